@@ -1,0 +1,58 @@
+import { test as base, expect, type Page } from '@playwright/test';
+
+/**
+ * Collects what would show up red in the browser console: uncaught exceptions and console.error
+ * calls. An API call that the server refuses with a 4xx (e.g. a signed-out visitor's session check)
+ * makes Chromium log "Failed to load resource"; that is the API doing its job, not a page fault, so
+ * only those are left out. A 5xx, a failed script or any JavaScript error still counts.
+ */
+export function watchConsole(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() !== 'error') return;
+    const text = message.text();
+    const url = message.location().url;
+    const refusedApiCall = /status of 4\d\d/.test(text) && new URL(url || 'http://x/').pathname.startsWith('/api/');
+    if (!refusedApiCall) errors.push(`${text}${url ? ` (${url})` : ''}`);
+  });
+  return errors;
+}
+
+export const test = base.extend<{ consoleErrors: string[] }>({
+  consoleErrors: async ({ page }, use) => {
+    await use(watchConsole(page));
+  },
+});
+
+export { expect };
+
+/** The crash screen of spec section 2. */
+export const crashHeading = (page: Page) => page.getByRole('heading', { name: 'Something went wrong' });
+
+/** Waits until the route's page (a lazily loaded chunk) has rendered its main heading. */
+export async function expectPageRendered(page: Page): Promise<void> {
+  await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible();
+  await expect(crashHeading(page)).toHaveCount(0);
+}
+
+/** Registers a fresh account through the API (the sandbox bot check accepts any token but 'sandbox-fail'). */
+export async function registerUser(page: Page): Promise<{ token: string; username: string }> {
+  const username = `e2e_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+  const res = await page.request.post('/api/register', {
+    data: { username, email: `${username}@example.com`, password: 'correct horse battery staple', turnstileToken: 'ok' },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  const { token } = (await res.json()) as { token: string };
+  return { token, username };
+}
+
+/** Signs the browser in the way the app itself does after login: the token in local storage. */
+export async function signIn(page: Page): Promise<{ token: string; username: string }> {
+  const account = await registerUser(page);
+  await page.addInitScript((token) => {
+    window.localStorage.setItem('token', token);
+    window.localStorage.setItem('userType', 'user');
+  }, account.token);
+  return account;
+}

@@ -1,0 +1,85 @@
+import type { Page, Route } from '@playwright/test';
+import { crashHeading, expect, expectPageRendered, test } from './fixtures.js';
+
+/** Records the URL of every script the page fetches, from now on. */
+function recordScripts(page: Page): Set<string> {
+  const urls = new Set<string>();
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') urls.add(new URL(response.url()).pathname);
+  });
+  return urls;
+}
+
+const mainNav = (page: Page) => page.getByRole('banner').getByRole('navigation');
+
+test('opening /jobs loads a JavaScript chunk that / did not load', async ({ page, consoleErrors }) => {
+  const scripts = recordScripts(page);
+  await page.goto('/');
+  await expectPageRendered(page);
+  await page.waitForLoadState('networkidle');
+  const forHome = new Set(scripts);
+  expect(forHome.size).toBeGreaterThan(0);
+
+  await mainNav(page).getByRole('link', { name: 'Jobs', exact: true }).click();
+  await expect(page).toHaveURL(/\/jobs$/);
+  await expectPageRendered(page);
+  const newChunks = [...scripts].filter((url) => !forHome.has(url));
+  expect(newChunks.length).toBeGreaterThan(0);
+  for (const url of newChunks) expect(url).toMatch(/^\/assets\/.+\.js$/);
+  expect(consoleErrors).toEqual([]);
+});
+
+test('a page whose code fails to load shows "Something went wrong", and Reload Page recovers', async ({ page }) => {
+  const scripts = recordScripts(page);
+  await page.goto('/');
+  await expectPageRendered(page);
+  await page.waitForLoadState('networkidle');
+  const forHome = new Set(scripts);
+
+  // From now on every script the home page did not need fails, as during a deploy or a network drop.
+  const failNewChunks = (route: Route) =>
+    forHome.has(new URL(route.request().url()).pathname) ? route.continue() : route.abort('failed');
+  await page.route('**/assets/*.js', failNewChunks);
+
+  await page.getByRole('banner').getByRole('navigation').getByRole('link', { name: 'Jobs', exact: true }).click();
+  await expect(crashHeading(page)).toBeVisible();
+  const reload = page.getByRole('button', { name: 'Reload Page' });
+  await expect(reload).toBeVisible();
+
+  await page.unroute('**/assets/*.js', failNewChunks);
+  await reload.click();
+  await expect(page).toHaveURL(/\/jobs$/);
+  await expectPageRendered(page);
+  await expect(crashHeading(page)).toHaveCount(0);
+});
+
+test('a page that throws while starting shows "Something went wrong" on a direct visit, and Reload Page recovers', async ({
+  page,
+}) => {
+  // Learn which chunk is the jobs page's: the one /jobs loads beyond what / loads.
+  const scripts = recordScripts(page);
+  await page.goto('/');
+  await expectPageRendered(page);
+  await page.waitForLoadState('networkidle');
+  const forHome = new Set(scripts);
+  await page.goto('/jobs');
+  await expectPageRendered(page);
+  await page.waitForLoadState('networkidle');
+  const jobsChunks = [...scripts].filter((url) => !forHome.has(url));
+  expect(jobsChunks.length).toBeGreaterThan(0);
+
+  // The jobs page's own code now throws as soon as it runs: a real crash inside the page.
+  const crash = (route: Route) =>
+    route.fulfill({ status: 200, contentType: 'text/javascript', body: 'throw new Error("simulated crash in the jobs page");' });
+  for (const url of jobsChunks) await page.route(`**${url}`, crash);
+
+  await page.goto('/jobs');
+  await expect(crashHeading(page)).toBeVisible();
+  // The rest of the site is still reachable from the crash screen.
+  await expect(page.getByRole('link', { name: /home/i }).first()).toBeVisible();
+
+  for (const url of jobsChunks) await page.unroute(`**${url}`, crash);
+  await page.getByRole('button', { name: 'Reload Page' }).click();
+  await expectPageRendered(page);
+  await expect(page).toHaveURL(/\/jobs$/);
+});

@@ -1,0 +1,225 @@
+// `npm test`: every test the project has, in one command, ending with one plain summary line.
+//
+// 1. Vitest (server and web projects). Integration tests also run on PostgreSQL when
+//    TEST_DATABASE_URL is set (src/server/test/test-app.ts reads it).
+// 2. Playwright browser tests against the built app, in Debian's Chromium (never a downloaded
+//    browser). The app is (re)built first when dist/ is missing or older than the sources.
+//    Without Chromium they are skipped with a clear message, unless REQUIRE_BROWSER_TESTS=1 (CI),
+//    where a missing browser or a run with no browser test is a failure.
+//
+// Counts come from the runners' JSON reports, never from scraping their console output.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+process.chdir(ROOT);
+
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER_TESTS === '1';
+const reportDir = mkdtempSync(path.join(tmpdir(), 'olympus-test-'));
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Problems that are not a failed test case (a runner crashed, a build failed); each counts as one failure. */
+const problems = [];
+
+function banner(text) {
+  console.log(`\n=== ${text} ===`);
+}
+
+/** Runs a command with inherited output; resolves with its exit code. */
+function run(command, args, env = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('error', (err) => {
+      console.error(`could not run ${command}: ${err.message}`);
+      resolve(127);
+    });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+}
+
+const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** A free loopback port, so the browser tests never collide with a server someone else is running. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Newest modification time under `dir` (files only), ignoring test files, which the build leaves out. */
+function newestMtime(entry) {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(entry) ? 0 : stat.mtimeMs;
+  let newest = 0;
+  for (const name of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, name)));
+  return newest;
+}
+
+/** dist/ is stale when either half is missing or any build input changed after it was built. */
+function buildIsStale() {
+  const outputs = ['dist/web/index.html', 'dist/server/server.js'];
+  if (!outputs.every((f) => existsSync(f))) return true;
+  const builtAt = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
+  const inputs = ['src', 'vite.config.ts', 'tsconfig.base.json', 'tsconfig.server.json', 'tsconfig.web.json', 'package.json'];
+  return Math.max(...inputs.map(newestMtime)) > builtAt;
+}
+
+/** Says which databases the integration tests use, and fails fast when the PostgreSQL one is unreachable. */
+async function checkPostgres() {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    console.log(
+      'PostgreSQL: NOT included. Integration tests run on PGlite only ' +
+        '(set TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test to run them on PostgreSQL too).',
+    );
+    return true;
+  }
+  const shown = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+    console.log(`PostgreSQL: included. Integration tests run on PGlite and on PostgreSQL at ${shown}.`);
+    return true;
+  } catch (err) {
+    console.error(`PostgreSQL: FAILED. TEST_DATABASE_URL is set but ${shown} is unreachable: ${err.message}`);
+    problems.push('PostgreSQL at TEST_DATABASE_URL is unreachable');
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function runVitest() {
+  banner('Unit and integration tests (Vitest: server and web)');
+  const report = path.join(reportDir, 'vitest.json');
+  const code = await run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  const json = readJson(report);
+  if (!json) {
+    problems.push(`Vitest exited with code ${code} and wrote no report`);
+    return;
+  }
+  totals.passed += json.numPassedTests ?? 0;
+  totals.failed += json.numFailedTests ?? 0;
+  totals.skipped += (json.numPendingTests ?? 0) + (json.numTodoTests ?? 0);
+  // A test file that fails to load (syntax error, failing beforeAll) has no failed test of its own.
+  for (const file of json.testResults ?? []) {
+    const failedCases = (file.assertionResults ?? []).filter((a) => a.status === 'failed').length;
+    if (file.status === 'failed' && failedCases === 0) {
+      problems.push(`${path.relative(ROOT, file.name)}: ${(file.message || 'failed to run').split('\n')[0]}`);
+    }
+  }
+  if (code !== 0 && json.numFailedTests === 0 && problems.length === 0) {
+    problems.push(`Vitest exited with code ${code}`);
+  }
+}
+
+/** Builds the app when browser tests will run and dist/ is stale; false when the build failed. */
+async function ensureBuild() {
+  if (!existsSync(CHROMIUM)) return true;
+  if (!buildIsStale()) {
+    console.log('dist/ is up to date with the sources.');
+    return true;
+  }
+  banner('Building the app (dist/ is missing or older than the sources)');
+  const code = await run('npm', ['run', 'build']);
+  if (code === 0) return true;
+  problems.push(`npm run build failed (exit ${code}); browser tests not run`);
+  return false;
+}
+
+async function runPlaywright(buildOk) {
+  banner('Browser tests (Playwright in Chromium)');
+  if (!existsSync(CHROMIUM)) {
+    const message = `SKIPPED browser tests: Chromium not found at ${CHROMIUM} (apt-get install chromium)`;
+    if (REQUIRE_BROWSER) {
+      console.error(`FAILED: ${message}; REQUIRE_BROWSER_TESTS=1 makes that a failure.`);
+      problems.push('Chromium is missing but browser tests are required');
+    } else {
+      console.log(message);
+    }
+    return;
+  }
+  if (!buildOk) {
+    console.error('Browser tests not run: the build failed.');
+    return;
+  }
+  const report = path.join(reportDir, 'playwright.json');
+  const port = process.env.E2E_PORT || String(await freePort());
+  // Playwright empties its output folder when it starts: a folder of this run's own keeps a run next
+  // to it (another developer's, on the same machine) from deleting this run's traces mid-test.
+  const artifacts = mkdtempSync(path.join(tmpdir(), 'olympus-e2e-results-'));
+  const code = await run(bin('playwright'), ['test', '--reporter=list,json', `--output=${artifacts}`], {
+    CHROMIUM_PATH: CHROMIUM,
+    E2E_PORT: port,
+    PLAYWRIGHT_JSON_OUTPUT_FILE: report,
+  });
+  if (code === 0) rmSync(artifacts, { recursive: true, force: true });
+  else console.log(`Screenshots and traces of the failed browser tests: ${artifacts}`);
+  const json = readJson(report);
+  if (!json) {
+    problems.push(`Playwright exited with code ${code} and wrote no report`);
+    return;
+  }
+  const stats = json.stats ?? {};
+  const passed = (stats.expected ?? 0) + (stats.flaky ?? 0);
+  const failed = stats.unexpected ?? 0;
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += stats.skipped ?? 0;
+  // Errors outside any test: the web server did not start, a spec file does not compile, no tests found.
+  for (const error of json.errors ?? []) {
+    problems.push(`Playwright: ${(error.message ?? String(error)).split('\n')[0]}`);
+  }
+  if (code !== 0 && failed === 0 && (json.errors ?? []).length === 0) {
+    problems.push(`Playwright exited with code ${code}`);
+  }
+  if (REQUIRE_BROWSER && passed + failed === 0) {
+    problems.push('no browser test ran, but REQUIRE_BROWSER_TESTS=1 requires them');
+  }
+}
+
+async function main() {
+  banner('Olympus test suite');
+  const postgresOk = await checkPostgres();
+  if (postgresOk) {
+    // Built before Vitest too, so the server's page-fallback tests serve the current app.
+    const buildOk = await ensureBuild();
+    await runVitest();
+    await runPlaywright(buildOk);
+  }
+
+  rmSync(reportDir, { recursive: true, force: true });
+  banner('Summary');
+  for (const problem of problems) console.error(`FAILED: ${problem}`);
+  if (totals.skipped > 0) console.log(`(${totals.skipped} tests were skipped)`);
+  const failed = totals.failed + problems.length;
+  console.log(`tests: ${totals.passed} passed, ${failed} failed`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+
+main().catch((err) => {
+  console.error(err);
+  console.log(`tests: ${totals.passed} passed, ${totals.failed + problems.length + 1} failed`);
+  process.exit(1);
+});

@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util';
+import { ROLES, type Role } from '../shared/constants.js';
+import { passwordSchema, usernameSchema, emailSchema } from '../shared/schemas/auth.js';
+import { loadConfig } from './config.js';
+import { openDatabase } from './db/client.js';
+import { runMigrations } from './db/migrate.js';
+import { hashPassword } from './modules/auth/passwords.js';
+import { createUser, findUserByLogin, setRole } from './modules/users/users.service.js';
+import { AppError } from './errors.js';
+
+const USAGE = `Usage: npm run cli -- <command> [options]
+
+Commands:
+  create-user --username NAME --password PW [--email EMAIL] [--role user|support|admin]
+      Creates an account (staff accounts included). With --update-role, changes the role of an
+      existing account instead of failing.
+`;
+
+async function createUserCommand(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      username: { type: 'string' },
+      password: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string', default: 'user' },
+      'update-role': { type: 'boolean', default: false },
+    },
+  });
+  const username = usernameSchema.safeParse(values.username);
+  if (!username.success) throw new Error(`--username: ${username.error.issues[0]?.message}`);
+  const password = passwordSchema.safeParse(values.password);
+  if (!password.success) throw new Error(`--password: ${password.error.issues[0]?.message}`);
+  const email = emailSchema.safeParse(values.email ?? `${username.data.toLowerCase()}@users.olympus.local`);
+  if (!email.success) throw new Error(`--email: ${email.error.issues[0]?.message}`);
+  if (!ROLES.includes(values.role as Role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);
+  const role = values.role as Role;
+
+  const config = loadConfig();
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  try {
+    await runMigrations(database.pool);
+    const existing = await findUserByLogin(database.db, username.data);
+    if (existing) {
+      if (!values['update-role']) throw new Error(`User ${existing.username} already exists (use --update-role to change its role)`);
+      await setRole(database.db, existing.id, role);
+      console.log(`Updated ${existing.username}: role ${role}`);
+      return;
+    }
+    const user = await createUser(database.db, {
+      username: username.data,
+      email: email.data,
+      passwordHash: await hashPassword(password.data),
+      role,
+    });
+    console.log(`Created ${user.username} (${user.id}) with role ${user.role}`);
+  } finally {
+    await database.close();
+  }
+}
+
+async function main(): Promise<void> {
+  const [command, ...rest] = process.argv.slice(2);
+  switch (command) {
+    case 'create-user':
+      await createUserCommand(rest);
+      return;
+    case undefined:
+    case 'help':
+    case '--help':
+      console.log(USAGE);
+      return;
+    default:
+      console.error(`Unknown command: ${command}\n\n${USAGE}`);
+      process.exitCode = 2;
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof AppError || err instanceof Error ? err.message : err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,233 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+/** Runtime settings (design.md section 2), parsed once at boot so a bad value fails fast. */
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 bytes').optional(),
+  PUBLIC_URL: z.url().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ALLOW_SANDBOX: z.enum(['0', '1']).default('0'),
+  TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  NOWPAYMENTS_API_KEY: z.string().optional(),
+  NOWPAYMENTS_IPN_SECRET: z.string().optional(),
+  NOWPAYMENTS_API_BASE: z.url().optional(),
+  DISCORD_CLIENT_ID: z.string().optional(),
+  DISCORD_CLIENT_SECRET: z.string().optional(),
+  DISCORD_API_BASE: z.url().optional(),
+  TELEGRAM_BOT_TOKEN: z.string().optional(),
+  TELEGRAM_BOT_NAME: z.string().optional(),
+  TURNSTILE_SITE_KEY: z.string().optional(),
+  TURNSTILE_SECRET: z.string().optional(),
+  TURNSTILE_API_BASE: z.url().optional(),
+  SWAP_API_KEY: z.string().optional(),
+  SWAP_API_BASE: z.url().optional(),
+  /** Reward credits per exchange, as a percentage of its USD value (0.5 = 0.5 %). */
+  REWARD_PERCENT: z.coerce.number().min(0).max(100).default(0.5),
+  DEPOSIT_MIN_USD: z.coerce.number().positive().default(5),
+  DEPOSIT_MAX_USD: z.coerce.number().positive().default(10_000),
+  /** Set to 0 in tests that need many logins from one address; never in production. */
+  RATE_LIMITS: z.enum(['0', '1']).default('1'),
+  /** 1 lets webhooks reach private, loopback and link-local addresses and plain http (tests, private deployments). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1']).default('0'),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+export interface TurnstileConfig {
+  sandbox: boolean;
+  siteKey: string;
+  secret: string;
+  apiBase: string | null;
+}
+
+export interface NowPaymentsConfig {
+  sandbox: boolean;
+  apiKey: string;
+  ipnSecret: string | null;
+  /** null: the sandbox mounted on this server, reached at the address it listens on. */
+  apiBase: string | null;
+}
+
+export interface DiscordConfig {
+  sandbox: boolean;
+  clientId: string;
+  clientSecret: string;
+  /** The API base (token, /users/@me); null: the sandbox mounted on this server. */
+  apiBase: string | null;
+}
+
+export interface TelegramConfig {
+  sandbox: boolean;
+  botToken: string;
+  /** The bot's username, for the Login Widget's data-telegram-login. */
+  botName: string;
+}
+
+export interface SwapConfig {
+  sandbox: boolean;
+  apiKey: string;
+  /** The ChangeNOW-style API base (ending in /v1); null: the sandbox mounted on this server. */
+  apiBase: string | null;
+}
+
+export interface Config {
+  env: Env['NODE_ENV'];
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  jwtSecret: Uint8Array;
+  publicUrl: string;
+  logLevel: Env['LOG_LEVEL'];
+  trustProxy: boolean;
+  rateLimits: boolean;
+  turnstile: TurnstileConfig;
+  depositLimitsUsd: { min: number; max: number };
+  nowpayments: NowPaymentsConfig;
+  discord: DiscordConfig;
+  telegram: TelegramConfig;
+  swap: SwapConfig;
+  /** Reward credits per finished exchange, as a percentage of its USD value. */
+  rewardPercent: number;
+  /** Providers running as local sandboxes (design.md section 1). */
+  sandboxes: string[];
+  webhooks: { allowPrivateTargets: boolean };
+  raw: Env;
+}
+
+export class ConfigError extends Error {}
+
+/** Sandbox secrets are fixed and public (design.md section 2). */
+export const SANDBOX_SECRETS = {
+  nowpaymentsIpnSecret: 'sandbox-ipn-secret',
+  nowpaymentsApiKey: 'sandbox-api-key',
+  telegramBotToken: '0:sandbox-bot-token',
+  telegramBotName: 'olympus_sandbox_bot',
+  discordClientId: 'sandbox-discord-client',
+  discordClientSecret: 'sandbox-discord-secret',
+  turnstileSiteKey: 'sandbox-site-key',
+  turnstileSecret: 'sandbox-turnstile-secret',
+  swapApiKey: 'sandbox-swap-api-key',
+} as const;
+
+function loadJwtSecret(env: Env, dataDir: string): Uint8Array {
+  if (env.JWT_SECRET) return new TextEncoder().encode(env.JWT_SECRET);
+  if (env.NODE_ENV === 'production') {
+    throw new ConfigError('JWT_SECRET is required in production (at least 32 bytes)');
+  }
+  // Generated once and kept beside the embedded database so sessions survive a restart.
+  const file = path.join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return new TextEncoder().encode(readFileSync(file, 'utf8').trim());
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return new TextEncoder().encode(secret);
+}
+
+export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const env = parsed.data;
+  const dataDir = path.resolve(env.DATA_DIR);
+  const port = env.PORT;
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/$/, '');
+
+  const sandboxes: string[] = [];
+  if (!env.NOWPAYMENTS_API_KEY) sandboxes.push('nowpayments');
+  if (!env.DISCORD_CLIENT_ID) sandboxes.push('discord');
+  if (!env.TELEGRAM_BOT_TOKEN) sandboxes.push('telegram');
+  if (!env.TURNSTILE_SECRET) sandboxes.push('turnstile');
+  if (!env.SWAP_API_KEY) sandboxes.push('swap');
+
+  if (env.NODE_ENV === 'production' && sandboxes.length > 0 && env.ALLOW_SANDBOX !== '1') {
+    throw new ConfigError(
+      `Production refuses sandbox providers (${sandboxes.join(', ')}); configure them or set ALLOW_SANDBOX=1`,
+    );
+  }
+
+  if (env.DISCORD_CLIENT_ID && !env.DISCORD_CLIENT_SECRET) {
+    throw new ConfigError('DISCORD_CLIENT_SECRET is required with DISCORD_CLIENT_ID');
+  }
+  if (env.TELEGRAM_BOT_TOKEN && !env.TELEGRAM_BOT_NAME) {
+    throw new ConfigError('TELEGRAM_BOT_NAME is required with TELEGRAM_BOT_TOKEN (the Login Widget needs it)');
+  }
+
+  const turnstileSandbox = !env.TURNSTILE_SECRET;
+  return {
+    env: env.NODE_ENV,
+    port,
+    host: env.HOST,
+    dataDir,
+    databaseUrl: env.DATABASE_URL,
+    jwtSecret: loadJwtSecret(env, dataDir),
+    publicUrl,
+    logLevel: env.LOG_LEVEL,
+    trustProxy: env.TRUST_PROXY === '1',
+    rateLimits: env.RATE_LIMITS === '1',
+    turnstile: {
+      sandbox: turnstileSandbox,
+      siteKey: env.TURNSTILE_SITE_KEY ?? SANDBOX_SECRETS.turnstileSiteKey,
+      secret: env.TURNSTILE_SECRET ?? SANDBOX_SECRETS.turnstileSecret,
+      // null: the sandbox mounted on this server, reached at the address it listens on.
+      apiBase: turnstileSandbox
+        ? (env.TURNSTILE_API_BASE ?? null)
+        : (env.TURNSTILE_API_BASE ?? 'https://challenges.cloudflare.com/turnstile').replace(/\/$/, ''),
+    },
+    depositLimitsUsd: { min: env.DEPOSIT_MIN_USD, max: env.DEPOSIT_MAX_USD },
+    nowpayments: env.NOWPAYMENTS_API_KEY
+      ? {
+          sandbox: false,
+          apiKey: env.NOWPAYMENTS_API_KEY,
+          // Without an IPN secret NOWPayments sends no IPN; reconciliation still completes payments.
+          ipnSecret: env.NOWPAYMENTS_IPN_SECRET ?? null,
+          apiBase: (env.NOWPAYMENTS_API_BASE ?? 'https://api.nowpayments.io/v1').replace(/\/$/, ''),
+        }
+      : {
+          sandbox: true,
+          apiKey: SANDBOX_SECRETS.nowpaymentsApiKey,
+          ipnSecret: SANDBOX_SECRETS.nowpaymentsIpnSecret,
+          apiBase: env.NOWPAYMENTS_API_BASE ? env.NOWPAYMENTS_API_BASE.replace(/\/$/, '') : null,
+        },
+    discord: env.DISCORD_CLIENT_ID
+      ? {
+          sandbox: false,
+          clientId: env.DISCORD_CLIENT_ID,
+          clientSecret: env.DISCORD_CLIENT_SECRET ?? '',
+          apiBase: (env.DISCORD_API_BASE ?? 'https://discord.com/api').replace(/\/$/, ''),
+        }
+      : {
+          sandbox: true,
+          clientId: SANDBOX_SECRETS.discordClientId,
+          clientSecret: SANDBOX_SECRETS.discordClientSecret,
+          apiBase: env.DISCORD_API_BASE ? env.DISCORD_API_BASE.replace(/\/$/, '') : null,
+        },
+    telegram: env.TELEGRAM_BOT_TOKEN
+      ? { sandbox: false, botToken: env.TELEGRAM_BOT_TOKEN, botName: env.TELEGRAM_BOT_NAME ?? '' }
+      : { sandbox: true, botToken: SANDBOX_SECRETS.telegramBotToken, botName: SANDBOX_SECRETS.telegramBotName },
+    swap: env.SWAP_API_KEY
+      ? {
+          sandbox: false,
+          apiKey: env.SWAP_API_KEY,
+          apiBase: (env.SWAP_API_BASE ?? 'https://api.changenow.io/v1').replace(/\/$/, ''),
+        }
+      : {
+          sandbox: true,
+          apiKey: SANDBOX_SECRETS.swapApiKey,
+          apiBase: env.SWAP_API_BASE ? env.SWAP_API_BASE.replace(/\/$/, '') : null,
+        },
+    rewardPercent: env.REWARD_PERCENT,
+    sandboxes,
+    webhooks: { allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1' },
+    raw: env,
+  };
+}

@@ -1,0 +1,19 @@
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import type { JobQueue } from './jobs/job-queue.js';
+import type { GuestLinker } from './modules/auth/auth.service.js';
+import type { RateLimiter } from './modules/rate-limit/rate-limit.service.js';
+
+/** What route modules receive: configuration and shared services, passed explicitly (no globals). */
+export interface AppContext {
+  config: Config;
+  database: Database;
+  rateLimiter: RateLimiter;
+  /** Each module that keeps guest data adds how to move it to an account. */
+  guestLinkers: GuestLinker[];
+  /** This server's own base URL as it listens, for clients of the mounted sandboxes. */
+  selfUrl: () => string;
+  isMigrated: () => boolean;
+  /** The background job queue (started when the app is ready, stopped before it closes). */
+  jobs: JobQueue;
+}

@@ -1,0 +1,85 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema.js';
+
+export type Db = NodePgDatabase<typeof schema>;
+/** A transaction handle: module functions take `Db | Tx` so callers can compose them atomically. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+export type DbOrTx = Db | Tx;
+
+export interface Database {
+  engine: 'pglite' | 'postgres';
+  pool: pg.Pool;
+  db: Db;
+  /** The connection string the pool uses (the embedded socket server's, for PGlite). */
+  connectionString: string;
+  close(): Promise<void>;
+}
+
+export interface OpenDatabaseOptions {
+  /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
+  databaseUrl?: string | undefined;
+  /** Where PGlite keeps its files; `memory://` for a throwaway database. */
+  dataDir: string;
+  /** PostgreSQL pool size (the embedded database always uses one connection). */
+  poolSize?: number;
+}
+
+// BIGINT columns (cents) come back as strings by default; our amounts fit safely in a JS number.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
+  const n = Number(value);
+  if (!Number.isSafeInteger(n)) throw new RangeError(`integer out of range: ${value}`);
+  return n;
+});
+
+/**
+ * Opens the database. Both engines are reached through the same `pg` driver: PGlite is exposed on a
+ * loopback socket by pglite-socket, so the ORM, the job queue and every query share one code path
+ * (docs/decisions/0002-one-code-path-for-pglite-and-postgresql.md).
+ */
+export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
+  const poolSize = options.poolSize ?? 10;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: poolSize, connectionTimeoutMillis: 5000 });
+    pool.on('error', () => {
+      // An idle client lost its connection (database restart); the pool replaces it on next use.
+    });
+    return {
+      engine: 'postgres',
+      pool,
+      db: drizzle(pool, { schema }),
+      connectionString: options.databaseUrl,
+      close: () => pool.end(),
+    };
+  }
+
+  const memory = options.dataDir === 'memory://';
+  const pgliteDir = memory ? undefined : path.join(options.dataDir, 'pglite');
+  if (pgliteDir) mkdirSync(pgliteDir, { recursive: true });
+  const lite = await PGlite.create(pgliteDir ? { dataDir: pgliteDir } : {});
+  const socketServer = new PGLiteSocketServer({ db: lite, host: '127.0.0.1', port: 0, maxConnections: 4 });
+  await socketServer.start();
+  const connectionString = `postgres://postgres@${socketServer.getServerConn()}/postgres?sslmode=disable`;
+  // One connection: PGlite has a single session, and pglite-socket can interleave the extended-protocol
+  // messages of concurrent connections (electric-sql/pglite #985, #1046): seen here as hung requests and
+  // `08P01 exec_bind_message` under 50 concurrent IPNs. Queueing in the pool serialises work, which the
+  // embedded engine does anyway. The timeout turns a misuse (a second connection inside a transaction)
+  // into an error instead of a hang.
+  const pool = new pg.Pool({ connectionString, max: 1, connectionTimeoutMillis: 30_000 });
+  pool.on('error', () => {});
+  return {
+    engine: 'pglite',
+    pool,
+    db: drizzle(pool, { schema }),
+    connectionString,
+    async close() {
+      await pool.end();
+      await socketServer.stop();
+      await lite.close();
+    },
+  };
+}

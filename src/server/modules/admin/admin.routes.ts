@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adminUserDetailResponseSchema,
+  adminUserListQuerySchema,
+  adminUserListResponseSchema,
+  adminUserSchema,
+  auditListQuerySchema,
+  auditListResponseSchema,
+  disableBodySchema,
+  overviewQuerySchema,
+  overviewResponseSchema,
+  roleChangeBodySchema,
+} from '../../../shared/schemas/admin.js';
+import { errorResponseSchema, paginationQuerySchema } from '../../../shared/schemas/common.js';
+import { ledgerEntrySchema } from '../../../shared/schemas/credits.js';
+import type { AppContext } from '../../context.js';
+import { getBalanceCents, listLedgerEntries, toLedgerEntryDto } from '../credits/ledger.service.js';
+import { AdminService } from './admin.service.js';
+import { listAudit } from './audit.service.js';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 422: errorResponseSchema };
+const idParams = z.object({ id: z.string().max(100) });
+
+/**
+ * Operator console calls. Reading is for staff (support and admin); changing accounts is for admins.
+ * The server enforces both; the browser only hides links.
+ */
+export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): AdminService {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const admin = new AdminService(ctx.database.db, app.sessions);
+  const tags = ['operator console'];
+  const security = [{ bearer: [] }];
+
+  api.get(
+    '/admin/users',
+    { config: { auth: 'staff' }, schema: { tags, summary: 'Search users', security, querystring: adminUserListQuerySchema, response: { 200: adminUserListResponseSchema, ...errors } } },
+    async (request) => admin.searchUsers(request.query),
+  );
+
+  api.get(
+    '/admin/users/:id',
+    { config: { auth: 'staff' }, schema: { tags, summary: 'A user with sessions and counts', security, params: idParams, response: { 200: adminUserDetailResponseSchema, ...errors } } },
+    async (request) => admin.userDetail(request.params.id),
+  );
+
+  api.get(
+    '/admin/users/:id/ledger',
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags,
+        summary: "A user's ledger entries, newest first",
+        security,
+        params: idParams,
+        querystring: paginationQuerySchema,
+        response: {
+          200: z.object({ entries: z.array(ledgerEntrySchema), balanceCents: z.number().int(), page: z.number(), pageSize: z.number(), total: z.number() }),
+          ...errors,
+        },
+      },
+    },
+    async (request) => {
+      const { user } = await admin.userDetail(request.params.id);
+      const { rows, total } = await listLedgerEntries(ctx.database.db, user._id, request.query);
+      const balanceCents = (await getBalanceCents(ctx.database.db, user._id)) ?? 0;
+      return { entries: rows.map(toLedgerEntryDto), balanceCents, total, ...request.query };
+    },
+  );
+
+  api.put(
+    '/admin/users/:id/role',
+    { config: { auth: 'admin', audited: true }, schema: { tags, summary: 'Change role and subroles', security, params: idParams, body: roleChangeBodySchema, response: { 200: z.object({ user: adminUserSchema }), ...errors } } },
+    async (request) => ({ user: await admin.changeRole(await admin.actor(request.auth!.userId!), request.params.id, request.body) }),
+  );
+
+  api.put(
+    '/admin/users/:id/disabled',
+    { config: { auth: 'admin', audited: true }, schema: { tags, summary: 'Disable (ending every session) or re-enable an account', security, params: idParams, body: disableBodySchema, response: { 200: z.object({ user: adminUserSchema }), ...errors } } },
+    async (request) => ({
+      user: await admin.setDisabled(await admin.actor(request.auth!.userId!), request.params.id, request.body.disabled, request.body.reason),
+    }),
+  );
+
+  api.get(
+    '/admin/audit',
+    { config: { auth: 'staff' }, schema: { tags, summary: 'The audit log, newest first', security, querystring: auditListQuerySchema, response: { 200: auditListResponseSchema, ...errors } } },
+    async (request) => {
+      const { entries, total } = await listAudit(ctx.database.db, request.query);
+      return { entries, total, page: request.query.page, pageSize: request.query.pageSize };
+    },
+  );
+
+  api.get(
+    '/admin/overview',
+    { config: { auth: 'staff' }, schema: { tags, summary: 'Sign-ups, deposits, credits and tickets per day', security, querystring: overviewQuerySchema, response: { 200: overviewResponseSchema, ...errors } } },
+    async (request) => admin.overview(request.query.days),
+  );
+
+  return admin;
+}

@@ -1,0 +1,145 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  adForPlacementResponseSchema,
+  adIdParamsSchema,
+  adPlacementQuerySchema,
+  adStatsQuerySchema,
+  adStatsResponseSchema,
+  createAdBodySchema,
+  impressionResponseSchema,
+  staffAdListResponseSchema,
+  staffAdResponseSchema,
+  updateAdBodySchema,
+} from '../../../shared/schemas/ads.js';
+import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import type { AppContext } from '../../context.js';
+import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
+import { AdsService, type Viewer } from './ads.service.js';
+
+/** design.md section 4: impressions are throttled per viewer and per address. */
+export const AD_LIMITS = {
+  impressionsPerViewer: { name: 'ads:impression', limit: 60, windowSeconds: 60 },
+  impressionsPerIp: { name: 'ads:impression-ip', limit: 600, windowSeconds: 60 },
+  /** Over this, clicks still redirect (the visitor wants the page) but are not counted. */
+  clicksPerViewer: { name: 'ads:click', limit: 30, windowSeconds: 60 },
+} satisfies Record<string, RateLimitRule>;
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  429: errorResponseSchema,
+};
+
+function viewerOf(request: FastifyRequest): Viewer {
+  const auth = request.auth;
+  const userAgent = request.headers['user-agent'];
+  return {
+    userId: auth && !auth.isGuest ? auth.userId : null,
+    guestId: auth?.isGuest ? auth.guestId : null,
+    ip: request.ip,
+    userAgent: typeof userAgent === 'string' ? userAgent.slice(0, 512) : '',
+  };
+}
+
+/** Ads for visitors (/ads) and their management and statistics for staff (/staff/ads). */
+export function registerAdRoutes(app: FastifyInstance, ctx: AppContext): AdsService {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const service = new AdsService(ctx.database.db, ctx.config.jwtSecret);
+  const tags = ['ads'];
+
+  api.get(
+    '/ads',
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'One live ad for a placement (weighted random), or null', querystring: adPlacementQuerySchema, response: { 200: adForPlacementResponseSchema, 400: errorResponseSchema } },
+    },
+    async (request, reply) => {
+      // Each call may draw a different ad: never let a cache answer for us.
+      reply.header('Cache-Control', 'no-store');
+      return { ad: await service.pickForPlacement(request.query.placement) };
+    },
+  );
+
+  api.post(
+    '/ads/:id/impression',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: 'Record a viewable impression (counted once per viewer per ad per 30 minutes, live ads only)',
+        params: adIdParamsSchema,
+        response: { 200: impressionResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const viewerKey = service.viewerKey(viewerOf(request));
+      await ctx.rateLimiter.consume(AD_LIMITS.impressionsPerIp, request.ip);
+      await ctx.rateLimiter.consume(AD_LIMITS.impressionsPerViewer, viewerKey);
+      return { recorded: await service.recordImpression(request.params.id, viewerKey) };
+    },
+  );
+
+  api.get(
+    '/ads/:id/click',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: "Record a click and redirect (302) to the ad's stored target",
+        params: adIdParamsSchema,
+        response: { 302: z.null().describe('Redirect to the target'), 400: errorResponseSchema, 404: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const viewerKey = service.viewerKey(viewerOf(request));
+      const allowed = (await ctx.rateLimiter.hit(AD_LIMITS.clicksPerViewer, viewerKey)).allowed;
+      // Only the stored URL of an existing ad is ever a destination: nothing from the request is redirected to.
+      const { targetUrl } = allowed
+        ? await service.recordClick(request.params.id, viewerKey)
+        : await service.targetOf(request.params.id);
+      reply.header('Cache-Control', 'no-store');
+      reply.header('Referrer-Policy', 'no-referrer');
+      return reply.redirect(targetUrl, 302);
+    },
+  );
+
+  const staff = { auth: 'staff' } as const;
+  const staffTags = ['ads (staff)'];
+  const security = [{ bearer: [] }];
+
+  api.get(
+    '/staff/ads',
+    { config: staff, schema: { tags: staffTags, summary: 'Every ad, by placement', security, response: { 200: staffAdListResponseSchema, ...errors } } },
+    async () => ({ ads: await service.list() }),
+  );
+
+  api.post(
+    '/staff/ads',
+    { config: staff, schema: { tags: staffTags, summary: 'Create an ad', security, body: createAdBodySchema, response: { 201: staffAdResponseSchema, ...errors } } },
+    async (request, reply) => reply.status(201).send({ ad: await service.create(request.body, request.auth!.userId!) }),
+  );
+
+  api.put(
+    '/staff/ads/:id',
+    {
+      config: staff,
+      schema: { tags: staffTags, summary: 'Change an ad (any subset of its fields)', security, params: adIdParamsSchema, body: updateAdBodySchema, response: { 200: staffAdResponseSchema, ...errors } },
+    },
+    async (request) => ({ ad: await service.update(request.params.id, request.body, request.auth!.userId!) }),
+  );
+
+  api.get(
+    '/staff/ads/stats',
+    {
+      config: staff,
+      schema: { tags: staffTags, summary: 'Impressions, unique viewers, clicks and click-through per ad and UTC day', security, querystring: adStatsQuerySchema, response: { 200: adStatsResponseSchema, ...errors } },
+    },
+    async (request) => ({ stats: await service.stats(request.query.days, request.query.adId) }),
+  );
+
+  return service;
+}

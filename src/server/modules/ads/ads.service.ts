@@ -1,0 +1,267 @@
+import { createHmac } from 'node:crypto';
+import { and, desc, eq, sql } from 'drizzle-orm';
+import {
+  AD_IMPRESSION_WINDOW_MS,
+  adRuleIssues,
+  type createAdBodySchema,
+  type AdDayStats,
+  type AdPlacement,
+  type PublicAd,
+  type StaffAd,
+} from '../../../shared/schemas/ads.js';
+import type { z } from 'zod';
+import type { Db } from '../../db/client.js';
+import { badRequest, notFound } from '../../errors.js';
+import { ads, type AdRow } from './ads.tables.js';
+
+type CreateAd = z.output<typeof createAdBodySchema>;
+export type UpdateAd = Partial<CreateAd>;
+
+/** Who saw or clicked an ad, as a stable key: the account, the guest, or a keyed hash of the device. */
+export interface Viewer {
+  userId: string | null;
+  guestId: string | null;
+  ip: string;
+  userAgent: string;
+}
+
+/** An ad is live when it is active and now is inside its schedule. Used in every query that counts. */
+const isLive = sql`(${ads.active} AND (${ads.startsAt} IS NULL OR ${ads.startsAt} <= now()) AND (${ads.endsAt} IS NULL OR ${ads.endsAt} > now()))`;
+
+const WINDOW_SECONDS = AD_IMPRESSION_WINDOW_MS / 1000;
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+export function toPublicAd(row: AdRow): PublicAd {
+  return {
+    _id: row.id,
+    placement: row.placement as AdPlacement,
+    kind: row.kind as PublicAd['kind'],
+    title: row.title,
+    body: row.body,
+    imageUrl: row.imageUrl,
+    imageAlt: row.imageAlt,
+    displayHost: hostOf(row.targetUrl),
+    clickUrl: `/api/ads/${row.id}/click`,
+  };
+}
+
+function toStaffAd(row: AdRow & { live: boolean }): StaffAd {
+  return {
+    _id: row.id,
+    placement: row.placement as AdPlacement,
+    kind: row.kind as StaffAd['kind'],
+    title: row.title,
+    body: row.body,
+    imageUrl: row.imageUrl,
+    imageAlt: row.imageAlt,
+    targetUrl: row.targetUrl,
+    startsAt: iso(row.startsAt),
+    endsAt: iso(row.endsAt),
+    weight: row.weight,
+    active: row.active,
+    live: row.live,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+export class AdsService {
+  private readonly viewerHashKey: Buffer;
+
+  constructor(
+    private readonly db: Db,
+    /** Server-side secret; anonymous viewers are keyed by an HMAC of IP and user agent under a key derived from it. */
+    secret: Uint8Array,
+  ) {
+    // A dedicated key, so the hash reveals nothing about the signing secret it is derived from.
+    this.viewerHashKey = createHmac('sha256', Buffer.from(secret)).update('olympus/ad-viewer/v1').digest();
+  }
+
+  /** `u:`, `g:` or `h:` (a keyed hash: the raw IP is never stored, and the hash cannot be reversed without the key). */
+  viewerKey(viewer: Viewer): string {
+    if (viewer.userId) return `u:${viewer.userId}`;
+    if (viewer.guestId) return `g:${viewer.guestId}`;
+    const digest = createHmac('sha256', this.viewerHashKey).update(`${viewer.ip}\n${viewer.userAgent}`).digest('base64url');
+    return `h:${digest}`;
+  }
+
+  /** One live ad for the placement, drawn at random in proportion to its weight; null when none is live. */
+  async pickForPlacement(placement: AdPlacement): Promise<PublicAd | null> {
+    // Efraimidis–Spirakis: the smallest -ln(U)/weight wins with probability weight / sum of weights.
+    const rows = await this.db
+      .select()
+      .from(ads)
+      .where(and(eq(ads.placement, placement), isLive))
+      .orderBy(sql`-ln(1.0 - random()) / ${ads.weight}`)
+      .limit(1);
+    return rows[0] ? toPublicAd(rows[0]) : null;
+  }
+
+  /**
+   * Counts one impression when the ad is live and this viewer has no counted impression of it in the
+   * last 30 minutes. One statement: the gate row's upsert takes a row lock, so concurrent duplicates
+   * (on any instance) see the first one's timestamp and count nothing. Answers whether it counted.
+   */
+  async recordImpression(adId: string, viewerKey: string): Promise<boolean> {
+    await this.requireExists(adId);
+    const result = await this.db.execute<{ ad_id: string }>(sql`
+      WITH gate AS (
+        INSERT INTO ad_viewer_impressions AS v (ad_id, viewer_key, last_counted_at)
+        SELECT ${ads.id}, ${viewerKey}, now() FROM ${ads} WHERE ${ads.id} = ${adId} AND ${isLive}
+        ON CONFLICT (ad_id, viewer_key) DO UPDATE SET last_counted_at = excluded.last_counted_at
+          WHERE v.last_counted_at <= excluded.last_counted_at - make_interval(secs => ${WINDOW_SECONDS})
+        RETURNING v.ad_id, v.viewer_key
+      )
+      INSERT INTO ad_impressions (ad_id, viewer_key)
+      SELECT ad_id, viewer_key FROM gate
+      RETURNING ad_id
+    `);
+    return result.rows.length > 0;
+  }
+
+  /** Records a click (any ad that exists; only live ones count) and answers the stored target, the only place we redirect to. */
+  async recordClick(adId: string, viewerKey: string): Promise<{ targetUrl: string; counted: boolean }> {
+    const result = await this.db.execute<{ target_url: string; counted: boolean }>(sql`
+      WITH ad AS (
+        SELECT ${ads.id} AS id, ${ads.targetUrl} AS target_url, ${isLive} AS live FROM ${ads} WHERE ${ads.id} = ${adId}
+      ), click AS (
+        INSERT INTO ad_clicks (ad_id, viewer_key) SELECT id, ${viewerKey} FROM ad WHERE live RETURNING ad_id
+      )
+      SELECT target_url, EXISTS (SELECT 1 FROM click) AS counted FROM ad
+    `);
+    const row = result.rows[0];
+    if (!row) throw notFound('Ad not found');
+    return { targetUrl: row.target_url, counted: row.counted };
+  }
+
+  /** The stored target of an existing ad, without counting (for clicks over the rate limit). */
+  async targetOf(adId: string): Promise<{ targetUrl: string }> {
+    const rows = await this.db.select({ targetUrl: ads.targetUrl }).from(ads).where(eq(ads.id, adId)).limit(1);
+    if (!rows[0]) throw notFound('Ad not found');
+    return rows[0];
+  }
+
+  private async requireExists(adId: string): Promise<void> {
+    const rows = await this.db.select({ id: ads.id }).from(ads).where(eq(ads.id, adId)).limit(1);
+    if (rows.length === 0) throw notFound('Ad not found');
+  }
+
+  // ---- Staff ------------------------------------------------------------------------------------------
+
+  async list(): Promise<StaffAd[]> {
+    const rows = await this.db
+      .select({ ad: ads, live: sql<boolean>`${isLive}` })
+      .from(ads)
+      .orderBy(ads.placement, desc(ads.createdAt));
+    return rows.map((r) => toStaffAd({ ...r.ad, live: r.live }));
+  }
+
+  private async getStaffAd(id: string): Promise<StaffAd> {
+    const rows = await this.db.select({ ad: ads, live: sql<boolean>`${isLive}` }).from(ads).where(eq(ads.id, id)).limit(1);
+    const row = rows[0];
+    if (!row) throw notFound('Ad not found');
+    return toStaffAd({ ...row.ad, live: row.live });
+  }
+
+  async create(input: CreateAd, staffUserId: string): Promise<StaffAd> {
+    const [row] = await this.db
+      .insert(ads)
+      .values({
+        placement: input.placement,
+        kind: input.kind,
+        title: input.title,
+        body: input.body,
+        imageUrl: input.kind === 'image' ? input.imageUrl : null,
+        imageAlt: input.kind === 'image' ? input.imageAlt : '',
+        targetUrl: input.targetUrl,
+        startsAt: input.startsAt ? new Date(input.startsAt) : null,
+        endsAt: input.endsAt ? new Date(input.endsAt) : null,
+        weight: input.weight,
+        active: input.active,
+        createdBy: staffUserId,
+        updatedBy: staffUserId,
+      })
+      .returning({ id: ads.id });
+    return this.getStaffAd(row!.id);
+  }
+
+  async update(id: string, change: UpdateAd, staffUserId: string): Promise<StaffAd> {
+    const current = await this.getStaffAd(id);
+    const merged = {
+      kind: change.kind ?? current.kind,
+      imageUrl: change.imageUrl !== undefined ? change.imageUrl : current.imageUrl,
+      imageAlt: change.imageAlt ?? current.imageAlt,
+      startsAt: change.startsAt !== undefined ? change.startsAt : current.startsAt,
+      endsAt: change.endsAt !== undefined ? change.endsAt : current.endsAt,
+    };
+    // The same cross-field rules as on create, applied to the ad as it would be after the change.
+    const issues = adRuleIssues(merged);
+    if (issues.length > 0) {
+      throw badRequest(`Invalid request: ${issues[0]!.message}`, { fields: Object.fromEntries(issues.map((i) => [i.path, i.message])) });
+    }
+    const set: Partial<typeof ads.$inferInsert> = { updatedAt: new Date(), updatedBy: staffUserId };
+    if (change.placement !== undefined) set.placement = change.placement;
+    if (change.kind !== undefined) set.kind = change.kind;
+    if (change.title !== undefined) set.title = change.title;
+    if (change.body !== undefined) set.body = change.body;
+    if (change.imageUrl !== undefined) set.imageUrl = change.imageUrl;
+    if (change.imageAlt !== undefined) set.imageAlt = change.imageAlt;
+    if (merged.kind === 'text') {
+      set.imageUrl = null;
+      set.imageAlt = '';
+    }
+    if (change.targetUrl !== undefined) set.targetUrl = change.targetUrl;
+    if (change.startsAt !== undefined) set.startsAt = change.startsAt ? new Date(change.startsAt) : null;
+    if (change.endsAt !== undefined) set.endsAt = change.endsAt ? new Date(change.endsAt) : null;
+    if (change.weight !== undefined) set.weight = change.weight;
+    if (change.active !== undefined) set.active = change.active;
+    await this.db.update(ads).set(set).where(eq(ads.id, id));
+    return this.getStaffAd(id);
+  }
+
+  /**
+   * Impressions, unique viewers, clicks and click-through per ad and UTC day, for the last `days` days
+   * (today included). Days with neither impressions nor clicks are left out.
+   */
+  async stats(days: number, adId?: string): Promise<AdDayStats[]> {
+    const adFilter = adId ? sql`AND ad_id = ${adId}` : sql``;
+    const result = await this.db.execute<{ ad_id: string; day: string; impressions: number; unique_viewers: number; clicks: number }>(sql`
+      WITH since AS (SELECT (date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => ${days - 1})) AT TIME ZONE 'UTC' AS t),
+      imp AS (
+        SELECT ad_id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
+               count(*)::int AS impressions, count(DISTINCT viewer_key)::int AS unique_viewers
+        FROM ad_impressions WHERE created_at >= (SELECT t FROM since) ${adFilter}
+        GROUP BY 1, 2
+      ),
+      clk AS (
+        SELECT ad_id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS clicks
+        FROM ad_clicks WHERE created_at >= (SELECT t FROM since) ${adFilter}
+        GROUP BY 1, 2
+      )
+      SELECT COALESCE(imp.ad_id, clk.ad_id) AS ad_id, COALESCE(imp.day, clk.day) AS day,
+             COALESCE(imp.impressions, 0) AS impressions, COALESCE(imp.unique_viewers, 0) AS unique_viewers,
+             COALESCE(clk.clicks, 0) AS clicks
+      FROM imp FULL OUTER JOIN clk ON imp.ad_id = clk.ad_id AND imp.day = clk.day
+      ORDER BY day DESC, ad_id
+    `);
+    return result.rows.map((r) => ({
+      adId: r.ad_id,
+      day: r.day,
+      impressions: Number(r.impressions),
+      uniqueViewers: Number(r.unique_viewers),
+      clicks: Number(r.clicks),
+      clickThroughRate: Number(r.impressions) > 0 ? Number(r.clicks) / Number(r.impressions) : 0,
+    }));
+  }
+}

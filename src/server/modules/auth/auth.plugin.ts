@@ -1,0 +1,119 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError, forbidden, unauthorized } from '../../errors.js';
+import { findUserById } from '../users/users.service.js';
+import { SessionStore } from './sessions.service.js';
+import { verifySessionToken } from './tokens.js';
+
+/**
+ * Who may call a route: anyone (`public`), anyone with or without a session (`optional`), any session
+ * (`session`: user or guest), a guest, a signed-in user, staff (support or admin), or an admin.
+ */
+export type AuthRequirement = 'public' | 'optional' | 'session' | 'guest' | 'user' | 'staff' | 'admin';
+
+export interface AuthContext {
+  sessionId: string;
+  /** The user's id, or the guestId for a guest session. */
+  subject: string;
+  userId: string | null;
+  guestId: string | null;
+  isGuest: boolean;
+  role: string;
+  tokenExpiresAt: number;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth: AuthContext | null;
+  }
+  interface FastifyContextConfig {
+    auth?: AuthRequirement;
+  }
+  interface FastifyInstance {
+    sessions: SessionStore;
+  }
+}
+
+function bearerToken(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/** Resolves the caller from the bearer token and its session row, then enforces the route's rule. */
+export function registerAuth(app: FastifyInstance, deps: AppContext): void {
+  const store = new SessionStore(deps.database.db);
+  app.decorate('sessions', store);
+  app.decorateRequest('auth', null);
+
+  async function authenticate(request: FastifyRequest): Promise<AuthContext> {
+    const token = bearerToken(request);
+    if (!token) throw unauthorized('Authentication required', 'NO_TOKEN');
+    const claims = await verifySessionToken(deps.config.jwtSecret, token);
+    if (!claims) throw unauthorized('Invalid or expired token', 'INVALID_TOKEN');
+    const session = await store.findActive(claims.sid);
+    if (!session || session.isGuest !== claims.isGuest || (session.userId ?? session.guestId) !== claims.sub) {
+      throw unauthorized('Session has ended. Please sign in again.', 'SESSION_ENDED');
+    }
+    if (session.isGuest) {
+      // Guest-ID is trusted only when it matches the guest token (design.md section 4).
+      const headerGuestId = request.headers['guest-id'];
+      if (headerGuestId !== undefined && headerGuestId !== session.guestId) {
+        throw unauthorized('Guest-ID does not match the session', 'GUEST_MISMATCH');
+      }
+    }
+    return {
+      sessionId: session.id,
+      subject: claims.sub,
+      userId: session.userId,
+      guestId: session.guestId,
+      isGuest: session.isGuest,
+      role: session.isGuest ? 'guest' : claims.role,
+      tokenExpiresAt: claims.exp,
+    };
+  }
+
+  app.addHook('onRequest', async (request) => {
+    const requirement = request.routeOptions.config.auth ?? 'public';
+    if (requirement === 'public') return;
+    if (requirement === 'optional') {
+      try {
+        request.auth = await authenticate(request);
+      } catch (err) {
+        if (!(err instanceof AppError)) throw err;
+        request.auth = null;
+      }
+      return;
+    }
+    const auth = await authenticate(request);
+    request.auth = auth;
+    switch (requirement) {
+      case 'session':
+        return;
+      case 'guest':
+        if (!auth.isGuest) throw forbidden('This call is for guest sessions');
+        return;
+      case 'user':
+        if (auth.isGuest) throw forbidden('Sign in to use this feature');
+        return;
+      case 'staff':
+      case 'admin': {
+        if (auth.isGuest || !auth.userId) throw forbidden();
+        // Roles can change; staff rights are read from the database, not from the token.
+        const user = await findUserById(deps.database.db, auth.userId);
+        const allowed = requirement === 'admin' ? ['admin'] : ['support', 'admin'];
+        if (!user || !allowed.includes(user.role)) throw forbidden();
+        auth.role = user.role;
+        return;
+      }
+    }
+  });
+}
+
+/** The signed-in user's id on a `user` route (the hook guarantees it). */
+export function requireUserId(request: FastifyRequest): string {
+  const id = request.auth?.userId;
+  if (!id) throw unauthorized();
+  return id;
+}

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  authResponseSchema,
+  csrfResponseSchema,
+  guestResponseSchema,
+  loginBodySchema,
+  meResponseSchema,
+  registerBodySchema,
+  sessionListResponseSchema,
+  tokenResponseSchema,
+} from '../../../shared/schemas/auth.js';
+import { errorResponseSchema, messageResponseSchema } from '../../../shared/schemas/common.js';
+import type { AppContext } from '../../context.js';
+import { forbidden, notFound, unauthorized } from '../../errors.js';
+import { findUserById, toUserDto } from '../users/users.service.js';
+import { AuthService, type RequestMeta } from './auth.service.js';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 429: errorResponseSchema };
+
+export function requestMeta(request: FastifyRequest): RequestMeta {
+  const ua = request.headers['user-agent'];
+  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : undefined };
+}
+
+export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthService {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const auth = new AuthService({
+    config: ctx.config,
+    database: ctx.database,
+    sessions: app.sessions,
+    rateLimiter: ctx.rateLimiter,
+    guestLinkers: ctx.guestLinkers,
+    selfUrl: ctx.selfUrl,
+  });
+  const tags = ['auth'];
+
+  api.post(
+    '/guest',
+    { schema: { tags, summary: 'Start a guest session', response: { 201: guestResponseSchema, 429: errorResponseSchema } } },
+    async (request, reply) => reply.status(201).send(await auth.startGuest(requestMeta(request))),
+  );
+
+  api.post(
+    '/register',
+    {
+      schema: {
+        tags,
+        summary: 'Create an account',
+        body: registerBodySchema,
+        response: { 201: authResponseSchema, ...errors, 409: errorResponseSchema },
+      },
+    },
+    async (request, reply) => {
+      const { user, token } = await auth.register(request.body, requestMeta(request));
+      return reply.status(201).send({ user: toUserDto(user), token });
+    },
+  );
+
+  api.post(
+    '/login',
+    { schema: { tags, summary: 'Sign in', body: loginBodySchema, response: { 200: authResponseSchema, ...errors } } },
+    async (request) => {
+      const { user, token } = await auth.login(request.body, requestMeta(request));
+      return { user: toUserDto(user), token };
+    },
+  );
+
+  api.post(
+    '/refresh-token',
+    {
+      config: { auth: 'session' },
+      schema: { tags, summary: 'Re-issue the token of the current session', security: [{ bearer: [] }], response: { 200: tokenResponseSchema, ...errors } },
+    },
+    async (request) => {
+      const session = request.auth!;
+      if (session.isGuest || !session.userId) throw forbidden('Guest sessions do not refresh tokens');
+      return { token: await auth.refresh(session.sessionId, session.userId) };
+    },
+  );
+
+  api.post(
+    '/logout',
+    {
+      config: { auth: 'session' },
+      schema: { tags, summary: 'End the current session', security: [{ bearer: [] }], response: { 200: messageResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await app.sessions.revoke(ctx.database.db, request.auth!.sessionId);
+      return { message: 'Logout successful' };
+    },
+  );
+
+  api.get(
+    '/auth/me',
+    {
+      config: { auth: 'session' },
+      schema: { tags, summary: 'The signed-in user or guest', security: [{ bearer: [] }], response: { 200: meResponseSchema, ...errors } },
+    },
+    async (request) => {
+      const session = request.auth!;
+      if (session.isGuest) return { user: { _id: session.guestId!, role: 'guest' as const, isGuest: true as const } };
+      const user = await findUserById(ctx.database.db, session.userId!);
+      if (!user || user.disabledAt) throw unauthorized('User not found', 'USER_NOT_FOUND');
+      return { user: toUserDto(user) };
+    },
+  );
+
+  api.get(
+    '/auth/sessions',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'My active sessions', security: [{ bearer: [] }], response: { 200: sessionListResponseSchema, ...errors } },
+    },
+    async (request) => {
+      const rows = await app.sessions.listActiveForUser(request.auth!.userId!);
+      return {
+        sessions: rows.map((s) => ({
+          _id: s.id,
+          createdAt: s.createdAt.toISOString(),
+          lastSeenAt: s.lastSeenAt.toISOString(),
+          expiresAt: s.expiresAt.toISOString(),
+          userAgent: s.userAgent,
+          ip: s.ip,
+          current: s.id === request.auth!.sessionId,
+        })),
+      };
+    },
+  );
+
+  api.delete(
+    '/auth/sessions/:id',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'End one of my sessions',
+        security: [{ bearer: [] }],
+        params: z.object({ id: z.uuid() }),
+        response: { 200: messageResponseSchema, 404: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const mine = await app.sessions.listActiveForUser(request.auth!.userId!);
+      if (!mine.some((s) => s.id === request.params.id)) throw notFound('Session not found');
+      await app.sessions.revoke(ctx.database.db, request.params.id);
+      return { message: 'Session ended' };
+    },
+  );
+
+  api.get(
+    '/csrf-token',
+    { schema: { tags, summary: 'A CSRF token (the API authenticates by bearer token, not cookies)', response: { 200: csrfResponseSchema } } },
+    async (_request, reply) => {
+      const csrfToken = randomBytes(24).toString('base64url');
+      reply.header('Set-Cookie', `csrf=${csrfToken}; Path=/; SameSite=Lax; HttpOnly${ctx.config.env === 'production' ? '; Secure' : ''}`);
+      return { csrfToken };
+    },
+  );
+
+  return auth;
+}

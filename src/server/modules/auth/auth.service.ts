@@ -1,0 +1,201 @@
+import type { LoginBody, RegisterBody } from '../../../shared/schemas/auth.js';
+import type { Config } from '../../config.js';
+import type { Database, Tx } from '../../db/client.js';
+import { AppError, badRequest, forbidden, unauthorized } from '../../errors.js';
+import { RATE_LIMITS, type RateLimiter } from '../rate-limit/rate-limit.service.js';
+import {
+  createUser,
+  findUserByLogin,
+  findUserByReferralCode,
+  findUserById,
+  setPasswordHash,
+} from '../users/users.service.js';
+import type { UserRow } from '../users/users.tables.js';
+import { hashPassword, isCommonPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './passwords.js';
+import { newGuestId, type SessionStore } from './sessions.service.js';
+import { sessions } from './sessions.tables.js';
+import { signSessionToken } from './tokens.js';
+import { verifyTurnstileToken } from './turnstile.js';
+import { eq } from 'drizzle-orm';
+
+/** Moves what a guest made (tickets, ...) to the account that signs in with that guestId. */
+export type GuestLinker = (tx: Tx, guestId: string, userId: string) => Promise<void>;
+
+export interface RequestMeta {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+export interface AuthServiceDeps {
+  config: Config;
+  database: Database;
+  sessions: SessionStore;
+  rateLimiter: RateLimiter;
+  guestLinkers: GuestLinker[];
+  /** Base URL of this server as it listens (for the sandboxed bot check). */
+  selfUrl: () => string;
+}
+
+const INVALID_CREDENTIALS = 'Invalid username or password';
+
+export class AuthService {
+  constructor(private readonly deps: AuthServiceDeps) {}
+
+  private async checkBot(token: string, ip: string): Promise<void> {
+    const { turnstile } = this.deps.config;
+    await verifyTurnstileToken(turnstile, turnstile.apiBase ?? `${this.deps.selfUrl()}/sandbox/turnstile`, token, ip);
+  }
+
+  private async issueToken(user: { sub: string; sid: string; isGuest: boolean; role: string; expiresAt: Date }) {
+    return signSessionToken(this.deps.config.jwtSecret, user);
+  }
+
+  /** Attaches a live guest's data to the user, then ends the guest session (the guestId is spent). */
+  private async linkGuest(tx: Tx, guestId: string | undefined, userId: string): Promise<void> {
+    if (!guestId) return;
+    const guestSession = await this.deps.sessions.findActiveGuest(tx, guestId);
+    if (!guestSession) return;
+    for (const link of this.deps.guestLinkers) await link(tx, guestId, userId);
+    await tx
+      .update(sessions)
+      .set({ revokedAt: new Date() })
+      .where(eq(sessions.guestId, guestId));
+    this.deps.sessions.forget(guestSession.id);
+  }
+
+  async startGuest(meta: RequestMeta) {
+    await this.deps.rateLimiter.consume(RATE_LIMITS.guestPerIp, meta.ip);
+    const guestId = newGuestId();
+    const session = await this.deps.sessions.create(this.deps.database.db, {
+      guestId,
+      ip: meta.ip,
+      ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
+    });
+    const token = await this.issueToken({
+      sub: guestId,
+      sid: session.id,
+      isGuest: true,
+      role: 'guest',
+      expiresAt: session.expiresAt,
+    });
+    return { guestId, token, user: { _id: guestId, role: 'guest' as const, isGuest: true as const } };
+  }
+
+  async register(body: RegisterBody, meta: RequestMeta): Promise<{ user: UserRow; token: string }> {
+    await this.deps.rateLimiter.consume(RATE_LIMITS.registerPerIp, meta.ip);
+    await this.checkBot(body.turnstileToken, meta.ip);
+    if (isCommonPassword(body.password)) {
+      throw badRequest('This password is too common. Choose one that is harder to guess.', {
+        fields: { password: 'This password is too common. Choose one that is harder to guess.' },
+      });
+    }
+    const db = this.deps.database.db;
+    let referredBy: string | null = null;
+    if (body.referralCode) {
+      const referrer = await findUserByReferralCode(db, body.referralCode);
+      if (!referrer) throw badRequest('Unknown referral code', { fields: { referralCode: 'Unknown referral code' } });
+      referredBy = referrer.id;
+    }
+    const passwordHash = await hashPassword(body.password);
+    return db.transaction(async (tx) => {
+      const user = await createUser(tx, { username: body.username, email: body.email, passwordHash, referredBy });
+      const session = await this.deps.sessions.create(tx, {
+        userId: user.id,
+        ip: meta.ip,
+        ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
+      });
+      await this.linkGuest(tx, body.guestId, user.id);
+      const token = await this.issueToken({
+        sub: user.id,
+        sid: session.id,
+        isGuest: false,
+        role: user.role,
+        expiresAt: session.expiresAt,
+      });
+      return { user, token };
+    });
+  }
+
+  async login(body: LoginBody, meta: RequestMeta): Promise<{ user: UserRow; token: string }> {
+    const { rateLimiter } = this.deps;
+    const accountKey = body.username.trim().toLowerCase();
+    await rateLimiter.consume(RATE_LIMITS.loginPerIp, meta.ip);
+    await rateLimiter.assertUnder(RATE_LIMITS.loginFailuresPerAccount, accountKey);
+    await this.checkBot(body.turnstileToken, meta.ip);
+
+    const db = this.deps.database.db;
+    const found = await findUserByLogin(db, body.username);
+    const valid = found ? await verifyPassword(found.passwordHash, body.password) : await verifyAgainstDummy(body.password);
+    if (!found || !valid) {
+      // Same answer for an unknown user and a wrong password (design.md section 4).
+      await rateLimiter.hit(RATE_LIMITS.loginFailuresPerAccount, accountKey);
+      throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
+    }
+    if (found.disabledAt) throw forbidden('This account is disabled. Contact support.');
+    await rateLimiter.reset(RATE_LIMITS.loginFailuresPerAccount, accountKey);
+    if (needsRehash(found.passwordHash)) {
+      await setPasswordHash(db, found.id, await hashPassword(body.password));
+    }
+
+    return db.transaction(async (tx) => {
+      const session = await this.deps.sessions.create(tx, {
+        userId: found.id,
+        rememberMe: body.rememberMe,
+        ip: meta.ip,
+        ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
+      });
+      await this.linkGuest(tx, body.guestId, found.id);
+      const token = await this.issueToken({
+        sub: found.id,
+        sid: session.id,
+        isGuest: false,
+        role: found.role,
+        expiresAt: session.expiresAt,
+      });
+      return { user: found, token };
+    });
+  }
+
+  /** A new token for the same session, whose expiry slides forward by its lifetime. */
+  async refresh(sessionId: string, userId: string): Promise<string> {
+    const db = this.deps.database.db;
+    const user = await findUserById(db, userId);
+    if (!user || user.disabledAt) throw unauthorized('Token refresh failed', 'REFRESH_FAILED');
+    const [row] = await db.select().from(sessions).where(eq(sessions.id, sessionId)).limit(1);
+    if (!row || row.revokedAt || row.expiresAt.getTime() <= Date.now()) {
+      throw unauthorized('Token refresh failed', 'REFRESH_FAILED');
+    }
+    const lifetimeMs = row.rememberMe ? 30 * 86_400_000 : 86_400_000;
+    const expiresAt = new Date(Date.now() + lifetimeMs);
+    await db.update(sessions).set({ expiresAt }).where(eq(sessions.id, sessionId));
+    this.deps.sessions.forget(sessionId);
+    return this.issueToken({ sub: user.id, sid: sessionId, isGuest: false, role: user.role, expiresAt });
+  }
+
+  async changePassword(
+    userId: string,
+    currentSessionId: string,
+    currentPassword: string,
+    newPassword: string,
+  ): Promise<void> {
+    await this.deps.rateLimiter.consume(RATE_LIMITS.passwordChangePerAccount, userId);
+    const db = this.deps.database.db;
+    const user = await findUserById(db, userId);
+    if (!user) throw unauthorized();
+    if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+      throw new AppError(400, 'WRONG_PASSWORD', 'Current password is incorrect', {
+        details: { fields: { currentPassword: 'Current password is incorrect' } },
+      });
+    }
+    if (isCommonPassword(newPassword)) {
+      throw badRequest('This password is too common. Choose one that is harder to guess.', {
+        fields: { newPassword: 'This password is too common. Choose one that is harder to guess.' },
+      });
+    }
+    const hash = await hashPassword(newPassword);
+    await db.transaction(async (tx) => {
+      await setPasswordHash(tx, userId, hash);
+      await this.deps.sessions.revokeAllForUser(tx, userId, currentSessionId);
+    });
+  }
+}

@@ -1,0 +1,331 @@
+import { SignJWT } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, uniqueName } from '../../test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+
+type Json = Record<string, unknown>;
+
+async function register(t: TestApp, overrides: Json = {}) {
+  const username = (overrides.username as string) ?? uniqueName();
+  const res = await call(t, 'POST', '/api/register', {
+    body: { username, email: `${username}@example.com`, password: 'a long passphrase 42', turnstileToken: 'ok', ...overrides },
+  });
+  return { ...res, username, token: res.json.token as string, user: res.json.user as Json };
+}
+
+function decodeClaims(token: string): Json {
+  return JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString('utf8')) as Json;
+}
+
+describe.each(ENGINES)('accounts and sessions on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Rate limits are tested on an instance of their own below; here many accounts share one address.
+    t = await startTestApp(engine, { RATE_LIMITS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  describe('guest sessions', () => {
+    it('starts a guest session with an unguessable guestId and a guest token', async () => {
+      const res = await call(t, 'POST', '/api/guest');
+      expect(res.status).toBe(201);
+      const guestId = res.json.guestId as string;
+      expect(guestId).toMatch(/^g_[A-Za-z0-9_-]{32}$/);
+      expect(res.json.user).toEqual({ _id: guestId, role: 'guest', isGuest: true });
+      const claims = decodeClaims(res.json.token as string);
+      expect(claims).toMatchObject({ sub: guestId, isGuest: true, role: 'guest' });
+
+      const me = await call(t, 'GET', '/api/auth/me', { token: res.json.token as string, headers: { 'guest-id': guestId } });
+      expect(me.status).toBe(200);
+      expect(me.json.user).toEqual({ _id: guestId, role: 'guest', isGuest: true });
+    });
+
+    it('refuses a Guest-ID header that does not match the guest token', async () => {
+      const a = await call(t, 'POST', '/api/guest');
+      const b = await call(t, 'POST', '/api/guest');
+      const res = await call(t, 'GET', '/api/auth/me', { token: a.json.token as string, headers: { 'guest-id': b.json.guestId as string } });
+      expect(res.status).toBe(401);
+    });
+
+    it('does not refresh guest tokens', async () => {
+      const guest = await call(t, 'POST', '/api/guest');
+      const res = await call(t, 'POST', '/api/refresh-token', { token: guest.json.token as string });
+      expect(res.status).toBe(403);
+    });
+
+    it('spends the guest session when the guest registers with its guestId', async () => {
+      const guest = await call(t, 'POST', '/api/guest');
+      const reg = await register(t, { guestId: guest.json.guestId });
+      expect(reg.status).toBe(201);
+      const old = await call(t, 'GET', '/api/auth/me', { token: guest.json.token as string });
+      expect(old.status).toBe(401);
+    });
+  });
+
+  describe('registration', () => {
+    it('answers {user, token} with a fresh account holding 0 credits', async () => {
+      const reg = await register(t);
+      expect(reg.status).toBe(201);
+      expect(reg.user).toMatchObject({
+        username: reg.username,
+        role: 'user',
+        subroles: [],
+        credits: 0,
+        discord: null,
+        telegram: null,
+        onboardingCompleted: false,
+      });
+      expect(reg.user._id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(reg.user.referralCode).toMatch(/^[A-Z0-9]{8}$/);
+      expect(reg.json).not.toHaveProperty('user.passwordHash');
+      expect(decodeClaims(reg.token)).toMatchObject({ sub: reg.user._id, isGuest: false, role: 'user' });
+    });
+
+    it('answers field-level errors for bad input', async () => {
+      const res = await call(t, 'POST', '/api/register', {
+        body: { username: 'a', email: 'not-an-email', password: 'short', turnstileToken: 'ok' },
+      });
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe('VALIDATION_ERROR');
+      const fields = (res.json.details as { fields: Record<string, string> }).fields;
+      expect(Object.keys(fields).sort()).toEqual(['email', 'password', 'username']);
+      expect(fields.password).toBe('Password must be at least 8 characters');
+    });
+
+    it('refuses one of the most common passwords', async () => {
+      const res = await register(t, { password: 'password123' });
+      expect(res.status).toBe(400);
+      expect((res.json.details as { fields: Record<string, string> }).fields.password).toMatch(/too common/);
+    });
+
+    it('keeps usernames and emails unique case-insensitively', async () => {
+      const first = await register(t);
+      const again = await register(t, { username: first.username.toUpperCase(), email: `other-${first.username}@example.com` });
+      expect(again.status).toBe(409);
+      expect((again.json.details as { fields: Record<string, string> }).fields.username).toBe('That username is taken');
+    });
+
+    it('records the referrer of a referral code and refuses an unknown one', async () => {
+      const referrer = await register(t);
+      const referred = await register(t, { referralCode: (referrer.user.referralCode as string).toLowerCase() });
+      expect(referred.status).toBe(201);
+      const unknown = await register(t, { referralCode: 'ZZZZZZZZ' });
+      expect(unknown.status).toBe(400);
+      expect((unknown.json.details as { fields: Record<string, string> }).fields.referralCode).toBe('Unknown referral code');
+    });
+
+    it('refuses a failed bot check', async () => {
+      const res = await register(t, { turnstileToken: 'sandbox-fail' });
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe('BOT_CHECK_FAILED');
+    });
+  });
+
+  describe('login', () => {
+    it('answers {user, token} with a 1-day session, or 30 days with rememberMe', async () => {
+      const reg = await register(t);
+      const short = await call(t, 'POST', '/api/login', {
+        body: { username: reg.username, password: 'a long passphrase 42', turnstileToken: 'ok', rememberMe: false },
+      });
+      expect(short.status).toBe(200);
+      expect((short.json.user as Json)._id).toBe(reg.user._id);
+      const shortClaims = decodeClaims(short.json.token as string) as { exp: number; iat: number };
+      expect(shortClaims.exp - shortClaims.iat).toBeGreaterThan(86_400 - 60);
+      expect(shortClaims.exp - shortClaims.iat).toBeLessThanOrEqual(86_400);
+
+      const long = await call(t, 'POST', '/api/login', {
+        body: { username: reg.username.toUpperCase(), password: 'a long passphrase 42', turnstileToken: 'ok', rememberMe: true },
+      });
+      expect(long.status).toBe(200);
+      const longClaims = decodeClaims(long.json.token as string) as { exp: number; iat: number };
+      expect(longClaims.exp - longClaims.iat).toBeGreaterThan(30 * 86_400 - 60);
+    });
+
+    it('answers the same for an unknown user and a wrong password', async () => {
+      const reg = await register(t);
+      const wrong = await call(t, 'POST', '/api/login', {
+        body: { username: reg.username, password: 'not the password', turnstileToken: 'ok', rememberMe: false },
+      });
+      const unknown = await call(t, 'POST', '/api/login', {
+        body: { username: uniqueName('ghost'), password: 'not the password', turnstileToken: 'ok', rememberMe: false },
+      });
+      expect(wrong.status).toBe(401);
+      expect(unknown.status).toBe(401);
+      expect(wrong.json).toEqual(unknown.json);
+      expect(wrong.json).toEqual({ error: 'Invalid username or password', code: 'INVALID_CREDENTIALS' });
+    });
+
+    it('refuses malformed and oversized bodies with 400, never 500', async () => {
+      const malformed = await call(t, 'POST', '/api/login', { body: '{"username": ' });
+      expect(malformed.status).toBe(400);
+      expect(malformed.json.error).toEqual(expect.any(String));
+      const wrongTypes = await call(t, 'POST', '/api/login', { body: { username: ['x'], password: { $gt: '' }, turnstileToken: 1 } });
+      expect(wrongTypes.status).toBe(400);
+      const huge = await call(t, 'POST', '/api/login', {
+        body: { username: 'x'.repeat(100_000), password: 'y', turnstileToken: 'ok' },
+      });
+      expect(huge.status).toBe(400);
+      expect(JSON.stringify(huge.json)).not.toMatch(/at \w+ \(/);
+    });
+  });
+
+  describe('rate limits', () => {
+    let limited: TestApp;
+    beforeAll(async () => {
+      limited = await startTestApp(engine);
+    });
+    afterAll(async () => {
+      await limited?.close();
+    });
+
+    it('refuses with 429 and Retry-After after repeated wrong passwords, even with the right one', async () => {
+      const reg = await register(limited);
+      const statuses: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const res = await call(limited, 'POST', '/api/login', {
+          body: { username: reg.username, password: `wrong password ${i}`, turnstileToken: 'ok', rememberMe: false },
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+      expect(statuses.slice(10).every((s) => s === 429)).toBe(true);
+      const right = await call(limited, 'POST', '/api/login', {
+        body: { username: reg.username, password: 'a long passphrase 42', turnstileToken: 'ok', rememberMe: false },
+      });
+      expect(right.status).toBe(429);
+      expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+
+
+    it('limits registrations and guest sessions per address with 429 and Retry-After', async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) statuses.push((await register(limited)).status);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
+      const guests: number[] = [];
+      for (let i = 0; i < 32; i++) guests.push((await call(limited, 'POST', '/api/guest')).status);
+      expect(guests.slice(0, 30).every((s) => s === 201)).toBe(true);
+      const refused = await call(limited, 'POST', '/api/guest');
+      expect(refused.status).toBe(429);
+      expect(refused.json.code).toBe('RATE_LIMITED');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    });
+  });
+
+  describe('tokens', () => {
+    it('refuses a token signed with another key', async () => {
+      const reg = await register(t);
+      const claims = decodeClaims(reg.token);
+      const forged = await new SignJWT(claims)
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(new TextEncoder().encode('an attacker secret that is long enough!!'));
+      expect((await call(t, 'GET', '/api/auth/me', { token: forged })).status).toBe(401);
+    });
+
+    it("refuses an unsigned 'alg: none' token", async () => {
+      const reg = await register(t);
+      const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+      const payload = reg.token.split('.')[1];
+      expect((await call(t, 'GET', '/api/auth/me', { token: `${header}.${payload}.` })).status).toBe(401);
+    });
+
+    it('refuses an expired token', async () => {
+      const reg = await register(t);
+      const claims = decodeClaims(reg.token);
+      const expired = await new SignJWT({ ...claims, iat: Math.floor(Date.now() / 1000) - 7200, exp: Math.floor(Date.now() / 1000) - 60 })
+        .setProtectedHeader({ alg: 'HS256' })
+        .sign(t.config.jwtSecret);
+      expect((await call(t, 'GET', '/api/auth/me', { token: expired })).status).toBe(401);
+    });
+
+    it('refuses a revoked token after logout', async () => {
+      const reg = await register(t);
+      expect((await call(t, 'GET', '/api/auth/me', { token: reg.token })).status).toBe(200);
+      const out = await call(t, 'POST', '/api/logout', { token: reg.token });
+      expect(out.json).toEqual({ message: 'Logout successful' });
+      expect((await call(t, 'GET', '/api/auth/me', { token: reg.token })).status).toBe(401);
+    });
+
+    it('refreshes a token for the same session', async () => {
+      const reg = await register(t);
+      await new Promise((r) => setTimeout(r, 1100));
+      const res = await call(t, 'POST', '/api/refresh-token', { token: reg.token });
+      expect(res.status).toBe(200);
+      const fresh = res.json.token as string;
+      expect(decodeClaims(fresh).sid).toBe(decodeClaims(reg.token).sid);
+      expect((decodeClaims(fresh).exp as number) > (decodeClaims(reg.token).exp as number)).toBe(true);
+      expect((await call(t, 'GET', '/api/auth/me', { token: fresh })).status).toBe(200);
+    });
+
+    it('refuses calls without a token', async () => {
+      const res = await call(t, 'GET', '/api/auth/me');
+      expect(res.status).toBe(401);
+      expect(res.json.code).toBe('NO_TOKEN');
+    });
+  });
+
+  describe('account calls', () => {
+    it("answers the account's own credits and 403 for another user's", async () => {
+      const a = await register(t);
+      const b = await register(t);
+      const own = await call(t, 'GET', `/api/users/${a.user._id}/credits`, { token: a.token });
+      expect(own).toMatchObject({ status: 200, json: { credits: 0 } });
+      const other = await call(t, 'GET', `/api/users/${b.user._id}/credits`, { token: a.token });
+      expect(other.status).toBe(403);
+    });
+
+    it('completes onboarding', async () => {
+      const reg = await register(t);
+      const res = await call(t, 'PUT', '/api/onboarding', { token: reg.token, body: { completed: true } });
+      expect(res.status).toBe(200);
+      expect((res.json.user as Json).onboardingCompleted).toBe(true);
+    });
+
+    it('lists active sessions and ends another one', async () => {
+      const reg = await register(t);
+      const second = await call(t, 'POST', '/api/login', {
+        body: { username: reg.username, password: 'a long passphrase 42', turnstileToken: 'ok', rememberMe: false },
+      });
+      const list = await call(t, 'GET', '/api/auth/sessions', { token: reg.token });
+      const sessions = list.json.sessions as Array<{ _id: string; current: boolean }>;
+      expect(sessions).toHaveLength(2);
+      const other = sessions.find((s) => !s.current)!;
+      expect((await call(t, 'DELETE', `/api/auth/sessions/${other._id}`, { token: reg.token })).status).toBe(200);
+      expect((await call(t, 'GET', '/api/auth/me', { token: second.json.token as string })).status).toBe(401);
+      expect((await call(t, 'GET', '/api/auth/me', { token: reg.token })).status).toBe(200);
+    });
+
+    it("cannot end another user's session", async () => {
+      const a = await register(t);
+      const b = await register(t);
+      const bSessions = await call(t, 'GET', '/api/auth/sessions', { token: b.token });
+      const bSession = (bSessions.json.sessions as Array<{ _id: string }>)[0]!;
+      expect((await call(t, 'DELETE', `/api/auth/sessions/${bSession._id}`, { token: a.token })).status).toBe(404);
+      expect((await call(t, 'GET', '/api/auth/me', { token: b.token })).status).toBe(200);
+    });
+
+    it('changes the password with the current one and ends the other sessions', async () => {
+      const reg = await register(t);
+      const other = await call(t, 'POST', '/api/login', {
+        body: { username: reg.username, password: 'a long passphrase 42', turnstileToken: 'ok', rememberMe: false },
+      });
+      const wrong = await call(t, 'POST', '/api/users/change-password', {
+        token: reg.token,
+        body: { currentPassword: 'nope nope nope', newPassword: 'another long passphrase' },
+      });
+      expect(wrong.status).toBe(400);
+      const ok = await call(t, 'POST', '/api/users/change-password', {
+        token: reg.token,
+        body: { currentPassword: 'a long passphrase 42', newPassword: 'another long passphrase' },
+      });
+      expect(ok.status).toBe(200);
+      expect((await call(t, 'GET', '/api/auth/me', { token: other.json.token as string })).status).toBe(401);
+      expect((await call(t, 'GET', '/api/auth/me', { token: reg.token })).status).toBe(200);
+      const login = await call(t, 'POST', '/api/login', {
+        body: { username: reg.username, password: 'another long passphrase', turnstileToken: 'ok', rememberMe: false },
+      });
+      expect(login.status).toBe(200);
+    });
+  });
+});

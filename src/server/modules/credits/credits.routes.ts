@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { toCents } from '../../../shared/fees.js';
+import { creditAdjustmentBodySchema, ledgerEntrySchema, ledgerHistoryResponseSchema } from '../../../shared/schemas/credits.js';
+import { errorResponseSchema, paginationQuerySchema } from '../../../shared/schemas/common.js';
+import type { AppContext } from '../../context.js';
+import { recordAudit } from '../admin/audit.service.js';
+import { findUserById } from '../users/users.service.js';
+import { requireUserId } from '../auth/auth.plugin.js';
+import { getBalanceCents, listLedgerEntries, postLedgerEntry, toLedgerEntryDto } from './ledger.service.js';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+
+export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['credits'];
+  const security = [{ bearer: [] }];
+
+  api.get(
+    '/credits/history',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'My credit ledger entries, newest first',
+        security,
+        querystring: paginationQuerySchema,
+        response: { 200: ledgerHistoryResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const userId = requireUserId(request);
+      const { page, pageSize } = request.query;
+      const { rows, total } = await listLedgerEntries(ctx.database.db, userId, { page, pageSize });
+      const balanceCents = (await getBalanceCents(ctx.database.db, userId)) ?? 0;
+      return { entries: rows.map(toLedgerEntryDto), balanceCents, page, pageSize, total };
+    },
+  );
+
+  api.post(
+    '/admin/credits/adjustments',
+    {
+      config: { auth: 'admin', audited: true },
+      schema: {
+        tags,
+        summary: 'Adjust a balance (admin), with a reason kept on the ledger entry',
+        security,
+        body: creditAdjustmentBodySchema,
+        response: {
+          201: z.object({ entry: ledgerEntrySchema, balanceCents: z.number(), created: z.boolean() }),
+          ...errors,
+          409: errorResponseSchema,
+          422: errorResponseSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { userId, amount, reason, idempotencyKey } = request.body;
+      const actorId = request.auth!.userId!;
+      // The entry and its audit record commit together (issue "Operator console": every staff action audited).
+      const result = await ctx.database.db.transaction(async (tx) => {
+        const posted = await postLedgerEntry(tx, {
+          userId,
+          amountCents: toCents(amount),
+          kind: 'adjustment',
+          reference: `adjustment:${idempotencyKey ?? randomUUID()}`,
+          description: reason,
+          actorId,
+        });
+        if (posted.created) {
+          const actor = await findUserById(tx, actorId);
+          await recordAudit(tx, {
+            actor: { id: actorId, username: actor?.username ?? 'unknown' },
+            action: 'credits.adjusted',
+            targetType: 'user',
+            targetId: userId,
+            before: { balanceCents: posted.balanceCents - posted.entry.amountCents },
+            after: { balanceCents: posted.balanceCents, amountCents: posted.entry.amountCents, entryId: posted.entry.id },
+            reason,
+          });
+        }
+        return posted;
+      });
+      request.log.info({ userId, amountCents: result.entry.amountCents, actorId: request.auth!.userId }, 'credits adjusted by staff');
+      return reply
+        .status(201)
+        .send({ entry: toLedgerEntryDto(result.entry), balanceCents: result.balanceCents, created: result.created });
+    },
+  );
+}

@@ -1,0 +1,39 @@
+import { sql } from 'drizzle-orm';
+import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { LEDGER_ENTRY_KINDS } from '../../../shared/schemas/credits.js';
+import { users } from '../users/users.tables.js';
+
+/** What a ledger entry is for; the reference prefix follows it (`payment:<id>`, `reward:<exchangeId>`...). */
+export type LedgerKind = (typeof LEDGER_ENTRY_KINDS)[number];
+
+/**
+ * The credits ledger (design.md section 5). Rows are immutable: a trigger refuses UPDATE and DELETE
+ * (migration `ledger_immutable`). The unique reference makes every posting idempotent.
+ */
+export const creditLedgerEntries = pgTable(
+  'credit_ledger_entries',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    balanceAfterCents: bigint('balance_after_cents', { mode: 'number' }).notNull(),
+    kind: text('kind').$type<LedgerKind>().notNull(),
+    reference: text('reference').notNull(),
+    description: text('description').notNull(),
+    /** Who caused the entry when it was a person (staff adjustments); null for the system. */
+    actorId: uuid('actor_id'),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('credit_ledger_entries_reference_key').on(t.reference),
+    index('credit_ledger_entries_user_created_idx').on(t.userId, t.createdAt),
+    check('credit_ledger_entries_amount_nonzero', sql`${t.amountCents} <> 0`),
+    check('credit_ledger_entries_balance_non_negative', sql`${t.balanceAfterCents} >= 0`),
+    check('credit_ledger_entries_kind_known', sql`${t.kind} in ('payment', 'reward', 'adjustment', 'spend', 'refund')`),
+  ],
+);
+
+export type LedgerEntryRow = typeof creditLedgerEntries.$inferSelect;

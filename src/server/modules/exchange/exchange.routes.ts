@@ -1,0 +1,154 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import {
+  claimGuestRewardsBodySchema,
+  claimGuestRewardsResponseSchema,
+  createExchangeBodySchema,
+  createExchangeResponseSchema,
+  estimateQuerySchema,
+  estimateResponseSchema,
+  exchangeCurrenciesResponseSchema,
+  exchangeResponseSchema,
+  guestRewardsStatusBodySchema,
+  guestRewardsStatusResponseSchema,
+  myExchangesQuerySchema,
+  myExchangesResponseSchema,
+} from '../../../shared/schemas/exchange.js';
+import type { AppContext } from '../../context.js';
+import { forbidden, unauthorized } from '../../errors.js';
+import { requireUserId } from '../auth/auth.plugin.js';
+import { EXCHANGE_LIMITS, toExchangeDto, type ExchangeOwner, type ExchangeService } from './exchange.service.js';
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  422: errorResponseSchema,
+  429: errorResponseSchema,
+  503: errorResponseSchema,
+};
+const idParams = z.object({ id: z.string().min(1).max(100) });
+
+function ownerOf(request: FastifyRequest): ExchangeOwner {
+  const auth = request.auth;
+  if (auth?.isGuest && auth.guestId) return { kind: 'guest', guestId: auth.guestId };
+  if (auth?.userId) return { kind: 'user', userId: auth.userId };
+  throw unauthorized();
+}
+
+/** Exchange calls (ours to name, design.md section 3) and the guest reward calls of spec section 7. */
+export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, service: ExchangeService): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['exchange'];
+  const sessionSecurity: { [label: string]: string[] }[] = [{ bearer: [] }, { bearer: [], guestId: [] }];
+
+  api.get(
+    '/exchange/currencies',
+    {
+      config: { auth: 'optional' },
+      schema: { tags, summary: 'Currencies that can be exchanged (payout addresses we can check)', response: { 200: exchangeCurrenciesResponseSchema, 503: errorResponseSchema } },
+    },
+    async () => ({ currencies: await service.listCurrencies() }),
+  );
+
+  api.get(
+    '/exchange/estimate',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: 'Live estimate of an exchange, its minimum, USD value and the reward it would earn',
+        querystring: estimateQuerySchema,
+        response: { 200: estimateResponseSchema, ...errors },
+      },
+    },
+    async (request) => service.estimate(request.query.from, request.query.to, request.query.amount),
+  );
+
+  api.post(
+    '/exchange/exchanges',
+    {
+      config: { auth: 'session' },
+      schema: {
+        tags,
+        summary: 'Create an exchange (guest or user); answers the deposit address and, for a guest, the claim code (shown once)',
+        security: sessionSecurity,
+        body: createExchangeBodySchema,
+        response: { 201: createExchangeResponseSchema, ...errors },
+      },
+    },
+    async (request, reply) => {
+      await ctx.rateLimiter.consume(EXCHANGE_LIMITS.createPerIp, request.ip);
+      const { row, claimCode } = await service.create(ownerOf(request), request.body);
+      const rewards = {
+        potentialAmount: row.rewardCents / 100,
+        percent: service.rewardPercent,
+        mode: row.rewardMode,
+        ...(claimCode && row.claimDeadline ? { claimCode, claimDeadline: row.claimDeadline.toISOString() } : {}),
+      };
+      return reply.status(201).send({ success: true as const, data: { exchange: toExchangeDto(row), rewards } });
+    },
+  );
+
+  api.get(
+    '/exchange/exchanges',
+    {
+      config: { auth: 'session' },
+      schema: { tags, summary: 'My exchanges, newest first', security: sessionSecurity, querystring: myExchangesQuerySchema, response: { 200: myExchangesResponseSchema, ...errors } },
+    },
+    async (request) => {
+      const { rows, total } = await service.listMine(ownerOf(request), request.query);
+      return { exchanges: rows.map(toExchangeDto), page: request.query.page, pageSize: request.query.pageSize, total };
+    },
+  );
+
+  api.get(
+    '/exchange/exchanges/:id',
+    {
+      config: { auth: 'session' },
+      schema: { tags, summary: 'My exchange with its current status (404 for anyone else)', security: sessionSecurity, params: idParams, response: { 200: exchangeResponseSchema, ...errors } },
+    },
+    async (request) => ({ exchange: toExchangeDto(await service.getOwn(ownerOf(request), request.params.id)) }),
+  );
+
+  api.post(
+    '/exchange/guest-rewards-status',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: 'Which locally kept guest claims are still valid, and their total (wrong codes are throttled)',
+        body: guestRewardsStatusBodySchema,
+        response: { 200: guestRewardsStatusResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const userId = request.auth && !request.auth.isGuest ? request.auth.userId : null;
+      const data = await service.guestRewardsStatus(request.body.claims, { ip: request.ip, userId });
+      return { success: true, data };
+    },
+  );
+
+  api.post(
+    '/exchange/claim-guest-rewards',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Redeem guest claims for the signed-in user (userId must be the caller)',
+        security: [{ bearer: [] }],
+        body: claimGuestRewardsBodySchema,
+        response: { 200: claimGuestRewardsResponseSchema, ...errors },
+      },
+    },
+    async (request) => {
+      const userId = requireUserId(request);
+      if (request.body.userId !== userId) throw forbidden('Rewards can only be claimed for your own account');
+      const data = await service.claimGuestRewards(userId, request.body.claims, request.ip);
+      return { success: true, data };
+    },
+  );
+}

@@ -1,0 +1,568 @@
+import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { REWARD_CLAIM_VALIDITY_MS } from '../../../shared/constants.js';
+import { formatCredits } from '../../../shared/fees.js';
+import {
+  FINAL_EXCHANGE_STATUSES,
+  type CreateExchangeBody,
+  type EstimateResponse,
+  type Exchange,
+  type ExchangeCurrency,
+  type ExchangeStatus,
+  type MyExchangesQuery,
+  type RewardClaimInput,
+} from '../../../shared/schemas/exchange.js';
+import type { Db, DbOrTx, Tx } from '../../db/client.js';
+import { AppError, notFound, unprocessable } from '../../errors.js';
+import { postLedgerEntry } from '../credits/ledger.service.js';
+import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
+import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limit.service.js';
+import { exchanges, type ExchangeRow } from './exchange.tables.js';
+import { checkPayout, supportedCurrency, SUPPORTED_CURRENCIES, USD_REFERENCE_TICKER } from './payout-address.js';
+import { claimCodeMatches, earnedRewardCents, hashClaimCode, newClaimCode, rewardCentsFor } from './rewards.js';
+import { SwapProviderError, type SwapClient, type SwapCurrency, type SwapTransaction } from './swap.client.js';
+
+export type ExchangeOwner = { kind: 'user'; userId: string } | { kind: 'guest'; guestId: string };
+
+/** Provider statuses before the exchange ends, in the order they happen. */
+const PROGRESS_RANK: Partial<Record<ExchangeStatus, number>> = {
+  new: 0,
+  waiting: 1,
+  confirming: 2,
+  exchanging: 3,
+  sending: 4,
+  verifying: 5,
+};
+const KNOWN_STATUSES = new Set<string>(Object.keys(PROGRESS_RANK).concat(FINAL_EXCHANGE_STATUSES));
+/** Statuses the poller asks the provider about. */
+export const UNFINISHED_STATUSES = Object.keys(PROGRESS_RANK) as ExchangeStatus[];
+/** The poller stops asking about an exchange this old (an address nobody paid into). */
+const POLL_WINDOW_DAYS = 7;
+/** Reading an unfinished exchange asks the provider again when the last answer is older than this. */
+const READ_REFRESH_MS = 10_000;
+const CURRENCY_CACHE_MS = 10 * 60 * 1000;
+
+/** Wrong claim codes are throttled per address and per account (design.md section 4). */
+export const CLAIM_LIMITS = {
+  wrongCodesPerIp: { name: 'reward-claim-fail:ip', limit: 20, windowSeconds: 15 * 60 },
+  wrongCodesPerAccount: { name: 'reward-claim-fail:account', limit: 20, windowSeconds: 15 * 60 },
+} satisfies Record<string, RateLimitRule>;
+export const EXCHANGE_LIMITS = {
+  createPerIp: { name: 'exchange-create:ip', limit: 30, windowSeconds: 60 * 60 },
+} satisfies Record<string, RateLimitRule>;
+
+/**
+ * Where an exchange goes given what the provider says now. Answers arrive late and repeated: progress
+ * never goes backwards, `finished` is final, and after `failed` or `expired` only a late `finished`
+ * (the coins did arrive and were swapped) or `refunded` can follow.
+ */
+export function nextExchangeStatus(current: ExchangeStatus, incoming: string): ExchangeStatus {
+  if (!KNOWN_STATUSES.has(incoming)) return current;
+  const next = incoming as ExchangeStatus;
+  if (current === 'finished' || current === 'refunded') return current;
+  if (next === 'finished' || next === 'refunded') return next;
+  const currentRank = PROGRESS_RANK[current];
+  if (currentRank === undefined) return current;
+  const nextRank = PROGRESS_RANK[next];
+  return nextRank === undefined || nextRank > currentRank ? next : current;
+}
+
+/** A provider's number as our decimal string (no float noise), or null. */
+function decimal(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n) || n < 0) return null;
+  return typeof value === 'string' ? value : String(Number(n.toFixed(8)));
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function toExchangeDto(row: ExchangeRow): Exchange {
+  return {
+    _id: row.id,
+    providerExchangeId: row.providerExchangeId,
+    status: row.status,
+    from: row.fromCurrency,
+    to: row.toCurrency,
+    amount: row.amountFrom,
+    expectedAmount: row.expectedAmountTo,
+    amountSent: row.amountSent,
+    amountReceived: row.amountReceived,
+    payinAddress: row.payinAddress,
+    payinExtraId: row.payinExtraId,
+    payoutAddress: row.payoutAddress,
+    payoutExtraId: row.payoutExtraId,
+    payinHash: row.payinHash,
+    payoutHash: row.payoutHash,
+    usdValue: row.usdValueCents / 100,
+    rewardAmount: (row.earnedRewardCents ?? row.rewardCents) / 100,
+    rewardMode: row.rewardMode,
+    rewardCredited: row.rewardCreditedAt !== null,
+    claimDeadline: row.rewardMode === 'claim' && row.claimDeadline ? row.claimDeadline.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    finishedAt: row.finishedAt ? row.finishedAt.toISOString() : null,
+  };
+}
+
+export interface ExchangeServiceDeps {
+  db: Db;
+  client: SwapClient;
+  rewardPercent: number;
+  rateLimiter: RateLimiter;
+  log: FastifyBaseLogger;
+}
+
+export type UpdateSource = 'poll' | 'read' | 'sandbox';
+
+export interface ClaimCheck {
+  exchangeId: string;
+  valid: boolean;
+}
+
+export class ExchangeService {
+  private currencyCache: { at: number; list: ExchangeCurrency[] } | null = null;
+
+  constructor(private readonly deps: ExchangeServiceDeps) {}
+
+  get rewardPercent(): number {
+    return this.deps.rewardPercent;
+  }
+
+  private providerDown(err: unknown): AppError {
+    this.deps.log.error({ err }, 'swap provider call failed');
+    return new AppError(503, 'SWAP_PROVIDER_ERROR', 'The exchange service is not available right now. Please try again in a few minutes.');
+  }
+
+  /** The provider's active currencies that we can check payout addresses for; cached for a few minutes. */
+  async listCurrencies(): Promise<ExchangeCurrency[]> {
+    if (this.currencyCache && Date.now() - this.currencyCache.at < CURRENCY_CACHE_MS) return this.currencyCache.list;
+    let remote: SwapCurrency[];
+    try {
+      remote = await this.deps.client.currencies();
+    } catch (err) {
+      throw this.providerDown(err);
+    }
+    const list: ExchangeCurrency[] = [];
+    for (const c of remote) {
+      const ticker = String(c.ticker ?? '').toLowerCase();
+      const supported = supportedCurrency(ticker);
+      if (!supported || c.isFiat) continue;
+      list.push({
+        ticker,
+        name: String(c.name ?? ticker.toUpperCase()),
+        image: typeof c.image === 'string' ? c.image : null,
+        hasExternalId: Boolean(supported.extraId),
+        externalIdName: supported.extraId?.name ?? null,
+        network: supported.network,
+      });
+    }
+    list.sort((a, b) => a.name.localeCompare(b.name));
+    this.currencyCache = { at: Date.now(), list };
+    return list;
+  }
+
+  private async assertPair(from: string, to: string): Promise<void> {
+    const fields: Record<string, string> = {};
+    if (from === to) fields.to = 'Choose two different currencies';
+    const available = new Set((await this.listCurrencies()).map((c) => c.ticker));
+    if (!available.has(from)) fields.from = 'That currency is not available';
+    if (!available.has(to)) fields.to = 'That currency is not available';
+    if (Object.keys(fields).length > 0) {
+      throw unprocessable(Object.values(fields)[0]!, 'CURRENCY_UNAVAILABLE', { fields });
+    }
+  }
+
+  private async minAmount(from: string, to: string): Promise<number> {
+    try {
+      return await this.deps.client.minAmount(from, to);
+    } catch (err) {
+      throw this.mapProviderError(err);
+    }
+  }
+
+  private belowMinimum(from: string, min: number): AppError {
+    const message = `The minimum for this pair is ${min} ${from.toUpperCase()}`;
+    return unprocessable(message, 'AMOUNT_BELOW_MINIMUM', { fields: { amount: message }, minAmount: String(min) });
+  }
+
+  /** The USD value of `amount` of `from`, in cents (rounded down: a reward never rests on more than was worth). */
+  async usdValueCents(from: string, amount: number): Promise<number> {
+    if (SUPPORTED_CURRENCIES[from]?.usdStable) return Math.floor(amount * 100 + 1e-6);
+    try {
+      const quote = await this.deps.client.estimate(amount, from, USD_REFERENCE_TICKER);
+      const usd = Number(quote.estimatedAmount);
+      return Number.isFinite(usd) && usd > 0 ? Math.floor(usd * 100 + 1e-6) : 0;
+    } catch (err) {
+      throw this.mapProviderError(err);
+    }
+  }
+
+  /** The live estimate, the minimum and the reward an exchange of `amount` would earn. */
+  async estimate(from: string, to: string, amount: number): Promise<EstimateResponse> {
+    await this.assertPair(from, to);
+    const min = await this.minAmount(from, to);
+    let quote;
+    try {
+      quote = await this.deps.client.estimate(amount, from, to);
+    } catch (err) {
+      throw this.mapProviderError(err);
+    }
+    const usdCents = await this.usdValueCents(from, amount);
+    return {
+      from,
+      to,
+      amount,
+      estimatedAmount: decimal(quote.estimatedAmount) ?? '0',
+      minAmount: String(min),
+      usdValue: usdCents / 100,
+      reward: { percent: this.deps.rewardPercent, amount: amount >= min ? rewardCentsFor(usdCents, this.deps.rewardPercent) / 100 : 0 },
+      transactionSpeedForecast: quote.transactionSpeedForecast ?? null,
+      warningMessage: quote.warningMessage ?? null,
+    };
+  }
+
+  /** Provider refusals become answers a person can act on; anything else means the provider is down. */
+  private mapProviderError(err: unknown): AppError {
+    if (err instanceof AppError) return err;
+    if (err instanceof SwapProviderError && err.status >= 400 && err.status < 500) {
+      switch (err.code) {
+        case 'not_valid_address':
+          return unprocessable('The exchange service refused the payout address', 'INVALID_PAYOUT_ADDRESS', {
+            fields: { payoutAddress: 'The exchange service refused this address' },
+          });
+        case 'out_of_range':
+        case 'deposit_too_small':
+          return unprocessable('The amount is outside the limits for this pair', 'AMOUNT_OUT_OF_RANGE', {
+            fields: { amount: 'The amount is outside the limits for this pair' },
+          });
+        case 'pair_is_inactive':
+          return unprocessable('This pair cannot be exchanged right now', 'PAIR_INACTIVE', { fields: { to: 'This pair cannot be exchanged right now' } });
+        default:
+          break;
+      }
+    }
+    return this.providerDown(err);
+  }
+
+  /** Creates the exchange at the provider and keeps it; a guest's answer carries the claim code, once. */
+  async create(owner: ExchangeOwner, body: CreateExchangeBody): Promise<{ row: ExchangeRow; claimCode: string | null }> {
+    const from = body.from;
+    const to = body.to;
+    const extraId = body.payoutExtraId ? body.payoutExtraId : undefined;
+    await this.assertPair(from, to);
+    const fields = checkPayout(to, body.payoutAddress, extraId);
+    if (Object.keys(fields).length > 0) {
+      throw unprocessable(Object.values(fields)[0]!, 'INVALID_PAYOUT_ADDRESS', { fields });
+    }
+    const min = await this.minAmount(from, to);
+    if (body.amount < min) throw this.belowMinimum(from, min);
+    const usdValueCents = await this.usdValueCents(from, body.amount);
+    const rewardCents = rewardCentsFor(usdValueCents, this.deps.rewardPercent);
+
+    let created;
+    try {
+      created = await this.deps.client.createTransaction({
+        from,
+        to,
+        address: body.payoutAddress,
+        amount: body.amount,
+        ...(extraId ? { extraId } : {}),
+      });
+    } catch (err) {
+      throw this.mapProviderError(err);
+    }
+    if (!created?.id || !created.payinAddress) throw this.providerDown(new Error('provider answered without an id or deposit address'));
+
+    const claimCode = owner.kind === 'guest' ? newClaimCode() : null;
+    const [row] = await this.deps.db
+      .insert(exchanges)
+      .values({
+        userId: owner.kind === 'user' ? owner.userId : null,
+        guestId: owner.kind === 'guest' ? owner.guestId : null,
+        providerExchangeId: String(created.id),
+        status: 'waiting',
+        fromCurrency: from,
+        toCurrency: to,
+        amountFrom: String(body.amount),
+        expectedAmountTo: decimal(created.amount),
+        payinAddress: created.payinAddress,
+        payinExtraId: created.payinExtraId ? String(created.payinExtraId) : null,
+        payoutAddress: body.payoutAddress,
+        payoutExtraId: extraId ?? null,
+        usdValueCents,
+        rewardCents,
+        rewardMode: claimCode ? 'claim' : 'direct',
+        claimCodeHash: claimCode ? hashClaimCode(claimCode) : null,
+        claimDeadline: claimCode ? new Date(Date.now() + REWARD_CLAIM_VALIDITY_MS) : null,
+        providerData: created,
+      })
+      .returning();
+    this.deps.log.info({ exchangeId: row!.id, providerExchangeId: created.id, from, to, owner: owner.kind, rewardCents }, 'exchange created');
+    return { row: row!, claimCode };
+  }
+
+  private ownerFilter(owner: ExchangeOwner) {
+    return owner.kind === 'user' ? eq(exchanges.userId, owner.userId) : and(eq(exchanges.guestId, owner.guestId), isNull(exchanges.userId));
+  }
+
+  /** The caller's own exchange (asking the provider again when the last answer is stale), or 404. */
+  async getOwn(owner: ExchangeOwner, exchangeId: string): Promise<ExchangeRow> {
+    if (!UUID.test(exchangeId)) throw notFound('Exchange not found');
+    const [row] = await this.deps.db
+      .select()
+      .from(exchanges)
+      .where(and(eq(exchanges.id, exchangeId), this.ownerFilter(owner)))
+      .limit(1);
+    if (!row) throw notFound('Exchange not found');
+    const stale = !row.lastCheckedAt || Date.now() - row.lastCheckedAt.getTime() > READ_REFRESH_MS;
+    if (UNFINISHED_STATUSES.includes(row.status) && stale) return (await this.refreshFromProvider(row, 'read')) ?? row;
+    return row;
+  }
+
+  async listMine(owner: ExchangeOwner, query: MyExchangesQuery): Promise<{ rows: ExchangeRow[]; total: number }> {
+    const where = this.ownerFilter(owner);
+    const rows = await this.deps.db
+      .select()
+      .from(exchanges)
+      .where(where)
+      .orderBy(desc(exchanges.createdAt), desc(exchanges.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize);
+    const [total] = await this.deps.db.select({ n: count() }).from(exchanges).where(where);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  /** Asks the provider about one exchange and applies the answer; a provider outage leaves it as it was. */
+  async refreshFromProvider(row: ExchangeRow, source: UpdateSource): Promise<ExchangeRow | null> {
+    let remote: SwapTransaction;
+    try {
+      remote = await this.deps.client.transaction(row.providerExchangeId);
+    } catch (err) {
+      this.deps.log.warn({ err, exchangeId: row.id, source }, 'could not ask the swap provider about an exchange');
+      return row;
+    }
+    return this.applyProviderUpdate(row.id, remote, source);
+  }
+
+  /** The sandbox's nudge and any other "this provider exchange changed" signal. */
+  async syncByProviderId(providerExchangeId: string, source: UpdateSource): Promise<ExchangeRow | null> {
+    const [row] = await this.deps.db.select().from(exchanges).where(eq(exchanges.providerExchangeId, providerExchangeId)).limit(1);
+    return row ? this.refreshFromProvider(row, source) : null;
+  }
+
+  /**
+   * The one place a provider's answer changes an exchange - the poller, a read and the sandbox's nudge
+   * all come here. One transaction on one connection: lock the row, move the status, and when it
+   * finishes fix the earned reward and, for a `direct` exchange, credit the owner through the ledger
+   * (reference `reward:<id>`). The row lock serialises racing callers on every instance; the ledger's
+   * unique reference is the last line against a double credit.
+   */
+  async applyProviderUpdate(exchangeId: string, remote: SwapTransaction, source: UpdateSource): Promise<ExchangeRow> {
+    const result = await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, exchangeId)).for('update');
+      if (!row) throw notFound('Exchange not found');
+      if (remote.id !== undefined && String(remote.id) !== row.providerExchangeId) {
+        throw new AppError(502, 'SWAP_PROVIDER_MISMATCH', 'The swap provider answered about another exchange');
+      }
+      const status = nextExchangeStatus(row.status, String(remote.status ?? ''));
+      const amountSent = decimal(remote.amountSend) ?? row.amountSent;
+      const amountReceived = decimal(remote.amountReceive) ?? row.amountReceived;
+      const finishingNow = status === 'finished' && row.earnedRewardCents === null;
+      const earned = finishingNow ? earnedRewardCents(row.rewardCents, row.amountFrom, amountSent) : row.earnedRewardCents;
+
+      let rewardUserId = row.rewardUserId;
+      let rewardCreditedAt = row.rewardCreditedAt;
+      if (status === 'finished' && row.rewardMode === 'direct' && row.userId && !rewardCreditedAt && (earned ?? 0) > 0) {
+        await this.creditReward(tx, row, row.userId, earned!, source);
+        rewardUserId = row.userId;
+        rewardCreditedAt = new Date();
+      }
+
+      const changed =
+        status !== row.status || amountSent !== row.amountSent || amountReceived !== row.amountReceived || rewardCreditedAt !== row.rewardCreditedAt;
+      const [updated] = await tx
+        .update(exchanges)
+        .set({
+          status,
+          amountSent,
+          amountReceived,
+          payinHash: typeof remote.payinHash === 'string' ? remote.payinHash : row.payinHash,
+          payoutHash: typeof remote.payoutHash === 'string' ? remote.payoutHash : row.payoutHash,
+          earnedRewardCents: earned,
+          rewardUserId,
+          rewardCreditedAt,
+          finishedAt: finishingNow ? sql`now()` : row.finishedAt,
+          providerData: changed ? remote : row.providerData,
+          lastCheckedAt: sql`now()`,
+          ...(changed ? { updatedAt: sql`now()` } : {}),
+        })
+        .where(eq(exchanges.id, row.id))
+        .returning();
+      if (finishingNow && row.userId) {
+        await enqueueWebhookEvent(tx, row.userId, 'exchange.finished', {
+          exchangeId: row.id,
+          fromCurrency: row.fromCurrency,
+          toCurrency: row.toCurrency,
+          amountFrom: row.amountFrom,
+          amountReceived,
+          earnedRewardCents: earned,
+        });
+      }
+      return { before: row, after: updated! };
+    });
+    if (result.before.status !== result.after.status) {
+      this.deps.log.info({ exchangeId, from: result.before.status, to: result.after.status, source }, 'exchange status changed');
+    }
+    return result.after;
+  }
+
+  private async creditReward(tx: Tx, row: ExchangeRow, userId: string, cents: number, source: string): Promise<boolean> {
+    const posted = await postLedgerEntry(tx, {
+      userId,
+      amountCents: cents,
+      kind: 'reward',
+      reference: `reward:${row.id}`,
+      description: `Exchange reward: ${row.amountFrom} ${row.fromCurrency.toUpperCase()} to ${row.toCurrency.toUpperCase()} (${formatCredits(cents)} credits)`,
+      metadata: { exchangeId: row.id, providerExchangeId: row.providerExchangeId, mode: row.rewardMode, source },
+    });
+    return posted.created;
+  }
+
+  /** Unfinished exchanges, least recently checked first, that the poller should ask about. */
+  async dueForPolling(limit: number, minAgeSeconds: number, db: DbOrTx = this.deps.db): Promise<ExchangeRow[]> {
+    return db
+      .select()
+      .from(exchanges)
+      .where(
+        and(
+          inArray(exchanges.status, UNFINISHED_STATUSES),
+          gt(exchanges.createdAt, sql`now() - make_interval(days => ${POLL_WINDOW_DAYS})`),
+          or(isNull(exchanges.lastCheckedAt), lt(exchanges.lastCheckedAt, sql`now() - make_interval(secs => ${minAgeSeconds})`)),
+        ),
+      )
+      .orderBy(sql`${exchanges.lastCheckedAt} asc nulls first`)
+      .limit(limit);
+  }
+
+  /** One polling pass (the real API has no webhooks): ask about each unfinished exchange. */
+  async pollUnfinished(options: { limit?: number; minAgeSeconds?: number } = {}): Promise<{ checked: number; changed: number }> {
+    const due = await this.dueForPolling(options.limit ?? 100, options.minAgeSeconds ?? 30);
+    let changed = 0;
+    for (const row of due) {
+      const after = await this.refreshFromProvider(row, 'poll');
+      if (after && after.status !== row.status) changed++;
+    }
+    return { checked: due.length, changed };
+  }
+
+  // ---- Guest claims ---------------------------------------------------------------------------------
+
+  /** Refuses at once when this caller has already presented too many wrong codes. */
+  private async assertNotThrottled(ip: string, userId: string | null): Promise<void> {
+    await this.deps.rateLimiter.assertUnder(CLAIM_LIMITS.wrongCodesPerIp, ip);
+    if (userId) await this.deps.rateLimiter.assertUnder(CLAIM_LIMITS.wrongCodesPerAccount, userId);
+  }
+
+  private async countWrongCode(ip: string, userId: string | null): Promise<void> {
+    await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerIp, ip);
+    if (userId) await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerAccount, userId);
+  }
+
+  /** The exchange a claim names, when the code is right (a wrong code or unknown id answers null). */
+  private async findClaimable(claim: RewardClaimInput): Promise<ExchangeRow | null> {
+    if (!UUID.test(claim.exchangeId)) return null;
+    const [row] = await this.deps.db.select().from(exchanges).where(eq(exchanges.id, claim.exchangeId)).limit(1);
+    if (!row || row.rewardMode !== 'claim' || !claimCodeMatches(claim.claimCode, row.claimCodeHash)) return null;
+    return row;
+  }
+
+  /** A claim with the right code is still good: unclaimed, before its deadline, on an exchange that can still finish. */
+  private static pending(row: ExchangeRow, now = Date.now()): boolean {
+    return (
+      row.rewardMode === 'claim' &&
+      row.rewardCreditedAt === null &&
+      row.claimDeadline !== null &&
+      row.claimDeadline.getTime() > now &&
+      (row.status === 'finished' ? (row.earnedRewardCents ?? 0) > 0 : !FINAL_EXCHANGE_STATUSES.includes(row.status) && row.rewardCents > 0)
+    );
+  }
+
+  private static dedupe(claims: RewardClaimInput[]): RewardClaimInput[] {
+    const seen = new Set<string>();
+    return claims.filter((c) => (seen.has(c.exchangeId) ? false : (seen.add(c.exchangeId), true)));
+  }
+
+  /** Which claims are still good, and what they are worth by our records (never by the browser's). */
+  async guestRewardsStatus(claims: RewardClaimInput[], caller: { ip: string; userId: string | null }) {
+    await this.assertNotThrottled(caller.ip, caller.userId);
+    let totalCents = 0;
+    const results: ClaimCheck[] = [];
+    for (const claim of ExchangeService.dedupe(claims)) {
+      const row = await this.findClaimable(claim);
+      if (!row) {
+        await this.countWrongCode(caller.ip, caller.userId);
+        results.push({ exchangeId: claim.exchangeId, valid: false });
+        continue;
+      }
+      const valid = ExchangeService.pending(row);
+      if (valid) totalCents += row.earnedRewardCents ?? row.rewardCents;
+      results.push({ exchangeId: claim.exchangeId, valid });
+    }
+    return { totalPotentialRewards: totalCents / 100, claims: results };
+  }
+
+  /**
+   * Redeems guest claims for `userId`: each finished, unexpired, unclaimed exchange with the right code
+   * is credited once (reference `reward:<exchangeId>`), under a row lock so two users racing for one
+   * claim cannot both have it.
+   */
+  async claimGuestRewards(userId: string, claims: RewardClaimInput[], ip: string) {
+    await this.assertNotThrottled(ip, userId);
+    let totalCents = 0;
+    const results: { exchangeId: string; claimed: boolean }[] = [];
+    for (const claim of ExchangeService.dedupe(claims)) {
+      // The code is checked before the transaction: the rate limiter uses its own connection.
+      const found = await this.findClaimable(claim);
+      if (!found) {
+        await this.countWrongCode(ip, userId);
+        results.push({ exchangeId: claim.exchangeId, claimed: false });
+        continue;
+      }
+      const credited = await this.deps.db.transaction(async (tx) => {
+        const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, found.id)).for('update');
+        if (!row || row.status !== 'finished' || !ExchangeService.pending(row)) return 0;
+        const cents = row.earnedRewardCents ?? 0;
+        const created = await this.creditReward(tx, row, userId, cents, 'claim');
+        if (!created) return 0;
+        await tx
+          .update(exchanges)
+          .set({ rewardUserId: userId, rewardCreditedAt: sql`now()`, updatedAt: sql`now()` })
+          .where(eq(exchanges.id, row.id));
+        return cents;
+      });
+      if (credited > 0) this.deps.log.info({ exchangeId: found.id, userId, cents: credited }, 'guest reward claimed');
+      totalCents += credited;
+      results.push({ exchangeId: claim.exchangeId, claimed: credited > 0 });
+    }
+    return { totalCredited: totalCents / 100, results };
+  }
+}
+
+/**
+ * Signing in with a guestId moves the guest's exchanges to the account. Claims that cannot be redeemed
+ * yet (the exchange has not finished) become the account's own: they are credited directly when the
+ * exchange finishes, since the browser clears claims it could not redeem at sign-in (spec section 4).
+ * Finished, unclaimed ones stay claims for the browser to redeem.
+ */
+export async function moveGuestExchangesToUser(tx: Tx, guestId: string, userId: string): Promise<void> {
+  await tx
+    .update(exchanges)
+    .set({
+      userId,
+      rewardMode: sql`CASE WHEN ${exchanges.rewardMode} = 'claim' AND ${exchanges.rewardCreditedAt} IS NULL
+        AND ${exchanges.status} NOT IN ('finished', 'failed', 'refunded', 'expired') THEN 'direct' ELSE ${exchanges.rewardMode} END`,
+      updatedAt: sql`now()`,
+    })
+    .where(and(eq(exchanges.guestId, guestId), isNull(exchanges.userId)));
+}

@@ -1,0 +1,336 @@
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, guestHeaders, registerUser, startGuest } from '../../test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { EXCHANGE_SYNC_JOB } from './exchange.module.js';
+import { exchanges } from './exchange.tables.js';
+
+type Json = Record<string, unknown>;
+
+const ETH_ADDRESS = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+const BTC_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
+const XRP_ADDRESS = 'rDsbeomae4FXwgQTJp9Rs64Qg9vDiTCdBv';
+/** 0.01 BTC at the sandbox's 65,000 USD is 650 USD: a 0.5 % reward of 3.25 credits. */
+const SWAP = { from: 'btc', to: 'eth', amount: 0.01, payoutAddress: ETH_ADDRESS };
+const REWARD = 3.25;
+
+interface Caller {
+  token: string;
+  guestId?: string;
+}
+
+function auth(caller: Caller) {
+  return { token: caller.token, headers: caller.guestId ? guestHeaders({ guestId: caller.guestId }) : {} };
+}
+
+async function createExchange(t: TestApp, caller: Caller, body: Json = SWAP) {
+  return call(t, 'POST', '/api/exchange/exchanges', { ...auth(caller), body });
+}
+
+/** Moves the sandbox exchange as the provider would; by default the sandbox nudges the app to sync. */
+async function control(t: TestApp, providerExchangeId: string, body: Json) {
+  const res = await call(t, 'POST', `/sandbox/swap/exchanges/${providerExchangeId}/status`, { body });
+  expect(res.status).toBe(200);
+  return res.json as { exchange: Json; synced: string | null };
+}
+
+async function balance(t: TestApp, user: { token: string; userId: string }): Promise<number> {
+  const res = await call(t, 'GET', `/api/users/${user.userId}/credits`, { token: user.token });
+  expect(res.status).toBe(200);
+  return res.json.credits as number;
+}
+
+async function rewardEntries(t: TestApp, token: string): Promise<Json[]> {
+  const res = await call(t, 'GET', '/api/credits/history?pageSize=100', { token });
+  expect(res.status).toBe(200);
+  return (res.json.entries as Json[]).filter((e) => e.kind === 'reward');
+}
+
+async function guestSwap(t: TestApp) {
+  const guest = await startGuest(t);
+  const res = await createExchange(t, guest);
+  expect(res.status).toBe(201);
+  const exchange = res.json.data.exchange as Json & { _id: string; providerExchangeId: string };
+  const rewards = res.json.data.rewards as { claimCode: string; potentialAmount: number; claimDeadline: string };
+  return { guest, exchange, rewards, claim: { exchangeId: exchange._id, claimCode: rewards.claimCode, potentialRewards: rewards.potentialAmount } };
+}
+
+async function claim(t: TestApp, user: { token: string; userId: string }, claims: Json[], userId = user.userId) {
+  return call(t, 'POST', '/api/exchange/claim-guest-rewards', { token: user.token, body: { claims, userId } });
+}
+
+describe.each(ENGINES)('exchange and guest rewards on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(engine, { RATE_LIMITS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('documents every exchange call in /api/docs', async () => {
+    const doc = (await call(t, 'GET', '/api/docs')).json as { paths: Record<string, Record<string, unknown>> };
+    expect(Object.keys(doc.paths)).toEqual(
+      expect.arrayContaining([
+        '/api/exchange/currencies',
+        '/api/exchange/estimate',
+        '/api/exchange/exchanges',
+        '/api/exchange/exchanges/{id}',
+        '/api/exchange/guest-rewards-status',
+        '/api/exchange/claim-guest-rewards',
+      ]),
+    );
+    expect(Object.keys(doc.paths['/api/exchange/exchanges']!)).toEqual(expect.arrayContaining(['get', 'post']));
+  });
+
+  it('lists the currencies whose payout addresses can be checked, with their memo names', async () => {
+    const res = await call(t, 'GET', '/api/exchange/currencies');
+    expect(res.status).toBe(200);
+    const currencies = res.json.currencies as Json[];
+    const tickers = currencies.map((c) => c.ticker);
+    expect(tickers).toEqual(expect.arrayContaining(['btc', 'eth', 'ltc', 'usdterc20', 'xrp', 'xlm']));
+    // The sandbox lists Monero too; we cannot check its addresses, so it is not offered.
+    expect(tickers).not.toContain('xmr');
+    expect(currencies.find((c) => c.ticker === 'xrp')).toMatchObject({ hasExternalId: true, externalIdName: 'Destination tag' });
+    expect(currencies.find((c) => c.ticker === 'xlm')).toMatchObject({ hasExternalId: true, externalIdName: 'Memo' });
+    expect(currencies.find((c) => c.ticker === 'btc')).toMatchObject({ name: 'Bitcoin', hasExternalId: false, externalIdName: null });
+  });
+
+  it('estimates an exchange with its minimum, USD value and the reward it earns', async () => {
+    const res = await call(t, 'GET', '/api/exchange/estimate?from=btc&to=eth&amount=0.01');
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({
+      from: 'btc',
+      to: 'eth',
+      amount: 0.01,
+      estimatedAmount: '0.203125',
+      minAmount: '0.00015385',
+      usdValue: 650,
+      reward: { percent: 0.5, amount: REWARD },
+    });
+    const same = await call(t, 'GET', '/api/exchange/estimate?from=btc&to=btc&amount=1');
+    expect(same.status).toBe(422);
+    const bad = await call(t, 'GET', '/api/exchange/estimate?from=btc&to=eth&amount=-1');
+    expect(bad.status).toBe(400);
+  });
+
+  it("credits a user's reward once when the exchange finishes, however often it is synced", async () => {
+    const user = await registerUser(t);
+    const res = await createExchange(t, user);
+    expect(res.status).toBe(201);
+    expect(res.json.success).toBe(true);
+    const exchange = res.json.data.exchange as Json & { _id: string; providerExchangeId: string };
+    expect(res.json.data.rewards).toEqual({ potentialAmount: REWARD, percent: 0.5, mode: 'direct' });
+    expect(exchange).toMatchObject({ status: 'waiting', from: 'btc', to: 'eth', amount: '0.01', payoutAddress: ETH_ADDRESS, usdValue: 650, rewardAmount: REWARD });
+    expect(exchange.payinAddress).toMatch(/^bc1q/);
+
+    for (const step of ['confirming', 'exchanging', 'sending']) {
+      expect((await control(t, exchange.providerExchangeId, { status: step })).synced).toBe(step);
+      const got = await call(t, 'GET', `/api/exchange/exchanges/${exchange._id}`, { token: user.token });
+      expect(got.json.exchange.status).toBe(step);
+      expect(await balance(t, user)).toBe(0);
+    }
+    expect((await control(t, exchange.providerExchangeId, { status: 'finished' })).synced).toBe('finished');
+    expect(await balance(t, user)).toBe(REWARD);
+
+    // The provider repeats itself, the poller runs, the owner reads: nothing more is credited.
+    await control(t, exchange.providerExchangeId, { status: 'finished' });
+    await control(t, exchange.providerExchangeId, { status: 'sending' });
+    await t.app.jobs.send(EXCHANGE_SYNC_JOB, { providerExchangeId: exchange.providerExchangeId });
+    await t.database.db.update(exchanges).set({ lastCheckedAt: null }).where(eq(exchanges.id, exchange._id));
+    const got = await call(t, 'GET', `/api/exchange/exchanges/${exchange._id}`, { token: user.token });
+    expect(got.json.exchange).toMatchObject({ status: 'finished', rewardCredited: true, amountSent: '0.01', amountReceived: '0.203125' });
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await balance(t, user)).toBe(REWARD);
+    const entries = await rewardEntries(t, user.token);
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ amountCents: 325, reference: `reward:${exchange._id}` });
+  });
+
+  it('finishes an exchange through the status poller when nothing nudges the app', async () => {
+    const user = await registerUser(t);
+    const exchange = (await createExchange(t, user)).json.data.exchange as Json & { _id: string; providerExchangeId: string };
+    expect((await control(t, exchange.providerExchangeId, { status: 'finished', sync: false })).synced).toBeNull();
+    expect(await balance(t, user)).toBe(0);
+    await t.app.jobs.send(EXCHANGE_SYNC_JOB);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && (await balance(t, user)) === 0) await new Promise((r) => setTimeout(r, 250));
+    expect(await balance(t, user)).toBe(REWARD);
+  });
+
+  it('earns less when less than agreed was sent', async () => {
+    const user = await registerUser(t);
+    const exchange = (await createExchange(t, user)).json.data.exchange as Json & { providerExchangeId: string };
+    await control(t, exchange.providerExchangeId, { status: 'finished', amountSend: 0.005 });
+    expect(await balance(t, user)).toBe(1.62);
+  });
+
+  it('refuses invalid payout addresses and memos, creating nothing', async () => {
+    const user = await registerUser(t);
+    const cases: [Json, string][] = [
+      [{ ...SWAP, payoutAddress: ETH_ADDRESS.slice(0, -1) + 'F' }, 'payoutAddress'],
+      [{ ...SWAP, to: 'btc', from: 'eth', amount: 1, payoutAddress: ETH_ADDRESS }, 'payoutAddress'],
+      [{ ...SWAP, to: 'btc', from: 'eth', amount: 1, payoutAddress: BTC_ADDRESS.slice(0, -1) + 'x' }, 'payoutAddress'],
+      [{ ...SWAP, to: 'xrp', payoutAddress: XRP_ADDRESS, payoutExtraId: 'not a number' }, 'payoutExtraId'],
+      [{ ...SWAP, payoutExtraId: '12345' }, 'payoutExtraId'],
+      [{ ...SWAP, amount: 0.0001 }, 'amount'],
+    ];
+    for (const [body, field] of cases) {
+      const res = await createExchange(t, user, body);
+      expect(res.status, JSON.stringify(body)).toBe(422);
+      expect(Object.keys(res.json.details.fields)).toContain(field);
+    }
+    const empty = await createExchange(t, user, { ...SWAP, payoutAddress: '' });
+    expect(empty.status).toBe(400);
+    // A good XRP address with its destination tag is accepted.
+    const good = await createExchange(t, user, { ...SWAP, to: 'xrp', payoutAddress: XRP_ADDRESS, payoutExtraId: '4294967295' });
+    expect(good.status).toBe(201);
+    expect(good.json.data.exchange.payoutExtraId).toBe('4294967295');
+    expect((await createExchange(t, user, { from: 'eth', to: 'btc', amount: 1, payoutAddress: BTC_ADDRESS })).status).toBe(201);
+    const mine = await call(t, 'GET', '/api/exchange/exchanges', { token: user.token });
+    expect(mine.json.total).toBe(2);
+  });
+
+  it("answers 404 for someone else's exchange and lists only one's own", async () => {
+    const owner = await registerUser(t);
+    const other = await registerUser(t);
+    const guest = await startGuest(t);
+    const exchange = (await createExchange(t, owner)).json.data.exchange as Json & { _id: string };
+    expect((await call(t, 'GET', `/api/exchange/exchanges/${exchange._id}`, { token: other.token })).status).toBe(404);
+    expect((await call(t, 'GET', `/api/exchange/exchanges/${exchange._id}`, auth(guest))).status).toBe(404);
+    expect((await call(t, 'GET', '/api/exchange/exchanges/not-an-id', { token: other.token })).status).toBe(404);
+    expect((await call(t, 'GET', `/api/exchange/exchanges/${exchange._id}`)).status).toBe(401);
+    expect((await call(t, 'GET', '/api/exchange/exchanges', { token: other.token })).json.total).toBe(0);
+    const mine = await call(t, 'GET', '/api/exchange/exchanges', { token: owner.token });
+    expect((mine.json.exchanges as Json[]).map((e) => e._id)).toEqual([exchange._id]);
+    expect((await createExchange(t, { token: '' })).status).toBe(401);
+  });
+
+  it('redeems a guest claim once, only when finished, only with the right code and only for the caller', async () => {
+    const { guest, exchange, rewards, claim: good } = await guestSwap(t);
+    expect(rewards.claimCode).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect(rewards.potentialAmount).toBe(REWARD);
+    expect(Date.parse(rewards.claimDeadline) - Date.now()).toBeGreaterThan(719 * 3600_000);
+    const asGuest = await call(t, 'GET', `/api/exchange/exchanges/${exchange._id}`, auth(guest));
+    expect(asGuest.json.exchange).toMatchObject({ rewardMode: 'claim', rewardCredited: false });
+    const [row] = await t.database.db.select().from(exchanges).where(eq(exchanges.id, exchange._id));
+    expect(row!.claimCodeHash).not.toContain(rewards.claimCode);
+
+    const status = await call(t, 'POST', '/api/exchange/guest-rewards-status', { body: { claims: [good] } });
+    expect(status.json).toEqual({ success: true, data: { totalPotentialRewards: REWARD, claims: [{ exchangeId: exchange._id, valid: true }] } });
+
+    const user = await registerUser(t);
+    const other = await registerUser(t);
+    // Not finished yet: nothing to redeem.
+    const early = await claim(t, user, [good]);
+    expect(early.json).toEqual({ success: true, data: { totalCredited: 0, results: [{ exchangeId: exchange._id, claimed: false }] } });
+
+    await control(t, exchange.providerExchangeId, { status: 'finished' });
+    const wrong = await claim(t, user, [{ ...good, claimCode: 'x'.repeat(32) }]);
+    expect(wrong.json.data).toEqual({ totalCredited: 0, results: [{ exchangeId: exchange._id, claimed: false }] });
+    const forSomeoneElse = await claim(t, user, [good], other.userId);
+    expect(forSomeoneElse.status).toBe(403);
+    expect(forSomeoneElse.json.error).toBeTruthy();
+    const byGuest = await call(t, 'POST', '/api/exchange/claim-guest-rewards', { ...auth(guest), body: { claims: [good], userId: guest.guestId } });
+    expect(byGuest.status).toBe(403);
+    expect(await balance(t, user)).toBe(0);
+    expect(await balance(t, other)).toBe(0);
+
+    const redeemed = await claim(t, user, [good]);
+    expect(redeemed.json).toEqual({ success: true, data: { totalCredited: REWARD, results: [{ exchangeId: exchange._id, claimed: true }] } });
+    expect(await balance(t, user)).toBe(REWARD);
+
+    const again = await claim(t, user, [good, good]);
+    expect(again.json.data).toEqual({ totalCredited: 0, results: [{ exchangeId: exchange._id, claimed: false }] });
+    const byOther = await claim(t, other, [good]);
+    expect(byOther.json.data.totalCredited).toBe(0);
+    expect(await balance(t, user)).toBe(REWARD);
+    expect(await balance(t, other)).toBe(0);
+    const after = await call(t, 'POST', '/api/exchange/guest-rewards-status', { token: user.token, body: { claims: [good] } });
+    expect(after.json.data).toEqual({ totalPotentialRewards: 0, claims: [{ exchangeId: exchange._id, valid: false }] });
+    expect(await rewardEntries(t, user.token)).toHaveLength(1);
+  });
+
+  it('gives a claim raced by two users to exactly one of them', async () => {
+    const { exchange, claim: good } = await guestSwap(t);
+    await control(t, exchange.providerExchangeId, { status: 'finished' });
+    const a = await registerUser(t);
+    const b = await registerUser(t);
+    const [ra, rb] = await Promise.all([claim(t, a, [good]), claim(t, b, [good])]);
+    const claimed = [ra.json.data.results[0].claimed, rb.json.data.results[0].claimed];
+    expect(claimed.filter(Boolean)).toHaveLength(1);
+    expect((await balance(t, a)) + (await balance(t, b))).toBe(REWARD);
+  });
+
+  it('refuses an expired claim and a failed exchange', async () => {
+    const expired = await guestSwap(t);
+    await control(t, expired.exchange.providerExchangeId, { status: 'finished' });
+    await t.database.db
+      .update(exchanges)
+      .set({ claimDeadline: sql`now() - interval '1 minute'` })
+      .where(eq(exchanges.id, expired.exchange._id));
+    const failed = await guestSwap(t);
+    await control(t, failed.exchange.providerExchangeId, { status: 'failed' });
+    const claims = [expired.claim, failed.claim];
+
+    const status = await call(t, 'POST', '/api/exchange/guest-rewards-status', { body: { claims } });
+    expect(status.json.data).toEqual({
+      totalPotentialRewards: 0,
+      claims: [
+        { exchangeId: expired.exchange._id, valid: false },
+        { exchangeId: failed.exchange._id, valid: false },
+      ],
+    });
+    const user = await registerUser(t);
+    const res = await claim(t, user, claims);
+    expect(res.json.data.totalCredited).toBe(0);
+    expect(await balance(t, user)).toBe(0);
+  });
+
+  it("moves a guest's exchanges to the account it registers: unfinished ones are then credited directly", async () => {
+    const unfinished = await guestSwap(t);
+    const guest = unfinished.guest;
+    const finishedRes = await createExchange(t, guest);
+    const finished = finishedRes.json.data.exchange as Json & { _id: string; providerExchangeId: string };
+    await control(t, finished.providerExchangeId, { status: 'finished' });
+
+    const user = await registerUser(t, { guestId: guest.guestId });
+    const mine = await call(t, 'GET', '/api/exchange/exchanges', { token: user.token });
+    expect(mine.json.total).toBe(2);
+    // The finished one stays a claim for the browser to redeem; the other is the account's own now.
+    const status = await call(t, 'POST', '/api/exchange/guest-rewards-status', {
+      token: user.token,
+      body: { claims: [unfinished.claim, { exchangeId: finished._id, claimCode: finishedRes.json.data.rewards.claimCode }] },
+    });
+    expect(status.json.data).toEqual({
+      totalPotentialRewards: REWARD,
+      claims: [
+        { exchangeId: unfinished.exchange._id, valid: false },
+        { exchangeId: finished._id, valid: true },
+      ],
+    });
+    await control(t, unfinished.exchange.providerExchangeId, { status: 'finished' });
+    expect(await balance(t, user)).toBe(REWARD);
+  });
+});
+
+describe.each(ENGINES)('guest reward claims are throttled on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(engine);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers 429 with Retry-After after too many wrong claim codes', async () => {
+    const { claim: good } = await guestSwap(t);
+    const wrong = Array.from({ length: 20 }, () => ({ ...good, claimCode: 'wrong-code' }));
+    const first = await call(t, 'POST', '/api/exchange/guest-rewards-status', { body: { claims: [wrong[0]] } });
+    expect(first.status).toBe(200);
+    await call(t, 'POST', '/api/exchange/guest-rewards-status', { body: { claims: wrong.slice(1).map((c, i) => ({ ...c, exchangeId: `${i}` })) } });
+    const refused = await call(t, 'POST', '/api/exchange/guest-rewards-status', { body: { claims: [good] } });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+  });
+});

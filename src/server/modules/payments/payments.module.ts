@@ -1,0 +1,38 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { NowPaymentsClient } from './nowpayments.client.js';
+import { registerPaymentRoutes } from './payments.routes.js';
+import { PaymentsService } from './payments.service.js';
+
+export const RECONCILE_JOB = 'payments.reconcile';
+
+/** The NOWPayments client for this configuration: the real API, or the sandbox on this server. */
+export function nowPaymentsClient(ctx: AppContext): NowPaymentsClient {
+  const { apiKey, apiBase } = ctx.config.nowpayments;
+  return new NowPaymentsClient({ apiKey, baseUrl: () => apiBase ?? `${ctx.selfUrl()}/sandbox/nowpayments/v1` });
+}
+
+/** Payments: routes under the API prefix, and the reconciliation job (every minute, once across instances). */
+export function registerPayments(api: FastifyInstance, ctx: AppContext): PaymentsService {
+  const service = new PaymentsService({
+    db: ctx.database.db,
+    client: nowPaymentsClient(ctx),
+    config: ctx.config.nowpayments,
+    limitsUsd: ctx.config.depositLimitsUsd,
+    // The sandbox lives in this process and calls back over loopback; a real provider needs PUBLIC_URL.
+    ipnCallbackUrl: () => `${ctx.config.nowpayments.sandbox ? ctx.selfUrl() : ctx.config.publicUrl}/api/payments/ipn`,
+    log: api.log,
+  });
+  registerPaymentRoutes(api, ctx, service);
+  ctx.jobs.define({
+    name: RECONCILE_JOB,
+    cron: '* * * * *',
+    expireInSeconds: 600,
+    retryLimit: 1,
+    handler: async () => {
+      const result = await service.reconcile();
+      if (result.checked > 0) api.log.info(result, 'payments reconciled');
+    },
+  });
+  return service;
+}

@@ -1,0 +1,515 @@
+import { and, count, desc, eq, inArray, isNotNull, lt, or, isNull, sql, gt, type SQL } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import { PAYMENT_EXPIRY_S } from '../../../shared/constants.js';
+import { calculateFee, formatCredits, toCents } from '../../../shared/fees.js';
+import type {
+  CryptoOption,
+  MyPaymentsQuery,
+  Payment,
+  PaymentStatus,
+  PaymentStatusResponse,
+} from '../../../shared/schemas/payments.js';
+import type { NowPaymentsConfig } from '../../config.js';
+import type { Db, DbOrTx } from '../../db/client.js';
+import { AppError, notFound, unprocessable } from '../../errors.js';
+import { postLedgerEntry } from '../credits/ledger.service.js';
+import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
+import { KeyedLock } from './keyed-lock.js';
+import { NowPaymentsError, type NowPaymentsClient, type NowPaymentsPayment } from './nowpayments.client.js';
+import { payments, type PaymentRow } from './payments.tables.js';
+import { paymentEvents } from './payment-events.tables.js';
+
+/** Provider statuses before the money arrives, in the order they happen. */
+const PROGRESS_RANK: Partial<Record<PaymentStatus, number>> = {
+  pending: 0,
+  waiting: 1,
+  confirming: 2,
+  confirmed: 3,
+  sending: 4,
+};
+const PROVIDER_STATUSES = new Set<string>([
+  'waiting',
+  'confirming',
+  'confirmed',
+  'sending',
+  'partially_paid',
+  'finished',
+  'failed',
+  'refunded',
+  'expired',
+]);
+/** Statuses the reconciliation job still asks the provider about. */
+export const UNFINISHED_STATUSES: PaymentStatus[] = ['waiting', 'confirming', 'confirmed', 'sending', 'finished'];
+/** The provider keeps an unpaid payment open this long (7 days in current docs), plus a margin. */
+const RECONCILE_WINDOW_DAYS = 8;
+/** A payment the provider never acknowledged is given up after this long. */
+const PENDING_GIVE_UP_MS = 15 * 60 * 1000;
+
+/**
+ * Where a payment goes given what the provider says now. IPNs arrive late, duplicated and out of
+ * order: progress never goes backwards, `finished` wins over anything (a late payment still credits),
+ * and `completed` (credited) is final.
+ */
+export function nextStatus(current: PaymentStatus, incoming: string): PaymentStatus {
+  if (current === 'completed') return 'completed';
+  if (!PROVIDER_STATUSES.has(incoming)) return current;
+  const next = incoming as PaymentStatus;
+  if (next === 'finished' || current === 'finished') return 'finished';
+  const currentRank = PROGRESS_RANK[current];
+  const nextRank = PROGRESS_RANK[next];
+  if (currentRank !== undefined) {
+    return nextRank === undefined || nextRank > currentRank ? next : current;
+  }
+  // Current is final (partially_paid, failed, refunded, expired). Money that arrives after a failure
+  // or an expiry still counts; a refund ends everything else; otherwise keep what we have.
+  if (next === 'partially_paid' && (current === 'failed' || current === 'expired')) return next;
+  if (next === 'refunded') return next;
+  return current;
+}
+
+/** Decimal string (as the provider sent a number) without float noise in our own storage. */
+function decimalString(value: unknown): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  const n = typeof value === 'number' ? value : Number(value);
+  if (!Number.isFinite(n) || n < 0) return null;
+  return typeof value === 'string' ? value : String(value);
+}
+
+/** Credits due for what actually arrived on a partial payment: its USD share, minus that value's fee. */
+export function partialCreditsCents(row: Pick<PaymentRow, 'priceAmountCents' | 'payAmount' | 'creditsCents'>, actuallyPaid: string | null): number {
+  const paid = Number(actuallyPaid ?? 0);
+  const due = Number(row.payAmount ?? 0);
+  if (!(paid > 0) || !(due > 0)) return 0;
+  // Floor: never credit a fraction of a cent that did not arrive.
+  const receivedCents = Math.min(row.priceAmountCents, Math.floor((row.priceAmountCents * paid) / due));
+  return Math.min(calculateFee(receivedCents).creditsCents, row.creditsCents);
+}
+
+export function toPaymentDto(row: PaymentRow): Payment {
+  return {
+    _id: row.id,
+    providerPaymentId: row.providerPaymentId,
+    status: row.status,
+    priceAmount: row.priceAmountCents / 100,
+    priceCurrency: row.priceCurrency,
+    payCurrency: row.payCurrency,
+    payAmount: row.payAmount,
+    payAddress: row.payAddress,
+    extraId: row.payinExtraId,
+    network: row.network,
+    feePercent: row.feePercent,
+    fee: row.feeCents / 100,
+    credits: row.creditsCents / 100,
+    creditedAmount: row.creditedCents / 100,
+    actuallyPaid: row.actuallyPaid,
+    txHash: row.txHash,
+    failureReason: row.failureReason,
+    expiresAt: row.expiresAt.toISOString(),
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    completedAt: row.completedAt ? row.completedAt.toISOString() : null,
+  };
+}
+
+export function toStatusResponse(row: PaymentRow): PaymentStatusResponse {
+  return {
+    success: true,
+    paymentData: { payment_status: row.status, price_amount: row.priceAmountCents / 100, pay_currency: row.payCurrency },
+  };
+}
+
+export type UpdateSource = 'ipn' | 'reconcile' | 'check';
+
+export interface PaymentsServiceDeps {
+  db: Db;
+  client: NowPaymentsClient;
+  config: NowPaymentsConfig;
+  limitsUsd: { min: number; max: number };
+  /** Where the provider sends IPNs for new payments. */
+  ipnCallbackUrl: () => string;
+  log: FastifyBaseLogger;
+}
+
+const CRYPTO_CACHE_MS = 10 * 60 * 1000;
+
+export class PaymentsService {
+  private cryptoCache: { at: number; list: CryptoOption[] } | null = null;
+  private readonly paymentLock = new KeyedLock();
+
+  constructor(private readonly deps: PaymentsServiceDeps) {}
+
+  get limits(): { minAmount: number; maxAmount: number } {
+    return { minAmount: this.deps.limitsUsd.min, maxAmount: this.deps.limitsUsd.max };
+  }
+
+  /** The merchant's enabled coins, named from the full currency list; cached for a few minutes. */
+  async listCryptos(): Promise<CryptoOption[]> {
+    if (this.cryptoCache && Date.now() - this.cryptoCache.at < CRYPTO_CACHE_MS) return this.cryptoCache.list;
+    const [selected, full] = await Promise.all([this.deps.client.merchantCoins(), this.deps.client.fullCurrencies()]);
+    const byCode = new Map(full.map((c) => [c.code.toLowerCase(), c]));
+    const list: CryptoOption[] = [];
+    for (const raw of selected) {
+      const code = raw.toLowerCase();
+      const info = byCode.get(code);
+      if (info && info.enable === false) continue;
+      list.push({
+        code,
+        name: info?.name ?? code.toUpperCase(),
+        network: info?.network ?? null,
+        hasExtraId: Boolean(info?.extra_id_exists),
+        logoUrl: info?.logo_url ?? null,
+      });
+    }
+    list.sort((a, b) => a.name.localeCompare(b.name));
+    this.cryptoCache = { at: Date.now(), list };
+    return list;
+  }
+
+  /** Creates a payment at the provider for `amountUsd` in `crypto`; the row exists before the call. */
+  async createDeposit(userId: string, crypto: string, amountUsd: number): Promise<PaymentRow> {
+    const amountCents = toCents(amountUsd);
+    const { min, max } = this.deps.limitsUsd;
+    if (amountCents < toCents(min) || amountCents > toCents(max)) {
+      throw unprocessable(
+        `Amount must be between ${formatCredits(toCents(min))} and ${formatCredits(toCents(max))} USD`,
+        'AMOUNT_OUT_OF_RANGE',
+        { fields: { amount: `Enter an amount from ${formatCredits(toCents(min))} to ${formatCredits(toCents(max))} USD` }, min, max },
+      );
+    }
+    let cryptos: CryptoOption[];
+    try {
+      cryptos = await this.listCryptos();
+    } catch (err) {
+      throw this.providerDown(err);
+    }
+    if (!cryptos.some((c) => c.code === crypto)) {
+      throw unprocessable('That currency is not available', 'CURRENCY_UNAVAILABLE', { fields: { crypto: 'That currency is not available' } });
+    }
+    try {
+      const min = await this.deps.client.minAmount(crypto, crypto);
+      if (typeof min.fiat_equivalent === 'number' && amountCents < toCents(min.fiat_equivalent)) {
+        throw unprocessable(
+          `The minimum for ${crypto.toUpperCase()} is ${formatCredits(Math.ceil(min.fiat_equivalent * 100))} USD`,
+          'AMOUNT_BELOW_PROVIDER_MINIMUM',
+          { fields: { amount: `The minimum for ${crypto.toUpperCase()} is ${formatCredits(Math.ceil(min.fiat_equivalent * 100))} USD` } },
+        );
+      }
+    } catch (err) {
+      if (err instanceof AppError) throw err;
+      throw this.providerDown(err);
+    }
+
+    const fee = calculateFee(amountCents);
+    const [row] = await this.deps.db
+      .insert(payments)
+      .values({
+        userId,
+        status: 'pending',
+        priceAmountCents: amountCents,
+        payCurrency: crypto,
+        feePercent: fee.feePercent,
+        feeCents: fee.feeCents,
+        creditsCents: fee.creditsCents,
+        expiresAt: new Date(Date.now() + PAYMENT_EXPIRY_S * 1000),
+      })
+      .returning();
+    const pending = row!;
+
+    let created: NowPaymentsPayment;
+    try {
+      created = await this.deps.client.createPayment({
+        price_amount: amountCents / 100,
+        price_currency: 'usd',
+        pay_currency: crypto,
+        order_id: pending.id,
+        order_description: `Olympus credits: ${formatCredits(fee.creditsCents)}`,
+        ipn_callback_url: this.deps.ipnCallbackUrl(),
+        is_fixed_rate: false,
+        is_fee_paid_by_user: false,
+      });
+    } catch (err) {
+      await this.deps.db
+        .update(payments)
+        .set({ status: 'failed', failureReason: 'The payment provider could not create the payment', updatedAt: sql`now()` })
+        .where(eq(payments.id, pending.id));
+      throw this.providerDown(err);
+    }
+
+    const [updated] = await this.deps.db
+      .update(payments)
+      .set({
+        providerPaymentId: String(created.payment_id),
+        status: nextStatus('pending', created.payment_status ?? 'waiting'),
+        payAmount: decimalString(created.pay_amount),
+        payAddress: created.pay_address,
+        payinExtraId: created.payin_extra_id ? String(created.payin_extra_id) : null,
+        network: created.network ?? null,
+        providerData: created,
+        updatedAt: sql`now()`,
+      })
+      .where(eq(payments.id, pending.id))
+      .returning();
+    this.deps.log.info({ paymentId: pending.id, providerPaymentId: String(created.payment_id), crypto, amountCents }, 'deposit created');
+    return updated!;
+  }
+
+  private providerDown(err: unknown): AppError {
+    this.deps.log.error({ err }, 'NOWPayments call failed');
+    const status = err instanceof NowPaymentsError && err.status === 400 ? 422 : 503;
+    return new AppError(status, 'PAYMENT_PROVIDER_ERROR', 'The payment provider is not available right now. Please try again in a few minutes.');
+  }
+
+  /** The caller's own payment, or 404 (another user's payment does not exist for them). */
+  async getOwn(userId: string, paymentId: string): Promise<PaymentRow> {
+    if (!/^[0-9a-f-]{36}$/i.test(paymentId)) throw notFound('Payment not found');
+    const [row] = await this.deps.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
+      .limit(1);
+    if (!row) throw notFound('Payment not found');
+    return row;
+  }
+
+  async listMine(userId: string, query: MyPaymentsQuery): Promise<{ rows: PaymentRow[]; total: number }> {
+    const filters: SQL[] = [eq(payments.userId, userId)];
+    if (query.status) filters.push(eq(payments.status, query.status));
+    if (query.currency) filters.push(eq(payments.payCurrency, query.currency));
+    const where = and(...filters);
+    const rows = await this.deps.db
+      .select()
+      .from(payments)
+      .where(where)
+      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize);
+    const [total] = await this.deps.db.select({ n: count() }).from(payments).where(where);
+    return { rows, total: total?.n ?? 0 };
+  }
+
+  /** Records the user's transaction hash and asks the provider now. */
+  async check(userId: string, paymentId: string, txHash: string): Promise<PaymentRow> {
+    const own = await this.getOwn(userId, paymentId);
+    await this.deps.db.update(payments).set({ txHash, updatedAt: sql`now()` }).where(eq(payments.id, own.id));
+    return (await this.refreshFromProvider(own.id, 'check')) ?? (await this.getOwn(userId, paymentId));
+  }
+
+  /** Asks the provider about one payment and applies the answer. */
+  async refreshFromProvider(paymentId: string, source: UpdateSource): Promise<PaymentRow | null> {
+    const [row] = await this.deps.db.select().from(payments).where(eq(payments.id, paymentId)).limit(1);
+    if (!row?.providerPaymentId) return row ?? null;
+    let remote: NowPaymentsPayment;
+    try {
+      remote = await this.deps.client.getPayment(row.providerPaymentId);
+    } catch (err) {
+      if (source === 'check') throw this.providerDown(err);
+      this.deps.log.warn({ err, paymentId }, 'reconciliation could not reach the provider');
+      return row;
+    }
+    return this.applyProviderUpdate(row.id, remote, source);
+  }
+
+  /**
+   * The one place a provider's word changes a payment - IPN, reconciliation and check all come here.
+   * One transaction on one connection: lock the payment row, move its status, and credit the ledger
+   * for what is due minus what was already credited. The row lock serialises racing callers on every
+   * instance; the ledger's unique reference is the last line against a double credit.
+   */
+  async applyProviderUpdate(paymentId: string, remote: NowPaymentsPayment, source: UpdateSource): Promise<PaymentRow> {
+    return this.paymentLock.run(paymentId, () => this.applyLocked(paymentId, remote, source));
+  }
+
+  private async applyLocked(paymentId: string, remote: NowPaymentsPayment, source: UpdateSource): Promise<PaymentRow> {
+    const result = await this.deps.db.transaction(async (tx) => {
+      const [row] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+      if (!row) throw notFound('Payment not found');
+      const incoming = String(remote.payment_status ?? '');
+      let status = nextStatus(row.status, incoming);
+      const actuallyPaid = decimalString(remote.actually_paid) ?? row.actuallyPaid;
+
+      let target = row.creditedCents;
+      if (status === 'finished') target = row.creditsCents;
+      else if (status === 'partially_paid') target = Math.max(row.creditedCents, partialCreditsCents(row, actuallyPaid));
+
+      let credited = row.creditedCents;
+      if (target > credited) {
+        await postLedgerEntry(tx, {
+          userId: row.userId,
+          amountCents: target - credited,
+          kind: 'payment',
+          // The first credit of a payment is `payment:<id>`; a later top-up (partial, then finished) names its target.
+          reference: credited === 0 ? `payment:${row.id}` : `payment:${row.id}:to:${target}`,
+          description:
+            status === 'partially_paid'
+              ? `Partial crypto payment (${row.payCurrency.toUpperCase()})`
+              : `Crypto top-up of ${formatCredits(row.priceAmountCents)} USD (${row.payCurrency.toUpperCase()})`,
+          metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
+        });
+        credited = target;
+      }
+      if (status === 'finished' && credited === row.creditsCents) status = 'completed';
+
+      const changed = status !== row.status || credited !== row.creditedCents || actuallyPaid !== row.actuallyPaid;
+      const [updated] = await tx
+        .update(payments)
+        .set({
+          status,
+          creditedCents: credited,
+          actuallyPaid,
+          parentPaymentId: remote.parent_payment_id != null ? String(remote.parent_payment_id) : row.parentPaymentId,
+          providerData: changed ? remote : row.providerData,
+          lastCheckedAt: sql`now()`,
+          completedAt: status === 'completed' && !row.completedAt ? sql`now()` : row.completedAt,
+          ...(changed ? { updatedAt: sql`now()` } : {}),
+        })
+        .where(eq(payments.id, row.id))
+        .returning();
+      if (source !== 'reconcile' || changed) {
+        await tx.insert(paymentEvents).values({
+          paymentId: row.id,
+          source,
+          providerStatus: incoming,
+          statusBefore: row.status,
+          statusAfter: status,
+          creditedCents: credited - row.creditedCents,
+          body: remote as Record<string, unknown>,
+        });
+      }
+      const done = (value: string) => value === 'finished' || value === 'completed';
+      if (done(status) && !done(row.status)) {
+        await enqueueWebhookEvent(tx, row.userId, 'payment.finished', {
+          paymentId: row.id,
+          status,
+          priceAmountCents: row.priceAmountCents,
+          creditedCents: credited,
+          payCurrency: row.payCurrency,
+        });
+      }
+      return { before: row, after: updated! };
+    });
+    if (result.before.status !== result.after.status) {
+      this.deps.log.info(
+        { paymentId, from: result.before.status, to: result.after.status, creditedCents: result.after.creditedCents, source },
+        'payment status changed',
+      );
+    }
+    return result.after;
+  }
+
+  /**
+   * A signed IPN (signature already checked): find our payment by the provider's id and apply it.
+   * A re-deposit (`parent_payment_id`) to one of our payments becomes its own payment for that user.
+   */
+  async handleIpn(body: NowPaymentsPayment): Promise<PaymentRow> {
+    const providerId = body.payment_id != null ? String(body.payment_id) : '';
+    if (!providerId) throw new AppError(400, 'INVALID_IPN', 'IPN has no payment_id');
+    return this.paymentLock.run(`ipn:${providerId}`, () => this.handleIpnLocked(providerId, body));
+  }
+
+  private async handleIpnLocked(providerId: string, body: NowPaymentsPayment): Promise<PaymentRow> {
+    let [row] = await this.deps.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.provider, 'nowpayments'), eq(payments.providerPaymentId, providerId)))
+      .limit(1);
+    if (!row && body.parent_payment_id != null) row = await this.createRedeposit(body);
+    if (!row) throw notFound('Unknown payment');
+    if (!row.parentPaymentId || row.providerPaymentId === providerId) this.assertMatches(row, body);
+    return this.applyProviderUpdate(row.id, body, 'ipn');
+  }
+
+  /** The IPN must describe the payment we created: same order, currency and price. */
+  private assertMatches(row: PaymentRow, body: NowPaymentsPayment): void {
+    const problems: string[] = [];
+    if (body.order_id != null && String(body.order_id) !== row.id && !row.parentPaymentId) problems.push('order_id');
+    if (body.pay_currency != null && String(body.pay_currency).toLowerCase() !== row.payCurrency) problems.push('pay_currency');
+    if (body.price_amount != null && toCents(Number(body.price_amount)) !== row.priceAmountCents && !row.parentPaymentId) {
+      problems.push('price_amount');
+    }
+    if (problems.length > 0) {
+      this.deps.log.warn({ paymentId: row.id, problems }, 'IPN does not match the stored payment; refused');
+      throw new AppError(400, 'IPN_MISMATCH', `IPN does not match the payment (${problems.join(', ')})`);
+    }
+  }
+
+  private async createRedeposit(body: NowPaymentsPayment): Promise<PaymentRow | undefined> {
+    const [parent] = await this.deps.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.provider, 'nowpayments'), eq(payments.providerPaymentId, String(body.parent_payment_id))))
+      .limit(1);
+    if (!parent) return undefined;
+    // What the re-deposit is worth: the provider's fiat value of what arrived, else the parent's rate.
+    const fiat = Number(body.actually_paid_at_fiat ?? 0);
+    const paid = Number(body.actually_paid ?? 0);
+    const rateCents = parent.payAmount && Number(parent.payAmount) > 0 ? (parent.priceAmountCents * paid) / Number(parent.payAmount) : 0;
+    const priceCents = fiat > 0 ? toCents(fiat) : Math.floor(rateCents);
+    if (!(priceCents > 0)) return undefined;
+    const fee = calculateFee(priceCents);
+    const [row] = await this.deps.db
+      .insert(payments)
+      .values({
+        userId: parent.userId,
+        providerPaymentId: String(body.payment_id),
+        status: 'waiting',
+        priceAmountCents: priceCents,
+        payCurrency: parent.payCurrency,
+        payAmount: decimalString(body.actually_paid),
+        payAddress: parent.payAddress,
+        payinExtraId: parent.payinExtraId,
+        network: parent.network,
+        feePercent: fee.feePercent,
+        feeCents: fee.feeCents,
+        creditsCents: fee.creditsCents,
+        parentPaymentId: parent.providerPaymentId,
+        expiresAt: new Date(Date.now() + PAYMENT_EXPIRY_S * 1000),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (row) return row;
+    const [existing] = await this.deps.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.provider, 'nowpayments'), eq(payments.providerPaymentId, String(body.payment_id))))
+      .limit(1);
+    return existing;
+  }
+
+  /** Payments that may still change at the provider, least recently checked first. */
+  async dueForReconciliation(limit: number, minAgeSeconds: number, db: DbOrTx = this.deps.db): Promise<PaymentRow[]> {
+    return db
+      .select()
+      .from(payments)
+      .where(
+        and(
+          inArray(payments.status, UNFINISHED_STATUSES),
+          isNotNull(payments.providerPaymentId),
+          gt(payments.createdAt, sql`now() - make_interval(days => ${RECONCILE_WINDOW_DAYS})`),
+          or(isNull(payments.lastCheckedAt), lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${minAgeSeconds})`)),
+        ),
+      )
+      .orderBy(sql`${payments.lastCheckedAt} asc nulls first`)
+      .limit(limit);
+  }
+
+  /** One reconciliation pass: ask about each unfinished payment; give up on never-acknowledged ones. */
+  async reconcile(options: { limit?: number; minAgeSeconds?: number } = {}): Promise<{ checked: number; changed: number }> {
+    await this.deps.db
+      .update(payments)
+      .set({ status: 'failed', failureReason: 'The payment provider never confirmed this payment', updatedAt: sql`now()` })
+      .where(
+        and(
+          eq(payments.status, 'pending'),
+          isNull(payments.providerPaymentId),
+          lt(payments.createdAt, new Date(Date.now() - PENDING_GIVE_UP_MS)),
+        ),
+      );
+    const due = await this.dueForReconciliation(options.limit ?? 100, options.minAgeSeconds ?? 30);
+    let changed = 0;
+    for (const row of due) {
+      const after = await this.refreshFromProvider(row.id, 'reconcile');
+      if (after && (after.status !== row.status || after.creditedCents !== row.creditedCents)) changed++;
+    }
+    return { checked: due.length, changed };
+  }
+}

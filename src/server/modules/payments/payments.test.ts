@@ -1,0 +1,369 @@
+import { createHmac } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../../app.js';
+import { loadConfig } from '../../config.js';
+import { openDatabase, type Database } from '../../db/client.js';
+import { call, registerUser } from '../../test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { signIpnPayload } from './ipn-signature.js';
+import { RECONCILE_JOB } from './payments.module.js';
+
+const SANDBOX_IPN_SECRET = 'sandbox-ipn-secret';
+
+type Json = Record<string, unknown>;
+
+async function deposit(t: TestApp, token: string, body: Json = { crypto: 'btc', amount: 100 }) {
+  return call(t, 'POST', '/api/payments/deposit', { token, body });
+}
+
+/** Moves the sandbox payment, as the provider would; the sandbox sends the signed IPN. */
+async function control(t: TestApp, providerPaymentId: string, body: Json) {
+  const res = await call(t, 'POST', `/sandbox/nowpayments/payments/${providerPaymentId}/status`, { body });
+  expect(res.status).toBe(200);
+  return res.json as { payment: Json; ipn: { delivered: boolean; statusCode: number | null } | null };
+}
+
+async function balance(t: TestApp, token: string, userId: string): Promise<number> {
+  const res = await call(t, 'GET', `/api/users/${userId}/credits`, { token });
+  return res.json.credits as number;
+}
+
+async function ledger(t: TestApp, token: string) {
+  const res = await call(t, 'GET', '/api/credits/history?pageSize=100', { token });
+  expect(res.status).toBe(200);
+  return res.json as { entries: Json[]; balanceCents: number; total: number };
+}
+
+/** The provider's payment as NOWPayments would post it, for hand-made IPNs. */
+async function providerPayment(t: TestApp, providerPaymentId: string): Promise<Json> {
+  const res = await fetch(`${t.url}/sandbox/nowpayments/v1/payment/${providerPaymentId}`, { headers: { 'x-api-key': 'sandbox-api-key' } });
+  return (await res.json()) as Json;
+}
+
+async function postIpn(t: TestApp, body: Json, signature = signIpnPayload(body, SANDBOX_IPN_SECRET)) {
+  return call(t, 'POST', '/api/payments/ipn', { body, headers: { 'x-nowpayments-sig': signature } });
+}
+
+describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(engine, { RATE_LIMITS: '0' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('lists the merchant coins with memo flags and the amount limits', async () => {
+    const res = await call(t, 'GET', '/api/payments/cryptos');
+    expect(res.status).toBe(200);
+    const codes = (res.json.cryptos as Json[]).map((c) => c.code);
+    expect(codes).toEqual(expect.arrayContaining(['btc', 'eth', 'xrp', 'xlm', 'usdttrc20']));
+    expect((res.json.cryptos as Json[]).find((c) => c.code === 'xrp')).toMatchObject({ name: 'Ripple', hasExtraId: true });
+    expect((res.json.cryptos as Json[]).find((c) => c.code === 'btc')).toMatchObject({ name: 'Bitcoin', hasExtraId: false });
+    expect(res.json.limits).toEqual({ minAmount: 5, maxAmount: 10_000 });
+  });
+
+  it('creates a deposit with address, crypto amount, fee and credits, and credits 97.00 once when finished', async () => {
+    const user = await registerUser(t);
+    const res = await deposit(t, user.token, { crypto: 'btc', amount: 100 });
+    expect(res.status).toBe(201);
+    const p = res.json.payment as Json;
+    expect(res.json.success).toBe(true);
+    expect(p).toMatchObject({
+      status: 'waiting',
+      priceAmount: 100,
+      priceCurrency: 'usd',
+      payCurrency: 'btc',
+      payAmount: '0.00153846',
+      feePercent: 3,
+      fee: 3,
+      credits: 97,
+      creditedAmount: 0,
+      extraId: null,
+    });
+    expect(p.payAddress).toMatch(/^bc1q/);
+    expect(Date.parse(p.expiresAt as string) - Date.now()).toBeGreaterThan(3590_000);
+
+    const status = await call(t, 'GET', `/api/payments/${p._id}/status`, { token: user.token });
+    expect(status.json).toEqual({ success: true, paymentData: { payment_status: 'waiting', price_amount: 100, pay_currency: 'btc' } });
+
+    for (const step of ['confirming', 'confirmed', 'sending']) {
+      const moved = await control(t, p.providerPaymentId as string, { status: step });
+      expect(moved.ipn).toMatchObject({ delivered: true, statusCode: 200 });
+      const s = await call(t, 'GET', `/api/payments/${p._id}/status`, { token: user.token });
+      expect(s.json.paymentData.payment_status).toBe(step);
+      expect(await balance(t, user.token, user.userId)).toBe(0);
+    }
+    await control(t, p.providerPaymentId as string, { status: 'finished' });
+    const done = await call(t, 'GET', `/api/payments/${p._id}`, { token: user.token });
+    expect(done.json.payment).toMatchObject({ status: 'completed', creditedAmount: 97 });
+    expect(done.json.balance).toBe(97);
+
+    // The same IPN again (providers do repeat themselves) changes nothing.
+    await control(t, p.providerPaymentId as string, { status: 'finished' });
+    expect(await balance(t, user.token, user.userId)).toBe(97);
+    const history = await ledger(t, user.token);
+    expect(history.entries).toHaveLength(1);
+    expect(history.entries[0]).toMatchObject({ kind: 'payment', amountCents: 9700, balanceAfterCents: 9700, reference: `payment:${p._id}` });
+  });
+
+  it('gives memo coins their destination tag', async () => {
+    const user = await registerUser(t);
+    const res = await deposit(t, user.token, { crypto: 'xrp', amount: 50 });
+    expect(res.status).toBe(201);
+    expect(res.json.payment.extraId).toMatch(/^\d+$/);
+    expect(res.json.payment.payAddress).toMatch(/^r/);
+    expect(res.json.payment).toMatchObject({ feePercent: 5, fee: 2.5, credits: 47.5, payAmount: '100' });
+  });
+
+  it('refuses amounts outside the limits and unknown currencies, creating nothing', async () => {
+    const user = await registerUser(t);
+    for (const amount of [4.99, 10_000.01, 0, -5]) {
+      const res = await deposit(t, user.token, { crypto: 'btc', amount });
+      expect([400, 422]).toContain(res.status);
+      expect(res.json.error).toMatch(/amount|greater than zero/i);
+    }
+    const tooSmall = await deposit(t, user.token, { crypto: 'btc', amount: 4.99 });
+    expect(tooSmall.status).toBe(422);
+    expect(tooSmall.json).toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', error: 'Amount must be between 5.00 and 10000.00 USD' });
+    const cents = await deposit(t, user.token, { crypto: 'btc', amount: 10.001 });
+    expect(cents.status).toBe(400);
+    const unknown = await deposit(t, user.token, { crypto: 'nosuchcoin', amount: 20 });
+    expect(unknown.status).toBe(422);
+    expect(unknown.json.code).toBe('CURRENCY_UNAVAILABLE');
+    const mine = await call(t, 'GET', '/api/payments/mine', { token: user.token });
+    expect(mine.json).toMatchObject({ payments: [], total: 0 });
+    // Boundaries are inclusive.
+    expect((await deposit(t, user.token, { crypto: 'btc', amount: 5 })).status).toBe(201);
+    expect((await deposit(t, user.token, { crypto: 'btc', amount: 10_000 })).status).toBe(201);
+  });
+
+  it('hides another user\'s payment (404) on every call', async () => {
+    const owner = await registerUser(t);
+    const other = await registerUser(t);
+    const p = (await deposit(t, owner.token)).json.payment as Json;
+    for (const path of [`/api/payments/${p._id}`, `/api/payments/${p._id}/status`]) {
+      const res = await call(t, 'GET', path, { token: other.token });
+      expect(res.status).toBe(404);
+      expect(res.json).toMatchObject({ error: 'Payment not found', code: 'NOT_FOUND' });
+    }
+    const check = await call(t, 'POST', '/api/payments/check', { token: other.token, body: { orderId: p._id, txHash: 'abcdef0123456789' } });
+    expect(check.status).toBe(404);
+    const theirs = await call(t, 'GET', '/api/payments/mine', { token: other.token });
+    expect(theirs.json.total).toBe(0);
+    const owners = await call(t, 'GET', `/api/payments/${p._id}`, { token: owner.token });
+    expect(owners.json.payment.txHash).toBeNull();
+  });
+
+  it('refuses a forged IPN and changes nothing', async () => {
+    const user = await registerUser(t);
+    const p = (await deposit(t, user.token)).json.payment as Json;
+    const body = { ...(await providerPayment(t, p.providerPaymentId as string)), payment_status: 'finished', actually_paid: 0.00153846 };
+    const forged = await postIpn(t, body, createHmac('sha512', 'not-the-secret').update(JSON.stringify(body)).digest('hex'));
+    expect(forged.status).toBe(401);
+    expect(forged.json).toEqual({ error: 'Invalid IPN signature', code: 'INVALID_SIGNATURE' });
+    const unsigned = await call(t, 'POST', '/api/payments/ipn', { body });
+    expect(unsigned.status).toBe(401);
+    // A body changed after signing (a bigger price) fails too.
+    const signature = signIpnPayload(body, SANDBOX_IPN_SECRET);
+    const tampered = await postIpn(t, { ...body, price_amount: 10_000 }, signature);
+    expect(tampered.status).toBe(401);
+    const s = await call(t, 'GET', `/api/payments/${p._id}/status`, { token: user.token });
+    expect(s.json.paymentData.payment_status).toBe('waiting');
+    expect(await balance(t, user.token, user.userId)).toBe(0);
+  });
+
+  it('refuses a signed IPN for an unknown payment, or one that does not match ours', async () => {
+    const user = await registerUser(t);
+    const p = (await deposit(t, user.token)).json.payment as Json;
+    const body = { ...(await providerPayment(t, p.providerPaymentId as string)), payment_status: 'finished' };
+    const unknown = await postIpn(t, { ...body, payment_id: 1234567890, order_id: '00000000-0000-4000-8000-000000000000' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({ error: 'Unknown payment' });
+    const mismatch = await postIpn(t, { ...body, price_amount: 5000 });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.json.code).toBe('IPN_MISMATCH');
+    expect(await balance(t, user.token, user.userId)).toBe(0);
+  });
+
+  it('credits once when 50 identical IPNs arrive at the same time', async () => {
+    const user = await registerUser(t);
+    const p = (await deposit(t, user.token, { crypto: 'eth', amount: 600 })).json.payment as Json;
+    await control(t, p.providerPaymentId as string, { status: 'finished', ipn: false });
+    const body = await providerPayment(t, p.providerPaymentId as string);
+    const results = await Promise.all(Array.from({ length: 50 }, () => postIpn(t, body)));
+    expect(results.map((r) => r.status)).toEqual(Array(50).fill(200));
+    expect(await balance(t, user.token, user.userId)).toBe(594);
+    const history = await ledger(t, user.token);
+    expect(history.entries).toHaveLength(1);
+    expect(history.balanceCents).toBe(59_400);
+  });
+
+  it('keeps progress when IPNs arrive out of order', async () => {
+    const user = await registerUser(t);
+    const p = (await deposit(t, user.token)).json.payment as Json;
+    const pid = p.providerPaymentId as string;
+    await control(t, pid, { status: 'confirmed' });
+    await control(t, pid, { status: 'confirming' });
+    const s = await call(t, 'GET', `/api/payments/${p._id}/status`, { token: user.token });
+    expect(s.json.paymentData.payment_status).toBe('confirmed');
+    await control(t, pid, { status: 'finished' });
+    await control(t, pid, { status: 'sending' });
+    const after = await call(t, 'GET', `/api/payments/${p._id}/status`, { token: user.token });
+    expect(after.json.paymentData.payment_status).toBe('completed');
+  });
+
+  it('credits the USD value received on a partial payment, minus that tier\'s fee, then the rest when it finishes', async () => {
+    const user = await registerUser(t);
+    const p = (await deposit(t, user.token, { crypto: 'usdttrc20', amount: 200 })).json.payment as Json;
+    expect(p).toMatchObject({ payAmount: '200', credits: 194 });
+    await control(t, p.providerPaymentId as string, { status: 'partially_paid', actually_paid: 80 });
+    // 80 USD arrived: 5 % tier, 76.00 credits.
+    let detail = await call(t, 'GET', `/api/payments/${p._id}`, { token: user.token });
+    expect(detail.json.payment).toMatchObject({ status: 'partially_paid', creditedAmount: 76, actuallyPaid: '80' });
+    expect(detail.json.balance).toBe(76);
+    await control(t, p.providerPaymentId as string, { status: 'partially_paid', actually_paid: 80 });
+    expect(await balance(t, user.token, user.userId)).toBe(76);
+    await control(t, p.providerPaymentId as string, { status: 'finished' });
+    detail = await call(t, 'GET', `/api/payments/${p._id}`, { token: user.token });
+    expect(detail.json.payment).toMatchObject({ status: 'completed', creditedAmount: 194 });
+    expect(detail.json.balance).toBe(194);
+    const history = await ledger(t, user.token);
+    expect(history.entries.map((e) => e.amountCents)).toEqual([11_800, 7_600]);
+  });
+
+  it('shows failed, expired and refunded payments honestly without crediting', async () => {
+    const user = await registerUser(t);
+    for (const status of ['failed', 'expired', 'refunded']) {
+      const p = (await deposit(t, user.token)).json.payment as Json;
+      await control(t, p.providerPaymentId as string, { status });
+      const s = await call(t, 'GET', `/api/payments/${p._id}/status`, { token: user.token });
+      expect(s.json.paymentData.payment_status).toBe(status);
+    }
+    expect(await balance(t, user.token, user.userId)).toBe(0);
+  });
+
+  it('still credits a payment that arrives after it expired', async () => {
+    const user = await registerUser(t);
+    const p = (await deposit(t, user.token)).json.payment as Json;
+    await control(t, p.providerPaymentId as string, { status: 'expired' });
+    await control(t, p.providerPaymentId as string, { status: 'finished' });
+    expect(await balance(t, user.token, user.userId)).toBe(97);
+  });
+
+  it('completes a payment whose IPN was lost, through the reconciliation job', async () => {
+    const user = await registerUser(t);
+    const p = (await deposit(t, user.token)).json.payment as Json;
+    const moved = await control(t, p.providerPaymentId as string, { status: 'finished', ipn: false });
+    expect(moved.ipn).toBeNull();
+    expect(await balance(t, user.token, user.userId)).toBe(0);
+    await t.app.jobs.send(RECONCILE_JOB);
+    const deadline = Date.now() + 20_000;
+    let status = '';
+    while (Date.now() < deadline) {
+      status = (await call(t, 'GET', `/api/payments/${p._id}/status`, { token: user.token })).json.paymentData.payment_status;
+      if (status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe('completed');
+    expect(await balance(t, user.token, user.userId)).toBe(97);
+  });
+
+  it('records a transaction hash and re-checks the provider on POST /payments/check', async () => {
+    const user = await registerUser(t);
+    const p = (await deposit(t, user.token)).json.payment as Json;
+    await control(t, p.providerPaymentId as string, { status: 'confirming', ipn: false });
+    const res = await call(t, 'POST', '/api/payments/check', { token: user.token, body: { orderId: p._id, txHash: 'ab12cd34ef56ab78' } });
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ success: true, paymentData: { payment_status: 'confirming' }, payment: { txHash: 'ab12cd34ef56ab78' } });
+    const bad = await call(t, 'POST', '/api/payments/check', { token: user.token, body: { orderId: p._id, txHash: 'x' } });
+    expect(bad.status).toBe(400);
+  });
+
+  it('lists my payments newest first with filters and pages', async () => {
+    const user = await registerUser(t);
+    const ids: string[] = [];
+    for (const crypto of ['btc', 'eth', 'btc']) ids.push((await deposit(t, user.token, { crypto, amount: 20 })).json.payment._id);
+    const all = await call(t, 'GET', '/api/payments/mine', { token: user.token });
+    expect(all.json.payments.map((x: Json) => x._id)).toEqual([...ids].reverse());
+    const btc = await call(t, 'GET', '/api/payments/mine?currency=btc', { token: user.token });
+    expect(btc.json.total).toBe(2);
+    const page2 = await call(t, 'GET', '/api/payments/mine?page=2&pageSize=2', { token: user.token });
+    expect(page2.json).toMatchObject({ page: 2, pageSize: 2, total: 3 });
+    expect(page2.json.payments.map((x: Json) => x._id)).toEqual([ids[0]]);
+    const waiting = await call(t, 'GET', '/api/payments/mine?status=completed', { token: user.token });
+    expect(waiting.json.total).toBe(0);
+  });
+
+  it('requires a signed-in user for deposits', async () => {
+    const res = await call(t, 'POST', '/api/payments/deposit', { body: { crypto: 'btc', amount: 100 } });
+    expect(res.status).toBe(401);
+  });
+});
+
+/**
+ * Two app instances on one PostgreSQL, each with its own pool (design.md section 1: they must behave
+ * exactly like one). The embedded database belongs to one process, so this runs on PostgreSQL only.
+ */
+describe.each(ENGINES.filter((e) => e === 'postgres'))('two app instances on one %s database', () => {
+  let a: TestApp;
+  let b: TestApp;
+  let bApp: App;
+  let bDatabase: Database | undefined;
+  beforeAll(async () => {
+    a = await startTestApp('postgres', { RATE_LIMITS: '0' });
+    bDatabase = await openDatabase({ databaseUrl: a.database.connectionString, dataDir: 'unused' });
+    const database = bDatabase;
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      PORT: '0',
+      LOG_LEVEL: 'silent',
+      // One deployment: both instances sign and accept the same tokens.
+      JWT_SECRET: a.config.raw.JWT_SECRET!,
+      DATA_DIR: 'memory://',
+      RATE_LIMITS: '0',
+    });
+    bApp = await buildApp({ config, database, isMigrated: () => true });
+    const url = await bApp.listen({ port: 0, host: '127.0.0.1' });
+    b = { app: bApp, config, database, url, close: async () => {} };
+  });
+  afterAll(async () => {
+    await bApp?.close();
+    await bDatabase?.close();
+    await a?.close();
+  });
+
+  it('credit one payment once when IPNs and reconciliation race on both instances', async () => {
+    const user = await registerUser(a);
+    const created = await call(a, 'POST', '/api/payments/deposit', { token: user.token, body: { crypto: 'btc', amount: 100 } });
+    expect(created.status).toBe(201);
+    const payment = created.json.payment as { _id: string; providerPaymentId: string };
+    // The provider finishes the payment; its IPNs are about to arrive, many times, at both instances.
+    const moved = await call(a, 'POST', `/sandbox/nowpayments/payments/${payment.providerPaymentId}/status`, { body: { status: 'finished', ipn: false } });
+    expect(moved.status).toBe(200);
+    const remote = await (
+      await fetch(`${b.url}/sandbox/nowpayments/v1/payment/${payment.providerPaymentId}`, { headers: { 'x-api-key': 'sandbox-api-key' } })
+    ).json();
+    const headers = { 'x-nowpayments-sig': signIpnPayload(remote, 'sandbox-ipn-secret') };
+    const ipns = Array.from({ length: 40 }, (_, i) => call(i % 2 ? b : a, 'POST', '/api/payments/ipn', { body: remote, headers }));
+    const [results] = await Promise.all([Promise.all(ipns), a.app.jobs.send('payments.reconcile'), b.app.jobs.send('payments.reconcile')]);
+    expect(results.map((r) => `${r.status} ${r.json.error ?? ''}`)).toEqual(Array(40).fill('200 '));
+
+    for (const t of [a, b]) {
+      const detail = await call(t, 'GET', `/api/payments/${payment._id}`, { token: user.token });
+      expect(detail.json.payment).toMatchObject({ status: 'completed', creditedAmount: 97 });
+      expect(detail.json.balance).toBe(97);
+    }
+    const history = await call(b, 'GET', '/api/credits/history', { token: user.token });
+    expect(history.json.total).toBe(1);
+    expect(history.json.entries[0]).toMatchObject({ amountCents: 9700, reference: `payment:${payment._id}` });
+  });
+});
+
+describe('IPN signature', () => {
+  it('is the hex HMAC-SHA-512 of the JSON with keys sorted at every depth', () => {
+    const body = { b: 1, a: { d: [{ z: 1, y: 2 }], c: 'x' } };
+    const expected = createHmac('sha512', 'k').update('{"a":{"c":"x","d":[{"y":2,"z":1}]},"b":1}').digest('hex');
+    expect(signIpnPayload(body, 'k')).toBe(expected);
+  });
+});

@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import {
+  CHECK_STATES,
+  createIncidentBodySchema,
+  incidentIdParamsSchema,
+  incidentResponseSchema,
+  statusComponentIdSchema,
+  statusResponseSchema,
+  updateIncidentBodySchema,
+} from '../../../shared/schemas/status.js';
+import type { AppContext } from '../../context.js';
+import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
+import { defaultProbes, StatusService } from './status.service.js';
+
+export const STATUS_CHECK_JOB = 'status.check';
+
+const STATUS_LIMITS = {
+  /** Staff "check now": a check calls the providers, so it is not a button to hold down. */
+  checkNow: { name: 'status:check-now', limit: 6, windowSeconds: 60 },
+} satisfies Record<string, RateLimitRule>;
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema };
+
+const checkResultsSchema = z.object({
+  results: z.array(
+    z.object({ component: statusComponentIdSchema, state: z.enum(CHECK_STATES), latencyMs: z.number().int().nullable(), detail: z.string().nullable() }),
+  ),
+});
+
+/**
+ * The status page's API, the periodic check (a pg-boss cron job, every minute, once across instances)
+ * and one check as soon as the server listens, so a fresh start shows real states at once.
+ */
+export function registerStatus(app: FastifyInstance, ctx: AppContext): StatusService {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const service = new StatusService(ctx.database.db, defaultProbes(ctx));
+  const log = app.log;
+
+  ctx.jobs.define({
+    name: STATUS_CHECK_JOB,
+    cron: '* * * * *',
+    // A check takes at most a few seconds; a lost one is simply replaced by the next minute's.
+    retryLimit: 0,
+    expireInSeconds: 60,
+    handler: async () => {
+      const results = await service.runChecks();
+      const unhealthy = results.filter((r) => r.state !== 'up');
+      if (unhealthy.length > 0) log.warn({ unhealthy }, 'status check found unhealthy components');
+    },
+  });
+
+  let startupCheck: Promise<unknown> | null = null;
+  app.addHook('onListen', async () => {
+    startupCheck = service.runChecks().catch((err: unknown) => log.warn({ err }, 'startup status check failed'));
+  });
+  // Let a check in flight finish before the database closes.
+  app.addHook('preClose', async () => {
+    await startupCheck;
+  });
+
+  const tags = ['status'];
+  const staff = { auth: 'staff' } as const;
+  const security = [{ bearer: [] }];
+
+  api.get(
+    '/status',
+    { config: { auth: 'public' }, schema: { tags, summary: 'Component health, 90 days of daily history, and incidents', response: { 200: statusResponseSchema } } },
+    async (_request, reply) => {
+      reply.header('Cache-Control', 'no-cache');
+      return service.report();
+    },
+  );
+
+  api.post(
+    '/status/incidents',
+    { config: staff, schema: { tags, summary: 'Post an incident', security, body: createIncidentBodySchema, response: { 201: incidentResponseSchema, ...errors } } },
+    async (request, reply) => reply.status(201).send({ incident: await service.createIncident(request.body, request.auth!.userId!) }),
+  );
+
+  api.put(
+    '/status/incidents/:id',
+    {
+      config: staff,
+      schema: { tags, summary: 'Update an incident (a message adds to its timeline)', security, params: incidentIdParamsSchema, body: updateIncidentBodySchema, response: { 200: incidentResponseSchema, ...errors } },
+    },
+    async (request) => ({ incident: await service.updateIncident(request.params.id, request.body, request.auth!.userId!) }),
+  );
+
+  api.post(
+    '/status/checks',
+    { config: staff, schema: { tags, summary: 'Run the status checks now (after fixing something, without waiting a minute)', security, response: { 200: checkResultsSchema, ...errors } } },
+    async (request) => {
+      await ctx.rateLimiter.consume(STATUS_LIMITS.checkNow, request.auth!.userId!);
+      return { results: await service.runChecks() };
+    },
+  );
+
+  return service;
+}

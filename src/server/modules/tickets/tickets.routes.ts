@@ -1,0 +1,127 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import {
+  createTicketBodySchema,
+  replyBodySchema,
+  requesterTicketUpdateBodySchema,
+  staffTicketListQuerySchema,
+  staffTicketUpdateBodySchema,
+  ticketIdParamsSchema,
+  ticketListQuerySchema,
+  ticketListResponseSchema,
+  ticketResponseSchema,
+} from '../../../shared/schemas/tickets.js';
+import type { AppContext } from '../../context.js';
+import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
+import { TicketService, moveGuestTicketsToUser, type Requester } from './tickets.service.js';
+
+const TICKET_LIMITS = {
+  createPerRequester: { name: 'tickets:create', limit: 5, windowSeconds: 60 * 60 },
+  createPerIp: { name: 'tickets:create-ip', limit: 20, windowSeconds: 60 * 60 },
+  messagesPerRequester: { name: 'tickets:message', limit: 30, windowSeconds: 10 * 60 },
+} satisfies Record<string, RateLimitRule>;
+
+const errors = {
+  400: errorResponseSchema,
+  401: errorResponseSchema,
+  403: errorResponseSchema,
+  404: errorResponseSchema,
+  422: errorResponseSchema,
+  429: errorResponseSchema,
+};
+
+function requesterOf(request: FastifyRequest): Requester {
+  const auth = request.auth!;
+  return auth.isGuest ? { kind: 'guest', guestId: auth.guestId! } : { kind: 'user', userId: auth.userId! };
+}
+
+function subjectKey(requester: Requester): string {
+  return requester.kind === 'user' ? `u:${requester.userId}` : `g:${requester.guestId}`;
+}
+
+/**
+ * Tickets for requesters (guests under /tickets/guest, users under /tickets) and for staff
+ * (/staff/tickets). The requester routes share one implementation; only the auth rule differs.
+ */
+export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const service = new TicketService(ctx.database.db);
+  ctx.guestLinkers.push(moveGuestTicketsToUser);
+
+  for (const [prefix, auth, security] of [
+    ['/tickets/guest', 'guest', [{ bearer: [], guestId: [] }]],
+    ['/tickets', 'user', [{ bearer: [] }]],
+  ] as const) {
+    const tags = [auth === 'guest' ? 'tickets (guest)' : 'tickets'];
+    const config = { auth };
+
+    api.post(
+      prefix,
+      { config, schema: { tags, summary: 'Open a ticket', security, body: createTicketBodySchema, response: { 201: ticketResponseSchema, ...errors } } },
+      async (request, reply) => {
+        const requester = requesterOf(request);
+        await ctx.rateLimiter.consume(TICKET_LIMITS.createPerIp, request.ip);
+        await ctx.rateLimiter.consume(TICKET_LIMITS.createPerRequester, subjectKey(requester));
+        return reply.status(201).send({ ticket: await service.create(requester, request.body) });
+      },
+    );
+
+    api.get(
+      prefix,
+      { config, schema: { tags, summary: 'My tickets, most recent activity first', security, querystring: ticketListQuerySchema, response: { 200: ticketListResponseSchema, ...errors } } },
+      async (request) => service.listMine(requesterOf(request), request.query),
+    );
+
+    api.get(
+      `${prefix}/:id`,
+      { config, schema: { tags, summary: 'One of my tickets with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errors } } },
+      async (request) => ({ ticket: await service.getMine(requesterOf(request), request.params.id) }),
+    );
+
+    api.post(
+      `${prefix}/:id/messages`,
+      { config, schema: { tags, summary: 'Reply on my ticket', security, params: ticketIdParamsSchema, body: replyBodySchema, response: { 201: ticketResponseSchema, ...errors } } },
+      async (request, reply) => {
+        const requester = requesterOf(request);
+        await ctx.rateLimiter.consume(TICKET_LIMITS.messagesPerRequester, subjectKey(requester));
+        return reply.status(201).send({ ticket: await service.replyAsRequester(requester, request.params.id, request.body.message) });
+      },
+    );
+
+    api.put(
+      `${prefix}/:id`,
+      { config, schema: { tags, summary: 'Close or reopen my ticket', security, params: ticketIdParamsSchema, body: requesterTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errors } } },
+      async (request) => ({ ticket: await service.setStatusAsRequester(requesterOf(request), request.params.id, request.body.status) }),
+    );
+  }
+
+  const staff = { auth: 'staff' } as const;
+  const tags = ['tickets (staff)'];
+  const security = [{ bearer: [] }];
+
+  api.get(
+    '/staff/tickets',
+    { config: staff, schema: { tags, summary: 'All tickets, filtered', security, querystring: staffTicketListQuerySchema, response: { 200: ticketListResponseSchema, ...errors } } },
+    async (request) => service.listAll(request.query, { userId: request.auth!.userId! }),
+  );
+
+  api.get(
+    '/staff/tickets/:id',
+    { config: staff, schema: { tags, summary: 'Any ticket with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errors } } },
+    async (request) => ({ ticket: await service.getAny(request.params.id) }),
+  );
+
+  api.post(
+    '/staff/tickets/:id/messages',
+    { config: staff, schema: { tags, summary: 'Answer a ticket', security, params: ticketIdParamsSchema, body: replyBodySchema, response: { 201: ticketResponseSchema, ...errors } } },
+    async (request, reply) =>
+      reply.status(201).send({ ticket: await service.replyAsStaff({ userId: request.auth!.userId! }, request.params.id, request.body.message) }),
+  );
+
+  api.put(
+    '/staff/tickets/:id',
+    { config: staff, schema: { tags, summary: 'Change status or priority, or assign to me', security, params: ticketIdParamsSchema, body: staffTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errors } } },
+    async (request) => ({ ticket: await service.updateAsStaff({ userId: request.auth!.userId! }, request.params.id, request.body) }),
+  );
+}

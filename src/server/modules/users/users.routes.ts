@@ -1,0 +1,68 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { STAFF_ROLES, type Role } from '../../../shared/constants.js';
+import { creditsResponseSchema, onboardingBodySchema, passwordSchema, userResponseSchema } from '../../../shared/schemas/auth.js';
+import { errorResponseSchema, messageResponseSchema } from '../../../shared/schemas/common.js';
+import type { AppContext } from '../../context.js';
+import { forbidden, notFound, unauthorized } from '../../errors.js';
+import type { AuthService } from '../auth/auth.service.js';
+import { findUserById, setOnboardingCompleted, toUserDto } from './users.service.js';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
+
+export const changePasswordBodySchema = z.object({
+  currentPassword: z.string().min(1, 'Current password is required').max(128),
+  newPassword: passwordSchema,
+});
+
+export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: AuthService): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['users'];
+  const security = [{ bearer: [] }];
+
+  api.get(
+    '/users/:id/credits',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'Credit balance (own account, or staff)', security, params: z.object({ id: z.string().max(100) }), response: { 200: creditsResponseSchema, ...errors } },
+    },
+    async (request) => {
+      const caller = request.auth!;
+      if (request.params.id !== caller.userId) {
+        const me = await findUserById(ctx.database.db, caller.userId!);
+        if (!me || !STAFF_ROLES.includes(me.role as Role)) throw forbidden();
+      }
+      const parsed = z.uuid().safeParse(request.params.id);
+      const user = parsed.success ? await findUserById(ctx.database.db, parsed.data) : null;
+      if (!user) throw notFound('User not found');
+      return { credits: user.creditsCents / 100 };
+    },
+  );
+
+  api.put(
+    '/onboarding',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'Mark onboarding completed', security, body: onboardingBodySchema, response: { 200: userResponseSchema, ...errors } },
+    },
+    async (request) => {
+      const user = await setOnboardingCompleted(ctx.database.db, request.auth!.userId!, request.body.completed);
+      if (!user) throw unauthorized('User not found', 'USER_NOT_FOUND');
+      return { user: toUserDto(user) };
+    },
+  );
+
+  api.post(
+    '/users/change-password',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'Change password (ends the other sessions)', security, body: changePasswordBodySchema, response: { 200: messageResponseSchema, ...errors, 429: errorResponseSchema } },
+    },
+    async (request) => {
+      const caller = request.auth!;
+      await auth.changePassword(caller.userId!, caller.sessionId, request.body.currentPassword, request.body.newPassword);
+      return { message: 'Password updated' };
+    },
+  );
+}

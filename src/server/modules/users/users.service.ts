@@ -1,0 +1,123 @@
+import { randomInt } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { Role } from '../../../shared/constants.js';
+import type { User } from '../../../shared/schemas/auth.js';
+import type { DbOrTx } from '../../db/client.js';
+import { conflict } from '../../errors.js';
+import { users, type UserRow } from './users.tables.js';
+
+const REFERRAL_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+function newReferralCode(): string {
+  let code = '';
+  for (let i = 0; i < 8; i++) code += REFERRAL_ALPHABET[randomInt(REFERRAL_ALPHABET.length)];
+  return code;
+}
+
+/** The user as the API shows it (spec section 3: `_id`, role, subroles, credits...). */
+export function toUserDto(row: UserRow): User {
+  return {
+    _id: row.id,
+    username: row.username,
+    email: row.email,
+    role: row.role as Role,
+    subroles: row.subroles,
+    credits: row.creditsCents / 100,
+    discord: row.discord ?? null,
+    telegram: row.telegram ?? null,
+    onboardingCompleted: row.onboardingCompleted,
+    referralCode: row.referralCode,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  return row ?? null;
+}
+
+/** By username or email, case-insensitively. */
+export async function findUserByLogin(db: DbOrTx, login: string): Promise<UserRow | null> {
+  const needle = login.trim().toLowerCase();
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.username}) = ${needle} OR lower(${users.email}) = ${needle}`)
+    .limit(1);
+  return row ?? null;
+}
+
+export async function findUserByReferralCode(db: DbOrTx, code: string): Promise<UserRow | null> {
+  const [row] = await db.select().from(users).where(eq(users.referralCode, code.toUpperCase())).limit(1);
+  return row ?? null;
+}
+
+function uniqueViolation(err: unknown): string | null {
+  const e = err as { code?: string; constraint?: string; cause?: { code?: string; constraint?: string } };
+  const source = e.code === '23505' ? e : e.cause?.code === '23505' ? e.cause : null;
+  return source ? (source.constraint ?? 'unique') : null;
+}
+
+export interface CreateUserInput {
+  username: string;
+  email: string;
+  passwordHash: string;
+  role?: Role;
+  referredBy?: string | null;
+}
+
+/**
+ * Inserts a user. A taken username or email answers 409 with the field, so the form can say which.
+ * Referral codes are random; the rare collision is retried.
+ */
+export async function createUser(db: DbOrTx, input: CreateUserInput): Promise<UserRow> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const [row] = await db
+        .insert(users)
+        .values({
+          username: input.username,
+          email: input.email,
+          passwordHash: input.passwordHash,
+          role: input.role ?? 'user',
+          referralCode: newReferralCode(),
+          referredBy: input.referredBy ?? null,
+        })
+        .returning();
+      return row!;
+    } catch (err) {
+      const constraint = uniqueViolation(err);
+      if (constraint === 'users_username_lower_key') {
+        throw conflict('That username is taken', { fields: { username: 'That username is taken' } });
+      }
+      if (constraint === 'users_email_lower_key') {
+        throw conflict('An account with that email already exists', {
+          fields: { email: 'An account with that email already exists' },
+        });
+      }
+      if (constraint === 'users_referral_code_key') continue;
+      throw err;
+    }
+  }
+  throw new Error('could not allocate a referral code');
+}
+
+export async function setOnboardingCompleted(db: DbOrTx, userId: string, completed: boolean): Promise<UserRow | null> {
+  const [row] = await db
+    .update(users)
+    .set({ onboardingCompleted: completed, updatedAt: sql`now()` })
+    .where(eq(users.id, userId))
+    .returning();
+  return row ?? null;
+}
+
+export async function setPasswordHash(db: DbOrTx, userId: string, passwordHash: string): Promise<void> {
+  await db
+    .update(users)
+    .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
+    .where(eq(users.id, userId));
+}
+
+export async function setRole(db: DbOrTx, userId: string, role: Role): Promise<void> {
+  await db.update(users).set({ role, updatedAt: sql`now()` }).where(eq(users.id, userId));
+}

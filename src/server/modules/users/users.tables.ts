@@ -1,0 +1,50 @@
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, check, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+export interface DiscordIdentity {
+  id: string;
+  username: string;
+  avatar: string | null;
+  connectedAt: string;
+}
+export interface TelegramIdentity {
+  id: string;
+  username: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  connectedAt: string;
+}
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    username: text('username').notNull(),
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    role: text('role').notNull().default('user'),
+    subroles: jsonb('subroles').$type<string[]>().notNull().default([]),
+    /** Balance in cents. Written only by the credits ledger, in the same transaction as its entry. */
+    creditsCents: bigint('credits_cents', { mode: 'number' }).notNull().default(0),
+    onboardingCompleted: boolean('onboarding_completed').notNull().default(false),
+    referralCode: text('referral_code').notNull(),
+    referredBy: uuid('referred_by'),
+    discord: jsonb('discord').$type<DiscordIdentity>(),
+    telegram: jsonb('telegram').$type<TelegramIdentity>(),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('users_username_lower_key').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_lower_key').on(sql`lower(${t.email})`),
+    uniqueIndex('users_referral_code_key').on(t.referralCode),
+    uniqueIndex('users_discord_id_key').on(sql`(${t.discord}->>'id')`),
+    uniqueIndex('users_telegram_id_key').on(sql`(${t.telegram}->>'id')`),
+    check('users_credits_non_negative', sql`${t.creditsCents} >= 0`),
+    check('users_role_known', sql`${t.role} in ('user', 'support', 'admin')`),
+  ],
+);
+
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,285 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { EXCHANGE_STATUSES } from '../../../shared/schemas/exchange.js';
+import type { AppContext } from '../../context.js';
+import { nudgeExchangeSync } from '../../modules/exchange/exchange.module.js';
+import { sandboxSwapExchanges } from '../../modules/exchange/swap-sandbox.tables.js';
+
+interface SandboxCurrency {
+  ticker: string;
+  name: string;
+  network: string;
+  /** Fixed sandbox price in USD, so tests can predict every amount. */
+  usd: number;
+  hasExternalId?: boolean;
+  isStable?: boolean;
+}
+
+/**
+ * What the sandbox provider trades. `xmr` is listed on purpose: the app offers only currencies whose
+ * payout addresses it can check, as it would with the real provider's long list.
+ */
+export const SANDBOX_SWAP_CURRENCIES: SandboxCurrency[] = [
+  { ticker: 'btc', name: 'Bitcoin', network: 'btc', usd: 65_000 },
+  { ticker: 'eth', name: 'Ethereum', network: 'eth', usd: 3_200 },
+  { ticker: 'ltc', name: 'Litecoin', network: 'ltc', usd: 80 },
+  { ticker: 'usdterc20', name: 'Tether (ERC-20)', network: 'eth', usd: 1, isStable: true },
+  { ticker: 'usdttrc20', name: 'Tether (TRC-20)', network: 'trx', usd: 1, isStable: true },
+  { ticker: 'xrp', name: 'Ripple', network: 'xrp', usd: 0.5, hasExternalId: true },
+  { ticker: 'xlm', name: 'Stellar', network: 'xlm', usd: 0.1, hasExternalId: true },
+  { ticker: 'doge', name: 'Dogecoin', network: 'doge', usd: 0.15 },
+  { ticker: 'sol', name: 'Solana', network: 'sol', usd: 150 },
+  { ticker: 'xmr', name: 'Monero', network: 'xmr', usd: 160 },
+];
+const CURRENCIES = new Map(SANDBOX_SWAP_CURRENCIES.map((c) => [c.ticker, c]));
+/** The smallest exchange, in USD, for every pair. */
+export const SANDBOX_SWAP_MIN_USD = 10;
+
+const round8 = (n: number) => Number(n.toFixed(8));
+const ceil8 = (n: number) => Math.ceil(n * 1e8 - 1e-6) / 1e8;
+
+function rate(from: SandboxCurrency, to: SandboxCurrency): number {
+  return from.usd / to.usd;
+}
+
+function minAmount(from: SandboxCurrency): number {
+  return ceil8(SANDBOX_SWAP_MIN_USD / from.usd);
+}
+
+const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
+const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** Characters of `alphabet` picked by the bytes of a hash of `seed`: the same exchange, the same address. */
+function derive(seed: string, alphabet: string, length: number): string {
+  let out = '';
+  for (let round = 0; out.length < length; round++) {
+    for (const byte of createHash('sha256').update(`${seed}:${round}`).digest()) {
+      out += alphabet[byte % alphabet.length];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+/** A deposit address in the currency's format, derived from the exchange id (deterministic, never funded). */
+function depositAddress(currency: SandboxCurrency, exchangeId: string): string {
+  const seed = `${currency.ticker}:${exchangeId}`;
+  switch (currency.network) {
+    case 'btc':
+      return `bc1q${derive(seed, BECH32, 38)}`;
+    case 'ltc':
+      return `ltc1q${derive(seed, BECH32, 38)}`;
+    case 'eth':
+      return `0x${createHash('sha256').update(seed).digest('hex').slice(0, 40)}`;
+    case 'trx':
+      return `T${derive(seed, BASE58, 33)}`;
+    case 'xrp':
+      return `r${derive(seed, BASE58, 33)}`;
+    case 'xlm':
+      return `G${derive(seed, BASE32, 55)}`;
+    case 'doge':
+      return `D${derive(seed, BASE58, 33)}`;
+    case 'xmr':
+      return `4${derive(seed, BASE58, 94)}`;
+    default:
+      return derive(seed, BASE58, 44);
+  }
+}
+
+/** The memo the deposit needs, for currencies that use one (derived from the id, digits only). */
+function depositExtraId(currency: SandboxCurrency, exchangeId: string): string | null {
+  if (!currency.hasExternalId) return null;
+  const n = createHash('sha256').update(`memo:${exchangeId}`).digest().readUInt32BE(0);
+  return String(100_000_000 + (n % 900_000_000));
+}
+
+type ExchangeData = Record<string, unknown> & {
+  id: string;
+  status: string;
+  fromCurrency: string;
+  toCurrency: string;
+  expectedSendAmount: number;
+  expectedReceiveAmount: number;
+};
+
+/** ChangeNOW answers errors as `{error, message}` with a 4xx status. */
+function providerError(reply: FastifyReply, status: number, error: string, message: string) {
+  return reply.status(status).send({ error, message });
+}
+
+function parsePair(pair: string): [SandboxCurrency, SandboxCurrency] | null {
+  const [fromTicker, toTicker, ...rest] = pair.toLowerCase().split('_');
+  if (rest.length > 0 || !fromTicker || !toTicker || fromTicker === toTicker) return null;
+  const from = CURRENCIES.get(fromTicker);
+  const to = CURRENCIES.get(toTicker);
+  return from && to ? [from, to] : null;
+}
+
+const createSchema = z.object({
+  from: z.string().min(1),
+  to: z.string().min(1),
+  address: z.string().min(1).max(200),
+  amount: z.coerce.number().positive(),
+  extraId: z.string().max(100).optional().nullable(),
+  refundAddress: z.string().max(200).optional().nullable(),
+  refundExtraId: z.string().max(100).optional().nullable(),
+  userId: z.string().optional(),
+  contactEmail: z.string().optional(),
+});
+
+/** The statuses the control endpoint accepts: the provider's own (spec: waiting ... expired). */
+const CONTROL_STATUSES = EXCHANGE_STATUSES.filter((s) => s !== 'new' && s !== 'verifying') as [string, ...string[]];
+const controlSchema = z.object({
+  status: z.enum(CONTROL_STATUSES),
+  /** What the customer actually sent (defaults to the expected amount once a deposit is seen). */
+  amountSend: z.coerce.number().positive().optional(),
+  /** Test aid: false changes the exchange without nudging the app, leaving it to the status poller. */
+  sync: z.boolean().optional(),
+});
+
+/**
+ * A local imitation of a ChangeNOW-style swap API, v1 (providers.md), mounted under /sandbox/swap/v1
+ * when no real key is configured, plus the control endpoint of design.md section 2 that moves an
+ * exchange as the provider would. Rates and deposit addresses are deterministic.
+ */
+export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void {
+  const db = ctx.database.db;
+  const { apiKey } = ctx.config.swap;
+  const hide = { schema: { hide: true } };
+
+  async function load(id: string) {
+    if (!/^[0-9a-f]{14,20}$/.test(id)) return null;
+    const [row] = await db.select().from(sandboxSwapExchanges).where(eq(sandboxSwapExchanges.id, id)).limit(1);
+    return row ?? null;
+  }
+
+  app.register(
+    async (v1) => {
+      v1.get('/currencies', hide, async () =>
+        SANDBOX_SWAP_CURRENCIES.map((c) => ({
+          ticker: c.ticker,
+          name: c.name,
+          image: `https://changenow.io/images/coins/${c.ticker}.svg`,
+          hasExternalId: Boolean(c.hasExternalId),
+          isFiat: false,
+          featured: ['btc', 'eth', 'usdterc20'].includes(c.ticker),
+          isStable: Boolean(c.isStable),
+          supportsFixedRate: false,
+        })),
+      );
+
+      v1.get('/min-amount/:pair', hide, async (request, reply) => {
+        const pair = parsePair((request.params as { pair: string }).pair);
+        if (!pair) return providerError(reply, 400, 'pair_is_inactive', 'Pair is inactive');
+        return { minAmount: minAmount(pair[0]) };
+      });
+
+      v1.get('/exchange-amount/:amount/:pair', hide, async (request, reply) => {
+        const params = request.params as { amount: string; pair: string };
+        const pair = parsePair(params.pair);
+        if (!pair) return providerError(reply, 400, 'pair_is_inactive', 'Pair is inactive');
+        const amount = Number(params.amount);
+        if (!(amount > 0) || !Number.isFinite(amount)) return providerError(reply, 400, 'not_valid_params', 'Amount is not valid');
+        return {
+          estimatedAmount: round8(amount * rate(pair[0], pair[1])),
+          transactionSpeedForecast: '10-60',
+          warningMessage: amount < minAmount(pair[0]) ? `Amount is less than minimal: ${minAmount(pair[0])} ${pair[0].ticker.toUpperCase()}` : null,
+        };
+      });
+
+      v1.post('/transactions/:key', hide, async (request, reply) => {
+        if ((request.params as { key: string }).key !== apiKey) return providerError(reply, 401, 'not_valid_api_key', 'Invalid api key');
+        const parsed = createSchema.safeParse(request.body ?? {});
+        if (!parsed.success) return providerError(reply, 400, 'not_valid_params', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+        const input = parsed.data;
+        const pair = parsePair(`${input.from}_${input.to}`);
+        if (!pair) return providerError(reply, 400, 'pair_is_inactive', 'Pair is inactive');
+        const [from, to] = pair;
+        if (input.amount < minAmount(from)) {
+          return providerError(reply, 400, 'out_of_range', `Amount is less than minimal: ${minAmount(from)} ${from.ticker.toUpperCase()}`);
+        }
+        const id = randomBytes(7).toString('hex');
+        const now = new Date().toISOString();
+        const data: ExchangeData = {
+          id,
+          status: 'waiting',
+          payinAddress: depositAddress(from, id),
+          payinExtraId: depositExtraId(from, id),
+          payoutAddress: input.address,
+          payoutExtraId: input.extraId ?? null,
+          refundAddress: input.refundAddress ?? null,
+          refundExtraId: input.refundExtraId ?? null,
+          fromCurrency: from.ticker,
+          toCurrency: to.ticker,
+          expectedSendAmount: round8(input.amount),
+          expectedReceiveAmount: round8(input.amount * rate(from, to)),
+          amountSend: null,
+          amountReceive: null,
+          payinHash: null,
+          payoutHash: null,
+          depositReceivedAt: null,
+          isPartner: false,
+          createdAt: now,
+          updatedAt: now,
+        };
+        await db.insert(sandboxSwapExchanges).values({ id, data });
+        return {
+          id,
+          payinAddress: data.payinAddress,
+          payoutAddress: data.payoutAddress,
+          payoutExtraId: data.payoutExtraId,
+          payinExtraId: data.payinExtraId,
+          refundAddress: data.refundAddress,
+          refundExtraId: data.refundExtraId,
+          fromCurrency: from.ticker,
+          toCurrency: to.ticker,
+          amount: data.expectedReceiveAmount,
+        };
+      });
+
+      v1.get('/transactions/:id/:key', hide, async (request, reply) => {
+        const params = request.params as { id: string; key: string };
+        if (params.key !== apiKey) return providerError(reply, 401, 'not_valid_api_key', 'Invalid api key');
+        const row = await load(params.id);
+        if (!row) return providerError(reply, 404, 'not_found', 'Transaction not found');
+        return row.data;
+      });
+    },
+    { prefix: '/swap/v1' },
+  );
+
+  // Control endpoint (design.md section 2): move the exchange, then nudge the app to sync it now.
+  app.post('/swap/exchanges/:id/status', hide, async (request, reply) => {
+    const parsed = controlSchema.safeParse(request.body ?? {});
+    if (!parsed.success) {
+      return reply.status(400).send({ error: `status must be one of ${CONTROL_STATUSES.join(', ')}`, code: 'BAD_REQUEST' });
+    }
+    const row = await load((request.params as { id: string }).id);
+    if (!row) return reply.status(404).send({ error: 'Sandbox exchange not found', code: 'NOT_FOUND' });
+    const { status, amountSend, sync } = parsed.data;
+    const data = { ...(row.data as ExchangeData) };
+    const from = CURRENCIES.get(data.fromCurrency)!;
+    const to = CURRENCIES.get(data.toCurrency)!;
+    const depositSeen = !['waiting', 'expired'].includes(status);
+    data.status = status;
+    if (depositSeen) {
+      const sent = amountSend ?? (typeof data.amountSend === 'number' ? data.amountSend : data.expectedSendAmount);
+      data.amountSend = round8(sent);
+      data.depositReceivedAt ??= new Date().toISOString();
+      data.payinHash ??= randomBytes(32).toString('hex');
+      if (status === 'finished') {
+        data.amountReceive = round8(sent * rate(from, to));
+        data.payoutHash ??= randomBytes(32).toString('hex');
+      }
+    }
+    data.updatedAt = new Date().toISOString();
+    await db.update(sandboxSwapExchanges).set({ data, updatedAt: sql`now()` }).where(eq(sandboxSwapExchanges.id, row.id));
+
+    let synced: string | null = null;
+    if (sync !== false) synced = await nudgeExchangeSync(ctx, row.id);
+    return { exchange: data, synced };
+  });
+}

@@ -1,0 +1,304 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setRole } from '../modules/users/users.service.js';
+import { call, registerUser, startGuest, TEST_PASSWORD, uniqueName } from '../test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '../test/test-app.js';
+import {
+  answerProblems,
+  CALLER_NAMES,
+  createCallers,
+  fingerprintDiff,
+  listEndpoints,
+  rawCall,
+  settle,
+  stateFingerprint,
+  type CallerName,
+  type Callers,
+} from './fixtures.js';
+
+/**
+ * The authorization matrix (issue 9): every documented endpoint called as anonymous, a guest, another
+ * user, the user, support and an admin. Each row states who may call it; a refused caller gets 401
+ * (no session), 403 (wrong kind of session or role) or 404 (someone else's resource), and the database
+ * is unchanged after every refusal. A new endpoint without a row here fails the completeness test.
+ */
+
+/**
+ * public: anyone. session: any session (guest or user). guest: guest sessions only. user: signed-in
+ * users (any role). staff: support and admin. admin: admin only. signature: nobody by session; the
+ * caller must sign the body (the NOWPayments IPN), so every caller here is refused with 401.
+ */
+type Rule = 'public' | 'session' | 'guest' | 'user' | 'staff' | 'admin' | 'signature';
+
+interface Fixtures {
+  callers: Callers;
+  paymentId: string;
+  ticketId: string;
+  guestTicketId: string;
+  exchangeId: string;
+  adId: string;
+  incidentId: string;
+  /** A throwaway account admins may re-role, disable and credit. */
+  targetId: string;
+}
+
+interface Request {
+  path: string;
+  body?: unknown;
+  /** A fresh token for this call (logout and refresh end the one they are given). */
+  token?: string;
+}
+
+interface Row {
+  rule: Rule;
+  /**
+   * The resource belongs to `user`: any other caller the rule lets through gets 404 (its existence is
+   * not revealed). 'or-staff': staff may read it too, and another user is refused with 403.
+   */
+  owned?: true | 'or-staff';
+  /** What an allowed caller gets: '2xx' (a valid request), or 'any' (not 401/403: the request is refused later, on purpose). */
+  allowed?: '2xx' | 'any';
+  request: (f: Fixtures, caller: CallerName) => Request | Promise<Request>;
+}
+
+const ETH_ADDRESS = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+
+const p = (path: string, body?: unknown) => () => ({ path, body });
+
+const MATRIX: Record<string, Row> = {
+  'POST /api/guest': { rule: 'public', request: p('/api/guest') },
+  'POST /api/register': {
+    rule: 'public',
+    request: () => {
+      const username = uniqueName('mx');
+      return { path: '/api/register', body: { username, email: `${username}@example.com`, password: TEST_PASSWORD, turnstileToken: 'ok' } };
+    },
+  },
+  'POST /api/login': { rule: 'public', request: (f) => ({ path: '/api/login', body: { username: f.callers.user.username, password: TEST_PASSWORD, turnstileToken: 'ok' } }) },
+  // Guests keep their token until it ends; only accounts refresh.
+  'POST /api/refresh-token': { rule: 'user', request: async (f, c) => ({ path: '/api/refresh-token', token: await freshToken(f, c) }) },
+  'POST /api/logout': { rule: 'session', request: async (f, c) => ({ path: '/api/logout', token: await freshToken(f, c) }) },
+  'GET /api/auth/me': { rule: 'session', request: p('/api/auth/me') },
+  'GET /api/auth/sessions': { rule: 'user', request: p('/api/auth/sessions') },
+  'DELETE /api/auth/sessions/{id}': {
+    rule: 'user',
+    owned: true,
+    request: async (f) => ({ path: `/api/auth/sessions/${await freshSessionId(f)}` }),
+  },
+  'GET /api/csrf-token': { rule: 'public', request: p('/api/csrf-token') },
+  'GET /api/users/{id}/credits': { rule: 'user', owned: 'or-staff', request: (f) => ({ path: `/api/users/${f.callers.user.userId}/credits` }) },
+  'PUT /api/onboarding': { rule: 'user', request: p('/api/onboarding', { completed: true }) },
+  'POST /api/users/change-password': { rule: 'user', allowed: 'any', request: p('/api/users/change-password', {}) },
+  'GET /api/auth/discord/authorize-url': { rule: 'user', request: p('/api/auth/discord/authorize-url') },
+  'POST /api/auth/discord-exchange': { rule: 'user', allowed: 'any', request: p('/api/auth/discord-exchange', { code: 'not-a-code', state: 'not-a-state' }) },
+  'POST /api/users/connect/discord': { rule: 'user', allowed: 'any', request: p('/api/users/connect/discord', {}) },
+  'DELETE /api/users/disconnect/discord': { rule: 'user', allowed: 'any', request: p('/api/users/disconnect/discord') },
+  'GET /api/auth/telegram/config': { rule: 'public', request: p('/api/auth/telegram/config') },
+  'POST /api/auth/verify-telegram': { rule: 'user', allowed: 'any', request: p('/api/auth/verify-telegram', {}) },
+  'POST /api/users/connect/telegram': { rule: 'user', allowed: 'any', request: p('/api/users/connect/telegram', {}) },
+  'DELETE /api/users/disconnect/telegram': { rule: 'user', allowed: 'any', request: p('/api/users/disconnect/telegram') },
+
+  'POST /api/tickets/guest': { rule: 'guest', request: p('/api/tickets/guest', { subject: 'Matrix guest', message: 'A guest question for the matrix.', category: 'general' }) },
+  'GET /api/tickets/guest': { rule: 'guest', request: p('/api/tickets/guest') },
+  'GET /api/tickets/guest/{id}': { rule: 'guest', request: (f) => ({ path: `/api/tickets/guest/${f.guestTicketId}` }) },
+  'PUT /api/tickets/guest/{id}': { rule: 'guest', request: (f) => ({ path: `/api/tickets/guest/${f.guestTicketId}`, body: { status: 'open' } }) },
+  'POST /api/tickets/guest/{id}/messages': { rule: 'guest', request: (f) => ({ path: `/api/tickets/guest/${f.guestTicketId}/messages`, body: { message: 'One more detail.' } }) },
+  'POST /api/tickets': { rule: 'user', request: p('/api/tickets', { subject: 'Matrix user', message: 'A user question for the matrix.', category: 'general' }) },
+  'GET /api/tickets': { rule: 'user', request: p('/api/tickets') },
+  'GET /api/tickets/{id}': { rule: 'user', owned: true, request: (f) => ({ path: `/api/tickets/${f.ticketId}` }) },
+  'PUT /api/tickets/{id}': { rule: 'user', owned: true, request: (f) => ({ path: `/api/tickets/${f.ticketId}`, body: { status: 'open' } }) },
+  'POST /api/tickets/{id}/messages': { rule: 'user', owned: true, request: (f) => ({ path: `/api/tickets/${f.ticketId}/messages`, body: { message: 'One more detail.' } }) },
+  'GET /api/staff/tickets': { rule: 'staff', request: p('/api/staff/tickets') },
+  'GET /api/staff/tickets/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}` }) },
+  'PUT /api/staff/tickets/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}`, body: { priority: 'high' } }) },
+  'POST /api/staff/tickets/{id}/messages': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/messages`, body: { message: 'We are on it.' } }) },
+
+  'GET /api/admin/users': { rule: 'staff', request: p('/api/admin/users') },
+  'GET /api/admin/users/{id}': { rule: 'staff', request: (f) => ({ path: `/api/admin/users/${f.targetId}` }) },
+  'GET /api/admin/users/{id}/ledger': { rule: 'staff', request: (f) => ({ path: `/api/admin/users/${f.targetId}/ledger` }) },
+  'PUT /api/admin/users/{id}/role': { rule: 'admin', request: (f) => ({ path: `/api/admin/users/${f.targetId}/role`, body: { role: 'user' } }) },
+  'PUT /api/admin/users/{id}/disabled': { rule: 'admin', request: (f) => ({ path: `/api/admin/users/${f.targetId}/disabled`, body: { disabled: false, reason: 'matrix check' } }) },
+  'GET /api/admin/audit': { rule: 'staff', request: p('/api/admin/audit') },
+  'GET /api/admin/overview': { rule: 'staff', request: p('/api/admin/overview') },
+  'GET /api/credits/history': { rule: 'user', request: p('/api/credits/history') },
+  'POST /api/admin/credits/adjustments': { rule: 'admin', request: (f) => ({ path: '/api/admin/credits/adjustments', body: { userId: f.targetId, amount: 1, reason: 'matrix check' } }) },
+
+  'GET /api/payments/cryptos': { rule: 'public', request: p('/api/payments/cryptos') },
+  'POST /api/payments/deposit': { rule: 'user', request: p('/api/payments/deposit', { crypto: 'btc', amount: 20 }) },
+  'GET /api/payments/mine': { rule: 'user', request: p('/api/payments/mine') },
+  'POST /api/payments/check': { rule: 'user', owned: true, request: (f) => ({ path: '/api/payments/check', body: { orderId: f.paymentId, txHash: 'ab12cd34ef56ab78' } }) },
+  'GET /api/payments/{id}/status': { rule: 'user', owned: true, request: (f) => ({ path: `/api/payments/${f.paymentId}/status` }) },
+  'GET /api/payments/{id}': { rule: 'user', owned: true, request: (f) => ({ path: `/api/payments/${f.paymentId}` }) },
+  'POST /api/payments/ipn': { rule: 'signature', request: (f) => ({ path: '/api/payments/ipn', body: { payment_id: 1, order_id: f.paymentId, payment_status: 'finished' } }) },
+
+  'GET /api/exchange/currencies': { rule: 'public', request: p('/api/exchange/currencies') },
+  'GET /api/exchange/estimate': { rule: 'public', request: p('/api/exchange/estimate?from=btc&to=eth&amount=0.01') },
+  'POST /api/exchange/exchanges': { rule: 'session', request: p('/api/exchange/exchanges', { from: 'btc', to: 'eth', amount: 0.01, payoutAddress: ETH_ADDRESS }) },
+  'GET /api/exchange/exchanges': { rule: 'session', request: p('/api/exchange/exchanges') },
+  'GET /api/exchange/exchanges/{id}': { rule: 'session', owned: true, request: (f) => ({ path: `/api/exchange/exchanges/${f.exchangeId}` }) },
+  'POST /api/exchange/guest-rewards-status': { rule: 'public', request: p('/api/exchange/guest-rewards-status', { claims: [] }) },
+  'POST /api/exchange/claim-guest-rewards': { rule: 'user', allowed: 'any', request: (f, c) => ({ path: '/api/exchange/claim-guest-rewards', body: { claims: [], userId: accountId(f, c) } }) },
+  'GET /api/admin/payments': { rule: 'staff', request: p('/api/admin/payments') },
+  'GET /api/admin/payments/{id}': { rule: 'staff', request: (f) => ({ path: `/api/admin/payments/${f.paymentId}` }) },
+  'POST /api/admin/payments/{id}/recheck': { rule: 'staff', request: (f) => ({ path: `/api/admin/payments/${f.paymentId}/recheck` }) },
+  'GET /api/admin/exchanges': { rule: 'staff', request: p('/api/admin/exchanges') },
+  'GET /api/admin/exchanges/{id}': { rule: 'staff', request: (f) => ({ path: `/api/admin/exchanges/${f.exchangeId}` }) },
+  'POST /api/admin/exchanges/{id}/recheck': { rule: 'staff', request: (f) => ({ path: `/api/admin/exchanges/${f.exchangeId}/recheck` }) },
+
+  'GET /api/ads': { rule: 'public', request: p('/api/ads?placement=home-banner') },
+  'POST /api/ads/{id}/impression': { rule: 'public', allowed: 'any', request: (f) => ({ path: `/api/ads/${f.adId}/impression` }) },
+  'GET /api/ads/{id}/click': { rule: 'public', allowed: 'any', request: (f) => ({ path: `/api/ads/${f.adId}/click` }) },
+  'GET /api/staff/ads': { rule: 'staff', request: p('/api/staff/ads') },
+  'POST /api/staff/ads': { rule: 'staff', request: p('/api/staff/ads', { placement: 'patch-notes', title: 'Matrix ad', targetUrl: 'https://example.com/' }) },
+  'PUT /api/staff/ads/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/ads/${f.adId}`, body: { weight: 2 } }) },
+  'GET /api/staff/ads/stats': { rule: 'staff', request: p('/api/staff/ads/stats') },
+
+  'GET /api/status': { rule: 'public', request: p('/api/status') },
+  'POST /api/status/incidents': { rule: 'staff', request: p('/api/status/incidents', { title: 'Matrix incident', message: 'Looking into it.' }) },
+  'PUT /api/status/incidents/{id}': { rule: 'staff', request: (f) => ({ path: `/api/status/incidents/${f.incidentId}`, body: { message: 'Still looking.' } }) },
+  'POST /api/status/checks': { rule: 'staff', request: p('/api/status/checks') },
+
+  'GET /api/users/webhook-settings': { rule: 'user', request: p('/api/users/webhook-settings') },
+  'PUT /api/users/webhook-settings': { rule: 'user', allowed: 'any', request: p('/api/users/webhook-settings', { url: 'https://example.com/hook', events: [], enabled: false }) },
+  'POST /api/users/webhook-settings/rotate-secret': { rule: 'user', allowed: 'any', request: p('/api/users/webhook-settings/rotate-secret') },
+  'POST /api/users/webhook-settings/test': { rule: 'user', allowed: 'any', request: p('/api/users/webhook-settings/test') },
+  'GET /api/users/webhook-deliveries': { rule: 'user', request: p('/api/users/webhook-deliveries') },
+};
+
+function accountId(f: Fixtures, c: CallerName): string {
+  const caller = f.callers[c];
+  return 'userId' in caller ? caller.userId : '00000000-0000-4000-8000-000000000000';
+}
+
+let currentApp: TestApp;
+
+/** A new session for this caller, so ending it leaves the caller's own session alone. */
+async function freshToken(f: Fixtures, c: CallerName): Promise<string | undefined> {
+  if (c === 'anonymous') return undefined;
+  if (c === 'guest') return (await startGuest(currentApp)).token;
+  const res = await call(currentApp, 'POST', '/api/login', { body: { username: f.callers[c].username, password: TEST_PASSWORD, turnstileToken: 'ok' } });
+  return res.json.token as string;
+}
+
+/** The id of a second session of `user` (the resource owner), made for one DELETE. */
+async function freshSessionId(f: Fixtures): Promise<string> {
+  const token = await freshToken(f, 'user');
+  const list = await call(currentApp, 'GET', '/api/auth/sessions', { token });
+  const current = (list.json.sessions as { _id: string; current: boolean }[]).find((s) => s.current);
+  if (!current) throw new Error('no current session');
+  return current._id;
+}
+
+/** What a caller must get from a row: 'allowed', 'not-found' (someone else's), or a refusal status. */
+function expectation(row: Row, caller: CallerName): 'allowed' | 401 | 403 | 404 {
+  if (row.rule === 'signature') return 401;
+  if (row.rule === 'public') return 'allowed';
+  if (caller === 'anonymous') return 401;
+  const kind = caller === 'guest' ? 'guest' : caller === 'support' || caller === 'admin' ? caller : 'user';
+  const passes =
+    row.rule === 'session' ||
+    (row.rule === 'guest' && kind === 'guest') ||
+    (row.rule === 'user' && kind !== 'guest') ||
+    (row.rule === 'staff' && (kind === 'support' || kind === 'admin')) ||
+    (row.rule === 'admin' && kind === 'admin');
+  if (!passes) return 403;
+  if (row.owned === 'or-staff') return caller === 'other' ? 403 : 'allowed';
+  if (row.owned && caller !== 'user') return 404;
+  return 'allowed';
+}
+
+describe('the authorization matrix', () => {
+  it('has a row for every documented endpoint, and no row for an endpoint that is gone', async () => {
+    const t = await startTestApp('pglite');
+    try {
+      const documented = (await listEndpoints(t)).map((e) => e.key).sort();
+      expect(Object.keys(MATRIX).sort()).toEqual(documented);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe.each(ENGINES)('every endpoint as every caller on %s', (engine) => {
+  let t: TestApp;
+  let f: Fixtures;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine, { RATE_LIMITS: '0' });
+    currentApp = t;
+    const callers = await createCallers(t);
+    const target = await registerUser(t);
+    const u = callers.user.token;
+    const a = callers.admin.token;
+    const g = { token: callers.guest.token, headers: callers.guest.headers };
+    const payment = await call(t, 'POST', '/api/payments/deposit', { token: u, body: { crypto: 'btc', amount: 20 } });
+    const ticket = await call(t, 'POST', '/api/tickets', { token: u, body: { subject: 'Matrix', message: 'The owner asks.', category: 'general' } });
+    const guestTicket = await call(t, 'POST', '/api/tickets/guest', { ...g, body: { subject: 'Matrix', message: 'A guest asks.', category: 'general' } });
+    const exchange = await call(t, 'POST', '/api/exchange/exchanges', { token: u, body: { from: 'btc', to: 'eth', amount: 0.01, payoutAddress: ETH_ADDRESS } });
+    const ad = await call(t, 'POST', '/api/staff/ads', { token: a, body: { placement: 'home-banner', title: 'Matrix ad', targetUrl: 'https://example.com/' } });
+    const incident = await call(t, 'POST', '/api/status/incidents', { token: a, body: { title: 'Matrix incident', message: 'Looking.' } });
+    const ids = {
+      paymentId: payment.json.payment?._id,
+      ticketId: ticket.json.ticket?._id,
+      guestTicketId: guestTicket.json.ticket?._id,
+      exchangeId: exchange.json.data?.exchange?._id,
+      adId: ad.json.ad?._id,
+      incidentId: incident.json.incident?._id,
+    };
+    for (const [name, id] of Object.entries(ids)) if (typeof id !== 'string') throw new Error(`fixture ${name} was not created`);
+    f = { callers, targetId: target.userId, ...(ids as Record<keyof typeof ids, string>) };
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** After a row that ends sessions or changes roles, give every caller a live session again. */
+  async function revive() {
+    const fresh = await startGuest(t);
+    const guest = f.callers.guest;
+    if ((await call(t, 'GET', '/api/auth/me', { token: guest.token, headers: guest.headers })).status !== 200) {
+      f.callers.guest = { token: fresh.token, guestId: fresh.guestId, headers: { 'guest-id': fresh.guestId } };
+    }
+    for (const name of ['user', 'other', 'support', 'admin'] as const) {
+      const account = f.callers[name];
+      if ((await call(t, 'GET', '/api/auth/me', { token: account.token })).status === 200) continue;
+      const res = await call(t, 'POST', '/api/login', { body: { username: account.username, password: TEST_PASSWORD, turnstileToken: 'ok' } });
+      account.token = res.json.token as string;
+    }
+    await setRole(t.database.db, f.callers.support.userId, 'support');
+    await setRole(t.database.db, f.callers.admin.userId, 'admin');
+  }
+
+  for (const [key, row] of Object.entries(MATRIX)) {
+    it(`${key}: ${row.rule}${row.owned ? ' (own resources only)' : ''}`, async () => {
+      const [method, template] = key.split(' ') as [string, string];
+      // Refusals first, so an allowed call cannot hide what a refused one changed.
+      const order = [...CALLER_NAMES].sort((x, y) => Number(expectation(row, x) === 'allowed') - Number(expectation(row, y) === 'allowed'));
+      const outcomes: string[] = [];
+      for (const caller of order) {
+        const expected = expectation(row, caller);
+        const req = await row.request(f, caller);
+        expect(req.path.split('?')[0]!.split('/').length, `${key} request path`).toBe(template.split('/').length);
+        const c = f.callers[caller];
+        const token = req.token ?? c.token;
+        const headers: Record<string, string> = { ...(c.headers ?? {}) };
+        if (req.token && caller === 'guest') delete headers['guest-id'];
+        if (token) headers.authorization = `Bearer ${token}`;
+        if (req.body !== undefined) headers['content-type'] = 'application/json';
+        const before = expected === 'allowed' ? null : await stateFingerprint(t);
+        const { res, raw } = await rawCall(t, method, req.path, { headers, body: req.body === undefined ? undefined : JSON.stringify(req.body) });
+        const problems = answerProblems(res, raw);
+        if (expected === 'allowed') {
+          if (row.allowed === 'any' ? res.status === 401 || res.status === 403 : res.status < 200 || res.status >= 400) problems.push(`expected success, got ${res.status}`);
+        } else {
+          if (res.status !== expected) problems.push(`expected ${expected}, got ${res.status}`);
+          const changed = fingerprintDiff(before!, await stateFingerprint(t));
+          if (changed.length > 0) problems.push(`refused but the database changed: ${changed.join('; ')}`);
+        }
+        outcomes.push(`${caller}: ${res.status}${problems.length ? ` ✗ ${problems.join(', ')} ${raw.slice(0, 200)}` : ''}`);
+      }
+      await revive();
+      await settle(t);
+      expect(outcomes.filter((o) => o.includes('✗')), outcomes.join('\n')).toEqual([]);
+    });
+  }
+});

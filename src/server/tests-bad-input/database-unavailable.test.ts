@@ -1,0 +1,108 @@
+import { randomBytes } from 'node:crypto';
+import { connect, createServer, type Server, type Socket } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp, type App } from '../app.js';
+import { loadConfig } from '../config.js';
+import { openDatabase, type Database } from '../db/client.js';
+import { call, registerUser } from '../test/http.js';
+import { createTestDatabase, ENGINES, type TestApp, type TestDatabase } from '../test/test-app.js';
+
+/** A loopback TCP proxy to the database that can drop every connection and refuse new ones. */
+async function startProxy(target: URL) {
+  const sockets = new Set<Socket>();
+  let server: Server;
+  let port = 0;
+  let listening = false;
+  const listen = () =>
+    new Promise<void>((resolve, reject) => {
+      if (listening) return resolve();
+      server = createServer((client) => {
+        const upstream = connect(Number(target.port || 5432), target.hostname);
+        for (const s of [client, upstream]) {
+          sockets.add(s);
+          s.on('close', () => sockets.delete(s));
+          s.on('error', () => {});
+        }
+        client.pipe(upstream).pipe(client);
+        client.on('close', () => upstream.destroy());
+        upstream.on('close', () => client.destroy());
+      });
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => {
+        port = (server.address() as { port: number }).port;
+        listening = true;
+        resolve();
+      });
+    });
+  await listen();
+  return {
+    get port() {
+      return port;
+    },
+    async cut() {
+      listening = false;
+      const closed = new Promise((resolve) => server.close(resolve));
+      for (const s of sockets) s.destroy();
+      await closed;
+    },
+    restore: listen,
+  };
+}
+
+/**
+ * The database going away mid-flight (issue 9, database outage): requests answer 503 UNAVAILABLE with
+ * Retry-After, never a 500, and the app recovers by itself. Drizzle wraps driver errors, so the
+ * connection error is found on the error's cause.
+ */
+describe.each(ENGINES)('requests while the database is unreachable on %s', (engine) => {
+  let backing: TestDatabase;
+  let database: Database;
+  let app: App;
+  let t: TestApp;
+  let proxy: Awaited<ReturnType<typeof startProxy>>;
+
+  beforeAll(async () => {
+    backing = await createTestDatabase(engine);
+    proxy = await startProxy(new URL(backing.database.connectionString));
+    const url = new URL(backing.database.connectionString);
+    url.hostname = '127.0.0.1';
+    url.port = String(proxy.port);
+    // One connection: the embedded database serves one session at a time.
+    database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'unused', poolSize: 1 });
+    const config = loadConfig({ NODE_ENV: 'test', PORT: '0', LOG_LEVEL: 'silent', JWT_SECRET: randomBytes(32).toString('hex'), DATA_DIR: 'memory://', RATE_LIMITS: '0' });
+    app = await buildApp({ config, database, isMigrated: () => true });
+    const listening = await app.listen({ port: 0, host: '127.0.0.1' });
+    t = { app, config, database, url: listening, close: async () => {} };
+  });
+  afterAll(async () => {
+    await proxy?.restore().catch(() => {});
+    await app?.close();
+    await database?.close().catch(() => {});
+    await backing?.dispose();
+  });
+
+  it('answers 503 with Retry-After while the connection is gone, and 200 again once it is back', async () => {
+    const user = await registerUser(t);
+    expect((await call(t, 'GET', '/api/auth/me', { token: user.token })).status).toBe(200);
+
+    await proxy.cut();
+    for (const path of ['/api/auth/me', '/api/credits/history', '/api/payments/mine']) {
+      const res = await call(t, 'GET', path, { token: user.token });
+      expect(res.status, path).toBe(503);
+      expect(res.json).toEqual({ error: 'Service temporarily unavailable', code: 'UNAVAILABLE' });
+      expect(res.headers.get('retry-after')).toBe('5');
+    }
+    expect((await call(t, 'GET', '/readyz')).status).toBe(503);
+
+    await proxy.restore();
+    const deadline = Date.now() + 15_000;
+    let status = 0;
+    while (Date.now() < deadline) {
+      status = (await call(t, 'GET', '/api/auth/me', { token: user.token })).status;
+      if (status === 200) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(status).toBe(200);
+    expect((await call(t, 'GET', '/readyz')).status).toBe(200);
+  });
+});

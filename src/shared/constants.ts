@@ -1,0 +1,70 @@
+/**
+ * Business constants of spec section 9 and the storage keys of section 3.
+ * Both the browser and the server read these; change them here only.
+ */
+
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** A token is treated as expired this many seconds before its `exp`. */
+export const TOKEN_EXPIRY_MARGIN_S = 300;
+
+export const TOKEN_COOKIE = {
+  name: 'token',
+  path: '/',
+  sameSite: 'lax',
+} as const;
+
+export const REMEMBER_ME_LIFETIME_S = 30 * 24 * 60 * 60;
+export const DEFAULT_SESSION_LIFETIME_S = 24 * 60 * 60;
+/** Token and guest cookies in the browser's session flow. */
+export const SESSION_COOKIE_MAX_AGE_S = 86_400;
+
+export const REWARD_CLAIM_VALIDITY_HOURS = 720;
+export const REWARD_CLAIM_VALIDITY_MS = REWARD_CLAIM_VALIDITY_HOURS * 60 * 60 * 1000;
+
+export const PAYMENT_EXPIRY_S = 3600;
+export const PAYMENT_STATUS_POLL_MS = 15_000;
+export const COUNTDOWN_TICK_MS = 1000;
+export const COPIED_FEEDBACK_MS = 2000;
+
+export const AUTH_CHECK_DELAY_MS = 500;
+
+export const TOAST_DURATION_MS = {
+  default: 4000,
+  success: 2000,
+  error: 4000,
+  loading: Number.POSITIVE_INFINITY,
+} as const;
+export const TOAST_LIMIT = 20;
+export const TOAST_POSITION = 'top-right' as const;
+
+export const CONNECT_ERROR_REDIRECT_MS = 3000;
+
+export const AD_ANIMATION_MS = 800;
+
+export const QR_CODE = { size: 200, level: 'H' } as const;
+
+/** Processing fee tiers by USD amount, highest threshold first. */
+export const FEE_TIERS = [
+  { minUsd: 500, percent: 1 },
+  { minUsd: 100, percent: 3 },
+  { minUsd: 0, percent: 5 },
+] as const;
+
+export const STORAGE_KEYS = {
+  token: 'token',
+  guestId: 'guestId',
+  userType: 'userType',
+  userRole: 'userRole',
+  userSubroles: 'userSubroles',
+  sessionData: 'sessionData',
+  rewardClaims: 'olympus_reward_claims',
+  paymentExpiry: (paymentId: string) => `payment_expiry_${paymentId}`,
+} as const;
+
+export const ROLES = ['user', 'support', 'admin'] as const;
+export type Role = (typeof ROLES)[number];
+export const STAFF_ROLES: readonly Role[] = ['support', 'admin'];
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;

@@ -1,0 +1,30 @@
+/** Every route of spec section 2, in one place for the router, the links and the server's fallback. */
+export const paths = {
+  home: '/',
+  status: '/status',
+  privacy: '/privacy',
+  terms: '/terms',
+  dashboard: '/dashboard',
+  settings: '/dashboard/settings',
+  patchNotes: '/patch-notes',
+  login: '/login',
+  register: '/register',
+  paymentProcess: '/payment/process',
+  paymentComplete: '/payment/complete',
+  jobs: '/jobs',
+  portfolio: '/portfolio',
+  reviews: '/reviews',
+  discordCallback: '/discord-callback',
+  telegramCallback: '/telegram-callback',
+} as const;
+
+/** Routes with a `/*` tail accept any sub-path. */
+const WILDCARD_ROUTES = ['/status', '/privacy', '/terms', '/dashboard'];
+const EXACT_ROUTES = new Set<string>(Object.values(paths));
+
+/** True when the single-page app has a page for this path (anything else is a 404). */
+export function isAppRoute(pathname: string): boolean {
+  const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  if (EXACT_ROUTES.has(clean)) return true;
+  return WILDCARD_ROUTES.some((base) => clean === base || clean.startsWith(`${base}/`));
+}

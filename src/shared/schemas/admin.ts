@@ -1,0 +1,122 @@
+import { z } from 'zod';
+import { ROLES } from '../constants.js';
+import { userSchema } from './auth.js';
+
+export const adminUserListQuerySchema = z.object({
+  search: z.string().trim().max(100).optional(),
+  role: z.enum(ROLES).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const adminUserSchema = userSchema.extend({
+  disabled: z.boolean(),
+  lastSeenAt: z.string().nullable(),
+});
+export type AdminUser = z.infer<typeof adminUserSchema>;
+
+export const adminUserListResponseSchema = z.object({
+  users: z.array(adminUserSchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+
+export const adminSessionSchema = z.object({
+  _id: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  expiresAt: z.string(),
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
+});
+
+export const adminUserDetailResponseSchema = z.object({
+  user: adminUserSchema,
+  sessions: z.array(adminSessionSchema),
+  counts: z.object({ tickets: z.number().int(), payments: z.number().int(), ledgerEntries: z.number().int() }),
+});
+
+export const roleChangeBodySchema = z.object({
+  role: z.enum(ROLES),
+  subroles: z.array(z.string().trim().min(1).max(40).regex(/^[a-z0-9_-]+$/, 'Subroles are lower-case words')).max(20).optional(),
+});
+
+export const disableBodySchema = z.object({
+  disabled: z.boolean(),
+  reason: z.string().trim().min(3, 'Give a reason').max(500),
+});
+
+export const auditEntrySchema = z
+  .object({
+    _id: z.string(),
+    actor: z.object({ _id: z.string().nullable(), username: z.string() }),
+    action: z.string(),
+    targetType: z.string(),
+    targetId: z.string().nullable(),
+    before: z.unknown(),
+    after: z.unknown(),
+    reason: z.string().nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'AuditEntry' });
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
+
+export const auditListQuerySchema = z.object({
+  search: z.string().trim().max(100).optional(),
+  action: z.string().trim().max(60).optional(),
+  targetId: z.string().trim().max(100).optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(50),
+});
+
+export const auditListResponseSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  page: z.number().int(),
+  pageSize: z.number().int(),
+  total: z.number().int(),
+});
+
+export const overviewQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(365).default(30) });
+
+export const overviewDaySchema = z.object({
+  day: z.string(),
+  signups: z.number().int(),
+  deposits: z.number().int(),
+  depositedCents: z.number().int(),
+  creditsIssuedCents: z.number().int(),
+  creditsSpentCents: z.number().int(),
+  ticketsOpened: z.number().int(),
+});
+export const overviewResponseSchema = z.object({
+  days: z.array(overviewDaySchema),
+  openTickets: z.number().int(),
+  totalUsers: z.number().int(),
+});
+export type OverviewResponse = z.infer<typeof overviewResponseSchema>;
+
+// Payments and exchanges as staff see them (operator console).
+const moneyListQueryBase = {
+  status: z.string().trim().max(30).optional(),
+  currency: z.string().trim().toLowerCase().max(20).optional(),
+  userId: z.uuid().optional(),
+  from: z.iso.date().optional(),
+  to: z.iso.date().optional(),
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+};
+export const adminPaymentListQuerySchema = z.object(moneyListQueryBase);
+export const adminExchangeListQuerySchema = z.object(moneyListQueryBase);
+
+export const adminOwnerSchema = z.object({ userId: z.string().nullable(), username: z.string().nullable(), guestId: z.string().nullable() });
+
+export const paymentEventSchema = z.object({
+  _id: z.string(),
+  source: z.string(),
+  providerStatus: z.string(),
+  statusBefore: z.string(),
+  statusAfter: z.string(),
+  creditedCents: z.number().int(),
+  body: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});

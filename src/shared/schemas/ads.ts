@@ -1,0 +1,172 @@
+import { z } from 'zod';
+
+/** Where an ad can appear. Each page with an ad slot names its placement; staff pick from this list. */
+export const AD_PLACEMENTS = ['home-banner', 'patch-notes'] as const;
+export type AdPlacement = (typeof AD_PLACEMENTS)[number];
+export const adPlacementSchema = z.enum(AD_PLACEMENTS);
+
+export const AD_KINDS = ['text', 'image'] as const;
+export type AdKind = (typeof AD_KINDS)[number];
+
+/**
+ * An impression counts once per viewer per ad in this window, on the server and in the browser
+ * (design.md section 9).
+ */
+export const AD_IMPRESSION_WINDOW_MS = 30 * 60 * 1000;
+/** The viewability rule (IAB/MRC): at least this share of the ad visible... */
+export const AD_VIEWABLE_RATIO = 0.5;
+/** ...for at least this long, without interruption. */
+export const AD_VIEWABLE_MS = 1000;
+
+export const AD_WEIGHT_MAX = 1000;
+
+/** Only http(s): a javascript: or data: target would turn the tracked redirect into an attack. */
+const httpUrl = (label: string) =>
+  z
+    .string({ error: `${label} is required` })
+    .trim()
+    .max(2000, `${label} must be at most 2000 characters`)
+    .refine((value) => {
+      try {
+        const url = new URL(value);
+        return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+      } catch {
+        return false;
+      }
+    }, `${label} must be an http or https address`);
+
+/** The page serves images over https only (its Content-Security-Policy), so creatives must too. */
+const httpsImageUrl = z
+  .string()
+  .trim()
+  .max(2000, 'Image address must be at most 2000 characters')
+  .refine((value) => {
+    try {
+      return new URL(value).protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'Image address must be an https address');
+
+const isoDateTime = z.iso.datetime({ offset: true, error: 'Use a full date and time (ISO 8601)' });
+
+const adFieldsSchema = z.object({
+  placement: adPlacementSchema,
+  kind: z.enum(AD_KINDS).default('text'),
+  title: z.string({ error: 'Title is required' }).trim().min(2, 'Title must be at least 2 characters').max(80, 'Title must be at most 80 characters'),
+  body: z.string().trim().max(280, 'Text must be at most 280 characters').default(''),
+  imageUrl: httpsImageUrl.nullable().default(null),
+  imageAlt: z.string().trim().max(200, 'Image description must be at most 200 characters').default(''),
+  targetUrl: httpUrl('Target address'),
+  startsAt: isoDateTime.nullable().default(null),
+  endsAt: isoDateTime.nullable().default(null),
+  weight: z.number().int('Weight must be a whole number').min(1, 'Weight must be at least 1').max(AD_WEIGHT_MAX, `Weight must be at most ${AD_WEIGHT_MAX}`).default(1),
+  active: z.boolean().default(true),
+});
+
+type AdFields = z.infer<typeof adFieldsSchema>;
+
+/** Rules that involve more than one field, shared by create and by update (on the merged ad). */
+export function adRuleIssues(ad: Partial<Pick<AdFields, 'kind' | 'imageUrl' | 'imageAlt' | 'startsAt' | 'endsAt'>>): { path: string; message: string }[] {
+  const issues: { path: string; message: string }[] = [];
+  if (ad.kind === 'image' && !ad.imageUrl) issues.push({ path: 'imageUrl', message: 'An image ad needs an image address' });
+  if (ad.kind === 'image' && ad.imageUrl && !ad.imageAlt) {
+    issues.push({ path: 'imageAlt', message: 'Describe the image for people who cannot see it' });
+  }
+  if (ad.startsAt && ad.endsAt && new Date(ad.endsAt) <= new Date(ad.startsAt)) {
+    issues.push({ path: 'endsAt', message: 'The end must be after the start' });
+  }
+  return issues;
+}
+
+export const createAdBodySchema = adFieldsSchema.superRefine((ad, ctx) => {
+  for (const issue of adRuleIssues(ad)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+});
+export type CreateAdBody = z.input<typeof createAdBodySchema>;
+
+/** Update: any subset of the fields; the merged ad is checked against the same rules on the server. */
+export const updateAdBodySchema = adFieldsSchema
+  .partial()
+  .extend({
+    // `.partial()` keeps defaults, which would reset omitted fields; an update changes only what it names.
+    kind: z.enum(AD_KINDS).optional(),
+    body: z.string().trim().max(280, 'Text must be at most 280 characters').optional(),
+    imageUrl: httpsImageUrl.nullable().optional(),
+    imageAlt: z.string().trim().max(200, 'Image description must be at most 200 characters').optional(),
+    startsAt: isoDateTime.nullable().optional(),
+    endsAt: isoDateTime.nullable().optional(),
+    weight: z.number().int('Weight must be a whole number').min(1, 'Weight must be at least 1').max(AD_WEIGHT_MAX, `Weight must be at most ${AD_WEIGHT_MAX}`).optional(),
+    active: z.boolean().optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to change' });
+export type UpdateAdBody = z.input<typeof updateAdBodySchema>;
+
+export const adIdParamsSchema = z.object({ id: z.uuid('Unknown ad') });
+export const adPlacementQuerySchema = z.object({ placement: adPlacementSchema });
+
+/** What a visitor's browser gets: the creative and the tracked link, never anything about targeting. */
+export const publicAdSchema = z.object({
+  _id: z.string(),
+  placement: adPlacementSchema,
+  kind: z.enum(AD_KINDS),
+  title: z.string(),
+  body: z.string(),
+  imageUrl: z.string().nullable(),
+  imageAlt: z.string(),
+  /** The advertiser's host name, shown beside the label so people know where the link goes. */
+  displayHost: z.string(),
+  /** Our tracked redirect (GET, 302 to the ad's stored target). */
+  clickUrl: z.string(),
+});
+export type PublicAd = z.infer<typeof publicAdSchema>;
+
+export const adForPlacementResponseSchema = z.object({ ad: publicAdSchema.nullable() });
+export type AdForPlacementResponse = z.infer<typeof adForPlacementResponseSchema>;
+
+/** POST /api/ads/{id}/impression: whether this call counted (false: already counted in the window, or not live). */
+export const impressionResponseSchema = z.object({ recorded: z.boolean() });
+export type ImpressionResponse = z.infer<typeof impressionResponseSchema>;
+
+export const staffAdSchema = z.object({
+  _id: z.string(),
+  placement: adPlacementSchema,
+  kind: z.enum(AD_KINDS),
+  title: z.string(),
+  body: z.string(),
+  imageUrl: z.string().nullable(),
+  imageAlt: z.string(),
+  targetUrl: z.string(),
+  startsAt: z.string().nullable(),
+  endsAt: z.string().nullable(),
+  weight: z.number().int(),
+  active: z.boolean(),
+  /** Active and inside its schedule right now. */
+  live: z.boolean(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type StaffAd = z.infer<typeof staffAdSchema>;
+
+export const staffAdResponseSchema = z.object({ ad: staffAdSchema });
+export const staffAdListResponseSchema = z.object({ ads: z.array(staffAdSchema) });
+
+export const adStatsQuerySchema = z.object({
+  /** How many days back, today included (UTC days). */
+  days: z.coerce.number().int().min(1).max(365).default(30),
+  adId: z.uuid().optional(),
+});
+
+export const adDayStatsSchema = z.object({
+  adId: z.string(),
+  /** UTC day, YYYY-MM-DD. */
+  day: z.string(),
+  impressions: z.number().int(),
+  uniqueViewers: z.number().int(),
+  clicks: z.number().int(),
+  /** clicks / impressions, 0 when there were no impressions. */
+  clickThroughRate: z.number(),
+});
+export type AdDayStats = z.infer<typeof adDayStatsSchema>;
+
+export const adStatsResponseSchema = z.object({ stats: z.array(adDayStatsSchema) });
+export type AdStatsResponse = z.infer<typeof adStatsResponseSchema>;

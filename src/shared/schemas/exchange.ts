@@ -1,0 +1,211 @@
+import { z } from 'zod';
+
+/**
+ * The exchange (instant crypto-to-crypto swap) and its guest rewards: design.md section 7 and the
+ * shapes of spec section 3 (guest rewards status, claim result, exchange response on saving a claim).
+ */
+
+/** The swap provider's statuses (ChangeNOW-style), in the order an exchange moves through them. */
+export const EXCHANGE_STATUSES = [
+  'new',
+  'waiting',
+  'confirming',
+  'exchanging',
+  'sending',
+  'verifying',
+  'finished',
+  'failed',
+  'refunded',
+  'expired',
+] as const;
+export const exchangeStatusSchema = z.enum(EXCHANGE_STATUSES);
+export type ExchangeStatus = z.infer<typeof exchangeStatusSchema>;
+
+/** After these nothing more happens to an exchange (the status poller stops asking). */
+export const FINAL_EXCHANGE_STATUSES: readonly ExchangeStatus[] = ['finished', 'failed', 'refunded', 'expired'];
+
+/** Ticker as the swap provider spells it (lower case: btc, usdterc20, xrp...). */
+export const tickerSchema = z
+  .string({ error: 'Choose a currency' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Choose a currency')
+  .max(30, 'Unknown currency')
+  .regex(/^[a-z0-9]+$/, 'Unknown currency');
+
+/** A crypto amount as a person types it: positive, at most 8 decimals (satoshi precision). */
+export const cryptoAmountSchema = z.coerce
+  .number({ error: 'Enter an amount' })
+  .refine((v) => Number.isFinite(v) && v > 0, 'Enter an amount greater than zero')
+  .refine((v) => v < 1e12, 'That amount is too large')
+  .refine((v) => Math.abs(v * 1e8 - Math.round(v * 1e8)) < 1e-4, 'Use at most 8 decimals');
+
+export const exchangeCurrencySchema = z
+  .object({
+    ticker: z.string(),
+    name: z.string(),
+    image: z.string().nullable(),
+    /** Payouts in this currency may need a memo / destination tag (XRP, XLM...). */
+    hasExternalId: z.boolean(),
+    /** What the memo is called for this currency ("Destination tag", "Memo"), when it has one. */
+    externalIdName: z.string().nullable(),
+    network: z.string().nullable(),
+  })
+  .meta({ id: 'ExchangeCurrency' });
+export type ExchangeCurrency = z.infer<typeof exchangeCurrencySchema>;
+
+export const exchangeCurrenciesResponseSchema = z.object({ currencies: z.array(exchangeCurrencySchema) });
+export type ExchangeCurrenciesResponse = z.infer<typeof exchangeCurrenciesResponseSchema>;
+
+export const estimateQuerySchema = z.object({
+  from: tickerSchema,
+  to: tickerSchema,
+  amount: cryptoAmountSchema,
+});
+export type EstimateQuery = z.infer<typeof estimateQuerySchema>;
+
+export const rewardPreviewSchema = z.object({
+  /** The configured reward rate, in percent of the exchange's USD value. */
+  percent: z.number(),
+  /** Reward credits the exchange will earn when it finishes (1 credit = 1 USD). */
+  amount: z.number(),
+});
+
+export const estimateResponseSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    amount: z.number(),
+    /** What the payout address receives, as the provider estimates it now (a floating rate). */
+    estimatedAmount: z.string(),
+    minAmount: z.string(),
+    /** The USD value of `amount`, which the reward is computed from. */
+    usdValue: z.number(),
+    reward: rewardPreviewSchema,
+    transactionSpeedForecast: z.string().nullable(),
+    warningMessage: z.string().nullable(),
+  })
+  .meta({ id: 'ExchangeEstimate' });
+export type EstimateResponse = z.infer<typeof estimateResponseSchema>;
+
+export const createExchangeBodySchema = z.object({
+  from: tickerSchema,
+  to: tickerSchema,
+  amount: cryptoAmountSchema,
+  payoutAddress: z.string({ error: 'Enter your payout address' }).trim().min(1, 'Enter your payout address').max(200, 'That address is too long'),
+  /** Memo / destination tag for currencies that use one. */
+  payoutExtraId: z.string().trim().max(100, 'That memo is too long').optional(),
+});
+export type CreateExchangeBody = z.infer<typeof createExchangeBodySchema>;
+
+export const exchangeSchema = z
+  .object({
+    _id: z.string(),
+    providerExchangeId: z.string(),
+    status: exchangeStatusSchema,
+    from: z.string(),
+    to: z.string(),
+    amount: z.string(),
+    expectedAmount: z.string().nullable(),
+    amountSent: z.string().nullable(),
+    amountReceived: z.string().nullable(),
+    payinAddress: z.string(),
+    payinExtraId: z.string().nullable(),
+    payoutAddress: z.string(),
+    payoutExtraId: z.string().nullable(),
+    payinHash: z.string().nullable(),
+    payoutHash: z.string().nullable(),
+    usdValue: z.number(),
+    /** Reward credits this exchange earns when it finishes (what it earned, once finished). */
+    rewardAmount: z.number(),
+    /** `direct`: credited to the account that made it; `claim`: a guest redeems it with the claim code. */
+    rewardMode: z.enum(['direct', 'claim']),
+    rewardCredited: z.boolean(),
+    claimDeadline: z.string().nullable(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    finishedAt: z.string().nullable(),
+  })
+  .meta({ id: 'Exchange' });
+export type Exchange = z.infer<typeof exchangeSchema>;
+
+/** `data.rewards` of the create answer; a guest's also carries the claim code, shown this once. */
+export const exchangeRewardsSchema = z.object({
+  potentialAmount: z.number(),
+  percent: z.number(),
+  mode: z.enum(['direct', 'claim']),
+  claimCode: z.string().optional(),
+  claimDeadline: z.string().optional(),
+});
+export type ExchangeRewards = z.infer<typeof exchangeRewardsSchema>;
+
+export const createExchangeResponseSchema = z
+  .object({
+    success: z.literal(true),
+    data: z.object({ exchange: exchangeSchema, rewards: exchangeRewardsSchema }),
+  })
+  .meta({ id: 'CreateExchangeResponse' });
+export type CreateExchangeResponse = z.infer<typeof createExchangeResponseSchema>;
+
+export const exchangeResponseSchema = z.object({ exchange: exchangeSchema });
+export type ExchangeResponse = z.infer<typeof exchangeResponseSchema>;
+
+export const myExchangesQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+export type MyExchangesQuery = z.infer<typeof myExchangesQuerySchema>;
+
+export const myExchangesResponseSchema = z.object({
+  exchanges: z.array(exchangeSchema),
+  page: z.number(),
+  pageSize: z.number(),
+  total: z.number(),
+});
+export type MyExchangesResponse = z.infer<typeof myExchangesResponseSchema>;
+
+// ---- Guest reward claims (spec sections 3, 4 and 7) ---------------------------------------------------
+
+/** One claim as the browser keeps it and sends it back. Loose on purpose: local storage may hold junk. */
+export const rewardClaimInputSchema = z.object({
+  exchangeId: z.string().max(100),
+  claimCode: z.string().max(200),
+  potentialRewards: z.coerce.number().optional(),
+});
+export type RewardClaimInput = z.infer<typeof rewardClaimInputSchema>;
+
+export const MAX_CLAIMS_PER_CALL = 100;
+
+export const guestRewardsStatusBodySchema = z.object({
+  claims: z.array(rewardClaimInputSchema).max(MAX_CLAIMS_PER_CALL),
+});
+export type GuestRewardsStatusBody = z.infer<typeof guestRewardsStatusBodySchema>;
+
+export const guestRewardsStatusResponseSchema = z
+  .object({
+    success: z.boolean(),
+    data: z.object({
+      /** Reward credits of the valid claims, as the server knows them (not as the browser sent them). */
+      totalPotentialRewards: z.number(),
+      claims: z.array(z.object({ exchangeId: z.string(), valid: z.boolean() })),
+    }),
+  })
+  .meta({ id: 'GuestRewardsStatusResponse' });
+export type GuestRewardsStatusResponse = z.infer<typeof guestRewardsStatusResponseSchema>;
+
+export const claimGuestRewardsBodySchema = z.object({
+  claims: z.array(rewardClaimInputSchema).max(MAX_CLAIMS_PER_CALL),
+  userId: z.string().max(100),
+});
+export type ClaimGuestRewardsBody = z.infer<typeof claimGuestRewardsBodySchema>;
+
+export const claimGuestRewardsResponseSchema = z
+  .object({
+    success: z.boolean(),
+    data: z.object({
+      totalCredited: z.number(),
+      results: z.array(z.object({ exchangeId: z.string(), claimed: z.boolean() })),
+    }),
+  })
+  .meta({ id: 'ClaimGuestRewardsResponse' });
+export type ClaimGuestRewardsResponse = z.infer<typeof claimGuestRewardsResponseSchema>;

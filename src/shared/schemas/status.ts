@@ -1,0 +1,117 @@
+import { z } from 'zod';
+
+/** The monitored components, in display order (ids match the status page's content file). */
+export const STATUS_COMPONENT_IDS = ['api', 'database', 'payment-provider', 'swap-provider'] as const;
+export type StatusComponentId = (typeof STATUS_COMPONENT_IDS)[number];
+export const statusComponentIdSchema = z.enum(STATUS_COMPONENT_IDS);
+
+export const STATUS_COMPONENT_NAMES: Record<StatusComponentId, string> = {
+  api: 'API',
+  database: 'Database',
+  'payment-provider': 'Payment provider',
+  'swap-provider': 'Swap provider',
+};
+
+/** What one check finds. `unknown`: no check recorded recently (the checker itself may be down). */
+export const CHECK_STATES = ['up', 'degraded', 'down'] as const;
+export type CheckState = (typeof CHECK_STATES)[number];
+export const componentStateSchema = z.enum(['up', 'degraded', 'down', 'unknown']);
+export type ComponentState = z.infer<typeof componentStateSchema>;
+
+/** Checks run every minute; a component's last check older than this is shown as unknown. */
+export const STATUS_CHECK_INTERVAL_S = 60;
+export const STATUS_STALE_AFTER_S = 5 * 60;
+export const STATUS_HISTORY_DAYS = 90;
+/** How often the status page asks again. */
+export const STATUS_PAGE_REFRESH_MS = 30_000;
+
+export const INCIDENT_IMPACTS = ['minor', 'major', 'critical'] as const;
+export const INCIDENT_STATUSES = ['investigating', 'identified', 'monitoring', 'resolved'] as const;
+export type IncidentImpact = (typeof INCIDENT_IMPACTS)[number];
+export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+
+export const statusDaySchema = z.object({
+  /** UTC day, YYYY-MM-DD. */
+  day: z.string(),
+  /** Share of checks that found the component up or degraded (it answered); null: no checks that day. */
+  uptimePercent: z.number().nullable(),
+  up: z.number().int(),
+  degraded: z.number().int(),
+  down: z.number().int(),
+});
+export type StatusDay = z.infer<typeof statusDaySchema>;
+
+export const statusComponentSchema = z.object({
+  id: statusComponentIdSchema,
+  name: z.string(),
+  state: componentStateSchema,
+  latencyMs: z.number().int().nullable(),
+  detail: z.string().nullable(),
+  checkedAt: z.string().nullable(),
+  /** Over the days of the history that had checks; null when none had. */
+  uptimePercent: z.number().nullable(),
+  /** STATUS_HISTORY_DAYS entries, oldest first, today last. */
+  history: z.array(statusDaySchema),
+});
+export type StatusComponentReport = z.infer<typeof statusComponentSchema>;
+
+export const incidentUpdateSchema = z.object({
+  _id: z.string(),
+  status: z.enum(INCIDENT_STATUSES),
+  message: z.string(),
+  createdAt: z.string(),
+});
+
+export const incidentSchema = z.object({
+  _id: z.string(),
+  title: z.string(),
+  impact: z.enum(INCIDENT_IMPACTS),
+  status: z.enum(INCIDENT_STATUSES),
+  components: z.array(statusComponentIdSchema),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  resolvedAt: z.string().nullable(),
+  /** Newest first. */
+  updates: z.array(incidentUpdateSchema),
+});
+export type Incident = z.infer<typeof incidentSchema>;
+
+export const statusResponseSchema = z.object({
+  /** The worst current state across components. */
+  overall: componentStateSchema,
+  components: z.array(statusComponentSchema),
+  /** Open incidents and those resolved within the history window, newest first. */
+  incidents: z.array(incidentSchema),
+  generatedAt: z.string(),
+});
+export type StatusResponse = z.infer<typeof statusResponseSchema>;
+
+const incidentMessage = z
+  .string({ error: 'Message is required' })
+  .trim()
+  .min(3, 'Message must be at least 3 characters')
+  .max(2000, 'Message must be at most 2000 characters');
+
+export const createIncidentBodySchema = z.object({
+  title: z.string({ error: 'Title is required' }).trim().min(3, 'Title must be at least 3 characters').max(120, 'Title must be at most 120 characters'),
+  impact: z.enum(INCIDENT_IMPACTS).default('minor'),
+  status: z.enum(INCIDENT_STATUSES).default('investigating'),
+  components: z.array(statusComponentIdSchema).max(STATUS_COMPONENT_IDS.length).default([]),
+  message: incidentMessage,
+});
+export type CreateIncidentBody = z.input<typeof createIncidentBodySchema>;
+
+/** A change to an incident; a message adds an entry to its timeline. */
+export const updateIncidentBodySchema = z
+  .object({
+    title: z.string().trim().min(3, 'Title must be at least 3 characters').max(120, 'Title must be at most 120 characters').optional(),
+    impact: z.enum(INCIDENT_IMPACTS).optional(),
+    status: z.enum(INCIDENT_STATUSES).optional(),
+    components: z.array(statusComponentIdSchema).max(STATUS_COMPONENT_IDS.length).optional(),
+    message: incidentMessage.optional(),
+  })
+  .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to change' });
+export type UpdateIncidentBody = z.input<typeof updateIncidentBodySchema>;
+
+export const incidentIdParamsSchema = z.object({ id: z.uuid('Unknown incident') });
+export const incidentResponseSchema = z.object({ incident: incidentSchema });

@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+// Outbound webhooks (spec section 7: PUT /api/users/webhook-settings; design.md section 10). The browser
+// and the server share these shapes; docs/decisions/0080-outbound-webhooks.md explains the choices.
+
+/** What a user can subscribe to. */
+export const WEBHOOK_EVENTS = ['payment.finished', 'credits.changed', 'ticket.answered', 'exchange.finished'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** Sent only by the Send test button; never subscribed to. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+export type WebhookDeliveryEvent = WebhookEvent | typeof WEBHOOK_TEST_EVENT;
+
+export const WEBHOOK_EVENT_LABELS: Record<WebhookDeliveryEvent, string> = {
+  'payment.finished': 'Payment finished',
+  'credits.changed': 'Credits changed',
+  'ticket.answered': 'Ticket answered',
+  'exchange.finished': 'Exchange finished',
+  'webhook.test': 'Test',
+};
+
+/** Signature, delivery id, event and time travel in these headers (names compared case-insensitively). */
+export const WEBHOOK_HEADERS = {
+  event: 'X-Olympus-Event',
+  delivery: 'X-Olympus-Delivery',
+  timestamp: 'X-Olympus-Timestamp',
+  signature: 'X-Olympus-Signature',
+} as const;
+
+export const WEBHOOK_URL_MAX = 2048;
+
+/**
+ * The address deliveries go to: an absolute http(s) URL without credentials or fragment. Whether plain
+ * http and private addresses are allowed depends on the server's configuration, so the server checks
+ * those (and where the host resolves to) when saving.
+ */
+export const webhookUrlSchema = z
+  .string({ error: 'Enter the URL that should receive webhooks' })
+  .trim()
+  .min(1, 'Enter the URL that should receive webhooks')
+  .max(WEBHOOK_URL_MAX, `Keep the URL under ${WEBHOOK_URL_MAX} characters`)
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'Enter a full URL, like https://example.com/webhooks' });
+      return;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+      ctx.addIssue({ code: 'custom', message: 'The URL must start with https://' });
+    } else if (url.username || url.password) {
+      ctx.addIssue({ code: 'custom', message: 'Leave credentials out of the URL; verify the signature instead' });
+    } else if (url.hash) {
+      ctx.addIssue({ code: 'custom', message: 'Remove the #fragment from the URL' });
+    }
+  });
+
+/** PUT /api/users/webhook-settings: the settings object of spec section 7. */
+export const webhookSettingsBodySchema = z
+  .object({
+    url: webhookUrlSchema,
+    events: z
+      .array(z.enum(WEBHOOK_EVENTS, { error: 'Unknown event' }), { error: 'Choose the events to receive' })
+      .max(WEBHOOK_EVENTS.length)
+      .refine((events) => new Set(events).size === events.length, 'Each event can be chosen once'),
+    enabled: z.boolean({ error: 'enabled must be true or false' }),
+  })
+  .superRefine((body, ctx) => {
+    if (body.enabled && body.events.length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['events'], message: 'Choose at least one event, or turn the webhook off' });
+    }
+  });
+export type WebhookSettingsBody = z.infer<typeof webhookSettingsBodySchema>;
+
+/** The saved settings. The secret is shown in full only in the answer that created or rotated it. */
+export const webhookSettingsSchema = z
+  .object({
+    configured: z.boolean(),
+    url: z.string().nullable(),
+    events: z.array(z.enum(WEBHOOK_EVENTS)),
+    enabled: z.boolean(),
+    /** e.g. `whsec_••••••••3fQa`: enough to tell secrets apart, useless to an onlooker. */
+    secretHint: z.string().nullable(),
+    /** Present once, right after creation or rotation. */
+    secret: z.string().optional(),
+    updatedAt: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookSettings' });
+export type WebhookSettings = z.infer<typeof webhookSettingsSchema>;
+
+export const rotateWebhookSecretResponseSchema = z.object({ secret: z.string(), secretHint: z.string() });
+export type RotateWebhookSecretResponse = z.infer<typeof rotateWebhookSecretResponseSchema>;
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+export const webhookDeliverySchema = z
+  .object({
+    _id: z.string(),
+    event: z.string(),
+    /** pending: queued or waiting for a retry; succeeded: a 2xx answer; failed: no more attempts. */
+    status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+    attempts: z.number().int(),
+    /** The HTTP status of the last attempt; null when nothing answered. */
+    statusCode: z.number().int().nullable(),
+    lastError: z.string().nullable(),
+    createdAt: z.string(),
+    lastAttemptAt: z.string().nullable(),
+    deliveredAt: z.string().nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' });
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+export const webhookDeliveriesQuerySchema = z.object({
+  page: z.coerce.number().int().min(1).max(10_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const webhookDeliveriesResponseSchema = z.object({
+  deliveries: z.array(webhookDeliverySchema),
+  page: z.number(),
+  pageSize: z.number(),
+  total: z.number(),
+});
+export type WebhookDeliveriesResponse = z.infer<typeof webhookDeliveriesResponseSchema>;
+
+export const sendTestWebhookResponseSchema = z.object({ delivery: webhookDeliverySchema });

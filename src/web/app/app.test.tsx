@@ -1,0 +1,41 @@
+import { act, cleanup, render, screen } from '@testing-library/react';
+import toast from 'react-hot-toast';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { App } from './app';
+
+beforeAll(() => {
+  // jsdom has neither layout nor matchMedia; the shell and the toast library ask for both.
+  Element.prototype.scrollIntoView = vi.fn();
+  window.scrollTo = vi.fn() as typeof window.scrollTo;
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  })) as typeof window.matchMedia;
+});
+afterEach(() => {
+  act(() => toast.remove());
+  cleanup();
+});
+
+describe('App', () => {
+  it('renders the shell with its landmarks and shows a toast raised before the toast outlet loaded', async () => {
+    localStorage.clear();
+    render(<App />);
+    act(() => {
+      toast.success('Discord account connected successfully!');
+    });
+
+    expect(await screen.findByRole('heading', { level: 1 })).toBeTruthy();
+    expect(screen.getByRole('banner')).toBeTruthy();
+    expect(screen.getByRole('main')).toBeTruthy();
+    expect(screen.getByRole('contentinfo')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Skip to main content' }).getAttribute('href')).toBe('#main');
+    expect(await screen.findByText('Discord account connected successfully!')).toBeTruthy();
+  });
+});

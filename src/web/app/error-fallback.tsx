@@ -1,0 +1,55 @@
+import { useEffect } from 'react';
+import { useRouteError } from 'react-router';
+import { usePageMeta } from '../components/use-page-meta';
+
+/** A lazy page whose chunk could not be fetched (typically: a new version was deployed meanwhile). */
+function isChunkLoadError(error: unknown): boolean {
+  const message = error instanceof Error ? error.message : String(error ?? '');
+  return /dynamically imported module|Importing a module script failed|error loading dynamically|Loading chunk/i.test(
+    message,
+  );
+}
+
+interface ErrorFallbackProps {
+  /** Render the <main> landmark too: the root route's error replaces the whole layout. */
+  asMain?: boolean;
+}
+
+/** Shown when a page crashes or fails to load (spec section 2: Something went wrong / Reload Page). */
+export function ErrorFallback({ asMain = false }: ErrorFallbackProps) {
+  const error = useRouteError();
+  usePageMeta('Something went wrong');
+
+  useEffect(() => {
+    // Keep the cause visible to whoever opens the console; the visitor only needs the way out.
+    console.error(error);
+  }, [error]);
+
+  const content = (
+    <section className="page error-page" role="alert" aria-labelledby="error-title">
+      <h1 id="error-title">Something went wrong</h1>
+      <p className="lead">
+        {isChunkLoadError(error)
+          ? 'Part of the page could not be loaded, most likely because Olympus was just updated.'
+          : 'An unexpected error stopped this page from showing.'}{' '}
+        Reloading usually fixes it.
+      </p>
+      <div className="actions">
+        <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
+          Reload Page
+        </button>
+        <a className="btn btn-ghost" href="/">
+          Go to the home page
+        </a>
+      </div>
+    </section>
+  );
+
+  return asMain ? (
+    <main id="main" tabIndex={-1}>
+      {content}
+    </main>
+  ) : (
+    content
+  );
+}

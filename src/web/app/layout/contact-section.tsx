@@ -1,0 +1,68 @@
+import { useId, useState, type FormEvent } from 'react';
+import { CONTACT_EMAIL, CONTACT_TOPICS } from '../../features/marketing/content/site';
+
+/** A mailto: link with the subject and body filled in (encoded so any text survives). */
+export function buildMailto(to: string, subject: string, body: string): string {
+  return `mailto:${to}?subject=${encodeURIComponent(subject)}&body=${encodeURIComponent(body)}`;
+}
+
+/**
+ * The footer's contact section. There is no contact API: the short form composes an email in the
+ * visitor's own mail app, so the message and any reply stay in their mailbox. Account questions are
+ * better served by a support ticket from the dashboard, which the text says.
+ */
+export function ContactSection() {
+  const formId = useId();
+  const [sent, setSent] = useState(false);
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const topic = CONTACT_TOPICS.find((t) => t.value === data.get('topic'))?.label ?? 'Question';
+    const name = String(data.get('name') ?? '').trim();
+    const message = String(data.get('message') ?? '').trim();
+    const body = name ? `${message}\n\n— ${name}` : message;
+    window.location.href = buildMailto(CONTACT_EMAIL, `[Olympus] ${topic}`, body);
+    setSent(true);
+  };
+
+  return (
+    <section id="contact" className="contact" aria-labelledby={`${formId}-title`}>
+      <h2 id={`${formId}-title`} className="footer-heading">
+        Contact
+      </h2>
+      <p className="muted">
+        Write to <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>. For anything about your account or a
+        payment, open a support ticket from your dashboard: it reaches the same team with your details attached.
+      </p>
+      <form className="contact-form" onSubmit={onSubmit} aria-describedby={`${formId}-note`}>
+        <div className="field">
+          <label htmlFor={`${formId}-name`}>Your name (optional)</label>
+          <input id={`${formId}-name`} name="name" type="text" autoComplete="name" maxLength={100} />
+        </div>
+        <div className="field">
+          <label htmlFor={`${formId}-topic`}>Topic</label>
+          <select id={`${formId}-topic`} name="topic" defaultValue={CONTACT_TOPICS[0]?.value}>
+            {CONTACT_TOPICS.map((topic) => (
+              <option key={topic.value} value={topic.value}>
+                {topic.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="field">
+          <label htmlFor={`${formId}-message`}>Message</label>
+          <textarea id={`${formId}-message`} name="message" rows={3} required maxLength={2000} />
+        </div>
+        <button type="submit" className="btn btn-secondary">
+          Write email
+        </button>
+        <p id={`${formId}-note`} className="field-note" role="status">
+          {sent
+            ? `Your email app should now open with the message. If it did not, write to ${CONTACT_EMAIL} directly.`
+            : 'Opens your email app with this message ready to send.'}
+        </p>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,69 @@
+import { useEffect, useLayoutEffect, useRef, type MouseEvent } from 'react';
+import { Outlet, useLocation, useNavigation, useNavigationType } from 'react-router';
+import { AuthBootstrap } from '../../features/auth/components/auth-bootstrap';
+import { SiteFooter } from './site-footer';
+import { SiteHeader } from './site-header';
+
+/** Move keyboard and screen-reader focus to the content without scrolling past the header. */
+function focusMain() {
+  document.getElementById('main')?.focus({ preventScroll: true });
+}
+
+export function RootLayout() {
+  const { pathname, hash } = useLocation();
+  const navigationType = useNavigationType();
+  const navigation = useNavigation();
+  const loading = navigation.state === 'loading';
+
+  // A new page starts at the top unless the link points into it; back and forward keep the browser's
+  // own scroll restoration. (A small stand-in for the router's ScrollRestoration, which costs the home
+  // page a kilobyte.) A layout effect, so it runs before any page effect that scrolls to a section.
+  const scrolled = useRef(false);
+  useLayoutEffect(() => {
+    if (!scrolled.current) {
+      scrolled.current = true;
+      return;
+    }
+    if (navigationType !== 'POP' && !hash) window.scrollTo(0, 0);
+    // Only a change of page matters here, not how it happened.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pathname]);
+
+  // After a client-side page change, start reading at the new content (as a full page load would),
+  // instead of leaving focus on the link that was just activated.
+  const focused = useRef(false);
+  useEffect(() => {
+    if (!focused.current) {
+      focused.current = true;
+      return;
+    }
+    // A page may already have placed focus inside the content (e.g. on a linked section): keep it.
+    const main = document.getElementById('main');
+    if (main && document.activeElement !== document.body && main.contains(document.activeElement)) return;
+    focusMain();
+  }, [pathname]);
+
+  const skipToContent = (event: MouseEvent<HTMLAnchorElement>) => {
+    // Not a hash navigation: the router would treat "#main" as a new location.
+    event.preventDefault();
+    const main = document.getElementById('main');
+    main?.focus();
+    main?.scrollIntoView();
+  };
+
+  return (
+    <div className="app-shell">
+      {/* Inside the router so the session check can use it; mounted once, renders nothing. */}
+      <AuthBootstrap />
+      <a className="skip-link" href="#main" onClick={skipToContent}>
+        Skip to main content
+      </a>
+      <SiteHeader />
+      <div className="route-progress" data-active={loading} aria-hidden="true" />
+      <main id="main" tabIndex={-1} aria-busy={loading || undefined}>
+        <Outlet />
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}

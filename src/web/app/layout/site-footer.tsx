@@ -1,0 +1,55 @@
+import { Link } from 'react-router';
+import { paths } from '../../../shared/routes';
+import { TAGLINE } from '../../features/marketing/content/site';
+import { ContactSection } from './contact-section';
+import { LogoMark } from './logo';
+import { MAIN_NAV } from './nav-items';
+
+const LEGAL_NAV = [
+  { to: paths.privacy, label: 'Privacy' },
+  { to: paths.terms, label: 'Terms' },
+] as const;
+
+export function SiteFooter() {
+  return (
+    <footer className="site-footer">
+      <div className="container footer-grid">
+        <div className="footer-brand">
+          <Link to={paths.home} className="brand">
+            <LogoMark />
+            <span>Olympus</span>
+          </Link>
+          <p className="muted">{TAGLINE}</p>
+        </div>
+
+        <nav aria-label="Footer" className="footer-nav">
+          <div>
+            <h2 className="footer-heading">Olympus</h2>
+            <ul>
+              {MAIN_NAV.filter((item) => item.to !== paths.home).map((item) => (
+                <li key={item.to}>
+                  <Link to={item.to}>{item.label}</Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+          <div>
+            <h2 className="footer-heading">Legal</h2>
+            <ul>
+              {LEGAL_NAV.map((item) => (
+                <li key={item.to}>
+                  <Link to={item.to}>{item.label}</Link>
+                </li>
+              ))}
+            </ul>
+          </div>
+        </nav>
+
+        <ContactSection />
+      </div>
+      <div className="container footer-bottom">
+        <p className="muted">© {new Date().getFullYear()} Olympus. Credits are not a bank deposit or an investment.</p>
+      </div>
+    </footer>
+  );
+}

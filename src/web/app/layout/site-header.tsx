@@ -1,0 +1,99 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, NavLink, useLocation } from 'react-router';
+import { paths } from '../../../shared/routes';
+import { LogoMark } from './logo';
+import { MAIN_NAV } from './nav-items';
+import { useAccountNav } from './use-account-nav';
+
+/**
+ * Site header. On a phone the navigation folds behind a Menu button (aria-expanded says whether it
+ * is open); it closes on Escape, on following a link and on any route change.
+ */
+export function SiteHeader() {
+  const [menuOpen, setMenuOpen] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const navId = useId();
+  const { pathname } = useLocation();
+  const account = useAccountNav();
+
+  // Close the phone menu whenever the page changes (also covers back/forward).
+  const [shownFor, setShownFor] = useState(pathname);
+  if (shownFor !== pathname) {
+    setShownFor(pathname);
+    setMenuOpen(false);
+  }
+
+  useEffect(() => {
+    if (!menuOpen) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') {
+        setMenuOpen(false);
+        menuButton.current?.focus();
+      }
+    };
+    document.addEventListener('keydown', onKeyDown);
+    return () => document.removeEventListener('keydown', onKeyDown);
+  }, [menuOpen]);
+
+  const close = () => setMenuOpen(false);
+
+  return (
+    <header className="site-header">
+      <div className="container header-inner">
+        <Link to={paths.home} className="brand" onClick={close}>
+          <LogoMark />
+          <span>Olympus</span>
+        </Link>
+
+        <button
+          ref={menuButton}
+          type="button"
+          className="menu-button"
+          aria-expanded={menuOpen}
+          aria-controls={navId}
+          onClick={() => setMenuOpen((open) => !open)}
+        >
+          <span className="menu-icon" aria-hidden="true" data-open={menuOpen} />
+          Menu
+        </button>
+
+        <nav id={navId} className="site-nav" aria-label="Main" data-open={menuOpen}>
+          <ul className="nav-list">
+            {MAIN_NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink to={item.to} end={item.to === paths.home} className="nav-link" onClick={close}>
+                  {item.label}
+                </NavLink>
+              </li>
+            ))}
+          </ul>
+          {/* While a stored session is being checked the list stays empty (but keeps its width), so a
+              signed-in visitor never sees Login flash before Dashboard. */}
+          <ul className="nav-account" aria-label="Account" data-state={account.kind}>
+            {account.kind === 'signed-in' && (
+              <li>
+                <NavLink to={paths.dashboard} className="btn btn-primary btn-small" onClick={close}>
+                  Dashboard
+                </NavLink>
+              </li>
+            )}
+            {account.kind === 'signed-out' && (
+              <>
+                <li>
+                  <NavLink to={paths.login} className="btn btn-ghost btn-small" onClick={close}>
+                    Login
+                  </NavLink>
+                </li>
+                <li>
+                  <NavLink to={paths.register} className="btn btn-primary btn-small" onClick={close}>
+                    Register
+                  </NavLink>
+                </li>
+              </>
+            )}
+          </ul>
+        </nav>
+      </div>
+    </header>
+  );
+}

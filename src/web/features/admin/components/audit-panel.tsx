@@ -1,0 +1,97 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { AuditEntry } from '../../../../shared/schemas/admin';
+import { Pagination } from '../../../components/ui/pagination';
+import { ApiError } from '../../../lib/api-client';
+import { adminApi } from '../api/admin-api';
+
+function summary(value: unknown): string {
+  if (value === null || value === undefined) return '—';
+  return JSON.stringify(value);
+}
+
+/** The append-only audit log: who did what, when, before and after; searchable. */
+export function AuditPanel() {
+  const [search, setSearch] = useState('');
+  const [page, setPage] = useState(1);
+  const [data, setData] = useState<{ entries: AuditEntry[]; total: number; pageSize: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async (text: string, p: number) => {
+    try {
+      setData(await adminApi.audit({ search: text, page: p }));
+      setError(null);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : 'Failed to load the audit log');
+    }
+  }, []);
+
+  useEffect(() => {
+    void load(search, page);
+    // Search runs on submit; page changes load at once.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [load, page]);
+
+  const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+  return (
+    <section className="admin-panel" aria-labelledby="audit-title">
+      <h2 id="audit-title">Audit log</h2>
+      <form
+        role="search"
+        className="admin-search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setPage(1);
+          void load(search, 1);
+        }}
+      >
+        <label htmlFor="audit-search" className="visually-hidden">
+          Search the audit log
+        </label>
+        <input id="audit-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Staff member, action, reason or id" />
+        <button type="submit" className="btn btn-primary btn-small">
+          Search
+        </button>
+      </form>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      {!data ? (
+        <p aria-busy="true">Loading…</p>
+      ) : data.entries.length === 0 ? (
+        <p className="empty-state">Nothing recorded yet.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="admin-table" aria-label="Audit entries">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">Action</th>
+                <th scope="col">Target</th>
+                <th scope="col">Before</th>
+                <th scope="col">After</th>
+                <th scope="col">Reason</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.entries.map((e) => (
+                <tr key={e._id}>
+                  <td>{new Date(e.createdAt).toLocaleString()}</td>
+                  <td>{e.actor.username}</td>
+                  <td>{e.action}</td>
+                  <td className="mono">{e.targetType}:{e.targetId ?? '—'}</td>
+                  <td className="mono">{summary(e.before)}</td>
+                  <td className="mono">{summary(e.after)}</td>
+                  <td>{e.reason ?? '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pages={pages} onPage={setPage} label="Audit pages" />
+    </section>
+  );
+}

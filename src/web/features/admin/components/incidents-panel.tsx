@@ -1,0 +1,148 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import {
+  INCIDENT_IMPACTS,
+  INCIDENT_STATUSES,
+  STATUS_COMPONENT_IDS,
+  type Incident,
+  type StatusResponse,
+} from '../../../../shared/schemas/status';
+import { api, ApiError } from '../../../lib/api-client';
+
+/** Staff post incidents to the status page and add updates until they are resolved. */
+export function IncidentsPanel() {
+  const [incidents, setIncidents] = useState<Incident[] | null>(null);
+  const [title, setTitle] = useState('');
+  const [impact, setImpact] = useState<(typeof INCIDENT_IMPACTS)[number]>('minor');
+  const [components, setComponents] = useState<string[]>([]);
+  const [message, setMessage] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  const load = useCallback(async () => {
+    try {
+      setIncidents((await api.get<StatusResponse>('/api/status')).incidents);
+    } catch (err) {
+      toast.error(err instanceof ApiError ? err.message : 'Failed to load incidents');
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    setErrors({});
+    try {
+      await api.post('/api/status/incidents', { title, impact, components, message });
+      toast.success('Incident posted');
+      setTitle('');
+      setMessage('');
+      setComponents([]);
+      await load();
+    } catch (err) {
+      if (err instanceof ApiError) setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
+    }
+  }
+
+  return (
+    <section className="admin-panel" aria-labelledby="incidents-title">
+      <h2 id="incidents-title">Incidents</h2>
+      <form className="admin-form" onSubmit={create} noValidate aria-label="Post an incident">
+        {errors.form && <p className="field-error">{errors.form}</p>}
+        <div className="field">
+          <label htmlFor="incident-title">Title</label>
+          <input id="incident-title" value={title} onChange={(e) => setTitle(e.target.value)} />
+          {errors.title && <p className="field-error">{errors.title}</p>}
+        </div>
+        <div className="field">
+          <label htmlFor="incident-impact">Impact</label>
+          <select id="incident-impact" value={impact} onChange={(e) => setImpact(e.target.value as typeof impact)}>
+            {INCIDENT_IMPACTS.map((i) => (
+              <option key={i} value={i}>
+                {i}
+              </option>
+            ))}
+          </select>
+        </div>
+        <fieldset className="field">
+          <legend>Affected components</legend>
+          {STATUS_COMPONENT_IDS.map((c) => (
+            <label key={c} className="checkbox">
+              <input
+                type="checkbox"
+                checked={components.includes(c)}
+                onChange={(e) => setComponents((list) => (e.target.checked ? [...list, c] : list.filter((x) => x !== c)))}
+              />{' '}
+              {c}
+            </label>
+          ))}
+        </fieldset>
+        <div className="field">
+          <label htmlFor="incident-message">What is happening</label>
+          <textarea id="incident-message" rows={3} value={message} onChange={(e) => setMessage(e.target.value)} />
+          {errors.message && <p className="field-error">{errors.message}</p>}
+        </div>
+        <button type="submit" className="btn btn-primary btn-small">
+          Post incident
+        </button>
+      </form>
+      {!incidents ? (
+        <p aria-busy="true">Loading…</p>
+      ) : incidents.length === 0 ? (
+        <p className="empty-state">No incidents in the last 90 days.</p>
+      ) : (
+        <ul className="ticket-list">
+          {incidents.map((incident) => (
+            <IncidentItem key={incident._id} incident={incident} onChanged={load} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function IncidentItem({ incident, onChanged }: { incident: Incident; onChanged: () => Promise<void> }) {
+  const [status, setStatus] = useState(incident.status);
+  const [message, setMessage] = useState('');
+  async function update(event: FormEvent) {
+    event.preventDefault();
+    try {
+      await api.put(`/api/status/incidents/${incident._id}`, { status, ...(message.trim() ? { message } : {}) });
+      toast.success('Incident updated');
+      setMessage('');
+      await onChanged();
+    } catch (err) {
+      toast.error(err instanceof ApiError ? err.message : 'Failed to update the incident');
+    }
+  }
+  return (
+    <li className="ticket-message">
+      <div className="ticket-message-head">
+        <strong>{incident.title}</strong>
+        <span>
+          {incident.impact} · {incident.status}
+        </span>
+      </div>
+      <form className="queue-filters" onSubmit={update} aria-label={`Update ${incident.title}`}>
+        <label className="inline-field">
+          <span>Status</span>
+          <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
+            {INCIDENT_STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>Update</span>
+          <input value={message} onChange={(e) => setMessage(e.target.value)} />
+        </label>
+        <button type="submit" className="btn btn-secondary btn-small">
+          Save
+        </button>
+      </form>
+    </li>
+  );
+}

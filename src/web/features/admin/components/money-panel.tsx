@@ -1,0 +1,225 @@
+import { useCallback, useEffect, useState } from 'react';
+import toast from 'react-hot-toast';
+import type { Exchange } from '../../../../shared/schemas/exchange';
+import type { Payment } from '../../../../shared/schemas/payments';
+import { Pagination } from '../../../components/ui/pagination';
+import { api, ApiError } from '../../../lib/api-client';
+import { toQueryString } from '../../../lib/query-string';
+
+type Kind = 'payments' | 'exchanges';
+interface Owner {
+  userId: string | null;
+  username: string | null;
+  guestId: string | null;
+}
+type Row = (Payment | Exchange) & { owner: Owner; providerData: Record<string, unknown> | null };
+interface PaymentEvent {
+  _id: string;
+  source: string;
+  providerStatus: string;
+  statusBefore: string;
+  statusAfter: string;
+  creditedCents: number;
+  createdAt: string;
+}
+
+const STATUSES: Record<Kind, string[]> = {
+  payments: ['pending', 'waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'completed', 'failed', 'refunded', 'expired'],
+  exchanges: ['waiting', 'confirming', 'exchanging', 'sending', 'finished', 'failed', 'refunded', 'expired'],
+};
+
+function ownerLabel(owner: Owner): string {
+  return owner.username ?? (owner.guestId ? 'Guest' : '—');
+}
+
+function summary(kind: Kind, row: Row): string {
+  if (kind === 'payments') {
+    const p = row as Payment;
+    return `${p.priceAmount.toFixed(2)} USD in ${p.payCurrency.toUpperCase()}`;
+  }
+  const e = row as Exchange;
+  return `${e.amount} ${e.from.toUpperCase()} → ${e.to.toUpperCase()}`;
+}
+
+/** Payments or exchanges for staff: filters, the provider's data, history, and "re-check with provider". */
+export function MoneyPanel({ kind }: { kind: Kind }) {
+  const [filters, setFilters] = useState({ status: '', currency: '', from: '', to: '' });
+  const [page, setPage] = useState(1);
+  const [list, setList] = useState<{ rows: Row[]; total: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [detail, setDetail] = useState<{ row: Row; events: PaymentEvent[] } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      const res = await api.get<Record<string, unknown> & { total: number }>(`/api/admin/${kind}${toQueryString({ ...filters, page, pageSize: 20 })}`);
+      setList({ rows: res[kind] as Row[], total: res.total });
+      setError(null);
+    } catch (err) {
+      setError(err instanceof ApiError ? err.message : `Failed to load ${kind}`);
+    }
+  }, [kind, filters, page]);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  async function open(id: string) {
+    try {
+      const res = await api.get<{ payment?: Row; exchange?: Row; events?: PaymentEvent[] }>(`/api/admin/${kind}/${id}`);
+      setDetail({ row: (res.payment ?? res.exchange)!, events: res.events ?? [] });
+    } catch (err) {
+      toast.error(err instanceof ApiError ? err.message : 'Failed to open');
+    }
+  }
+
+  async function recheck() {
+    if (!detail) return;
+    setBusy(true);
+    try {
+      const res = await api.post<{ payment?: Row; exchange?: Row; events?: PaymentEvent[] }>(`/api/admin/${kind}/${detail.row._id}/recheck`);
+      setDetail({ row: (res.payment ?? res.exchange)!, events: res.events ?? [] });
+      toast.success('Checked with the provider');
+    } catch (err) {
+      toast.error(err instanceof ApiError ? err.message : 'The provider could not be reached');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const title = kind === 'payments' ? 'Payments' : 'Exchanges';
+  if (detail) {
+    return (
+      <section className="admin-panel" aria-labelledby="money-detail-title">
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => setDetail(null)}>
+          ← {title}
+        </button>
+        <h2 id="money-detail-title">
+          {summary(kind, detail.row)} · {detail.row.status}
+        </h2>
+        <dl className="admin-facts">
+          <dt>Owner</dt>
+          <dd>{ownerLabel(detail.row.owner)}</dd>
+          <dt>Created</dt>
+          <dd>{new Date(detail.row.createdAt).toLocaleString()}</dd>
+          <dt>Our id</dt>
+          <dd className="mono">{detail.row._id}</dd>
+        </dl>
+        <button type="button" className="btn btn-primary btn-small" disabled={busy} onClick={() => void recheck()}>
+          {busy ? 'Checking…' : 'Re-check with provider'}
+        </button>
+        {kind === 'payments' && (
+          <>
+            <h3>IPN and check history</h3>
+            {detail.events.length === 0 ? (
+              <p className="empty-state">The provider has not reported on this payment yet.</p>
+            ) : (
+              <div className="table-wrap">
+                <table className="admin-table" aria-label="Provider history">
+                  <thead>
+                    <tr>
+                      <th scope="col">When</th>
+                      <th scope="col">Source</th>
+                      <th scope="col">Provider said</th>
+                      <th scope="col">Our status</th>
+                      <th scope="col">Credited</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {detail.events.map((e) => (
+                      <tr key={e._id}>
+                        <td>{new Date(e.createdAt).toLocaleString()}</td>
+                        <td>{e.source}</td>
+                        <td>{e.providerStatus}</td>
+                        <td>
+                          {e.statusBefore} → {e.statusAfter}
+                        </td>
+                        <td>{(e.creditedCents / 100).toFixed(2)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </>
+        )}
+        <h3>Provider data</h3>
+        <pre className="mono admin-json">{detail.row.providerData ? JSON.stringify(detail.row.providerData, null, 2) : 'None yet'}</pre>
+      </section>
+    );
+  }
+
+  const set = (key: keyof typeof filters) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+    setFilters((f) => ({ ...f, [key]: e.target.value }));
+    setPage(1);
+  };
+  const pages = list ? Math.max(1, Math.ceil(list.total / 20)) : 1;
+  return (
+    <section className="admin-panel" aria-labelledby={`${kind}-title`}>
+      <h2 id={`${kind}-title`}>{title}</h2>
+      <form className="queue-filters" onSubmit={(e) => e.preventDefault()} aria-label={`Filter ${kind}`}>
+        <label className="inline-field">
+          <span>Status</span>
+          <select value={filters.status} onChange={set('status')}>
+            <option value="">Any</option>
+            {STATUSES[kind].map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="inline-field">
+          <span>Currency</span>
+          <input value={filters.currency} onChange={set('currency')} placeholder="btc" size={8} />
+        </label>
+        <label className="inline-field">
+          <span>From</span>
+          <input type="date" value={filters.from} onChange={set('from')} />
+        </label>
+        <label className="inline-field">
+          <span>To</span>
+          <input type="date" value={filters.to} onChange={set('to')} />
+        </label>
+      </form>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      {!list ? (
+        <p aria-busy="true">Loading…</p>
+      ) : list.rows.length === 0 ? (
+        <p className="empty-state">Nothing matches these filters.</p>
+      ) : (
+        <div className="table-wrap">
+          <table className="admin-table" aria-label={title}>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">What</th>
+                <th scope="col">Owner</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {list.rows.map((row) => (
+                <tr key={row._id}>
+                  <td>{new Date(row.createdAt).toLocaleString()}</td>
+                  <td>
+                    <button type="button" className="link-button" onClick={() => void open(row._id)}>
+                      {summary(kind, row)}
+                    </button>
+                  </td>
+                  <td>{ownerLabel(row.owner)}</td>
+                  <td>{row.status}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pagination page={page} pages={pages} onPage={setPage} label={`${title} pages`} />
+    </section>
+  );
+}

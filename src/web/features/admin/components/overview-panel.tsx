@@ -1,0 +1,68 @@
+import { useEffect, useState } from 'react';
+import { formatCredits } from '../../../../shared/fees';
+import type { OverviewResponse } from '../../../../shared/schemas/admin';
+import { ApiError } from '../../../lib/api-client';
+import { adminApi } from '../api/admin-api';
+
+type Metric = 'signups' | 'deposits' | 'creditsIssuedCents' | 'creditsSpentCents' | 'ticketsOpened';
+
+const METRICS: Array<{ key: Metric; label: string; money?: boolean }> = [
+  { key: 'signups', label: 'Sign-ups' },
+  { key: 'deposits', label: 'Deposits' },
+  { key: 'creditsIssuedCents', label: 'Credits issued', money: true },
+  { key: 'creditsSpentCents', label: 'Credits spent', money: true },
+  { key: 'ticketsOpened', label: 'Tickets opened' },
+];
+
+/** A small bar chart in SVG (no chart library: the console stays light). */
+function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (typeof METRICS)[number] }) {
+  const values = data.map((d) => d[metric.key]);
+  const max = Math.max(1, ...values);
+  const total = values.reduce((a, b) => a + b, 0);
+  const width = 300;
+  const height = 80;
+  const bar = width / data.length;
+  const show = (v: number) => (metric.money ? formatCredits(v) : String(v));
+  return (
+    <figure className="admin-chart">
+      <figcaption>
+        <strong>{metric.label}</strong> <span className="muted">{show(total)} in {data.length} days</span>
+      </figcaption>
+      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${metric.label} per day, ${show(total)} in total`} preserveAspectRatio="none">
+        {data.map((d, i) => {
+          const h = (d[metric.key] / max) * (height - 4);
+          return (
+            <rect key={d.day} x={i * bar + 1} y={height - h} width={Math.max(1, bar - 2)} height={h} rx={1}>
+              <title>{`${d.day}: ${show(d[metric.key])}`}</title>
+            </rect>
+          );
+        })}
+      </svg>
+    </figure>
+  );
+}
+
+export function OverviewPanel() {
+  const [data, setData] = useState<OverviewResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    adminApi.overview(30).then(setData, (err: unknown) => setError(err instanceof ApiError ? err.message : 'Failed to load the overview'));
+  }, []);
+
+  if (error) return <p className="field-error" role="alert">{error}</p>;
+  if (!data) return <p aria-busy="true">Loading overview…</p>;
+  return (
+    <section className="admin-panel" aria-labelledby="overview-title">
+      <h2 id="overview-title">Overview</h2>
+      <p>
+        {data.totalUsers} users · {data.openTickets} open tickets
+      </p>
+      <div className="admin-charts">
+        {METRICS.map((m) => (
+          <BarChart key={m.key} data={data.days} metric={m} />
+        ))}
+      </div>
+    </section>
+  );
+}

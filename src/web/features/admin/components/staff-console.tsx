@@ -1,0 +1,58 @@
+import { NavLink, Route, Routes } from 'react-router';
+import { paths } from '../../../../shared/routes';
+import { useSessionStore } from '../../auth/stores/session-store';
+import { AdsManager } from '../../ads/components/ads-manager';
+import { StaffQueue } from '../../tickets/components/staff-queue';
+import { AuditPanel } from './audit-panel';
+import { IncidentsPanel } from './incidents-panel';
+import { MoneyPanel } from './money-panel';
+import { OverviewPanel } from './overview-panel';
+import { UsersPanel } from './users-panel';
+import './admin.css';
+
+/** Absolute links: relative ones resolve against the splat route and drift. */
+const STAFF_BASE = `${paths.dashboard}/staff`;
+
+/**
+ * The staff area under /dashboard/staff (support and admin). The server enforces every permission;
+ * this only decides what to show.
+ */
+export function StaffConsole() {
+  const user = useSessionStore((s) => s.user);
+  const role = user && 'role' in user ? user.role : null;
+  if (role !== 'support' && role !== 'admin') {
+    return (
+      <section className="admin-panel">
+        <h2>Staff area</h2>
+        <p>This area is for the support team.</p>
+      </section>
+    );
+  }
+  const isAdmin = role === 'admin';
+  return (
+    <div className="staff-console">
+      <nav aria-label="Staff" className="staff-tabs">
+        <NavLink to={STAFF_BASE} end>
+          Overview
+        </NavLink>
+        <NavLink to={`${STAFF_BASE}/users`}>Users</NavLink>
+        <NavLink to={`${STAFF_BASE}/tickets`}>Tickets</NavLink>
+        <NavLink to={`${STAFF_BASE}/payments`}>Payments</NavLink>
+        <NavLink to={`${STAFF_BASE}/exchanges`}>Exchanges</NavLink>
+        <NavLink to={`${STAFF_BASE}/ads`}>Ads</NavLink>
+        <NavLink to={`${STAFF_BASE}/incidents`}>Incidents</NavLink>
+        <NavLink to={`${STAFF_BASE}/audit`}>Audit log</NavLink>
+      </nav>
+      <Routes>
+        <Route index element={<OverviewPanel />} />
+        <Route path="users" element={<UsersPanel isAdmin={isAdmin} />} />
+        <Route path="tickets" element={<StaffQueue />} />
+        <Route path="payments" element={<MoneyPanel key="payments" kind="payments" />} />
+        <Route path="exchanges" element={<MoneyPanel key="exchanges" kind="exchanges" />} />
+        <Route path="ads" element={<AdsManager />} />
+        <Route path="incidents" element={<IncidentsPanel />} />
+        <Route path="audit" element={<AuditPanel />} />
+      </Routes>
+    </div>
+  );
+}

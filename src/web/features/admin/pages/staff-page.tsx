@@ -1,0 +1,18 @@
+import { Link } from 'react-router';
+import { paths } from '../../../../shared/routes';
+import { usePageMeta } from '../../../components/use-page-meta';
+import { StaffConsole } from '../components/staff-console';
+
+/** /dashboard/staff/*: the operator console (support and admin). */
+export default function StaffPage() {
+  usePageMeta('Staff console');
+  return (
+    <section className="page dashboard-page" aria-labelledby="staff-title">
+      <Link className="btn btn-ghost btn-small" to={paths.dashboard}>
+        ← Dashboard
+      </Link>
+      <h1 id="staff-title">Staff console</h1>
+      <StaffConsole />
+    </section>
+  );
+}

@@ -1,0 +1,322 @@
+import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import toast from 'react-hot-toast';
+import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX, type AdDayStats, type CreateAdBody, type StaffAd } from '../../../../shared/schemas/ads';
+import { ApiError } from '../../../lib/api-client';
+import { staffAdsApi } from '../api/ads-api';
+import '../ads.css';
+
+const STATS_DAYS = 30;
+
+interface FormState {
+  placement: string;
+  kind: string;
+  title: string;
+  body: string;
+  imageUrl: string;
+  imageAlt: string;
+  targetUrl: string;
+  startsAt: string;
+  endsAt: string;
+  weight: string;
+  active: boolean;
+}
+
+const EMPTY_FORM: FormState = {
+  placement: AD_PLACEMENTS[0],
+  kind: 'text',
+  title: '',
+  body: '',
+  imageUrl: '',
+  imageAlt: '',
+  targetUrl: 'https://',
+  startsAt: '',
+  endsAt: '',
+  weight: '1',
+  active: true,
+};
+
+/** ISO instant → the local value a datetime-local input shows. */
+function toLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
+function fromLocalInput(value: string): string | null {
+  return value ? new Date(value).toISOString() : null;
+}
+
+function formFor(ad: StaffAd): FormState {
+  return {
+    placement: ad.placement,
+    kind: ad.kind,
+    title: ad.title,
+    body: ad.body,
+    imageUrl: ad.imageUrl ?? '',
+    imageAlt: ad.imageAlt,
+    targetUrl: ad.targetUrl,
+    startsAt: toLocalInput(ad.startsAt),
+    endsAt: toLocalInput(ad.endsAt),
+    weight: String(ad.weight),
+    active: ad.active,
+  };
+}
+
+function bodyFor(form: FormState): CreateAdBody {
+  return {
+    placement: form.placement as CreateAdBody['placement'],
+    kind: form.kind as CreateAdBody['kind'],
+    title: form.title,
+    body: form.body,
+    imageUrl: form.kind === 'image' ? form.imageUrl || null : null,
+    imageAlt: form.kind === 'image' ? form.imageAlt : '',
+    targetUrl: form.targetUrl,
+    startsAt: fromLocalInput(form.startsAt),
+    endsAt: fromLocalInput(form.endsAt),
+    weight: Number(form.weight),
+    active: form.active,
+  };
+}
+
+const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
+
+/**
+ * Staff tool for ads (support and admin): create, edit, pause and resume ads, and read impressions,
+ * unique viewers, clicks and click-through per ad and day. Mounted by the operator console.
+ */
+export function AdsManager() {
+  const [ads, setAds] = useState<StaffAd[] | null>(null);
+  const [stats, setStats] = useState<AdDayStats[]>([]);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [editing, setEditing] = useState<StaffAd | null>(null);
+  const [form, setForm] = useState<FormState>(EMPTY_FORM);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+  const id = useId();
+
+  const load = useCallback(async () => {
+    try {
+      const [list, daily] = await Promise.all([staffAdsApi.list(), staffAdsApi.stats(STATS_DAYS)]);
+      setAds(list.ads);
+      setStats(daily.stats);
+      setLoadError(null);
+    } catch (err) {
+      setLoadError(err instanceof ApiError ? err.message : 'Failed to load ads');
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  function startEdit(ad: StaffAd | null) {
+    setEditing(ad);
+    setForm(ad ? formFor(ad) : EMPTY_FORM);
+    setFieldErrors({});
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    setFieldErrors({});
+    try {
+      if (editing) await staffAdsApi.update(editing._id, bodyFor(form));
+      else await staffAdsApi.create(bodyFor(form));
+      toast.success(editing ? 'Ad saved' : 'Ad created');
+      startEdit(null);
+      await load();
+    } catch (err) {
+      if (err instanceof ApiError) {
+        setFieldErrors(err.fieldErrors);
+        toast.error(err.message);
+      } else {
+        toast.error('Failed to save the ad');
+      }
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  async function toggleActive(ad: StaffAd) {
+    try {
+      await staffAdsApi.update(ad._id, { active: !ad.active });
+      toast.success(ad.active ? 'Ad paused' : 'Ad resumed');
+      await load();
+    } catch (err) {
+      toast.error(err instanceof ApiError ? err.message : 'Failed to update the ad');
+    }
+  }
+
+  const field = (name: keyof FormState, label: string, input: ReactNode, wide = false) => (
+    <div className={wide ? 'field field-wide' : 'field'}>
+      <label htmlFor={`${id}-${name}`}>{label}</label>
+      {input}
+      {fieldErrors[name] && (
+        <p className="field-note" id={`${id}-${name}-error`} role="alert">
+          {fieldErrors[name]}
+        </p>
+      )}
+    </div>
+  );
+  const describedBy = (name: string) => (fieldErrors[name] ? `${id}-${name}-error` : undefined);
+  const titleOf = new Map((ads ?? []).map((ad) => [ad._id, ad.title]));
+
+  return (
+    <section className="ads-manager" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`}>Ads</h2>
+
+      {loadError && (
+        <div className="notice" role="alert">
+          <p>{loadError}</p>
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => void load()}>
+            Try again
+          </button>
+        </div>
+      )}
+
+      <form onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-form-heading`} noValidate>
+        <h3 id={`${id}-form-heading`} className="field-wide">
+          {editing ? `Edit “${editing.title}”` : 'New ad'}
+        </h3>
+        {field(
+          'placement',
+          'Placement',
+          <select id={`${id}-placement`} value={form.placement} onChange={(e) => set('placement', e.target.value)}>
+            {AD_PLACEMENTS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>,
+        )}
+        {field(
+          'kind',
+          'Creative',
+          <select id={`${id}-kind`} value={form.kind} onChange={(e) => set('kind', e.target.value)}>
+            {AD_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {k === 'text' ? 'Text' : 'Image and text'}
+              </option>
+            ))}
+          </select>,
+        )}
+        {field('title', 'Title', <input id={`${id}-title`} value={form.title} maxLength={80} required aria-describedby={describedBy('title')} onChange={(e) => set('title', e.target.value)} />)}
+        {field('targetUrl', 'Target address (http or https)', <input id={`${id}-targetUrl`} type="url" value={form.targetUrl} required aria-describedby={describedBy('targetUrl')} onChange={(e) => set('targetUrl', e.target.value)} />)}
+        {field('body', 'Text', <textarea id={`${id}-body`} value={form.body} maxLength={280} rows={2} aria-describedby={describedBy('body')} onChange={(e) => set('body', e.target.value)} />, true)}
+        {form.kind === 'image' && (
+          <>
+            {field('imageUrl', 'Image address (https)', <input id={`${id}-imageUrl`} type="url" value={form.imageUrl} aria-describedby={describedBy('imageUrl')} onChange={(e) => set('imageUrl', e.target.value)} />)}
+            {field('imageAlt', 'Image description', <input id={`${id}-imageAlt`} value={form.imageAlt} maxLength={200} aria-describedby={describedBy('imageAlt')} onChange={(e) => set('imageAlt', e.target.value)} />)}
+          </>
+        )}
+        {field('startsAt', 'Starts (optional)', <input id={`${id}-startsAt`} type="datetime-local" value={form.startsAt} onChange={(e) => set('startsAt', e.target.value)} />)}
+        {field('endsAt', 'Ends (optional)', <input id={`${id}-endsAt`} type="datetime-local" value={form.endsAt} aria-describedby={describedBy('endsAt')} onChange={(e) => set('endsAt', e.target.value)} />)}
+        {field('weight', `Weight (1 to ${AD_WEIGHT_MAX})`, <input id={`${id}-weight`} type="number" min={1} max={AD_WEIGHT_MAX} step={1} value={form.weight} aria-describedby={describedBy('weight')} onChange={(e) => set('weight', e.target.value)} />)}
+        <div className="field">
+          <label>
+            <input type="checkbox" checked={form.active} onChange={(e) => set('active', e.target.checked)} /> Active
+          </label>
+        </div>
+        <div className="form-actions">
+          <button type="submit" className="btn btn-primary" disabled={saving}>
+            {saving ? 'Saving…' : editing ? 'Save changes' : 'Create ad'}
+          </button>
+          {editing && (
+            <button type="button" className="btn btn-ghost" onClick={() => startEdit(null)}>
+              Cancel
+            </button>
+          )}
+        </div>
+      </form>
+
+      <div className="ads-table-wrap">
+        <table className="ads-table">
+          <caption>All ads</caption>
+          <thead>
+            <tr>
+              <th scope="col">Title</th>
+              <th scope="col">Placement</th>
+              <th scope="col">Schedule</th>
+              <th scope="col" className="num">Weight</th>
+              <th scope="col">State</th>
+              <th scope="col">Actions</th>
+            </tr>
+          </thead>
+          <tbody>
+            {ads === null && !loadError && (
+              <tr>
+                <td colSpan={6}>Loading ads…</td>
+              </tr>
+            )}
+            {ads?.length === 0 && (
+              <tr>
+                <td colSpan={6}>No ads yet. Create the first one above.</td>
+              </tr>
+            )}
+            {ads?.map((ad) => (
+              <tr key={ad._id}>
+                <th scope="row">{ad.title}</th>
+                <td>{ad.placement}</td>
+                <td>
+                  {ad.startsAt ? new Date(ad.startsAt).toLocaleString() : 'Now'} – {ad.endsAt ? new Date(ad.endsAt).toLocaleString() : 'no end'}
+                </td>
+                <td className="num">{ad.weight}</td>
+                <td>
+                  <span className="ad-live" data-live={ad.live}>
+                    {ad.live ? 'Live' : ad.active ? 'Scheduled or ended' : 'Paused'}
+                  </span>
+                </td>
+                <td>
+                  <div className="actions">
+                    <button type="button" className="btn btn-secondary btn-small" onClick={() => startEdit(ad)} aria-label={`Edit ${ad.title}`}>
+                      Edit
+                    </button>
+                    <button type="button" className="btn btn-ghost btn-small" onClick={() => void toggleActive(ad)} aria-label={`${ad.active ? 'Pause' : 'Resume'} ${ad.title}`}>
+                      {ad.active ? 'Pause' : 'Resume'}
+                    </button>
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+
+      <div className="ads-table-wrap">
+        <table className="ads-table">
+          <caption>Last {STATS_DAYS} days, per ad and day (UTC)</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Ad</th>
+              <th scope="col" className="num">Impressions</th>
+              <th scope="col" className="num">Unique viewers</th>
+              <th scope="col" className="num">Clicks</th>
+              <th scope="col" className="num">Click-through</th>
+            </tr>
+          </thead>
+          <tbody>
+            {stats.length === 0 && (
+              <tr>
+                <td colSpan={6}>No impressions or clicks in this period.</td>
+              </tr>
+            )}
+            {stats.map((row) => (
+              <tr key={`${row.adId}-${row.day}`}>
+                <td>{row.day}</td>
+                <th scope="row">{titleOf.get(row.adId) ?? row.adId}</th>
+                <td className="num">{row.impressions}</td>
+                <td className="num">{row.uniqueViewers}</td>
+                <td className="num">{row.clicks}</td>
+                <td className="num">{percent(row.clickThroughRate)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,228 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { paths } from '../../../../shared/routes';
+import { emailSchema, passwordSchema, referralCodeSchema, usernameSchema } from '../../../../shared/schemas/auth';
+import { ApiError } from '../../../lib/api-client';
+import { useUiStore } from '../../../stores/ui-store';
+import { useSessionStore } from '../stores/session-store';
+import { BotCheck } from './bot-check';
+
+type FieldName = 'username' | 'email' | 'password' | 'referralCode' | 'turnstileToken';
+type FieldErrors = Partial<Record<FieldName, string>>;
+
+const SITE_KEY = (import.meta.env.VITE_TURNSTILE_SITE_KEY as string | undefined) || null;
+
+/** The same field rules the server applies (shared schemas), so most mistakes show before a round trip. */
+function validate(isLogin: boolean, values: { username: string; email: string; password: string; referralCode: string }, botToken: string | null): FieldErrors {
+  const errors: FieldErrors = {};
+  const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
+    result.success ? undefined : result.error?.issues[0]?.message;
+  if (isLogin) {
+    if (!values.username.trim()) errors.username = 'Username is required';
+    if (!values.password) errors.password = 'Password is required';
+  } else {
+    errors.username = firstIssue(usernameSchema.safeParse(values.username));
+    errors.email = firstIssue(emailSchema.safeParse(values.email));
+    errors.password = firstIssue(passwordSchema.safeParse(values.password));
+    errors.referralCode = firstIssue(referralCodeSchema.safeParse(values.referralCode));
+  }
+  if (!botToken) errors.turnstileToken = 'Please complete the bot check';
+  return Object.fromEntries(Object.entries(errors).filter(([, v]) => v)) as FieldErrors;
+}
+
+const FIELD_ORDER: FieldName[] = ['username', 'email', 'password', 'referralCode', 'turnstileToken'];
+
+/**
+ * Sign-in and registration in one form (spec section 4: the form toggles between the two modes).
+ * /login opens it in login mode, /register in register mode.
+ */
+export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
+  const id = useId();
+  const navigate = useNavigate();
+  const [searchParams] = useSearchParams();
+  const isLogin = useUiStore((s) => s.isLogin);
+  const setIsLogin = useUiStore((s) => s.setIsLogin);
+  const toggleLoginForm = useUiStore((s) => s.toggleLoginForm);
+  const login = useSessionStore((s) => s.login);
+  const register = useSessionStore((s) => s.register);
+  const guestLogin = useSessionStore((s) => s.guestLogin);
+
+  const [username, setUsername] = useState('');
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [rememberMe, setRememberMe] = useState(false);
+  const [referralCode, setReferralCode] = useState(() => searchParams.get('ref') ?? '');
+  const [botToken, setBotToken] = useState<string | null>(null);
+  const [botResetKey, setBotResetKey] = useState(0);
+  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [pending, setPending] = useState<'submit' | 'guest' | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  // The route decides the mode it opens in; the toggle below switches within the page.
+  useEffect(() => setIsLogin(mode === 'login'), [mode, setIsLogin]);
+
+  const focusFirstError = (errors: FieldErrors) => {
+    const first = FIELD_ORDER.find((name) => errors[name]);
+    if (!first) return;
+    const element = formRef.current?.querySelector<HTMLElement>(first === 'turnstileToken' ? '.bot-check input, .bot-check' : `[name="${first}"]`);
+    element?.focus();
+  };
+
+  const switchMode = () => {
+    toggleLoginForm();
+    setFieldErrors({});
+    setFormError(null);
+    // Keep the address bar in step with the form, so reloading or sharing the link opens the same mode.
+    navigate({ pathname: isLogin ? paths.register : paths.login, search: searchParams.toString() }, { replace: true });
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending) return;
+    const errors = validate(isLogin, { username, email, password, referralCode }, botToken);
+    setFieldErrors(errors);
+    setFormError(null);
+    if (Object.keys(errors).length > 0) {
+      focusFirstError(errors);
+      return;
+    }
+    setPending('submit');
+    try {
+      if (isLogin) {
+        await login({ username: username.trim(), password, rememberMe, turnstileToken: botToken! });
+      } else {
+        await register({ username: username.trim(), email: email.trim(), password, turnstileToken: botToken!, referralCode: referralCode.trim() || undefined });
+      }
+      // A new account starts with the onboarding steps, which the dashboard shows until they are done.
+      navigate(paths.dashboard, { replace: true });
+    } catch (err) {
+      const serverFields = err instanceof ApiError ? (err.fieldErrors as FieldErrors) : {};
+      setFieldErrors(serverFields);
+      setFormError(useSessionStore.getState().error ?? (isLogin ? 'Login failed' : 'Registration failed'));
+      // A real Turnstile token is single-use: a failed attempt needs a fresh check.
+      if (SITE_KEY) {
+        setBotToken(null);
+        setBotResetKey((k) => k + 1);
+      }
+      focusFirstError(serverFields);
+    } finally {
+      setPending(null);
+    }
+  };
+
+  const continueAsGuest = async () => {
+    if (pending) return;
+    setPending('guest');
+    setFormError(null);
+    try {
+      await guestLogin();
+      navigate(paths.dashboard, { replace: true });
+    } catch {
+      setFormError(useSessionStore.getState().error ?? 'Could not start a guest session');
+    } finally {
+      setPending(null);
+    }
+  };
+
+  const fieldProps = (name: FieldName) => ({
+    id: `${id}-${name}`,
+    name,
+    'aria-invalid': fieldErrors[name] ? true : undefined,
+    'aria-describedby': fieldErrors[name] ? `${id}-${name}-error` : undefined,
+  });
+  const errorFor = (name: FieldName) =>
+    fieldErrors[name] ? (
+      <p id={`${id}-${name}-error`} className="field-error">
+        {fieldErrors[name]}
+      </p>
+    ) : null;
+
+  const title = isLogin ? 'Log in' : 'Create your account';
+
+  return (
+    <div className="auth-card card">
+      <h1 id={`${id}-title`}>{title}</h1>
+      <p className="muted">
+        {isLogin ? 'Welcome back. Sign in to see your credits and tickets.' : 'Sign up to top up credits, claim exchange rewards and get support.'}
+      </p>
+
+      <div className="form-error" role="alert" aria-live="assertive">
+        {formError}
+      </div>
+
+      <form ref={formRef} noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+        <div className="field">
+          <label htmlFor={`${id}-username`}>Username</label>
+          <input {...fieldProps('username')} autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} required />
+          {errorFor('username')}
+        </div>
+
+        {!isLogin && (
+          <div className="field">
+            <label htmlFor={`${id}-email`}>Email</label>
+            <input {...fieldProps('email')} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+            {errorFor('email')}
+          </div>
+        )}
+
+        <div className="field">
+          <label htmlFor={`${id}-password`}>Password</label>
+          <input
+            {...fieldProps('password')}
+            type="password"
+            autoComplete={isLogin ? 'current-password' : 'new-password'}
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
+          {!isLogin && !fieldErrors.password && <p className="field-note">At least 8 characters. A long phrase is easiest to remember.</p>}
+          {errorFor('password')}
+        </div>
+
+        {isLogin ? (
+          <div className="checkbox-row">
+            <input id={`${id}-remember`} type="checkbox" checked={rememberMe} onChange={(e) => setRememberMe(e.target.checked)} />
+            <label htmlFor={`${id}-remember`}>Remember me for 30 days</label>
+          </div>
+        ) : (
+          <div className="field">
+            <label htmlFor={`${id}-referralCode`}>
+              Referral code <span className="muted">(optional)</span>
+            </label>
+            <input {...fieldProps('referralCode')} autoComplete="off" value={referralCode} onChange={(e) => setReferralCode(e.target.value)} />
+            {errorFor('referralCode')}
+          </div>
+        )}
+
+        <fieldset className="bot-check-group" aria-describedby={fieldErrors.turnstileToken ? `${id}-turnstileToken-error` : undefined}>
+          <legend className="visually-hidden">Bot check</legend>
+          <BotCheck siteKey={SITE_KEY} resetKey={botResetKey} onToken={setBotToken} />
+          {errorFor('turnstileToken')}
+        </fieldset>
+
+        <button type="submit" className="btn btn-primary auth-submit" disabled={pending !== null} aria-busy={pending === 'submit' || undefined}>
+          {pending === 'submit' ? (isLogin ? 'Logging in…' : 'Creating account…') : isLogin ? 'Log in' : 'Create account'}
+        </button>
+      </form>
+
+      <p className="auth-switch">
+        {isLogin ? 'New to Olympus?' : 'Already have an account?'}{' '}
+        <button type="button" className="link-button" onClick={switchMode}>
+          {isLogin ? 'Create an account' : 'Log in instead'}
+        </button>
+      </p>
+
+      <div className="auth-guest">
+        <p className="muted">Just looking around? Guests can exchange crypto and open support tickets, and claim rewards after signing up.</p>
+        <button type="button" className="btn btn-secondary" onClick={continueAsGuest} disabled={pending !== null} aria-busy={pending === 'guest' || undefined}>
+          {pending === 'guest' ? 'Starting guest session…' : 'Continue as guest'}
+        </button>
+      </div>
+
+      <p className="muted auth-legal">
+        By continuing you agree to the <Link to={paths.terms}>terms</Link> and the <Link to={paths.privacy}>privacy policy</Link>.
+      </p>
+    </div>
+  );
+}

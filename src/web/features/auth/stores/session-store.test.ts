@@ -1,0 +1,389 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AUTH_CHECK_DELAY_MS, STORAGE_KEYS } from '../../../../shared/constants';
+import type { User } from '../../../../shared/schemas/auth';
+import { api, configureApiClient } from '../../../lib/api-client';
+import { storage } from '../../../lib/storage';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { initialSessionState, onUserLogin, useSessionStore } from './session-store';
+
+let server: ScriptedApiServer;
+let redirects: number;
+const session = () => useSessionStore.getState();
+const hits = (path: string) => server.requests.filter((r) => r.path === path);
+
+const GUEST_ID = `g_${'a'.repeat(32)}`;
+const user: User = {
+  _id: '6f1c2c1e-0000-4000-8000-000000000001',
+  username: 'ada',
+  email: 'ada@example.com',
+  role: 'user',
+  subroles: ['beta'],
+  credits: 12.5,
+  discord: null,
+  telegram: null,
+  onboardingCompleted: false,
+  referralCode: 'ADA123',
+  createdAt: '2025-01-01T00:00:00.000Z',
+};
+
+beforeAll(async () => {
+  server = await startScriptedApiServer();
+});
+afterAll(() => server.close());
+
+beforeEach(() => {
+  server.reset();
+  localStorage.clear();
+  for (const name of ['token', 'guestId']) document.cookie = `${name}=; Path=/; Max-Age=0`;
+  redirects = 0;
+  window.history.replaceState(null, '', '/');
+  configureApiClient({ baseUrl: server.url, redirectToLogin: () => void redirects++ });
+  useSessionStore.setState(initialSessionState);
+});
+afterEach(() => {
+  configureApiClient(null);
+  vi.restoreAllMocks();
+});
+
+describe('checkAuth', () => {
+  it('makes a stored guestId with a live token a guest session, without calling the server', async () => {
+    const token = makeToken({ isGuest: true, sub: GUEST_ID });
+    storage.setToken(token);
+    storage.setGuestId(GUEST_ID);
+    await session().checkAuth();
+    expect(session()).toMatchObject({ isGuest: true, isAuthenticated: false, userType: 'guest', guestId: GUEST_ID, token, sessionChecked: true, isLoading: false });
+    expect(session().user).toEqual({ _id: GUEST_ID, role: 'guest', isGuest: true });
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('clears a guest session whose token has run out (guests cannot refresh)', async () => {
+    storage.setToken(makeToken({ isGuest: true, expInSeconds: 60 }));
+    storage.setGuestId(GUEST_ID);
+    await session().checkAuth();
+    expect(session()).toMatchObject({ isGuest: false, guestId: null, token: null, sessionChecked: true });
+    expect(storage.getGuestId()).toBeNull();
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('clears the session when no token is stored', async () => {
+    localStorage.setItem(STORAGE_KEYS.userRole, 'user');
+    await session().checkAuth();
+    expect(session()).toMatchObject({ isAuthenticated: false, user: null, token: null, sessionChecked: true, isLoading: false });
+    expect(localStorage.getItem(STORAGE_KEYS.userRole)).toBeNull();
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('waits 500 ms, fetches the user and signs them in', async () => {
+    const token = makeToken();
+    storage.setToken(token);
+    server.on('GET', '/api/auth/me', { body: { user } });
+    const started = Date.now();
+    await session().checkAuth();
+    expect(hits('/api/auth/me')[0]!.at - started).toBeGreaterThanOrEqual(AUTH_CHECK_DELAY_MS - 5);
+    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, userType: 'user', token, user, credits: 12.5, sessionChecked: true });
+    expect(storage.getUserRole()).toBe('user');
+    expect(storage.getUserSubroles()).toEqual(['beta']);
+  });
+
+  it('refreshes an expired token first, then fetches the user with the new one', async () => {
+    const fresh = makeToken({ expInSeconds: 86_400 });
+    storage.setToken(makeToken({ expInSeconds: 100 }));
+    server.on('POST', '/api/refresh-token', { body: { token: fresh } });
+    server.on('GET', '/api/auth/me', { body: { user } });
+    await session().checkAuth();
+    expect(server.requests.map((r) => r.path)).toEqual(['/api/refresh-token', '/api/auth/me']);
+    expect(hits('/api/auth/me')[0]?.headers.authorization).toBe(`Bearer ${fresh}`);
+    expect(session()).toMatchObject({ isAuthenticated: true, token: fresh });
+  });
+
+  it('treats an unreadable token as expired and clears the session when the refresh fails', async () => {
+    storage.setToken('garbage');
+    server.on('POST', '/api/refresh-token', { status: 401, body: { error: 'Invalid or expired token', code: 'INVALID_TOKEN' } });
+    await session().checkAuth();
+    expect(hits('/api/auth/me')).toHaveLength(0);
+    expect(session()).toMatchObject({ isAuthenticated: false, token: null, user: null, sessionChecked: true });
+    expect(storage.getToken()).toBeNull();
+  });
+
+  it('clears the session when the user cannot be fetched', async () => {
+    storage.setToken(makeToken());
+    server.on('GET', '/api/auth/me', { status: 500, body: { error: 'Internal error', code: 'INTERNAL' } });
+    await session().checkAuth();
+    expect(session()).toMatchObject({ isAuthenticated: false, user: null, token: null, sessionChecked: true });
+    expect(storage.getToken()).toBeNull();
+  });
+
+  it('signs in as the guest the server names when the token belongs to a guest', async () => {
+    const token = makeToken({ isGuest: true, sub: GUEST_ID });
+    storage.setToken(token);
+    server.on('GET', '/api/auth/me', { body: { user: { _id: GUEST_ID, role: 'guest', isGuest: true } } });
+    await session().checkAuth();
+    expect(session()).toMatchObject({ isGuest: true, userType: 'guest', guestId: GUEST_ID });
+    expect(storage.getGuestId()).toBe(GUEST_ID);
+  });
+});
+
+describe('login', () => {
+  const input = { username: 'ada', password: 'correct horse', turnstileToken: 'sandbox-pass', rememberMe: false };
+
+  it('signs in, stores the token, role and subroles, takes credits from the user and sends the guestId', async () => {
+    const token = makeToken();
+    storage.setGuestId(GUEST_ID);
+    server.on('POST', '/api/login', { body: { user, token } });
+    const cookieWrites = vi.spyOn(document, 'cookie', 'set');
+
+    await expect(session().login(input)).resolves.toEqual(user);
+
+    expect(server.requests[0]?.body).toEqual({ ...input, guestId: GUEST_ID });
+    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, userType: 'user', token, user, credits: 12.5, error: null, isLoading: false });
+    expect(storage.getToken()).toBe(token);
+    expect(storage.getUserRole()).toBe('user');
+    expect(storage.getUserSubroles()).toEqual(['beta']);
+    expect(storage.getUserType()).toBe('user');
+    expect(storage.getGuestId()).toBeNull();
+    expect(cookieWrites.mock.calls.map((c) => c[0]).find((c) => c.startsWith('token='))).toContain('Max-Age=86400; SameSite=lax');
+  });
+
+  it('keeps the token cookie for 30 days with remember me', async () => {
+    server.on('POST', '/api/login', { body: { user, token: makeToken({ lifetimeSeconds: 30 * 86_400 }) } });
+    const cookieWrites = vi.spyOn(document, 'cookie', 'set');
+    await session().login({ ...input, rememberMe: true });
+    expect(cookieWrites.mock.calls.map((c) => c[0]).find((c) => c.startsWith('token='))).toContain('Max-Age=2592000');
+  });
+
+  it.each([
+    ['an expired token', () => makeToken({ expInSeconds: 200 })],
+    ['no token', () => ''],
+  ])('refuses %s in the answer', async (_label, token) => {
+    server.on('POST', '/api/login', { body: { user, token: token() } });
+    await expect(session().login(input)).rejects.toThrow('Invalid or expired token received');
+    expect(session()).toMatchObject({ isAuthenticated: false, error: 'Invalid or expired token received', isLoading: false });
+    expect(storage.getToken()).toBeNull();
+  });
+
+  it("shows the server's error", async () => {
+    server.on('POST', '/api/login', { status: 401, body: { error: 'Invalid username or password', code: 'INVALID_CREDENTIALS' } });
+    await expect(session().login(input)).rejects.toMatchObject({ status: 401 });
+    expect(session().error).toBe('Invalid username or password');
+    expect(redirects).toBe(0);
+  });
+
+  it('falls back to "Login failed" when the server gives no reason', async () => {
+    server.on('POST', '/api/login', { status: 502 });
+    await expect(session().login(input)).rejects.toBeDefined();
+    expect(session().error).toBe('Login failed');
+  });
+
+  it('runs the sign-in hooks with the user', async () => {
+    server.on('POST', '/api/login', { body: { user, token: makeToken() } });
+    const seen: string[] = [];
+    const off = onUserLogin((u) => void seen.push(u.username));
+    const offFailing = onUserLogin(() => {
+      throw new Error('hook broke');
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await session().login(input);
+    await vi.waitFor(() => expect(seen).toEqual(['ada']));
+    expect(session().isAuthenticated).toBe(true);
+    off();
+    offFailing();
+  });
+});
+
+describe('guestLogin', () => {
+  it('starts a guest session and stores the token and guestId', async () => {
+    const token = makeToken({ isGuest: true, sub: GUEST_ID });
+    server.on('POST', '/api/guest', { status: 201, body: { user: { _id: GUEST_ID, role: 'guest', isGuest: true }, token, guestId: GUEST_ID } });
+    await session().guestLogin();
+    expect(session()).toMatchObject({ isGuest: true, isAuthenticated: false, userType: 'guest', token, guestId: GUEST_ID });
+    expect(storage.getToken()).toBe(token);
+    expect(storage.getGuestId()).toBe(GUEST_ID);
+    expect(storage.getUserType()).toBe('guest');
+    expect(document.cookie).toContain(`guestId=${GUEST_ID}`);
+  });
+
+  it('reports a failure', async () => {
+    server.on('POST', '/api/guest', { status: 429, body: { error: 'Too many requests', code: 'RATE_LIMITED' } });
+    await expect(session().guestLogin()).rejects.toBeDefined();
+    expect(session()).toMatchObject({ isGuest: false, error: 'Too many requests', isLoading: false });
+  });
+});
+
+describe('register', () => {
+  const input = { username: 'ada', email: 'ada@example.com', password: 'long enough pw', turnstileToken: 'sandbox-pass', referralCode: 'FRIEND1' };
+
+  it('stores the token, removes the guestId and signs the new user in', async () => {
+    const token = makeToken();
+    storage.setGuestId(GUEST_ID);
+    server.on('POST', '/api/register', { status: 201, body: { user, token } });
+    const seen: string[] = [];
+    const off = onUserLogin((u) => void seen.push(u._id));
+    await session().register(input);
+    expect(server.requests[0]?.body).toEqual({ ...input, guestId: GUEST_ID });
+    expect(storage.getToken()).toBe(token);
+    expect(storage.getGuestId()).toBeNull();
+    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, guestId: null, user });
+    await vi.waitFor(() => expect(seen).toEqual([user._id]));
+    off();
+  });
+
+  it("shows the server's error, else Registration failed", async () => {
+    server.on('POST', '/api/register', { status: 409, body: { error: 'That username is taken', code: 'USERNAME_TAKEN' } });
+    await expect(session().register(input)).rejects.toBeDefined();
+    expect(session().error).toBe('That username is taken');
+    server.on('POST', '/api/register', { status: 500 });
+    await expect(session().register(input)).rejects.toBeDefined();
+    expect(session().error).toBe('Registration failed');
+  });
+});
+
+describe('logout', () => {
+  it('clears all local storage and the user state once the server confirms', async () => {
+    const token = makeToken();
+    storage.setToken(token);
+    localStorage.setItem(STORAGE_KEYS.rewardClaims, '{}');
+    useSessionStore.setState({ isAuthenticated: true, token, user, credits: 12.5 });
+    server.on('POST', '/api/logout', { body: { message: 'Logout successful' } });
+    server.on('GET', '/api/things', { body: {} });
+
+    await expect(session().logout()).resolves.toBe(true);
+
+    expect(hits('/api/logout')[0]?.headers.authorization).toBe(`Bearer ${token}`);
+    expect(localStorage.length).toBe(0);
+    expect(session()).toMatchObject({ isAuthenticated: false, token: null, user: null, credits: 0 });
+    await api.get('/api/things');
+    expect(hits('/api/things')[0]?.headers.authorization).toBeUndefined();
+  });
+
+  it('only logs a failure and keeps the session', async () => {
+    const token = makeToken();
+    storage.setToken(token);
+    useSessionStore.setState({ isAuthenticated: true, token, user });
+    server.on('POST', '/api/logout', { status: 503, body: { error: 'Unavailable', code: 'UNAVAILABLE' } });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await expect(session().logout()).resolves.toBe(false);
+    expect(logged).toHaveBeenCalled();
+    expect(session()).toMatchObject({ isAuthenticated: true, token });
+    expect(storage.getToken()).toBe(token);
+  });
+});
+
+describe('clearSession', () => {
+  it('resets the session and removes the session keys but not other features’ data', () => {
+    storage.setToken(makeToken());
+    storage.setGuestId(GUEST_ID);
+    storage.setUserRole('user');
+    localStorage.setItem(STORAGE_KEYS.rewardClaims, '{}');
+    useSessionStore.setState({ isAuthenticated: true, user, credits: 3 });
+    session().clearSession();
+    expect(session()).toMatchObject({ isAuthenticated: false, isGuest: false, user: null, credits: 0, token: null, guestId: null, sessionChecked: true });
+    expect(storage.getToken()).toBeNull();
+    expect(storage.getGuestId()).toBeNull();
+    expect(storage.getUserRole()).toBeNull();
+    expect(localStorage.getItem(STORAGE_KEYS.rewardClaims)).toBe('{}');
+  });
+});
+
+describe('refreshToken', () => {
+  it('stores and returns the new token', async () => {
+    const fresh = makeToken({ expInSeconds: 7200 });
+    storage.setToken(makeToken());
+    server.on('POST', '/api/refresh-token', { body: { token: fresh } });
+    await expect(session().refreshToken()).resolves.toBe(fresh);
+    expect(session().token).toBe(fresh);
+    expect(storage.getToken()).toBe(fresh);
+  });
+
+  it('fails with "No token to refresh" and resets the user', async () => {
+    useSessionStore.setState({ isAuthenticated: true, user });
+    await expect(session().refreshToken()).rejects.toThrow('No token to refresh');
+    expect(session()).toMatchObject({ isAuthenticated: false, user: null, error: 'No token to refresh' });
+  });
+
+  it('fails with "No token received", removes the stored token and resets the user', async () => {
+    storage.setToken(makeToken());
+    useSessionStore.setState({ isAuthenticated: true, user, credits: 12.5 });
+    server.on('POST', '/api/refresh-token', { body: {} });
+    await expect(session().refreshToken()).rejects.toThrow('No token received');
+    expect(storage.getToken()).toBeNull();
+    expect(session()).toMatchObject({ isAuthenticated: false, user: null, token: null, credits: 0 });
+  });
+
+  it('never refreshes for a guest', async () => {
+    storage.setToken(makeToken({ isGuest: true }));
+    useSessionStore.setState({ isGuest: true, userType: 'guest' });
+    await expect(session().refreshToken()).resolves.toBeNull();
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it("mirrors the client's own refresh before a request", async () => {
+    const fresh = makeToken({ expInSeconds: 7200 });
+    storage.setToken(makeToken({ expInSeconds: 10 }));
+    server.on('POST', '/api/refresh-token', { body: { token: fresh } });
+    server.on('GET', '/api/things', { body: {} });
+    await api.get('/api/things');
+    expect(session().token).toBe(fresh);
+  });
+});
+
+describe('fetchUser', () => {
+  it('loads the user', async () => {
+    storage.setToken(makeToken());
+    server.on('GET', '/api/auth/me', { body: { user } });
+    await expect(session().fetchUser()).resolves.toEqual(user);
+    expect(session().user).toEqual(user);
+  });
+
+  it('on failure sets userType guest and removes the token and guestId', async () => {
+    storage.setToken(makeToken());
+    storage.setGuestId(GUEST_ID);
+    server.on('GET', '/api/auth/me', { status: 500 });
+    await expect(session().fetchUser()).rejects.toBeDefined();
+    expect(session()).toMatchObject({ userType: 'guest', token: null, guestId: null, error: 'Failed to fetch user' });
+    expect(storage.getToken()).toBeNull();
+    expect(storage.getGuestId()).toBeNull();
+  });
+
+  it("reports the server's error when there is one", async () => {
+    storage.setToken(makeToken());
+    server.on('GET', '/api/auth/me', { status: 403, body: { error: 'Account disabled', code: 'FORBIDDEN' } });
+    await expect(session().fetchUser()).rejects.toBeDefined();
+    expect(session().error).toBe('Account disabled');
+  });
+});
+
+describe('fetchCredits', () => {
+  it("loads the signed-in user's balance", async () => {
+    storage.setToken(makeToken());
+    useSessionStore.setState({ isAuthenticated: true, user });
+    server.on('GET', `/api/users/${user._id}/credits`, { body: { credits: 40.25 } });
+    await expect(session().fetchCredits()).resolves.toBe(40.25);
+    expect(session().credits).toBe(40.25);
+  });
+
+  it('reports "Failed to fetch credits"', async () => {
+    storage.setToken(makeToken());
+    useSessionStore.setState({ isAuthenticated: true, user });
+    server.on('GET', `/api/users/${user._id}/credits`, { status: 403, body: { error: 'Forbidden', code: 'FORBIDDEN' } });
+    await expect(session().fetchCredits()).rejects.toBeDefined();
+    expect(session().error).toBe('Failed to fetch credits');
+  });
+});
+
+describe('completeOnboarding', () => {
+  it('marks onboarding completed (completed defaults to true) and keeps the updated user', async () => {
+    storage.setToken(makeToken());
+    useSessionStore.setState({ isAuthenticated: true, user });
+    server.on('PUT', '/api/onboarding', (r) => ({ body: { user: { ...user, onboardingCompleted: (r.body as { completed: boolean }).completed } } }));
+    await session().completeOnboarding();
+    expect(server.requests[0]?.body).toEqual({ completed: true });
+    expect((session().user as User).onboardingCompleted).toBe(true);
+  });
+
+  it('reports "Failed to update onboarding"', async () => {
+    storage.setToken(makeToken());
+    server.on('PUT', '/api/onboarding', { status: 500 });
+    await expect(session().completeOnboarding()).rejects.toBeDefined();
+    expect(session().error).toBe('Failed to update onboarding');
+  });
+});

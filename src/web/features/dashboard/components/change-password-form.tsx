@@ -1,0 +1,94 @@
+import { useId, useState, type FormEvent } from 'react';
+import { passwordSchema } from '../../../../shared/schemas/auth';
+import { ApiError } from '../../../lib/api-client';
+import { changePassword } from '../api/change-password';
+
+type Field = 'currentPassword' | 'newPassword';
+
+/** Needs the current password; on success the server ends every other session (design.md section 4). */
+export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
+  const id = useId();
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [newPassword, setNewPassword] = useState('');
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [success, setSuccess] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending) return;
+    const errors: Partial<Record<Field, string>> = {};
+    if (!currentPassword) errors.currentPassword = 'Current password is required';
+    const parsed = passwordSchema.safeParse(newPassword);
+    if (!parsed.success) errors.newPassword = parsed.error.issues[0]?.message;
+    setFieldErrors(errors);
+    setFormError(null);
+    setSuccess(null);
+    if (Object.keys(errors).length > 0) {
+      document.getElementById(`${id}-${errors.currentPassword ? 'currentPassword' : 'newPassword'}`)?.focus();
+      return;
+    }
+    setPending(true);
+    try {
+      await changePassword({ currentPassword, newPassword });
+      setCurrentPassword('');
+      setNewPassword('');
+      setSuccess('Password updated. Your other sessions have been signed out.');
+      onChanged();
+    } catch (err) {
+      const api = err instanceof ApiError ? err : null;
+      setFieldErrors((api?.fieldErrors ?? {}) as Partial<Record<Field, string>>);
+      setFormError(api?.fromServer ? api.message : 'Failed to update password');
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const field = (name: Field, label: string, value: string, set: (v: string) => void, autoComplete: string, note?: string) => (
+    <div className="field">
+      <label htmlFor={`${id}-${name}`}>{label}</label>
+      <input
+        id={`${id}-${name}`}
+        name={name}
+        type="password"
+        autoComplete={autoComplete}
+        value={value}
+        onChange={(e) => set(e.target.value)}
+        aria-invalid={fieldErrors[name] ? true : undefined}
+        aria-describedby={fieldErrors[name] ? `${id}-${name}-error` : note ? `${id}-${name}-note` : undefined}
+        required
+      />
+      {fieldErrors[name] ? (
+        <p id={`${id}-${name}-error`} className="field-error">
+          {fieldErrors[name]}
+        </p>
+      ) : (
+        note && (
+          <p id={`${id}-${name}-note`} className="field-note">
+            {note}
+          </p>
+        )
+      )}
+    </div>
+  );
+
+  return (
+    <section className="card settings-section" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Change password</h2>
+      <div className="form-error" role="alert" aria-live="assertive">
+        {formError}
+      </div>
+      <p role="status" aria-live="polite" className="settings-notice">
+        {success}
+      </p>
+      <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+        {field('currentPassword', 'Current password', currentPassword, setCurrentPassword, 'current-password')}
+        {field('newPassword', 'New password', newPassword, setNewPassword, 'new-password', 'At least 8 characters. Changing it signs out your other devices.')}
+        <button type="submit" className="btn btn-primary" disabled={pending} aria-busy={pending || undefined}>
+          {pending ? 'Updating…' : 'Update password'}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { describeUserAgent } from './describe-user-agent';
+import { formatCredits } from './format-credits';
+
+describe('formatCredits', () => {
+  it('always shows two decimals', () => {
+    expect(formatCredits(0)).toBe('0.00');
+    expect(formatCredits(12.5)).toBe('12.50');
+    expect(formatCredits(1234.567)).toBe('1,234.57');
+    expect(formatCredits(Number.NaN)).toBe('0.00');
+  });
+});
+
+describe('describeUserAgent', () => {
+  it('names the browser and the system', () => {
+    expect(describeUserAgent('Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36')).toBe('Chrome on Linux');
+    expect(describeUserAgent('Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Version/17.0 Mobile/15E148 Safari/604.1')).toBe('Safari on iOS');
+    expect(describeUserAgent('Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 Chrome/131.0 Safari/537.36 Edg/131.0')).toBe('Edge on Windows');
+    expect(describeUserAgent(null)).toBe('Unknown device');
+  });
+});

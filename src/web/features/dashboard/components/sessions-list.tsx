@@ -1,0 +1,97 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { SessionInfo } from '../../../../shared/schemas/auth';
+import { ApiError } from '../../../lib/api-client';
+import { endSession, listSessions } from '../api/sessions';
+import { describeUserAgent } from './describe-user-agent';
+import { useSignOut } from './sign-out-button';
+
+type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; sessions: SessionInfo[] };
+
+const formatDate = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Where the account is signed in; any session but this one can be ended here (design.md section 4). */
+export function SessionsList({ reloadKey }: { reloadKey: number }) {
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [ending, setEnding] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const { signOut, pending: signingOut } = useSignOut();
+
+  const refresh = useCallback(async () => {
+    try {
+      const sessions = await listSessions();
+      // The current session first, then the most recently used.
+      sessions.sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
+      setLoad({ state: 'ready', sessions });
+    } catch (err) {
+      setLoad({ state: 'error', message: err instanceof ApiError && err.fromServer ? err.message : 'Could not load your sessions.' });
+    }
+  }, []);
+
+  useEffect(() => {
+    void refresh();
+  }, [refresh, reloadKey]);
+
+  const end = async (session: SessionInfo) => {
+    setEnding(session._id);
+    setNotice(null);
+    try {
+      await endSession(session._id);
+      setNotice(`Ended the session on ${describeUserAgent(session.userAgent)}.`);
+      await refresh();
+    } catch (err) {
+      setNotice(err instanceof ApiError && err.fromServer ? err.message : 'Could not end that session. Please try again.');
+    } finally {
+      setEnding(null);
+    }
+  };
+
+  return (
+    <section className="card settings-section" aria-labelledby="sessions-title" aria-busy={load.state === 'loading' || undefined}>
+      <h2 id="sessions-title">Active sessions</h2>
+      <p className="muted">Devices where your account is signed in. End any session you do not recognise.</p>
+      <p role="status" aria-live="polite" className="settings-notice">
+        {notice}
+      </p>
+
+      {load.state === 'loading' && <p className="muted">Loading sessions…</p>}
+      {load.state === 'error' && (
+        <div role="alert">
+          <p className="field-error">{load.message}</p>
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => void refresh()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {load.state === 'ready' && load.sessions.length === 0 && <p className="muted">No active sessions.</p>}
+      {load.state === 'ready' && load.sessions.length > 0 && (
+        <ul className="session-list" aria-label="Active sessions">
+          {load.sessions.map((session) => {
+            const device = describeUserAgent(session.userAgent);
+            return (
+              <li key={session._id} className="session-item" data-current={session.current}>
+                <div>
+                  <p className="session-device">
+                    <strong>{device}</strong>
+                    {session.current && <span className="tag session-current">This device</span>}
+                  </p>
+                  <p className="muted session-meta">
+                    {session.ip ? `${session.ip} · ` : ''}Signed in {formatDate(session.createdAt)} · Last active {formatDate(session.lastSeenAt)}
+                  </p>
+                </div>
+                {session.current ? (
+                  <button type="button" className="btn btn-ghost btn-small" onClick={signOut} disabled={signingOut}>
+                    End session<span className="visually-hidden"> on this device (signs you out)</span>
+                  </button>
+                ) : (
+                  <button type="button" className="btn btn-secondary btn-small" onClick={() => void end(session)} disabled={ending === session._id} aria-busy={ending === session._id || undefined}>
+                    End session<span className="visually-hidden"> on {device}, last active {formatDate(session.lastSeenAt)}</span>
+                  </button>
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}

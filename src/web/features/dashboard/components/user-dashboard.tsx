@@ -1,0 +1,85 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../../shared/routes';
+import type { User } from '../../../../shared/schemas/auth';
+import { useSessionStore } from '../../auth/stores/session-store';
+import { formatCredits } from './format-credits';
+import { OnboardingFlow } from './onboarding-flow';
+import { SignOutButton } from './sign-out-button';
+import { LazyExchangePanel } from '../../exchange/components/lazy-exchange-panel';
+import { LedgerHistory } from '../../payments/components/ledger-history';
+import { PaymentHistory } from '../../payments/components/payment-history';
+import { TopUpPanel } from '../../payments/components/top-up-panel';
+
+export function UserDashboard({ user }: { user: User }) {
+  const credits = useSessionStore((s) => s.credits);
+  const fetchCredits = useSessionStore((s) => s.fetchCredits);
+  const [balanceStale, setBalanceStale] = useState(false);
+
+  // The balance from sign-in may be old (a payment may have completed since): ask for the current one.
+  useEffect(() => {
+    if (!user.onboardingCompleted) return;
+    fetchCredits().then(
+      () => setBalanceStale(false),
+      () => setBalanceStale(true),
+    );
+  }, [fetchCredits, user.onboardingCompleted]);
+
+  if (!user.onboardingCompleted) {
+    return (
+      <section className="page dashboard-page" aria-labelledby="dashboard-title">
+        <h1 id="dashboard-title" className="visually-hidden">
+          Getting started
+        </h1>
+        <OnboardingFlow />
+      </section>
+    );
+  }
+
+  return (
+    <section className="page dashboard-page" aria-labelledby="dashboard-title">
+      <header className="dashboard-header">
+        <div>
+          <p className="eyebrow">Dashboard</p>
+          <h1 id="dashboard-title">Welcome, {user.username}</h1>
+          <p className="muted">
+            Signed in as <strong data-testid="dashboard-username">{user.username}</strong>
+          </p>
+        </div>
+        <div className="actions">
+          {(user.role === 'support' || user.role === 'admin') && (
+            <Link className="btn btn-ghost" to={`${paths.dashboard}/staff`}>
+              Staff console
+            </Link>
+          )}
+          <Link className="btn btn-ghost" to={`${paths.dashboard}/support`}>
+            Support
+          </Link>
+          <Link className="btn btn-ghost" to={paths.settings}>
+            Settings
+          </Link>
+          <SignOutButton />
+        </div>
+      </header>
+
+      <div className="dashboard-grid">
+        <section className="card credit-card" aria-labelledby="credits-title">
+          <h2 id="credits-title">Credit balance</h2>
+          <p className="credit-balance" aria-live="polite">
+            <span data-testid="credit-balance">{formatCredits(credits)}</span> <span className="muted">credits</span>
+          </p>
+          <p className="muted">1 credit = 1 USD. Top up by paying in cryptocurrency.</p>
+          {balanceStale && (
+            <p className="field-error" role="status">
+              Failed to fetch credits. The balance shown may be out of date.
+            </p>
+          )}
+        </section>
+        <TopUpPanel />
+        <PaymentHistory />
+        <LedgerHistory />
+      </div>
+      <LazyExchangePanel />
+    </section>
+  );
+}

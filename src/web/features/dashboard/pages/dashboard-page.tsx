@@ -1,0 +1,68 @@
+import { lazy, Suspense, type ComponentType } from 'react';
+import { Navigate, Route, Routes } from 'react-router';
+import { paths } from '../../../../shared/routes';
+import { usePageMeta } from '../../../components/use-page-meta';
+import { isGuestUser, useSessionStore } from '../../auth/stores/session-store';
+import { GuestDashboard } from '../components/guest-dashboard';
+import { UserDashboard } from '../components/user-dashboard';
+import '../dashboard.css';
+
+// Sub-pages load lazily too (spec section 2).
+const SettingsPage = lazy(() => import('./settings-page'));
+const SupportPage = lazy(() => import('../../tickets/pages/support-page'));
+const StaffPage = lazy(() => import('../../admin/pages/staff-page'));
+
+function Loading({ label }: { label: string }) {
+  return (
+    <section className="page dashboard-page">
+      <p role="status" className="muted">
+        {label}
+      </p>
+    </section>
+  );
+}
+
+/** A lazily loaded sub-page with its own loading message. */
+function Lazy({ page: Page, loading }: { page: ComponentType; loading: string }) {
+  return (
+    <Suspense fallback={<Loading label={loading} />}>
+      <Page />
+    </Suspense>
+  );
+}
+
+/**
+ * /dashboard/*: signed-out visitors go to /login, guests see the guest dashboard, users their own.
+ * /dashboard/settings holds account settings (sessions, password) and, from the connections feature,
+ * account connections.
+ */
+export default function DashboardPage() {
+  usePageMeta('Dashboard');
+  const sessionChecked = useSessionStore((s) => s.sessionChecked);
+  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
+  const isGuest = useSessionStore((s) => s.isGuest);
+  const user = useSessionStore((s) => s.user);
+
+  if (!sessionChecked) return <Loading label="Loading your dashboard…" />;
+  if (isGuest) {
+    return (
+      <Routes>
+        <Route index element={<GuestDashboard />} />
+        <Route path="support" element={<Lazy page={SupportPage} loading="Loading support…" />} />
+        <Route path="settings" element={<GuestDashboard title="Settings need an account" />} />
+        <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
+      </Routes>
+    );
+  }
+  if (!isAuthenticated || !user || isGuestUser(user)) return <Navigate to={paths.login} replace />;
+
+  return (
+    <Routes>
+      <Route index element={<UserDashboard user={user} />} />
+      <Route path="settings" element={<Lazy page={SettingsPage} loading="Loading settings…" />} />
+      <Route path="support" element={<Lazy page={SupportPage} loading="Loading support…" />} />
+      <Route path="staff/*" element={<Lazy page={StaffPage} loading="Loading the staff console…" />} />
+      <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
+    </Routes>
+  );
+}

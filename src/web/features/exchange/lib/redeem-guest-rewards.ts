@@ -1,0 +1,98 @@
+/**
+ * The guest claims flow of spec section 4: after a non-guest sign-in, validate the locally kept claims,
+ * drop invalid and expired ones, redeem the valid ones, then force-clear whatever is left.
+ */
+import toast from 'react-hot-toast';
+import { errorMessage, useSessionStore } from '../../auth/stores/session-store';
+import { postClaimGuestRewards, postGuestRewardsStatus } from '../api/exchange-api';
+import { clearClaims, pruneExpiredClaims, removeClaims, toPayload, type ClaimPayload } from './reward-claims';
+
+/** Toast texts of spec section 8, to the letter. */
+export const REWARD_TOASTS = {
+  loading: 'Redeeming your rewards...',
+  success: (credits: number) => `Claimed ${credits.toFixed(2)} credits from previous exchanges!`,
+  failure: 'Failed to claim pending rewards',
+} as const;
+
+export interface ClaimsValidation {
+  totalPotentialRewards: number;
+  claims: { exchangeId: string; valid: boolean }[];
+}
+
+export interface ClaimsRedemption {
+  totalCredited: number;
+  results: { exchangeId: string; claimed: boolean }[];
+  /** The server's error (or the client's words when there was no answer), when the redemption failed. */
+  error?: string;
+}
+
+/** Asks which claims are still valid; a failure answers zero totals (spec section 8). */
+export async function validateClaims(claims: ClaimPayload[]): Promise<ClaimsValidation> {
+  try {
+    const response = await postGuestRewardsStatus(claims);
+    if (!response?.success || !response.data) return { totalPotentialRewards: 0, claims: [] };
+    return { totalPotentialRewards: response.data.totalPotentialRewards, claims: response.data.claims };
+  } catch {
+    return { totalPotentialRewards: 0, claims: [] };
+  }
+}
+
+/** Redeems claims for `userId`; a failure answers zero totals and the server's error (spec section 8). */
+export async function redeemClaims(claims: ClaimPayload[], userId: string): Promise<ClaimsRedemption> {
+  try {
+    const response = await postClaimGuestRewards(claims, userId);
+    if (!response?.success || !response.data) return { totalCredited: 0, results: [], error: REWARD_TOASTS.failure };
+    return { totalCredited: response.data.totalCredited, results: response.data.results };
+  } catch (err) {
+    return { totalCredited: 0, results: [], error: errorMessage(err, REWARD_TOASTS.failure) };
+  }
+}
+
+let inFlight: Promise<ClaimsRedemption> | null = null;
+
+/**
+ * Runs the whole flow once at a time (a second sign-in hook while one runs shares it). Answers what
+ * was credited; the session's credits are refreshed when anything was.
+ */
+export function redeemPendingGuestRewards(userId: string, now = Date.now()): Promise<ClaimsRedemption> {
+  inFlight ??= run(userId, now).finally(() => {
+    inFlight = null;
+  });
+  return inFlight;
+}
+
+async function run(userId: string, now: number): Promise<ClaimsRedemption> {
+  try {
+    const pending = toPayload(pruneExpiredClaims(now));
+    if (pending.length === 0) return { totalCredited: 0, results: [] };
+
+    const validation = await validateClaims(pending);
+    // A successful answer lists every claim; none back means the check itself failed.
+    if (validation.claims.length === 0) {
+      toast.error(REWARD_TOASTS.failure);
+      return { totalCredited: 0, results: [], error: REWARD_TOASTS.failure };
+    }
+    const validIds = new Set(validation.claims.filter((c) => c.valid).map((c) => c.exchangeId));
+    removeClaims(pending.filter((c) => !validIds.has(c.exchangeId)).map((c) => c.exchangeId));
+    const valid = pending.filter((c) => validIds.has(c.exchangeId));
+    if (valid.length === 0) return { totalCredited: 0, results: [] };
+
+    const toastId = toast.loading(REWARD_TOASTS.loading);
+    const redemption = await redeemClaims(valid, userId);
+    removeClaims(redemption.results.filter((r) => r.claimed).map((r) => r.exchangeId));
+    if (!redemption.error && redemption.totalCredited > 0) {
+      toast.success(REWARD_TOASTS.success(redemption.totalCredited), { id: toastId });
+      // The balance shown comes from the session: bring it up to date (a failure is shown where it is).
+      await useSessionStore
+        .getState()
+        .fetchCredits()
+        .catch(() => undefined);
+    } else {
+      toast.error(REWARD_TOASTS.failure, { id: toastId });
+    }
+    return redemption;
+  } finally {
+    // Spec section 4: any claims left after sign-in are force-cleared.
+    clearClaims();
+  }
+}

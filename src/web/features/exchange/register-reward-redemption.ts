@@ -1,0 +1,18 @@
+/**
+ * Plugs the guest claims flow (spec section 4) into the session's sign-in hook. Imported once at app
+ * start; the flow itself (and the toast library) loads only when there are stored claims to redeem.
+ */
+import { onUserLogin } from '../auth/stores/session-store';
+import { hasStoredClaims } from './lib/reward-claims';
+
+let registered = false;
+
+export function registerRewardRedemption(): void {
+  if (registered) return;
+  registered = true;
+  onUserLogin(async (user) => {
+    if (!hasStoredClaims()) return;
+    const { redeemPendingGuestRewards } = await import('./lib/redeem-guest-rewards');
+    await redeemPendingGuestRewards(user._id);
+  });
+}

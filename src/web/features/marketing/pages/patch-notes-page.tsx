@@ -1,0 +1,50 @@
+import { usePageMeta } from '../../../components/use-page-meta';
+import { AdSlot } from '../../ads/components/ad-slot';
+import { formatDate } from '../components/format-date';
+import { PageHeader } from '../components/page-header';
+import { PATCH_NOTES } from '../content/patch-notes';
+import type { ChangeKind } from '../content/types';
+
+const KIND_LABEL: Record<ChangeKind, string> = {
+  new: 'New',
+  improved: 'Improved',
+  fixed: 'Fixed',
+  security: 'Security',
+};
+
+export default function PatchNotesPage() {
+  usePageMeta('Patch Notes', 'Every Olympus release: new features, improvements, fixes and security changes.');
+
+  return (
+    <div className="page">
+      <PageHeader eyebrow="Changelog" title="Patch Notes">
+        <p>What changed in each release of Olympus, newest first.</p>
+      </PageHeader>
+
+      <ol className="timeline" aria-label="Releases">
+        {PATCH_NOTES.map((release) => (
+          <li key={release.version} id={`v${release.version}`}>
+            <article aria-labelledby={`v${release.version}-title`}>
+              <time dateTime={release.date}>{formatDate(release.date)}</time>
+              <h2 id={`v${release.version}-title`}>
+                {release.version} · {release.title}
+              </h2>
+              <ul className="change-list">
+                {release.changes.map((change) => (
+                  <li key={change.text}>
+                    <span className="change-kind" data-kind={change.kind}>
+                      {KIND_LABEL[change.kind]}
+                    </span>
+                    <span>{change.text}</span>
+                  </li>
+                ))}
+              </ul>
+            </article>
+          </li>
+        ))}
+      </ol>
+
+      <AdSlot placement="patch-notes" />
+    </div>
+  );
+}

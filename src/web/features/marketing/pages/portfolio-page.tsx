@@ -1,0 +1,43 @@
+import { usePageMeta } from '../../../components/use-page-meta';
+import { PageHeader } from '../components/page-header';
+import { PORTFOLIO } from '../content/portfolio';
+
+export default function PortfolioPage() {
+  usePageMeta('Portfolio', 'What the Olympus team has built: crypto top-ups, instant swaps with rewards, support and more.');
+
+  return (
+    <div className="page">
+      <PageHeader eyebrow="Portfolio" title="What we have built">
+        <p>
+          Every part of Olympus is built and run by our own team. Here is what each one does, and the promises
+          we hold it to.
+        </p>
+      </PageHeader>
+
+      <ul className="card-grid" aria-label="Projects">
+        {PORTFOLIO.map((project) => (
+          <li key={project.id} id={project.id} className="card">
+            <article aria-labelledby={`${project.id}-title`}>
+              <h2 id={`${project.id}-title`} className="card-title">
+                {project.title}
+              </h2>
+              <ul className="tag-list" aria-label="Topics">
+                {project.tags.map((tag) => (
+                  <li key={tag} className="tag">
+                    {tag}
+                  </li>
+                ))}
+              </ul>
+              <p>{project.summary}</p>
+              <ul className="outcome-list">
+                {project.outcomes.map((outcome) => (
+                  <li key={outcome}>{outcome}</li>
+                ))}
+              </ul>
+            </article>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

@@ -1,0 +1,98 @@
+import { Pagination } from '../../../components/ui/pagination';
+import { useEffect, useId, useState } from 'react';
+import { formatCredits } from '../../../../shared/fees';
+import type { LedgerEntry } from '../../../../shared/schemas/credits';
+import { fetchLedgerHistory } from '../api/payments-api';
+import '../payments.css';
+
+const PAGE_SIZE = 10;
+const KIND_LABELS: Record<LedgerEntry['kind'], string> = {
+  payment: 'Top-up',
+  reward: 'Reward',
+  adjustment: 'Adjustment',
+  spend: 'Spent',
+  refund: 'Refund',
+};
+
+/** Every change of my balance, newest first (GET /api/credits/history). */
+export function LedgerHistory() {
+  const ids = useId();
+  const [page, setPage] = useState(1);
+  const [entries, setEntries] = useState<LedgerEntry[]>([]);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    setLoading(true);
+    fetchLedgerHistory(page, PAGE_SIZE).then(
+      (res) => {
+        if (cancelled) return;
+        setEntries(res.entries);
+        setTotal(res.total);
+        setError(null);
+        setLoading(false);
+      },
+      () => {
+        if (cancelled) return;
+        setEntries([]);
+        setError('Failed to fetch credit history');
+        setLoading(false);
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [page]);
+
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return (
+    <section className="card payments-card" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>Credit history</h2>
+      {error && (
+        <p role="alert" className="form-error">
+          {error}
+        </p>
+      )}
+      {loading && entries.length === 0 && !error && (
+        <p role="status" className="muted">
+          Loading credit history…
+        </p>
+      )}
+      {!loading && !error && entries.length === 0 && <p className="muted">No credit changes yet.</p>}
+      {entries.length > 0 && (
+        <div className="table-scroll">
+          <table className="payments-table">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">What</th>
+                <th scope="col">Change</th>
+                <th scope="col">Balance</th>
+              </tr>
+            </thead>
+            <tbody>
+              {entries.map((e) => (
+                <tr key={e._id}>
+                  <td>{new Date(e.createdAt).toLocaleString()}</td>
+                  <td>
+                    <span className="ledger-kind">{KIND_LABELS[e.kind]}</span> <span className="muted">{e.description}</span>
+                  </td>
+                  <td className={e.amountCents < 0 ? 'amount-negative' : 'amount-positive'}>
+                    {e.amountCents > 0 ? '+' : '−'}
+                    {formatCredits(Math.abs(e.amountCents))}
+                  </td>
+                  <td>{formatCredits(e.balanceAfterCents)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 && (
+        <Pagination className="pager" page={page} pages={pages} onPage={setPage} label="Credit history pages" busy={loading} />
+      )}
+    </section>
+  );
+}

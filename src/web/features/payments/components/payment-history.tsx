@@ -1,0 +1,92 @@
+import { Pagination } from '../../../components/ui/pagination';
+import { useCallback, useEffect, useId, useState } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../../shared/routes';
+import type { Payment } from '../../../../shared/schemas/payments';
+import { fetchMyPayments } from '../api/payments-api';
+import '../payments.css';
+import { readPaymentExpiry } from '../payment-expiry';
+import { STATUS_LABELS } from '../payment-status';
+import { paymentProcessUrl } from './top-up-panel';
+
+const PAGE_SIZE = 10;
+const OPEN_STATUSES = new Set(['pending', 'waiting', 'confirming', 'confirmed', 'sending']);
+const usd = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** My payments with their statuses, newest first, paged. */
+export function PaymentHistory() {
+  const ids = useId();
+  const [page, setPage] = useState(1);
+  const [rows, setRows] = useState<Payment[]>([]);
+  const [total, setTotal] = useState(0);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = useCallback(async (p: number) => {
+    setLoading(true);
+    const res = await fetchMyPayments({ page: p, pageSize: PAGE_SIZE });
+    setRows(res.payments);
+    setTotal(res.total);
+    setError(res.error);
+    setLoading(false);
+  }, []);
+  useEffect(() => {
+    void load(page);
+  }, [load, page]);
+
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  return (
+    <section className="card payments-card" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>Payment history</h2>
+      {error && (
+        <p role="alert" className="form-error">
+          {error}
+        </p>
+      )}
+      {loading && rows.length === 0 && !error && (
+        <p role="status" className="muted">
+          Loading payments…
+        </p>
+      )}
+      {!loading && !error && rows.length === 0 && <p className="muted">No payments yet. Your top-ups will appear here.</p>}
+      {rows.length > 0 && (
+        <div className="table-scroll">
+          <table className="payments-table">
+            <thead>
+              <tr>
+                <th scope="col">Date</th>
+                <th scope="col">Amount</th>
+                <th scope="col">Currency</th>
+                <th scope="col">Credits</th>
+                <th scope="col">Status</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((p) => {
+                const resumable = OPEN_STATUSES.has(p.status) && p.payAddress && (readPaymentExpiry(p._id) ?? 0) > Date.now();
+                return (
+                  <tr key={p._id}>
+                    <td>{new Date(p.createdAt).toLocaleString()}</td>
+                    <td>{usd(p.priceAmount)} USD</td>
+                    <td>{p.payCurrency.toUpperCase()}</td>
+                    <td>{usd(p.creditedAmount > 0 ? p.creditedAmount : p.credits)}</td>
+                    <td>
+                      <span className={`status-badge payment-status-${p.status}`}>{STATUS_LABELS[p.status]}</span>{' '}
+                      {resumable && <Link to={paymentProcessUrl({ ...p, id: p._id })}>Continue</Link>}
+                      {(p.status === 'completed' || p.status === 'partially_paid') && (
+                        <Link to={`${paths.paymentComplete}?id=${encodeURIComponent(p._id)}`}>Details</Link>
+                      )}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {pages > 1 && (
+        <Pagination className="pager" page={page} pages={pages} onPage={setPage} label="Payment history pages" busy={loading} />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,177 @@
+import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useNavigate } from 'react-router';
+import { calculateFee, formatCredits, toCents } from '../../../../shared/fees';
+import { paths } from '../../../../shared/routes';
+import type { CryptoOption, DepositLimits } from '../../../../shared/schemas/payments';
+import { createDeposit, fetchCryptoOptions, PaymentCallError } from '../api/payments-api';
+import '../payments.css';
+import { savePaymentExpiry } from '../payment-expiry';
+
+/** The query /payment/process reads (spec section 2). */
+export function paymentProcessUrl(p: { id: string; payAddress: string | null; payAmount: string | null; payCurrency: string; extraId: string | null }): string {
+  const q = new URLSearchParams({ address: p.payAddress ?? '', amount: p.payAmount ?? '', currency: p.payCurrency, id: p.id });
+  if (p.extraId) q.set('extraId', p.extraId);
+  return `${paths.paymentProcess}?${q.toString()}`;
+}
+
+/** Dashboard top-up: pick a currency, enter USD, see the fee and credits, create the deposit. */
+export function TopUpPanel() {
+  const navigate = useNavigate();
+  const ids = useId();
+  const [cryptos, setCryptos] = useState<CryptoOption[]>([]);
+  const [limits, setLimits] = useState<DepositLimits | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [search, setSearch] = useState('');
+  const [crypto, setCrypto] = useState('');
+  const [amount, setAmount] = useState('');
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<{ message: string; reason: string | null } | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+
+  useEffect(() => {
+    let cancelled = false;
+    void fetchCryptoOptions().then((res) => {
+      if (cancelled) return;
+      setCryptos(res.cryptos);
+      setLimits(res.limits);
+      setLoadError(res.error);
+      setLoading(false);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  const filtered = useMemo(() => {
+    const needle = search.trim().toLowerCase();
+    if (!needle) return cryptos;
+    return cryptos.filter((c) => c.code.includes(needle) || c.name.toLowerCase().includes(needle));
+  }, [cryptos, search]);
+
+  const amountNumber = Number(amount);
+  const validAmount = amount.trim() !== '' && Number.isFinite(amountNumber) && amountNumber > 0;
+  const cents = validAmount ? toCents(amountNumber) : 0;
+  const fee = validAmount ? calculateFee(cents) : null;
+  const outOfRange = Boolean(limits && validAmount && (amountNumber < limits.minAmount || amountNumber > limits.maxAmount));
+  const selected = cryptos.find((c) => c.code === crypto) ?? null;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    const problems: Record<string, string> = {};
+    if (!crypto) problems.crypto = 'Choose a currency';
+    if (!validAmount) problems.amount = 'Enter an amount in USD';
+    else if (outOfRange && limits) problems.amount = `Enter an amount from ${formatCredits(toCents(limits.minAmount))} to ${formatCredits(toCents(limits.maxAmount))} USD`;
+    setFieldErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    setSubmitting(true);
+    setError(null);
+    try {
+      const payment = await createDeposit(crypto, amountNumber);
+      savePaymentExpiry(payment._id, Date.parse(payment.expiresAt));
+      navigate(paymentProcessUrl({ ...payment, id: payment._id }));
+    } catch (err) {
+      const e = err instanceof PaymentCallError ? err : new PaymentCallError('Failed to create deposit', null, 0);
+      setError({ message: e.message, reason: e.reason });
+      setFieldErrors(e.fieldErrors);
+      setSubmitting(false);
+    }
+  }
+
+  return (
+    <section className="card payments-card topup-panel" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>Top up credits</h2>
+      <p className="muted">Pay in cryptocurrency. Credits are added once the payment is confirmed.</p>
+      {loading && (
+        <p role="status" className="muted">
+          Loading currencies…
+        </p>
+      )}
+      {loadError && (
+        <p role="alert" className="form-error">
+          {loadError}
+        </p>
+      )}
+      {!loading && !loadError && (
+        <form onSubmit={onSubmit} noValidate>
+          <fieldset className="field currency-fieldset" aria-describedby={fieldErrors.crypto ? `${ids}-crypto-error` : undefined}>
+            <legend>Currency</legend>
+            <label htmlFor={`${ids}-search`} className="visually-hidden">
+              Search currencies
+            </label>
+            <input
+              id={`${ids}-search`}
+              type="search"
+              placeholder="Search currencies"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              autoComplete="off"
+            />
+            <div className="currency-list" role="radiogroup" aria-label="Currencies">
+              {filtered.length === 0 && <p className="muted">No currency matches “{search}”.</p>}
+              {filtered.map((c) => (
+                <label key={c.code} className={`currency-option${crypto === c.code ? ' selected' : ''}`}>
+                  <input type="radio" name="crypto" value={c.code} checked={crypto === c.code} onChange={() => setCrypto(c.code)} />
+                  <span className="currency-name">{c.name}</span>
+                  <span className="currency-code">{c.code.toUpperCase()}</span>
+                  {c.hasExtraId && <span className="muted currency-memo">memo</span>}
+                </label>
+              ))}
+            </div>
+            {fieldErrors.crypto && (
+              <p id={`${ids}-crypto-error`} className="form-error">
+                {fieldErrors.crypto}
+              </p>
+            )}
+          </fieldset>
+
+          <div className="field">
+            <label htmlFor={`${ids}-amount`}>Amount (USD)</label>
+            <input
+              id={`${ids}-amount`}
+              name="amount"
+              type="number"
+              inputMode="decimal"
+              step="0.01"
+              min={limits?.minAmount}
+              max={limits?.maxAmount}
+              value={amount}
+              onChange={(e) => setAmount(e.target.value)}
+              aria-invalid={Boolean(fieldErrors.amount) || outOfRange}
+              aria-describedby={`${ids}-amount-note`}
+            />
+            <p id={`${ids}-amount-note`} className={fieldErrors.amount || outOfRange ? 'form-error' : 'field-note'}>
+              {fieldErrors.amount ??
+                (limits ? `From ${formatCredits(toCents(limits.minAmount))} to ${formatCredits(toCents(limits.maxAmount))} USD.` : '')}
+            </p>
+          </div>
+
+          <dl className="topup-summary" aria-live="polite">
+            <div>
+              <dt>Payment amount</dt>
+              <dd data-testid="topup-amount">{fee ? `${formatCredits(fee.amountCents)} USD` : '—'}</dd>
+            </div>
+            <div>
+              <dt>Processing fee{fee ? ` (${fee.feePercent}%)` : ''}</dt>
+              <dd data-testid="topup-fee">{fee ? `${formatCredits(fee.feeCents)} USD` : '—'}</dd>
+            </div>
+            <div>
+              <dt>You receive</dt>
+              <dd data-testid="topup-credits">{fee ? `${formatCredits(fee.creditsCents)} credits` : '—'}</dd>
+            </div>
+          </dl>
+
+          {error && (
+            <div role="alert" className="form-error">
+              <p>{error.message}</p>
+              {error.reason && <p className="muted">{error.reason}</p>}
+            </div>
+          )}
+          <button type="submit" className="btn btn-primary" disabled={submitting}>
+            {submitting ? 'Creating payment…' : selected ? `Pay with ${selected.code.toUpperCase()}` : 'Continue to payment'}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

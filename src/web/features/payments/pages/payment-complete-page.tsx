@@ -1,0 +1,102 @@
+import { useEffect, useState } from 'react';
+import { Link, Navigate, useSearchParams } from 'react-router';
+import { paths } from '../../../../shared/routes';
+import type { PaymentDetailResponse } from '../../../../shared/schemas/payments';
+import { usePageMeta } from '../../../components/use-page-meta';
+import { ApiError } from '../../../lib/api-client';
+import { useSessionStore } from '../../auth/stores/session-store';
+import { getPayment } from '../api/payments-api';
+import { isCompleteStatus, PROBLEM_STATUS_MESSAGES, STATUS_LABELS } from '../payment-status';
+import '../payments.css';
+
+const usd = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** /payment/complete?id=: what was paid, the credits added, the new balance, a way back. */
+export default function PaymentCompletePage() {
+  usePageMeta('Payment complete');
+  const [params] = useSearchParams();
+  const id = params.get('id');
+  if (!id) return <Navigate to={paths.dashboard} replace />;
+  return <PaymentComplete key={id} id={id} />;
+}
+
+function PaymentComplete({ id }: { id: string }) {
+  const [data, setData] = useState<PaymentDetailResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    getPayment(id).then(
+      (res) => {
+        if (cancelled) return;
+        setData(res);
+        // Keep the balance shown elsewhere in the app in step with the ledger.
+        void useSessionStore.getState().fetchCredits().catch(() => {});
+      },
+      (err: unknown) => {
+        if (cancelled) return;
+        setError(err instanceof ApiError && err.status === 404 ? 'We could not find this payment in your account.' : 'Failed to check payment status');
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [id]);
+
+  const payment = data?.payment;
+  const done = payment ? isCompleteStatus(payment.status) : false;
+  const problem = payment ? PROBLEM_STATUS_MESSAGES[payment.status] : undefined;
+
+  return (
+    <section className="page narrow payment-page" aria-labelledby="complete-title">
+      <h1 id="complete-title">{done ? 'Payment complete' : 'Payment status'}</h1>
+      {!data && !error && (
+        <p role="status" className="muted">
+          Loading payment…
+        </p>
+      )}
+      {error && (
+        <p role="alert" className="form-error">
+          {error}
+        </p>
+      )}
+      {payment && data && (
+        <div className="card payment-amounts">
+          {done ? (
+            <p className="payment-success" role="status">
+              Thank you! Your payment was received and your credits were added.
+            </p>
+          ) : (
+            <p role="status">Status: {STATUS_LABELS[payment.status]}</p>
+          )}
+          {problem && <p className="muted">{problem.text}</p>}
+          <dl className="topup-summary">
+            <div>
+              <dt>You paid</dt>
+              <dd>
+                {payment.actuallyPaid ?? payment.payAmount} {payment.payCurrency.toUpperCase()} ({usd(payment.priceAmount)} USD)
+              </dd>
+            </div>
+            <div>
+              <dt>Processing fee ({payment.feePercent}%)</dt>
+              <dd>{usd(payment.fee)} USD</dd>
+            </div>
+            <div>
+              <dt>Credits added</dt>
+              <dd data-testid="complete-credits">{usd(payment.creditedAmount)}</dd>
+            </div>
+            <div>
+              <dt>New balance</dt>
+              <dd data-testid="complete-balance">{usd(data.balance)} credits</dd>
+            </div>
+          </dl>
+        </div>
+      )}
+      <p>
+        <Link className="btn btn-primary" to={paths.dashboard}>
+          Back to dashboard
+        </Link>
+      </p>
+    </section>
+  );
+}

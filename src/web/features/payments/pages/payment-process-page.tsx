@@ -1,0 +1,269 @@
+import { QRCodeSVG } from 'qrcode.react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { COUNTDOWN_TICK_MS, PAYMENT_STATUS_POLL_MS, QR_CODE } from '../../../../shared/constants';
+import { paths } from '../../../../shared/routes';
+import type { Payment } from '../../../../shared/schemas/payments';
+import { usePageMeta } from '../../../components/use-page-meta';
+import { ApiError } from '../../../lib/api-client';
+import { checkPayment, getPayment, getPaymentStatus, PaymentCallError } from '../api/payments-api';
+import { CopyButton } from '../components/copy-button';
+import { clearPaymentExpiry, ensurePaymentExpiry, formatCountdown } from '../payment-expiry';
+import { isCompleteStatus, paymentStatusMessage, PROBLEM_STATUS_MESSAGES } from '../payment-status';
+import '../payments.css';
+
+interface ProcessQuery {
+  address: string;
+  amount: string;
+  currency: string;
+  id: string;
+  extraId: string | null;
+}
+
+const usd = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** The query must describe the signed-in user's own payment (design.md section 6: links are easy to forge). */
+function differsFromPayment(q: ProcessQuery, p: Payment): boolean {
+  return (
+    p.payAddress !== q.address ||
+    Number(p.payAmount) !== Number(q.amount) ||
+    p.payCurrency.toLowerCase() !== q.currency.toLowerCase() ||
+    (p.extraId ?? '') !== (q.extraId ?? '')
+  );
+}
+
+/** /payment/process (spec sections 2, 4, 5 and 9). */
+export default function PaymentProcessPage() {
+  usePageMeta('Complete Your Payment');
+  const [params] = useSearchParams();
+  const address = params.get('address');
+  const amount = params.get('amount');
+  const currency = params.get('currency');
+  const id = params.get('id');
+  if (!address || !amount || !currency || !id) return <Navigate to={paths.dashboard} replace />;
+  return <PaymentProcess key={id} query={{ address, amount, currency, id, extraId: params.get('extraId') || null }} />;
+}
+
+function PaymentProcess({ query }: { query: ProcessQuery }) {
+  const navigate = useNavigate();
+  const { id } = query;
+  const [expiry] = useState(() => ensurePaymentExpiry(id));
+  const [now, setNow] = useState(() => Date.now());
+  const [payment, setPayment] = useState<Payment | null>(null);
+  const [loadState, setLoadState] = useState<'loading' | 'ready' | 'missing' | 'error'>('loading');
+  const [status, setStatus] = useState<string | null>(null);
+  const [statusError, setStatusError] = useState<string | null>(null);
+
+  const remaining = Math.max(0, Math.ceil((expiry - now) / 1000));
+
+  // Countdown: ticks every second; at zero the saved expiry goes and so does the user.
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), COUNTDOWN_TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
+  useEffect(() => {
+    if (remaining > 0) return;
+    clearPaymentExpiry(id);
+    navigate(paths.dashboard);
+  }, [remaining, id, navigate]);
+
+  const loadPayment = useCallback(() => {
+    setLoadState('loading');
+    getPayment(id).then(
+      (res) => {
+        setPayment(res.payment);
+        setLoadState('ready');
+      },
+      (err: unknown) => setLoadState(err instanceof ApiError && err.status === 404 ? 'missing' : 'error'),
+    );
+  }, [id]);
+  useEffect(loadPayment, [loadPayment]);
+
+  const onStatus = useCallback(
+    (next: string) => {
+      setStatus(next);
+      setStatusError(null);
+      if (isCompleteStatus(next)) {
+        clearPaymentExpiry(id);
+        navigate(`${paths.paymentComplete}?id=${encodeURIComponent(id)}`, { replace: true });
+      }
+    },
+    [id, navigate],
+  );
+
+  // Status: now, then every 15 seconds (spec section 4).
+  useEffect(() => {
+    let cancelled = false;
+    const poll = () =>
+      getPaymentStatus(id).then(
+        (data) => !cancelled && onStatus(data.payment_status),
+        (err: unknown) => !cancelled && setStatusError(err instanceof Error ? err.message : 'Failed to check payment status'),
+      );
+    void poll();
+    const timer = setInterval(() => void poll(), PAYMENT_STATUS_POLL_MS);
+    return () => {
+      cancelled = true;
+      clearInterval(timer);
+    };
+  }, [id, onStatus]);
+
+  const forged = loadState === 'missing' || (payment !== null && differsFromPayment(query, payment));
+  const problem = status ? PROBLEM_STATUS_MESSAGES[status as keyof typeof PROBLEM_STATUS_MESSAGES] : undefined;
+  const currencyLabel = query.currency.toUpperCase();
+
+  return (
+    <section className="page narrow payment-page" aria-labelledby="payment-title">
+      <h1 id="payment-title">Complete Your Payment</h1>
+      <p className="notice payment-warning" role="note">
+        <strong>Do not close this page</strong> until your payment is confirmed. We check its status automatically.
+      </p>
+
+      <p className="payment-countdown">
+        Time remaining: <span data-testid="payment-countdown" role="timer" aria-live="off">{formatCountdown(remaining)}</span>
+      </p>
+
+      {loadState === 'loading' && (
+        <p role="status" className="muted">
+          Loading payment details…
+        </p>
+      )}
+      {loadState === 'error' && (
+        <div role="alert" className="notice payment-problem">
+          <p>We could not load this payment's details. Check your connection and try again.</p>
+          <button type="button" className="btn btn-secondary" onClick={loadPayment}>
+            Try again
+          </button>
+        </div>
+      )}
+
+      {forged && (
+        <div role="alert" className="notice payment-problem" data-testid="payment-forged">
+          <h2>Do not send anything to this link</h2>
+          <p>
+            The address, amount or currency in this link do not match a payment in your account. Someone may have sent you a
+            forged link. Start a top-up from your <Link to={paths.dashboard}>dashboard</Link> instead.
+          </p>
+        </div>
+      )}
+
+      {payment && !forged && (
+        <>
+          <div className="card payment-amounts">
+            <p className="payment-send">
+              Send exactly{' '}
+              <strong data-testid="payment-pay-amount">
+                {query.amount} {currencyLabel}
+              </strong>
+            </p>
+            <p className="muted">≈ {usd(payment.priceAmount)} USD</p>
+            <dl className="topup-summary">
+              <div>
+                <dt>Payment amount</dt>
+                <dd>{usd(payment.priceAmount)} USD</dd>
+              </div>
+              <div>
+                <dt>Processing fee ({payment.feePercent}%)</dt>
+                <dd data-testid="payment-fee">{usd(payment.fee)} USD</dd>
+              </div>
+              <div>
+                <dt>Credits you will receive</dt>
+                <dd data-testid="payment-credits">{usd(payment.credits)}</dd>
+              </div>
+            </dl>
+          </div>
+
+          <div className="card payment-destination">
+            <div className="payment-qr">
+              <QRCodeSVG value={query.address} size={QR_CODE.size} level={QR_CODE.level} title={`QR code of the ${currencyLabel} address`} />
+            </div>
+            <div className="payment-field">
+              <span className="payment-field-label" id="payment-address-label">
+                {currencyLabel} address
+              </span>
+              <code className="payment-value" aria-labelledby="payment-address-label" data-testid="payment-address">
+                {query.address}
+              </code>
+              <CopyButton value={query.address} label="Copy address" />
+            </div>
+            {query.extraId && (
+              <div className="payment-field">
+                <span className="payment-field-label" id="payment-memo-label">
+                  Destination tag / memo (required)
+                </span>
+                <code className="payment-value" aria-labelledby="payment-memo-label" data-testid="payment-memo">
+                  {query.extraId}
+                </code>
+                <CopyButton value={query.extraId} label="Copy destination tag / memo" />
+              </div>
+            )}
+            <p className="notice payment-currency-notice">
+              Send only <strong>{currencyLabel}</strong> to this address. Sending any other currency may result in the loss of your
+              funds.
+            </p>
+          </div>
+        </>
+      )}
+
+      <div className="payment-status-box" aria-live="polite">
+        <p className="payment-status" data-testid="payment-status-message">
+          {paymentStatusMessage(status)}
+        </p>
+        {statusError && <p className="form-error">{statusError}</p>}
+        {problem && (
+          <div className="notice payment-problem" data-testid="payment-problem">
+            <h2>{problem.title}</h2>
+            <p>{problem.text}</p>
+          </div>
+        )}
+      </div>
+
+      {payment && !forged && <TxHashCheck id={id} onStatus={onStatus} />}
+    </section>
+  );
+}
+
+/** Already sent? Record the transaction hash and check now (POST /api/payments/check). */
+function TxHashCheck({ id, onStatus }: { id: string; onStatus: (status: string) => void }) {
+  const [txHash, setTxHash] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (!txHash.trim()) {
+      setMessage({ text: 'Enter the transaction hash', error: true });
+      return;
+    }
+    setBusy(true);
+    try {
+      const data = await checkPayment(id, txHash.trim());
+      setMessage({ text: paymentStatusMessage(data.payment_status), error: false });
+      onStatus(data.payment_status);
+    } catch (err) {
+      const e = err instanceof PaymentCallError ? err : null;
+      setMessage({ text: [e?.message ?? 'Failed to check payment', e?.reason].filter(Boolean).join(': '), error: true });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <details className="card payment-check">
+      <summary>Already sent the payment?</summary>
+      <form onSubmit={onSubmit} noValidate>
+        <div className="field">
+          <label htmlFor="payment-tx-hash">Transaction hash</label>
+          <input id="payment-tx-hash" value={txHash} onChange={(e) => setTxHash(e.target.value)} autoComplete="off" spellCheck={false} />
+        </div>
+        {message && (
+          <p role={message.error ? 'alert' : 'status'} className={message.error ? 'form-error' : 'muted'}>
+            {message.text}
+          </p>
+        )}
+        <button type="submit" className="btn btn-secondary" disabled={busy}>
+          {busy ? 'Checking…' : 'Check payment'}
+        </button>
+      </form>
+    </details>
+  );
+}

@@ -1,0 +1,124 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import {
+  TICKET_CATEGORIES,
+  TICKET_MESSAGE_MAX,
+  TICKET_PRIORITIES,
+  TICKET_SUBJECT_MAX,
+  type Ticket,
+} from '../../../../shared/schemas/tickets';
+import { ApiError } from '../../../lib/api-client';
+import { useUiStore } from '../../../stores/ui-store';
+import { ticketsApi } from '../api/tickets-api';
+
+const CATEGORY_LABELS: Record<(typeof TICKET_CATEGORIES)[number], string> = {
+  general: 'General question',
+  account: 'Account and sign-in',
+  payments: 'Payments and credits',
+  exchange: 'Exchange',
+  rewards: 'Rewards',
+  technical: 'Something is broken',
+};
+
+/** The ticket-creation modal of spec section 3 (open state lives in the UI store). */
+export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; onCreated: (ticket: Ticket) => void }) {
+  const open = useUiStore((s) => s.isCreatingTicketModal);
+  const setOpen = useUiStore((s) => s.setCreatingTicketModal);
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [subject, setSubject] = useState('');
+  const [category, setCategory] = useState<(typeof TICKET_CATEGORIES)[number]>('general');
+  const [priority, setPriority] = useState<(typeof TICKET_PRIORITIES)[number]>('normal');
+  const [message, setMessage] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    if (open && !el.open) el.showModal?.();
+    if (!open && el.open) el.close?.();
+  }, [open]);
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setSaving(true);
+    setErrors({});
+    try {
+      const { ticket } = await ticketsApi.create(isGuest, { subject, category, priority, message });
+      onCreated(ticket);
+      setSubject('');
+      setMessage('');
+      setOpen(false);
+      toast.success(`Ticket #${ticket.number} created`);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        setErrors({ ...err.fieldErrors, ...(Object.keys(err.fieldErrors).length ? {} : { form: err.message }) });
+      } else {
+        setErrors({ form: 'Failed to create ticket' });
+      }
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  const describe = (field: string) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `new-ticket-${field}-error` } : {});
+  const fieldError = (field: string) =>
+    errors[field] ? (
+      <p id={`new-ticket-${field}-error`} className="field-error">
+        {errors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <dialog ref={dialog} className="modal" aria-labelledby="new-ticket-title" onClose={() => setOpen(false)}>
+      <form onSubmit={submit} noValidate>
+        <h2 id="new-ticket-title">New support ticket</h2>
+        {errors.form && (
+          <p className="field-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <div className="field">
+          <label htmlFor="new-ticket-subject">Subject</label>
+          <input id="new-ticket-subject" value={subject} maxLength={TICKET_SUBJECT_MAX} onChange={(e) => setSubject(e.target.value)} {...describe('subject')} />
+          {fieldError('subject')}
+        </div>
+        <div className="ticket-form-row">
+          <div className="field">
+            <label htmlFor="new-ticket-category">Category</label>
+            <select id="new-ticket-category" value={category} onChange={(e) => setCategory(e.target.value as typeof category)}>
+              {TICKET_CATEGORIES.map((c) => (
+                <option key={c} value={c}>
+                  {CATEGORY_LABELS[c]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="field">
+            <label htmlFor="new-ticket-priority">Priority</label>
+            <select id="new-ticket-priority" value={priority} onChange={(e) => setPriority(e.target.value as typeof priority)}>
+              {TICKET_PRIORITIES.map((p) => (
+                <option key={p} value={p}>
+                  {p[0]!.toUpperCase() + p.slice(1)}
+                </option>
+              ))}
+            </select>
+          </div>
+        </div>
+        <div className="field">
+          <label htmlFor="new-ticket-message">How can we help?</label>
+          <textarea id="new-ticket-message" rows={6} maxLength={TICKET_MESSAGE_MAX} value={message} onChange={(e) => setMessage(e.target.value)} {...describe('message')} />
+          {fieldError('message')}
+        </div>
+        <div className="actions">
+          <button type="submit" className="btn btn-primary" disabled={saving}>
+            {saving ? 'Creating…' : 'Create ticket'}
+          </button>
+          <button type="button" className="btn btn-ghost" onClick={() => setOpen(false)}>
+            Cancel
+          </button>
+        </div>
+      </form>
+    </dialog>
+  );
+}

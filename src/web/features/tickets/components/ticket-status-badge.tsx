@@ -1,0 +1,16 @@
+import type { Ticket } from '../../../../shared/schemas/tickets';
+
+const LABELS: Record<Ticket['status'], string> = {
+  open: 'Open',
+  pending: 'Awaiting reply',
+  resolved: 'Resolved',
+  closed: 'Closed',
+};
+
+export function TicketStatusBadge({ status }: { status: Ticket['status'] }) {
+  return <span className={`ticket-status ticket-status-${status}`}>{LABELS[status]}</span>;
+}
+
+export function formatWhen(iso: string): string {
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}

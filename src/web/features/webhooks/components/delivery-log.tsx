@@ -1,0 +1,127 @@
+import { useEffect, useId, useState } from 'react';
+import { WEBHOOK_EVENT_LABELS, type WebhookDeliveriesResponse, type WebhookDelivery, type WebhookDeliveryEvent } from '../../../../shared/schemas/webhooks';
+import { getWebhookDeliveries } from '../api/webhook-settings';
+
+const PAGE_SIZE = 10;
+/** While something is queued or waiting for a retry, the log refreshes itself this often. */
+export const PENDING_REFRESH_MS = 3000;
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
+
+function outcome(d: WebhookDelivery): string {
+  if (d.status === 'succeeded') return 'Delivered';
+  if (d.status === 'failed') return 'Failed';
+  return d.attempts === 0 ? 'Queued' : 'Retrying';
+}
+
+type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; data: WebhookDeliveriesResponse };
+
+/** The user's deliveries, newest first: event, answer, attempts, time and error; paged. */
+export function DeliveryLog({ reloadKey }: { reloadKey: number }) {
+  const id = useId();
+  const [page, setPage] = useState(1);
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [tick, setTick] = useState(0);
+
+  // A new test goes to the first page, where it shows up.
+  useEffect(() => {
+    setPage(1);
+  }, [reloadKey]);
+
+  useEffect(() => {
+    let active = true;
+    getWebhookDeliveries(page, PAGE_SIZE).then(
+      (data) => active && setLoad({ state: 'ready', data }),
+      // A failed refresh keeps what is on screen; only a first load shows the error.
+      () => active && setLoad((current) => (current.state === 'ready' ? current : { state: 'error' })),
+    );
+    return () => {
+      active = false;
+    };
+  }, [page, reloadKey, tick]);
+
+  const pending = load.state === 'ready' && load.data.deliveries.some((d) => d.status === 'pending');
+  useEffect(() => {
+    if (!pending) return;
+    const timer = setTimeout(() => setTick((n) => n + 1), PENDING_REFRESH_MS);
+    return () => clearTimeout(timer);
+  }, [pending, load]);
+
+  const data = load.state === 'ready' ? load.data : null;
+  const lastPage = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
+
+  return (
+    <div className="webhook-log" role="group" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>Recent deliveries</h3>
+      {load.state === 'loading' && (
+        <p role="status" className="muted">
+          Loading deliveries…
+        </p>
+      )}
+      {load.state === 'error' && (
+        <div role="alert">
+          <p>Could not load the delivery log.</p>
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => setTick((n) => n + 1)}>
+            Try again
+          </button>
+        </div>
+      )}
+      {data && data.total === 0 && <p className="muted">No deliveries yet. Save a URL and send a test to see one here.</p>}
+      {data && data.total > 0 && (
+        <>
+          <p className="visually-hidden" role="status">
+            {pending ? 'Some deliveries are still in progress; this list updates by itself.' : ''}
+          </p>
+          {/* Focusable so keyboard users can scroll the table sideways on a phone. */}
+          <div className="webhook-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
+            <table className="webhook-table">
+              <thead>
+                <tr>
+                  <th scope="col">Event</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Attempts</th>
+                  <th scope="col">Time</th>
+                  <th scope="col">Error</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.deliveries.map((d) => (
+                  <tr key={d._id} data-status={d.status}>
+                    <td>
+                      {WEBHOOK_EVENT_LABELS[d.event as WebhookDeliveryEvent] ?? d.event}
+                      <br />
+                      <code className="webhook-event-name">{d.event}</code>
+                    </td>
+                    <td>
+                      <span className={`webhook-status webhook-status-${d.status}`}>
+                        {d.statusCode ?? '—'} · {outcome(d)}
+                      </span>
+                    </td>
+                    <td>{d.attempts}</td>
+                    <td>
+                      <time dateTime={d.lastAttemptAt ?? d.createdAt}>{timeFormat.format(new Date(d.lastAttemptAt ?? d.createdAt))}</time>
+                    </td>
+                    <td className="webhook-error">{d.lastError ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {lastPage > 1 && (
+            <nav className="webhook-pages" aria-label="Delivery log pages">
+              <button type="button" className="btn btn-ghost btn-small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+                Newer
+              </button>
+              <span className="muted">
+                Page {page} of {lastPage}
+              </span>
+              <button type="button" className="btn btn-ghost btn-small" disabled={page >= lastPage} onClick={() => setPage((p) => p + 1)}>
+                Older
+              </button>
+            </nav>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

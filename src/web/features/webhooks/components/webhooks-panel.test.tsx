@@ -1,0 +1,186 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { toast } from 'react-hot-toast';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { WebhookDelivery, WebhookSettings } from '../../../../shared/schemas/webhooks';
+import { Toaster } from '../../../components/ui/toaster';
+import { configureApiClient } from '../../../lib/api-client';
+import { storage } from '../../../lib/storage';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { PENDING_REFRESH_MS } from './delivery-log';
+import { WebhooksPanel } from './webhooks-panel';
+
+let server: ScriptedApiServer;
+
+const NOT_CONFIGURED: WebhookSettings = { configured: false, url: null, events: [], enabled: false, secretHint: null, updatedAt: null };
+const SECRET = 'whsec_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
+const SAVED: WebhookSettings = {
+  configured: true,
+  url: 'https://hooks.example.com/olympus',
+  events: ['payment.finished', 'credits.changed'],
+  enabled: true,
+  secretHint: 'whsec_••••••••DEFG',
+  updatedAt: '2026-01-01T00:00:00.000Z',
+};
+const delivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
+  _id: 'd1',
+  event: 'webhook.test',
+  status: 'succeeded',
+  attempts: 1,
+  statusCode: 200,
+  lastError: null,
+  createdAt: '2026-01-01T00:00:00.000Z',
+  lastAttemptAt: '2026-01-01T00:00:01.000Z',
+  deliveredAt: '2026-01-01T00:00:01.000Z',
+  ...over,
+});
+const deliveries = (list: WebhookDelivery[]) => ({ body: { deliveries: list, page: 1, pageSize: 10, total: list.length } });
+
+beforeAll(async () => {
+  // jsdom has no matchMedia; the toast library asks it whether to animate.
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  })) as typeof window.matchMedia;
+  server = await startScriptedApiServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.reset();
+  localStorage.clear();
+  storage.setToken(makeToken());
+  configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
+  server.on('GET', '/api/users/webhook-deliveries', deliveries([]));
+});
+afterEach(() => {
+  act(() => toast.remove());
+  cleanup();
+  configureApiClient(null);
+  vi.restoreAllMocks();
+});
+
+function renderPanel() {
+  render(
+    <>
+      <Toaster />
+      <WebhooksPanel />
+    </>,
+  );
+}
+
+describe('WebhooksPanel', () => {
+  it('saves a new webhook, shows the secret once with Copy, and masks it after a reload', async () => {
+    server.on('GET', '/api/users/webhook-settings', { body: NOT_CONFIGURED });
+    server.on('PUT', '/api/users/webhook-settings', { body: { ...SAVED, secret: SECRET } });
+    renderPanel();
+
+    const url = await screen.findByLabelText('Webhook URL');
+    expect(screen.getByRole('button', { name: 'Send test' })).toHaveProperty('disabled', true);
+    fireEvent.change(url, { target: { value: 'https://hooks.example.com/olympus' } });
+    fireEvent.click(screen.getByRole('checkbox', { name: /Ticket answered/ }));
+    fireEvent.click(screen.getByRole('checkbox', { name: /Exchange finished/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save webhook' }));
+
+    expect(await screen.findByText('Webhook settings saved')).toBeTruthy();
+    const put = server.requests.find((r) => r.method === 'PUT');
+    expect(put?.body).toEqual({ url: 'https://hooks.example.com/olympus', events: ['payment.finished', 'credits.changed'], enabled: true });
+    expect(screen.getByDisplayValue(SECRET)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
+    expect(screen.getByText(/will not be shown again/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Send test' })).toHaveProperty('disabled', false);
+
+    cleanup();
+    server.on('GET', '/api/users/webhook-settings', { body: SAVED });
+    renderPanel();
+    expect(await screen.findByText('whsec_••••••••DEFG')).toBeTruthy();
+    expect(screen.queryByDisplayValue(SECRET)).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Copy' })).toBeNull();
+  });
+
+  it('shows the spec message and the field errors when saving fails, and logs User not found on a 404', async () => {
+    server.on('GET', '/api/users/webhook-settings', { body: SAVED });
+    server.on('PUT', '/api/users/webhook-settings', {
+      status: 400,
+      body: { error: 'Invalid request', code: 'VALIDATION_ERROR', details: { fields: { url: 'The host resolves to a loopback address' } } },
+    });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    renderPanel();
+    await screen.findByDisplayValue(SAVED.url!);
+    fireEvent.click(screen.getByRole('button', { name: 'Save webhook' }));
+
+    expect(await screen.findByText('Failed to update webhook settings')).toBeTruthy();
+    const url = screen.getByLabelText('Webhook URL');
+    expect(url.getAttribute('aria-invalid')).toBe('true');
+    expect(screen.getByText('The host resolves to a loopback address')).toBeTruthy();
+    expect(logged).not.toHaveBeenCalledWith('User not found');
+
+    act(() => toast.remove());
+    server.on('PUT', '/api/users/webhook-settings', { status: 404, body: { error: 'User not found', code: 'NOT_FOUND' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save webhook' }));
+    expect(await screen.findByText('Failed to update webhook settings')).toBeTruthy();
+    expect(logged).toHaveBeenCalledWith('User not found');
+  });
+
+  it('checks the form before sending: an enabled webhook needs an event', async () => {
+    server.on('GET', '/api/users/webhook-settings', { body: { ...SAVED, events: ['credits.changed'] } });
+    renderPanel();
+    fireEvent.click(await screen.findByRole('checkbox', { name: /Credits changed/ }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save webhook' }));
+    expect(await screen.findByText('Choose at least one event, or turn the webhook off')).toBeTruthy();
+    expect(server.requests.some((r) => r.method === 'PUT')).toBe(false);
+  });
+
+  it('rotates the secret only after confirming, then shows the new one', async () => {
+    server.on('GET', '/api/users/webhook-settings', { body: SAVED });
+    server.on('POST', '/api/users/webhook-settings/rotate-secret', { body: { secret: `${SECRET}x`, secretHint: 'whsec_••••••••EFGx' } });
+    renderPanel();
+    fireEvent.click(await screen.findByRole('button', { name: 'Rotate secret' }));
+    const confirm = screen.getByRole('group', { name: 'Confirm rotating the signing secret' });
+    fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
+    expect(server.requests.some((r) => r.path.endsWith('/rotate-secret'))).toBe(false);
+
+    fireEvent.click(screen.getByRole('button', { name: 'Rotate secret' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Yes, rotate it' }));
+    expect(await screen.findByDisplayValue(`${SECRET}x`)).toBeTruthy();
+    expect(server.requests.filter((r) => r.path.endsWith('/rotate-secret'))).toHaveLength(1);
+  });
+
+  it('sends a test and keeps refreshing the log while a delivery is pending', async () => {
+    server.on('GET', '/api/users/webhook-settings', { body: SAVED });
+    let polls = 0;
+    server.on('GET', '/api/users/webhook-deliveries', () => {
+      polls += 1;
+      if (polls < 2) return deliveries([]);
+      if (polls < 3) return deliveries([delivery({ status: 'pending', attempts: 1, statusCode: 500, lastError: 'The receiver answered 500' })]);
+      return deliveries([delivery()]);
+    });
+    server.on('POST', '/api/users/webhook-settings/test', { status: 202, body: { delivery: delivery({ status: 'pending', attempts: 0, statusCode: null }) } });
+    renderPanel();
+    expect(await screen.findByText(/No deliveries yet/)).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Send test' }));
+    expect(await screen.findByText('Test webhook queued')).toBeTruthy();
+    const table = await screen.findByRole('table');
+    expect(within(table).getByText('500 · Retrying')).toBeTruthy();
+    expect(within(table).getByText('The receiver answered 500')).toBeTruthy();
+
+    // No reload by hand: the pending row turns into a delivered one on its own.
+    await waitFor(() => expect(within(screen.getByRole('table')).getByText('200 · Delivered')).toBeTruthy(), { timeout: PENDING_REFRESH_MS + 3000 });
+    const headers = within(screen.getByRole('table')).getAllByRole('columnheader').map((h) => h.textContent);
+    expect(headers).toEqual(['Event', 'Status', 'Attempts', 'Time', 'Error']);
+  }, 15_000);
+
+  it('says when the settings cannot be loaded and tries again on request', async () => {
+    server.on('GET', '/api/users/webhook-settings', { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } });
+    renderPanel();
+    expect(await screen.findByText('Could not load your webhook settings.')).toBeTruthy();
+    server.on('GET', '/api/users/webhook-settings', { body: SAVED });
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByDisplayValue(SAVED.url!)).toBeTruthy();
+  });
+});

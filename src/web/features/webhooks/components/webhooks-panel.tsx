@@ -1,0 +1,348 @@
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import {
+  WEBHOOK_EVENT_LABELS,
+  WEBHOOK_EVENTS,
+  webhookSettingsBodySchema,
+  type WebhookEvent,
+  type WebhookSettings,
+} from '../../../../shared/schemas/webhooks';
+import { ApiError } from '../../../lib/api-client';
+import { getWebhookSettings, rotateWebhookSecret, saveWebhookSettings, sendTestWebhook } from '../api/webhook-settings';
+import { DeliveryLog } from './delivery-log';
+import '../webhooks.css';
+
+/** Spec section 8. */
+export const SAVE_FAILED_MESSAGE = 'Failed to update webhook settings';
+const COPIED_MS = 2000;
+
+type Field = 'url' | 'events' | 'enabled';
+type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready' };
+
+const EVENT_HELP: Record<WebhookEvent, string> = {
+  'payment.finished': 'A crypto top-up has been paid and credited.',
+  'credits.changed': 'Any change to your balance: top-ups, rewards, adjustments.',
+  'ticket.answered': 'Support replied to one of your tickets.',
+  'exchange.finished': 'One of your exchanges completed.',
+};
+
+/** Server field keys like `events.1` belong to the events group. */
+function toFieldErrors(fields: Record<string, string>): Partial<Record<Field, string>> {
+  const out: Partial<Record<Field, string>> = {};
+  for (const [key, message] of Object.entries(fields)) {
+    const field = key.split('.')[0] as Field;
+    if (field === 'url' || field === 'events' || field === 'enabled') out[field] ??= message;
+  }
+  return out;
+}
+
+/** The signing secret: in full once (after creation or rotation) with Copy, masked otherwise; Rotate asks first. */
+function SigningSecret({ hint, revealed, onRotated }: { hint: string | null; revealed: string | null; onRotated: (secret: string, hint: string) => void }) {
+  const id = useId();
+  const [copied, setCopied] = useState(false);
+  const [confirming, setConfirming] = useState(false);
+  const [rotating, setRotating] = useState(false);
+  const confirmRef = useRef<HTMLButtonElement>(null);
+  const rotateRef = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    if (confirming) confirmRef.current?.focus();
+  }, [confirming]);
+
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), COPIED_MS);
+    return () => clearTimeout(timer);
+  }, [copied]);
+
+  const copy = async () => {
+    if (!revealed) return;
+    try {
+      await navigator.clipboard.writeText(revealed);
+      setCopied(true);
+    } catch {
+      toast.error('Could not copy. Select the secret and copy it yourself.');
+    }
+  };
+
+  const rotate = async () => {
+    setRotating(true);
+    try {
+      const result = await rotateWebhookSecret();
+      onRotated(result.secret, result.secretHint);
+      toast.success('Signing secret rotated');
+      setConfirming(false);
+    } catch (err) {
+      toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to rotate the signing secret');
+      setConfirming(false);
+      requestAnimationFrame(() => rotateRef.current?.focus());
+    } finally {
+      setRotating(false);
+    }
+  };
+
+  return (
+    <div className="webhook-secret" role="group" aria-labelledby={`${id}-label`}>
+      <h3 id={`${id}-label`}>Signing secret</h3>
+      {revealed ? (
+        <>
+          <div className="webhook-secret-row">
+            <input id={`${id}-value`} className="webhook-secret-value" readOnly value={revealed} aria-labelledby={`${id}-label`} aria-describedby={`${id}-note`} onFocus={(e) => e.currentTarget.select()} />
+            <button type="button" className="btn btn-secondary btn-small" onClick={() => void copy()}>
+              {copied ? 'Copied!' : 'Copy'}
+            </button>
+          </div>
+          <p id={`${id}-note`} className="field-note webhook-secret-warning">
+            Copy it now: for your safety it will not be shown again.
+          </p>
+        </>
+      ) : (
+        <p className="webhook-secret-row">
+          <code className="webhook-secret-hint">{hint}</code>
+        </p>
+      )}
+      <p className="field-note">
+        Each delivery carries <code>X-Olympus-Signature: v1=&lt;hex HMAC-SHA-256 of “timestamp.body”&gt;</code> with the timestamp in{' '}
+        <code>X-Olympus-Timestamp</code>. Recompute it with this secret to check a call came from Olympus.
+      </p>
+      {!confirming ? (
+        <button ref={rotateRef} type="button" className="btn btn-ghost btn-small" onClick={() => setConfirming(true)}>
+          Rotate secret
+        </button>
+      ) : (
+        <div className="webhook-confirm" role="group" aria-label="Confirm rotating the signing secret">
+          <p>Rotate the signing secret? Deliveries from now on are signed with the new one, so update your receiver right away.</p>
+          <div className="webhook-actions">
+            <button ref={confirmRef} type="button" className="btn btn-danger btn-small" disabled={rotating} onClick={() => void rotate()}>
+              {rotating ? 'Rotating…' : 'Yes, rotate it'}
+            </button>
+            <button
+              type="button"
+              className="btn btn-ghost btn-small"
+              disabled={rotating}
+              onClick={() => {
+                setConfirming(false);
+                requestAnimationFrame(() => rotateRef.current?.focus());
+              }}
+            >
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** /dashboard/settings: where Olympus sends signed webhooks, which events, the secret, a test, and the log. */
+export function WebhooksPanel() {
+  const id = useId();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [saved, setSaved] = useState<WebhookSettings | null>(null);
+  const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<WebhookEvent[]>([]);
+  const [enabled, setEnabled] = useState(true);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
+  const [saving, setSaving] = useState(false);
+  const [testing, setTesting] = useState(false);
+  const [revealed, setRevealed] = useState<string | null>(null);
+  const [logVersion, setLogVersion] = useState(0);
+
+  const apply = (settings: WebhookSettings) => {
+    setSaved(settings);
+    setUrl(settings.url ?? '');
+    setEvents(settings.configured ? settings.events : [...WEBHOOK_EVENTS]);
+    setEnabled(settings.configured ? settings.enabled : true);
+  };
+
+  const fetchSettings = useCallback(async () => {
+    setLoad({ state: 'loading' });
+    try {
+      apply(await getWebhookSettings());
+      setLoad({ state: 'ready' });
+    } catch {
+      setLoad({ state: 'error' });
+    }
+  }, []);
+
+  useEffect(() => {
+    void fetchSettings();
+  }, [fetchSettings]);
+
+  const focusField = (errors: Partial<Record<Field, string>>) => {
+    const first = (['url', 'events', 'enabled'] as const).find((f) => errors[f]);
+    if (first) document.getElementById(`${id}-${first}`)?.focus();
+  };
+
+  const onSubmit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving) return;
+    const parsed = webhookSettingsBodySchema.safeParse({ url, events, enabled });
+    if (!parsed.success) {
+      const errors = toFieldErrors(Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'url', i.message])));
+      setFieldErrors(errors);
+      focusField(errors);
+      return;
+    }
+    setFieldErrors({});
+    setSaving(true);
+    try {
+      const result = await saveWebhookSettings(parsed.data);
+      apply(result);
+      if (result.secret) setRevealed(result.secret);
+      toast.success('Webhook settings saved');
+    } catch (err) {
+      const api = err instanceof ApiError ? err : null;
+      if (api?.status === 404) console.error('User not found');
+      const errors = toFieldErrors(api?.fieldErrors ?? {});
+      setFieldErrors(errors);
+      focusField(errors);
+      toast.error(SAVE_FAILED_MESSAGE);
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const sendTest = async () => {
+    setTesting(true);
+    try {
+      await sendTestWebhook();
+      toast.success('Test webhook queued');
+      setLogVersion((v) => v + 1);
+    } catch (err) {
+      toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to send a test webhook');
+    } finally {
+      setTesting(false);
+    }
+  };
+
+  const toggleEvent = (name: WebhookEvent, on: boolean) =>
+    setEvents((current) => (on ? WEBHOOK_EVENTS.filter((e) => e === name || current.includes(e)) : current.filter((e) => e !== name)));
+
+  const describedBy = (field: Field, note?: string) => (fieldErrors[field] ? `${id}-${field}-error` : note);
+
+  return (
+    <section className="card settings-section webhooks-panel" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Webhooks</h2>
+      <p className="muted">Olympus can call your server with a signed POST when something happens in your account.</p>
+
+      {load.state === 'loading' && (
+        <p role="status" className="muted">
+          Loading webhook settings…
+        </p>
+      )}
+      {load.state === 'error' && (
+        <div role="alert" className="webhook-load-error">
+          <p>Could not load your webhook settings.</p>
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => void fetchSettings()}>
+            Try again
+          </button>
+        </div>
+      )}
+
+      {load.state === 'ready' && (
+        <>
+          <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+            <div className="field">
+              <label htmlFor={`${id}-url`}>Webhook URL</label>
+              <input
+                id={`${id}-url`}
+                name="url"
+                type="url"
+                inputMode="url"
+                autoComplete="url"
+                spellCheck={false}
+                placeholder="https://example.com/webhooks/olympus"
+                value={url}
+                onChange={(e) => setUrl(e.target.value)}
+                aria-invalid={fieldErrors.url ? true : undefined}
+                aria-describedby={describedBy('url', `${id}-url-note`)}
+                required
+              />
+              {fieldErrors.url ? (
+                <p id={`${id}-url-error`} className="field-error">
+                  {fieldErrors.url}
+                </p>
+              ) : (
+                <p id={`${id}-url-note`} className="field-note">
+                  A public https address. Private and local network addresses are refused.
+                </p>
+              )}
+            </div>
+
+            <fieldset className="webhook-events" aria-describedby={describedBy('events')}>
+              <legend id={`${id}-events`} tabIndex={-1}>
+                Events
+              </legend>
+              {WEBHOOK_EVENTS.map((name) => (
+                <div className="webhook-check" key={name}>
+                  <input
+                    id={`${id}-event-${name}`}
+                    type="checkbox"
+                    name="events"
+                    value={name}
+                    checked={events.includes(name)}
+                    onChange={(e) => toggleEvent(name, e.target.checked)}
+                    aria-describedby={`${id}-event-${name}-help`}
+                  />
+                  <label htmlFor={`${id}-event-${name}`}>
+                    {WEBHOOK_EVENT_LABELS[name]} <code className="webhook-event-name">{name}</code>
+                  </label>
+                  <p id={`${id}-event-${name}-help`} className="field-note">
+                    {EVENT_HELP[name]}
+                  </p>
+                </div>
+              ))}
+              {fieldErrors.events && (
+                <p id={`${id}-events-error`} className="field-error">
+                  {fieldErrors.events}
+                </p>
+              )}
+            </fieldset>
+
+            <div className="webhook-check webhook-enabled">
+              <input
+                id={`${id}-enabled`}
+                type="checkbox"
+                role="switch"
+                name="enabled"
+                checked={enabled}
+                onChange={(e) => setEnabled(e.target.checked)}
+                aria-describedby={describedBy('enabled')}
+              />
+              <label htmlFor={`${id}-enabled`}>Send webhooks</label>
+              {fieldErrors.enabled && (
+                <p id={`${id}-enabled-error`} className="field-error">
+                  {fieldErrors.enabled}
+                </p>
+              )}
+            </div>
+
+            <div className="webhook-actions">
+              <button type="submit" className="btn btn-primary" disabled={saving} aria-busy={saving || undefined}>
+                {saving ? 'Saving…' : 'Save webhook'}
+              </button>
+              <button type="button" className="btn btn-secondary" disabled={!saved?.configured || testing} aria-busy={testing || undefined} onClick={() => void sendTest()}>
+                {testing ? 'Sending…' : 'Send test'}
+              </button>
+            </div>
+            {!saved?.configured && <p className="field-note">Save a URL to get your signing secret and send a test.</p>}
+          </form>
+
+          {saved?.configured && (
+            <SigningSecret
+              hint={saved.secretHint}
+              revealed={revealed}
+              onRotated={(secret, hint) => {
+                setRevealed(secret);
+                setSaved((s) => (s ? { ...s, secretHint: hint } : s));
+              }}
+            />
+          )}
+
+          <DeliveryLog reloadKey={logVersion} />
+        </>
+      )}
+    </section>
+  );
+}

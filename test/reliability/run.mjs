@@ -1,0 +1,42 @@
+// `npm run test:reliability`: crash, database outage, two instances and sustained load against the
+// production build on PostgreSQL (TEST_DATABASE_URL; each test creates and drops its own database).
+// Builds dist/ first when it is missing or older than the sources. Flags pass through to the tests:
+//   --soak-seconds=300 (default 30), --outage-seconds=10, --crash-payments=200, --only=crash,soak
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { ROOT, SERVER_JS } from './lib.mjs';
+
+process.chdir(ROOT);
+if (!process.env.TEST_DATABASE_URL) {
+  console.error('test:reliability needs PostgreSQL: set TEST_DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/test).');
+  process.exit(1);
+}
+
+function newest(entry) {
+  if (!existsSync(entry)) return 0;
+  const stat = statSync(entry);
+  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(entry) ? 0 : stat.mtimeMs;
+  return Math.max(0, ...readdirSync(entry).map((name) => newest(path.join(entry, name))));
+}
+
+const run = (cmd, args) =>
+  new Promise((resolve) => spawn(cmd, args, { stdio: 'inherit' }).on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
+
+if (!existsSync(SERVER_JS) || newest('src/server') > statSync(SERVER_JS).mtimeMs || newest('src/shared') > statSync(SERVER_JS).mtimeMs) {
+  console.log('Building the server (dist/server is missing or older than the sources)...');
+  if ((await run('npm', ['run', 'build:server'])) !== 0) process.exit(1);
+}
+
+const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1]?.split(',');
+const files = ['crash', 'outage', 'two-instances', 'soak']
+  .filter((name) => !only || only.includes(name))
+  .map((name) => path.join('test/reliability', `${name}.test.mjs`));
+// Flags reach the test processes as environment: --soak-seconds=300 becomes RELIABILITY_SOAK_SECONDS=300.
+for (const arg of process.argv.slice(2)) {
+  const match = /^--([a-z-]+)=(.*)$/.exec(arg);
+  if (match && match[1] !== 'only') process.env[`RELIABILITY_${match[1].replace(/-/g, '_').toUpperCase()}`] = match[2];
+}
+// One test file at a time: they share two cores and each starts its own servers.
+const code = await run(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files]);
+process.exit(code);
