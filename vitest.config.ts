@@ -19,6 +19,7 @@ export default defineConfig({
           name: 'web',
           environment: 'jsdom',
           include: ['src/web/**/*.test.ts', 'src/web/**/*.test.tsx'],
+          setupFiles: ['src/web/test/setup.ts'],
           testTimeout: 15_000,
         },
       },
