@@ -4,7 +4,6 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyCompress from '@fastify/compress';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -39,7 +38,7 @@ import { registerUserRoutes } from './modules/users/users.routes.js';
 import { registerWebhooks } from './modules/webhooks/webhooks.module.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerMetrics } from './plugins/observability.js';
-import { contentSecurityPolicy } from './plugins/security.js';
+import { securityHeaders } from './plugins/security.js';
 import { registerSandboxes } from './sandbox/sandbox.routes.js';
 
 export interface AppDeps {
@@ -94,10 +93,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   registerErrorHandling(app);
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: { directives: contentSecurityPolicy(config) },
-    crossOriginEmbedderPolicy: false,
-    hsts: config.env === 'production',
+  const headers = securityHeaders(config);
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
   });
 
   // gzip/brotli for pages, scripts and JSON above 1 KiB (small API answers stay uncompressed).

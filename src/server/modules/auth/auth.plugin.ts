@@ -50,7 +50,7 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
   async function authenticate(request: FastifyRequest): Promise<AuthContext> {
     const token = bearerToken(request);
     if (!token) throw unauthorized('Authentication required', 'NO_TOKEN');
-    const claims = await verifySessionToken(deps.config.jwtSecret, token);
+    const claims = verifySessionToken(deps.config.jwtSecret, token);
     if (!claims) throw unauthorized('Invalid or expired token', 'INVALID_TOKEN');
     const session = await store.findActive(claims.sid);
     if (!session || session.isGuest !== claims.isGuest || (session.userId ?? session.guestId) !== claims.sub) {
