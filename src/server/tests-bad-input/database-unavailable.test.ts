@@ -6,6 +6,8 @@ import { loadConfig } from '../config.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { call, registerUser } from '../test/http.js';
 import { createTestDatabase, ENGINES, type TestApp, type TestDatabase } from '../test/test-app.js';
+import { SESSION_CACHE_MS } from '../modules/auth/sessions.service.js';
+import { USER_CACHE_MS } from '../modules/users/user-read-cache.js';
 
 /** A loopback TCP proxy to the database that can drop every connection and refuse new ones. */
 async function startProxy(target: URL) {
@@ -84,6 +86,8 @@ describe.each(ENGINES)('requests while the database is unreachable on %s', (engi
   it('answers 503 with Retry-After while the connection is gone, and 200 again once it is back', async () => {
     const user = await registerUser(t);
     expect((await call(t, 'GET', '/api/auth/me', { token: user.token })).status).toBe(200);
+    // Let the session and user read caches expire: this is about calls that need the database.
+    await new Promise((r) => setTimeout(r, Math.max(SESSION_CACHE_MS, USER_CACHE_MS) + 50));
 
     await proxy.cut();
     for (const path of ['/api/auth/me', '/api/credits/history', '/api/payments/mine']) {

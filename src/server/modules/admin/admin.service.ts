@@ -11,6 +11,7 @@ import { tickets } from '../tickets/tickets.tables.js';
 import { findUserById, toUserDto } from '../users/users.service.js';
 import { users, type UserRow } from '../users/users.tables.js';
 import { recordAudit } from './audit.service.js';
+import { noteUserChanging } from '../users/user-read-cache.js';
 
 export interface Actor {
   id: string;
@@ -96,6 +97,7 @@ export class AdminService {
     if (target.id === actor.id && change.role !== 'admin') {
       throw unprocessable('You cannot remove your own admin role', 'SELF_DEMOTION');
     }
+    noteUserChanging(target.id);
     const updated = await this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(users)
@@ -119,6 +121,7 @@ export class AdminService {
   async setDisabled(actor: Actor, id: string, disabled: boolean, reason: string): Promise<AdminUser> {
     const target = await this.load(id);
     if (target.id === actor.id) throw unprocessable('You cannot disable your own account', 'SELF_DISABLE');
+    noteUserChanging(target.id);
     const updated = await this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(users)

@@ -54,6 +54,7 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
 
   it('changes a role and records who, what, before and after', async () => {
     const target = await registerUser(t);
+    expect((await call(t, 'GET', '/api/staff/tickets', { token: target.token })).status).toBe(403);
     const res = await call(t, 'PUT', `/api/admin/users/${target.userId}/role`, { token: admin.token, body: { role: 'support', subroles: ['payments'] } });
     expect(res.status).toBe(200);
     expect(res.json.user).toMatchObject({ role: 'support', subroles: ['payments'] });
@@ -70,6 +71,7 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
 
   it('disables an account, ending its sessions, and re-enables it', async () => {
     const target = await registerUser(t);
+    expect((await call(t, 'GET', '/api/auth/me', { token: target.token })).status).toBe(200);
     const off = await call(t, 'PUT', `/api/admin/users/${target.userId}/disabled`, { token: admin.token, body: { disabled: true, reason: 'fraud review' } });
     expect(off.json.user.disabled).toBe(true);
     expect((await call(t, 'GET', '/api/auth/me', { token: target.token })).status).toBe(401);
@@ -104,9 +106,12 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
 
   it('adjusts credits by +10.00 with a reason, on the ledger and in the audit log, once per key', async () => {
     const target = await registerUser(t);
+    // The target's row is now in the read cache; the adjustment must not be hidden behind it.
+    expect((await call(t, 'GET', '/api/auth/me', { token: target.token })).json.user.credits).toBe(0);
     const body = { userId: target.userId, amount: 10, reason: 'Goodwill for a slow deposit', idempotencyKey: `k${Date.now()}` };
     const first = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body });
     expect(first.status).toBe(201);
+    expect((await call(t, 'GET', '/api/auth/me', { token: target.token })).json.user.credits).toBe(10);
     const again = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body });
     expect(again.json.created).toBe(false);
     const credits = await call(t, 'GET', `/api/users/${target.userId}/credits`, { token: target.token });

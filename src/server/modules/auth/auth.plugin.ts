@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, forbidden, unauthorized } from '../../errors.js';
+import { userReadCache } from '../users/user-read-cache.js';
 import { findUserById } from '../users/users.service.js';
 import { SessionStore } from './sessions.service.js';
 import { verifySessionToken } from './tokens.js';
@@ -100,8 +101,8 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
       case 'staff':
       case 'admin': {
         if (auth.isGuest || !auth.userId) throw forbidden();
-        // Roles can change; staff rights are read from the database, not from the token.
-        const user = await findUserById(deps.database.db, auth.userId);
+        // Roles can change; staff rights are read from the user row (cached under a second), not the token.
+        const user = await userReadCache.get(auth.userId, (id) => findUserById(deps.database.db, id));
         const allowed = requirement === 'admin' ? ['admin'] : ['support', 'admin'];
         if (!user || !allowed.includes(user.role)) throw forbidden();
         auth.role = user.role;

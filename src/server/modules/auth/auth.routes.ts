@@ -17,6 +17,7 @@ import type { AppContext } from '../../context.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { findUserById, toUserDto } from '../users/users.service.js';
 import { AuthService, type RequestMeta } from './auth.service.js';
+import { userReadCache } from '../users/user-read-cache.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 429: errorResponseSchema };
 
@@ -102,7 +103,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     async (request) => {
       const session = request.auth!;
       if (session.isGuest) return { user: { _id: session.guestId!, role: 'guest' as const, isGuest: true as const } };
-      const user = await findUserById(ctx.database.db, session.userId!);
+      // Cached for under a second per instance (user-read-cache.ts): every signed-in page view asks this.
+      const user = await userReadCache.get(session.userId!, (id) => findUserById(ctx.database.db, id));
       if (!user || user.disabledAt) throw unauthorized('User not found', 'USER_NOT_FOUND');
       return { user: toUserDto(user) };
     },

@@ -8,7 +8,7 @@ import { sessions, type SessionRow } from './sessions.tables.js';
  * How long a looked-up session may be reused without asking the database. Revocation must reach every
  * instance within one second (design.md section 4), so the cache lives for less than that.
  */
-const SESSION_CACHE_MS = 750;
+export const SESSION_CACHE_MS = 750;
 /** lastSeenAt is a hint for the sessions list; writing it once a minute is plenty. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -28,7 +28,17 @@ export class SessionStore {
   private cache = new Map<string, { session: ActiveSession | null; until: number }>();
   private touched = new Map<string, number>();
 
-  constructor(private readonly db: DbOrTx) {}
+  /** Built once: this lookup runs on every authenticated request the cache does not answer. */
+  private readonly findActiveQuery;
+
+  constructor(private readonly db: DbOrTx) {
+    this.findActiveQuery = db
+      .select()
+      .from(sessions)
+      .where(and(eq(sessions.id, sql.placeholder('sessionId')), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)))
+      .limit(1)
+      .prepare('');
+  }
 
   async create(
     db: DbOrTx,
@@ -56,11 +66,7 @@ export class SessionStore {
     const cached = this.cache.get(sessionId);
     if (cached && cached.until > now) return cached.session;
 
-    const [row] = await this.db
-      .select()
-      .from(sessions)
-      .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)))
-      .limit(1);
+    const [row] = await this.findActiveQuery.execute({ sessionId });
     const session: ActiveSession | null = row
       ? { id: row.id, userId: row.userId, guestId: row.guestId, isGuest: row.isGuest, expiresAt: row.expiresAt }
       : null;

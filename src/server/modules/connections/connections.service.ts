@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.js';
 import { AppError } from '../../errors.js';
 import { users, type DiscordIdentity, type TelegramIdentity } from '../users/users.tables.js';
 import { connectionVerifications, oauthStates, usedLoginProofs, type VerifiedProfile } from './connections.tables.js';
+import { noteUserChanging } from '../users/user-read-cache.js';
 
 export type Provider = 'discord' | 'telegram';
 
@@ -136,6 +137,7 @@ export async function connectDiscord(db: DbOrTx, sessionId: string, userId: stri
     avatar: profile.avatar ?? null,
     connectedAt: new Date().toISOString(),
   };
+  noteUserChanging(userId);
   try {
     await db.update(users).set({ discord: identity, updatedAt: sql`now()` }).where(eq(users.id, userId));
   } catch (err) {
@@ -158,6 +160,7 @@ export async function connectTelegram(db: DbOrTx, sessionId: string, userId: str
     lastName: profile.lastName ?? null,
     connectedAt: new Date().toISOString(),
   };
+  noteUserChanging(userId);
   try {
     await db.update(users).set({ telegram: identity, updatedAt: sql`now()` }).where(eq(users.id, userId));
   } catch (err) {
@@ -173,5 +176,6 @@ export async function connectTelegram(db: DbOrTx, sessionId: string, userId: str
 /** Removes a connection; disconnecting what is not connected is not an error (the end state is the same). */
 export async function disconnect(db: DbOrTx, userId: string, provider: Provider): Promise<void> {
   const set = provider === 'discord' ? { discord: null } : { telegram: null };
+  noteUserChanging(userId);
   await db.update(users).set({ ...set, updatedAt: sql`now()` }).where(eq(users.id, userId));
 }

@@ -5,6 +5,7 @@ import { AppError, conflict, notFound, unprocessable } from '../../errors.js';
 import { users } from '../users/users.tables.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
 import { creditLedgerEntries, type LedgerEntryRow, type LedgerKind } from './credits.tables.js';
+import { noteUserChanging } from '../users/user-read-cache.js';
 
 export interface PostLedgerEntryInput {
   userId: string;
@@ -91,6 +92,7 @@ export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput): 
       return repeatOf(winner, input);
     }
 
+    noteUserChanging(input.userId);
     await tx.update(users).set({ creditsCents: balanceAfter, updatedAt: sql`now()` }).where(eq(users.id, input.userId));
     await enqueueWebhookEvent(tx, input.userId, 'credits.changed', {
       entryId: entry.id,

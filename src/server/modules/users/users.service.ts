@@ -5,6 +5,7 @@ import type { User } from '../../../shared/schemas/auth.js';
 import type { DbOrTx } from '../../db/client.js';
 import { conflict } from '../../errors.js';
 import { users, type UserRow } from './users.tables.js';
+import { noteUserChanging } from './user-read-cache.js';
 
 const REFERRAL_ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
@@ -31,8 +32,21 @@ export function toUserDto(row: UserRow): User {
   };
 }
 
+function prepareFindUserById(db: DbOrTx) {
+  // Unnamed (''): the SQL text is built once, and nothing is left behind in the server session, which
+  // the embedded database shares between its connections.
+  return db.select().from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare('');
+}
+/** Every authenticated request reads its user: the query is built once per database handle, not per call. */
+const findUserByIdQueries = new WeakMap<DbOrTx, ReturnType<typeof prepareFindUserById>>();
+
 export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | null> {
-  const [row] = await db.select().from(users).where(eq(users.id, id)).limit(1);
+  let query = findUserByIdQueries.get(db);
+  if (!query) {
+    query = prepareFindUserById(db);
+    findUserByIdQueries.set(db, query);
+  }
+  const [row] = await query.execute({ id });
   return row ?? null;
 }
 
@@ -103,6 +117,7 @@ export async function createUser(db: DbOrTx, input: CreateUserInput): Promise<Us
 }
 
 export async function setOnboardingCompleted(db: DbOrTx, userId: string, completed: boolean): Promise<UserRow | null> {
+  noteUserChanging(userId);
   const [row] = await db
     .update(users)
     .set({ onboardingCompleted: completed, updatedAt: sql`now()` })
@@ -112,6 +127,7 @@ export async function setOnboardingCompleted(db: DbOrTx, userId: string, complet
 }
 
 export async function setPasswordHash(db: DbOrTx, userId: string, passwordHash: string): Promise<void> {
+  noteUserChanging(userId);
   await db
     .update(users)
     .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
@@ -119,5 +135,6 @@ export async function setPasswordHash(db: DbOrTx, userId: string, passwordHash: 
 }
 
 export async function setRole(db: DbOrTx, userId: string, role: Role): Promise<void> {
+  noteUserChanging(userId);
   await db.update(users).set({ role, updatedAt: sql`now()` }).where(eq(users.id, userId));
 }

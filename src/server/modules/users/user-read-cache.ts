@@ -1,0 +1,90 @@
+import type { UserRow } from './users.tables.js';
+
+/**
+ * How long a user row read for identity and display (`/api/auth/me`, the staff-rights check) may be
+ * reused without asking the database. Changes made on another instance reach this one within this
+ * time, the same bound design.md section 4 sets for session revocation. Changes made through this
+ * instance are seen at once (see `noteUserChanging`).
+ */
+export const USER_CACHE_MS = 750;
+/**
+ * After a change to a user starts, reads of that user skip the cache for this long: longer than any
+ * transaction that writes a user row stays open, so a read made before its commit is never kept.
+ */
+export const CHANGE_HOLD_MS = 30_000;
+const MAX_ENTRIES = 50_000;
+
+/**
+ * A short-lived, per-instance cache of user rows. It is never used where money is decided: ledger
+ * postings lock and read the row inside their transaction. It exists because every signed-in page
+ * view asks `/api/auth/me`, and one database round trip per call was the bottleneck of the server
+ * (docs/decisions/0091-request-hot-path.md).
+ *
+ * Consistency on this instance: every write to a user row calls `noteUserChanging(id)` first (inside
+ * its transaction, before commit is fine). That drops the entry and, for CHANGE_HOLD_MS, stops reads of
+ * the user from being cached; a read that was already in flight when the change began is not cached
+ * either (sequence check), so a stale row cannot be stored around a commit.
+ */
+export class UserReadCache {
+  private readonly entries = new Map<string, { row: UserRow; until: number }>();
+  private readonly holds = new Map<string, { seq: number; until: number }>();
+  private seq = 0;
+  /** Set when too many changes are in flight to track one by one: then nothing is kept for a while. */
+  private everyoneHeld = { seq: 0, until: 0 };
+
+  constructor(
+    private readonly ttlMs = USER_CACHE_MS,
+    private readonly holdMs = CHANGE_HOLD_MS,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** The user's row from the cache, or from `load` (and kept, unless a change is under way). */
+  async get(userId: string, load: (userId: string) => Promise<UserRow | null>): Promise<UserRow | null> {
+    const hit = this.entries.get(userId);
+    if (hit && hit.until > this.now()) return hit.row;
+    const startedAt = this.seq;
+    const row = await load(userId);
+    // Unknown users are not remembered: an id can become a user a moment later.
+    if (row && this.mayKeep(userId, startedAt)) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(userId, { row, until: this.now() + this.ttlMs });
+    }
+    return row;
+  }
+
+  /** Call before writing a user row (credits, role, disabled, connections, onboarding, password). */
+  noteUserChanging(userId: string): void {
+    this.entries.delete(userId);
+    if (this.holds.size >= MAX_ENTRIES) this.pruneHolds();
+    this.holds.set(userId, { seq: ++this.seq, until: this.now() + this.holdMs });
+  }
+
+  private mayKeep(userId: string, startedAt: number): boolean {
+    if (this.everyoneHeld.seq > startedAt || this.everyoneHeld.until > this.now()) return false;
+    const hold = this.holds.get(userId);
+    if (!hold) return true;
+    if (hold.seq > startedAt || hold.until > this.now()) return false;
+    this.holds.delete(userId);
+    return true;
+  }
+
+  private pruneHolds(): void {
+    const now = this.now();
+    for (const [id, hold] of this.holds) if (hold.until <= now) this.holds.delete(id);
+    if (this.holds.size >= MAX_ENTRIES) {
+      this.entries.clear();
+      this.holds.clear();
+      this.everyoneHeld = { seq: ++this.seq, until: now + this.holdMs };
+    }
+  }
+}
+
+/**
+ * One cache per process: the functions that write user rows take only a database handle, and user ids
+ * are random UUIDs, so apps sharing a process (tests) cannot collide.
+ */
+export const userReadCache = new UserReadCache();
+
+export function noteUserChanging(userId: string): void {
+  userReadCache.noteUserChanging(userId);
+}
