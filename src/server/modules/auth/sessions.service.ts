@@ -9,6 +9,9 @@ import { sessions, type SessionRow } from './sessions.tables.js';
  * instance within one second (design.md section 4), so the cache lives for less than that.
  */
 export const SESSION_CACHE_MS = 750;
+/** Longer than any transaction that revokes sessions stays open (see `forget`). */
+const FORGET_HOLD_MS = 30_000;
+const MAX_TRACKED = 50_000;
 /** lastSeenAt is a hint for the sessions list; writing it once a minute is plenty. */
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -27,6 +30,9 @@ export function newGuestId(): string {
 export class SessionStore {
   private cache = new Map<string, { session: ActiveSession | null; until: number }>();
   private touched = new Map<string, number>();
+  private readonly loading = new Map<string, Promise<ActiveSession | null>>();
+  private readonly holds = new Map<string, { seq: number; until: number }>();
+  private seq = 0;
 
   /** Built once: this lookup runs on every authenticated request the cache does not answer. */
   private readonly findActiveQuery;
@@ -60,27 +66,54 @@ export class SessionStore {
     return row!;
   }
 
-  /** The session if it exists, is not revoked and has not expired; otherwise null. */
-  async findActive(sessionId: string): Promise<ActiveSession | null> {
+  /**
+   * The session if it exists, is not revoked and has not expired; otherwise null. Misses for the same
+   * session while its lookup is in flight share that lookup (one query when an entry expires under load).
+   */
+  findActive(sessionId: string): Promise<ActiveSession | null> {
     const now = Date.now();
     const cached = this.cache.get(sessionId);
-    if (cached && cached.until > now) return cached.session;
+    if (cached && cached.until > now) return Promise.resolve(cached.session);
+    const shared = this.loading.get(sessionId);
+    if (shared) return shared;
 
-    const [row] = await this.findActiveQuery.execute({ sessionId });
-    const session: ActiveSession | null = row
-      ? { id: row.id, userId: row.userId, guestId: row.guestId, isGuest: row.isGuest, expiresAt: row.expiresAt }
-      : null;
-    if (this.cache.size > 50_000) this.cache.clear();
-    this.cache.set(sessionId, { session, until: now + SESSION_CACHE_MS });
-    if (session) void this.touch(sessionId, now);
-    return session;
+    const startedAt = this.seq;
+    const loading = this.findActiveQuery.execute({ sessionId }).then(
+      ([row]) => {
+        if (this.loading.get(sessionId) === loading) this.loading.delete(sessionId);
+        const session: ActiveSession | null = row
+          ? { id: row.id, userId: row.userId, guestId: row.guestId, isGuest: row.isGuest, expiresAt: row.expiresAt }
+          : null;
+        if (this.mayKeep(sessionId, startedAt)) {
+          if (this.cache.size > MAX_TRACKED) this.cache.clear();
+          this.cache.set(sessionId, { session, until: Date.now() + SESSION_CACHE_MS });
+        }
+        if (session) void this.touch(sessionId, now);
+        return session;
+      },
+      (err: unknown) => {
+        if (this.loading.get(sessionId) === loading) this.loading.delete(sessionId);
+        throw err;
+      },
+    );
+    this.loading.set(sessionId, loading);
+    return loading;
+  }
+
+  /** A lookup may be kept unless the session was forgotten since it started, or very recently. */
+  private mayKeep(sessionId: string, startedAt: number): boolean {
+    const hold = this.holds.get(sessionId);
+    if (!hold) return true;
+    if (hold.seq > startedAt || hold.until > Date.now()) return false;
+    this.holds.delete(sessionId);
+    return true;
   }
 
   private async touch(sessionId: string, now: number): Promise<void> {
     const last = this.touched.get(sessionId) ?? 0;
     if (now - last < TOUCH_INTERVAL_MS) return;
     this.touched.set(sessionId, now);
-    if (this.touched.size > 50_000) this.touched.clear();
+    if (this.touched.size > MAX_TRACKED) this.touched.clear();
     try {
       await this.db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, sessionId));
     } catch {
@@ -88,9 +121,25 @@ export class SessionStore {
     }
   }
 
-  /** Lets this instance see a revocation at once (other instances within the cache time). */
+  /**
+   * Lets this instance see a revocation at once (other instances within the cache time). Revocations
+   * may call this inside their transaction, before commit: for FORGET_HOLD_MS lookups of the session
+   * are not kept, and a lookup already in flight is neither joined nor kept.
+   */
   forget(sessionId: string): void {
     this.cache.delete(sessionId);
+    this.loading.delete(sessionId);
+    if (this.holds.size > MAX_TRACKED) {
+      const now = Date.now();
+      for (const [id, hold] of this.holds) if (hold.until <= now) this.holds.delete(id);
+      if (this.holds.size > MAX_TRACKED) {
+        // Too many to track: forget every cached session instead (lookups in flight may still be kept).
+        this.holds.clear();
+        this.cache.clear();
+        this.loading.clear();
+      }
+    }
+    this.holds.set(sessionId, { seq: ++this.seq, until: Date.now() + FORGET_HOLD_MS });
   }
 
   async revoke(db: DbOrTx, sessionId: string): Promise<void> {

@@ -90,4 +90,43 @@ describe('UserReadCache', () => {
     await cache.get('u2', load);
     expect(loads).toBe(2);
   });
+
+  it('shares one load among callers that miss at the same time', async () => {
+    const cache = new UserReadCache();
+    const gate = gatedLoader();
+    const callers = Array.from({ length: 50 }, () => cache.get('u1', gate.load));
+    expect(gate.calls).toBe(1);
+    gate.release(row(100));
+    expect((await Promise.all(callers)).every((r) => r?.creditsCents === 100)).toBe(true);
+  });
+
+  it('does not let a caller after a change join a load that started before it', async () => {
+    const cache = new UserReadCache();
+    const gate = gatedLoader();
+    const before = cache.get('u1', gate.load);
+    cache.noteUserChanging('u1');
+    const after = cache.get('u1', gate.load);
+    expect(gate.calls).toBe(2);
+    gate.release(row(100));
+    gate.release(row(250));
+    expect((await before)?.creditsCents).toBe(100);
+    expect((await after)?.creditsCents).toBe(250);
+  });
+
+  it('passes a failed load to every caller sharing it, and tries again on the next call', async () => {
+    const cache = new UserReadCache();
+    let fail = true;
+    let loads = 0;
+    const load = async () => {
+      loads++;
+      await Promise.resolve();
+      if (fail) throw new Error('database gone');
+      return row(5);
+    };
+    const results = await Promise.allSettled([cache.get('u1', load), cache.get('u1', load)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(loads).toBe(1);
+    fail = false;
+    expect((await cache.get('u1', load))?.creditsCents).toBe(5);
+  });
 });

@@ -28,6 +28,7 @@ const MAX_ENTRIES = 50_000;
 export class UserReadCache {
   private readonly entries = new Map<string, { row: UserRow; until: number }>();
   private readonly holds = new Map<string, { seq: number; until: number }>();
+  private readonly loading = new Map<string, Promise<UserRow | null>>();
   private seq = 0;
   /** Set when too many changes are in flight to track one by one: then nothing is kept for a while. */
   private everyoneHeld = { seq: 0, until: 0 };
@@ -38,23 +39,41 @@ export class UserReadCache {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** The user's row from the cache, or from `load` (and kept, unless a change is under way). */
-  async get(userId: string, load: (userId: string) => Promise<UserRow | null>): Promise<UserRow | null> {
+  /**
+   * The user's row from the cache, or from `load` (and kept, unless a change is under way). Callers
+   * that miss while a load for the same user is in flight share it: when an entry expires under load,
+   * one query goes to the database instead of one per waiting request.
+   */
+  get(userId: string, load: (userId: string) => Promise<UserRow | null>): Promise<UserRow | null> {
     const hit = this.entries.get(userId);
-    if (hit && hit.until > this.now()) return hit.row;
+    if (hit && hit.until > this.now()) return Promise.resolve(hit.row);
+    const shared = this.loading.get(userId);
+    if (shared) return shared;
     const startedAt = this.seq;
-    const row = await load(userId);
-    // Unknown users are not remembered: an id can become a user a moment later.
-    if (row && this.mayKeep(userId, startedAt)) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-      this.entries.set(userId, { row, until: this.now() + this.ttlMs });
-    }
-    return row;
+    const loading = load(userId).then(
+      (row) => {
+        if (this.loading.get(userId) === loading) this.loading.delete(userId);
+        // Unknown users are not remembered: an id can become a user a moment later.
+        if (row && this.mayKeep(userId, startedAt)) {
+          if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+          this.entries.set(userId, { row, until: this.now() + this.ttlMs });
+        }
+        return row;
+      },
+      (err: unknown) => {
+        if (this.loading.get(userId) === loading) this.loading.delete(userId);
+        throw err;
+      },
+    );
+    this.loading.set(userId, loading);
+    return loading;
   }
 
   /** Call before writing a user row (credits, role, disabled, connections, onboarding, password). */
   noteUserChanging(userId: string): void {
     this.entries.delete(userId);
+    // A load already in flight may answer the old row: later callers must not join it.
+    this.loading.delete(userId);
     if (this.holds.size >= MAX_ENTRIES) this.pruneHolds();
     this.holds.set(userId, { seq: ++this.seq, until: this.now() + this.holdMs });
   }
@@ -74,6 +93,7 @@ export class UserReadCache {
     if (this.holds.size >= MAX_ENTRIES) {
       this.entries.clear();
       this.holds.clear();
+      this.loading.clear();
       this.everyoneHeld = { seq: ++this.seq, until: now + this.holdMs };
     }
   }
