@@ -4,7 +4,9 @@ import { AppError, forbidden, unauthorized } from '../../errors.js';
 import { userReadCache } from '../users/user-read-cache.js';
 import { findUserById } from '../users/users.service.js';
 import { SessionStore } from './sessions.service.js';
-import { verifySessionToken } from './tokens.js';
+import { type SessionTokenClaims, verifySessionToken } from './tokens.js';
+
+const MAX_VERIFIED_TOKENS = 10_000;
 
 /**
  * Who may call a route: anyone (`public`), anyone with or without a session (`optional`), any session
@@ -48,10 +50,27 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
   app.decorate('sessions', store);
   app.decorateRequest('auth', null);
 
+  /**
+   * A token's signature never changes, so a verified token's claims are remembered (bounded) and only
+   * its expiry is checked again: a signed-in page fires several calls with the same token. Whether the
+   * session still stands is asked separately on every call.
+   */
+  const verified = new Map<string, SessionTokenClaims>();
+  function verifiedClaims(token: string): SessionTokenClaims | null {
+    const known = verified.get(token);
+    if (known) return known.exp > Date.now() / 1000 ? known : null;
+    const claims = verifySessionToken(deps.config.jwtSecret, token);
+    if (claims) {
+      if (verified.size >= MAX_VERIFIED_TOKENS) verified.clear();
+      verified.set(token, claims);
+    }
+    return claims;
+  }
+
   async function authenticate(request: FastifyRequest): Promise<AuthContext> {
     const token = bearerToken(request);
     if (!token) throw unauthorized('Authentication required', 'NO_TOKEN');
-    const claims = verifySessionToken(deps.config.jwtSecret, token);
+    const claims = verifiedClaims(token);
     if (!claims) throw unauthorized('Invalid or expired token', 'INVALID_TOKEN');
     const session = await store.findActive(claims.sid);
     if (!session || session.isGuest !== claims.isGuest || (session.userId ?? session.guestId) !== claims.sub) {

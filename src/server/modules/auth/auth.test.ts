@@ -239,6 +239,17 @@ describe.each(ENGINES)('accounts and sessions on %s', (engine) => {
       expect((await call(t, 'GET', '/api/auth/me', { token: expired })).status).toBe(401);
     });
 
+    it('refuses a token once it expires, even one it has accepted before', async () => {
+      const reg = await register(t);
+      const claims = decodeClaims(reg.token);
+      const shortLived = await new SignJWT({ ...claims, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 2 })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .sign(t.config.jwtSecret);
+      expect((await call(t, 'GET', '/api/auth/me', { token: shortLived })).status).toBe(200);
+      await new Promise((r) => setTimeout(r, 2100));
+      expect((await call(t, 'GET', '/api/auth/me', { token: shortLived })).status).toBe(401);
+    });
+
     it('refuses a revoked token after logout', async () => {
       const reg = await register(t);
       expect((await call(t, 'GET', '/api/auth/me', { token: reg.token })).status).toBe(200);
