@@ -136,7 +136,17 @@ export class PaymentsService {
   private cryptoCache: { at: number; list: CryptoOption[] } | null = null;
   private readonly paymentLock = new KeyedLock();
 
-  constructor(private readonly deps: PaymentsServiceDeps) {}
+  /** The payment page polls its status every few seconds: the lookup is built once, not per poll. */
+  private readonly ownPaymentQuery;
+
+  constructor(private readonly deps: PaymentsServiceDeps) {
+    this.ownPaymentQuery = deps.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, sql.placeholder('paymentId')), eq(payments.userId, sql.placeholder('userId'))))
+      .limit(1)
+      .prepare('');
+  }
 
   get limits(): { minAmount: number; maxAmount: number } {
     return { minAmount: this.deps.limitsUsd.min, maxAmount: this.deps.limitsUsd.max };
@@ -262,11 +272,7 @@ export class PaymentsService {
   /** The caller's own payment, or 404 (another user's payment does not exist for them). */
   async getOwn(userId: string, paymentId: string): Promise<PaymentRow> {
     if (!/^[0-9a-f-]{36}$/i.test(paymentId)) throw notFound('Payment not found');
-    const [row] = await this.deps.db
-      .select()
-      .from(payments)
-      .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
-      .limit(1);
+    const [row] = await this.ownPaymentQuery.execute({ paymentId, userId });
     if (!row) throw notFound('Payment not found');
     return row;
   }
