@@ -30,6 +30,7 @@ import { registerConnectionRoutes } from './modules/connections/connections.rout
 import { registerCreditRoutes } from './modules/credits/credits.routes.js';
 import { registerExchange } from './modules/exchange/exchange.module.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
+import { registerMaintenance } from './modules/maintenance/prune.js';
 import { registerPayments } from './modules/payments/payments.module.js';
 import { registerStatus } from './modules/status/status.routes.js';
 import { RateLimiter } from './modules/rate-limit/rate-limit.service.js';
@@ -140,6 +141,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerHealthRoutes(app, ctx);
   registerAuth(app, ctx);
   registerStaffAuditHook(app, ctx);
+  registerMaintenance(ctx.jobs, ctx.database.db, app.log);
 
   await app.register(
     async (api) => {
