@@ -17,6 +17,8 @@ export interface JobDefinition<T extends object> {
   retryLimit?: number;
   /** A running job is considered lost (and retried) after this long. */
   expireInSeconds?: number;
+  /** Jobs of this queue run at most this many at a time on each instance (default 1). */
+  concurrency?: number;
 }
 
 export interface SendOptions {
@@ -89,20 +91,24 @@ export class JobQueue {
           expireInSeconds: def.expireInSeconds ?? 300,
         });
       }
-      await boss.work(
-        def.name,
-        { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 },
-        async (jobs) => {
-          for (const job of jobs) {
-            try {
-              await def.handler((job.data ?? {}) as object, { id: job.id, name: job.name });
-            } catch (err) {
-              this.log.error({ err, job: job.name, jobId: job.id }, 'job failed; it will be retried');
-              throw err;
+      // One pg-boss worker per unit of concurrency: each fetches and runs one job at a time, so a slow
+      // job (a webhook receiver taking its full timeout) holds up only its own worker.
+      for (let worker = 0; worker < Math.max(1, def.concurrency ?? 1); worker++) {
+        await boss.work(
+          def.name,
+          { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 },
+          async (jobs) => {
+            for (const job of jobs) {
+              try {
+                await def.handler((job.data ?? {}) as object, { id: job.id, name: job.name });
+              } catch (err) {
+                this.log.error({ err, job: job.name, jobId: job.id }, 'job failed; it will be retried');
+                throw err;
+              }
             }
-          }
-        },
-      );
+          },
+        );
+      }
       if (def.cron) await boss.schedule(def.name, def.cron, {}, { singletonKey: def.name });
       else await boss.unschedule(def.name).catch(() => {});
     }

@@ -46,6 +46,8 @@ export function registerWebhooks(app: FastifyInstance, ctx: AppContext): Webhook
     // A few more than the service's own limit: a run lost to a crash still leaves room to finish.
     retryLimit: MAX_ATTEMPTS + 2,
     expireInSeconds: 60,
+    // Receivers may take up to the 10 s timeout; one slow receiver must not delay everyone else's.
+    concurrency: 4,
     handler: (data) => service.deliver(data.deliveryId),
   });
   // Other modules find this queue through their transaction's database once the queue runs.

@@ -27,11 +27,27 @@ class Receiver {
         const path = req.url ?? '/';
         this.requests.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
         const status = this.scripted.get(path)?.shift() ?? 200;
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'receiver is down');
+        const respond = () => res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'receiver is down');
+        const held = this.held.get(path);
+        if (held) held.push(respond);
+        else respond();
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  private readonly held = new Map<string, (() => void)[]>();
+
+  /** Requests to `path` get no answer until `release(path)`: a receiver that hangs. */
+  hold(path: string): void {
+    this.held.set(path, []);
+  }
+
+  release(path: string): void {
+    const waiting = this.held.get(path) ?? [];
+    this.held.delete(path);
+    for (const answer of waiting) answer();
   }
 
   answer(path: string, ...statuses: number[]): void {
@@ -169,6 +185,24 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(log.total).toBe(1);
     expect(log.deliveries[0]).toMatchObject({ _id: deliveryId, event: 'webhook.test', status: 'succeeded', attempts: 1, statusCode: 200, lastError: null });
     expect(log.deliveries[0]!.deliveredAt).toEqual(expect.any(String));
+  });
+
+  it("does not let one user's hanging receiver delay another user's delivery", async () => {
+    const slow = await registerUser(t);
+    const quick = await registerUser(t);
+    receiver.hold('/hangs');
+    try {
+      await call(t, 'PUT', '/api/users/webhook-settings', { token: slow.token, body: settings(`${receiver.url}/hangs`) });
+      await call(t, 'PUT', '/api/users/webhook-settings', { token: quick.token, body: settings(`${receiver.url}/answers`) });
+      expect((await call(t, 'POST', '/api/users/webhook-settings/test', { token: slow.token })).status).toBe(202);
+      await waitFor('the hanging request', () => receiver.at('/hangs').length > 0);
+      expect((await call(t, 'POST', '/api/users/webhook-settings/test', { token: quick.token })).status).toBe(202);
+      // The receiver timeout is 10 s: with one delivery at a time, this would wait for it.
+      await waitFor('the other delivery while the first still hangs', () => receiver.at('/answers').length > 0, 6_000);
+      expect((await deliveries(slow.token)).deliveries[0]).toMatchObject({ status: 'pending' });
+    } finally {
+      receiver.release('/hangs');
+    }
   });
 
   it('retries a delivery the receiver failed, with the same id and body', async () => {
