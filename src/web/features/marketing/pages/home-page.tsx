@@ -1,13 +1,15 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../../shared/routes';
+import { useAfterFirstRender } from '../../../components/use-after-first-render';
 import { usePageMeta } from '../../../components/use-page-meta';
 import { useSessionStore } from '../../auth/stores/session-store';
 import { LazyExchangePanel } from '../../exchange/components/lazy-exchange-panel';
 import { feeTierRows } from '../content/fee-tiers';
 import { HOME_FEATURES, HOME_HERO, HOME_STEPS } from '../content/home';
 
-// The ad loads after the page's own content, so it never weighs on the home page's first paint.
+// The ad loads once the page's own content is on screen, so it never weighs on the home page's first
+// paint.
 const AdSlot = lazy(() => import('../../ads/components/ad-slot').then((m) => ({ default: m.AdSlot })));
 
 /** Start a guest session and go to the dashboard (where guests follow swaps and tickets). */
@@ -78,6 +80,7 @@ function AccountActions({ registerLabel, guestLabel, dashboardLabel }: AccountAc
 }
 
 export default function HomePage() {
+  const adReady = useAfterFirstRender();
   usePageMeta(
     'Crypto credits, swaps and rewards',
     'Top up credits in crypto through NOWPayments, swap coins instantly and earn reward credits, with support tickets that get answered.',
@@ -133,9 +136,11 @@ export default function HomePage() {
         </ol>
       </section>
 
-      <Suspense fallback={null}>
-        <AdSlot placement="home-banner" />
-      </Suspense>
+      {adReady && (
+        <Suspense fallback={null}>
+          <AdSlot placement="home-banner" />
+        </Suspense>
+      )}
 
       <section className="section" aria-labelledby="fees-title">
         <div className="section-header">
