@@ -142,7 +142,7 @@ async function ensureBuild() {
     return true;
   }
   banner('Building the app (dist/ is missing or older than the sources)');
-  const code = await run('npm', ['run', 'build']);
+  const code = await run('npm', ['run', 'build'], { NODE_ENV: 'production' });
   if (code === 0) return true;
   problems.push(`npm run build failed (exit ${code}); browser tests not run`);
   return false;

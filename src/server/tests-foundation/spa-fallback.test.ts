@@ -15,7 +15,14 @@ const WEB_DIST = path.join(ROOT, 'dist/web');
  */
 function ensureWebBuild(): void {
   if (existsSync(path.join(WEB_DIST, 'index.html'))) return;
-  execFileSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build'], { cwd: ROOT, stdio: 'ignore', timeout: 240_000 });
+  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build into dist/web,
+  // where the browser tests and `npm start` would then pick it up.
+  execFileSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build'], {
+    cwd: ROOT,
+    stdio: 'ignore',
+    timeout: 240_000,
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }
 
 /** Every route of spec section 2, with sub-paths for the `/*` ones and the query strings pages read. */
