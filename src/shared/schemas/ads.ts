@@ -1,24 +1,8 @@
 import { z } from 'zod';
+import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX } from '../ad-rules.js';
 
-/** Where an ad can appear. Each page with an ad slot names its placement; staff pick from this list. */
-export const AD_PLACEMENTS = ['home-banner', 'patch-notes'] as const;
-export type AdPlacement = (typeof AD_PLACEMENTS)[number];
+export { AD_IMPRESSION_WINDOW_MS, AD_KINDS, AD_PLACEMENTS, AD_VIEWABLE_MS, AD_VIEWABLE_RATIO, AD_WEIGHT_MAX, type AdKind, type AdPlacement } from '../ad-rules.js';
 export const adPlacementSchema = z.enum(AD_PLACEMENTS);
-
-export const AD_KINDS = ['text', 'image'] as const;
-export type AdKind = (typeof AD_KINDS)[number];
-
-/**
- * An impression counts once per viewer per ad in this window, on the server and in the browser
- * (design.md section 9).
- */
-export const AD_IMPRESSION_WINDOW_MS = 30 * 60 * 1000;
-/** The viewability rule (IAB/MRC): at least this share of the ad visible... */
-export const AD_VIEWABLE_RATIO = 0.5;
-/** ...for at least this long, without interruption. */
-export const AD_VIEWABLE_MS = 1000;
-
-export const AD_WEIGHT_MAX = 1000;
 
 /** Only http(s): a javascript: or data: target would turn the tracked redirect into an attack. */
 const httpUrl = (label: string) =>

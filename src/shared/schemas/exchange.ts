@@ -1,28 +1,13 @@
 import { z } from 'zod';
+import { EXCHANGE_STATUSES } from '../exchange-statuses.js';
 
 /**
  * The exchange (instant crypto-to-crypto swap) and its guest rewards: design.md section 7 and the
  * shapes of spec section 3 (guest rewards status, claim result, exchange response on saving a claim).
  */
 
-/** The swap provider's statuses (ChangeNOW-style), in the order an exchange moves through them. */
-export const EXCHANGE_STATUSES = [
-  'new',
-  'waiting',
-  'confirming',
-  'exchanging',
-  'sending',
-  'verifying',
-  'finished',
-  'failed',
-  'refunded',
-  'expired',
-] as const;
+export { EXCHANGE_STATUSES, FINAL_EXCHANGE_STATUSES, type ExchangeStatus } from '../exchange-statuses.js';
 export const exchangeStatusSchema = z.enum(EXCHANGE_STATUSES);
-export type ExchangeStatus = z.infer<typeof exchangeStatusSchema>;
-
-/** After these nothing more happens to an exchange (the status poller stops asking). */
-export const FINAL_EXCHANGE_STATUSES: readonly ExchangeStatus[] = ['finished', 'failed', 'refunded', 'expired'];
 
 /** Ticker as the swap provider spells it (lower case: btc, usdterc20, xrp...). */
 export const tickerSchema = z

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { FINAL_EXCHANGE_STATUSES, type Exchange } from '../../../../shared/schemas/exchange';
+import { FINAL_EXCHANGE_STATUSES } from '../../../../shared/exchange-statuses';
+import type { Exchange } from '../../../../shared/schemas/exchange';
 import { getExchange } from '../api/exchange-api';
 
 /**
