@@ -133,8 +133,8 @@ const result = {
 
 console.log('Home page before interaction (gzip):');
 console.log(`  entry + home route:            JS ${kib(home.entryAndHomeRoute.js)} KiB, CSS ${kib(home.entryAndHomeRoute.css)} KiB (${home.entryAndHomeRoute.files} files)`);
-console.log(`  + chunks loaded on first render: JS ${kib(home.includingFirstRenderChunks.js)} KiB, CSS ${kib(home.includingFirstRenderChunks.css)} KiB (${home.includingFirstRenderChunks.files} files)`);
-console.log(`  budget: JS under ${HOME_BUDGET_KIB} KiB -> ${home.includingFirstRenderChunks.js / 1024 < HOME_BUDGET_KIB ? 'met' : 'MISSED'}`);
+console.log(`  + lazy chunks the manifest links:  JS ${kib(home.includingFirstRenderChunks.js)} KiB, CSS ${kib(home.includingFirstRenderChunks.css)} KiB (${home.includingFirstRenderChunks.files} files)`);
+console.log(`  (a static estimate; with Lighthouse on, the budget is judged on what the browser loaded)`);
 console.log('\nEach route (its own chunk and imports the entry does not already load, gzip):');
 for (const r of routes) console.log(`  ${r.page.padEnd(52)} JS ${kib(r.js).padStart(6)} KiB  CSS ${kib(r.css).padStart(5)} KiB`);
 
@@ -246,6 +246,13 @@ function summarize(lhr) {
       .filter((a) => ['binary', 'numeric', 'metricSavings'].includes(a.scoreDisplayMode) && a.score !== null && a.score < 0.9)
       .map((a) => ({ id: a.id, title: a.title, score: a.score, displayValue: a.displayValue ?? null }));
   }
+  // The scripts the page really fetched until the network went quiet (first render's lazy chunks
+  // included), measured as the same gzip -9 of the built files as the manifest figures above.
+  const scripts = (lhr.audits['network-requests']?.details?.items ?? [])
+    .filter((item) => item.resourceType === 'Script')
+    .map((item) => new URL(item.url).pathname.replace(/^\//, ''))
+    .filter((file) => existsSync(path.join(WEB, file)));
+  const loadedJs = { gzip: [...new Set(scripts)].reduce((sum, file) => sum + sizes(file).gzip, 0), files: new Set(scripts).size };
   return {
     requestedUrl: lhr.requestedUrl,
     finalUrl: lhr.finalDisplayedUrl,
@@ -253,6 +260,7 @@ function summarize(lhr) {
     scores,
     metrics,
     failing,
+    loadedJs,
   };
 }
 
@@ -324,8 +332,6 @@ if (LIGHTHOUSE) {
   }
 }
 
-const file = path.join('bench/results', `web-${stamp}.json`);
-writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 
 const lh = result.lighthouse;
 if (!LIGHTHOUSE) {
@@ -346,6 +352,12 @@ if (!LIGHTHOUSE) {
   }
   const m = lh.pages['/'].metrics;
   console.log(`  / metrics: ${METRICS.map((id) => `${id.replace(/-/g, ' ')} ${m[id].display ?? '-'}`).join(', ')}`);
+  const loaded = lh.pages['/'].loadedJs;
+  if (loaded.files > 0) {
+    result.home.loadedInBrowser = loaded;
+    const met = loaded.gzip / 1024 < HOME_BUDGET_KIB;
+    console.log(`  / JavaScript the browser loaded before interaction: ${kib(loaded.gzip)} KiB gzip in ${loaded.files} files -> budget ${HOME_BUDGET_KIB} KiB ${met ? 'met' : 'MISSED'}`);
+  }
   const s = lh.pages['/'].scores;
   console.log(
     `  target on /: ${Object.entries(TARGETS)
@@ -357,5 +369,7 @@ if (!LIGHTHOUSE) {
     if (notPassed.length) console.log(`  not passed on ${page}: ${[...new Set(notPassed)].join('; ')}`);
   }
 }
+const file = path.join('bench/results', `web-${stamp}.json`);
+writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 console.log(`Wrote ${file}`);
 if (failed) process.exitCode = 1;
