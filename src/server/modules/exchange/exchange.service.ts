@@ -464,16 +464,22 @@ export class ExchangeService {
     if (userId) await this.deps.rateLimiter.assertUnder(CLAIM_LIMITS.wrongCodesPerAccount, userId);
   }
 
-  private async countWrongCode(ip: string, userId: string | null): Promise<void> {
-    await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerIp, ip);
-    if (userId) await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerAccount, userId);
+  /** Counts a wrong code; answers true when the caller has now used up its wrong codes for the window. */
+  private async countWrongCode(ip: string, userId: string | null): Promise<boolean> {
+    const byIp = await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerIp, ip);
+    const byAccount = userId ? await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerAccount, userId) : null;
+    return byIp.count >= CLAIM_LIMITS.wrongCodesPerIp.limit || (byAccount !== null && byAccount.count >= CLAIM_LIMITS.wrongCodesPerAccount.limit);
   }
 
-  /** The exchange a claim names, when the code is right (a wrong code or unknown id answers null). */
+  /**
+   * The exchange a claim names, when the code is right (a wrong code or unknown id answers null). A right
+   * code stays right after the guest signed in and the exchange became the account's own (`direct`):
+   * that is no wrong code to throttle, just no longer a pending claim (see `pending`).
+   */
   private async findClaimable(claim: RewardClaimInput): Promise<ExchangeRow | null> {
     if (!UUID.test(claim.exchangeId)) return null;
     const [row] = await this.deps.db.select().from(exchanges).where(eq(exchanges.id, claim.exchangeId)).limit(1);
-    if (!row || row.rewardMode !== 'claim' || !claimCodeMatches(claim.claimCode, row.claimCodeHash)) return null;
+    if (!row || !claimCodeMatches(claim.claimCode, row.claimCodeHash)) return null;
     return row;
   }
 
@@ -498,10 +504,13 @@ export class ExchangeService {
     await this.assertNotThrottled(caller.ip, caller.userId);
     let totalCents = 0;
     const results: ClaimCheck[] = [];
+    let usedUp = false;
     for (const claim of ExchangeService.dedupe(claims)) {
+      // One call with many claims tries no more codes than separate calls could: 429 once used up.
+      if (usedUp) await this.assertNotThrottled(caller.ip, caller.userId);
       const row = await this.findClaimable(claim);
       if (!row) {
-        await this.countWrongCode(caller.ip, caller.userId);
+        usedUp = await this.countWrongCode(caller.ip, caller.userId);
         results.push({ exchangeId: claim.exchangeId, valid: false });
         continue;
       }
@@ -521,11 +530,18 @@ export class ExchangeService {
     await this.assertNotThrottled(ip, userId);
     let totalCents = 0;
     const results: { exchangeId: string; claimed: boolean }[] = [];
+    let usedUp = false;
     for (const claim of ExchangeService.dedupe(claims)) {
+      // Once this call has used up the wrong codes allowed, the rest are not tried (what was credited
+      // before stays in the answer, so it cannot be a 429).
+      if (usedUp) {
+        results.push({ exchangeId: claim.exchangeId, claimed: false });
+        continue;
+      }
       // The code is checked before the transaction: the rate limiter uses its own connection.
       const found = await this.findClaimable(claim);
       if (!found) {
-        await this.countWrongCode(ip, userId);
+        usedUp = await this.countWrongCode(ip, userId);
         results.push({ exchangeId: claim.exchangeId, claimed: false });
         continue;
       }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, guestHeaders, registerUser, startGuest } from '../../test/http.js';
@@ -256,8 +257,9 @@ describe.each(ENGINES)('exchange and guest rewards on %s', (engine) => {
     await control(t, exchange.providerExchangeId, { status: 'finished' });
     const a = await registerUser(t);
     const b = await registerUser(t);
-    const [ra, rb] = await Promise.all([claim(t, a, [good]), claim(t, b, [good])]);
-    const claimed = [ra.json.data.results[0].claimed, rb.json.data.results[0].claimed];
+    // Two users, and one of them twice at once.
+    const answers = await Promise.all([claim(t, a, [good]), claim(t, b, [good]), claim(t, a, [good])]);
+    const claimed = answers.map((r) => r.json.data.results[0].claimed as boolean);
     expect(claimed.filter(Boolean)).toHaveLength(1);
     expect((await balance(t, a)) + (await balance(t, b))).toBe(REWARD);
   });
@@ -311,26 +313,97 @@ describe.each(ENGINES)('exchange and guest rewards on %s', (engine) => {
     });
     await control(t, unfinished.exchange.providerExchangeId, { status: 'finished' });
     expect(await balance(t, user)).toBe(REWARD);
+
+    // Credited directly, its claim code redeems nothing more, for the account or anyone else.
+    const other = await registerUser(t);
+    expect((await claim(t, user, [unfinished.claim])).json.data).toEqual({
+      totalCredited: 0,
+      results: [{ exchangeId: unfinished.exchange._id, claimed: false }],
+    });
+    expect((await claim(t, other, [unfinished.claim])).json.data.totalCredited).toBe(0);
+    const finishedClaim = { exchangeId: finished._id, claimCode: finishedRes.json.data.rewards.claimCode };
+    expect((await claim(t, user, [unfinished.claim, finishedClaim])).json.data.totalCredited).toBe(REWARD);
+    expect(await balance(t, user)).toBe(2 * REWARD);
+    expect(await balance(t, other)).toBe(0);
+    expect(await rewardEntries(t, user.token)).toHaveLength(2);
   });
 });
 
 describe.each(ENGINES)('guest reward claims are throttled on %s', (engine) => {
   let t: TestApp;
+  let ipCounter = 0;
+  /** Each test calls from its own address (the app trusts X-Forwarded-For here), so counters do not mix. */
+  const freshIp = () => ({ 'x-forwarded-for': `203.0.113.${++ipCounter}` });
+  const wrongCounts = async (ip: Record<string, string>) => {
+    const result = await t.database.db.execute<{ count: number }>(
+      sql`SELECT count FROM rate_limit_counters WHERE key = ${`reward-claim-fail:ip:${ip['x-forwarded-for']}`}`,
+    );
+    return result.rows[0] ? Number(result.rows[0].count) : 0;
+  };
   beforeAll(async () => {
-    t = await startTestApp(engine);
+    t = await startTestApp(engine, { TRUST_PROXY: '1' });
   });
   afterAll(async () => {
     await t?.close();
   });
 
   it('answers 429 with Retry-After after too many wrong claim codes', async () => {
+    const ip = freshIp();
     const { claim: good } = await guestSwap(t);
     const wrong = Array.from({ length: 20 }, () => ({ ...good, claimCode: 'wrong-code' }));
-    const first = await call(t, 'POST', '/api/exchange/guest-rewards-status', { body: { claims: [wrong[0]] } });
+    const first = await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: ip, body: { claims: [wrong[0]] } });
     expect(first.status).toBe(200);
-    await call(t, 'POST', '/api/exchange/guest-rewards-status', { body: { claims: wrong.slice(1).map((c, i) => ({ ...c, exchangeId: `${i}` })) } });
-    const refused = await call(t, 'POST', '/api/exchange/guest-rewards-status', { body: { claims: [good] } });
+    await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: ip, body: { claims: wrong.slice(1).map((c, i) => ({ ...c, exchangeId: `${i}` })) } });
+    const refused = await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: ip, body: { claims: [good] } });
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Another address is not held back.
+    expect((await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: freshIp(), body: { claims: [good] } })).status).toBe(200);
+  });
+
+  it('lets one call try no more wrong codes than the limit', async () => {
+    const ip = freshIp();
+    const unknown = Array.from({ length: 30 }, () => ({ exchangeId: randomUUID(), claimCode: 'wrong-code' }));
+    const status = await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: ip, body: { claims: unknown } });
+    expect(status.status).toBe(429);
+    expect(await wrongCounts(ip)).toBe(20);
+
+    // Redeeming: what comes before the limit is credited, what comes after is not even tried.
+    const redeemIp = freshIp();
+    const first = await guestSwap(t);
+    const last = await guestSwap(t);
+    await control(t, first.exchange.providerExchangeId, { status: 'finished' });
+    await control(t, last.exchange.providerExchangeId, { status: 'finished' });
+    const user = await registerUser(t);
+    const res = await call(t, 'POST', '/api/exchange/claim-guest-rewards', {
+      token: user.token,
+      headers: redeemIp,
+      body: { userId: user.userId, claims: [first.claim, ...unknown, last.claim] },
+    });
+    expect(res.status).toBe(200);
+    expect(res.json.data.totalCredited).toBe(REWARD);
+    expect(res.json.data.results).toHaveLength(32);
+    expect(res.json.data.results[0]).toEqual({ exchangeId: first.exchange._id, claimed: true });
+    expect(res.json.data.results[31]).toEqual({ exchangeId: last.exchange._id, claimed: false });
+    expect(await wrongCounts(redeemIp)).toBe(20);
+    expect(await balance(t, user)).toBe(REWARD);
+    // The account is held back from any address now.
+    const again = await call(t, 'POST', '/api/exchange/claim-guest-rewards', { token: user.token, headers: freshIp(), body: { userId: user.userId, claims: [last.claim] } });
+    expect(again.status).toBe(429);
+    expect(await balance(t, user)).toBe(REWARD);
+  });
+
+  it('does not count a right code as a wrong one once the exchange became the account\'s own', async () => {
+    const ip = freshIp();
+    const { guest, claim: good } = await guestSwap(t);
+    const user = await registerUser(t, { guestId: guest.guestId });
+    const status = await call(t, 'POST', '/api/exchange/guest-rewards-status', { token: user.token, headers: ip, body: { claims: [good] } });
+    expect(status.json.data).toEqual({ totalPotentialRewards: 0, claims: [{ exchangeId: good.exchangeId, valid: false }] });
+    const redeem = await call(t, 'POST', '/api/exchange/claim-guest-rewards', { token: user.token, headers: ip, body: { userId: user.userId, claims: [good] } });
+    expect(redeem.json.data.totalCredited).toBe(0);
+    expect(await wrongCounts(ip)).toBe(0);
+    // A wrong code for the same exchange still counts.
+    await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: ip, body: { claims: [{ ...good, claimCode: 'wrong-code' }] } });
+    expect(await wrongCounts(ip)).toBe(1);
   });
 });
