@@ -524,7 +524,7 @@ export class ExchangeService {
   /**
    * Redeems guest claims for `userId`: each finished, unexpired, unclaimed exchange with the right code
    * is credited once (reference `reward:<exchangeId>`), under a row lock so two users racing for one
-   * claim cannot both have it.
+   * claim cannot both have it. An unfinished one is taken over by `userId` and credited when it finishes.
    */
   async claimGuestRewards(userId: string, claims: RewardClaimInput[], ip: string) {
     await this.assertNotThrottled(ip, userId);
@@ -545,21 +545,31 @@ export class ExchangeService {
         results.push({ exchangeId: claim.exchangeId, claimed: false });
         continue;
       }
-      const credited = await this.deps.db.transaction(async (tx) => {
+      const outcome = await this.deps.db.transaction(async (tx): Promise<{ cents: number; claimed: boolean }> => {
         const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, found.id)).for('update');
-        if (!row || row.status !== 'finished' || !ExchangeService.pending(row)) return 0;
+        if (!row || !ExchangeService.pending(row)) return { cents: 0, claimed: false };
+        if (row.status !== 'finished') {
+          // Not finished yet: the claim becomes the caller's own exchange, credited directly when it
+          // finishes. The browser clears every claim after sign-in (spec section 4), so leaving it a
+          // claim would lose the reward; an unfinished claim-mode exchange is always a guest's (userId null).
+          await tx
+            .update(exchanges)
+            .set({ userId, rewardMode: 'direct', updatedAt: sql`now()` })
+            .where(and(eq(exchanges.id, row.id), isNull(exchanges.userId)));
+          return { cents: 0, claimed: true };
+        }
         const cents = row.earnedRewardCents ?? 0;
         const created = await this.creditReward(tx, row, userId, cents, 'claim');
-        if (!created) return 0;
+        if (!created) return { cents: 0, claimed: false };
         await tx
           .update(exchanges)
           .set({ rewardUserId: userId, rewardCreditedAt: sql`now()`, updatedAt: sql`now()` })
           .where(eq(exchanges.id, row.id));
-        return cents;
+        return { cents, claimed: true };
       });
-      if (credited > 0) this.deps.log.info({ exchangeId: found.id, userId, cents: credited }, 'guest reward claimed');
-      totalCents += credited;
-      results.push({ exchangeId: claim.exchangeId, claimed: credited > 0 });
+      if (outcome.claimed) this.deps.log.info({ exchangeId: found.id, userId, cents: outcome.cents }, 'guest reward claimed');
+      totalCents += outcome.cents;
+      results.push({ exchangeId: claim.exchangeId, claimed: outcome.claimed });
     }
     return { totalCredited: totalCents / 100, results };
   }

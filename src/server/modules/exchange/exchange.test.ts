@@ -222,10 +222,6 @@ describe.each(ENGINES)('exchange and guest rewards on %s', (engine) => {
 
     const user = await registerUser(t);
     const other = await registerUser(t);
-    // Not finished yet: nothing to redeem.
-    const early = await claim(t, user, [good]);
-    expect(early.json).toEqual({ success: true, data: { totalCredited: 0, results: [{ exchangeId: exchange._id, claimed: false }] } });
-
     await control(t, exchange.providerExchangeId, { status: 'finished' });
     const wrong = await claim(t, user, [{ ...good, claimCode: 'x'.repeat(32) }]);
     expect(wrong.json.data).toEqual({ totalCredited: 0, results: [{ exchangeId: exchange._id, claimed: false }] });
@@ -250,6 +246,40 @@ describe.each(ENGINES)('exchange and guest rewards on %s', (engine) => {
     const after = await call(t, 'POST', '/api/exchange/guest-rewards-status', { token: user.token, body: { claims: [good] } });
     expect(after.json.data).toEqual({ totalPotentialRewards: 0, claims: [{ exchangeId: exchange._id, valid: false }] });
     expect(await rewardEntries(t, user.token)).toHaveLength(1);
+  });
+
+  it('gives an unfinished claim to the first user who redeems it, credited once when the exchange finishes', async () => {
+    const { guest, exchange, claim: good } = await guestSwap(t);
+    const user = await registerUser(t);
+    const other = await registerUser(t);
+    // Not finished: nothing is credited yet, but the claim is taken (the browser clears it after sign-in).
+    const early = await claim(t, user, [good]);
+    expect(early.json).toEqual({ success: true, data: { totalCredited: 0, results: [{ exchangeId: exchange._id, claimed: true }] } });
+    expect(await balance(t, user)).toBe(0);
+    const taken = await claim(t, other, [good]);
+    expect(taken.json.data).toEqual({ totalCredited: 0, results: [{ exchangeId: exchange._id, claimed: false }] });
+    // It is the user's exchange now, no longer the guest's.
+    expect((await call(t, 'GET', `/api/exchange/exchanges/${exchange._id}`, { token: user.token })).status).toBe(200);
+    expect((await call(t, 'GET', `/api/exchange/exchanges/${exchange._id}`, auth(guest))).status).toBe(404);
+
+    await control(t, exchange.providerExchangeId, { status: 'finished' });
+    await control(t, exchange.providerExchangeId, { status: 'finished' });
+    expect(await balance(t, user)).toBe(REWARD);
+    expect((await claim(t, user, [good])).json.data.totalCredited).toBe(0);
+    expect((await claim(t, other, [good])).json.data.totalCredited).toBe(0);
+    expect(await balance(t, user)).toBe(REWARD);
+    expect(await balance(t, other)).toBe(0);
+    expect(await rewardEntries(t, user.token)).toHaveLength(1);
+  });
+
+  it('gives an unfinished claim raced by two users to exactly one of them', async () => {
+    const { exchange, claim: good } = await guestSwap(t);
+    const a = await registerUser(t);
+    const b = await registerUser(t);
+    const answers = await Promise.all([claim(t, a, [good]), claim(t, b, [good]), claim(t, a, [good])]);
+    expect(answers.map((r) => r.json.data.results[0].claimed as boolean).filter(Boolean)).toHaveLength(1);
+    await control(t, exchange.providerExchangeId, { status: 'finished' });
+    expect((await balance(t, a)) + (await balance(t, b))).toBe(REWARD);
   });
 
   it('gives a claim raced by two users to exactly one of them', async () => {

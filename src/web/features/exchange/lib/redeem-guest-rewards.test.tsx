@@ -121,6 +121,17 @@ describe('guest rewards after sign-in (spec section 4)', () => {
     await waitFor(() => expect(localStorage.getItem(KEY)).toBeNull());
   });
 
+  it('says a claim on an exchange still running is taken, credited when it finishes', async () => {
+    saveClaim('ex-running', { claimCode: 'code', potentialRewards: 2 });
+    scriptServer({ valid: ['ex-running'], claimed: ['ex-running'], credited: 0, balance: 0 });
+    await act(async () => {
+      await signIn();
+    });
+    expect(await screen.findByText('Rewards from exchanges still in progress will be credited when they finish.')).toBeTruthy();
+    expect(screen.queryByText('Failed to claim pending rewards')).toBeNull();
+    await waitFor(() => expect(localStorage.getItem(KEY)).toBeNull());
+  });
+
   it('says so when the redemption fails, and force-clears what is left', async () => {
     saveClaim('ex-1', { claimCode: 'code', potentialRewards: 1 });
     scriptServer({ valid: ['ex-1'], claimed: [], credited: 0, balance: 0 });

@@ -12,6 +12,8 @@ export const REWARD_TOASTS = {
   loading: 'Redeeming your rewards...',
   success: (credits: number) => `Claimed ${credits.toFixed(2)} credits from previous exchanges!`,
   failure: 'Failed to claim pending rewards',
+  /** Ours: claims on exchanges still running are now the account's, credited when they finish. */
+  taken: 'Rewards from exchanges still in progress will be credited when they finish.',
 } as const;
 
 export interface ClaimsValidation {
@@ -87,6 +89,8 @@ async function run(userId: string, now: number): Promise<ClaimsRedemption> {
         .getState()
         .fetchCredits()
         .catch(() => undefined);
+    } else if (!redemption.error && redemption.results.some((r) => r.claimed)) {
+      toast.success(REWARD_TOASTS.taken, { id: toastId });
     } else {
       toast.error(REWARD_TOASTS.failure, { id: toastId });
     }
