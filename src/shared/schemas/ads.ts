@@ -4,12 +4,26 @@ import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX } from '../ad-rules.js';
 export { AD_IMPRESSION_WINDOW_MS, AD_KINDS, AD_PLACEMENTS, AD_VIEWABLE_MS, AD_VIEWABLE_RATIO, AD_WEIGHT_MAX, type AdKind, type AdPlacement } from '../ad-rules.js';
 export const adPlacementSchema = z.enum(AD_PLACEMENTS);
 
+/**
+ * No spaces or control characters inside an address: the URL parser silently drops tabs and line
+ * breaks, so such a value would pass the check below yet be stored (and later sent in a Location
+ * header, which Node refuses) as typed.
+ */
+function hasNoSpaceOrControl(value: string): boolean {
+  for (let i = 0; i < value.length; i += 1) {
+    const code = value.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return false;
+  }
+  return !/\s/.test(value);
+}
+
 /** Only http(s): a javascript: or data: target would turn the tracked redirect into an attack. */
 const httpUrl = (label: string) =>
   z
     .string({ error: `${label} is required` })
     .trim()
     .max(2000, `${label} must be at most 2000 characters`)
+    .refine(hasNoSpaceOrControl, `${label} must not contain spaces or line breaks`)
     .refine((value) => {
       try {
         const url = new URL(value);
@@ -24,6 +38,7 @@ const httpsImageUrl = z
   .string()
   .trim()
   .max(2000, 'Image address must be at most 2000 characters')
+  .refine(hasNoSpaceOrControl, 'Image address must not contain spaces or line breaks')
   .refine((value) => {
     try {
       return new URL(value).protocol === 'https:';

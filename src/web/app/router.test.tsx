@@ -59,6 +59,7 @@ describe('404 page', () => {
 
 describe('page titles and descriptions', () => {
   it.each([
+    ['/', 'Crypto credits, swaps and rewards · Olympus'],
     ['/jobs', 'Jobs · Olympus'],
     ['/portfolio', 'Portfolio · Olympus'],
     ['/reviews', 'Reviews · Olympus'],

@@ -97,7 +97,8 @@ describe.each(ENGINES)('ads on %s', (engine) => {
   });
 
   it('accepts only http and https targets, and https images', async () => {
-    for (const targetUrl of ['javascript:alert(1)', 'data:text/html,hi', '//evil.example', '/relative', 'ftp://files.example.com']) {
+    // A line break would be dropped by the URL parser but kept in the stored value (and the Location header).
+    for (const targetUrl of ['javascript:alert(1)', 'data:text/html,hi', '//evil.example', '/relative', 'ftp://files.example.com', 'https://ok.example/a\r\nSet-Cookie: x=1', 'https://ok.example/a\tb']) {
       const res = await call(t, 'POST', '/api/staff/ads', { token: staff.token, body: { ...TEXT_AD, targetUrl } });
       expect(res.status, targetUrl).toBe(400);
       expect(res.json.code).toBe('VALIDATION_ERROR');
@@ -275,5 +276,21 @@ describe.each(ENGINES)('ad impression rate limits on %s', (engine) => {
     // Another viewer is not affected.
     const other = await startGuest(t);
     expect((await call(t, 'POST', `/api/ads/${id}/impression`, { token: other.token, headers: guestHeaders(other) })).json).toEqual({ recorded: true });
+  });
+
+  it('still redirects clicks over the limit, but stops counting them', async () => {
+    const staff = await registerUser(t);
+    await setRole(t.database.db, staff.userId, 'admin');
+    const created = await call(t, 'POST', '/api/staff/ads', { token: staff.token, body: TEXT_AD });
+    const id = created.json.ad._id as string;
+    const guest = await startGuest(t);
+    const click = () => fetch(`${t.url}/api/ads/${id}/click`, { redirect: 'manual', headers: { authorization: `Bearer ${guest.token}`, ...guestHeaders(guest) } });
+    for (let i = 0; i <= AD_LIMITS.clicksPerViewer.limit; i += 1) {
+      const res = await click();
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toBe(TEXT_AD.targetUrl);
+    }
+    const clicks = await t.database.pool.query('SELECT count(*)::int AS n FROM ad_clicks WHERE ad_id = $1', [id]);
+    expect(clicks.rows[0].n).toBe(AD_LIMITS.clicksPerViewer.limit);
   });
 });

@@ -1,11 +1,12 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_HISTORY_DAYS } from '../../../shared/schemas/status.js';
+import { STATUS_CHECK_INTERVAL_S, STATUS_HISTORY_DAYS } from '../../../shared/schemas/status.js';
 import { call, registerUser } from '../../test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { setRole } from '../users/users.service.js';
 import { runProbe } from './status.checks.js';
+import { STATUS_CHECK_JOB } from './status.routes.js';
 import { defaultProbes, StatusService } from './status.service.js';
 
 type ProviderMode = 'ok' | 'silent' | 'error' | 'busy';
@@ -107,6 +108,30 @@ describe.each(ENGINES)('status on %s', (engine) => {
     expect(recovered.state).toBe('up');
     expect(recovered.detail).toBeNull();
     expect(recovered.latencyMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('runs the checks as a job every minute: one run turns a silent provider down, and the next brings it back', async () => {
+    // The periodic check is a cron job (one per minute across instances), so a change shows within one interval.
+    expect(STATUS_CHECK_INTERVAL_S).toBe(60);
+    const schedule = await t.database.pool.query('SELECT cron FROM pgboss.schedule WHERE name = $1', [STATUS_CHECK_JOB]);
+    expect(schedule.rows).toEqual([{ cron: '* * * * *' }]);
+
+    async function stateAfterJob(mode: ProviderMode, expected: string) {
+      provider.setMode(mode);
+      const sent = Date.now();
+      await t.app.jobs.send(STATUS_CHECK_JOB);
+      await expect
+        .poll(
+          async () => {
+            const c = await component('payment-provider');
+            return c.checkedAt && new Date(c.checkedAt).getTime() >= sent - 1000 ? c.state : 'pending';
+          },
+          { timeout: 20_000, interval: 250 },
+        )
+        .toBe(expected);
+    }
+    await stateAfterJob('silent', 'down');
+    await stateAfterJob('ok', 'up');
   });
 
   it('treats a 500 as down and a 429 as degraded', async () => {
