@@ -175,6 +175,18 @@ describe('sendWebhook', () => {
     expect(hits).toBe(before);
   });
 
+  it('checks the name again at delivery: a host that passed when saved but now resolves to loopback is refused (DNS rebinding)', async () => {
+    const before = hits;
+    let lookups = 0;
+    // The first answer (at save) is public; every later one (at delivery) points at this machine.
+    const resolve = async () => (lookups++ === 0 ? [{ address: '93.184.216.34', family: 4 }] : [{ address: '127.0.0.1', family: 4 }]);
+    const url = `https://rebind.example:${port}/hook`;
+    await expect(vetTarget(url, { allowPrivate: false, resolve })).resolves.toMatchObject({ address: '93.184.216.34' });
+    const result = await sendWebhook({ url, headers: {}, body: '{}' }, { allowPrivate: false, resolve });
+    expect(result).toMatchObject({ kind: 'refused', error: expect.stringMatching(/loopback address \(127\.0\.0\.1\)/) });
+    expect(hits).toBe(before);
+  });
+
   it('connects to the address it checked, not to a second lookup', async () => {
     // The resolver says 127.0.0.1; the host name itself resolves nowhere, so only the pinned address can work.
     const resolve = async () => [{ address: '127.0.0.1', family: 4 }];

@@ -5,11 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser, startGuest, guestHeaders } from '../../test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { setRole } from '../users/users.service.js';
+import { MAX_ATTEMPTS, WebhookService } from './webhooks.service.js';
 
 interface Received {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 /** A webhook receiver on 127.0.0.1: records every request; answers queued statuses per path, then 200. */
@@ -25,7 +28,7 @@ class Receiver {
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const path = req.url ?? '/';
-        this.requests.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+        this.requests.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
         const status = this.scripted.get(path)?.shift() ?? 200;
         const respond = () => res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'receiver is down');
         const held = this.held.get(path);
@@ -233,6 +236,12 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(second!.body).toBe(first!.body);
     const secret = saved.json.secret as string;
     for (const r of [first!, second!]) expect(r.headers['x-olympus-signature']).toBe(hmac(secret, r.headers['x-olympus-timestamp'] as string, r.body));
+    // The job queue waits before retrying (5-10 s for the first retry), and longer after each failure.
+    expect(second!.at - first!.at).toBeGreaterThanOrEqual(4500);
+    const queue = await t.database.pool.query('SELECT retry_limit, retry_delay, retry_backoff FROM pgboss.queue WHERE name = $1', ['webhooks.deliver']);
+    expect(queue.rows[0]).toMatchObject({ retry_backoff: true });
+    expect(queue.rows[0].retry_delay).toBeGreaterThan(0);
+    expect(queue.rows[0].retry_limit).toBeGreaterThanOrEqual(MAX_ATTEMPTS - 1);
 
     const attempts = await t.database.pool.query('SELECT attempt, status_code, error FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt', [deliveryId]);
     expect(attempts.rows).toEqual([
@@ -240,6 +249,31 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
       { attempt: 2, status_code: 200, error: null },
     ]);
   }, 60_000);
+
+  it('asks the queue to retry a failed attempt, and marks the delivery failed after the last one', async () => {
+    const user = await registerUser(t);
+    await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/always-down`) });
+    receiver.answer('/always-down', 503, 503);
+    // The job's handler itself, on deliveries without a job, so no queue timing is involved.
+    const service = new WebhookService({ db: t.database.db, jobs: null as never, log: t.app.log, serverSecret: t.config.jwtSecret, allowPrivateTargets: true });
+    const insert = async (attempts: number) =>
+      (await t.database.pool.query(`INSERT INTO webhook_deliveries (user_id, event, payload, attempts) VALUES ($1, 'webhook.test', '{}'::jsonb, $2) RETURNING id`, [user.userId, attempts]))
+        .rows[0].id as string;
+
+    const early = await insert(0);
+    await expect(service.deliver(early)).rejects.toThrow(/attempt 1 failed/);
+    const last = await insert(MAX_ATTEMPTS - 1);
+    await expect(service.deliver(last)).resolves.toBeUndefined();
+    expect(receiver.at('/always-down')).toHaveLength(2);
+
+    const rows = await t.database.pool.query('SELECT id, status, attempts, last_status_code FROM webhook_deliveries WHERE id = ANY($1::uuid[])', [[early, last]]);
+    const byId = Object.fromEntries(rows.rows.map((r: { id: string }) => [r.id, r]));
+    expect(byId[early]).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 503 });
+    expect(byId[last]).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, last_status_code: 503 });
+    // A finished delivery is not sent again, should its job run once more.
+    await service.deliver(last);
+    expect(receiver.at('/always-down')).toHaveLength(2);
+  });
 
   it('signs with the new secret after rotation; the old one no longer matches', async () => {
     const user = await registerUser(t);

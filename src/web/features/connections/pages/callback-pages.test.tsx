@@ -1,7 +1,11 @@
+/// <reference types="node" />
 import { act, cleanup, render, screen } from '@testing-library/react';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { StrictMode } from 'react';
+import toast from 'react-hot-toast';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { paths } from '../../../../shared/routes';
 import { configureApiClient } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
@@ -25,7 +29,34 @@ afterEach(() => {
   // Unmounting also clears a pending 3 s redirect, so nothing runs after the test.
   cleanup();
   configureApiClient(null);
+  vi.restoreAllMocks();
 });
+
+/** Every text the page's level-1 heading showed, however briefly (the success title lasts one render). */
+function recordTitles(): { titles: string[]; stop: () => void } {
+  const titles: string[] = [];
+  const note = (node: Node | null) => {
+    const heading = node?.nodeType === Node.TEXT_NODE ? node.parentElement : (node as Element | null);
+    if (heading?.closest?.('h1') && node?.textContent) titles.push(node.textContent);
+  };
+  const observer = new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type === 'characterData') note(record.target);
+      record.addedNodes.forEach((added) => note(added));
+    }
+  });
+  observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  return { titles, stop: () => observer.disconnect() };
+}
+
+/** A loopback port nothing listens on: the request gets no answer at all. */
+async function closedPortUrl(): Promise<string> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}
 
 /** The page as the app mounts it: StrictMode (effects run twice in development) and a router. */
 function renderAt(url: string) {
@@ -51,11 +82,17 @@ describe('connection callbacks', () => {
   it('sends a single-use Discord code once under StrictMode, connects, and goes to settings', async () => {
     server.on('POST', '/api/auth/discord-exchange', { body: { id: '123456789012345678', username: 'ada', avatar: null } });
     server.on('POST', '/api/users/connect/discord', { body: { discord: { id: '123456789012345678', username: 'ada', avatar: null, connectedAt: '2026-01-01T00:00:00.000Z' } } });
+    const success = vi.spyOn(toast, 'success');
+    const { titles, stop } = recordTitles();
     const router = renderAt('/discord-callback?code=once-only&state=s1');
     expect(screen.getByRole('heading', { level: 1 })).toHaveProperty('textContent', 'Connecting Discord...');
 
     expect(await screen.findByText('Settings page')).toBeTruthy();
+    stop();
     expect(router.state.location.pathname).toBe('/dashboard/settings');
+    expect(success).toHaveBeenCalledWith('Discord account connected successfully!');
+    expect(titles).toContain('Redirecting...');
+    expect(titles).not.toContain('Connection Failed');
     expect(hits('/api/auth/discord-exchange')).toHaveLength(1);
     expect(hits('/api/auth/discord-exchange')[0]?.body).toEqual({ code: 'once-only', state: 's1' });
     expect(hits('/api/users/connect/discord')[0]?.body).toEqual({ discordId: '123456789012345678', username: 'ada', avatar: null });
@@ -85,5 +122,81 @@ describe('connection callbacks', () => {
     expect(router.state.location.pathname).toBe('/telegram-callback');
     expect(await screen.findByText('Settings page', {}, { timeout: 2000 })).toBeTruthy();
     expect(server.requests).toHaveLength(0);
+  });
+  it('says "No authorization code received from Discord" when Discord sent the person back without a code', async () => {
+    renderAt('/discord-callback?error=access_denied&error_description=The+resource+owner+denied+the+request&state=s3');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connection Failed' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('No authorization code received from Discord');
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('says "Invalid response from Discord authentication" when the exchange answers without an id, and connects nothing', async () => {
+    server.on('POST', '/api/auth/discord-exchange', { body: { username: 'ada', avatar: null } });
+    renderAt('/discord-callback?code=c4&state=s4');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connection Failed' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Invalid response from Discord authentication');
+    expect(hits('/api/users/connect/discord')).toHaveLength(0);
+  });
+
+  it('shows a refused connect as "Error: {message}", taking error_description when there is no error field', async () => {
+    server.on('POST', '/api/auth/discord-exchange', { body: { id: '123456789012345678', username: 'ada', avatar: null } });
+    server.on('POST', '/api/users/connect/discord', { status: 409, body: { error: 'This Discord account is already connected to another user.', code: 'CONNECTION_TAKEN' } });
+    const success = vi.spyOn(toast, 'success');
+    renderAt('/discord-callback?code=c5&state=s5');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connection Failed' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Error: This Discord account is already connected to another user.');
+    expect(success).not.toHaveBeenCalled();
+    cleanup();
+
+    server.on('POST', '/api/auth/discord-exchange', { status: 400, body: { error_description: 'Invalid "code" in request.' } });
+    renderAt('/discord-callback?code=c6&state=s6');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connection Failed' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Error: Invalid "code" in request.');
+  });
+
+  it('says there was no response when the server cannot be reached, then goes to settings after 3 seconds', async () => {
+    configureApiClient({ baseUrl: await closedPortUrl(), redirectToLogin: () => undefined });
+    const router = renderAt('/discord-callback?code=c7&state=s7');
+    expect(await screen.findByText('No response from server. Please check your connection.')).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Connection Failed');
+    await act(() => new Promise((resolve) => setTimeout(resolve, 2500)));
+    expect(router.state.location.pathname).toBe('/discord-callback');
+    expect(await screen.findByText('Settings page', {}, { timeout: 2000 })).toBeTruthy();
+  });
+
+  it('connects the verified Telegram account with the spec payload, toasts, and goes to settings', async () => {
+    server.on('POST', '/api/auth/verify-telegram', { body: { verified: true, id: '42', username: 'ada', firstName: 'Ada', lastName: 'Lovelace' } });
+    server.on('POST', '/api/users/connect/telegram', {
+      body: { telegram: { id: '42', username: 'ada', firstName: 'Ada', lastName: 'Lovelace', connectedAt: '2026-01-01T00:00:00.000Z' } },
+    });
+    const success = vi.spyOn(toast, 'success');
+    const { titles, stop } = recordTitles();
+    const router = renderAt('/telegram-callback?id=42&first_name=Ada&last_name=Lovelace&username=ada&photo_url=https%3A%2F%2Ft.me%2Fi%2Fa.jpg&auth_date=100&hash=abc');
+    expect(screen.getByRole('heading', { level: 1 })).toHaveProperty('textContent', 'Connecting Telegram...');
+
+    expect(await screen.findByText('Settings page')).toBeTruthy();
+    stop();
+    expect(router.state.location.pathname).toBe('/dashboard/settings');
+    expect(success).toHaveBeenCalledWith('Telegram account connected successfully!');
+    expect(titles).toContain('Redirecting...');
+    expect(hits('/api/auth/verify-telegram')[0]?.body).toEqual({
+      id: '42',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      username: 'ada',
+      photo_url: 'https://t.me/i/a.jpg',
+      auth_date: '100',
+      hash: 'abc',
+    });
+    expect(hits('/api/users/connect/telegram')).toHaveLength(1);
+    expect(hits('/api/users/connect/telegram')[0]?.body).toEqual({ telegramId: '42', username: 'ada', firstName: 'Ada', lastName: 'Lovelace' });
+  });
+
+  it('shows a Telegram server error as "Server error: {message}"', async () => {
+    server.on('POST', '/api/auth/verify-telegram', { status: 400, body: { error: 'Invalid request: Invalid Telegram id', code: 'VALIDATION_ERROR' } });
+    renderAt('/telegram-callback?id=x&auth_date=1&hash=abc');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Connection Failed' })).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toBe('Server error: Invalid request: Invalid Telegram id');
+    expect(hits('/api/users/connect/telegram')).toHaveLength(0);
   });
 });
