@@ -54,6 +54,9 @@ describe('operator command create-user', () => {
     expect(role.stderr).toMatch(/--role must be one of user, support, admin/);
     const short = await cli(['create-user', '--username', 'shorty', '--password', 'short'], { DATA_DIR: dataDir });
     expect(short.stderr).toMatch(/--password: Password must be at least 8 characters/);
+    const common = await cli(['create-user', '--username', 'weakadmin', '--password', 'Password123', '--role', 'admin'], { DATA_DIR: dataDir });
+    expect(common.code).not.toBe(0);
+    expect(common.stderr).toMatch(/--password: This password is too common/);
   });
 });
 

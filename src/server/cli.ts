@@ -4,7 +4,7 @@ import { passwordSchema, usernameSchema, emailSchema } from '../shared/schemas/a
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
-import { hashPassword } from './modules/auth/passwords.js';
+import { hashPassword, isCommonPassword } from './modules/auth/passwords.js';
 import { createUser, findUserByLogin, setRole } from './modules/users/users.service.js';
 import { AppError } from './errors.js';
 
@@ -31,6 +31,8 @@ async function createUserCommand(args: string[]): Promise<void> {
   if (!username.success) throw new Error(`--username: ${username.error.issues[0]?.message}`);
   const password = passwordSchema.safeParse(values.password);
   if (!password.success) throw new Error(`--password: ${password.error.issues[0]?.message}`);
+  // Staff accounts above all must not be one guess away (design.md section 4 applies here too).
+  if (isCommonPassword(password.data)) throw new Error('--password: This password is too common. Choose one that is harder to guess.');
   const email = emailSchema.safeParse(values.email ?? `${username.data.toLowerCase()}@users.olympus.local`);
   if (!email.success) throw new Error(`--email: ${email.error.issues[0]?.message}`);
   if (!ROLES.includes(values.role as Role)) throw new Error(`--role must be one of ${ROLES.join(', ')}`);

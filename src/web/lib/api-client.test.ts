@@ -57,6 +57,30 @@ describe('API client headers', () => {
     expect(server.requests[0]?.headers['guest-id']).toBeUndefined();
   });
 
+  it('never sends the token or guestId to another origin, nor refreshes for it', async () => {
+    storage.setToken(makeToken({ expInSeconds: 10 }));
+    storage.setGuestId('g_guest');
+    const elsewhere = server.url.replace('127.0.0.1', 'localhost');
+    server.on('GET', '/api/things', { status: 401, body: { error: 'Nope', code: 'NO_TOKEN' } });
+    await expect(api.get(`${elsewhere}/api/things`)).rejects.toMatchObject({ status: 401 });
+    await expect(api.get(`//localhost:${new URL(server.url).port}/api/things`)).rejects.toMatchObject({ status: 401 });
+    expect(hits('/api/things')).toHaveLength(2);
+    for (const request of server.requests) {
+      expect(request.headers.authorization).toBeUndefined();
+      expect(request.headers['guest-id']).toBeUndefined();
+    }
+    expect(hits('/api/refresh-token')).toHaveLength(0);
+    expect(redirects).toBe(0);
+  });
+
+  it('leaves both headers off a path that resolves to login', async () => {
+    storage.setToken(makeToken());
+    server.on('POST', '/api/login', { body: {} });
+    await api.post('/api/things/../login?x=1', {});
+    expect(server.requests[0]?.path).toBe('/api/login');
+    expect(server.requests[0]?.headers.authorization).toBeUndefined();
+  });
+
   it('sends cookies with every request and JSON bodies as JSON', async () => {
     const spy = vi.spyOn(globalThis, 'fetch');
     server.on('PUT', '/api/onboarding', { body: {} });

@@ -87,12 +87,19 @@ export function onTokenChange(listener: TokenListener): () => void {
   return () => tokenListeners.delete(listener);
 }
 
-function pathnameOf(path: string): string {
-  return path.split(/[?#]/)[0] ?? path;
+function apiOrigin(): string {
+  return new URL(config.baseUrl ?? window.location.origin).origin;
 }
 
+/** The path as the server will see it (resolved, so `/api/x/../login` is `/api/login`). */
+function pathnameOf(path: string): string {
+  return new URL(urlFor(path)).pathname;
+}
+
+/** The token and guestId go to the API only: never to another origin, even if a caller passes a full URL. */
 function skipsAuthHeaders(path: string): boolean {
-  return NO_AUTH_PATHS.includes(pathnameOf(path));
+  const url = new URL(urlFor(path));
+  return url.origin !== apiOrigin() || NO_AUTH_PATHS.includes(url.pathname);
 }
 
 /** Guests never refresh (spec section 4): their token says so, and so does the stored user type. */

@@ -118,17 +118,19 @@ export class AuthService {
 
   async login(body: LoginBody, meta: RequestMeta): Promise<{ user: UserRow; token: string }> {
     const { rateLimiter } = this.deps;
-    const accountKey = body.username.trim().toLowerCase();
     await rateLimiter.consume(RATE_LIMITS.loginPerIp, meta.ip);
-    await rateLimiter.assertUnder(RATE_LIMITS.loginFailuresPerAccount, accountKey);
     await this.checkBot(body.turnstileToken, meta.ip);
 
     const db = this.deps.database.db;
     const found = await findUserByLogin(db, body.username);
+    // One counter per account, whether it is named by username or email (an unknown name counts on its own).
+    // The attempt is counted before the password is checked, in one atomic statement, so a burst of
+    // parallel guesses cannot all pass a check made before any of them is counted; a success clears it.
+    const accountKey = found ? found.id : `name:${body.username.trim().toLowerCase()}`;
+    await rateLimiter.consume(RATE_LIMITS.loginFailuresPerAccount, accountKey);
     const valid = found ? await verifyPassword(found.passwordHash, body.password) : await verifyAgainstDummy(body.password);
     if (!found || !valid) {
       // Same answer for an unknown user and a wrong password (design.md section 4).
-      await rateLimiter.hit(RATE_LIMITS.loginFailuresPerAccount, accountKey);
       throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
     }
     if (found.disabledAt) throw forbidden('This account is disabled. Contact support.');

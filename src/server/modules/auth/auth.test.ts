@@ -1,7 +1,9 @@
+import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, uniqueName } from '../../test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { users } from '../users/users.tables.js';
 
 type Json = Record<string, unknown>;
 
@@ -92,6 +94,10 @@ describe.each(ENGINES)('accounts and sessions on %s', (engine) => {
       const fields = (res.json.details as { fields: Record<string, string> }).fields;
       expect(Object.keys(fields).sort()).toEqual(['email', 'password', 'username']);
       expect(fields.password).toBe('Password must be at least 8 characters');
+      const long = await register(t, { password: 'x'.repeat(129) });
+      expect(long.status).toBe(400);
+      expect((long.json.details as { fields: Record<string, string> }).fields.password).toBe('Password must be at most 128 characters');
+      expect((await register(t, { password: 'y'.repeat(128) })).status).toBe(201);
     });
 
     it('refuses one of the most common passwords', async () => {
@@ -111,6 +117,9 @@ describe.each(ENGINES)('accounts and sessions on %s', (engine) => {
       const referrer = await register(t);
       const referred = await register(t, { referralCode: (referrer.user.referralCode as string).toLowerCase() });
       expect(referred.status).toBe(201);
+      const [row] = await t.database.db.select({ referredBy: users.referredBy }).from(users).where(eq(users.id, referred.user._id as string));
+      expect(row?.referredBy).toBe(referrer.user._id);
+      expect(referred.user.referralCode).not.toBe(referrer.user.referralCode);
       const unknown = await register(t, { referralCode: 'ZZZZZZZZ' });
       expect(unknown.status).toBe(400);
       expect((unknown.json.details as { fields: Record<string, string> }).fields.referralCode).toBe('Unknown referral code');
@@ -157,6 +166,39 @@ describe.each(ENGINES)('accounts and sessions on %s', (engine) => {
       expect(wrong.json).toEqual({ error: 'Invalid username or password', code: 'INVALID_CREDENTIALS' });
     });
 
+    it('takes about as long for an unknown user as for a wrong password', async () => {
+      const reg = await register(t);
+      const timed = async (username: string) => {
+        const started = performance.now();
+        const res = await call(t, 'POST', '/api/login', {
+          body: { username, password: 'not the password', turnstileToken: 'ok', rememberMe: false },
+        });
+        expect(res.status).toBe(401);
+        return performance.now() - started;
+      };
+      await timed(uniqueName('ghost'));
+      const wrong: number[] = [];
+      const unknown: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        wrong.push(await timed(reg.username));
+        unknown.push(await timed(uniqueName('ghost')));
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[2]!;
+      // Both pay for one argon2id verification; skipping it for unknown users would be several times faster.
+      expect(median(unknown)).toBeGreaterThan(median(wrong) / 3);
+      expect(median(wrong)).toBeGreaterThan(median(unknown) / 3);
+    });
+
+    it('refuses a failed bot check before looking at the password', async () => {
+      const reg = await register(t);
+      const res = await call(t, 'POST', '/api/login', {
+        body: { username: reg.username, password: 'a long passphrase 42', turnstileToken: 'sandbox-fail', rememberMe: false },
+      });
+      expect(res.status).toBe(400);
+      expect(res.json.code).toBe('BOT_CHECK_FAILED');
+      expect(res.json).not.toHaveProperty('token');
+    });
+
     it('refuses malformed and oversized bodies with 400, never 500', async () => {
       const malformed = await call(t, 'POST', '/api/login', { body: '{"username": ' });
       expect(malformed.status).toBe(400);
@@ -198,6 +240,32 @@ describe.each(ENGINES)('accounts and sessions on %s', (engine) => {
       expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
     });
 
+    it('counts wrong passwords sent all at once (no burst gets past the limit)', async () => {
+      const reg = await register(limited);
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          call(limited, 'POST', '/api/login', {
+            body: { username: reg.username, password: `wrong password ${i}`, turnstileToken: 'ok', rememberMe: false },
+          }).then((res) => res.status),
+        ),
+      );
+      expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(10);
+      expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(10);
+    });
+
+    it('counts failures per account, whether it is named by username or by email', async () => {
+      const reg = await register(limited);
+      const email = `${reg.username}@example.com`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 12; i++) {
+        const res = await call(limited, 'POST', '/api/login', {
+          body: { username: i % 2 === 0 ? reg.username : email.toUpperCase(), password: `wrong password ${i}`, turnstileToken: 'ok', rememberMe: false },
+        });
+        statuses.push(res.status);
+      }
+      expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
+      expect(statuses.slice(10)).toEqual([429, 429]);
+    });
 
     it('limits registrations and guest sessions per address with 429 and Retry-After', async () => {
       const statuses: number[] = [];
@@ -267,6 +335,11 @@ describe.each(ENGINES)('accounts and sessions on %s', (engine) => {
       expect(decodeClaims(fresh).sid).toBe(decodeClaims(reg.token).sid);
       expect((decodeClaims(fresh).exp as number) > (decodeClaims(reg.token).exp as number)).toBe(true);
       expect((await call(t, 'GET', '/api/auth/me', { token: fresh })).status).toBe(200);
+      // Logging out ends the session: neither token works, and neither can be refreshed.
+      await call(t, 'POST', '/api/logout', { token: fresh });
+      expect((await call(t, 'GET', '/api/auth/me', { token: reg.token })).status).toBe(401);
+      expect((await call(t, 'POST', '/api/refresh-token', { token: reg.token })).status).toBe(401);
+      expect((await call(t, 'POST', '/api/refresh-token', { token: fresh })).status).toBe(401);
     });
 
     it('refuses calls without a token', async () => {
@@ -284,6 +357,13 @@ describe.each(ENGINES)('accounts and sessions on %s', (engine) => {
       expect(own).toMatchObject({ status: 200, json: { credits: 0 } });
       const other = await call(t, 'GET', `/api/users/${b.user._id}/credits`, { token: a.token });
       expect(other.status).toBe(403);
+      const guest = await call(t, 'POST', '/api/guest');
+      const asGuest = await call(t, 'GET', `/api/users/${a.user._id}/credits`, {
+        token: guest.json.token as string,
+        headers: { 'guest-id': guest.json.guestId as string },
+      });
+      expect(asGuest.status).toBe(403);
+      expect((await call(t, 'GET', `/api/users/${a.user._id}/credits`)).status).toBe(401);
     });
 
     it('completes onboarding', async () => {

@@ -72,7 +72,7 @@ export class RateLimiter {
 /** The limits of design.md section 4. */
 export const RATE_LIMITS = {
   loginPerIp: { name: 'login:ip', limit: 100, windowSeconds: 15 * 60 },
-  /** Failed logins per account: the 11th try within 15 minutes is refused. */
+  /** Login attempts per account, cleared by a success: the 11th try after 10 failures within 15 minutes is refused. */
   loginFailuresPerAccount: { name: 'login-fail:account', limit: 10, windowSeconds: 15 * 60 },
   registerPerIp: { name: 'register:ip', limit: 10, windowSeconds: 60 * 60 },
   guestPerIp: { name: 'guest:ip', limit: 30, windowSeconds: 60 * 60 },

@@ -45,6 +45,15 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+describe('session state', () => {
+  it('has exactly the fields of spec section 3, signed out and unchecked at first', () => {
+    expect(Object.keys(initialSessionState).sort()).toEqual(
+      ['credits', 'error', 'guestId', 'isAuthenticated', 'isGuest', 'isLoading', 'lastCheck', 'sessionChecked', 'token', 'user', 'userType'],
+    );
+    expect(initialSessionState).toMatchObject({ isAuthenticated: false, isGuest: false, sessionChecked: false, token: null, user: null, credits: 0 });
+  });
+});
+
 describe('checkAuth', () => {
   it('makes a stored guestId with a live token a guest session, without calling the server', async () => {
     const token = makeToken({ isGuest: true, sub: GUEST_ID });
@@ -60,15 +69,22 @@ describe('checkAuth', () => {
     storage.setToken(makeToken({ isGuest: true, expInSeconds: 60 }));
     storage.setGuestId(GUEST_ID);
     await session().checkAuth();
-    expect(session()).toMatchObject({ isGuest: false, guestId: null, token: null, sessionChecked: true });
+    expect(session()).toMatchObject({ isGuest: false, guestId: null, token: null, sessionChecked: true, error: 'Authentication failed' });
     expect(storage.getGuestId()).toBeNull();
     expect(server.requests).toHaveLength(0);
+  });
+
+  it('clears a stored guestId without a token', async () => {
+    storage.setGuestId(GUEST_ID);
+    await session().checkAuth();
+    expect(session()).toMatchObject({ isGuest: false, guestId: null, token: null, sessionChecked: true, isLoading: false, error: 'No token found' });
+    expect(storage.getGuestId()).toBeNull();
   });
 
   it('clears the session when no token is stored', async () => {
     localStorage.setItem(STORAGE_KEYS.userRole, 'user');
     await session().checkAuth();
-    expect(session()).toMatchObject({ isAuthenticated: false, user: null, token: null, sessionChecked: true, isLoading: false });
+    expect(session()).toMatchObject({ isAuthenticated: false, user: null, token: null, sessionChecked: true, isLoading: false, error: 'No token found' });
     expect(localStorage.getItem(STORAGE_KEYS.userRole)).toBeNull();
     expect(server.requests).toHaveLength(0);
   });
@@ -80,7 +96,7 @@ describe('checkAuth', () => {
     const started = Date.now();
     await session().checkAuth();
     expect(hits('/api/auth/me')[0]!.at - started).toBeGreaterThanOrEqual(AUTH_CHECK_DELAY_MS - 5);
-    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, userType: 'user', token, user, credits: 12.5, sessionChecked: true });
+    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, userType: 'user', token, user, credits: 12.5, sessionChecked: true, isLoading: false, error: null });
     expect(storage.getUserRole()).toBe('user');
     expect(storage.getUserSubroles()).toEqual(['beta']);
   });
@@ -101,16 +117,37 @@ describe('checkAuth', () => {
     server.on('POST', '/api/refresh-token', { status: 401, body: { error: 'Invalid or expired token', code: 'INVALID_TOKEN' } });
     await session().checkAuth();
     expect(hits('/api/auth/me')).toHaveLength(0);
-    expect(session()).toMatchObject({ isAuthenticated: false, token: null, user: null, sessionChecked: true });
+    expect(session()).toMatchObject({ isAuthenticated: false, token: null, user: null, sessionChecked: true, isLoading: false, error: 'Token refresh failed' });
+    expect(storage.getToken()).toBeNull();
+    expect(redirects).toBe(0);
+  });
+
+  it('clears the session when the refresh answers no token', async () => {
+    storage.setToken(makeToken({ expInSeconds: 100 }));
+    server.on('POST', '/api/refresh-token', { body: {} });
+    await session().checkAuth();
+    expect(hits('/api/auth/me')).toHaveLength(0);
+    expect(session()).toMatchObject({ isAuthenticated: false, token: null, sessionChecked: true, error: 'Token refresh failed' });
     expect(storage.getToken()).toBeNull();
   });
 
   it('clears the session when the user cannot be fetched', async () => {
     storage.setToken(makeToken());
+    storage.setUserRole('user');
     server.on('GET', '/api/auth/me', { status: 500, body: { error: 'Internal error', code: 'INTERNAL' } });
     await session().checkAuth();
-    expect(session()).toMatchObject({ isAuthenticated: false, user: null, token: null, sessionChecked: true });
+    expect(session()).toMatchObject({ isAuthenticated: false, user: null, token: null, sessionChecked: true, isLoading: false, error: 'User fetch failed' });
     expect(storage.getToken()).toBeNull();
+    expect(storage.getUserRole()).toBeNull();
+  });
+
+  it('starts signed out when the check itself breaks, instead of loading forever', async () => {
+    vi.spyOn(storage, 'getGuestId').mockImplementation(() => {
+      throw new Error('storage broke');
+    });
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await session().checkAuth();
+    expect(session()).toMatchObject({ isAuthenticated: false, sessionChecked: true, isLoading: false, error: 'Authentication failed' });
   });
 
   it('signs in as the guest the server names when the token belongs to a guest', async () => {
@@ -200,6 +237,16 @@ describe('guestLogin', () => {
     expect(storage.getGuestId()).toBe(GUEST_ID);
     expect(storage.getUserType()).toBe('guest');
     expect(document.cookie).toContain(`guestId=${GUEST_ID}`);
+  });
+
+  it('sets the token and guestId cookies for a day, on path / with SameSite lax', async () => {
+    const token = makeToken({ isGuest: true, sub: GUEST_ID });
+    server.on('POST', '/api/guest', { status: 201, body: { user: { _id: GUEST_ID, role: 'guest', isGuest: true }, token, guestId: GUEST_ID } });
+    const cookieWrites = vi.spyOn(document, 'cookie', 'set');
+    await session().guestLogin();
+    const written = cookieWrites.mock.calls.map((c) => c[0]);
+    expect(written.find((c) => c.startsWith('token='))).toBe(`token=${token}; Path=/; Max-Age=86400; SameSite=lax`);
+    expect(written.find((c) => c.startsWith('guestId='))).toBe(`guestId=${GUEST_ID}; Path=/; Max-Age=86400; SameSite=lax`);
   });
 
   it('reports a failure', async () => {
@@ -323,6 +370,19 @@ describe('refreshToken', () => {
     server.on('GET', '/api/things', { body: {} });
     await api.get('/api/things');
     expect(session().token).toBe(fresh);
+  });
+});
+
+describe('when the client cannot renew the session', () => {
+  it('drops the token and the user, and sends the visitor to /login', async () => {
+    storage.setToken(makeToken());
+    useSessionStore.setState({ isAuthenticated: true, userType: 'user', token: storage.getToken(), user, credits: 12.5 });
+    server.on('GET', '/api/things', { status: 401, body: { error: 'Session has ended', code: 'SESSION_ENDED' } });
+    server.on('POST', '/api/refresh-token', { status: 401, body: { error: 'Session has ended', code: 'SESSION_ENDED' } });
+    await expect(api.get('/api/things')).rejects.toMatchObject({ status: 401 });
+    expect(session()).toMatchObject({ isAuthenticated: false, token: null, user: null, credits: 0 });
+    expect(storage.getToken()).toBeNull();
+    expect(redirects).toBe(1);
   });
 });
 

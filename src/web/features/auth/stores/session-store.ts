@@ -70,6 +70,14 @@ export const SESSION_ERRORS = {
   invalidToken: 'Invalid or expired token received',
 } as const;
 
+/** Why the start-up check ended signed out (spec section 8); kept in `error` after the session is cleared. */
+export const AUTH_REJECTIONS = {
+  noToken: 'No token found',
+  refreshFailed: 'Token refresh failed',
+  userFetchFailed: 'User fetch failed',
+  failed: 'Authentication failed',
+} as const;
+
 // ---- Pure transitions -------------------------------------------------------------------------------
 
 /** A signed-out, checked session. */
@@ -195,35 +203,45 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
 
   async checkAuth() {
     set({ isLoading: true });
-    const guestId = storage.getGuestId();
-    let token = storage.getToken();
-
-    if (guestId) {
-      // Guests cannot refresh, so a guest whose token has run out starts over as a visitor.
-      if (token && !isTokenExpired(token)) set(guestState(guestId, token));
-      else get().clearSession();
-      return;
-    }
-    if (!token) {
+    const reject = (reason: string) => {
       get().clearSession();
-      return;
-    }
-    if (isTokenExpired(token)) {
-      try {
-        token = await get().refreshToken();
-      } catch {
-        get().clearSession();
+      set({ error: reason });
+    };
+    try {
+      const guestId = storage.getGuestId();
+      let token = storage.getToken();
+
+      if (guestId) {
+        // Guests cannot refresh, so a guest whose token has run out starts over as a visitor.
+        if (!token) reject(AUTH_REJECTIONS.noToken);
+        else if (isTokenExpired(token)) reject(AUTH_REJECTIONS.failed);
+        else set(guestState(guestId, token));
         return;
       }
       if (!token) {
-        get().clearSession();
+        reject(AUTH_REJECTIONS.noToken);
         return;
       }
-    }
+      if (isTokenExpired(token)) {
+        try {
+          token = await get().refreshToken();
+        } catch {
+          token = null;
+        }
+        if (!token) {
+          reject(AUTH_REJECTIONS.refreshFailed);
+          return;
+        }
+      }
 
-    await wait(AUTH_CHECK_DELAY_MS);
-    try {
-      const user = await get().fetchUser();
+      await wait(AUTH_CHECK_DELAY_MS);
+      let user: SessionUser;
+      try {
+        user = await get().fetchUser();
+      } catch {
+        reject(AUTH_REJECTIONS.userFetchFailed);
+        return;
+      }
       const current = storage.getToken() ?? token;
       if (isGuestUser(user)) {
         persistGuest(user._id, current);
@@ -232,8 +250,10 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
         persistUser(user, current);
         set(authenticatedState(user, current));
       }
-    } catch {
-      get().clearSession();
+    } catch (err) {
+      // Never leave the app waiting on a check that broke: start signed out.
+      console.error('The session check failed', err);
+      reject(AUTH_REJECTIONS.failed);
     }
   },
 
