@@ -131,6 +131,8 @@ export interface PaymentsServiceDeps {
 }
 
 const CRYPTO_CACHE_MS = 10 * 60 * 1000;
+/** Our payment ids; anything else (even 36 dashes) is not a payment and must not reach a uuid column. */
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export class PaymentsService {
   private cryptoCache: { at: number; list: CryptoOption[] } | null = null;
@@ -271,7 +273,7 @@ export class PaymentsService {
 
   /** The caller's own payment, or 404 (another user's payment does not exist for them). */
   async getOwn(userId: string, paymentId: string): Promise<PaymentRow> {
-    if (!/^[0-9a-f-]{36}$/i.test(paymentId)) throw notFound('Payment not found');
+    if (!UUID_RE.test(paymentId)) throw notFound('Payment not found');
     const [row] = await this.ownPaymentQuery.execute({ paymentId, userId });
     if (!row) throw notFound('Payment not found');
     return row;

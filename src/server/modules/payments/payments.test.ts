@@ -5,8 +5,11 @@ import { loadConfig } from '../../config.js';
 import { openDatabase, type Database } from '../../db/client.js';
 import { call, registerUser } from '../../test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { calculateFee, feePercentFor, toCents } from '../../../shared/fees.js';
 import { signIpnPayload } from './ipn-signature.js';
+import { NowPaymentsClient, NowPaymentsError } from './nowpayments.client.js';
 import { RECONCILE_JOB } from './payments.module.js';
+import { nextStatus, partialCreditsCents } from './payments.service.js';
 
 const SANDBOX_IPN_SECRET = 'sandbox-ipn-secret';
 
@@ -51,6 +54,23 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
   });
   afterAll(async () => {
     await t?.close();
+  });
+
+  it('talks to the provider (here its sandbox) with x-api-key through the real client', async () => {
+    const client = new NowPaymentsClient({ apiKey: 'sandbox-api-key', baseUrl: () => `${t.url}/sandbox/nowpayments/v1` });
+    expect(await client.status()).toEqual({ message: 'OK' });
+    expect(await client.currencies()).toEqual(expect.arrayContaining(['btc', 'xrp', 'xlm']));
+    expect((await client.fullCurrencies()).find((c) => c.code === 'XLM')).toMatchObject({ enable: true, extra_id_exists: true });
+    expect(await client.merchantCoins()).toEqual(expect.arrayContaining(['BTC', 'XRP']));
+    expect(await client.minAmount('btc', 'btc')).toMatchObject({ currency_from: 'btc', fiat_equivalent: 1 });
+    expect(await client.estimate(100, 'usd', 'btc')).toMatchObject({ currency_to: 'btc', estimated_amount: 0.00153846 });
+    const created = await client.createPayment({ price_amount: 20, price_currency: 'usd', pay_currency: 'xlm', order_id: 'order-1' });
+    expect(created).toMatchObject({ payment_status: 'waiting', pay_amount: 200, pay_currency: 'xlm', order_id: 'order-1' });
+    expect(created.payin_extra_id).toMatch(/^\d+$/);
+    expect(await client.getPayment(String(created.payment_id))).toMatchObject({ payment_id: created.payment_id, payment_status: 'waiting' });
+    const wrongKey = new NowPaymentsClient({ apiKey: 'wrong', baseUrl: () => `${t.url}/sandbox/nowpayments/v1` });
+    await expect(wrongKey.status()).rejects.toMatchObject({ name: 'NowPaymentsError', status: 403 });
+    await expect(client.getPayment('1')).rejects.toBeInstanceOf(NowPaymentsError);
   });
 
   it('lists the merchant coins with memo flags and the amount limits', async () => {
@@ -138,6 +158,17 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
     expect((await deposit(t, user.token, { crypto: 'btc', amount: 10_000 })).status).toBe(201);
   });
 
+  it('answers 404, never a 500, for a payment id that is not one of ours', async () => {
+    const user = await registerUser(t);
+    for (const id of ['-'.repeat(36), 'not-a-payment', 'g'.repeat(8) + '-0000-4000-8000-000000000000', '00000000-0000-4000-8000-000000000000']) {
+      for (const path of [`/api/payments/${id}`, `/api/payments/${id}/status`]) {
+        const res = await call(t, 'GET', path, { token: user.token });
+        expect(res.status, path).toBe(404);
+        expect(res.json).toMatchObject({ error: 'Payment not found', code: 'NOT_FOUND' });
+      }
+    }
+  });
+
   it('hides another user\'s payment (404) on every call', async () => {
     const owner = await registerUser(t);
     const other = await registerUser(t);
@@ -197,6 +228,36 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
     const history = await ledger(t, user.token);
     expect(history.entries).toHaveLength(1);
     expect(history.balanceCents).toBe(59_400);
+  });
+
+  it('credits a re-deposit to the same address (parent_payment_id) as its own payment of its owner, once', async () => {
+    const user = await registerUser(t);
+    const p = (await deposit(t, user.token, { crypto: 'btc', amount: 100 })).json.payment as Json;
+    await control(t, p.providerPaymentId as string, { status: 'finished' });
+    expect(await balance(t, user.token, user.userId)).toBe(97);
+    // Later the user sends 32.50 USD worth to the same address: NOWPayments reports a child payment.
+    const childId = String(Number(p.providerPaymentId) + 1);
+    const body = {
+      ...(await providerPayment(t, p.providerPaymentId as string)),
+      payment_id: Number(childId),
+      parent_payment_id: Number(p.providerPaymentId),
+      payment_status: 'finished',
+      actually_paid: 0.0005,
+      actually_paid_at_fiat: 32.5,
+    };
+    const results = await Promise.all([postIpn(t, body), postIpn(t, body), postIpn(t, body)]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    // 32.50 USD is in the 5 % tier: fee 1.63 (1.625 rounded half up), 30.87 credits.
+    expect(await balance(t, user.token, user.userId)).toBe(127.87);
+    const mine = await call(t, 'GET', '/api/payments/mine', { token: user.token });
+    expect(mine.json.total).toBe(2);
+    expect(mine.json.payments[0]).toMatchObject({ providerPaymentId: childId, status: 'completed', priceAmount: 32.5, fee: 1.63, creditedAmount: 30.87 });
+    const history = await ledger(t, user.token);
+    expect(history.entries.map((e) => e.amountCents)).toEqual([3087, 9700]);
+    // A child of a payment we never made is refused like any unknown payment.
+    const orphan = await postIpn(t, { ...body, payment_id: 1_000_000_001, parent_payment_id: 1_000_000_000 });
+    expect(orphan.status).toBe(404);
+    expect(await balance(t, user.token, user.userId)).toBe(127.87);
   });
 
   it('keeps progress when IPNs arrive out of order', async () => {
@@ -357,6 +418,60 @@ describe.each(ENGINES.filter((e) => e === 'postgres'))('two app instances on one
     const history = await call(b, 'GET', '/api/credits/history', { token: user.token });
     expect(history.json.total).toBe(1);
     expect(history.json.entries[0]).toMatchObject({ amountCents: 9700, reference: `payment:${payment._id}` });
+  });
+});
+
+describe('fees (spec section 9) and payment rules, in shared code', () => {
+  it('charges 5 % below 100 USD, 3 % from 100, 1 % from 500; credits = amount - fee', () => {
+    expect(calculateFee(500)).toEqual({ amountCents: 500, feePercent: 5, feeCents: 25, creditsCents: 475 });
+    expect(calculateFee(9_999)).toEqual({ amountCents: 9_999, feePercent: 5, feeCents: 500, creditsCents: 9_499 });
+    expect(calculateFee(10_000)).toEqual({ amountCents: 10_000, feePercent: 3, feeCents: 300, creditsCents: 9_700 });
+    expect(calculateFee(49_999)).toEqual({ amountCents: 49_999, feePercent: 3, feeCents: 1_500, creditsCents: 48_499 });
+    expect(calculateFee(50_000)).toEqual({ amountCents: 50_000, feePercent: 1, feeCents: 500, creditsCents: 49_500 });
+    expect(calculateFee(1_000_000)).toEqual({ amountCents: 1_000_000, feePercent: 1, feeCents: 10_000, creditsCents: 990_000 });
+    expect([feePercentFor(0), feePercentFor(9_999), feePercentFor(10_000), feePercentFor(49_999), feePercentFor(50_000)]).toEqual([5, 5, 3, 3, 1]);
+  });
+
+  it('rounds the fee to the cent half away from zero, and never loses or invents a cent', () => {
+    expect(calculateFee(1_010).feeCents).toBe(51); // 50.5 cents
+    expect(calculateFee(1_009).feeCents).toBe(50); // 50.45 cents
+    expect(calculateFee(10_050).feeCents).toBe(302); // 301.5 cents
+    expect(calculateFee(50_050).feeCents).toBe(501); // 500.5 cents
+    for (let cents = 0; cents <= 60_000; cents += 7) {
+      const f = calculateFee(cents);
+      expect(f.feeCents + f.creditsCents).toBe(cents);
+      expect(Math.abs(f.feeCents - (cents * f.feePercent) / 100)).toBeLessThanOrEqual(0.5);
+    }
+    expect(() => calculateFee(-1)).toThrow(RangeError);
+    expect(() => calculateFee(1.5)).toThrow(RangeError);
+  });
+
+  it('turns typed dollars into exact cents', () => {
+    expect([toCents(0.29), toCents(10.1), toCents(1.15), toCents(100), toCents(4.99), toCents(-12.5)]).toEqual([29, 1010, 115, 10_000, 499, -1250]);
+  });
+
+  it('credits what actually arrived on a partial payment, minus that value\'s tier, never more than the full credits', () => {
+    const row = { priceAmountCents: 20_000, payAmount: '200', creditsCents: 19_400 };
+    expect(partialCreditsCents(row, '80')).toBe(7_600); // 80.00 USD, 5 %
+    expect(partialCreditsCents(row, '150')).toBe(14_550); // 150.00 USD, 3 %
+    expect(partialCreditsCents(row, '0.005')).toBe(0); // half a cent arrived: nothing
+    expect(partialCreditsCents(row, '500')).toBe(19_400); // more than due: capped
+    expect(partialCreditsCents(row, null)).toBe(0);
+    expect(partialCreditsCents({ ...row, payAmount: null }, '80')).toBe(0);
+  });
+
+  it('moves statuses forward only; finished wins; completed is final', () => {
+    expect(nextStatus('waiting', 'confirming')).toBe('confirming');
+    expect(nextStatus('confirmed', 'confirming')).toBe('confirmed');
+    expect(nextStatus('sending', 'waiting')).toBe('sending');
+    expect(nextStatus('expired', 'finished')).toBe('finished');
+    expect(nextStatus('failed', 'partially_paid')).toBe('partially_paid');
+    expect(nextStatus('partially_paid', 'finished')).toBe('finished');
+    expect(nextStatus('partially_paid', 'failed')).toBe('partially_paid');
+    expect(nextStatus('completed', 'refunded')).toBe('completed');
+    expect(nextStatus('completed', 'waiting')).toBe('completed');
+    expect(nextStatus('waiting', 'something_new')).toBe('waiting');
+    expect(nextStatus('pending', 'waiting')).toBe('waiting');
   });
 });
 

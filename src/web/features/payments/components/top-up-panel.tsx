@@ -50,7 +50,8 @@ export function TopUpPanel() {
   }, [cryptos, search]);
 
   const amountNumber = Number(amount);
-  const validAmount = amount.trim() !== '' && Number.isFinite(amountNumber) && amountNumber > 0;
+  // A huge typed value ("1e20") is no amount at all: past whole cents, the fee cannot be computed.
+  const validAmount = amount.trim() !== '' && Number.isFinite(amountNumber) && amountNumber > 0 && Number.isSafeInteger(toCents(amountNumber));
   const cents = validAmount ? toCents(amountNumber) : 0;
   const fee = validAmount ? calculateFee(cents) : null;
   const outOfRange = Boolean(limits && validAmount && (amountNumber < limits.minAmount || amountNumber > limits.maxAmount));

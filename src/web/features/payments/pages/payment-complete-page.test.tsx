@@ -1,0 +1,96 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Payment } from '../../../../shared/schemas/payments';
+import { ApiError } from '../../../lib/api-client';
+import { useSessionStore } from '../../auth/stores/session-store';
+import PaymentCompletePage from './payment-complete-page';
+
+const api = vi.hoisted(() => ({ getPayment: vi.fn() }));
+vi.mock('../api/payments-api', async (importOriginal) => ({ ...(await importOriginal<object>()), ...api }));
+
+const ID = '6f1c2a4e-7d8b-4c3a-9e0f-123456789abc';
+const PAYMENT: Payment = {
+  _id: ID,
+  providerPaymentId: '5123456789',
+  status: 'completed',
+  priceAmount: 100,
+  priceCurrency: 'usd',
+  payCurrency: 'btc',
+  payAmount: '0.00153846',
+  payAddress: 'bc1qexample',
+  extraId: null,
+  network: 'btc',
+  feePercent: 3,
+  fee: 3,
+  credits: 97,
+  creditedAmount: 97,
+  actuallyPaid: '0.00153846',
+  txHash: null,
+  failureReason: null,
+  expiresAt: '2026-01-01T01:00:00.000Z',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  updatedAt: '2026-01-01T00:10:00.000Z',
+  completedAt: '2026-01-01T00:10:00.000Z',
+};
+
+function renderAt(url: string) {
+  const router = createMemoryRouter(
+    [
+      { path: '/payment/complete', element: <PaymentCompletePage /> },
+      { path: '*', element: <p>elsewhere</p> },
+    ],
+    { initialEntries: [url] },
+  );
+  render(<RouterProvider router={router} />);
+  return router;
+}
+
+const fetchCredits = vi.fn();
+beforeEach(() => {
+  fetchCredits.mockResolvedValue(127);
+  useSessionStore.setState({ fetchCredits });
+});
+afterEach(() => {
+  cleanup();
+  vi.clearAllMocks();
+});
+
+describe('/payment/complete', () => {
+  it('shows what was paid, the credits added, the new balance and a link back', async () => {
+    api.getPayment.mockResolvedValue({ payment: PAYMENT, balance: 127 });
+    renderAt(`/payment/complete?id=${ID}`);
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Payment complete');
+    expect(await screen.findByTestId('complete-credits')).toHaveProperty('textContent', '97.00');
+    expect(api.getPayment).toHaveBeenCalledWith(ID);
+    expect(screen.getByText('0.00153846 BTC (100.00 USD)')).toBeTruthy();
+    expect(screen.getByText('Processing fee (3%)')).toBeTruthy();
+    expect(screen.getByTestId('complete-balance').textContent).toBe('127.00 credits');
+    expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe('/dashboard');
+    // The balance shown elsewhere in the app follows.
+    expect(fetchCredits).toHaveBeenCalled();
+  });
+
+  it('is honest about a partial payment: the credits actually added, not the full amount', async () => {
+    api.getPayment.mockResolvedValue({ payment: { ...PAYMENT, status: 'partially_paid', creditedAmount: 47.5, actuallyPaid: '0.00076923' }, balance: 47.5 });
+    renderAt(`/payment/complete?id=${ID}`);
+    expect((await screen.findByTestId('complete-credits')).textContent).toBe('47.50');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Payment status');
+    expect(screen.getByText('Status: Partially paid')).toBeTruthy();
+    expect(screen.getByText(/We received less than the amount due/)).toBeTruthy();
+  });
+
+  it('says so when the payment is not mine', async () => {
+    api.getPayment.mockRejectedValue(new ApiError(404, 'Payment not found', 'NOT_FOUND'));
+    renderAt(`/payment/complete?id=${ID}`);
+    expect((await screen.findByRole('alert')).textContent).toBe('We could not find this payment in your account.');
+    expect(screen.queryByTestId('complete-credits')).toBeNull();
+  });
+
+  it('goes to /dashboard without an id', async () => {
+    const router = renderAt('/payment/complete');
+    await screen.findByText('elsewhere');
+    expect(router.state.location.pathname).toBe('/dashboard');
+    expect(api.getPayment).not.toHaveBeenCalled();
+  });
+});
