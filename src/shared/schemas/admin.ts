@@ -100,6 +100,8 @@ const moneyListQueryBase = {
   status: z.string().trim().max(30).optional(),
   currency: z.string().trim().toLowerCase().max(20).optional(),
   userId: z.uuid().optional(),
+  /** A username (any case), a user id, or (exchanges) a guest id. */
+  user: z.string().trim().max(100).optional(),
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
   page: z.coerce.number().int().min(1).max(10_000).default(1),

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -21,7 +21,9 @@ import { paymentEvents } from '../payments/payment-events.tables.js';
 import type { PaymentsService } from '../payments/payments.service.js';
 import { toPaymentDto } from '../payments/payments.service.js';
 import { payments } from '../payments/payments.tables.js';
+import { findUserById } from '../users/users.service.js';
 import { users } from '../users/users.tables.js';
+import { recordAudit } from './audit.service.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema };
 const idParams = z.object({ id: z.string().max(100) });
@@ -38,8 +40,16 @@ interface MoneyQuery {
   status?: string | undefined;
   currency?: string | undefined;
   userId?: string | undefined;
+  user?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
+}
+
+/** The console's "user" filter: a user id, or a username in any case. */
+function userFilter(column: typeof payments.userId | typeof exchanges.userId, user: string | undefined): SQL | undefined {
+  if (!user) return undefined;
+  if (UUID.test(user)) return eq(column, user.toLowerCase());
+  return sql`${column} IN (SELECT ${users.id} FROM ${users} WHERE lower(${users.username}) = lower(${user}))`;
 }
 
 /** Day filters are whole UTC days: `to` includes its own day. */
@@ -61,6 +71,20 @@ export function registerAdminMoneyRoutes(
   const tags = ['operator console'];
   const security = [{ bearer: [] }];
   const staff = { auth: 'staff' } as const;
+  // A re-check writes its own audit entry with the status before and after.
+  const staffChange = { auth: 'staff', audited: true } as const;
+
+  async function auditRecheck(actorId: string, targetType: 'payment' | 'exchange', targetId: string, before: unknown, after: unknown) {
+    const actor = await findUserById(db, actorId);
+    await recordAudit(db, {
+      actor: { id: actorId, username: actor?.username ?? 'unknown' },
+      action: `${targetType}.rechecked`,
+      targetType,
+      targetId,
+      before,
+      after,
+    });
+  }
 
   const adminPayment = paymentSchema.extend({ owner: adminOwnerSchema, providerData: z.record(z.string(), z.unknown()).nullable() });
   const adminExchange = exchangeSchema.extend({ owner: adminOwnerSchema, providerData: z.record(z.string(), z.unknown()).nullable() });
@@ -83,6 +107,7 @@ export function registerAdminMoneyRoutes(
         q.status ? eq(payments.status, q.status as never) : undefined,
         q.currency ? eq(payments.payCurrency, q.currency) : undefined,
         q.userId ? eq(payments.userId, q.userId) : undefined,
+        userFilter(payments.userId, q.user),
         ...dateRange(payments.createdAt, q),
       );
       const rows = await db.select().from(payments).where(where).orderBy(desc(payments.createdAt), desc(payments.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
@@ -131,11 +156,19 @@ export function registerAdminMoneyRoutes(
 
   api.post(
     '/admin/payments/:id/recheck',
-    { config: staff, schema: { tags, summary: 'Ask the provider about this payment now (credits once if it finished)', security, params: idParams, response: { 200: paymentDetailSchema, ...errors } } },
+    { config: staffChange, schema: { tags, summary: 'Ask the provider about this payment now (credits once if it finished)', security, params: idParams, response: { 200: paymentDetailSchema, ...errors } } },
     async (request) => {
-      await paymentDetail(request.params.id);
-      await services.payments.refreshFromProvider(request.params.id, 'check');
-      return paymentDetail(request.params.id);
+      const before = await paymentDetail(request.params.id);
+      await services.payments.refreshFromProvider(before.payment._id, 'check');
+      const after = await paymentDetail(request.params.id);
+      await auditRecheck(
+        request.auth!.userId!,
+        'payment',
+        after.payment._id,
+        { status: before.payment.status, creditedAmount: before.payment.creditedAmount },
+        { status: after.payment.status, creditedAmount: after.payment.creditedAmount },
+      );
+      return after;
     },
   );
 
@@ -157,6 +190,7 @@ export function registerAdminMoneyRoutes(
         q.status ? eq(exchanges.status, q.status as never) : undefined,
         q.currency ? sql`(${exchanges.fromCurrency} = ${q.currency} OR ${exchanges.toCurrency} = ${q.currency})` : undefined,
         q.userId ? eq(exchanges.userId, q.userId) : undefined,
+        q.user ? or(userFilter(exchanges.userId, q.user), eq(exchanges.guestId, q.user)) : undefined,
         ...dateRange(exchanges.createdAt, q),
       );
       const rows = await db.select().from(exchanges).where(where).orderBy(desc(exchanges.createdAt), desc(exchanges.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
@@ -201,10 +235,13 @@ export function registerAdminMoneyRoutes(
 
   api.post(
     '/admin/exchanges/:id/recheck',
-    { config: staff, schema: { tags, summary: 'Ask the swap provider about this exchange now', security, params: idParams, response: { 200: z.object({ exchange: adminExchange }), ...errors } } },
+    { config: staffChange, schema: { tags, summary: 'Ask the swap provider about this exchange now', security, params: idParams, response: { 200: z.object({ exchange: adminExchange }), ...errors } } },
     async (request) => {
-      await services.exchange.refreshFromProvider(await exchangeRow(request.params.id), 'poll');
-      return exchangeDetail(request.params.id);
+      const before = await exchangeRow(request.params.id);
+      await services.exchange.refreshFromProvider(before, 'poll');
+      const after = await exchangeDetail(request.params.id);
+      await auditRecheck(request.auth!.userId!, 'exchange', before.id, { status: before.status }, { status: after.exchange.status });
+      return after;
     },
   );
 }

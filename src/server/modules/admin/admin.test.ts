@@ -95,13 +95,36 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
     await expect(t.database.pool.query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
   });
 
-  it('answers an overview per day', async () => {
-    const res = await call(t, 'GET', '/api/admin/overview?days=7', { token: support.token });
-    expect(res.status).toBe(200);
-    expect(res.json.days).toHaveLength(7);
-    const today = res.json.days[6];
-    expect(today.signups).toBeGreaterThanOrEqual(2);
-    expect(res.json.totalUsers).toBeGreaterThanOrEqual(2);
+  it('answers an overview per day: sign-ups, deposits, credits issued and spent, tickets', async () => {
+    const overview = async () => {
+      const res = await call(t, 'GET', '/api/admin/overview?days=7', { token: support.token });
+      expect(res.status).toBe(200);
+      return res.json as { days: Array<Record<string, number | string>>; openTickets: number; totalUsers: number };
+    };
+    const before = await overview();
+    expect(before.days).toHaveLength(7);
+    expect(before.days[6]!.day).toBe(new Date().toISOString().slice(0, 10));
+
+    const target = await registerUser(t);
+    await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId: target.userId, amount: 10, reason: 'Overview +' } });
+    await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId: target.userId, amount: -3.5, reason: 'Overview -' } });
+    await call(t, 'POST', '/api/tickets', { token: target.token, body: { subject: 'Overview ticket', message: 'hello' } });
+    const deposit = await call(t, 'POST', '/api/payments/deposit', { token: target.token, body: { crypto: 'btc', amount: 100 } });
+    expect(deposit.status).toBeLessThan(300);
+    const payment = (await call(t, 'GET', '/api/payments/mine', { token: target.token })).json.payments[0];
+    await call(t, 'POST', `/sandbox/nowpayments/payments/${payment.providerPaymentId}/status`, { body: { status: 'finished', ipn: false } });
+    await call(t, 'POST', `/api/admin/payments/${payment._id}/recheck`, { token: support.token });
+
+    const after = await overview();
+    const delta = (key: string) => Number(after.days[6]![key]) - Number(before.days[6]![key]);
+    expect(delta('signups')).toBe(1);
+    expect(delta('deposits')).toBe(1);
+    expect(delta('depositedCents')).toBe(9700);
+    expect(delta('creditsIssuedCents')).toBe(1000 + 9700);
+    expect(delta('creditsSpentCents')).toBe(350);
+    expect(delta('ticketsOpened')).toBe(1);
+    expect(after.openTickets - before.openTickets).toBe(1);
+    expect(after.totalUsers - before.totalUsers).toBe(1);
   });
 
   it('adjusts credits by +10.00 with a reason, on the ledger and in the audit log, once per key', async () => {
@@ -130,6 +153,18 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
     });
   });
 
+  it('refuses an adjustment without a reason, and changes nothing', async () => {
+    const target = await registerUser(t);
+    const before = await auditCount();
+    for (const body of [{ userId: target.userId, amount: 10 }, { userId: target.userId, amount: 10, reason: '  ' }]) {
+      const res = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body });
+      expect(res.status).toBe(400);
+      expect(Object.keys(res.json.details.fields)).toEqual(['reason']);
+    }
+    expect((await call(t, 'GET', `/api/admin/users/${target.userId}/ledger`, { token: admin.token })).json.entries).toEqual([]);
+    expect(await auditCount()).toBe(before);
+  });
+
   it('refuses an adjustment that would make a balance negative, and changes nothing', async () => {
     const target = await registerUser(t);
     const before = await auditCount();
@@ -152,6 +187,16 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
     expect(listed.json.payments[0].owner.username).toBe(payer.username);
     const none = await call(t, 'GET', `/api/admin/payments?userId=${payer.userId}&status=failed`, { token: support.token });
     expect(none.json.total).toBe(0);
+    const byName = await call(t, 'GET', `/api/admin/payments?user=${payer.username.toUpperCase()}`, { token: support.token });
+    expect(byName.json.payments.map((p: { _id: string }) => p._id)).toEqual([payment._id]);
+    expect((await call(t, 'GET', `/api/admin/payments?user=${payer.userId}&currency=eth`, { token: support.token })).json.total).toBe(0);
+    const today = new Date().toISOString().slice(0, 10);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    expect((await call(t, 'GET', `/api/admin/payments?userId=${payer.userId}&from=${today}&to=${today}`, { token: support.token })).json.total).toBe(1);
+    expect((await call(t, 'GET', `/api/admin/payments?userId=${payer.userId}&from=${tomorrow}`, { token: support.token })).json.total).toBe(0);
+    expect((await call(t, 'GET', `/api/admin/payments?userId=${payer.userId}&to=${yesterday}`, { token: support.token })).json.total).toBe(0);
+    expect((await call(t, 'GET', '/api/admin/payments?from=not-a-day', { token: support.token })).status).toBe(400);
 
     // The provider finishes the payment but the IPN never arrives.
     const moved = await call(t, 'POST', `/sandbox/nowpayments/payments/${payment.providerPaymentId}/status`, { body: { status: 'finished', ipn: false } });
@@ -164,15 +209,45 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
     const twice = await call(t, 'POST', `/api/admin/payments/${payment._id}/recheck`, { token: support.token });
     expect(twice.json.events.at(-1).creditedCents).toBe(0);
     expect((await call(t, 'GET', `/api/users/${payer.userId}/credits`, { token: payer.token })).json.credits).toBe(97);
+    const audit = await call(t, 'GET', `/api/admin/audit?targetId=${payment._id}`, { token: admin.token });
+    expect(audit.json.entries.map((e: { action: string }) => e.action)).toEqual(['payment.rechecked', 'payment.rechecked']);
+    expect(audit.json.entries[1]).toMatchObject({
+      actor: { username: support.username },
+      before: { status: payment.status, creditedAmount: 0 },
+      after: { status: 'completed', creditedAmount: 97 },
+    });
 
     expect((await call(t, 'GET', '/api/admin/payments', { token: payer.token })).status).toBe(403);
     expect((await call(t, 'POST', `/api/admin/payments/${payment._id}/recheck`, { token: payer.token })).status).toBe(403);
     expect((await call(t, 'GET', '/api/admin/payments/not-an-id', { token: support.token })).status).toBe(404);
   });
 
-  it('lists exchanges for staff only', async () => {
-    expect((await call(t, 'GET', '/api/admin/exchanges', { token: support.token })).status).toBe(200);
+  it('lists exchanges with filters, shows the provider data, and re-checks one; staff only', async () => {
+    const swapper = await registerUser(t);
+    const swap = { from: 'btc', to: 'eth', amount: 0.01, payoutAddress: '0x742d35Cc6634C0532925a3b844Bc454e4438f44e' };
+    const created = await call(t, 'POST', '/api/exchange/exchanges', { token: swapper.token, body: swap });
+    expect(created.status).toBeLessThan(300);
+    const listed = await call(t, 'GET', `/api/admin/exchanges?user=${swapper.username}`, { token: support.token });
+    expect(listed.status).toBe(200);
+    expect(listed.json.total).toBe(1);
+    const exchange = listed.json.exchanges[0];
+    expect(exchange.owner).toMatchObject({ userId: swapper.userId, username: swapper.username });
+    expect((await call(t, 'GET', `/api/admin/exchanges?userId=${swapper.userId}&currency=ETH`, { token: support.token })).json.total).toBe(1);
+    expect((await call(t, 'GET', `/api/admin/exchanges?userId=${swapper.userId}&currency=xrp`, { token: support.token })).json.total).toBe(0);
+    expect((await call(t, 'GET', `/api/admin/exchanges?userId=${swapper.userId}&status=${exchange.status}`, { token: support.token })).json.total).toBe(1);
+    expect((await call(t, 'GET', `/api/admin/exchanges?userId=${swapper.userId}&status=refunded`, { token: support.token })).json.total).toBe(0);
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    expect((await call(t, 'GET', `/api/admin/exchanges?userId=${swapper.userId}&from=${tomorrow}`, { token: support.token })).json.total).toBe(0);
+    const detail = await call(t, 'GET', `/api/admin/exchanges/${exchange._id}`, { token: support.token });
+    expect(detail.json.exchange._id).toBe(exchange._id);
+    expect(detail.json.exchange.providerData).not.toBeNull();
+    const rechecked = await call(t, 'POST', `/api/admin/exchanges/${exchange._id}/recheck`, { token: support.token });
+    expect(rechecked.status).toBe(200);
+    const audit = await call(t, 'GET', `/api/admin/audit?targetId=${exchange._id}`, { token: admin.token });
+    expect(audit.json.entries[0]).toMatchObject({ action: 'exchange.rechecked', targetType: 'exchange', before: { status: exchange.status } });
+
     const user = await registerUser(t);
+    expect((await call(t, 'POST', `/api/admin/exchanges/${exchange._id}/recheck`, { token: user.token })).status).toBe(403);
     expect((await call(t, 'GET', '/api/admin/exchanges', { token: user.token })).status).toBe(403);
     expect((await call(t, 'GET', '/api/admin/exchanges/00000000-0000-0000-0000-000000000000', { token: support.token })).status).toBe(404);
   });
@@ -186,11 +261,45 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
     const refused = await call(t, 'PUT', `/api/staff/tickets/${id}`, { token: support.token, body: { status: 'nonsense' } });
     expect(refused.status).toBe(400);
     const audit = await call(t, 'GET', `/api/admin/audit?targetId=${id}`, { token: admin.token });
-    expect(audit.json.entries.map((e: { action: string }) => e.action)).toEqual([
-      'PUT /api/staff/tickets/:id',
-      'POST /api/staff/tickets/:id/messages',
-    ]);
-    expect(audit.json.entries[0]).toMatchObject({ actor: { username: support.username }, targetType: 'tickets', after: { request: { status: 'resolved' } } });
+    expect(audit.json.entries.map((e: { action: string }) => e.action)).toEqual(['ticket.updated', 'ticket.answered']);
+    expect(audit.json.entries[0]).toMatchObject({
+      actor: { _id: support.userId, username: support.username },
+      targetType: 'ticket',
+      before: { status: 'pending', assignedTo: support.userId },
+      after: { status: 'resolved', assignedTo: support.userId },
+    });
+    expect(audit.json.entries[1]).toMatchObject({
+      before: { status: 'open', assignedTo: null, messageCount: 1 },
+      after: { status: 'pending', assignedTo: support.userId, messageCount: 2, message: 'Answered' },
+    });
+
+  });
+
+  it('records staff changes without an entry of their own through the generic hook, secrets redacted', async () => {
+    const run = await call(t, 'POST', '/api/status/checks', { token: support.token, body: { note: 'after the fix', token: 'do-not-keep' } });
+    expect(run.status).toBe(200);
+    const audit = await call(t, 'GET', `/api/admin/audit?action=${encodeURIComponent('POST /api/status/checks')}`, { token: admin.token });
+    expect(audit.json.entries[0]).toMatchObject({
+      actor: { _id: support.userId, username: support.username },
+      targetType: 'status',
+      after: { request: { note: 'after the fix', token: '[redacted]' }, status: 200 },
+    });
+  });
+
+  it('searches the audit log by reason, actor and action, newest first, paginated', async () => {
+    const target = await registerUser(t);
+    const marker = `fraud-check-${Date.now()}`;
+    await call(t, 'PUT', `/api/admin/users/${target.userId}/disabled`, { token: admin.token, body: { disabled: true, reason: `${marker} one` } });
+    await call(t, 'PUT', `/api/admin/users/${target.userId}/disabled`, { token: admin.token, body: { disabled: false, reason: `${marker} two` } });
+    const byReason = await call(t, 'GET', `/api/admin/audit?search=${marker}`, { token: support.token });
+    expect(byReason.status).toBe(200);
+    expect(byReason.json.entries.map((e: { reason: string }) => e.reason)).toEqual([`${marker} two`, `${marker} one`]);
+    const paged = await call(t, 'GET', `/api/admin/audit?search=${marker}&pageSize=1&page=2`, { token: support.token });
+    expect(paged.json).toMatchObject({ total: 2, page: 2, pageSize: 1 });
+    expect(paged.json.entries.map((e: { reason: string }) => e.reason)).toEqual([`${marker} one`]);
+    const byActor = await call(t, 'GET', `/api/admin/audit?search=${admin.username}&action=user.enabled`, { token: support.token });
+    expect(byActor.json.entries.some((e: { targetId: string }) => e.targetId === target.userId)).toBe(true);
+    expect((await call(t, 'GET', `/api/admin/audit?search=${encodeURIComponent('%')}`, { token: support.token })).json.total).toBe(0);
   });
 
   it('answers 404 for an unknown user id', async () => {

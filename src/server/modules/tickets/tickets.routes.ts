@@ -97,6 +97,8 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
   }
 
   const staff = { auth: 'staff' } as const;
+  // Staff changes write their own audit entry (before and after) in their transaction.
+  const staffChange = { auth: 'staff', audited: true } as const;
   const tags = ['tickets (staff)'];
   const security = [{ bearer: [] }];
 
@@ -114,14 +116,14 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   api.post(
     '/staff/tickets/:id/messages',
-    { config: staff, schema: { tags, summary: 'Answer a ticket', security, params: ticketIdParamsSchema, body: replyBodySchema, response: { 201: ticketResponseSchema, ...errors } } },
+    { config: staffChange, schema: { tags, summary: 'Answer a ticket', security, params: ticketIdParamsSchema, body: replyBodySchema, response: { 201: ticketResponseSchema, ...errors } } },
     async (request, reply) =>
       reply.status(201).send({ ticket: await service.replyAsStaff({ userId: request.auth!.userId! }, request.params.id, request.body.message) }),
   );
 
   api.put(
     '/staff/tickets/:id',
-    { config: staff, schema: { tags, summary: 'Change status or priority, or assign to me', security, params: ticketIdParamsSchema, body: staffTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errors } } },
+    { config: staffChange, schema: { tags, summary: 'Change status or priority, or assign to me', security, params: ticketIdParamsSchema, body: staffTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errors } } },
     async (request) => ({ ticket: await service.updateAsStaff({ userId: request.auth!.userId! }, request.params.id, request.body) }),
   );
 }

@@ -7,6 +7,7 @@ import type {
 } from '../../../shared/schemas/tickets.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { notFound, unprocessable } from '../../errors.js';
+import { recordAudit } from '../admin/audit.service.js';
 import { users } from '../users/users.tables.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
 import { ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
@@ -74,6 +75,16 @@ async function messagesFor(db: DbOrTx, ticket: TicketRow, requesterName: string)
 async function withMessages(db: DbOrTx, row: TicketRow): Promise<Ticket> {
   const [dto] = await toDtos(db, [row]);
   return { ...dto!, messages: await messagesFor(db, row, dto!.requester.name) };
+}
+
+/** What the audit log keeps of a ticket before and after a staff action. */
+function auditView(row: TicketRow) {
+  return { status: row.status, priority: row.priority, assignedTo: row.assignedTo, messageCount: row.messageCount };
+}
+
+async function staffActor(db: DbOrTx, staff: StaffMember): Promise<{ id: string; username: string }> {
+  const names = await namesFor(db, [staff.userId]);
+  return { id: staff.userId, username: names.get(staff.userId) ?? 'unknown' };
 }
 
 function parseId(id: string): string | null {
@@ -203,29 +214,50 @@ export class TicketService {
       if (ticket.userId) {
         await enqueueWebhookEvent(tx, ticket.userId, 'ticket.answered', { ticketId: ticket.id, number: ticket.number, subject: ticket.subject, status: next });
       }
+      let after = updated;
       if (!updated.assignedTo) {
         const [assigned] = await tx.update(tickets).set({ assignedTo: staff.userId }).where(eq(tickets.id, ticket.id)).returning();
-        return assigned!;
+        after = assigned!;
       }
-      return updated;
+      // The answer and its audit record commit together (issue "Operator console": every staff action).
+      await recordAudit(tx, {
+        actor: await staffActor(tx, staff),
+        action: 'ticket.answered',
+        targetType: 'ticket',
+        targetId: ticket.id,
+        before: auditView(ticket),
+        after: { ...auditView(after), message: message.length > 200 ? `${message.slice(0, 200)}…` : message },
+      });
+      return after;
     });
     return withMessages(this.db, row);
   }
 
   async updateAsStaff(staff: StaffMember, id: string, change: { status?: string | undefined; priority?: string | undefined; assignToMe?: boolean | undefined }): Promise<Ticket> {
-    const ticket = await findAny(this.db, id);
-    const [row] = await this.db
-      .update(tickets)
-      .set({
-        ...(change.status ? { status: change.status } : {}),
-        ...(change.priority ? { priority: change.priority } : {}),
-        ...(change.assignToMe === true ? { assignedTo: staff.userId } : {}),
-        ...(change.assignToMe === false ? { assignedTo: null } : {}),
-        updatedAt: sql`now()`,
-      })
-      .where(eq(tickets.id, ticket.id))
-      .returning();
-    return withMessages(this.db, row!);
+    const row = await this.db.transaction(async (tx) => {
+      const ticket = await findAny(tx, id);
+      const [updated] = await tx
+        .update(tickets)
+        .set({
+          ...(change.status ? { status: change.status } : {}),
+          ...(change.priority ? { priority: change.priority } : {}),
+          ...(change.assignToMe === true ? { assignedTo: staff.userId } : {}),
+          ...(change.assignToMe === false ? { assignedTo: null } : {}),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(tickets.id, ticket.id))
+        .returning();
+      await recordAudit(tx, {
+        actor: await staffActor(tx, staff),
+        action: 'ticket.updated',
+        targetType: 'ticket',
+        targetId: ticket.id,
+        before: auditView(ticket),
+        after: auditView(updated!),
+      });
+      return updated!;
+    });
+    return withMessages(this.db, row);
   }
 
   private async page(where: SQL | undefined, page: number, pageSize: number): Promise<TicketListResponse> {

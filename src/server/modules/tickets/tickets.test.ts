@@ -137,6 +137,38 @@ describe.each(ENGINES)('support tickets on %s', (engine) => {
     expect(wildcard.json.total).toBe(0);
   });
 
+  it("pages a requester's own tickets, newest activity first, and filters them by status", async () => {
+    const user = await registerUser(t);
+    const ids: string[] = [];
+    for (const n of [1, 2, 3]) {
+      ids.push((await call(t, 'POST', '/api/tickets', { token: user.token, body: { ...NEW_TICKET, subject: `Mine ${n}` } })).json.ticket._id);
+    }
+    await call(t, 'POST', `/api/tickets/${ids[0]}/messages`, { token: user.token, body: { message: 'bump' } });
+    const first = await call(t, 'GET', '/api/tickets?pageSize=2', { token: user.token });
+    expect(first.json).toMatchObject({ total: 3, page: 1, pageSize: 2 });
+    expect(first.json.tickets.map((x: { subject: string }) => x.subject)).toEqual(['Mine 1', 'Mine 3']);
+    const second = await call(t, 'GET', '/api/tickets?pageSize=2&page=2', { token: user.token });
+    expect(second.json.tickets.map((x: { subject: string }) => x.subject)).toEqual(['Mine 2']);
+    await call(t, 'PUT', `/api/tickets/${ids[1]}`, { token: user.token, body: { status: 'closed' } });
+    const closed = await call(t, 'GET', '/api/tickets?status=closed', { token: user.token });
+    expect(closed.json.tickets.map((x: { _id: string }) => x._id)).toEqual([ids[1]]);
+    expect((await call(t, 'GET', '/api/tickets?pageSize=101', { token: user.token })).status).toBe(400);
+  });
+
+  it('lets an admin work the staff queue too', async () => {
+    const admin = await registerUser(t);
+    await setRole(t.database.db, admin.userId, 'admin');
+    const user = await registerUser(t);
+    const created = await call(t, 'POST', '/api/tickets', { token: user.token, body: NEW_TICKET });
+    const id = created.json.ticket._id as string;
+    expect((await call(t, 'GET', `/api/staff/tickets/${id}`, { token: admin.token })).status).toBe(200);
+    const answered = await call(t, 'POST', `/api/staff/tickets/${id}/messages`, { token: admin.token, body: { message: 'Admin here.' } });
+    expect(answered.status).toBe(201);
+    expect(answered.json.ticket.messages.at(-1)).toMatchObject({ author: 'staff', authorName: admin.username, body: 'Admin here.' });
+    const seen = await call(t, 'GET', `/api/tickets/${id}`, { token: user.token });
+    expect(seen.json.ticket.status).toBe('pending');
+  });
+
   it('lets staff assign a ticket to themselves and change its status', async () => {
     const user = await registerUser(t);
     const created = await call(t, 'POST', '/api/tickets', { token: user.token, body: NEW_TICKET });
@@ -146,7 +178,7 @@ describe.each(ENGINES)('support tickets on %s', (engine) => {
     expect(mineOnly.json.tickets.some((x: { _id: string }) => x._id === created.json.ticket._id)).toBe(true);
   });
 
-  it('refuses bad input with field errors and stores nothing', async () => {
+  it('refuses bad input with field errors, stores nothing refused, and accepts the exact limits', async () => {
     const user = await registerUser(t);
     const before = await ticketCount();
     const bad = await call(t, 'POST', '/api/tickets', { token: user.token, body: { subject: 'x', category: 'nope', message: '' } });
@@ -154,8 +186,18 @@ describe.each(ENGINES)('support tickets on %s', (engine) => {
     expect(Object.keys(bad.json.details.fields).sort()).toEqual(['category', 'message', 'subject']);
     const long = await call(t, 'POST', '/api/tickets', { token: user.token, body: { ...NEW_TICKET, message: 'x'.repeat(5001) } });
     expect(long.status).toBe(400);
+    const longSubject = await call(t, 'POST', '/api/tickets', { token: user.token, body: { ...NEW_TICKET, subject: 'x'.repeat(151) } });
+    expect(Object.keys(longSubject.json.details.fields)).toEqual(['subject']);
+    const atLimit = await call(t, 'POST', '/api/tickets', { token: user.token, body: { ...NEW_TICKET, subject: 'x'.repeat(150), message: 'y'.repeat(5000) } });
+    expect(atLimit.status).toBe(201);
+    const id = atLimit.json.ticket._id as string;
+    const longReply = await call(t, 'POST', `/api/tickets/${id}/messages`, { token: user.token, body: { message: 'z'.repeat(5001) } });
+    expect(longReply.status).toBe(400);
+    const longAnswer = await call(t, 'POST', `/api/staff/tickets/${id}/messages`, { token: support.token, body: { message: 'z'.repeat(5001) } });
+    expect(longAnswer.status).toBe(400);
+    expect((await call(t, 'POST', `/api/tickets/${id}/messages`, { token: user.token, body: { message: '   ' } })).status).toBe(400);
     expect((await call(t, 'GET', '/api/tickets/not-a-uuid', { token: user.token })).status).toBe(404);
-    expect(await ticketCount()).toBe(before);
+    expect(await ticketCount()).toBe(before + 1);
   });
 
   it('keeps message text as written (no HTML processing)', async () => {
@@ -192,5 +234,24 @@ describe('ticket rate limits', () => {
       statuses.push((await call(t, 'POST', '/api/tickets/guest', { token: guest.token, headers: guestHeaders(guest), body: NEW_TICKET })).status);
     }
     expect(statuses).toEqual([201, 201, 201, 201, 201, 429]);
+    const refused = await call(t, 'POST', '/api/tickets/guest', { token: guest.token, headers: guestHeaders(guest), body: NEW_TICKET });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await call(t, 'GET', '/api/tickets/guest', { token: guest.token, headers: guestHeaders(guest) })).json.total).toBe(5);
+  });
+
+  it('limits messages per requester with 429 and Retry-After', async () => {
+    const user = await registerUser(t);
+    const created = await call(t, 'POST', '/api/tickets', { token: user.token, body: NEW_TICKET });
+    const id = created.json.ticket._id as string;
+    const statuses: number[] = [];
+    for (let i = 0; i < 31; i++) {
+      statuses.push((await call(t, 'POST', `/api/tickets/${id}/messages`, { token: user.token, body: { message: `note ${i}` } })).status);
+    }
+    expect(statuses.slice(0, 30).every((s) => s === 201)).toBe(true);
+    expect(statuses[30]).toBe(429);
+    const refused = await call(t, 'POST', `/api/tickets/${id}/messages`, { token: user.token, body: { message: 'again' } });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect((await call(t, 'GET', `/api/tickets/${id}`, { token: user.token })).json.ticket.messageCount).toBe(31);
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import type { Exchange } from '../../../../shared/schemas/exchange';
 import type { Payment } from '../../../../shared/schemas/payments';
@@ -43,19 +43,24 @@ function summary(kind: Kind, row: Row): string {
 
 /** Payments or exchanges for staff: filters, the provider's data, history, and "re-check with provider". */
 export function MoneyPanel({ kind }: { kind: Kind }) {
-  const [filters, setFilters] = useState({ status: '', currency: '', from: '', to: '' });
+  const [filters, setFilters] = useState({ status: '', currency: '', user: '', from: '', to: '' });
   const [page, setPage] = useState(1);
   const [list, setList] = useState<{ rows: Row[]; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [detail, setDetail] = useState<{ row: Row; events: PaymentEvent[] } | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // Typed filters fire one request per key: only the newest answer is shown.
+  const latestRequest = useRef(0);
   const load = useCallback(async () => {
+    const request = ++latestRequest.current;
     try {
       const res = await api.get<Record<string, unknown> & { total: number }>(`/api/admin/${kind}${toQueryString({ ...filters, page, pageSize: 20 })}`);
+      if (request !== latestRequest.current) return;
       setList({ rows: res[kind] as Row[], total: res.total });
       setError(null);
     } catch (err) {
+      if (request !== latestRequest.current) return;
       setError(err instanceof ApiError ? err.message : `Failed to load ${kind}`);
     }
   }, [kind, filters, page]);
@@ -172,6 +177,10 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
         <label className="inline-field">
           <span>Currency</span>
           <input value={filters.currency} onChange={set('currency')} placeholder="btc" size={8} />
+        </label>
+        <label className="inline-field">
+          <span>User</span>
+          <input value={filters.user} onChange={set('user')} placeholder="Username or id" size={14} />
         </label>
         <label className="inline-field">
           <span>From</span>

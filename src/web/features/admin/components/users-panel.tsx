@@ -7,6 +7,7 @@ import { formatCredits } from '../../../../shared/fees';
 import type { Exchange } from '../../../../shared/schemas/exchange';
 import type { Payment } from '../../../../shared/schemas/payments';
 import type { Ticket } from '../../../../shared/schemas/tickets';
+import { Pagination } from '../../../components/ui/pagination';
 import { api, ApiError } from '../../../lib/api-client';
 import { toQueryString } from '../../../lib/query-string';
 import { adminApi, type AdminUserDetail } from '../api/admin-api';
@@ -104,18 +105,19 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
 
 function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onBack: () => void }) {
   const [detail, setDetail] = useState<AdminUserDetail | null>(null);
-  const [ledger, setLedger] = useState<{ entries: LedgerEntry[]; balanceCents: number } | null>(null);
+  const [ledger, setLedger] = useState<{ entries: LedgerEntry[]; balanceCents: number; total: number; pageSize: number } | null>(null);
+  const [ledgerPage, setLedgerPage] = useState(1);
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
     try {
-      const [d, l] = await Promise.all([adminApi.user(id), adminApi.ledger(id)]);
+      const [d, l] = await Promise.all([adminApi.user(id), adminApi.ledger(id, ledgerPage)]);
       setDetail(d);
       setLedger(l);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'Failed to load user');
     }
-  }, [id]);
+  }, [id, ledgerPage]);
 
   useEffect(() => {
     void load();
@@ -193,6 +195,9 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
             </tbody>
           </table>
         </div>
+      )}
+      {ledger.total > ledger.pageSize && (
+        <Pagination page={ledgerPage} pages={Math.ceil(ledger.total / ledger.pageSize)} onPage={setLedgerPage} label="Ledger pages" />
       )}
 
       <UserActivity userId={user._id} />

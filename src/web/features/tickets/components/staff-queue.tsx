@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import {
   TICKET_PRIORITIES,
@@ -9,7 +9,7 @@ import {
 import { Pagination } from '../../../components/ui/pagination';
 import { ApiError } from '../../../lib/api-client';
 import { staffTicketsApi } from '../api/tickets-api';
-import { usePolling } from '../hooks/use-polling';
+import { usePolling, useRunOnChange } from '../hooks/use-polling';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
@@ -24,11 +24,17 @@ export function StaffQueue() {
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<Ticket | null>(null);
 
+  // Typing in the search box fires one request per key: only the newest answer is shown.
+  const latestRequest = useRef(0);
   const load = useCallback(async () => {
+    const request = ++latestRequest.current;
     try {
-      setList(await staffTicketsApi.list({ ...filters, page, pageSize: PAGE_SIZE }));
+      const res = await staffTicketsApi.list({ ...filters, page, pageSize: PAGE_SIZE });
+      if (request !== latestRequest.current) return;
+      setList(res);
       setError(null);
     } catch (err) {
+      if (request !== latestRequest.current) return;
       setError(err instanceof ApiError ? err.message : 'Failed to load tickets');
     }
   }, [filters, page]);
@@ -43,6 +49,8 @@ export function StaffQueue() {
   }, [selected]);
 
   usePolling(load, 15_000, selected === null);
+  // A changed filter or page shows its tickets at once, not at the next poll.
+  useRunOnChange(load);
   usePolling(loadSelected, 5_000, selected !== null);
 
   async function change(update: { status?: string; assignToMe?: boolean }) {

@@ -1,10 +1,11 @@
 import { useCallback, useState } from 'react';
 import type { Ticket } from '../../../../shared/schemas/tickets';
+import { Pagination } from '../../../components/ui/pagination';
 import { ApiError } from '../../../lib/api-client';
 import { useUiStore } from '../../../stores/ui-store';
 import { useSessionStore } from '../../auth/stores/session-store';
 import { ticketsApi } from '../api/tickets-api';
-import { usePolling } from '../hooks/use-polling';
+import { usePolling, useRunOnChange } from '../hooks/use-polling';
 import { CreateTicketModal } from './create-ticket-modal';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
 import { TicketThread } from './ticket-thread';
@@ -12,6 +13,7 @@ import './tickets.css';
 
 const LIST_POLL_MS = 15_000;
 const DETAIL_POLL_MS = 5_000;
+export const SUPPORT_PAGE_SIZE = 20;
 
 /** The requester's support area (guests and users): ticket list, detail with the thread, new ticket. */
 export function SupportCenter() {
@@ -25,18 +27,21 @@ export function SupportCenter() {
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<string | null>(null);
+  const [page, setPage] = useState(1);
+  const [total, setTotal] = useState(0);
 
   const loadList = useCallback(async () => {
     try {
-      const res = await ticketsApi.list(isGuest, { pageSize: 50 });
+      const res = await ticketsApi.list(isGuest, { page, pageSize: SUPPORT_PAGE_SIZE });
       setTickets(res.tickets);
+      setTotal(res.total);
       setError(null);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : 'Failed to load your tickets');
     } finally {
       setLoading(false);
     }
-  }, [isGuest, setTickets]);
+  }, [isGuest, page, setTickets]);
 
   const showingDetail = activeView === 'ticketDetail' && selectedId !== null;
   const selected = tickets.find((t) => t._id === selectedId) ?? null;
@@ -56,6 +61,9 @@ export function SupportCenter() {
 
   usePolling(loadList, LIST_POLL_MS, !showingDetail);
   usePolling(loadDetail, DETAIL_POLL_MS, showingDetail);
+
+  // Another page loads at once, not at the next poll.
+  useRunOnChange(loadList);
 
   function open(ticket: Ticket) {
     setSelectedId(ticket._id);
@@ -130,6 +138,9 @@ export function SupportCenter() {
             </li>
           ))}
         </ul>
+      )}
+      {!showingDetail && total > SUPPORT_PAGE_SIZE && (
+        <Pagination page={page} pages={Math.ceil(total / SUPPORT_PAGE_SIZE)} onPage={setPage} label="Ticket pages" />
       )}
 
       <CreateTicketModal isGuest={isGuest} onCreated={(ticket) => {

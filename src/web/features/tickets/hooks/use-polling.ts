@@ -35,3 +35,16 @@ export function usePolling(task: () => void | Promise<void>, intervalMs: number,
     };
   }, [intervalMs, enabled]);
 }
+
+/**
+ * Runs `task` again whenever its identity changes after the first render (a filter or page changed):
+ * the polling above only picks up the new task at its next tick, up to a whole interval later.
+ */
+export function useRunOnChange(task: () => void | Promise<void>): void {
+  const shown = useRef(task);
+  useEffect(() => {
+    if (shown.current === task) return;
+    shown.current = task;
+    void task();
+  }, [task]);
+}

@@ -1,0 +1,82 @@
+import { cleanup, render, screen } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { configureApiClient } from '../../../lib/api-client';
+import { storage } from '../../../lib/storage';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { useSessionStore } from '../../auth/stores/session-store';
+import { StaffConsole } from './staff-console';
+
+let server: ScriptedApiServer;
+
+function asRole(role: string) {
+  useSessionStore.setState({ user: { _id: 'u1', username: 'someone', role } as never });
+}
+
+function renderAt(path: string) {
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <StaffConsole />
+    </MemoryRouter>,
+  );
+}
+
+beforeAll(async () => {
+  server = await startScriptedApiServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.reset();
+  storage.setToken(makeToken());
+  configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
+  const day = (d: string, n: number) => ({
+    day: d,
+    signups: 2 * n,
+    deposits: n,
+    depositedCents: 9700 * n,
+    creditsIssuedCents: 10_700 * n,
+    creditsSpentCents: 350 * n,
+    ticketsOpened: n,
+  });
+  server.on('GET', '/api/admin/overview', { body: { days: [day('2026-01-01', 0), day('2026-01-02', 1)], openTickets: 3, totalUsers: 12 } });
+});
+afterEach(() => {
+  cleanup();
+  configureApiClient(null);
+  useSessionStore.setState({ user: null });
+});
+
+describe('StaffConsole', () => {
+  it('shows a plain user no staff links and calls nothing', () => {
+    asRole('user');
+    renderAt('/');
+    expect(screen.getByText('This area is for the support team.')).toBeTruthy();
+    expect(screen.queryByRole('navigation', { name: 'Staff' })).toBeNull();
+    expect(server.requests).toEqual([]);
+  });
+
+  it.each(['support', 'admin'])('shows %s the staff tabs and the overview', async (role) => {
+    asRole(role);
+    renderAt('/');
+    const nav = screen.getByRole('navigation', { name: 'Staff' });
+    expect([...nav.querySelectorAll('a')].map((a) => a.textContent)).toEqual([
+      'Overview',
+      'Users',
+      'Tickets',
+      'Payments',
+      'Exchanges',
+      'Ads',
+      'Incidents',
+      'Audit log',
+    ]);
+    expect(await screen.findByText('12 users · 3 open tickets')).toBeTruthy();
+    expect(screen.getAllByRole('img').map((chart) => chart.getAttribute('aria-label'))).toEqual([
+      'Sign-ups per day, 2 in total',
+      'Deposits per day, 1 in total',
+      'Credits issued per day, 107.00 in total',
+      'Credits spent per day, 3.50 in total',
+      'Tickets opened per day, 1 in total',
+    ]);
+    expect(server.requests[0]!.path).toBe('/api/admin/overview');
+  });
+});

@@ -1,0 +1,218 @@
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { toast } from 'react-hot-toast';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Ticket, TicketMessage } from '../../../../shared/schemas/tickets';
+import { configureApiClient } from '../../../lib/api-client';
+import { storage } from '../../../lib/storage';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { useUiStore } from '../../../stores/ui-store';
+import { useSessionStore } from '../../auth/stores/session-store';
+import { SUPPORT_PAGE_SIZE, SupportCenter } from './support-center';
+
+let server: ScriptedApiServer;
+const GUEST_ID = 'guest-abc';
+
+const message = (over: Partial<TicketMessage> = {}): TicketMessage => ({
+  _id: 'm1',
+  author: 'requester',
+  authorName: 'Guest',
+  body: 'I sent BTC an hour ago.',
+  createdAt: '2026-01-01T10:00:00.000Z',
+  ...over,
+});
+const ticket = (over: Partial<Ticket> = {}): Ticket => ({
+  _id: 't1',
+  number: 1001,
+  subject: 'Deposit not showing',
+  category: 'payments',
+  priority: 'normal',
+  status: 'open',
+  requester: { type: 'guest', name: 'Guest' },
+  assignedTo: null,
+  messageCount: 1,
+  createdAt: '2026-01-01T10:00:00.000Z',
+  updatedAt: '2026-01-01T10:00:00.000Z',
+  lastMessageAt: '2026-01-01T10:00:00.000Z',
+  ...over,
+});
+const list = (tickets: Ticket[], total = tickets.length, page = 1) => ({ body: { tickets, page, pageSize: SUPPORT_PAGE_SIZE, total } });
+
+function fetchedUrls(spy: { mock: { calls: unknown[][] } }): string[] {
+  return spy.mock.calls.map((c) => String(c[0]));
+}
+
+beforeAll(async () => {
+  window.matchMedia ??= ((query: string) => ({
+    matches: false,
+    media: query,
+    onchange: null,
+    addListener: () => {},
+    removeListener: () => {},
+    addEventListener: () => {},
+    removeEventListener: () => {},
+    dispatchEvent: () => false,
+  })) as typeof window.matchMedia;
+  // jsdom has no modal dialogs: open and close just toggle the attribute, as a browser would.
+  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
+    this.setAttribute('open', '');
+  };
+  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
+    this.removeAttribute('open');
+    this.dispatchEvent(new Event('close'));
+  };
+  server = await startScriptedApiServer();
+});
+afterAll(() => server.close());
+beforeEach(() => {
+  server.reset();
+  localStorage.clear();
+  useUiStore.getState().reset();
+  storage.setToken(makeToken({ isGuest: true, sub: GUEST_ID }));
+  storage.setGuestId(GUEST_ID);
+  useSessionStore.setState({ isGuest: true, guestId: GUEST_ID });
+  configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
+});
+afterEach(() => {
+  act(() => toast.remove());
+  cleanup();
+  configureApiClient(null);
+  useSessionStore.setState({ isGuest: false, guestId: null });
+  vi.restoreAllMocks();
+});
+
+/** The polling hook runs at once when a hidden tab becomes visible again: a poll without waiting 5 s. */
+function pollNow() {
+  act(() => {
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+}
+
+describe('SupportCenter (spec section 3 UI state)', () => {
+  it('starts on the ticket list with status badges, from the guest calls with the Guest-ID header', async () => {
+    server.on('GET', '/api/tickets/guest', list([ticket(), ticket({ _id: 't2', number: 1002, subject: 'Login trouble', status: 'pending' })]));
+    render(<SupportCenter />);
+    expect(useUiStore.getState().activeView).toBe('ticketList');
+    const rows = await screen.findByRole('list', { name: 'Your tickets' });
+    expect(within(rows).getAllByRole('button').map((b) => b.textContent)).toEqual([
+      expect.stringContaining('Deposit not showing'),
+      expect.stringContaining('Login trouble'),
+    ]);
+    expect(within(rows).getByText('Awaiting reply')).toBeTruthy();
+    expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/api/tickets/guest' });
+    expect(server.requests[0]!.headers['guest-id']).toBe(GUEST_ID);
+  });
+
+  it('uses the user calls for a signed-in user', async () => {
+    useSessionStore.setState({ isGuest: false, guestId: null });
+    storage.setToken(makeToken());
+    localStorage.removeItem('guestId');
+    server.on('GET', '/api/tickets', list([]));
+    render(<SupportCenter />);
+    await screen.findByText(/No tickets yet/);
+    expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/tickets']);
+  });
+
+  it('creates a ticket through the modal: new at the front, modal closed, detail open', async () => {
+    server.on('GET', '/api/tickets/guest', list([ticket({ _id: 'old', number: 1000, subject: 'Older ticket' })]));
+    const created = ticket({ messages: [message()] });
+    server.on('POST', '/api/tickets/guest', { status: 201, body: { ticket: created } });
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: created } });
+    render(<SupportCenter />);
+    await screen.findByText('Older ticket');
+
+    fireEvent.click(screen.getByRole('button', { name: 'New ticket' }));
+    expect(useUiStore.getState().isCreatingTicketModal).toBe(true);
+    const dialog = screen.getByRole('dialog', { name: 'New support ticket' });
+    fireEvent.change(within(dialog).getByLabelText('Subject'), { target: { value: 'Deposit not showing' } });
+    fireEvent.change(within(dialog).getByLabelText('Category'), { target: { value: 'payments' } });
+    fireEvent.change(within(dialog).getByLabelText('How can we help?'), { target: { value: 'I sent BTC an hour ago.' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create ticket' }));
+
+    const thread = await screen.findByRole('list', { name: 'Messages' });
+    expect(within(thread).getByText('I sent BTC an hour ago.')).toBeTruthy();
+    const ui = useUiStore.getState();
+    expect(ui.isCreatingTicketModal).toBe(false);
+    expect(ui.activeView).toBe('ticketDetail');
+    expect(ui.tickets.map((t) => t._id)).toEqual(['t1', 'old']);
+    expect(server.requests.find((r) => r.method === 'POST')!.body).toEqual({
+      subject: 'Deposit not showing',
+      category: 'payments',
+      priority: 'normal',
+      message: 'I sent BTC an hour ago.',
+    });
+  });
+
+  it('shows a staff answer without a reload, merging the ticket by _id', async () => {
+    server.on('GET', '/api/tickets/guest', list([ticket()]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    const thread = await screen.findByRole('list', { name: 'Messages' });
+    expect(within(thread).getAllByRole('listitem')).toHaveLength(1);
+
+    const answer = message({ _id: 'm2', author: 'staff', authorName: 'support_anna', body: 'We are on it.' });
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ status: 'pending', messageCount: 2, messages: [message(), answer] }) } });
+    pollNow();
+    await within(thread).findByText('We are on it.');
+    expect(within(thread).getByText('support_anna')).toBeTruthy();
+    expect(screen.getByText('Awaiting reply')).toBeTruthy();
+    const stored = useUiStore.getState().tickets;
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).toMatchObject({ _id: 't1', status: 'pending', subject: 'Deposit not showing' });
+  });
+
+  it('shows message text as text, never as HTML', async () => {
+    const html = '<img src=x onerror="window.hacked=1"><b>bold</b>';
+    server.on('GET', '/api/tickets/guest', list([ticket()]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message({ body: html })] }) } });
+    const { container } = render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    expect(await screen.findByText(html)).toBeTruthy();
+    expect(container.querySelector('.ticket-messages img, .ticket-messages b')).toBeNull();
+  });
+
+  it('sends a reply and shows it, and refuses replies on a closed ticket', async () => {
+    server.on('GET', '/api/tickets/guest', list([ticket()]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
+    const reply = message({ _id: 'm2', body: 'Any news?' });
+    server.on('POST', '/api/tickets/guest/t1/messages', { status: 201, body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) } });
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    await screen.findByRole('list', { name: 'Messages' });
+    fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Any news?' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
+    await screen.findByText('Any news?');
+    expect(server.requests.find((r) => r.method === 'POST')!.body).toEqual({ message: 'Any news?' });
+
+    server.on('PUT', '/api/tickets/guest/t1', { body: { ticket: ticket({ status: 'closed', messageCount: 2, messages: [message(), reply] }) } });
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ status: 'closed', messageCount: 2, messages: [message(), reply] }) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Close ticket' }));
+    await screen.findByText(/This ticket is closed/);
+    expect(screen.queryByLabelText('Your reply')).toBeNull();
+    expect(server.requests.find((r) => r.method === 'PUT')!.body).toEqual({ status: 'closed' });
+  });
+
+  it('pages through a long ticket list', async () => {
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    server.on('GET', '/api/tickets/guest', () =>
+      fetchedUrls(fetchSpy).at(-1)!.includes('page=2')
+        ? list([ticket({ _id: 'p2', subject: 'On page two' })], SUPPORT_PAGE_SIZE + 1, 2)
+        : list([ticket()], SUPPORT_PAGE_SIZE + 1),
+    );
+    render(<SupportCenter />);
+    await screen.findByText('Deposit not showing');
+    expect(screen.getByText('Page 1 of 2')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await screen.findByText('On page two');
+    expect(fetchedUrls(fetchSpy).at(-1)).toContain(`page=2&pageSize=${SUPPORT_PAGE_SIZE}`);
+    expect(useUiStore.getState().tickets.map((t) => t._id)).toEqual(['p2']);
+  });
+
+  it('goes back to the list when the open ticket is gone (404)', async () => {
+    server.on('GET', '/api/tickets/guest', list([ticket()]));
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    await waitFor(() => expect(useUiStore.getState().activeView).toBe('ticketList'));
+    await screen.findByRole('list', { name: 'Your tickets' });
+  });
+});
