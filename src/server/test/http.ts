@@ -44,10 +44,11 @@ export function uniqueName(prefix = 'user'): string {
 export const TEST_PASSWORD = 'a long passphrase 42';
 
 /** Registers a fresh account through the API. */
-export async function registerUser(t: TestApp, overrides: Record<string, unknown> = {}) {
+export async function registerUser(t: TestApp, overrides: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
   const username = (overrides.username as string | undefined) ?? uniqueName();
   const res = await call(t, 'POST', '/api/register', {
     body: { username, email: `${username}@example.com`, password: TEST_PASSWORD, turnstileToken: 'ok', ...overrides },
+    headers,
   });
   if (res.status !== 201) throw new Error(`register failed: ${res.status} ${JSON.stringify(res.json)}`);
   return { username, token: res.json.token as string, userId: res.json.user._id as string, user: res.json.user };
@@ -57,6 +58,11 @@ export async function startGuest(t: TestApp) {
   const res = await call(t, 'POST', '/api/guest');
   if (res.status !== 201) throw new Error(`guest failed: ${res.status}`);
   return { guestId: res.json.guestId as string, token: res.json.token as string };
+}
+
+/** The browser's `token` cookie while it is this guest: sent with login and register, it proves the guestId. */
+export function guestCookie(guest: { token: string }) {
+  return { cookie: `token=${encodeURIComponent(guest.token)}` };
 }
 
 /** Headers a guest sends: its token and the matching Guest-ID. */

@@ -14,7 +14,7 @@ import type { UserRow } from '../users/users.tables.js';
 import { hashPassword, isCommonPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { newGuestId, type SessionStore } from './sessions.service.js';
 import { sessions } from './sessions.tables.js';
-import { signSessionToken } from './tokens.js';
+import { signSessionToken, verifySessionToken } from './tokens.js';
 import { verifyTurnstileToken } from './turnstile.js';
 import { eq } from 'drizzle-orm';
 
@@ -24,6 +24,8 @@ export type GuestLinker = (tx: Tx, guestId: string, userId: string) => Promise<v
 export interface RequestMeta {
   ip: string;
   userAgent: string | undefined;
+  /** The caller's guest token (cookie or bearer), proof that a body guestId is theirs. */
+  guestToken?: string | undefined;
 }
 
 export interface AuthServiceDeps {
@@ -50,11 +52,17 @@ export class AuthService {
     return signSessionToken(this.deps.config.jwtSecret, user);
   }
 
-  /** Attaches a live guest's data to the user, then ends the guest session (the guestId is spent). */
-  private async linkGuest(tx: Tx, guestId: string | undefined, userId: string): Promise<void> {
-    if (!guestId) return;
+  /**
+   * Attaches a live guest's data to the user, then ends the guest session (the guestId is spent). Only
+   * with that guest's own token beside the guestId (design.md section 4: Guest-ID is trusted only with
+   * its token): a guestId alone, seen by staff or in a log, must not hand over someone's tickets.
+   */
+  private async linkGuest(tx: Tx, guestId: string | undefined, userId: string, guestToken: string | undefined): Promise<void> {
+    if (!guestId || !guestToken) return;
+    const claims = verifySessionToken(this.deps.config.jwtSecret, guestToken);
+    if (!claims || !claims.isGuest || claims.sub !== guestId) return;
     const guestSession = await this.deps.sessions.findActiveGuest(tx, guestId);
-    if (!guestSession) return;
+    if (!guestSession || guestSession.id !== claims.sid) return;
     for (const link of this.deps.guestLinkers) await link(tx, guestId, userId);
     await tx
       .update(sessions)
@@ -104,7 +112,7 @@ export class AuthService {
         ip: meta.ip,
         ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
       });
-      await this.linkGuest(tx, body.guestId, user.id);
+      await this.linkGuest(tx, body.guestId, user.id, meta.guestToken);
       const token = await this.issueToken({
         sub: user.id,
         sid: session.id,
@@ -146,7 +154,7 @@ export class AuthService {
         ip: meta.ip,
         ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
       });
-      await this.linkGuest(tx, body.guestId, found.id);
+      await this.linkGuest(tx, body.guestId, found.id, meta.guestToken);
       const token = await this.issueToken({
         sub: found.id,
         sid: session.id,

@@ -7,10 +7,11 @@ import { users } from '../users/users.tables.js';
 
 type Json = Record<string, unknown>;
 
-async function register(t: TestApp, overrides: Json = {}) {
+async function register(t: TestApp, overrides: Json = {}, headers: Record<string, string> = {}) {
   const username = (overrides.username as string) ?? uniqueName();
   const res = await call(t, 'POST', '/api/register', {
     body: { username, email: `${username}@example.com`, password: 'a long passphrase 42', turnstileToken: 'ok', ...overrides },
+    headers,
   });
   return { ...res, username, token: res.json.token as string, user: res.json.user as Json };
 }
@@ -59,10 +60,18 @@ describe.each(ENGINES)('accounts and sessions on %s', (engine) => {
 
     it('spends the guest session when the guest registers with its guestId', async () => {
       const guest = await call(t, 'POST', '/api/guest');
-      const reg = await register(t, { guestId: guest.json.guestId });
+      const reg = await register(t, { guestId: guest.json.guestId }, { cookie: `token=${guest.json.token as string}` });
       expect(reg.status).toBe(201);
       const old = await call(t, 'GET', '/api/auth/me', { token: guest.json.token as string });
       expect(old.status).toBe(401);
+    });
+
+    it("leaves the guest session alone when the guestId comes without that guest's token", async () => {
+      const guest = await call(t, 'POST', '/api/guest');
+      const reg = await register(t, { guestId: guest.json.guestId });
+      expect(reg.status).toBe(201);
+      const still = await call(t, 'GET', '/api/auth/me', { token: guest.json.token as string, headers: { 'guest-id': guest.json.guestId as string } });
+      expect(still.status).toBe(200);
     });
   });
 

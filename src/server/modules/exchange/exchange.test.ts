@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, guestHeaders, registerUser, startGuest } from '../../test/http.js';
+import { call, guestCookie, guestHeaders, registerUser, startGuest } from '../../test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { EXCHANGE_SYNC_JOB } from './exchange.module.js';
 import { exchanges } from './exchange.tables.js';
@@ -326,7 +326,7 @@ describe.each(ENGINES)('exchange and guest rewards on %s', (engine) => {
     const finished = finishedRes.json.data.exchange as Json & { _id: string; providerExchangeId: string };
     await control(t, finished.providerExchangeId, { status: 'finished' });
 
-    const user = await registerUser(t, { guestId: guest.guestId });
+    const user = await registerUser(t, { guestId: guest.guestId }, guestCookie(guest));
     const mine = await call(t, 'GET', '/api/exchange/exchanges', { token: user.token });
     expect(mine.json.total).toBe(2);
     // The finished one stays a claim for the browser to redeem; the other is the account's own now.
@@ -426,7 +426,7 @@ describe.each(ENGINES)('guest reward claims are throttled on %s', (engine) => {
   it('does not count a right code as a wrong one once the exchange became the account\'s own', async () => {
     const ip = freshIp();
     const { guest, claim: good } = await guestSwap(t);
-    const user = await registerUser(t, { guestId: guest.guestId });
+    const user = await registerUser(t, { guestId: guest.guestId }, guestCookie(guest));
     const status = await call(t, 'POST', '/api/exchange/guest-rewards-status', { token: user.token, headers: ip, body: { claims: [good] } });
     expect(status.json.data).toEqual({ totalPotentialRewards: 0, claims: [{ exchangeId: good.exchangeId, valid: false }] });
     const redeem = await call(t, 'POST', '/api/exchange/claim-guest-rewards', { token: user.token, headers: ip, body: { userId: user.userId, claims: [good] } });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRole } from '../users/users.service.js';
-import { call, guestHeaders, registerUser, startGuest, TEST_PASSWORD } from '../../test/http.js';
+import { call, guestCookie, guestHeaders, registerUser, startGuest, TEST_PASSWORD } from '../../test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
 
 const NEW_TICKET = { subject: 'Deposit not showing', category: 'payments', priority: 'high', message: 'I sent BTC an hour ago.' };
@@ -55,10 +55,31 @@ describe.each(ENGINES)('support tickets on %s', (engine) => {
   it("keeps a guest's tickets when the guest registers", async () => {
     const guest = await startGuest(t);
     const created = await call(t, 'POST', '/api/tickets/guest', { token: guest.token, headers: guestHeaders(guest), body: NEW_TICKET });
-    const user = await registerUser(t, { guestId: guest.guestId });
+    const user = await registerUser(t, { guestId: guest.guestId }, guestCookie(guest));
     const mine = await call(t, 'GET', '/api/tickets', { token: user.token });
     expect(mine.json.tickets.map((x: { _id: string }) => x._id)).toEqual([created.json.ticket._id]);
     expect(mine.json.tickets[0].requester).toEqual({ type: 'user', name: user.username });
+  });
+
+  it("moves nothing for a guestId without that guest's own token", async () => {
+    const guest = await startGuest(t);
+    const created = await call(t, 'POST', '/api/tickets/guest', { token: guest.token, headers: guestHeaders(guest), body: NEW_TICKET });
+    const someoneElse = await startGuest(t);
+    // The guestId alone (as staff see it), or beside another guest's token, proves nothing.
+    const bare = await registerUser(t, { guestId: guest.guestId });
+    const forged = await registerUser(t, { guestId: guest.guestId }, guestCookie(someoneElse));
+    const login = await call(t, 'POST', '/api/login', {
+      token: someoneElse.token,
+      body: { username: bare.username, password: TEST_PASSWORD, turnstileToken: 'ok', rememberMe: false, guestId: guest.guestId },
+    });
+    expect(login.status).toBe(200);
+    for (const token of [bare.token, forged.token, login.json.token as string]) {
+      expect((await call(t, 'GET', '/api/tickets', { token })).json.tickets).toEqual([]);
+      expect((await call(t, 'GET', `/api/tickets/${created.json.ticket._id}`, { token })).status).toBe(404);
+    }
+    // The guest still has it, and its session still works.
+    const own = await call(t, 'GET', `/api/tickets/guest/${created.json.ticket._id}`, { token: guest.token, headers: guestHeaders(guest) });
+    expect(own.status).toBe(200);
   });
 
   it("moves a guest's tickets when the guest logs in to an existing account", async () => {
@@ -67,6 +88,7 @@ describe.each(ENGINES)('support tickets on %s', (engine) => {
     const created = await call(t, 'POST', '/api/tickets/guest', { token: guest.token, headers: guestHeaders(guest), body: NEW_TICKET });
     const login = await call(t, 'POST', '/api/login', {
       body: { username: user.username, password: TEST_PASSWORD, turnstileToken: 'ok', rememberMe: false, guestId: guest.guestId },
+      headers: guestCookie(guest),
     });
     const mine = await call(t, 'GET', `/api/tickets/${created.json.ticket._id}`, { token: login.json.token });
     expect(mine.status).toBe(200);
