@@ -40,6 +40,12 @@ const PROVIDER_STATUSES = new Set<string>([
 ]);
 /** Statuses the reconciliation job still asks the provider about. */
 export const UNFINISHED_STATUSES: PaymentStatus[] = ['waiting', 'confirming', 'confirmed', 'sending', 'finished'];
+/**
+ * Final at the provider, yet money can still arrive (after an expiry or a failure, or the rest of a
+ * partial payment): asked about less often, so a late payment whose IPN is lost is still credited.
+ */
+export const LATE_MONEY_STATUSES: PaymentStatus[] = ['partially_paid', 'expired', 'failed'];
+const LATE_MONEY_RECHECK_SECONDS = 30 * 60;
 /** The provider keeps an unpaid payment open this long (7 days in current docs), plus a margin. */
 const RECONCILE_WINDOW_DAYS = 8;
 /** A payment the provider never acknowledged is given up after this long. */
@@ -490,10 +496,18 @@ export class PaymentsService {
       .from(payments)
       .where(
         and(
-          inArray(payments.status, UNFINISHED_STATUSES),
           isNotNull(payments.providerPaymentId),
           gt(payments.createdAt, sql`now() - make_interval(days => ${RECONCILE_WINDOW_DAYS})`),
-          or(isNull(payments.lastCheckedAt), lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${minAgeSeconds})`)),
+          or(
+            and(
+              inArray(payments.status, UNFINISHED_STATUSES),
+              or(isNull(payments.lastCheckedAt), lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${minAgeSeconds})`)),
+            ),
+            and(
+              inArray(payments.status, LATE_MONEY_STATUSES),
+              or(isNull(payments.lastCheckedAt), lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${Math.max(minAgeSeconds, LATE_MONEY_RECHECK_SECONDS)})`)),
+            ),
+          ),
         ),
       )
       .orderBy(sql`${payments.lastCheckedAt} asc nulls first`)

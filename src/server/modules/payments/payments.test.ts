@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../app.js';
 import { loadConfig } from '../../config.js';
@@ -10,6 +11,7 @@ import { signIpnPayload } from './ipn-signature.js';
 import { NowPaymentsClient, NowPaymentsError } from './nowpayments.client.js';
 import { RECONCILE_JOB } from './payments.module.js';
 import { nextStatus, partialCreditsCents } from './payments.service.js';
+import { payments } from './payments.tables.js';
 
 const SANDBOX_IPN_SECRET = 'sandbox-ipn-secret';
 
@@ -318,6 +320,28 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
     const moved = await control(t, p.providerPaymentId as string, { status: 'finished', ipn: false });
     expect(moved.ipn).toBeNull();
     expect(await balance(t, user.token, user.userId)).toBe(0);
+    await t.app.jobs.send(RECONCILE_JOB);
+    const deadline = Date.now() + 20_000;
+    let status = '';
+    while (Date.now() < deadline) {
+      status = (await call(t, 'GET', `/api/payments/${p._id}/status`, { token: user.token })).json.paymentData.payment_status;
+      if (status === 'completed') break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(status).toBe('completed');
+    expect(await balance(t, user.token, user.userId)).toBe(97);
+  });
+
+  it('credits a payment that arrives after it expired even when that IPN is lost, through reconciliation', async () => {
+    const user = await registerUser(t);
+    const p = (await deposit(t, user.token)).json.payment as Json;
+    await control(t, p.providerPaymentId as string, { status: 'expired' });
+    await control(t, p.providerPaymentId as string, { status: 'finished', ipn: false });
+    // Expired payments are asked about every half hour, not every minute: make this one due.
+    await t.database.db
+      .update(payments)
+      .set({ lastCheckedAt: sql`now() - interval '31 minutes'` })
+      .where(eq(payments.id, p._id as string));
     await t.app.jobs.send(RECONCILE_JOB);
     const deadline = Date.now() + 20_000;
     let status = '';
