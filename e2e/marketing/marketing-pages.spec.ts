@@ -1,4 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
+import type { Locator } from '@playwright/test';
 import { expect, expectPageRendered, test } from '../foundation/fixtures.js';
 
 /**
@@ -6,7 +7,7 @@ import { expect, expectPageRendered, test } from '../foundation/fixtures.js';
  * passes axe with no serious or critical violations, titled and described for search and sharing.
  * Each page is opened by address (a full load) and checked for a piece of its real content.
  */
-const PAGES: { path: string; title: string; content: (main: import('@playwright/test').Locator) => import('@playwright/test').Locator }[] = [
+const PAGES: { path: string; title: string; content: (main: Locator) => Locator }[] = [
   { path: '/', title: 'Crypto credits, swaps and rewards · Olympus', content: (m) => m.getByRole('link', { name: 'Create a free account' }) },
   { path: '/jobs', title: 'Jobs · Olympus', content: (m) => m.getByRole('heading', { name: 'Senior Backend Engineer, Payments' }) },
   { path: '/portfolio', title: 'Portfolio · Olympus', content: (m) => m.getByRole('list', { name: 'Projects' }).getByRole('article').first() },
