@@ -87,6 +87,8 @@ export const overviewDaySchema = z.object({
   creditsIssuedCents: z.number().int(),
   creditsSpentCents: z.number().int(),
   ticketsOpened: z.number().int(),
+  /** Tickets open or pending at the end of the day (UTC): created by then and not resolved or closed by then. */
+  openTickets: z.number().int(),
 });
 export const overviewResponseSchema = z.object({
   days: z.array(overviewDaySchema),

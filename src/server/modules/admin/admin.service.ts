@@ -153,6 +153,7 @@ export class AdminService {
       issued_cents: number;
       spent_cents: number;
       tickets_opened: number;
+      open_tickets: number;
     }>(sql`
       WITH d AS (
         SELECT generate_series((now() AT TIME ZONE 'UTC')::date - (${days}::int - 1), (now() AT TIME ZONE 'UTC')::date, interval '1 day')::date AS day
@@ -163,7 +164,9 @@ export class AdminService {
         (SELECT coalesce(sum(e.amount_cents), 0) FROM credit_ledger_entries e WHERE e.kind = 'payment' AND (e.created_at AT TIME ZONE 'UTC')::date = d.day)::bigint AS deposited_cents,
         (SELECT coalesce(sum(e.amount_cents), 0) FROM credit_ledger_entries e WHERE e.amount_cents > 0 AND (e.created_at AT TIME ZONE 'UTC')::date = d.day)::bigint AS issued_cents,
         (SELECT coalesce(-sum(e.amount_cents), 0) FROM credit_ledger_entries e WHERE e.amount_cents < 0 AND (e.created_at AT TIME ZONE 'UTC')::date = d.day)::bigint AS spent_cents,
-        (SELECT count(*) FROM tickets t WHERE (t.created_at AT TIME ZONE 'UTC')::date = d.day)::int AS tickets_opened
+        (SELECT count(*) FROM tickets t WHERE (t.created_at AT TIME ZONE 'UTC')::date = d.day)::int AS tickets_opened,
+        (SELECT count(*) FROM tickets t WHERE (t.created_at AT TIME ZONE 'UTC')::date <= d.day
+          AND (t.closed_at IS NULL OR (t.closed_at AT TIME ZONE 'UTC')::date > d.day))::int AS open_tickets
       FROM d ORDER BY d.day
     `);
     const [[open], [total]] = await Promise.all([
@@ -179,6 +182,7 @@ export class AdminService {
         creditsIssuedCents: Number(r.issued_cents),
         creditsSpentCents: Number(r.spent_cents),
         ticketsOpened: Number(r.tickets_opened),
+        openTickets: Number(r.open_tickets),
       })),
       openTickets: open?.n ?? 0,
       totalUsers: total?.n ?? 0,

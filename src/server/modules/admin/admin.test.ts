@@ -95,7 +95,7 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
     await expect(t.database.pool.query('DELETE FROM audit_log')).rejects.toThrow(/append-only/);
   });
 
-  it('answers an overview per day: sign-ups, deposits, credits issued and spent, tickets', async () => {
+  it('answers an overview per day: sign-ups, deposits, credits issued and spent, tickets, open backlog', async () => {
     const overview = async () => {
       const res = await call(t, 'GET', '/api/admin/overview?days=7', { token: support.token });
       expect(res.status).toBe(200);
@@ -108,7 +108,9 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
     const target = await registerUser(t);
     await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId: target.userId, amount: 10, reason: 'Overview +' } });
     await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId: target.userId, amount: -3.5, reason: 'Overview -' } });
-    await call(t, 'POST', '/api/tickets', { token: target.token, body: { subject: 'Overview ticket', message: 'hello' } });
+    const opened = await call(t, 'POST', '/api/tickets', { token: target.token, body: { subject: 'Overview ticket', message: 'hello' } });
+    expect(opened.status).toBe(201);
+    const ticketId = opened.json.ticket._id as string;
     const deposit = await call(t, 'POST', '/api/payments/deposit', { token: target.token, body: { crypto: 'btc', amount: 100 } });
     expect(deposit.status).toBeLessThan(300);
     const payment = (await call(t, 'GET', '/api/payments/mine', { token: target.token })).json.payments[0];
@@ -125,6 +127,45 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
     expect(delta('ticketsOpened')).toBe(1);
     expect(after.openTickets - before.openTickets).toBe(1);
     expect(after.totalUsers - before.totalUsers).toBe(1);
+
+    // Open tickets at the end of each day: the new ticket counts today only, and stops counting while resolved.
+    const backlog = (o: typeof before) => o.days.map((d) => Number(d.openTickets));
+    const backlogDelta = (o: typeof before) => backlog(o).map((n, i) => n - backlog(before)[i]!);
+    expect(backlog(before).every((n) => Number.isInteger(n) && n >= 0)).toBe(true);
+    expect(backlog(before)[6]).toBe(before.openTickets);
+    expect(backlogDelta(after)).toEqual([0, 0, 0, 0, 0, 0, 1]);
+    const closedAt = async () => (await t.database.pool.query('SELECT closed_at FROM tickets WHERE id = $1', [ticketId])).rows[0].closed_at as Date | null;
+    expect(await closedAt()).toBeNull();
+
+    const steps: Array<[string, () => Promise<{ status: number }>, number]> = [
+      ['staff resolve', () => call(t, 'PUT', `/api/staff/tickets/${ticketId}`, { token: support.token, body: { status: 'resolved' } }), 0],
+      ['requester reply reopens', () => call(t, 'POST', `/api/tickets/${ticketId}/messages`, { token: target.token, body: { message: 'still broken' } }), 1],
+      ['requester close', () => call(t, 'PUT', `/api/tickets/${ticketId}`, { token: target.token, body: { status: 'closed' } }), 0],
+      ['requester reopen', () => call(t, 'PUT', `/api/tickets/${ticketId}`, { token: target.token, body: { status: 'open' } }), 1],
+      ['staff pending', () => call(t, 'PUT', `/api/staff/tickets/${ticketId}`, { token: support.token, body: { status: 'pending' } }), 1],
+      ['staff resolve again', () => call(t, 'PUT', `/api/staff/tickets/${ticketId}`, { token: support.token, body: { status: 'resolved' } }), 0],
+    ];
+    for (const [step, act, open] of steps) {
+      const res = await act();
+      expect(res.status, step).toBeLessThan(300);
+      const now = await overview();
+      expect(backlogDelta(now), step).toEqual([0, 0, 0, 0, 0, 0, open]);
+      expect(now.openTickets - before.openTickets, step).toBe(open);
+      expect((await closedAt()) === null, step).toBe(open === 1);
+    }
+    // Resolved to closed keeps the moment it stopped being open.
+    const resolvedAt = await closedAt();
+    await call(t, 'PUT', `/api/staff/tickets/${ticketId}`, { token: support.token, body: { status: 'closed' } });
+    expect(await closedAt()).toEqual(resolvedAt);
+
+    // Days past: a ticket opened four days ago and closed two days ago was open at the end of the two days between.
+    await t.database.pool.query(
+      `UPDATE tickets SET created_at = now() - interval '96 hours', closed_at = now() - interval '48 hours' WHERE id = $1`,
+      [ticketId],
+    );
+    const history = await overview();
+    expect(backlogDelta(history)).toEqual([0, 0, 1, 1, 0, 0, 0]);
+    expect(Number(history.days[2]!.ticketsOpened) - Number(before.days[2]!.ticketsOpened)).toBe(1);
   });
 
   it('adjusts credits by +10.00 with a reason, on the ledger and in the audit log, once per key', async () => {

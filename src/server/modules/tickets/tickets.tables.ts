@@ -20,6 +20,11 @@ export const tickets = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     lastMessageAt: timestamp('last_message_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * When the ticket last became resolved or closed; null while open or pending. Kept by a database
+     * trigger (migration 0012) on every status change, so no code path has to remember it.
+     */
+    closedAt: timestamp('closed_at', { withTimezone: true }),
   },
   (t) => [
     index('tickets_user_id_idx').on(t.userId, t.lastMessageAt),

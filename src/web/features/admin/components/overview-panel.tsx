@@ -4,14 +4,19 @@ import type { OverviewResponse } from '../../../../shared/schemas/admin';
 import { ApiError } from '../../../lib/api-client';
 import { adminApi } from '../api/admin-api';
 
-type Metric = 'signups' | 'deposits' | 'creditsIssuedCents' | 'creditsSpentCents' | 'ticketsOpened';
+type Metric = 'signups' | 'deposits' | 'creditsIssuedCents' | 'creditsSpentCents' | 'ticketsOpened' | 'openTickets';
 
-const METRICS: Array<{ key: Metric; label: string; money?: boolean }> = [
+/**
+ * `level` marks a count at the end of each day (a backlog) rather than what happened during it: its
+ * summary is the last day's value, since adding the days up would mean nothing.
+ */
+const METRICS: Array<{ key: Metric; label: string; money?: boolean; level?: boolean }> = [
   { key: 'signups', label: 'Sign-ups' },
   { key: 'deposits', label: 'Deposits' },
   { key: 'creditsIssuedCents', label: 'Credits issued', money: true },
   { key: 'creditsSpentCents', label: 'Credits spent', money: true },
   { key: 'ticketsOpened', label: 'Tickets opened' },
+  { key: 'openTickets', label: 'Open tickets', level: true },
 ];
 
 /** A small bar chart in SVG (no chart library: the console stays light). */
@@ -19,6 +24,7 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
   const values = data.map((d) => d[metric.key]);
   const max = Math.max(1, ...values);
   const total = values.reduce((a, b) => a + b, 0);
+  const last = values.at(-1) ?? 0;
   const width = 300;
   const height = 80;
   const bar = width / data.length;
@@ -26,9 +32,15 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
   return (
     <figure className="admin-chart">
       <figcaption>
-        <strong>{metric.label}</strong> <span className="muted">{show(total)} in {data.length} days</span>
+        <strong>{metric.label}</strong>{' '}
+        <span className="muted">{metric.level ? `${show(last)} at the end of the last day` : `${show(total)} in ${data.length} days`}</span>
       </figcaption>
-      <svg viewBox={`0 0 ${width} ${height}`} role="img" aria-label={`${metric.label} per day, ${show(total)} in total`} preserveAspectRatio="none">
+      <svg
+        viewBox={`0 0 ${width} ${height}`}
+        role="img"
+        aria-label={metric.level ? `${metric.label} at the end of each day, ${show(last)} on the last day` : `${metric.label} per day, ${show(total)} in total`}
+        preserveAspectRatio="none"
+      >
         {data.map((d, i) => {
           const h = (d[metric.key] / max) * (height - 4);
           return (

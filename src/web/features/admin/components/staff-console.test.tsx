@@ -37,6 +37,7 @@ beforeEach(() => {
     creditsIssuedCents: 10_700 * n,
     creditsSpentCents: 350 * n,
     ticketsOpened: n,
+    openTickets: 2 + n,
   });
   server.on('GET', '/api/admin/overview', { body: { days: [day('2026-01-01', 0), day('2026-01-02', 1)], openTickets: 3, totalUsers: 12 } });
 });
@@ -76,7 +77,12 @@ describe('StaffConsole', () => {
       'Credits issued per day, 107.00 in total',
       'Credits spent per day, 3.50 in total',
       'Tickets opened per day, 1 in total',
+      'Open tickets at the end of each day, 3 on the last day',
     ]);
+    // The backlog is a level, not a sum: its caption gives the last day's count, each bar its own.
+    const backlog = screen.getByRole('img', { name: /^Open tickets at the end of each day/ });
+    expect(backlog.closest('figure')!.querySelector('figcaption')!.textContent).toBe('Open tickets 3 at the end of the last day');
+    expect([...backlog.querySelectorAll('title')].map((title) => title.textContent)).toEqual(['2026-01-01: 2', '2026-01-02: 3']);
     expect(server.requests[0]!.path).toBe('/api/admin/overview');
   });
 });
