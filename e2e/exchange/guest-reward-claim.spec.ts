@@ -17,6 +17,8 @@ const storedClaims = (page: Page) =>
 test('a guest exchanges, the swap finishes, the guest registers and gets the reward credited', async ({ page, context, consoleErrors }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('/');
+  // The panel loads as the visitor heads for it.
+  await page.getByRole('main').getByRole('link', { name: 'See how swaps work' }).click();
   const section = page.locator('section#exchange');
   await expect(section.getByRole('heading', { name: 'Swap crypto and earn rewards' })).toBeVisible();
 

@@ -29,6 +29,29 @@ test('opening /jobs loads a JavaScript chunk that / did not load', async ({ page
   expect(consoleErrors).toEqual([]);
 });
 
+test('the home page loads the exchange panel only when the visitor comes near it', async ({ page, consoleErrors }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const scripts = recordScripts(page);
+  await page.goto('/');
+  await expectPageRendered(page);
+  await page.waitForLoadState('networkidle');
+  const panelChunk = () => [...scripts].filter((url) => /\/exchange-panel-[^/]+\.js$/.test(url));
+  expect(panelChunk()).toEqual([]);
+  await expect(page.locator('section#exchange')).toContainText('Loading the exchange…');
+
+  await page.locator('section#exchange').scrollIntoViewIfNeeded();
+  await expect(page.locator('section#exchange').getByRole('heading', { name: 'Swap crypto and earn rewards' })).toBeVisible();
+  expect(panelChunk()).toHaveLength(1);
+  expect(consoleErrors).toEqual([]);
+});
+
+test('"See how swaps work" opens the exchange panel', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/');
+  await page.getByRole('main').getByRole('link', { name: 'See how swaps work' }).click();
+  await expect(page.locator('section#exchange').getByRole('heading', { name: 'Swap crypto and earn rewards' })).toBeInViewport();
+});
+
 test('a page whose code fails to load shows "Something went wrong", and Reload Page recovers', async ({ page }) => {
   const scripts = recordScripts(page);
   await page.goto('/');

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { RouterProvider } from 'react-router';
-import { router } from './router';
+import { AppBrowserRouter } from './app-router';
+import { AppRoutes } from './router';
 import { registerRewardRedemption } from '../features/exchange/register-reward-redemption';
 
 // Guest reward claims are redeemed after every non-guest sign-in (spec section 4).
@@ -35,7 +35,9 @@ function DeferredToaster() {
 export function App() {
   return (
     <>
-      <RouterProvider router={router} />
+      <AppBrowserRouter>
+        <AppRoutes />
+      </AppBrowserRouter>
       <DeferredToaster />
     </>
   );

@@ -1,7 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryRouter, Outlet, RouterProvider } from 'react-router';
+import { lazy, Suspense } from 'react';
+import { Link, MemoryRouter, Outlet, Route, Routes } from 'react-router';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ErrorFallback } from './error-fallback';
+import { RouteErrorBoundary } from './route-error-boundary';
 
 afterEach(() => {
   cleanup();
@@ -13,36 +14,36 @@ function Crash(): never {
   throw new Error('boom');
 }
 
-/** The same route shape the app uses: a layout, and pages under a pathless route with the fallback. */
+const StaleChunk = lazy(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module: /assets/x.js')));
+
+/** The same shape the app uses: a boundary around the layout, and one around the pages inside it. */
 function renderAt(path: string) {
-  const router = createMemoryRouter(
-    [
-      {
-        element: (
-          <div>
-            <header>Header stays</header>
-            <Outlet />
-          </div>
-        ),
-        errorElement: <ErrorFallback asMain />,
-        hydrateFallbackElement: <p>Loading</p>,
-        children: [
-          {
-            errorElement: <ErrorFallback />,
-            children: [
-              { path: '/crash', element: <Crash /> },
-              {
-                path: '/stale-chunk',
-                lazy: () => Promise.reject(new TypeError('Failed to fetch dynamically imported module: /assets/x.js')),
-              },
-            ],
-          },
-        ],
-      },
-    ],
-    { initialEntries: [path] },
+  return render(
+    <MemoryRouter initialEntries={[path]}>
+      <RouteErrorBoundary asMain>
+        <Routes>
+          <Route
+            element={
+              <div>
+                <header>
+                  Header stays <Link to="/fine">Somewhere else</Link>
+                </header>
+                <RouteErrorBoundary>
+                  <Suspense fallback={<p>Loading</p>}>
+                    <Outlet />
+                  </Suspense>
+                </RouteErrorBoundary>
+              </div>
+            }
+          >
+            <Route path="/crash" element={<Crash />} />
+            <Route path="/stale-chunk" element={<StaleChunk />} />
+            <Route path="/fine" element={<h1>A working page</h1>} />
+          </Route>
+        </Routes>
+      </RouteErrorBoundary>
+    </MemoryRouter>,
   );
-  return render(<RouterProvider router={router} />);
 }
 
 describe('error fallback', () => {
@@ -62,6 +63,17 @@ describe('error fallback', () => {
 
     expect(await screen.findByRole('heading', { name: 'Something went wrong' })).toBeTruthy();
     expect(screen.getByText(/could not be loaded/)).toBeTruthy();
+  });
+
+  it('clears the error when the visitor goes to another page', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    renderAt('/crash');
+    await screen.findByRole('heading', { name: 'Something went wrong' });
+    act(() => {
+      fireEvent.click(screen.getByRole('link', { name: 'Somewhere else' }));
+    });
+    expect(await screen.findByRole('heading', { name: 'A working page' })).toBeTruthy();
+    expect(screen.queryByRole('heading', { name: 'Something went wrong' })).toBeNull();
   });
 
   it('reloads the page when Reload Page is pressed', async () => {

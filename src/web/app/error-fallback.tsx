@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { useRouteError } from 'react-router';
 import { usePageMeta } from '../components/use-page-meta';
 
 /** A lazy page whose chunk could not be fetched (typically: a new version was deployed meanwhile). */
@@ -11,13 +10,14 @@ function isChunkLoadError(error: unknown): boolean {
 }
 
 interface ErrorFallbackProps {
-  /** Render the <main> landmark too: the root route's error replaces the whole layout. */
+  /** What went wrong (kept for the console; the visitor sees a plain explanation). */
+  error: unknown;
+  /** Render the <main> landmark too: the layout's own error replaces the whole layout. */
   asMain?: boolean;
 }
 
 /** Shown when a page crashes or fails to load (spec section 2: Something went wrong / Reload Page). */
-export function ErrorFallback({ asMain = false }: ErrorFallbackProps) {
-  const error = useRouteError();
+export function ErrorFallback({ error, asMain = false }: ErrorFallbackProps) {
   usePageMeta('Something went wrong');
 
   useEffect(() => {

@@ -1,9 +1,9 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
-import { createMemoryRouter, RouterProvider } from 'react-router';
+import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../shared/schemas/auth';
 import { authenticatedState, clearedState, useSessionStore } from '../features/auth/stores/session-store';
-import { routes } from './router';
+import { AppRoutes } from './router';
 
 const user: User = {
   _id: 'u1',
@@ -32,9 +32,11 @@ afterEach(() => {
 
 /** The app's real route table, in memory, starting at `path`. */
 function renderApp(path: string) {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
-  render(<RouterProvider router={router} />);
-  return router;
+  render(
+    <MemoryRouter initialEntries={[path]}>
+      <AppRoutes />
+    </MemoryRouter>,
+  );
 }
 
 describe('404 page', () => {

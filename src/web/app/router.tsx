@@ -1,46 +1,63 @@
-import type { ComponentType } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import { lazy, type ComponentType } from 'react';
+import { Route, Routes } from 'react-router';
 import { paths } from '../../shared/routes';
-import { AppLoading } from './app-loading';
-import { ErrorFallback } from './error-fallback';
+import { RouteErrorBoundary } from './route-error-boundary';
 import { RootLayout } from './layout/root-layout';
 
-/** Every page is its own chunk (spec section 2: all pages load lazily). */
-const page = (load: () => Promise<{ default: ComponentType }>): Pick<RouteObject, 'lazy'> => ({
-  lazy: async () => ({ Component: (await load()).default }),
-});
+/**
+ * Every page is its own chunk (spec section 2: all pages load lazily). The router runs in declarative
+ * mode (`<Routes>`, React.lazy) rather than as a data router: the app loads no route data, and the
+ * data router costs the home page about 16 KB of gzipped JavaScript (docs/decisions/0092).
+ */
+const page = (load: () => Promise<{ default: ComponentType }>) => {
+  const Page = lazy(load);
+  return <Page />;
+};
 
-export const routes: RouteObject[] = [
-  {
-    element: <RootLayout />,
-    // The layout itself failed: the fallback stands alone, so it brings its own <main>.
-    errorElement: <ErrorFallback asMain />,
-    hydrateFallbackElement: <AppLoading />,
-    children: [
-      {
-        // A page that crashes or whose chunk fails to load keeps the header and footer around it.
-        errorElement: <ErrorFallback />,
-        children: [
-          { path: paths.home, ...page(() => import('../features/marketing/pages/home-page')) },
-          { path: `${paths.status}/*`, ...page(() => import('../features/marketing/pages/status-page')) },
-          { path: `${paths.privacy}/*`, ...page(() => import('../features/marketing/pages/privacy-page')) },
-          { path: `${paths.terms}/*`, ...page(() => import('../features/marketing/pages/terms-page')) },
-          { path: `${paths.dashboard}/*`, ...page(() => import('../features/dashboard/pages/dashboard-page')) },
-          { path: paths.patchNotes, ...page(() => import('../features/marketing/pages/patch-notes-page')) },
-          { path: paths.login, ...page(() => import('../features/auth/pages/login-page')) },
-          { path: paths.register, ...page(() => import('../features/auth/pages/register-page')) },
-          { path: paths.paymentProcess, ...page(() => import('../features/payments/pages/payment-process-page')) },
-          { path: paths.paymentComplete, ...page(() => import('../features/payments/pages/payment-complete-page')) },
-          { path: paths.jobs, ...page(() => import('../features/marketing/pages/jobs-page')) },
-          { path: paths.portfolio, ...page(() => import('../features/marketing/pages/portfolio-page')) },
-          { path: paths.reviews, ...page(() => import('../features/marketing/pages/reviews-page')) },
-          { path: paths.discordCallback, ...page(() => import('../features/connections/pages/discord-callback-page')) },
-          { path: paths.telegramCallback, ...page(() => import('../features/connections/pages/telegram-callback-page')) },
-          { path: '*', ...page(() => import('./not-found-page')) },
-        ],
-      },
-    ],
-  },
-];
+const HomePage = page(() => import('../features/marketing/pages/home-page'));
+const StatusPage = page(() => import('../features/marketing/pages/status-page'));
+const PrivacyPage = page(() => import('../features/marketing/pages/privacy-page'));
+const TermsPage = page(() => import('../features/marketing/pages/terms-page'));
+const DashboardPage = page(() => import('../features/dashboard/pages/dashboard-page'));
+const PatchNotesPage = page(() => import('../features/marketing/pages/patch-notes-page'));
+const LoginPage = page(() => import('../features/auth/pages/login-page'));
+const RegisterPage = page(() => import('../features/auth/pages/register-page'));
+const PaymentProcessPage = page(() => import('../features/payments/pages/payment-process-page'));
+const PaymentCompletePage = page(() => import('../features/payments/pages/payment-complete-page'));
+const JobsPage = page(() => import('../features/marketing/pages/jobs-page'));
+const PortfolioPage = page(() => import('../features/marketing/pages/portfolio-page'));
+const ReviewsPage = page(() => import('../features/marketing/pages/reviews-page'));
+const DiscordCallbackPage = page(() => import('../features/connections/pages/discord-callback-page'));
+const TelegramCallbackPage = page(() => import('../features/connections/pages/telegram-callback-page'));
+const NotFoundPage = page(() => import('./not-found-page'));
 
-export const router = createBrowserRouter(routes);
+/**
+ * The route table of spec section 2. A page that crashes or whose chunk fails to load is caught inside
+ * the layout (header and footer stay); a crash of the layout itself is caught here and stands alone.
+ */
+export function AppRoutes() {
+  return (
+    <RouteErrorBoundary asMain>
+      <Routes>
+        <Route element={<RootLayout />}>
+          <Route path={paths.home} element={HomePage} />
+          <Route path={`${paths.status}/*`} element={StatusPage} />
+          <Route path={`${paths.privacy}/*`} element={PrivacyPage} />
+          <Route path={`${paths.terms}/*`} element={TermsPage} />
+          <Route path={`${paths.dashboard}/*`} element={DashboardPage} />
+          <Route path={paths.patchNotes} element={PatchNotesPage} />
+          <Route path={paths.login} element={LoginPage} />
+          <Route path={paths.register} element={RegisterPage} />
+          <Route path={paths.paymentProcess} element={PaymentProcessPage} />
+          <Route path={paths.paymentComplete} element={PaymentCompletePage} />
+          <Route path={paths.jobs} element={JobsPage} />
+          <Route path={paths.portfolio} element={PortfolioPage} />
+          <Route path={paths.reviews} element={ReviewsPage} />
+          <Route path={paths.discordCallback} element={DiscordCallbackPage} />
+          <Route path={paths.telegramCallback} element={TelegramCallbackPage} />
+          <Route path="*" element={NotFoundPage} />
+        </Route>
+      </Routes>
+    </RouteErrorBoundary>
+  );
+}

@@ -1,6 +1,9 @@
-import { useEffect, useLayoutEffect, useRef, type MouseEvent } from 'react';
-import { Outlet, useLocation, useNavigation, useNavigationType } from 'react-router';
+import { Suspense, useEffect, useLayoutEffect, useRef, type MouseEvent } from 'react';
+import { Outlet, useLocation, useNavigationType } from 'react-router';
 import { AuthBootstrap } from '../../features/auth/components/auth-bootstrap';
+import { useNavigationPending } from '../app-router';
+import { AppLoading } from '../app-loading';
+import { RouteErrorBoundary } from '../route-error-boundary';
 import { SiteFooter } from './site-footer';
 import { SiteHeader } from './site-header';
 
@@ -12,8 +15,7 @@ function focusMain() {
 export function RootLayout() {
   const { pathname, hash } = useLocation();
   const navigationType = useNavigationType();
-  const navigation = useNavigation();
-  const loading = navigation.state === 'loading';
+  const loading = useNavigationPending();
 
   // A new page starts at the top unless the link points into it; back and forward keep the browser's
   // own scroll restoration. (A small stand-in for the router's ScrollRestoration, which costs the home
@@ -61,7 +63,12 @@ export function RootLayout() {
       <SiteHeader />
       <div className="route-progress" data-active={loading} aria-hidden="true" />
       <main id="main" tabIndex={-1} aria-busy={loading || undefined}>
-        <Outlet />
+        {/* A page that crashes or whose chunk fails to load keeps the header and footer around it. */}
+        <RouteErrorBoundary>
+          <Suspense fallback={<AppLoading />}>
+            <Outlet />
+          </Suspense>
+        </RouteErrorBoundary>
       </main>
       <SiteFooter />
     </div>

@@ -8,17 +8,6 @@ import { Toaster, toastOptions } from './toaster';
 const REMOVE_DELAY_MS = 1000;
 
 beforeAll(() => {
-  // jsdom has no matchMedia; the library asks it whether to animate.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
 });
 
 beforeEach(() => {

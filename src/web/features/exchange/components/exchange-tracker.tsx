@@ -1,4 +1,4 @@
-import { QRCodeSVG } from 'qrcode.react';
+import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
 import { QR_CODE } from '../../../../shared/constants';
 import { paths } from '../../../../shared/routes';
@@ -6,6 +6,9 @@ import type { Exchange, ExchangeRewards, ExchangeStatus } from '../../../../shar
 import { useExchangeStatus } from '../hooks/use-exchange-status';
 import { CopyButton } from './copy-button';
 import { formatDeadline } from './format';
+
+// The QR code library is needed only once a deposit address exists: not on the page's first load.
+const QRCodeSVG = lazy(() => import('qrcode.react').then((m) => ({ default: m.QRCodeSVG })));
 
 const STEPS: { status: ExchangeStatus; label: string }[] = [
   { status: 'waiting', label: 'Deposit' },
@@ -74,7 +77,9 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
       {awaitingDeposit && (
         <div className="deposit-details">
           <div className="deposit-qr">
-            <QRCodeSVG value={exchange.payinAddress} size={QR_CODE.size} level={QR_CODE.level} marginSize={2} role="img" title={`QR code of the ${from} deposit address`} />
+            <Suspense fallback={<div style={{ width: QR_CODE.size, height: QR_CODE.size }} aria-hidden="true" />}>
+              <QRCodeSVG value={exchange.payinAddress} size={QR_CODE.size} level={QR_CODE.level} marginSize={2} role="img" title={`QR code of the ${from} deposit address`} />
+            </Suspense>
           </div>
           <div className="deposit-fields">
             <p>

@@ -1,23 +1,27 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useRef } from 'react';
 import { useAfterFirstRender } from '../../../components/use-after-first-render';
+import { useNearViewport } from '../../../components/use-near-viewport';
 
 // The panel (QR codes, selects, its styles) loads on its own, off the page's critical path.
 const ExchangePanel = lazy(() => import('./exchange-panel'));
 
 /**
- * The Exchange section, loaded lazily once the page around it is on screen; the placeholder keeps
- * the section's id so #exchange links work.
+ * The Exchange section, loaded lazily once the page around it is on screen and the visitor comes near
+ * it (on the home page it sits below the fold); the placeholder keeps the section's id so #exchange
+ * links work.
  */
 export function LazyExchangePanel({ id = 'exchange' }: { id?: string }) {
   const ready = useAfterFirstRender();
+  const placeholderRef = useRef<HTMLElement>(null);
+  const near = useNearViewport(placeholderRef, { anchor: id });
   const placeholder = (
-    <section id={id} className="section" aria-busy="true" aria-label="Exchange">
+    <section id={id} ref={placeholderRef} className="section exchange-placeholder" aria-busy="true" aria-label="Exchange">
       <p role="status" className="muted">
         Loading the exchange…
       </p>
     </section>
   );
-  return ready ? (
+  return ready && near ? (
     <Suspense fallback={placeholder}>
       <ExchangePanel id={id} />
     </Suspense>

@@ -29,17 +29,6 @@ let server: ScriptedApiServer;
 
 beforeAll(async () => {
   server = await startScriptedApiServer();
-  // jsdom has no matchMedia; the toast library asks it whether to animate.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
   registerRewardRedemption();
 });
 afterAll(() => server.close());

@@ -34,16 +34,6 @@ const ticket = (over: Partial<Ticket> = {}): Ticket => ({
 });
 
 beforeAll(async () => {
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
   server = await startScriptedApiServer();
 });
 afterAll(() => server.close());

@@ -36,17 +36,6 @@ const delivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
 const deliveries = (list: WebhookDelivery[]) => ({ body: { deliveries: list, page: 1, pageSize: 10, total: list.length } });
 
 beforeAll(async () => {
-  // jsdom has no matchMedia; the toast library asks it whether to animate.
-  window.matchMedia ??= ((query: string) => ({
-    matches: false,
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  })) as typeof window.matchMedia;
   server = await startScriptedApiServer();
 });
 afterAll(() => server.close());
