@@ -107,6 +107,30 @@ export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput): 
   });
 }
 
+/**
+ * Takes back up to `maxCents` from a user (a refunded payment's credits), as much as the balance
+ * allows without going below zero, as one `refund` entry. Answers the cents taken (0 when the balance
+ * is empty). A repeated reference takes nothing more and answers the first entry's amount.
+ */
+export async function reverseUpTo(
+  db: DbOrTx,
+  input: Omit<PostLedgerEntryInput, 'amountCents' | 'kind'> & { maxCents: number },
+): Promise<number> {
+  if (!Number.isSafeInteger(input.maxCents) || input.maxCents <= 0) throw new RangeError('maxCents must be a positive safe integer');
+  return db.transaction(async (tx) => {
+    const earlier = await findByReference(tx, input.reference);
+    if (earlier) return -earlier.amountCents;
+    // The same lock postLedgerEntry takes: the balance read here is the one the debit applies to.
+    const [user] = await tx.select({ creditsCents: users.creditsCents }).from(users).where(eq(users.id, input.userId)).for('update');
+    if (!user) throw notFound('User not found');
+    const cents = Math.min(input.maxCents, user.creditsCents);
+    if (cents <= 0) return 0;
+    const { maxCents: _max, ...rest } = input;
+    const posted = await postLedgerEntry(tx, { ...rest, amountCents: -cents, kind: 'refund' });
+    return -posted.entry.amountCents;
+  });
+}
+
 export async function getBalanceCents(db: DbOrTx, userId: string): Promise<number | null> {
   const [row] = await db.select({ creditsCents: users.creditsCents }).from(users).where(eq(users.id, userId)).limit(1);
   return row ? row.creditsCents : null;

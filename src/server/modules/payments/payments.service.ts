@@ -12,7 +12,7 @@ import type {
 import type { NowPaymentsConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, notFound, unprocessable } from '../../errors.js';
-import { postLedgerEntry } from '../credits/ledger.service.js';
+import { postLedgerEntry, reverseUpTo } from '../credits/ledger.service.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NowPaymentsError, type NowPaymentsClient, type NowPaymentsPayment } from './nowpayments.client.js';
@@ -362,6 +362,21 @@ export class PaymentsService {
         credited = target;
       }
       if (status === 'finished' && credited === row.creditsCents) status = 'completed';
+      if (status === 'refunded' && credited > 0) {
+        // The money went back to the sender: so do the credits it bought, as far as the balance still
+        // holds them. What was already spent stays visible as credited on a refunded payment (staff).
+        const taken = await reverseUpTo(tx, {
+          userId: row.userId,
+          maxCents: credited,
+          reference: `payment:${row.id}:refunded:${credited}`,
+          description: `Crypto payment refunded (${row.payCurrency.toUpperCase()}): its credits taken back`,
+          metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
+        });
+        credited -= taken;
+        if (credited > 0) {
+          this.deps.log.warn({ paymentId: row.id, userId: row.userId, notTakenBackCents: credited }, 'refunded payment: credits already spent');
+        }
+      }
 
       const changed = status !== row.status || credited !== row.creditedCents || actuallyPaid !== row.actuallyPaid;
       const [updated] = await tx

@@ -12,6 +12,7 @@ import { NowPaymentsClient, NowPaymentsError } from './nowpayments.client.js';
 import { RECONCILE_JOB } from './payments.module.js';
 import { nextStatus, partialCreditsCents } from './payments.service.js';
 import { payments } from './payments.tables.js';
+import { postLedgerEntry } from '../credits/ledger.service.js';
 
 const SANDBOX_IPN_SECRET = 'sandbox-ipn-secret';
 
@@ -293,6 +294,33 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
     expect(detail.json.balance).toBe(194);
     const history = await ledger(t, user.token);
     expect(history.entries.map((e) => e.amountCents)).toEqual([11_800, 7_600]);
+  });
+
+  it('takes back the credits of a partial payment the provider refunds, once, as far as the balance holds them', async () => {
+    const user = await registerUser(t);
+    const p = (await deposit(t, user.token, { crypto: 'usdttrc20', amount: 200 })).json.payment as Json;
+    await control(t, p.providerPaymentId as string, { status: 'partially_paid', actually_paid: 80 });
+    expect(await balance(t, user.token, user.userId)).toBe(76);
+    await control(t, p.providerPaymentId as string, { status: 'refunded' });
+    await control(t, p.providerPaymentId as string, { status: 'refunded' });
+    const detail = await call(t, 'GET', `/api/payments/${p._id}`, { token: user.token });
+    expect(detail.json.payment).toMatchObject({ status: 'refunded', creditedAmount: 0 });
+    expect(await balance(t, user.token, user.userId)).toBe(0);
+    const history = await ledger(t, user.token);
+    expect(history.entries.map((e) => [e.kind, e.amountCents])).toEqual([
+      ['refund', -7_600],
+      ['payment', 7_600],
+    ]);
+
+    // Credits already spent cannot be taken back: the rest is, and the payment shows what remains.
+    const spender = await registerUser(t);
+    const q = (await deposit(t, spender.token, { crypto: 'usdttrc20', amount: 200 })).json.payment as Json;
+    await control(t, q.providerPaymentId as string, { status: 'partially_paid', actually_paid: 80 });
+    await postLedgerEntry(t.database.db, { userId: spender.userId, amountCents: -5_000, kind: 'spend', reference: `test-spend:${q._id}`, description: 'Spent' });
+    await control(t, q.providerPaymentId as string, { status: 'refunded' });
+    const spent = await call(t, 'GET', `/api/payments/${q._id}`, { token: spender.token });
+    expect(spent.json.payment).toMatchObject({ status: 'refunded', creditedAmount: 50 });
+    expect(await balance(t, spender.token, spender.userId)).toBe(0);
   });
 
   it('shows failed, expired and refunded payments honestly without crediting', async () => {

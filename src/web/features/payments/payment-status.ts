@@ -26,7 +26,7 @@ export const PROBLEM_STATUS_MESSAGES: Partial<Record<PaymentStatus, { title: str
   },
   refunded: {
     title: 'Payment refunded',
-    text: 'The provider refunded this payment to the sender. No credits were added.',
+    text: 'The provider refunded this payment to the sender, so it adds no credits; any credited for it earlier were taken back.',
   },
   expired: {
     title: 'Payment expired',
