@@ -40,6 +40,7 @@ export function registerExchange(api: FastifyInstance, ctx: AppContext): Exchang
       }
       const result = await service.pollUnfinished();
       if (result.checked > 0) api.log.info(result, 'exchanges polled');
+      await service.creditUnredeemedLinkedClaims();
     },
   });
   return service;

@@ -499,6 +499,46 @@ export class ExchangeService {
     return claims.filter((c) => (seen.has(c.exchangeId) ? false : (seen.add(c.exchangeId), true)));
   }
 
+  /**
+   * The safety net under the browser's redemption: a finished claim on an exchange that a sign-in
+   * moved to an account (the guest proved it was theirs) and that nobody redeemed within the grace
+   * period is credited to that account. The browser clears its claims after sign-in whatever happened
+   * (spec section 4), so a redemption lost to a network failure or a throttled address would
+   * otherwise lose the reward. Same row lock and ledger reference as a redemption: credited once.
+   */
+  async creditUnredeemedLinkedClaims(limit = 100): Promise<number> {
+    const due = await this.deps.db
+      .select({ id: exchanges.id })
+      .from(exchanges)
+      .where(
+        and(
+          eq(exchanges.rewardMode, 'claim'),
+          eq(exchanges.status, 'finished'),
+          sql`${exchanges.userId} IS NOT NULL`,
+          isNull(exchanges.rewardCreditedAt),
+          gt(exchanges.claimDeadline, sql`now()`),
+          lt(exchanges.updatedAt, new Date(Date.now() - LINKED_CLAIM_GRACE_MS)),
+        ),
+      )
+      .limit(limit);
+    let credited = 0;
+    for (const { id } of due) {
+      const cents = await this.deps.db.transaction(async (tx) => {
+        const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, id)).for('update');
+        if (!row?.userId || row.status !== 'finished' || !ExchangeService.pending(row)) return 0;
+        const amount = row.earnedRewardCents ?? 0;
+        if (!(await this.creditReward(tx, row, row.userId, amount, 'linked-claim'))) return 0;
+        await tx.update(exchanges).set({ rewardUserId: row.userId, rewardCreditedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(exchanges.id, row.id));
+        return amount;
+      });
+      if (cents > 0) {
+        credited++;
+        this.deps.log.info({ exchangeId: id, cents }, 'unredeemed claim credited to the linked account');
+      }
+    }
+    return credited;
+  }
+
   /** Which claims are still good, and what they are worth by our records (never by the browser's). */
   async guestRewardsStatus(claims: RewardClaimInput[], caller: { ip: string; userId: string | null }) {
     await this.assertNotThrottled(caller.ip, caller.userId);
@@ -574,6 +614,9 @@ export class ExchangeService {
     return { totalCredited: totalCents / 100, results };
   }
 }
+
+/** How long a linked account's claims wait for the browser's redemption before the server credits them. */
+export const LINKED_CLAIM_GRACE_MS = 60 * 60 * 1000;
 
 /**
  * Signing in with a guestId moves the guest's exchanges to the account. Claims that cannot be redeemed

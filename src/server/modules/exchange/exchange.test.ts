@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, guestCookie, guestHeaders, registerUser, startGuest } from '../../test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
@@ -280,6 +280,36 @@ describe.each(ENGINES)('exchange and guest rewards on %s', (engine) => {
     expect(answers.map((r) => r.json.data.results[0].claimed as boolean).filter(Boolean)).toHaveLength(1);
     await control(t, exchange.providerExchangeId, { status: 'finished' });
     expect((await balance(t, a)) + (await balance(t, b))).toBe(REWARD);
+  });
+
+  it("credits a linked account's finished claim that was never redeemed, once, after the grace period", async () => {
+    const linked = await guestSwap(t);
+    await control(t, linked.exchange.providerExchangeId, { status: 'finished' });
+    const user = await registerUser(t, { guestId: linked.guest.guestId }, guestCookie(linked.guest));
+    // A guest who never signed in keeps a claim only their code can redeem.
+    const unlinked = await guestSwap(t);
+    await control(t, unlinked.exchange.providerExchangeId, { status: 'finished' });
+
+    // Within the grace period the browser's redemption has the claim to itself.
+    await t.app.jobs.send(EXCHANGE_SYNC_JOB);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(await balance(t, user)).toBe(0);
+
+    await t.database.db
+      .update(exchanges)
+      .set({ updatedAt: sql`now() - interval '2 hours'` })
+      .where(inArray(exchanges.id, [linked.exchange._id, unlinked.exchange._id]));
+    await t.app.jobs.send(EXCHANGE_SYNC_JOB);
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && (await balance(t, user)) === 0) await new Promise((r) => setTimeout(r, 250));
+    expect(await balance(t, user)).toBe(REWARD);
+
+    await t.app.jobs.send(EXCHANGE_SYNC_JOB);
+    expect((await claim(t, user, [linked.claim])).json.data.totalCredited).toBe(0);
+    expect(await balance(t, user)).toBe(REWARD);
+    expect(await rewardEntries(t, user.token)).toHaveLength(1);
+    const [still] = await t.database.db.select().from(exchanges).where(eq(exchanges.id, unlinked.exchange._id));
+    expect(still!.rewardCreditedAt).toBeNull();
   });
 
   it('gives a claim raced by two users to exactly one of them', async () => {
