@@ -5,6 +5,11 @@
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { act, cleanup } from '@testing-library/react';
+import toast from 'react-hot-toast';
+import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
+import { configureApiClient } from '../api-client';
+import { storage } from '../storage';
 
 export interface RecordedRequest {
   method: string;
@@ -101,4 +106,46 @@ export function makeToken(claims: { expInSeconds?: number; lifetimeSeconds?: num
     role: claims.isGuest ? 'guest' : 'user',
   };
   return `${base64Url({ alg: 'HS256', typ: 'JWT' })}.${base64Url(payload)}.signature`;
+}
+
+/**
+ * The usual set-up for a component test against the scripted API: one server for the file, a clean
+ * slate before each test (no stored data, a signed-in token unless `signedIn: false`, the API client
+ * pointed at the server), and everything unmounted and restored after. Answers the file's server.
+ */
+export function setupScriptedApi(options: { signedIn?: boolean } = {}): ScriptedApiServer {
+  let started: ScriptedApiServer | null = null;
+  const current = () => {
+    if (!started) throw new Error('the scripted API server starts in beforeAll');
+    return started;
+  };
+  beforeAll(async () => {
+    started = await startScriptedApiServer();
+  });
+  afterAll(() => started?.close());
+  beforeEach(() => {
+    current().reset();
+    localStorage.clear();
+    if (options.signedIn !== false) storage.setToken(makeToken());
+    configureApiClient({ baseUrl: current().url, redirectToLogin: () => undefined });
+  });
+  afterEach(() => {
+    act(() => {
+      toast.remove();
+    });
+    cleanup();
+    configureApiClient(null);
+    vi.restoreAllMocks();
+  });
+  return {
+    get url() {
+      return current().url;
+    },
+    get requests() {
+      return current().requests;
+    },
+    on: (method, path, route) => current().on(method, path, route),
+    reset: () => current().reset(),
+    close: () => current().close(),
+  };
 }

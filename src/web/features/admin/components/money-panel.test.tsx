@@ -1,13 +1,9 @@
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { toast } from 'react-hot-toast';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import { Toaster } from '../../../components/ui/toaster';
-import { configureApiClient } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
 import { MoneyPanel } from './money-panel';
 
-let server: ScriptedApiServer;
 
 const PAYMENT = {
   _id: 'p1',
@@ -30,22 +26,7 @@ const EVENT = {
   createdAt: '2026-01-02T10:01:00.000Z',
 };
 
-beforeAll(async () => {
-  server = await startScriptedApiServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  localStorage.clear();
-  storage.setToken(makeToken());
-  configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
-});
-afterEach(() => {
-  act(() => toast.remove());
-  cleanup();
-  configureApiClient(null);
-  vi.restoreAllMocks();
-});
+const server = setupScriptedApi();
 
 function lastListQuery(spy: { mock: { calls: unknown[][] } }): Record<string, string> {
   const url = spy.mock.calls.map((c) => String(c[0])).filter((u) => u.includes('/api/admin/payments')).at(-1)!;

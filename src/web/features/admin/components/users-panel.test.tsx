@@ -1,14 +1,10 @@
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { toast } from 'react-hot-toast';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdminUser } from '../../../../shared/schemas/admin';
 import { Toaster } from '../../../components/ui/toaster';
-import { configureApiClient } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
 import { UsersPanel } from './users-panel';
 
-let server: ScriptedApiServer;
 
 const ID = '11111111-1111-4111-8111-111111111111';
 const USER = {
@@ -33,15 +29,8 @@ const ENTRY = {
   createdAt: '2026-01-03T00:00:00.000Z',
 };
 
-beforeAll(async () => {
-  server = await startScriptedApiServer();
-});
-afterAll(() => server.close());
+const server = setupScriptedApi();
 beforeEach(() => {
-  server.reset();
-  localStorage.clear();
-  storage.setToken(makeToken());
-  configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
   server.on('GET', '/api/admin/users', { body: { users: [USER], page: 1, pageSize: 25, total: 1 } });
   server.on('GET', `/api/admin/users/${ID}`, { body: { user: USER, sessions: [SESSION], counts: { tickets: 1, payments: 0, ledgerEntries: 0 } } });
   server.on('GET', `/api/admin/users/${ID}/ledger`, { body: { entries: [], balanceCents: 0, page: 1, pageSize: 20, total: 0 } });
@@ -55,12 +44,6 @@ beforeEach(() => {
       total: 1,
     },
   });
-});
-afterEach(() => {
-  act(() => toast.remove());
-  cleanup();
-  configureApiClient(null);
-  vi.restoreAllMocks();
 });
 
 async function openAlice(isAdmin: boolean) {

@@ -5,32 +5,15 @@ import type { AddressInfo } from 'node:net';
 import { StrictMode } from 'react';
 import toast from 'react-hot-toast';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { paths } from '../../../../shared/routes';
 import { configureApiClient } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
 import DiscordCallbackPage from './discord-callback-page';
 import TelegramCallbackPage from './telegram-callback-page';
 
-let server: ScriptedApiServer;
 
-beforeAll(async () => {
-  server = await startScriptedApiServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  localStorage.clear();
-  storage.setToken(makeToken());
-  configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
-});
-afterEach(() => {
-  // Unmounting also clears a pending 3 s redirect, so nothing runs after the test.
-  cleanup();
-  configureApiClient(null);
-  vi.restoreAllMocks();
-});
+const server = setupScriptedApi();
 
 /** Every text the page's level-1 heading showed, however briefly (the success title lasts one render). */
 function recordTitles(): { titles: string[]; stop: () => void } {

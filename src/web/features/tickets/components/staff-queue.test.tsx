@@ -1,13 +1,9 @@
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { toast } from 'react-hot-toast';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
 import type { Ticket, TicketMessage } from '../../../../shared/schemas/tickets';
-import { configureApiClient } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
 import { StaffQueue } from './staff-queue';
 
-let server: ScriptedApiServer;
 
 const message = (over: Partial<TicketMessage> = {}): TicketMessage => ({
   _id: 'm1',
@@ -33,22 +29,7 @@ const ticket = (over: Partial<Ticket> = {}): Ticket => ({
   ...over,
 });
 
-beforeAll(async () => {
-  server = await startScriptedApiServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  localStorage.clear();
-  storage.setToken(makeToken());
-  configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
-});
-afterEach(() => {
-  act(() => toast.remove());
-  cleanup();
-  configureApiClient(null);
-  vi.restoreAllMocks();
-});
+const server = setupScriptedApi();
 
 function listUrls(spy: { mock: { calls: unknown[][] } }): string[] {
   return spy.mock.calls.map((c) => String(c[0])).filter((u) => u.includes('/api/staff/tickets?'));

@@ -1,15 +1,12 @@
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { toast } from 'react-hot-toast';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WebhookDelivery, WebhookSettings } from '../../../../shared/schemas/webhooks';
 import { Toaster } from '../../../components/ui/toaster';
-import { configureApiClient } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
 import { PENDING_REFRESH_MS } from './delivery-log';
 import { WebhooksPanel } from './webhooks-panel';
 
-let server: ScriptedApiServer;
 
 const NOT_CONFIGURED: WebhookSettings = { configured: false, url: null, events: [], enabled: false, secretHint: null, updatedAt: null };
 const SECRET = 'whsec_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
@@ -35,22 +32,9 @@ const delivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
 });
 const deliveries = (list: WebhookDelivery[]) => ({ body: { deliveries: list, page: 1, pageSize: 10, total: list.length } });
 
-beforeAll(async () => {
-  server = await startScriptedApiServer();
-});
-afterAll(() => server.close());
+const server = setupScriptedApi();
 beforeEach(() => {
-  server.reset();
-  localStorage.clear();
-  storage.setToken(makeToken());
-  configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
   server.on('GET', '/api/users/webhook-deliveries', deliveries([]));
-});
-afterEach(() => {
-  act(() => toast.remove());
-  cleanup();
-  configureApiClient(null);
-  vi.restoreAllMocks();
 });
 
 function renderPanel() {
