@@ -45,6 +45,12 @@ test('the home page loads the exchange panel only when the visitor comes near it
   expect(consoleErrors).toEqual([]);
 });
 
+test('a link to /#exchange opens the home page at the exchange panel', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/#exchange');
+  await expect(page.locator('section#exchange').getByRole('heading', { name: 'Swap crypto and earn rewards' })).toBeInViewport();
+});
+
 test('"See how swaps work" opens the exchange panel', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
   await page.goto('/');

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import { useAfterFirstRender } from '../../../components/use-after-first-render';
 import { useNearViewport } from '../../../components/use-near-viewport';
 
@@ -14,6 +14,11 @@ export function LazyExchangePanel({ id = 'exchange' }: { id?: string }) {
   const ready = useAfterFirstRender();
   const placeholderRef = useRef<HTMLElement>(null);
   const near = useNearViewport(placeholderRef, { anchor: id });
+  // Opened at /#exchange: the browser looked for the section before the app had drawn it, so go there
+  // now (the panel then loads in the placeholder's place, whose top does not move).
+  useEffect(() => {
+    if (window.location.hash === `#${id}`) placeholderRef.current?.scrollIntoView();
+  }, [id]);
   const placeholder = (
     <section id={id} ref={placeholderRef} className="section exchange-placeholder" aria-busy="true" aria-label="Exchange">
       <p role="status" className="muted">
