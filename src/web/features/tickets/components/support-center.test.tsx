@@ -171,15 +171,16 @@ describe('SupportCenter (spec section 3 UI state)', () => {
     await screen.findByRole('list', { name: 'Messages' });
     fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Any news?' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
-    await screen.findByText('Any news?');
-    expect(server.requests.find((r) => r.method === 'POST')!.body).toEqual({ message: 'Any news?' });
+    // The reply shows in the thread (not only in the box it was typed in) once the server has it.
+    await waitFor(() => expect(within(screen.getByRole('list', { name: 'Messages' })).getByText('Any news?')).toBeTruthy());
+    await waitFor(() => expect(server.requests.find((r) => r.method === 'POST')?.body).toEqual({ message: 'Any news?' }));
 
     server.on('PUT', '/api/tickets/guest/t1', { body: { ticket: ticket({ status: 'closed', messageCount: 2, messages: [message(), reply] }) } });
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ status: 'closed', messageCount: 2, messages: [message(), reply] }) } });
     fireEvent.click(screen.getByRole('button', { name: 'Close ticket' }));
     await screen.findByText(/This ticket is closed/);
     expect(screen.queryByLabelText('Your reply')).toBeNull();
-    expect(server.requests.find((r) => r.method === 'PUT')!.body).toEqual({ status: 'closed' });
+    await waitFor(() => expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ status: 'closed' }));
   });
 
   it('pages through a long ticket list', async () => {
