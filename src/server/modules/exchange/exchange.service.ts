@@ -554,7 +554,8 @@ export class ExchangeService {
         results.push({ exchangeId: claim.exchangeId, valid: false });
         continue;
       }
-      const valid = ExchangeService.pending(row);
+      // A claim on an exchange a sign-in moved to an account is that account's alone.
+      const valid = ExchangeService.pending(row) && (row.userId === null || row.userId === caller.userId);
       if (valid) totalCents += row.earnedRewardCents ?? row.rewardCents;
       results.push({ exchangeId: claim.exchangeId, valid });
     }
@@ -588,6 +589,8 @@ export class ExchangeService {
       const outcome = await this.deps.db.transaction(async (tx): Promise<{ cents: number; claimed: boolean }> => {
         const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, found.id)).for('update');
         if (!row || !ExchangeService.pending(row)) return { cents: 0, claimed: false };
+        // The guest who made it proved at sign-in that it was theirs: a leaked code is no use to anyone else.
+        if (row.userId !== null && row.userId !== userId) return { cents: 0, claimed: false };
         if (row.status !== 'finished') {
           // Not finished yet: the claim becomes the caller's own exchange, credited directly when it
           // finishes. The browser clears every claim after sign-in (spec section 4), so leaving it a

@@ -290,6 +290,12 @@ describe.each(ENGINES)('exchange and guest rewards on %s', (engine) => {
     const unlinked = await guestSwap(t);
     await control(t, unlinked.exchange.providerExchangeId, { status: 'finished' });
 
+    // Linked to the account, the claim is the account's alone, code or no code.
+    const stranger = await registerUser(t);
+    const strangerStatus = await call(t, 'POST', '/api/exchange/guest-rewards-status', { token: stranger.token, body: { claims: [linked.claim] } });
+    expect(strangerStatus.json.data).toEqual({ totalPotentialRewards: 0, claims: [{ exchangeId: linked.exchange._id, valid: false }] });
+    expect((await claim(t, stranger, [linked.claim])).json.data.totalCredited).toBe(0);
+
     // Within the grace period the browser's redemption has the claim to itself.
     await t.app.jobs.send(EXCHANGE_SYNC_JOB);
     await new Promise((r) => setTimeout(r, 1500));
@@ -310,6 +316,7 @@ describe.each(ENGINES)('exchange and guest rewards on %s', (engine) => {
     expect(await rewardEntries(t, user.token)).toHaveLength(1);
     const [still] = await t.database.db.select().from(exchanges).where(eq(exchanges.id, unlinked.exchange._id));
     expect(still!.rewardCreditedAt).toBeNull();
+    expect(await balance(t, stranger)).toBe(0);
   });
 
   it('gives a claim raced by two users to exactly one of them', async () => {
