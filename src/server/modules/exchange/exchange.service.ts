@@ -417,6 +417,14 @@ export class ExchangeService {
     return result.after;
   }
 
+  /** Credits a finished claim's earned reward to `userId` and marks it credited (row locked by the caller); answers the cents. */
+  private async creditFinishedClaim(tx: Tx, row: ExchangeRow, userId: string, source: string): Promise<number> {
+    const cents = row.earnedRewardCents ?? 0;
+    if (!(await this.creditReward(tx, row, userId, cents, source))) return 0;
+    await tx.update(exchanges).set({ rewardUserId: userId, rewardCreditedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(exchanges.id, row.id));
+    return cents;
+  }
+
   private async creditReward(tx: Tx, row: ExchangeRow, userId: string, cents: number, source: string): Promise<boolean> {
     const posted = await postLedgerEntry(tx, {
       userId,
@@ -526,10 +534,7 @@ export class ExchangeService {
       const cents = await this.deps.db.transaction(async (tx) => {
         const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, id)).for('update');
         if (!row?.userId || row.status !== 'finished' || !ExchangeService.pending(row)) return 0;
-        const amount = row.earnedRewardCents ?? 0;
-        if (!(await this.creditReward(tx, row, row.userId, amount, 'linked-claim'))) return 0;
-        await tx.update(exchanges).set({ rewardUserId: row.userId, rewardCreditedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(exchanges.id, row.id));
-        return amount;
+        return this.creditFinishedClaim(tx, row, row.userId, 'linked-claim');
       });
       if (cents > 0) {
         credited++;
@@ -601,14 +606,8 @@ export class ExchangeService {
             .where(and(eq(exchanges.id, row.id), isNull(exchanges.userId)));
           return { cents: 0, claimed: true };
         }
-        const cents = row.earnedRewardCents ?? 0;
-        const created = await this.creditReward(tx, row, userId, cents, 'claim');
-        if (!created) return { cents: 0, claimed: false };
-        await tx
-          .update(exchanges)
-          .set({ rewardUserId: userId, rewardCreditedAt: sql`now()`, updatedAt: sql`now()` })
-          .where(eq(exchanges.id, row.id));
-        return { cents, claimed: true };
+        const cents = await this.creditFinishedClaim(tx, row, userId, 'claim');
+        return { cents, claimed: cents > 0 };
       });
       if (outcome.claimed) this.deps.log.info({ exchangeId: found.id, userId, cents: outcome.cents }, 'guest reward claimed');
       totalCents += outcome.cents;

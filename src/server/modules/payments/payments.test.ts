@@ -34,6 +34,18 @@ async function balance(t: TestApp, token: string, userId: string): Promise<numbe
   return res.json.credits as number;
 }
 
+/** Polls the payment's status until the ledger has it (`completed`) or 20 s pass; answers the last status. */
+async function statusOnceCompleted(t: TestApp, paymentId: string, token: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  let status = '';
+  while (Date.now() < deadline) {
+    status = (await call(t, 'GET', `/api/payments/${paymentId}/status`, { token })).json.paymentData.payment_status;
+    if (status === 'completed') break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return status;
+}
+
 async function ledger(t: TestApp, token: string) {
   const res = await call(t, 'GET', '/api/credits/history?pageSize=100', { token });
   expect(res.status).toBe(200);
@@ -349,14 +361,7 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
     expect(moved.ipn).toBeNull();
     expect(await balance(t, user.token, user.userId)).toBe(0);
     await t.app.jobs.send(RECONCILE_JOB);
-    const deadline = Date.now() + 20_000;
-    let status = '';
-    while (Date.now() < deadline) {
-      status = (await call(t, 'GET', `/api/payments/${p._id}/status`, { token: user.token })).json.paymentData.payment_status;
-      if (status === 'completed') break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(status).toBe('completed');
+    expect(await statusOnceCompleted(t, p._id as string, user.token)).toBe('completed');
     expect(await balance(t, user.token, user.userId)).toBe(97);
   });
 
@@ -371,14 +376,7 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
       .set({ lastCheckedAt: sql`now() - interval '31 minutes'` })
       .where(eq(payments.id, p._id as string));
     await t.app.jobs.send(RECONCILE_JOB);
-    const deadline = Date.now() + 20_000;
-    let status = '';
-    while (Date.now() < deadline) {
-      status = (await call(t, 'GET', `/api/payments/${p._id}/status`, { token: user.token })).json.paymentData.payment_status;
-      if (status === 'completed') break;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-    expect(status).toBe('completed');
+    expect(await statusOnceCompleted(t, p._id as string, user.token)).toBe('completed');
     expect(await balance(t, user.token, user.userId)).toBe(97);
   });
 

@@ -1,14 +1,11 @@
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import toast from 'react-hot-toast';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../../shared/schemas/auth';
-import { configureApiClient } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
 import { initialSessionState, useSessionStore } from '../../auth/stores/session-store';
 import { ConnectionsPanel } from './connections-panel';
 
-let server: ScriptedApiServer;
 
 const USER: User = {
   _id: 'u1',
@@ -24,25 +21,15 @@ const USER: User = {
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 
-beforeAll(async () => {
-  server = await startScriptedApiServer();
-});
-afterAll(() => server.close());
+const server = setupScriptedApi();
 beforeEach(() => {
-  server.reset();
-  localStorage.clear();
-  storage.setToken(makeToken());
-  configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
   server.on('GET', '/api/auth/telegram/config', {
     body: { botName: 'olympus_bot', authUrl: 'http://localhost/telegram-callback', sandboxLoginUrl: 'http://localhost/sandbox/telegram/login' },
   });
   useSessionStore.setState({ ...initialSessionState, sessionChecked: true, isAuthenticated: true, user: USER });
 });
 afterEach(() => {
-  cleanup();
-  configureApiClient(null);
   useSessionStore.setState(initialSessionState);
-  vi.restoreAllMocks();
 });
 
 const row = (name: 'Discord' | 'Telegram') => screen.getByRole('listitem', { name });

@@ -1,23 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configureApiClient } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { describe, expect, it } from 'vitest';
+import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
 import { checkPayment, createDeposit, fetchCryptoOptions, fetchMyPayments, getPaymentStatus, PaymentCallError } from './payments-api';
 
-let server: ScriptedApiServer;
 const ID = '6f1c2a4e-7d8b-4c3a-9e0f-123456789abc';
 
-beforeAll(async () => {
-  server = await startScriptedApiServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  localStorage.clear();
-  storage.setToken(makeToken());
-  configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
-});
-afterEach(() => configureApiClient(null));
+const server = setupScriptedApi();
 
 /** The spec's message, and the server's own words kept beside it. */
 async function failure(promise: Promise<unknown>): Promise<PaymentCallError> {
