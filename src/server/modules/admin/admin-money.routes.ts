@@ -1,4 +1,3 @@
-import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -12,53 +11,12 @@ import { errorResponseSchema } from '../../../shared/schemas/common.js';
 import { exchangeSchema } from '../../../shared/schemas/exchange.js';
 import { paymentSchema } from '../../../shared/schemas/payments.js';
 import type { AppContext } from '../../context.js';
-import type { DbOrTx } from '../../db/client.js';
-import { notFound } from '../../errors.js';
 import type { ExchangeService } from '../exchange/exchange.service.js';
-import { toExchangeDto } from '../exchange/exchange.service.js';
-import { exchanges } from '../exchange/exchange.tables.js';
-import { paymentEvents } from '../payments/payment-events.tables.js';
 import type { PaymentsService } from '../payments/payments.service.js';
-import { toPaymentDto } from '../payments/payments.service.js';
-import { payments } from '../payments/payments.tables.js';
-import { findUserById } from '../users/users.service.js';
-import { users } from '../users/users.tables.js';
-import { recordAudit } from './audit.service.js';
+import { AdminMoneyService } from './admin-money.service.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema };
 const idParams = z.object({ id: z.string().max(100) });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-async function usernames(db: DbOrTx, ids: Array<string | null>): Promise<Map<string, string>> {
-  const wanted = [...new Set(ids.filter((x): x is string => Boolean(x)))];
-  if (!wanted.length) return new Map();
-  const rows = await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, wanted));
-  return new Map(rows.map((r) => [r.id, r.username]));
-}
-
-interface MoneyQuery {
-  status?: string | undefined;
-  currency?: string | undefined;
-  userId?: string | undefined;
-  user?: string | undefined;
-  from?: string | undefined;
-  to?: string | undefined;
-}
-
-/** The console's "user" filter: a user id, or a username in any case. */
-function userFilter(column: typeof payments.userId | typeof exchanges.userId, user: string | undefined): SQL | undefined {
-  if (!user) return undefined;
-  if (UUID.test(user)) return eq(column, user.toLowerCase());
-  return sql`${column} IN (SELECT ${users.id} FROM ${users} WHERE lower(${users.username}) = lower(${user}))`;
-}
-
-/** Day filters are whole UTC days: `to` includes its own day. */
-function dateRange(column: typeof payments.createdAt | typeof exchanges.createdAt, q: MoneyQuery): SQL[] {
-  const out: SQL[] = [];
-  if (q.from) out.push(gte(column, new Date(`${q.from}T00:00:00Z`)));
-  if (q.to) out.push(lt(column, new Date(new Date(`${q.to}T00:00:00Z`).getTime() + 86_400_000)));
-  return out;
-}
 
 /** Operator console: payments and exchanges with filters, the provider's data, history and a re-check. */
 export function registerAdminMoneyRoutes(
@@ -67,24 +25,12 @@ export function registerAdminMoneyRoutes(
   services: { payments: PaymentsService; exchange: ExchangeService },
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const db = ctx.database.db;
+  const service = new AdminMoneyService(ctx.database.db, services);
   const tags = ['operator console'];
   const security = [{ bearer: [] }];
   const staff = { auth: 'staff' } as const;
   // A re-check writes its own audit entry with the status before and after.
   const staffChange = { auth: 'staff', audited: true } as const;
-
-  async function auditRecheck(actorId: string, targetType: 'payment' | 'exchange', targetId: string, before: unknown, after: unknown) {
-    const actor = await findUserById(db, actorId);
-    await recordAudit(db, {
-      actor: { id: actorId, username: actor?.username ?? 'unknown' },
-      action: `${targetType}.rechecked`,
-      targetType,
-      targetId,
-      before,
-      after,
-    });
-  }
 
   const adminPayment = paymentSchema.extend({ owner: adminOwnerSchema, providerData: z.record(z.string(), z.unknown()).nullable() });
   const adminExchange = exchangeSchema.extend({ owner: adminOwnerSchema, providerData: z.record(z.string(), z.unknown()).nullable() });
@@ -101,75 +47,21 @@ export function registerAdminMoneyRoutes(
         response: { 200: z.object({ payments: z.array(adminPayment), page: z.number(), pageSize: z.number(), total: z.number() }), ...errors },
       },
     },
-    async (request) => {
-      const q = request.query;
-      const where = and(
-        q.status ? eq(payments.status, q.status as never) : undefined,
-        q.currency ? eq(payments.payCurrency, q.currency) : undefined,
-        q.userId ? eq(payments.userId, q.userId) : undefined,
-        userFilter(payments.userId, q.user),
-        ...dateRange(payments.createdAt, q),
-      );
-      const rows = await db.select().from(payments).where(where).orderBy(desc(payments.createdAt), desc(payments.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
-      const [total] = await db.select({ n: count() }).from(payments).where(where);
-      const names = await usernames(db, rows.map((r) => r.userId));
-      return {
-        payments: rows.map((r) => ({
-          ...toPaymentDto(r),
-          owner: { userId: r.userId, username: names.get(r.userId) ?? null, guestId: null },
-          providerData: r.providerData ?? null,
-        })),
-        page: q.page,
-        pageSize: q.pageSize,
-        total: total?.n ?? 0,
-      };
-    },
+    async (request) => service.listPayments(request.query),
   );
 
-  async function paymentDetail(id: string) {
-    if (!UUID.test(id)) throw notFound('Payment not found');
-    const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
-    if (!row) throw notFound('Payment not found');
-    const events = await db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, row.id)).orderBy(asc(paymentEvents.createdAt));
-    const names = await usernames(db, [row.userId]);
-    return {
-      payment: { ...toPaymentDto(row), owner: { userId: row.userId, username: names.get(row.userId) ?? null, guestId: null }, providerData: row.providerData ?? null },
-      events: events.map((e) => ({
-        _id: e.id,
-        source: e.source,
-        providerStatus: e.providerStatus,
-        statusBefore: e.statusBefore,
-        statusAfter: e.statusAfter,
-        creditedCents: e.creditedCents,
-        body: e.body,
-        createdAt: e.createdAt.toISOString(),
-      })),
-    };
-  }
   const paymentDetailSchema = z.object({ payment: adminPayment, events: z.array(paymentEventSchema) });
 
   api.get(
     '/admin/payments/:id',
     { config: staff, schema: { tags, summary: 'A payment with the provider data and its IPN history', security, params: idParams, response: { 200: paymentDetailSchema, ...errors } } },
-    async (request) => paymentDetail(request.params.id),
+    async (request) => service.paymentDetail(request.params.id),
   );
 
   api.post(
     '/admin/payments/:id/recheck',
     { config: staffChange, schema: { tags, summary: 'Ask the provider about this payment now (credits once if it finished)', security, params: idParams, response: { 200: paymentDetailSchema, ...errors } } },
-    async (request) => {
-      const before = await paymentDetail(request.params.id);
-      await services.payments.refreshFromProvider(before.payment._id, 'check');
-      const after = await paymentDetail(request.params.id);
-      await auditRecheck(
-        request.auth!.userId!,
-        'payment',
-        after.payment._id,
-        { status: before.payment.status, creditedAmount: before.payment.creditedAmount },
-        { status: after.payment.status, creditedAmount: after.payment.creditedAmount },
-      );
-      return after;
-    },
+    async (request) => service.recheckPayment(request.params.id, request.auth!.userId!),
   );
 
   api.get(
@@ -184,64 +76,18 @@ export function registerAdminMoneyRoutes(
         response: { 200: z.object({ exchanges: z.array(adminExchange), page: z.number(), pageSize: z.number(), total: z.number() }), ...errors },
       },
     },
-    async (request) => {
-      const q = request.query;
-      const where = and(
-        q.status ? eq(exchanges.status, q.status as never) : undefined,
-        q.currency ? sql`(${exchanges.fromCurrency} = ${q.currency} OR ${exchanges.toCurrency} = ${q.currency})` : undefined,
-        q.userId ? eq(exchanges.userId, q.userId) : undefined,
-        q.user ? or(userFilter(exchanges.userId, q.user), eq(exchanges.guestId, q.user)) : undefined,
-        ...dateRange(exchanges.createdAt, q),
-      );
-      const rows = await db.select().from(exchanges).where(where).orderBy(desc(exchanges.createdAt), desc(exchanges.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
-      const [total] = await db.select({ n: count() }).from(exchanges).where(where);
-      const names = await usernames(db, rows.map((r) => r.userId));
-      return {
-        exchanges: rows.map((r) => ({
-          ...toExchangeDto(r),
-          owner: { userId: r.userId, username: r.userId ? (names.get(r.userId) ?? null) : null, guestId: r.guestId },
-          providerData: r.providerData ?? null,
-        })),
-        page: q.page,
-        pageSize: q.pageSize,
-        total: total?.n ?? 0,
-      };
-    },
+    async (request) => service.listExchanges(request.query),
   );
-
-  async function exchangeRow(id: string) {
-    if (!UUID.test(id)) throw notFound('Exchange not found');
-    const [row] = await db.select().from(exchanges).where(eq(exchanges.id, id)).limit(1);
-    if (!row) throw notFound('Exchange not found');
-    return row;
-  }
-  async function exchangeDetail(id: string) {
-    const row = await exchangeRow(id);
-    const names = await usernames(db, [row.userId]);
-    return {
-      exchange: {
-        ...toExchangeDto(row),
-        owner: { userId: row.userId, username: row.userId ? (names.get(row.userId) ?? null) : null, guestId: row.guestId },
-        providerData: row.providerData ?? null,
-      },
-    };
-  }
 
   api.get(
     '/admin/exchanges/:id',
     { config: staff, schema: { tags, summary: 'An exchange with the provider data', security, params: idParams, response: { 200: z.object({ exchange: adminExchange }), ...errors } } },
-    async (request) => exchangeDetail(request.params.id),
+    async (request) => service.exchangeDetail(request.params.id),
   );
 
   api.post(
     '/admin/exchanges/:id/recheck',
     { config: staffChange, schema: { tags, summary: 'Ask the swap provider about this exchange now', security, params: idParams, response: { 200: z.object({ exchange: adminExchange }), ...errors } } },
-    async (request) => {
-      const before = await exchangeRow(request.params.id);
-      await services.exchange.refreshFromProvider(before, 'poll');
-      const after = await exchangeDetail(request.params.id);
-      await auditRecheck(request.auth!.userId!, 'exchange', before.id, { status: before.status }, { status: after.exchange.status });
-      return after;
-    },
+    async (request) => service.recheckExchange(request.params.id, request.auth!.userId!),
   );
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { registerExchangeRoutes } from './exchange.routes.js';
 import { ExchangeService, moveGuestExchangesToUser } from './exchange.service.js';
+import { GuestClaimsService } from './guest-claims.service.js';
 import { SwapClient } from './swap.client.js';
 
 /** Asks the provider about unfinished exchanges (every minute, once across instances), or about one. */
@@ -22,12 +23,12 @@ export function registerExchange(api: FastifyInstance, ctx: AppContext): Exchang
     db: ctx.database.db,
     client: swapClient(ctx),
     rewardPercent: ctx.config.rewardPercent,
-    rateLimiter: ctx.rateLimiter,
     log: api.log,
   });
+  const claims = new GuestClaimsService({ db: ctx.database.db, rateLimiter: ctx.rateLimiter, log: api.log, exchange: service });
   services.set(ctx, service);
   ctx.guestLinkers.push(moveGuestExchangesToUser);
-  registerExchangeRoutes(api, ctx, service);
+  registerExchangeRoutes(api, ctx, service, claims);
   ctx.jobs.define<{ providerExchangeId?: string }>({
     name: EXCHANGE_SYNC_JOB,
     cron: '* * * * *',
@@ -40,7 +41,7 @@ export function registerExchange(api: FastifyInstance, ctx: AppContext): Exchang
       }
       const result = await service.pollUnfinished();
       if (result.checked > 0) api.log.info(result, 'exchanges polled');
-      await service.creditUnredeemedLinkedClaims();
+      await claims.creditUnredeemedLinkedClaims();
     },
   });
   return service;

@@ -20,6 +20,7 @@ import type { AppContext } from '../../context.js';
 import { forbidden, unauthorized } from '../../errors.js';
 import { requireUserId } from '../auth/auth.plugin.js';
 import { EXCHANGE_LIMITS, toExchangeDto, type ExchangeOwner, type ExchangeService } from './exchange.service.js';
+import type { GuestClaimsService } from './guest-claims.service.js';
 
 const errors = {
   400: errorResponseSchema,
@@ -40,7 +41,7 @@ function ownerOf(request: FastifyRequest): ExchangeOwner {
 }
 
 /** Exchange calls (ours to name, design.md section 3) and the guest reward calls of spec section 7. */
-export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, service: ExchangeService): void {
+export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, service: ExchangeService, claims: GuestClaimsService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['exchange'];
   const sessionSecurity: { [label: string]: string[] }[] = [{ bearer: [] }, { bearer: [], guestId: [] }];
@@ -127,7 +128,7 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     },
     async (request) => {
       const userId = request.auth && !request.auth.isGuest ? request.auth.userId : null;
-      const data = await service.guestRewardsStatus(request.body.claims, { ip: request.ip, userId });
+      const data = await claims.guestRewardsStatus(request.body.claims, { ip: request.ip, userId });
       return { success: true, data };
     },
   );
@@ -147,7 +148,7 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     async (request) => {
       const userId = requireUserId(request);
       if (request.body.userId !== userId) throw forbidden('Rewards can only be claimed for your own account');
-      const data = await service.claimGuestRewards(userId, request.body.claims, request.ip);
+      const data = await claims.claimGuestRewards(userId, request.body.claims, request.ip);
       return { success: true, data };
     },
   );

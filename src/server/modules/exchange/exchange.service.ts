@@ -10,16 +10,15 @@ import {
   type ExchangeCurrency,
   type ExchangeStatus,
   type MyExchangesQuery,
-  type RewardClaimInput,
 } from '../../../shared/schemas/exchange.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { AppError, notFound, unprocessable } from '../../errors.js';
 import { postLedgerEntry } from '../credits/ledger.service.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
-import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limit.service.js';
+import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';
 import { checkPayout, supportedCurrency, SUPPORTED_CURRENCIES, USD_REFERENCE_TICKER } from './payout-address.js';
-import { claimCodeMatches, earnedRewardCents, hashClaimCode, newClaimCode, rewardCentsFor } from './rewards.js';
+import { earnedRewardCents, hashClaimCode, newClaimCode, rewardCentsFor } from './rewards.js';
 import { SwapProviderError, type SwapClient, type SwapCurrency, type SwapTransaction } from './swap.client.js';
 
 export type ExchangeOwner = { kind: 'user'; userId: string } | { kind: 'guest'; guestId: string };
@@ -42,11 +41,6 @@ const POLL_WINDOW_DAYS = 7;
 const READ_REFRESH_MS = 10_000;
 const CURRENCY_CACHE_MS = 10 * 60 * 1000;
 
-/** Wrong claim codes are throttled per address and per account (design.md section 4). */
-export const CLAIM_LIMITS = {
-  wrongCodesPerIp: { name: 'reward-claim-fail:ip', limit: 20, windowSeconds: 15 * 60 },
-  wrongCodesPerAccount: { name: 'reward-claim-fail:account', limit: 20, windowSeconds: 15 * 60 },
-} satisfies Record<string, RateLimitRule>;
 export const EXCHANGE_LIMITS = {
   createPerIp: { name: 'exchange-create:ip', limit: 30, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;
@@ -75,7 +69,7 @@ function decimal(value: unknown): string | null {
   return typeof value === 'string' ? value : String(Number(n.toFixed(8)));
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function toExchangeDto(row: ExchangeRow): Exchange {
   return {
@@ -109,16 +103,10 @@ export interface ExchangeServiceDeps {
   db: Db;
   client: SwapClient;
   rewardPercent: number;
-  rateLimiter: RateLimiter;
   log: FastifyBaseLogger;
 }
 
 export type UpdateSource = 'poll' | 'read' | 'sandbox';
-
-export interface ClaimCheck {
-  exchangeId: string;
-  valid: boolean;
-}
 
 export class ExchangeService {
   private currencyCache: { at: number; list: ExchangeCurrency[] } | null = null;
@@ -417,15 +405,8 @@ export class ExchangeService {
     return result.after;
   }
 
-  /** Credits a finished claim's earned reward to `userId` and marks it credited (row locked by the caller); answers the cents. */
-  private async creditFinishedClaim(tx: Tx, row: ExchangeRow, userId: string, source: string): Promise<number> {
-    const cents = row.earnedRewardCents ?? 0;
-    if (!(await this.creditReward(tx, row, userId, cents, source))) return 0;
-    await tx.update(exchanges).set({ rewardUserId: userId, rewardCreditedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(exchanges.id, row.id));
-    return cents;
-  }
-
-  private async creditReward(tx: Tx, row: ExchangeRow, userId: string, cents: number, source: string): Promise<boolean> {
+  /** Credits `cents` of an exchange's reward to `userId` once (reference `reward:<id>`); answers whether it posted now. */
+  async creditReward(tx: Tx, row: ExchangeRow, userId: string, cents: number, source: string): Promise<boolean> {
     const posted = await postLedgerEntry(tx, {
       userId,
       amountCents: cents,
@@ -463,162 +444,7 @@ export class ExchangeService {
     }
     return { checked: due.length, changed };
   }
-
-  // ---- Guest claims ---------------------------------------------------------------------------------
-
-  /** Refuses at once when this caller has already presented too many wrong codes. */
-  private async assertNotThrottled(ip: string, userId: string | null): Promise<void> {
-    await this.deps.rateLimiter.assertUnder(CLAIM_LIMITS.wrongCodesPerIp, ip);
-    if (userId) await this.deps.rateLimiter.assertUnder(CLAIM_LIMITS.wrongCodesPerAccount, userId);
-  }
-
-  /** Counts a wrong code; answers true when the caller has now used up its wrong codes for the window. */
-  private async countWrongCode(ip: string, userId: string | null): Promise<boolean> {
-    const byIp = await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerIp, ip);
-    const byAccount = userId ? await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerAccount, userId) : null;
-    return byIp.count >= CLAIM_LIMITS.wrongCodesPerIp.limit || (byAccount !== null && byAccount.count >= CLAIM_LIMITS.wrongCodesPerAccount.limit);
-  }
-
-  /**
-   * The exchange a claim names, when the code is right (a wrong code or unknown id answers null). A right
-   * code stays right after the guest signed in and the exchange became the account's own (`direct`):
-   * that is no wrong code to throttle, just no longer a pending claim (see `pending`).
-   */
-  private async findClaimable(claim: RewardClaimInput): Promise<ExchangeRow | null> {
-    if (!UUID.test(claim.exchangeId)) return null;
-    const [row] = await this.deps.db.select().from(exchanges).where(eq(exchanges.id, claim.exchangeId)).limit(1);
-    if (!row || !claimCodeMatches(claim.claimCode, row.claimCodeHash)) return null;
-    return row;
-  }
-
-  /** A claim with the right code is still good: unclaimed, before its deadline, on an exchange that can still finish. */
-  private static pending(row: ExchangeRow, now = Date.now()): boolean {
-    return (
-      row.rewardMode === 'claim' &&
-      row.rewardCreditedAt === null &&
-      row.claimDeadline !== null &&
-      row.claimDeadline.getTime() > now &&
-      (row.status === 'finished' ? (row.earnedRewardCents ?? 0) > 0 : !FINAL_EXCHANGE_STATUSES.includes(row.status) && row.rewardCents > 0)
-    );
-  }
-
-  private static dedupe(claims: RewardClaimInput[]): RewardClaimInput[] {
-    const seen = new Set<string>();
-    return claims.filter((c) => (seen.has(c.exchangeId) ? false : (seen.add(c.exchangeId), true)));
-  }
-
-  /**
-   * The safety net under the browser's redemption: a finished claim on an exchange that a sign-in
-   * moved to an account (the guest proved it was theirs) and that nobody redeemed within the grace
-   * period is credited to that account. The browser clears its claims after sign-in whatever happened
-   * (spec section 4), so a redemption lost to a network failure or a throttled address would
-   * otherwise lose the reward. Same row lock and ledger reference as a redemption: credited once.
-   */
-  async creditUnredeemedLinkedClaims(limit = 100): Promise<number> {
-    const due = await this.deps.db
-      .select({ id: exchanges.id })
-      .from(exchanges)
-      .where(
-        and(
-          eq(exchanges.rewardMode, 'claim'),
-          eq(exchanges.status, 'finished'),
-          sql`${exchanges.userId} IS NOT NULL`,
-          isNull(exchanges.rewardCreditedAt),
-          gt(exchanges.claimDeadline, sql`now()`),
-          lt(exchanges.updatedAt, new Date(Date.now() - LINKED_CLAIM_GRACE_MS)),
-        ),
-      )
-      .limit(limit);
-    let credited = 0;
-    for (const { id } of due) {
-      const cents = await this.deps.db.transaction(async (tx) => {
-        const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, id)).for('update');
-        if (!row?.userId || row.status !== 'finished' || !ExchangeService.pending(row)) return 0;
-        return this.creditFinishedClaim(tx, row, row.userId, 'linked-claim');
-      });
-      if (cents > 0) {
-        credited++;
-        this.deps.log.info({ exchangeId: id, cents }, 'unredeemed claim credited to the linked account');
-      }
-    }
-    return credited;
-  }
-
-  /** Which claims are still good, and what they are worth by our records (never by the browser's). */
-  async guestRewardsStatus(claims: RewardClaimInput[], caller: { ip: string; userId: string | null }) {
-    await this.assertNotThrottled(caller.ip, caller.userId);
-    let totalCents = 0;
-    const results: ClaimCheck[] = [];
-    let usedUp = false;
-    for (const claim of ExchangeService.dedupe(claims)) {
-      // One call with many claims tries no more codes than separate calls could: 429 once used up.
-      if (usedUp) await this.assertNotThrottled(caller.ip, caller.userId);
-      const row = await this.findClaimable(claim);
-      if (!row) {
-        usedUp = await this.countWrongCode(caller.ip, caller.userId);
-        results.push({ exchangeId: claim.exchangeId, valid: false });
-        continue;
-      }
-      // A claim on an exchange a sign-in moved to an account is that account's alone.
-      const valid = ExchangeService.pending(row) && (row.userId === null || row.userId === caller.userId);
-      if (valid) totalCents += row.earnedRewardCents ?? row.rewardCents;
-      results.push({ exchangeId: claim.exchangeId, valid });
-    }
-    return { totalPotentialRewards: totalCents / 100, claims: results };
-  }
-
-  /**
-   * Redeems guest claims for `userId`: each finished, unexpired, unclaimed exchange with the right code
-   * is credited once (reference `reward:<exchangeId>`), under a row lock so two users racing for one
-   * claim cannot both have it. An unfinished one is taken over by `userId` and credited when it finishes.
-   */
-  async claimGuestRewards(userId: string, claims: RewardClaimInput[], ip: string) {
-    await this.assertNotThrottled(ip, userId);
-    let totalCents = 0;
-    const results: { exchangeId: string; claimed: boolean }[] = [];
-    let usedUp = false;
-    for (const claim of ExchangeService.dedupe(claims)) {
-      // Once this call has used up the wrong codes allowed, the rest are not tried (what was credited
-      // before stays in the answer, so it cannot be a 429).
-      if (usedUp) {
-        results.push({ exchangeId: claim.exchangeId, claimed: false });
-        continue;
-      }
-      // The code is checked before the transaction: the rate limiter uses its own connection.
-      const found = await this.findClaimable(claim);
-      if (!found) {
-        usedUp = await this.countWrongCode(ip, userId);
-        results.push({ exchangeId: claim.exchangeId, claimed: false });
-        continue;
-      }
-      const outcome = await this.deps.db.transaction(async (tx): Promise<{ cents: number; claimed: boolean }> => {
-        const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, found.id)).for('update');
-        if (!row || !ExchangeService.pending(row)) return { cents: 0, claimed: false };
-        // The guest who made it proved at sign-in that it was theirs: a leaked code is no use to anyone else.
-        if (row.userId !== null && row.userId !== userId) return { cents: 0, claimed: false };
-        if (row.status !== 'finished') {
-          // Not finished yet: the claim becomes the caller's own exchange, credited directly when it
-          // finishes. The browser clears every claim after sign-in (spec section 4), so leaving it a
-          // claim would lose the reward; an unfinished claim-mode exchange is always a guest's (userId null).
-          await tx
-            .update(exchanges)
-            .set({ userId, rewardMode: 'direct', updatedAt: sql`now()` })
-            .where(and(eq(exchanges.id, row.id), isNull(exchanges.userId)));
-          return { cents: 0, claimed: true };
-        }
-        const cents = await this.creditFinishedClaim(tx, row, userId, 'claim');
-        return { cents, claimed: cents > 0 };
-      });
-      if (outcome.claimed) this.deps.log.info({ exchangeId: found.id, userId, cents: outcome.cents }, 'guest reward claimed');
-      totalCents += outcome.cents;
-      results.push({ exchangeId: claim.exchangeId, claimed: outcome.claimed });
-    }
-    return { totalCredited: totalCents / 100, results };
-  }
 }
-
-/** How long a linked account's claims wait for the browser's redemption before the server credits them. */
-export const LINKED_CLAIM_GRACE_MS = 60 * 60 * 1000;
 
 /**
  * Signing in with a guestId moves the guest's exchanges to the account. Claims that cannot be redeemed
