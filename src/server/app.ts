@@ -36,6 +36,7 @@ import { registerStatus } from './modules/status/status.routes.js';
 import { RateLimiter } from './modules/rate-limit/rate-limit.service.js';
 import { registerTicketRoutes } from './modules/tickets/tickets.routes.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
+import { WebhookEvents } from './modules/webhooks/webhook-events.js';
 import { registerWebhooks } from './modules/webhooks/webhooks.module.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerMetrics } from './plugins/observability.js';
@@ -118,6 +119,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
+  const jobs = new JobQueue(deps.database, app.log);
   const ctx: AppContext = {
     config,
     database: deps.database,
@@ -125,7 +127,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     guestLinkers: [],
     selfUrl: () => selfUrl(app),
     isMigrated: deps.isMigrated ?? (() => true),
-    jobs: new JobQueue(deps.database, app.log),
+    jobs,
+    webhookEvents: new WebhookEvents(jobs, app.log),
   };
   // Jobs start once the app is ready (modules have defined theirs) and stop before the database closes.
   app.decorate('jobs', ctx.jobs);

@@ -3,6 +3,7 @@ import type { Database } from './db/client.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { GuestLinker } from './modules/auth/auth.service.js';
 import type { RateLimiter } from './modules/rate-limit/rate-limit.service.js';
+import type { WebhookEvents } from './modules/webhooks/webhook-events.js';
 
 /** What route modules receive: configuration and shared services, passed explicitly (no globals). */
 export interface AppContext {
@@ -16,4 +17,6 @@ export interface AppContext {
   isMigrated: () => boolean;
   /** The background job queue (started when the app is ready, stopped before it closes). */
   jobs: JobQueue;
+  /** How services queue webhook events inside their own transactions (on `jobs`). */
+  webhookEvents: WebhookEvents;
 }

@@ -68,7 +68,7 @@ export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): voi
           reference: `adjustment:${idempotencyKey ?? randomUUID()}`,
           description: reason,
           actorId,
-        });
+        }, ctx.webhookEvents);
         if (posted.created) {
           const actor = await findUserById(tx, actorId);
           await recordAudit(tx, {

@@ -3,7 +3,7 @@ import type { LedgerEntry } from '../../../shared/schemas/credits.js';
 import type { DbOrTx } from '../../db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.js';
 import { users } from '../users/users.tables.js';
-import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import { creditLedgerEntries, type LedgerEntryRow, type LedgerKind } from './credits.tables.js';
 import { noteUserChanging } from '../users/user-read-cache.js';
 
@@ -45,7 +45,7 @@ function repeatOf(existing: LedgerEntryRow, input: PostLedgerEntryInput): PostLe
  * balance after, write the balance. A repeated reference posts nothing and answers the first entry,
  * which makes every crediting idempotent - duplicated IPNs, retried jobs, racing instances.
  */
-export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput): Promise<PostLedgerEntryResult> {
+export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput, webhookEvents: WebhookEvents): Promise<PostLedgerEntryResult> {
   if (!Number.isSafeInteger(input.amountCents) || input.amountCents === 0) {
     throw new RangeError('amountCents must be a non-zero safe integer');
   }
@@ -94,7 +94,7 @@ export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput): 
 
     noteUserChanging(input.userId);
     await tx.update(users).set({ creditsCents: balanceAfter, updatedAt: sql`now()` }).where(eq(users.id, input.userId));
-    await enqueueWebhookEvent(tx, input.userId, 'credits.changed', {
+    await webhookEvents.enqueue(tx, input.userId, 'credits.changed', {
       entryId: entry.id,
       kind: entry.kind,
       amountCents: entry.amountCents,
@@ -115,6 +115,7 @@ export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput): 
 export async function reverseUpTo(
   db: DbOrTx,
   input: Omit<PostLedgerEntryInput, 'amountCents' | 'kind'> & { maxCents: number },
+  webhookEvents: WebhookEvents,
 ): Promise<number> {
   if (!Number.isSafeInteger(input.maxCents) || input.maxCents <= 0) throw new RangeError('maxCents must be a positive safe integer');
   return db.transaction(async (tx) => {
@@ -126,7 +127,7 @@ export async function reverseUpTo(
     const cents = Math.min(input.maxCents, user.creditsCents);
     if (cents <= 0) return 0;
     const { maxCents: _max, ...rest } = input;
-    const posted = await postLedgerEntry(tx, { ...rest, amountCents: -cents, kind: 'refund' });
+    const posted = await postLedgerEntry(tx, { ...rest, amountCents: -cents, kind: 'refund' }, webhookEvents);
     return -posted.entry.amountCents;
   });
 }

@@ -6,6 +6,7 @@ import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { createUser, setRole } from '../users/users.service.js';
 import { users } from '../users/users.tables.js';
 import { creditLedgerEntries } from './credits.tables.js';
+import { WebhookEvents } from '../webhooks/webhook-events.js';
 import { postLedgerEntry } from './ledger.service.js';
 
 describe.each(ENGINES)('credits ledger on %s', (engine) => {
@@ -19,6 +20,7 @@ describe.each(ENGINES)('credits ledger on %s', (engine) => {
   });
 
   const db = () => t.database.db;
+  const events = () => new WebhookEvents(t.app.jobs, t.app.log);
   async function newUser(): Promise<string> {
     seq += 1;
     const name = `ledger${Date.now().toString(36)}${seq}`;
@@ -36,32 +38,32 @@ describe.each(ENGINES)('credits ledger on %s', (engine) => {
 
   it('posts an entry with its balance after, and a repeated reference posts nothing', async () => {
     const userId = await newUser();
-    const first = await postLedgerEntry(db(), { userId, amountCents: 1250, kind: 'reward', reference: `reward:${userId}`, description: 'Reward' });
+    const first = await postLedgerEntry(db(), { userId, amountCents: 1250, kind: 'reward', reference: `reward:${userId}`, description: 'Reward' }, events());
     expect(first).toMatchObject({ created: true, balanceCents: 1250 });
     expect(first.entry).toMatchObject({ amountCents: 1250, balanceAfterCents: 1250, reference: `reward:${userId}` });
-    const again = await postLedgerEntry(db(), { userId, amountCents: 1250, kind: 'reward', reference: `reward:${userId}`, description: 'Reward' });
+    const again = await postLedgerEntry(db(), { userId, amountCents: 1250, kind: 'reward', reference: `reward:${userId}`, description: 'Reward' }, events());
     expect(again).toMatchObject({ created: false, balanceCents: 1250 });
     expect(again.entry.id).toBe(first.entry.id);
     await expect(
-      postLedgerEntry(db(), { userId, amountCents: 9999, kind: 'reward', reference: `reward:${userId}`, description: 'Other' }),
+      postLedgerEntry(db(), { userId, amountCents: 9999, kind: 'reward', reference: `reward:${userId}`, description: 'Other' }, events()),
     ).rejects.toMatchObject({ status: 409 });
     expect(await state(userId)).toEqual({ balance: 1250, sum: 1250, count: 1 });
   });
 
   it('refuses a debit below zero and changes nothing', async () => {
     const userId = await newUser();
-    await postLedgerEntry(db(), { userId, amountCents: 500, kind: 'adjustment', reference: `adjustment:a-${userId}`, description: 'Start' });
+    await postLedgerEntry(db(), { userId, amountCents: 500, kind: 'adjustment', reference: `adjustment:a-${userId}`, description: 'Start' }, events());
     await expect(
-      postLedgerEntry(db(), { userId, amountCents: -501, kind: 'spend', reference: `spend:b-${userId}`, description: 'Too much' }),
+      postLedgerEntry(db(), { userId, amountCents: -501, kind: 'spend', reference: `spend:b-${userId}`, description: 'Too much' }, events()),
     ).rejects.toMatchObject({ status: 422, code: 'INSUFFICIENT_CREDITS' });
     expect(await state(userId)).toEqual({ balance: 500, sum: 500, count: 1 });
-    await postLedgerEntry(db(), { userId, amountCents: -500, kind: 'spend', reference: `spend:c-${userId}`, description: 'All of it' });
+    await postLedgerEntry(db(), { userId, amountCents: -500, kind: 'spend', reference: `spend:c-${userId}`, description: 'All of it' }, events());
     expect(await state(userId)).toEqual({ balance: 0, sum: 0, count: 2 });
   });
 
   it('never lets an entry be updated or deleted, nor a balance go negative', async () => {
     const userId = await newUser();
-    const { entry } = await postLedgerEntry(db(), { userId, amountCents: 700, kind: 'reward', reference: `reward:imm-${userId}`, description: 'x' });
+    const { entry } = await postLedgerEntry(db(), { userId, amountCents: 700, kind: 'reward', reference: `reward:imm-${userId}`, description: 'x' }, events());
     await expect(db().update(creditLedgerEntries).set({ amountCents: 70_000 }).where(eq(creditLedgerEntries.id, entry.id))).rejects.toThrow();
     await expect(db().delete(creditLedgerEntries).where(eq(creditLedgerEntries.id, entry.id))).rejects.toThrow();
     await expect(db().execute(sql`TRUNCATE credit_ledger_entries`)).rejects.toThrow();
@@ -77,10 +79,10 @@ describe.each(ENGINES)('credits ledger on %s', (engine) => {
   it('keeps balance = sum of entries under concurrent postings, crediting each reference once', async () => {
     const userId = await newUser();
     const distinct = Array.from({ length: 20 }, (_, i) =>
-      postLedgerEntry(db(), { userId, amountCents: 100 + i, kind: 'reward', reference: `reward:c${i}-${userId}`, description: 'c' }),
+      postLedgerEntry(db(), { userId, amountCents: 100 + i, kind: 'reward', reference: `reward:c${i}-${userId}`, description: 'c' }, events()),
     );
     const same = Array.from({ length: 20 }, () =>
-      postLedgerEntry(db(), { userId, amountCents: 5000, kind: 'payment', reference: `payment:same-${userId}`, description: 'same' }),
+      postLedgerEntry(db(), { userId, amountCents: 5000, kind: 'payment', reference: `payment:same-${userId}`, description: 'same' }, events()),
     );
     const results = await Promise.all([...distinct, ...same]);
     expect(results.filter((r) => r.created)).toHaveLength(21);
@@ -102,7 +104,7 @@ describe.each(ENGINES)('credits ledger on %s', (engine) => {
         for (const p of postings) {
           const reference = `adjustment:p${p.ref}-${userId}`;
           const previous = model.get(p.ref);
-          const attempt = postLedgerEntry(db(), { userId, amountCents: p.amountCents, kind: 'adjustment', reference, description: 'prop' });
+          const attempt = postLedgerEntry(db(), { userId, amountCents: p.amountCents, kind: 'adjustment', reference, description: 'prop' }, events());
           if (previous !== undefined) {
             if (previous === p.amountCents) expect((await attempt).created).toBe(false);
             else await expect(attempt).rejects.toMatchObject({ status: 409 });
@@ -140,9 +142,9 @@ describe.each(ENGINES)('credits ledger on %s', (engine) => {
     const me = await registerUser(t);
     const other = await registerUser(t);
     for (let i = 1; i <= 3; i++) {
-      await postLedgerEntry(db(), { userId: me.userId, amountCents: i * 100, kind: 'reward', reference: `reward:h${i}-${me.userId}`, description: `Reward ${i}` });
+      await postLedgerEntry(db(), { userId: me.userId, amountCents: i * 100, kind: 'reward', reference: `reward:h${i}-${me.userId}`, description: `Reward ${i}` }, events());
     }
-    await postLedgerEntry(db(), { userId: other.userId, amountCents: 999, kind: 'reward', reference: `reward:o-${other.userId}`, description: 'Theirs' });
+    await postLedgerEntry(db(), { userId: other.userId, amountCents: 999, kind: 'reward', reference: `reward:o-${other.userId}`, description: 'Theirs' }, events());
     const page1 = await call(t, 'GET', '/api/credits/history?pageSize=2', { token: me.token });
     expect(page1.status).toBe(200);
     expect(page1.json).toMatchObject({ total: 3, page: 1, pageSize: 2, balanceCents: 600 });

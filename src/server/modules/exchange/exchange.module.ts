@@ -24,6 +24,7 @@ export function registerExchange(api: FastifyInstance, ctx: AppContext): Exchang
     client: swapClient(ctx),
     rewardPercent: ctx.config.rewardPercent,
     log: api.log,
+    webhookEvents: ctx.webhookEvents,
   });
   const claims = new GuestClaimsService({ db: ctx.database.db, rateLimiter: ctx.rateLimiter, log: api.log, exchange: service });
   services.set(ctx, service);

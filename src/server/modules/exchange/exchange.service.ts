@@ -14,7 +14,7 @@ import {
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { AppError, notFound, unprocessable } from '../../errors.js';
 import { postLedgerEntry } from '../credits/ledger.service.js';
-import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';
 import { checkPayout, supportedCurrency, SUPPORTED_CURRENCIES, USD_REFERENCE_TICKER } from './payout-address.js';
@@ -104,6 +104,7 @@ export interface ExchangeServiceDeps {
   client: SwapClient;
   rewardPercent: number;
   log: FastifyBaseLogger;
+  webhookEvents: WebhookEvents;
 }
 
 export type UpdateSource = 'poll' | 'read' | 'sandbox';
@@ -388,7 +389,7 @@ export class ExchangeService {
         .where(eq(exchanges.id, row.id))
         .returning();
       if (finishingNow && row.userId) {
-        await enqueueWebhookEvent(tx, row.userId, 'exchange.finished', {
+        await this.deps.webhookEvents.enqueue(tx, row.userId, 'exchange.finished', {
           exchangeId: row.id,
           fromCurrency: row.fromCurrency,
           toCurrency: row.toCurrency,
@@ -414,7 +415,7 @@ export class ExchangeService {
       reference: `reward:${row.id}`,
       description: `Exchange reward: ${row.amountFrom} ${row.fromCurrency.toUpperCase()} to ${row.toCurrency.toUpperCase()} (${formatCredits(cents)} credits)`,
       metadata: { exchangeId: row.id, providerExchangeId: row.providerExchangeId, mode: row.rewardMode, source },
-    });
+    }, this.deps.webhookEvents);
     return posted.created;
   }
 

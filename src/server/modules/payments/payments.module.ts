@@ -22,6 +22,7 @@ export function registerPayments(api: FastifyInstance, ctx: AppContext): Payment
     // The sandbox lives in this process and calls back over loopback; a real provider needs PUBLIC_URL.
     ipnCallbackUrl: () => `${ctx.config.nowpayments.sandbox ? ctx.selfUrl() : ctx.config.publicUrl}/api/payments/ipn`,
     log: api.log,
+    webhookEvents: ctx.webhookEvents,
   });
   registerPaymentRoutes(api, ctx, service);
   ctx.jobs.define({

@@ -13,7 +13,7 @@ import type { NowPaymentsConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, notFound, unprocessable } from '../../errors.js';
 import { postLedgerEntry, reverseUpTo } from '../credits/ledger.service.js';
-import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NowPaymentsError, type NowPaymentsClient, type NowPaymentsPayment } from './nowpayments.client.js';
 import { payments, type PaymentRow } from './payments.tables.js';
@@ -134,6 +134,7 @@ export interface PaymentsServiceDeps {
   /** Where the provider sends IPNs for new payments. */
   ipnCallbackUrl: () => string;
   log: FastifyBaseLogger;
+  webhookEvents: WebhookEvents;
 }
 
 const CRYPTO_CACHE_MS = 10 * 60 * 1000;
@@ -358,7 +359,7 @@ export class PaymentsService {
               ? `Partial crypto payment (${row.payCurrency.toUpperCase()})`
               : `Crypto top-up of ${formatCredits(row.priceAmountCents)} USD (${row.payCurrency.toUpperCase()})`,
           metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
-        });
+        }, this.deps.webhookEvents);
         credited = target;
       }
       if (status === 'finished' && credited === row.creditsCents) status = 'completed';
@@ -371,7 +372,7 @@ export class PaymentsService {
           reference: `payment:${row.id}:refunded:${credited}`,
           description: `Crypto payment refunded (${row.payCurrency.toUpperCase()}): its credits taken back`,
           metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
-        });
+        }, this.deps.webhookEvents);
         credited -= taken;
         if (credited > 0) {
           this.deps.log.warn({ paymentId: row.id, userId: row.userId, notTakenBackCents: credited }, 'refunded payment: credits already spent');
@@ -406,7 +407,7 @@ export class PaymentsService {
       }
       const done = (value: string) => value === 'finished' || value === 'completed';
       if (done(status) && !done(row.status)) {
-        await enqueueWebhookEvent(tx, row.userId, 'payment.finished', {
+        await this.deps.webhookEvents.enqueue(tx, row.userId, 'payment.finished', {
           paymentId: row.id,
           status,
           priceAmountCents: row.priceAmountCents,

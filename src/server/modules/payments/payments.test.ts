@@ -13,6 +13,7 @@ import { RECONCILE_JOB } from './payments.module.js';
 import { nextStatus, partialCreditsCents } from './payments.service.js';
 import { payments } from './payments.tables.js';
 import { postLedgerEntry } from '../credits/ledger.service.js';
+import { WebhookEvents } from '../webhooks/webhook-events.js';
 
 const SANDBOX_IPN_SECRET = 'sandbox-ipn-secret';
 
@@ -328,7 +329,7 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
     const spender = await registerUser(t);
     const q = (await deposit(t, spender.token, { crypto: 'usdttrc20', amount: 200 })).json.payment as Json;
     await control(t, q.providerPaymentId as string, { status: 'partially_paid', actually_paid: 80 });
-    await postLedgerEntry(t.database.db, { userId: spender.userId, amountCents: -5_000, kind: 'spend', reference: `test-spend:${q._id}`, description: 'Spent' });
+    await postLedgerEntry(t.database.db, { userId: spender.userId, amountCents: -5_000, kind: 'spend', reference: `test-spend:${q._id}`, description: 'Spent' }, new WebhookEvents(t.app.jobs, t.app.log));
     await control(t, q.providerPaymentId as string, { status: 'refunded' });
     const spent = await call(t, 'GET', `/api/payments/${q._id}`, { token: spender.token });
     expect(spent.json.payment).toMatchObject({ status: 'refunded', creditedAmount: 50 });

@@ -46,7 +46,7 @@ function subjectKey(requester: Requester): string {
  */
 export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const service = new TicketService(ctx.database.db);
+  const service = new TicketService(ctx.database.db, ctx.webhookEvents);
   ctx.guestLinkers.push(moveGuestTicketsToUser);
 
   for (const [prefix, auth, security] of [

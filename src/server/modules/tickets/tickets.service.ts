@@ -9,7 +9,7 @@ import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { notFound, unprocessable } from '../../errors.js';
 import { recordAudit } from '../admin/audit.service.js';
 import { users } from '../users/users.tables.js';
-import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
+import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import { ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
 
 /** Who asks: a signed-in user or a guest. Staff act on every ticket. */
@@ -124,7 +124,10 @@ async function addMessage(tx: Tx, ticket: TicketRow, author: 'requester' | 'staf
 }
 
 export class TicketService {
-  constructor(private readonly db: Db) {}
+  constructor(
+    private readonly db: Db,
+    private readonly webhookEvents: WebhookEvents,
+  ) {}
 
   async create(requester: Requester, body: CreateTicketBody): Promise<Ticket> {
     const row = await this.db.transaction(async (tx) => {
@@ -212,7 +215,7 @@ export class TicketService {
       const next = ticket.status === 'closed' || ticket.status === 'resolved' ? ticket.status : 'pending';
       const updated = await addMessage(tx, ticket, 'staff', staff.userId, message, next);
       if (ticket.userId) {
-        await enqueueWebhookEvent(tx, ticket.userId, 'ticket.answered', { ticketId: ticket.id, number: ticket.number, subject: ticket.subject, status: next });
+        await this.webhookEvents.enqueue(tx, ticket.userId, 'ticket.answered', { ticketId: ticket.id, number: ticket.number, subject: ticket.subject, status: next });
       }
       let after = updated;
       if (!updated.assignedTo) {

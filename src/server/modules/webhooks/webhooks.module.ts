@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { DELIVER_JOB, registerWebhookQueue, type DeliverJobData } from './webhook-events.js';
+import { DELIVER_JOB, type DeliverJobData } from './webhook-events.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 import { MAX_ATTEMPTS, WebhookService } from './webhooks.service.js';
 
 /**
- * Outbound webhooks (design.md section 10): the settings routes (webhooks.routes.ts) and the delivery job. Other modules report events with `enqueueWebhookEvent` (webhook-events.ts).
+ * Outbound webhooks (design.md section 10): the settings routes (webhooks.routes.ts) and the delivery job. Other modules report events through `ctx.webhookEvents` (webhook-events.ts).
  */
 export function registerWebhooks(app: FastifyInstance, ctx: AppContext): WebhookService {
   const service = new WebhookService({
@@ -24,16 +24,6 @@ export function registerWebhooks(app: FastifyInstance, ctx: AppContext): Webhook
     // Receivers may take up to the 10 s timeout; one slow receiver must not delay everyone else's.
     concurrency: 4,
     handler: (data) => service.deliver(data.deliveryId),
-  });
-  // Other modules find this queue through their transaction's database once the queue runs.
-  let unregister: (() => void) | null = null;
-  app.addHook('onReady', async () => {
-    await ctx.jobs.start();
-    unregister = registerWebhookQueue(ctx.database, ctx.jobs, app.log);
-  });
-  app.addHook('preClose', async () => {
-    unregister?.();
-    unregister = null;
   });
 
   registerWebhookRoutes(app, ctx, service);
