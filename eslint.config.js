@@ -34,4 +34,34 @@ export default tseslint.config(
       ],
     },
   },
+  // Server layering (docs/decisions/0100-server-layout.md). The database layer sits below every module:
+  // it imports nothing from outside src/server/db. Modules reach each other through services, tables
+  // and other helpers, never through another module's routes or module wiring (that is the app's job).
+  {
+    files: ['src/server/db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['../*'], message: 'The database layer imports nothing from modules or the app above it.' }] },
+      ],
+    },
+  },
+  {
+    files: ['src/server/modules/**/*.ts'],
+    // Tests build the whole app on purpose.
+    ignores: ['src/server/modules/**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['../*/*.routes.js', '../*/*.module.js', '**/app.js', '**/server.js'],
+              message: "Use another module's service or tables file; routes and module wiring are composed in app.ts.",
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

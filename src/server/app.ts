@@ -22,7 +22,7 @@ import type { Database } from './db/client.js';
 import { JobQueue } from './jobs/job-queue.js';
 import { registerAdminMoneyRoutes } from './modules/admin/admin-money.routes.js';
 import { registerAdminRoutes } from './modules/admin/admin.routes.js';
-import { registerStaffAuditHook } from './modules/admin/staff-audit.hook.js';
+import { registerStaffAuditHook } from './modules/audit/staff-audit.hook.js';
 import { registerAdRoutes } from './modules/ads/ads.routes.js';
 import { registerAuth } from './modules/auth/auth.plugin.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';

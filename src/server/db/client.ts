@@ -4,9 +4,14 @@ import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import * as schema from './schema.js';
 
-export type Db = NodePgDatabase<typeof schema>;
+/**
+ * The ORM handle. The database layer knows no module's tables: each module imports its own
+ * `*.tables.ts` (and another module's tables file) where it queries them, and drizzle-kit finds them
+ * by glob (drizzle.config.ts). No relational `db.query.*` API, so no composed schema is passed in
+ * (docs/decisions/0100-server-layout.md).
+ */
+export type Db = NodePgDatabase;
 /** A transaction handle: module functions take `Db | Tx` so callers can compose them atomically. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type DbOrTx = Db | Tx;
@@ -51,7 +56,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     return {
       engine: 'postgres',
       pool,
-      db: drizzle(pool, { schema }),
+      db: drizzle(pool),
       connectionString: options.databaseUrl,
       close: () => pool.end(),
     };
@@ -74,7 +79,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   return {
     engine: 'pglite',
     pool,
-    db: drizzle(pool, { schema }),
+    db: drizzle(pool),
     connectionString,
     async close() {
       await pool.end();

@@ -10,7 +10,7 @@ import { toPaymentDto } from '../payments/payments.service.js';
 import { payments } from '../payments/payments.tables.js';
 import { findUserById } from '../users/users.service.js';
 import { users } from '../users/users.tables.js';
-import { recordAudit } from './audit.service.js';
+import { recordAudit } from '../audit/audit.service.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -18,7 +18,7 @@ import { ledgerEntrySchema } from '../../../shared/schemas/credits.js';
 import type { AppContext } from '../../context.js';
 import { getBalanceCents, listLedgerEntries, toLedgerEntryDto } from '../credits/ledger.service.js';
 import { AdminService } from './admin.service.js';
-import { listAudit } from './audit.service.js';
+import { listAudit } from '../audit/audit.service.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 422: errorResponseSchema };
 const idParams = z.object({ id: z.string().max(100) });

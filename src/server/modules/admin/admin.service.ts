@@ -10,7 +10,7 @@ import { payments } from '../payments/payments.tables.js';
 import { tickets } from '../tickets/tickets.tables.js';
 import { findUserById, toUserDto } from '../users/users.service.js';
 import { users, type UserRow } from '../users/users.tables.js';
-import { recordAudit } from './audit.service.js';
+import { recordAudit } from '../audit/audit.service.js';
 import { noteUserChanging } from '../users/user-read-cache.js';
 
 export interface Actor {

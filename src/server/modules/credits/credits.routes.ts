@@ -6,7 +6,7 @@ import { toCents } from '../../../shared/fees.js';
 import { creditAdjustmentBodySchema, ledgerEntrySchema, ledgerHistoryResponseSchema } from '../../../shared/schemas/credits.js';
 import { errorResponseSchema, paginationQuerySchema } from '../../../shared/schemas/common.js';
 import type { AppContext } from '../../context.js';
-import { recordAudit } from '../admin/audit.service.js';
+import { recordAudit } from '../audit/audit.service.js';
 import { findUserById } from '../users/users.service.js';
 import { requireUserId } from '../auth/auth.plugin.js';
 import { getBalanceCents, listLedgerEntries, postLedgerEntry, toLedgerEntryDto } from './ledger.service.js';

@@ -7,7 +7,7 @@ import type {
 } from '../../../shared/schemas/tickets.js';
 import type { Db, DbOrTx, Tx } from '../../db/client.js';
 import { notFound, unprocessable } from '../../errors.js';
-import { recordAudit } from '../admin/audit.service.js';
+import { recordAudit } from '../audit/audit.service.js';
 import { users } from '../users/users.tables.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import { ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
