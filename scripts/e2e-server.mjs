@@ -14,7 +14,7 @@ if (!existsSync('dist/server/server.js') || !existsSync('dist/web/index.html')) 
 const dataDir = mkdtempSync(path.join(tmpdir(), 'olympus-e2e-'));
 
 // Staff accounts for the browser tests, made with the operator command as an operator would.
-const staffAccounts = JSON.parse(readFileSync('e2e/staff-accounts.json', 'utf8'));
+const staffAccounts = JSON.parse(readFileSync('e2e/support/staff-accounts.json', 'utf8'));
 for (const account of Object.values(staffAccounts)) {
   execFileSync(
     process.execPath,

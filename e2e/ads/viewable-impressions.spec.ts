@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page, Request } from '@playwright/test';
-import staffAccounts from '../staff-accounts.json' with { type: 'json' };
-import { expect, test } from '../foundation/fixtures.js';
+import staffAccounts from '../support/staff-accounts.json' with { type: 'json' };
+import { expect, test } from '../support/fixtures.js';
 
 /**
  * Ads in Chromium (design.md section 9): an impression counts when at least half of the ad has been on

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, registerUser, test } from '../foundation/fixtures.js';
+import { expect, registerUser, test } from '../support/fixtures.js';
 
 /** Every browser test gets its own account: the e2e server keeps one database for the whole run. */
 const uniqueName = () => `e2e_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

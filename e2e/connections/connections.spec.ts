@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, registerUser, signIn, test } from '../foundation/fixtures.js';
+import { expect, registerUser, signIn, test } from '../support/fixtures.js';
 
 /**
  * Discord and Telegram connections through the sandboxes, in the browser (spec sections 2, 5 and 8).

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from '../foundation/fixtures.js';
+import { expect, test } from '../support/fixtures.js';
 
 const ETH_ADDRESS = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 const PASSWORD = 'correct horse battery staple';

@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectPageRendered, test } from './fixtures.js';
+import { expect, expectPageRendered, test } from '../support/fixtures.js';
 
 /** The marketing pages of spec section 1 and where the site links to them. */
 const HEADER_PAGES = [

@@ -1,5 +1,5 @@
 import type { Page, Route } from '@playwright/test';
-import { crashHeading, expect, expectPageRendered, test } from './fixtures.js';
+import { crashHeading, expect, expectPageRendered, test } from '../support/fixtures.js';
 
 /** Records the URL of every script the page fetches, from now on. */
 function recordScripts(page: Page): Set<string> {

@@ -1,5 +1,5 @@
 import { paths } from '../../src/shared/routes.js';
-import { crashHeading, expect, expectPageRendered, signIn, test } from './fixtures.js';
+import { crashHeading, expect, expectPageRendered, signIn, test } from '../support/fixtures.js';
 
 /**
  * Every route of spec section 2, as a visitor would open it: by typing the address (a full page load

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Locator } from '@playwright/test';
-import { expect, expectPageRendered, test } from '../foundation/fixtures.js';
+import { expect, expectPageRendered, test } from '../support/fixtures.js';
 
 /**
  * Issue 8, "What it must show": every marketing page renders its content with no console errors and

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, signIn, test } from '../foundation/fixtures';
+import { expect, signIn, test } from '../support/fixtures';
 
 /** A signed-in user past onboarding, so the dashboard shows the top-up panel. */
 async function signedInUser(page: Page): Promise<string> {

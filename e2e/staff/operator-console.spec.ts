@@ -1,5 +1,5 @@
-import { expect, registerUser, test } from '../foundation/fixtures.js';
-import { skipOnboarding, staffPage } from './staff-login.js';
+import { expect, registerUser, test } from '../support/fixtures.js';
+import { skipOnboarding, staffPage } from '../support/staff-login.js';
 
 test('an admin finds a user, adds 10.00 credits with a reason, and the user and the audit log show it', async ({ page, browser, consoleErrors }) => {
   const account = await registerUser(page);

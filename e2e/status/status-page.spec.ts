@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { STATUS_PAGE_REFRESH_MS } from '../../src/shared/schemas/status.js';
-import { expect, test } from '../foundation/fixtures.js';
-import { ISOLATED_ADMIN, startFakePaymentProvider, startIsolatedServer, type IsolatedServer } from './isolated-server.js';
+import { expect, test } from '../support/fixtures.js';
+import { ISOLATED_ADMIN, startFakePaymentProvider, startIsolatedServer, type IsolatedServer } from '../support/isolated-server.js';
 
 /**
  * The status page against a server whose payment provider base URL points at an address where nothing

@@ -1,5 +1,5 @@
-import { expect, test } from '../foundation/fixtures.js';
-import { staffPage } from '../staff/staff-login.js';
+import { expect, test } from '../support/fixtures.js';
+import { staffPage } from '../support/staff-login.js';
 
 test('a guest opens a ticket, support answers it, and the guest keeps it after registering', async ({ page, browser, consoleErrors }) => {
   const subject = `Where is my deposit ${Date.now().toString(36)}`;

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
-import { expect, signIn, test } from '../foundation/fixtures.js';
+import { expect, signIn, test } from '../support/fixtures.js';
 
 /**
  * Webhooks from the settings page, in the browser (design.md section 10). The e2e server runs with

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setRole } from '../modules/users/users.service.js';
-import { call, registerUser, startGuest, TEST_PASSWORD, uniqueName } from '../test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '../test/test-app.js';
+import { setRole } from '../../modules/users/users.service.js';
+import { call, registerUser, startGuest, TEST_PASSWORD, uniqueName } from '../http.js';
+import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
 import {
   answerProblems,
   CALLER_NAMES,
@@ -13,7 +13,7 @@ import {
   stateFingerprint,
   type CallerName,
   type Callers,
-} from './fixtures.js';
+} from '../fixtures/bad-input.js';
 
 /**
  * The authorization matrix (issue 9): every documented endpoint called as anonymous, a guest, another

@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp } from '../test/test-app.js';
+import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
 
 /** The parts of every error answer design.md section 3 promises: a message, a code, no internals. */
 function expectCleanError(body: Record<string, unknown>): void {

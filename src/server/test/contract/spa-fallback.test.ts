@@ -3,10 +3,10 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paths } from '../../shared/routes.js';
-import { ENGINES, startTestApp, type TestApp } from '../test/test-app.js';
+import { paths } from '../../../shared/routes.js';
+import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const WEB_DIST = path.join(ROOT, 'dist/web');
 
 /**

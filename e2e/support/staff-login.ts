@@ -1,6 +1,6 @@
 import type { Browser, Page } from '@playwright/test';
-import { expect } from '../foundation/fixtures.js';
-import staff from '../staff-accounts.json' with { type: 'json' };
+import { expect } from './fixtures.js';
+import staff from './staff-accounts.json' with { type: 'json' };
 
 export type StaffRole = keyof typeof staff;
 

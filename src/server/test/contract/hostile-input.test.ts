@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setRole } from '../modules/users/users.service.js';
-import { call, registerUser } from '../test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '../test/test-app.js';
+import { setRole } from '../../modules/users/users.service.js';
+import { call, registerUser } from '../http.js';
+import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
 import {
   answerProblems,
   createCallers,
@@ -14,7 +14,7 @@ import {
   stateFingerprint,
   type Callers,
   type Endpoint,
-} from './fixtures.js';
+} from '../fixtures/bad-input.js';
 
 /**
  * Hostile input against every documented endpoint (issue 9, "Bad input"): random and malicious bodies,

@@ -5,13 +5,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, ENGINES, type Engine, type TestDatabase } from '../test/test-app.js';
+import { createTestDatabase, ENGINES, type Engine, type TestDatabase } from '../test-app.js';
 
 /**
  * The real server process (src/server/server.ts under tsx, as `npm run dev` runs it), on its own data
  * directory or PostgreSQL database: what `npm start` does, minus the build.
  */
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 
 interface ServerProcess {
   child: ChildProcess;
