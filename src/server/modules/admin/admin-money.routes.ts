@@ -8,7 +8,7 @@ import {
   adminPaymentListQuerySchema,
   paymentEventSchema,
 } from '../../../shared/schemas/admin.js';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponses, idParamsSchema, isUuid } from '../../../shared/schemas/common.js';
 import { exchangeSchema } from '../../../shared/schemas/exchange.js';
 import { paymentSchema } from '../../../shared/schemas/payments.js';
 import type { AppContext } from '../../context.js';
@@ -24,10 +24,6 @@ import { payments } from '../payments/payments.tables.js';
 import { findUserById } from '../users/users.service.js';
 import { users } from '../users/users.tables.js';
 import { recordAudit } from './audit.service.js';
-
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema };
-const idParams = z.object({ id: z.string().max(100) });
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function usernames(db: DbOrTx, ids: Array<string | null>): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((x): x is string => Boolean(x)))];
@@ -48,7 +44,7 @@ interface MoneyQuery {
 /** The console's "user" filter: a user id, or a username in any case. */
 function userFilter(column: typeof payments.userId | typeof exchanges.userId, user: string | undefined): SQL | undefined {
   if (!user) return undefined;
-  if (UUID.test(user)) return eq(column, user.toLowerCase());
+  if (isUuid(user)) return eq(column, user.toLowerCase());
   return sql`${column} IN (SELECT ${users.id} FROM ${users} WHERE lower(${users.username}) = lower(${user}))`;
 }
 
@@ -98,7 +94,7 @@ export function registerAdminMoneyRoutes(
         summary: 'Payments, filtered by status, currency, day and user',
         security,
         querystring: adminPaymentListQuerySchema,
-        response: { 200: z.object({ payments: z.array(adminPayment), page: z.number(), pageSize: z.number(), total: z.number() }), ...errors },
+        response: { 200: z.object({ payments: z.array(adminPayment), page: z.number(), pageSize: z.number(), total: z.number() }), ...errorResponses },
       },
     },
     async (request) => {
@@ -127,7 +123,7 @@ export function registerAdminMoneyRoutes(
   );
 
   async function paymentDetail(id: string) {
-    if (!UUID.test(id)) throw notFound('Payment not found');
+    if (!isUuid(id)) throw notFound('Payment not found');
     const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
     if (!row) throw notFound('Payment not found');
     const events = await db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, row.id)).orderBy(asc(paymentEvents.createdAt));
@@ -150,13 +146,13 @@ export function registerAdminMoneyRoutes(
 
   api.get(
     '/admin/payments/:id',
-    { config: staff, schema: { tags, summary: 'A payment with the provider data and its IPN history', security, params: idParams, response: { 200: paymentDetailSchema, ...errors } } },
+    { config: staff, schema: { tags, summary: 'A payment with the provider data and its IPN history', security, params: idParamsSchema, response: { 200: paymentDetailSchema, ...errorResponses } } },
     async (request) => paymentDetail(request.params.id),
   );
 
   api.post(
     '/admin/payments/:id/recheck',
-    { config: staffChange, schema: { tags, summary: 'Ask the provider about this payment now (credits once if it finished)', security, params: idParams, response: { 200: paymentDetailSchema, ...errors } } },
+    { config: staffChange, schema: { tags, summary: 'Ask the provider about this payment now (credits once if it finished)', security, params: idParamsSchema, response: { 200: paymentDetailSchema, ...errorResponses } } },
     async (request) => {
       const before = await paymentDetail(request.params.id);
       await services.payments.refreshFromProvider(before.payment._id, 'check');
@@ -181,7 +177,7 @@ export function registerAdminMoneyRoutes(
         summary: 'Exchanges, filtered by status, currency, day and user',
         security,
         querystring: adminExchangeListQuerySchema,
-        response: { 200: z.object({ exchanges: z.array(adminExchange), page: z.number(), pageSize: z.number(), total: z.number() }), ...errors },
+        response: { 200: z.object({ exchanges: z.array(adminExchange), page: z.number(), pageSize: z.number(), total: z.number() }), ...errorResponses },
       },
     },
     async (request) => {
@@ -210,7 +206,7 @@ export function registerAdminMoneyRoutes(
   );
 
   async function exchangeRow(id: string) {
-    if (!UUID.test(id)) throw notFound('Exchange not found');
+    if (!isUuid(id)) throw notFound('Exchange not found');
     const [row] = await db.select().from(exchanges).where(eq(exchanges.id, id)).limit(1);
     if (!row) throw notFound('Exchange not found');
     return row;
@@ -229,13 +225,13 @@ export function registerAdminMoneyRoutes(
 
   api.get(
     '/admin/exchanges/:id',
-    { config: staff, schema: { tags, summary: 'An exchange with the provider data', security, params: idParams, response: { 200: z.object({ exchange: adminExchange }), ...errors } } },
+    { config: staff, schema: { tags, summary: 'An exchange with the provider data', security, params: idParamsSchema, response: { 200: z.object({ exchange: adminExchange }), ...errorResponses } } },
     async (request) => exchangeDetail(request.params.id),
   );
 
   api.post(
     '/admin/exchanges/:id/recheck',
-    { config: staffChange, schema: { tags, summary: 'Ask the swap provider about this exchange now', security, params: idParams, response: { 200: z.object({ exchange: adminExchange }), ...errors } } },
+    { config: staffChange, schema: { tags, summary: 'Ask the swap provider about this exchange now', security, params: idParamsSchema, response: { 200: z.object({ exchange: adminExchange }), ...errorResponses } } },
     async (request) => {
       const before = await exchangeRow(request.params.id);
       await services.exchange.refreshFromProvider(before, 'poll');
