@@ -139,7 +139,8 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'PUT /api/staff/ads/{id}': (f) => ({ path: { id: f.adId }, body: { weight: 2 } }),
   'POST /api/status/incidents': () => ({ body: { title: 'Mutation incident', message: 'Looking into it.' } }),
   'PUT /api/status/incidents/{id}': (f) => ({ path: { id: f.incidentId }, body: { message: 'Still looking.' } }),
-  'PUT /api/users/webhook-settings': () => ({ body: { url: 'https://example.com/hook', events: [], enabled: false } }),
+  // A private address (allowed in this app): the suite has no DNS to resolve a public host.
+  'PUT /api/users/webhook-settings': () => ({ body: { url: 'http://127.0.0.1:9/hook', events: [], enabled: false } }),
 };
 
 /** Who calls an operation: staff routes as an admin, guest-only routes as a guest, the rest as a user. */
@@ -321,6 +322,15 @@ function expectation(part: Part, m: Mutation, types: Set<string> | null): 'named
   return 'any';
 }
 
+/**
+ * The payments reconciliation job (every minute) records a payment event, and credits a payment that
+ * finished, on its own: such a change alone is not caused by the refused request being checked.
+ */
+const BACKGROUND_TABLES = new Set(['payment_events', 'credit_ledger_entries']);
+const changedTables = (before: Record<string, number>, after: Record<string, number>) =>
+  [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((n) => before[n] !== after[n]);
+const isBackground = (changed: string[]) => changed.includes('payment_events') && changed.every((n) => BACKGROUND_TABLES.has(n));
+
 // ---- The suite --------------------------------------------------------------------------------------
 
 describe.each(ENGINES)('the mutation suite on %s', (engine) => {
@@ -330,7 +340,7 @@ describe.each(ENGINES)('the mutation suite on %s', (engine) => {
   let components: Record<string, JsonSchema>;
 
   beforeAll(async () => {
-    t = await startTestApp(engine, { RATE_LIMITS: '0' });
+    t = await startTestApp(engine, { RATE_LIMITS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
     const callers = await createCallers(t);
     const target = await registerUser(t);
     const u = callers.user.token;
@@ -398,6 +408,7 @@ describe.each(ENGINES)('the mutation suite on %s', (engine) => {
     const problems: string[] = [];
     let fields = 0;
     let requests = 0;
+    let accepted = 0;
     const covered = new Set<string>();
 
     for (const op of operations) {
@@ -451,8 +462,10 @@ describe.each(ENGINES)('the mutation suite on %s', (engine) => {
       // The base request must pass validation: otherwise "every other field valid" would not hold.
       const baseline = await send({}, queryString(queryValues), bodyWith(null, null));
       if (baseline.status === 400 && baseline.json.code === 'VALIDATION_ERROR') problems.push(`${op.key}: the valid base request was refused: ${baseline.raw.slice(0, 200)}`);
-      if (baseline.status >= 200 && baseline.status < 300) await settle(t);
-      let counts = JSON.stringify(await rowCounts(t));
+      // Staff changes are audited just after the answer is sent: let those writes land.
+      const quiet = async () => (caller === 'admin' ? settle(t) : undefined);
+      if (baseline.status < 400) await quiet();
+      let counts = await rowCounts(t);
 
       for (const target of targets) {
         fields += 1;
@@ -492,14 +505,14 @@ describe.each(ENGINES)('the mutation suite on %s', (engine) => {
           if (Object.prototype.hasOwnProperty.call(Object.prototype, 'polluted')) problems.push(`${where}: Object.prototype was polluted`);
 
           if (res.status >= 400) {
-            const now = JSON.stringify(await rowCounts(t));
-            if (now !== counts) {
-              problems.push(`${where}: refused (${res.status}) but rows changed: ${counts} -> ${now}`);
-              counts = now;
-            }
+            const now = await rowCounts(t);
+            const changed = changedTables(counts, now);
+            if (changed.length && !isBackground(changed)) problems.push(`${where}: refused (${res.status}) but rows changed: ${changed.map((n) => `${n} ${counts[n]} -> ${now[n]}`).join(', ')}`);
+            counts = now;
           } else {
-            await settle(t);
-            counts = JSON.stringify(await rowCounts(t));
+            accepted += 1;
+            await quiet();
+            counts = await rowCounts(t);
           }
         }
       }
@@ -508,7 +521,7 @@ describe.each(ENGINES)('the mutation suite on %s', (engine) => {
 
     const total = operations.length;
     console.log(
-      `mutation suite on ${engine}: ${total} operations (${operations.filter((o) => o.params.length || o.body).length} with input), ${fields} fields × ${MUTATIONS.length} mutations = ${fields * MUTATIONS.length} mutated requests (${requests} requests with the base requests)`,
+      `mutation suite on ${engine}: ${total} operations (${operations.filter((o) => o.params.length || o.body).length} with input), ${fields} fields × ${MUTATIONS.length} mutations = ${fields * MUTATIONS.length} mutated requests, ${accepted} of them valid input (${requests} requests with the base requests)`,
     );
     expect(problems).toEqual([]);
     expect([...covered].sort()).toEqual(operations.map((o) => o.key).sort());

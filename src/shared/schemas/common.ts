@@ -133,7 +133,8 @@ const EMPTY_AS_ABSENT = new WeakSet<object>();
  * only preprocess a body schema may use (it turns no type into another).
  */
 export function emptyAsAbsent<T extends z.ZodType>(schema: T) {
-  const out = z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional());
+  // Documented as nullable: null is part of the contract (it means absent).
+  const out = z.preprocess((v) => (v === null || v === '' ? undefined : v), schema.optional()).meta({ nullable: true });
   EMPTY_AS_ABSENT.add(out);
   return out;
 }
