@@ -33,7 +33,7 @@ describe.each(ENGINES)('strict input on %s', (engine) => {
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: '0' });
     callers = await createCallers(t);
-  });
+  }, 120_000);
   afterAll(async () => {
     await t?.close();
   });
@@ -192,7 +192,7 @@ describe.each(ENGINES)('a database data error caused by input, on %s', (engine) 
       request.log = { ...request.log, error: capture('error'), warn: capture('warn'), info: capture('info') } as typeof request.log;
     });
     await app.ready();
-  });
+  }, 120_000);
   afterAll(async () => {
     await app?.close();
     await db?.dispose();
