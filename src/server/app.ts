@@ -11,7 +11,6 @@ import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
   serializerCompiler,
-  validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { isAppRoute } from '../shared/routes.js';
@@ -41,6 +40,7 @@ import { registerWebhooks } from './modules/webhooks/webhooks.module.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerMetrics } from './plugins/observability.js';
 import { securityHeaders } from './plugins/security.js';
+import { strictValidatorCompiler } from './plugins/strict-input.js';
 import { registerSandboxes } from './sandbox/sandbox.routes.js';
 
 export interface AppDeps {
@@ -87,7 +87,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
   }).withTypeProvider<ZodTypeProvider>();
 
-  app.setValidatorCompiler(validatorCompiler);
+  // Every body, query string and path param: strict input rules, then the route's schema (decision 0110).
+  app.setValidatorCompiler(strictValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

@@ -19,6 +19,55 @@ function isDatabaseUnavailable(error: unknown): boolean {
   return false;
 }
 
+/**
+ * SQLSTATEs of data the database refused because of what a request carried: invalid byte sequence (a
+ * NUL byte in text), unsupported Unicode escape (NUL in JSON), numeric value out of range, invalid text
+ * representation, string too long, bad date or time. Validation should have refused such input first,
+ * so each one is a bug to fix in a schema; the caller still gets a 400, never a 500 (decision 0110).
+ */
+const DB_DATA_ERROR_CODES = new Set(['22021', '22P05', '22003', '22P02', '22001', '22007', '22008']);
+const DB_DATA_ERROR_MESSAGES = /invalid byte sequence|unsupported Unicode escape sequence|cannot be converted to text|contains a null byte|out of range for type|invalid input syntax/i;
+
+interface DbDataError {
+  code: string | undefined;
+  message: string;
+  table?: string;
+  column?: string;
+  routine?: string;
+}
+
+/**
+ * The driver error behind a data error, if this is one. Only the driver's own fields are kept: Drizzle's
+ * wrapper message carries the query parameters (request data), and values quoted in the driver's message
+ * are blanked, so no body, token or password reaches the log.
+ */
+function databaseDataError(error: unknown): DbDataError | null {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+    const { code, message, cause, table, column, routine } = current as Record<string, unknown>;
+    const known = typeof code === 'string' && DB_DATA_ERROR_CODES.has(code);
+    const nulByte = typeof message === 'string' && !/^Failed query/.test(message) && DB_DATA_ERROR_MESSAGES.test(message);
+    if (known || nulByte) {
+      return {
+        code: typeof code === 'string' ? code : undefined,
+        message: typeof message === 'string' ? message.replace(/"[^"]*"/g, '"…"').slice(0, 200) : '',
+        ...(typeof table === 'string' ? { table } : {}),
+        ...(typeof column === 'string' ? { column } : {}),
+        ...(typeof routine === 'string' ? { routine } : {}),
+      };
+    }
+    current = cause;
+  }
+  return null;
+}
+
+/** The field to name in the message, unless the message names it already ("Invalid Telegram id"). */
+function withField(field: string, message: string): string {
+  if (field === '_') return message;
+  const last = field.split('.').pop() ?? field;
+  return new RegExp(`\\b${last.replace(/[^A-Za-z0-9_]/g, '')}\\b`, 'i').test(message) ? message : `${field}: ${message}`;
+}
+
 function fieldErrors(error: FastifyError): Record<string, string> {
   const out: Record<string, string> = {};
   if (hasZodFastifySchemaValidationErrors(error)) {
@@ -44,9 +93,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = fieldErrors(error);
-      const first = Object.values(fields)[0];
+      const first = Object.entries(fields)[0];
       return reply.status(400).send({
-        error: first ? `Invalid request: ${first}` : 'Invalid request',
+        error: first ? `Invalid request: ${withField(first[0], first[1])}` : 'Invalid request',
         code: 'VALIDATION_ERROR',
         details: { fields, location: error.validationContext },
       });
@@ -61,6 +110,11 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.status(415).send({ error: 'Unsupported content type; send JSON', code: 'UNSUPPORTED_MEDIA_TYPE' });
+    }
+    const dataError = databaseDataError(error);
+    if (dataError) {
+      request.log.error({ dbError: dataError, route: request.routeOptions.url }, 'bug: the database refused input that validation let through');
+      return reply.status(400).send({ error: 'Invalid request: a value could not be stored', code: 'VALIDATION_ERROR' });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { ROLES } from '../constants.js';
 import { userSchema } from './auth.js';
+import { pageShape, paginationQuery, paginationQuerySchema, uuidSchema } from './common.js';
 
-export const adminUserListQuerySchema = z.object({
+export const adminUserListQuerySchema = paginationQuerySchema.extend({
   search: z.string().trim().max(100).optional(),
   role: z.enum(ROLES).optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
+export type AdminUserListQuery = z.input<typeof adminUserListQuerySchema>;
 
 export const adminUserSchema = userSchema.extend({
   disabled: z.boolean(),
@@ -15,12 +15,8 @@ export const adminUserSchema = userSchema.extend({
 });
 export type AdminUser = z.infer<typeof adminUserSchema>;
 
-export const adminUserListResponseSchema = z.object({
-  users: z.array(adminUserSchema),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-});
+export const adminUserListResponseSchema = z.object({ users: z.array(adminUserSchema), ...pageShape });
+export type AdminUserListResponse = z.infer<typeof adminUserListResponseSchema>;
 
 export const adminSessionSchema = z.object({
   _id: z.string(),
@@ -36,6 +32,7 @@ export const adminUserDetailResponseSchema = z.object({
   sessions: z.array(adminSessionSchema),
   counts: z.object({ tickets: z.number().int(), payments: z.number().int(), ledgerEntries: z.number().int() }),
 });
+export type AdminUserDetailResponse = z.infer<typeof adminUserDetailResponseSchema>;
 
 export const roleChangeBodySchema = z.object({
   role: z.enum(ROLES),
@@ -62,20 +59,15 @@ export const auditEntrySchema = z
   .meta({ id: 'AuditEntry' });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export const auditListQuerySchema = z.object({
+export const auditListQuerySchema = paginationQuery(50).extend({
   search: z.string().trim().max(100).optional(),
   action: z.string().trim().max(60).optional(),
   targetId: z.string().trim().max(100).optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(50),
 });
+export type AuditListQuery = z.input<typeof auditListQuerySchema>;
 
-export const auditListResponseSchema = z.object({
-  entries: z.array(auditEntrySchema),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-});
+export const auditListResponseSchema = z.object({ entries: z.array(auditEntrySchema), ...pageShape });
+export type AuditListResponse = z.infer<typeof auditListResponseSchema>;
 
 export const overviewQuerySchema = z.object({ days: z.coerce.number().int().min(1).max(365).default(30) });
 
@@ -98,19 +90,18 @@ export const overviewResponseSchema = z.object({
 export type OverviewResponse = z.infer<typeof overviewResponseSchema>;
 
 // Payments and exchanges as staff see them (operator console).
-const moneyListQueryBase = {
+const moneyListQuerySchema = paginationQuerySchema.extend({
   status: z.string().trim().max(30).optional(),
   currency: z.string().trim().toLowerCase().max(20).optional(),
-  userId: z.uuid().optional(),
+  userId: uuidSchema.optional(),
   /** A username (any case), a user id, or (exchanges) a guest id. */
   user: z.string().trim().max(100).optional(),
   from: z.iso.date().optional(),
   to: z.iso.date().optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
-};
-export const adminPaymentListQuerySchema = z.object(moneyListQueryBase);
-export const adminExchangeListQuerySchema = z.object(moneyListQueryBase);
+});
+export const adminPaymentListQuerySchema = moneyListQuerySchema;
+export const adminExchangeListQuerySchema = moneyListQuerySchema;
+export type AdminMoneyListQuery = z.input<typeof moneyListQuerySchema>;
 
 export const adminOwnerSchema = z.object({ userId: z.string().nullable(), username: z.string().nullable(), guestId: z.string().nullable() });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX } from '../ad-rules.js';
+import { multiline, uuidParamsSchema, uuidSchema } from './common.js';
 
 export { AD_IMPRESSION_WINDOW_MS, AD_KINDS, AD_PLACEMENTS, AD_VIEWABLE_MS, AD_VIEWABLE_RATIO, AD_WEIGHT_MAX, type AdKind, type AdPlacement } from '../ad-rules.js';
 export const adPlacementSchema = z.enum(AD_PLACEMENTS);
@@ -53,7 +54,7 @@ const adFieldsSchema = z.object({
   placement: adPlacementSchema,
   kind: z.enum(AD_KINDS).default('text'),
   title: z.string({ error: 'Title is required' }).trim().min(2, 'Title must be at least 2 characters').max(80, 'Title must be at most 80 characters'),
-  body: z.string().trim().max(280, 'Text must be at most 280 characters').default(''),
+  body: multiline(z.string().trim().max(280, 'Text must be at most 280 characters')).default(''),
   imageUrl: httpsImageUrl.nullable().default(null),
   imageAlt: z.string().trim().max(200, 'Image description must be at most 200 characters').default(''),
   targetUrl: httpUrl('Target address'),
@@ -89,7 +90,7 @@ export const updateAdBodySchema = adFieldsSchema
   .extend({
     // `.partial()` keeps defaults, which would reset omitted fields; an update changes only what it names.
     kind: z.enum(AD_KINDS).optional(),
-    body: z.string().trim().max(280, 'Text must be at most 280 characters').optional(),
+    body: multiline(z.string().trim().max(280, 'Text must be at most 280 characters')).optional(),
     imageUrl: httpsImageUrl.nullable().optional(),
     imageAlt: z.string().trim().max(200, 'Image description must be at most 200 characters').optional(),
     startsAt: isoDateTime.nullable().optional(),
@@ -100,7 +101,7 @@ export const updateAdBodySchema = adFieldsSchema
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to change' });
 export type UpdateAdBody = z.input<typeof updateAdBodySchema>;
 
-export const adIdParamsSchema = z.object({ id: z.uuid('Unknown ad') });
+export const adIdParamsSchema = uuidParamsSchema('Unknown ad');
 export const adPlacementQuerySchema = z.object({ placement: adPlacementSchema });
 
 /** What a visitor's browser gets: the creative and the tracked link, never anything about targeting. */
@@ -152,7 +153,7 @@ export const staffAdListResponseSchema = z.object({ ads: z.array(staffAdSchema) 
 export const adStatsQuerySchema = z.object({
   /** How many days back, today included (UTC days). */
   days: z.coerce.number().int().min(1).max(365).default(30),
-  adId: z.uuid().optional(),
+  adId: uuidSchema.optional(),
 });
 
 export const adDayStatsSchema = z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from '../constants.js';
+import { emptyAsAbsent } from './common.js';
 
 // Field schemas carry the messages people see next to a field.
 
@@ -38,7 +39,7 @@ export const referralCodeSchema = z
   .regex(/^[A-Za-z0-9]*$/, 'Invalid referral code');
 
 // The browser may send null or '' for an absent guestId or referral code.
-const optionalGuestId = z.preprocess((v) => (v === null || v === '' ? undefined : v), guestIdSchema.optional());
+const optionalGuestId = emptyAsAbsent(guestIdSchema);
 
 export const registerBodySchema = z.object({
   username: usernameSchema,
@@ -46,7 +47,7 @@ export const registerBodySchema = z.object({
   password: passwordSchema,
   guestId: optionalGuestId,
   turnstileToken: turnstileTokenSchema,
-  referralCode: z.preprocess((v) => (v === null || v === '' ? undefined : v), referralCodeSchema.optional()),
+  referralCode: emptyAsAbsent(referralCodeSchema),
 });
 export type RegisterBody = z.infer<typeof registerBodySchema>;
 

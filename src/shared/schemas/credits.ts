@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageShape, uuidField } from './common.js';
 
 export const LEDGER_ENTRY_KINDS = ['payment', 'reward', 'adjustment', 'spend', 'refund'] as const;
 export const ledgerEntryKindSchema = z.enum(LEDGER_ENTRY_KINDS);
@@ -20,16 +21,14 @@ export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 export const ledgerHistoryResponseSchema = z.object({
   entries: z.array(ledgerEntrySchema),
   balanceCents: z.number().int(),
-  page: z.number(),
-  pageSize: z.number(),
-  total: z.number(),
+  ...pageShape,
 });
 export type LedgerHistoryResponse = z.infer<typeof ledgerHistoryResponseSchema>;
 
 /** Staff adjustment: a signed amount in USD and a reason that stays on the entry. */
 export const creditAdjustmentBodySchema = z.object({
-  userId: z.uuid('Unknown user'),
-  amount: z.coerce
+  userId: uuidField('Unknown user'),
+  amount: z
     .number({ error: 'Enter an amount' })
     .refine((v) => Number.isFinite(v) && v !== 0, 'Enter a non-zero amount')
     .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'Use at most two decimals (cents)')

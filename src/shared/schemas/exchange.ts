@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EXCHANGE_STATUSES } from '../exchange-statuses.js';
+import { pageShape, paginationQuerySchema } from './common.js';
 
 /**
  * The exchange (instant crypto-to-crypto swap) and its guest rewards: design.md section 7 and the
@@ -18,8 +19,8 @@ export const tickerSchema = z
   .max(30, 'Unknown currency')
   .regex(/^[a-z0-9]+$/, 'Unknown currency');
 
-/** A crypto amount as a person types it: positive, at most 8 decimals (satoshi precision). */
-export const cryptoAmountSchema = z.coerce
+/** A crypto amount (a JSON number): positive, at most 8 decimals (satoshi precision). */
+export const cryptoAmountSchema = z
   .number({ error: 'Enter an amount' })
   .refine((v) => Number.isFinite(v) && v > 0, 'Enter an amount greater than zero')
   .refine((v) => v < 1e12, 'That amount is too large')
@@ -45,7 +46,8 @@ export type ExchangeCurrenciesResponse = z.infer<typeof exchangeCurrenciesRespon
 export const estimateQuerySchema = z.object({
   from: tickerSchema,
   to: tickerSchema,
-  amount: cryptoAmountSchema,
+  /** A query string is text: the amount arrives as a decimal string. */
+  amount: z.coerce.number({ error: 'Enter an amount' }).pipe(cryptoAmountSchema),
 });
 export type EstimateQuery = z.infer<typeof estimateQuerySchema>;
 
@@ -135,18 +137,10 @@ export type CreateExchangeResponse = z.infer<typeof createExchangeResponseSchema
 export const exchangeResponseSchema = z.object({ exchange: exchangeSchema });
 export type ExchangeResponse = z.infer<typeof exchangeResponseSchema>;
 
-export const myExchangesQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
-});
+export const myExchangesQuerySchema = paginationQuerySchema;
 export type MyExchangesQuery = z.infer<typeof myExchangesQuerySchema>;
 
-export const myExchangesResponseSchema = z.object({
-  exchanges: z.array(exchangeSchema),
-  page: z.number(),
-  pageSize: z.number(),
-  total: z.number(),
-});
+export const myExchangesResponseSchema = z.object({ exchanges: z.array(exchangeSchema), ...pageShape });
 export type MyExchangesResponse = z.infer<typeof myExchangesResponseSchema>;
 
 // ---- Guest reward claims (spec sections 3, 4 and 7) ---------------------------------------------------
@@ -155,7 +149,8 @@ export type MyExchangesResponse = z.infer<typeof myExchangesResponseSchema>;
 export const rewardClaimInputSchema = z.object({
   exchangeId: z.string().max(100),
   claimCode: z.string().max(200),
-  potentialRewards: z.coerce.number().optional(),
+  /** Ignored by the server (it knows each claim's reward); null when the browser stored junk. */
+  potentialRewards: z.number().nullable().optional(),
 });
 export type RewardClaimInput = z.infer<typeof rewardClaimInputSchema>;
 

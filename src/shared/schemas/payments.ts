@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageShape, paginationQuerySchema, uuidField } from './common.js';
 
 /**
  * Payment statuses: the provider's (NOWPayments) plus our own `pending` (before the provider knows the
@@ -23,8 +24,8 @@ export type PaymentStatus = z.infer<typeof paymentStatusSchema>;
 /** Statuses after which nothing more happens to a payment. */
 export const FINAL_PAYMENT_STATUSES: readonly PaymentStatus[] = ['completed', 'partially_paid', 'failed', 'refunded', 'expired'];
 
-/** A USD amount as a person types it: positive, at most two decimals. */
-export const usdAmountSchema = z.coerce
+/** A USD amount (a JSON number): positive, at most two decimals. */
+export const usdAmountSchema = z
   .number({ error: 'Enter an amount in USD' })
   .refine((v) => Number.isFinite(v) && v > 0, 'Enter an amount greater than zero')
   .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'Use at most two decimals (cents)');
@@ -103,7 +104,7 @@ export const paymentStatusResponseSchema = z.object({
 export type PaymentStatusResponse = z.infer<typeof paymentStatusResponseSchema>;
 
 export const paymentCheckBodySchema = z.object({
-  orderId: z.uuid('Unknown payment'),
+  orderId: uuidField('Unknown payment'),
   txHash: z
     .string({ error: 'Enter the transaction hash' })
     .trim()
@@ -115,20 +116,13 @@ export type PaymentCheckBody = z.infer<typeof paymentCheckBodySchema>;
 
 export const paymentCheckResponseSchema = paymentStatusResponseSchema.extend({ payment: paymentSchema });
 
-export const myPaymentsQuerySchema = z.object({
+export const myPaymentsQuerySchema = paginationQuerySchema.extend({
   status: paymentStatusSchema.optional(),
   currency: cryptoCodeSchema.optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 export type MyPaymentsQuery = z.infer<typeof myPaymentsQuerySchema>;
 
-export const myPaymentsResponseSchema = z.object({
-  payments: z.array(paymentSchema),
-  page: z.number(),
-  pageSize: z.number(),
-  total: z.number(),
-});
+export const myPaymentsResponseSchema = z.object({ payments: z.array(paymentSchema), ...pageShape });
 export type MyPaymentsResponse = z.infer<typeof myPaymentsResponseSchema>;
 
 /** GET /api/payments/{id}: the payment and the owner's balance now (for /payment/complete). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { multiline, uuidParamsSchema } from './common.js';
 
 /** The monitored components, in display order (ids match the status page's content file). */
 export const STATUS_COMPONENT_IDS = ['api', 'database', 'payment-provider', 'swap-provider'] as const;
@@ -86,11 +87,14 @@ export const statusResponseSchema = z.object({
 });
 export type StatusResponse = z.infer<typeof statusResponseSchema>;
 
-const incidentMessage = z
-  .string({ error: 'Message is required' })
-  .trim()
-  .min(3, 'Message must be at least 3 characters')
-  .max(2000, 'Message must be at most 2000 characters');
+/** A timeline entry may have several lines. */
+const incidentMessage = multiline(
+  z
+    .string({ error: 'Message is required' })
+    .trim()
+    .min(3, 'Message must be at least 3 characters')
+    .max(2000, 'Message must be at most 2000 characters'),
+);
 
 export const createIncidentBodySchema = z.object({
   title: z.string({ error: 'Title is required' }).trim().min(3, 'Title must be at least 3 characters').max(120, 'Title must be at most 120 characters'),
@@ -113,5 +117,5 @@ export const updateIncidentBodySchema = z
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to change' });
 export type UpdateIncidentBody = z.input<typeof updateIncidentBodySchema>;
 
-export const incidentIdParamsSchema = z.object({ id: z.uuid('Unknown incident') });
+export const incidentIdParamsSchema = uuidParamsSchema('Unknown incident');
 export const incidentResponseSchema = z.object({ incident: incidentSchema });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idParamsSchema, multiline, pageShape, paginationQuerySchema, uuidSchema } from './common.js';
 
 export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed'] as const;
 export const TICKET_PRIORITIES = ['low', 'normal', 'high', 'urgent'] as const;
@@ -11,11 +12,14 @@ export const ticketStatusSchema = z.enum(TICKET_STATUSES);
 export const ticketPrioritySchema = z.enum(TICKET_PRIORITIES);
 export const ticketCategorySchema = z.enum(TICKET_CATEGORIES);
 
-export const ticketMessageBodySchema = z
-  .string({ error: 'Message is required' })
-  .trim()
-  .min(1, 'Message is required')
-  .max(TICKET_MESSAGE_MAX, `Message must be at most ${TICKET_MESSAGE_MAX} characters`);
+/** A message may have several lines. */
+export const ticketMessageBodySchema = multiline(
+  z
+    .string({ error: 'Message is required' })
+    .trim()
+    .min(1, 'Message is required')
+    .max(TICKET_MESSAGE_MAX, `Message must be at most ${TICKET_MESSAGE_MAX} characters`),
+);
 
 export const createTicketBodySchema = z.object({
   subject: z
@@ -31,21 +35,21 @@ export type CreateTicketBody = z.infer<typeof createTicketBodySchema>;
 
 export const replyBodySchema = z.object({ message: ticketMessageBodySchema });
 
-export const ticketIdParamsSchema = z.object({ id: z.string().max(100) });
+export const ticketIdParamsSchema = idParamsSchema;
 
-export const ticketListQuerySchema = z.object({
+export const ticketListQuerySchema = paginationQuerySchema.extend({
   status: ticketStatusSchema.optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
+export type TicketListQuery = z.input<typeof ticketListQuerySchema>;
 
 export const staffTicketListQuerySchema = ticketListQuerySchema.extend({
   priority: ticketPrioritySchema.optional(),
   search: z.string().trim().max(100).optional(),
   assigned: z.enum(['me', 'unassigned', 'any']).default('any'),
   /** Only this user's tickets (operator console, user detail). */
-  userId: z.uuid().optional(),
+  userId: uuidSchema.optional(),
 });
+export type StaffTicketListQuery = z.input<typeof staffTicketListQuerySchema>;
 
 export const staffTicketUpdateBodySchema = z
   .object({
@@ -89,10 +93,6 @@ export const ticketSchema = z
 export type Ticket = z.infer<typeof ticketSchema>;
 
 export const ticketResponseSchema = z.object({ ticket: ticketSchema });
-export const ticketListResponseSchema = z.object({
-  tickets: z.array(ticketSchema),
-  page: z.number().int(),
-  pageSize: z.number().int(),
-  total: z.number().int(),
-});
+export type TicketResponse = z.infer<typeof ticketResponseSchema>;
+export const ticketListResponseSchema = z.object({ tickets: z.array(ticketSchema), ...pageShape });
 export type TicketListResponse = z.infer<typeof ticketListResponseSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageShape, paginationQuerySchema } from './common.js';
 
 // Outbound webhooks (spec section 7: PUT /api/users/webhook-settings; design.md section 10). The browser
 // and the server share these shapes; docs/decisions/0080-outbound-webhooks.md explains the choices.
@@ -111,17 +112,9 @@ export const webhookDeliverySchema = z
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
-export const webhookDeliveriesQuerySchema = z.object({
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
-});
+export const webhookDeliveriesQuerySchema = paginationQuerySchema;
 
-export const webhookDeliveriesResponseSchema = z.object({
-  deliveries: z.array(webhookDeliverySchema),
-  page: z.number(),
-  pageSize: z.number(),
-  total: z.number(),
-});
+export const webhookDeliveriesResponseSchema = z.object({ deliveries: z.array(webhookDeliverySchema), ...pageShape });
 export type WebhookDeliveriesResponse = z.infer<typeof webhookDeliveriesResponseSchema>;
 
 export const sendTestWebhookResponseSchema = z.object({ delivery: webhookDeliverySchema });

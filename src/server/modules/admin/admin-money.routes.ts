@@ -7,7 +7,7 @@ import {
   adminPaymentListQuerySchema,
   paymentEventSchema,
 } from '../../../shared/schemas/admin.js';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponses, idParamsSchema } from '../../../shared/schemas/common.js';
 import { exchangeSchema } from '../../../shared/schemas/exchange.js';
 import { paymentSchema } from '../../../shared/schemas/payments.js';
 import type { AppContext } from '../../context.js';
@@ -15,8 +15,6 @@ import type { ExchangeService } from '../exchange/exchange.service.js';
 import type { PaymentsService } from '../payments/payments.service.js';
 import { AdminMoneyService } from './admin-money.service.js';
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 503: errorResponseSchema };
-const idParams = z.object({ id: z.string().max(100) });
 
 /** Operator console: payments and exchanges with filters, the provider's data, history and a re-check. */
 export function registerAdminMoneyRoutes(
@@ -44,7 +42,7 @@ export function registerAdminMoneyRoutes(
         summary: 'Payments, filtered by status, currency, day and user',
         security,
         querystring: adminPaymentListQuerySchema,
-        response: { 200: z.object({ payments: z.array(adminPayment), page: z.number(), pageSize: z.number(), total: z.number() }), ...errors },
+        response: { 200: z.object({ payments: z.array(adminPayment), page: z.number(), pageSize: z.number(), total: z.number() }), ...errorResponses },
       },
     },
     async (request) => service.listPayments(request.query),
@@ -54,13 +52,13 @@ export function registerAdminMoneyRoutes(
 
   api.get(
     '/admin/payments/:id',
-    { config: staff, schema: { tags, summary: 'A payment with the provider data and its IPN history', security, params: idParams, response: { 200: paymentDetailSchema, ...errors } } },
+    { config: staff, schema: { tags, summary: 'A payment with the provider data and its IPN history', security, params: idParamsSchema, response: { 200: paymentDetailSchema, ...errorResponses } } },
     async (request) => service.paymentDetail(request.params.id),
   );
 
   api.post(
     '/admin/payments/:id/recheck',
-    { config: staffChange, schema: { tags, summary: 'Ask the provider about this payment now (credits once if it finished)', security, params: idParams, response: { 200: paymentDetailSchema, ...errors } } },
+    { config: staffChange, schema: { tags, summary: 'Ask the provider about this payment now (credits once if it finished)', security, params: idParamsSchema, response: { 200: paymentDetailSchema, ...errorResponses } } },
     async (request) => service.recheckPayment(request.params.id, request.auth!.userId!),
   );
 
@@ -73,7 +71,7 @@ export function registerAdminMoneyRoutes(
         summary: 'Exchanges, filtered by status, currency, day and user',
         security,
         querystring: adminExchangeListQuerySchema,
-        response: { 200: z.object({ exchanges: z.array(adminExchange), page: z.number(), pageSize: z.number(), total: z.number() }), ...errors },
+        response: { 200: z.object({ exchanges: z.array(adminExchange), page: z.number(), pageSize: z.number(), total: z.number() }), ...errorResponses },
       },
     },
     async (request) => service.listExchanges(request.query),
@@ -81,13 +79,13 @@ export function registerAdminMoneyRoutes(
 
   api.get(
     '/admin/exchanges/:id',
-    { config: staff, schema: { tags, summary: 'An exchange with the provider data', security, params: idParams, response: { 200: z.object({ exchange: adminExchange }), ...errors } } },
+    { config: staff, schema: { tags, summary: 'An exchange with the provider data', security, params: idParamsSchema, response: { 200: z.object({ exchange: adminExchange }), ...errorResponses } } },
     async (request) => service.exchangeDetail(request.params.id),
   );
 
   api.post(
     '/admin/exchanges/:id/recheck',
-    { config: staffChange, schema: { tags, summary: 'Ask the swap provider about this exchange now', security, params: idParams, response: { 200: z.object({ exchange: adminExchange }), ...errors } } },
+    { config: staffChange, schema: { tags, summary: 'Ask the swap provider about this exchange now', security, params: idParamsSchema, response: { 200: z.object({ exchange: adminExchange }), ...errorResponses } } },
     async (request) => service.recheckExchange(request.params.id, request.auth!.userId!),
   );
 }

@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.js';
+import { isUuid } from '../../../shared/schemas/common.js';
 import { notFound } from '../../errors.js';
 import type { ExchangeService } from '../exchange/exchange.service.js';
 import { toExchangeDto } from '../exchange/exchange.service.js';
@@ -12,7 +13,6 @@ import { findUserById } from '../users/users.service.js';
 import { users } from '../users/users.tables.js';
 import { recordAudit } from '../audit/audit.service.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function usernames(db: DbOrTx, ids: Array<string | null>): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((x): x is string => Boolean(x)))];
@@ -39,7 +39,7 @@ interface MoneyListQuery extends MoneyQuery {
 /** The console's "user" filter: a user id, or a username in any case. */
 function userFilter(column: typeof payments.userId | typeof exchanges.userId, user: string | undefined): SQL | undefined {
   if (!user) return undefined;
-  if (UUID.test(user)) return eq(column, user.toLowerCase());
+  if (isUuid(user)) return eq(column, user.toLowerCase());
   return sql`${column} IN (SELECT ${users.id} FROM ${users} WHERE lower(${users.username}) = lower(${user}))`;
 }
 
@@ -98,7 +98,7 @@ export class AdminMoneyService {
 
   async paymentDetail(id: string) {
     const db = this.db;
-    if (!UUID.test(id)) throw notFound('Payment not found');
+    if (!isUuid(id)) throw notFound('Payment not found');
     const [row] = await db.select().from(payments).where(eq(payments.id, id)).limit(1);
     if (!row) throw notFound('Payment not found');
     const events = await db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, row.id)).orderBy(asc(paymentEvents.createdAt));
@@ -158,7 +158,7 @@ export class AdminMoneyService {
   }
 
   private async exchangeRow(id: string) {
-    if (!UUID.test(id)) throw notFound('Exchange not found');
+    if (!isUuid(id)) throw notFound('Exchange not found');
     const [row] = await this.db.select().from(exchanges).where(eq(exchanges.id, id)).limit(1);
     if (!row) throw notFound('Exchange not found');
     return row;

@@ -13,15 +13,12 @@ import {
   overviewResponseSchema,
   roleChangeBodySchema,
 } from '../../../shared/schemas/admin.js';
-import { errorResponseSchema, paginationQuerySchema } from '../../../shared/schemas/common.js';
+import { errorResponses, idParamsSchema, paginationQuerySchema } from '../../../shared/schemas/common.js';
 import { ledgerEntrySchema } from '../../../shared/schemas/credits.js';
 import type { AppContext } from '../../context.js';
 import { getBalanceCents, listLedgerEntries, toLedgerEntryDto } from '../credits/ledger.service.js';
 import { AdminService } from './admin.service.js';
 import { listAudit } from '../audit/audit.service.js';
-
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 422: errorResponseSchema };
-const idParams = z.object({ id: z.string().max(100) });
 
 /**
  * Operator console calls. Reading is for staff (support and admin); changing accounts is for admins.
@@ -35,13 +32,13 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): Admi
 
   api.get(
     '/admin/users',
-    { config: { auth: 'staff' }, schema: { tags, summary: 'Search users', security, querystring: adminUserListQuerySchema, response: { 200: adminUserListResponseSchema, ...errors } } },
+    { config: { auth: 'staff' }, schema: { tags, summary: 'Search users', security, querystring: adminUserListQuerySchema, response: { 200: adminUserListResponseSchema, ...errorResponses } } },
     async (request) => admin.searchUsers(request.query),
   );
 
   api.get(
     '/admin/users/:id',
-    { config: { auth: 'staff' }, schema: { tags, summary: 'A user with sessions and counts', security, params: idParams, response: { 200: adminUserDetailResponseSchema, ...errors } } },
+    { config: { auth: 'staff' }, schema: { tags, summary: 'A user with sessions and counts', security, params: idParamsSchema, response: { 200: adminUserDetailResponseSchema, ...errorResponses } } },
     async (request) => admin.userDetail(request.params.id),
   );
 
@@ -53,11 +50,11 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): Admi
         tags,
         summary: "A user's ledger entries, newest first",
         security,
-        params: idParams,
+        params: idParamsSchema,
         querystring: paginationQuerySchema,
         response: {
           200: z.object({ entries: z.array(ledgerEntrySchema), balanceCents: z.number().int(), page: z.number(), pageSize: z.number(), total: z.number() }),
-          ...errors,
+          ...errorResponses,
         },
       },
     },
@@ -71,13 +68,13 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): Admi
 
   api.put(
     '/admin/users/:id/role',
-    { config: { auth: 'admin', audited: true }, schema: { tags, summary: 'Change role and subroles', security, params: idParams, body: roleChangeBodySchema, response: { 200: z.object({ user: adminUserSchema }), ...errors } } },
+    { config: { auth: 'admin', audited: true }, schema: { tags, summary: 'Change role and subroles', security, params: idParamsSchema, body: roleChangeBodySchema, response: { 200: z.object({ user: adminUserSchema }), ...errorResponses } } },
     async (request) => ({ user: await admin.changeRole(await admin.actor(request.auth!.userId!), request.params.id, request.body) }),
   );
 
   api.put(
     '/admin/users/:id/disabled',
-    { config: { auth: 'admin', audited: true }, schema: { tags, summary: 'Disable (ending every session) or re-enable an account', security, params: idParams, body: disableBodySchema, response: { 200: z.object({ user: adminUserSchema }), ...errors } } },
+    { config: { auth: 'admin', audited: true }, schema: { tags, summary: 'Disable (ending every session) or re-enable an account', security, params: idParamsSchema, body: disableBodySchema, response: { 200: z.object({ user: adminUserSchema }), ...errorResponses } } },
     async (request) => ({
       user: await admin.setDisabled(await admin.actor(request.auth!.userId!), request.params.id, request.body.disabled, request.body.reason),
     }),
@@ -85,7 +82,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): Admi
 
   api.get(
     '/admin/audit',
-    { config: { auth: 'staff' }, schema: { tags, summary: 'The audit log, newest first', security, querystring: auditListQuerySchema, response: { 200: auditListResponseSchema, ...errors } } },
+    { config: { auth: 'staff' }, schema: { tags, summary: 'The audit log, newest first', security, querystring: auditListQuerySchema, response: { 200: auditListResponseSchema, ...errorResponses } } },
     async (request) => {
       const { entries, total } = await listAudit(ctx.database.db, request.query);
       return { entries, total, page: request.query.page, pageSize: request.query.pageSize };
@@ -94,7 +91,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): Admi
 
   api.get(
     '/admin/overview',
-    { config: { auth: 'staff' }, schema: { tags, summary: 'Sign-ups, deposits, credits and tickets per day', security, querystring: overviewQuerySchema, response: { 200: overviewResponseSchema, ...errors } } },
+    { config: { auth: 'staff' }, schema: { tags, summary: 'Sign-ups, deposits, credits and tickets per day', security, querystring: overviewQuerySchema, response: { 200: overviewResponseSchema, ...errorResponses } } },
     async (request) => admin.overview(request.query.days),
   );
 

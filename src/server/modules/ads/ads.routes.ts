@@ -13,7 +13,7 @@ import {
   staffAdResponseSchema,
   updateAdBodySchema,
 } from '../../../shared/schemas/ads.js';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponses } from '../../../shared/schemas/common.js';
 import type { AppContext } from '../../context.js';
 import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
 import { AdsService, type Viewer } from './ads.service.js';
@@ -25,14 +25,6 @@ export const AD_LIMITS = {
   /** Over this, clicks still redirect (the visitor wants the page) but are not counted. */
   clicksPerViewer: { name: 'ads:click', limit: 30, windowSeconds: 60 },
 } satisfies Record<string, RateLimitRule>;
-
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  429: errorResponseSchema,
-};
 
 function viewerOf(request: FastifyRequest): Viewer {
   const auth = request.auth;
@@ -55,7 +47,7 @@ export function registerAdRoutes(app: FastifyInstance, ctx: AppContext): AdsServ
     '/ads',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'One live ad for a placement (weighted random), or null', querystring: adPlacementQuerySchema, response: { 200: adForPlacementResponseSchema, 400: errorResponseSchema } },
+      schema: { tags, summary: 'One live ad for a placement (weighted random), or null', querystring: adPlacementQuerySchema, response: { 200: adForPlacementResponseSchema, ...errorResponses } },
     },
     async (request, reply) => {
       // Each call may draw a different ad: never let a cache answer for us.
@@ -72,7 +64,7 @@ export function registerAdRoutes(app: FastifyInstance, ctx: AppContext): AdsServ
         tags,
         summary: 'Record a viewable impression (counted once per viewer per ad per 30 minutes, live ads only)',
         params: adIdParamsSchema,
-        response: { 200: impressionResponseSchema, ...errors },
+        response: { 200: impressionResponseSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -91,7 +83,7 @@ export function registerAdRoutes(app: FastifyInstance, ctx: AppContext): AdsServ
         tags,
         summary: "Record a click and redirect (302) to the ad's stored target",
         params: adIdParamsSchema,
-        response: { 302: z.null().describe('Redirect to the target'), 400: errorResponseSchema, 404: errorResponseSchema },
+        response: { 302: z.null().describe('Redirect to the target'), ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -113,13 +105,13 @@ export function registerAdRoutes(app: FastifyInstance, ctx: AppContext): AdsServ
 
   api.get(
     '/staff/ads',
-    { config: staff, schema: { tags: staffTags, summary: 'Every ad, by placement', security, response: { 200: staffAdListResponseSchema, ...errors } } },
+    { config: staff, schema: { tags: staffTags, summary: 'Every ad, by placement', security, response: { 200: staffAdListResponseSchema, ...errorResponses } } },
     async () => ({ ads: await service.list() }),
   );
 
   api.post(
     '/staff/ads',
-    { config: staff, schema: { tags: staffTags, summary: 'Create an ad', security, body: createAdBodySchema, response: { 201: staffAdResponseSchema, ...errors } } },
+    { config: staff, schema: { tags: staffTags, summary: 'Create an ad', security, body: createAdBodySchema, response: { 201: staffAdResponseSchema, ...errorResponses } } },
     async (request, reply) => reply.status(201).send({ ad: await service.create(request.body, request.auth!.userId!) }),
   );
 
@@ -127,7 +119,7 @@ export function registerAdRoutes(app: FastifyInstance, ctx: AppContext): AdsServ
     '/staff/ads/:id',
     {
       config: staff,
-      schema: { tags: staffTags, summary: 'Change an ad (any subset of its fields)', security, params: adIdParamsSchema, body: updateAdBodySchema, response: { 200: staffAdResponseSchema, ...errors } },
+      schema: { tags: staffTags, summary: 'Change an ad (any subset of its fields)', security, params: adIdParamsSchema, body: updateAdBodySchema, response: { 200: staffAdResponseSchema, ...errorResponses } },
     },
     async (request) => ({ ad: await service.update(request.params.id, request.body, request.auth!.userId!) }),
   );
@@ -136,7 +128,7 @@ export function registerAdRoutes(app: FastifyInstance, ctx: AppContext): AdsServ
     '/staff/ads/stats',
     {
       config: staff,
-      schema: { tags: staffTags, summary: 'Impressions, unique viewers, clicks and click-through per ad and UTC day', security, querystring: adStatsQuerySchema, response: { 200: adStatsResponseSchema, ...errors } },
+      schema: { tags: staffTags, summary: 'Impressions, unique viewers, clicks and click-through per ad and UTC day', security, querystring: adStatsQuerySchema, response: { 200: adStatsResponseSchema, ...errorResponses } },
     },
     async (request) => ({ stats: await service.stats(request.query.days, request.query.adId) }),
   );

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   authResponseSchema,
   csrfResponseSchema,
@@ -12,14 +11,12 @@ import {
   sessionListResponseSchema,
   tokenResponseSchema,
 } from '../../../shared/schemas/auth.js';
-import { errorResponseSchema, messageResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponses, messageResponseSchema, uuidParamsSchema } from '../../../shared/schemas/common.js';
 import type { AppContext } from '../../context.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { findUserById, toUserDto } from '../users/users.service.js';
 import { AuthService, type RequestMeta } from './auth.service.js';
 import { userReadCache } from '../users/user-read-cache.js';
-
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 429: errorResponseSchema };
 
 /**
  * The guest token a sign-in may carry as proof that the body's guestId is the caller's own: the
@@ -63,7 +60,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
 
   api.post(
     '/guest',
-    { schema: { tags, summary: 'Start a guest session', response: { 201: guestResponseSchema, 429: errorResponseSchema } } },
+    { schema: { tags, summary: 'Start a guest session', response: { 201: guestResponseSchema, ...errorResponses } } },
     async (request, reply) => reply.status(201).send(await auth.startGuest(requestMeta(request))),
   );
 
@@ -74,7 +71,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
         tags,
         summary: 'Create an account',
         body: registerBodySchema,
-        response: { 201: authResponseSchema, ...errors, 409: errorResponseSchema },
+        response: { 201: authResponseSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -85,7 +82,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
 
   api.post(
     '/login',
-    { schema: { tags, summary: 'Sign in', body: loginBodySchema, response: { 200: authResponseSchema, ...errors } } },
+    { schema: { tags, summary: 'Sign in', body: loginBodySchema, response: { 200: authResponseSchema, ...errorResponses } } },
     async (request) => {
       const { user, token } = await auth.login(request.body, requestMeta(request));
       return { user: toUserDto(user), token };
@@ -96,7 +93,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     '/refresh-token',
     {
       config: { auth: 'session' },
-      schema: { tags, summary: 'Re-issue the token of the current session', security: [{ bearer: [] }], response: { 200: tokenResponseSchema, ...errors } },
+      schema: { tags, summary: 'Re-issue the token of the current session', security: [{ bearer: [] }], response: { 200: tokenResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const session = request.auth!;
@@ -109,7 +106,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     '/logout',
     {
       config: { auth: 'session' },
-      schema: { tags, summary: 'End the current session', security: [{ bearer: [] }], response: { 200: messageResponseSchema, ...errors } },
+      schema: { tags, summary: 'End the current session', security: [{ bearer: [] }], response: { 200: messageResponseSchema, ...errorResponses } },
     },
     async (request) => {
       await app.sessions.revoke(ctx.database.db, request.auth!.sessionId);
@@ -121,7 +118,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     '/auth/me',
     {
       config: { auth: 'session' },
-      schema: { tags, summary: 'The signed-in user or guest', security: [{ bearer: [] }], response: { 200: meResponseSchema, ...errors } },
+      schema: { tags, summary: 'The signed-in user or guest', security: [{ bearer: [] }], response: { 200: meResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const session = request.auth!;
@@ -137,7 +134,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     '/auth/sessions',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'My active sessions', security: [{ bearer: [] }], response: { 200: sessionListResponseSchema, ...errors } },
+      schema: { tags, summary: 'My active sessions', security: [{ bearer: [] }], response: { 200: sessionListResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const rows = await app.sessions.listActiveForUser(request.auth!.userId!);
@@ -163,8 +160,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
         tags,
         summary: 'End one of my sessions',
         security: [{ bearer: [] }],
-        params: z.object({ id: z.uuid() }),
-        response: { 200: messageResponseSchema, 404: errorResponseSchema, ...errors },
+        params: uuidParamsSchema('Unknown session'),
+        response: { 200: messageResponseSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -177,7 +174,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
 
   api.get(
     '/csrf-token',
-    { schema: { tags, summary: 'A CSRF token (the API authenticates by bearer token, not cookies)', response: { 200: csrfResponseSchema } } },
+    { schema: { tags, summary: 'A CSRF token (the API authenticates by bearer token, not cookies)', response: { 200: csrfResponseSchema, ...errorResponses } } },
     async (_request, reply) => {
       const csrfToken = randomBytes(24).toString('base64url');
       reply.header('Set-Cookie', `csrf=${csrfToken}; Path=/; SameSite=Lax; HttpOnly${ctx.config.env === 'production' ? '; Secure' : ''}`);

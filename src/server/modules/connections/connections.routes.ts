@@ -14,7 +14,7 @@ import {
   verifyTelegramBodySchema,
   verifyTelegramResponseSchema,
 } from '../../../shared/schemas/connections.js';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponses } from '../../../shared/schemas/common.js';
 import type { AppContext } from '../../context.js';
 import { DISCORD_SANDBOX_AUTHORIZE_PATH } from '../../sandbox/discord/discord.sandbox.js';
 import { TELEGRAM_SANDBOX_LOGIN_PATH } from '../../sandbox/telegram/telegram.sandbox.js';
@@ -30,16 +30,6 @@ import {
 } from './connections.service.js';
 import { DISCORD_AUTHORIZE_PATH, DiscordClient } from './discord.client.js';
 import { checkTelegramLogin, TELEGRAM_AUTH_MAX_AGE_S } from './telegram-login.js';
-
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  409: errorResponseSchema,
-  429: errorResponseSchema,
-  502: errorResponseSchema,
-  503: errorResponseSchema,
-};
 
 /** Each attempt reaches an outside provider or writes a row: bounded per account. */
 const CONNECT_ATTEMPTS: RateLimitRule = { name: 'connect:user', limit: 30, windowSeconds: 10 * 60 };
@@ -65,7 +55,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext):
     '/auth/discord/authorize-url',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Discord authorize URL with a state bound to this session', security, response: { 200: discordAuthorizeUrlResponseSchema, ...errors } },
+      schema: { tags, summary: 'Discord authorize URL with a state bound to this session', security, response: { 200: discordAuthorizeUrlResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const caller = request.auth!;
@@ -84,7 +74,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext):
         summary: 'Swap a Discord authorization code (state checked) for the account it belongs to',
         security,
         body: discordExchangeBodySchema,
-        response: { 200: discordIdentitySchema, ...errors },
+        response: { 200: discordIdentitySchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -102,7 +92,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext):
     '/users/connect/discord',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Connect the Discord account verified for this session', security, body: connectDiscordBodySchema, response: { 200: connectDiscordResponseSchema, ...errors } },
+      schema: { tags, summary: 'Connect the Discord account verified for this session', security, body: connectDiscordBodySchema, response: { 200: connectDiscordResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const caller = request.auth!;
@@ -115,7 +105,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext):
     '/users/disconnect/discord',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Disconnect the Discord account', security, response: { 200: disconnectResponseSchema, ...errors } },
+      schema: { tags, summary: 'Disconnect the Discord account', security, response: { 200: disconnectResponseSchema, ...errorResponses } },
     },
     async (request) => {
       await disconnect(db, request.auth!.userId!, 'discord');
@@ -126,7 +116,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext):
   api.get(
     '/auth/telegram/config',
     {
-      schema: { tags, summary: 'Telegram Login Widget settings (or the sandbox login page)', response: { 200: telegramConfigResponseSchema } },
+      schema: { tags, summary: 'Telegram Login Widget settings (or the sandbox login page)', response: { 200: telegramConfigResponseSchema, ...errorResponses } },
     },
     async () => {
       let sandboxLoginUrl: string | null = null;
@@ -149,7 +139,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext):
         summary: 'Check a Telegram Login Widget payload (hash and age) and remember it for this session',
         security,
         body: verifyTelegramBodySchema,
-        response: { 200: verifyTelegramResponseSchema, ...errors },
+        response: { 200: verifyTelegramResponseSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -179,7 +169,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext):
     '/users/connect/telegram',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Connect the Telegram account verified for this session', security, body: connectTelegramBodySchema, response: { 200: connectTelegramResponseSchema, ...errors } },
+      schema: { tags, summary: 'Connect the Telegram account verified for this session', security, body: connectTelegramBodySchema, response: { 200: connectTelegramResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const caller = request.auth!;
@@ -192,7 +182,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext):
     '/users/disconnect/telegram',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Disconnect the Telegram account', security, response: { 200: disconnectResponseSchema, ...errors } },
+      schema: { tags, summary: 'Disconnect the Telegram account', security, response: { 200: disconnectResponseSchema, ...errorResponses } },
     },
     async (request) => {
       await disconnect(db, request.auth!.userId!, 'telegram');

@@ -4,14 +4,12 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { toCents } from '../../../shared/fees.js';
 import { creditAdjustmentBodySchema, ledgerEntrySchema, ledgerHistoryResponseSchema } from '../../../shared/schemas/credits.js';
-import { errorResponseSchema, paginationQuerySchema } from '../../../shared/schemas/common.js';
+import { errorResponses, paginationQuerySchema } from '../../../shared/schemas/common.js';
 import type { AppContext } from '../../context.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { findUserById } from '../users/users.service.js';
 import { requireUserId } from '../auth/auth.plugin.js';
 import { getBalanceCents, listLedgerEntries, postLedgerEntry, toLedgerEntryDto } from './ledger.service.js';
-
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 
 export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -27,7 +25,7 @@ export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): voi
         summary: 'My credit ledger entries, newest first',
         security,
         querystring: paginationQuerySchema,
-        response: { 200: ledgerHistoryResponseSchema, ...errors },
+        response: { 200: ledgerHistoryResponseSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -50,9 +48,7 @@ export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): voi
         body: creditAdjustmentBodySchema,
         response: {
           201: z.object({ entry: ledgerEntrySchema, balanceCents: z.number(), created: z.boolean() }),
-          ...errors,
-          409: errorResponseSchema,
-          422: errorResponseSchema,
+          ...errorResponses,
         },
       },
     },

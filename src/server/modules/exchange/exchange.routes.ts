@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponses, idParamsSchema } from '../../../shared/schemas/common.js';
 import {
   claimGuestRewardsBodySchema,
   claimGuestRewardsResponseSchema,
@@ -22,17 +21,6 @@ import { requireUserId } from '../auth/auth.plugin.js';
 import { EXCHANGE_LIMITS, toExchangeDto, type ExchangeOwner, type ExchangeService } from './exchange.service.js';
 import type { GuestClaimsService } from './guest-claims.service.js';
 
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  422: errorResponseSchema,
-  429: errorResponseSchema,
-  503: errorResponseSchema,
-};
-const idParams = z.object({ id: z.string().min(1).max(100) });
-
 function ownerOf(request: FastifyRequest): ExchangeOwner {
   const auth = request.auth;
   if (auth?.isGuest && auth.guestId) return { kind: 'guest', guestId: auth.guestId };
@@ -50,7 +38,7 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     '/exchange/currencies',
     {
       config: { auth: 'optional' },
-      schema: { tags, summary: 'Currencies that can be exchanged (payout addresses we can check)', response: { 200: exchangeCurrenciesResponseSchema, 503: errorResponseSchema } },
+      schema: { tags, summary: 'Currencies that can be exchanged (payout addresses we can check)', response: { 200: exchangeCurrenciesResponseSchema, ...errorResponses } },
     },
     async () => ({ currencies: await service.listCurrencies() }),
   );
@@ -63,7 +51,7 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
         tags,
         summary: 'Live estimate of an exchange, its minimum, USD value and the reward it would earn',
         querystring: estimateQuerySchema,
-        response: { 200: estimateResponseSchema, ...errors },
+        response: { 200: estimateResponseSchema, ...errorResponses },
       },
     },
     async (request) => service.estimate(request.query.from, request.query.to, request.query.amount),
@@ -78,7 +66,7 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
         summary: 'Create an exchange (guest or user); answers the deposit address and, for a guest, the claim code (shown once)',
         security: sessionSecurity,
         body: createExchangeBodySchema,
-        response: { 201: createExchangeResponseSchema, ...errors },
+        response: { 201: createExchangeResponseSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -98,7 +86,7 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     '/exchange/exchanges',
     {
       config: { auth: 'session' },
-      schema: { tags, summary: 'My exchanges, newest first', security: sessionSecurity, querystring: myExchangesQuerySchema, response: { 200: myExchangesResponseSchema, ...errors } },
+      schema: { tags, summary: 'My exchanges, newest first', security: sessionSecurity, querystring: myExchangesQuerySchema, response: { 200: myExchangesResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const { rows, total } = await service.listMine(ownerOf(request), request.query);
@@ -110,7 +98,7 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     '/exchange/exchanges/:id',
     {
       config: { auth: 'session' },
-      schema: { tags, summary: 'My exchange with its current status (404 for anyone else)', security: sessionSecurity, params: idParams, response: { 200: exchangeResponseSchema, ...errors } },
+      schema: { tags, summary: 'My exchange with its current status (404 for anyone else)', security: sessionSecurity, params: idParamsSchema, response: { 200: exchangeResponseSchema, ...errorResponses } },
     },
     async (request) => ({ exchange: toExchangeDto(await service.getOwn(ownerOf(request), request.params.id)) }),
   );
@@ -123,7 +111,7 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
         tags,
         summary: 'Which locally kept guest claims are still valid, and their total (wrong codes are throttled)',
         body: guestRewardsStatusBodySchema,
-        response: { 200: guestRewardsStatusResponseSchema, ...errors },
+        response: { 200: guestRewardsStatusResponseSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -142,7 +130,7 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
         summary: 'Redeem guest claims for the signed-in user (userId must be the caller)',
         security: [{ bearer: [] }],
         body: claimGuestRewardsBodySchema,
-        response: { 200: claimGuestRewardsResponseSchema, ...errors },
+        response: { 200: claimGuestRewardsResponseSchema, ...errorResponses },
       },
     },
     async (request) => {

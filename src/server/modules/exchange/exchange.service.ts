@@ -2,6 +2,7 @@ import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-
 import type { FastifyBaseLogger } from 'fastify';
 import { REWARD_CLAIM_VALIDITY_MS } from '../../../shared/constants.js';
 import { formatCredits } from '../../../shared/fees.js';
+import { isUuid } from '../../../shared/schemas/common.js';
 import {
   FINAL_EXCHANGE_STATUSES,
   type CreateExchangeBody,
@@ -69,7 +70,6 @@ function decimal(value: unknown): string | null {
   return typeof value === 'string' ? value : String(Number(n.toFixed(8)));
 }
 
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function toExchangeDto(row: ExchangeRow): Exchange {
   return {
@@ -297,7 +297,7 @@ export class ExchangeService {
 
   /** The caller's own exchange (asking the provider again when the last answer is stale), or 404. */
   async getOwn(owner: ExchangeOwner, exchangeId: string): Promise<ExchangeRow> {
-    if (!UUID.test(exchangeId)) throw notFound('Exchange not found');
+    if (!isUuid(exchangeId)) throw notFound('Exchange not found');
     const [row] = await this.deps.db
       .select()
       .from(exchanges)

@@ -1,9 +1,10 @@
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { isUuid } from '../../../shared/schemas/common.js';
 import { FINAL_EXCHANGE_STATUSES, type RewardClaimInput } from '../../../shared/schemas/exchange.js';
 import type { Db, Tx } from '../../db/client.js';
 import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limit.service.js';
-import { UUID, type ExchangeService } from './exchange.service.js';
+import type { ExchangeService } from './exchange.service.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';
 import { claimCodeMatches } from './rewards.js';
 
@@ -60,7 +61,7 @@ export class GuestClaimsService {
    * that is no wrong code to throttle, just no longer a pending claim (see `pending`).
    */
   private async findClaimable(claim: RewardClaimInput): Promise<ExchangeRow | null> {
-    if (!UUID.test(claim.exchangeId)) return null;
+    if (!isUuid(claim.exchangeId)) return null;
     const [row] = await this.deps.db.select().from(exchanges).where(eq(exchanges.id, claim.exchangeId)).limit(1);
     if (!row || !claimCodeMatches(claim.claimCode, row.claimCodeHash)) return null;
     return row;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponses, idParamsSchema } from '../../../shared/schemas/common.js';
 import {
   cryptosResponseSchema,
   depositBodySchema,
@@ -21,9 +21,6 @@ import { verifyIpnSignature } from './ipn-signature.js';
 import type { NowPaymentsPayment } from './nowpayments.client.js';
 import { toPaymentDto, toStatusResponse, type PaymentsService } from './payments.service.js';
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
-const idParams = z.object({ id: z.string().min(1).max(100) });
-
 export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, service: PaymentsService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['payments'];
@@ -33,7 +30,7 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/payments/cryptos',
     {
       config: { auth: 'optional' },
-      schema: { tags, summary: 'Currencies a top-up can be paid in, and the amount limits', response: { 200: cryptosResponseSchema, 503: errorResponseSchema } },
+      schema: { tags, summary: 'Currencies a top-up can be paid in, and the amount limits', response: { 200: cryptosResponseSchema, ...errorResponses } },
     },
     async (request) => {
       try {
@@ -54,7 +51,7 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
         summary: 'Start a crypto top-up of `amount` USD paid in `crypto`',
         security,
         body: depositBodySchema,
-        response: { 201: depositResponseSchema, ...errors, 422: errorResponseSchema, 503: errorResponseSchema },
+        response: { 201: depositResponseSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -67,7 +64,7 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/payments/mine',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'My payments, newest first', security, querystring: myPaymentsQuerySchema, response: { 200: myPaymentsResponseSchema, ...errors } },
+      schema: { tags, summary: 'My payments, newest first', security, querystring: myPaymentsQuerySchema, response: { 200: myPaymentsResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const { rows, total } = await service.listMine(requireUserId(request), request.query);
@@ -84,7 +81,7 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
         summary: 'Record my transaction hash and re-check the payment now',
         security,
         body: paymentCheckBodySchema,
-        response: { 200: paymentCheckResponseSchema, ...errors, 503: errorResponseSchema },
+        response: { 200: paymentCheckResponseSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -97,7 +94,7 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/payments/:id/status',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Status of my payment', security, params: idParams, response: { 200: paymentStatusResponseSchema, ...errors } },
+      schema: { tags, summary: 'Status of my payment', security, params: idParamsSchema, response: { 200: paymentStatusResponseSchema, ...errorResponses } },
     },
     async (request) => toStatusResponse(await service.getOwn(requireUserId(request), request.params.id)),
   );
@@ -106,7 +103,7 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/payments/:id',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'My payment, with my balance now', security, params: idParams, response: { 200: paymentDetailResponseSchema, ...errors } },
+      schema: { tags, summary: 'My payment, with my balance now', security, params: idParamsSchema, response: { 200: paymentDetailResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const userId = requireUserId(request);
@@ -122,7 +119,7 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
       schema: {
         tags,
         summary: 'NOWPayments IPN receiver (signed with x-nowpayments-sig)',
-        response: { 200: z.object({ ok: z.literal(true), status: z.string() }), ...errors },
+        response: { 200: z.object({ ok: z.literal(true), status: z.string() }), ...errorResponses },
       },
     },
     async (request) => {

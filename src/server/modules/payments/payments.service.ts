@@ -2,6 +2,7 @@ import { and, count, desc, eq, inArray, isNotNull, lt, or, isNull, sql, gt, type
 import type { FastifyBaseLogger } from 'fastify';
 import { PAYMENT_EXPIRY_S } from '../../../shared/constants.js';
 import { calculateFee, formatCredits, toCents } from '../../../shared/fees.js';
+import { isUuid } from '../../../shared/schemas/common.js';
 import type {
   CryptoOption,
   MyPaymentsQuery,
@@ -139,8 +140,6 @@ export interface PaymentsServiceDeps {
 
 const CRYPTO_CACHE_MS = 10 * 60 * 1000;
 /** Our payment ids; anything else (even 36 dashes) is not a payment and must not reach a uuid column. */
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export class PaymentsService {
   private cryptoCache: { at: number; list: CryptoOption[] } | null = null;
   private readonly paymentLock = new KeyedLock();
@@ -280,7 +279,7 @@ export class PaymentsService {
 
   /** The caller's own payment, or 404 (another user's payment does not exist for them). */
   async getOwn(userId: string, paymentId: string): Promise<PaymentRow> {
-    if (!UUID_RE.test(paymentId)) throw notFound('Payment not found');
+    if (!isUuid(paymentId)) throw notFound('Payment not found');
     const [row] = await this.ownPaymentQuery.execute({ paymentId, userId });
     if (!row) throw notFound('Payment not found');
     return row;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponses } from '../../../shared/schemas/common.js';
 import {
   CHECK_STATES,
   createIncidentBodySchema,
@@ -21,8 +21,6 @@ const STATUS_LIMITS = {
   /** Staff "check now": a check calls the providers, so it is not a button to hold down. */
   checkNow: { name: 'status:check-now', limit: 6, windowSeconds: 60 },
 } satisfies Record<string, RateLimitRule>;
-
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema };
 
 const checkResultsSchema = z.object({
   results: z.array(
@@ -67,7 +65,7 @@ export function registerStatus(app: FastifyInstance, ctx: AppContext): StatusSer
 
   api.get(
     '/status',
-    { config: { auth: 'public' }, schema: { tags, summary: 'Component health, 90 days of daily history, and incidents', response: { 200: statusResponseSchema } } },
+    { config: { auth: 'public' }, schema: { tags, summary: 'Component health, 90 days of daily history, and incidents', response: { 200: statusResponseSchema, ...errorResponses } } },
     async (_request, reply) => {
       reply.header('Cache-Control', 'no-cache');
       return service.report();
@@ -76,7 +74,7 @@ export function registerStatus(app: FastifyInstance, ctx: AppContext): StatusSer
 
   api.post(
     '/status/incidents',
-    { config: staff, schema: { tags, summary: 'Post an incident', security, body: createIncidentBodySchema, response: { 201: incidentResponseSchema, ...errors } } },
+    { config: staff, schema: { tags, summary: 'Post an incident', security, body: createIncidentBodySchema, response: { 201: incidentResponseSchema, ...errorResponses } } },
     async (request, reply) => reply.status(201).send({ incident: await service.createIncident(request.body, request.auth!.userId!) }),
   );
 
@@ -84,14 +82,14 @@ export function registerStatus(app: FastifyInstance, ctx: AppContext): StatusSer
     '/status/incidents/:id',
     {
       config: staff,
-      schema: { tags, summary: 'Update an incident (a message adds to its timeline)', security, params: incidentIdParamsSchema, body: updateIncidentBodySchema, response: { 200: incidentResponseSchema, ...errors } },
+      schema: { tags, summary: 'Update an incident (a message adds to its timeline)', security, params: incidentIdParamsSchema, body: updateIncidentBodySchema, response: { 200: incidentResponseSchema, ...errorResponses } },
     },
     async (request) => ({ incident: await service.updateIncident(request.params.id, request.body, request.auth!.userId!) }),
   );
 
   api.post(
     '/status/checks',
-    { config: staff, schema: { tags, summary: 'Run the status checks now (after fixing something, without waiting a minute)', security, response: { 200: checkResultsSchema, ...errors } } },
+    { config: staff, schema: { tags, summary: 'Run the status checks now (after fixing something, without waiting a minute)', security, response: { 200: checkResultsSchema, ...errorResponses } } },
     async (request) => {
       await ctx.rateLimiter.consume(STATUS_LIMITS.checkNow, request.auth!.userId!);
       return { results: await service.runChecks() };

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponses } from '../../../shared/schemas/common.js';
 import {
   createTicketBodySchema,
   replyBodySchema,
@@ -21,15 +21,6 @@ const TICKET_LIMITS = {
   createPerIp: { name: 'tickets:create-ip', limit: 20, windowSeconds: 60 * 60 },
   messagesPerRequester: { name: 'tickets:message', limit: 30, windowSeconds: 10 * 60 },
 } satisfies Record<string, RateLimitRule>;
-
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  422: errorResponseSchema,
-  429: errorResponseSchema,
-};
 
 function requesterOf(request: FastifyRequest): Requester {
   const auth = request.auth!;
@@ -58,7 +49,7 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
 
     api.post(
       prefix,
-      { config, schema: { tags, summary: 'Open a ticket', security, body: createTicketBodySchema, response: { 201: ticketResponseSchema, ...errors } } },
+      { config, schema: { tags, summary: 'Open a ticket', security, body: createTicketBodySchema, response: { 201: ticketResponseSchema, ...errorResponses } } },
       async (request, reply) => {
         const requester = requesterOf(request);
         await ctx.rateLimiter.consume(TICKET_LIMITS.createPerIp, request.ip);
@@ -69,19 +60,19 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
 
     api.get(
       prefix,
-      { config, schema: { tags, summary: 'My tickets, most recent activity first', security, querystring: ticketListQuerySchema, response: { 200: ticketListResponseSchema, ...errors } } },
+      { config, schema: { tags, summary: 'My tickets, most recent activity first', security, querystring: ticketListQuerySchema, response: { 200: ticketListResponseSchema, ...errorResponses } } },
       async (request) => service.listMine(requesterOf(request), request.query),
     );
 
     api.get(
       `${prefix}/:id`,
-      { config, schema: { tags, summary: 'One of my tickets with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errors } } },
+      { config, schema: { tags, summary: 'One of my tickets with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
       async (request) => ({ ticket: await service.getMine(requesterOf(request), request.params.id) }),
     );
 
     api.post(
       `${prefix}/:id/messages`,
-      { config, schema: { tags, summary: 'Reply on my ticket', security, params: ticketIdParamsSchema, body: replyBodySchema, response: { 201: ticketResponseSchema, ...errors } } },
+      { config, schema: { tags, summary: 'Reply on my ticket', security, params: ticketIdParamsSchema, body: replyBodySchema, response: { 201: ticketResponseSchema, ...errorResponses } } },
       async (request, reply) => {
         const requester = requesterOf(request);
         await ctx.rateLimiter.consume(TICKET_LIMITS.messagesPerRequester, subjectKey(requester));
@@ -91,7 +82,7 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
 
     api.put(
       `${prefix}/:id`,
-      { config, schema: { tags, summary: 'Close or reopen my ticket', security, params: ticketIdParamsSchema, body: requesterTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errors } } },
+      { config, schema: { tags, summary: 'Close or reopen my ticket', security, params: ticketIdParamsSchema, body: requesterTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
       async (request) => ({ ticket: await service.setStatusAsRequester(requesterOf(request), request.params.id, request.body.status) }),
     );
   }
@@ -104,26 +95,26 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   api.get(
     '/staff/tickets',
-    { config: staff, schema: { tags, summary: 'All tickets, filtered', security, querystring: staffTicketListQuerySchema, response: { 200: ticketListResponseSchema, ...errors } } },
+    { config: staff, schema: { tags, summary: 'All tickets, filtered', security, querystring: staffTicketListQuerySchema, response: { 200: ticketListResponseSchema, ...errorResponses } } },
     async (request) => service.listAll(request.query, { userId: request.auth!.userId! }),
   );
 
   api.get(
     '/staff/tickets/:id',
-    { config: staff, schema: { tags, summary: 'Any ticket with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errors } } },
+    { config: staff, schema: { tags, summary: 'Any ticket with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
     async (request) => ({ ticket: await service.getAny(request.params.id) }),
   );
 
   api.post(
     '/staff/tickets/:id/messages',
-    { config: staffChange, schema: { tags, summary: 'Answer a ticket', security, params: ticketIdParamsSchema, body: replyBodySchema, response: { 201: ticketResponseSchema, ...errors } } },
+    { config: staffChange, schema: { tags, summary: 'Answer a ticket', security, params: ticketIdParamsSchema, body: replyBodySchema, response: { 201: ticketResponseSchema, ...errorResponses } } },
     async (request, reply) =>
       reply.status(201).send({ ticket: await service.replyAsStaff({ userId: request.auth!.userId! }, request.params.id, request.body.message) }),
   );
 
   api.put(
     '/staff/tickets/:id',
-    { config: staffChange, schema: { tags, summary: 'Change status or priority, or assign to me', security, params: ticketIdParamsSchema, body: staffTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errors } } },
+    { config: staffChange, schema: { tags, summary: 'Change status or priority, or assign to me', security, params: ticketIdParamsSchema, body: staffTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
     async (request) => ({ ticket: await service.updateAsStaff({ userId: request.auth!.userId! }, request.params.id, request.body) }),
   );
 }

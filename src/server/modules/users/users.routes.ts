@@ -3,13 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { STAFF_ROLES, type Role } from '../../../shared/constants.js';
 import { creditsResponseSchema, onboardingBodySchema, passwordSchema, userResponseSchema } from '../../../shared/schemas/auth.js';
-import { errorResponseSchema, messageResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponses, idParamsSchema, messageResponseSchema } from '../../../shared/schemas/common.js';
 import type { AppContext } from '../../context.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import type { AuthService } from '../auth/auth.service.js';
 import { findUserById, setOnboardingCompleted, toUserDto } from './users.service.js';
-
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema };
 
 export const changePasswordBodySchema = z.object({
   currentPassword: z.string().min(1, 'Current password is required').max(128),
@@ -25,7 +23,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: 
     '/users/:id/credits',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Credit balance (own account, or staff)', security, params: z.object({ id: z.string().max(100) }), response: { 200: creditsResponseSchema, ...errors } },
+      schema: { tags, summary: 'Credit balance (own account, or staff)', security, params: idParamsSchema, response: { 200: creditsResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const caller = request.auth!;
@@ -44,7 +42,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: 
     '/onboarding',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Mark onboarding completed', security, body: onboardingBodySchema, response: { 200: userResponseSchema, ...errors } },
+      schema: { tags, summary: 'Mark onboarding completed', security, body: onboardingBodySchema, response: { 200: userResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const user = await setOnboardingCompleted(ctx.database.db, request.auth!.userId!, request.body.completed);
@@ -57,7 +55,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: 
     '/users/change-password',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Change password (ends the other sessions)', security, body: changePasswordBodySchema, response: { 200: messageResponseSchema, ...errors, 429: errorResponseSchema } },
+      schema: { tags, summary: 'Change password (ends the other sessions)', security, body: changePasswordBodySchema, response: { 200: messageResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const caller = request.auth!;

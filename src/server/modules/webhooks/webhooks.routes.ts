@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponses } from '../../../shared/schemas/common.js';
 import {
   rotateWebhookSecretResponseSchema,
   sendTestWebhookResponseSchema,
@@ -12,14 +12,6 @@ import {
 import type { AppContext } from '../../context.js';
 import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
 import type { WebhookService } from './webhooks.service.js';
-
-const errors = {
-  400: errorResponseSchema,
-  401: errorResponseSchema,
-  403: errorResponseSchema,
-  404: errorResponseSchema,
-  429: errorResponseSchema,
-};
 
 /** Saving resolves a host name; testing makes this server call out. Both bounded per account. */
 const SAVE_LIMIT: RateLimitRule = { name: 'webhook-save:user', limit: 30, windowSeconds: 10 * 60 };
@@ -36,7 +28,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/users/webhook-settings',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Your webhook settings (the secret masked)', security, response: { 200: webhookSettingsSchema, ...errors } },
+      schema: { tags, summary: 'Your webhook settings (the secret masked)', security, response: { 200: webhookSettingsSchema, ...errorResponses } },
     },
     async (request) => service.getSettings(request.auth!.userId!),
   );
@@ -50,7 +42,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, ser
         summary: 'Save your webhook URL, events and on/off switch; the first save answers the signing secret once',
         security,
         body: webhookSettingsBodySchema,
-        response: { 200: webhookSettingsSchema, ...errors },
+        response: { 200: webhookSettingsSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -64,7 +56,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/users/webhook-settings/rotate-secret',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Replace the signing secret; the new one is answered once', security, response: { 200: rotateWebhookSecretResponseSchema, ...errors } },
+      schema: { tags, summary: 'Replace the signing secret; the new one is answered once', security, response: { 200: rotateWebhookSecretResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const userId = request.auth!.userId!;
@@ -77,7 +69,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/users/webhook-settings/test',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Queue a webhook.test delivery to the saved URL', security, response: { 202: sendTestWebhookResponseSchema, ...errors } },
+      schema: { tags, summary: 'Queue a webhook.test delivery to the saved URL', security, response: { 202: sendTestWebhookResponseSchema, ...errorResponses } },
     },
     async (request, reply) => {
       const userId = request.auth!.userId!;
@@ -96,7 +88,7 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, ser
         summary: 'Your webhook deliveries, newest first',
         security,
         querystring: webhookDeliveriesQuerySchema,
-        response: { 200: webhookDeliveriesResponseSchema, ...errors },
+        response: { 200: webhookDeliveriesResponseSchema, ...errorResponses },
       },
     },
     async (request) => service.listDeliveries(request.auth!.userId!, request.query),
