@@ -3,7 +3,7 @@ import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configureApiClient } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
 import { useSessionStore } from '../../auth/stores/session-store';
 import { StaffConsole } from './staff-console';
 

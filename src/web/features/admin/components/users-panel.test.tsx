@@ -2,7 +2,7 @@ import { fireEvent, render, screen, waitFor, within } from '@testing-library/rea
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdminUser } from '../../../../shared/schemas/admin';
 import { Toaster } from '../../../components/ui/toaster';
-import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../test/scripted-api-server';
 import { UsersPanel } from './users-panel';
 
 

@@ -2,7 +2,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../../shared/schemas/auth';
-import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../test/scripted-api-server';
 import { initialSessionState, useSessionStore } from '../../auth/stores/session-store';
 import { ConnectionsPanel } from './connections-panel';
 

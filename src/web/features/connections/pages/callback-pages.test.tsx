@@ -8,7 +8,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { paths } from '../../../../shared/routes';
 import { configureApiClient } from '../../../lib/api-client';
-import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../test/scripted-api-server';
 import DiscordCallbackPage from './discord-callback-page';
 import TelegramCallbackPage from './telegram-callback-page';
 

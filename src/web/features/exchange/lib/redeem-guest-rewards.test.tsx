@@ -3,7 +3,7 @@ import toast from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '../../../components/ui/toaster';
 import { configureApiClient } from '../../../lib/api-client';
-import { makeToken, startScriptedApiServer, type RecordedRequest, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { makeToken, startScriptedApiServer, type RecordedRequest, type ScriptedApiServer } from '../../../test/scripted-api-server';
 import { initialSessionState, useSessionStore } from '../../auth/stores/session-store';
 import { registerRewardRedemption } from '../register-reward-redemption';
 import { redeemClaims, redeemPendingGuestRewards, validateClaims } from './redeem-guest-rewards';

@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { Ticket, TicketMessage } from '../../../../shared/schemas/tickets';
-import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../test/scripted-api-server';
 import { StaffQueue } from './staff-queue';
 
 

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Ticket, TicketMessage } from '../../../../shared/schemas/tickets';
 import { configureApiClient } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
 import { useUiStore } from '../../../stores/ui-store';
 import { useSessionStore } from '../../auth/stores/session-store';
 import { SUPPORT_PAGE_SIZE, SupportCenter } from './support-center';

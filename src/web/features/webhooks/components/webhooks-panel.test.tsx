@@ -3,7 +3,7 @@ import { toast } from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WebhookDelivery, WebhookSettings } from '../../../../shared/schemas/webhooks';
 import { Toaster } from '../../../components/ui/toaster';
-import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../test/scripted-api-server';
 import { PENDING_REFRESH_MS } from './delivery-log';
 import { WebhooksPanel } from './webhooks-panel';
 
