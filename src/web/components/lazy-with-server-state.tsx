@@ -1,4 +1,4 @@
-import { lazy, type ComponentType } from 'react';
+import { lazy, type ComponentProps, type ComponentType } from 'react';
 
 /**
  * `React.lazy` for a component that reads server state: its chunk and the query provider load side by
@@ -6,17 +6,18 @@ import { lazy, type ComponentType } from 'react';
  * imported here only dynamically, so whatever imports this helper does not pull TanStack Query into
  * its own chunk (the entry and the home page stay under their budget; docs/decisions/0093).
  */
-export function lazyWithServerState<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any component, its props kept below
+export function lazyWithServerState<C extends ComponentType<any>>(load: () => Promise<{ default: C }>) {
   return lazy(async () => {
     const [{ default: Component }, { ServerStateProvider }] = await Promise.all([load(), import('./server-state-provider')]);
-    function WithServerState(props: P) {
+    const Inner = Component as ComponentType<ComponentProps<C>>;
+    function WithServerState(props: ComponentProps<C>) {
       return (
         <ServerStateProvider>
-          <Component {...props} />
+          <Inner {...props} />
         </ServerStateProvider>
       );
     }
-    WithServerState.displayName = `WithServerState(${Component.displayName ?? Component.name ?? 'Component'})`;
     return { default: WithServerState };
   });
 }

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import type { User } from '../../../../shared/schemas/auth';
+import { useCredits } from '../../auth/api/get-credits';
 import { useSessionStore } from '../../auth/stores/session-store';
 import { formatCredits } from './format-credits';
 import { OnboardingFlow } from './onboarding-flow';
@@ -13,17 +13,8 @@ import { TopUpPanel } from '../../payments/components/top-up-panel';
 
 export function UserDashboard({ user }: { user: User }) {
   const credits = useSessionStore((s) => s.credits);
-  const fetchCredits = useSessionStore((s) => s.fetchCredits);
-  const [balanceStale, setBalanceStale] = useState(false);
-
   // The balance from sign-in may be old (a payment may have completed since): ask for the current one.
-  useEffect(() => {
-    if (!user.onboardingCompleted) return;
-    fetchCredits().then(
-      () => setBalanceStale(false),
-      () => setBalanceStale(true),
-    );
-  }, [fetchCredits, user.onboardingCompleted]);
+  const balanceStale = useCredits(user._id, user.onboardingCompleted).isError;
 
   if (!user.onboardingCompleted) {
     return (
