@@ -1,4 +1,5 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderWithQuery as render } from '../../../test/render';
 import { describe, expect, it, vi } from 'vitest';
 import type { Ticket, TicketMessage } from '../../../../shared/schemas/tickets';
 import { setupScriptedApi } from '../../../test/scripted-api-server';
