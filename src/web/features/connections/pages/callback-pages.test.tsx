@@ -1,5 +1,6 @@
 /// <reference types="node" />
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, screen } from '@testing-library/react';
+import { renderWithQuery as render } from '../../../test/render';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StrictMode } from 'react';
