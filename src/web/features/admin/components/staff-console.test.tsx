@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { configureApiClient } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
 import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
-import { useSessionStore } from '../../auth/stores/session-store';
+import { useSessionStore } from '../../auth';
 import { StaffConsole } from './staff-console';
 
 let server: ScriptedApiServer;

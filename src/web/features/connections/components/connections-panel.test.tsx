@@ -4,7 +4,7 @@ import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../../shared/schemas/auth';
 import { setupScriptedApi } from '../../../test/scripted-api-server';
-import { initialSessionState, useSessionStore } from '../../auth/stores/session-store';
+import { initialSessionState, useSessionStore } from '../../auth';
 import { ConnectionsPanel } from './connections-panel';
 
 

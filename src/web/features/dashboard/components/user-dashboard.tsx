@@ -1,15 +1,12 @@
 import { Link } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import type { User } from '../../../../shared/schemas/auth';
-import { useCredits } from '../../auth/api/get-credits';
-import { useSessionStore } from '../../auth/stores/session-store';
+import { useCredits, useSessionStore } from '../../auth';
 import { formatCredits } from './format-credits';
 import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
-import { LazyExchangePanel } from '../../exchange/components/lazy-exchange-panel';
-import { LedgerHistory } from '../../payments/components/ledger-history';
-import { PaymentHistory } from '../../payments/components/payment-history';
-import { TopUpPanel } from '../../payments/components/top-up-panel';
+import { LazyExchangePanel } from '../../exchange';
+import { LedgerHistory, PaymentHistory, TopUpPanel } from '../../payments';
 
 export function UserDashboard({ user }: { user: User }) {
   const credits = useSessionStore((s) => s.credits);

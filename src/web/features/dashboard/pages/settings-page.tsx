@@ -1,10 +1,10 @@
 import { Link } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import { usePageMeta } from '../../../components/use-page-meta';
-import { ConnectionsPanel } from '../../connections/components/connections-panel';
+import { ConnectionsPanel } from '../../connections';
 import { ChangePasswordForm } from '../components/change-password-form';
 import { SessionsList } from '../components/sessions-list';
-import { WebhooksPanel } from '../../webhooks/components/webhooks-panel';
+import { WebhooksPanel } from '../../webhooks';
 
 /** /dashboard/settings: security settings. Account connections (Discord, Telegram) belong here too. */
 export default function SettingsPage() {

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { Toaster } from '../../../components/ui/toaster';
 import { configureApiClient } from '../../../lib/api-client';
 import { makeToken, startScriptedApiServer, type RecordedRequest, type ScriptedApiServer } from '../../../test/scripted-api-server';
-import { initialSessionState, useSessionStore } from '../../auth/stores/session-store';
+import { initialSessionState, useSessionStore } from '../../auth';
 import { registerRewardRedemption } from '../register-reward-redemption';
 import { redeemClaims, redeemPendingGuestRewards, validateClaims } from './redeem-guest-rewards';
 import { readClaims, saveClaim } from './reward-claims';

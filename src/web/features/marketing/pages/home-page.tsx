@@ -4,8 +4,8 @@ import { paths } from '../../../../shared/routes';
 import { lazyWithServerState } from '../../../components/lazy-with-server-state';
 import { useAfterFirstRender } from '../../../components/use-after-first-render';
 import { usePageMeta } from '../../../components/use-page-meta';
-import { useSessionStore } from '../../auth/stores/session-store';
-import { LazyExchangePanel } from '../../exchange/components/lazy-exchange-panel';
+import { useSessionStore } from '../../auth';
+import { LazyExchangePanel } from '../../exchange';
 import { feeTierRows } from '../content/fee-tiers';
 import { HOME_FEATURES, HOME_HERO, HOME_STEPS } from '../content/home';
 

@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Payment } from '../../../../shared/schemas/payments';
 import { ApiError } from '../../../lib/api-client';
-import { useSessionStore } from '../../auth/stores/session-store';
+import { useSessionStore } from '../../auth';
 import PaymentCompletePage from './payment-complete-page';
 
 const api = vi.hoisted(() => ({ getPayment: vi.fn() }));

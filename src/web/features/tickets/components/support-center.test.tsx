@@ -7,7 +7,7 @@ import { configureApiClient } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
 import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
 import { useUiStore } from '../../../stores/ui-store';
-import { useSessionStore } from '../../auth/stores/session-store';
+import { useSessionStore } from '../../auth';
 import { SUPPORT_PAGE_SIZE, SupportCenter } from './support-center';
 
 let server: ScriptedApiServer;

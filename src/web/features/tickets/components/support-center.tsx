@@ -3,7 +3,7 @@ import type { Ticket } from '../../../../shared/schemas/tickets';
 import { Pagination } from '../../../components/ui/pagination';
 import { ApiError } from '../../../lib/api-client';
 import { useUiStore } from '../../../stores/ui-store';
-import { useSessionStore } from '../../auth/stores/session-store';
+import { useSessionStore } from '../../auth';
 import { useTicket } from '../api/get-ticket';
 import { SUPPORT_PAGE_SIZE, useTickets } from '../api/get-tickets';
 import { useUpdateTicket } from '../api/update-ticket';
