@@ -3,6 +3,8 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
+const SERVER_CODE = { group: ['**/server/**'], message: 'The web app must not import server code.' };
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'src/server/db/migrations/**', 'test-results/**', '.tmp/**'] },
   js.configs.recommended,
@@ -22,7 +24,43 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       // Boundaries: the browser never imports server code.
-      'no-restricted-imports': ['error', { patterns: [{ group: ['**/server/**'], message: 'The web app must not import server code.' }] }],
+      'no-restricted-imports': ['error', { patterns: [SERVER_CODE] }],
+    },
+  },
+  {
+    // Layers run one way: shared (components/, lib/, stores/, config) → features → app (docs/decisions/0094).
+    // A feature uses another only through what it exports: the files at its root, usually index.ts,
+    // never its api/, components/, hooks/, lib/, stores/, pages/ or content/ (app/ may compose them).
+    files: ['src/web/features/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            SERVER_CODE,
+            {
+              regex: '^(\\.\\./){1,3}[^./][^/]*/(api|components|hooks|lib|stores|pages|content)/',
+              message: "Import another feature through its public entry (features/<name>/index.ts), not its internals.",
+            },
+            { group: ['**/app/*', '**/app/**'], message: 'Features do not import the app: it composes them.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/web/components/**/*.{ts,tsx}', 'src/web/lib/**/*.{ts,tsx}', 'src/web/stores/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            SERVER_CODE,
+            { group: ['**/features/**', '**/app/**'], message: 'Shared web code depends on no feature and not on the app.' },
+          ],
+        },
+      ],
     },
   },
   {

@@ -1,7 +1,5 @@
-import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { AppBrowserRouter } from './app-router';
-import { queryClient } from './query-client';
 import { AppRoutes } from './router';
 import { registerRewardRedemption } from '../features/exchange/register-reward-redemption';
 
@@ -36,11 +34,11 @@ function DeferredToaster() {
 
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
+    <>
       <AppBrowserRouter>
         <AppRoutes />
       </AppBrowserRouter>
       <DeferredToaster />
-    </QueryClientProvider>
+    </>
   );
 }

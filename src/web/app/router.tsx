@@ -1,6 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
 import { paths } from '../../shared/routes';
+import { lazyWithServerState } from '../components/lazy-with-server-state';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { RootLayout } from './layout/root-layout';
 
@@ -10,11 +11,17 @@ import { RootLayout } from './layout/root-layout';
  * data router costs the home page about 16 KB of gzipped JavaScript (docs/decisions/0092).
  */
 const page = (load: () => Promise<{ default: ComponentType }>) => {
-  const Page = lazy(load);
+  const Page = lazyWithServerState(load);
   return <Page />;
 };
 
-const HomePage = page(() => import('../features/marketing/pages/home-page'));
+/**
+ * Every page renders inside the app's QueryClient (server state, docs/decisions/0093), loaded with the
+ * page's own chunk. Except the home page: TanStack Query would push its first load over budget, so only
+ * the home page's lazy islands that read server state (the exchange panel, the ad) bring it along.
+ */
+const HomePageModule = lazy(() => import('../features/marketing/pages/home-page'));
+const HomePage = <HomePageModule />;
 const StatusPage = page(() => import('../features/marketing/pages/status-page'));
 const PrivacyPage = page(() => import('../features/marketing/pages/privacy-page'));
 const TermsPage = page(() => import('../features/marketing/pages/terms-page'));

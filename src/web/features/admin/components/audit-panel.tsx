@@ -1,8 +1,7 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { AuditEntry } from '../../../../shared/schemas/admin';
+import { useState } from 'react';
 import { Pagination } from '../../../components/ui/pagination';
 import { ApiError } from '../../../lib/api-client';
-import { adminApi } from '../api/admin-api';
+import { useAudit } from '../api/get-audit';
 
 function summary(value: unknown): string {
   if (value === null || value === undefined) return '—';
@@ -13,23 +12,14 @@ function summary(value: unknown): string {
 export function AuditPanel() {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ entries: AuditEntry[]; total: number; pageSize: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async (text: string, p: number) => {
-    try {
-      setData(await adminApi.audit({ search: text, page: p }));
-      setError(null);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Failed to load the audit log');
-    }
-  }, []);
-
-  useEffect(() => {
-    void load(search, page);
-    // Search runs on submit; page changes load at once.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [load, page]);
+  // Search runs on submit; page changes load at once.
+  const [submitted, setSubmitted] = useState('');
+  const audit = useAudit(submitted, page);
+  // The last answer stays on screen while another loads, or when it fails.
+  const [shown, setShown] = useState(audit.data);
+  if (audit.data && audit.data !== shown) setShown(audit.data);
+  const data = audit.data ?? shown ?? null;
+  const error = audit.isError ? (audit.error instanceof ApiError ? audit.error.message : 'Failed to load the audit log') : null;
 
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
@@ -41,7 +31,8 @@ export function AuditPanel() {
         onSubmit={(e) => {
           e.preventDefault();
           setPage(1);
-          void load(search, 1);
+          if (search === submitted && page === 1) void audit.refetch();
+          else setSubmitted(search);
         }}
       >
         <label htmlFor="audit-search" className="visually-hidden">

@@ -1,45 +1,41 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import {
   INCIDENT_IMPACTS,
   INCIDENT_STATUSES,
   STATUS_COMPONENT_IDS,
   type Incident,
-  type StatusResponse,
 } from '../../../../shared/schemas/status';
-import { api, ApiError } from '../../../lib/api-client';
+import { useQuery } from '@tanstack/react-query';
+import { ApiError } from '../../../lib/api-client';
+import { statusQueryOptions, useCreateIncident, useUpdateIncident } from '../../status';
 
 /** Staff post incidents to the status page and add updates until they are resolved. */
 export function IncidentsPanel() {
-  const [incidents, setIncidents] = useState<Incident[] | null>(null);
+  const status = useQuery(statusQueryOptions());
+  const incidents: Incident[] | null = status.data?.incidents ?? null;
+  const createIncident = useCreateIncident();
   const [title, setTitle] = useState('');
   const [impact, setImpact] = useState<(typeof INCIDENT_IMPACTS)[number]>('minor');
   const [components, setComponents] = useState<string[]>([]);
   const [message, setMessage] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
 
-  const load = useCallback(async () => {
-    try {
-      setIncidents((await api.get<StatusResponse>('/api/status')).incidents);
-    } catch (err) {
-      toast.error(err instanceof ApiError ? err.message : 'Failed to load incidents');
-    }
-  }, []);
-
+  // A failed load is a toast, as before; the list keeps what it had.
+  const loadError = status.isError ? (status.error instanceof ApiError ? status.error.message : 'Failed to load incidents') : null;
   useEffect(() => {
-    void load();
-  }, [load]);
+    if (loadError) toast.error(loadError);
+  }, [loadError, status.errorUpdatedAt]);
 
   async function create(event: FormEvent) {
     event.preventDefault();
     setErrors({});
     try {
-      await api.post('/api/status/incidents', { title, impact, components, message });
+      await createIncident.mutateAsync({ title, impact, components, message });
       toast.success('Incident posted');
       setTitle('');
       setMessage('');
       setComponents([]);
-      await load();
     } catch (err) {
       if (err instanceof ApiError) setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
     }
@@ -94,7 +90,7 @@ export function IncidentsPanel() {
       ) : (
         <ul className="ticket-list">
           {incidents.map((incident) => (
-            <IncidentItem key={incident._id} incident={incident} onChanged={load} />
+            <IncidentItem key={incident._id} incident={incident} />
           ))}
         </ul>
       )}
@@ -102,16 +98,16 @@ export function IncidentsPanel() {
   );
 }
 
-function IncidentItem({ incident, onChanged }: { incident: Incident; onChanged: () => Promise<void> }) {
+function IncidentItem({ incident }: { incident: Incident }) {
   const [status, setStatus] = useState(incident.status);
   const [message, setMessage] = useState('');
+  const updateIncident = useUpdateIncident();
   async function update(event: FormEvent) {
     event.preventDefault();
     try {
-      await api.put(`/api/status/incidents/${incident._id}`, { status, ...(message.trim() ? { message } : {}) });
+      await updateIncident.mutateAsync({ id: incident._id, status, ...(message.trim() ? { message } : {}) });
       toast.success('Incident updated');
       setMessage('');
-      await onChanged();
     } catch (err) {
       toast.error(err instanceof ApiError ? err.message : 'Failed to update the incident');
     }

@@ -1,27 +1,17 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
 import type { Exchange } from '../../../../shared/schemas/exchange';
 import type { Payment } from '../../../../shared/schemas/payments';
 import { Pagination } from '../../../components/ui/pagination';
-import { api, ApiError } from '../../../lib/api-client';
-import { toQueryString } from '../../../lib/query-string';
+import { ApiError } from '../../../lib/api-client';
+import { moneyItemQueryOptions } from '../api/get-money-item';
+import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type MoneyRow } from '../api/get-money-list';
+import { useRecheckMoneyItem } from '../api/recheck-money-item';
 
-type Kind = 'payments' | 'exchanges';
-interface Owner {
-  userId: string | null;
-  username: string | null;
-  guestId: string | null;
-}
-type Row = (Payment | Exchange) & { owner: Owner; providerData: Record<string, unknown> | null };
-interface PaymentEvent {
-  _id: string;
-  source: string;
-  providerStatus: string;
-  statusBefore: string;
-  statusAfter: string;
-  creditedCents: number;
-  createdAt: string;
-}
+type Kind = MoneyKind;
+type Row = MoneyRow;
+type Owner = MoneyOwner;
 
 const STATUSES: Record<Kind, string[]> = {
   payments: ['pending', 'waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'completed', 'failed', 'refunded', 'expired'],
@@ -45,34 +35,25 @@ function summary(kind: Kind, row: Row): string {
 export function MoneyPanel({ kind }: { kind: Kind }) {
   const [filters, setFilters] = useState({ status: '', currency: '', user: '', from: '', to: '' });
   const [page, setPage] = useState(1);
-  const [list, setList] = useState<{ rows: Row[]; total: number } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [detail, setDetail] = useState<{ row: Row; events: PaymentEvent[] } | null>(null);
-  const [busy, setBusy] = useState(false);
+  // Typed filters ask once per key; the query key holds them all, so only the newest answer is shown.
+  const listQuery = useMoneyList(kind, filters, page);
+  // The last answer stays on screen while another loads, or when it fails.
+  const [shown, setShown] = useState(listQuery.data);
+  if (listQuery.data && listQuery.data !== shown) setShown(listQuery.data);
+  const list = listQuery.data ?? shown ?? null;
+  const error = listQuery.isError ? (listQuery.error instanceof ApiError ? listQuery.error.message : `Failed to load ${kind}`) : null;
 
-  // Typed filters fire one request per key: only the newest answer is shown.
-  const latestRequest = useRef(0);
-  const load = useCallback(async () => {
-    const request = ++latestRequest.current;
-    try {
-      const res = await api.get<Record<string, unknown> & { total: number }>(`/api/admin/${kind}${toQueryString({ ...filters, page, pageSize: 20 })}`);
-      if (request !== latestRequest.current) return;
-      setList({ rows: res[kind] as Row[], total: res.total });
-      setError(null);
-    } catch (err) {
-      if (request !== latestRequest.current) return;
-      setError(err instanceof ApiError ? err.message : `Failed to load ${kind}`);
-    }
-  }, [kind, filters, page]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const client = useQueryClient();
+  const [openId, setOpenId] = useState<string | null>(null);
+  // Shown only once it is there: opening fetches first and stays on the list if that fails.
+  const detail = useQuery({ ...moneyItemQueryOptions(kind, openId ?? ''), enabled: false }).data ?? null;
+  const recheckItem = useRecheckMoneyItem(kind);
+  const busy = recheckItem.isPending;
 
   async function open(id: string) {
     try {
-      const res = await api.get<{ payment?: Row; exchange?: Row; events?: PaymentEvent[] }>(`/api/admin/${kind}/${id}`);
-      setDetail({ row: (res.payment ?? res.exchange)!, events: res.events ?? [] });
+      await client.fetchQuery(moneyItemQueryOptions(kind, id));
+      setOpenId(id);
     } catch (err) {
       toast.error(err instanceof ApiError ? err.message : 'Failed to open');
     }
@@ -80,15 +61,11 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
 
   async function recheck() {
     if (!detail) return;
-    setBusy(true);
     try {
-      const res = await api.post<{ payment?: Row; exchange?: Row; events?: PaymentEvent[] }>(`/api/admin/${kind}/${detail.row._id}/recheck`);
-      setDetail({ row: (res.payment ?? res.exchange)!, events: res.events ?? [] });
+      await recheckItem.mutateAsync(detail.row._id);
       toast.success('Checked with the provider');
     } catch (err) {
       toast.error(err instanceof ApiError ? err.message : 'The provider could not be reached');
-    } finally {
-      setBusy(false);
     }
   }
 
@@ -96,7 +73,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
   if (detail) {
     return (
       <section className="admin-panel" aria-labelledby="money-detail-title">
-        <button type="button" className="btn btn-ghost btn-small" onClick={() => setDetail(null)}>
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => setOpenId(null)}>
           ← {title}
         </button>
         <h2 id="money-detail-title">
@@ -158,7 +135,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
     setFilters((f) => ({ ...f, [key]: e.target.value }));
     setPage(1);
   };
-  const pages = list ? Math.max(1, Math.ceil(list.total / 20)) : 1;
+  const pages = list ? Math.max(1, Math.ceil(list.total / MONEY_PAGE_SIZE)) : 1;
   return (
     <section className="admin-panel" aria-labelledby={`${kind}-title`}>
       <h2 id={`${kind}-title`}>{title}</h2>

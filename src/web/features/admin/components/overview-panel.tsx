@@ -1,8 +1,7 @@
-import { useEffect, useState } from 'react';
 import { formatCredits } from '../../../../shared/fees';
 import type { OverviewResponse } from '../../../../shared/schemas/admin';
 import { ApiError } from '../../../lib/api-client';
-import { adminApi } from '../api/admin-api';
+import { useOverview } from '../api/get-overview';
 
 type Metric = 'signups' | 'deposits' | 'creditsIssuedCents' | 'creditsSpentCents' | 'ticketsOpened' | 'openTickets';
 
@@ -55,12 +54,9 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
 }
 
 export function OverviewPanel() {
-  const [data, setData] = useState<OverviewResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    adminApi.overview(30).then(setData, (err: unknown) => setError(err instanceof ApiError ? err.message : 'Failed to load the overview'));
-  }, []);
+  const overview = useOverview(30);
+  const data = overview.data ?? null;
+  const error = overview.isError ? (overview.error instanceof ApiError ? overview.error.message : 'Failed to load the overview') : null;
 
   if (error) return <p className="field-error" role="alert">{error}</p>;
   if (!data) return <p aria-busy="true">Loading overview…</p>;

@@ -1,10 +1,11 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
+import { renderWithQuery as render } from '../../../test/render';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configureApiClient } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
-import { useSessionStore } from '../../auth/stores/session-store';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
+import { useSessionStore } from '../../auth';
 import { StaffConsole } from './staff-console';
 
 let server: ScriptedApiServer;

@@ -1,8 +1,8 @@
 import { NavLink, Route, Routes } from 'react-router';
 import { paths } from '../../../../shared/routes';
-import { useSessionStore } from '../../auth/stores/session-store';
-import { AdsManager } from '../../ads/components/ads-manager';
-import { StaffQueue } from '../../tickets/components/staff-queue';
+import { useSessionStore } from '../../auth';
+import { AdsManager } from '../../ads';
+import { StaffQueue } from '../../tickets';
 import { AuditPanel } from './audit-panel';
 import { IncidentsPanel } from './incidents-panel';
 import { MoneyPanel } from './money-panel';

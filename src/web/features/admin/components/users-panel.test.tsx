@@ -1,8 +1,9 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderWithQuery as render } from '../../../test/render';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdminUser } from '../../../../shared/schemas/admin';
 import { Toaster } from '../../../components/ui/toaster';
-import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../test/scripted-api-server';
 import { UsersPanel } from './users-panel';
 
 

@@ -1,16 +1,16 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { ROLES, type Role } from '../../../../shared/constants';
 import type { AdminUser } from '../../../../shared/schemas/admin';
-import type { LedgerEntry } from '../../../../shared/schemas/credits';
 import { formatCredits } from '../../../../shared/fees';
-import type { Exchange } from '../../../../shared/schemas/exchange';
-import type { Payment } from '../../../../shared/schemas/payments';
-import type { Ticket } from '../../../../shared/schemas/tickets';
 import { Pagination } from '../../../components/ui/pagination';
-import { api, ApiError } from '../../../lib/api-client';
-import { toQueryString } from '../../../lib/query-string';
-import { adminApi, type AdminUserDetail } from '../api/admin-api';
+import { ApiError } from '../../../lib/api-client';
+import { useAdjustCredits } from '../api/adjust-credits';
+import { useUser } from '../api/get-user';
+import { useUserActivity } from '../api/get-user-activity';
+import { useUserLedger } from '../api/get-user-ledger';
+import { useUsers } from '../api/get-users';
+import { useUpdateUser, type UserChange } from '../api/update-user';
 
 function newIdempotencyKey(): string {
   return crypto.randomUUID().replace(/-/g, '');
@@ -19,22 +19,16 @@ function newIdempotencyKey(): string {
 /** Search users; open one to see balance, ledger and sessions, and (admins) act on the account. */
 export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
   const [search, setSearch] = useState('');
-  const [results, setResults] = useState<AdminUser[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  // The search runs on submit: typing alone asks nothing.
+  const [submitted, setSubmitted] = useState('');
+  const users = useUsers(submitted);
+  const results: AdminUser[] | null = users.data?.users ?? null;
+  const error = users.isError ? (users.error instanceof ApiError ? users.error.message : 'Failed to search users') : null;
   const [selectedId, setSelectedId] = useState<string | null>(null);
-
-  const runSearch = useCallback(async (text: string) => {
-    try {
-      setResults((await adminApi.searchUsers({ search: text, pageSize: 25 })).users);
-      setError(null);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Failed to search users');
-    }
-  }, []);
-
-  useEffect(() => {
-    void runSearch('');
-  }, [runSearch]);
+  const runSearch = (text: string) => {
+    if (text === submitted) void users.refetch();
+    else setSubmitted(text);
+  };
 
   if (selectedId) {
     return <UserDetail id={selectedId} isAdmin={isAdmin} onBack={() => setSelectedId(null)} />;
@@ -48,7 +42,7 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
         className="admin-search"
         onSubmit={(e) => {
           e.preventDefault();
-          void runSearch(search);
+          runSearch(search);
         }}
       >
         <label htmlFor="admin-user-search" className="visually-hidden">
@@ -104,24 +98,13 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
 }
 
 function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onBack: () => void }) {
-  const [detail, setDetail] = useState<AdminUserDetail | null>(null);
-  const [ledger, setLedger] = useState<{ entries: LedgerEntry[]; balanceCents: number; total: number; pageSize: number } | null>(null);
   const [ledgerPage, setLedgerPage] = useState(1);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async () => {
-    try {
-      const [d, l] = await Promise.all([adminApi.user(id), adminApi.ledger(id, ledgerPage)]);
-      setDetail(d);
-      setLedger(l);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Failed to load user');
-    }
-  }, [id, ledgerPage]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const detailQuery = useUser(id);
+  const ledgerQuery = useUserLedger(id, ledgerPage);
+  const detail = detailQuery.data ?? null;
+  const ledger = ledgerQuery.data ?? null;
+  const failure = detailQuery.error ?? ledgerQuery.error;
+  const error = failure ? (failure instanceof ApiError ? failure.message : 'Failed to load user') : null;
 
   if (error) {
     return (
@@ -164,8 +147,8 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
         </dd>
       </dl>
 
-      {isAdmin && <AdjustCreditsForm userId={user._id} onDone={load} />}
-      {isAdmin && <AccountActions user={user} onDone={load} />}
+      {isAdmin && <AdjustCreditsForm userId={user._id} />}
+      {isAdmin && <AccountActions user={user} />}
 
       <h3>Ledger</h3>
       {ledger.entries.length === 0 ? (
@@ -218,25 +201,25 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
   );
 }
 
-function AdjustCreditsForm({ userId, onDone }: { userId: string; onDone: () => Promise<void> }) {
+function AdjustCreditsForm({ userId }: { userId: string }) {
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   // One key per intended adjustment: a double click or a retry posts once.
   const [key, setKey] = useState(newIdempotencyKey);
+  const adjust = useAdjustCredits();
 
   async function submit(event: FormEvent) {
     event.preventDefault();
     setSaving(true);
     setErrors({});
     try {
-      await adminApi.adjustCredits(userId, Number(amount), reason, key);
+      await adjust.mutateAsync({ userId, amount: Number(amount), reason, idempotencyKey: key });
       toast.success('Credits adjusted');
       setAmount('');
       setReason('');
       setKey(newIdempotencyKey());
-      await onDone();
     } catch (err) {
       if (err instanceof ApiError) setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
       else setErrors({ form: 'Failed to adjust credits' });
@@ -270,16 +253,16 @@ function AdjustCreditsForm({ userId, onDone }: { userId: string; onDone: () => P
   );
 }
 
-function AccountActions({ user, onDone }: { user: AdminUser; onDone: () => Promise<void> }) {
+function AccountActions({ user }: { user: AdminUser }) {
   const [role, setRole] = useState<Role>(user.role);
   const [subroles, setSubroles] = useState(user.subroles.join(', '));
   const [reason, setReason] = useState('');
+  const update = useUpdateUser(user._id);
 
-  async function run(action: () => Promise<unknown>, success: string) {
+  async function run(change: UserChange, success: string) {
     try {
-      await action();
+      await update.mutateAsync(change);
       toast.success(success);
-      await onDone();
     } catch (err) {
       toast.error(err instanceof ApiError ? err.message : 'The change failed');
     }
@@ -308,10 +291,7 @@ function AccountActions({ user, onDone }: { user: AdminUser; onDone: () => Promi
         type="button"
         className="btn btn-secondary btn-small"
         onClick={() =>
-          void run(
-            () => adminApi.changeRole(user._id, role, subroles.split(',').map((s) => s.trim()).filter(Boolean)),
-            'Role saved',
-          )
+          void run({ kind: 'role', role, subroles: subroles.split(',').map((s) => s.trim()).filter(Boolean) }, 'Role saved')
         }
       >
         Save role
@@ -323,7 +303,7 @@ function AccountActions({ user, onDone }: { user: AdminUser; onDone: () => Promi
       <button
         type="button"
         className={user.disabled ? 'btn btn-secondary btn-small' : 'btn btn-danger btn-small'}
-        onClick={() => void run(() => adminApi.setDisabled(user._id, !user.disabled, reason), user.disabled ? 'Account re-enabled' : 'Account disabled')}
+        onClick={() => void run({ kind: 'disabled', disabled: !user.disabled, reason }, user.disabled ? 'Account re-enabled' : 'Account disabled')}
       >
         {user.disabled ? 'Re-enable account' : 'Disable account'}
       </button>
@@ -331,39 +311,9 @@ function AccountActions({ user, onDone }: { user: AdminUser; onDone: () => Promi
   );
 }
 
-interface ActivityRow {
-  _id: string;
-  status: string;
-  createdAt: string;
-  label: string;
-}
-
 /** The user's payments, exchanges and tickets, newest first (the full lists live in their tabs). */
 function UserActivity({ userId }: { userId: string }) {
-  const [rows, setRows] = useState<{ payments: ActivityRow[]; exchanges: ActivityRow[]; tickets: ActivityRow[] } | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    Promise.all([
-      api.get<{ payments: Payment[] }>(`/api/admin/payments${toQueryString({ userId, pageSize: 10 })}`),
-      api.get<{ exchanges: Exchange[] }>(`/api/admin/exchanges${toQueryString({ userId, pageSize: 10 })}`),
-      api.get<{ tickets: Ticket[] }>(`/api/staff/tickets${toQueryString({ userId, pageSize: 10 })}`),
-    ]).then(
-      ([p, e, t]) => {
-        if (!live) return;
-        setRows({
-          payments: p.payments.map((x) => ({ _id: x._id, status: x.status, createdAt: x.createdAt, label: `${x.priceAmount.toFixed(2)} USD in ${x.payCurrency.toUpperCase()}` })),
-          exchanges: e.exchanges.map((x) => ({ _id: x._id, status: x.status, createdAt: x.createdAt, label: `${x.amount} ${x.from.toUpperCase()} → ${x.to.toUpperCase()}` })),
-          tickets: t.tickets.map((x) => ({ _id: x._id, status: x.status, createdAt: x.createdAt, label: `#${x.number} ${x.subject}` })),
-        });
-      },
-      () => live && setRows({ payments: [], exchanges: [], tickets: [] }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [userId]);
-
+  const rows = useUserActivity(userId).data;
   if (!rows) return <p aria-busy="true">Loading activity…</p>;
   return (
     <div className="admin-activity">

@@ -1,7 +1,7 @@
-import { useEffect, useState, type CSSProperties } from 'react';
+import { useState, type CSSProperties } from 'react';
 import { AD_ANIMATION_MS } from '../../../../shared/constants';
 import type { AdPlacement, PublicAd } from '../../../../shared/schemas/ads';
-import { adsApi } from '../api/ads-api';
+import { useAd } from '../api/get-ad';
 import { useViewable } from '../hooks/use-viewable';
 import { useAdsStore } from '../stores/ads-store';
 import '../ads.css';
@@ -18,21 +18,10 @@ interface AdSlotProps {
  * 30 minutes in this browser.
  */
 export function AdSlot({ placement, className }: AdSlotProps) {
-  const [ad, setAd] = useState<PublicAd | null>(null);
+  const ad: PublicAd | null = useAd(placement).data?.ad ?? null;
   const [element, setElement] = useState<HTMLElement | null>(null);
   const [paused, setPaused] = useState(false);
   const recordImpression = useAdsStore((s) => s.recordImpression);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    adsApi
-      .forPlacement(placement, controller.signal)
-      .then((res) => setAd(res.ad))
-      .catch(() => {
-        if (!controller.signal.aborted) setAd(null);
-      });
-    return () => controller.abort();
-  }, [placement]);
 
   useViewable(element, () => {
     if (ad) void recordImpression(ad._id);

@@ -1,8 +1,9 @@
-import { useCallback, useEffect, useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX, type AdDayStats, type CreateAdBody, type StaffAd } from '../../../../shared/schemas/ads';
 import { ApiError } from '../../../lib/api-client';
-import { staffAdsApi } from '../api/ads-api';
+import { useStaffAds } from '../api/get-staff-ads';
+import { useSaveAd } from '../api/save-ad';
 import '../ads.css';
 
 const STATS_DAYS = 30;
@@ -86,29 +87,18 @@ const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
  * unique viewers, clicks and click-through per ad and day. Mounted by the operator console.
  */
 export function AdsManager() {
-  const [ads, setAds] = useState<StaffAd[] | null>(null);
-  const [stats, setStats] = useState<AdDayStats[]>([]);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const adsQuery = useStaffAds(STATS_DAYS);
+  const ads: StaffAd[] | null = adsQuery.data?.ads ?? null;
+  const stats: AdDayStats[] = adsQuery.data?.stats ?? [];
+  const loadError = adsQuery.isError ? (adsQuery.error instanceof ApiError ? adsQuery.error.message : 'Failed to load ads') : null;
+  const saveAd = useSaveAd();
   const [editing, setEditing] = useState<StaffAd | null>(null);
   const [form, setForm] = useState<FormState>(EMPTY_FORM);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
   const id = useId();
 
-  const load = useCallback(async () => {
-    try {
-      const [list, daily] = await Promise.all([staffAdsApi.list(), staffAdsApi.stats(STATS_DAYS)]);
-      setAds(list.ads);
-      setStats(daily.stats);
-      setLoadError(null);
-    } catch (err) {
-      setLoadError(err instanceof ApiError ? err.message : 'Failed to load ads');
-    }
-  }, []);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
+  const load = () => void adsQuery.refetch();
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
 
@@ -123,11 +113,9 @@ export function AdsManager() {
     setSaving(true);
     setFieldErrors({});
     try {
-      if (editing) await staffAdsApi.update(editing._id, bodyFor(form));
-      else await staffAdsApi.create(bodyFor(form));
+      await saveAd.mutateAsync({ id: editing?._id, body: bodyFor(form) });
       toast.success(editing ? 'Ad saved' : 'Ad created');
       startEdit(null);
-      await load();
     } catch (err) {
       if (err instanceof ApiError) {
         setFieldErrors(err.fieldErrors);
@@ -142,9 +130,8 @@ export function AdsManager() {
 
   async function toggleActive(ad: StaffAd) {
     try {
-      await staffAdsApi.update(ad._id, { active: !ad.active });
+      await saveAd.mutateAsync({ id: ad._id, body: { active: !ad.active } });
       toast.success(ad.active ? 'Ad paused' : 'Ad resumed');
-      await load();
     } catch (err) {
       toast.error(err instanceof ApiError ? err.message : 'Failed to update the ad');
     }
@@ -171,7 +158,7 @@ export function AdsManager() {
       {loadError && (
         <div className="notice" role="alert">
           <p>{loadError}</p>
-          <button type="button" className="btn btn-secondary btn-small" onClick={() => void load()}>
+          <button type="button" className="btn btn-secondary btn-small" onClick={load}>
             Try again
           </button>
         </div>

@@ -3,7 +3,7 @@ import { AUTH_CHECK_DELAY_MS, STORAGE_KEYS } from '../../../../shared/constants'
 import type { User } from '../../../../shared/schemas/auth';
 import { api, configureApiClient } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
 import { initialSessionState, onUserLogin, useSessionStore } from './session-store';
 
 let server: ScriptedApiServer;

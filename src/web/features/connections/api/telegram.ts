@@ -1,11 +1,6 @@
-import type { TelegramConfigResponse, VerifyTelegramResponse } from '../../../../shared/schemas/connections';
+import type { VerifyTelegramResponse } from '../../../../shared/schemas/connections';
 import type { User } from '../../../../shared/schemas/auth';
 import { api } from '../../../lib/api-client';
-
-/** The Login Widget's settings, or the sandbox login page when no real bot is configured. */
-export function getTelegramConfig(): Promise<TelegramConfigResponse> {
-  return api.get<TelegramConfigResponse>('/api/auth/telegram/config');
-}
 
 /** The fields Telegram sends to /telegram-callback (spec section 3); absent ones stay absent. */
 export const TELEGRAM_CALLBACK_FIELDS = ['id', 'first_name', 'last_name', 'username', 'photo_url', 'auth_date', 'hash'] as const;

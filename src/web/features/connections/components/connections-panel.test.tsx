@@ -1,9 +1,10 @@
-import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderWithQuery as render } from '../../../test/render';
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '../../../../shared/schemas/auth';
-import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
-import { initialSessionState, useSessionStore } from '../../auth/stores/session-store';
+import { setupScriptedApi } from '../../../test/scripted-api-server';
+import { initialSessionState, useSessionStore } from '../../auth';
 import { ConnectionsPanel } from './connections-panel';
 
 

@@ -1,9 +1,11 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import type { TelegramConfigResponse } from '../../../../shared/schemas/connections';
-import { isGuestUser, useSessionStore } from '../../auth/stores/session-store';
+import { isGuestUser, useSessionStore } from '../../auth';
 import { disconnectDiscord, getDiscordAuthorizeUrl } from '../api/discord';
-import { disconnectTelegram, getTelegramConfig } from '../api/telegram';
+import { useQueryClient } from '@tanstack/react-query';
+import { telegramConfigQueryOptions, useTelegramConfig } from '../api/get-telegram-config';
+import { disconnectTelegram } from '../api/telegram';
 import { CONNECT_MESSAGES } from '../lib/connect-messages';
 import { setSessionConnection } from '../lib/session-connections';
 import { TelegramLoginWidget } from './telegram-login-widget';
@@ -129,29 +131,16 @@ type TelegramLoad = { state: 'loading' } | { state: 'ready'; config: TelegramCon
 
 /** The sandbox login page behind a button, or Telegram's own Login Widget when a real bot is configured. */
 function TelegramConnect() {
-  const [load, setLoad] = useState<TelegramLoad>({ state: 'loading' });
+  const client = useQueryClient();
+  const configQuery = useTelegramConfig();
+  const load: TelegramLoad = configQuery.data
+    ? { state: 'ready', config: configQuery.data }
+    : configQuery.isError
+      ? { state: 'error' }
+      : { state: 'loading' };
 
-  const fetchConfig = async (): Promise<TelegramConfigResponse | null> => {
-    try {
-      const config = await getTelegramConfig();
-      setLoad({ state: 'ready', config });
-      return config;
-    } catch {
-      setLoad({ state: 'error' });
-      return null;
-    }
-  };
-
-  useEffect(() => {
-    let active = true;
-    getTelegramConfig().then(
-      (config) => active && setLoad({ state: 'ready', config }),
-      () => active && setLoad({ state: 'error' }),
-    );
-    return () => {
-      active = false;
-    };
-  }, []);
+  // Not loaded (it failed): ask again when the button is pressed.
+  const fetchConfig = () => client.fetchQuery(telegramConfigQueryOptions()).catch(() => null);
 
   if (load.state === 'ready' && !load.config.sandboxLoginUrl) {
     return <TelegramLoginWidget botName={load.config.botName} authUrl={load.config.authUrl} />;

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
 import { CONNECT_ERROR_REDIRECT_MS } from '../../../../shared/constants';
 import { paths } from '../../../../shared/routes';
-import { runOnce } from '../lib/run-once';
 
 export type CallbackOutcome = { ok: true } | { ok: false; message: string };
 export type CallbackPhase = { state: 'working' } | { state: 'failed'; message: string } | { state: 'done' };
@@ -13,19 +13,20 @@ export type CallbackPhase = { state: 'working' } | { state: 'failed'; message: s
  */
 export function useConnectionCallback(key: string, work: () => Promise<CallbackOutcome>): CallbackPhase {
   const navigate = useNavigate();
-  const [phase, setPhase] = useState<CallbackPhase>({ state: 'working' });
-
-  useEffect(() => {
-    let active = true;
-    void runOnce(key, work).then((outcome) => {
-      if (active) setPhase(outcome.ok ? { state: 'done' } : { state: 'failed', message: outcome.message });
-    });
-    return () => {
-      active = false;
-    };
-    // `work` is recreated each render; the key names the one run that matters.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [key]);
+  // OAuth codes and Telegram payloads are single use, and React StrictMode mounts twice in development:
+  // the query cache runs `work` once per key for the life of the page and hands every mount its outcome.
+  // (`work` never throws: a failure is an outcome.)
+  const run = useQuery({
+    queryKey: ['connections', 'callback', key],
+    queryFn: work,
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: false,
+    refetchOnMount: false,
+    refetchOnReconnect: false,
+  });
+  const outcome = run.data;
+  const phase: CallbackPhase = !outcome ? { state: 'working' } : outcome.ok ? { state: 'done' } : { state: 'failed', message: outcome.message };
 
   useEffect(() => {
     if (phase.state === 'done') {
@@ -35,7 +36,7 @@ export function useConnectionCallback(key: string, work: () => Promise<CallbackO
     if (phase.state !== 'failed') return;
     const timer = setTimeout(() => void navigate(paths.settings, { replace: true }), CONNECT_ERROR_REDIRECT_MS);
     return () => clearTimeout(timer);
-  }, [phase, navigate]);
+  }, [phase.state, navigate]);
 
   return phase;
 }

@@ -1,5 +1,6 @@
 /// <reference types="node" />
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, screen } from '@testing-library/react';
+import { renderWithQuery as render } from '../../../test/render';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StrictMode } from 'react';
@@ -8,7 +9,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { paths } from '../../../../shared/routes';
 import { configureApiClient } from '../../../lib/api-client';
-import { setupScriptedApi } from '../../../lib/testing/scripted-api-server';
+import { setupScriptedApi } from '../../../test/scripted-api-server';
 import DiscordCallbackPage from './discord-callback-page';
 import TelegramCallbackPage from './telegram-callback-page';
 

@@ -1,6 +1,14 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api-client';
+import { sessionsQueryKey } from './get-sessions';
 
 /** Spec section 7. The server ends every other session of the account on success (design.md section 4). */
 export async function changePassword(input: { currentPassword: string; newPassword: string }): Promise<void> {
   await api.post('/api/users/change-password', input);
+}
+
+/** The other sessions end with it, so the session list is asked again. */
+export function useChangePassword() {
+  const client = useQueryClient();
+  return useMutation({ mutationFn: changePassword, onSuccess: () => client.invalidateQueries({ queryKey: sessionsQueryKey }) });
 }

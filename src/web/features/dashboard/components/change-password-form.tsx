@@ -1,12 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import { passwordSchema } from '../../../../shared/schemas/auth';
 import { ApiError } from '../../../lib/api-client';
-import { changePassword } from '../api/change-password';
+import { useChangePassword } from '../api/change-password';
 
 type Field = 'currentPassword' | 'newPassword';
 
 /** Needs the current password; on success the server ends every other session (design.md section 4). */
-export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
+export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
+  const changePassword = useChangePassword();
   const id = useId();
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
@@ -31,11 +32,11 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void }) {
     }
     setPending(true);
     try {
-      await changePassword({ currentPassword, newPassword });
+      await changePassword.mutateAsync({ currentPassword, newPassword });
       setCurrentPassword('');
       setNewPassword('');
       setSuccess('Password updated. Your other sessions have been signed out.');
-      onChanged();
+      onChanged?.();
     } catch (err) {
       const api = err instanceof ApiError ? err : null;
       setFieldErrors((api?.fieldErrors ?? {}) as Partial<Record<Field, string>>);

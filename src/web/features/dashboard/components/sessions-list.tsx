@@ -1,7 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { SessionInfo } from '../../../../shared/schemas/auth';
 import { ApiError } from '../../../lib/api-client';
-import { endSession, listSessions } from '../api/sessions';
+import { useEndSession } from '../api/end-session';
+import { useSessions } from '../api/get-sessions';
 import { describeUserAgent } from './describe-user-agent';
 import { useSignOut } from './sign-out-button';
 
@@ -10,34 +11,29 @@ type Load = { state: 'loading' } | { state: 'error'; message: string } | { state
 const formatDate = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Where the account is signed in; any session but this one can be ended here (design.md section 4). */
-export function SessionsList({ reloadKey }: { reloadKey: number }) {
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+/** The list is asked again after a change that ends sessions (ending one here, a password change). */
+export function SessionsList() {
+  const sessionsQuery = useSessions();
+  const endSession = useEndSession();
+  // Try again shows the loading line, not the old error.
+  const load: Load = sessionsQuery.data
+    ? { state: 'ready', sessions: sessionsQuery.data }
+    : sessionsQuery.isError && !sessionsQuery.isFetching
+      ? {
+          state: 'error',
+          message: sessionsQuery.error instanceof ApiError && sessionsQuery.error.fromServer ? sessionsQuery.error.message : 'Could not load your sessions.',
+        }
+      : { state: 'loading' };
   const [ending, setEnding] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const { signOut, pending: signingOut } = useSignOut();
-
-  const refresh = useCallback(async () => {
-    try {
-      const sessions = await listSessions();
-      // The current session first, then the most recently used.
-      sessions.sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
-      setLoad({ state: 'ready', sessions });
-    } catch (err) {
-      setLoad({ state: 'error', message: err instanceof ApiError && err.fromServer ? err.message : 'Could not load your sessions.' });
-    }
-  }, []);
-
-  useEffect(() => {
-    void refresh();
-  }, [refresh, reloadKey]);
 
   const end = async (session: SessionInfo) => {
     setEnding(session._id);
     setNotice(null);
     try {
-      await endSession(session._id);
+      await endSession.mutateAsync(session._id);
       setNotice(`Ended the session on ${describeUserAgent(session.userAgent)}.`);
-      await refresh();
     } catch (err) {
       setNotice(err instanceof ApiError && err.fromServer ? err.message : 'Could not end that session. Please try again.');
     } finally {
@@ -57,7 +53,7 @@ export function SessionsList({ reloadKey }: { reloadKey: number }) {
       {load.state === 'error' && (
         <div role="alert">
           <p className="field-error">{load.message}</p>
-          <button type="button" className="btn btn-ghost btn-small" onClick={() => void refresh()}>
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => void sessionsQuery.refetch()}>
             Try again
           </button>
         </div>

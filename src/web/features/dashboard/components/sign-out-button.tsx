@@ -2,7 +2,7 @@ import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { paths } from '../../../../shared/routes';
-import { useSessionStore } from '../../auth/stores/session-store';
+import { useSessionStore } from '../../auth';
 
 /** Ends the session on the server, then leaves for /login; a failure leaves the user signed in and says so. */
 export function useSignOut() {

@@ -1,29 +1,17 @@
-import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import type { User } from '../../../../shared/schemas/auth';
-import { useSessionStore } from '../../auth/stores/session-store';
+import { useCredits, useSessionStore } from '../../auth';
 import { formatCredits } from './format-credits';
 import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
-import { LazyExchangePanel } from '../../exchange/components/lazy-exchange-panel';
-import { LedgerHistory } from '../../payments/components/ledger-history';
-import { PaymentHistory } from '../../payments/components/payment-history';
-import { TopUpPanel } from '../../payments/components/top-up-panel';
+import { LazyExchangePanel } from '../../exchange';
+import { LedgerHistory, PaymentHistory, TopUpPanel } from '../../payments';
 
 export function UserDashboard({ user }: { user: User }) {
   const credits = useSessionStore((s) => s.credits);
-  const fetchCredits = useSessionStore((s) => s.fetchCredits);
-  const [balanceStale, setBalanceStale] = useState(false);
-
   // The balance from sign-in may be old (a payment may have completed since): ask for the current one.
-  useEffect(() => {
-    if (!user.onboardingCompleted) return;
-    fetchCredits().then(
-      () => setBalanceStale(false),
-      () => setBalanceStale(true),
-    );
-  }, [fetchCredits, user.onboardingCompleted]);
+  const balanceStale = useCredits(user._id, user.onboardingCompleted).isError;
 
   if (!user.onboardingCompleted) {
     return (

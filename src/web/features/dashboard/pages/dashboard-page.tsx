@@ -2,7 +2,7 @@ import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import { usePageMeta } from '../../../components/use-page-meta';
-import { isGuestUser, useSessionStore } from '../../auth/stores/session-store';
+import { isGuestUser, useSessionStore } from '../../auth';
 import { GuestDashboard } from '../components/guest-dashboard';
 import { UserDashboard } from '../components/user-dashboard';
 import '../dashboard.css';

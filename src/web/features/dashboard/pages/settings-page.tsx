@@ -1,17 +1,14 @@
-import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import { usePageMeta } from '../../../components/use-page-meta';
-import { ConnectionsPanel } from '../../connections/components/connections-panel';
+import { ConnectionsPanel } from '../../connections';
 import { ChangePasswordForm } from '../components/change-password-form';
 import { SessionsList } from '../components/sessions-list';
-import { WebhooksPanel } from '../../webhooks/components/webhooks-panel';
+import { WebhooksPanel } from '../../webhooks';
 
 /** /dashboard/settings: security settings. Account connections (Discord, Telegram) belong here too. */
 export default function SettingsPage() {
   usePageMeta('Settings');
-  // A password change ends the other sessions: reload the list so it shows that.
-  const [sessionsVersion, setSessionsVersion] = useState(0);
   return (
     <section className="page dashboard-page" aria-labelledby="settings-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -19,8 +16,9 @@ export default function SettingsPage() {
       </nav>
       <h1 id="settings-title">Settings</h1>
       <div className="settings-grid">
-        <SessionsList reloadKey={sessionsVersion} />
-        <ChangePasswordForm onChanged={() => setSessionsVersion((v) => v + 1)} />
+        {/* A password change ends the other sessions; its mutation asks for the list again. */}
+        <SessionsList />
+        <ChangePasswordForm />
         <ConnectionsPanel />
         <WebhooksPanel />
       </div>

@@ -1,9 +1,13 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useId, useState, type FormEvent } from 'react';
 import { REWARD_CLAIM_VALIDITY_HOURS } from '../../../../shared/constants';
 import type { EstimateResponse, Exchange, ExchangeCurrency, ExchangeRewards } from '../../../../shared/schemas/exchange';
 import { ApiError } from '../../../lib/api-client';
-import { errorMessage, useSessionStore } from '../../auth/stores/session-store';
-import { createExchange, getExchangeCurrencies, getExchangeEstimate, listMyExchanges } from '../api/exchange-api';
+import { errorMessage, useSessionStore } from '../../auth';
+import { useCreateExchange } from '../api/create-exchange';
+import { useExchangeCurrencies } from '../api/get-exchange-currencies';
+import { useExchangeEstimate } from '../api/get-exchange-estimate';
+import { useMyExchanges } from '../api/get-my-exchanges';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
 import { saveClaim } from '../lib/reward-claims';
 import { CurrencySelect } from './currency-select';
@@ -45,70 +49,46 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   const isGuest = useSessionStore((s) => s.isGuest);
   const sessionChecked = useSessionStore((s) => s.sessionChecked);
   const hasSession = isAuthenticated || isGuest;
+  const owner = useSessionStore((s) => s.user?._id ?? s.guestId ?? (s.isGuest ? 'guest' : null));
 
-  const [currencies, setCurrencies] = useState<ExchangeCurrency[] | null>(null);
-  const [currenciesError, setCurrenciesError] = useState<string | null>(null);
+  const currenciesQuery = useExchangeCurrencies();
+  const currencies: ExchangeCurrency[] | null = currenciesQuery.data?.currencies ?? null;
+  // Asking again (Try again) shows the loading line, not the old error.
+  const currenciesError =
+    currenciesQuery.isError && !currenciesQuery.isFetching ? errorMessage(currenciesQuery.error, 'Could not load the currencies.') : null;
   const [from, setFrom] = useState(DEFAULT_PAIR.from);
   const [to, setTo] = useState(DEFAULT_PAIR.to);
   const [amountText, setAmountText] = useState('0.01');
   const [payoutAddress, setPayoutAddress] = useState('');
   const [payoutExtraId, setPayoutExtraId] = useState('');
-  const [estimate, setEstimate] = useState<EstimateState>({ state: 'idle' });
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [active, setActive] = useState<{ exchange: Exchange; rewards?: ExchangeRewards } | null>(null);
   const [claimsVersion, setClaimsVersion] = useState(0);
-  const [recent, setRecent] = useState<Exchange[]>([]);
-  const [reloadCurrencies, setReloadCurrencies] = useState(0);
 
   const amount = parseAmount(amountText);
   // Debounced as one string: a fresh object every render would never settle.
   const queryKey = useDebouncedValue(`${from}|${to}|${amount ?? ''}`, ESTIMATE_DEBOUNCE_MS);
   const toCurrency = currencies?.find((c) => c.ticker === to);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    setCurrenciesError(null);
-    getExchangeCurrencies({ signal: controller.signal }).then(
-      ({ currencies: list }) => setCurrencies(list),
-      (err: unknown) => {
-        if (!controller.signal.aborted) setCurrenciesError(errorMessage(err, 'Could not load the currencies.'));
-      },
-    );
-    return () => controller.abort();
-  }, [reloadCurrencies]);
-
-  useEffect(() => {
-    const [qFrom = '', qTo = '', qAmount = ''] = queryKey.split('|');
-    if (!currencies || !qAmount || qFrom === qTo) {
-      setEstimate({ state: 'idle' });
-      return;
-    }
-    const controller = new AbortController();
-    setEstimate({ state: 'loading' });
-    getExchangeEstimate({ from: qFrom, to: qTo, amount: Number(qAmount) }, { signal: controller.signal }).then(
-      (result) => setEstimate({ state: 'ready', estimate: result }),
-      (err: unknown) => {
-        if (!controller.signal.aborted) setEstimate({ state: 'error', message: errorMessage(err, 'Could not get an estimate right now.') });
-      },
-    );
-    return () => controller.abort();
-  }, [currencies, queryKey]);
+  const [qFrom = '', qTo = '', qAmount = ''] = queryKey.split('|');
+  const estimateQuery = useExchangeEstimate(currencies && qAmount && qFrom !== qTo ? { from: qFrom, to: qTo, amount: Number(qAmount) } : null);
+  const estimate: EstimateState =
+    estimateQuery.fetchStatus === 'idle' && estimateQuery.isPending
+      ? { state: 'idle' }
+      : estimateQuery.isFetching
+        ? { state: 'loading' }
+        : estimateQuery.isError
+          ? { state: 'error', message: errorMessage(estimateQuery.error, 'Could not get an estimate right now.') }
+          : estimateQuery.data
+            ? { state: 'ready', estimate: estimateQuery.data }
+            : { state: 'idle' };
 
   // A session's recent exchanges, so one can be followed again after a reload.
-  useEffect(() => {
-    if (!sessionChecked || !hasSession) {
-      setRecent([]);
-      return;
-    }
-    const controller = new AbortController();
-    listMyExchanges({ signal: controller.signal }).then(
-      (res) => setRecent(res.exchanges),
-      () => undefined,
-    );
-    return () => controller.abort();
-  }, [sessionChecked, hasSession, active]);
+  const myExchanges = useMyExchanges(sessionChecked && hasSession ? owner : null);
+  const recent: Exchange[] = sessionChecked && hasSession ? (myExchanges.data?.exchanges ?? []) : [];
+  const client = useQueryClient();
+  const createExchange = useCreateExchange();
 
   const chooseFrom = (ticker: string) => {
     if (ticker === to) setTo(from);
@@ -143,7 +123,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       if (!useSessionStore.getState().isAuthenticated && !useSessionStore.getState().isGuest) {
         await useSessionStore.getState().guestLogin();
       }
-      const response = await createExchange({
+      const response = await createExchange.mutateAsync({
         from,
         to,
         amount,
@@ -197,11 +177,16 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       <div className="exchange-layout">
         <div className="card exchange-card">
           {active ? (
-            <ExchangeTracker exchange={active.exchange} rewards={active.rewards} onDone={() => setActive(null)} />
+            <ExchangeTracker exchange={active.exchange} rewards={active.rewards} onDone={() => {
+                // Back to the form: the finished exchange's last state shows in the recent list.
+                setActive(null);
+                void client.invalidateQueries({ queryKey: ['exchange', 'mine'] });
+              }}
+            />
           ) : currenciesError ? (
             <div role="alert">
               <p className="field-error">{currenciesError}</p>
-              <button type="button" className="btn btn-secondary" onClick={() => setReloadCurrencies((n) => n + 1)}>
+              <button type="button" className="btn btn-secondary" onClick={() => void currenciesQuery.refetch()}>
                 Try again
               </button>
             </div>

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { QR_CODE } from '../../../../shared/constants';
 import { paths } from '../../../../shared/routes';
 import type { Exchange, ExchangeRewards, ExchangeStatus } from '../../../../shared/schemas/exchange';
-import { useExchangeStatus } from '../hooks/use-exchange-status';
+import { useExchangeStatus } from '../api/get-exchange';
 import { CopyButton } from './copy-button';
 import { formatDeadline } from './format';
 

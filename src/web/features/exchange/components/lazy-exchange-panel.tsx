@@ -1,9 +1,11 @@
-import { lazy, Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
+import { lazyWithServerState } from '../../../components/lazy-with-server-state';
 import { useAfterFirstRender } from '../../../components/use-after-first-render';
 import { useNearViewport } from '../../../components/use-near-viewport';
 
-// The panel (QR codes, selects, its styles) loads on its own, off the page's critical path.
-const ExchangePanel = lazy(() => import('./exchange-panel'));
+// The panel (QR codes, selects, its styles, and the query library on the home page) loads on its own,
+// off the page's critical path.
+const ExchangePanel = lazyWithServerState(() => import('./exchange-panel'));
 
 /**
  * The Exchange section, loaded lazily once the page around it is on screen and the visitor comes near

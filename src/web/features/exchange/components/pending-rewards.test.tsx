@@ -1,8 +1,9 @@
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { renderWithQuery as render } from '../../../test/render';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configureApiClient } from '../../../lib/api-client';
-import { startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
 import { readClaims, saveClaim } from '../lib/reward-claims';
 import { formatDeadline } from './format';
 import { PendingRewards } from './pending-rewards';

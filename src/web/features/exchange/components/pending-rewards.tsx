@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../../shared/routes';
-import { postGuestRewardsStatus } from '../api/exchange-api';
-import { pruneExpiredClaims, removeClaims, toPayload, type LocalRewardClaims } from '../lib/reward-claims';
+import { useGuestRewards } from '../api/get-guest-rewards-status';
+import { pruneExpiredClaims, type LocalRewardClaims } from '../lib/reward-claims';
 import { formatCreditAmount, formatDeadline } from './format';
 
 /**
@@ -10,27 +10,11 @@ import { formatCreditAmount, formatDeadline } from './format';
  * server marks invalid are removed (spec section 4). `version` changes when a new claim was saved.
  */
 export function PendingRewards({ version }: { version: number }) {
-  const [claims, setClaims] = useState<LocalRewardClaims>(() => pruneExpiredClaims());
-
-  useEffect(() => {
-    const live = pruneExpiredClaims();
-    setClaims(live);
-    const payload = toPayload(live);
-    if (payload.length === 0) return;
-    let cancelled = false;
-    postGuestRewardsStatus(payload).then(
-      (response) => {
-        if (cancelled || !response?.success) return;
-        removeClaims(response.data.claims.filter((c) => !c.valid).map((c) => c.exchangeId));
-        setClaims(pruneExpiredClaims());
-      },
-      // Could not check now: keep showing what is stored; the check runs again next time.
-      () => undefined,
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [version]);
+  // What this browser keeps (expired claims dropped), read again whenever a claim was saved.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `version` is the signal to read storage again
+  const stored = useMemo(() => pruneExpiredClaims(), [version]);
+  const checked = useGuestRewards(version, stored);
+  const claims: LocalRewardClaims = checked.data ?? stored;
 
   const entries = Object.entries(claims).sort(([, a], [, b]) => a.claimDeadline - b.claimDeadline);
   if (entries.length === 0) return null;

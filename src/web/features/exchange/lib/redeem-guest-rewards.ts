@@ -3,8 +3,9 @@
  * drop invalid and expired ones, redeem the valid ones, then force-clear whatever is left.
  */
 import toast from 'react-hot-toast';
-import { errorMessage, useSessionStore } from '../../auth/stores/session-store';
-import { postClaimGuestRewards, postGuestRewardsStatus } from '../api/exchange-api';
+import { errorMessage, useSessionStore } from '../../auth';
+import { postClaimGuestRewards } from '../api/exchange-api';
+import { postGuestRewardsStatus } from '../api/get-guest-rewards-status';
 import { clearClaims, pruneExpiredClaims, removeClaims, toPayload, type ClaimPayload } from './reward-claims';
 
 /** Toast texts of spec section 8, to the letter. */

@@ -1,16 +1,17 @@
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../../shared/routes';
+import { lazyWithServerState } from '../../../components/lazy-with-server-state';
 import { useAfterFirstRender } from '../../../components/use-after-first-render';
 import { usePageMeta } from '../../../components/use-page-meta';
-import { useSessionStore } from '../../auth/stores/session-store';
-import { LazyExchangePanel } from '../../exchange/components/lazy-exchange-panel';
+import { useSessionStore } from '../../auth';
+import { LazyExchangePanel } from '../../exchange';
 import { feeTierRows } from '../content/fee-tiers';
 import { HOME_FEATURES, HOME_HERO, HOME_STEPS } from '../content/home';
 
 // The ad loads once the page's own content is on screen, so it never weighs on the home page's first
-// paint.
-const AdSlot = lazy(() => import('../../ads/components/ad-slot').then((m) => ({ default: m.AdSlot })));
+// paint; the home page has no query provider of its own, so the ad brings it (docs/decisions/0093).
+const AdSlot = lazyWithServerState(() => import('../../ads/components/ad-slot').then((m) => ({ default: m.AdSlot })));
 
 /** Start a guest session and go to the dashboard (where guests follow swaps and tickets). */
 function ContinueAsGuestButton({ label }: { label: string }) {

@@ -1,9 +1,6 @@
 import { STATUS_PAGE_REFRESH_MS, type StatusComponentReport } from '../../../../shared/schemas/status';
 import { usePageMeta } from '../../../components/use-page-meta';
-import { IncidentList } from '../../status/components/incident-list';
-import { OVERALL_LABEL, STATE_LABEL, formatDateTime } from '../../status/components/status-labels';
-import { UptimeBar } from '../../status/components/uptime-bar';
-import { useLiveStatus } from '../../status/hooks/use-live-status';
+import { formatDateTime, IncidentList, OVERALL_LABEL, STATE_LABEL, UptimeBar, useLiveStatus } from '../../status';
 import '../../status/status.css';
 import { PageHeader } from '../components/page-header';
 import { STATUS_COMPONENTS } from '../content/status';

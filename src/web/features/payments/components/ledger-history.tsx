@@ -1,8 +1,8 @@
 import { Pagination } from '../../../components/ui/pagination';
-import { useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { formatCredits } from '../../../../shared/fees';
 import type { LedgerEntry } from '../../../../shared/schemas/credits';
-import { fetchLedgerHistory } from '../api/payments-api';
+import { useLedgerHistory } from '../api/get-ledger-history';
 import '../payments.css';
 
 const PAGE_SIZE = 10;
@@ -18,33 +18,11 @@ const KIND_LABELS: Record<LedgerEntry['kind'], string> = {
 export function LedgerHistory() {
   const ids = useId();
   const [page, setPage] = useState(1);
-  const [entries, setEntries] = useState<LedgerEntry[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let cancelled = false;
-    setLoading(true);
-    fetchLedgerHistory(page, PAGE_SIZE).then(
-      (res) => {
-        if (cancelled) return;
-        setEntries(res.entries);
-        setTotal(res.total);
-        setError(null);
-        setLoading(false);
-      },
-      () => {
-        if (cancelled) return;
-        setEntries([]);
-        setError('Failed to fetch credit history');
-        setLoading(false);
-      },
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [page]);
+  const history = useLedgerHistory(page, PAGE_SIZE);
+  const entries: LedgerEntry[] = history.data?.entries ?? [];
+  const total = history.data?.total ?? 0;
+  const loading = history.isFetching;
+  const error = history.isError ? 'Failed to fetch credit history' : null;
 
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   return (

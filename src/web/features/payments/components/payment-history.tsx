@@ -1,9 +1,9 @@
 import { Pagination } from '../../../components/ui/pagination';
-import { useCallback, useEffect, useId, useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import type { Payment } from '../../../../shared/schemas/payments';
-import { fetchMyPayments } from '../api/payments-api';
+import { useMyPayments } from '../api/get-my-payments';
 import '../payments.css';
 import { readPaymentExpiry } from '../payment-expiry';
 import { STATUS_LABELS } from '../payment-status';
@@ -17,22 +17,12 @@ const usd = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2,
 export function PaymentHistory() {
   const ids = useId();
   const [page, setPage] = useState(1);
-  const [rows, setRows] = useState<Payment[]>([]);
-  const [total, setTotal] = useState(0);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-
-  const load = useCallback(async (p: number) => {
-    setLoading(true);
-    const res = await fetchMyPayments({ page: p, pageSize: PAGE_SIZE });
-    setRows(res.payments);
-    setTotal(res.total);
-    setError(res.error);
-    setLoading(false);
-  }, []);
-  useEffect(() => {
-    void load(page);
-  }, [load, page]);
+  const mine = useMyPayments(page, PAGE_SIZE);
+  const rows: Payment[] = mine.data?.payments ?? [];
+  const total = mine.data?.total ?? 0;
+  const loading = mine.isFetching;
+  // The call never fails: a failure comes back as an empty list with the spec's message.
+  const error = mine.data?.error ?? null;
 
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   return (

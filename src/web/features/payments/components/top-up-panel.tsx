@@ -1,9 +1,11 @@
-import { useEffect, useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { calculateFee, formatCredits, toCents } from '../../../../shared/fees';
 import { paths } from '../../../../shared/routes';
 import type { CryptoOption, DepositLimits } from '../../../../shared/schemas/payments';
-import { createDeposit, fetchCryptoOptions, PaymentCallError } from '../api/payments-api';
+import { useCreateDeposit } from '../api/create-deposit';
+import { useCryptoOptions } from '../api/get-crypto-options';
+import { PaymentCallError } from '../api/payments-api';
 import '../payments.css';
 import { savePaymentExpiry } from '../payment-expiry';
 
@@ -18,30 +20,18 @@ export function paymentProcessUrl(p: { id: string; payAddress: string | null; pa
 export function TopUpPanel() {
   const navigate = useNavigate();
   const ids = useId();
-  const [cryptos, setCryptos] = useState<CryptoOption[]>([]);
-  const [limits, setLimits] = useState<DepositLimits | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
+  const options = useCryptoOptions();
+  const cryptos: CryptoOption[] = useMemo(() => options.data?.cryptos ?? [], [options.data]);
+  const limits: DepositLimits | null = options.data?.limits ?? null;
+  const loadError = options.data?.error ?? null;
+  const loading = options.isPending;
+  const createDeposit = useCreateDeposit();
   const [search, setSearch] = useState('');
   const [crypto, setCrypto] = useState('');
   const [amount, setAmount] = useState('');
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<{ message: string; reason: string | null } | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-
-  useEffect(() => {
-    let cancelled = false;
-    void fetchCryptoOptions().then((res) => {
-      if (cancelled) return;
-      setCryptos(res.cryptos);
-      setLimits(res.limits);
-      setLoadError(res.error);
-      setLoading(false);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, []);
 
   const filtered = useMemo(() => {
     const needle = search.trim().toLowerCase();
@@ -68,7 +58,7 @@ export function TopUpPanel() {
     setSubmitting(true);
     setError(null);
     try {
-      const payment = await createDeposit(crypto, amountNumber);
+      const payment = await createDeposit.mutateAsync({ crypto, amount: amountNumber });
       savePaymentExpiry(payment._id, Date.parse(payment.expiresAt));
       navigate(paymentProcessUrl({ ...payment, id: payment._id }));
     } catch (err) {

@@ -1,9 +1,10 @@
-import { cleanup, render, screen } from '@testing-library/react';
+import { cleanup, screen } from '@testing-library/react';
+import { renderWithQuery as render } from '../../../test/render';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Payment } from '../../../../shared/schemas/payments';
 import { ApiError } from '../../../lib/api-client';
-import { useSessionStore } from '../../auth/stores/session-store';
+import { useSessionStore } from '../../auth';
 import PaymentCompletePage from './payment-complete-page';
 
 const api = vi.hoisted(() => ({ getPayment: vi.fn() }));
@@ -60,8 +61,8 @@ describe('/payment/complete', () => {
   it('shows what was paid, the credits added, the new balance and a link back', async () => {
     api.getPayment.mockResolvedValue({ payment: PAYMENT, balance: 127 });
     renderAt(`/payment/complete?id=${ID}`);
-    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Payment complete');
     expect(await screen.findByTestId('complete-credits')).toHaveProperty('textContent', '97.00');
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Payment complete');
     expect(api.getPayment).toHaveBeenCalledWith(ID);
     expect(screen.getByText('0.00153846 BTC (100.00 USD)')).toBeTruthy();
     expect(screen.getByText('Processing fee (3%)')).toBeTruthy();

@@ -1,11 +1,9 @@
-import { useEffect, useState } from 'react';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { paths } from '../../../../shared/routes';
-import type { PaymentDetailResponse } from '../../../../shared/schemas/payments';
 import { usePageMeta } from '../../../components/use-page-meta';
 import { ApiError } from '../../../lib/api-client';
-import { useSessionStore } from '../../auth/stores/session-store';
-import { getPayment } from '../api/payments-api';
+import { useCredits, useSessionStore } from '../../auth';
+import { usePayment } from '../api/get-payment';
 import { isCompleteStatus, PROBLEM_STATUS_MESSAGES, STATUS_LABELS } from '../payment-status';
 import '../payments.css';
 
@@ -21,27 +19,16 @@ export default function PaymentCompletePage() {
 }
 
 function PaymentComplete({ id }: { id: string }) {
-  const [data, setData] = useState<PaymentDetailResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    let cancelled = false;
-    getPayment(id).then(
-      (res) => {
-        if (cancelled) return;
-        setData(res);
-        // Keep the balance shown elsewhere in the app in step with the ledger.
-        void useSessionStore.getState().fetchCredits().catch(() => {});
-      },
-      (err: unknown) => {
-        if (cancelled) return;
-        setError(err instanceof ApiError && err.status === 404 ? 'We could not find this payment in your account.' : 'Failed to check payment status');
-      },
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [id]);
+  const query = usePayment(id);
+  const data = query.data ?? null;
+  const error = query.isError
+    ? query.error instanceof ApiError && query.error.status === 404
+      ? 'We could not find this payment in your account.'
+      : 'Failed to check payment status'
+    : null;
+  // Keep the balance shown elsewhere in the app in step with the ledger, once the payment is known.
+  const userId = useSessionStore((s) => s.user?._id ?? null);
+  useCredits(userId, data !== null);
 
   const payment = data?.payment;
   const done = payment ? isCompleteStatus(payment.status) : false;

@@ -1,12 +1,15 @@
 import { QRCodeSVG } from 'qrcode.react';
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { COUNTDOWN_TICK_MS, PAYMENT_STATUS_POLL_MS, QR_CODE } from '../../../../shared/constants';
+import { COUNTDOWN_TICK_MS, QR_CODE } from '../../../../shared/constants';
 import { paths } from '../../../../shared/routes';
 import type { Payment } from '../../../../shared/schemas/payments';
 import { usePageMeta } from '../../../components/use-page-meta';
 import { ApiError } from '../../../lib/api-client';
-import { checkPayment, getPayment, getPaymentStatus, PaymentCallError } from '../api/payments-api';
+import { useCheckPayment } from '../api/check-payment';
+import { usePayment } from '../api/get-payment';
+import { usePaymentStatus } from '../api/get-payment-status';
+import { PaymentCallError } from '../api/payments-api';
 import { CopyButton } from '../components/copy-button';
 import { clearPaymentExpiry, ensurePaymentExpiry, formatCountdown } from '../payment-expiry';
 import { isCompleteStatus, paymentStatusMessage, PROBLEM_STATUS_MESSAGES } from '../payment-status';
@@ -49,10 +52,20 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
   const { id } = query;
   const [expiry] = useState(() => ensurePaymentExpiry(id));
   const [now, setNow] = useState(() => Date.now());
-  const [payment, setPayment] = useState<Payment | null>(null);
-  const [loadState, setLoadState] = useState<'loading' | 'ready' | 'missing' | 'error'>('loading');
-  const [status, setStatus] = useState<string | null>(null);
-  const [statusError, setStatusError] = useState<string | null>(null);
+  const paymentQuery = usePayment(id);
+  const payment: Payment | null = paymentQuery.data?.payment ?? null;
+  const loadState: 'loading' | 'ready' | 'missing' | 'error' = payment
+    ? 'ready'
+    : paymentQuery.isFetching || paymentQuery.isPending
+      ? 'loading'
+      : paymentQuery.error instanceof ApiError && paymentQuery.error.status === 404
+        ? 'missing'
+        : 'error';
+  const loadPayment = () => void paymentQuery.refetch();
+  // Status: now, then every 15 seconds (spec section 4). A checked transaction hash answers sooner.
+  const statusQuery = usePaymentStatus(id);
+  const status = statusQuery.data?.payment_status ?? null;
+  const statusError = statusQuery.isError ? (statusQuery.error instanceof Error ? statusQuery.error.message : 'Failed to check payment status') : null;
 
   const remaining = Math.max(0, Math.ceil((expiry - now) / 1000));
 
@@ -67,45 +80,12 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
     navigate(paths.dashboard);
   }, [remaining, id, navigate]);
 
-  const loadPayment = useCallback(() => {
-    setLoadState('loading');
-    getPayment(id).then(
-      (res) => {
-        setPayment(res.payment);
-        setLoadState('ready');
-      },
-      (err: unknown) => setLoadState(err instanceof ApiError && err.status === 404 ? 'missing' : 'error'),
-    );
-  }, [id]);
-  useEffect(loadPayment, [loadPayment]);
-
-  const onStatus = useCallback(
-    (next: string) => {
-      setStatus(next);
-      setStatusError(null);
-      if (isCompleteStatus(next)) {
-        clearPaymentExpiry(id);
-        navigate(`${paths.paymentComplete}?id=${encodeURIComponent(id)}`, { replace: true });
-      }
-    },
-    [id, navigate],
-  );
-
-  // Status: now, then every 15 seconds (spec section 4).
+  // A finished payment: the saved expiry goes, and the user goes on to what was credited.
   useEffect(() => {
-    let cancelled = false;
-    const poll = () =>
-      getPaymentStatus(id).then(
-        (data) => !cancelled && onStatus(data.payment_status),
-        (err: unknown) => !cancelled && setStatusError(err instanceof Error ? err.message : 'Failed to check payment status'),
-      );
-    void poll();
-    const timer = setInterval(() => void poll(), PAYMENT_STATUS_POLL_MS);
-    return () => {
-      cancelled = true;
-      clearInterval(timer);
-    };
-  }, [id, onStatus]);
+    if (!status || !isCompleteStatus(status)) return;
+    clearPaymentExpiry(id);
+    navigate(`${paths.paymentComplete}?id=${encodeURIComponent(id)}`, { replace: true });
+  }, [status, id, navigate]);
 
   const forged = loadState === 'missing' || (payment !== null && differsFromPayment(query, payment));
   const problem = status ? PROBLEM_STATUS_MESSAGES[status as keyof typeof PROBLEM_STATUS_MESSAGES] : undefined;
@@ -217,16 +197,17 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
         )}
       </div>
 
-      {payment && !forged && <TxHashCheck id={id} onStatus={onStatus} />}
+      {payment && !forged && <TxHashCheck id={id} />}
     </section>
   );
 }
 
 /** Already sent? Record the transaction hash and check now (POST /api/payments/check). */
-function TxHashCheck({ id, onStatus }: { id: string; onStatus: (status: string) => void }) {
+function TxHashCheck({ id }: { id: string }) {
   const [txHash, setTxHash] = useState('');
   const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const check = useCheckPayment(id);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -236,9 +217,8 @@ function TxHashCheck({ id, onStatus }: { id: string; onStatus: (status: string) 
     }
     setBusy(true);
     try {
-      const data = await checkPayment(id, txHash.trim());
+      const data = await check.mutateAsync(txHash.trim());
       setMessage({ text: paymentStatusMessage(data.payment_status), error: false });
-      onStatus(data.payment_status);
     } catch (err) {
       const e = err instanceof PaymentCallError ? err : null;
       setMessage({ text: [e?.message ?? 'Failed to check payment', e?.reason].filter(Boolean).join(': '), error: true });

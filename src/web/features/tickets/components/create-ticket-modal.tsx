@@ -9,7 +9,7 @@ import {
 } from '../../../../shared/schemas/tickets';
 import { ApiError } from '../../../lib/api-client';
 import { useUiStore } from '../../../stores/ui-store';
-import { ticketsApi } from '../api/tickets-api';
+import { useCreateTicket } from '../api/create-ticket';
 
 const CATEGORY_LABELS: Record<(typeof TICKET_CATEGORIES)[number], string> = {
   general: 'General question',
@@ -31,6 +31,7 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
   const [message, setMessage] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [saving, setSaving] = useState(false);
+  const createTicket = useCreateTicket(isGuest);
 
   useEffect(() => {
     const el = dialog.current;
@@ -44,7 +45,7 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
     setSaving(true);
     setErrors({});
     try {
-      const { ticket } = await ticketsApi.create(isGuest, { subject, category, priority, message });
+      const { ticket } = await createTicket.mutateAsync({ subject, category, priority, message });
       onCreated(ticket);
       setSubject('');
       setMessage('');

@@ -1,62 +1,53 @@
-import { useCallback, useRef, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
 import {
   TICKET_PRIORITIES,
   TICKET_STATUSES,
-  type Ticket,
-  type TicketListResponse,
 } from '../../../../shared/schemas/tickets';
 import { Pagination } from '../../../components/ui/pagination';
 import { ApiError } from '../../../lib/api-client';
-import { staffTicketsApi } from '../api/tickets-api';
-import { usePolling, useRunOnChange } from '../hooks/use-polling';
+import { staffTicketQueryOptions, useStaffTicket } from '../api/get-staff-ticket';
+import { STAFF_PAGE_SIZE, useStaffTickets } from '../api/get-staff-tickets';
+import { useUpdateStaffTicket, type StaffTicketChange } from '../api/update-staff-ticket';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
 
-const PAGE_SIZE = 20;
+const PAGE_SIZE = STAFF_PAGE_SIZE;
 
 /** Staff queue: every ticket, filtered, with answer, status and assignment (support and admin). */
 export function StaffQueue() {
   const [filters, setFilters] = useState({ status: '', priority: '', search: '', assigned: 'any' });
   const [page, setPage] = useState(1);
-  const [list, setList] = useState<TicketListResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [selected, setSelected] = useState<Ticket | null>(null);
+  const [selectedId, setSelectedId] = useState<string | null>(null);
+  const client = useQueryClient();
 
-  // Typing in the search box fires one request per key: only the newest answer is shown.
-  const latestRequest = useRef(0);
-  const load = useCallback(async () => {
-    const request = ++latestRequest.current;
+  // The queue polls while no ticket is open; a changed filter or page asks at once (a new key).
+  const listQuery = useStaffTickets(filters, page, selectedId === null);
+  // The last answer stays on screen while another loads, or when it fails.
+  const [shown, setShown] = useState(listQuery.data);
+  if (listQuery.data && listQuery.data !== shown) setShown(listQuery.data);
+  const list = listQuery.data ?? shown ?? null;
+  const error = listQuery.isError ? (listQuery.error instanceof ApiError ? listQuery.error.message : 'Failed to load tickets') : null;
+
+  // The open ticket polls every 5 seconds; a failed poll keeps what is shown.
+  const selected = useStaffTicket(selectedId).data?.ticket ?? null;
+  const updateTicket = useUpdateStaffTicket(selectedId ?? '');
+
+  async function open(id: string) {
     try {
-      const res = await staffTicketsApi.list({ ...filters, page, pageSize: PAGE_SIZE });
-      if (request !== latestRequest.current) return;
-      setList(res);
-      setError(null);
+      await client.fetchQuery(staffTicketQueryOptions(id));
+      setSelectedId(id);
     } catch (err) {
-      if (request !== latestRequest.current) return;
-      setError(err instanceof ApiError ? err.message : 'Failed to load tickets');
+      toast.error(err instanceof ApiError ? err.message : 'Failed to open ticket');
     }
-  }, [filters, page]);
+  }
 
-  const loadSelected = useCallback(async () => {
+  async function change(update: Extract<StaffTicketChange, { kind: 'update' }>['change']) {
     if (!selected) return;
     try {
-      setSelected((await staffTicketsApi.get(selected._id)).ticket);
-    } catch {
-      // Keep what is shown; the next poll tries again.
-    }
-  }, [selected]);
-
-  usePolling(load, 15_000, selected === null);
-  // A changed filter or page shows its tickets at once, not at the next poll.
-  useRunOnChange(load);
-  usePolling(loadSelected, 5_000, selected !== null);
-
-  async function change(update: { status?: string; assignToMe?: boolean }) {
-    if (!selected) return;
-    try {
-      setSelected((await staffTicketsApi.update(selected._id, update)).ticket);
+      await updateTicket.mutateAsync({ kind: 'update', change: update });
       toast.success('Ticket updated');
     } catch (err) {
       toast.error(err instanceof ApiError ? err.message : 'Failed to update ticket');
@@ -66,13 +57,13 @@ export function StaffQueue() {
   if (selected) {
     return (
       <section className="support-center" aria-label="Ticket">
-        <button type="button" className="btn btn-ghost btn-small" onClick={() => setSelected(null)}>
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => setSelectedId(null)}>
           ← Back to queue
         </button>
         <TicketThread
           ticket={selected}
           viewer="staff"
-          onReply={async (message) => setSelected((await staffTicketsApi.reply(selected._id, message)).ticket)}
+          onReply={async (message) => void (await updateTicket.mutateAsync({ kind: 'reply', message }))}
           actions={
             <>
               <label className="inline-field">
@@ -158,13 +149,7 @@ export function StaffQueue() {
                 <button
                   type="button"
                   className="ticket-row"
-                  onClick={async () => {
-                    try {
-                      setSelected((await staffTicketsApi.get(ticket._id)).ticket);
-                    } catch (err) {
-                      toast.error(err instanceof ApiError ? err.message : 'Failed to open ticket');
-                    }
-                  }}
+                  onClick={() => void open(ticket._id)}
                 >
                   <span className="ticket-row-subject">
                     {ticket.subject} <span className="muted">#{ticket.number}</span>

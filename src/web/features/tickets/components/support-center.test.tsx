@@ -1,12 +1,13 @@
-import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { renderWithQuery as render } from '../../../test/render';
 import { toast } from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Ticket, TicketMessage } from '../../../../shared/schemas/tickets';
 import { configureApiClient } from '../../../lib/api-client';
 import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../lib/testing/scripted-api-server';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
 import { useUiStore } from '../../../stores/ui-store';
-import { useSessionStore } from '../../auth/stores/session-store';
+import { useSessionStore } from '../../auth';
 import { SUPPORT_PAGE_SIZE, SupportCenter } from './support-center';
 
 let server: ScriptedApiServer;
@@ -73,7 +74,7 @@ afterEach(() => {
 /** The polling hook runs at once when a hidden tab becomes visible again: a poll without waiting 5 s. */
 function pollNow() {
   act(() => {
-    document.dispatchEvent(new Event('visibilitychange'));
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
   });
 }
 

@@ -1,19 +1,18 @@
-import { useCallback, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { Ticket } from '../../../../shared/schemas/tickets';
 import { Pagination } from '../../../components/ui/pagination';
 import { ApiError } from '../../../lib/api-client';
 import { useUiStore } from '../../../stores/ui-store';
-import { useSessionStore } from '../../auth/stores/session-store';
-import { ticketsApi } from '../api/tickets-api';
-import { usePolling, useRunOnChange } from '../hooks/use-polling';
+import { useSessionStore } from '../../auth';
+import { useTicket } from '../api/get-ticket';
+import { SUPPORT_PAGE_SIZE, useTickets } from '../api/get-tickets';
+import { useUpdateTicket } from '../api/update-ticket';
 import { CreateTicketModal } from './create-ticket-modal';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
 
-const LIST_POLL_MS = 15_000;
-const DETAIL_POLL_MS = 5_000;
-export const SUPPORT_PAGE_SIZE = 20;
+export { SUPPORT_PAGE_SIZE };
 
 /** The requester's support area (guests and users): ticket list, detail with the thread, new ticket. */
 export function SupportCenter() {
@@ -21,49 +20,29 @@ export function SupportCenter() {
   const activeView = useUiStore((s) => s.activeView);
   const setActiveView = useUiStore((s) => s.setActiveView);
   const tickets = useUiStore((s) => s.tickets) as Ticket[];
-  const setTickets = useUiStore((s) => s.setTickets);
   const addTicket = useUiStore((s) => s.addTicket);
   const openCreate = useUiStore((s) => s.setCreatingTicketModal);
   const [selectedId, setSelectedId] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<string | null>(null);
   const [page, setPage] = useState(1);
-  const [total, setTotal] = useState(0);
-
-  const loadList = useCallback(async () => {
-    try {
-      const res = await ticketsApi.list(isGuest, { page, pageSize: SUPPORT_PAGE_SIZE });
-      setTickets(res.tickets);
-      setTotal(res.total);
-      setError(null);
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Failed to load your tickets');
-    } finally {
-      setLoading(false);
-    }
-  }, [isGuest, page, setTickets]);
 
   const showingDetail = activeView === 'ticketDetail' && selectedId !== null;
   const selected = tickets.find((t) => t._id === selectedId) ?? null;
 
-  const loadDetail = useCallback(async () => {
-    if (!selectedId) return;
-    try {
-      const { ticket } = await ticketsApi.get(isGuest, selectedId);
-      addTicket(ticket);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 404) {
-        setActiveView('ticketList');
-        setSelectedId(null);
-      }
-    }
-  }, [isGuest, selectedId, addTicket, setActiveView]);
+  // The list polls while it is shown and the open ticket while it is open; both land in the UI store.
+  const listQuery = useTickets(isGuest, page, !showingDetail);
+  const loading = listQuery.isPending && listQuery.fetchStatus !== 'idle';
+  const total = listQuery.data?.total ?? 0;
+  const error = listQuery.isError ? (listQuery.error instanceof ApiError ? listQuery.error.message : 'Failed to load your tickets') : null;
+  const detailQuery = useTicket(isGuest, showingDetail ? selectedId : null);
+  const updateTicket = useUpdateTicket(isGuest, selectedId ?? '');
 
-  usePolling(loadList, LIST_POLL_MS, !showingDetail);
-  usePolling(loadDetail, DETAIL_POLL_MS, showingDetail);
-
-  // Another page loads at once, not at the next poll.
-  useRunOnChange(loadList);
+  // The open ticket is gone (404): back to the list.
+  const gone = detailQuery.error instanceof ApiError && detailQuery.error.status === 404;
+  useEffect(() => {
+    if (!gone) return;
+    setActiveView('ticketList');
+    setSelectedId(null);
+  }, [gone, setActiveView]);
 
   function open(ticket: Ticket) {
     setSelectedId(ticket._id);
@@ -94,12 +73,12 @@ export function SupportCenter() {
               ticket={selected}
               viewer="requester"
               replyDisabledReason={selected.status === 'closed' ? 'This ticket is closed. Open a new ticket to continue.' : undefined}
-              onReply={async (message) => addTicket((await ticketsApi.reply(isGuest, selected._id, message)).ticket)}
+              onReply={async (message) => void (await updateTicket.mutateAsync({ kind: 'reply', message }))}
               actions={
                 <button
                   type="button"
                   className="btn btn-secondary btn-small"
-                  onClick={async () => addTicket((await ticketsApi.setStatus(isGuest, selected._id, selected.status === 'closed' ? 'open' : 'closed')).ticket)}
+                  onClick={() => void updateTicket.mutateAsync({ kind: 'status', status: selected.status === 'closed' ? 'open' : 'closed' })}
                 >
                   {selected.status === 'closed' ? 'Reopen ticket' : 'Close ticket'}
                 </button>
@@ -114,7 +93,7 @@ export function SupportCenter() {
       ) : error ? (
         <div className="notice" role="alert">
           <p>{error}</p>
-          <button type="button" className="btn btn-secondary btn-small" onClick={() => void loadList()}>
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => void listQuery.refetch()}>
             Try again
           </button>
         </div>

@@ -1,10 +1,9 @@
-import { useEffect, useId, useState } from 'react';
-import { WEBHOOK_EVENT_LABELS, type WebhookDeliveriesResponse, type WebhookDelivery, type WebhookDeliveryEvent } from '../../../../shared/schemas/webhooks';
-import { getWebhookDeliveries } from '../api/webhook-settings';
+import { useId, useState } from 'react';
+import { WEBHOOK_EVENT_LABELS, type WebhookDelivery, type WebhookDeliveryEvent } from '../../../../shared/schemas/webhooks';
+import { PENDING_REFRESH_MS, useWebhookDeliveries } from '../api/get-webhook-deliveries';
 
 const PAGE_SIZE = 10;
-/** While something is queued or waiting for a retry, the log refreshes itself this often. */
-export const PENDING_REFRESH_MS = 3000;
+export { PENDING_REFRESH_MS };
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'medium' });
 
@@ -14,38 +13,26 @@ function outcome(d: WebhookDelivery): string {
   return d.attempts === 0 ? 'Queued' : 'Retrying';
 }
 
-type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready'; data: WebhookDeliveriesResponse };
-
 /** The user's deliveries, newest first: event, answer, attempts, time and error; paged. */
 export function DeliveryLog({ reloadKey }: { reloadKey: number }) {
   const id = useId();
   const [page, setPage] = useState(1);
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const [tick, setTick] = useState(0);
-
-  // A new test goes to the first page, where it shows up.
-  useEffect(() => {
+  // A new test goes to the first page, where it shows up (the test's mutation refreshes the log).
+  const [pageFor, setPageFor] = useState(reloadKey);
+  if (pageFor !== reloadKey) {
+    setPageFor(reloadKey);
     setPage(1);
-  }, [reloadKey]);
+  }
 
-  useEffect(() => {
-    let active = true;
-    getWebhookDeliveries(page, PAGE_SIZE).then(
-      (data) => active && setLoad({ state: 'ready', data }),
-      // A failed refresh keeps what is on screen; only a first load shows the error.
-      () => active && setLoad((current) => (current.state === 'ready' ? current : { state: 'error' })),
-    );
-    return () => {
-      active = false;
-    };
-  }, [page, reloadKey, tick]);
-
+  // Refreshes itself while something is pending; a failed refresh keeps what is on screen, and only a
+  // first load shows the error.
+  const deliveries = useWebhookDeliveries(page, PAGE_SIZE);
+  const load = deliveries.data
+    ? ({ state: 'ready', data: deliveries.data } as const)
+    : deliveries.isError && !deliveries.isFetching
+      ? ({ state: 'error' } as const)
+      : ({ state: 'loading' } as const);
   const pending = load.state === 'ready' && load.data.deliveries.some((d) => d.status === 'pending');
-  useEffect(() => {
-    if (!pending) return;
-    const timer = setTimeout(() => setTick((n) => n + 1), PENDING_REFRESH_MS);
-    return () => clearTimeout(timer);
-  }, [pending, load]);
 
   const data = load.state === 'ready' ? load.data : null;
   const lastPage = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
@@ -61,7 +48,7 @@ export function DeliveryLog({ reloadKey }: { reloadKey: number }) {
       {load.state === 'error' && (
         <div role="alert">
           <p>Could not load the delivery log.</p>
-          <button type="button" className="btn btn-secondary btn-small" onClick={() => setTick((n) => n + 1)}>
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => void deliveries.refetch()}>
             Try again
           </button>
         </div>

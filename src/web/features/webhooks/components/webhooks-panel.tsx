@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import {
   WEBHOOK_EVENT_LABELS,
@@ -8,7 +8,10 @@ import {
   type WebhookSettings,
 } from '../../../../shared/schemas/webhooks';
 import { ApiError } from '../../../lib/api-client';
-import { getWebhookSettings, rotateWebhookSecret, saveWebhookSettings, sendTestWebhook } from '../api/webhook-settings';
+import { useWebhookSettings } from '../api/get-webhook-settings';
+import { useRotateWebhookSecret } from '../api/rotate-webhook-secret';
+import { useSaveWebhookSettings } from '../api/save-webhook-settings';
+import { useSendTestWebhook } from '../api/send-test-webhook';
 import { DeliveryLog } from './delivery-log';
 import '../webhooks.css';
 
@@ -44,6 +47,7 @@ function SigningSecret({ hint, revealed, onRotated }: { hint: string | null; rev
   const [rotating, setRotating] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const rotateRef = useRef<HTMLButtonElement>(null);
+  const rotateSecret = useRotateWebhookSecret();
 
   useEffect(() => {
     if (confirming) confirmRef.current?.focus();
@@ -68,7 +72,7 @@ function SigningSecret({ hint, revealed, onRotated }: { hint: string | null; rev
   const rotate = async () => {
     setRotating(true);
     try {
-      const result = await rotateWebhookSecret();
+      const result = await rotateSecret.mutateAsync();
       onRotated(result.secret, result.secretHint);
       toast.success('Signing secret rotated');
       setConfirming(false);
@@ -137,8 +141,12 @@ function SigningSecret({ hint, revealed, onRotated }: { hint: string | null; rev
 /** /dashboard/settings: where Olympus sends signed webhooks, which events, the secret, a test, and the log. */
 export function WebhooksPanel() {
   const id = useId();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-  const [saved, setSaved] = useState<WebhookSettings | null>(null);
+  const settingsQuery = useWebhookSettings();
+  const saveSettings = useSaveWebhookSettings();
+  const sendTestWebhook = useSendTestWebhook();
+  const saved: WebhookSettings | null = settingsQuery.data ?? null;
+  // Try again shows the loading line, not the old error.
+  const load: Load = saved ? { state: 'ready' } : settingsQuery.isError && !settingsQuery.isFetching ? { state: 'error' } : { state: 'loading' };
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>([]);
   const [enabled, setEnabled] = useState(true);
@@ -147,27 +155,17 @@ export function WebhooksPanel() {
   const [testing, setTesting] = useState(false);
   const [revealed, setRevealed] = useState<string | null>(null);
   const [logVersion, setLogVersion] = useState(0);
+  // The form edits its own copy of the saved settings: filled when they arrive, and again from each save's answer.
+  const [filledFrom, setFilledFrom] = useState<WebhookSettings | null>(null);
 
   const apply = (settings: WebhookSettings) => {
-    setSaved(settings);
+    setFilledFrom(settings);
     setUrl(settings.url ?? '');
     setEvents(settings.configured ? settings.events : [...WEBHOOK_EVENTS]);
     setEnabled(settings.configured ? settings.enabled : true);
   };
 
-  const fetchSettings = useCallback(async () => {
-    setLoad({ state: 'loading' });
-    try {
-      apply(await getWebhookSettings());
-      setLoad({ state: 'ready' });
-    } catch {
-      setLoad({ state: 'error' });
-    }
-  }, []);
-
-  useEffect(() => {
-    void fetchSettings();
-  }, [fetchSettings]);
+  if (saved && filledFrom === null) apply(saved);
 
   const focusField = (errors: Partial<Record<Field, string>>) => {
     const first = (['url', 'events', 'enabled'] as const).find((f) => errors[f]);
@@ -187,7 +185,7 @@ export function WebhooksPanel() {
     setFieldErrors({});
     setSaving(true);
     try {
-      const result = await saveWebhookSettings(parsed.data);
+      const result = await saveSettings.mutateAsync(parsed.data);
       apply(result);
       if (result.secret) setRevealed(result.secret);
       toast.success('Webhook settings saved');
@@ -206,7 +204,7 @@ export function WebhooksPanel() {
   const sendTest = async () => {
     setTesting(true);
     try {
-      await sendTestWebhook();
+      await sendTestWebhook.mutateAsync();
       toast.success('Test webhook queued');
       setLogVersion((v) => v + 1);
     } catch (err) {
@@ -234,7 +232,7 @@ export function WebhooksPanel() {
       {load.state === 'error' && (
         <div role="alert" className="webhook-load-error">
           <p>Could not load your webhook settings.</p>
-          <button type="button" className="btn btn-secondary btn-small" onClick={() => void fetchSettings()}>
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => void settingsQuery.refetch()}>
             Try again
           </button>
         </div>
@@ -333,10 +331,7 @@ export function WebhooksPanel() {
             <SigningSecret
               hint={saved.secretHint}
               revealed={revealed}
-              onRotated={(secret, hint) => {
-                setRevealed(secret);
-                setSaved((s) => (s ? { ...s, secretHint: hint } : s));
-              }}
+              onRotated={(secret) => setRevealed(secret)}
             />
           )}
 

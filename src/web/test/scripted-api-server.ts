@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { act, cleanup } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import { configureApiClient } from '../api-client';
-import { storage } from '../storage';
+import { configureApiClient } from '../lib/api-client';
+import { storage } from '../lib/storage';
 
 export interface RecordedRequest {
   method: string;

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from '../lib/api-client';
+import { ApiError } from './api-client';
 
 /**
  * Server state in the browser lives in TanStack Query (docs/decisions/0093). Each feature keeps its

@@ -1,0 +1,9 @@
+/** Query keys of the exchange feature. */
+export const exchangeKeys = {
+  all: ['exchange'] as const,
+  currencies: () => ['exchange', 'currencies'] as const,
+  estimate: (from: string, to: string, amount: number) => ['exchange', 'estimate', { from, to, amount }] as const,
+  detail: (id: string) => ['exchange', 'detail', id] as const,
+  mine: (owner: string | null) => ['exchange', 'mine', owner] as const,
+  rewardsStatus: (version: number, exchangeIds: string[]) => ['exchange', 'guest-rewards-status', version, exchangeIds] as const,
+};

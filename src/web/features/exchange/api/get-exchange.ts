@@ -1,0 +1,41 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { FINAL_EXCHANGE_STATUSES } from '../../../../shared/exchange-statuses';
+import type { Exchange, ExchangeResponse } from '../../../../shared/schemas/exchange';
+import { api } from '../../../lib/api-client';
+import { exchangeKeys } from './exchange-keys';
+
+/**
+ * How often an open exchange is asked about. Faster than the payment page's 15 s: a swap moves through
+ * several steps and someone is usually watching; the server asks the provider at most every 10 s.
+ */
+export const EXCHANGE_POLL_MS = 5000;
+
+/** GET /api/exchange/exchanges/{id}: one exchange of the session, as the provider last reported it. */
+export function getExchange(id: string, signal?: AbortSignal) {
+  return api.get<ExchangeResponse>(`/api/exchange/exchanges/${encodeURIComponent(id)}`, { signal });
+}
+
+const finished = (exchange: Exchange | undefined) => exchange !== undefined && FINAL_EXCHANGE_STATUSES.includes(exchange.status);
+
+/**
+ * Follows an exchange live, starting from what the caller already has: asks every EXCHANGE_POLL_MS while
+ * it is unfinished and the tab is visible, and at once when the visitor returns. A failed poll is shown
+ * and the next one retries.
+ */
+export const exchangeStatusQueryOptions = (initial: Exchange) =>
+  queryOptions({
+    queryKey: exchangeKeys.detail(initial._id),
+    queryFn: ({ signal }) => getExchange(initial._id, signal),
+    initialData: { exchange: initial } as ExchangeResponse,
+    initialDataUpdatedAt: () => Date.now(),
+    staleTime: EXCHANGE_POLL_MS,
+    retry: false,
+    refetchInterval: (query) => (finished(query.state.data?.exchange) ? false : EXCHANGE_POLL_MS),
+    refetchIntervalInBackground: false,
+    refetchOnWindowFocus: (query) => (finished(query.state.data?.exchange) ? false : 'always'),
+  });
+
+export function useExchangeStatus(initial: Exchange): { exchange: Exchange; error: string | null } {
+  const query = useQuery(exchangeStatusQueryOptions(initial));
+  return { exchange: query.data.exchange, error: query.isError ? 'Could not update the status. Retrying…' : null };
+}

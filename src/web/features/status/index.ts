@@ -1,0 +1,10 @@
+/**
+ * What other features may use of the status feature (the lint rule in eslint.config.js keeps the rest
+ * private): the report's queries, for the status page, and the incident changes staff make.
+ */
+export { statusQueryOptions, useLiveStatus, type LiveStatus } from './api/get-status';
+export { useCreateIncident, type CreateIncidentInput } from './api/create-incident';
+export { useUpdateIncident } from './api/update-incident';
+export { IncidentList } from './components/incident-list';
+export { OVERALL_LABEL, STATE_LABEL, formatDateTime } from './components/status-labels';
+export { UptimeBar } from './components/uptime-bar';

@@ -1,0 +1,32 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { TicketListResponse } from '../../../../shared/schemas/tickets';
+import { api } from '../../../lib/api-client';
+import { toQueryString } from '../../../lib/query-string';
+import { useUiStore } from '../../../stores/ui-store';
+import { pollWhileVisible, ticketKeys } from './ticket-keys';
+import { requesterBase } from './tickets-api';
+
+export const LIST_POLL_MS = 15_000;
+export const SUPPORT_PAGE_SIZE = 20;
+
+/** GET /api/tickets (or /api/tickets/guest): one page of my tickets. */
+export function getTickets(isGuest: boolean, page: number, signal?: AbortSignal): Promise<TicketListResponse> {
+  return api.get<TicketListResponse>(`${requesterBase(isGuest)}${toQueryString({ page, pageSize: SUPPORT_PAGE_SIZE })}`, { signal });
+}
+
+/** The list also lands in the UI store's ticket list, which spec section 3 makes the browser's own. */
+export const ticketsQueryOptions = (isGuest: boolean, page: number) =>
+  queryOptions({
+    queryKey: ticketKeys.mineList(isGuest, page),
+    queryFn: async ({ signal }) => {
+      const res = await getTickets(isGuest, page, signal);
+      useUiStore.getState().setTickets(res.tickets);
+      return res;
+    },
+    placeholderData: keepPreviousData,
+    ...pollWhileVisible(LIST_POLL_MS),
+  });
+
+export function useTickets(isGuest: boolean, page: number, enabled: boolean) {
+  return useQuery({ ...ticketsQueryOptions(isGuest, page), enabled });
+}

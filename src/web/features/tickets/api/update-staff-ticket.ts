@@ -1,0 +1,26 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+import { ticketKeys } from './ticket-keys';
+import type { TicketResponse } from './tickets-api';
+
+export type StaffTicketChange =
+  | { kind: 'reply'; message: string }
+  | { kind: 'update'; change: { status?: string; priority?: string; assignToMe?: boolean } };
+
+/** POST /api/staff/tickets/{id}/messages (an answer) or PUT /api/staff/tickets/{id} (status, priority, assignment). */
+export function updateStaffTicket(id: string, change: StaffTicketChange): Promise<TicketResponse> {
+  const path = `/api/staff/tickets/${encodeURIComponent(id)}`;
+  return change.kind === 'reply' ? api.post<TicketResponse>(`${path}/messages`, { message: change.message }) : api.put<TicketResponse>(path, change.change);
+}
+
+/** The answer becomes the open ticket's data; the queue's rows may have changed. */
+export function useUpdateStaffTicket(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (change: StaffTicketChange) => updateStaffTicket(id, change),
+    onSuccess: (res) => {
+      client.setQueryData(ticketKeys.staffDetail(id), res);
+      return client.invalidateQueries({ queryKey: [...ticketKeys.staff(), 'list'] });
+    },
+  });
+}

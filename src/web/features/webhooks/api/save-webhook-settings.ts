@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { WebhookSettings, WebhookSettingsBody } from '../../../../shared/schemas/webhooks';
+import { api } from '../../../lib/api-client';
+import { webhookKeys } from './webhook-keys';
+
+/** PUT /api/users/webhook-settings (spec section 7). The first save answers the signing secret once. */
+export const saveWebhookSettings = (settings: WebhookSettingsBody) => api.put<WebhookSettings>('/api/users/webhook-settings', settings);
+
+export function useSaveWebhookSettings() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: saveWebhookSettings,
+    // The form shows the secret once; the cache keeps only the hint.
+    onSuccess: ({ secret: _secret, ...settings }) => client.setQueryData<WebhookSettings>(webhookKeys.settings(), settings),
+  });
+}
