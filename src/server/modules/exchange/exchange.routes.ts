@@ -127,7 +127,8 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     },
     async (request) => {
       const userId = request.auth && !request.auth.isGuest ? request.auth.userId : null;
-      const data = await service.guestRewardsStatus(request.body.claims, { ip: request.ip, userId });
+      const guestId = request.auth?.isGuest ? request.auth.guestId : null;
+      const data = await service.guestRewardsStatus(request.body.claims, { userId, guestId });
       return { success: true, data };
     },
   );
@@ -147,7 +148,7 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     async (request) => {
       const userId = requireUserId(request);
       if (request.body.userId !== userId) throw forbidden('Rewards can only be claimed for your own account');
-      const data = await service.claimGuestRewards(userId, request.body.claims, request.ip);
+      const data = await service.claimGuestRewards(userId, request.body.claims);
       return { success: true, data };
     },
   );

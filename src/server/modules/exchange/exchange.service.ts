@@ -17,6 +17,7 @@ import { AppError, notFound, unprocessable } from '../../errors.js';
 import { postLedgerEntry } from '../credits/ledger.service.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
 import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limit.service.js';
+import { ClaimThrottle, claimAccount } from './claim-throttle.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';
 import { checkPayout, supportedCurrency, SUPPORTED_CURRENCIES, USD_REFERENCE_TICKER } from './payout-address.js';
 import { claimCodeMatches, earnedRewardCents, hashClaimCode, newClaimCode, rewardCentsFor } from './rewards.js';
@@ -42,11 +43,8 @@ const POLL_WINDOW_DAYS = 7;
 const READ_REFRESH_MS = 10_000;
 const CURRENCY_CACHE_MS = 10 * 60 * 1000;
 
-/** Wrong claim codes are throttled per address and per account (design.md section 4). */
-export const CLAIM_LIMITS = {
-  wrongCodesPerIp: { name: 'reward-claim-fail:ip', limit: 20, windowSeconds: 15 * 60 },
-  wrongCodesPerAccount: { name: 'reward-claim-fail:account', limit: 20, windowSeconds: 15 * 60 },
-} satisfies Record<string, RateLimitRule>;
+/** Wrong claim codes are throttled per claim and per account (claim-throttle.ts, docs/decisions/0121). */
+export { CLAIM_LIMITS } from './claim-throttle.js';
 export const EXCHANGE_LIMITS = {
   createPerIp: { name: 'exchange-create:ip', limit: 30, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;
@@ -123,7 +121,12 @@ export interface ClaimCheck {
 export class ExchangeService {
   private currencyCache: { at: number; list: ExchangeCurrency[] } | null = null;
 
-  constructor(private readonly deps: ExchangeServiceDeps) {}
+  /** Wrong reward-claim codes, counted before they are checked (docs/decisions/0121). */
+  private readonly claimThrottle: ClaimThrottle;
+
+  constructor(private readonly deps: ExchangeServiceDeps) {
+    this.claimThrottle = new ClaimThrottle(deps.rateLimiter);
+  }
 
   get rewardPercent(): number {
     return this.deps.rewardPercent;
@@ -466,19 +469,6 @@ export class ExchangeService {
 
   // ---- Guest claims ---------------------------------------------------------------------------------
 
-  /** Refuses at once when this caller has already presented too many wrong codes. */
-  private async assertNotThrottled(ip: string, userId: string | null): Promise<void> {
-    await this.deps.rateLimiter.assertUnder(CLAIM_LIMITS.wrongCodesPerIp, ip);
-    if (userId) await this.deps.rateLimiter.assertUnder(CLAIM_LIMITS.wrongCodesPerAccount, userId);
-  }
-
-  /** Counts a wrong code; answers true when the caller has now used up its wrong codes for the window. */
-  private async countWrongCode(ip: string, userId: string | null): Promise<boolean> {
-    const byIp = await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerIp, ip);
-    const byAccount = userId ? await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerAccount, userId) : null;
-    return byIp.count >= CLAIM_LIMITS.wrongCodesPerIp.limit || (byAccount !== null && byAccount.count >= CLAIM_LIMITS.wrongCodesPerAccount.limit);
-  }
-
   /**
    * The exchange a claim names, when the code is right (a wrong code or unknown id answers null). A right
    * code stays right after the guest signed in and the exchange became the account's own (`direct`):
@@ -545,20 +535,20 @@ export class ExchangeService {
   }
 
   /** Which claims are still good, and what they are worth by our records (never by the browser's). */
-  async guestRewardsStatus(claims: RewardClaimInput[], caller: { ip: string; userId: string | null }) {
-    await this.assertNotThrottled(caller.ip, caller.userId);
+  async guestRewardsStatus(claims: RewardClaimInput[], caller: { userId: string | null; guestId?: string | null }) {
+    const account = claimAccount(caller);
     let totalCents = 0;
     const results: ClaimCheck[] = [];
-    let usedUp = false;
     for (const claim of ExchangeService.dedupe(claims)) {
-      // One call with many claims tries no more codes than separate calls could: 429 once used up.
-      if (usedUp) await this.assertNotThrottled(caller.ip, caller.userId);
+      // Counted before the code is checked (docs/decisions/0121): 429 once this claim or account is used up.
+      const attempt = await this.claimThrottle.attempt(claim.exchangeId, account);
+      if (!attempt.allowed) throw attempt.error;
       const row = await this.findClaimable(claim);
       if (!row) {
-        usedUp = await this.countWrongCode(caller.ip, caller.userId);
         results.push({ exchangeId: claim.exchangeId, valid: false });
         continue;
       }
+      await this.claimThrottle.release(attempt);
       // A claim on an exchange a sign-in moved to an account is that account's alone.
       const valid = ExchangeService.pending(row) && (row.userId === null || row.userId === caller.userId);
       if (valid) totalCents += row.earnedRewardCents ?? row.rewardCents;
@@ -572,25 +562,33 @@ export class ExchangeService {
    * is credited once (reference `reward:<exchangeId>`), under a row lock so two users racing for one
    * claim cannot both have it. An unfinished one is taken over by `userId` and credited when it finishes.
    */
-  async claimGuestRewards(userId: string, claims: RewardClaimInput[], ip: string) {
-    await this.assertNotThrottled(ip, userId);
+  async claimGuestRewards(userId: string, claims: RewardClaimInput[]) {
+    const account = claimAccount({ userId });
     let totalCents = 0;
     const results: { exchangeId: string; claimed: boolean }[] = [];
-    let usedUp = false;
+    let refused: AppError | null = null;
+    let accountUsedUp = false;
     for (const claim of ExchangeService.dedupe(claims)) {
-      // Once this call has used up the wrong codes allowed, the rest are not tried (what was credited
-      // before stays in the answer, so it cannot be a 429).
-      if (usedUp) {
+      // Once the account has used up its wrong codes, the rest are not tried.
+      if (accountUsedUp) {
         results.push({ exchangeId: claim.exchangeId, claimed: false });
         continue;
       }
-      // The code is checked before the transaction: the rate limiter uses its own connection.
+      // Counted before the code is checked (docs/decisions/0121), outside the transaction: the rate
+      // limiter uses its own connection.
+      const attempt = await this.claimThrottle.attempt(claim.exchangeId, account);
+      if (!attempt.allowed) {
+        refused = attempt.error;
+        accountUsedUp = attempt.byAccount;
+        results.push({ exchangeId: claim.exchangeId, claimed: false });
+        continue;
+      }
       const found = await this.findClaimable(claim);
       if (!found) {
-        usedUp = await this.countWrongCode(ip, userId);
         results.push({ exchangeId: claim.exchangeId, claimed: false });
         continue;
       }
+      await this.claimThrottle.release(attempt);
       const outcome = await this.deps.db.transaction(async (tx): Promise<{ cents: number; claimed: boolean }> => {
         const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, found.id)).for('update');
         if (!row || !ExchangeService.pending(row)) return { cents: 0, claimed: false };
@@ -613,6 +611,9 @@ export class ExchangeService {
       totalCents += outcome.cents;
       results.push({ exchangeId: claim.exchangeId, claimed: outcome.claimed });
     }
+    // Refused and nothing to report: a 429 (the browser keeps its claims and tries later). What was
+    // claimed before a refusal stays in a 200 answer.
+    if (refused && !results.some((r) => r.claimed)) throw refused;
     return { totalCredited: totalCents / 100, results };
   }
 }

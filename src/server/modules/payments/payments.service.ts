@@ -12,7 +12,8 @@ import type {
 import type { NowPaymentsConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, notFound, unprocessable } from '../../errors.js';
-import { postLedgerEntry, reverseUpTo } from '../credits/ledger.service.js';
+import type { DebtReason } from '../credits/credits.tables.js';
+import { postLedgerEntry, reverseWithDebt } from '../credits/ledger.service.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NowPaymentsError, type NowPaymentsClient, type NowPaymentsPayment } from './nowpayments.client.js';
@@ -46,18 +47,32 @@ export const UNFINISHED_STATUSES: PaymentStatus[] = ['waiting', 'confirming', 'c
  */
 export const LATE_MONEY_STATUSES: PaymentStatus[] = ['partially_paid', 'expired', 'failed'];
 const LATE_MONEY_RECHECK_SECONDS = 30 * 60;
+/**
+ * Credited payments are asked about now and then within the window too, so a refund whose IPN was
+ * lost is still reversed (docs/decisions/0120); rarely, since most never change again.
+ */
+const COMPLETED_RECHECK_SECONDS = 6 * 60 * 60;
 /** The provider keeps an unpaid payment open this long (7 days in current docs), plus a margin. */
 const RECONCILE_WINDOW_DAYS = 8;
 /** A payment the provider never acknowledged is given up after this long. */
 const PENDING_GIVE_UP_MS = 15 * 60 * 1000;
 
 /**
+ * Provider statuses that send the money back to the sender after it may have been credited, and the
+ * reason the account owes what cannot be taken back (docs/decisions/0120). NOWPayments documents
+ * `refunded` only (providers.md); a chargeback-like status would be added here.
+ */
+export const REVERSAL_STATUSES: Partial<Record<PaymentStatus, DebtReason>> = { refunded: 'refunded' };
+
+/**
  * Where a payment goes given what the provider says now. IPNs arrive late, duplicated and out of
- * order: progress never goes backwards, `finished` wins over anything (a late payment still credits),
- * and `completed` (credited) is final.
+ * order: progress never goes backwards, `finished` wins over anything but a reversal (a late payment
+ * still credits), `completed` (credited) only gives way to a reversal, and a reversal is final (a
+ * stale `finished` arriving after a refund must not credit again).
  */
 export function nextStatus(current: PaymentStatus, incoming: string): PaymentStatus {
-  if (current === 'completed') return 'completed';
+  if (REVERSAL_STATUSES[current]) return current;
+  if (current === 'completed') return REVERSAL_STATUSES[incoming as PaymentStatus] ? (incoming as PaymentStatus) : 'completed';
   if (!PROVIDER_STATUSES.has(incoming)) return current;
   const next = incoming as PaymentStatus;
   if (next === 'finished' || current === 'finished') return 'finished';
@@ -362,19 +377,30 @@ export class PaymentsService {
         credited = target;
       }
       if (status === 'finished' && credited === row.creditsCents) status = 'completed';
-      if (status === 'refunded' && credited > 0) {
-        // The money went back to the sender: so do the credits it bought, as far as the balance still
-        // holds them. What was already spent stays visible as credited on a refunded payment (staff).
-        const taken = await reverseUpTo(tx, {
+      const reversal = REVERSAL_STATUSES[status];
+      if (reversal && credited > 0) {
+        // The money went back to the sender: so do the credits it bought. What the balance holds is
+        // taken back by one `refund` entry; what was already spent becomes an outstanding amount that
+        // later credits settle first (docs/decisions/0120). Repeats find the same reference.
+        const coin = row.payCurrency.toUpperCase();
+        const result = await reverseWithDebt(tx, {
           userId: row.userId,
-          maxCents: credited,
-          reference: `payment:${row.id}:refunded:${credited}`,
-          description: `Crypto payment refunded (${row.payCurrency.toUpperCase()}): its credits taken back`,
+          cents: credited,
+          reference: `payment:${row.id}:${status}:${credited}`,
+          reason: reversal,
+          paymentId: row.id,
+          description: `Crypto payment ${status === 'refunded' ? 'refunded' : 'charged back'} (${coin}): its credits taken back`,
+          debtDescription: `Crypto payment of ${formatCredits(row.priceAmountCents)} USD (${coin}) ${
+            status === 'refunded' ? 'refunded to the sender' : 'charged back'
+          } after ${formatCredits(credited)} of its credits were credited and partly spent`,
           metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
         });
-        credited -= taken;
-        if (credited > 0) {
-          this.deps.log.warn({ paymentId: row.id, userId: row.userId, notTakenBackCents: credited }, 'refunded payment: credits already spent');
+        credited = 0;
+        if (result.owedCents > 0) {
+          this.deps.log.warn(
+            { paymentId: row.id, userId: row.userId, takenBackCents: result.takenCents, owedCents: result.owedCents },
+            'reversed payment: credits already spent, the account now owes them',
+          );
         }
       }
 
@@ -521,6 +547,10 @@ export class PaymentsService {
             and(
               inArray(payments.status, LATE_MONEY_STATUSES),
               or(isNull(payments.lastCheckedAt), lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${Math.max(minAgeSeconds, LATE_MONEY_RECHECK_SECONDS)})`)),
+            ),
+            and(
+              eq(payments.status, 'completed'),
+              or(isNull(payments.lastCheckedAt), lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${Math.max(minAgeSeconds, COMPLETED_RECHECK_SECONDS)})`)),
             ),
           ),
         ),
