@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, guestCookie, guestHeaders, registerUser, startGuest } from '../../test/http.js';
+import { ledgerViolations } from '../../test/ledger-invariants.js';
 import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { EXCHANGE_SYNC_JOB } from './exchange.module.js';
 import { exchanges } from './exchange.tables.js';
@@ -406,10 +407,18 @@ describe.each(ENGINES)('guest reward claims are throttled per claim and per acco
   };
   const claimCounter = (exchangeId: string) => counter(`reward-claim-fail:claim:${exchangeId}`);
   const accountCounter = (userId: string) => counter(`reward-claim-fail:account:user:${userId}`);
+  let registered = 0;
+  /** Registration is limited per address (rate limits are on here): each account registers from its own. */
+  const newUser = (overrides: Json = {}, headers: Record<string, string> = {}) =>
+    registerUser(t, overrides, { ...headers, 'x-forwarded-for': `198.51.100.${++registered}` });
   const status = (claims: Json[], token?: string) =>
     call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: sharedIp, body: { claims }, ...(token ? { token } : {}) });
   beforeAll(async () => {
     t = await startTestApp(engine, { TRUST_PROXY: '1' });
+  });
+  afterEach(async () => {
+    // Balance = sum of entries, never negative, nothing credited twice (design.md section 5).
+    expect(await ledgerViolations(t.database.db)).toEqual([]);
   });
   afterAll(async () => {
     await t?.close();
@@ -418,7 +427,7 @@ describe.each(ENGINES)('guest reward claims are throttled per claim and per acco
   it('checks no more than 10 wrong codes for one claim when 30 arrive at once, from anyone', async () => {
     const { claim: good } = await guestSwap(t);
     // 30 callers (guests without an account, and users) at once, each with a wrong code for this claim.
-    const users = await Promise.all(Array.from({ length: 5 }, () => registerUser(t)));
+    const users = await Promise.all(Array.from({ length: 5 }, () => newUser()));
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) => status([{ ...good, claimCode: `wrong-code-${i}` }], i % 6 === 0 ? users[i / 6]!.token : undefined)),
     );
@@ -438,7 +447,7 @@ describe.each(ENGINES)('guest reward claims are throttled per claim and per acco
   });
 
   it('checks no more than 20 wrong codes from one account when they arrive at once, and holds back no other account on the address', async () => {
-    const user = await registerUser(t);
+    const user = await newUser();
     const answers = await Promise.all(
       Array.from({ length: 30 }, () => status([{ exchangeId: randomUUID(), claimCode: 'wrong-code' }], user.token)),
     );
@@ -450,14 +459,14 @@ describe.each(ENGINES)('guest reward claims are throttled per claim and per acco
     expect((await status([good], user.token)).status).toBe(429);
     expect(await claimCounter(good.exchangeId)).toBe(0);
     // Another account behind the same address is not held back.
-    const neighbour = await registerUser(t);
+    const neighbour = await newUser();
     const res = await status([good], neighbour.token);
     expect(res.status).toBe(200);
     expect(res.json.data.claims[0].valid).toBe(true);
   });
 
   it('lets one call try no more wrong codes than the account may; what was credited before stays credited', async () => {
-    const user = await registerUser(t);
+    const user = await newUser();
     const unknown = Array.from({ length: 30 }, () => ({ exchangeId: randomUUID(), claimCode: 'wrong-code' }));
     const first = await guestSwap(t);
     const last = await guestSwap(t);
@@ -484,7 +493,7 @@ describe.each(ENGINES)('guest reward claims are throttled per claim and per acco
   it('redeems a claim once and checks no more than the limit when wrong and right codes race', async () => {
     const { claim: good, exchange } = await guestSwap(t);
     await control(t, exchange.providerExchangeId, { status: 'finished' });
-    const users = await Promise.all(Array.from({ length: 4 }, () => registerUser(t)));
+    const users = await Promise.all(Array.from({ length: 4 }, () => newUser()));
     const owner = users[0]!;
     const calls = [
       ...Array.from({ length: 24 }, (_, i) => {
@@ -507,7 +516,7 @@ describe.each(ENGINES)('guest reward claims are throttled per claim and per acco
 
   it('does not count a right code as a wrong one, nor one that is no longer a pending claim', async () => {
     const { guest, claim: good } = await guestSwap(t);
-    const user = await registerUser(t, { guestId: guest.guestId }, guestCookie(guest));
+    const user = await newUser({ guestId: guest.guestId }, guestCookie(guest));
     for (let i = 0; i < 12; i++) expect((await status([good], user.token)).status).toBe(200);
     const redeem = await call(t, 'POST', '/api/exchange/claim-guest-rewards', { token: user.token, headers: sharedIp, body: { userId: user.userId, claims: [good] } });
     expect(redeem.json.data.totalCredited).toBe(0);
