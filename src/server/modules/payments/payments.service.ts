@@ -158,6 +158,7 @@ const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
 export class PaymentsService {
   private cryptoCache: { at: number; list: CryptoOption[] } | null = null;
   private readonly paymentLock = new KeyedLock();
+  private warnedNoLogin = false;
 
   /** The payment page polls its status every few seconds: the lookup is built once, not per poll. */
   private readonly ownPaymentQuery;
@@ -458,10 +459,11 @@ export class PaymentsService {
   async handleIpn(body: NowPaymentsPayment): Promise<PaymentRow> {
     const providerId = body.payment_id != null ? String(body.payment_id) : '';
     if (!providerId) throw new AppError(400, 'INVALID_IPN', 'IPN has no payment_id');
-    return this.paymentLock.run(`ipn:${providerId}`, () => this.handleIpnLocked(providerId, body));
+    return this.paymentLock.run(`ipn:${providerId}`, () => this.handleIpnLocked(providerId, body, 'ipn'));
   }
 
-  private async handleIpnLocked(providerId: string, body: NowPaymentsPayment): Promise<PaymentRow> {
+  /** What an IPN does, also for a re-deposit reconciliation found at the provider (`source`). */
+  private async handleIpnLocked(providerId: string, body: NowPaymentsPayment, source: UpdateSource): Promise<PaymentRow> {
     let [row] = await this.deps.db
       .select()
       .from(payments)
@@ -470,7 +472,7 @@ export class PaymentsService {
     if (!row && body.parent_payment_id != null) row = await this.createRedeposit(body);
     if (!row) throw notFound('Unknown payment');
     if (!row.parentPaymentId || row.providerPaymentId === providerId) this.assertMatches(row, body);
-    return this.applyProviderUpdate(row.id, body, 'ipn');
+    return this.applyProviderUpdate(row.id, body, source);
   }
 
   /** The IPN must describe the payment we created: same order, currency and price. */
@@ -557,6 +559,96 @@ export class PaymentsService {
       )
       .orderBy(sql`${payments.lastCheckedAt} asc nulls first`)
       .limit(limit);
+  }
+
+  /**
+   * Re-deposits whose IPN was lost (docs/decisions/0122): NOWPayments reports money sent again to one
+   * of our addresses as a new payment with `parent_payment_id`, which only an IPN would tell us
+   * about. This lists the provider's payments of the reconciliation window (`GET /payment/`, which
+   * needs the dashboard login's JWT), picks the unknown ones that point at one of ours (by
+   * `parent_payment_id`, or by our address when the list leaves that field out), asks for each in
+   * full and handles it exactly as its IPN would be: the same lock, row and ledger reference, so an
+   * IPN racing this credits once.
+   */
+  async discoverRedeposits(options: { pageSize?: number; maxPages?: number } = {}): Promise<{ listed: number; found: number }> {
+    if (!this.deps.client.canListPayments) {
+      if (!this.warnedNoLogin) {
+        this.warnedNoLogin = true;
+        this.deps.log.warn('NOWPAYMENTS_EMAIL/NOWPAYMENTS_PASSWORD not set: re-deposits whose IPN is lost are not found by reconciliation');
+      }
+      return { listed: 0, found: 0 };
+    }
+    const pageSize = options.pageSize ?? 200;
+    const maxPages = options.maxPages ?? 25;
+    const dateFrom = new Date(Date.now() - RECONCILE_WINDOW_DAYS * 86_400_000).toISOString();
+    let listed = 0;
+    let found = 0;
+    for (let page = 0; page < maxPages; page++) {
+      let list;
+      try {
+        list = await this.deps.client.listPayments({ limit: pageSize, page, sortBy: 'created_at', orderBy: 'desc', dateFrom });
+      } catch (err) {
+        this.deps.log.warn({ err }, 'reconciliation could not list the provider\'s payments');
+        break;
+      }
+      const items = Array.isArray(list.data) ? list.data : [];
+      listed += items.length;
+      const ids = items.map((p) => String(p.payment_id ?? '')).filter(Boolean);
+      const known = new Set(
+        ids.length === 0
+          ? []
+          : (
+              await this.deps.db
+                .select({ id: payments.providerPaymentId })
+                .from(payments)
+                .where(and(eq(payments.provider, 'nowpayments'), inArray(payments.providerPaymentId, ids)))
+            ).map((r) => r.id),
+      );
+      const unknown = items.filter((p) => p.payment_id != null && !known.has(String(p.payment_id)));
+      const parents = unknown.map((p) => (p.parent_payment_id != null ? String(p.parent_payment_id) : null)).filter((x): x is string => Boolean(x));
+      const addresses = unknown.map((p) => p.pay_address).filter((x): x is string => typeof x === 'string' && x.length > 0);
+      const ours =
+        parents.length + addresses.length === 0
+          ? []
+          : await this.deps.db
+              .select({ id: payments.providerPaymentId, address: payments.payAddress })
+              .from(payments)
+              .where(
+                and(
+                  eq(payments.provider, 'nowpayments'),
+                  or(
+                    parents.length ? inArray(payments.providerPaymentId, parents) : undefined,
+                    addresses.length ? inArray(payments.payAddress, addresses) : undefined,
+                  ),
+                ),
+              );
+      const ourIds = new Set(ours.map((r) => r.id));
+      const ourAddresses = new Set(ours.map((r) => r.address));
+      for (const item of unknown) {
+        const parent = item.parent_payment_id != null ? String(item.parent_payment_id) : null;
+        if (!(parent ? ourIds.has(parent) : ourAddresses.has(item.pay_address))) continue;
+        const providerId = String(item.payment_id);
+        let remote: NowPaymentsPayment;
+        try {
+          remote = await this.deps.client.getPayment(providerId);
+        } catch (err) {
+          this.deps.log.warn({ err, providerPaymentId: providerId }, 'reconciliation could not read a possible re-deposit');
+          continue;
+        }
+        // Only the payment's own record decides that it is a re-deposit of one of ours.
+        if (remote.parent_payment_id == null || String(remote.payment_id) !== providerId) continue;
+        try {
+          await this.paymentLock.run(`ipn:${providerId}`, () => this.handleIpnLocked(providerId, remote, 'reconcile'));
+          found++;
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          this.deps.log.warn({ err, providerPaymentId: providerId }, 'possible re-deposit not taken');
+        }
+      }
+      if (page + 1 >= Number(list.pagesCount ?? 0) || items.length < pageSize) break;
+    }
+    if (found > 0) this.deps.log.info({ listed, found }, 're-deposits found by reconciliation');
+    return { listed, found };
   }
 
   /** One reconciliation pass: ask about each unfinished payment; give up on never-acknowledged ones. */
