@@ -8,6 +8,7 @@ import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
 import { LazyExchangePanel } from '../../exchange/components/lazy-exchange-panel';
 import { LedgerHistory } from '../../payments/components/ledger-history';
+import { OutstandingNotice } from '../../payments/components/outstanding-notice';
 import { PaymentHistory } from '../../payments/components/payment-history';
 import { TopUpPanel } from '../../payments/components/top-up-panel';
 
@@ -62,6 +63,7 @@ export function UserDashboard({ user }: { user: User }) {
         </div>
       </header>
 
+      <OutstandingNotice />
       <div className="dashboard-grid">
         <section className="card credit-card" aria-labelledby="credits-title">
           <h2 id="credits-title">Credit balance</h2>
