@@ -393,7 +393,7 @@ export class PaymentsService {
           description: `Crypto payment ${status === 'refunded' ? 'refunded' : 'charged back'} (${coin}): its credits taken back`,
           debtDescription: `Crypto payment of ${formatCredits(row.priceAmountCents)} USD (${coin}) ${
             status === 'refunded' ? 'refunded to the sender' : 'charged back'
-          } after ${formatCredits(credited)} of its credits were credited and partly spent`,
+          } after its ${formatCredits(credited)} credits had been partly spent`,
           metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
         });
         credited = 0;

@@ -12,7 +12,7 @@ const DEBT: Debt = {
   reason: 'refunded',
   amountCents: 6_000,
   outstandingCents: 4_950,
-  description: 'Crypto payment of 100.00 USD (BTC) refunded to the sender after 97.00 of its credits were credited and partly spent',
+  description: 'Crypto payment of 100.00 USD (BTC) refunded to the sender after its 97.00 credits had been partly spent',
   createdAt: '2026-11-20T10:00:00.000Z',
   settledAt: null,
 };
