@@ -37,7 +37,7 @@ test('a refund after the credits were spent: the user sees what is owed and why,
   await expect(notice).toContainText('sent back to the sender');
   await expect(notice.locator('code')).toHaveText(payment._id.slice(0, 8));
   await expect(page.getByTestId('credit-balance')).toHaveText('0.00');
-  await expect(page.getByRole('region', { name: 'Credit history' }).getByText('-37.00')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Credit history' }).getByText('−37.00')).toBeVisible();
 
   const admin = await staffPage(browser, 'admin');
   await admin.getByRole('link', { name: 'Staff console' }).click();
