@@ -27,6 +27,7 @@ import { registerAuth } from './modules/auth/auth.plugin.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerConnectionRoutes } from './modules/connections/connections.routes.js';
 import { registerCreditRoutes } from './modules/credits/credits.routes.js';
+import { registerDebtRoutes } from './modules/credits/debts.routes.js';
 import { registerExchange } from './modules/exchange/exchange.module.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
 import { registerMaintenance } from './modules/maintenance/prune.js';
@@ -155,6 +156,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerTicketRoutes(api, ctx);
       registerAdminRoutes(api, ctx);
       registerCreditRoutes(api, ctx);
+      registerDebtRoutes(api, ctx);
       const payments = registerPayments(api, ctx);
       const exchange = registerExchange(api, ctx);
       registerAdminMoneyRoutes(api, ctx, { payments, exchange });

@@ -18,6 +18,9 @@ const envSchema = z.object({
   NOWPAYMENTS_API_KEY: z.string().optional(),
   NOWPAYMENTS_IPN_SECRET: z.string().optional(),
   NOWPAYMENTS_API_BASE: z.url().optional(),
+  /** Dashboard login for the calls NOWPayments guards with a JWT (listing payments: re-deposits). */
+  NOWPAYMENTS_EMAIL: z.string().optional(),
+  NOWPAYMENTS_PASSWORD: z.string().optional(),
   DISCORD_CLIENT_ID: z.string().optional(),
   DISCORD_CLIENT_SECRET: z.string().optional(),
   DISCORD_API_BASE: z.url().optional(),
@@ -53,6 +56,11 @@ export interface NowPaymentsConfig {
   ipnSecret: string | null;
   /** null: the sandbox mounted on this server, reached at the address it listens on. */
   apiBase: string | null;
+  /**
+   * The dashboard login `POST /auth` takes for a JWT, which listing payments needs (how reconciliation
+   * finds re-deposits whose IPN was lost); null: not configured, re-deposits come by IPN only.
+   */
+  login: { email: string; password: string } | null;
 }
 
 export interface DiscordConfig {
@@ -108,6 +116,8 @@ export class ConfigError extends Error {}
 export const SANDBOX_SECRETS = {
   nowpaymentsIpnSecret: 'sandbox-ipn-secret',
   nowpaymentsApiKey: 'sandbox-api-key',
+  nowpaymentsEmail: 'sandbox@nowpayments.invalid',
+  nowpaymentsPassword: 'sandbox-password',
   telegramBotToken: '0:sandbox-bot-token',
   telegramBotName: 'olympus_sandbox_bot',
   discordClientId: 'sandbox-discord-client',
@@ -191,12 +201,14 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           // Without an IPN secret NOWPayments sends no IPN; reconciliation still completes payments.
           ipnSecret: env.NOWPAYMENTS_IPN_SECRET ?? null,
           apiBase: (env.NOWPAYMENTS_API_BASE ?? 'https://api.nowpayments.io/v1').replace(/\/$/, ''),
+          login: env.NOWPAYMENTS_EMAIL && env.NOWPAYMENTS_PASSWORD ? { email: env.NOWPAYMENTS_EMAIL, password: env.NOWPAYMENTS_PASSWORD } : null,
         }
       : {
           sandbox: true,
           apiKey: SANDBOX_SECRETS.nowpaymentsApiKey,
           ipnSecret: SANDBOX_SECRETS.nowpaymentsIpnSecret,
           apiBase: env.NOWPAYMENTS_API_BASE ? env.NOWPAYMENTS_API_BASE.replace(/\/$/, '') : null,
+          login: { email: SANDBOX_SECRETS.nowpaymentsEmail, password: SANDBOX_SECRETS.nowpaymentsPassword },
         },
     discord: env.DISCORD_CLIENT_ID
       ? {

@@ -72,8 +72,8 @@ export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): voi
             action: 'credits.adjusted',
             targetType: 'user',
             targetId: userId,
-            before: { balanceCents: posted.balanceCents - posted.entry.amountCents },
-            after: { balanceCents: posted.balanceCents, amountCents: posted.entry.amountCents, entryId: posted.entry.id },
+            before: { balanceCents: posted.entry.balanceAfterCents - posted.entry.amountCents },
+            after: { balanceCents: posted.balanceCents, amountCents: posted.entry.amountCents, entryId: posted.entry.id, settledCents: posted.settledCents },
             reason,
           });
         }

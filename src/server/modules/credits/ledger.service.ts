@@ -1,10 +1,11 @@
-import { count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { formatCredits } from '../../../shared/fees.js';
 import type { LedgerEntry } from '../../../shared/schemas/credits.js';
 import type { DbOrTx } from '../../db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '../../errors.js';
 import { users } from '../users/users.tables.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import { creditLedgerEntries, type LedgerEntryRow, type LedgerKind } from './credits.tables.js';
+import { creditDebts, creditLedgerEntries, type CreditDebtRow, type DebtReason, type LedgerEntryRow, type LedgerKind } from './credits.tables.js';
 import { noteUserChanging } from '../users/user-read-cache.js';
 
 export interface PostLedgerEntryInput {
@@ -23,7 +24,10 @@ export interface PostLedgerEntryResult {
   entry: LedgerEntryRow;
   /** False when an entry with this reference already existed (the posting was a repeat). */
   created: boolean;
+  /** The balance once this posting (and any settlement it paid) is done. */
   balanceCents: number;
+  /** Of a credit, what went straight to the account's outstanding amount (docs/decisions/0120). */
+  settledCents: number;
 }
 
 async function findByReference(db: DbOrTx, reference: string): Promise<LedgerEntryRow | null> {
@@ -36,7 +40,7 @@ function repeatOf(existing: LedgerEntryRow, input: PostLedgerEntryInput): PostLe
   if (existing.userId !== input.userId || existing.amountCents !== input.amountCents || existing.kind !== input.kind) {
     throw conflict('This reference was already used for a different ledger entry', { reference: input.reference });
   }
-  return { entry: existing, created: false, balanceCents: existing.balanceAfterCents };
+  return { entry: existing, created: false, balanceCents: existing.balanceAfterCents, settledCents: 0 };
 }
 
 /**
@@ -103,33 +107,128 @@ export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput, w
       description: entry.description,
       createdAt: entry.createdAt.toISOString(),
     });
-    return { entry, created: true, balanceCents: balanceAfter };
+    // A credit pays what the account owes first (docs/decisions/0120), in the same transaction.
+    const settledCents = input.amountCents > 0 && input.kind !== 'settlement' ? await settleDebts(tx, entry, balanceAfter, webhookEvents) : 0;
+    return { entry, created: true, balanceCents: balanceAfter - settledCents, settledCents };
   });
 }
 
 /**
- * Takes back up to `maxCents` from a user (a refunded payment's credits), as much as the balance
- * allows without going below zero, as one `refund` entry. Answers the cents taken (0 when the balance
- * is empty). A repeated reference takes nothing more and answers the first entry's amount.
+ * Pays the account's outstanding amounts, oldest first, from a credit just posted (user row locked by
+ * the caller): one `settlement` entry of minus what it pays, referenced by the credit's entry id so a
+ * credit settles at most once. Answers the cents paid.
  */
-export async function reverseUpTo(
-  db: DbOrTx,
-  input: Omit<PostLedgerEntryInput, 'amountCents' | 'kind'> & { maxCents: number },
-  webhookEvents: WebhookEvents,
-): Promise<number> {
-  if (!Number.isSafeInteger(input.maxCents) || input.maxCents <= 0) throw new RangeError('maxCents must be a positive safe integer');
+async function settleDebts(db: DbOrTx, credit: LedgerEntryRow, balanceCents: number, webhookEvents: WebhookEvents): Promise<number> {
+  const open = await db
+    .select()
+    .from(creditDebts)
+    .where(and(eq(creditDebts.userId, credit.userId), gt(creditDebts.outstandingCents, 0)))
+    .orderBy(asc(creditDebts.createdAt), asc(creditDebts.id))
+    .for('update');
+  if (open.length === 0) return 0;
+  const owed = open.reduce((sum, d) => sum + d.outstandingCents, 0);
+  const pay = Math.min(credit.amountCents, balanceCents, owed);
+  if (pay <= 0) return 0;
+  const parts: { debtId: string; paymentId: string | null; cents: number }[] = [];
+  let left = pay;
+  for (const debt of open) {
+    if (left === 0) break;
+    const cents = Math.min(left, debt.outstandingCents);
+    left -= cents;
+    parts.push({ debtId: debt.id, paymentId: debt.paymentId, cents });
+    await db
+      .update(creditDebts)
+      .set({
+        outstandingCents: sql`${creditDebts.outstandingCents} - ${cents}`,
+        settledAt: cents === debt.outstandingCents ? sql`now()` : null,
+      })
+      .where(eq(creditDebts.id, debt.id));
+  }
+  const posted = await postLedgerEntry(db, {
+    userId: credit.userId,
+    amountCents: -pay,
+    kind: 'settlement',
+    reference: `settlement:${credit.id}`,
+    description:
+      owed > pay
+        ? `Paid towards the outstanding amount (${formatCredits(owed - pay)} credits still owed)`
+        : `Outstanding amount paid (${formatCredits(pay)} credits)`,
+    metadata: { creditEntryId: credit.id, creditReference: credit.reference, debts: parts, owedBeforeCents: owed, owedAfterCents: owed - pay },
+  }, webhookEvents);
+  return posted.created ? pay : 0;
+}
+
+export interface ReversalInput {
+  userId: string;
+  /** The credits to take back (what the reversed payment had credited). */
+  cents: number;
+  /** The reversal's ledger reference; the debt's reference too. */
+  reference: string;
+  reason: DebtReason;
+  paymentId: string | null;
+  description: string;
+  debtDescription: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface ReversalResult {
+  /** Taken back from the balance by one `refund` entry. */
+  takenCents: number;
+  /** Not there to take: now an outstanding amount of the account. */
+  owedCents: number;
+  /** False when this reversal had already been recorded (a repeat). */
+  created: boolean;
+}
+
+/**
+ * Reverses credits whose money went back to the sender (docs/decisions/0120): takes back what the
+ * balance holds with one `refund` entry, never below zero, and records the rest as an outstanding
+ * amount (`credit_debts`) that later credits settle first. Idempotent by `reference`: a repeat
+ * answers the first result and changes nothing.
+ */
+export async function reverseWithDebt(db: DbOrTx, input: ReversalInput, webhookEvents: WebhookEvents): Promise<ReversalResult> {
+  if (!Number.isSafeInteger(input.cents) || input.cents <= 0) throw new RangeError('cents must be a positive safe integer');
   return db.transaction(async (tx) => {
-    const earlier = await findByReference(tx, input.reference);
-    if (earlier) return -earlier.amountCents;
-    // The same lock postLedgerEntry takes: the balance read here is the one the debit applies to.
     const [user] = await tx.select({ creditsCents: users.creditsCents }).from(users).where(eq(users.id, input.userId)).for('update');
     if (!user) throw notFound('User not found');
-    const cents = Math.min(input.maxCents, user.creditsCents);
-    if (cents <= 0) return 0;
-    const { maxCents: _max, ...rest } = input;
-    const posted = await postLedgerEntry(tx, { ...rest, amountCents: -cents, kind: 'refund' }, webhookEvents);
-    return -posted.entry.amountCents;
+    const earlierEntry = await findByReference(tx, input.reference);
+    const [earlierDebt] = await tx.select().from(creditDebts).where(eq(creditDebts.reference, input.reference)).limit(1);
+    if (earlierEntry || earlierDebt) {
+      return { takenCents: earlierEntry ? -earlierEntry.amountCents : 0, owedCents: earlierDebt?.amountCents ?? 0, created: false };
+    }
+    const takenCents = Math.min(input.cents, user.creditsCents);
+    const owedCents = input.cents - takenCents;
+    const metadata = { ...input.metadata, reason: input.reason, reversedCents: input.cents, owedCents };
+    if (takenCents > 0) {
+      await postLedgerEntry(tx, { userId: input.userId, amountCents: -takenCents, kind: 'refund', reference: input.reference, description: input.description, metadata }, webhookEvents);
+    }
+    if (owedCents > 0) {
+      await tx.insert(creditDebts).values({
+        userId: input.userId,
+        reference: input.reference,
+        paymentId: input.paymentId,
+        reason: input.reason,
+        amountCents: owedCents,
+        outstandingCents: owedCents,
+        description: input.debtDescription,
+      });
+      noteUserChanging(input.userId);
+    }
+    return { takenCents, owedCents, created: true };
   });
+}
+
+/** The account's debts, newest first (settled ones too, for history). */
+export async function listDebts(db: DbOrTx, userId: string): Promise<CreditDebtRow[]> {
+  return db.select().from(creditDebts).where(eq(creditDebts.userId, userId)).orderBy(desc(creditDebts.createdAt), desc(creditDebts.id)).limit(100);
+}
+
+export async function outstandingCents(db: DbOrTx, userId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<string>`coalesce(sum(${creditDebts.outstandingCents}), 0)` })
+    .from(creditDebts)
+    .where(eq(creditDebts.userId, userId));
+  return Number(row?.n ?? 0);
 }
 
 export async function getBalanceCents(db: DbOrTx, userId: string): Promise<number | null> {

@@ -116,7 +116,8 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     },
     async (request) => {
       const userId = request.auth && !request.auth.isGuest ? request.auth.userId : null;
-      const data = await claims.guestRewardsStatus(request.body.claims, { ip: request.ip, userId });
+      const guestId = request.auth?.isGuest ? request.auth.guestId : null;
+      const data = await claims.guestRewardsStatus(request.body.claims, { userId, guestId });
       return { success: true, data };
     },
   );
@@ -136,7 +137,7 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     async (request) => {
       const userId = requireUserId(request);
       if (request.body.userId !== userId) throw forbidden('Rewards can only be claimed for your own account');
-      const data = await claims.claimGuestRewards(userId, request.body.claims, request.ip);
+      const data = await claims.claimGuestRewards(userId, request.body.claims);
       return { success: true, data };
     },
   );

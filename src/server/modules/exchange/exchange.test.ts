@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, guestCookie, guestHeaders, registerUser, startGuest } from '../../test/http.js';
+import { ledgerViolations } from '../../test/ledger-invariants.js';
 import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { EXCHANGE_SYNC_JOB } from './exchange.module.js';
 import { exchanges } from './exchange.tables.js';
@@ -396,55 +397,84 @@ describe.each(ENGINES)('exchange and guest rewards on %s', (engine) => {
   });
 });
 
-describe.each(ENGINES)('guest reward claims are throttled on %s', (engine) => {
+describe.each(ENGINES)('guest reward claims are throttled per claim and per account on %s', (engine) => {
   let t: TestApp;
-  let ipCounter = 0;
-  /** Each test calls from its own address (the app trusts X-Forwarded-For here), so counters do not mix. */
-  const freshIp = () => ({ 'x-forwarded-for': `203.0.113.${++ipCounter}` });
-  const wrongCounts = async (ip: Record<string, string>) => {
-    const result = await t.database.db.execute<{ count: number }>(
-      sql`SELECT count FROM rate_limit_counters WHERE key = ${`reward-claim-fail:ip:${ip['x-forwarded-for']}`}`,
-    );
+  /** Everyone calls from one shared address (the app trusts X-Forwarded-For here): it must not matter. */
+  const sharedIp = { 'x-forwarded-for': '203.0.113.7' };
+  const counter = async (key: string) => {
+    const result = await t.database.db.execute<{ count: number }>(sql`SELECT count FROM rate_limit_counters WHERE key = ${key}`);
     return result.rows[0] ? Number(result.rows[0].count) : 0;
   };
+  const claimCounter = (exchangeId: string) => counter(`reward-claim-fail:claim:${exchangeId}`);
+  const accountCounter = (userId: string) => counter(`reward-claim-fail:account:user:${userId}`);
+  let registered = 0;
+  /** Registration is limited per address (rate limits are on here): each account registers from its own. */
+  const newUser = (overrides: Json = {}, headers: Record<string, string> = {}) =>
+    registerUser(t, overrides, { ...headers, 'x-forwarded-for': `198.51.100.${++registered}` });
+  const status = (claims: Json[], token?: string) =>
+    call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: sharedIp, body: { claims }, ...(token ? { token } : {}) });
   beforeAll(async () => {
     t = await startTestApp(engine, { TRUST_PROXY: '1' });
+  });
+  afterEach(async () => {
+    // Balance = sum of entries, never negative, nothing credited twice (design.md section 5).
+    expect(await ledgerViolations(t.database.db)).toEqual([]);
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  it('answers 429 with Retry-After after too many wrong claim codes', async () => {
-    const ip = freshIp();
+  it('checks no more than 10 wrong codes for one claim when 30 arrive at once, from anyone', async () => {
     const { claim: good } = await guestSwap(t);
-    const wrong = Array.from({ length: 20 }, () => ({ ...good, claimCode: 'wrong-code' }));
-    const first = await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: ip, body: { claims: [wrong[0]] } });
-    expect(first.status).toBe(200);
-    await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: ip, body: { claims: wrong.slice(1).map((c, i) => ({ ...c, exchangeId: `${i}` })) } });
-    const refused = await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: ip, body: { claims: [good] } });
-    expect(refused.status).toBe(429);
-    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    // Another address is not held back.
-    expect((await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: freshIp(), body: { claims: [good] } })).status).toBe(200);
+    // 30 callers (guests without an account, and users) at once, each with a wrong code for this claim.
+    const users = await Promise.all(Array.from({ length: 5 }, () => newUser()));
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => status([{ ...good, claimCode: `wrong-code-${i}` }], i % 6 === 0 ? users[i / 6]!.token : undefined)),
+    );
+    const codes = answers.map((r) => r.status);
+    expect(codes.filter((c) => c === 200)).toHaveLength(10);
+    expect(codes.filter((c) => c === 429)).toHaveLength(20);
+    expect(answers.filter((r) => r.status === 200).every((r) => r.json.data.claims[0].valid === false)).toBe(true);
+    expect(Number(answers.find((r) => r.status === 429)!.headers.get('retry-after'))).toBeGreaterThan(0);
+    // Refused attempts checked nothing and count nothing.
+    expect(await claimCounter(good.exchangeId)).toBe(10);
+    // The claim is held back now, even with the right code; other claims are not, from the same address.
+    expect((await status([good])).status).toBe(429);
+    const other = await guestSwap(t);
+    const fine = await status([other.claim]);
+    expect(fine.status).toBe(200);
+    expect(fine.json.data.claims).toEqual([{ exchangeId: other.claim.exchangeId, valid: true }]);
   });
 
-  it('lets one call try no more wrong codes than the limit', async () => {
-    const ip = freshIp();
-    const unknown = Array.from({ length: 30 }, () => ({ exchangeId: randomUUID(), claimCode: 'wrong-code' }));
-    const status = await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: ip, body: { claims: unknown } });
-    expect(status.status).toBe(429);
-    expect(await wrongCounts(ip)).toBe(20);
+  it('checks no more than 20 wrong codes from one account when they arrive at once, and holds back no other account on the address', async () => {
+    const user = await newUser();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () => status([{ exchangeId: randomUUID(), claimCode: 'wrong-code' }], user.token)),
+    );
+    expect(answers.filter((r) => r.status === 200)).toHaveLength(20);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(10);
+    expect(await accountCounter(user.userId)).toBe(20);
+    // One call cannot try more either: the account is used up, the first claim is refused.
+    const { claim: good } = await guestSwap(t);
+    expect((await status([good], user.token)).status).toBe(429);
+    expect(await claimCounter(good.exchangeId)).toBe(0);
+    // Another account behind the same address is not held back.
+    const neighbour = await newUser();
+    const res = await status([good], neighbour.token);
+    expect(res.status).toBe(200);
+    expect(res.json.data.claims[0].valid).toBe(true);
+  });
 
-    // Redeeming: what comes before the limit is credited, what comes after is not even tried.
-    const redeemIp = freshIp();
+  it('lets one call try no more wrong codes than the account may; what was credited before stays credited', async () => {
+    const user = await newUser();
+    const unknown = Array.from({ length: 30 }, () => ({ exchangeId: randomUUID(), claimCode: 'wrong-code' }));
     const first = await guestSwap(t);
     const last = await guestSwap(t);
     await control(t, first.exchange.providerExchangeId, { status: 'finished' });
     await control(t, last.exchange.providerExchangeId, { status: 'finished' });
-    const user = await registerUser(t);
     const res = await call(t, 'POST', '/api/exchange/claim-guest-rewards', {
       token: user.token,
-      headers: redeemIp,
+      headers: sharedIp,
       body: { userId: user.userId, claims: [first.claim, ...unknown, last.claim] },
     });
     expect(res.status).toBe(200);
@@ -452,25 +482,49 @@ describe.each(ENGINES)('guest reward claims are throttled on %s', (engine) => {
     expect(res.json.data.results).toHaveLength(32);
     expect(res.json.data.results[0]).toEqual({ exchangeId: first.exchange._id, claimed: true });
     expect(res.json.data.results[31]).toEqual({ exchangeId: last.exchange._id, claimed: false });
-    expect(await wrongCounts(redeemIp)).toBe(20);
+    expect(await accountCounter(user.userId)).toBe(20);
     expect(await balance(t, user)).toBe(REWARD);
-    // The account is held back from any address now.
-    const again = await call(t, 'POST', '/api/exchange/claim-guest-rewards', { token: user.token, headers: freshIp(), body: { userId: user.userId, claims: [last.claim] } });
+    // The account is held back now: nothing claimed, so a 429.
+    const again = await call(t, 'POST', '/api/exchange/claim-guest-rewards', { token: user.token, headers: sharedIp, body: { userId: user.userId, claims: [last.claim] } });
     expect(again.status).toBe(429);
     expect(await balance(t, user)).toBe(REWARD);
   });
 
-  it('does not count a right code as a wrong one once the exchange became the account\'s own', async () => {
-    const ip = freshIp();
+  it('redeems a claim once and checks no more than the limit when wrong and right codes race', async () => {
+    const { claim: good, exchange } = await guestSwap(t);
+    await control(t, exchange.providerExchangeId, { status: 'finished' });
+    const users = await Promise.all(Array.from({ length: 4 }, () => newUser()));
+    const owner = users[0]!;
+    const calls = [
+      ...Array.from({ length: 24 }, (_, i) => {
+        const u = users[i % 4]!;
+        return call(t, 'POST', '/api/exchange/claim-guest-rewards', { token: u.token, headers: sharedIp, body: { userId: u.userId, claims: [{ ...good, claimCode: `wrong-${i}` }] } });
+      }),
+      ...Array.from({ length: 5 }, () =>
+        call(t, 'POST', '/api/exchange/claim-guest-rewards', { token: owner.token, headers: sharedIp, body: { userId: owner.userId, claims: [good] } }),
+      ),
+    ];
+    const answers = await Promise.all(calls);
+    expect(answers.every((r) => r.status === 200 || r.status === 429)).toBe(true);
+    // However the race went, no more than 10 wrong codes were checked, and the reward went out at most once.
+    expect(await claimCounter(good.exchangeId)).toBeLessThanOrEqual(10);
+    const credited = await Promise.all(users.map((u) => balance(t, u)));
+    expect(credited.filter((b) => b > 0).length).toBeLessThanOrEqual(1);
+    expect(credited.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(REWARD);
+    expect(credited.slice(1).every((b) => b === 0)).toBe(true);
+  });
+
+  it('does not count a right code as a wrong one, nor one that is no longer a pending claim', async () => {
     const { guest, claim: good } = await guestSwap(t);
-    const user = await registerUser(t, { guestId: guest.guestId }, guestCookie(guest));
-    const status = await call(t, 'POST', '/api/exchange/guest-rewards-status', { token: user.token, headers: ip, body: { claims: [good] } });
-    expect(status.json.data).toEqual({ totalPotentialRewards: 0, claims: [{ exchangeId: good.exchangeId, valid: false }] });
-    const redeem = await call(t, 'POST', '/api/exchange/claim-guest-rewards', { token: user.token, headers: ip, body: { userId: user.userId, claims: [good] } });
+    const user = await newUser({ guestId: guest.guestId }, guestCookie(guest));
+    for (let i = 0; i < 12; i++) expect((await status([good], user.token)).status).toBe(200);
+    const redeem = await call(t, 'POST', '/api/exchange/claim-guest-rewards', { token: user.token, headers: sharedIp, body: { userId: user.userId, claims: [good] } });
     expect(redeem.json.data.totalCredited).toBe(0);
-    expect(await wrongCounts(ip)).toBe(0);
-    // A wrong code for the same exchange still counts.
-    await call(t, 'POST', '/api/exchange/guest-rewards-status', { headers: ip, body: { claims: [{ ...good, claimCode: 'wrong-code' }] } });
-    expect(await wrongCounts(ip)).toBe(1);
+    expect(await claimCounter(good.exchangeId)).toBe(0);
+    expect(await accountCounter(user.userId)).toBe(0);
+    // A wrong code for the same exchange still counts, on the claim and on the account.
+    await status([{ ...good, claimCode: 'wrong-code' }], user.token);
+    expect(await claimCounter(good.exchangeId)).toBe(1);
+    expect(await accountCounter(user.userId)).toBe(1);
   });
 });

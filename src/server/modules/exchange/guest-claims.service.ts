@@ -3,16 +3,15 @@ import type { FastifyBaseLogger } from 'fastify';
 import { isUuid } from '../../../shared/schemas/common.js';
 import { FINAL_EXCHANGE_STATUSES, type RewardClaimInput } from '../../../shared/schemas/exchange.js';
 import type { Db, Tx } from '../../db/client.js';
-import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limit.service.js';
+import type { AppError } from '../../errors.js';
+import type { RateLimiter } from '../rate-limit/rate-limit.service.js';
+import { ClaimThrottle, claimAccount } from './claim-throttle.js';
 import type { ExchangeService } from './exchange.service.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';
 import { claimCodeMatches } from './rewards.js';
 
-/** Wrong claim codes are throttled per address and per account (design.md section 4). */
-export const CLAIM_LIMITS = {
-  wrongCodesPerIp: { name: 'reward-claim-fail:ip', limit: 20, windowSeconds: 15 * 60 },
-  wrongCodesPerAccount: { name: 'reward-claim-fail:account', limit: 20, windowSeconds: 15 * 60 },
-} satisfies Record<string, RateLimitRule>;
+/** Wrong claim codes are throttled per claim and per account (claim-throttle.ts, docs/decisions/0121). */
+export { CLAIM_LIMITS } from './claim-throttle.js';
 
 /** How long a linked account's claims wait for the browser's redemption before the server credits them. */
 export const LINKED_CLAIM_GRACE_MS = 60 * 60 * 1000;
@@ -32,7 +31,12 @@ export interface GuestClaimsServiceDeps {
 
 /** Guest reward claims (spec section 7): checking and redeeming claim codes, and the linked-claim safety net. */
 export class GuestClaimsService {
-  constructor(private readonly deps: GuestClaimsServiceDeps) {}
+  /** Wrong reward-claim codes, counted before they are checked (docs/decisions/0121). */
+  private readonly claimThrottle: ClaimThrottle;
+
+  constructor(private readonly deps: GuestClaimsServiceDeps) {
+    this.claimThrottle = new ClaimThrottle(deps.rateLimiter);
+  }
 
   /** Credits a finished claim's earned reward to `userId` and marks it credited (row locked by the caller); answers the cents. */
   private async creditFinishedClaim(tx: Tx, row: ExchangeRow, userId: string, source: string): Promise<number> {
@@ -40,19 +44,6 @@ export class GuestClaimsService {
     if (!(await this.deps.exchange.creditReward(tx, row, userId, cents, source))) return 0;
     await tx.update(exchanges).set({ rewardUserId: userId, rewardCreditedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(exchanges.id, row.id));
     return cents;
-  }
-
-  /** Refuses at once when this caller has already presented too many wrong codes. */
-  private async assertNotThrottled(ip: string, userId: string | null): Promise<void> {
-    await this.deps.rateLimiter.assertUnder(CLAIM_LIMITS.wrongCodesPerIp, ip);
-    if (userId) await this.deps.rateLimiter.assertUnder(CLAIM_LIMITS.wrongCodesPerAccount, userId);
-  }
-
-  /** Counts a wrong code; answers true when the caller has now used up its wrong codes for the window. */
-  private async countWrongCode(ip: string, userId: string | null): Promise<boolean> {
-    const byIp = await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerIp, ip);
-    const byAccount = userId ? await this.deps.rateLimiter.hit(CLAIM_LIMITS.wrongCodesPerAccount, userId) : null;
-    return byIp.count >= CLAIM_LIMITS.wrongCodesPerIp.limit || (byAccount !== null && byAccount.count >= CLAIM_LIMITS.wrongCodesPerAccount.limit);
   }
 
   /**
@@ -121,20 +112,20 @@ export class GuestClaimsService {
   }
 
   /** Which claims are still good, and what they are worth by our records (never by the browser's). */
-  async guestRewardsStatus(claims: RewardClaimInput[], caller: { ip: string; userId: string | null }) {
-    await this.assertNotThrottled(caller.ip, caller.userId);
+  async guestRewardsStatus(claims: RewardClaimInput[], caller: { userId: string | null; guestId?: string | null }) {
+    const account = claimAccount(caller);
     let totalCents = 0;
     const results: ClaimCheck[] = [];
-    let usedUp = false;
     for (const claim of GuestClaimsService.dedupe(claims)) {
-      // One call with many claims tries no more codes than separate calls could: 429 once used up.
-      if (usedUp) await this.assertNotThrottled(caller.ip, caller.userId);
+      // Counted before the code is checked (docs/decisions/0121): 429 once this claim or account is used up.
+      const attempt = await this.claimThrottle.attempt(claim.exchangeId, account);
+      if (!attempt.allowed) throw attempt.error;
       const row = await this.findClaimable(claim);
       if (!row) {
-        usedUp = await this.countWrongCode(caller.ip, caller.userId);
         results.push({ exchangeId: claim.exchangeId, valid: false });
         continue;
       }
+      await this.claimThrottle.release(attempt);
       // A claim on an exchange a sign-in moved to an account is that account's alone.
       const valid = GuestClaimsService.pending(row) && (row.userId === null || row.userId === caller.userId);
       if (valid) totalCents += row.earnedRewardCents ?? row.rewardCents;
@@ -148,25 +139,33 @@ export class GuestClaimsService {
    * is credited once (reference `reward:<exchangeId>`), under a row lock so two users racing for one
    * claim cannot both have it. An unfinished one is taken over by `userId` and credited when it finishes.
    */
-  async claimGuestRewards(userId: string, claims: RewardClaimInput[], ip: string) {
-    await this.assertNotThrottled(ip, userId);
+  async claimGuestRewards(userId: string, claims: RewardClaimInput[]) {
+    const account = claimAccount({ userId });
     let totalCents = 0;
     const results: { exchangeId: string; claimed: boolean }[] = [];
-    let usedUp = false;
+    let refused: AppError | null = null;
+    let accountUsedUp = false;
     for (const claim of GuestClaimsService.dedupe(claims)) {
-      // Once this call has used up the wrong codes allowed, the rest are not tried (what was credited
-      // before stays in the answer, so it cannot be a 429).
-      if (usedUp) {
+      // Once the account has used up its wrong codes, the rest are not tried.
+      if (accountUsedUp) {
         results.push({ exchangeId: claim.exchangeId, claimed: false });
         continue;
       }
-      // The code is checked before the transaction: the rate limiter uses its own connection.
+      // Counted before the code is checked (docs/decisions/0121), outside the transaction: the rate
+      // limiter uses its own connection.
+      const attempt = await this.claimThrottle.attempt(claim.exchangeId, account);
+      if (!attempt.allowed) {
+        refused = attempt.error;
+        accountUsedUp = attempt.byAccount;
+        results.push({ exchangeId: claim.exchangeId, claimed: false });
+        continue;
+      }
       const found = await this.findClaimable(claim);
       if (!found) {
-        usedUp = await this.countWrongCode(ip, userId);
         results.push({ exchangeId: claim.exchangeId, claimed: false });
         continue;
       }
+      await this.claimThrottle.release(attempt);
       const outcome = await this.deps.db.transaction(async (tx): Promise<{ cents: number; claimed: boolean }> => {
         const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, found.id)).for('update');
         if (!row || !GuestClaimsService.pending(row)) return { cents: 0, claimed: false };
@@ -189,6 +188,9 @@ export class GuestClaimsService {
       totalCents += outcome.cents;
       results.push({ exchangeId: claim.exchangeId, claimed: outcome.claimed });
     }
+    // Refused and nothing to report: a 429 (the browser keeps its claims and tries later). What was
+    // claimed before a refusal stays in a 200 answer.
+    if (refused && !results.some((r) => r.claimed)) throw refused;
     return { totalCredited: totalCents / 100, results };
   }
 }

@@ -60,17 +60,48 @@ export class NowPaymentsError extends Error {
   }
 }
 
+/** `GET /payment/` (list of payments) query, as documented: page from 0, limit 1-500. */
+export interface ListPaymentsQuery {
+  limit: number;
+  page: number;
+  sortBy?: 'created_at' | 'updated_at' | 'payment_id';
+  orderBy?: 'asc' | 'desc';
+  /** YYYY-MM-DD or an ISO time. */
+  dateFrom?: string;
+  dateTo?: string;
+}
+
+export interface ListPaymentsPage {
+  data: NowPaymentsPayment[];
+  limit: number;
+  page: number;
+  pagesCount: number;
+  total: number;
+}
+
 export interface NowPaymentsClientOptions {
   apiKey: string;
+  /** Dashboard login for the JWT that `GET /payment/` needs; without it listing is refused. */
+  login?: { email: string; password: string } | null;
   /** Resolved per call: the sandbox's address is known only once the server listens. */
   baseUrl: () => string;
   timeoutMs?: number;
 }
 
+/** NOWPayments' JWTs last 5 minutes; ours is renewed a little before. */
+const JWT_REUSE_MS = 4 * 60 * 1000;
+
 export class NowPaymentsClient {
+  private jwt: { token: string; at: number } | null = null;
+
   constructor(private readonly options: NowPaymentsClientOptions) {}
 
-  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  /** Whether the calls guarded by a JWT (listing payments) can be made. */
+  get canListPayments(): boolean {
+    return Boolean(this.options.login);
+  }
+
+  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown, bearer?: string): Promise<T> {
     const url = `${this.options.baseUrl()}${path}`;
     let res: Response;
     try {
@@ -80,6 +111,7 @@ export class NowPaymentsClient {
           'x-api-key': this.options.apiKey,
           accept: 'application/json',
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+          ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
         },
         body: body !== undefined ? JSON.stringify(body) : null,
         signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
@@ -138,5 +170,31 @@ export class NowPaymentsClient {
 
   getPayment(paymentId: string): Promise<NowPaymentsPayment> {
     return this.request('GET', `/payment/${encodeURIComponent(paymentId)}`);
+  }
+
+  /** `POST /auth` with the dashboard login: a JWT for the guarded calls (never logged). */
+  private async token(renew = false): Promise<string> {
+    if (!this.options.login) throw new NowPaymentsError('NOWPayments login (email and password) is not configured', 0, null);
+    if (!renew && this.jwt && Date.now() - this.jwt.at < JWT_REUSE_MS) return this.jwt.token;
+    const body = await this.request<{ token?: string }>('POST', '/auth', this.options.login);
+    if (!body?.token) throw new NowPaymentsError('NOWPayments answered /auth without a token', 200, null);
+    this.jwt = { token: body.token, at: Date.now() };
+    return body.token;
+  }
+
+  /** `GET /payment/`: every payment of this API key, a page at a time (needs the JWT). */
+  async listPayments(query: ListPaymentsQuery): Promise<ListPaymentsPage> {
+    const q = new URLSearchParams({ limit: String(query.limit), page: String(query.page) });
+    if (query.sortBy) q.set('sortBy', query.sortBy);
+    if (query.orderBy) q.set('orderBy', query.orderBy);
+    if (query.dateFrom) q.set('dateFrom', query.dateFrom);
+    if (query.dateTo) q.set('dateTo', query.dateTo);
+    try {
+      return await this.request('GET', `/payment/?${q}`, undefined, await this.token());
+    } catch (err) {
+      // An expired or revoked JWT: log in again once.
+      if (err instanceof NowPaymentsError && (err.status === 401 || err.status === 403)) return this.request('GET', `/payment/?${q}`, undefined, await this.token(true));
+      throw err;
+    }
   }
 }

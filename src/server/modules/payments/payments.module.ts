@@ -5,11 +5,13 @@ import { registerPaymentRoutes } from './payments.routes.js';
 import { PaymentsService } from './payments.service.js';
 
 export const RECONCILE_JOB = 'payments.reconcile';
+/** Lists the provider's payments for re-deposits whose IPN was lost (docs/decisions/0122). */
+export const REDEPOSIT_JOB = 'payments.discover-redeposits';
 
 /** The NOWPayments client for this configuration: the real API, or the sandbox on this server. */
 export function nowPaymentsClient(ctx: AppContext): NowPaymentsClient {
-  const { apiKey, apiBase } = ctx.config.nowpayments;
-  return new NowPaymentsClient({ apiKey, baseUrl: () => apiBase ?? `${ctx.selfUrl()}/sandbox/nowpayments/v1` });
+  const { apiKey, apiBase, login } = ctx.config.nowpayments;
+  return new NowPaymentsClient({ apiKey, login, baseUrl: () => apiBase ?? `${ctx.selfUrl()}/sandbox/nowpayments/v1` });
 }
 
 /** Payments: routes under the API prefix, and the reconciliation job (every minute, once across instances). */
@@ -33,6 +35,15 @@ export function registerPayments(api: FastifyInstance, ctx: AppContext): Payment
     handler: async () => {
       const result = await service.reconcile();
       if (result.checked > 0) api.log.info(result, 'payments reconciled');
+    },
+  });
+  ctx.jobs.define({
+    name: REDEPOSIT_JOB,
+    cron: '*/5 * * * *',
+    expireInSeconds: 600,
+    retryLimit: 1,
+    handler: async () => {
+      await service.discoverRedeposits();
     },
   });
   return service;

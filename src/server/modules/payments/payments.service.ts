@@ -13,7 +13,8 @@ import type {
 import type { NowPaymentsConfig } from '../../config.js';
 import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, notFound, unprocessable } from '../../errors.js';
-import { postLedgerEntry, reverseUpTo } from '../credits/ledger.service.js';
+import type { DebtReason } from '../credits/credits.tables.js';
+import { postLedgerEntry, reverseWithDebt } from '../credits/ledger.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NowPaymentsError, type NowPaymentsClient, type NowPaymentsPayment } from './nowpayments.client.js';
@@ -47,18 +48,32 @@ export const UNFINISHED_STATUSES: PaymentStatus[] = ['waiting', 'confirming', 'c
  */
 export const LATE_MONEY_STATUSES: PaymentStatus[] = ['partially_paid', 'expired', 'failed'];
 const LATE_MONEY_RECHECK_SECONDS = 30 * 60;
+/**
+ * Credited payments are asked about now and then within the window too, so a refund whose IPN was
+ * lost is still reversed (docs/decisions/0120); rarely, since most never change again.
+ */
+const COMPLETED_RECHECK_SECONDS = 6 * 60 * 60;
 /** The provider keeps an unpaid payment open this long (7 days in current docs), plus a margin. */
 const RECONCILE_WINDOW_DAYS = 8;
 /** A payment the provider never acknowledged is given up after this long. */
 const PENDING_GIVE_UP_MS = 15 * 60 * 1000;
 
 /**
+ * Provider statuses that send the money back to the sender after it may have been credited, and the
+ * reason the account owes what cannot be taken back (docs/decisions/0120). NOWPayments documents
+ * `refunded` only (providers.md); a chargeback-like status would be added here.
+ */
+export const REVERSAL_STATUSES: Partial<Record<PaymentStatus, DebtReason>> = { refunded: 'refunded' };
+
+/**
  * Where a payment goes given what the provider says now. IPNs arrive late, duplicated and out of
- * order: progress never goes backwards, `finished` wins over anything (a late payment still credits),
- * and `completed` (credited) is final.
+ * order: progress never goes backwards, `finished` wins over anything but a reversal (a late payment
+ * still credits), `completed` (credited) only gives way to a reversal, and a reversal is final (a
+ * stale `finished` arriving after a refund must not credit again).
  */
 export function nextStatus(current: PaymentStatus, incoming: string): PaymentStatus {
-  if (current === 'completed') return 'completed';
+  if (REVERSAL_STATUSES[current]) return current;
+  if (current === 'completed') return REVERSAL_STATUSES[incoming as PaymentStatus] ? (incoming as PaymentStatus) : 'completed';
   if (!PROVIDER_STATUSES.has(incoming)) return current;
   const next = incoming as PaymentStatus;
   if (next === 'finished' || current === 'finished') return 'finished';
@@ -143,6 +158,7 @@ const CRYPTO_CACHE_MS = 10 * 60 * 1000;
 export class PaymentsService {
   private cryptoCache: { at: number; list: CryptoOption[] } | null = null;
   private readonly paymentLock = new KeyedLock();
+  private warnedNoLogin = false;
 
   /** The payment page polls its status every few seconds: the lookup is built once, not per poll. */
   private readonly ownPaymentQuery;
@@ -362,19 +378,30 @@ export class PaymentsService {
         credited = target;
       }
       if (status === 'finished' && credited === row.creditsCents) status = 'completed';
-      if (status === 'refunded' && credited > 0) {
-        // The money went back to the sender: so do the credits it bought, as far as the balance still
-        // holds them. What was already spent stays visible as credited on a refunded payment (staff).
-        const taken = await reverseUpTo(tx, {
+      const reversal = REVERSAL_STATUSES[status];
+      if (reversal && credited > 0) {
+        // The money went back to the sender: so do the credits it bought. What the balance holds is
+        // taken back by one `refund` entry; what was already spent becomes an outstanding amount that
+        // later credits settle first (docs/decisions/0120). Repeats find the same reference.
+        const coin = row.payCurrency.toUpperCase();
+        const result = await reverseWithDebt(tx, {
           userId: row.userId,
-          maxCents: credited,
-          reference: `payment:${row.id}:refunded:${credited}`,
-          description: `Crypto payment refunded (${row.payCurrency.toUpperCase()}): its credits taken back`,
+          cents: credited,
+          reference: `payment:${row.id}:${status}:${credited}`,
+          reason: reversal,
+          paymentId: row.id,
+          description: `Crypto payment ${status === 'refunded' ? 'refunded' : 'charged back'} (${coin}): its credits taken back`,
+          debtDescription: `Crypto payment of ${formatCredits(row.priceAmountCents)} USD (${coin}) ${
+            status === 'refunded' ? 'refunded to the sender' : 'charged back'
+          } after its ${formatCredits(credited)} credits had been partly spent`,
           metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
         }, this.deps.webhookEvents);
-        credited -= taken;
-        if (credited > 0) {
-          this.deps.log.warn({ paymentId: row.id, userId: row.userId, notTakenBackCents: credited }, 'refunded payment: credits already spent');
+        credited = 0;
+        if (result.owedCents > 0) {
+          this.deps.log.warn(
+            { paymentId: row.id, userId: row.userId, takenBackCents: result.takenCents, owedCents: result.owedCents },
+            'reversed payment: credits already spent, the account now owes them',
+          );
         }
       }
 
@@ -432,10 +459,11 @@ export class PaymentsService {
   async handleIpn(body: NowPaymentsPayment): Promise<PaymentRow> {
     const providerId = body.payment_id != null ? String(body.payment_id) : '';
     if (!providerId) throw new AppError(400, 'INVALID_IPN', 'IPN has no payment_id');
-    return this.paymentLock.run(`ipn:${providerId}`, () => this.handleIpnLocked(providerId, body));
+    return this.paymentLock.run(`ipn:${providerId}`, () => this.handleIpnLocked(providerId, body, 'ipn'));
   }
 
-  private async handleIpnLocked(providerId: string, body: NowPaymentsPayment): Promise<PaymentRow> {
+  /** What an IPN does, also for a re-deposit reconciliation found at the provider (`source`). */
+  private async handleIpnLocked(providerId: string, body: NowPaymentsPayment, source: UpdateSource): Promise<PaymentRow> {
     let [row] = await this.deps.db
       .select()
       .from(payments)
@@ -444,7 +472,7 @@ export class PaymentsService {
     if (!row && body.parent_payment_id != null) row = await this.createRedeposit(body);
     if (!row) throw notFound('Unknown payment');
     if (!row.parentPaymentId || row.providerPaymentId === providerId) this.assertMatches(row, body);
-    return this.applyProviderUpdate(row.id, body, 'ipn');
+    return this.applyProviderUpdate(row.id, body, source);
   }
 
   /** The IPN must describe the payment we created: same order, currency and price. */
@@ -522,11 +550,105 @@ export class PaymentsService {
               inArray(payments.status, LATE_MONEY_STATUSES),
               or(isNull(payments.lastCheckedAt), lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${Math.max(minAgeSeconds, LATE_MONEY_RECHECK_SECONDS)})`)),
             ),
+            and(
+              eq(payments.status, 'completed'),
+              or(isNull(payments.lastCheckedAt), lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${Math.max(minAgeSeconds, COMPLETED_RECHECK_SECONDS)})`)),
+            ),
           ),
         ),
       )
       .orderBy(sql`${payments.lastCheckedAt} asc nulls first`)
       .limit(limit);
+  }
+
+  /**
+   * Re-deposits whose IPN was lost (docs/decisions/0122): NOWPayments reports money sent again to one
+   * of our addresses as a new payment with `parent_payment_id`, which only an IPN would tell us
+   * about. This lists the provider's payments of the reconciliation window (`GET /payment/`, which
+   * needs the dashboard login's JWT), picks the unknown ones that point at one of ours (by
+   * `parent_payment_id`, or by our address when the list leaves that field out), asks for each in
+   * full and handles it exactly as its IPN would be: the same lock, row and ledger reference, so an
+   * IPN racing this credits once.
+   */
+  async discoverRedeposits(options: { pageSize?: number; maxPages?: number } = {}): Promise<{ listed: number; found: number }> {
+    if (!this.deps.client.canListPayments) {
+      if (!this.warnedNoLogin) {
+        this.warnedNoLogin = true;
+        this.deps.log.warn('NOWPAYMENTS_EMAIL/NOWPAYMENTS_PASSWORD not set: re-deposits whose IPN is lost are not found by reconciliation');
+      }
+      return { listed: 0, found: 0 };
+    }
+    const pageSize = options.pageSize ?? 200;
+    const maxPages = options.maxPages ?? 25;
+    const dateFrom = new Date(Date.now() - RECONCILE_WINDOW_DAYS * 86_400_000).toISOString();
+    let listed = 0;
+    let found = 0;
+    for (let page = 0; page < maxPages; page++) {
+      let list;
+      try {
+        list = await this.deps.client.listPayments({ limit: pageSize, page, sortBy: 'created_at', orderBy: 'desc', dateFrom });
+      } catch (err) {
+        this.deps.log.warn({ err }, 'reconciliation could not list the provider\'s payments');
+        break;
+      }
+      const items = Array.isArray(list.data) ? list.data : [];
+      listed += items.length;
+      const ids = items.map((p) => String(p.payment_id ?? '')).filter(Boolean);
+      const known = new Set(
+        ids.length === 0
+          ? []
+          : (
+              await this.deps.db
+                .select({ id: payments.providerPaymentId })
+                .from(payments)
+                .where(and(eq(payments.provider, 'nowpayments'), inArray(payments.providerPaymentId, ids)))
+            ).map((r) => r.id),
+      );
+      const unknown = items.filter((p) => p.payment_id != null && !known.has(String(p.payment_id)));
+      const parents = unknown.map((p) => (p.parent_payment_id != null ? String(p.parent_payment_id) : null)).filter((x): x is string => Boolean(x));
+      const addresses = unknown.map((p) => p.pay_address).filter((x): x is string => typeof x === 'string' && x.length > 0);
+      const ours =
+        parents.length + addresses.length === 0
+          ? []
+          : await this.deps.db
+              .select({ id: payments.providerPaymentId, address: payments.payAddress })
+              .from(payments)
+              .where(
+                and(
+                  eq(payments.provider, 'nowpayments'),
+                  or(
+                    parents.length ? inArray(payments.providerPaymentId, parents) : undefined,
+                    addresses.length ? inArray(payments.payAddress, addresses) : undefined,
+                  ),
+                ),
+              );
+      const ourIds = new Set(ours.map((r) => r.id));
+      const ourAddresses = new Set(ours.map((r) => r.address));
+      for (const item of unknown) {
+        const parent = item.parent_payment_id != null ? String(item.parent_payment_id) : null;
+        if (!(parent ? ourIds.has(parent) : ourAddresses.has(item.pay_address))) continue;
+        const providerId = String(item.payment_id);
+        let remote: NowPaymentsPayment;
+        try {
+          remote = await this.deps.client.getPayment(providerId);
+        } catch (err) {
+          this.deps.log.warn({ err, providerPaymentId: providerId }, 'reconciliation could not read a possible re-deposit');
+          continue;
+        }
+        // Only the payment's own record decides that it is a re-deposit of one of ours.
+        if (remote.parent_payment_id == null || String(remote.payment_id) !== providerId) continue;
+        try {
+          await this.paymentLock.run(`ipn:${providerId}`, () => this.handleIpnLocked(providerId, remote, 'reconcile'));
+          found++;
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+          this.deps.log.warn({ err, providerPaymentId: providerId }, 'possible re-deposit not taken');
+        }
+      }
+      if (page + 1 >= Number(list.pagesCount ?? 0) || items.length < pageSize) break;
+    }
+    if (found > 0) this.deps.log.info({ listed, found }, 're-deposits found by reconciliation');
+    return { listed, found };
   }
 
   /** One reconciliation pass: ask about each unfinished payment; give up on never-acknowledged ones. */

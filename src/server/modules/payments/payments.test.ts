@@ -325,15 +325,17 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
       ['payment', 7_600],
     ]);
 
-    // Credits already spent cannot be taken back: the rest is, and the payment shows what remains.
+    // Credits already spent cannot be taken back: the rest is, and the spent part is owed (decision 0120).
     const spender = await registerUser(t);
     const q = (await deposit(t, spender.token, { crypto: 'usdttrc20', amount: 200 })).json.payment as Json;
     await control(t, q.providerPaymentId as string, { status: 'partially_paid', actually_paid: 80 });
     await postLedgerEntry(t.database.db, { userId: spender.userId, amountCents: -5_000, kind: 'spend', reference: `test-spend:${q._id}`, description: 'Spent' }, new WebhookEvents(t.app.jobs, t.app.log));
     await control(t, q.providerPaymentId as string, { status: 'refunded' });
     const spent = await call(t, 'GET', `/api/payments/${q._id}`, { token: spender.token });
-    expect(spent.json.payment).toMatchObject({ status: 'refunded', creditedAmount: 50 });
+    expect(spent.json.payment).toMatchObject({ status: 'refunded', creditedAmount: 0 });
     expect(await balance(t, spender.token, spender.userId)).toBe(0);
+    const owed = await call(t, 'GET', '/api/credits/outstanding', { token: spender.token });
+    expect(owed.json).toMatchObject({ outstandingCents: 5_000, debts: [{ paymentId: q._id, outstandingCents: 5_000 }] });
   });
 
   it('shows failed, expired and refunded payments honestly without crediting', async () => {
@@ -519,7 +521,10 @@ describe('fees (spec section 9) and payment rules, in shared code', () => {
     expect(nextStatus('failed', 'partially_paid')).toBe('partially_paid');
     expect(nextStatus('partially_paid', 'finished')).toBe('finished');
     expect(nextStatus('partially_paid', 'failed')).toBe('partially_paid');
-    expect(nextStatus('completed', 'refunded')).toBe('completed');
+    // A refund reverses even a credited payment, and is final: a stale `finished` never credits again.
+    expect(nextStatus('completed', 'refunded')).toBe('refunded');
+    expect(nextStatus('refunded', 'finished')).toBe('refunded');
+    expect(nextStatus('refunded', 'partially_paid')).toBe('refunded');
     expect(nextStatus('completed', 'waiting')).toBe('completed');
     expect(nextStatus('waiting', 'something_new')).toBe('waiting');
     expect(nextStatus('pending', 'waiting')).toBe('waiting');

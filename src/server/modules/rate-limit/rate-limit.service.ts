@@ -63,6 +63,12 @@ export class RateLimiter {
     if (row && row.count >= rule.limit) throw tooManyRequests(Number(row.retry_after));
   }
 
+  /** Gives one counted hit back (an attempt counted before it turned out not to be a failure). */
+  async release(rule: RateLimitRule, subject: string): Promise<void> {
+    if (!this.enabled) return;
+    await this.db.execute(sql`UPDATE rate_limit_counters SET count = count - 1 WHERE key = ${`${rule.name}:${subject}`} AND count > 0`);
+  }
+
   async reset(rule: RateLimitRule, subject: string): Promise<void> {
     if (!this.enabled) return;
     await this.db.execute(sql`DELETE FROM rate_limit_counters WHERE key = ${`${rule.name}:${subject}`}`);

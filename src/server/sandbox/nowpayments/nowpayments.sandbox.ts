@@ -1,5 +1,5 @@
-import { randomBytes, randomInt } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { asc, desc, eq, gte, lte, and, count, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
@@ -104,6 +104,46 @@ const statusControlSchema = z.object({
   ipn: z.boolean().optional(),
 });
 
+const redepositSchema = z.object({
+  /** What arrived this time, in the payment's coin. */
+  actually_paid: z.coerce.number().positive(),
+  status: z.enum(SANDBOX_STATUSES).optional(),
+  /** Test aid: false creates the re-deposit without sending its IPN (an IPN lost on the way). */
+  ipn: z.boolean().optional(),
+});
+
+const listQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(500).default(10),
+  page: z.coerce.number().int().min(0).default(0),
+  sortBy: z.enum(['created_at', 'updated_at', 'payment_id']).default('created_at'),
+  orderBy: z.enum(['asc', 'desc']).default('asc'),
+  dateFrom: z.string().optional(),
+  dateTo: z.string().optional(),
+});
+
+/** The sandbox's JWT: an expiry and its HMAC under the API key, so every instance accepts it. */
+const JWT_TTL_MS = 5 * 60 * 1000;
+function sandboxJwt(apiKey: string, expiresAt: number): string {
+  return `${expiresAt}.${createHmac('sha256', apiKey).update(`sandbox-jwt:${expiresAt}`).digest('hex')}`;
+}
+function jwtValid(apiKey: string, header: string | undefined): boolean {
+  const token = header?.startsWith('Bearer ') ? header.slice(7) : '';
+  const expiresAt = Number(token.split('.')[0]);
+  if (!Number.isSafeInteger(expiresAt) || expiresAt < Date.now()) return false;
+  const expected = Buffer.from(sandboxJwt(apiKey, expiresAt));
+  const given = Buffer.from(token);
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** A day (YYYY-MM-DD) or a time, as the list's date filters take them; null when unreadable. */
+function listDate(value: string | undefined, endOfDay: boolean): Date | null {
+  if (!value) return null;
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const date = new Date(day ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(date.getTime())) return null;
+  return day && endOfDay ? new Date(date.getTime() + 86_400_000 - 1) : date;
+}
+
 /**
  * A local imitation of the documented NOWPayments API (providers.md), mounted under
  * /sandbox/nowpayments/v1 when no real key is configured, plus the control endpoint of design.md
@@ -115,6 +155,8 @@ export function registerNowPaymentsSandbox(app: FastifyInstance, ctx: AppContext
   const hide = { schema: { hide: true } };
 
   const requireKey = async (request: FastifyRequest, reply: FastifyReply) => {
+    // `POST /auth` takes the dashboard login instead of the API key.
+    if (request.url.split('?')[0]!.endsWith('/v1/auth')) return;
     if (request.headers['x-api-key'] !== apiKey) {
       return providerError(reply, 403, 'INVALID_API_KEY', 'Invalid api key');
     }
@@ -229,6 +271,37 @@ export function registerNowPaymentsSandbox(app: FastifyInstance, ctx: AppContext
       return reply.status(201).send(data);
     });
 
+    v1.post('/auth', hide, async (request, reply) => {
+      const body = (request.body ?? {}) as { email?: unknown; password?: unknown };
+      const { login } = ctx.config.nowpayments;
+      if (!login || body.email !== login.email || body.password !== login.password) {
+        return providerError(reply, 401, 'INVALID_CREDENTIALS', 'Invalid email or password');
+      }
+      return { token: sandboxJwt(apiKey, Date.now() + JWT_TTL_MS) };
+    });
+
+    // Get list of payments: needs the JWT of POST /auth as well as the API key.
+    v1.get('/payment/', hide, async (request, reply) => {
+      if (!jwtValid(apiKey, request.headers.authorization)) return providerError(reply, 401, 'AUTH_REQUIRED', 'Authorization header is empty (Bearer JWTtoken is required)');
+      const parsed = listQuerySchema.safeParse(request.query ?? {});
+      if (!parsed.success) return providerError(reply, 400, 'INVALID_REQUEST_PARAMS', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+      const q = parsed.data;
+      const from = listDate(q.dateFrom, false);
+      const to = listDate(q.dateTo, true);
+      const where = and(from ? gte(sandboxNowpaymentsPayments.createdAt, from) : undefined, to ? lte(sandboxNowpaymentsPayments.createdAt, to) : undefined);
+      const column = q.sortBy === 'updated_at' ? sandboxNowpaymentsPayments.updatedAt : q.sortBy === 'payment_id' ? sandboxNowpaymentsPayments.paymentId : sandboxNowpaymentsPayments.createdAt;
+      const rows = await db
+        .select()
+        .from(sandboxNowpaymentsPayments)
+        .where(where)
+        .orderBy(q.orderBy === 'desc' ? desc(column) : asc(column), asc(sandboxNowpaymentsPayments.paymentId))
+        .limit(q.limit)
+        .offset(q.page * q.limit);
+      const [total] = await db.select({ n: count() }).from(sandboxNowpaymentsPayments).where(where);
+      const n = total?.n ?? 0;
+      return { data: rows.map((r) => paymentView(r.data as PaymentData)), limit: q.limit, page: q.page, pagesCount: Math.ceil(n / q.limit), total: n };
+    });
+
     v1.get('/payment/:paymentId', hide, async (request, reply) => {
       const row = await load((request.params as { paymentId: string }).paymentId);
       if (!row) return providerError(reply, 404, 'PAYMENT_NOT_FOUND', 'Payment not found');
@@ -266,22 +339,61 @@ export function registerNowPaymentsSandbox(app: FastifyInstance, ctx: AppContext
       .set({ data, updatedAt: sql`now()` })
       .where(eq(sandboxNowpaymentsPayments.paymentId, row.paymentId));
 
-    let delivery: { delivered: boolean; statusCode: number | null; error?: string } | null = null;
-    if (ipn !== false && row.ipnCallbackUrl && ipnSecret) {
-      const body = ipnBody(data);
-      try {
-        const res = await fetch(row.ipnCallbackUrl, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-nowpayments-sig': signIpnPayload(body, ipnSecret) },
-          body: JSON.stringify(body),
-          signal: AbortSignal.timeout(10_000),
-        });
-        await res.arrayBuffer();
-        delivery = { delivered: res.ok, statusCode: res.status };
-      } catch (err) {
-        delivery = { delivered: false, statusCode: null, error: (err as Error).message };
-      }
+    const delivery = ipn !== false ? await sendIpn(row.ipnCallbackUrl, data) : null;
+    return { payment: paymentView(data), ipn: delivery };
+  });
+
+  /** Posts the signed IPN as NOWPayments does; answers the delivery result (null: nowhere to send). */
+  async function sendIpn(callbackUrl: string | null, data: PaymentData) {
+    if (!callbackUrl || !ipnSecret) return null;
+    const body = ipnBody(data);
+    try {
+      const res = await fetch(callbackUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-nowpayments-sig': signIpnPayload(body, ipnSecret) },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(10_000),
+      });
+      await res.arrayBuffer();
+      return { delivered: res.ok, statusCode: res.status };
+    } catch (err) {
+      return { delivered: false, statusCode: null, error: (err as Error).message };
     }
+  }
+
+  // Control endpoint: money sent again to a payment's address after it ended. NOWPayments reports it
+  // as a new payment whose `parent_payment_id` is the first one (a re-deposit), worth what arrived.
+  app.post('/nowpayments/payments/:paymentId/redeposit', hide, async (request, reply) => {
+    const parsed = redepositSchema.safeParse(request.body ?? {});
+    if (!parsed.success) return reply.status(400).send({ error: 'actually_paid must be a positive number', code: 'BAD_REQUEST' });
+    const parent = await load((request.params as { paymentId: string }).paymentId);
+    if (!parent) return reply.status(404).send({ error: 'Sandbox payment not found', code: 'NOT_FOUND' });
+    const p = parent.data as PaymentData;
+    const coin = COINS.get(p.pay_currency)!;
+    const { actually_paid: paid, status = 'finished', ipn } = parsed.data;
+    const now = new Date();
+    const paymentId = randomInt(4_000_000_000, 9_999_999_999);
+    const fiat = round(paid * coin.usd, 2);
+    const data: PaymentData = {
+      ...p,
+      payment_id: paymentId,
+      parent_payment_id: p.payment_id,
+      payment_status: status,
+      price_amount: fiat,
+      pay_amount: paid,
+      amount_received: paid,
+      actually_paid: status === 'waiting' || status === 'expired' ? 0 : paid,
+      actually_paid_at_fiat: status === 'waiting' || status === 'expired' ? 0 : fiat,
+      outcome_amount: round(paid * 0.995, 8),
+      outcome_currency: p.pay_currency,
+      payin_hash: randomBytes(32).toString('hex'),
+      payout_hash: status === 'finished' ? randomBytes(32).toString('hex') : null,
+      purchase_id: String(randomInt(1_000_000_000, 9_999_999_999)),
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+    };
+    await db.insert(sandboxNowpaymentsPayments).values({ paymentId: String(paymentId), ipnCallbackUrl: parent.ipnCallbackUrl, data });
+    const delivery = ipn !== false ? await sendIpn(parent.ipnCallbackUrl, data) : null;
     return { payment: paymentView(data), ipn: delivery };
   });
 }

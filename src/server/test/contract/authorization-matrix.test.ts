@@ -120,6 +120,8 @@ const MATRIX: Record<string, Row> = {
   'GET /api/admin/audit': { rule: 'staff', request: p('/api/admin/audit') },
   'GET /api/admin/overview': { rule: 'staff', request: p('/api/admin/overview') },
   'GET /api/credits/history': { rule: 'user', request: p('/api/credits/history') },
+  'GET /api/credits/outstanding': { rule: 'user', request: p('/api/credits/outstanding') },
+  'GET /api/admin/credits/outstanding': { rule: 'staff', request: (f) => ({ path: `/api/admin/credits/outstanding?userId=${f.targetId}` }) },
   'POST /api/admin/credits/adjustments': { rule: 'admin', request: (f) => ({ path: '/api/admin/credits/adjustments', body: { userId: f.targetId, amount: 1, reason: 'matrix check' } }) },
 
   'GET /api/payments/cryptos': { rule: 'public', request: p('/api/payments/cryptos') },

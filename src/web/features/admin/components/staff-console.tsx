@@ -4,6 +4,7 @@ import { useSessionStore } from '../../auth';
 import { AdsManager } from '../../ads';
 import { StaffQueue } from '../../tickets';
 import { AuditPanel } from './audit-panel';
+import { FlaggedAccountsPanel } from './flagged-accounts-panel';
 import { IncidentsPanel } from './incidents-panel';
 import { MoneyPanel } from './money-panel';
 import { OverviewPanel } from './overview-panel';
@@ -45,7 +46,7 @@ export function StaffConsole() {
       </nav>
       <Routes>
         <Route index element={<OverviewPanel />} />
-        <Route path="users" element={<UsersPanel isAdmin={isAdmin} />} />
+        <Route path="users" element={<><FlaggedAccountsPanel /><UsersPanel isAdmin={isAdmin} /></>} />
         <Route path="tickets" element={<StaffQueue />} />
         <Route path="payments" element={<MoneyPanel key="payments" kind="payments" />} />
         <Route path="exchanges" element={<MoneyPanel key="exchanges" kind="exchanges" />} />

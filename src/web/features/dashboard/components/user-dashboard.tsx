@@ -6,7 +6,7 @@ import { formatCredits } from './format-credits';
 import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
 import { LazyExchangePanel } from '../../exchange';
-import { LedgerHistory, PaymentHistory, TopUpPanel } from '../../payments';
+import { LedgerHistory, OutstandingNotice, PaymentHistory, TopUpPanel } from '../../payments';
 
 export function UserDashboard({ user }: { user: User }) {
   const credits = useSessionStore((s) => s.credits);
@@ -50,6 +50,7 @@ export function UserDashboard({ user }: { user: User }) {
         </div>
       </header>
 
+      <OutstandingNotice />
       <div className="dashboard-grid">
         <section className="card credit-card" aria-labelledby="credits-title">
           <h2 id="credits-title">Credit balance</h2>

@@ -12,6 +12,7 @@ const KIND_LABELS: Record<LedgerEntry['kind'], string> = {
   adjustment: 'Adjustment',
   spend: 'Spent',
   refund: 'Refund',
+  settlement: 'Owed amount paid',
 };
 
 /** Every change of my balance, newest first (GET /api/credits/history). */
