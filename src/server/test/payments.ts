@@ -4,6 +4,7 @@ import { nowPaymentsClient } from '../modules/payments/payments.module.js';
 import { PaymentsService } from '../modules/payments/payments.service.js';
 import { call } from './http.js';
 import type { TestApp } from './test-app.js';
+import { WebhookEvents } from '../modules/webhooks/webhook-events.js';
 
 /** Shared steps of the payment tests: the sandbox provider, signed IPNs and the ledger as the user sees it. */
 export const SANDBOX_IPN_SECRET = 'sandbox-ipn-secret';
@@ -57,5 +58,6 @@ export function otherInstance(t: TestApp): PaymentsService {
     limitsUsd: t.config.depositLimitsUsd,
     ipnCallbackUrl: () => `${t.url}/api/payments/ipn`,
     log: t.app.log,
+    webhookEvents: new WebhookEvents(t.app.jobs, t.app.log),
   });
 }

@@ -7,6 +7,7 @@ import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { NowPaymentsClient } from './nowpayments.client.js';
 import { REDEPOSIT_JOB } from './payments.module.js';
 import { PaymentsService } from './payments.service.js';
+import { WebhookEvents } from '../webhooks/webhook-events.js';
 import { payments } from './payments.tables.js';
 
 /**
@@ -152,6 +153,7 @@ describe.each(ENGINES)('re-deposits found by reconciliation on %s', (engine) => 
       limitsUsd: t.config.depositLimitsUsd,
       ipnCallbackUrl: () => `${t.url}/api/payments/ipn`,
       log: t.app.log,
+      webhookEvents: new WebhookEvents(t.app.jobs, t.app.log),
     });
     expect(await blind.discoverRedeposits()).toEqual({ listed: 0, found: 0 });
   });

@@ -7,6 +7,7 @@ import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
 import { creditDebts } from '../credits/credits.tables.js';
 import { postLedgerEntry } from '../credits/ledger.service.js';
 import { setRole } from '../users/users.service.js';
+import { WebhookEvents } from '../webhooks/webhook-events.js';
 import { payments } from './payments.tables.js';
 
 type Json = Record<string, unknown>;
@@ -42,7 +43,7 @@ describe.each(ENGINES)('refunds of credited payments on %s', (engine) => {
   }
 
   async function spend(user: User, cents: number, key: string) {
-    await postLedgerEntry(t.database.db, { userId: user.userId, amountCents: -cents, kind: 'spend', reference: `test-spend:${key}`, description: 'Spent' });
+    await postLedgerEntry(t.database.db, { userId: user.userId, amountCents: -cents, kind: 'spend', reference: `test-spend:${key}`, description: 'Spent' }, new WebhookEvents(t.app.jobs, t.app.log));
   }
 
   async function outstanding(user: User) {
@@ -143,7 +144,7 @@ describe.each(ENGINES)('refunds of credited payments on %s', (engine) => {
     expect(entries[0]!.description).toBe('Paid towards the outstanding amount (49.50 credits still owed)');
 
     // An admin adjustment is a credit too: it pays the rest before anything reaches the balance.
-    await postLedgerEntry(t.database.db, { userId: user.userId, amountCents: 6_000, kind: 'adjustment', reference: `adjustment:test-${p._id}`, description: 'Goodwill' });
+    await postLedgerEntry(t.database.db, { userId: user.userId, amountCents: 6_000, kind: 'adjustment', reference: `adjustment:test-${p._id}`, description: 'Goodwill' }, new WebhookEvents(t.app.jobs, t.app.log));
     expect(await balance(t, user)).toBe(10.5);
     const owed = await outstanding(user);
     expect(owed.outstandingCents).toBe(0);
