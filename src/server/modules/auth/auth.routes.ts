@@ -13,6 +13,8 @@ import {
   tokenResponseSchema,
 } from '../../../shared/schemas/auth.js';
 import { errorResponseSchema, messageResponseSchema } from '../../../shared/schemas/common.js';
+import { twoFactorChallengeResponseSchema } from '../../../shared/schemas/two-factor.js';
+import { twoFactorStatus } from '../two-factor/two-factor.status.js';
 import type { AppContext } from '../../context.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { findUserById, toUserDto } from '../users/users.service.js';
@@ -85,10 +87,18 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
 
   api.post(
     '/login',
-    { schema: { tags, summary: 'Sign in', body: loginBodySchema, response: { 200: authResponseSchema, ...errors } } },
+    {
+      schema: {
+        tags,
+        summary: 'Sign in (with two-factor on: a challenge for POST /api/login/2fa, no token)',
+        body: loginBodySchema,
+        response: { 200: z.union([authResponseSchema, twoFactorChallengeResponseSchema]), ...errors },
+      },
+    },
     async (request) => {
-      const { user, token } = await auth.login(request.body, requestMeta(request));
-      return { user: toUserDto(user), token };
+      const result = await auth.login(request.body, requestMeta(request));
+      if ('twoFactorRequired' in result) return result;
+      return { user: toUserDto(result.user), token: result.token };
     },
   );
 
@@ -129,7 +139,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
       // Cached for under a second per instance (user-read-cache.ts): every signed-in page view asks this.
       const user = await userReadCache.get(session.userId!, (id) => findUserById(ctx.database.db, id));
       if (!user || user.disabledAt) throw unauthorized('User not found', 'USER_NOT_FOUND');
-      return { user: toUserDto(user) };
+      return { user: { ...toUserDto(user), twoFactor: await twoFactorStatus(ctx.database.db, user.id) } };
     },
   );
 
