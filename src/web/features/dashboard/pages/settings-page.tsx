@@ -6,6 +6,7 @@ import { ConnectionsPanel } from '../../connections/components/connections-panel
 import { ChangePasswordForm } from '../components/change-password-form';
 import { SessionsList } from '../components/sessions-list';
 import { WebhooksPanel } from '../../webhooks/components/webhooks-panel';
+import { TwoFactorSettings } from '../../two-factor/components/two-factor-settings';
 
 /** /dashboard/settings: security settings. Account connections (Discord, Telegram) belong here too. */
 export default function SettingsPage() {
@@ -21,6 +22,7 @@ export default function SettingsPage() {
       <div className="settings-grid">
         <SessionsList reloadKey={sessionsVersion} />
         <ChangePasswordForm onChanged={() => setSessionsVersion((v) => v + 1)} />
+        <TwoFactorSettings />
         <ConnectionsPanel />
         <WebhooksPanel />
       </div>
