@@ -184,6 +184,21 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
 
   // ---- Staff console -------------------------------------------------------------------------------------
 
+  api.get(
+    '/admin/users/:id/two-factor',
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags: ['operator console'],
+        summary: "Whether a user's two-factor is on",
+        security,
+        params: z.object({ id: z.uuid('Unknown user') }),
+        response: { 200: twoFactorStatusResponseSchema, 404: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ twoFactor: await twoFactor.status(request.params.id) }),
+  );
+
   api.post(
     '/admin/users/:id/two-factor/reset',
     {

@@ -9,6 +9,7 @@ import type { Payment } from '../../../../shared/schemas/payments';
 import type { Ticket } from '../../../../shared/schemas/tickets';
 import { Pagination } from '../../../components/ui/pagination';
 import { api, ApiError } from '../../../lib/api-client';
+import { AdminTwoFactorReset } from '../../two-factor/components/admin-two-factor-reset';
 import { toQueryString } from '../../../lib/query-string';
 import { adminApi, type AdminUserDetail } from '../api/admin-api';
 
@@ -166,6 +167,7 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
 
       {isAdmin && <AdjustCreditsForm userId={user._id} onDone={load} />}
       {isAdmin && <AccountActions user={user} onDone={load} />}
+      {isAdmin && <AdminTwoFactorReset userId={user._id} />}
 
       <h3>Ledger</h3>
       {ledger.entries.length === 0 ? (
