@@ -52,6 +52,9 @@ export const twoFactorDisableBodySchema = z.object({
 });
 
 export const twoFactorStatusResponseSchema = z.object({ twoFactor: twoFactorStatusSchema });
+/** GET /api/auth/2fa also says whether staff must have two-factor (REQUIRE_STAFF_2FA). */
+export const twoFactorSettingsResponseSchema = z.object({ twoFactor: twoFactorStatusSchema, requiredForStaff: z.boolean() });
+export type TwoFactorSettingsResponse = z.infer<typeof twoFactorSettingsResponseSchema>;
 
 /** What POST /api/login answers instead of `{ user, token }` when the account has two-factor on. */
 export const twoFactorChallengeResponseSchema = z

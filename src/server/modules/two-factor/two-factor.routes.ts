@@ -17,6 +17,7 @@ import {
   totpSetupBodySchema,
   totpSetupResponseSchema,
   twoFactorDisableBodySchema,
+  twoFactorSettingsResponseSchema,
   twoFactorStatusResponseSchema,
   webauthnOptionsResponseSchema,
 } from '../../../shared/schemas/two-factor.js';
@@ -59,8 +60,8 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
 
   api.get(
     '/auth/2fa',
-    { config: user, schema: { tags, summary: 'Whether two-factor is on', security, response: { 200: twoFactorStatusResponseSchema, ...errors } } },
-    async (request) => ({ twoFactor: await twoFactor.status(requireUserId(request)) }),
+    { config: user, schema: { tags, summary: 'Whether two-factor is on (and required for staff)', security, response: { 200: twoFactorSettingsResponseSchema, ...errors } } },
+    async (request) => ({ twoFactor: await twoFactor.status(requireUserId(request)), requiredForStaff: ctx.config.raw.REQUIRE_STAFF_2FA === '1' }),
   );
 
   api.post(

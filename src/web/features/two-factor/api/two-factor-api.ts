@@ -23,6 +23,7 @@ export const twoFactorKeys = {
 };
 
 export const getTwoFactorStatus = () => api.get<{ twoFactor: TwoFactorStatus }>('/api/auth/2fa').then((r) => r.twoFactor);
+
 export const getPasskeys = () => api.get<PasskeyListResponse>('/api/auth/2fa/passkeys');
 
 export function useTwoFactorStatus() {

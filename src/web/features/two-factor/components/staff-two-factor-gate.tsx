@@ -1,0 +1,35 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { paths } from '../../../../shared/routes';
+import type { TwoFactorSettingsResponse } from '../../../../shared/schemas/two-factor';
+import { api } from '../../../lib/api-client';
+
+/**
+ * REQUIRE_STAFF_2FA=1: staff without two-factor see why the console is closed and where to set it up,
+ * instead of every panel failing with 403. The server enforces it either way.
+ */
+export function StaffTwoFactorGate({ children }: { children: ReactNode }) {
+  const [blocked, setBlocked] = useState(false);
+
+  useEffect(() => {
+    let live = true;
+    api.get<TwoFactorSettingsResponse>('/api/auth/2fa').then(
+      (r) => live && setBlocked(r.requiredForStaff && !r.twoFactor.totp && r.twoFactor.passkeys === 0),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  if (!blocked) return <>{children}</>;
+  return (
+    <section className="admin-panel" aria-labelledby="staff-2fa-title">
+      <h2 id="staff-2fa-title">Set up two-factor sign-in first</h2>
+      <p>Staff accounts need two-factor sign-in (an authenticator app or a passkey) before they can use the staff console.</p>
+      <Link className="btn btn-primary" to={paths.settings}>
+        Go to settings
+      </Link>
+    </section>
+  );
+}
