@@ -32,6 +32,9 @@ export async function startLocalhostServer(env: Record<string, string> = {}): Pr
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  // Never outlive the test run, even when it is interrupted before afterAll.
+  const killChild = () => child.kill('SIGTERM');
+  process.once('exit', killChild);
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
@@ -43,6 +46,7 @@ export async function startLocalhostServer(env: Record<string, string> = {}): Pr
   return {
     url,
     async stop() {
+      process.off('exit', killChild);
       child.kill('SIGTERM');
       await exited;
       rmSync(dataDir, { recursive: true, force: true });

@@ -51,6 +51,8 @@ async function expectDashboard(page: Page) {
 }
 
 async function signOut(page: Page) {
+  // The sign-out button lives on the dashboard.
+  if (!/\/dashboard$/.test(page.url())) await page.goto(url('/dashboard'));
   await page.getByRole('button', { name: 'Sign out' }).first().click();
   await expect(page).toHaveURL(/\/login$/);
 }

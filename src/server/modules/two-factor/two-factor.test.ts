@@ -324,6 +324,8 @@ describe.each(ENGINES)('two-factor throttling and staff rule on %s', (engine) =>
     const before = await call(t, 'GET', '/api/admin/users', { token: staff.token });
     expect(before.status).toBe(403);
     expect(before.json.code).toBe('TWO_FACTOR_REQUIRED');
+    const settings = await call(t, 'GET', '/api/auth/2fa', { token: staff.token });
+    expect(settings.json).toEqual({ twoFactor: { totp: false, passkeys: 0, recoveryCodesLeft: 0 }, requiredForStaff: true });
     // Settings stay reachable, so they can set it up.
     const setup = await call(t, 'POST', '/api/auth/2fa/totp/setup', { token: staff.token, body: { currentPassword: TEST_PASSWORD } });
     expect(setup.status).toBe(200);
