@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { expect, registerUser, test } from '../foundation/fixtures.js';
+import { expect, test } from '../foundation/fixtures.js';
 import { startLocalhostServer, type LocalhostServer } from './localhost-server.js';
 
 /**
@@ -207,17 +207,20 @@ test('a passkey answers the second step of a password sign-in', async ({ page })
 
 test.describe('on a bare IP address', () => {
   test('login and settings say why passkeys are unavailable and point to localhost', async ({ page }) => {
-    // The shared e2e server is reached as http://127.0.0.1.
-    await page.goto('/login');
+    // The same server, reached as http://127.0.0.1:<port>: the browser would refuse WebAuthn here.
+    const byIp = server.url.replace('//localhost:', '//127.0.0.1:');
+    await page.goto(`${byIp}/login`);
     await expect(page.getByRole('note').filter({ hasText: 'Passkeys need a domain name' })).toContainText('localhost');
     await expect(page.getByRole('button', { name: 'Sign in with a passkey' })).toHaveCount(0);
 
-    const account = await registerUser(page);
-    await page.evaluate((token) => {
-      window.localStorage.setItem('token', token);
+    const username = await register(page);
+    const res = await page.request.post(`${byIp}/api/login`, { data: { username, password: PASSWORD, turnstileToken: 'ok' } });
+    const { token } = (await res.json()) as { token: string };
+    await page.evaluate((t) => {
+      window.localStorage.setItem('token', t);
       window.localStorage.setItem('userType', 'user');
-    }, account.token);
-    await page.goto('/dashboard/settings');
+    }, token);
+    await page.goto(`${byIp}/dashboard/settings`);
     const passkeys = page.getByRole('region', { name: 'Passkeys' });
     await expect(passkeys.getByRole('note')).toContainText('bare IP address');
     await expect(passkeys.getByRole('button', { name: 'Add a passkey' })).toHaveCount(0);
