@@ -262,6 +262,8 @@ export class TwoFactorService {
     const status = await this.status(user.id);
     if (!status.totp) return null;
     const challenge = randomBytes(32).toString('base64url');
+    // Old challenges go as new ones come, so abandoned sign-ins never pile up.
+    await this.db.delete(loginChallenges).where(sql`${loginChallenges.expiresAt} < now() - interval '1 hour'`);
     await this.db.insert(loginChallenges).values({
       tokenHash: sha256(challenge),
       userId: user.id,
