@@ -38,6 +38,7 @@ import { registerTicketRoutes } from './modules/tickets/tickets.routes.js';
 import { registerUserRoutes } from './modules/users/users.routes.js';
 import { WebhookEvents } from './modules/webhooks/webhook-events.js';
 import { registerWebhooks } from './modules/webhooks/webhooks.module.js';
+import { registerStaffTwoFactorGate, registerTwoFactor } from './modules/two-factor/two-factor.routes.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { registerMetrics } from './plugins/observability.js';
 import { securityHeaders } from './plugins/security.js';
@@ -145,12 +146,14 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerMetrics(app);
   registerHealthRoutes(app, ctx);
   registerAuth(app, ctx);
+  registerStaffTwoFactorGate(app, ctx);
   registerStaffAuditHook(app, ctx);
   registerMaintenance(ctx.jobs, ctx.database.db, app.log);
 
   await app.register(
     async (api) => {
       const auth = registerAuthRoutes(api, ctx);
+      registerTwoFactor(api, ctx, auth);
       registerUserRoutes(api, ctx, auth);
       registerConnectionRoutes(api, ctx);
       registerTicketRoutes(api, ctx);

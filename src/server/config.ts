@@ -39,6 +39,8 @@ const envSchema = z.object({
   RATE_LIMITS: z.enum(['0', '1']).default('1'),
   /** 1 lets webhooks reach private, loopback and link-local addresses and plain http (tests, private deployments). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1']).default('0'),
+  /** 1: support and admin accounts must set up two-factor sign-in before they can use the staff console. */
+  REQUIRE_STAFF_2FA: z.enum(['0', '1']).default('0'),
 });
 
 export type Env = z.infer<typeof envSchema>;

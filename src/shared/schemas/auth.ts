@@ -91,6 +91,8 @@ export const userSchema = z
     onboardingCompleted: z.boolean(),
     referralCode: z.string(),
     createdAt: z.string(),
+    /** Only in GET /api/auth/me: whether two-factor sign-in is on (issue 16). */
+    twoFactor: z.object({ totp: z.boolean(), passkeys: z.number().int(), recoveryCodesLeft: z.number().int() }).optional(),
   })
   .meta({ id: 'User' });
 export type User = z.infer<typeof userSchema>;

@@ -55,8 +55,8 @@ export const TIMEOUT_MESSAGE = 'The request timed out. Please check your connect
 export const NETWORK_MESSAGE = 'No response from server. Please check your connection.';
 
 const REFRESH_PATH = '/api/refresh-token';
-/** Spec section 7: these paths carry neither Guest-ID nor Authorization. */
-const NO_AUTH_PATHS = ['/api/login', '/api/register', '/api/csrf-token'];
+/** Spec section 7: these paths carry neither Guest-ID nor Authorization (the sign-in steps of issue 16 neither). */
+const NO_AUTH_PATHS = ['/api/login', '/api/register', '/api/csrf-token', '/api/login/2fa', '/api/login/passkey', '/api/login/passkey/options'];
 /** Spec section 6: guest ticket calls never trigger a refresh. */
 const GUEST_TICKETS_PREFIX = '/api/tickets/guest/';
 

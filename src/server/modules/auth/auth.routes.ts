@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   authResponseSchema,
   csrfResponseSchema,
@@ -12,39 +13,15 @@ import {
   tokenResponseSchema,
 } from '../../../shared/schemas/auth.js';
 import { errorResponses, messageResponseSchema, uuidParamsSchema } from '../../../shared/schemas/common.js';
+import { twoFactorChallengeResponseSchema } from '../../../shared/schemas/two-factor.js';
+import { twoFactorStatus } from '../two-factor/two-factor.status.js';
 import type { AppContext } from '../../context.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { findUserById, toUserDto } from '../users/users.service.js';
-import { AuthService, type RequestMeta } from './auth.service.js';
+import { AuthService } from './auth.service.js';
+import { requestMeta } from './request-meta.js';
 import { userReadCache } from '../users/user-read-cache.js';
 
-/**
- * The guest token a sign-in may carry as proof that the body's guestId is the caller's own: the
- * browser skips the Authorization header on login and register (spec section 7) but sends its `token`
- * cookie, which holds the guest token while it is a guest. A bearer header counts too (API clients).
- */
-function guestTokenOf(request: FastifyRequest): string | undefined {
-  const bearer = request.headers.authorization;
-  if (typeof bearer === 'string' && bearer.startsWith('Bearer ')) return bearer.slice(7).trim() || undefined;
-  const cookies = request.headers.cookie;
-  if (typeof cookies !== 'string') return undefined;
-  for (const part of cookies.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === 'token') {
-      try {
-        return decodeURIComponent(part.slice(eq + 1).trim()) || undefined;
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
-
-export function requestMeta(request: FastifyRequest): RequestMeta {
-  const ua = request.headers['user-agent'];
-  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : undefined, guestToken: guestTokenOf(request) };
-}
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthService {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -82,10 +59,18 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
 
   api.post(
     '/login',
-    { schema: { tags, summary: 'Sign in', body: loginBodySchema, response: { 200: authResponseSchema, ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        summary: 'Sign in (with two-factor on: a challenge for POST /api/login/2fa, no token)',
+        body: loginBodySchema,
+        response: { 200: z.union([authResponseSchema, twoFactorChallengeResponseSchema]), ...errorResponses },
+      },
+    },
     async (request) => {
-      const { user, token } = await auth.login(request.body, requestMeta(request));
-      return { user: toUserDto(user), token };
+      const result = await auth.login(request.body, requestMeta(request));
+      if ('twoFactorRequired' in result) return result;
+      return { user: toUserDto(result.user), token: result.token };
     },
   );
 
@@ -126,7 +111,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
       // Cached for under a second per instance (user-read-cache.ts): every signed-in page view asks this.
       const user = await userReadCache.get(session.userId!, (id) => findUserById(ctx.database.db, id));
       if (!user || user.disabledAt) throw unauthorized('User not found', 'USER_NOT_FOUND');
-      return { user: toUserDto(user) };
+      return { user: { ...toUserDto(user), twoFactor: await twoFactorStatus(ctx.database.db, user.id) } };
     },
   );
 

@@ -17,9 +17,16 @@ import { sessions } from './sessions.tables.js';
 import { signSessionToken, verifySessionToken } from './tokens.js';
 import { verifyTurnstileToken } from './turnstile.js';
 import { eq } from 'drizzle-orm';
+import type { TwoFactorChallengeResponse } from '../../../shared/schemas/two-factor.js';
 
 /** Moves what a guest made (tickets, ...) to the account that signs in with that guestId. */
 export type GuestLinker = (tx: Tx, guestId: string, userId: string) => Promise<void>;
+
+/**
+ * Asked after a correct password: answers the second-step challenge when the account has two-factor on,
+ * or null to sign in at once (issue 16; the two-factor module installs it).
+ */
+export type SecondStepCheck = (user: UserRow, body: LoginBody) => Promise<TwoFactorChallengeResponse | null>;
 
 export interface RequestMeta {
   ip: string;
@@ -41,7 +48,14 @@ export interface AuthServiceDeps {
 const INVALID_CREDENTIALS = 'Invalid username or password';
 
 export class AuthService {
+  private secondStep: SecondStepCheck | null = null;
+
   constructor(private readonly deps: AuthServiceDeps) {}
+
+  /** Installs the two-factor check a password sign-in passes before it gets a session. */
+  useSecondStep(check: SecondStepCheck): void {
+    this.secondStep = check;
+  }
 
   private async checkBot(token: string, ip: string): Promise<void> {
     const { turnstile } = this.deps.config;
@@ -124,7 +138,7 @@ export class AuthService {
     });
   }
 
-  async login(body: LoginBody, meta: RequestMeta): Promise<{ user: UserRow; token: string }> {
+  async login(body: LoginBody, meta: RequestMeta): Promise<{ user: UserRow; token: string } | TwoFactorChallengeResponse> {
     const { rateLimiter } = this.deps;
     await rateLimiter.consume(RATE_LIMITS.loginPerIp, meta.ip);
     await this.checkBot(body.turnstileToken, meta.ip);
@@ -147,23 +161,38 @@ export class AuthService {
       await setPasswordHash(db, found.id, await hashPassword(body.password));
     }
 
-    return db.transaction(async (tx) => {
-      const session = await this.deps.sessions.create(tx, {
-        userId: found.id,
-        rememberMe: body.rememberMe,
-        ip: meta.ip,
-        ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
-      });
-      await this.linkGuest(tx, body.guestId, found.id, meta.guestToken);
-      const token = await this.issueToken({
-        sub: found.id,
-        sid: session.id,
-        isGuest: false,
-        role: found.role,
-        expiresAt: session.expiresAt,
-      });
-      return { user: found, token };
+    // Two-factor on: no session yet, only a challenge for POST /api/login/2fa.
+    const challenge = this.secondStep ? await this.secondStep(found, body) : null;
+    if (challenge) return challenge;
+
+    return db.transaction((tx) => this.startUserSession(tx, found, { rememberMe: body.rememberMe, guestId: body.guestId }, meta));
+  }
+
+  /**
+   * A signed-in session for a user whose identity is proven (password, then the second step when on;
+   * or a passkey): creates the session, moves the guest's data as login does, and signs the token.
+   */
+  async startUserSession(
+    tx: Tx,
+    user: UserRow,
+    options: { rememberMe: boolean; guestId: string | undefined },
+    meta: RequestMeta,
+  ): Promise<{ user: UserRow; token: string }> {
+    const session = await this.deps.sessions.create(tx, {
+      userId: user.id,
+      rememberMe: options.rememberMe,
+      ip: meta.ip,
+      ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
     });
+    await this.linkGuest(tx, options.guestId, user.id, meta.guestToken);
+    const token = await this.issueToken({
+      sub: user.id,
+      sid: session.id,
+      isGuest: false,
+      role: user.role,
+      expiresAt: session.expiresAt,
+    });
+    return { user, token };
   }
 
   /** A new token for the same session, whose expiry slides forward by its lifetime. */

@@ -11,6 +11,7 @@ import { useUserActivity } from '../api/get-user-activity';
 import { useUserLedger } from '../api/get-user-ledger';
 import { useUsers } from '../api/get-users';
 import { useUpdateUser, type UserChange } from '../api/update-user';
+import { AdminTwoFactorReset } from '../../two-factor';
 
 function newIdempotencyKey(): string {
   return crypto.randomUUID().replace(/-/g, '');
@@ -149,6 +150,7 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
 
       {isAdmin && <AdjustCreditsForm userId={user._id} />}
       {isAdmin && <AccountActions user={user} />}
+      {isAdmin && <AdminTwoFactorReset userId={user._id} />}
 
       <h3>Ledger</h3>
       {ledger.entries.length === 0 ? (

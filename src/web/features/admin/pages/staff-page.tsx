@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import { usePageMeta } from '../../../components/use-page-meta';
 import { StaffConsole } from '../components/staff-console';
+import { StaffTwoFactorGate } from '../../two-factor';
 
 /** /dashboard/staff/*: the operator console (support and admin). */
 export default function StaffPage() {
@@ -12,7 +13,9 @@ export default function StaffPage() {
         ← Dashboard
       </Link>
       <h1 id="staff-title">Staff console</h1>
-      <StaffConsole />
+      <StaffTwoFactorGate>
+        <StaffConsole />
+      </StaffTwoFactorGate>
     </section>
   );
 }

@@ -6,6 +6,9 @@ import { ApiError } from '../../../lib/api-client';
 import { useUiStore } from '../../../stores/ui-store';
 import { useSessionStore } from '../stores/session-store';
 import { BotCheck } from './bot-check';
+import type { AuthResponse } from '../../../../shared/schemas/auth';
+import type { TwoFactorChallengeResponse } from '../../../../shared/schemas/two-factor';
+import { LoginSecondStep, PasskeySignInButton } from '../../two-factor';
 
 type FieldName = 'username' | 'email' | 'password' | 'referralCode' | 'turnstileToken';
 type FieldErrors = Partial<Record<FieldName, string>>;
@@ -58,6 +61,12 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const [formError, setFormError] = useState<string | null>(null);
   const [pending, setPending] = useState<'submit' | 'guest' | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
+  // Two-factor on: the password was right, the second step (issue 16) finishes the sign-in.
+  const [secondStep, setSecondStep] = useState<TwoFactorChallengeResponse | null>(null);
+  const finishSignIn = (response: AuthResponse) => {
+    useSessionStore.getState().completeSignIn(response, rememberMe);
+    navigate(paths.dashboard, { replace: true });
+  };
 
   // The route decides the mode it opens in; the toggle below switches within the page.
   useEffect(() => setIsLogin(mode === 'login'), [mode, setIsLogin]);
@@ -90,7 +99,11 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
     setPending('submit');
     try {
       if (isLogin) {
-        await login({ username: username.trim(), password, rememberMe, turnstileToken: botToken! });
+        const result = await login({ username: username.trim(), password, rememberMe, turnstileToken: botToken! });
+        if ('twoFactorRequired' in result) {
+          setSecondStep(result);
+          return;
+        }
       } else {
         await register({ username: username.trim(), email: email.trim(), password, turnstileToken: botToken!, referralCode: referralCode.trim() || undefined });
       }
@@ -139,6 +152,14 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
     ) : null;
 
   const title = isLogin ? 'Log in' : 'Create your account';
+
+  if (isLogin && secondStep) {
+    return (
+      <div className="auth-card card">
+        <LoginSecondStep challenge={secondStep} onSignedIn={finishSignIn} onRestart={() => setSecondStep(null)} />
+      </div>
+    );
+  }
 
   return (
     <div className="auth-card card">
@@ -205,6 +226,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
           {pending === 'submit' ? (isLogin ? 'Logging in…' : 'Creating account…') : isLogin ? 'Log in' : 'Create account'}
         </button>
       </form>
+      {isLogin && <PasskeySignInButton rememberMe={rememberMe} onSignedIn={finishSignIn} />}
 
       <p className="auth-switch">
         {isLogin ? 'New to Olympus?' : 'Already have an account?'}{' '}

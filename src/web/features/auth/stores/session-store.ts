@@ -6,6 +6,7 @@
 import { create } from 'zustand';
 import { AUTH_CHECK_DELAY_MS } from '../../../../shared/constants';
 import type { AuthResponse, GuestResponse, GuestUser, User } from '../../../../shared/schemas/auth';
+import type { TwoFactorChallengeResponse } from '../../../../shared/schemas/two-factor';
 import { isTokenExpired, readTokenClaims } from '../../../../shared/token';
 import { api, ApiError, onTokenChange, refreshAccessToken } from '../../../lib/api-client';
 import { storage, type UserType } from '../../../lib/storage';
@@ -45,7 +46,10 @@ export interface RegisterInput {
 
 export interface SessionActions {
   checkAuth(): Promise<void>;
-  login(input: LoginInput): Promise<User>;
+  /** Resolves with the user, or with a challenge when the account has two-factor on (no session yet). */
+  login(input: LoginInput): Promise<User | TwoFactorChallengeResponse>;
+  /** Stores a sign-in that finished elsewhere (the second step, or a passkey) exactly as login does. */
+  completeSignIn(response: AuthResponse, rememberMe: boolean): User;
   guestLogin(): Promise<GuestUser>;
   register(input: RegisterInput): Promise<User>;
   /** Resolves true when the server ended the session; a failure is only logged (spec section 8). */
@@ -260,23 +264,31 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
   async login(input) {
     set({ isLoading: true, error: null });
     try {
-      const response = await api.post<AuthResponse>('/api/login', {
+      const response = await api.post<AuthResponse | TwoFactorChallengeResponse>('/api/login', {
         username: input.username,
         password: input.password,
         guestId: storage.getGuestId(),
         turnstileToken: input.turnstileToken,
         rememberMe: input.rememberMe,
       });
-      if (!response?.token || isTokenExpired(response.token)) throw new Error(SESSION_ERRORS.invalidToken);
-      persistUser(response.user, response.token, input.rememberMe);
-      set(authenticatedState(response.user, response.token));
-      runLoginHooks(response.user);
-      return response.user;
+      if (response && 'twoFactorRequired' in response && response.twoFactorRequired) {
+        set({ isLoading: false });
+        return response;
+      }
+      return get().completeSignIn(response as AuthResponse, input.rememberMe);
     } catch (err) {
       const message = err instanceof Error && err.message === SESSION_ERRORS.invalidToken ? err.message : errorMessage(err, SESSION_ERRORS.login);
       set({ isLoading: false, error: message });
       throw err;
     }
+  },
+
+  completeSignIn(response, rememberMe) {
+    if (!response?.token || isTokenExpired(response.token)) throw new Error(SESSION_ERRORS.invalidToken);
+    persistUser(response.user, response.token, rememberMe);
+    set(authenticatedState(response.user, response.token));
+    runLoginHooks(response.user);
+    return response.user;
   },
 
   async guestLogin() {

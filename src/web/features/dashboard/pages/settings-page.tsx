@@ -5,6 +5,7 @@ import { ConnectionsPanel } from '../../connections';
 import { ChangePasswordForm } from '../components/change-password-form';
 import { SessionsList } from '../components/sessions-list';
 import { WebhooksPanel } from '../../webhooks';
+import { TwoFactorSettings } from '../../two-factor';
 
 /** /dashboard/settings: security settings. Account connections (Discord, Telegram) belong here too. */
 export default function SettingsPage() {
@@ -19,6 +20,7 @@ export default function SettingsPage() {
         {/* A password change ends the other sessions; its mutation asks for the list again. */}
         <SessionsList />
         <ChangePasswordForm />
+        <TwoFactorSettings />
         <ConnectionsPanel />
         <WebhooksPanel />
       </div>

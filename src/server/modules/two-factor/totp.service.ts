@@ -1,0 +1,354 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import type { LoginBody } from '../../../shared/schemas/auth.js';
+import type { LoginSecondStepBody, TwoFactorChallengeResponse, TwoFactorMethod, TwoFactorStatus } from '../../../shared/schemas/two-factor.js';
+import type { Config } from '../../config.js';
+import type { Database, DbOrTx, Tx } from '../../db/client.js';
+import { AppError, conflict, forbidden, unauthorized } from '../../errors.js';
+import type { AuthService, RequestMeta } from '../auth/auth.service.js';
+import { verifyPassword } from '../auth/passwords.js';
+import { recordAudit } from '../audit/audit.service.js';
+import { RATE_LIMITS, type RateLimiter, type RateLimitRule } from '../rate-limit/rate-limit.service.js';
+import { noteUserChanging } from '../users/user-read-cache.js';
+import { findUserById } from '../users/users.service.js';
+import type { UserRow } from '../users/users.tables.js';
+import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes.js';
+import { TotpSecretBox } from './secret-box.js';
+import { matchingStep, newTotpSecret, otpauthUrl } from './totp.js';
+import { twoFactorStatus } from './two-factor.status.js';
+import { loginChallenges, passkeys, twoFactor, twoFactorRecoveryCodes, type LoginChallengeRow } from './two-factor.tables.js';
+
+/** Issue 16: a login challenge lives 5 minutes and dies after 5 wrong codes. */
+export const LOGIN_CHALLENGE_TTL_MS = 5 * 60_000;
+export const LOGIN_CHALLENGE_MAX_FAILURES = 5;
+
+export const TWO_FACTOR_RATE_LIMITS = {
+  /** Second-step attempts per account, counted before the check and cleared by a success, like wrong passwords. */
+  secondStepFailuresPerAccount: { name: 'login-2fa-fail:account', limit: 10, windowSeconds: 15 * 60 },
+  /** Password and code checks in the two-factor settings. */
+  settingsPerAccount: { name: '2fa-settings:account', limit: 10, windowSeconds: 15 * 60 },
+} satisfies Record<string, RateLimitRule>;
+
+const CHALLENGE_GONE = 'This sign-in has expired. Enter your password again.';
+const WRONG_CODE = 'That code is not right. Check your authenticator app and try again.';
+const REUSED_CODE = 'That code has already been used. Wait for the next code in your authenticator app.';
+const WRONG_RECOVERY = 'That recovery code is not valid or has already been used.';
+
+function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function wrongPassword(): AppError {
+  return new AppError(400, 'WRONG_PASSWORD', 'Current password is incorrect', {
+    details: { fields: { currentPassword: 'Current password is incorrect' } },
+  });
+}
+
+/** Checks a passkey answer as the second step of a sign-in (passkeys.service.ts). */
+export type PasskeySecondStep = (tx: Tx, userId: string, response: NonNullable<LoginSecondStepBody['passkey']>) => Promise<boolean>;
+
+/** Where the notification mails of issue 15 go once mail exists (issue 16, "Around it"). */
+export type TwoFactorEvent =
+  | { type: 'two-factor.enabled'; userId: string }
+  | { type: 'two-factor.disabled'; userId: string; byAdmin: boolean }
+  | { type: 'two-factor.recovery-code-used'; userId: string; codesLeft: number }
+  | { type: 'passkey.added'; userId: string; name: string };
+export type TwoFactorNotifier = (event: TwoFactorEvent) => void;
+
+export interface TwoFactorServiceDeps {
+  config: Config;
+  database: Database;
+  rateLimiter: RateLimiter;
+  auth: AuthService;
+  /** No mail yet: issue 15 plugs its sender in here. Never awaited, never fails the action. */
+  notify?: TwoFactorNotifier;
+}
+
+type FactorCheck = { ok: true; recoveryUsed: boolean } | { ok: false; message: string };
+
+export class TwoFactorService {
+  private readonly box: TotpSecretBox;
+  private passkeySecondStep: PasskeySecondStep | null = null;
+
+  constructor(private readonly deps: TwoFactorServiceDeps) {
+    this.box = new TotpSecretBox(deps.config.jwtSecret);
+  }
+
+  usePasskeySecondStep(check: PasskeySecondStep): void {
+    this.passkeySecondStep = check;
+  }
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  private notify(event: TwoFactorEvent): void {
+    try {
+      this.deps.notify?.(event);
+    } catch {
+      // A notification never undoes or fails the action it reports.
+    }
+  }
+
+  status(userId: string): Promise<TwoFactorStatus> {
+    return twoFactorStatus(this.db, userId);
+  }
+
+  private async row(db: DbOrTx, userId: string) {
+    const [row] = await db.select().from(twoFactor).where(eq(twoFactor.userId, userId)).limit(1);
+    return row ?? null;
+  }
+
+  private async checkPassword(userId: string, currentPassword: string): Promise<UserRow> {
+    await this.deps.rateLimiter.consume(TWO_FACTOR_RATE_LIMITS.settingsPerAccount, userId);
+    const user = await findUserById(this.db, userId);
+    if (!user || user.disabledAt) throw unauthorized();
+    if (!(await verifyPassword(user.passwordHash, currentPassword))) throw wrongPassword();
+    return user;
+  }
+
+  // ---- Settings -----------------------------------------------------------------------------------------
+
+  /** A new secret waiting for its first code; two-factor stays off until enable. */
+  async setupTotp(userId: string, currentPassword: string): Promise<{ secret: string; otpauthUrl: string }> {
+    const user = await this.checkPassword(userId, currentPassword);
+    const existing = await this.row(this.db, userId);
+    if (existing?.totpEnabledAt) throw conflict('The authenticator app is already on. Turn two-factor off first to set up another.');
+    const secret = newTotpSecret();
+    const sealed = this.box.seal(secret);
+    await this.db
+      .insert(twoFactor)
+      .values({ userId, totpPendingCiphertext: sealed })
+      .onConflictDoUpdate({ target: twoFactor.userId, set: { totpPendingCiphertext: sealed, updatedAt: new Date() } });
+    return { secret, otpauthUrl: otpauthUrl(secret, user.username) };
+  }
+
+  /** Turns the authenticator app on with a first code and answers 10 fresh recovery codes. */
+  async enableTotp(userId: string, code: string): Promise<string[]> {
+    await this.deps.rateLimiter.consume(TWO_FACTOR_RATE_LIMITS.settingsPerAccount, userId);
+    const existing = await this.row(this.db, userId);
+    if (existing?.totpEnabledAt) throw conflict('The authenticator app is already on.');
+    const pending = existing?.totpPendingCiphertext ? this.box.open(existing.totpPendingCiphertext) : null;
+    if (!pending) throw new AppError(400, 'SETUP_REQUIRED', 'Start the setup first: confirm your password to get a new secret.');
+    const step = matchingStep(pending, code);
+    if (step === null) {
+      throw new AppError(400, 'INVALID_TWO_FACTOR_CODE', WRONG_CODE, { details: { fields: { code: WRONG_CODE } } });
+    }
+    const codes = newRecoveryCodes();
+    await this.db.transaction(async (tx) => {
+      const [updated] = await tx
+        .update(twoFactor)
+        .set({
+          totpSecretCiphertext: existing!.totpPendingCiphertext,
+          totpPendingCiphertext: null,
+          totpEnabledAt: new Date(),
+          totpLastStep: step,
+          updatedAt: new Date(),
+        })
+        .where(and(eq(twoFactor.userId, userId), isNull(twoFactor.totpEnabledAt), eq(twoFactor.totpPendingCiphertext, existing!.totpPendingCiphertext!)))
+        .returning({ userId: twoFactor.userId });
+      if (!updated) throw conflict('The authenticator app was set up meanwhile. Reload the page.');
+      await this.replaceRecoveryCodes(tx, userId, codes);
+    });
+    noteUserChanging(userId);
+    this.notify({ type: 'two-factor.enabled', userId });
+    return codes;
+  }
+
+  private async replaceRecoveryCodes(tx: Tx, userId: string, codes: string[]): Promise<void> {
+    await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+    await tx.insert(twoFactorRecoveryCodes).values(codes.map((code) => ({ userId, codeHash: hashRecoveryCode(userId, code) })));
+  }
+
+  async regenerateRecoveryCodes(userId: string, currentPassword: string): Promise<string[]> {
+    await this.checkPassword(userId, currentPassword);
+    const existing = await this.row(this.db, userId);
+    if (!existing?.totpEnabledAt) throw conflict('Turn on the authenticator app first: recovery codes come with it.');
+    const codes = newRecoveryCodes();
+    await this.db.transaction((tx) => this.replaceRecoveryCodes(tx, userId, codes));
+    return codes;
+  }
+
+  /** Turns two-factor off with the password and a code from the app or a recovery code. Passkeys stay. */
+  async disable(userId: string, currentPassword: string, code: string): Promise<TwoFactorStatus> {
+    await this.checkPassword(userId, currentPassword);
+    const existing = await this.row(this.db, userId);
+    if (!existing?.totpEnabledAt) throw conflict('Two-factor is not on.');
+    await this.db.transaction(async (tx) => {
+      const digits = code.replace(/\s+/g, '');
+      const check = /^\d{6}$/.test(digits) ? await this.acceptTotp(tx, userId, digits) : await this.spendRecoveryCode(tx, userId, code);
+      if (!check.ok) throw new AppError(400, 'INVALID_TWO_FACTOR_CODE', check.message, { details: { fields: { code: check.message } } });
+      await this.turnOff(tx, userId);
+    });
+    noteUserChanging(userId);
+    this.notify({ type: 'two-factor.disabled', userId, byAdmin: false });
+    return this.status(userId);
+  }
+
+  private async turnOff(tx: Tx, userId: string): Promise<void> {
+    await tx.delete(twoFactor).where(eq(twoFactor.userId, userId));
+    await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
+    // A sign-in waiting for its second step cannot finish once two-factor is off.
+    await tx.delete(loginChallenges).where(eq(loginChallenges.userId, userId));
+  }
+
+  /**
+   * Staff console: an admin turns off a user's two-factor after checking who they are (authenticator app,
+   * recovery codes and passkeys: the person lost them), with a reason, in the audit log.
+   */
+  async adminReset(actorId: string, userId: string, reason: string): Promise<TwoFactorStatus> {
+    const actor = await findUserById(this.db, actorId);
+    const target = await findUserById(this.db, userId);
+    if (!actor) throw unauthorized();
+    if (!target) throw new AppError(404, 'NOT_FOUND', 'User not found');
+    await this.db.transaction(async (tx) => {
+      const before = await twoFactorStatus(tx, userId);
+      await this.turnOff(tx, userId);
+      await tx.delete(passkeys).where(eq(passkeys.userId, userId));
+      await recordAudit(tx, {
+        actor: { id: actor.id, username: actor.username },
+        action: 'user.two_factor_reset',
+        targetType: 'user',
+        targetId: userId,
+        before,
+        after: { totp: false, passkeys: 0, recoveryCodesLeft: 0 },
+        reason,
+      });
+    });
+    noteUserChanging(userId);
+    this.notify({ type: 'two-factor.disabled', userId, byAdmin: true });
+    return this.status(userId);
+  }
+
+  // ---- Codes ---------------------------------------------------------------------------------------------
+
+  /**
+   * A code of the current step (±1): accepted once. The step is recorded in the same statement that checks
+   * it is newer than the last accepted one, so a replay (even a parallel one) is refused.
+   */
+  private async acceptTotp(tx: DbOrTx, userId: string, code: string): Promise<FactorCheck> {
+    const row = await this.row(tx, userId);
+    const secret = row?.totpEnabledAt && row.totpSecretCiphertext ? this.box.open(row.totpSecretCiphertext) : null;
+    if (!secret) return { ok: false, message: WRONG_CODE };
+    const step = matchingStep(secret, code);
+    if (step === null) return { ok: false, message: WRONG_CODE };
+    const [accepted] = await tx
+      .update(twoFactor)
+      .set({ totpLastStep: step, updatedAt: new Date() })
+      .where(and(eq(twoFactor.userId, userId), or(isNull(twoFactor.totpLastStep), lt(twoFactor.totpLastStep, step))))
+      .returning({ userId: twoFactor.userId });
+    return accepted ? { ok: true, recoveryUsed: false } : { ok: false, message: REUSED_CODE };
+  }
+
+  private async spendRecoveryCode(tx: DbOrTx, userId: string, code: string): Promise<FactorCheck> {
+    const [spent] = await tx
+      .update(twoFactorRecoveryCodes)
+      .set({ usedAt: new Date() })
+      .where(
+        and(
+          eq(twoFactorRecoveryCodes.userId, userId),
+          eq(twoFactorRecoveryCodes.codeHash, hashRecoveryCode(userId, code)),
+          isNull(twoFactorRecoveryCodes.usedAt),
+        ),
+      )
+      .returning({ id: twoFactorRecoveryCodes.id });
+    return spent ? { ok: true, recoveryUsed: true } : { ok: false, message: WRONG_RECOVERY };
+  }
+
+  // ---- Sign-in -------------------------------------------------------------------------------------------
+
+  /** After a correct password: a challenge when the authenticator app is on, otherwise null (sign in at once). */
+  async loginChallenge(user: UserRow, body: LoginBody): Promise<TwoFactorChallengeResponse | null> {
+    const status = await this.status(user.id);
+    if (!status.totp) return null;
+    const challenge = randomBytes(32).toString('base64url');
+    // Old challenges go as new ones come, so abandoned sign-ins never pile up.
+    await this.db.delete(loginChallenges).where(sql`${loginChallenges.expiresAt} < now() - interval '1 hour'`);
+    await this.db.insert(loginChallenges).values({
+      tokenHash: sha256(challenge),
+      userId: user.id,
+      rememberMe: body.rememberMe,
+      guestId: body.guestId ?? null,
+      expiresAt: new Date(Date.now() + LOGIN_CHALLENGE_TTL_MS),
+    });
+    const methods: TwoFactorMethod[] = ['totp', 'recovery'];
+    if (status.passkeys > 0) methods.push('passkey');
+    return { twoFactorRequired: true, challenge, methods };
+  }
+
+  /** The live challenge behind a token, or null (unknown, expired, used or dead after 5 wrong codes). */
+  async liveChallenge(db: DbOrTx, token: string): Promise<LoginChallengeRow | null> {
+    const [row] = await db.select().from(loginChallenges).where(eq(loginChallenges.tokenHash, sha256(token))).limit(1);
+    if (!row || row.usedAt || row.expiresAt.getTime() <= Date.now() || row.failedAttempts >= LOGIN_CHALLENGE_MAX_FAILURES) return null;
+    return row;
+  }
+
+  /** POST /api/login/2fa: the second step, answering what login answers (`{ user, token }`). */
+  async completeLogin(body: LoginSecondStepBody, meta: RequestMeta): Promise<{ user: UserRow; token: string }> {
+    const { rateLimiter } = this.deps;
+    await rateLimiter.consume(RATE_LIMITS.loginPerIp, meta.ip);
+    const challenge = await this.liveChallenge(this.db, body.challenge);
+    if (!challenge) throw unauthorized(CHALLENGE_GONE, 'CHALLENGE_EXPIRED');
+    // Counted before the check, cleared by a success: a burst of guesses cannot all pass an earlier check.
+    await rateLimiter.consume(TWO_FACTOR_RATE_LIMITS.secondStepFailuresPerAccount, challenge.userId);
+    const user = await findUserById(this.db, challenge.userId);
+    if (!user) throw unauthorized(CHALLENGE_GONE, 'CHALLENGE_EXPIRED');
+    if (user.disabledAt) throw forbidden('This account is disabled. Contact support.');
+
+    const outcome = await this.db.transaction(async (tx) => {
+      // Claim the challenge first: the row stays locked until this transaction ends, so two answers to
+      // one challenge are taken one after the other and only one can succeed.
+      const [claimed] = await tx
+        .update(loginChallenges)
+        .set({ usedAt: new Date() })
+        .where(
+          and(
+            eq(loginChallenges.id, challenge.id),
+            isNull(loginChallenges.usedAt),
+            lt(loginChallenges.failedAttempts, LOGIN_CHALLENGE_MAX_FAILURES),
+            gt(loginChallenges.expiresAt, sql`now()`),
+          ),
+        )
+        .returning();
+      if (!claimed) return { kind: 'gone' as const };
+      const check = await this.checkFactor(tx, user.id, body);
+      if (!check.ok) {
+        const [after] = await tx
+          .update(loginChallenges)
+          .set({ usedAt: null, failedAttempts: sql`${loginChallenges.failedAttempts} + 1` })
+          .where(eq(loginChallenges.id, challenge.id))
+          .returning({ failedAttempts: loginChallenges.failedAttempts });
+        return { kind: 'wrong' as const, message: check.message, attemptsLeft: LOGIN_CHALLENGE_MAX_FAILURES - (after?.failedAttempts ?? LOGIN_CHALLENGE_MAX_FAILURES) };
+      }
+      const signedIn = await this.deps.auth.startUserSession(tx, user, { rememberMe: claimed.rememberMe, guestId: claimed.guestId ?? undefined }, meta);
+      return { kind: 'ok' as const, signedIn, recoveryUsed: check.recoveryUsed };
+    });
+
+    if (outcome.kind === 'gone') throw unauthorized(CHALLENGE_GONE, 'CHALLENGE_EXPIRED');
+    if (outcome.kind === 'wrong') {
+      if (outcome.attemptsLeft <= 0) throw unauthorized(`Too many wrong codes. ${CHALLENGE_GONE}`, 'CHALLENGE_EXPIRED');
+      throw new AppError(401, 'INVALID_TWO_FACTOR_CODE', outcome.message, { details: { attemptsLeft: outcome.attemptsLeft } });
+    }
+    await rateLimiter.reset(TWO_FACTOR_RATE_LIMITS.secondStepFailuresPerAccount, user.id);
+    if (outcome.recoveryUsed) {
+      const { recoveryCodesLeft } = await this.status(user.id);
+      this.notify({ type: 'two-factor.recovery-code-used', userId: user.id, codesLeft: recoveryCodesLeft });
+    }
+    return outcome.signedIn;
+  }
+
+  private async checkFactor(tx: Tx, userId: string, body: LoginSecondStepBody): Promise<FactorCheck> {
+    if (body.code !== undefined) {
+      const digits = body.code.replace(/\s+/g, '');
+      if (!/^\d{6}$/.test(digits)) return { ok: false, message: 'Enter the 6-digit code from your authenticator app.' };
+      return this.acceptTotp(tx, userId, digits);
+    }
+    if (body.recoveryCode !== undefined) return this.spendRecoveryCode(tx, userId, body.recoveryCode);
+    if (body.passkey !== undefined && this.passkeySecondStep) {
+      return (await this.passkeySecondStep(tx, userId, body.passkey))
+        ? { ok: true, recoveryUsed: false }
+        : { ok: false, message: 'That passkey could not be checked. Try again or use a code.' };
+    }
+    return { ok: false, message: WRONG_CODE };
+  }
+}

@@ -1,0 +1,241 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { authResponseSchema } from '../../../shared/schemas/auth.js';
+import { errorResponseSchema, messageResponseSchema } from '../../../shared/schemas/common.js';
+import {
+  adminTwoFactorResetBodySchema,
+  loginSecondStepBodySchema,
+  passkeyListResponseSchema,
+  passkeyLoginBodySchema,
+  passkeyLoginOptionsBodySchema,
+  passkeyRegisterBodySchema,
+  passkeySchema,
+  recoveryCodesBodySchema,
+  recoveryCodesResponseSchema,
+  totpEnableBodySchema,
+  totpSetupBodySchema,
+  totpSetupResponseSchema,
+  twoFactorDisableBodySchema,
+  twoFactorSettingsResponseSchema,
+  twoFactorStatusResponseSchema,
+  webauthnOptionsResponseSchema,
+} from '../../../shared/schemas/two-factor.js';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import type { AppContext } from '../../context.js';
+import { AppError, unauthorized } from '../../errors.js';
+import type { AuthService } from '../auth/auth.service.js';
+import { requestMeta } from '../auth/request-meta.js';
+import { requireUserId } from '../auth/auth.plugin.js';
+import { toUserDto } from '../users/users.service.js';
+import { userReadCache } from '../users/user-read-cache.js';
+import { findUserById } from '../users/users.service.js';
+import { PasskeyService } from './passkeys.service.js';
+import { TwoFactorService, type TwoFactorNotifier } from './totp.service.js';
+import { hasSecondFactor } from './two-factor.status.js';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema };
+
+/**
+ * Where issue 15's mails plug in (two-factor on or off, a recovery code used, a passkey added). No mail
+ * is sent yet: the default only notes the event in the log, without codes or secrets.
+ */
+function logNotifier(app: FastifyInstance): TwoFactorNotifier {
+  return (event) => app.log.info({ twoFactorEvent: event.type, userId: event.userId }, 'two-factor event');
+}
+
+/** Two-factor sign-in (issue 16): settings, the second step of login, passkeys and the admin reset. */
+export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: AuthService, notify: TwoFactorNotifier = logNotifier(app)) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const twoFactor = new TwoFactorService({ config: ctx.config, database: ctx.database, rateLimiter: ctx.rateLimiter, auth, notify });
+  const passkeys = new PasskeyService({ config: ctx.config, database: ctx.database, rateLimiter: ctx.rateLimiter, auth, notify });
+  auth.useSecondStep((user, body) => twoFactor.loginChallenge(user, body));
+  twoFactor.usePasskeySecondStep((tx, userId, response) => passkeys.verifySecondStep(tx, userId, response as unknown as AuthenticationResponseJSON));
+
+  const tags = ['two-factor'];
+  const security = [{ bearer: [] }];
+  const user = { auth: 'user' as const };
+
+  // ---- Settings ------------------------------------------------------------------------------------------
+
+  api.get(
+    '/auth/2fa',
+    { config: user, schema: { tags, summary: 'Whether two-factor is on (and required for staff)', security, response: { 200: twoFactorSettingsResponseSchema, ...errors } } },
+    async (request) => ({ twoFactor: await twoFactor.status(requireUserId(request)), requiredForStaff: ctx.config.raw.REQUIRE_STAFF_2FA === '1' }),
+  );
+
+  api.post(
+    '/auth/2fa/totp/setup',
+    {
+      config: user,
+      schema: { tags, summary: 'A new authenticator secret (nothing is on until enable)', security, body: totpSetupBodySchema, response: { 200: totpSetupResponseSchema, ...errors } },
+    },
+    async (request) => twoFactor.setupTotp(requireUserId(request), request.body.currentPassword),
+  );
+
+  api.post(
+    '/auth/2fa/totp/enable',
+    {
+      config: user,
+      schema: { tags, summary: 'Turn the authenticator app on with its first code; answers 10 recovery codes', security, body: totpEnableBodySchema, response: { 200: recoveryCodesResponseSchema, ...errors } },
+    },
+    async (request) => ({ recoveryCodes: await twoFactor.enableTotp(requireUserId(request), request.body.code) }),
+  );
+
+  api.post(
+    '/auth/2fa/recovery-codes',
+    {
+      config: user,
+      schema: { tags, summary: 'Replace the recovery codes', security, body: recoveryCodesBodySchema, response: { 200: recoveryCodesResponseSchema, ...errors } },
+    },
+    async (request) => ({ recoveryCodes: await twoFactor.regenerateRecoveryCodes(requireUserId(request), request.body.currentPassword) }),
+  );
+
+  api.post(
+    '/auth/2fa/disable',
+    {
+      config: user,
+      schema: { tags, summary: 'Turn two-factor off (password and a code or recovery code)', security, body: twoFactorDisableBodySchema, response: { 200: twoFactorStatusResponseSchema, ...errors } },
+    },
+    async (request) => ({ twoFactor: await twoFactor.disable(requireUserId(request), request.body.currentPassword, request.body.code) }),
+  );
+
+  // ---- Passkeys in settings ------------------------------------------------------------------------------
+
+  api.get(
+    '/auth/2fa/passkeys',
+    { config: user, schema: { tags, summary: 'My passkeys', security, response: { 200: passkeyListResponseSchema, ...errors } } },
+    async (request) => ({
+      passkeys: await passkeys.list(requireUserId(request)),
+      available: passkeys.unavailableReason === null,
+      reason: passkeys.unavailableReason,
+    }),
+  );
+
+  api.post(
+    '/auth/2fa/passkeys/options',
+    { config: user, schema: { tags, summary: 'Options to create a passkey', security, response: { 200: webauthnOptionsResponseSchema, ...errors } } },
+    async (request) => ({ options: (await passkeys.registrationOptions(requireUserId(request))) as unknown as Record<string, unknown> }),
+  );
+
+  api.post(
+    '/auth/2fa/passkeys',
+    {
+      config: user,
+      schema: { tags, summary: 'Add a passkey', security, body: passkeyRegisterBodySchema, response: { 201: z.object({ passkey: passkeySchema }), ...errors } },
+    },
+    async (request, reply) => {
+      const passkey = await passkeys.register(requireUserId(request), request.body.name, request.body.response as unknown as RegistrationResponseJSON);
+      return reply.status(201).send({ passkey });
+    },
+  );
+
+  api.delete(
+    '/auth/2fa/passkeys/:id',
+    {
+      config: user,
+      schema: { tags, summary: 'Remove a passkey', security, params: z.object({ id: z.uuid('Unknown passkey') }), response: { 200: messageResponseSchema, 404: errorResponseSchema, ...errors } },
+    },
+    async (request) => {
+      await passkeys.remove(requireUserId(request), request.params.id);
+      return { message: 'Passkey removed' };
+    },
+  );
+
+  // ---- Sign-in -------------------------------------------------------------------------------------------
+
+  api.post(
+    '/login/2fa',
+    {
+      schema: { tags, summary: 'The second step of a sign-in: a code, a recovery code or a passkey', body: loginSecondStepBodySchema, response: { 200: authResponseSchema, ...errors } },
+    },
+    async (request) => {
+      const { user: signedIn, token } = await twoFactor.completeLogin(request.body, requestMeta(request));
+      return { user: toUserDto(signedIn), token };
+    },
+  );
+
+  api.post(
+    '/login/passkey/options',
+    {
+      schema: { tags, summary: 'Options to sign in with a passkey (alone, or as the second step of a challenge)', body: passkeyLoginOptionsBodySchema, response: { 200: webauthnOptionsResponseSchema, ...errors } },
+    },
+    async (request) => {
+      let userId: string | null = null;
+      if (request.body.challenge) {
+        const challenge = await twoFactor.liveChallenge(ctx.database.db, request.body.challenge);
+        if (!challenge) throw unauthorized('This sign-in has expired. Enter your password again.', 'CHALLENGE_EXPIRED');
+        userId = challenge.userId;
+      }
+      return { options: (await passkeys.authenticationOptions(userId)) as unknown as Record<string, unknown> };
+    },
+  );
+
+  api.post(
+    '/login/passkey',
+    { schema: { tags, summary: 'Sign in with a passkey alone', body: passkeyLoginBodySchema, response: { 200: authResponseSchema, ...errors } } },
+    async (request) => {
+      const { user: signedIn, token } = await passkeys.login(
+        { ...request.body, response: request.body.response as unknown as AuthenticationResponseJSON },
+        requestMeta(request),
+      );
+      return { user: toUserDto(signedIn), token };
+    },
+  );
+
+  // ---- Staff console -------------------------------------------------------------------------------------
+
+  api.get(
+    '/admin/users/:id/two-factor',
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags: ['operator console'],
+        summary: "Whether a user's two-factor is on",
+        security,
+        params: z.object({ id: z.uuid('Unknown user') }),
+        response: { 200: twoFactorStatusResponseSchema, 404: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ twoFactor: await twoFactor.status(request.params.id) }),
+  );
+
+  api.post(
+    '/admin/users/:id/two-factor/reset',
+    {
+      config: { auth: 'admin', audited: true },
+      schema: {
+        tags: ['operator console'],
+        summary: "Turn off a user's two-factor (authenticator, recovery codes and passkeys) after checking who they are",
+        security,
+        params: z.object({ id: z.uuid('Unknown user') }),
+        body: adminTwoFactorResetBodySchema,
+        response: { 200: twoFactorStatusResponseSchema, 404: errorResponseSchema, ...errors },
+      },
+    },
+    async (request) => ({ twoFactor: await twoFactor.adminReset(requireUserId(request), request.params.id, request.body.reason) }),
+  );
+
+  return { twoFactor, passkeys };
+}
+
+export const STAFF_TWO_FACTOR_REQUIRED = 'Set up two-factor sign-in (an authenticator app or a passkey) in Settings before using the staff console.';
+
+/**
+ * REQUIRE_STAFF_2FA=1: support and admin accounts reach staff routes only with two-factor set up. Runs
+ * after the auth hook has resolved the caller and checked the role.
+ */
+export function registerStaffTwoFactorGate(app: FastifyInstance, ctx: AppContext): void {
+  if (ctx.config.raw.REQUIRE_STAFF_2FA !== '1') return;
+  app.addHook('onRequest', async (request) => {
+    const requirement = request.routeOptions.config.auth;
+    if (requirement !== 'staff' && requirement !== 'admin') return;
+    const userId = request.auth?.userId;
+    if (!userId) return;
+    const row = await userReadCache.get(userId, (id) => findUserById(ctx.database.db, id));
+    if (!row) return;
+    if (!(await hasSecondFactor(ctx.database.db, userId))) {
+      throw new AppError(403, 'TWO_FACTOR_REQUIRED', STAFF_TWO_FACTOR_REQUIRED);
+    }
+  });
+}

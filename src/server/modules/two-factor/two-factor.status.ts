@@ -1,0 +1,21 @@
+import { sql } from 'drizzle-orm';
+import type { TwoFactorStatus } from '../../../shared/schemas/two-factor.js';
+import type { DbOrTx } from '../../db/client.js';
+
+/** `user.twoFactor` of GET /api/auth/me, in one round trip. */
+export async function twoFactorStatus(db: DbOrTx, userId: string): Promise<TwoFactorStatus> {
+  const result = await db.execute<{ totp: boolean; passkeys: number; recovery: number }>(sql`
+    SELECT
+      EXISTS (SELECT 1 FROM two_factor WHERE user_id = ${userId} AND totp_enabled_at IS NOT NULL) AS totp,
+      (SELECT count(*)::int FROM passkeys WHERE user_id = ${userId}) AS passkeys,
+      (SELECT count(*)::int FROM two_factor_recovery_codes WHERE user_id = ${userId} AND used_at IS NULL) AS recovery
+  `);
+  const row = result.rows[0];
+  return { totp: Boolean(row?.totp), passkeys: Number(row?.passkeys ?? 0), recoveryCodesLeft: Number(row?.recovery ?? 0) };
+}
+
+/** Whether the account has a second factor set up (REQUIRE_STAFF_2FA accepts an authenticator app or a passkey). */
+export async function hasSecondFactor(db: DbOrTx, userId: string): Promise<boolean> {
+  const status = await twoFactorStatus(db, userId);
+  return status.totp || status.passkeys > 0;
+}

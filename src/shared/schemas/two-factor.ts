@@ -1,0 +1,129 @@
+import { z } from 'zod';
+import { PASSWORD_MAX_LENGTH } from '../constants.js';
+import { guestIdSchema } from './auth.js';
+
+/** Two-factor sign-in (issue 16): authenticator app (TOTP), recovery codes and passkeys. */
+
+export const TWO_FACTOR_METHODS = ['totp', 'recovery', 'passkey'] as const;
+export type TwoFactorMethod = (typeof TWO_FACTOR_METHODS)[number];
+
+export const RECOVERY_CODE_COUNT = 10;
+
+export const twoFactorStatusSchema = z
+  .object({ totp: z.boolean(), passkeys: z.number().int(), recoveryCodesLeft: z.number().int() })
+  .meta({ id: 'TwoFactorStatus' });
+export type TwoFactorStatus = z.infer<typeof twoFactorStatusSchema>;
+
+const currentPasswordSchema = z
+  .string({ error: 'Current password is required' })
+  .min(1, 'Current password is required')
+  .max(PASSWORD_MAX_LENGTH);
+
+/** Six digits; spaces a person types or pastes are ignored. */
+export const totpCodeSchema = z
+  .string({ error: 'Enter the 6-digit code' })
+  .transform((v) => v.replace(/\s+/g, ''))
+  .pipe(z.string().regex(/^\d{6}$/, 'Enter the 6-digit code from your authenticator app'));
+
+/** `xxxx-xxxx-xxxx`; case, spaces and dashes are ignored. */
+export const recoveryCodeSchema = z
+  .string({ error: 'Enter a recovery code' })
+  .max(64, 'That is not a recovery code')
+  .transform((v) => v.replace(/[\s-]+/g, '').toLowerCase())
+  .pipe(z.string().regex(/^[a-z2-7]{12}$/, 'That is not a recovery code'));
+
+export const totpSetupBodySchema = z.object({ currentPassword: currentPasswordSchema });
+export const totpSetupResponseSchema = z.object({ secret: z.string(), otpauthUrl: z.string() });
+export type TotpSetupResponse = z.infer<typeof totpSetupResponseSchema>;
+
+export const totpEnableBodySchema = z.object({ code: totpCodeSchema });
+export const recoveryCodesResponseSchema = z.object({ recoveryCodes: z.array(z.string()) });
+export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponseSchema>;
+export const recoveryCodesBodySchema = z.object({ currentPassword: currentPasswordSchema });
+
+/** Disabling needs the password and a code from the app, or a recovery code. */
+export const twoFactorDisableBodySchema = z.object({
+  currentPassword: currentPasswordSchema,
+  code: z
+    .string({ error: 'Enter a code from your authenticator app or a recovery code' })
+    .trim()
+    .min(1, 'Enter a code from your authenticator app or a recovery code')
+    .max(64, 'That code is not valid'),
+});
+
+export const twoFactorStatusResponseSchema = z.object({ twoFactor: twoFactorStatusSchema });
+/** GET /api/auth/2fa also says whether staff must have two-factor (REQUIRE_STAFF_2FA). */
+export const twoFactorSettingsResponseSchema = z.object({ twoFactor: twoFactorStatusSchema, requiredForStaff: z.boolean() });
+export type TwoFactorSettingsResponse = z.infer<typeof twoFactorSettingsResponseSchema>;
+
+/** What POST /api/login answers instead of `{ user, token }` when the account has two-factor on. */
+export const twoFactorChallengeResponseSchema = z
+  .object({ twoFactorRequired: z.literal(true), challenge: z.string(), methods: z.array(z.enum(TWO_FACTOR_METHODS)) })
+  .meta({ id: 'TwoFactorChallenge' });
+export type TwoFactorChallengeResponse = z.infer<typeof twoFactorChallengeResponseSchema>;
+
+const challengeTokenSchema = z.string({ error: 'The sign-in challenge is missing' }).min(1).max(200);
+
+/** Browser WebAuthn answers (from @simplewebauthn/browser), checked in depth by @simplewebauthn/server. */
+export const webauthnResponseSchema = z
+  .object({
+    id: z.string().min(1).max(1024),
+    rawId: z.string().min(1).max(1024),
+    type: z.literal('public-key'),
+    response: z.record(z.string(), z.unknown()),
+    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+    authenticatorAttachment: z.string().optional(),
+  })
+  .loose();
+
+export const loginSecondStepBodySchema = z
+  .object({
+    challenge: challengeTokenSchema,
+    code: z.string().max(64).optional(),
+    recoveryCode: z.string().max(64).optional(),
+    passkey: webauthnResponseSchema.optional(),
+  })
+  .refine((b) => [b.code, b.recoveryCode, b.passkey].filter((v) => v !== undefined).length === 1, {
+    message: 'Send one of code, recoveryCode or passkey',
+    path: ['code'],
+  });
+export type LoginSecondStepBody = z.infer<typeof loginSecondStepBodySchema>;
+
+// ---- Passkeys ------------------------------------------------------------------------------------------
+
+export const passkeySchema = z
+  .object({ _id: z.string(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable(), backedUp: z.boolean() })
+  .meta({ id: 'Passkey' });
+export type Passkey = z.infer<typeof passkeySchema>;
+export const passkeyListResponseSchema = z.object({ passkeys: z.array(passkeySchema), available: z.boolean(), reason: z.string().nullable() });
+export type PasskeyListResponse = z.infer<typeof passkeyListResponseSchema>;
+
+export const passkeyNameSchema = z
+  .string({ error: 'Name the passkey' })
+  .trim()
+  .min(1, 'Name the passkey')
+  .max(60, 'Use at most 60 characters');
+
+export const passkeyRegisterBodySchema = z.object({ name: passkeyNameSchema, response: webauthnResponseSchema });
+export const passkeyLoginOptionsBodySchema = z.object({ challenge: challengeTokenSchema.optional() }).default({});
+export const passkeyLoginBodySchema = z.object({
+  response: webauthnResponseSchema,
+  guestId: z.preprocess((v) => (v === null || v === '' ? undefined : v), guestIdSchema.optional()),
+  rememberMe: z.boolean().default(false),
+});
+
+/** Options for the browser, as @simplewebauthn/server made them. */
+export const webauthnOptionsResponseSchema = z.object({ options: z.record(z.string(), z.unknown()) });
+
+export const adminTwoFactorResetBodySchema = z.object({
+  reason: z.string({ error: 'A reason is required' }).trim().min(3, 'Say why (at least 3 characters)').max(500),
+});
+
+/** Why passkeys cannot work at this address, or null when they can (browsers refuse bare IP addresses). */
+export function passkeyUnavailableReason(hostname: string): string | null {
+  const bare = hostname.replace(/^\[|\]$/g, '');
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(bare) || bare.includes(':')) {
+    return `Passkeys need a domain name: browsers refuse them on a bare IP address (${bare}). Open Olympus at http://localhost or on its domain to use passkeys.`;
+  }
+  return null;
+}

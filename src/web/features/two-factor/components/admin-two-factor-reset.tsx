@@ -1,0 +1,75 @@
+import { useId, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { ApiError } from '../../../lib/api-client';
+import { useResetUserTwoFactor, useUserTwoFactor } from '../api/admin-two-factor';
+
+/**
+ * Staff console (admins): turn off a user's two-factor after checking who they are. Removes the
+ * authenticator app, recovery codes and passkeys; the reason goes to the audit log.
+ */
+export function AdminTwoFactorReset({ userId }: { userId: string }) {
+  const id = useId();
+  const load = useUserTwoFactor(userId);
+  const reset = useResetUserTwoFactor(userId);
+  const pending = reset.isPending;
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (pending) return;
+    if (reason.trim().length < 3) {
+      setError('Say why, and how you checked who they are (at least 3 characters)');
+      document.getElementById(`${id}-reason`)?.focus();
+      return;
+    }
+    if (!window.confirm('Turn off two-factor for this user? Their authenticator app, recovery codes and passkeys stop working.')) return;
+    setError(null);
+    try {
+      await reset.mutateAsync(reason.trim());
+      setReason('');
+      toast.success('Two-factor turned off for this user');
+    } catch (err) {
+      const api = err instanceof ApiError ? err : null;
+      setError(api?.fieldErrors.reason ?? (api?.fromServer ? api.message : 'The change failed'));
+    }
+  };
+
+  const status = load.data ?? null;
+  const on = status && (status.totp || status.passkeys > 0);
+  return (
+    <section className="admin-two-factor" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>Two-factor sign-in</h3>
+      {load.isPending && <p className="muted">Loading…</p>}
+      {load.isError && <p className="field-error">Could not load two-factor status.</p>}
+      {status && (
+        <p>
+          Authenticator app: {status.totp ? 'on' : 'off'} · passkeys: {status.passkeys} · recovery codes left: {status.recoveryCodesLeft}
+        </p>
+      )}
+      {on && (
+        <form noValidate onSubmit={submit}>
+          <div className="field">
+            <label htmlFor={`${id}-reason`}>Reason for turning off two-factor (identity check done)</label>
+            <input
+              id={`${id}-reason`}
+              value={reason}
+              maxLength={500}
+              onChange={(e) => setReason(e.target.value)}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? `${id}-error` : undefined}
+            />
+            {error && (
+              <p id={`${id}-error`} className="field-error" role="alert">
+                {error}
+              </p>
+            )}
+          </div>
+          <button type="submit" className="btn btn-secondary btn-small" disabled={pending} aria-busy={pending || undefined}>
+            {pending ? 'Turning off…' : 'Turn off two-factor'}
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import type { AuthResponse } from '../../../../shared/schemas/auth';
+import { signInWithPasskey } from '../api/two-factor-api';
+import { passkeysUnavailableHere } from '../passkeys-availability';
+import { passkeyErrorMessage } from './passkeys-section';
+import '../two-factor.css';
+
+/** "Sign in with a passkey" on /login: no username, the browser offers the passkeys it holds for this site. */
+export function PasskeySignInButton({ rememberMe, onSignedIn }: { rememberMe: boolean; onSignedIn: (response: AuthResponse) => void }) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const reason = passkeysUnavailableHere();
+
+  const start = async () => {
+    if (pending) return;
+    setPending(true);
+    setError(null);
+    try {
+      onSignedIn(await signInWithPasskey(rememberMe));
+    } catch (err) {
+      setError(passkeyErrorMessage(err, 'Could not sign in with a passkey. Try again or use your password.'));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <div className="passkey-sign-in">
+      {reason ? (
+        <p className="muted passkeys-unavailable" role="note">
+          {reason}
+        </p>
+      ) : (
+        <>
+          <button type="button" className="btn btn-secondary auth-submit" onClick={() => void start()} disabled={pending} aria-busy={pending || undefined}>
+            {pending ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
+          </button>
+          <div className="form-error" role="alert" aria-live="assertive">
+            {error}
+          </div>
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,198 @@
+import { QRCodeSVG } from 'qrcode.react';
+import { useId, useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import type { TotpSetupResponse } from '../../../../shared/schemas/two-factor';
+import { ApiError } from '../../../lib/api-client';
+import { useDisableTwoFactor, useRegenerateRecoveryCodes, useTotpEnable, useTotpSetup, useTwoFactorStatus } from '../api/two-factor-api';
+import { PasskeysSection } from './passkeys-section';
+import { PasswordStep } from './password-step';
+import { RecoveryCodesPanel } from './recovery-codes-panel';
+import '../two-factor.css';
+
+type View = { kind: 'idle' } | { kind: 'password' } | { kind: 'scan'; setup: TotpSetupResponse } | { kind: 'codes'; codes: string[] } | { kind: 'regenerate' } | { kind: 'disable' };
+
+/** Groups of four, easier to type into an app by hand. */
+function spaced(secret: string): string {
+  return secret.replace(/(.{4})/g, '$1 ').trim();
+}
+
+function ScanStep({ setup, onEnabled, onCancel }: { setup: TotpSetupResponse; onEnabled: (codes: string[]) => void; onCancel: () => void }) {
+  const id = useId();
+  const enable = useTotpEnable();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (enable.isPending) return;
+    const digits = code.replace(/\s+/g, '');
+    if (!/^\d{6}$/.test(digits)) {
+      setError('Enter the 6-digit code from your authenticator app');
+      document.getElementById(`${id}-code`)?.focus();
+      return;
+    }
+    setError(null);
+    try {
+      const { recoveryCodes } = await enable.mutateAsync(digits);
+      toast.success('Two-factor sign-in is on');
+      onEnabled(recoveryCodes);
+    } catch (err) {
+      setError(err instanceof ApiError && (err.fromServer || err.status === 0) ? err.message : 'Could not turn on two-factor. Try again.');
+      document.getElementById(`${id}-code`)?.focus();
+    }
+  };
+
+  return (
+    <div className="totp-setup">
+      <ol className="totp-steps">
+        <li>
+          <p>Scan this QR code with an authenticator app (1Password, Google Authenticator, Aegis…).</p>
+          <div className="totp-qr">
+            <QRCodeSVG value={setup.otpauthUrl} size={176} marginSize={2} title="QR code for your authenticator app" />
+          </div>
+          <p className="muted">Cannot scan it? Enter this secret in the app instead:</p>
+          <p>
+            <code className="totp-secret" aria-label="Secret for manual entry" data-secret={setup.secret}>
+              {spaced(setup.secret)}
+            </code>
+          </p>
+        </li>
+        <li>
+          <form noValidate onSubmit={submit}>
+            <div className="field">
+              <label htmlFor={`${id}-code`}>Enter the 6-digit code the app shows</label>
+              <input
+                id={`${id}-code`}
+                name="code"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={9}
+                value={code}
+                onChange={(e) => setCode(e.target.value)}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${id}-code-error` : undefined}
+              />
+              {error && (
+                <p id={`${id}-code-error`} className="field-error" role="alert">
+                  {error}
+                </p>
+              )}
+            </div>
+            <div className="two-factor-actions">
+              <button type="submit" className="btn btn-primary btn-small" disabled={enable.isPending} aria-busy={enable.isPending || undefined}>
+                {enable.isPending ? 'Turning on…' : 'Turn on'}
+              </button>
+              <button type="button" className="btn btn-ghost btn-small" onClick={onCancel}>
+                Cancel
+              </button>
+            </div>
+          </form>
+        </li>
+      </ol>
+    </div>
+  );
+}
+
+/** Settings: authenticator app, recovery codes and passkeys (issue 16). */
+export function TwoFactorSettings() {
+  const id = useId();
+  const status = useTwoFactorStatus();
+  const setup = useTotpSetup();
+  const regenerate = useRegenerateRecoveryCodes();
+  const disable = useDisableTwoFactor();
+  const [view, setView] = useState<View>({ kind: 'idle' });
+  const idle = () => setView({ kind: 'idle' });
+
+  let body;
+  if (status.isPending) body = <p className="muted">Loading two-factor settings…</p>;
+  else if (status.isError)
+    body = (
+      <div>
+        <p className="field-error">Could not load your two-factor settings.</p>
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => void status.refetch()}>
+          Try again
+        </button>
+      </div>
+    );
+  else if (view.kind === 'codes') body = <RecoveryCodesPanel codes={view.codes} onDone={idle} />;
+  else if (view.kind === 'scan') body = <ScanStep setup={view.setup} onEnabled={(codes) => setView({ kind: 'codes', codes })} onCancel={idle} />;
+  else if (view.kind === 'password')
+    body = (
+      <PasswordStep
+        submitLabel="Continue"
+        pendingLabel="Checking…"
+        onCancel={idle}
+        onSubmit={async ({ currentPassword }) => setView({ kind: 'scan', setup: await setup.mutateAsync(currentPassword) })}
+      >
+        <p className="muted">Confirm your password to set up an authenticator app.</p>
+      </PasswordStep>
+    );
+  else if (view.kind === 'regenerate')
+    body = (
+      <PasswordStep
+        submitLabel="Make new codes"
+        pendingLabel="Making codes…"
+        onCancel={idle}
+        onSubmit={async ({ currentPassword }) => setView({ kind: 'codes', codes: (await regenerate.mutateAsync(currentPassword)).recoveryCodes })}
+      >
+        <p className="muted">New codes replace all your old ones.</p>
+      </PasswordStep>
+    );
+  else if (view.kind === 'disable')
+    body = (
+      <PasswordStep
+        submitLabel="Turn off two-factor"
+        pendingLabel="Turning off…"
+        withCode
+        onCancel={idle}
+        onSubmit={async (input) => {
+          await disable.mutateAsync(input);
+          toast.success('Two-factor sign-in is off');
+          idle();
+        }}
+      >
+        <p className="muted">Without two-factor, your password alone signs in to your account.</p>
+      </PasswordStep>
+    );
+  else {
+    const { totp, recoveryCodesLeft } = status.data;
+    body = totp ? (
+      <div>
+        <p>
+          <span className="tf-badge tf-badge-on">On</span> Signing in asks for a code from your authenticator app.
+        </p>
+        <p className={recoveryCodesLeft <= 2 ? 'field-error' : 'muted'}>
+          {recoveryCodesLeft} of 10 recovery codes left{recoveryCodesLeft <= 2 ? ': make new ones soon.' : '.'}
+        </p>
+        <div className="two-factor-actions">
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => setView({ kind: 'regenerate' })}>
+            New recovery codes
+          </button>
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => setView({ kind: 'disable' })}>
+            Turn off two-factor
+          </button>
+        </div>
+      </div>
+    ) : (
+      <div>
+        <p>
+          <span className="tf-badge">Off</span> A stolen password is enough to sign in as you.
+        </p>
+        <button type="button" className="btn btn-primary btn-small" onClick={() => setView({ kind: 'password' })}>
+          Set up authenticator app
+        </button>
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <section className="card settings-section two-factor-settings" aria-labelledby={`${id}-title`} aria-busy={status.isPending || undefined}>
+        <h2 id={`${id}-title`}>Two-factor sign-in</h2>
+        <p className="muted">A code from an authenticator app on your phone, asked after your password.</p>
+        {body}
+      </section>
+      <PasskeysSection />
+    </>
+  );
+}
