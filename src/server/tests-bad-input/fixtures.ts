@@ -176,3 +176,40 @@ export async function rawCall(
 }
 
 export { call };
+
+export const ETH_ADDRESS = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
+
+/** One of each resource the API has ids for, owned by `callers.user` (tickets: also one of the guest). */
+export interface Resources {
+  /** A throwaway account admins may re-role, disable and credit. */
+  targetId: string;
+  paymentId: string;
+  ticketId: string;
+  guestTicketId: string;
+  exchangeId: string;
+  adId: string;
+  incidentId: string;
+}
+
+export async function createResources(t: TestApp, callers: Callers): Promise<Resources> {
+  const target = await registerUser(t);
+  const u = callers.user.token;
+  const a = callers.admin.token;
+  const g = { token: callers.guest.token, headers: callers.guest.headers };
+  const payment = await call(t, 'POST', '/api/payments/deposit', { token: u, body: { crypto: 'btc', amount: 20 } });
+  const ticket = await call(t, 'POST', '/api/tickets', { token: u, body: { subject: 'Fixture', message: 'The owner asks.', category: 'general' } });
+  const guestTicket = await call(t, 'POST', '/api/tickets/guest', { ...g, body: { subject: 'Fixture', message: 'A guest asks.', category: 'general' } });
+  const exchange = await call(t, 'POST', '/api/exchange/exchanges', { token: u, body: { from: 'btc', to: 'eth', amount: 0.01, payoutAddress: ETH_ADDRESS } });
+  const ad = await call(t, 'POST', '/api/staff/ads', { token: a, body: { placement: 'home-banner', title: 'Fixture ad', targetUrl: 'https://example.com/' } });
+  const incident = await call(t, 'POST', '/api/status/incidents', { token: a, body: { title: 'Fixture incident', message: 'Looking.' } });
+  const ids = {
+    paymentId: payment.json.payment?._id,
+    ticketId: ticket.json.ticket?._id,
+    guestTicketId: guestTicket.json.ticket?._id,
+    exchangeId: exchange.json.data?.exchange?._id,
+    adId: ad.json.ad?._id,
+    incidentId: incident.json.incident?._id,
+  };
+  for (const [name, id] of Object.entries(ids)) if (typeof id !== 'string') throw new Error(`fixture ${name} was not created`);
+  return { targetId: target.userId, ...(ids as Record<keyof typeof ids, string>) };
+}
