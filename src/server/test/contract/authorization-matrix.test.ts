@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRole } from '../../modules/users/users.service.js';
-import { call, registerUser, startGuest, TEST_PASSWORD, uniqueName } from '../http.js';
+import { call, startGuest, TEST_PASSWORD, uniqueName } from '../http.js';
 import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
 import {
   answerProblems,
   CALLER_NAMES,
   createCallers,
+  createResources,
+  ETH_ADDRESS,
   fingerprintDiff,
   listEndpoints,
   rawCall,
@@ -13,6 +15,7 @@ import {
   stateFingerprint,
   type CallerName,
   type Callers,
+  type Resources,
 } from '../fixtures/bad-input.js';
 
 /**
@@ -29,16 +32,8 @@ import {
  */
 type Rule = 'public' | 'session' | 'guest' | 'user' | 'staff' | 'admin' | 'signature';
 
-interface Fixtures {
+interface Fixtures extends Resources {
   callers: Callers;
-  paymentId: string;
-  ticketId: string;
-  guestTicketId: string;
-  exchangeId: string;
-  adId: string;
-  incidentId: string;
-  /** A throwaway account admins may re-role, disable and credit. */
-  targetId: string;
 }
 
 interface Request {
@@ -59,8 +54,6 @@ interface Row {
   allowed?: '2xx' | 'any';
   request: (f: Fixtures, caller: CallerName) => Request | Promise<Request>;
 }
-
-const ETH_ADDRESS = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 
 const p = (path: string, body?: unknown) => () => ({ path, body });
 
@@ -228,26 +221,7 @@ describe.each(ENGINES)('every endpoint as every caller on %s', (engine) => {
     t = await startTestApp(engine, { RATE_LIMITS: '0' });
     currentApp = t;
     const callers = await createCallers(t);
-    const target = await registerUser(t);
-    const u = callers.user.token;
-    const a = callers.admin.token;
-    const g = { token: callers.guest.token, headers: callers.guest.headers };
-    const payment = await call(t, 'POST', '/api/payments/deposit', { token: u, body: { crypto: 'btc', amount: 20 } });
-    const ticket = await call(t, 'POST', '/api/tickets', { token: u, body: { subject: 'Matrix', message: 'The owner asks.', category: 'general' } });
-    const guestTicket = await call(t, 'POST', '/api/tickets/guest', { ...g, body: { subject: 'Matrix', message: 'A guest asks.', category: 'general' } });
-    const exchange = await call(t, 'POST', '/api/exchange/exchanges', { token: u, body: { from: 'btc', to: 'eth', amount: 0.01, payoutAddress: ETH_ADDRESS } });
-    const ad = await call(t, 'POST', '/api/staff/ads', { token: a, body: { placement: 'home-banner', title: 'Matrix ad', targetUrl: 'https://example.com/' } });
-    const incident = await call(t, 'POST', '/api/status/incidents', { token: a, body: { title: 'Matrix incident', message: 'Looking.' } });
-    const ids = {
-      paymentId: payment.json.payment?._id,
-      ticketId: ticket.json.ticket?._id,
-      guestTicketId: guestTicket.json.ticket?._id,
-      exchangeId: exchange.json.data?.exchange?._id,
-      adId: ad.json.ad?._id,
-      incidentId: incident.json.incident?._id,
-    };
-    for (const [name, id] of Object.entries(ids)) if (typeof id !== 'string') throw new Error(`fixture ${name} was not created`);
-    f = { callers, targetId: target.userId, ...(ids as Record<keyof typeof ids, string>) };
+    f = { callers, ...(await createResources(t, callers)) };
   });
   afterAll(async () => {
     await t?.close();

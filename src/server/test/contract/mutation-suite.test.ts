@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser, startGuest, TEST_PASSWORD, uniqueName } from '../http.js';
+import { registerUser, startGuest, TEST_PASSWORD, uniqueName } from '../http.js';
 import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
-import { createCallers, rowCounts, settle, type Callers } from '../fixtures/bad-input.js';
+import { createCallers, createResources, ETH_ADDRESS, rowCounts, settle, type Callers, type Resources } from '../fixtures/bad-input.js';
 import { setRole } from '../../modules/users/users.service.js';
 
 /**
@@ -73,18 +73,9 @@ interface Base {
   body?: Record<string, unknown>;
 }
 
-interface Fixtures {
+interface Fixtures extends Resources {
   callers: Callers;
-  targetId: string;
-  paymentId: string;
-  ticketId: string;
-  guestTicketId: string;
-  exchangeId: string;
-  adId: string;
-  incidentId: string;
 }
-
-const ETH_ADDRESS = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 
 /** Valid requests where the schema alone cannot make one (real ids, cross-field rules, no side effects worth avoiding). */
 const BASES: Record<string, (f: Fixtures) => Base> = {
@@ -342,26 +333,7 @@ describe.each(ENGINES)('the mutation suite on %s', (engine) => {
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: '0', WEBHOOK_ALLOW_PRIVATE_TARGETS: '1' });
     const callers = await createCallers(t);
-    const target = await registerUser(t);
-    const u = callers.user.token;
-    const a = callers.admin.token;
-    const g = { token: callers.guest.token, headers: callers.guest.headers };
-    const payment = await call(t, 'POST', '/api/payments/deposit', { token: u, body: { crypto: 'btc', amount: 20 } });
-    const ticket = await call(t, 'POST', '/api/tickets', { token: u, body: { subject: 'Mutations', message: 'The owner asks.' } });
-    const guestTicket = await call(t, 'POST', '/api/tickets/guest', { ...g, body: { subject: 'Mutations', message: 'A guest asks.' } });
-    const exchange = await call(t, 'POST', '/api/exchange/exchanges', { token: u, body: { from: 'btc', to: 'eth', amount: 0.01, payoutAddress: ETH_ADDRESS } });
-    const ad = await call(t, 'POST', '/api/staff/ads', { token: a, body: { placement: 'home-banner', title: 'Mutation ad', targetUrl: 'https://example.com/' } });
-    const incident = await call(t, 'POST', '/api/status/incidents', { token: a, body: { title: 'Mutation incident', message: 'Looking.' } });
-    const ids = {
-      paymentId: payment.json.payment?._id,
-      ticketId: ticket.json.ticket?._id,
-      guestTicketId: guestTicket.json.ticket?._id,
-      exchangeId: exchange.json.data?.exchange?._id,
-      adId: ad.json.ad?._id,
-      incidentId: incident.json.incident?._id,
-    };
-    for (const [name, id] of Object.entries(ids)) if (typeof id !== 'string') throw new Error(`fixture ${name} was not created`);
-    f = { callers, targetId: target.userId, ...(ids as Record<keyof typeof ids, string>) };
+    f = { callers, ...(await createResources(t, callers)) };
 
     const doc = (await t.app.inject('/api/docs')).json() as {
       paths: Record<string, Record<string, { parameters?: Operation['params']; requestBody?: { content?: Record<string, { schema?: JsonSchema }> } }>>;
