@@ -1,3 +1,5 @@
-/** The ads feature's public entry: the slot pages show, and the staff tool the operator console mounts. */
+/**
+ * The ads feature's public entry: the slot pages show. The staff tool has its own entry (`./staff`),
+ * so a page showing an ad does not load the ad manager and its schemas.
+ */
 export { AdSlot } from './components/ad-slot';
-export { AdsManager } from './components/ads-manager';

@@ -1,6 +1,6 @@
 /**
  * The auth feature's public entry: what other features may use (eslint.config.js keeps the rest
- * private). The session itself (client state, in Zustand) and the balance query that refreshes it.
+ * private). The session is client state, in Zustand. The balance query is in `./credits`, a separate
+ * entry: the app shell imports this one, and must not carry TanStack Query (docs/decisions/0093).
  */
 export { errorMessage, initialSessionState, isGuestUser, onUserLogin, useSessionStore } from './stores/session-store';
-export { creditsQueryOptions, useCredits } from './api/get-credits';

@@ -1,15 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AuditEntry } from '../../../../shared/schemas/admin';
+import type { AuditListResponse } from '../../../../shared/schemas/admin';
 import { api } from '../../../lib/api-client';
 import { toQueryString } from '../../../lib/query-string';
 import { adminKeys } from './admin-keys';
 
-export interface AuditResponse {
-  entries: AuditEntry[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
+export type AuditResponse = AuditListResponse;
 
 /** GET /api/admin/audit: the append-only audit log, searched, one page. */
 export function getAudit(search: string, page: number, signal?: AbortSignal): Promise<AuditResponse> {

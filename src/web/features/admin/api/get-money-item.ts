@@ -1,17 +1,10 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { PaymentEvent } from '../../../../shared/schemas/admin';
 import { api } from '../../../lib/api-client';
 import { adminKeys } from './admin-keys';
 import type { MoneyKind, MoneyRow } from './get-money-list';
 
-export interface PaymentEvent {
-  _id: string;
-  source: string;
-  providerStatus: string;
-  statusBefore: string;
-  statusAfter: string;
-  creditedCents: number;
-  createdAt: string;
-}
+export type { PaymentEvent };
 export interface MoneyItem {
   row: MoneyRow;
   events: PaymentEvent[];

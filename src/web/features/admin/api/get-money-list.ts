@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { AdminOwner } from '../../../../shared/schemas/admin';
 import type { Exchange } from '../../../../shared/schemas/exchange';
 import type { Payment } from '../../../../shared/schemas/payments';
 import { api } from '../../../lib/api-client';
@@ -6,11 +7,7 @@ import { toQueryString } from '../../../lib/query-string';
 import { adminKeys } from './admin-keys';
 
 export type MoneyKind = 'payments' | 'exchanges';
-export interface MoneyOwner {
-  userId: string | null;
-  username: string | null;
-  guestId: string | null;
-}
+export type MoneyOwner = AdminOwner;
 export type MoneyRow = (Payment | Exchange) & { owner: MoneyOwner; providerData: Record<string, unknown> | null };
 export interface MoneyFilters {
   status: string;

@@ -1,13 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminUser } from '../../../../shared/schemas/admin';
+import type { AdminUserDetailResponse } from '../../../../shared/schemas/admin';
 import { api } from '../../../lib/api-client';
 import { adminKeys } from './admin-keys';
 
-export interface AdminUserDetail {
-  user: AdminUser;
-  sessions: Array<{ _id: string; createdAt: string; lastSeenAt: string; expiresAt: string; ip: string | null; userAgent: string | null }>;
-  counts: { tickets: number; payments: number; ledgerEntries: number };
-}
+export type AdminUserDetail = AdminUserDetailResponse;
 
 /** GET /api/admin/users/{id}: one account, its active sessions and how much it has done. */
 export function getUser(id: string, signal?: AbortSignal): Promise<AdminUserDetail> {

@@ -1,15 +1,10 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminUser } from '../../../../shared/schemas/admin';
+import type { AdminUserListResponse } from '../../../../shared/schemas/admin';
 import { api } from '../../../lib/api-client';
 import { toQueryString } from '../../../lib/query-string';
 import { adminKeys } from './admin-keys';
 
-export interface UserSearchResponse {
-  users: AdminUser[];
-  page: number;
-  pageSize: number;
-  total: number;
-}
+export type UserSearchResponse = AdminUserListResponse;
 
 /** GET /api/admin/users: accounts matching a username, email, id or referral code (first 25). */
 export function searchUsers(search: string, signal?: AbortSignal): Promise<UserSearchResponse> {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Pagination } from '../../../components/ui/pagination';
+import { QueryState } from '../../../components/ui/query-state';
 import { ApiError } from '../../../lib/api-client';
 import { useAudit } from '../api/get-audit';
 
@@ -43,45 +44,44 @@ export function AuditPanel() {
           Search
         </button>
       </form>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      {!data ? (
-        <p aria-busy="true">Loading…</p>
-      ) : data.entries.length === 0 ? (
-        <p className="empty-state">Nothing recorded yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table" aria-label="Audit entries">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">Action</th>
-                <th scope="col">Target</th>
-                <th scope="col">Before</th>
-                <th scope="col">After</th>
-                <th scope="col">Reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.entries.map((e) => (
-                <tr key={e._id}>
-                  <td>{new Date(e.createdAt).toLocaleString()}</td>
-                  <td>{e.actor.username}</td>
-                  <td>{e.action}</td>
-                  <td className="mono">{e.targetType}:{e.targetId ?? '—'}</td>
-                  <td className="mono">{summary(e.before)}</td>
-                  <td className="mono">{summary(e.after)}</td>
-                  <td>{e.reason ?? '—'}</td>
+      <QueryState
+        data={data}
+        error={error}
+        loading="Loading…"
+        isEmpty={(data) => data.entries.length === 0}
+        empty="Nothing recorded yet."
+      >
+        {(data) => (
+          <div className="table-wrap">
+            <table className="admin-table" aria-label="Audit entries">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Who</th>
+                  <th scope="col">Action</th>
+                  <th scope="col">Target</th>
+                  <th scope="col">Before</th>
+                  <th scope="col">After</th>
+                  <th scope="col">Reason</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {data.entries.map((e) => (
+                  <tr key={e._id}>
+                    <td>{new Date(e.createdAt).toLocaleString()}</td>
+                    <td>{e.actor.username}</td>
+                    <td>{e.action}</td>
+                    <td className="mono">{e.targetType}:{e.targetId ?? '—'}</td>
+                    <td className="mono">{summary(e.before)}</td>
+                    <td className="mono">{summary(e.after)}</td>
+                    <td>{e.reason ?? '—'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
       <Pagination page={page} pages={pages} onPage={setPage} label="Audit pages" />
     </section>
   );

@@ -7,6 +7,7 @@ import {
   type Incident,
 } from '../../../../shared/schemas/status';
 import { useQuery } from '@tanstack/react-query';
+import { SelectField, TextareaField, TextField } from '../../../components/ui/forms';
 import { ApiError } from '../../../lib/api-client';
 import { statusQueryOptions, useCreateIncident, useUpdateIncident } from '../../status';
 
@@ -46,21 +47,14 @@ export function IncidentsPanel() {
       <h2 id="incidents-title">Incidents</h2>
       <form className="admin-form" onSubmit={create} noValidate aria-label="Post an incident">
         {errors.form && <p className="field-error">{errors.form}</p>}
-        <div className="field">
-          <label htmlFor="incident-title">Title</label>
-          <input id="incident-title" value={title} onChange={(e) => setTitle(e.target.value)} />
-          {errors.title && <p className="field-error">{errors.title}</p>}
-        </div>
-        <div className="field">
-          <label htmlFor="incident-impact">Impact</label>
-          <select id="incident-impact" value={impact} onChange={(e) => setImpact(e.target.value as typeof impact)}>
-            {INCIDENT_IMPACTS.map((i) => (
-              <option key={i} value={i}>
-                {i}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TextField id="incident-title" label="Title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
+        <SelectField
+          id="incident-impact"
+          label="Impact"
+          options={INCIDENT_IMPACTS}
+          value={impact}
+          onChange={(e) => setImpact(e.target.value as typeof impact)}
+        />
         <fieldset className="field">
           <legend>Affected components</legend>
           {STATUS_COMPONENT_IDS.map((c) => (
@@ -74,11 +68,14 @@ export function IncidentsPanel() {
             </label>
           ))}
         </fieldset>
-        <div className="field">
-          <label htmlFor="incident-message">What is happening</label>
-          <textarea id="incident-message" rows={3} value={message} onChange={(e) => setMessage(e.target.value)} />
-          {errors.message && <p className="field-error">{errors.message}</p>}
-        </div>
+        <TextareaField
+          id="incident-message"
+          label="What is happening"
+          rows={3}
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+          error={errors.message}
+        />
         <button type="submit" className="btn btn-primary btn-small">
           Post incident
         </button>

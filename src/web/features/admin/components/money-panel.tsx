@@ -4,6 +4,7 @@ import toast from 'react-hot-toast';
 import type { Exchange } from '../../../../shared/schemas/exchange';
 import type { Payment } from '../../../../shared/schemas/payments';
 import { Pagination } from '../../../components/ui/pagination';
+import { QueryState } from '../../../components/ui/query-state';
 import { ApiError } from '../../../lib/api-client';
 import { moneyItemQueryOptions } from '../api/get-money-item';
 import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type MoneyRow } from '../api/get-money-list';
@@ -168,43 +169,42 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
           <input type="date" value={filters.to} onChange={set('to')} />
         </label>
       </form>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      {!list ? (
-        <p aria-busy="true">Loading…</p>
-      ) : list.rows.length === 0 ? (
-        <p className="empty-state">Nothing matches these filters.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table" aria-label={title}>
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                <th scope="col">Owner</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {list.rows.map((row) => (
-                <tr key={row._id}>
-                  <td>{new Date(row.createdAt).toLocaleString()}</td>
-                  <td>
-                    <button type="button" className="link-button" onClick={() => void open(row._id)}>
-                      {summary(kind, row)}
-                    </button>
-                  </td>
-                  <td>{ownerLabel(row.owner)}</td>
-                  <td>{row.status}</td>
+      <QueryState
+        data={list}
+        error={error}
+        loading="Loading…"
+        isEmpty={(list) => list.rows.length === 0}
+        empty="Nothing matches these filters."
+      >
+        {(list) => (
+          <div className="table-wrap">
+            <table className="admin-table" aria-label={title}>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">What</th>
+                  <th scope="col">Owner</th>
+                  <th scope="col">Status</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {list.rows.map((row) => (
+                  <tr key={row._id}>
+                    <td>{new Date(row.createdAt).toLocaleString()}</td>
+                    <td>
+                      <button type="button" className="link-button" onClick={() => void open(row._id)}>
+                        {summary(kind, row)}
+                      </button>
+                    </td>
+                    <td>{ownerLabel(row.owner)}</td>
+                    <td>{row.status}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
       <Pagination page={page} pages={pages} onPage={setPage} label={`${title} pages`} />
     </section>
   );

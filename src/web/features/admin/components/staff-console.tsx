@@ -1,7 +1,7 @@
 import { NavLink, Route, Routes } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import { useSessionStore } from '../../auth';
-import { AdsManager } from '../../ads';
+import { AdsManager } from '../../ads/staff';
 import { StaffQueue } from '../../tickets';
 import { AuditPanel } from './audit-panel';
 import { FlaggedAccountsPanel } from './flagged-accounts-panel';

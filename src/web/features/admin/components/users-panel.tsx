@@ -3,7 +3,9 @@ import toast from 'react-hot-toast';
 import { ROLES, type Role } from '../../../../shared/constants';
 import type { AdminUser } from '../../../../shared/schemas/admin';
 import { formatCredits } from '../../../../shared/fees';
+import { SelectField, TextField } from '../../../components/ui/forms';
 import { Pagination } from '../../../components/ui/pagination';
+import { QueryState } from '../../../components/ui/query-state';
 import { ApiError } from '../../../lib/api-client';
 import { useAdjustCredits } from '../api/adjust-credits';
 import { useUser } from '../api/get-user';
@@ -54,46 +56,45 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
           Search
         </button>
       </form>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      {!results ? (
-        <p aria-busy="true">Loading users…</p>
-      ) : results.length === 0 ? (
-        <p className="empty-state">No users match.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table">
-            <caption className="visually-hidden">Users</caption>
-            <thead>
-              <tr>
-                <th scope="col">Username</th>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Credits</th>
-                <th scope="col">State</th>
-              </tr>
-            </thead>
-            <tbody>
-              {results.map((u) => (
-                <tr key={u._id}>
-                  <td>
-                    <button type="button" className="link-button" onClick={() => setSelectedId(u._id)}>
-                      {u.username}
-                    </button>
-                  </td>
-                  <td>{u.email}</td>
-                  <td>{u.role}</td>
-                  <td>{u.credits.toFixed(2)}</td>
-                  <td>{u.disabled ? 'Disabled' : 'Active'}</td>
+      <QueryState
+        data={results}
+        error={error}
+        loading="Loading users…"
+        isEmpty={(results) => results.length === 0}
+        empty="No users match."
+      >
+        {(results) => (
+          <div className="table-wrap">
+            <table className="admin-table">
+              <caption className="visually-hidden">Users</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Username</th>
+                  <th scope="col">Email</th>
+                  <th scope="col">Role</th>
+                  <th scope="col">Credits</th>
+                  <th scope="col">State</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {results.map((u) => (
+                  <tr key={u._id}>
+                    <td>
+                      <button type="button" className="link-button" onClick={() => setSelectedId(u._id)}>
+                        {u.username}
+                      </button>
+                    </td>
+                    <td>{u.email}</td>
+                    <td>{u.role}</td>
+                    <td>{u.credits.toFixed(2)}</td>
+                    <td>{u.disabled ? 'Disabled' : 'Active'}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
     </section>
   );
 }
@@ -238,16 +239,15 @@ function AdjustCreditsForm({ userId }: { userId: string }) {
           {errors.form}
         </p>
       )}
-      <div className="field">
-        <label htmlFor="adjust-amount">Amount (credits, negative to deduct)</label>
-        <input id="adjust-amount" inputMode="decimal" value={amount} onChange={(e) => setAmount(e.target.value)} aria-invalid={errors.amount ? true : undefined} />
-        {errors.amount && <p className="field-error">{errors.amount}</p>}
-      </div>
-      <div className="field">
-        <label htmlFor="adjust-reason">Reason</label>
-        <input id="adjust-reason" value={reason} onChange={(e) => setReason(e.target.value)} aria-invalid={errors.reason ? true : undefined} />
-        {errors.reason && <p className="field-error">{errors.reason}</p>}
-      </div>
+      <TextField
+        id="adjust-amount"
+        label="Amount (credits, negative to deduct)"
+        inputMode="decimal"
+        value={amount}
+        onChange={(e) => setAmount(e.target.value)}
+        error={errors.amount}
+      />
+      <TextField id="adjust-reason" label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} error={errors.reason} />
       <button type="submit" className="btn btn-primary btn-small" disabled={saving}>
         {saving ? 'Saving…' : 'Apply adjustment'}
       </button>
@@ -274,20 +274,8 @@ function AccountActions({ user }: { user: AdminUser }) {
     <div className="admin-form">
       <h3>Account</h3>
       <div className="ticket-form-row">
-        <div className="field">
-          <label htmlFor="admin-role">Role</label>
-          <select id="admin-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
-            {ROLES.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="admin-subroles">Subroles (comma separated)</label>
-          <input id="admin-subroles" value={subroles} onChange={(e) => setSubroles(e.target.value)} />
-        </div>
+        <SelectField id="admin-role" label="Role" options={ROLES} value={role} onChange={(e) => setRole(e.target.value as Role)} />
+        <TextField id="admin-subroles" label="Subroles (comma separated)" value={subroles} onChange={(e) => setSubroles(e.target.value)} />
       </div>
       <button
         type="button"
@@ -298,10 +286,7 @@ function AccountActions({ user }: { user: AdminUser }) {
       >
         Save role
       </button>
-      <div className="field">
-        <label htmlFor="admin-disable-reason">Reason for disabling or re-enabling</label>
-        <input id="admin-disable-reason" value={reason} onChange={(e) => setReason(e.target.value)} />
-      </div>
+      <TextField id="admin-disable-reason" label="Reason for disabling or re-enabling" value={reason} onChange={(e) => setReason(e.target.value)} />
       <button
         type="button"
         className={user.disabled ? 'btn btn-secondary btn-small' : 'btn btn-danger btn-small'}

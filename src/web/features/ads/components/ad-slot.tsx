@@ -18,7 +18,7 @@ interface AdSlotProps {
  * 30 minutes in this browser.
  */
 export function AdSlot({ placement, className }: AdSlotProps) {
-  const ad: PublicAd | null = useAd(placement).data?.ad ?? null;
+  const ad: PublicAd | null = useAd(placement) ?? null;
   const [element, setElement] = useState<HTMLElement | null>(null);
   const [paused, setPaused] = useState(false);
   const recordImpression = useAdsStore((s) => s.recordImpression);

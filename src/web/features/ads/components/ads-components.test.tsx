@@ -5,6 +5,7 @@ import { AD_ANIMATION_MS } from '../../../../shared/constants';
 import type { AdDayStats, PublicAd, StaffAd } from '../../../../shared/schemas/ads';
 import { configureApiClient } from '../../../lib/api-client';
 import { startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
+import { forgetAds } from '../api/get-ad';
 import { resetAdsStore, useAdsStore } from '../stores/ads-store';
 import { AdSlot } from './ad-slot';
 import { AdsManager } from './ads-manager';
@@ -55,6 +56,7 @@ beforeEach(() => {
   server.reset();
   localStorage.clear();
   resetAdsStore();
+  forgetAds();
   FakeIntersectionObserver.instances = [];
   vi.stubGlobal('IntersectionObserver', FakeIntersectionObserver);
   configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
@@ -101,6 +103,8 @@ describe('AdSlot', () => {
     await waitFor(() => expect(server.requests).toHaveLength(1));
     expect(container.innerHTML).toBe('');
     unmount();
+    // One answer serves a placement for a minute; the next visit asks again.
+    forgetAds();
 
     server.on('GET', '/api/ads', { status: 500, body: { error: 'Internal error', code: 'INTERNAL' } });
     const failed = render(<AdSlot placement="home-banner" />);

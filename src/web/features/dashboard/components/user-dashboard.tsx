@@ -1,7 +1,8 @@
 import { Link } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import type { User } from '../../../../shared/schemas/auth';
-import { useCredits, useSessionStore } from '../../auth';
+import { useSessionStore } from '../../auth';
+import { useCredits } from '../../auth/credits';
 import { formatCredits } from './format-credits';
 import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';

@@ -1,7 +1,6 @@
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '../../../../shared/routes';
-import { lazyWithServerState } from '../../../components/lazy-with-server-state';
 import { useAfterFirstRender } from '../../../components/use-after-first-render';
 import { usePageMeta } from '../../../components/use-page-meta';
 import { useSessionStore } from '../../auth';
@@ -10,8 +9,8 @@ import { feeTierRows } from '../content/fee-tiers';
 import { HOME_FEATURES, HOME_HERO, HOME_STEPS } from '../content/home';
 
 // The ad loads once the page's own content is on screen, so it never weighs on the home page's first
-// paint; the home page has no query provider of its own, so the ad brings it (docs/decisions/0093).
-const AdSlot = lazyWithServerState(() => import('../../ads/components/ad-slot').then((m) => ({ default: m.AdSlot })));
+// paint. It reads its ad without the query library, which the home page does not load (docs/decisions/0093).
+const AdSlot = lazy(() => import('../../ads').then((m) => ({ default: m.AdSlot })));
 
 /** Start a guest session and go to the dashboard (where guests follow swaps and tickets). */
 function ContinueAsGuestButton({ label }: { label: string }) {

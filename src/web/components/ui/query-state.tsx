@@ -1,0 +1,38 @@
+import type { ReactNode } from 'react';
+
+interface QueryStateProps<T> {
+  /** What the query answered; null or undefined while nothing has arrived yet. */
+  data: T | null | undefined;
+  /** Shown while nothing has arrived (and in place of the content, never beside it). */
+  loading: ReactNode;
+  /** Whether what arrived is empty: then `empty` shows instead of the content. */
+  isEmpty?: (data: T) => boolean;
+  empty?: ReactNode;
+  /** The last call's failure, if any; shown above what is on screen (the last answer stays). */
+  error?: string | null;
+  children: (data: T) => ReactNode;
+}
+
+/**
+ * The loading / error / empty / content block that lists and tables repeat: an error is announced
+ * (role="alert") above whatever is shown, a first load is marked busy, and an empty answer gets its
+ * own sentence instead of an empty table.
+ */
+export function QueryState<T>({ data, loading, isEmpty, empty, error, children }: QueryStateProps<T>) {
+  return (
+    <>
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      {data === null || data === undefined ? (
+        <p aria-busy="true">{loading}</p>
+      ) : isEmpty?.(data) ? (
+        <p className="empty-state">{empty}</p>
+      ) : (
+        children(data)
+      )}
+    </>
+  );
+}
