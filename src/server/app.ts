@@ -30,6 +30,8 @@ import { registerConnectionRoutes } from './modules/connections/connections.rout
 import { registerCreditRoutes } from './modules/credits/credits.routes.js';
 import { registerExchange } from './modules/exchange/exchange.module.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
+import { registerMailRoutes } from './modules/mail/mail.routes.js';
+import { MailService } from './modules/mail/mail.service.js';
 import { registerMaintenance } from './modules/maintenance/prune.js';
 import { registerPayments } from './modules/payments/payments.module.js';
 import { registerStatus } from './modules/status/status.routes.js';
@@ -118,6 +120,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
+  const jobs = new JobQueue(deps.database, app.log);
   const ctx: AppContext = {
     config,
     database: deps.database,
@@ -125,7 +128,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     guestLinkers: [],
     selfUrl: () => selfUrl(app),
     isMigrated: deps.isMigrated ?? (() => true),
-    jobs: new JobQueue(deps.database, app.log),
+    jobs,
+    mail: new MailService({ database: deps.database, config, jobs, log: app.log }),
   };
   // Jobs start once the app is ready (modules have defined theirs) and stop before the database closes.
   app.decorate('jobs', ctx.jobs);
@@ -157,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerAdRoutes(api, ctx);
       registerStatus(api, ctx);
       registerWebhooks(api, ctx);
+      registerMailRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

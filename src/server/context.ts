@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { JobQueue } from './jobs/job-queue.js';
+import type { MailService } from './modules/mail/mail.service.js';
 import type { GuestLinker } from './modules/auth/auth.service.js';
 import type { RateLimiter } from './modules/rate-limit/rate-limit.service.js';
 
@@ -16,4 +17,6 @@ export interface AppContext {
   isMigrated: () => boolean;
   /** The background job queue (started when the app is ready, stopped before it closes). */
   jobs: JobQueue;
+  /** Outgoing mail: queue a message on the outbox (SMTP or the mail sandbox delivers it in the background). */
+  mail: MailService;
 }

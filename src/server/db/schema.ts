@@ -15,3 +15,4 @@ export * from '../modules/exchange/exchange.tables.js';
 export * from '../modules/exchange/swap-sandbox.tables.js';
 export * from '../modules/webhooks/webhooks.tables.js';
 export * from '../modules/payments/payment-events.tables.js';
+export * from '../modules/mail/mail.tables.js';

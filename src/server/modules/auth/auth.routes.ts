@@ -17,6 +17,8 @@ import type { AppContext } from '../../context.js';
 import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { findUserById, toUserDto } from '../users/users.service.js';
 import { AuthService, type RequestMeta } from './auth.service.js';
+import { registerEmailFlowRoutes } from './email-flows.routes.js';
+import { EmailFlows } from './email-flows.service.js';
 import { userReadCache } from '../users/user-read-cache.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 429: errorResponseSchema };
@@ -51,6 +53,9 @@ export function requestMeta(request: FastifyRequest): RequestMeta {
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthService {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const emailFlows = new EmailFlows({ ...ctx, sessions: app.sessions, mail: ctx.mail, log: app.log });
+  emailFlows.defineJobs();
+  registerEmailFlowRoutes(app, ctx, emailFlows);
   const auth = new AuthService({
     config: ctx.config,
     database: ctx.database,
@@ -58,6 +63,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     rateLimiter: ctx.rateLimiter,
     guestLinkers: ctx.guestLinkers,
     selfUrl: ctx.selfUrl,
+    emailFlows,
   });
   const tags = ['auth'];
 

@@ -17,6 +17,7 @@ import { sessions } from './sessions.tables.js';
 import { signSessionToken, verifySessionToken } from './tokens.js';
 import { verifyTurnstileToken } from './turnstile.js';
 import { eq } from 'drizzle-orm';
+import type { EmailFlows } from './email-flows.service.js';
 
 /** Moves what a guest made (tickets, ...) to the account that signs in with that guestId. */
 export type GuestLinker = (tx: Tx, guestId: string, userId: string) => Promise<void>;
@@ -36,6 +37,8 @@ export interface AuthServiceDeps {
   guestLinkers: GuestLinker[];
   /** Base URL of this server as it listens (for the sandboxed bot check). */
   selfUrl: () => string;
+  /** Mail after registration, sign-in and password change (verification link, notices). */
+  emailFlows?: EmailFlows;
 }
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
@@ -105,7 +108,7 @@ export class AuthService {
       referredBy = referrer.id;
     }
     const passwordHash = await hashPassword(body.password);
-    return db.transaction(async (tx) => {
+    const registered = await db.transaction(async (tx) => {
       const user = await createUser(tx, { username: body.username, email: body.email, passwordHash, referredBy });
       const session = await this.deps.sessions.create(tx, {
         userId: user.id,
@@ -122,6 +125,8 @@ export class AuthService {
       });
       return { user, token };
     });
+    await this.deps.emailFlows?.afterRegister(registered.user, meta);
+    return registered;
   }
 
   async login(body: LoginBody, meta: RequestMeta): Promise<{ user: UserRow; token: string }> {
@@ -147,7 +152,7 @@ export class AuthService {
       await setPasswordHash(db, found.id, await hashPassword(body.password));
     }
 
-    return db.transaction(async (tx) => {
+    const signedIn = await db.transaction(async (tx) => {
       const session = await this.deps.sessions.create(tx, {
         userId: found.id,
         rememberMe: body.rememberMe,
@@ -164,6 +169,8 @@ export class AuthService {
       });
       return { user: found, token };
     });
+    await this.deps.emailFlows?.afterSignIn(found, meta);
+    return signedIn;
   }
 
   /** A new token for the same session, whose expiry slides forward by its lifetime. */
@@ -187,6 +194,7 @@ export class AuthService {
     currentSessionId: string,
     currentPassword: string,
     newPassword: string,
+    meta?: { ip: string },
   ): Promise<void> {
     await this.deps.rateLimiter.consume(RATE_LIMITS.passwordChangePerAccount, userId);
     const db = this.deps.database.db;
@@ -207,5 +215,6 @@ export class AuthService {
       await setPasswordHash(tx, userId, hash);
       await this.deps.sessions.revokeAllForUser(tx, userId, currentSessionId);
     });
+    await this.deps.emailFlows?.afterPasswordChange(userId, meta);
   }
 }

@@ -14,6 +14,7 @@ import type { Db, DbOrTx } from '../../db/client.js';
 import { AppError, notFound, unprocessable } from '../../errors.js';
 import { postLedgerEntry, reverseUpTo } from '../credits/ledger.service.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
+import { notifyPaymentCredited } from '../mail/notifications.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NowPaymentsError, type NowPaymentsClient, type NowPaymentsPayment } from './nowpayments.client.js';
 import { payments, type PaymentRow } from './payments.tables.js';
@@ -413,6 +414,7 @@ export class PaymentsService {
           creditedCents: credited,
           payCurrency: row.payCurrency,
         });
+        await notifyPaymentCredited(tx, { userId: row.userId, paymentId: row.id, priceAmountCents: row.priceAmountCents, feeCents: row.feeCents, creditedCents: credited, payCurrency: row.payCurrency });
       }
       return { before: row, after: updated! };
     });

@@ -10,6 +10,7 @@ import { notFound, unprocessable } from '../../errors.js';
 import { recordAudit } from '../admin/audit.service.js';
 import { users } from '../users/users.tables.js';
 import { enqueueWebhookEvent } from '../webhooks/webhook-events.js';
+import { notifyTicketReply } from '../mail/notifications.js';
 import { ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
 
 /** Who asks: a signed-in user or a guest. Staff act on every ticket. */
@@ -213,6 +214,7 @@ export class TicketService {
       const updated = await addMessage(tx, ticket, 'staff', staff.userId, message, next);
       if (ticket.userId) {
         await enqueueWebhookEvent(tx, ticket.userId, 'ticket.answered', { ticketId: ticket.id, number: ticket.number, subject: ticket.subject, status: next });
+        await notifyTicketReply(tx, { userId: ticket.userId, ticketId: ticket.id, number: ticket.number, subject: ticket.subject, message });
       }
       let after = updated;
       if (!updated.assignedTo) {
