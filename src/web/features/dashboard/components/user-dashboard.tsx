@@ -4,6 +4,7 @@ import { paths } from '../../../../shared/routes';
 import type { User } from '../../../../shared/schemas/auth';
 import { useSessionStore } from '../../auth/stores/session-store';
 import { formatCredits } from './format-credits';
+import { EmailVerificationBanner } from './email-verification-banner';
 import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
 import { LazyExchangePanel } from '../../exchange/components/lazy-exchange-panel';
@@ -61,6 +62,7 @@ export function UserDashboard({ user }: { user: User }) {
           <SignOutButton />
         </div>
       </header>
+      <EmailVerificationBanner user={user} />
 
       <div className="dashboard-grid">
         <section className="card credit-card" aria-labelledby="credits-title">

@@ -3,7 +3,9 @@ import { Link } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import { usePageMeta } from '../../../components/use-page-meta';
 import { ConnectionsPanel } from '../../connections/components/connections-panel';
+import { ChangeEmailForm } from '../components/change-email-form';
 import { ChangePasswordForm } from '../components/change-password-form';
+import { MailPreferencesPanel } from '../components/mail-preferences-panel';
 import { SessionsList } from '../components/sessions-list';
 import { WebhooksPanel } from '../../webhooks/components/webhooks-panel';
 
@@ -21,6 +23,8 @@ export default function SettingsPage() {
       <div className="settings-grid">
         <SessionsList reloadKey={sessionsVersion} />
         <ChangePasswordForm onChanged={() => setSessionsVersion((v) => v + 1)} />
+        <ChangeEmailForm />
+        <MailPreferencesPanel />
         <ConnectionsPanel />
         <WebhooksPanel />
       </div>
