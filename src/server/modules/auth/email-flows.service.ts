@@ -3,7 +3,6 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, DbOrTx } from '../../db/client.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
 import { AppError, badRequest, conflict, unauthorized } from '../../errors.js';
 import type { MailService } from '../mail/mail.service.js';
 import { knownDevices } from '../mail/mail.tables.js';
@@ -20,7 +19,7 @@ import { consumeAccountToken, issueAccountToken } from './account-tokens.js';
 import { hashPassword, isCommonPassword, verifyPassword } from './passwords.js';
 import type { SessionStore } from './sessions.service.js';
 
-export const PASSWORD_RESET_JOB = 'auth.password-reset-request';
+export const PASSWORD_RESET_TASK = 'password-reset-request';
 
 export const EMAIL_RATE_LIMITS = {
   /** Asking for a reset link: per address (counted for unknown addresses too) and per IP. */
@@ -43,7 +42,6 @@ export interface EmailFlowsDeps {
   sessions: SessionStore;
   rateLimiter: RateLimiter;
   mail: MailService;
-  jobs: JobQueue;
   log: FastifyBaseLogger;
 }
 
@@ -93,11 +91,7 @@ export class EmailFlows {
 
   /** Defines the background job that answers a reset request (so the request itself is the same for any address). */
   defineJobs(): void {
-    this.deps.jobs.define<{ email: string }>({
-      name: PASSWORD_RESET_JOB,
-      retryLimit: 3,
-      handler: (data) => this.sendResetLink(String(data.email ?? '')),
-    });
+    this.deps.mail.defineTask(PASSWORD_RESET_TASK, (data) => this.sendResetLink(String(data.email ?? '')));
   }
 
   // ---- verification -------------------------------------------------------------------------------
@@ -159,7 +153,7 @@ export class EmailFlows {
     const normalized = email.trim().toLowerCase();
     await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.forgotPerIp, ip);
     await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.forgotPerEmail, createHash('sha256').update(normalized).digest('hex'));
-    await this.deps.jobs.send(PASSWORD_RESET_JOB, { email: normalized });
+    await this.deps.mail.runTask(PASSWORD_RESET_TASK, { email: normalized });
   }
 
   /** The job: a new reset link (older ones stop working) for the account with this address, if any. */

@@ -9,8 +9,12 @@ import { mailMessages, mailPreferences, type MailMessageRow, type MailStatus } f
 import { sandboxTransport, smtpTransport, type MailTransport } from './mail.transport.js';
 import type { RenderedMail } from './templates/layout.js';
 
+/**
+ * The one mail queue. Its jobs: `{ messageId }` sends a message; `{ task, ...data }` runs a task another
+ * module registered (the password-reset lookup); the minute cron's empty job sweeps lost messages. One
+ * queue rather than three: each pg-boss queue is a partition table made at start, slow on the embedded database.
+ */
 export const SEND_JOB = 'mail.send';
-export const SWEEP_JOB = 'mail.sweep';
 /** A claimed send that has not finished after this long is considered lost and may be claimed again. */
 const LEASE_SECONDS = 120;
 
@@ -82,15 +86,36 @@ export class MailService {
 
   /** Defines the send job and the sweep; called once while the app is built. */
   defineJobs(): void {
-    this.deps.jobs.define<{ messageId: string }>({
+    this.deps.jobs.define<{ messageId?: string; task?: string }>({
       name: SEND_JOB,
+      cron: '* * * * *',
       // Sending failures are retried by `deliver` itself; pg-boss retries only a run that crashed.
       retryLimit: 2,
       expireInSeconds: LEASE_SECONDS,
       concurrency: 2,
-      handler: (data) => this.deliver(String(data.messageId)),
+      handler: async (data) => {
+        if (typeof data.messageId === 'string') return this.deliver(data.messageId);
+        if (typeof data.task === 'string') {
+          const task = this.tasks.get(data.task);
+          if (task) await task(data as Record<string, unknown>);
+          return;
+        }
+        return this.sweep();
+      },
     });
-    this.deps.jobs.define({ name: SWEEP_JOB, cron: '* * * * *', retryLimit: 0, handler: () => this.sweep() });
+  }
+
+  private readonly tasks = new Map<string, (data: Record<string, unknown>) => Promise<void>>();
+
+  /** Background work that ends in a mail (e.g. the password-reset lookup), run by the mail queue. */
+  defineTask(name: string, handler: (data: Record<string, unknown>) => Promise<void>): void {
+    this.tasks.set(name, handler);
+  }
+
+  /** Queues a registered task. */
+  async runTask(name: string, data: Record<string, unknown>): Promise<void> {
+    if (!this.tasks.has(name)) throw new Error(`unknown mail task ${name}`);
+    await this.deps.jobs.send(SEND_JOB, { ...data, task: name });
   }
 
   /** Writes the message to the outbox and queues its job, on `db` (a transaction: both commit together). */
