@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { ApiError } from '../../../lib/api-client';
 
 /** Why a one-time link did not work, from the server's code, in words that say what to do next. */
@@ -25,9 +25,12 @@ export function linkProblem(error: unknown): { title: string; message: string } 
 
 /** The card every link page shows: a heading that is focused for screen readers, and what follows. */
 export function LinkResultCard({ title, tone, children }: { title: string; tone: 'success' | 'error' | 'info'; children: ReactNode }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Focus moves to the outcome once when it appears (not on every re-render: a button below keeps its focus).
+  useEffect(() => heading.current?.focus(), [title]);
   return (
     <div className={`auth-card card link-result link-result-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
-      <h1 tabIndex={-1} ref={(el) => el?.focus()}>
+      <h1 tabIndex={-1} ref={heading}>
         {title}
       </h1>
       {children}
