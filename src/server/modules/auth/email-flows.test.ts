@@ -10,7 +10,7 @@ describe.each(ENGINES)('email flows through the mail sandbox (%s)', (engine) => 
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(engine, { PUBLIC_URL, RATE_LIMITS: '0' });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => t?.close());
 
   async function verificationToken(email: string) {
@@ -254,7 +254,7 @@ describe.each(ENGINES)('password reset rate limits (%s)', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(engine);
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => t?.close());
 
   it('per address: the 4th request within the hour for one address is refused, for registered and unknown addresses alike', async () => {

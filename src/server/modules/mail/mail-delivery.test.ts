@@ -122,7 +122,7 @@ describe.each(ENGINES)('mail delivery over SMTP (%s)', (engine) => {
       MAIL_RETRY_DELAY_SECONDS: '1',
       MAIL_MAX_ATTEMPTS: '3',
     });
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => {
     await t?.close();
     await smtp.stop();
@@ -173,7 +173,7 @@ describe.each(ENGINES)('mail delivery over SMTP (%s)', (engine) => {
     expect(row!.attempts).toBe(3);
     await new Promise((resolve) => setTimeout(resolve, 2500));
     expect(smtp.to(email)).toHaveLength(1);
-  }, 60_000);
+  }, 180_000);
 
   it('ends in a failed state that staff see (and may retry); the user never does', async () => {
     const name = `fail${Date.now().toString(36)}`;
@@ -201,7 +201,7 @@ describe.each(ENGINES)('mail delivery over SMTP (%s)', (engine) => {
     // A link-carrying message whose body is gone cannot be re-sent (the user asks for a new link instead).
     expect((await call(t, 'POST', `/api/admin/mail/${row!.id}/retry`, { token: admin.token })).status).toBe(404);
     expect(smtp.to(email)).toHaveLength(0);
-  }, 60_000);
+  }, 180_000);
 
   it('a request never waits for or fails with the mail server', async () => {
     const dead = await startTestApp(engine, { SMTP_URL: 'smtp://127.0.0.1:9', RATE_LIMITS: '0', MAIL_RETRY_DELAY_SECONDS: '60' });
@@ -219,7 +219,7 @@ describe.each(ENGINES)('mail delivery over SMTP (%s)', (engine) => {
     } finally {
       await dead.close();
     }
-  }, 60_000);
+  }, 180_000);
 });
 
 describe.each(ENGINES)('two app instances on one database (%s)', (engine) => {
@@ -249,7 +249,7 @@ describe.each(ENGINES)('two app instances on one database (%s)', (engine) => {
       await app.listen({ port: 0, host: '127.0.0.1' });
       apps.push(app);
     }
-  }, 90_000);
+  }, 180_000);
   afterAll(async () => {
     for (const app of apps) await app.close();
     await second?.close();
@@ -284,5 +284,5 @@ describe.each(ENGINES)('two app instances on one database (%s)', (engine) => {
     expect(new Set(messageIds).size).toBe(messageIds.length);
     const statuses = (await db.database.db.execute<{ status: string; attempts: number }>(sql`SELECT status, attempts FROM mail_messages`)).rows;
     expect(statuses.every((r) => r.status === 'sent' && r.attempts === 1)).toBe(true);
-  }, 90_000);
+  }, 180_000);
 });
