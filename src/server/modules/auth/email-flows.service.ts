@@ -4,7 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import type { Database, DbOrTx } from '../../db/client.js';
 import { AppError, badRequest, conflict, unauthorized } from '../../errors.js';
-import type { MailService } from '../mail/mail.service.js';
+import { safeError, type MailService } from '../mail/mail.service.js';
 import { knownDevices } from '../mail/mail.tables.js';
 import { emailChangeRequestedMail, emailChangedMail, confirmEmailChangeMail } from '../mail/templates/email-change.js';
 import { newDeviceMail } from '../mail/templates/new-device.js';
@@ -115,7 +115,7 @@ export class EmailFlows {
         await this.queueVerification(tx, user);
       });
     } catch (err) {
-      this.deps.log.error({ err: { message: (err as Error).message }, userId: user.id }, 'verification mail could not be queued');
+      this.deps.log.error({ err: safeError(err), userId: user.id }, 'verification mail could not be queued');
     }
   }
 
@@ -221,7 +221,7 @@ export class EmailFlows {
     try {
       await this.queuePasswordChanged(this.db, user, info ?? { ip: 'unknown' });
     } catch (err) {
-      this.deps.log.error({ err: { message: (err as Error).message }, userId }, 'password-changed mail could not be queued');
+      this.deps.log.error({ err: safeError(err), userId }, 'password-changed mail could not be queued');
     }
   }
 
@@ -262,7 +262,7 @@ export class EmailFlows {
         });
       });
     } catch (err) {
-      this.deps.log.error({ err: { message: (err as Error).message }, userId: user.id }, 'new-device notice could not be queued');
+      this.deps.log.error({ err: safeError(err), userId: user.id }, 'new-device notice could not be queued');
     }
   }
 

@@ -151,7 +151,7 @@ export class MailService {
       // Inside the caller's transaction: a savepoint, so a failure here does not undo the caller's change.
       return await (db as Tx).transaction((savepoint) => this.queue(savepoint, input));
     } catch (err) {
-      this.deps.log.error({ err: { message: (err as Error).message }, kind: input.kind, userId: input.userId }, 'mail could not be queued');
+      this.deps.log.error({ err: safeError(err), kind: input.kind, userId: input.userId }, 'mail could not be queued');
       return null;
     }
   }
@@ -336,6 +336,15 @@ export class MailService {
   close(): void {
     this.transport.close();
   }
+}
+
+/**
+ * An error as the log may show it: its name and database code only. A failed query's message lists the
+ * query's parameters, which for an outbox insert include the mail and its one-time link.
+ */
+export function safeError(err: unknown): { name: string; code: string | undefined } {
+  const e = err as { name?: string; code?: string; cause?: { code?: string } };
+  return { name: e?.name ?? 'Error', code: e?.code ?? e?.cause?.code };
 }
 
 /** What the log and the staff view say about a failure: the SMTP answer, never the message itself. */
