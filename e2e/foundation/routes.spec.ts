@@ -23,6 +23,11 @@ const ROUTES: { route: string; url: string }[] = [
   { route: paths.reviews, url: '/reviews' },
   { route: paths.discordCallback, url: '/discord-callback' },
   { route: paths.telegramCallback, url: '/telegram-callback' },
+  { route: paths.verifyEmail, url: '/verify-email' },
+  { route: paths.forgotPassword, url: '/forgot-password' },
+  { route: paths.resetPassword, url: '/reset-password' },
+  { route: paths.confirmEmail, url: '/confirm-email' },
+  { route: paths.unsubscribe, url: '/unsubscribe' },
 ];
 
 test('the list covers every route of the spec', () => {

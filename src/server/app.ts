@@ -30,6 +30,8 @@ import { registerCreditRoutes } from './modules/credits/credits.routes.js';
 import { registerDebtRoutes } from './modules/credits/debts.routes.js';
 import { registerExchange } from './modules/exchange/exchange.module.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
+import { registerMailRoutes } from './modules/mail/mail.routes.js';
+import { MailService } from './modules/mail/mail.service.js';
 import { registerMaintenance } from './modules/maintenance/prune.js';
 import { registerPayments } from './modules/payments/payments.module.js';
 import { registerStatus } from './modules/status/status.routes.js';
@@ -132,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     isMigrated: deps.isMigrated ?? (() => true),
     jobs,
     webhookEvents: new WebhookEvents(jobs, app.log),
+    mail: new MailService({ database: deps.database, config, jobs, log: app.log }),
   };
   // Jobs start once the app is ready (modules have defined theirs) and stop before the database closes.
   app.decorate('jobs', ctx.jobs);
@@ -166,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerAdRoutes(api, ctx);
       registerStatus(api, ctx);
       registerWebhooks(api, ctx);
+      registerMailRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

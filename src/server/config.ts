@@ -41,6 +41,16 @@ const envSchema = z.object({
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1']).default('0'),
   /** 1: support and admin accounts must set up two-factor sign-in before they can use the staff console. */
   REQUIRE_STAFF_2FA: z.enum(['0', '1']).default('0'),
+  /** Real mail delivery: smtp://user:pass@host:587 or smtps://…; unset: the mail sandbox. */
+  SMTP_URL: z
+    .string()
+    .optional()
+    .refine((v) => v === undefined || /^smtps?:\/\/[^\s]+$/.test(v), 'SMTP_URL must be smtp://… or smtps://…'),
+  /** Sender of every message; default `Olympus <no-reply@HOST of PUBLIC_URL>`. */
+  MAIL_FROM: z.string().min(3).max(320).optional(),
+  /** First retry delay of a failed send (doubling each time) and the attempts before a message is marked failed. */
+  MAIL_RETRY_DELAY_SECONDS: z.coerce.number().min(0).max(3600).default(30),
+  MAIL_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
 });
 
 export type Env = z.infer<typeof envSchema>;
@@ -87,6 +97,15 @@ export interface SwapConfig {
   apiBase: string | null;
 }
 
+export interface MailConfig {
+  /** true: no SMTP_URL, messages are kept in the database and shown at /sandbox/mail. */
+  sandbox: boolean;
+  smtpUrl: string | null;
+  from: string;
+  retryDelaySeconds: number;
+  maxAttempts: number;
+}
+
 export interface Config {
   env: Env['NODE_ENV'];
   port: number;
@@ -109,6 +128,7 @@ export interface Config {
   /** Providers running as local sandboxes (design.md section 1). */
   sandboxes: string[];
   webhooks: { allowPrivateTargets: boolean };
+  mail: MailConfig;
   raw: Env;
 }
 
@@ -160,6 +180,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (!env.TELEGRAM_BOT_TOKEN) sandboxes.push('telegram');
   if (!env.TURNSTILE_SECRET) sandboxes.push('turnstile');
   if (!env.SWAP_API_KEY) sandboxes.push('swap');
+  if (!env.SMTP_URL) sandboxes.push('mail');
 
   if (env.NODE_ENV === 'production' && sandboxes.length > 0 && env.ALLOW_SANDBOX !== '1') {
     throw new ConfigError(
@@ -242,6 +263,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     rewardPercent: env.REWARD_PERCENT,
     sandboxes,
     webhooks: { allowPrivateTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1' },
+    mail: {
+      sandbox: !env.SMTP_URL,
+      smtpUrl: env.SMTP_URL ?? null,
+      from: env.MAIL_FROM ?? `Olympus <no-reply@${new URL(publicUrl).hostname}>`,
+      retryDelaySeconds: env.MAIL_RETRY_DELAY_SECONDS,
+      maxAttempts: env.MAIL_MAX_ATTEMPTS,
+    },
     raw: env,
   };
 }

@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { JobQueue } from './jobs/job-queue.js';
+import type { MailService } from './modules/mail/mail.service.js';
 import type { GuestLinker } from './modules/auth/auth.service.js';
 import type { RateLimiter } from './modules/rate-limit/rate-limit.service.js';
 import type { WebhookEvents } from './modules/webhooks/webhook-events.js';
@@ -19,4 +20,6 @@ export interface AppContext {
   jobs: JobQueue;
   /** How services queue webhook events inside their own transactions (on `jobs`). */
   webhookEvents: WebhookEvents;
+  /** Outgoing mail: queue a message on the outbox (SMTP or the mail sandbox delivers it in the background). */
+  mail: MailService;
 }

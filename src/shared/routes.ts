@@ -16,6 +16,11 @@ export const paths = {
   reviews: '/reviews',
   discordCallback: '/discord-callback',
   telegramCallback: '/telegram-callback',
+  verifyEmail: '/verify-email',
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
+  confirmEmail: '/confirm-email',
+  unsubscribe: '/unsubscribe',
 } as const;
 
 /** Routes with a `/*` tail accept any sub-path. */

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../context.js';
 import { registerDiscordSandbox } from './discord/discord.sandbox.js';
+import { registerMailSandbox } from './mail/mail.sandbox.js';
 import { registerNowPaymentsSandbox } from './nowpayments/nowpayments.sandbox.js';
 import { registerSwapSandbox } from './swap/swap.sandbox.js';
 import { registerTelegramSandbox } from './telegram/telegram.sandbox.js';
@@ -14,4 +15,5 @@ export function registerSandboxes(app: FastifyInstance, ctx: AppContext): void {
   if (ctx.config.discord.sandbox) void app.register(async (child) => registerDiscordSandbox(child, ctx));
   if (ctx.config.telegram.sandbox) void app.register(async (child) => registerTelegramSandbox(child, ctx));
   if (ctx.config.swap.sandbox) registerSwapSandbox(app, ctx);
+  if (ctx.config.mail.sandbox) registerMailSandbox(app, ctx);
 }

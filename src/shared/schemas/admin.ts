@@ -115,8 +115,5 @@ export const paymentEventSchema = z.object({
   body: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });
-export type AdminUserListResponse = z.infer<typeof adminUserListResponseSchema>;
-export type AdminUserDetailResponse = z.infer<typeof adminUserDetailResponseSchema>;
-export type AuditListResponse = z.infer<typeof auditListResponseSchema>;
 export type AdminOwner = z.infer<typeof adminOwnerSchema>;
 export type PaymentEvent = z.infer<typeof paymentEventSchema>;

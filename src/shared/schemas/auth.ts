@@ -82,6 +82,8 @@ export const userSchema = z
     _id: z.string(),
     username: z.string(),
     email: z.string(),
+    /** Whether the address was confirmed through a link sent to it. */
+    emailVerified: z.boolean(),
     role: roleSchema,
     subroles: z.array(z.string()),
     /** Credit balance in credits (1 credit = 1 USD), two decimals. */

@@ -9,6 +9,7 @@ const user: User = {
   _id: 'u1',
   username: 'ada',
   email: 'ada@example.com',
+  emailVerified: true,
   role: 'user',
   subroles: [],
   credits: 0,

@@ -36,6 +36,11 @@ const PortfolioPage = page(() => import('../features/marketing/pages/portfolio-p
 const ReviewsPage = page(() => import('../features/marketing/pages/reviews-page'));
 const DiscordCallbackPage = page(() => import('../features/connections/pages/discord-callback-page'));
 const TelegramCallbackPage = page(() => import('../features/connections/pages/telegram-callback-page'));
+const VerifyEmailPage = page(() => import('../features/auth/pages/verify-email-page'));
+const ForgotPasswordPage = page(() => import('../features/auth/pages/forgot-password-page'));
+const ResetPasswordPage = page(() => import('../features/auth/pages/reset-password-page'));
+const ConfirmEmailPage = page(() => import('../features/auth/pages/confirm-email-page'));
+const UnsubscribePage = page(() => import('../features/auth/pages/unsubscribe-page'));
 const NotFoundPage = page(() => import('./not-found-page'));
 
 /**
@@ -62,6 +67,11 @@ export function AppRoutes() {
           <Route path={paths.reviews} element={ReviewsPage} />
           <Route path={paths.discordCallback} element={DiscordCallbackPage} />
           <Route path={paths.telegramCallback} element={TelegramCallbackPage} />
+          <Route path={paths.verifyEmail} element={VerifyEmailPage} />
+          <Route path={paths.forgotPassword} element={ForgotPasswordPage} />
+          <Route path={paths.resetPassword} element={ResetPasswordPage} />
+          <Route path={paths.confirmEmail} element={ConfirmEmailPage} />
+          <Route path={paths.unsubscribe} element={UnsubscribePage} />
           <Route path="*" element={NotFoundPage} />
         </Route>
       </Routes>

@@ -20,11 +20,16 @@ import { forbidden, notFound, unauthorized } from '../../errors.js';
 import { findUserById, toUserDto } from '../users/users.service.js';
 import { AuthService } from './auth.service.js';
 import { requestMeta } from './request-meta.js';
+import { registerEmailFlowRoutes } from './email-flows.routes.js';
+import { EmailFlows } from './email-flows.service.js';
 import { userReadCache } from '../users/user-read-cache.js';
 
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthService {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const emailFlows = new EmailFlows({ ...ctx, sessions: app.sessions, mail: ctx.mail, log: app.log });
+  emailFlows.defineJobs();
+  registerEmailFlowRoutes(app, ctx, emailFlows);
   const auth = new AuthService({
     config: ctx.config,
     database: ctx.database,
@@ -32,6 +37,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     rateLimiter: ctx.rateLimiter,
     guestLinkers: ctx.guestLinkers,
     selfUrl: ctx.selfUrl,
+    emailFlows,
   });
   const tags = ['auth'];
 

@@ -18,6 +18,7 @@ import { signSessionToken, verifySessionToken } from './tokens.js';
 import { verifyTurnstileToken } from './turnstile.js';
 import { eq } from 'drizzle-orm';
 import type { TwoFactorChallengeResponse } from '../../../shared/schemas/two-factor.js';
+import type { EmailFlows } from './email-flows.service.js';
 
 /** Moves what a guest made (tickets, ...) to the account that signs in with that guestId. */
 export type GuestLinker = (tx: Tx, guestId: string, userId: string) => Promise<void>;
@@ -43,6 +44,8 @@ export interface AuthServiceDeps {
   guestLinkers: GuestLinker[];
   /** Base URL of this server as it listens (for the sandboxed bot check). */
   selfUrl: () => string;
+  /** Mail after registration, sign-in and password change (verification link, notices). */
+  emailFlows?: EmailFlows;
 }
 
 const INVALID_CREDENTIALS = 'Invalid username or password';
@@ -119,7 +122,7 @@ export class AuthService {
       referredBy = referrer.id;
     }
     const passwordHash = await hashPassword(body.password);
-    return db.transaction(async (tx) => {
+    const registered = await db.transaction(async (tx) => {
       const user = await createUser(tx, { username: body.username, email: body.email, passwordHash, referredBy });
       const session = await this.deps.sessions.create(tx, {
         userId: user.id,
@@ -136,6 +139,8 @@ export class AuthService {
       });
       return { user, token };
     });
+    await this.deps.emailFlows?.afterRegister(registered.user, meta);
+    return registered;
   }
 
   async login(body: LoginBody, meta: RequestMeta): Promise<{ user: UserRow; token: string } | TwoFactorChallengeResponse> {
@@ -165,7 +170,14 @@ export class AuthService {
     const challenge = this.secondStep ? await this.secondStep(found, body) : null;
     if (challenge) return challenge;
 
-    return db.transaction((tx) => this.startUserSession(tx, found, { rememberMe: body.rememberMe, guestId: body.guestId }, meta));
+    const signedIn = await db.transaction((tx) => this.startUserSession(tx, found, { rememberMe: body.rememberMe, guestId: body.guestId }, meta));
+    await this.afterSignIn(found, meta);
+    return signedIn;
+  }
+
+  /** After a sign-in has committed (password, second step or passkey): the new-device notice, when mail exists. */
+  async afterSignIn(user: UserRow, meta: RequestMeta): Promise<void> {
+    await this.deps.emailFlows?.afterSignIn(user, meta);
   }
 
   /**
@@ -216,6 +228,7 @@ export class AuthService {
     currentSessionId: string,
     currentPassword: string,
     newPassword: string,
+    meta?: { ip: string },
   ): Promise<void> {
     await this.deps.rateLimiter.consume(RATE_LIMITS.passwordChangePerAccount, userId);
     const db = this.deps.database.db;
@@ -236,5 +249,6 @@ export class AuthService {
       await setPasswordHash(tx, userId, hash);
       await this.deps.sessions.revokeAllForUser(tx, userId, currentSessionId);
     });
+    await this.deps.emailFlows?.afterPasswordChange(userId, meta);
   }
 }

@@ -25,6 +25,7 @@ export function registerPayments(api: FastifyInstance, ctx: AppContext): Payment
     ipnCallbackUrl: () => `${ctx.config.nowpayments.sandbox ? ctx.selfUrl() : ctx.config.publicUrl}/api/payments/ipn`,
     log: api.log,
     webhookEvents: ctx.webhookEvents,
+    mail: ctx.mail,
   });
   registerPaymentRoutes(api, ctx, service);
   ctx.jobs.define({

@@ -16,6 +16,8 @@ import { AppError, notFound, unprocessable } from '../../errors.js';
 import type { DebtReason } from '../credits/credits.tables.js';
 import { postLedgerEntry, reverseWithDebt } from '../credits/ledger.service.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
+import type { MailService } from '../mail/mail.service.js';
+import { notifyPaymentCredited } from '../mail/notifications.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NowPaymentsError, type NowPaymentsClient, type NowPaymentsPayment } from './nowpayments.client.js';
 import { payments, type PaymentRow } from './payments.tables.js';
@@ -151,6 +153,8 @@ export interface PaymentsServiceDeps {
   ipnCallbackUrl: () => string;
   log: FastifyBaseLogger;
   webhookEvents: WebhookEvents;
+  /** "Payment credited" mails (optional: a service built without it sends none). */
+  mail?: MailService;
 }
 
 const CRYPTO_CACHE_MS = 10 * 60 * 1000;
@@ -440,6 +444,7 @@ export class PaymentsService {
           creditedCents: credited,
           payCurrency: row.payCurrency,
         });
+        await notifyPaymentCredited(this.deps.mail, tx, { userId: row.userId, paymentId: row.id, priceAmountCents: row.priceAmountCents, feeCents: row.feeCents, creditedCents: credited, payCurrency: row.payCurrency });
       }
       return { before: row, after: updated! };
     });

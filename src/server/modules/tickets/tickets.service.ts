@@ -10,6 +10,8 @@ import { notFound, unprocessable } from '../../errors.js';
 import { recordAudit } from '../audit/audit.service.js';
 import { users } from '../users/users.tables.js';
 import type { WebhookEvents } from '../webhooks/webhook-events.js';
+import type { MailService } from '../mail/mail.service.js';
+import { notifyTicketReply } from '../mail/notifications.js';
 import { ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
 
 /** Who asks: a signed-in user or a guest. Staff act on every ticket. */
@@ -127,6 +129,7 @@ export class TicketService {
   constructor(
     private readonly db: Db,
     private readonly webhookEvents: WebhookEvents,
+    private readonly mail?: MailService,
   ) {}
 
   async create(requester: Requester, body: CreateTicketBody): Promise<Ticket> {
@@ -216,6 +219,7 @@ export class TicketService {
       const updated = await addMessage(tx, ticket, 'staff', staff.userId, message, next);
       if (ticket.userId) {
         await this.webhookEvents.enqueue(tx, ticket.userId, 'ticket.answered', { ticketId: ticket.id, number: ticket.number, subject: ticket.subject, status: next });
+        await notifyTicketReply(this.mail, tx, { userId: ticket.userId, ticketId: ticket.id, number: ticket.number, subject: ticket.subject, message });
       }
       let after = updated;
       if (!updated.assignedTo) {

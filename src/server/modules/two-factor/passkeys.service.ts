@@ -245,8 +245,10 @@ export class PasskeyService {
     const user = await findUserById(this.db, owner.userId);
     if (!user) throw unauthorized(PASSKEY_FAILED, 'PASSKEY_FAILED');
     if (user.disabledAt) throw forbidden('This account is disabled. Contact support.');
-    return this.db.transaction((tx) =>
+    const signedIn = await this.db.transaction((tx) =>
       this.deps.auth.startUserSession(tx, user, { rememberMe: body.rememberMe, guestId: body.guestId }, meta),
     );
+    await this.deps.auth.afterSignIn(user, meta);
+    return signedIn;
   }
 }

@@ -334,6 +334,7 @@ export class TwoFactorService {
       const { recoveryCodesLeft } = await this.status(user.id);
       this.notify({ type: 'two-factor.recovery-code-used', userId: user.id, codesLeft: recoveryCodesLeft });
     }
+    await this.deps.auth.afterSignIn(user, meta);
     return outcome.signedIn;
   }
 

@@ -59,7 +59,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: 
     },
     async (request) => {
       const caller = request.auth!;
-      await auth.changePassword(caller.userId!, caller.sessionId, request.body.currentPassword, request.body.newPassword);
+      await auth.changePassword(caller.userId!, caller.sessionId, request.body.currentPassword, request.body.newPassword, { ip: request.ip });
       return { message: 'Password updated' };
     },
   );

@@ -21,6 +21,7 @@ export function toUserDto(row: UserRow): User {
     _id: row.id,
     username: row.username,
     email: row.email,
+    emailVerified: row.emailVerifiedAt !== null,
     role: row.role as Role,
     subroles: row.subroles,
     credits: row.creditsCents / 100,

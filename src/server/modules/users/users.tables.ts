@@ -33,6 +33,8 @@ export const users = pgTable(
     telegram: jsonb('telegram').$type<TelegramIdentity>(),
     disabledAt: timestamp('disabled_at', { withTimezone: true }),
     passwordChangedAt: timestamp('password_changed_at', { withTimezone: true }),
+    /** When the current address was confirmed through a link sent to it; null: not verified. */
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

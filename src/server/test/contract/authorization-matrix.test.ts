@@ -89,6 +89,18 @@ const MATRIX: Record<string, Row> = {
   'POST /api/auth/verify-telegram': { rule: 'user', allowed: 'any', request: p('/api/auth/verify-telegram', {}) },
   'POST /api/users/connect/telegram': { rule: 'user', allowed: 'any', request: p('/api/users/connect/telegram', {}) },
   'DELETE /api/users/disconnect/telegram': { rule: 'user', allowed: 'any', request: p('/api/users/disconnect/telegram') },
+  // Mail flows (issue 15): the links from mails work without signing in; a bad token is a 400.
+  'POST /api/auth/verify-email': { rule: 'public', allowed: 'any', request: p('/api/auth/verify-email', { token: 'not-a-real-token' }) },
+  'POST /api/auth/resend-verification': { rule: 'user', allowed: 'any', request: p('/api/auth/resend-verification') },
+  'POST /api/auth/forgot-password': { rule: 'public', request: p('/api/auth/forgot-password', { email: 'nobody-matrix@example.com' }) },
+  'POST /api/auth/reset-password': { rule: 'public', allowed: 'any', request: p('/api/auth/reset-password', { token: 'not-a-real-token', password: 'a matrix passphrase' }) },
+  'POST /api/auth/confirm-email-change': { rule: 'public', allowed: 'any', request: p('/api/auth/confirm-email-change', { token: 'not-a-real-token' }) },
+  'PUT /api/users/email': { rule: 'user', allowed: 'any', request: p('/api/users/email', {}) },
+  'GET /api/users/mail-preferences': { rule: 'user', request: p('/api/users/mail-preferences') },
+  'PUT /api/users/mail-preferences': { rule: 'user', request: p('/api/users/mail-preferences', {}) },
+  'POST /api/mail/unsubscribe': { rule: 'public', allowed: 'any', request: p('/api/mail/unsubscribe', { token: 'not.a-token' }) },
+  'GET /api/admin/mail': { rule: 'staff', request: p('/api/admin/mail') },
+  'POST /api/admin/mail/{id}/retry': { rule: 'staff', allowed: 'any', request: p('/api/admin/mail/00000000-0000-4000-8000-000000000000/retry') },
 
   'POST /api/tickets/guest': { rule: 'guest', request: p('/api/tickets/guest', { subject: 'Matrix guest', message: 'A guest question for the matrix.', category: 'general' }) },
   'GET /api/tickets/guest': { rule: 'guest', request: p('/api/tickets/guest') },

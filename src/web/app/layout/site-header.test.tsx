@@ -93,6 +93,7 @@ describe('account links', () => {
     _id: 'u1',
     username: 'ada',
     email: 'ada@example.com',
+    emailVerified: true,
     role: 'user',
     subroles: [],
     credits: 12.5,

@@ -6,6 +6,7 @@ import { StaffQueue } from '../../tickets';
 import { AuditPanel } from './audit-panel';
 import { FlaggedAccountsPanel } from './flagged-accounts-panel';
 import { IncidentsPanel } from './incidents-panel';
+import { MailPanel } from './mail-panel';
 import { MoneyPanel } from './money-panel';
 import { OverviewPanel } from './overview-panel';
 import { UsersPanel } from './users-panel';
@@ -43,6 +44,7 @@ export function StaffConsole() {
         <NavLink to={`${STAFF_BASE}/ads`}>Ads</NavLink>
         <NavLink to={`${STAFF_BASE}/incidents`}>Incidents</NavLink>
         <NavLink to={`${STAFF_BASE}/audit`}>Audit log</NavLink>
+        <NavLink to={`${STAFF_BASE}/mail`}>Mail</NavLink>
       </nav>
       <Routes>
         <Route index element={<OverviewPanel />} />
@@ -53,6 +55,7 @@ export function StaffConsole() {
         <Route path="ads" element={<AdsManager />} />
         <Route path="incidents" element={<IncidentsPanel />} />
         <Route path="audit" element={<AuditPanel />} />
+        <Route path="mail" element={<MailPanel />} />
       </Routes>
     </div>
   );

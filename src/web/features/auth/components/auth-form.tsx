@@ -205,6 +205,9 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
           <div className="checkbox-row">
             <input id={`${id}-remember`} type="checkbox" checked={rememberMe} onChange={(e) => setRememberMe(e.target.checked)} />
             <label htmlFor={`${id}-remember`}>Remember me for 30 days</label>
+            <Link className="forgot-link" to={paths.forgotPassword}>
+              Forgot password?
+            </Link>
           </div>
         ) : (
           <div className="field">

@@ -16,6 +16,7 @@ const user: User = {
   _id: '6f1c2c1e-0000-4000-8000-000000000001',
   username: 'ada',
   email: 'ada@example.com',
+  emailVerified: true,
   role: 'user',
   subroles: ['beta'],
   credits: 12.5,

@@ -12,6 +12,7 @@ const USER: User = {
   _id: 'u1',
   username: 'ada',
   email: 'ada@example.com',
+  emailVerified: true,
   role: 'user',
   subroles: [],
   credits: 0,

@@ -4,6 +4,7 @@ import type { User } from '../../../../shared/schemas/auth';
 import { useSessionStore } from '../../auth';
 import { useCredits } from '../../auth/credits';
 import { formatCredits } from './format-credits';
+import { EmailVerificationBanner } from './email-verification-banner';
 import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
 import { LazyExchangePanel } from '../../exchange';
@@ -50,6 +51,7 @@ export function UserDashboard({ user }: { user: User }) {
           <SignOutButton />
         </div>
       </header>
+      <EmailVerificationBanner user={user} />
 
       <OutstandingNotice />
       <div className="dashboard-grid">

@@ -2,7 +2,9 @@ import { Link } from 'react-router';
 import { paths } from '../../../../shared/routes';
 import { usePageMeta } from '../../../components/use-page-meta';
 import { ConnectionsPanel } from '../../connections';
+import { ChangeEmailForm } from '../components/change-email-form';
 import { ChangePasswordForm } from '../components/change-password-form';
+import { MailPreferencesPanel } from '../components/mail-preferences-panel';
 import { SessionsList } from '../components/sessions-list';
 import { WebhooksPanel } from '../../webhooks';
 import { TwoFactorSettings } from '../../two-factor';
@@ -21,6 +23,8 @@ export default function SettingsPage() {
         <SessionsList />
         <ChangePasswordForm />
         <TwoFactorSettings />
+        <ChangeEmailForm />
+        <MailPreferencesPanel />
         <ConnectionsPanel />
         <WebhooksPanel />
       </div>

@@ -1,0 +1,343 @@
+import { createHash } from 'node:crypto';
+import { eq, sql } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.js';
+import type { Database, DbOrTx } from '../../db/client.js';
+import { AppError, badRequest, conflict, unauthorized } from '../../errors.js';
+import { safeError, type MailService } from '../mail/mail.service.js';
+import { knownDevices } from '../mail/mail.tables.js';
+import { emailChangeRequestedMail, emailChangedMail, confirmEmailChangeMail } from '../mail/templates/email-change.js';
+import { newDeviceMail } from '../mail/templates/new-device.js';
+import { passwordChangedMail } from '../mail/templates/password-changed.js';
+import { resetPasswordMail } from '../mail/templates/reset-password.js';
+import { verifyEmailMail } from '../mail/templates/verify-email.js';
+import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limit.service.js';
+import { noteUserChanging } from '../users/user-read-cache.js';
+import { findUserById } from '../users/users.service.js';
+import { users, type UserRow } from '../users/users.tables.js';
+import { consumeAccountToken, issueAccountToken } from './account-tokens.js';
+import { hashPassword, isCommonPassword, verifyPassword } from './passwords.js';
+import type { SessionStore } from './sessions.service.js';
+
+export const PASSWORD_RESET_TASK = 'password-reset-request';
+
+export const EMAIL_RATE_LIMITS = {
+  /** Asking for a reset link: per address (counted for unknown addresses too) and per IP. */
+  forgotPerEmail: { name: 'forgot:email', limit: 3, windowSeconds: 60 * 60 },
+  forgotPerIp: { name: 'forgot:ip', limit: 20, windowSeconds: 60 * 60 },
+  resetPerIp: { name: 'reset:ip', limit: 30, windowSeconds: 15 * 60 },
+  verifyPerIp: { name: 'verify:ip', limit: 60, windowSeconds: 15 * 60 },
+  resendPerAccount: { name: 'resend-verification:account', limit: 3, windowSeconds: 15 * 60 },
+  changeEmailPerAccount: { name: 'change-email:account', limit: 5, windowSeconds: 60 * 60 },
+} satisfies Record<string, RateLimitRule>;
+
+export interface RequestInfo {
+  ip: string;
+  userAgent: string | undefined;
+}
+
+export interface EmailFlowsDeps {
+  config: Config;
+  database: Database;
+  sessions: SessionStore;
+  rateLimiter: RateLimiter;
+  mail: MailService;
+  log: FastifyBaseLogger;
+}
+
+const when = (date = new Date()) => `${date.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+
+/** A short description of a user agent for a notice ("Chrome on Linux"). */
+export function describeBrowser(userAgent: string | undefined): string {
+  if (!userAgent) return 'Unknown browser';
+  const browser = /Edg\//.test(userAgent)
+    ? 'Edge'
+    : /OPR\//.test(userAgent)
+      ? 'Opera'
+      : /Firefox\//.test(userAgent)
+        ? 'Firefox'
+        : /Chrom(e|ium)\//.test(userAgent)
+          ? 'Chrome'
+          : /Safari\//.test(userAgent)
+            ? 'Safari'
+            : /curl|node|undici|python|Go-http/i.test(userAgent)
+              ? 'A program'
+              : 'Unknown browser';
+  const os = /Windows/.test(userAgent)
+    ? 'Windows'
+    : /Android/.test(userAgent)
+      ? 'Android'
+      : /iPhone|iPad/.test(userAgent)
+        ? 'iOS'
+        : /Mac OS X/.test(userAgent)
+          ? 'macOS'
+          : /Linux/.test(userAgent)
+            ? 'Linux'
+            : null;
+  return os ? `${browser} on ${os}` : browser;
+}
+
+/**
+ * The account flows that go through the user's mailbox (issue 15): address verification, password
+ * reset, change of address, and the security notices (password changed, new device). Every mail is
+ * queued on the outbox; nothing here waits for SMTP.
+ */
+export class EmailFlows {
+  constructor(private readonly deps: EmailFlowsDeps) {}
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /** Defines the background job that answers a reset request (so the request itself is the same for any address). */
+  defineJobs(): void {
+    this.deps.mail.defineTask(PASSWORD_RESET_TASK, (data) => this.sendResetLink(String(data.email ?? '')));
+  }
+
+  // ---- verification -------------------------------------------------------------------------------
+
+  async queueVerification(db: DbOrTx, user: UserRow): Promise<void> {
+    const token = await issueAccountToken(db, { userId: user.id, purpose: 'verify_email', email: user.email, supersede: false });
+    await this.deps.mail.queue(db, {
+      userId: user.id,
+      kind: 'verify_email',
+      to: user.email,
+      sensitive: true,
+      mail: verifyEmailMail({ username: user.username, url: this.deps.mail.link('/verify-email', { token }) }),
+    });
+  }
+
+  /** After registration: the device is known, and the address gets its confirmation link. Never fails the registration. */
+  async afterRegister(user: UserRow, info: RequestInfo): Promise<void> {
+    try {
+      await this.db.transaction(async (tx) => {
+        await this.rememberDevice(tx, user.id, info.userAgent);
+        await this.queueVerification(tx, user);
+      });
+    } catch (err) {
+      this.deps.log.error({ err: safeError(err), userId: user.id }, 'verification mail could not be queued');
+    }
+  }
+
+  async resendVerification(userId: string): Promise<void> {
+    const user = await findUserById(this.db, userId);
+    if (!user) throw unauthorized('User not found', 'USER_NOT_FOUND');
+    if (user.emailVerifiedAt) throw new AppError(409, 'ALREADY_VERIFIED', 'Your email address is already confirmed');
+    await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.resendPerAccount, userId);
+    await this.db.transaction((tx) => this.queueVerification(tx, user));
+  }
+
+  async verifyEmail(token: string, ip: string): Promise<void> {
+    await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.verifyPerIp, ip);
+    await this.db.transaction(async (tx) => {
+      const spent = await consumeAccountToken(tx, 'verify_email', token);
+      const user = await findUserById(tx, spent.userId);
+      // A link for an address the account no longer uses confirms nothing.
+      if (!user || user.email.toLowerCase() !== spent.email.toLowerCase()) {
+        throw new AppError(400, 'TOKEN_INVALID', 'This link was sent to an address your account no longer uses. Ask for a new one.', {
+          details: { reason: 'invalid' },
+        });
+      }
+      noteUserChanging(user.id);
+      await tx.update(users).set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: sql`now()` }).where(eq(users.id, user.id));
+    });
+  }
+
+  // ---- password reset -----------------------------------------------------------------------------
+
+  /**
+   * The same work for every address: count the request, queue a job. Whether an account exists is
+   * looked up by the job, so neither the answer nor its timing says anything about the address.
+   */
+  async forgotPassword(email: string, ip: string): Promise<void> {
+    const normalized = email.trim().toLowerCase();
+    await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.forgotPerIp, ip);
+    await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.forgotPerEmail, createHash('sha256').update(normalized).digest('hex'));
+    await this.deps.mail.runTask(PASSWORD_RESET_TASK, { email: normalized });
+  }
+
+  /** The job: a new reset link (older ones stop working) for the account with this address, if any. */
+  async sendResetLink(email: string): Promise<void> {
+    if (!email) return;
+    const [user] = await this.db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+    if (!user || user.disabledAt) return;
+    await this.db.transaction(async (tx) => {
+      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'reset_password', email: user.email, supersede: true });
+      await this.deps.mail.queue(tx, {
+        userId: user.id,
+        kind: 'reset_password',
+        to: user.email,
+        sensitive: true,
+        mail: resetPasswordMail({ username: user.username, url: this.deps.mail.link('/reset-password', { token }) }),
+      });
+    });
+  }
+
+  /**
+   * Sets a new password through a reset link: ends every session of the account, confirms the address
+   * the link went to, and tells the owner.
+   */
+  async resetPassword(token: string, password: string, info: RequestInfo): Promise<void> {
+    await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.resetPerIp, info.ip);
+    if (isCommonPassword(password)) {
+      throw badRequest('This password is too common. Choose one that is harder to guess.', {
+        fields: { password: 'This password is too common. Choose one that is harder to guess.' },
+      });
+    }
+    const hash = await hashPassword(password);
+    await this.db.transaction(async (tx) => {
+      const spent = await consumeAccountToken(tx, 'reset_password', token);
+      const user = await findUserById(tx, spent.userId);
+      if (!user || user.disabledAt) throw new AppError(400, 'TOKEN_INVALID', 'This link is not valid. Ask for a new one.', { details: { reason: 'invalid' } });
+      noteUserChanging(user.id);
+      const sameAddress = user.email.toLowerCase() === spent.email.toLowerCase();
+      await tx
+        .update(users)
+        .set({
+          passwordHash: hash,
+          passwordChangedAt: sql`now()`,
+          updatedAt: sql`now()`,
+          ...(sameAddress ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` } : {}),
+        })
+        .where(eq(users.id, user.id));
+      await this.deps.sessions.revokeAllForUser(tx, user.id);
+      await this.queuePasswordChanged(tx, user, info);
+    });
+  }
+
+  private async queuePasswordChanged(db: DbOrTx, user: UserRow, info: { ip: string }): Promise<void> {
+    await this.deps.mail.queue(db, {
+      userId: user.id,
+      kind: 'password_changed',
+      to: user.email,
+      mail: passwordChangedMail({ username: user.username, when: when(), ip: info.ip, forgotUrl: this.deps.mail.link('/forgot-password') }),
+    });
+  }
+
+  /** After a password change in settings (auth.service.ts). Never fails the change. */
+  async afterPasswordChange(userId: string, info: { ip: string } | undefined): Promise<void> {
+    const user = await findUserById(this.db, userId);
+    if (!user) return;
+    try {
+      await this.queuePasswordChanged(this.db, user, info ?? { ip: 'unknown' });
+    } catch (err) {
+      this.deps.log.error({ err: safeError(err), userId }, 'password-changed mail could not be queued');
+    }
+  }
+
+  // ---- new device ---------------------------------------------------------------------------------
+
+  /** Records the device; answers true when the account had signed in before, but never from it. */
+  private async rememberDevice(db: DbOrTx, userId: string, userAgent: string | undefined): Promise<boolean> {
+    const deviceKey = createHash('sha256').update(userAgent ?? '').digest('hex');
+    const result = await db.execute<{ inserted: boolean; others: number }>(sql`
+      WITH upsert AS (
+        INSERT INTO known_devices (user_id, device_key) VALUES (${userId}, ${deviceKey})
+        ON CONFLICT (user_id, device_key) DO UPDATE SET last_seen_at = now()
+        RETURNING (xmax = 0) AS inserted
+      )
+      SELECT (SELECT inserted FROM upsert) AS inserted,
+             (SELECT count(*)::int FROM ${knownDevices} WHERE user_id = ${userId} AND device_key <> ${deviceKey}) AS others`);
+    const row = result.rows[0];
+    return Boolean(row?.inserted) && Number(row?.others ?? 0) > 0;
+  }
+
+  /** After a successful sign-in (auth.service.ts): a notice when the device is new to the account. Never fails the sign-in. */
+  async afterSignIn(user: UserRow, info: RequestInfo): Promise<void> {
+    try {
+      await this.db.transaction(async (tx) => {
+        if (!(await this.rememberDevice(tx, user.id, info.userAgent))) return;
+        await this.deps.mail.queue(tx, {
+          userId: user.id,
+          kind: 'new_device',
+          to: user.email,
+          mail: newDeviceMail({
+            username: user.username,
+            browser: describeBrowser(info.userAgent),
+            ip: info.ip,
+            when: when(),
+            sessionsUrl: this.deps.mail.link('/dashboard/settings'),
+            forgotUrl: this.deps.mail.link('/forgot-password'),
+          }),
+        });
+      });
+    } catch (err) {
+      this.deps.log.error({ err: safeError(err), userId: user.id }, 'new-device notice could not be queued');
+    }
+  }
+
+  // ---- change of address --------------------------------------------------------------------------
+
+  /** Sends a confirmation link to the new address and a notice to the old one; nothing changes yet. */
+  async requestEmailChange(userId: string, email: string, currentPassword: string): Promise<string> {
+    await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.changeEmailPerAccount, userId);
+    const user = await findUserById(this.db, userId);
+    if (!user) throw unauthorized('User not found', 'USER_NOT_FOUND');
+    if (!(await verifyPassword(user.passwordHash, currentPassword))) {
+      throw new AppError(400, 'WRONG_PASSWORD', 'Current password is incorrect', {
+        details: { fields: { currentPassword: 'Current password is incorrect' } },
+      });
+    }
+    const newEmail = email.trim();
+    if (newEmail.toLowerCase() === user.email.toLowerCase()) {
+      throw badRequest('This is already your email address', { fields: { email: 'This is already your email address' } });
+    }
+    await this.assertAddressFree(this.db, newEmail, user.id);
+    await this.db.transaction(async (tx) => {
+      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'change_email', email: newEmail, supersede: true });
+      await this.deps.mail.queue(tx, {
+        userId: user.id,
+        kind: 'email_change_confirm',
+        to: newEmail,
+        sensitive: true,
+        mail: confirmEmailChangeMail({ username: user.username, newEmail, url: this.deps.mail.link('/confirm-email', { token }) }),
+      });
+      await this.deps.mail.queue(tx, {
+        userId: user.id,
+        kind: 'email_change_requested',
+        to: user.email,
+        mail: emailChangeRequestedMail({ username: user.username, newEmail, forgotUrl: this.deps.mail.link('/forgot-password') }),
+      });
+    });
+    return newEmail;
+  }
+
+  private async assertAddressFree(db: DbOrTx, email: string, userId: string): Promise<void> {
+    const [taken] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email.toLowerCase()} AND ${users.id} <> ${userId}`)
+      .limit(1);
+    if (taken) {
+      throw conflict('An account with that email already exists', { fields: { email: 'An account with that email already exists' } });
+    }
+  }
+
+  /** Opening the link: the address changes (and counts as confirmed), and the old address is told. */
+  async confirmEmailChange(token: string, ip: string): Promise<string> {
+    await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.verifyPerIp, ip);
+    return this.db.transaction(async (tx) => {
+      const spent = await consumeAccountToken(tx, 'change_email', token);
+      const user = await findUserById(tx, spent.userId);
+      if (!user) throw new AppError(400, 'TOKEN_INVALID', 'This link is not valid.', { details: { reason: 'invalid' } });
+      await this.assertAddressFree(tx, spent.email, user.id);
+      noteUserChanging(user.id);
+      try {
+        await tx.transaction((savepoint) =>
+          savepoint.update(users).set({ email: spent.email, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(users.id, user.id)),
+        );
+      } catch (err) {
+        const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+        if (code === '23505') throw conflict('An account with that email already exists', { fields: { email: 'An account with that email already exists' } });
+        throw err;
+      }
+      await this.deps.mail.queue(tx, {
+        userId: user.id,
+        kind: 'email_changed',
+        to: user.email,
+        mail: emailChangedMail({ username: user.username, newEmail: spent.email, when: when() }),
+      });
+      return spent.email;
+    });
+  }
+}

@@ -1,0 +1,133 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { errorResponseSchema, messageResponseSchema } from '../../../shared/schemas/common.js';
+import {
+  adminMailListResponseSchema,
+  adminMailQuerySchema,
+  mailPreferencesBodySchema,
+  mailPreferencesSchema,
+  unsubscribeBodySchema,
+  unsubscribeQuerySchema,
+  unsubscribeResponseSchema,
+} from '../../../shared/schemas/mail.js';
+import type { AppContext } from '../../context.js';
+import { AppError, badRequest, notFound } from '../../errors.js';
+import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
+import { mailPreferences } from './mail.tables.js';
+import type { OptionalKind } from './mail.service.js';
+
+const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema };
+const UNSUBSCRIBE_LIMIT: RateLimitRule = { name: 'unsubscribe:ip', limit: 60, windowSeconds: 15 * 60 };
+
+const KIND_NAMES: Record<OptionalKind, string> = {
+  payment_credited: 'payment notifications',
+  ticket_reply: 'support ticket notifications',
+};
+
+/**
+ * Mail under /api: notification settings, unsubscribe without signing in (the link in the mail and
+ * the RFC 8058 one-click POST to the List-Unsubscribe URL), and the staff view of the outbox.
+ */
+export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const mail = ctx.mail;
+  const db = ctx.database.db;
+  const security = [{ bearer: [] }];
+
+  mail.defineJobs();
+  app.addHook('onClose', async () => {
+    mail.close();
+  });
+
+  const readPreferences = async (userId: string) => {
+    const [row] = await db.select().from(mailPreferences).where(sql`${mailPreferences.userId} = ${userId}`).limit(1);
+    return { paymentCredited: row?.paymentCredited ?? true, ticketReply: row?.ticketReply ?? true };
+  };
+
+  api.get(
+    '/users/mail-preferences',
+    { config: { auth: 'user' }, schema: { tags: ['users'], summary: 'Which optional notifications I receive', security, response: { 200: mailPreferencesSchema, ...errors } } },
+    async (request) => readPreferences(request.auth!.userId!),
+  );
+
+  api.put(
+    '/users/mail-preferences',
+    {
+      config: { auth: 'user' },
+      schema: { tags: ['users'], summary: 'Turn optional notifications on or off (security mails are always sent)', security, body: mailPreferencesBodySchema, response: { 200: mailPreferencesSchema, ...errors } },
+    },
+    async (request) => {
+      const userId = request.auth!.userId!;
+      const next = { ...(await readPreferences(userId)), ...request.body };
+      await db
+        .insert(mailPreferences)
+        .values({ userId, ...next })
+        .onConflictDoUpdate({ target: mailPreferences.userId, set: { ...next, updatedAt: sql`now()` } });
+      return next;
+    },
+  );
+
+  // Form bodies only here: the one-click POST of RFC 8058 sends `List-Unsubscribe=One-Click` as a form.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
+      done(null, Object.fromEntries(new URLSearchParams(String(body))));
+    });
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/mail/unsubscribe',
+      {
+        schema: {
+          tags: ['mail'],
+          summary: 'Turn off one kind of notification with the signed link from a mail (no sign-in)',
+          querystring: unsubscribeQuerySchema,
+          body: unsubscribeBodySchema.optional(),
+          response: { 200: unsubscribeResponseSchema, ...errors },
+        },
+      },
+      async (request) => {
+        await ctx.rateLimiter.consume(UNSUBSCRIBE_LIMIT, request.ip);
+        const token = request.body?.token ?? request.query.token;
+        if (!token) throw badRequest('The link is missing its token');
+        const parsed = mail.readUnsubscribeToken(token);
+        if (!parsed || !z.uuid().safeParse(parsed.userId).success) {
+          throw new AppError(400, 'TOKEN_INVALID', 'This unsubscribe link is not valid. Change your notifications in your settings instead.');
+        }
+        const column = parsed.kind === 'payment_credited' ? { paymentCredited: false } : { ticketReply: false };
+        const inserted = await db
+          .insert(mailPreferences)
+          .values({ userId: parsed.userId, ...column })
+          .onConflictDoUpdate({ target: mailPreferences.userId, set: { ...column, updatedAt: sql`now()` } })
+          .returning({ userId: mailPreferences.userId })
+          .catch((err: { code?: string; cause?: { code?: string } }) => {
+            // The account was deleted: nothing left to send to.
+            if ((err.code ?? err.cause?.code) === '23503') return [];
+            throw err;
+          });
+        if (inserted.length === 0) throw notFound('This account no longer exists');
+        return { success: true as const, message: `You will no longer receive ${KIND_NAMES[parsed.kind]} by email.`, kind: parsed.kind };
+      },
+    );
+  });
+
+  api.get(
+    '/admin/mail',
+    {
+      config: { auth: 'staff' },
+      schema: { tags: ['admin'], summary: 'Outgoing mail, newest first (failed ones with their last error)', security, querystring: adminMailQuerySchema, response: { 200: adminMailListResponseSchema, ...errors } },
+    },
+    async (request) => mail.list(request.query),
+  );
+
+  api.post(
+    '/admin/mail/:id/retry',
+    {
+      config: { auth: 'staff' },
+      schema: { tags: ['admin'], summary: 'Send a failed message again', security, params: z.object({ id: z.uuid() }), response: { 200: messageResponseSchema, ...errors } },
+    },
+    async (request) => {
+      if (!(await mail.retry(request.params.id))) throw notFound('No failed message with this id can be sent again');
+      return { message: 'The message was queued again' };
+    },
+  );
+}

@@ -1,0 +1,68 @@
+import type { Tx } from '../../db/client.js';
+import { findUserById } from '../users/users.service.js';
+import type { MailService } from './mail.service.js';
+import { paymentCreditedMail } from './templates/payment-credited.js';
+import { ticketReplyMail } from './templates/ticket-reply.js';
+
+const usd = (cents: number) => (cents / 100).toFixed(2);
+
+/**
+ * Optional notifications, queued inside the transaction that makes the change (payments, tickets, which
+ * receive the app's mail service from the app context):
+ * the mail exists only if the change commits, once per change. A user who turned the kind off gets
+ * nothing. Never fails the caller: errors are logged by the mail service and dropped.
+ */
+export async function notifyPaymentCredited(
+  mail: MailService | undefined,
+  tx: Tx,
+  input: { userId: string; paymentId: string; priceAmountCents: number; feeCents: number; creditedCents: number; payCurrency: string },
+): Promise<void> {
+  // A stopped queue (an app closing, a service built without mail) sends nothing, as webhook events do.
+  if (!mail?.started) return;
+  if (!(await mail.wants(tx, input.userId, 'payment_credited'))) return;
+  const user = await findUserById(tx, input.userId);
+  if (!user) return;
+  const unsubscribe = mail.unsubscribe(user.id, 'payment_credited');
+  await mail.queueSafely(tx, {
+    userId: user.id,
+    kind: 'payment_credited',
+    to: user.email,
+    headers: unsubscribe.headers,
+    mail: paymentCreditedMail({
+      username: user.username,
+      amountPaid: usd(input.priceAmountCents),
+      fee: usd(input.feeCents),
+      credits: usd(input.creditedCents),
+      currency: input.payCurrency.toUpperCase(),
+      url: mail.link('/payment/complete', { id: input.paymentId }),
+      unsubscribeUrl: unsubscribe.url,
+    }),
+  });
+}
+
+export async function notifyTicketReply(
+  mail: MailService | undefined,
+  tx: Tx,
+  input: { userId: string; ticketId: string; number: number; subject: string; message: string },
+): Promise<void> {
+  // A stopped queue (an app closing, a service built without mail) sends nothing, as webhook events do.
+  if (!mail?.started) return;
+  if (!(await mail.wants(tx, input.userId, 'ticket_reply'))) return;
+  const user = await findUserById(tx, input.userId);
+  if (!user) return;
+  const unsubscribe = mail.unsubscribe(user.id, 'ticket_reply');
+  await mail.queueSafely(tx, {
+    userId: user.id,
+    kind: 'ticket_reply',
+    to: user.email,
+    headers: unsubscribe.headers,
+    mail: ticketReplyMail({
+      username: user.username,
+      number: input.number,
+      subject: input.subject,
+      message: input.message,
+      url: mail.link('/dashboard/support', { ticket: input.ticketId }),
+      unsubscribeUrl: unsubscribe.url,
+    }),
+  });
+}

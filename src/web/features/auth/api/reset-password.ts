@@ -1,0 +1,9 @@
+import { useMutation } from '@tanstack/react-query';
+import { api } from '../../../lib/api-client';
+
+/** POST /api/auth/reset-password: a new password with the link's token; every session of the account ends. */
+export function useResetPassword() {
+  return useMutation({
+    mutationFn: (input: { token: string; password: string }) => api.post<{ success: true; message: string }>('/api/auth/reset-password', input),
+  });
+}

@@ -1,0 +1,39 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { ApiError } from '../../../lib/api-client';
+
+/** Why a one-time link did not work, from the server's code, in words that say what to do next. */
+export function linkProblem(error: unknown): { title: string; message: string } {
+  const api = error instanceof ApiError ? error : null;
+  const message = api?.fromServer ? api.message : 'Something went wrong. Check your connection and try again.';
+  switch (api?.code) {
+    case 'TOKEN_EXPIRED':
+      return { title: 'This link has expired', message };
+    case 'TOKEN_USED':
+      return { title: 'This link was already used', message };
+    case 'TOKEN_SUPERSEDED':
+      return { title: 'A newer link was sent', message };
+    case 'TOKEN_INVALID':
+    case 'VALIDATION_ERROR':
+    case 'BAD_REQUEST':
+      return { title: 'This link is not valid', message };
+    case 'RATE_LIMITED':
+      return { title: 'Too many attempts', message };
+    default:
+      return { title: 'That did not work', message };
+  }
+}
+
+/** The card every link page shows: a heading that is focused for screen readers, and what follows. */
+export function LinkResultCard({ title, tone, children }: { title: string; tone: 'success' | 'error' | 'info'; children: ReactNode }) {
+  const heading = useRef<HTMLHeadingElement>(null);
+  // Focus moves to the outcome once when it appears (not on every re-render: a button below keeps its focus).
+  useEffect(() => heading.current?.focus(), [title]);
+  return (
+    <div className={`auth-card card link-result link-result-${tone}`} role={tone === 'error' ? 'alert' : 'status'}>
+      <h1 tabIndex={-1} ref={heading}>
+        {title}
+      </h1>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,114 @@
+import { useId, useState, type FormEvent } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '../../../../shared/routes';
+import { passwordSchema } from '../../../../shared/schemas/auth';
+import { usePageMeta } from '../../../components/use-page-meta';
+import { ApiError } from '../../../lib/api-client';
+import { useResetPassword } from '../api/reset-password';
+import { linkProblem, LinkResultCard } from '../components/link-result';
+import { useSessionStore } from '../stores/session-store';
+import '../auth.css';
+
+const LINK_CODES = ['TOKEN_EXPIRED', 'TOKEN_USED', 'TOKEN_SUPERSEDED', 'TOKEN_INVALID'];
+
+/** /reset-password?token=…: a new password under the register rules; every session ends, then log in. */
+export default function ResetPasswordPage() {
+  usePageMeta('Choose a new password');
+  const id = useId();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const [password, setPassword] = useState('');
+  const [confirm, setConfirm] = useState('');
+  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
+  const reset = useResetPassword();
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (reset.isPending) return;
+    const next: { password?: string; confirm?: string } = {};
+    const parsed = passwordSchema.safeParse(password);
+    if (!parsed.success) next.password = parsed.error.issues[0]?.message;
+    if (!next.password && confirm !== password) next.confirm = 'The two passwords do not match';
+    setErrors(next);
+    if (next.password || next.confirm) {
+      document.getElementById(`${id}-${next.password ? 'password' : 'confirm'}`)?.focus();
+      return;
+    }
+    reset.mutate(
+      { token, password },
+      {
+        onSuccess: () => {
+          // Every session of the account has ended, this browser's too.
+          useSessionStore.getState().clearSession();
+        },
+      },
+    );
+  };
+
+  const apiError = reset.error instanceof ApiError ? reset.error : null;
+  if (!token || (apiError && LINK_CODES.includes(apiError.code))) {
+    const problem = token ? linkProblem(apiError) : { title: 'This link is not valid', message: 'The link has no token. Open the whole link from the email.' };
+    return (
+      <section className="page auth-page">
+        <LinkResultCard title={problem.title} tone="error">
+          <p>{problem.message}</p>
+          <Link className="btn btn-primary" to={paths.forgotPassword}>
+            Ask for a new link
+          </Link>
+        </LinkResultCard>
+      </section>
+    );
+  }
+  if (reset.isSuccess) {
+    return (
+      <section className="page auth-page">
+        <LinkResultCard title="Your password was changed" tone="success">
+          <p>{reset.data.message} Every device that was signed in has been signed out.</p>
+          <Link className="btn btn-primary" to={paths.login}>
+            Log in
+          </Link>
+        </LinkResultCard>
+      </section>
+    );
+  }
+
+  const fieldError = (name: 'password' | 'confirm') =>
+    (errors[name] ?? (name === 'password' ? apiError?.fieldErrors.password : undefined)) || null;
+  return (
+    <section className="page auth-page">
+      <div className="auth-card card">
+        <h1 id={`${id}-title`}>Choose a new password</h1>
+        <p className="muted">At least 8 characters. A long phrase is easiest to remember. Setting it signs out every device.</p>
+        <div className="form-error" role="alert" aria-live="assertive">
+          {reset.isError && !apiError?.fieldErrors.password ? (apiError?.fromServer ? apiError.message : 'Could not change the password. Check your connection and try again.') : null}
+        </div>
+        <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+          {(['password', 'confirm'] as const).map((name) => (
+            <div className="field" key={name}>
+              <label htmlFor={`${id}-${name}`}>{name === 'password' ? 'New password' : 'Repeat the new password'}</label>
+              <input
+                id={`${id}-${name}`}
+                name={name}
+                type="password"
+                autoComplete="new-password"
+                value={name === 'password' ? password : confirm}
+                onChange={(e) => (name === 'password' ? setPassword : setConfirm)(e.target.value)}
+                aria-invalid={fieldError(name) ? true : undefined}
+                aria-describedby={fieldError(name) ? `${id}-${name}-error` : undefined}
+                required
+              />
+              {fieldError(name) && (
+                <p id={`${id}-${name}-error`} className="field-error">
+                  {fieldError(name)}
+                </p>
+              )}
+            </div>
+          ))}
+          <button type="submit" className="btn btn-primary auth-submit" disabled={reset.isPending} aria-busy={reset.isPending || undefined}>
+            {reset.isPending ? 'Saving…' : 'Set new password'}
+          </button>
+        </form>
+      </div>
+    </section>
+  );
+}

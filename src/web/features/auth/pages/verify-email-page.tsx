@@ -1,0 +1,77 @@
+import { useEffect, useRef } from 'react';
+import { Link, useSearchParams } from 'react-router';
+import { paths } from '../../../../shared/routes';
+import { usePageMeta } from '../../../components/use-page-meta';
+import { useResendVerification } from '../api/resend-verification';
+import { useVerifyEmail } from '../api/verify-email';
+import { linkProblem, LinkResultCard } from '../components/link-result';
+import { useSessionStore } from '../stores/session-store';
+import '../auth.css';
+
+/** /verify-email?token=…: the link from "Confirm your email". Confirms once, or says why not and offers a new link. */
+export default function VerifyEmailPage() {
+  usePageMeta('Confirm your email');
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
+  const verify = useVerifyEmail();
+  const resend = useResendVerification();
+  const signedIn = useSessionStore((s) => s.isAuthenticated && !s.isGuest);
+  const started = useRef(false);
+
+  useEffect(() => {
+    // Once per page: the token is single-use, so a second call (StrictMode, re-render) would report "already used".
+    if (!token || started.current) return;
+    started.current = true;
+    verify.mutate(token, {
+      onSuccess: () => {
+        if (useSessionStore.getState().isAuthenticated) void useSessionStore.getState().fetchUser().catch(() => undefined);
+      },
+    });
+  }, [token, verify]);
+
+  let content;
+  if (!token) {
+    content = (
+      <LinkResultCard title="This link is not valid" tone="error">
+        <p>The link has no token. Open the whole link from the email, or ask for a new one.</p>
+      </LinkResultCard>
+    );
+  } else if (verify.isSuccess) {
+    content = (
+      <LinkResultCard title="Your email is confirmed" tone="success">
+        <p>Thank you. We will use this address for receipts, security notices and password resets.</p>
+        <Link className="btn btn-primary" to={signedIn ? paths.dashboard : paths.login}>
+          {signedIn ? 'Go to my dashboard' : 'Log in'}
+        </Link>
+      </LinkResultCard>
+    );
+  } else if (verify.isError) {
+    const problem = linkProblem(verify.error);
+    content = (
+      <LinkResultCard title={problem.title} tone="error">
+        <p>{problem.message}</p>
+        {signedIn ? (
+          <>
+            <button type="button" className="btn btn-primary" disabled={resend.isPending || resend.isSuccess} onClick={() => resend.mutate()}>
+              {resend.isPending ? 'Sending…' : 'Send me a new link'}
+            </button>
+            <p role="status" aria-live="polite">
+              {resend.isSuccess ? resend.data.message : resend.isError ? linkProblem(resend.error).message : ''}
+            </p>
+          </>
+        ) : (
+          <p>
+            <Link to={paths.login}>Log in</Link> to ask for a new confirmation link.
+          </p>
+        )}
+      </LinkResultCard>
+    );
+  } else {
+    content = (
+      <LinkResultCard title="Confirming your email…" tone="info">
+        <p aria-busy="true">One moment.</p>
+      </LinkResultCard>
+    );
+  }
+  return <section className="page auth-page">{content}</section>;
+}

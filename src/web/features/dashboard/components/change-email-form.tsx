@@ -1,0 +1,93 @@
+import { useId, useState, type FormEvent } from 'react';
+import { emailSchema } from '../../../../shared/schemas/auth';
+import { ApiError } from '../../../lib/api-client';
+import { useSessionStore } from '../../auth';
+import { useChangeEmail } from '../api/change-email';
+
+type Field = 'email' | 'currentPassword';
+
+/** Change of address: needs the current password; the change is made by the link sent to the new address. */
+export function ChangeEmailForm() {
+  const id = useId();
+  const user = useSessionStore((s) => (s.user && !('isGuest' in s.user) ? s.user : null));
+  const [email, setEmail] = useState('');
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const change = useChangeEmail();
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (change.isPending) return;
+    const next: Partial<Record<Field, string>> = {};
+    const parsed = emailSchema.safeParse(email);
+    if (!parsed.success) next.email = parsed.error.issues[0]?.message;
+    if (!currentPassword) next.currentPassword = 'Current password is required';
+    setErrors(next);
+    if (next.email || next.currentPassword) {
+      document.getElementById(`${id}-${next.email ? 'email' : 'currentPassword'}`)?.focus();
+      return;
+    }
+    change.mutate(
+      { email: parsed.data!, currentPassword },
+      {
+        onSuccess: () => {
+          setEmail('');
+          setCurrentPassword('');
+        },
+      },
+    );
+  };
+
+  const apiError = change.error instanceof ApiError ? change.error : null;
+  const fieldError = (name: Field) => errors[name] ?? apiError?.fieldErrors[name];
+  const formError = change.isError && !apiError?.fieldErrors.email && !apiError?.fieldErrors.currentPassword ? (apiError?.fromServer ? apiError.message : 'Could not change the address. Check your connection and try again.') : null;
+
+  return (
+    <section className="card settings-section" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Email address</h2>
+      {user && (
+        <p>
+          Current address: <strong data-testid="current-email">{user.email}</strong>{' '}
+          <span className="muted">({user.emailVerified ? 'confirmed' : 'not confirmed yet'})</span>
+        </p>
+      )}
+      <div className="form-error" role="alert" aria-live="assertive">
+        {formError}
+      </div>
+      <p role="status" aria-live="polite" className="settings-notice">
+        {change.isSuccess ? change.data.message : null}
+      </p>
+      <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+        {(
+          [
+            ['email', 'New email address', 'email', 'email', email, setEmail],
+            ['currentPassword', 'Current password', 'password', 'current-password', currentPassword, setCurrentPassword],
+          ] as const
+        ).map(([name, label, type, autoComplete, value, set]) => (
+          <div className="field" key={name}>
+            <label htmlFor={`${id}-${name}`}>{label}</label>
+            <input
+              id={`${id}-${name}`}
+              name={name === 'email' ? 'newEmail' : name}
+              type={type}
+              autoComplete={autoComplete}
+              value={value}
+              onChange={(e) => set(e.target.value)}
+              aria-invalid={fieldError(name) ? true : undefined}
+              aria-describedby={fieldError(name) ? `${id}-${name}-error` : undefined}
+              required
+            />
+            {fieldError(name) && (
+              <p id={`${id}-${name}-error`} className="field-error">
+                {fieldError(name)}
+              </p>
+            )}
+          </div>
+        ))}
+        <button type="submit" className="btn btn-primary" disabled={change.isPending} aria-busy={change.isPending || undefined}>
+          {change.isPending ? 'Sending…' : 'Change email address'}
+        </button>
+      </form>
+    </section>
+  );
+}

@@ -1,0 +1,57 @@
+import { useId } from 'react';
+import type { MailPreferences } from '../../../../shared/schemas/mail';
+import { ApiError } from '../../../lib/api-client';
+import { useMailPreferences } from '../api/get-mail-preferences';
+import { useUpdateMailPreferences } from '../api/update-mail-preferences';
+
+const OPTIONS: Array<{ key: keyof MailPreferences; label: string; note: string }> = [
+  { key: 'paymentCredited', label: 'Payment credited', note: 'When a top-up arrives: amount, fee and credits.' },
+  { key: 'ticketReply', label: 'Support replies', note: 'When our team answers one of your tickets.' },
+];
+
+/** Optional email notifications; security notices are always sent and are not listed as switches. */
+export function MailPreferencesPanel() {
+  const id = useId();
+  const preferences = useMailPreferences();
+  const update = useUpdateMailPreferences();
+  const error = update.error instanceof ApiError && update.error.fromServer ? update.error.message : 'Could not save. Try again.';
+
+  return (
+    <section className="card settings-section" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Email notifications</h2>
+      <p className="muted">Security notices (password or address changed, sign-in from a new device) are always sent.</p>
+      {preferences.isPending ? (
+        <p aria-busy="true">Loading…</p>
+      ) : preferences.isError ? (
+        <p className="field-error" role="alert">
+          Could not load your notification settings.{' '}
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => void preferences.refetch()}>
+            Try again
+          </button>
+        </p>
+      ) : (
+        <fieldset disabled={update.isPending}>
+          <legend className="visually-hidden">Notifications by email</legend>
+          {OPTIONS.map((option) => (
+            <div className="checkbox-row" key={option.key}>
+              <input
+                id={`${id}-${option.key}`}
+                type="checkbox"
+                checked={preferences.data[option.key]}
+                onChange={(e) => update.mutate({ [option.key]: e.target.checked })}
+                aria-describedby={`${id}-${option.key}-note`}
+              />
+              <label htmlFor={`${id}-${option.key}`}>{option.label}</label>
+              <p id={`${id}-${option.key}-note`} className="field-note">
+                {option.note}
+              </p>
+            </div>
+          ))}
+        </fieldset>
+      )}
+      <p role="status" aria-live="polite" className="settings-notice">
+        {update.isSuccess ? 'Saved.' : update.isError ? error : null}
+      </p>
+    </section>
+  );
+}
