@@ -4,6 +4,54 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 const SERVER_CODE = { group: ['**/server/**'], message: 'The web app must not import server code.' };
+const SERVER_ALIAS = { regex: '^#server/', message: 'The web app must not import server code.' };
+
+/**
+ * Imports may climb at most two folders (`../../x`); anything further goes through an alias of
+ * package.json `imports` (#server/..., #shared/..., #web/...). `node scripts/use-import-aliases.mjs`
+ * rewrites them (docs/decisions/0150-import-aliases.md). Checks every place a path names a module:
+ * import/export declarations, import(), typeof import(), require() and vi.mock()-style calls.
+ */
+const MAX_CLIMBS = 2;
+const VI_PATH_METHODS = new Set(['mock', 'doMock', 'unmock', 'doUnmock', 'importActual', 'importMock']);
+const noDeepRelativeImports = {
+  meta: {
+    type: 'suggestion',
+    docs: { description: `Forbid relative module paths that climb more than ${MAX_CLIMBS} folders.` },
+    messages: {
+      climbs:
+        "'{{path}}' climbs {{count}} folders: import it through its alias (#server/…, #shared/…, #web/…); " +
+        '`node scripts/use-import-aliases.mjs` rewrites it.',
+    },
+    schema: [],
+  },
+  create(context) {
+    const check = (node) => {
+      if (!node || node.type !== 'Literal' || typeof node.value !== 'string') return;
+      const count = node.value.split(/[/\\]/).filter((segment) => segment === '..').length;
+      if (count > MAX_CLIMBS) context.report({ node, messageId: 'climbs', data: { path: node.value, count } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+      TSImportType: (node) => check(node.argument?.literal ?? node.argument),
+      TSExternalModuleReference: (node) => check(node.expression),
+      CallExpression(node) {
+        const { callee } = node;
+        const isRequire = callee.type === 'Identifier' && callee.name === 'require';
+        const isVi =
+          callee.type === 'MemberExpression' &&
+          callee.object.type === 'Identifier' &&
+          callee.object.name === 'vi' &&
+          callee.property.type === 'Identifier' &&
+          VI_PATH_METHODS.has(callee.property.name);
+        if (isRequire || isVi) check(node.arguments[0]);
+      },
+    };
+  },
+};
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'src/server/db/migrations/**', 'test-results/**', '.tmp/**'] },
@@ -17,6 +65,18 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.{ts,tsx}', 'e2e/**/*.ts'],
+    plugins: { olympus: { rules: { 'no-deep-relative-imports': noDeepRelativeImports } } },
+    rules: { 'olympus/no-deep-relative-imports': 'error' },
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    rules: {
+      // The compiled server has no #web alias (dist/package.json); the browser code is not its to import.
+      'no-restricted-imports': ['error', { patterns: [{ regex: '^#web/', message: 'Server code must not import web code.' }] }],
+    },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
@@ -24,7 +84,7 @@ export default tseslint.config(
       'react-hooks/rules-of-hooks': 'error',
       'react-hooks/exhaustive-deps': 'warn',
       // Boundaries: the browser never imports server code.
-      'no-restricted-imports': ['error', { patterns: [SERVER_CODE] }],
+      'no-restricted-imports': ['error', { patterns: [SERVER_CODE, SERVER_ALIAS] }],
     },
   },
   {
@@ -38,6 +98,12 @@ export default tseslint.config(
         {
           patterns: [
             SERVER_CODE,
+            SERVER_ALIAS,
+            {
+              regex: '^#web/features/[^/]+/(api|components|hooks|lib|stores|pages|content)/',
+              message: "Import another feature through its public entry (features/<name>/index.ts), not its internals.",
+            },
+            { regex: '^#web/app/', message: 'Features do not import the app: it composes them.' },
             {
               regex: '^(\\.\\./){1,3}[^./][^/]*/(api|components|hooks|lib|stores|pages|content)/',
               message: "Import another feature through its public entry (features/<name>/index.ts), not its internals.",
@@ -57,7 +123,9 @@ export default tseslint.config(
         {
           patterns: [
             SERVER_CODE,
+            SERVER_ALIAS,
             { group: ['**/features/**', '**/app/**'], message: 'Shared web code depends on no feature and not on the app.' },
+            { regex: '^#web/(features|app)/', message: 'Shared web code depends on no feature and not on the app.' },
           ],
         },
       ],
@@ -68,7 +136,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['**/server/**', '**/web/**'], message: 'Shared code depends on nothing but itself and zod.' }] },
+        {
+          patterns: [
+            { group: ['**/server/**', '**/web/**'], message: 'Shared code depends on nothing but itself and zod.' },
+            { regex: '^#(server|web)/', message: 'Shared code depends on nothing but itself and zod.' },
+          ],
+        },
       ],
     },
   },
@@ -80,7 +153,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['../*'], message: 'The database layer imports nothing from modules or the app above it.' }] },
+        {
+          patterns: [
+            { group: ['../*'], message: 'The database layer imports nothing from modules or the app above it.' },
+            { regex: '^#(web/|server/(?!db/))', message: 'The database layer imports nothing from modules or the app above it.' },
+          ],
+        },
       ],
     },
   },
@@ -97,6 +175,11 @@ export default tseslint.config(
               group: ['../*/*.routes.js', '../*/*.module.js', '**/app.js', '**/server.js'],
               message: "Use another module's service or tables file; routes and module wiring are composed in app.ts.",
             },
+            {
+              regex: '^#server/(modules/[^/]+/[^/]+\\.(routes|module)\\.js|app\\.js|server\\.js)$',
+              message: "Use another module's service or tables file; routes and module wiring are composed in app.ts.",
+            },
+            { regex: '^#web/', message: 'Server code must not import web code.' },
           ],
         },
       ],

@@ -76,7 +76,7 @@ function newestMtime(entry) {
 
 /** dist/ is stale when either half is missing or any build input changed after it was built. */
 function buildIsStale() {
-  const outputs = ['dist/web/index.html', 'dist/server/server.js'];
+  const outputs = ['dist/web/index.html', 'dist/server/server.js', 'dist/package.json'];
   if (!outputs.every((f) => existsSync(f))) return true;
   const builtAt = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
   const inputs = ['src', 'vite.config.ts', 'tsconfig.base.json', 'tsconfig.server.json', 'tsconfig.web.json', 'package.json'];
