@@ -1,4 +1,4 @@
-import { paths } from '../../src/shared/routes.js';
+import { paths } from '#shared/routes.js';
 import { crashHeading, expect, expectPageRendered, signIn, test } from '../support/fixtures.js';
 
 /**

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { STATUS_PAGE_REFRESH_MS } from '../../src/shared/schemas/status.js';
+import { STATUS_PAGE_REFRESH_MS } from '#shared/schemas/status.js';
 import { expect, test } from '../support/fixtures.js';
 import { ISOLATED_ADMIN, startFakePaymentProvider, startIsolatedServer, type IsolatedServer } from '../support/isolated-server.js';
 

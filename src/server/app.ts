@@ -13,7 +13,7 @@ import {
   serializerCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { isAppRoute } from '../shared/routes.js';
+import { isAppRoute } from '#shared/routes.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { AppError } from './errors.js';

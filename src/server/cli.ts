@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { ROLES, type Role } from '../shared/constants.js';
-import { passwordSchema, usernameSchema, emailSchema } from '../shared/schemas/auth.js';
+import { ROLES, type Role } from '#shared/constants.js';
+import { passwordSchema, usernameSchema, emailSchema } from '#shared/schemas/auth.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';

@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
-import type { Database, Tx } from '../db/client.js';
+import type { Database, Tx } from '#server/db/client.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

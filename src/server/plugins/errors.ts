@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
-import { AppError } from '../errors.js';
+import { AppError } from '#server/errors.js';
 
 /** Connection errors from `pg` when the database is down: answer 503, not 500 (design.md section 3). */
 const DB_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', '57P01', '57P02', '57P03', 'ETIMEDOUT', 'EPIPE', '08000', '08001', '08003', '08006']);

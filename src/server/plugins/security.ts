@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import helmet from 'helmet';
-import type { Config } from '../config.js';
+import type { Config } from '#server/config.js';
 
 /**
  * A strict Content-Security-Policy: scripts only from this origin (plus the real bot-check and Telegram

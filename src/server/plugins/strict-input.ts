@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler } from 'fastify';
 import { validatorCompiler } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { isEmptyAsAbsent, MULTILINE_KEY, textProblem } from '../../shared/schemas/common.js';
+import { isEmptyAsAbsent, MULTILINE_KEY, textProblem } from '#shared/schemas/common.js';
 
 /**
  * Strict input by construction (docs/decisions/0110): the one validator every route's body, query

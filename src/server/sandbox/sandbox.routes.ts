@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../context.js';
+import type { AppContext } from '#server/context.js';
 import { registerDiscordSandbox } from './discord/discord.sandbox.js';
 import { registerMailSandbox } from './mail/mail.sandbox.js';
 import { registerNowPaymentsSandbox } from './nowpayments/nowpayments.sandbox.js';

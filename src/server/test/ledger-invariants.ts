@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { DbOrTx } from '../db/client.js';
+import type { DbOrTx } from '#server/db/client.js';
 
 type Row = Record<string, unknown>;
 const n = (v: unknown) => Number(v ?? 0);

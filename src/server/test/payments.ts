@@ -1,10 +1,10 @@
 import { expect } from 'vitest';
-import { signIpnPayload } from '../modules/payments/ipn-signature.js';
-import { nowPaymentsClient } from '../modules/payments/payments.module.js';
-import { PaymentsService } from '../modules/payments/payments.service.js';
+import { signIpnPayload } from '#server/modules/payments/ipn-signature.js';
+import { nowPaymentsClient } from '#server/modules/payments/payments.module.js';
+import { PaymentsService } from '#server/modules/payments/payments.service.js';
 import { call } from './http.js';
 import type { TestApp } from './test-app.js';
-import { WebhookEvents } from '../modules/webhooks/webhook-events.js';
+import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 
 /** Shared steps of the payment tests: the sandbox provider, signed IPNs and the ledger as the user sees it. */
 export const SANDBOX_IPN_SECRET = 'sandbox-ipn-secret';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { buildApp, type App } from '../app.js';
-import { loadConfig, type Config } from '../config.js';
-import { openDatabase, type Database } from '../db/client.js';
-import { runMigrations } from '../db/migrate.js';
+import { buildApp, type App } from '#server/app.js';
+import { loadConfig, type Config } from '#server/config.js';
+import { openDatabase, type Database } from '#server/db/client.js';
+import { runMigrations } from '#server/db/migrate.js';
 
 export type Engine = 'pglite' | 'postgres';
 

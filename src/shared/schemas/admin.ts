@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ROLES } from '../constants.js';
+import { ROLES } from '#shared/constants.js';
 import { userSchema } from './auth.js';
 import { pageShape, paginationQuery, paginationQuerySchema, uuidSchema } from './common.js';
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX } from '../ad-rules.js';
+import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX } from '#shared/ad-rules.js';
 import { multiline, uuidParamsSchema, uuidSchema } from './common.js';
 
-export { AD_IMPRESSION_WINDOW_MS, AD_KINDS, AD_PLACEMENTS, AD_VIEWABLE_MS, AD_VIEWABLE_RATIO, AD_WEIGHT_MAX, type AdKind, type AdPlacement } from '../ad-rules.js';
+export { AD_IMPRESSION_WINDOW_MS, AD_KINDS, AD_PLACEMENTS, AD_VIEWABLE_MS, AD_VIEWABLE_RATIO, AD_WEIGHT_MAX, type AdKind, type AdPlacement } from '#shared/ad-rules.js';
 export const adPlacementSchema = z.enum(AD_PLACEMENTS);
 
 /**

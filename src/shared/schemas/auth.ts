@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from '../constants.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from '#shared/constants.js';
 import { emptyAsAbsent } from './common.js';
 
 // Field schemas carry the messages people see next to a field.

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EXCHANGE_STATUSES } from '../exchange-statuses.js';
+import { EXCHANGE_STATUSES } from '#shared/exchange-statuses.js';
 import { pageShape, paginationQuerySchema } from './common.js';
 
 /**
@@ -7,7 +7,7 @@ import { pageShape, paginationQuerySchema } from './common.js';
  * shapes of spec section 3 (guest rewards status, claim result, exchange response on saving a claim).
  */
 
-export { EXCHANGE_STATUSES, FINAL_EXCHANGE_STATUSES, type ExchangeStatus } from '../exchange-statuses.js';
+export { EXCHANGE_STATUSES, FINAL_EXCHANGE_STATUSES, type ExchangeStatus } from '#shared/exchange-statuses.js';
 export const exchangeStatusSchema = z.enum(EXCHANGE_STATUSES);
 
 /** Ticker as the swap provider spells it (lower case: btc, usdterc20, xrp...). */

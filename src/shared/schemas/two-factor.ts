@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH } from '../constants.js';
+import { PASSWORD_MAX_LENGTH } from '#shared/constants.js';
 import { guestIdSchema } from './auth.js';
 
 /** Two-factor sign-in (issue 16): authenticator app (TOTP), recovery codes and passkeys. */

@@ -1,12 +1,12 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { AppBrowserRouter } from './app-router';
 import { AppRoutes } from './router';
-import { registerRewardRedemption } from '../features/exchange/register-reward-redemption';
+import { registerRewardRedemption } from '#web/features/exchange/register-reward-redemption';
 
 // Guest reward claims are redeemed after every non-guest sign-in (spec section 4).
 registerRewardRedemption();
 
-const Toaster = lazy(() => import('../components/ui/toaster').then((m) => ({ default: m.Toaster })));
+const Toaster = lazy(() => import('#web/components/ui/toaster').then((m) => ({ default: m.Toaster })));
 
 /**
  * The toast outlet, mounted once. No page needs a toast for its first paint, so the toast library

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { usePageMeta } from '../components/use-page-meta';
+import { usePageMeta } from '#web/components/use-page-meta';
 
 /** A lazy page whose chunk could not be fetched (typically: a new version was deployed meanwhile). */
 function isChunkLoadError(error: unknown): boolean {

@@ -1,6 +1,6 @@
 import { Link, useLocation } from 'react-router';
-import { paths } from '../../shared/routes';
-import { usePageMeta } from '../components/use-page-meta';
+import { paths } from '#shared/routes';
+import { usePageMeta } from '#web/components/use-page-meta';
 
 /** Any path the app does not know (the server answers these with status 404). */
 export default function NotFoundPage() {

@@ -1,8 +1,8 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { User } from '../../shared/schemas/auth';
-import { authenticatedState, clearedState, useSessionStore } from '../features/auth/stores/session-store';
+import type { User } from '#shared/schemas/auth';
+import { authenticatedState, clearedState, useSessionStore } from '#web/features/auth/stores/session-store';
 import { AppRoutes } from './router';
 
 const user: User = {

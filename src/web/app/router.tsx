@@ -1,7 +1,7 @@
 import { lazy, type ComponentType } from 'react';
 import { Route, Routes } from 'react-router';
-import { paths } from '../../shared/routes';
-import { lazyWithServerState } from '../components/lazy-with-server-state';
+import { paths } from '#shared/routes';
+import { lazyWithServerState } from '#web/components/lazy-with-server-state';
 import { RouteErrorBoundary } from './route-error-boundary';
 import { RootLayout } from './layout/root-layout';
 
@@ -20,27 +20,27 @@ const page = (load: () => Promise<{ default: ComponentType }>) => {
  * page's own chunk. Except the home page: TanStack Query would push its first load over budget, so only
  * the home page's lazy islands that read server state (the exchange panel, the ad) bring it along.
  */
-const HomePageModule = lazy(() => import('../features/marketing/pages/home-page'));
+const HomePageModule = lazy(() => import('#web/features/marketing/pages/home-page'));
 const HomePage = <HomePageModule />;
-const StatusPage = page(() => import('../features/marketing/pages/status-page'));
-const PrivacyPage = page(() => import('../features/marketing/pages/privacy-page'));
-const TermsPage = page(() => import('../features/marketing/pages/terms-page'));
-const DashboardPage = page(() => import('../features/dashboard/pages/dashboard-page'));
-const PatchNotesPage = page(() => import('../features/marketing/pages/patch-notes-page'));
-const LoginPage = page(() => import('../features/auth/pages/login-page'));
-const RegisterPage = page(() => import('../features/auth/pages/register-page'));
-const PaymentProcessPage = page(() => import('../features/payments/pages/payment-process-page'));
-const PaymentCompletePage = page(() => import('../features/payments/pages/payment-complete-page'));
-const JobsPage = page(() => import('../features/marketing/pages/jobs-page'));
-const PortfolioPage = page(() => import('../features/marketing/pages/portfolio-page'));
-const ReviewsPage = page(() => import('../features/marketing/pages/reviews-page'));
-const DiscordCallbackPage = page(() => import('../features/connections/pages/discord-callback-page'));
-const TelegramCallbackPage = page(() => import('../features/connections/pages/telegram-callback-page'));
-const VerifyEmailPage = page(() => import('../features/auth/pages/verify-email-page'));
-const ForgotPasswordPage = page(() => import('../features/auth/pages/forgot-password-page'));
-const ResetPasswordPage = page(() => import('../features/auth/pages/reset-password-page'));
-const ConfirmEmailPage = page(() => import('../features/auth/pages/confirm-email-page'));
-const UnsubscribePage = page(() => import('../features/auth/pages/unsubscribe-page'));
+const StatusPage = page(() => import('#web/features/marketing/pages/status-page'));
+const PrivacyPage = page(() => import('#web/features/marketing/pages/privacy-page'));
+const TermsPage = page(() => import('#web/features/marketing/pages/terms-page'));
+const DashboardPage = page(() => import('#web/features/dashboard/pages/dashboard-page'));
+const PatchNotesPage = page(() => import('#web/features/marketing/pages/patch-notes-page'));
+const LoginPage = page(() => import('#web/features/auth/pages/login-page'));
+const RegisterPage = page(() => import('#web/features/auth/pages/register-page'));
+const PaymentProcessPage = page(() => import('#web/features/payments/pages/payment-process-page'));
+const PaymentCompletePage = page(() => import('#web/features/payments/pages/payment-complete-page'));
+const JobsPage = page(() => import('#web/features/marketing/pages/jobs-page'));
+const PortfolioPage = page(() => import('#web/features/marketing/pages/portfolio-page'));
+const ReviewsPage = page(() => import('#web/features/marketing/pages/reviews-page'));
+const DiscordCallbackPage = page(() => import('#web/features/connections/pages/discord-callback-page'));
+const TelegramCallbackPage = page(() => import('#web/features/connections/pages/telegram-callback-page'));
+const VerifyEmailPage = page(() => import('#web/features/auth/pages/verify-email-page'));
+const ForgotPasswordPage = page(() => import('#web/features/auth/pages/forgot-password-page'));
+const ResetPasswordPage = page(() => import('#web/features/auth/pages/reset-password-page'));
+const ConfirmEmailPage = page(() => import('#web/features/auth/pages/confirm-email-page'));
+const UnsubscribePage = page(() => import('#web/features/auth/pages/unsubscribe-page'));
 const NotFoundPage = page(() => import('./not-found-page'));
 
 /**

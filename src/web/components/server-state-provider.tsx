@@ -1,6 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
-import { queryClient } from '../lib/query-client';
+import { queryClient } from '#web/lib/query-client';
 
 /**
  * The app's one QueryClient for everything below. Loaded lazily with the parts that use server state

@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { REQUEST_TIMEOUT_MS } from '../../shared/constants';
+import { REQUEST_TIMEOUT_MS } from '#shared/constants';
 import { api, ApiError, configureApiClient, NETWORK_MESSAGE, refreshAccessToken, TIMEOUT_MESSAGE } from './api-client';
 import { storage } from './storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../test/scripted-api-server';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
 
 let server: ScriptedApiServer;
 let redirects: number;

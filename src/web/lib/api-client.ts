@@ -13,9 +13,9 @@
  *   and the full-page redirect to /login when the session cannot be renewed. It never shows toasts or
  *   navigates otherwise: callers decide what the user sees.
  */
-import { REQUEST_TIMEOUT_MS } from '../../shared/constants';
-import { paths } from '../../shared/routes';
-import { isTokenExpired, readTokenClaims } from '../../shared/token';
+import { REQUEST_TIMEOUT_MS } from '#shared/constants';
+import { paths } from '#shared/routes';
+import { isTokenExpired, readTokenClaims } from '#shared/token';
 import { storage } from './storage';
 
 export class ApiError extends Error {

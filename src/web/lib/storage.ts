@@ -7,8 +7,8 @@ import {
   SESSION_COOKIE_MAX_AGE_S,
   STORAGE_KEYS,
   TOKEN_COOKIE,
-} from '../../shared/constants';
-import { readTokenClaims } from '../../shared/token';
+} from '#shared/constants';
+import { readTokenClaims } from '#shared/token';
 
 export type UserType = 'user' | 'guest';
 

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { render, type RenderOptions } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
-import { createQueryClient } from '../lib/query-client';
+import { createQueryClient } from '#web/lib/query-client';
 
 /**
  * Renders a component the way the app does: inside its own fresh QueryClient (no cache shared

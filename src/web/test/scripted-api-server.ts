@@ -8,8 +8,8 @@ import type { AddressInfo } from 'node:net';
 import { act, cleanup } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll, beforeEach, vi } from 'vitest';
-import { configureApiClient } from '../lib/api-client';
-import { storage } from '../lib/storage';
+import { configureApiClient } from '#web/lib/api-client';
+import { storage } from '#web/lib/storage';
 
 export interface RecordedRequest {
   method: string;

@@ -6,13 +6,13 @@ import {
   adminOwnerSchema,
   adminPaymentListQuerySchema,
   paymentEventSchema,
-} from '../../../shared/schemas/admin.js';
-import { errorResponses, idParamsSchema } from '../../../shared/schemas/common.js';
-import { exchangeSchema } from '../../../shared/schemas/exchange.js';
-import { paymentSchema } from '../../../shared/schemas/payments.js';
-import type { AppContext } from '../../context.js';
-import type { ExchangeService } from '../exchange/exchange.service.js';
-import type { PaymentsService } from '../payments/payments.service.js';
+} from '#shared/schemas/admin.js';
+import { errorResponses, idParamsSchema } from '#shared/schemas/common.js';
+import { exchangeSchema } from '#shared/schemas/exchange.js';
+import { paymentSchema } from '#shared/schemas/payments.js';
+import type { AppContext } from '#server/context.js';
+import type { ExchangeService } from '#server/modules/exchange/exchange.service.js';
+import type { PaymentsService } from '#server/modules/payments/payments.service.js';
 import { AdminMoneyService } from './admin-money.service.js';
 
 

@@ -1,17 +1,17 @@
 import { and, asc, count, desc, eq, gte, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import type { Db, DbOrTx } from '../../db/client.js';
-import { isUuid } from '../../../shared/schemas/common.js';
-import { notFound } from '../../errors.js';
-import type { ExchangeService } from '../exchange/exchange.service.js';
-import { toExchangeDto } from '../exchange/exchange.service.js';
-import { exchanges } from '../exchange/exchange.tables.js';
-import { paymentEvents } from '../payments/payment-events.tables.js';
-import type { PaymentsService } from '../payments/payments.service.js';
-import { toPaymentDto } from '../payments/payments.service.js';
-import { payments } from '../payments/payments.tables.js';
-import { findUserById } from '../users/users.service.js';
-import { users } from '../users/users.tables.js';
-import { recordAudit } from '../audit/audit.service.js';
+import type { Db, DbOrTx } from '#server/db/client.js';
+import { isUuid } from '#shared/schemas/common.js';
+import { notFound } from '#server/errors.js';
+import type { ExchangeService } from '#server/modules/exchange/exchange.service.js';
+import { toExchangeDto } from '#server/modules/exchange/exchange.service.js';
+import { exchanges } from '#server/modules/exchange/exchange.tables.js';
+import { paymentEvents } from '#server/modules/payments/payment-events.tables.js';
+import type { PaymentsService } from '#server/modules/payments/payments.service.js';
+import { toPaymentDto } from '#server/modules/payments/payments.service.js';
+import { payments } from '#server/modules/payments/payments.tables.js';
+import { findUserById } from '#server/modules/users/users.service.js';
+import { users } from '#server/modules/users/users.tables.js';
+import { recordAudit } from '#server/modules/audit/audit.service.js';
 
 
 async function usernames(db: DbOrTx, ids: Array<string | null>): Promise<Map<string, string>> {

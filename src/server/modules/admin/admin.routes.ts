@@ -12,13 +12,13 @@ import {
   overviewQuerySchema,
   overviewResponseSchema,
   roleChangeBodySchema,
-} from '../../../shared/schemas/admin.js';
-import { errorResponses, idParamsSchema, paginationQuerySchema } from '../../../shared/schemas/common.js';
-import { ledgerEntrySchema } from '../../../shared/schemas/credits.js';
-import type { AppContext } from '../../context.js';
-import { getBalanceCents, listLedgerEntries, toLedgerEntryDto } from '../credits/ledger.service.js';
+} from '#shared/schemas/admin.js';
+import { errorResponses, idParamsSchema, paginationQuerySchema } from '#shared/schemas/common.js';
+import { ledgerEntrySchema } from '#shared/schemas/credits.js';
+import type { AppContext } from '#server/context.js';
+import { getBalanceCents, listLedgerEntries, toLedgerEntryDto } from '#server/modules/credits/ledger.service.js';
 import { AdminService } from './admin.service.js';
-import { listAudit } from '../audit/audit.service.js';
+import { listAudit } from '#server/modules/audit/audit.service.js';
 
 /**
  * Operator console calls. Reading is for staff (support and admin); changing accounts is for admins.

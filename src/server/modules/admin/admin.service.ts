@@ -1,17 +1,17 @@
 import { and, count, desc, eq, gt, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Role } from '../../../shared/constants.js';
-import type { AdminUser, OverviewResponse } from '../../../shared/schemas/admin.js';
-import type { Db } from '../../db/client.js';
-import { notFound, unprocessable } from '../../errors.js';
-import type { SessionStore } from '../auth/sessions.service.js';
-import { sessions } from '../auth/sessions.tables.js';
-import { creditLedgerEntries } from '../credits/credits.tables.js';
-import { payments } from '../payments/payments.tables.js';
-import { tickets } from '../tickets/tickets.tables.js';
-import { findUserById, toUserDto } from '../users/users.service.js';
-import { users, type UserRow } from '../users/users.tables.js';
-import { recordAudit } from '../audit/audit.service.js';
-import { noteUserChanging } from '../users/user-read-cache.js';
+import type { Role } from '#shared/constants.js';
+import type { AdminUser, OverviewResponse } from '#shared/schemas/admin.js';
+import type { Db } from '#server/db/client.js';
+import { notFound, unprocessable } from '#server/errors.js';
+import type { SessionStore } from '#server/modules/auth/sessions.service.js';
+import { sessions } from '#server/modules/auth/sessions.tables.js';
+import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
+import { payments } from '#server/modules/payments/payments.tables.js';
+import { tickets } from '#server/modules/tickets/tickets.tables.js';
+import { findUserById, toUserDto } from '#server/modules/users/users.service.js';
+import { users, type UserRow } from '#server/modules/users/users.tables.js';
+import { recordAudit } from '#server/modules/audit/audit.service.js';
+import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 
 export interface Actor {
   id: string;

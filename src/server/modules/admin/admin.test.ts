@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser, TEST_PASSWORD } from '../../test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
-import { setRole } from '../users/users.service.js';
+import { call, registerUser, TEST_PASSWORD } from '#server/test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { setRole } from '#server/modules/users/users.service.js';
 
 describe.each(ENGINES)('operator console API on %s', (engine) => {
   let t: TestApp;

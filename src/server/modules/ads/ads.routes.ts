@@ -12,10 +12,10 @@ import {
   staffAdListResponseSchema,
   staffAdResponseSchema,
   updateAdBodySchema,
-} from '../../../shared/schemas/ads.js';
-import { errorResponses } from '../../../shared/schemas/common.js';
-import type { AppContext } from '../../context.js';
-import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
+} from '#shared/schemas/ads.js';
+import { errorResponses } from '#shared/schemas/common.js';
+import type { AppContext } from '#server/context.js';
+import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { AdsService, type Viewer } from './ads.service.js';
 
 /** design.md section 4: impressions are throttled per viewer and per address. */

@@ -8,10 +8,10 @@ import {
   type AdPlacement,
   type PublicAd,
   type StaffAd,
-} from '../../../shared/schemas/ads.js';
+} from '#shared/schemas/ads.js';
 import type { z } from 'zod';
-import type { Db } from '../../db/client.js';
-import { badRequest, notFound } from '../../errors.js';
+import type { Db } from '#server/db/client.js';
+import { badRequest, notFound } from '#server/errors.js';
 import { ads, type AdRow } from './ads.tables.js';
 
 type CreateAd = z.output<typeof createAdBodySchema>;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, guestHeaders, registerUser, startGuest } from '../../test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
-import { setRole } from '../users/users.service.js';
+import { call, guestHeaders, registerUser, startGuest } from '#server/test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { setRole } from '#server/modules/users/users.service.js';
 import { AD_LIMITS } from './ads.routes.js';
 
 const TEXT_AD = {

@@ -1,6 +1,6 @@
 import { count, desc, sql, and, eq, type SQL } from 'drizzle-orm';
-import type { AuditEntry } from '../../../shared/schemas/admin.js';
-import type { DbOrTx } from '../../db/client.js';
+import type { AuditEntry } from '#shared/schemas/admin.js';
+import type { DbOrTx } from '#server/db/client.js';
 import { auditLog, type AuditRow } from './audit.tables.js';
 
 export interface AuditInput {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { findUserById } from '../users/users.service.js';
+import type { AppContext } from '#server/context.js';
+import { findUserById } from '#server/modules/users/users.service.js';
 import { recordAudit } from './audit.service.js';
 
 declare module 'fastify' {

@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppContext } from '../../context.js';
-import { AppError, forbidden, unauthorized } from '../../errors.js';
-import { userReadCache } from '../users/user-read-cache.js';
-import { findUserById } from '../users/users.service.js';
+import type { AppContext } from '#server/context.js';
+import { AppError, forbidden, unauthorized } from '#server/errors.js';
+import { userReadCache } from '#server/modules/users/user-read-cache.js';
+import { findUserById } from '#server/modules/users/users.service.js';
 import { SessionStore } from './sessions.service.js';
 import { type SessionTokenClaims, verifySessionToken } from './tokens.js';
 

@@ -11,18 +11,18 @@ import {
   registerBodySchema,
   sessionListResponseSchema,
   tokenResponseSchema,
-} from '../../../shared/schemas/auth.js';
-import { errorResponses, messageResponseSchema, uuidParamsSchema } from '../../../shared/schemas/common.js';
-import { twoFactorChallengeResponseSchema } from '../../../shared/schemas/two-factor.js';
-import { twoFactorStatus } from '../two-factor/two-factor.status.js';
-import type { AppContext } from '../../context.js';
-import { forbidden, notFound, unauthorized } from '../../errors.js';
-import { findUserById, toUserDto } from '../users/users.service.js';
+} from '#shared/schemas/auth.js';
+import { errorResponses, messageResponseSchema, uuidParamsSchema } from '#shared/schemas/common.js';
+import { twoFactorChallengeResponseSchema } from '#shared/schemas/two-factor.js';
+import { twoFactorStatus } from '#server/modules/two-factor/two-factor.status.js';
+import type { AppContext } from '#server/context.js';
+import { forbidden, notFound, unauthorized } from '#server/errors.js';
+import { findUserById, toUserDto } from '#server/modules/users/users.service.js';
 import { AuthService } from './auth.service.js';
 import { requestMeta } from './request-meta.js';
 import { registerEmailFlowRoutes } from './email-flows.routes.js';
 import { EmailFlows } from './email-flows.service.js';
-import { userReadCache } from '../users/user-read-cache.js';
+import { userReadCache } from '#server/modules/users/user-read-cache.js';
 
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthService {

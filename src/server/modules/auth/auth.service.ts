@@ -1,23 +1,23 @@
-import type { LoginBody, RegisterBody } from '../../../shared/schemas/auth.js';
-import type { Config } from '../../config.js';
-import type { Database, Tx } from '../../db/client.js';
-import { AppError, badRequest, forbidden, unauthorized } from '../../errors.js';
-import { RATE_LIMITS, type RateLimiter } from '../rate-limit/rate-limit.service.js';
+import type { LoginBody, RegisterBody } from '#shared/schemas/auth.js';
+import type { Config } from '#server/config.js';
+import type { Database, Tx } from '#server/db/client.js';
+import { AppError, badRequest, forbidden, unauthorized } from '#server/errors.js';
+import { RATE_LIMITS, type RateLimiter } from '#server/modules/rate-limit/rate-limit.service.js';
 import {
   createUser,
   findUserByLogin,
   findUserByReferralCode,
   findUserById,
   setPasswordHash,
-} from '../users/users.service.js';
-import type { UserRow } from '../users/users.tables.js';
+} from '#server/modules/users/users.service.js';
+import type { UserRow } from '#server/modules/users/users.tables.js';
 import { hashPassword, isCommonPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { newGuestId, type SessionStore } from './sessions.service.js';
 import { sessions } from './sessions.tables.js';
 import { signSessionToken, verifySessionToken } from './tokens.js';
 import { verifyTurnstileToken } from './turnstile.js';
 import { eq } from 'drizzle-orm';
-import type { TwoFactorChallengeResponse } from '../../../shared/schemas/two-factor.js';
+import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor.js';
 import type { EmailFlows } from './email-flows.service.js';
 
 /** Moves what a guest made (tickets, ...) to the account that signs in with that guestId. */

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, uniqueName } from '../../test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
-import { users } from '../users/users.tables.js';
+import { call, uniqueName } from '#server/test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { users } from '#server/modules/users/users.tables.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponseSchema } from '#shared/schemas/common.js';
 import {
   changeEmailBodySchema,
   changeEmailResponseSchema,
@@ -11,8 +11,8 @@ import {
   successResponseSchema,
   verifyEmailBodySchema,
   verifyEmailResponseSchema,
-} from '../../../shared/schemas/mail.js';
-import type { AppContext } from '../../context.js';
+} from '#shared/schemas/mail.js';
+import type { AppContext } from '#server/context.js';
 import type { EmailFlows } from './email-flows.service.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema };

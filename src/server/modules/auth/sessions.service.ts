@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { DEFAULT_SESSION_LIFETIME_S, REMEMBER_ME_LIFETIME_S } from '../../../shared/constants.js';
-import type { DbOrTx } from '../../db/client.js';
+import { DEFAULT_SESSION_LIFETIME_S, REMEMBER_ME_LIFETIME_S } from '#shared/constants.js';
+import type { DbOrTx } from '#server/db/client.js';
 import { sessions, type SessionRow } from './sessions.tables.js';
 
 /**

@@ -1,5 +1,5 @@
 import { boolean, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.tables.js';
+import { users } from '#server/modules/users/users.tables.js';
 
 /** Every token belongs to one of these rows; revoking the row invalidates the token at once. */
 export const sessions = pgTable(

@@ -1,5 +1,5 @@
-import type { TurnstileConfig } from '../../config.js';
-import { AppError } from '../../errors.js';
+import type { TurnstileConfig } from '#server/config.js';
+import { AppError } from '#server/errors.js';
 
 interface SiteverifyResponse {
   success: boolean;

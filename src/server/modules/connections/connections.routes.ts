@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { paths } from '../../../shared/routes.js';
+import { paths } from '#shared/routes.js';
 import {
   connectDiscordBodySchema,
   connectDiscordResponseSchema,
@@ -13,12 +13,12 @@ import {
   telegramConfigResponseSchema,
   verifyTelegramBodySchema,
   verifyTelegramResponseSchema,
-} from '../../../shared/schemas/connections.js';
-import { errorResponses } from '../../../shared/schemas/common.js';
-import type { AppContext } from '../../context.js';
-import { DISCORD_SANDBOX_AUTHORIZE_PATH } from '../../sandbox/discord/discord.sandbox.js';
-import { TELEGRAM_SANDBOX_LOGIN_PATH } from '../../sandbox/telegram/telegram.sandbox.js';
-import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
+} from '#shared/schemas/connections.js';
+import { errorResponses } from '#shared/schemas/common.js';
+import type { AppContext } from '#server/context.js';
+import { DISCORD_SANDBOX_AUTHORIZE_PATH } from '#server/sandbox/discord/discord.sandbox.js';
+import { TELEGRAM_SANDBOX_LOGIN_PATH } from '#server/sandbox/telegram/telegram.sandbox.js';
+import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import {
   connectDiscord,
   connectTelegram,

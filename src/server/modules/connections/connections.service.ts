@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.js';
-import { AppError } from '../../errors.js';
-import { users, type DiscordIdentity, type TelegramIdentity } from '../users/users.tables.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { AppError } from '#server/errors.js';
+import { users, type DiscordIdentity, type TelegramIdentity } from '#server/modules/users/users.tables.js';
 import { connectionVerifications, oauthStates, usedLoginProofs, type VerifiedProfile } from './connections.tables.js';
-import { noteUserChanging } from '../users/user-read-cache.js';
+import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 
 export type Provider = 'discord' | 'telegram';
 

@@ -1,5 +1,5 @@
 import { index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { sessions } from '../auth/sessions.tables.js';
+import { sessions } from '#server/modules/auth/sessions.tables.js';
 
 /**
  * OAuth `state` values handed out with an authorize URL: bound to one session, used once, short-lived

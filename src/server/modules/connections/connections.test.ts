@@ -1,10 +1,10 @@
 import { createHash, createHmac } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_SECRETS } from '../../config.js';
-import { sandboxDiscordAvatar, sandboxDiscordId } from '../../sandbox/discord/discord.sandbox.js';
-import { sandboxTelegramId } from '../../sandbox/telegram/telegram.sandbox.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { SANDBOX_SECRETS } from '#server/config.js';
+import { sandboxDiscordAvatar, sandboxDiscordId } from '#server/sandbox/discord/discord.sandbox.js';
+import { sandboxTelegramId } from '#server/sandbox/telegram/telegram.sandbox.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { signTelegramLogin, telegramDataCheckString } from './telegram-login.js';
 
 interface Json {

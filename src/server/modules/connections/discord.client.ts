@@ -1,5 +1,5 @@
-import type { DiscordConfig } from '../../config.js';
-import { AppError } from '../../errors.js';
+import type { DiscordConfig } from '#server/config.js';
+import { AppError } from '#server/errors.js';
 
 /** What Discord's `/users/@me` answers with the `identify` scope (providers.md). */
 export interface DiscordUser {

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { toCents } from '../../../shared/fees.js';
-import { creditAdjustmentBodySchema, ledgerEntrySchema, ledgerHistoryResponseSchema } from '../../../shared/schemas/credits.js';
-import { errorResponses, paginationQuerySchema } from '../../../shared/schemas/common.js';
-import type { AppContext } from '../../context.js';
-import { recordAudit } from '../audit/audit.service.js';
-import { findUserById } from '../users/users.service.js';
-import { requireUserId } from '../auth/auth.plugin.js';
+import { toCents } from '#shared/fees.js';
+import { creditAdjustmentBodySchema, ledgerEntrySchema, ledgerHistoryResponseSchema } from '#shared/schemas/credits.js';
+import { errorResponses, paginationQuerySchema } from '#shared/schemas/common.js';
+import type { AppContext } from '#server/context.js';
+import { recordAudit } from '#server/modules/audit/audit.service.js';
+import { findUserById } from '#server/modules/users/users.service.js';
+import { requireUserId } from '#server/modules/auth/auth.plugin.js';
 import { getBalanceCents, listLedgerEntries, postLedgerEntry, toLedgerEntryDto } from './ledger.service.js';
 
 export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -1,8 +1,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { LEDGER_ENTRY_KINDS } from '../../../shared/schemas/credits.js';
-import { payments } from '../payments/payments.tables.js';
-import { users } from '../users/users.tables.js';
+import type { LEDGER_ENTRY_KINDS } from '#shared/schemas/credits.js';
+import { payments } from '#server/modules/payments/payments.tables.js';
+import { users } from '#server/modules/users/users.tables.js';
 
 /** What a ledger entry is for; the reference prefix follows it (`payment:<id>`, `reward:<exchangeId>`...). */
 export type LedgerKind = (typeof LEDGER_ENTRY_KINDS)[number];

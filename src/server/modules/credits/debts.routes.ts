@@ -1,18 +1,18 @@
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponseSchema } from '#shared/schemas/common.js';
 import {
   adminOutstandingQuerySchema,
   adminOutstandingResponseSchema,
   myOutstandingResponseSchema,
   type Debt,
   type FlaggedAccount,
-} from '../../../shared/schemas/debts.js';
-import type { AppContext } from '../../context.js';
-import type { DbOrTx } from '../../db/client.js';
-import { requireUserId } from '../auth/auth.plugin.js';
-import { users } from '../users/users.tables.js';
+} from '#shared/schemas/debts.js';
+import type { AppContext } from '#server/context.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { requireUserId } from '#server/modules/auth/auth.plugin.js';
+import { users } from '#server/modules/users/users.tables.js';
 import { creditDebts, type CreditDebtRow } from './credits.tables.js';
 import { listDebts } from './ledger.service.js';
 

@@ -1,12 +1,12 @@
 import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
-import { formatCredits } from '../../../shared/fees.js';
-import type { LedgerEntry } from '../../../shared/schemas/credits.js';
-import type { DbOrTx } from '../../db/client.js';
-import { AppError, conflict, notFound, unprocessable } from '../../errors.js';
-import { users } from '../users/users.tables.js';
-import type { WebhookEvents } from '../webhooks/webhook-events.js';
+import { formatCredits } from '#shared/fees.js';
+import type { LedgerEntry } from '#shared/schemas/credits.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { AppError, conflict, notFound, unprocessable } from '#server/errors.js';
+import { users } from '#server/modules/users/users.tables.js';
+import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { creditDebts, creditLedgerEntries, type CreditDebtRow, type DebtReason, type LedgerEntryRow, type LedgerKind } from './credits.tables.js';
-import { noteUserChanging } from '../users/user-read-cache.js';
+import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 
 export interface PostLedgerEntryInput {
   userId: string;

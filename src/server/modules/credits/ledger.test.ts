@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser } from '../../test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
-import { createUser, setRole } from '../users/users.service.js';
-import { users } from '../users/users.tables.js';
+import { call, registerUser } from '#server/test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { createUser, setRole } from '#server/modules/users/users.service.js';
+import { users } from '#server/modules/users/users.tables.js';
 import { creditLedgerEntries } from './credits.tables.js';
-import { WebhookEvents } from '../webhooks/webhook-events.js';
+import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { postLedgerEntry } from './ledger.service.js';
 
 describe.each(ENGINES)('credits ledger on %s', (engine) => {

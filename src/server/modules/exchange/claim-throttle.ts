@@ -1,6 +1,6 @@
-import { isUuid } from '../../../shared/schemas/common.js';
-import { tooManyRequests, type AppError } from '../../errors.js';
-import type { RateLimiter, RateLimitRule } from '../rate-limit/rate-limit.service.js';
+import { isUuid } from '#shared/schemas/common.js';
+import { tooManyRequests, type AppError } from '#server/errors.js';
+import type { RateLimiter, RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 
 /**
  * Wrong reward-claim codes are limited per claim and per account, never per address: many people

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '#server/context.js';
 import { registerExchangeRoutes } from './exchange.routes.js';
 import { ExchangeService, moveGuestExchangesToUser } from './exchange.service.js';
 import { GuestClaimsService } from './guest-claims.service.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses, idParamsSchema } from '../../../shared/schemas/common.js';
+import { errorResponses, idParamsSchema } from '#shared/schemas/common.js';
 import {
   claimGuestRewardsBodySchema,
   claimGuestRewardsResponseSchema,
@@ -14,10 +14,10 @@ import {
   guestRewardsStatusResponseSchema,
   myExchangesQuerySchema,
   myExchangesResponseSchema,
-} from '../../../shared/schemas/exchange.js';
-import type { AppContext } from '../../context.js';
-import { forbidden, unauthorized } from '../../errors.js';
-import { requireUserId } from '../auth/auth.plugin.js';
+} from '#shared/schemas/exchange.js';
+import type { AppContext } from '#server/context.js';
+import { forbidden, unauthorized } from '#server/errors.js';
+import { requireUserId } from '#server/modules/auth/auth.plugin.js';
 import { EXCHANGE_LIMITS, toExchangeDto, type ExchangeOwner, type ExchangeService } from './exchange.service.js';
 import type { GuestClaimsService } from './guest-claims.service.js';
 

@@ -1,8 +1,8 @@
 import { and, count, desc, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { REWARD_CLAIM_VALIDITY_MS } from '../../../shared/constants.js';
-import { formatCredits } from '../../../shared/fees.js';
-import { isUuid } from '../../../shared/schemas/common.js';
+import { REWARD_CLAIM_VALIDITY_MS } from '#shared/constants.js';
+import { formatCredits } from '#shared/fees.js';
+import { isUuid } from '#shared/schemas/common.js';
 import {
   FINAL_EXCHANGE_STATUSES,
   type CreateExchangeBody,
@@ -11,12 +11,12 @@ import {
   type ExchangeCurrency,
   type ExchangeStatus,
   type MyExchangesQuery,
-} from '../../../shared/schemas/exchange.js';
-import type { Db, DbOrTx, Tx } from '../../db/client.js';
-import { AppError, notFound, unprocessable } from '../../errors.js';
-import { postLedgerEntry } from '../credits/ledger.service.js';
-import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
+} from '#shared/schemas/exchange.js';
+import type { Db, DbOrTx, Tx } from '#server/db/client.js';
+import { AppError, notFound, unprocessable } from '#server/errors.js';
+import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
+import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';
 import { checkPayout, supportedCurrency, SUPPORTED_CURRENCIES, USD_REFERENCE_TICKER } from './payout-address.js';
 import { earnedRewardCents, hashClaimCode, newClaimCode, rewardCentsFor } from './rewards.js';

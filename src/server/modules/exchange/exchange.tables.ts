@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { ExchangeStatus } from '../../../shared/schemas/exchange.js';
-import { users } from '../users/users.tables.js';
+import type { ExchangeStatus } from '#shared/schemas/exchange.js';
+import { users } from '#server/modules/users/users.tables.js';
 
 /**
  * A swap through the swap provider, made by a user or by a guest (design.md section 7). The reward is

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, guestCookie, guestHeaders, registerUser, startGuest } from '../../test/http.js';
-import { ledgerViolations } from '../../test/ledger-invariants.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { call, guestCookie, guestHeaders, registerUser, startGuest } from '#server/test/http.js';
+import { ledgerViolations } from '#server/test/ledger-invariants.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { EXCHANGE_SYNC_JOB } from './exchange.module.js';
 import { exchanges } from './exchange.tables.js';
 

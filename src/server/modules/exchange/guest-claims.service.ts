@@ -1,10 +1,10 @@
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { isUuid } from '../../../shared/schemas/common.js';
-import { FINAL_EXCHANGE_STATUSES, type RewardClaimInput } from '../../../shared/schemas/exchange.js';
-import type { Db, Tx } from '../../db/client.js';
-import type { AppError } from '../../errors.js';
-import type { RateLimiter } from '../rate-limit/rate-limit.service.js';
+import { isUuid } from '#shared/schemas/common.js';
+import { FINAL_EXCHANGE_STATUSES, type RewardClaimInput } from '#shared/schemas/exchange.js';
+import type { Db, Tx } from '#server/db/client.js';
+import type { AppError } from '#server/errors.js';
+import type { RateLimiter } from '#server/modules/rate-limit/rate-limit.service.js';
 import { ClaimThrottle, claimAccount } from './claim-throttle.js';
 import type { ExchangeService } from './exchange.service.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '#server/context.js';
 
 /** Liveness, readiness (database reachable, migrations applied). Not under /api: probes call them. */
 export function registerHealthRoutes(app: FastifyInstance, deps: AppContext): void {

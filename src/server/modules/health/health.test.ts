@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 
 describe.each(ENGINES)('health endpoints on %s', (engine) => {
   let t: TestApp;

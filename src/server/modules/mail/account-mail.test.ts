@@ -1,9 +1,9 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser, TEST_PASSWORD, uniqueName } from '../../test/http.js';
-import { linkToken, mailTo, waitForMail } from '../../test/mailbox.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
-import { setRole } from '../users/users.service.js';
+import { call, registerUser, TEST_PASSWORD, uniqueName } from '#server/test/http.js';
+import { linkToken, mailTo, waitForMail } from '#server/test/mailbox.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { setRole } from '#server/modules/users/users.service.js';
 
 const PUBLIC_URL = 'https://olympus.example';
 const settle = () => new Promise((resolve) => setTimeout(resolve, 3000));

@@ -2,12 +2,12 @@ import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../app.js';
-import { loadConfig } from '../../config.js';
-import { openDatabase, type Database } from '../../db/client.js';
-import { call, registerUser } from '../../test/http.js';
-import { createTestDatabase, ENGINES, startTestApp, type TestApp, type TestDatabase } from '../../test/test-app.js';
-import { setRole } from '../users/users.service.js';
+import { buildApp, type App } from '#server/app.js';
+import { loadConfig } from '#server/config.js';
+import { openDatabase, type Database } from '#server/db/client.js';
+import { call, registerUser } from '#server/test/http.js';
+import { createTestDatabase, ENGINES, startTestApp, type TestApp, type TestDatabase } from '#server/test/test-app.js';
+import { setRole } from '#server/modules/users/users.service.js';
 import { SEND_JOB } from './mail.service.js';
 
 interface Received {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { errorResponseSchema, messageResponseSchema } from '../../../shared/schemas/common.js';
+import { errorResponseSchema, messageResponseSchema } from '#shared/schemas/common.js';
 import {
   adminMailListResponseSchema,
   adminMailQuerySchema,
@@ -11,10 +11,10 @@ import {
   unsubscribeBodySchema,
   unsubscribeQuerySchema,
   unsubscribeResponseSchema,
-} from '../../../shared/schemas/mail.js';
-import type { AppContext } from '../../context.js';
-import { AppError, badRequest, notFound } from '../../errors.js';
-import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
+} from '#shared/schemas/mail.js';
+import type { AppContext } from '#server/context.js';
+import { AppError, badRequest, notFound } from '#server/errors.js';
+import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { mailPreferences } from './mail.tables.js';
 import type { OptionalKind } from './mail.service.js';
 

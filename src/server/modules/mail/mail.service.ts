@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config.js';
-import type { Database, DbOrTx, Tx } from '../../db/client.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import type { Config } from '#server/config.js';
+import type { Database, DbOrTx, Tx } from '#server/db/client.js';
+import type { JobQueue } from '#server/jobs/job-queue.js';
 import { mailMessages, mailPreferences, type MailMessageRow, type MailStatus } from './mail.tables.js';
 import { sandboxTransport, smtpTransport, type MailTransport } from './mail.transport.js';
 import type { RenderedMail } from './templates/layout.js';

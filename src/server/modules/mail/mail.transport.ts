@@ -1,5 +1,5 @@
 import nodemailer from 'nodemailer';
-import type { Db } from '../../db/client.js';
+import type { Db } from '#server/db/client.js';
 import { mailSandboxMessages } from './mail.tables.js';
 
 export interface OutgoingMail {

@@ -1,5 +1,5 @@
-import type { Tx } from '../../db/client.js';
-import { findUserById } from '../users/users.service.js';
+import type { Tx } from '#server/db/client.js';
+import { findUserById } from '#server/modules/users/users.service.js';
 import type { MailService } from './mail.service.js';
 import { paymentCreditedMail } from './templates/payment-credited.js';
 import { ticketReplyMail } from './templates/ticket-reply.js';

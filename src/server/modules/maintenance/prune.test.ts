@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { pruneDeadRows } from './prune.js';
 
 describe.each(ENGINES)('pruning dead bookkeeping rows on %s', (engine) => {

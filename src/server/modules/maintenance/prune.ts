@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { DbOrTx } from '../../db/client.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import type { DbOrTx } from '#server/db/client.js';
+import type { JobQueue } from '#server/jobs/job-queue.js';
 
 export const PRUNE_JOB = 'maintenance.prune';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '#server/context.js';
 import { NowPaymentsClient } from './nowpayments.client.js';
 import { registerPaymentRoutes } from './payments.routes.js';
 import { PaymentsService } from './payments.service.js';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses, idParamsSchema } from '../../../shared/schemas/common.js';
+import { errorResponses, idParamsSchema } from '#shared/schemas/common.js';
 import {
   cryptosResponseSchema,
   depositBodySchema,
@@ -12,11 +12,11 @@ import {
   paymentCheckResponseSchema,
   paymentDetailResponseSchema,
   paymentStatusResponseSchema,
-} from '../../../shared/schemas/payments.js';
-import type { AppContext } from '../../context.js';
-import { AppError, unauthorized } from '../../errors.js';
-import { requireUserId } from '../auth/auth.plugin.js';
-import { getBalanceCents } from '../credits/ledger.service.js';
+} from '#shared/schemas/payments.js';
+import type { AppContext } from '#server/context.js';
+import { AppError, unauthorized } from '#server/errors.js';
+import { requireUserId } from '#server/modules/auth/auth.plugin.js';
+import { getBalanceCents } from '#server/modules/credits/ledger.service.js';
 import { verifyIpnSignature } from './ipn-signature.js';
 import type { NowPaymentsPayment } from './nowpayments.client.js';
 import { toPaymentDto, toStatusResponse, type PaymentsService } from './payments.service.js';

@@ -1,23 +1,23 @@
 import { and, count, desc, eq, inArray, isNotNull, lt, or, isNull, sql, gt, type SQL } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import { PAYMENT_EXPIRY_S } from '../../../shared/constants.js';
-import { calculateFee, formatCredits, toCents } from '../../../shared/fees.js';
-import { isUuid } from '../../../shared/schemas/common.js';
+import { PAYMENT_EXPIRY_S } from '#shared/constants.js';
+import { calculateFee, formatCredits, toCents } from '#shared/fees.js';
+import { isUuid } from '#shared/schemas/common.js';
 import type {
   CryptoOption,
   MyPaymentsQuery,
   Payment,
   PaymentStatus,
   PaymentStatusResponse,
-} from '../../../shared/schemas/payments.js';
-import type { NowPaymentsConfig } from '../../config.js';
-import type { Db, DbOrTx } from '../../db/client.js';
-import { AppError, notFound, unprocessable } from '../../errors.js';
-import type { DebtReason } from '../credits/credits.tables.js';
-import { postLedgerEntry, reverseWithDebt } from '../credits/ledger.service.js';
-import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import type { MailService } from '../mail/mail.service.js';
-import { notifyPaymentCredited } from '../mail/notifications.js';
+} from '#shared/schemas/payments.js';
+import type { NowPaymentsConfig } from '#server/config.js';
+import type { Db, DbOrTx } from '#server/db/client.js';
+import { AppError, notFound, unprocessable } from '#server/errors.js';
+import type { DebtReason } from '#server/modules/credits/credits.tables.js';
+import { postLedgerEntry, reverseWithDebt } from '#server/modules/credits/ledger.service.js';
+import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { MailService } from '#server/modules/mail/mail.service.js';
+import { notifyPaymentCredited } from '#server/modules/mail/notifications.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NowPaymentsError, type NowPaymentsClient, type NowPaymentsPayment } from './nowpayments.client.js';
 import { payments, type PaymentRow } from './payments.tables.js';

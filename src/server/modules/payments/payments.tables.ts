@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { PaymentStatus } from '../../../shared/schemas/payments.js';
-import { users } from '../users/users.tables.js';
+import type { PaymentStatus } from '#shared/schemas/payments.js';
+import { users } from '#server/modules/users/users.tables.js';
 
 /** A crypto top-up. `id` is also the `order_id` sent to NOWPayments. */
 export const payments = pgTable(

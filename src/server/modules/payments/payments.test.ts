@@ -1,19 +1,19 @@
 import { createHmac } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../app.js';
-import { loadConfig } from '../../config.js';
-import { openDatabase, type Database } from '../../db/client.js';
-import { call, registerUser } from '../../test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
-import { calculateFee, feePercentFor, toCents } from '../../../shared/fees.js';
+import { buildApp, type App } from '#server/app.js';
+import { loadConfig } from '#server/config.js';
+import { openDatabase, type Database } from '#server/db/client.js';
+import { call, registerUser } from '#server/test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { calculateFee, feePercentFor, toCents } from '#shared/fees.js';
 import { signIpnPayload } from './ipn-signature.js';
 import { NowPaymentsClient, NowPaymentsError } from './nowpayments.client.js';
 import { RECONCILE_JOB } from './payments.module.js';
 import { nextStatus, partialCreditsCents } from './payments.service.js';
 import { payments } from './payments.tables.js';
-import { postLedgerEntry } from '../credits/ledger.service.js';
-import { WebhookEvents } from '../webhooks/webhook-events.js';
+import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
+import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 
 const SANDBOX_IPN_SECRET = 'sandbox-ipn-secret';
 

@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser } from '../../test/http.js';
-import { ledgerViolations } from '../../test/ledger-invariants.js';
-import { balance, control, deposit, history, otherInstance, postIpn, providerPayment, type Json } from '../../test/payments.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { call, registerUser } from '#server/test/http.js';
+import { ledgerViolations } from '#server/test/ledger-invariants.js';
+import { balance, control, deposit, history, otherInstance, postIpn, providerPayment, type Json } from '#server/test/payments.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { NowPaymentsClient } from './nowpayments.client.js';
 import { REDEPOSIT_JOB } from './payments.module.js';
 import { PaymentsService } from './payments.service.js';
-import { WebhookEvents } from '../webhooks/webhook-events.js';
+import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { payments } from './payments.tables.js';
 
 /**

@@ -1,13 +1,13 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser } from '../../test/http.js';
-import { ledgerViolations } from '../../test/ledger-invariants.js';
-import { balance, control, deposit, history, otherInstance, postIpn, providerPayment } from '../../test/payments.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
-import { creditDebts } from '../credits/credits.tables.js';
-import { postLedgerEntry } from '../credits/ledger.service.js';
-import { setRole } from '../users/users.service.js';
-import { WebhookEvents } from '../webhooks/webhook-events.js';
+import { call, registerUser } from '#server/test/http.js';
+import { ledgerViolations } from '#server/test/ledger-invariants.js';
+import { balance, control, deposit, history, otherInstance, postIpn, providerPayment } from '#server/test/payments.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { creditDebts } from '#server/modules/credits/credits.tables.js';
+import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
+import { setRole } from '#server/modules/users/users.service.js';
+import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { payments } from './payments.tables.js';
 
 type Json = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
-import { tooManyRequests } from '../../errors.js';
+import type { Db } from '#server/db/client.js';
+import { tooManyRequests } from '#server/errors.js';
 
 export interface RateLimitRule {
   /** Counter namespace, e.g. `login:ip`. */

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { CheckState, StatusComponentId } from '../../../shared/schemas/status.js';
+import type { CheckState, StatusComponentId } from '#shared/schemas/status.js';
 
 /** Every probe gives up after this long; a provider that has not answered by then counts as down. */
 export const CHECK_TIMEOUT_MS = 3000;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponses } from '../../../shared/schemas/common.js';
+import { errorResponses } from '#shared/schemas/common.js';
 import {
   CHECK_STATES,
   createIncidentBodySchema,
@@ -10,9 +10,9 @@ import {
   statusComponentIdSchema,
   statusResponseSchema,
   updateIncidentBodySchema,
-} from '../../../shared/schemas/status.js';
-import type { AppContext } from '../../context.js';
-import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
+} from '#shared/schemas/status.js';
+import type { AppContext } from '#server/context.js';
+import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { defaultProbes, StatusService } from './status.service.js';
 
 export const STATUS_CHECK_JOB = 'status.check';

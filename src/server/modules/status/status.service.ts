@@ -14,10 +14,10 @@ import {
   type StatusDay,
   type StatusResponse,
   type updateIncidentBodySchema,
-} from '../../../shared/schemas/status.js';
-import type { Config } from '../../config.js';
-import type { Db, Database } from '../../db/client.js';
-import { notFound } from '../../errors.js';
+} from '#shared/schemas/status.js';
+import type { Config } from '#server/config.js';
+import type { Db, Database } from '#server/db/client.js';
+import { notFound } from '#server/errors.js';
 import { CHECK_TIMEOUT_MS, httpProbe, runProbe, type CheckResult, type Probe } from './status.checks.js';
 import { statusIncidents, statusIncidentUpdates, type StatusIncidentRow, type StatusIncidentUpdateRow } from './status.tables.js';
 

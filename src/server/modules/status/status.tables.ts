@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, date, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { users } from '../users/users.tables.js';
+import { users } from '#server/modules/users/users.tables.js';
 
 /** Every check result (kept for a week: the recent detail behind the daily roll-up). */
 export const statusChecks = pgTable(

@@ -1,10 +1,10 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { STATUS_CHECK_INTERVAL_S, STATUS_HISTORY_DAYS } from '../../../shared/schemas/status.js';
-import { call, registerUser } from '../../test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
-import { setRole } from '../users/users.service.js';
+import { STATUS_CHECK_INTERVAL_S, STATUS_HISTORY_DAYS } from '#shared/schemas/status.js';
+import { call, registerUser } from '#server/test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { setRole } from '#server/modules/users/users.service.js';
 import { runProbe } from './status.checks.js';
 import { STATUS_CHECK_JOB } from './status.routes.js';
 import { defaultProbes, StatusService } from './status.service.js';

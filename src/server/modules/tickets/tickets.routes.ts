@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '../../../shared/schemas/common.js';
+import { errorResponses } from '#shared/schemas/common.js';
 import {
   createTicketBodySchema,
   replyBodySchema,
@@ -11,9 +11,9 @@ import {
   ticketListQuerySchema,
   ticketListResponseSchema,
   ticketResponseSchema,
-} from '../../../shared/schemas/tickets.js';
-import type { AppContext } from '../../context.js';
-import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
+} from '#shared/schemas/tickets.js';
+import type { AppContext } from '#server/context.js';
+import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { TicketService, moveGuestTicketsToUser, type Requester } from './tickets.service.js';
 
 const TICKET_LIMITS = {

@@ -4,14 +4,14 @@ import type {
   Ticket,
   TicketListResponse,
   TicketMessage,
-} from '../../../shared/schemas/tickets.js';
-import type { Db, DbOrTx, Tx } from '../../db/client.js';
-import { notFound, unprocessable } from '../../errors.js';
-import { recordAudit } from '../audit/audit.service.js';
-import { users } from '../users/users.tables.js';
-import type { WebhookEvents } from '../webhooks/webhook-events.js';
-import type { MailService } from '../mail/mail.service.js';
-import { notifyTicketReply } from '../mail/notifications.js';
+} from '#shared/schemas/tickets.js';
+import type { Db, DbOrTx, Tx } from '#server/db/client.js';
+import { notFound, unprocessable } from '#server/errors.js';
+import { recordAudit } from '#server/modules/audit/audit.service.js';
+import { users } from '#server/modules/users/users.tables.js';
+import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { MailService } from '#server/modules/mail/mail.service.js';
+import { notifyTicketReply } from '#server/modules/mail/notifications.js';
 import { ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
 
 /** Who asks: a signed-in user or a guest. Staff act on every ticket. */

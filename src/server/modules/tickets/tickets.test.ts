@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setRole } from '../users/users.service.js';
-import { call, guestCookie, guestHeaders, registerUser, startGuest, TEST_PASSWORD } from '../../test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { setRole } from '#server/modules/users/users.service.js';
+import { call, guestCookie, guestHeaders, registerUser, startGuest, TEST_PASSWORD } from '#server/test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 
 const NEW_TICKET = { subject: 'Deposit not showing', category: 'payments', priority: 'high', message: 'I sent BTC an hour ago.' };
 

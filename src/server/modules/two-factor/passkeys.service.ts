@@ -8,15 +8,15 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { passkeyUnavailableReason, type Passkey } from '../../../shared/schemas/two-factor.js';
-import type { Config } from '../../config.js';
-import type { Database, DbOrTx, Tx } from '../../db/client.js';
-import { AppError, badRequest, forbidden, notFound, unauthorized } from '../../errors.js';
-import type { AuthService, RequestMeta } from '../auth/auth.service.js';
-import { RATE_LIMITS, type RateLimiter } from '../rate-limit/rate-limit.service.js';
-import { noteUserChanging } from '../users/user-read-cache.js';
-import { findUserById } from '../users/users.service.js';
-import type { UserRow } from '../users/users.tables.js';
+import { passkeyUnavailableReason, type Passkey } from '#shared/schemas/two-factor.js';
+import type { Config } from '#server/config.js';
+import type { Database, DbOrTx, Tx } from '#server/db/client.js';
+import { AppError, badRequest, forbidden, notFound, unauthorized } from '#server/errors.js';
+import type { AuthService, RequestMeta } from '#server/modules/auth/auth.service.js';
+import { RATE_LIMITS, type RateLimiter } from '#server/modules/rate-limit/rate-limit.service.js';
+import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
+import { findUserById } from '#server/modules/users/users.service.js';
+import type { UserRow } from '#server/modules/users/users.tables.js';
 import type { TwoFactorNotifier } from './totp.service.js';
 import { passkeys, webauthnChallenges, type PasskeyRow } from './two-factor.tables.js';
 

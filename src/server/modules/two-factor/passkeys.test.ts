@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser, TEST_PASSWORD } from '../../test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
+import { call, registerUser, TEST_PASSWORD } from '#server/test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 
 // Real assertions need an authenticator: the browser tests (e2e/two-factor) sign in with Chromium's
 // virtual one. Here: options, single-use challenges, refusals and the bare-IP rule.

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { RECOVERY_CODE_COUNT } from '../../../shared/schemas/two-factor.js';
+import { RECOVERY_CODE_COUNT } from '#shared/schemas/two-factor.js';
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567';
 

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { authResponseSchema } from '../../../shared/schemas/auth.js';
-import { errorResponseSchema, messageResponseSchema } from '../../../shared/schemas/common.js';
+import { authResponseSchema } from '#shared/schemas/auth.js';
+import { errorResponseSchema, messageResponseSchema } from '#shared/schemas/common.js';
 import {
   adminTwoFactorResetBodySchema,
   loginSecondStepBodySchema,
@@ -20,16 +20,16 @@ import {
   twoFactorSettingsResponseSchema,
   twoFactorStatusResponseSchema,
   webauthnOptionsResponseSchema,
-} from '../../../shared/schemas/two-factor.js';
+} from '#shared/schemas/two-factor.js';
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import type { AppContext } from '../../context.js';
-import { AppError, unauthorized } from '../../errors.js';
-import type { AuthService } from '../auth/auth.service.js';
-import { requestMeta } from '../auth/request-meta.js';
-import { requireUserId } from '../auth/auth.plugin.js';
-import { toUserDto } from '../users/users.service.js';
-import { userReadCache } from '../users/user-read-cache.js';
-import { findUserById } from '../users/users.service.js';
+import type { AppContext } from '#server/context.js';
+import { AppError, unauthorized } from '#server/errors.js';
+import type { AuthService } from '#server/modules/auth/auth.service.js';
+import { requestMeta } from '#server/modules/auth/request-meta.js';
+import { requireUserId } from '#server/modules/auth/auth.plugin.js';
+import { toUserDto } from '#server/modules/users/users.service.js';
+import { userReadCache } from '#server/modules/users/user-read-cache.js';
+import { findUserById } from '#server/modules/users/users.service.js';
 import { PasskeyService } from './passkeys.service.js';
 import { TwoFactorService, type TwoFactorNotifier } from './totp.service.js';
 import { hasSecondFactor } from './two-factor.status.js';

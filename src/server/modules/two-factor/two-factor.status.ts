@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
-import type { TwoFactorStatus } from '../../../shared/schemas/two-factor.js';
-import type { DbOrTx } from '../../db/client.js';
+import type { TwoFactorStatus } from '#shared/schemas/two-factor.js';
+import type { DbOrTx } from '#server/db/client.js';
 
 /** `user.twoFactor` of GET /api/auth/me, in one round trip. */
 export async function twoFactorStatus(db: DbOrTx, userId: string): Promise<TwoFactorStatus> {

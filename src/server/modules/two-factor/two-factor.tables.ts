@@ -1,6 +1,6 @@
 import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { users } from '../users/users.tables.js';
+import { users } from '#server/modules/users/users.tables.js';
 
 /**
  * A user's authenticator app (issue 16). The secret is stored sealed (AES-256-GCM under a key derived

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { STAFF_ROLES, type Role } from '../../../shared/constants.js';
-import { creditsResponseSchema, onboardingBodySchema, passwordSchema, userResponseSchema } from '../../../shared/schemas/auth.js';
-import { errorResponses, idParamsSchema, messageResponseSchema } from '../../../shared/schemas/common.js';
-import type { AppContext } from '../../context.js';
-import { forbidden, notFound, unauthorized } from '../../errors.js';
-import type { AuthService } from '../auth/auth.service.js';
+import { STAFF_ROLES, type Role } from '#shared/constants.js';
+import { creditsResponseSchema, onboardingBodySchema, passwordSchema, userResponseSchema } from '#shared/schemas/auth.js';
+import { errorResponses, idParamsSchema, messageResponseSchema } from '#shared/schemas/common.js';
+import type { AppContext } from '#server/context.js';
+import { forbidden, notFound, unauthorized } from '#server/errors.js';
+import type { AuthService } from '#server/modules/auth/auth.service.js';
 import { findUserById, setOnboardingCompleted, toUserDto } from './users.service.js';
 
 export const changePasswordBodySchema = z.object({

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { Role } from '../../../shared/constants.js';
-import type { User } from '../../../shared/schemas/auth.js';
-import type { DbOrTx } from '../../db/client.js';
-import { conflict } from '../../errors.js';
+import type { Role } from '#shared/constants.js';
+import type { User } from '#shared/schemas/auth.js';
+import type { DbOrTx } from '#server/db/client.js';
+import { conflict } from '#server/errors.js';
 import { users, type UserRow } from './users.tables.js';
 import { noteUserChanging } from './user-read-cache.js';
 

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { WebhookEvent } from '../../../shared/schemas/webhooks.js';
-import type { Tx } from '../../db/client.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
+import type { WebhookEvent } from '#shared/schemas/webhooks.js';
+import type { Tx } from '#server/db/client.js';
+import type { JobQueue } from '#server/jobs/job-queue.js';
 import { webhookDeliveries, webhooks } from './webhooks.tables.js';
 
 export const DELIVER_JOB = 'webhooks.deliver';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '#server/context.js';
 import { DELIVER_JOB, type DeliverJobData } from './webhook-events.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 import { MAX_ATTEMPTS, WebhookService } from './webhooks.service.js';

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '../../../shared/schemas/common.js';
+import { errorResponses } from '#shared/schemas/common.js';
 import {
   rotateWebhookSecretResponseSchema,
   sendTestWebhookResponseSchema,
@@ -8,9 +8,9 @@ import {
   webhookDeliveriesResponseSchema,
   webhookSettingsBodySchema,
   webhookSettingsSchema,
-} from '../../../shared/schemas/webhooks.js';
-import type { AppContext } from '../../context.js';
-import type { RateLimitRule } from '../rate-limit/rate-limit.service.js';
+} from '#shared/schemas/webhooks.js';
+import type { AppContext } from '#server/context.js';
+import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import type { WebhookService } from './webhooks.service.js';
 
 /** Saving resolves a host name; testing makes this server call out. Both bounded per account. */

@@ -6,11 +6,11 @@ import {
   type WebhookDelivery,
   type WebhookSettings,
   type WebhookSettingsBody,
-} from '../../../shared/schemas/webhooks.js';
-import type { Db } from '../../db/client.js';
-import type { JobQueue } from '../../jobs/job-queue.js';
-import { AppError, notFound } from '../../errors.js';
-import { users } from '../users/users.tables.js';
+} from '#shared/schemas/webhooks.js';
+import type { Db } from '#server/db/client.js';
+import type { JobQueue } from '#server/jobs/job-queue.js';
+import { AppError, notFound } from '#server/errors.js';
+import { users } from '#server/modules/users/users.tables.js';
 import { TargetRefusedError, vetTarget } from './address-policy.js';
 import { sendWebhook, type SendResult } from './sender.js';
 import { generateSecret, SecretBox, secretHint, signPayload } from './signing.js';

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import type { WebhookDeliveryStatus, WebhookEvent } from '../../../shared/schemas/webhooks.js';
-import { users } from '../users/users.tables.js';
+import type { WebhookDeliveryStatus, WebhookEvent } from '#shared/schemas/webhooks.js';
+import { users } from '#server/modules/users/users.tables.js';
 
 /**
  * A user's webhook (design.md section 10): one per user. The signing secret is stored encrypted

@@ -2,9 +2,9 @@ import { createHmac } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser, startGuest, guestHeaders } from '../../test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '../../test/test-app.js';
-import { setRole } from '../users/users.service.js';
+import { call, registerUser, startGuest, guestHeaders } from '#server/test/http.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { setRole } from '#server/modules/users/users.service.js';
 import { MAX_ATTEMPTS, WebhookService } from './webhooks.service.js';
 
 interface Received {

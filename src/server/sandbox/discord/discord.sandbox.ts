@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { paths } from '../../../shared/routes.js';
-import type { AppContext } from '../../context.js';
-import { discordSandboxGrants } from '../../modules/connections/discord-sandbox.tables.js';
+import { paths } from '#shared/routes.js';
+import type { AppContext } from '#server/context.js';
+import { discordSandboxGrants } from '#server/modules/connections/discord-sandbox.tables.js';
 import { escapeHtml, sendSandboxPage } from './html-page.js';
 
 export const DISCORD_SANDBOX_DEFAULT_USERNAME = 'sandbox_user';

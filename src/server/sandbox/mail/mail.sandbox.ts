@@ -2,12 +2,12 @@ import { desc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { errorResponseSchema } from '../../../shared/schemas/common.js';
-import { sandboxMailListResponseSchema, sandboxMailQuerySchema } from '../../../shared/schemas/mail.js';
-import type { AppContext } from '../../context.js';
-import { notFound } from '../../errors.js';
-import { mailSandboxMessages, type MailSandboxMessageRow } from '../../modules/mail/mail.tables.js';
-import { escapeHtml } from '../../modules/mail/templates/layout.js';
+import { errorResponseSchema } from '#shared/schemas/common.js';
+import { sandboxMailListResponseSchema, sandboxMailQuerySchema } from '#shared/schemas/mail.js';
+import type { AppContext } from '#server/context.js';
+import { notFound } from '#server/errors.js';
+import { mailSandboxMessages, type MailSandboxMessageRow } from '#server/modules/mail/mail.tables.js';
+import { escapeHtml } from '#server/modules/mail/templates/layout.js';
 
 const LIST_LIMIT = 200;
 

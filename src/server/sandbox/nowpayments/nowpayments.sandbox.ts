@@ -2,9 +2,9 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { asc, desc, eq, gte, lte, and, count, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
-import { signIpnPayload } from '../../modules/payments/ipn-signature.js';
-import { sandboxNowpaymentsPayments } from '../../modules/payments/payments-sandbox.tables.js';
+import type { AppContext } from '#server/context.js';
+import { signIpnPayload } from '#server/modules/payments/ipn-signature.js';
+import { sandboxNowpaymentsPayments } from '#server/modules/payments/payments-sandbox.tables.js';
 
 interface SandboxCoin {
   code: string;

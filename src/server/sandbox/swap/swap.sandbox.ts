@@ -2,10 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { EXCHANGE_STATUSES } from '../../../shared/schemas/exchange.js';
-import type { AppContext } from '../../context.js';
-import { nudgeExchangeSync } from '../../modules/exchange/exchange.module.js';
-import { sandboxSwapExchanges } from '../../modules/exchange/swap-sandbox.tables.js';
+import { EXCHANGE_STATUSES } from '#shared/schemas/exchange.js';
+import type { AppContext } from '#server/context.js';
+import { nudgeExchangeSync } from '#server/modules/exchange/exchange.module.js';
+import { sandboxSwapExchanges } from '#server/modules/exchange/swap-sandbox.tables.js';
 
 interface SandboxCurrency {
   ticker: string;

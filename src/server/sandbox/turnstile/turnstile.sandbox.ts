@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppContext } from '../../context.js';
+import type { AppContext } from '#server/context.js';
 
 /** Tokens the sandbox refuses, so the failure path can be exercised (design.md section 2). */
 export const TURNSTILE_SANDBOX_FAIL_TOKEN = 'sandbox-fail';

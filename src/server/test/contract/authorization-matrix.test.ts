@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setRole } from '../../modules/users/users.service.js';
+import { setRole } from '#server/modules/users/users.service.js';
 import { call, startGuest, TEST_PASSWORD, uniqueName } from '../http.js';
 import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
 import {

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../app.js';
-import { loadConfig } from '../../config.js';
-import { openDatabase, type Database } from '../../db/client.js';
+import { buildApp, type App } from '#server/app.js';
+import { loadConfig } from '#server/config.js';
+import { openDatabase, type Database } from '#server/db/client.js';
 import { call, registerUser } from '../http.js';
 import { createTestDatabase, ENGINES, type TestApp, type TestDatabase } from '../test-app.js';
-import { SESSION_CACHE_MS } from '../../modules/auth/sessions.service.js';
-import { USER_CACHE_MS } from '../../modules/users/user-read-cache.js';
+import { SESSION_CACHE_MS } from '#server/modules/auth/sessions.service.js';
+import { USER_CACHE_MS } from '#server/modules/users/user-read-cache.js';
 
 /** A loopback TCP proxy to the database that can drop every connection and refuse new ones. */
 async function startProxy(target: URL) {

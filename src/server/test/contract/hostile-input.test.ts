@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setRole } from '../../modules/users/users.service.js';
+import { setRole } from '#server/modules/users/users.service.js';
 import { call, registerUser } from '../http.js';
 import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
 import {

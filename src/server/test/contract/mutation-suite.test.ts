@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, startGuest, TEST_PASSWORD, uniqueName } from '../http.js';
 import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
 import { createCallers, createResources, ETH_ADDRESS, rowCounts, settle, type Callers, type Resources } from '../fixtures/bad-input.js';
-import { setRole } from '../../modules/users/users.service.js';
+import { setRole } from '#server/modules/users/users.service.js';
 
 /**
  * The deterministic mutation suite (issue 17): for every operation of the OpenAPI document, for every

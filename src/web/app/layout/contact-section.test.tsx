@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { CONTACT_EMAIL } from '../../features/marketing/content/site';
+import { CONTACT_EMAIL } from '#web/features/marketing/content/site';
 import { ContactSection } from './contact-section';
 
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
-import { CONTACT_EMAIL, CONTACT_TOPICS } from '../../features/marketing/content/site';
+import { CONTACT_EMAIL, CONTACT_TOPICS } from '#web/features/marketing/content/site';
 
 /** A mailto: link with the subject and body filled in (encoded so any text survives). */
 export function buildMailto(to: string, subject: string, body: string): string {

@@ -1,6 +1,6 @@
 import { Suspense, useEffect, useLayoutEffect, useRef, type MouseEvent } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router';
-import { AuthBootstrap } from '../../features/auth/components/auth-bootstrap';
+import { AuthBootstrap } from '#web/features/auth/components/auth-bootstrap';
 import { useNavigationPending } from '../app-router';
 import { AppLoading } from '../app-loading';
 import { RouteErrorBoundary } from '../route-error-boundary';

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { paths } from '../../../shared/routes';
-import { TAGLINE } from '../../features/marketing/content/site';
+import { paths } from '#shared/routes';
+import { TAGLINE } from '#web/features/marketing/content/site';
 import { ContactSection } from './contact-section';
 import { LogoMark } from './logo';
 import { MAIN_NAV } from './nav-items';

@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { authenticatedState, clearedState, guestState, initialSessionState, useSessionStore } from '../../features/auth/stores/session-store';
-import type { User } from '../../../shared/schemas/auth';
+import { authenticatedState, clearedState, guestState, initialSessionState, useSessionStore } from '#web/features/auth/stores/session-store';
+import type { User } from '#shared/schemas/auth';
 import { SiteHeader } from './site-header';
 
 function renderHeader(path = '/') {

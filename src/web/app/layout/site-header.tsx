@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
-import { paths } from '../../../shared/routes';
+import { paths } from '#shared/routes';
 import { LogoMark } from './logo';
 import { MAIN_NAV } from './nav-items';
 import { useAccountNav } from './use-account-nav';

@@ -1,5 +1,5 @@
-import { useSessionStore } from '../../features/auth/stores/session-store';
-import { storage } from '../../lib/storage';
+import { useSessionStore } from '#web/features/auth/stores/session-store';
+import { storage } from '#web/lib/storage';
 
 export type AccountNav = { kind: 'signed-in' } | { kind: 'signed-out' } | { kind: 'checking' };
 

@@ -1,7 +1,7 @@
 import { act, cleanup, render, screen } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { TOAST_DURATION_MS, TOAST_LIMIT } from '../../../shared/constants';
+import { TOAST_DURATION_MS, TOAST_LIMIT } from '#shared/constants';
 import { Toaster, toastOptions } from './toaster';
 
 /** After dismissal react-hot-toast keeps a toast for its exit animation (removeDelay, 1 s) before removal. */

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { toast, Toaster as HotToaster, useToasterStore, type DefaultToastOptions } from 'react-hot-toast';
-import { TOAST_DURATION_MS, TOAST_LIMIT, TOAST_POSITION } from '../../../shared/constants';
+import { TOAST_DURATION_MS, TOAST_LIMIT, TOAST_POSITION } from '#shared/constants';
 
 /** Durations of spec section 9; loading toasts stay until their caller resolves them. */
 export const toastOptions: DefaultToastOptions = {

@@ -2,7 +2,7 @@
  * Plugs the guest claims flow (spec section 4) into the session's sign-in hook. Imported once at app
  * start; the flow itself (and the toast library) loads only when there are stored claims to redeem.
  */
-import { onUserLogin } from '../auth';
+import { onUserLogin } from '#web/features/auth';
 import { hasStoredClaims } from './lib/reward-claims';
 
 let registered = false;

@@ -1,4 +1,4 @@
-import { PAYMENT_EXPIRY_S, STORAGE_KEYS } from '../../../shared/constants';
+import { PAYMENT_EXPIRY_S, STORAGE_KEYS } from '#shared/constants';
 
 /** The payment page's deadline, kept per payment (spec sections 3 and 9) so a reload keeps counting. */
 export function readPaymentExpiry(id: string): number | null {

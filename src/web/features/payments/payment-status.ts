@@ -1,4 +1,4 @@
-import type { PaymentStatus } from '../../../shared/schemas/payments';
+import type { PaymentStatus } from '#shared/schemas/payments';
 
 /** Spec section 4: the message for each status (anything else: Waiting for payment...). */
 export function paymentStatusMessage(status: string | null | undefined): string {

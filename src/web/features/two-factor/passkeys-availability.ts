@@ -1,4 +1,4 @@
-import { passkeyUnavailableReason } from '../../../shared/schemas/two-factor';
+import { passkeyUnavailableReason } from '#shared/schemas/two-factor';
 
 /** Why this page cannot use passkeys (a bare IP address, or a browser without WebAuthn), or null. */
 export function passkeysUnavailableHere(): string | null {

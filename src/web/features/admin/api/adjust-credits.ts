@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { LedgerEntry } from '../../../../shared/schemas/credits';
-import { api } from '../../../lib/api-client';
+import type { LedgerEntry } from '#shared/schemas/credits';
+import { api } from '#web/lib/api-client';
 import { adminKeys } from './admin-keys';
 
 export interface AdjustCreditsInput {

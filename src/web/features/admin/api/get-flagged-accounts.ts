@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminOutstandingResponse } from '../../../../shared/schemas/debts';
-import { api } from '../../../lib/api-client';
+import type { AdminOutstandingResponse } from '#shared/schemas/debts';
+import { api } from '#web/lib/api-client';
 
 /** GET /api/admin/credits/outstanding: accounts flagged because they owe credits (docs/decisions/0120). */
 export function fetchFlaggedAccounts(): Promise<AdminOutstandingResponse> {

@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import type { PaymentEvent } from '../../../../shared/schemas/admin';
-import { api } from '../../../lib/api-client';
+import type { PaymentEvent } from '#shared/schemas/admin';
+import { api } from '#web/lib/api-client';
 import { adminKeys } from './admin-keys';
 import type { MoneyKind, MoneyRow } from './get-money-list';
 

@@ -1,9 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminOwner } from '../../../../shared/schemas/admin';
-import type { Exchange } from '../../../../shared/schemas/exchange';
-import type { Payment } from '../../../../shared/schemas/payments';
-import { api } from '../../../lib/api-client';
-import { toQueryString } from '../../../lib/query-string';
+import type { AdminOwner } from '#shared/schemas/admin';
+import type { Exchange } from '#shared/schemas/exchange';
+import type { Payment } from '#shared/schemas/payments';
+import { api } from '#web/lib/api-client';
+import { toQueryString } from '#web/lib/query-string';
 import { adminKeys } from './admin-keys';
 
 export type MoneyKind = 'payments' | 'exchanges';

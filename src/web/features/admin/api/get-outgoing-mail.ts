@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import type { AdminMailMessage } from '../../../../shared/schemas/mail';
-import { api } from '../../../lib/api-client';
+import type { AdminMailMessage } from '#shared/schemas/mail';
+import { api } from '#web/lib/api-client';
 
 export interface OutgoingMailPage {
   messages: AdminMailMessage[];

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { OverviewResponse } from '../../../../shared/schemas/admin';
-import { api } from '../../../lib/api-client';
-import { toQueryString } from '../../../lib/query-string';
+import type { OverviewResponse } from '#shared/schemas/admin';
+import { api } from '#web/lib/api-client';
+import { toQueryString } from '#web/lib/query-string';
 import { adminKeys } from './admin-keys';
 
 /** GET /api/admin/overview: sign-ups, top-ups, swaps and tickets per day. */

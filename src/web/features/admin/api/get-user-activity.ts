@@ -1,9 +1,9 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Exchange } from '../../../../shared/schemas/exchange';
-import type { Payment } from '../../../../shared/schemas/payments';
-import type { Ticket } from '../../../../shared/schemas/tickets';
-import { api } from '../../../lib/api-client';
-import { toQueryString } from '../../../lib/query-string';
+import type { Exchange } from '#shared/schemas/exchange';
+import type { Payment } from '#shared/schemas/payments';
+import type { Ticket } from '#shared/schemas/tickets';
+import { api } from '#web/lib/api-client';
+import { toQueryString } from '#web/lib/query-string';
 import { adminKeys } from './admin-keys';
 
 export interface ActivityRow {

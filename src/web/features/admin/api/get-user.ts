@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminUserDetailResponse } from '../../../../shared/schemas/admin';
-import { api } from '../../../lib/api-client';
+import type { AdminUserDetailResponse } from '#shared/schemas/admin';
+import { api } from '#web/lib/api-client';
 import { adminKeys } from './admin-keys';
 
 export type AdminUserDetail = AdminUserDetailResponse;

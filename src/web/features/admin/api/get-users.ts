@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdminUserListResponse } from '../../../../shared/schemas/admin';
-import { api } from '../../../lib/api-client';
-import { toQueryString } from '../../../lib/query-string';
+import type { AdminUserListResponse } from '#shared/schemas/admin';
+import { api } from '#web/lib/api-client';
+import { toQueryString } from '#web/lib/query-string';
 import { adminKeys } from './admin-keys';
 
 export type UserSearchResponse = AdminUserListResponse;

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '#web/lib/api-client';
 import { adminKeys } from './admin-keys';
 import { toMoneyItem, type ItemResponse, type MoneyItem } from './get-money-item';
 import type { MoneyKind } from './get-money-list';

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { Role } from '../../../../shared/constants';
-import type { AdminUser } from '../../../../shared/schemas/admin';
-import { api } from '../../../lib/api-client';
+import type { Role } from '#shared/constants';
+import type { AdminUser } from '#shared/schemas/admin';
+import { api } from '#web/lib/api-client';
 import { adminKeys } from './admin-keys';
 
 export type UserChange = { kind: 'role'; role: Role; subroles: string[] } | { kind: 'disabled'; disabled: boolean; reason: string };

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Pagination } from '../../../components/ui/pagination';
-import { QueryState } from '../../../components/ui/query-state';
-import { ApiError } from '../../../lib/api-client';
+import { Pagination } from '#web/components/ui/pagination';
+import { QueryState } from '#web/components/ui/query-state';
+import { ApiError } from '#web/lib/api-client';
 import { useAudit } from '../api/get-audit';
 
 function summary(value: unknown): string {

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { FlaggedAccount } from '../../../../shared/schemas/debts';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
-import { renderWithQuery } from '../../../test/render';
+import type { FlaggedAccount } from '#shared/schemas/debts';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
+import { renderWithQuery } from '#web/test/render';
 import { FlaggedAccountsPanel } from './flagged-accounts-panel';
 
 const ACCOUNT: FlaggedAccount = {

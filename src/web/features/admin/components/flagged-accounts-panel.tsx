@@ -1,4 +1,4 @@
-import { formatCredits } from '../../../../shared/fees';
+import { formatCredits } from '#shared/fees';
 import { useFlaggedAccounts } from '../api/get-flagged-accounts';
 
 const REASONS = { refunded: 'refunded', chargeback: 'charged back' } as const;

@@ -5,11 +5,11 @@ import {
   INCIDENT_STATUSES,
   STATUS_COMPONENT_IDS,
   type Incident,
-} from '../../../../shared/schemas/status';
+} from '#shared/schemas/status';
 import { useQuery } from '@tanstack/react-query';
-import { SelectField, TextareaField, TextField } from '../../../components/ui/forms';
-import { ApiError } from '../../../lib/api-client';
-import { statusQueryOptions, useCreateIncident, useUpdateIncident } from '../../status';
+import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
+import { ApiError } from '#web/lib/api-client';
+import { statusQueryOptions, useCreateIncident, useUpdateIncident } from '#web/features/status';
 
 /** Staff post incidents to the status page and add updates until they are resolved. */
 export function IncidentsPanel() {

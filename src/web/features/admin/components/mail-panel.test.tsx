@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
-import { renderWithQuery } from '../../../test/render';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
+import { renderWithQuery } from '#web/test/render';
 import { MailPanel } from './mail-panel';
 
 const FAILED = {

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import { Pagination } from '../../../components/ui/pagination';
-import { ApiError } from '../../../lib/api-client';
+import { Pagination } from '#web/components/ui/pagination';
+import { ApiError } from '#web/lib/api-client';
 import { useOutgoingMail } from '../api/get-outgoing-mail';
 import { useRetryMail } from '../api/retry-mail';
 

@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { describe, expect, it, vi } from 'vitest';
-import { Toaster } from '../../../components/ui/toaster';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
+import { Toaster } from '#web/components/ui/toaster';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { MoneyPanel } from './money-panel';
 
 

@@ -1,11 +1,11 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
-import type { Exchange } from '../../../../shared/schemas/exchange';
-import type { Payment } from '../../../../shared/schemas/payments';
-import { Pagination } from '../../../components/ui/pagination';
-import { QueryState } from '../../../components/ui/query-state';
-import { ApiError } from '../../../lib/api-client';
+import type { Exchange } from '#shared/schemas/exchange';
+import type { Payment } from '#shared/schemas/payments';
+import { Pagination } from '#web/components/ui/pagination';
+import { QueryState } from '#web/components/ui/query-state';
+import { ApiError } from '#web/lib/api-client';
 import { moneyItemQueryOptions } from '../api/get-money-item';
 import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type MoneyRow } from '../api/get-money-list';
 import { useRecheckMoneyItem } from '../api/recheck-money-item';

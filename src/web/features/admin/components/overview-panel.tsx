@@ -1,6 +1,6 @@
-import { formatCredits } from '../../../../shared/fees';
-import type { OverviewResponse } from '../../../../shared/schemas/admin';
-import { ApiError } from '../../../lib/api-client';
+import { formatCredits } from '#shared/fees';
+import type { OverviewResponse } from '#shared/schemas/admin';
+import { ApiError } from '#web/lib/api-client';
 import { useOverview } from '../api/get-overview';
 
 type Metric = 'signups' | 'deposits' | 'creditsIssuedCents' | 'creditsSpentCents' | 'ticketsOpened' | 'openTickets';

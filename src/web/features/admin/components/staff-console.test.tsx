@@ -1,11 +1,11 @@
 import { cleanup, screen } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configureApiClient } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
-import { useSessionStore } from '../../auth';
+import { configureApiClient } from '#web/lib/api-client';
+import { storage } from '#web/lib/storage';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
+import { useSessionStore } from '#web/features/auth';
 import { StaffConsole } from './staff-console';
 
 let server: ScriptedApiServer;

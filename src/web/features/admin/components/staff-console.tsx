@@ -1,8 +1,8 @@
 import { NavLink, Route, Routes } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { useSessionStore } from '../../auth';
-import { AdsManager } from '../../ads/staff';
-import { StaffQueue } from '../../tickets';
+import { paths } from '#shared/routes';
+import { useSessionStore } from '#web/features/auth';
+import { AdsManager } from '#web/features/ads/staff';
+import { StaffQueue } from '#web/features/tickets';
 import { AuditPanel } from './audit-panel';
 import { FlaggedAccountsPanel } from './flagged-accounts-panel';
 import { IncidentsPanel } from './incidents-panel';

@@ -1,9 +1,9 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { AdminUser } from '../../../../shared/schemas/admin';
-import { Toaster } from '../../../components/ui/toaster';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
+import type { AdminUser } from '#shared/schemas/admin';
+import { Toaster } from '#web/components/ui/toaster';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { UsersPanel } from './users-panel';
 
 

@@ -1,19 +1,19 @@
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { ROLES, type Role } from '../../../../shared/constants';
-import type { AdminUser } from '../../../../shared/schemas/admin';
-import { formatCredits } from '../../../../shared/fees';
-import { SelectField, TextField } from '../../../components/ui/forms';
-import { Pagination } from '../../../components/ui/pagination';
-import { QueryState } from '../../../components/ui/query-state';
-import { ApiError } from '../../../lib/api-client';
+import { ROLES, type Role } from '#shared/constants';
+import type { AdminUser } from '#shared/schemas/admin';
+import { formatCredits } from '#shared/fees';
+import { SelectField, TextField } from '#web/components/ui/forms';
+import { Pagination } from '#web/components/ui/pagination';
+import { QueryState } from '#web/components/ui/query-state';
+import { ApiError } from '#web/lib/api-client';
 import { useAdjustCredits } from '../api/adjust-credits';
 import { useUser } from '../api/get-user';
 import { useUserActivity } from '../api/get-user-activity';
 import { useUserLedger } from '../api/get-user-ledger';
 import { useUsers } from '../api/get-users';
 import { useUpdateUser, type UserChange } from '../api/update-user';
-import { AdminTwoFactorReset } from '../../two-factor';
+import { AdminTwoFactorReset } from '#web/features/two-factor';
 
 function newIdempotencyKey(): string {
   return crypto.randomUUID().replace(/-/g, '');

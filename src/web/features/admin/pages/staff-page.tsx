@@ -1,8 +1,8 @@
 import { Link } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { usePageMeta } from '../../../components/use-page-meta';
+import { paths } from '#shared/routes';
+import { usePageMeta } from '#web/components/use-page-meta';
 import { StaffConsole } from '../components/staff-console';
-import { StaffTwoFactorGate } from '../../two-factor';
+import { StaffTwoFactorGate } from '#web/features/two-factor';
 
 /** /dashboard/staff/*: the operator console (support and admin). */
 export default function StaffPage() {

@@ -1,5 +1,5 @@
-import type { ImpressionResponse } from '../../../../shared/schemas/ads';
-import { api } from '../../../lib/api-client';
+import type { ImpressionResponse } from '#shared/schemas/ads';
+import { api } from '#web/lib/api-client';
 
 export const adsApi = {
   /** Spec section 7: POST /api/ads/{id}/impression with an empty payload. */

@@ -1,6 +1,6 @@
 import { useSyncExternalStore } from 'react';
-import type { AdForPlacementResponse, AdPlacement, PublicAd } from '../../../../shared/schemas/ads';
-import { api } from '../../../lib/api-client';
+import type { AdForPlacementResponse, AdPlacement, PublicAd } from '#shared/schemas/ads';
+import { api } from '#web/lib/api-client';
 
 /** GET /api/ads?placement=…: the live ad for one placement, or none (spec section 7). */
 export function getAd(placement: AdPlacement): Promise<AdForPlacementResponse> {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { AdStatsResponse, StaffAd } from '../../../../shared/schemas/ads';
-import { api } from '../../../lib/api-client';
+import type { AdStatsResponse, StaffAd } from '#shared/schemas/ads';
+import { api } from '#web/lib/api-client';
 
 /** GET /api/staff/ads and GET /api/staff/ads/stats: every ad, and impressions and clicks per ad and day. */
 export async function getStaffAds(days: number, signal?: AbortSignal): Promise<{ ads: StaffAd[]; stats: AdStatsResponse['stats'] }> {

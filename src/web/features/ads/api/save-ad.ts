@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateAdBody, StaffAd, UpdateAdBody } from '../../../../shared/schemas/ads';
-import { api } from '../../../lib/api-client';
+import type { CreateAdBody, StaffAd, UpdateAdBody } from '#shared/schemas/ads';
+import { api } from '#web/lib/api-client';
 
 /** POST /api/staff/ads (no id) or PUT /api/staff/ads/{id}: create an ad, or change one. */
 export function saveAd({ id, body }: { id?: string; body: CreateAdBody | UpdateAdBody }): Promise<{ ad: StaffAd }> {

@@ -1,6 +1,6 @@
 import { useState, type CSSProperties } from 'react';
-import { AD_ANIMATION_MS } from '../../../../shared/constants';
-import type { AdPlacement, PublicAd } from '../../../../shared/schemas/ads';
+import { AD_ANIMATION_MS } from '#shared/constants';
+import type { AdPlacement, PublicAd } from '#shared/schemas/ads';
 import { useAd } from '../api/get-ad';
 import { useViewable } from '../hooks/use-viewable';
 import { useAdsStore } from '../stores/ads-store';

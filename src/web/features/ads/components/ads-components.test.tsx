@@ -1,10 +1,10 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AD_ANIMATION_MS } from '../../../../shared/constants';
-import type { AdDayStats, PublicAd, StaffAd } from '../../../../shared/schemas/ads';
-import { configureApiClient } from '../../../lib/api-client';
-import { startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
+import { AD_ANIMATION_MS } from '#shared/constants';
+import type { AdDayStats, PublicAd, StaffAd } from '#shared/schemas/ads';
+import { configureApiClient } from '#web/lib/api-client';
+import { startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
 import { forgetAds } from '../api/get-ad';
 import { resetAdsStore, useAdsStore } from '../stores/ads-store';
 import { AdSlot } from './ad-slot';

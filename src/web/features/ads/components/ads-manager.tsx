@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
-import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX, type AdDayStats, type CreateAdBody, type StaffAd } from '../../../../shared/schemas/ads';
-import { ApiError } from '../../../lib/api-client';
+import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX, type AdDayStats, type CreateAdBody, type StaffAd } from '#shared/schemas/ads';
+import { ApiError } from '#web/lib/api-client';
 import { useStaffAds } from '../api/get-staff-ads';
 import { useSaveAd } from '../api/save-ad';
 import '../ads.css';

@@ -1,6 +1,6 @@
 import { act, cleanup, renderHook } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AD_VIEWABLE_MS } from '../../../../shared/ad-rules';
+import { AD_VIEWABLE_MS } from '#shared/ad-rules';
 import { useViewable } from './use-viewable';
 
 /** jsdom has no layout: this stands in for the browser's IntersectionObserver, driven by the test. */

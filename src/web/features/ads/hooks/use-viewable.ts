@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import { AD_VIEWABLE_MS, AD_VIEWABLE_RATIO } from '../../../../shared/ad-rules';
+import { AD_VIEWABLE_MS, AD_VIEWABLE_RATIO } from '#shared/ad-rules';
 
 /**
  * Calls `onViewable` once when at least half of `element` has been on screen for one continuous

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { AD_IMPRESSION_WINDOW_MS } from '../../../../shared/schemas/ads';
-import { configureApiClient } from '../../../lib/api-client';
-import { startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
+import { AD_IMPRESSION_WINDOW_MS } from '#shared/schemas/ads';
+import { configureApiClient } from '#web/lib/api-client';
+import { startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
 import { AD_IMPRESSION_ERROR, AD_IMPRESSIONS_STORAGE_KEY, loadStoredImpressions, resetAdsStore, useAdsStore } from './ads-store';
 
 const AD = '0b5f3a4e-1111-4222-8333-444455556666';

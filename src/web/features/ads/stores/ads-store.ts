@@ -6,7 +6,7 @@
  * de-duplicates on its own as well (a second browser, a cleared storage), so this only saves requests.
  */
 import { create } from 'zustand';
-import { AD_IMPRESSION_WINDOW_MS } from '../../../../shared/ad-rules';
+import { AD_IMPRESSION_WINDOW_MS } from '#shared/ad-rules';
 import { adsApi } from '../api/ads-api';
 
 export const AD_IMPRESSION_ERROR = 'Failed to record impression';

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '#web/lib/api-client';
 
 /** POST /api/auth/confirm-email-change: the link sent to the new address makes the change. */
 export function useConfirmEmailChange() {

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '#web/lib/api-client';
 
 /** POST /api/auth/forgot-password: the same answer whether or not the address has an account. */
 export function useForgotPassword() {

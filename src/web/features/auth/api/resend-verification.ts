@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '#web/lib/api-client';
 
 /** POST /api/auth/resend-verification (signed in, rate-limited): a new confirmation link. */
 export function useResendVerification() {

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '#web/lib/api-client';
 
 /** POST /api/auth/reset-password: a new password with the link's token; every session of the account ends. */
 export function useResetPassword() {

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '#web/lib/api-client';
 
 /** POST /api/mail/unsubscribe: turns one kind of notification off with the signed link (no sign-in). */
 export function useUnsubscribe() {

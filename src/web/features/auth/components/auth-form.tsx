@@ -1,14 +1,14 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { emailSchema, passwordSchema, referralCodeSchema, usernameSchema } from '../../../../shared/schemas/auth';
-import { ApiError } from '../../../lib/api-client';
-import { useUiStore } from '../../../stores/ui-store';
+import { paths } from '#shared/routes';
+import { emailSchema, passwordSchema, referralCodeSchema, usernameSchema } from '#shared/schemas/auth';
+import { ApiError } from '#web/lib/api-client';
+import { useUiStore } from '#web/stores/ui-store';
 import { useSessionStore } from '../stores/session-store';
 import { BotCheck } from './bot-check';
-import type { AuthResponse } from '../../../../shared/schemas/auth';
-import type { TwoFactorChallengeResponse } from '../../../../shared/schemas/two-factor';
-import { LoginSecondStep, PasskeySignInButton } from '../../two-factor';
+import type { AuthResponse } from '#shared/schemas/auth';
+import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
+import { LoginSecondStep, PasskeySignInButton } from '#web/features/two-factor';
 
 type FieldName = 'username' | 'email' | 'password' | 'referralCode' | 'turnstileToken';
 type FieldErrors = Partial<Record<FieldName, string>>;

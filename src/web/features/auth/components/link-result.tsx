@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '#web/lib/api-client';
 
 /** Why a one-time link did not work, from the server's code, in words that say what to do next. */
 export function linkProblem(error: unknown): { title: string; message: string } {

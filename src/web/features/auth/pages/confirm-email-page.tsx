@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { usePageMeta } from '../../../components/use-page-meta';
+import { paths } from '#shared/routes';
+import { usePageMeta } from '#web/components/use-page-meta';
 import { useConfirmEmailChange } from '../api/confirm-email-change';
 import { linkProblem, LinkResultCard } from '../components/link-result';
 import { useSessionStore } from '../stores/session-store';

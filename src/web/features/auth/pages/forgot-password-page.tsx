@@ -1,9 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { emailSchema } from '../../../../shared/schemas/auth';
-import { usePageMeta } from '../../../components/use-page-meta';
-import { ApiError } from '../../../lib/api-client';
+import { paths } from '#shared/routes';
+import { emailSchema } from '#shared/schemas/auth';
+import { usePageMeta } from '#web/components/use-page-meta';
+import { ApiError } from '#web/lib/api-client';
 import { useForgotPassword } from '../api/forgot-password';
 import '../auth.css';
 

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { usePageMeta } from '../../../components/use-page-meta';
+import { paths } from '#shared/routes';
+import { usePageMeta } from '#web/components/use-page-meta';
 import { AuthForm } from '../components/auth-form';
 import { useSessionStore } from '../stores/session-store';
 import '../auth.css';

@@ -1,9 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { passwordSchema } from '../../../../shared/schemas/auth';
-import { usePageMeta } from '../../../components/use-page-meta';
-import { ApiError } from '../../../lib/api-client';
+import { paths } from '#shared/routes';
+import { passwordSchema } from '#shared/schemas/auth';
+import { usePageMeta } from '#web/components/use-page-meta';
+import { ApiError } from '#web/lib/api-client';
 import { useResetPassword } from '../api/reset-password';
 import { linkProblem, LinkResultCard } from '../components/link-result';
 import { useSessionStore } from '../stores/session-store';

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AUTH_CHECK_DELAY_MS, STORAGE_KEYS } from '../../../../shared/constants';
-import type { User } from '../../../../shared/schemas/auth';
-import { api, configureApiClient } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
+import { AUTH_CHECK_DELAY_MS, STORAGE_KEYS } from '#shared/constants';
+import type { User } from '#shared/schemas/auth';
+import { api, configureApiClient } from '#web/lib/api-client';
+import { storage } from '#web/lib/storage';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
 import { initialSessionState, onUserLogin, useSessionStore } from './session-store';
 
 let server: ScriptedApiServer;

@@ -4,12 +4,12 @@
  * transition can be tested on its own; pages call these actions and decide what to show.
  */
 import { create } from 'zustand';
-import { AUTH_CHECK_DELAY_MS } from '../../../../shared/constants';
-import type { AuthResponse, GuestResponse, GuestUser, User } from '../../../../shared/schemas/auth';
-import type { TwoFactorChallengeResponse } from '../../../../shared/schemas/two-factor';
-import { isTokenExpired, readTokenClaims } from '../../../../shared/token';
-import { api, ApiError, onTokenChange, refreshAccessToken } from '../../../lib/api-client';
-import { storage, type UserType } from '../../../lib/storage';
+import { AUTH_CHECK_DELAY_MS } from '#shared/constants';
+import type { AuthResponse, GuestResponse, GuestUser, User } from '#shared/schemas/auth';
+import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
+import { isTokenExpired, readTokenClaims } from '#shared/token';
+import { api, ApiError, onTokenChange, refreshAccessToken } from '#web/lib/api-client';
+import { storage, type UserType } from '#web/lib/storage';
 
 export type SessionUser = User | GuestUser;
 

@@ -1,6 +1,6 @@
-import type { DiscordIdentityDto } from '../../../../shared/schemas/connections';
-import type { User } from '../../../../shared/schemas/auth';
-import { api } from '../../../lib/api-client';
+import type { DiscordIdentityDto } from '#shared/schemas/connections';
+import type { User } from '#shared/schemas/auth';
+import { api } from '#web/lib/api-client';
 
 /** An authorize URL whose `state` the server bound to this session (single use, about 10 minutes). */
 export async function getDiscordAuthorizeUrl(): Promise<string> {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { TelegramConfigResponse } from '../../../../shared/schemas/connections';
-import { api } from '../../../lib/api-client';
+import type { TelegramConfigResponse } from '#shared/schemas/connections';
+import { api } from '#web/lib/api-client';
 
 /** GET /api/auth/telegram/config: the Login Widget's settings, or the sandbox login page when no real bot is configured. */
 export function getTelegramConfig(signal?: AbortSignal): Promise<TelegramConfigResponse> {

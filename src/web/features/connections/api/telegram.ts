@@ -1,6 +1,6 @@
-import type { VerifyTelegramResponse } from '../../../../shared/schemas/connections';
-import type { User } from '../../../../shared/schemas/auth';
-import { api } from '../../../lib/api-client';
+import type { VerifyTelegramResponse } from '#shared/schemas/connections';
+import type { User } from '#shared/schemas/auth';
+import { api } from '#web/lib/api-client';
 
 /** The fields Telegram sends to /telegram-callback (spec section 3); absent ones stay absent. */
 export const TELEGRAM_CALLBACK_FIELDS = ['id', 'first_name', 'last_name', 'username', 'photo_url', 'auth_date', 'hash'] as const;

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
-import { CONNECT_ERROR_REDIRECT_MS } from '../../../../shared/constants';
-import { paths } from '../../../../shared/routes';
-import { usePageMeta } from '../../../components/use-page-meta';
+import { CONNECT_ERROR_REDIRECT_MS } from '#shared/constants';
+import { paths } from '#shared/routes';
+import { usePageMeta } from '#web/components/use-page-meta';
 import { CONNECT_MESSAGES } from '../lib/connect-messages';
 import type { CallbackPhase } from './use-connection-callback';
 import '../connections.css';

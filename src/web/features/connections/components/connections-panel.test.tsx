@@ -1,10 +1,10 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import toast from 'react-hot-toast';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { User } from '../../../../shared/schemas/auth';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
-import { initialSessionState, useSessionStore } from '../../auth';
+import type { User } from '#shared/schemas/auth';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
+import { initialSessionState, useSessionStore } from '#web/features/auth';
 import { ConnectionsPanel } from './connections-panel';
 
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
-import type { TelegramConfigResponse } from '../../../../shared/schemas/connections';
-import { isGuestUser, useSessionStore } from '../../auth';
+import type { TelegramConfigResponse } from '#shared/schemas/connections';
+import { isGuestUser, useSessionStore } from '#web/features/auth';
 import { disconnectDiscord, getDiscordAuthorizeUrl } from '../api/discord';
 import { useQueryClient } from '@tanstack/react-query';
 import { telegramConfigQueryOptions, useTelegramConfig } from '../api/get-telegram-config';

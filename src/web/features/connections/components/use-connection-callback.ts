@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { CONNECT_ERROR_REDIRECT_MS } from '../../../../shared/constants';
-import { paths } from '../../../../shared/routes';
+import { CONNECT_ERROR_REDIRECT_MS } from '#shared/constants';
+import { paths } from '#shared/routes';
 
 export type CallbackOutcome = { ok: true } | { ok: false; message: string };
 export type CallbackPhase = { state: 'working' } | { state: 'failed'; message: string } | { state: 'done' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError, NETWORK_MESSAGE } from '../../../lib/api-client';
+import { ApiError, NETWORK_MESSAGE } from '#web/lib/api-client';
 import { connectErrorMessage } from './connect-messages';
 
 describe('connect error messages (spec section 8)', () => {

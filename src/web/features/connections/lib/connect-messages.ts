@@ -1,4 +1,4 @@
-import { ApiError, NETWORK_MESSAGE } from '../../../lib/api-client';
+import { ApiError, NETWORK_MESSAGE } from '#web/lib/api-client';
 
 /** Texts of spec sections 5 and 8 for the connection screens and the settings panel. */
 export const CONNECT_MESSAGES = {

@@ -1,5 +1,5 @@
-import type { User } from '../../../../shared/schemas/auth';
-import { isGuestUser, useSessionStore } from '../../auth';
+import type { User } from '#shared/schemas/auth';
+import { isGuestUser, useSessionStore } from '#web/features/auth';
 
 /** Keeps the signed-in user in the session store in step with a connect or disconnect. */
 export function setSessionConnection<K extends 'discord' | 'telegram'>(provider: K, value: User[K]): void {

@@ -1,15 +1,15 @@
 /// <reference types="node" />
 import { act, cleanup, screen } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StrictMode } from 'react';
 import toast from 'react-hot-toast';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
-import { paths } from '../../../../shared/routes';
-import { configureApiClient } from '../../../lib/api-client';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
+import { paths } from '#shared/routes';
+import { configureApiClient } from '#web/lib/api-client';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
 import DiscordCallbackPage from './discord-callback-page';
 import TelegramCallbackPage from './telegram-callback-page';
 

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '#web/lib/api-client';
 
 /** PUT /api/users/email: a confirmation link goes to the new address; the address changes when it is opened. */
 export function useChangeEmail() {

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '#web/lib/api-client';
 import { sessionsQueryKey } from './get-sessions';
 
 /** Spec section 7. The server ends every other session of the account on success (design.md section 4). */

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
+import { api } from '#web/lib/api-client';
 import { sessionsQueryKey } from './get-sessions';
 
 /** DELETE /api/auth/sessions/{id}: sign out one other device. */

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
-import type { MailPreferences } from '../../../../shared/schemas/mail';
-import { api } from '../../../lib/api-client';
+import type { MailPreferences } from '#shared/schemas/mail';
+import { api } from '#web/lib/api-client';
 
 export const mailPreferencesKey = ['users', 'mail-preferences'] as const;
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { SessionInfo } from '../../../../shared/schemas/auth';
-import { api } from '../../../lib/api-client';
+import type { SessionInfo } from '#shared/schemas/auth';
+import { api } from '#web/lib/api-client';
 
 export const sessionsQueryKey = ['auth', 'sessions'] as const;
 

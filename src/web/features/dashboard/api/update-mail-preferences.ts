@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MailPreferences } from '../../../../shared/schemas/mail';
-import { api } from '../../../lib/api-client';
+import type { MailPreferences } from '#shared/schemas/mail';
+import { api } from '#web/lib/api-client';
 import { mailPreferencesKey } from './get-mail-preferences';
 
 /** PUT /api/users/mail-preferences: turn optional notifications on or off. */

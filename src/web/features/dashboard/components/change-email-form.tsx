@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
-import { emailSchema } from '../../../../shared/schemas/auth';
-import { ApiError } from '../../../lib/api-client';
-import { useSessionStore } from '../../auth';
+import { emailSchema } from '#shared/schemas/auth';
+import { ApiError } from '#web/lib/api-client';
+import { useSessionStore } from '#web/features/auth';
 import { useChangeEmail } from '../api/change-email';
 
 type Field = 'email' | 'currentPassword';

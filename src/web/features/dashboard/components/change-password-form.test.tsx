@@ -1,11 +1,11 @@
 /// <reference types="node" />
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { configureApiClient } from '../../../lib/api-client';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
+import { configureApiClient } from '#web/lib/api-client';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { ChangePasswordForm } from './change-password-form';
 
 

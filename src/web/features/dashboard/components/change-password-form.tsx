@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { passwordSchema } from '../../../../shared/schemas/auth';
-import { ApiError } from '../../../lib/api-client';
+import { passwordSchema } from '#shared/schemas/auth';
+import { ApiError } from '#web/lib/api-client';
 import { useChangePassword } from '../api/change-password';
 
 type Field = 'currentPassword' | 'newPassword';

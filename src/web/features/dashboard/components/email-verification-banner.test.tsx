@@ -1,8 +1,8 @@
 import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { User } from '../../../../shared/schemas/auth';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
-import { renderWithQuery } from '../../../test/render';
+import type { User } from '#shared/schemas/auth';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
+import { renderWithQuery } from '#web/test/render';
 import { EmailVerificationBanner } from './email-verification-banner';
 
 const USER: User = {

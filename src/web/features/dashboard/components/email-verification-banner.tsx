@@ -1,6 +1,6 @@
-import type { User } from '../../../../shared/schemas/auth';
-import { ApiError } from '../../../lib/api-client';
-import { useResendVerification } from '../../auth/account-mail';
+import type { User } from '#shared/schemas/auth';
+import { ApiError } from '#web/lib/api-client';
+import { useResendVerification } from '#web/features/auth/account-mail';
 
 /** Until the address is confirmed: says so, and sends the link again on request. */
 export function EmailVerificationBanner({ user }: { user: User }) {

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { LazyExchangePanel } from '../../exchange';
+import { paths } from '#shared/routes';
+import { LazyExchangePanel } from '#web/features/exchange';
 
 /** Guests have no balance or settings; the page says what they can do and invites them to sign up. */
 export function GuestDashboard({ title = 'Guest dashboard' }: { title?: string }) {

@@ -1,6 +1,6 @@
 import { useId } from 'react';
-import type { MailPreferences } from '../../../../shared/schemas/mail';
-import { ApiError } from '../../../lib/api-client';
+import type { MailPreferences } from '#shared/schemas/mail';
+import { ApiError } from '#web/lib/api-client';
 import { useMailPreferences } from '../api/get-mail-preferences';
 import { useUpdateMailPreferences } from '../api/update-mail-preferences';
 

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { useSessionStore } from '../../auth';
+import { paths } from '#shared/routes';
+import { useSessionStore } from '#web/features/auth';
 
 const STEPS = [
   {

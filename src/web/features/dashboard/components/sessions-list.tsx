@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import type { SessionInfo } from '../../../../shared/schemas/auth';
-import { ApiError } from '../../../lib/api-client';
+import type { SessionInfo } from '#shared/schemas/auth';
+import { ApiError } from '#web/lib/api-client';
 import { useEndSession } from '../api/end-session';
 import { useSessions } from '../api/get-sessions';
 import { describeUserAgent } from './describe-user-agent';

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { useSessionStore } from '../../auth';
+import { paths } from '#shared/routes';
+import { useSessionStore } from '#web/features/auth';
 
 /** Ends the session on the server, then leaves for /login; a failure leaves the user signed in and says so. */
 export function useSignOut() {

@@ -1,14 +1,14 @@
 import { Link } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import type { User } from '../../../../shared/schemas/auth';
-import { useSessionStore } from '../../auth';
-import { useCredits } from '../../auth/credits';
+import { paths } from '#shared/routes';
+import type { User } from '#shared/schemas/auth';
+import { useSessionStore } from '#web/features/auth';
+import { useCredits } from '#web/features/auth/credits';
 import { formatCredits } from './format-credits';
 import { EmailVerificationBanner } from './email-verification-banner';
 import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
-import { LazyExchangePanel } from '../../exchange';
-import { LedgerHistory, OutstandingNotice, PaymentHistory, TopUpPanel } from '../../payments';
+import { LazyExchangePanel } from '#web/features/exchange';
+import { LedgerHistory, OutstandingNotice, PaymentHistory, TopUpPanel } from '#web/features/payments';
 
 export function UserDashboard({ user }: { user: User }) {
   const credits = useSessionStore((s) => s.credits);

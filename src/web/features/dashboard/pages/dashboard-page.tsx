@@ -1,16 +1,16 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { usePageMeta } from '../../../components/use-page-meta';
-import { isGuestUser, useSessionStore } from '../../auth';
+import { paths } from '#shared/routes';
+import { usePageMeta } from '#web/components/use-page-meta';
+import { isGuestUser, useSessionStore } from '#web/features/auth';
 import { GuestDashboard } from '../components/guest-dashboard';
 import { UserDashboard } from '../components/user-dashboard';
 import '../dashboard.css';
 
 // Sub-pages load lazily too (spec section 2).
 const SettingsPage = lazy(() => import('./settings-page'));
-const SupportPage = lazy(() => import('../../tickets/pages/support-page'));
-const StaffPage = lazy(() => import('../../admin/pages/staff-page'));
+const SupportPage = lazy(() => import('#web/features/tickets/pages/support-page'));
+const StaffPage = lazy(() => import('#web/features/admin/pages/staff-page'));
 
 function Loading({ label }: { label: string }) {
   return (

@@ -1,13 +1,13 @@
 import { Link } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { usePageMeta } from '../../../components/use-page-meta';
-import { ConnectionsPanel } from '../../connections';
+import { paths } from '#shared/routes';
+import { usePageMeta } from '#web/components/use-page-meta';
+import { ConnectionsPanel } from '#web/features/connections';
 import { ChangeEmailForm } from '../components/change-email-form';
 import { ChangePasswordForm } from '../components/change-password-form';
 import { MailPreferencesPanel } from '../components/mail-preferences-panel';
 import { SessionsList } from '../components/sessions-list';
-import { WebhooksPanel } from '../../webhooks';
-import { TwoFactorSettings } from '../../two-factor';
+import { WebhooksPanel } from '#web/features/webhooks';
+import { TwoFactorSettings } from '#web/features/two-factor';
 
 /** /dashboard/settings: security settings. Account connections (Discord, Telegram) belong here too. */
 export default function SettingsPage() {

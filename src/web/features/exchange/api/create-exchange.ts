@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateExchangeBody, CreateExchangeResponse } from '../../../../shared/schemas/exchange';
-import { api } from '../../../lib/api-client';
+import type { CreateExchangeBody, CreateExchangeResponse } from '#shared/schemas/exchange';
+import { api } from '#web/lib/api-client';
 import { exchangeKeys } from './exchange-keys';
 
 /** POST /api/exchange/exchanges: a new swap with its deposit address and reward claim. */

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { ExchangeCurrenciesResponse } from '../../../../shared/schemas/exchange';
-import { api } from '../../../lib/api-client';
+import type { ExchangeCurrenciesResponse } from '#shared/schemas/exchange';
+import { api } from '#web/lib/api-client';
 import { exchangeKeys } from './exchange-keys';
 
 /** GET /api/exchange/currencies: what can be swapped. */

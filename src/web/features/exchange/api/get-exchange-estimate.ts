@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { EstimateResponse } from '../../../../shared/schemas/exchange';
-import { api } from '../../../lib/api-client';
+import type { EstimateResponse } from '#shared/schemas/exchange';
+import { api } from '#web/lib/api-client';
 import { exchangeKeys } from './exchange-keys';
 
 export interface EstimateQuery {

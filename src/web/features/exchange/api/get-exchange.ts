@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { FINAL_EXCHANGE_STATUSES } from '../../../../shared/exchange-statuses';
-import type { Exchange, ExchangeResponse } from '../../../../shared/schemas/exchange';
-import { api } from '../../../lib/api-client';
+import { FINAL_EXCHANGE_STATUSES } from '#shared/exchange-statuses';
+import type { Exchange, ExchangeResponse } from '#shared/schemas/exchange';
+import { api } from '#web/lib/api-client';
 import { exchangeKeys } from './exchange-keys';
 
 /**

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { GuestRewardsStatusResponse, RewardClaimInput } from '../../../../shared/schemas/exchange';
-import { api } from '../../../lib/api-client';
+import type { GuestRewardsStatusResponse, RewardClaimInput } from '#shared/schemas/exchange';
+import { api } from '#web/lib/api-client';
 import { pruneExpiredClaims, removeClaims, toPayload, type LocalRewardClaims } from '../lib/reward-claims';
 import { exchangeKeys } from './exchange-keys';
 

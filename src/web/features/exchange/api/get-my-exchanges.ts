@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { MyExchangesResponse } from '../../../../shared/schemas/exchange';
-import { api } from '../../../lib/api-client';
+import type { MyExchangesResponse } from '#shared/schemas/exchange';
+import { api } from '#web/lib/api-client';
 import { exchangeKeys } from './exchange-keys';
 
 /** GET /api/exchange/exchanges: the session's ten latest exchanges. */

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { COPIED_FEEDBACK_MS } from '../../../../shared/constants';
+import { COPIED_FEEDBACK_MS } from '#shared/constants';
 
 /** Copies `value`; the label reads Copied! for 2 seconds (spec section 9). */
 export function CopyButton({ value, label }: { value: string; label: string }) {

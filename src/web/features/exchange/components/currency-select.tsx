@@ -1,5 +1,5 @@
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import type { ExchangeCurrency } from '../../../../shared/schemas/exchange';
+import type { ExchangeCurrency } from '#shared/schemas/exchange';
 
 interface CurrencySelectProps {
   label: string;

@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
-import { REWARD_CLAIM_VALIDITY_HOURS } from '../../../../shared/constants';
-import type { EstimateResponse, Exchange, ExchangeCurrency, ExchangeRewards } from '../../../../shared/schemas/exchange';
-import { ApiError } from '../../../lib/api-client';
-import { errorMessage, useSessionStore } from '../../auth';
+import { REWARD_CLAIM_VALIDITY_HOURS } from '#shared/constants';
+import type { EstimateResponse, Exchange, ExchangeCurrency, ExchangeRewards } from '#shared/schemas/exchange';
+import { ApiError } from '#web/lib/api-client';
+import { errorMessage, useSessionStore } from '#web/features/auth';
 import { useCreateExchange } from '../api/create-exchange';
 import { useExchangeCurrencies } from '../api/get-exchange-currencies';
 import { useExchangeEstimate } from '../api/get-exchange-estimate';

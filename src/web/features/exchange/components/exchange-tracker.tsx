@@ -1,8 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { Link } from 'react-router';
-import { QR_CODE } from '../../../../shared/constants';
-import { paths } from '../../../../shared/routes';
-import type { Exchange, ExchangeRewards, ExchangeStatus } from '../../../../shared/schemas/exchange';
+import { QR_CODE } from '#shared/constants';
+import { paths } from '#shared/routes';
+import type { Exchange, ExchangeRewards, ExchangeStatus } from '#shared/schemas/exchange';
 import { useExchangeStatus } from '../api/get-exchange';
 import { CopyButton } from './copy-button';
 import { formatDeadline } from './format';

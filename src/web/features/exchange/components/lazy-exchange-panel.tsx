@@ -1,7 +1,7 @@
 import { Suspense, useEffect, useRef } from 'react';
-import { lazyWithServerState } from '../../../components/lazy-with-server-state';
-import { useAfterFirstRender } from '../../../components/use-after-first-render';
-import { useNearViewport } from '../../../components/use-near-viewport';
+import { lazyWithServerState } from '#web/components/lazy-with-server-state';
+import { useAfterFirstRender } from '#web/components/use-after-first-render';
+import { useNearViewport } from '#web/components/use-near-viewport';
 
 // The panel (QR codes, selects, its styles, and the query library on the home page) loads on its own,
 // off the page's critical path.

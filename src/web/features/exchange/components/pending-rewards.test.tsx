@@ -1,9 +1,9 @@
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { MemoryRouter } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configureApiClient } from '../../../lib/api-client';
-import { startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
+import { configureApiClient } from '#web/lib/api-client';
+import { startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
 import { readClaims, saveClaim } from '../lib/reward-claims';
 import { formatDeadline } from './format';
 import { PendingRewards } from './pending-rewards';

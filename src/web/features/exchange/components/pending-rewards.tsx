@@ -1,6 +1,6 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../../shared/routes';
+import { paths } from '#shared/routes';
 import { useGuestRewards } from '../api/get-guest-rewards-status';
 import { pruneExpiredClaims, type LocalRewardClaims } from '../lib/reward-claims';
 import { formatCreditAmount, formatDeadline } from './format';

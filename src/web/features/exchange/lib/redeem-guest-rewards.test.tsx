@@ -1,10 +1,10 @@
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import toast from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Toaster } from '../../../components/ui/toaster';
-import { configureApiClient } from '../../../lib/api-client';
-import { makeToken, startScriptedApiServer, type RecordedRequest, type ScriptedApiServer } from '../../../test/scripted-api-server';
-import { initialSessionState, useSessionStore } from '../../auth';
+import { Toaster } from '#web/components/ui/toaster';
+import { configureApiClient } from '#web/lib/api-client';
+import { makeToken, startScriptedApiServer, type RecordedRequest, type ScriptedApiServer } from '#web/test/scripted-api-server';
+import { initialSessionState, useSessionStore } from '#web/features/auth';
 import { registerRewardRedemption } from '../register-reward-redemption';
 import { redeemClaims, redeemPendingGuestRewards, validateClaims } from './redeem-guest-rewards';
 import { readClaims, saveClaim } from './reward-claims';

@@ -3,7 +3,7 @@
  * drop invalid and expired ones, redeem the valid ones, then force-clear whatever is left.
  */
 import toast from 'react-hot-toast';
-import { errorMessage, useSessionStore } from '../../auth';
+import { errorMessage, useSessionStore } from '#web/features/auth';
 import { postClaimGuestRewards } from '../api/exchange-api';
 import { postGuestRewardsStatus } from '../api/get-guest-rewards-status';
 import { clearClaims, pruneExpiredClaims, removeClaims, toPayload, type ClaimPayload } from './reward-claims';

@@ -1,5 +1,5 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { REWARD_CLAIM_VALIDITY_MS } from '../../../../shared/constants';
+import { REWARD_CLAIM_VALIDITY_MS } from '#shared/constants';
 import { clearClaims, hasStoredClaims, pruneExpiredClaims, readClaims, removeClaims, saveClaim, toPayload } from './reward-claims';
 
 const KEY = 'olympus_reward_claims';

@@ -4,7 +4,7 @@
  * timestamp}. A claim is kept for 720 hours (spec section 9) and removed when it expires, when the server
  * marks it invalid or when it is claimed (spec section 4).
  */
-import { REWARD_CLAIM_VALIDITY_MS, STORAGE_KEYS } from '../../../../shared/constants';
+import { REWARD_CLAIM_VALIDITY_MS, STORAGE_KEYS } from '#shared/constants';
 
 export interface LocalRewardClaim {
   claimCode: string;

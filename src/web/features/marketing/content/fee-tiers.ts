@@ -1,4 +1,4 @@
-import { FEE_TIERS } from '../../../../shared/constants';
+import { FEE_TIERS } from '#shared/constants';
 
 export interface FeeTierRow {
   /** "Below $100", "$100 to $499.99", "$500 or more". */

@@ -1,4 +1,4 @@
-import { PAYMENT_EXPIRY_S, REWARD_CLAIM_VALIDITY_HOURS } from '../../../../shared/constants';
+import { PAYMENT_EXPIRY_S, REWARD_CLAIM_VALIDITY_HOURS } from '#shared/constants';
 import { feeTierSentence } from './fee-tiers';
 import { CONTACT_EMAIL } from './site';
 import type { LegalDocument } from './types';

@@ -1,16 +1,16 @@
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { useAfterFirstRender } from '../../../components/use-after-first-render';
-import { usePageMeta } from '../../../components/use-page-meta';
-import { useSessionStore } from '../../auth';
-import { LazyExchangePanel } from '../../exchange';
+import { paths } from '#shared/routes';
+import { useAfterFirstRender } from '#web/components/use-after-first-render';
+import { usePageMeta } from '#web/components/use-page-meta';
+import { useSessionStore } from '#web/features/auth';
+import { LazyExchangePanel } from '#web/features/exchange';
 import { feeTierRows } from '../content/fee-tiers';
 import { HOME_FEATURES, HOME_HERO, HOME_STEPS } from '../content/home';
 
 // The ad loads once the page's own content is on screen, so it never weighs on the home page's first
 // paint. It reads its ad without the query library, which the home page does not load (docs/decisions/0093).
-const AdSlot = lazy(() => import('../../ads').then((m) => ({ default: m.AdSlot })));
+const AdSlot = lazy(() => import('#web/features/ads').then((m) => ({ default: m.AdSlot })));
 
 /** Start a guest session and go to the dashboard (where guests follow swaps and tickets). */
 function ContinueAsGuestButton({ label }: { label: string }) {

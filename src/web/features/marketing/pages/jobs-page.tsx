@@ -1,4 +1,4 @@
-import { usePageMeta } from '../../../components/use-page-meta';
+import { usePageMeta } from '#web/components/use-page-meta';
 import { PageHeader } from '../components/page-header';
 import { HOW_TO_APPLY, JOBS } from '../content/jobs';
 import { CAREERS_EMAIL } from '../content/site';

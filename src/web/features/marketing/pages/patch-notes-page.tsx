@@ -1,5 +1,5 @@
-import { usePageMeta } from '../../../components/use-page-meta';
-import { AdSlot } from '../../ads';
+import { usePageMeta } from '#web/components/use-page-meta';
+import { AdSlot } from '#web/features/ads';
 import { formatDate } from '../components/format-date';
 import { PageHeader } from '../components/page-header';
 import { PATCH_NOTES } from '../content/patch-notes';

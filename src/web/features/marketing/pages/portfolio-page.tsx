@@ -1,4 +1,4 @@
-import { usePageMeta } from '../../../components/use-page-meta';
+import { usePageMeta } from '#web/components/use-page-meta';
 import { PageHeader } from '../components/page-header';
 import { PORTFOLIO } from '../content/portfolio';
 

@@ -1,5 +1,5 @@
-import { paths } from '../../../../shared/routes';
-import { usePageMeta } from '../../../components/use-page-meta';
+import { paths } from '#shared/routes';
+import { usePageMeta } from '#web/components/use-page-meta';
 import { LegalDocumentView } from '../components/legal-document-view';
 import { PRIVACY_POLICY } from '../content/privacy';
 

@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { usePageMeta } from '../../../components/use-page-meta';
+import { paths } from '#shared/routes';
+import { usePageMeta } from '#web/components/use-page-meta';
 import { PageHeader } from '../components/page-header';
 import { REVIEWS } from '../content/reviews';
 

@@ -1,7 +1,7 @@
-import { STATUS_PAGE_REFRESH_MS, type StatusComponentReport } from '../../../../shared/schemas/status';
-import { usePageMeta } from '../../../components/use-page-meta';
-import { formatDateTime, IncidentList, OVERALL_LABEL, STATE_LABEL, UptimeBar, useLiveStatus } from '../../status';
-import '../../status/status.css';
+import { STATUS_PAGE_REFRESH_MS, type StatusComponentReport } from '#shared/schemas/status';
+import { usePageMeta } from '#web/components/use-page-meta';
+import { formatDateTime, IncidentList, OVERALL_LABEL, STATE_LABEL, UptimeBar, useLiveStatus } from '#web/features/status';
+import '#web/features/status/status.css';
 import { PageHeader } from '../components/page-header';
 import { STATUS_COMPONENTS } from '../content/status';
 

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { PAYMENT_STATUS_POLL_MS } from '../../../../shared/constants';
+import { PAYMENT_STATUS_POLL_MS } from '#shared/constants';
 import { getPaymentStatus } from './payments-api';
 import { paymentKeys } from './payment-keys';
 

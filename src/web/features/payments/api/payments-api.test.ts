@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { checkPayment, createDeposit, fetchCryptoOptions, fetchMyPayments, getPaymentStatus, PaymentCallError } from './payments-api';
 
 const ID = '6f1c2a4e-7d8b-4c3a-9e0f-123456789abc';

@@ -1,5 +1,5 @@
 /** Payment calls of spec section 7, with the error messages of spec section 8. */
-import type { LedgerHistoryResponse } from '../../../../shared/schemas/credits';
+import type { LedgerHistoryResponse } from '#shared/schemas/credits';
 import type {
   CryptoOption,
   CryptosResponse,
@@ -9,8 +9,8 @@ import type {
   Payment,
   PaymentDetailResponse,
   PaymentStatusResponse,
-} from '../../../../shared/schemas/payments';
-import { api, ApiError } from '../../../lib/api-client';
+} from '#shared/schemas/payments';
+import { api, ApiError } from '#web/lib/api-client';
 
 export const PAYMENT_MESSAGES = {
   status: 'Failed to check payment status',

@@ -1,7 +1,7 @@
-import { Pagination } from '../../../components/ui/pagination';
+import { Pagination } from '#web/components/ui/pagination';
 import { useId, useState } from 'react';
-import { formatCredits } from '../../../../shared/fees';
-import type { LedgerEntry } from '../../../../shared/schemas/credits';
+import { formatCredits } from '#shared/fees';
+import type { LedgerEntry } from '#shared/schemas/credits';
 import { useLedgerHistory } from '../api/get-ledger-history';
 import '../payments.css';
 

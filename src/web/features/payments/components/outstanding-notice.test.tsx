@@ -1,8 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import type { Debt } from '../../../../shared/schemas/debts';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
-import { renderWithQuery } from '../../../test/render';
+import type { Debt } from '#shared/schemas/debts';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
+import { renderWithQuery } from '#web/test/render';
 import { OutstandingNotice } from './outstanding-notice';
 
 const PAYMENT = '5d1c2b3a-0000-4000-8000-000000000001';

@@ -1,4 +1,4 @@
-import { formatCredits } from '../../../../shared/fees';
+import { formatCredits } from '#shared/fees';
 import { useOutstanding } from '../api/get-outstanding';
 import '../payments.css';
 

@@ -1,8 +1,8 @@
-import { Pagination } from '../../../components/ui/pagination';
+import { Pagination } from '#web/components/ui/pagination';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import type { Payment } from '../../../../shared/schemas/payments';
+import { paths } from '#shared/routes';
+import type { Payment } from '#shared/schemas/payments';
 import { useMyPayments } from '../api/get-my-payments';
 import '../payments.css';
 import { readPaymentExpiry } from '../payment-expiry';

@@ -1,8 +1,8 @@
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { CryptoOption, Payment } from '../../../../shared/schemas/payments';
+import type { CryptoOption, Payment } from '#shared/schemas/payments';
 import { PaymentCallError } from '../api/payments-api';
 import { TopUpPanel } from './top-up-panel';
 

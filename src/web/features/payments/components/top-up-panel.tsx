@@ -1,8 +1,8 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
-import { calculateFee, formatCredits, toCents } from '../../../../shared/fees';
-import { paths } from '../../../../shared/routes';
-import type { CryptoOption, DepositLimits } from '../../../../shared/schemas/payments';
+import { calculateFee, formatCredits, toCents } from '#shared/fees';
+import { paths } from '#shared/routes';
+import type { CryptoOption, DepositLimits } from '#shared/schemas/payments';
 import { useCreateDeposit } from '../api/create-deposit';
 import { useCryptoOptions } from '../api/get-crypto-options';
 import { PaymentCallError } from '../api/payments-api';

@@ -1,10 +1,10 @@
 import { cleanup, screen } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Payment } from '../../../../shared/schemas/payments';
-import { ApiError } from '../../../lib/api-client';
-import { useSessionStore } from '../../auth';
+import type { Payment } from '#shared/schemas/payments';
+import { ApiError } from '#web/lib/api-client';
+import { useSessionStore } from '#web/features/auth';
 import PaymentCompletePage from './payment-complete-page';
 
 const api = vi.hoisted(() => ({ getPayment: vi.fn() }));

@@ -1,9 +1,9 @@
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { usePageMeta } from '../../../components/use-page-meta';
-import { ApiError } from '../../../lib/api-client';
-import { useSessionStore } from '../../auth';
-import { useCredits } from '../../auth/credits';
+import { paths } from '#shared/routes';
+import { usePageMeta } from '#web/components/use-page-meta';
+import { ApiError } from '#web/lib/api-client';
+import { useSessionStore } from '#web/features/auth';
+import { useCredits } from '#web/features/auth/credits';
 import { usePayment } from '../api/get-payment';
 import { isCompleteStatus, PROBLEM_STATUS_MESSAGES, STATUS_LABELS } from '../payment-status';
 import '../payments.css';

@@ -1,9 +1,9 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Payment, PaymentStatusResponse } from '../../../../shared/schemas/payments';
-import { ApiError } from '../../../lib/api-client';
+import type { Payment, PaymentStatusResponse } from '#shared/schemas/payments';
+import { ApiError } from '#web/lib/api-client';
 import { PaymentCallError } from '../api/payments-api';
 import PaymentProcessPage from './payment-process-page';
 

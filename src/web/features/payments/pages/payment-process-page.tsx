@@ -1,11 +1,11 @@
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { COUNTDOWN_TICK_MS, QR_CODE } from '../../../../shared/constants';
-import { paths } from '../../../../shared/routes';
-import type { Payment } from '../../../../shared/schemas/payments';
-import { usePageMeta } from '../../../components/use-page-meta';
-import { ApiError } from '../../../lib/api-client';
+import { COUNTDOWN_TICK_MS, QR_CODE } from '#shared/constants';
+import { paths } from '#shared/routes';
+import type { Payment } from '#shared/schemas/payments';
+import { usePageMeta } from '#web/components/use-page-meta';
+import { ApiError } from '#web/lib/api-client';
 import { useCheckPayment } from '../api/check-payment';
 import { usePayment } from '../api/get-payment';
 import { usePaymentStatus } from '../api/get-payment-status';

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { INCIDENT_IMPACTS } from '../../../../shared/schemas/status';
-import { api } from '../../../lib/api-client';
+import type { INCIDENT_IMPACTS } from '#shared/schemas/status';
+import { api } from '#web/lib/api-client';
 import { statusQueryKey } from './get-status';
 
 export interface CreateIncidentInput {

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { STATUS_PAGE_REFRESH_MS, type StatusResponse } from '../../../../shared/schemas/status';
-import { api, ApiError } from '../../../lib/api-client';
+import { STATUS_PAGE_REFRESH_MS, type StatusResponse } from '#shared/schemas/status';
+import { api, ApiError } from '#web/lib/api-client';
 
 /** GET /api/status: each component's state, uptime by day and the incidents of the last 90 days. */
 export const getStatus = (signal?: AbortSignal) => api.get<StatusResponse>('/api/status', signal ? { signal } : undefined);

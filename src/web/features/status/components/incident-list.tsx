@@ -1,4 +1,4 @@
-import { STATUS_COMPONENT_NAMES, type Incident } from '../../../../shared/schemas/status';
+import { STATUS_COMPONENT_NAMES, type Incident } from '#shared/schemas/status';
 import { IMPACT_LABEL, INCIDENT_STATUS_LABEL, formatDateTime } from './status-labels';
 
 function IncidentCard({ incident }: { incident: Incident }) {

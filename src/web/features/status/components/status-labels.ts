@@ -1,4 +1,4 @@
-import type { ComponentState, IncidentImpact, IncidentStatus, StatusDay } from '../../../../shared/schemas/status';
+import type { ComponentState, IncidentImpact, IncidentStatus, StatusDay } from '#shared/schemas/status';
 
 /** Words first: colour only repeats what the text says. */
 export const STATE_LABEL: Record<ComponentState, string> = {

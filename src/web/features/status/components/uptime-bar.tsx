@@ -1,4 +1,4 @@
-import { STATUS_HISTORY_DAYS, type StatusDay } from '../../../../shared/schemas/status';
+import { STATUS_HISTORY_DAYS, type StatusDay } from '#shared/schemas/status';
 import { dayLevel, formatPercent } from './status-labels';
 
 function describeDay(day: StatusDay): string {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { CreateTicketBody } from '../../../../shared/schemas/tickets';
-import { api } from '../../../lib/api-client';
+import type { CreateTicketBody } from '#shared/schemas/tickets';
+import { api } from '#web/lib/api-client';
 import { ticketKeys } from './ticket-keys';
 import { requesterBase, type TicketResponse } from './tickets-api';
 

@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { TicketListResponse } from '../../../../shared/schemas/tickets';
-import { api } from '../../../lib/api-client';
-import { toQueryString } from '../../../lib/query-string';
+import type { TicketListResponse } from '#shared/schemas/tickets';
+import { api } from '#web/lib/api-client';
+import { toQueryString } from '#web/lib/query-string';
 import { pollWhileVisible, ticketKeys } from './ticket-keys';
 
 export const STAFF_PAGE_SIZE = 20;

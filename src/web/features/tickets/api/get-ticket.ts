@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { useUiStore } from '../../../stores/ui-store';
+import { api } from '#web/lib/api-client';
+import { useUiStore } from '#web/stores/ui-store';
 import { pollWhileVisible, ticketKeys } from './ticket-keys';
 import { requesterBase, type TicketResponse } from './tickets-api';
 

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { TicketListResponse } from '../../../../shared/schemas/tickets';
-import { api } from '../../../lib/api-client';
-import { toQueryString } from '../../../lib/query-string';
-import { useUiStore } from '../../../stores/ui-store';
+import type { TicketListResponse } from '#shared/schemas/tickets';
+import { api } from '#web/lib/api-client';
+import { toQueryString } from '#web/lib/query-string';
+import { useUiStore } from '#web/stores/ui-store';
 import { pollWhileVisible, ticketKeys } from './ticket-keys';
 import { requesterBase } from './tickets-api';
 

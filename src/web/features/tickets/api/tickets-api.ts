@@ -1,4 +1,4 @@
-import type { Ticket } from '../../../../shared/schemas/tickets';
+import type { Ticket } from '#shared/schemas/tickets';
 
 /** Guests use /api/tickets/guest (spec section 6), signed-in users /api/tickets. */
 export function requesterBase(isGuest: boolean): string {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '../../../lib/api-client';
-import { useUiStore } from '../../../stores/ui-store';
+import { api } from '#web/lib/api-client';
+import { useUiStore } from '#web/stores/ui-store';
 import { ticketKeys } from './ticket-keys';
 import { requesterBase, type TicketResponse } from './tickets-api';
 

@@ -6,9 +6,9 @@ import {
   TICKET_PRIORITIES,
   TICKET_SUBJECT_MAX,
   type Ticket,
-} from '../../../../shared/schemas/tickets';
-import { ApiError } from '../../../lib/api-client';
-import { useUiStore } from '../../../stores/ui-store';
+} from '#shared/schemas/tickets';
+import { ApiError } from '#web/lib/api-client';
+import { useUiStore } from '#web/stores/ui-store';
 import { useCreateTicket } from '../api/create-ticket';
 
 const CATEGORY_LABELS: Record<(typeof TICKET_CATEGORIES)[number], string> = {

@@ -4,9 +4,9 @@ import toast from 'react-hot-toast';
 import {
   TICKET_PRIORITIES,
   TICKET_STATUSES,
-} from '../../../../shared/schemas/tickets';
-import { Pagination } from '../../../components/ui/pagination';
-import { ApiError } from '../../../lib/api-client';
+} from '#shared/schemas/tickets';
+import { Pagination } from '#web/components/ui/pagination';
+import { ApiError } from '#web/lib/api-client';
 import { staffTicketQueryOptions, useStaffTicket } from '../api/get-staff-ticket';
 import { STAFF_PAGE_SIZE, useStaffTickets } from '../api/get-staff-tickets';
 import { useUpdateStaffTicket, type StaffTicketChange } from '../api/update-staff-ticket';

@@ -1,13 +1,13 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { toast } from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Ticket, TicketMessage } from '../../../../shared/schemas/tickets';
-import { configureApiClient } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '../../../test/scripted-api-server';
-import { useUiStore } from '../../../stores/ui-store';
-import { useSessionStore } from '../../auth';
+import type { Ticket, TicketMessage } from '#shared/schemas/tickets';
+import { configureApiClient } from '#web/lib/api-client';
+import { storage } from '#web/lib/storage';
+import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
+import { useUiStore } from '#web/stores/ui-store';
+import { useSessionStore } from '#web/features/auth';
 import { SUPPORT_PAGE_SIZE, SupportCenter } from './support-center';
 
 let server: ScriptedApiServer;

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import type { Ticket } from '../../../../shared/schemas/tickets';
-import { Pagination } from '../../../components/ui/pagination';
-import { ApiError } from '../../../lib/api-client';
-import { useUiStore } from '../../../stores/ui-store';
-import { useSessionStore } from '../../auth';
+import type { Ticket } from '#shared/schemas/tickets';
+import { Pagination } from '#web/components/ui/pagination';
+import { ApiError } from '#web/lib/api-client';
+import { useUiStore } from '#web/stores/ui-store';
+import { useSessionStore } from '#web/features/auth';
 import { useTicket } from '../api/get-ticket';
 import { SUPPORT_PAGE_SIZE, useTickets } from '../api/get-tickets';
 import { useUpdateTicket } from '../api/update-ticket';

@@ -1,4 +1,4 @@
-import type { Ticket } from '../../../../shared/schemas/tickets';
+import type { Ticket } from '#shared/schemas/tickets';
 
 const LABELS: Record<Ticket['status'], string> = {
   open: 'Open',

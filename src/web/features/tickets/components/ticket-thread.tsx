@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { TICKET_MESSAGE_MAX, type Ticket } from '../../../../shared/schemas/tickets';
-import { ApiError } from '../../../lib/api-client';
+import { TICKET_MESSAGE_MAX, type Ticket } from '#shared/schemas/tickets';
+import { ApiError } from '#web/lib/api-client';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
 
 interface TicketThreadProps {

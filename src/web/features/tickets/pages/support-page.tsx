@@ -1,6 +1,6 @@
 import { Link } from 'react-router';
-import { paths } from '../../../../shared/routes';
-import { usePageMeta } from '../../../components/use-page-meta';
+import { paths } from '#shared/routes';
+import { usePageMeta } from '#web/components/use-page-meta';
 import { SupportCenter } from '../components/support-center';
 
 /** /dashboard/support: the requester's tickets, for guests and users alike. */

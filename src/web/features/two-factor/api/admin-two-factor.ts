@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TwoFactorSettingsResponse, TwoFactorStatus } from '../../../../shared/schemas/two-factor';
-import { api } from '../../../lib/api-client';
+import type { TwoFactorSettingsResponse, TwoFactorStatus } from '#shared/schemas/two-factor';
+import { api } from '#web/lib/api-client';
 
 /** A user's two-factor status as staff see it, and the admin's reset (staff console). */
 export const adminTwoFactorKey = (userId: string) => ['admin', 'users', userId, 'two-factor'] as const;

@@ -5,16 +5,16 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
-import type { AuthResponse } from '../../../../shared/schemas/auth';
+import type { AuthResponse } from '#shared/schemas/auth';
 import type {
   Passkey,
   PasskeyListResponse,
   RecoveryCodesResponse,
   TotpSetupResponse,
   TwoFactorStatus,
-} from '../../../../shared/schemas/two-factor';
-import { api } from '../../../lib/api-client';
-import { storage } from '../../../lib/storage';
+} from '#shared/schemas/two-factor';
+import { api } from '#web/lib/api-client';
+import { storage } from '#web/lib/storage';
 
 /** Two-factor calls (issue 16). Queries: status and passkeys; mutations invalidate both. */
 export const twoFactorKeys = {

@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '#web/lib/api-client';
 import { useResetUserTwoFactor, useUserTwoFactor } from '../api/admin-two-factor';
 
 /**

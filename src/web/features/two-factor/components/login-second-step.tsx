@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import type { AuthResponse } from '../../../../shared/schemas/auth';
-import type { TwoFactorChallengeResponse } from '../../../../shared/schemas/two-factor';
-import { ApiError } from '../../../lib/api-client';
+import type { AuthResponse } from '#shared/schemas/auth';
+import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
+import { ApiError } from '#web/lib/api-client';
 import { completeSecondStep, passkeyAssertion } from '../api/two-factor-api';
 import { passkeysUnavailableHere } from '../passkeys-availability';
 import { passkeyErrorMessage } from './passkeys-section';

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { AuthResponse } from '../../../../shared/schemas/auth';
+import type { AuthResponse } from '#shared/schemas/auth';
 import { signInWithPasskey } from '../api/two-factor-api';
 import { passkeysUnavailableHere } from '../passkeys-availability';
 import { passkeyErrorMessage } from './passkeys-section';

@@ -1,5 +1,5 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { ApiError } from '../../../lib/api-client';
+import { ApiError } from '#web/lib/api-client';
 
 /** A small form that asks for the current password (and optionally a code) before a sensitive change. */
 export function PasswordStep({

@@ -1,8 +1,8 @@
 import { QRCodeSVG } from 'qrcode.react';
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import type { TotpSetupResponse } from '../../../../shared/schemas/two-factor';
-import { ApiError } from '../../../lib/api-client';
+import type { TotpSetupResponse } from '#shared/schemas/two-factor';
+import { ApiError } from '#web/lib/api-client';
 import { useDisableTwoFactor, useRegenerateRecoveryCodes, useTotpEnable, useTotpSetup, useTwoFactorStatus } from '../api/two-factor-api';
 import { PasskeysSection } from './passkeys-section';
 import { PasswordStep } from './password-step';

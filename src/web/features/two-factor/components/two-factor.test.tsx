@@ -1,7 +1,7 @@
 import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
-import { renderWithQuery } from '../../../test/render';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
+import { renderWithQuery } from '#web/test/render';
 import { LoginSecondStep } from './login-second-step';
 import { TwoFactorSettings } from './two-factor-settings';
 

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { WebhookDeliveriesResponse } from '../../../../shared/schemas/webhooks';
-import { api } from '../../../lib/api-client';
+import type { WebhookDeliveriesResponse } from '#shared/schemas/webhooks';
+import { api } from '#web/lib/api-client';
 import { webhookKeys } from './webhook-keys';
 
 /** While something is queued or waiting for a retry, the log refreshes itself this often. */

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { WebhookSettings } from '../../../../shared/schemas/webhooks';
-import { api } from '../../../lib/api-client';
+import type { WebhookSettings } from '#shared/schemas/webhooks';
+import { api } from '#web/lib/api-client';
 import { webhookKeys } from './webhook-keys';
 
 /** GET /api/users/webhook-settings (ours, design.md section 10): URL, events, on/off and the secret's hint. */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { WebhookSettings, WebhookSettingsBody } from '../../../../shared/schemas/webhooks';
-import { api } from '../../../lib/api-client';
+import type { WebhookSettings, WebhookSettingsBody } from '#shared/schemas/webhooks';
+import { api } from '#web/lib/api-client';
 import { webhookKeys } from './webhook-keys';
 
 /** PUT /api/users/webhook-settings (spec section 7). The first save answers the signing secret once. */

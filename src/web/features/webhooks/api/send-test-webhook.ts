@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { WebhookDelivery } from '../../../../shared/schemas/webhooks';
-import { api } from '../../../lib/api-client';
+import type { WebhookDelivery } from '#shared/schemas/webhooks';
+import { api } from '#web/lib/api-client';
 import { webhookKeys } from './webhook-keys';
 
 /** POST /api/users/webhook-settings/test: queues a test delivery. */

@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { WEBHOOK_EVENT_LABELS, type WebhookDelivery, type WebhookDeliveryEvent } from '../../../../shared/schemas/webhooks';
+import { WEBHOOK_EVENT_LABELS, type WebhookDelivery, type WebhookDeliveryEvent } from '#shared/schemas/webhooks';
 import { PENDING_REFRESH_MS, useWebhookDeliveries } from '../api/get-webhook-deliveries';
 
 const PAGE_SIZE = 10;

@@ -1,10 +1,10 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { renderWithQuery as render } from '../../../test/render';
+import { renderWithQuery as render } from '#web/test/render';
 import { toast } from 'react-hot-toast';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WebhookDelivery, WebhookSettings } from '../../../../shared/schemas/webhooks';
-import { Toaster } from '../../../components/ui/toaster';
-import { setupScriptedApi } from '../../../test/scripted-api-server';
+import type { WebhookDelivery, WebhookSettings } from '#shared/schemas/webhooks';
+import { Toaster } from '#web/components/ui/toaster';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { PENDING_REFRESH_MS } from './delivery-log';
 import { WebhooksPanel } from './webhooks-panel';
 

@@ -6,8 +6,8 @@ import {
   webhookSettingsBodySchema,
   type WebhookEvent,
   type WebhookSettings,
-} from '../../../../shared/schemas/webhooks';
-import { ApiError } from '../../../lib/api-client';
+} from '#shared/schemas/webhooks';
+import { ApiError } from '#web/lib/api-client';
 import { useWebhookSettings } from '../api/get-webhook-settings';
 import { useRotateWebhookSecret } from '../api/rotate-webhook-secret';
 import { useSaveWebhookSettings } from '../api/save-webhook-settings';
