@@ -29,6 +29,7 @@ export type MailKind =
   | 'email_change_requested'
   | 'email_changed'
   | 'new_device'
+  | 'two_factor_notice'
   | OptionalKind;
 
 export interface QueueMailInput {

@@ -60,7 +60,7 @@ export interface TwoFactorServiceDeps {
   database: Database;
   rateLimiter: RateLimiter;
   auth: AuthService;
-  /** No mail yet: issue 15 plugs its sender in here. Never awaited, never fails the action. */
+  /** The security notices (mail, two-factor.routes.ts). Never awaited, never fails the action. */
   notify?: TwoFactorNotifier;
 }
 

@@ -31,21 +31,50 @@ import { toUserDto } from '#server/modules/users/users.service.js';
 import { userReadCache } from '#server/modules/users/user-read-cache.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import { PasskeyService } from './passkeys.service.js';
-import { TwoFactorService, type TwoFactorNotifier } from './totp.service.js';
+import { TwoFactorService, type TwoFactorEvent, type TwoFactorNotifier } from './totp.service.js';
 import { hasSecondFactor } from './two-factor.status.js';
+import { twoFactorNoticeMail, type TwoFactorNoticeKind } from '#server/modules/mail/templates/two-factor-notice.js';
+import { paths } from '#shared/routes.js';
 
 const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema };
 
 /**
- * Where issue 15's mails plug in (two-factor on or off, a recovery code used, a passkey added). No mail
- * is sent yet: the default only notes the event in the log, without codes or secrets.
+ * The security notices of issue 16 (two-factor on or off, a recovery code used, a passkey added), as
+ * mail to the account's address. Never awaited by the action and never fails it: a mail that cannot
+ * be queued is logged (without codes or secrets) and dropped.
  */
-function logNotifier(app: FastifyInstance): TwoFactorNotifier {
-  return (event) => app.log.info({ twoFactorEvent: event.type, userId: event.userId }, 'two-factor event');
+function mailNotifier(app: FastifyInstance, ctx: AppContext): TwoFactorNotifier {
+  const noticeOf = (event: TwoFactorEvent): { kind: TwoFactorNoticeKind; facts: Array<[string, string]> } => {
+    switch (event.type) {
+      case 'two-factor.enabled':
+        return { kind: 'enabled', facts: [] };
+      case 'two-factor.disabled':
+        return { kind: event.byAdmin ? 'disabled_by_admin' : 'disabled', facts: [] };
+      case 'two-factor.recovery-code-used':
+        return { kind: 'recovery_code_used', facts: [['Recovery codes left', String(event.codesLeft)]] };
+      case 'passkey.added':
+        return { kind: 'passkey_added', facts: [['Passkey', event.name]] };
+    }
+  };
+  return (event) => {
+    app.log.info({ twoFactorEvent: event.type, userId: event.userId }, 'two-factor event');
+    void (async () => {
+      const user = await findUserById(ctx.database.db, event.userId);
+      if (!user) return;
+      const { kind, facts } = noticeOf(event);
+      const when = `${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+      await ctx.mail.queueSafely(ctx.database.db, {
+        userId: user.id,
+        kind: 'two_factor_notice',
+        to: user.email,
+        mail: twoFactorNoticeMail({ kind, username: user.username, when, facts, settingsUrl: ctx.mail.link(paths.settings) }),
+      });
+    })().catch((err: unknown) => app.log.error({ err: { name: (err as Error)?.name }, twoFactorEvent: event.type }, 'two-factor notice could not be queued'));
+  };
 }
 
 /** Two-factor sign-in (issue 16): settings, the second step of login, passkeys and the admin reset. */
-export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: AuthService, notify: TwoFactorNotifier = logNotifier(app)) {
+export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: AuthService, notify: TwoFactorNotifier = mailNotifier(app, ctx)) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const twoFactor = new TwoFactorService({ config: ctx.config, database: ctx.database, rateLimiter: ctx.rateLimiter, auth, notify });
   const passkeys = new PasskeyService({ config: ctx.config, database: ctx.database, rateLimiter: ctx.rateLimiter, auth, notify });

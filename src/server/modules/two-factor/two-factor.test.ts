@@ -1,6 +1,7 @@
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, guestCookie, registerUser, startGuest, TEST_PASSWORD, uniqueName } from '#server/test/http.js';
+import { mailTo, waitForMail } from '#server/test/mailbox.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 
 function totp(secret: string) {
@@ -227,6 +228,28 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     expect(again.status).toBe(409);
   });
 
+  it('mails a security notice, once each, when two-factor is turned on, a recovery code is used and it is turned off', async () => {
+    const u = await userWithTotp(t);
+    const email = `${u.username}@example.com`;
+    await waitForMail(t, email, 'Two-factor sign-in was turned on');
+    const used = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), recoveryCode: u.recoveryCodes[0] } });
+    expect(used.status).toBe(200);
+    const [notice] = await waitForMail(t, email, 'A recovery code was used to sign in');
+    expect(notice!.text).toContain('Recovery codes left');
+    expect(notice!.text).toContain('9');
+    // No code or secret ever goes into a mail.
+    expect(notice!.text).not.toContain(u.recoveryCodes[0]!);
+    expect(notice!.text).not.toContain(u.secret);
+    const off = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, code: u.recoveryCodes[1] } });
+    expect(off.status).toBe(200);
+    await waitForMail(t, email, 'Two-factor sign-in was turned off');
+    // Each notice once: the jobs have run and nothing was sent twice.
+    const subjects = (await mailTo(t, email)).map((m) => m.subject);
+    for (const subject of ['Two-factor sign-in was turned on', 'A recovery code was used to sign in', 'Two-factor sign-in was turned off']) {
+      expect(subjects.filter((x) => x === subject)).toHaveLength(1);
+    }
+  });
+
   it("moves a guest's tickets to the account after the second step, as login does", async () => {
     const u = await userWithTotp(t);
     const guest = await startGuest(t);
@@ -285,6 +308,8 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     expect(audit.json.entries[0]).toMatchObject({ reason: 'Lost phone; identity checked by video call', actor: { username: adminName } });
     expect(audit.json.entries[0].before).toMatchObject({ totp: true, recoveryCodesLeft: 10 });
     expect((await login(t, u.username)).json.token).toEqual(expect.any(String));
+    // The user is told, whoever did it.
+    await waitForMail(t, `${u.username}@example.com`, 'Two-factor sign-in was turned off by support');
   });
 });
 
