@@ -3,7 +3,12 @@ import './lib/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
+import { useSessionStore } from './features/auth';
 import './styles.css';
+
+// The session is checked once when the app starts (spec section 4): client state in the session store,
+// started here rather than from an effect, so no component fetches on mount (docs/decisions/0093).
+void useSessionStore.getState().checkAuth();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,6 +1,5 @@
 import { Suspense, useEffect, useLayoutEffect, useRef, type MouseEvent } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router';
-import { AuthBootstrap } from '#web/features/auth/components/auth-bootstrap';
 import { useNavigationPending } from '../app-router';
 import { AppLoading } from '../app-loading';
 import { RouteErrorBoundary } from '../route-error-boundary';
@@ -55,8 +54,6 @@ export function RootLayout() {
 
   return (
     <div className="app-shell">
-      {/* Inside the router so the session check can use it; mounted once, renders nothing. */}
-      <AuthBootstrap />
       <a className="skip-link" href="#main" onClick={skipToContent}>
         Skip to main content
       </a>

@@ -1,9 +1,28 @@
-import { useMutation } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { api } from '#web/lib/api-client';
+import { useSessionStore } from '../stores/session-store';
 
-/** POST /api/auth/verify-email: spends the link's token and marks the address confirmed. */
-export function useVerifyEmail() {
-  return useMutation({
-    mutationFn: (token: string) => api.post<{ success: true; message: string; emailVerified: true }>('/api/auth/verify-email', { token }),
+type VerifyEmailResponse = { success: true; message: string; emailVerified: true };
+
+/**
+ * POST /api/auth/verify-email: spends the link's token and marks the address confirmed. The token is
+ * single use and React StrictMode mounts twice in development: the query cache sends it once per page
+ * and hands every mount the outcome (the pattern of the connection callbacks).
+ */
+export function useVerifyEmail(token: string) {
+  return useQuery({
+    queryKey: ['auth', 'verify-email', token],
+    queryFn: async () => {
+      const answer = await api.post<VerifyEmailResponse>('/api/auth/verify-email', { token });
+      // A signed-in user's banner goes away: the user object now says emailVerified.
+      if (useSessionStore.getState().isAuthenticated) void useSessionStore.getState().fetchUser().catch(() => undefined);
+      return answer;
+    },
+    enabled: token !== '',
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: false,
+    refetchOnMount: false,
+    refetchOnReconnect: false,
   });
 }

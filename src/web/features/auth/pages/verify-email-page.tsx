@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
@@ -13,22 +12,9 @@ export default function VerifyEmailPage() {
   usePageMeta('Confirm your email');
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
-  const verify = useVerifyEmail();
+  const verify = useVerifyEmail(token);
   const resend = useResendVerification();
   const signedIn = useSessionStore((s) => s.isAuthenticated && !s.isGuest);
-  const started = useRef(false);
-
-  useEffect(() => {
-    // Once per page: the token is single-use, so a second call (StrictMode, re-render) would report "already used".
-    if (!token || started.current) return;
-    started.current = true;
-    verify.mutate(token, {
-      onSuccess: () => {
-        if (useSessionStore.getState().isAuthenticated) void useSessionStore.getState().fetchUser().catch(() => undefined);
-      },
-    });
-  }, [token, verify]);
-
   let content;
   if (!token) {
     content = (
