@@ -409,7 +409,10 @@ export class PaymentsService {
         }
       }
 
-      const changed = status !== row.status || credited !== row.creditedCents || actuallyPaid !== row.actuallyPaid;
+      // Nothing paid reported as "0" where we had no figure is no change: a reconciliation pass that only
+      // learns that writes no event (it raced refused requests in the authorization tests).
+      const paidChanged = Number(actuallyPaid ?? 0) !== Number(row.actuallyPaid ?? 0);
+      const changed = status !== row.status || credited !== row.creditedCents || paidChanged;
       const [updated] = await tx
         .update(payments)
         .set({
