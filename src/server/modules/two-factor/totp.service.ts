@@ -13,7 +13,7 @@ import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import type { UserRow } from '#server/modules/users/users.tables.js';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes.js';
-import { TotpSecretBox } from './secret-box.js';
+import { SecretBox } from '#server/secret-box.js';
 import { matchingStep, newTotpSecret, otpauthUrl } from './totp.js';
 import { twoFactorStatus } from './two-factor.status.js';
 import { loginChallenges, passkeys, twoFactor, twoFactorRecoveryCodes, type LoginChallengeRow } from './two-factor.tables.js';
@@ -67,11 +67,12 @@ export interface TwoFactorServiceDeps {
 type FactorCheck = { ok: true; recoveryUsed: boolean } | { ok: false; message: string };
 
 export class TwoFactorService {
-  private readonly box: TotpSecretBox;
+  private readonly box: SecretBox;
   private passkeySecondStep: PasskeySecondStep | null = null;
 
   constructor(private readonly deps: TwoFactorServiceDeps) {
-    this.box = new TotpSecretBox(deps.config.jwtSecret);
+    // Unreadable after a JWT_SECRET change: those users sign in with a recovery code (or an admin resets two-factor).
+    this.box = new SecretBox(deps.config.jwtSecret, 'olympus totp secrets v1');
   }
 
   usePasskeySecondStep(check: PasskeySecondStep): void {

@@ -13,7 +13,8 @@ import { AppError, notFound } from '#server/errors.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { TargetRefusedError, vetTarget } from './address-policy.js';
 import { sendWebhook, type SendResult } from './sender.js';
-import { generateSecret, SecretBox, secretHint, signPayload } from './signing.js';
+import { SecretBox } from '#server/secret-box.js';
+import { generateSecret, secretHint, signPayload } from './signing.js';
 import { DELIVER_JOB, type DeliverJobData } from './webhook-events.js';
 import { webhookDeliveries, webhookDeliveryAttempts, webhooks, type WebhookDeliveryRow, type WebhookRow } from './webhooks.tables.js';
 
@@ -77,7 +78,8 @@ export class WebhookService {
   private readonly box: SecretBox;
 
   constructor(private readonly deps: WebhookServiceDeps) {
-    this.box = new SecretBox(deps.serverSecret);
+    // Unreadable after a JWT_SECRET change: deliveries then fail with a message asking to rotate the secret.
+    this.box = new SecretBox(deps.serverSecret, 'olympus webhook signing secrets v1');
   }
 
   private async find(userId: string): Promise<WebhookRow | null> {

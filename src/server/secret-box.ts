@@ -1,15 +1,16 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 
 /**
- * Authenticator secrets are stored encrypted (AES-256-GCM) under a key derived from the server secret,
- * so a copy of the database alone does not let anyone compute a user's codes. Replacing JWT_SECRET makes
- * stored secrets unreadable: those users then sign in with a recovery code (or an admin resets two-factor).
+ * Secrets the server must read back (webhook signing secrets, authenticator secrets) are stored
+ * encrypted (AES-256-GCM) under a key derived from the server's own secret, one key per `purpose`, so a
+ * copy of the database alone gives none of them away. Replacing JWT_SECRET makes stored secrets
+ * unreadable: each user of a box says what happens then.
  */
-export class TotpSecretBox {
+export class SecretBox {
   private readonly key: Buffer;
 
-  constructor(serverSecret: Uint8Array) {
-    this.key = Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), 'olympus totp secrets v1', 32));
+  constructor(serverSecret: Uint8Array, purpose: string) {
+    this.key = Buffer.from(hkdfSync('sha256', serverSecret, Buffer.alloc(0), purpose, 32));
   }
 
   seal(plaintext: string): string {
