@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, registerUser, signIn, test } from '../foundation/fixtures.js';
-import staff from '../staff-accounts.json' with { type: 'json' };
+import { expect, registerUser, signIn, test } from '../support/fixtures.js';
+import staff from '../support/staff-accounts.json' with { type: 'json' };
 
 /**
  * The mail flows of issue 15 in Chromium against the mail sandbox: every message is read the way a

@@ -1,6 +1,6 @@
-import { expect, signIn, test } from '../foundation/fixtures';
-import staff from '../staff-accounts.json' with { type: 'json' };
-import { staffPage } from '../staff/staff-login.js';
+import { expect, signIn, test } from '../support/fixtures';
+import staff from '../support/staff-accounts.json' with { type: 'json' };
+import { staffPage } from '../support/staff-login.js';
 
 /**
  * A payment refunded after its credits were spent (docs/decisions/0120): the user sees what the

@@ -20,30 +20,49 @@ export interface IsolatedServer {
   stop(): Promise<void>;
 }
 
-/**
- * The built app on a data directory of its own, with settings the shared e2e server cannot have (here:
- * where the payment provider is). Its admin account is made with the operator command first, exactly
- * as an operator would, so no test-only door exists in the product.
- */
+export interface IsolatedServerOptions {
+  /** Settings the shared e2e server cannot have. */
+  env?: Record<string, string>;
+  /**
+   * `localhost` serves the app as `http://localhost:<port>` with PUBLIC_URL to match: browsers refuse
+   * passkeys on a bare IP address, and the WebAuthn relying party id is the host of PUBLIC_URL.
+   */
+  host?: '127.0.0.1' | 'localhost';
+  /** Make ISOLATED_ADMIN first with the operator command, as an operator would (no test-only door). */
+  withAdmin?: boolean;
+  readyTimeoutMs?: number;
+}
+
+/** The built app on a data directory of its own. */
 export async function startIsolatedServer(env: Record<string, string>): Promise<IsolatedServer> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'olympus-e2e-status-'));
+  return startServer({ env, withAdmin: true });
+}
+
+export async function startServer(options: IsolatedServerOptions = {}): Promise<IsolatedServer> {
+  const { env = {}, host = '127.0.0.1', withAdmin = false, readyTimeoutMs = 180_000 } = options;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'olympus-e2e-'));
   const baseEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  execFileSync(
-    process.execPath,
-    ['dist/server/cli.js', 'create-user', '--username', ISOLATED_ADMIN.username, '--password', ISOLATED_ADMIN.password, '--role', 'admin'],
-    { env: baseEnv, stdio: ['ignore', 'ignore', 'inherit'] },
-  );
+  if (withAdmin) {
+    execFileSync(
+      process.execPath,
+      ['dist/server/cli.js', 'create-user', '--username', ISOLATED_ADMIN.username, '--password', ISOLATED_ADMIN.password, '--role', 'admin'],
+      { env: baseEnv, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+  }
   const port = await freePort();
+  const url = `http://${host}:${port}`;
   const child: ChildProcess = spawn(process.execPath, ['dist/server/server.js'], {
-    env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env },
+    env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...(host === 'localhost' ? { PUBLIC_URL: url } : {}), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  // Never outlive the test run, even when it is interrupted before afterAll.
+  const killChild = () => child.kill('SIGTERM');
+  process.once('exit', killChild);
+  const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`isolated server exited with ${child.exitCode}`);
-    const ready = await fetch(`${url}/readyz`).then((r) => r.ok).catch(() => false);
+    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok).catch(() => false);
     if (ready) break;
     if (Date.now() > deadline) throw new Error('isolated server did not become ready');
     await new Promise((r) => setTimeout(r, 200));
@@ -51,6 +70,7 @@ export async function startIsolatedServer(env: Record<string, string>): Promise<
   return {
     url,
     async stop() {
+      process.off('exit', killChild);
       child.kill('SIGTERM');
       await exited;
       rmSync(dataDir, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import * as OTPAuth from 'otpauth';
-import { expect, test } from '../foundation/fixtures.js';
-import { startLocalhostServer, type LocalhostServer } from './localhost-server.js';
+import { expect, test } from '../support/fixtures.js';
+import { startServer, type IsolatedServer } from '../support/isolated-server.js';
 
 /**
  * Issue 16, "Done when", in Chromium: an authenticator app from the QR secret, recovery codes, a passkey
@@ -9,13 +9,14 @@ import { startLocalhostServer, type LocalhostServer } from './localhost-server.j
  * runs on `localhost` here: browsers refuse passkeys on a bare IP address like the shared server's.
  */
 const PASSWORD = 'correct horse battery staple';
-let server: LocalhostServer;
+let server: IsolatedServer;
 
 // A server of its own starts slowly on a busy machine (a fresh embedded database, migrations).
 test.describe.configure({ timeout: 180_000 });
 test.beforeAll(async () => {
   test.setTimeout(200_000);
-  server = await startLocalhostServer();
+  // Its own server on `localhost` (browsers refuse passkeys on a bare IP address).
+  server = await startServer({ host: 'localhost', env: { RATE_LIMITS: '0' } });
 });
 test.afterAll(async () => {
   await server?.stop();
