@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paginationQuery } from './common.js';
 import { emailSchema, passwordSchema } from './auth.js';
 
 /** A one-time link token as the server makes them (43 url-safe characters); anything else is refused early. */
@@ -40,10 +41,8 @@ export const unsubscribeResponseSchema = z.object({
 });
 
 export const mailStatusSchema = z.enum(['pending', 'sending', 'sent', 'failed']);
-export const adminMailQuerySchema = z.object({
+export const adminMailQuerySchema = paginationQuery().extend({
   status: mailStatusSchema.optional(),
-  page: z.coerce.number().int().min(1).max(10_000).default(1),
-  pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 export const adminMailMessageSchema = z.object({
   _id: z.string(),

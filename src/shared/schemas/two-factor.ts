@@ -1,3 +1,4 @@
+import { emptyAsAbsent } from './common.js';
 import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from '#shared/constants.js';
 import { guestIdSchema } from './auth.js';
@@ -108,7 +109,7 @@ export const passkeyRegisterBodySchema = z.object({ name: passkeyNameSchema, res
 export const passkeyLoginOptionsBodySchema = z.object({ challenge: challengeTokenSchema.optional() }).default({});
 export const passkeyLoginBodySchema = z.object({
   response: webauthnResponseSchema,
-  guestId: z.preprocess((v) => (v === null || v === '' ? undefined : v), guestIdSchema.optional()),
+  guestId: emptyAsAbsent(guestIdSchema),
   rememberMe: z.boolean().default(false),
 });
 

@@ -78,7 +78,7 @@ export function registerMailSandbox(app: FastifyInstance, ctx: AppContext): void
   api.get(
     '/mail/messages',
     {
-      schema: { tags, summary: 'Mail sandbox: kept messages, newest first (all, or those to one address)', querystring: sandboxMailQuerySchema, response: { 200: sandboxMailListResponseSchema, 400: errorResponseSchema } },
+      schema: { hide: true, tags, summary: 'Mail sandbox: kept messages, newest first (all, or those to one address)', querystring: sandboxMailQuerySchema, response: { 200: sandboxMailListResponseSchema, 400: errorResponseSchema } },
     },
     async (request) => ({ messages: (await list(request.query.to || undefined)).map(toDto) }),
   );
