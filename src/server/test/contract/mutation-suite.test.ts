@@ -132,6 +132,12 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'PUT /api/status/incidents/{id}': (f) => ({ path: { id: f.incidentId }, body: { message: 'Still looking.' } }),
   // A private address (allowed in this app): the suite has no DNS to resolve a public host.
   'PUT /api/users/webhook-settings': () => ({ body: { url: 'http://127.0.0.1:9/hook', events: [], enabled: false } }),
+  // Mail flows: an address nobody has (the answer is the same either way), a wrong current password.
+  'POST /api/auth/forgot-password': () => ({ caller: 'anonymous', body: { email: 'nobody-here@example.com' } }),
+  'PUT /api/users/email': () => ({ body: { email: `${uniqueName('mut')}@example.com`, currentPassword: 'not the password 1' } }),
+  // Two-factor: well-formed codes that are not right (no authenticator is on), an unknown challenge.
+  'POST /api/auth/2fa/totp/enable': () => ({ body: { code: '123456' } }),
+  'POST /api/login/2fa': () => ({ caller: 'anonymous', body: { challenge: 'not-a-challenge', code: '123456' } }),
 };
 
 /** Who calls an operation: staff routes as an admin, guest-only routes as a guest, the rest as a user. */
