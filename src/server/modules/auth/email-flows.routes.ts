@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponseSchema } from '#shared/schemas/common.js';
+import { errorResponses } from '#shared/schemas/common.js';
 import {
   changeEmailBodySchema,
   changeEmailResponseSchema,
@@ -14,8 +14,6 @@ import {
 } from '#shared/schemas/mail.js';
 import type { AppContext } from '#server/context.js';
 import type { EmailFlows } from './email-flows.service.js';
-
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema };
 
 /** A reset request answers no sooner than this, whatever happened, so its timing says nothing. */
 const FORGOT_MIN_MS = 150;
@@ -33,7 +31,7 @@ export function registerEmailFlowRoutes(app: FastifyInstance, _ctx: AppContext, 
   api.post(
     '/auth/verify-email',
     {
-      schema: { tags, summary: 'Confirm the email address with the link from the mail', body: verifyEmailBodySchema, response: { 200: verifyEmailResponseSchema, ...errors } },
+      schema: { tags, summary: 'Confirm the email address with the link from the mail', body: verifyEmailBodySchema, response: { 200: verifyEmailResponseSchema, ...errorResponses } },
     },
     async (request) => {
       await flows.verifyEmail(request.body.token, request.ip);
@@ -45,7 +43,7 @@ export function registerEmailFlowRoutes(app: FastifyInstance, _ctx: AppContext, 
     '/auth/resend-verification',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Send the confirmation link again', security, response: { 202: successResponseSchema, ...errors } },
+      schema: { tags, summary: 'Send the confirmation link again', security, response: { 202: successResponseSchema, ...errorResponses } },
     },
     async (request, reply) => {
       await flows.resendVerification(request.auth!.userId!);
@@ -60,7 +58,7 @@ export function registerEmailFlowRoutes(app: FastifyInstance, _ctx: AppContext, 
         tags,
         summary: 'Ask for a password reset link (the same answer whether or not the address is registered)',
         body: forgotPasswordBodySchema,
-        response: { 202: successResponseSchema, 400: errorResponseSchema, 429: errorResponseSchema },
+        response: { 202: successResponseSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -78,7 +76,7 @@ export function registerEmailFlowRoutes(app: FastifyInstance, _ctx: AppContext, 
   api.post(
     '/auth/reset-password',
     {
-      schema: { tags, summary: 'Set a new password with the link from the mail (ends every session)', body: resetPasswordBodySchema, response: { 200: successResponseSchema, ...errors } },
+      schema: { tags, summary: 'Set a new password with the link from the mail (ends every session)', body: resetPasswordBodySchema, response: { 200: successResponseSchema, ...errorResponses } },
     },
     async (request) => {
       await flows.resetPassword(request.body.token, request.body.password, info(request));
@@ -95,7 +93,7 @@ export function registerEmailFlowRoutes(app: FastifyInstance, _ctx: AppContext, 
         summary: 'Change the email address: a link goes to the new address, a notice to the old one',
         security,
         body: changeEmailBodySchema,
-        response: { 202: changeEmailResponseSchema, ...errors },
+        response: { 202: changeEmailResponseSchema, ...errorResponses },
       },
     },
     async (request, reply) => {
@@ -111,7 +109,7 @@ export function registerEmailFlowRoutes(app: FastifyInstance, _ctx: AppContext, 
   api.post(
     '/auth/confirm-email-change',
     {
-      schema: { tags, summary: 'Make the address change with the link sent to the new address', body: confirmEmailChangeBodySchema, response: { 200: confirmEmailChangeResponseSchema, ...errors } },
+      schema: { tags, summary: 'Make the address change with the link sent to the new address', body: confirmEmailChangeBodySchema, response: { 200: confirmEmailChangeResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const email = await flows.confirmEmailChange(request.body.token, request.ip);

@@ -1,7 +1,7 @@
 import { and, desc, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponseSchema } from '#shared/schemas/common.js';
+import { errorResponses } from '#shared/schemas/common.js';
 import {
   adminOutstandingQuerySchema,
   adminOutstandingResponseSchema,
@@ -15,8 +15,6 @@ import { requireUserId } from '#server/modules/auth/auth.plugin.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { creditDebts, type CreditDebtRow } from './credits.tables.js';
 import { listDebts } from './ledger.service.js';
-
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema };
 
 export function toDebtDto(row: CreditDebtRow): Debt {
   return {
@@ -79,7 +77,7 @@ export function registerDebtRoutes(app: FastifyInstance, ctx: AppContext): void 
         tags: ['credits'],
         summary: 'What my account owes after a reversed payment, and why',
         security: [{ bearer: [] }],
-        response: { 200: myOutstandingResponseSchema, ...errors },
+        response: { 200: myOutstandingResponseSchema, ...errorResponses },
       },
     },
     async (request) => {
@@ -97,7 +95,7 @@ export function registerDebtRoutes(app: FastifyInstance, ctx: AppContext): void 
         summary: 'Accounts flagged because they owe credits after a reversed payment',
         security: [{ bearer: [] }],
         querystring: adminOutstandingQuerySchema,
-        response: { 200: adminOutstandingResponseSchema, ...errors },
+        response: { 200: adminOutstandingResponseSchema, ...errorResponses },
       },
     },
     async (request) => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { errorResponseSchema, messageResponseSchema } from '#shared/schemas/common.js';
+import { errorResponses, messageResponseSchema } from '#shared/schemas/common.js';
 import {
   adminMailListResponseSchema,
   adminMailQuerySchema,
@@ -18,7 +18,6 @@ import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.servic
 import { mailPreferences } from './mail.tables.js';
 import type { OptionalKind } from './mail.service.js';
 
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 404: errorResponseSchema, 429: errorResponseSchema };
 const UNSUBSCRIBE_LIMIT: RateLimitRule = { name: 'unsubscribe:ip', limit: 60, windowSeconds: 15 * 60 };
 
 const KIND_NAMES: Record<OptionalKind, string> = {
@@ -48,7 +47,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   api.get(
     '/users/mail-preferences',
-    { config: { auth: 'user' }, schema: { tags: ['users'], summary: 'Which optional notifications I receive', security, response: { 200: mailPreferencesSchema, ...errors } } },
+    { config: { auth: 'user' }, schema: { tags: ['users'], summary: 'Which optional notifications I receive', security, response: { 200: mailPreferencesSchema, ...errorResponses } } },
     async (request) => readPreferences(request.auth!.userId!),
   );
 
@@ -56,7 +55,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/users/mail-preferences',
     {
       config: { auth: 'user' },
-      schema: { tags: ['users'], summary: 'Turn optional notifications on or off (security mails are always sent)', security, body: mailPreferencesBodySchema, response: { 200: mailPreferencesSchema, ...errors } },
+      schema: { tags: ['users'], summary: 'Turn optional notifications on or off (security mails are always sent)', security, body: mailPreferencesBodySchema, response: { 200: mailPreferencesSchema, ...errorResponses } },
     },
     async (request) => {
       const userId = request.auth!.userId!;
@@ -82,7 +81,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
           summary: 'Turn off one kind of notification with the signed link from a mail (no sign-in)',
           querystring: unsubscribeQuerySchema,
           body: unsubscribeBodySchema.optional(),
-          response: { 200: unsubscribeResponseSchema, ...errors },
+          response: { 200: unsubscribeResponseSchema, ...errorResponses },
         },
       },
       async (request) => {
@@ -114,7 +113,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/admin/mail',
     {
       config: { auth: 'staff' },
-      schema: { tags: ['admin'], summary: 'Outgoing mail, newest first (failed ones with their last error)', security, querystring: adminMailQuerySchema, response: { 200: adminMailListResponseSchema, ...errors } },
+      schema: { tags: ['admin'], summary: 'Outgoing mail, newest first (failed ones with their last error)', security, querystring: adminMailQuerySchema, response: { 200: adminMailListResponseSchema, ...errorResponses } },
     },
     async (request) => mail.list(request.query),
   );
@@ -123,7 +122,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/admin/mail/:id/retry',
     {
       config: { auth: 'staff' },
-      schema: { tags: ['admin'], summary: 'Send a failed message again', security, params: z.object({ id: z.uuid() }), response: { 200: messageResponseSchema, ...errors } },
+      schema: { tags: ['admin'], summary: 'Send a failed message again', security, params: z.object({ id: z.uuid() }), response: { 200: messageResponseSchema, ...errorResponses } },
     },
     async (request) => {
       if (!(await mail.retry(request.params.id))) throw notFound('No failed message with this id can be sent again');

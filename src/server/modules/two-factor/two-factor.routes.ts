@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { authResponseSchema } from '#shared/schemas/auth.js';
-import { errorResponseSchema, messageResponseSchema } from '#shared/schemas/common.js';
+import { errorResponses, messageResponseSchema, uuidParamsSchema } from '#shared/schemas/common.js';
 import {
   adminTwoFactorResetBodySchema,
   loginSecondStepBodySchema,
@@ -35,8 +35,6 @@ import { TwoFactorService, type TwoFactorEvent, type TwoFactorNotifier } from '.
 import { hasSecondFactor } from './two-factor.status.js';
 import { twoFactorNoticeMail, type TwoFactorNoticeKind } from '#server/modules/mail/templates/two-factor-notice.js';
 import { paths } from '#shared/routes.js';
-
-const errors = { 400: errorResponseSchema, 401: errorResponseSchema, 403: errorResponseSchema, 409: errorResponseSchema, 429: errorResponseSchema };
 
 /**
  * The security notices of issue 16 (two-factor on or off, a recovery code used, a passkey added), as
@@ -89,7 +87,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
 
   api.get(
     '/auth/2fa',
-    { config: user, schema: { tags, summary: 'Whether two-factor is on (and required for staff)', security, response: { 200: twoFactorSettingsResponseSchema, ...errors } } },
+    { config: user, schema: { tags, summary: 'Whether two-factor is on (and required for staff)', security, response: { 200: twoFactorSettingsResponseSchema, ...errorResponses } } },
     async (request) => ({ twoFactor: await twoFactor.status(requireUserId(request)), requiredForStaff: ctx.config.raw.REQUIRE_STAFF_2FA === '1' }),
   );
 
@@ -97,7 +95,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
     '/auth/2fa/totp/setup',
     {
       config: user,
-      schema: { tags, summary: 'A new authenticator secret (nothing is on until enable)', security, body: totpSetupBodySchema, response: { 200: totpSetupResponseSchema, ...errors } },
+      schema: { tags, summary: 'A new authenticator secret (nothing is on until enable)', security, body: totpSetupBodySchema, response: { 200: totpSetupResponseSchema, ...errorResponses } },
     },
     async (request) => twoFactor.setupTotp(requireUserId(request), request.body.currentPassword),
   );
@@ -106,7 +104,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
     '/auth/2fa/totp/enable',
     {
       config: user,
-      schema: { tags, summary: 'Turn the authenticator app on with its first code; answers 10 recovery codes', security, body: totpEnableBodySchema, response: { 200: recoveryCodesResponseSchema, ...errors } },
+      schema: { tags, summary: 'Turn the authenticator app on with its first code; answers 10 recovery codes', security, body: totpEnableBodySchema, response: { 200: recoveryCodesResponseSchema, ...errorResponses } },
     },
     async (request) => ({ recoveryCodes: await twoFactor.enableTotp(requireUserId(request), request.body.code) }),
   );
@@ -115,7 +113,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
     '/auth/2fa/recovery-codes',
     {
       config: user,
-      schema: { tags, summary: 'Replace the recovery codes', security, body: recoveryCodesBodySchema, response: { 200: recoveryCodesResponseSchema, ...errors } },
+      schema: { tags, summary: 'Replace the recovery codes', security, body: recoveryCodesBodySchema, response: { 200: recoveryCodesResponseSchema, ...errorResponses } },
     },
     async (request) => ({ recoveryCodes: await twoFactor.regenerateRecoveryCodes(requireUserId(request), request.body.currentPassword) }),
   );
@@ -124,7 +122,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
     '/auth/2fa/disable',
     {
       config: user,
-      schema: { tags, summary: 'Turn two-factor off (password and a code or recovery code)', security, body: twoFactorDisableBodySchema, response: { 200: twoFactorStatusResponseSchema, ...errors } },
+      schema: { tags, summary: 'Turn two-factor off (password and a code or recovery code)', security, body: twoFactorDisableBodySchema, response: { 200: twoFactorStatusResponseSchema, ...errorResponses } },
     },
     async (request) => ({ twoFactor: await twoFactor.disable(requireUserId(request), request.body.currentPassword, request.body.code) }),
   );
@@ -133,7 +131,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
 
   api.get(
     '/auth/2fa/passkeys',
-    { config: user, schema: { tags, summary: 'My passkeys', security, response: { 200: passkeyListResponseSchema, ...errors } } },
+    { config: user, schema: { tags, summary: 'My passkeys', security, response: { 200: passkeyListResponseSchema, ...errorResponses } } },
     async (request) => ({
       passkeys: await passkeys.list(requireUserId(request)),
       available: passkeys.unavailableReason === null,
@@ -143,7 +141,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
 
   api.post(
     '/auth/2fa/passkeys/options',
-    { config: user, schema: { tags, summary: 'Options to create a passkey', security, response: { 200: webauthnOptionsResponseSchema, ...errors } } },
+    { config: user, schema: { tags, summary: 'Options to create a passkey', security, response: { 200: webauthnOptionsResponseSchema, ...errorResponses } } },
     async (request) => ({ options: (await passkeys.registrationOptions(requireUserId(request))) as unknown as Record<string, unknown> }),
   );
 
@@ -151,7 +149,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
     '/auth/2fa/passkeys',
     {
       config: user,
-      schema: { tags, summary: 'Add a passkey', security, body: passkeyRegisterBodySchema, response: { 201: z.object({ passkey: passkeySchema }), ...errors } },
+      schema: { tags, summary: 'Add a passkey', security, body: passkeyRegisterBodySchema, response: { 201: z.object({ passkey: passkeySchema }), ...errorResponses } },
     },
     async (request, reply) => {
       const passkey = await passkeys.register(requireUserId(request), request.body.name, request.body.response as unknown as RegistrationResponseJSON);
@@ -163,7 +161,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
     '/auth/2fa/passkeys/:id',
     {
       config: user,
-      schema: { tags, summary: 'Remove a passkey', security, params: z.object({ id: z.uuid('Unknown passkey') }), response: { 200: messageResponseSchema, 404: errorResponseSchema, ...errors } },
+      schema: { tags, summary: 'Remove a passkey', security, params: uuidParamsSchema('Unknown passkey'), response: { 200: messageResponseSchema, ...errorResponses } },
     },
     async (request) => {
       await passkeys.remove(requireUserId(request), request.params.id);
@@ -176,7 +174,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
   api.post(
     '/login/2fa',
     {
-      schema: { tags, summary: 'The second step of a sign-in: a code, a recovery code or a passkey', body: loginSecondStepBodySchema, response: { 200: authResponseSchema, ...errors } },
+      schema: { tags, summary: 'The second step of a sign-in: a code, a recovery code or a passkey', body: loginSecondStepBodySchema, response: { 200: authResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const { user: signedIn, token } = await twoFactor.completeLogin(request.body, requestMeta(request));
@@ -187,7 +185,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
   api.post(
     '/login/passkey/options',
     {
-      schema: { tags, summary: 'Options to sign in with a passkey (alone, or as the second step of a challenge)', body: passkeyLoginOptionsBodySchema, response: { 200: webauthnOptionsResponseSchema, ...errors } },
+      schema: { tags, summary: 'Options to sign in with a passkey (alone, or as the second step of a challenge)', body: passkeyLoginOptionsBodySchema, response: { 200: webauthnOptionsResponseSchema, ...errorResponses } },
     },
     async (request) => {
       let userId: string | null = null;
@@ -202,7 +200,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
 
   api.post(
     '/login/passkey',
-    { schema: { tags, summary: 'Sign in with a passkey alone', body: passkeyLoginBodySchema, response: { 200: authResponseSchema, ...errors } } },
+    { schema: { tags, summary: 'Sign in with a passkey alone', body: passkeyLoginBodySchema, response: { 200: authResponseSchema, ...errorResponses } } },
     async (request) => {
       const { user: signedIn, token } = await passkeys.login(
         { ...request.body, response: request.body.response as unknown as AuthenticationResponseJSON },
@@ -223,7 +221,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
         summary: "Whether a user's two-factor is on",
         security,
         params: z.object({ id: z.uuid('Unknown user') }),
-        response: { 200: twoFactorStatusResponseSchema, 404: errorResponseSchema, ...errors },
+        response: { 200: twoFactorStatusResponseSchema, ...errorResponses },
       },
     },
     async (request) => ({ twoFactor: await twoFactor.status(request.params.id) }),
@@ -239,7 +237,7 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
         security,
         params: z.object({ id: z.uuid('Unknown user') }),
         body: adminTwoFactorResetBodySchema,
-        response: { 200: twoFactorStatusResponseSchema, 404: errorResponseSchema, ...errors },
+        response: { 200: twoFactorStatusResponseSchema, ...errorResponses },
       },
     },
     async (request) => ({ twoFactor: await twoFactor.adminReset(requireUserId(request), request.params.id, request.body.reason) }),

@@ -100,6 +100,23 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/users/mail-preferences': { rule: 'user', request: p('/api/users/mail-preferences', {}) },
   'POST /api/mail/unsubscribe': { rule: 'public', allowed: 'any', request: p('/api/mail/unsubscribe', { token: 'not.a-token' }) },
   'GET /api/admin/mail': { rule: 'staff', request: p('/api/admin/mail') },
+  // Two-factor (issue 16): settings are the account's own; the second step and passkey sign-in are
+  // public (the challenge or the passkey is the proof); staff read a user's status, admins reset it.
+  'GET /api/auth/2fa': { rule: 'user', request: p('/api/auth/2fa') },
+  'POST /api/auth/2fa/totp/setup': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/totp/setup', { currentPassword: 'not the password 1' }) },
+  'POST /api/auth/2fa/totp/enable': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/totp/enable', { code: '123456' }) },
+  'POST /api/auth/2fa/recovery-codes': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/recovery-codes', { currentPassword: 'not the password 1' }) },
+  'POST /api/auth/2fa/disable': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/disable', { currentPassword: 'not the password 1', code: '123456' }) },
+  'GET /api/auth/2fa/passkeys': { rule: 'user', request: p('/api/auth/2fa/passkeys') },
+  'POST /api/auth/2fa/passkeys/options': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/passkeys/options') },
+  'POST /api/auth/2fa/passkeys': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/passkeys', {}) },
+  'DELETE /api/auth/2fa/passkeys/{id}': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/passkeys/00000000-0000-4000-8000-000000000000') },
+  // Like a signed IPN: no session lets anyone through; only a live challenge from the password step does.
+  'POST /api/login/2fa': { rule: 'signature', request: p('/api/login/2fa', { challenge: 'not-a-challenge', code: '123456' }) },
+  'POST /api/login/passkey/options': { rule: 'public', allowed: 'any', request: p('/api/login/passkey/options', {}) },
+  'POST /api/login/passkey': { rule: 'public', allowed: 'any', request: p('/api/login/passkey', {}) },
+  'GET /api/admin/users/{id}/two-factor': { rule: 'staff', request: (f) => ({ path: `/api/admin/users/${f.targetId}/two-factor` }) },
+  'POST /api/admin/users/{id}/two-factor/reset': { rule: 'admin', allowed: 'any', request: (f) => ({ path: `/api/admin/users/${f.targetId}/two-factor/reset`, body: {} }) },
   'POST /api/admin/mail/{id}/retry': { rule: 'staff', allowed: 'any', request: p('/api/admin/mail/00000000-0000-4000-8000-000000000000/retry') },
 
   'POST /api/tickets/guest': { rule: 'guest', request: p('/api/tickets/guest', { subject: 'Matrix guest', message: 'A guest question for the matrix.', category: 'general' }) },
