@@ -47,6 +47,8 @@ export class JobQueue {
   private boss: PgBoss | null = null;
   private readonly definitions = new Map<string, JobDefinition<object>>();
   private starting: Promise<void> | null = null;
+  /** Set by stop(): a send from a request still in flight during shutdown must not start it again. */
+  private stopped = false;
 
   constructor(
     private readonly database: Database,
@@ -65,6 +67,7 @@ export class JobQueue {
   }
 
   start(): Promise<void> {
+    this.stopped = false;
     this.starting ??= this.doStart();
     return this.starting;
   }
@@ -118,6 +121,9 @@ export class JobQueue {
   /** Enqueues a job; answers its id, or null when a singleton job is already queued. */
   async send(name: string, data: object = {}, options: SendOptions = {}): Promise<string | null> {
     if (!this.definitions.has(name)) throw new Error(`unknown job ${name}`);
+    // Restarting pg-boss here during shutdown would hold the process open (and inside a transaction on
+    // the embedded database, deadlock it): the caller's work fails instead, like any database error.
+    if (this.stopped) throw new Error(`job ${name} not queued: the job queue has stopped`);
     if (!this.boss) await this.start();
     const boss = this.boss!;
     const sendOptions: PgBoss.SendOptions = {};
@@ -132,6 +138,7 @@ export class JobQueue {
 
   /** Stops fetching, lets running jobs finish (bounded), and leaves the shared pool open. */
   async stop(): Promise<void> {
+    this.stopped = true;
     const starting = this.starting;
     if (!starting) return;
     await starting.catch(() => {});

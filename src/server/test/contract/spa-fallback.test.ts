@@ -38,6 +38,8 @@ const APP_ROUTES = [
   '/payment/process?address=T9yD14&amount=10&currency=usdttrc20&id=1',
   '/discord-callback?code=abc&state=xyz',
   '/telegram-callback?id=1&hash=abc',
+  '/verify-email?token=abc',
+  '/reset-password?token=abc',
 ];
 
 const UNKNOWN_ROUTES = ['/no-such-page', '/jobs/extra', '/login/extra', '/patch-notes/2024', '/statusx', '/dashboards', '/payment'];
@@ -54,8 +56,10 @@ describe.each(ENGINES)('single-page app history fallback on %s', (engine) => {
     await t?.close();
   });
 
-  it('covers every route of the spec', () => {
-    expect(Object.values(paths)).toHaveLength(16);
+  it('covers every route of the spec, and the pages the mails link to', () => {
+    // 16 routes of spec section 2, and 5 that mails link to (issue 15).
+    expect(Object.values(paths)).toHaveLength(21);
+    expect(Object.values(paths)).toEqual(expect.arrayContaining(['/verify-email', '/forgot-password', '/reset-password', '/confirm-email', '/unsubscribe']));
   });
 
   it.each(APP_ROUTES)('answers %s with 200 and the app', async (route) => {

@@ -70,6 +70,7 @@ describe('StaffConsole', () => {
       'Ads',
       'Incidents',
       'Audit log',
+      'Mail',
     ]);
     expect(await screen.findByText('12 users · 3 open tickets')).toBeTruthy();
     expect(screen.getAllByRole('img').map((chart) => chart.getAttribute('aria-label'))).toEqual([
