@@ -231,10 +231,11 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
   it('mails a security notice, once each, when two-factor is turned on, a recovery code is used and it is turned off', async () => {
     const u = await userWithTotp(t);
     const email = `${u.username}@example.com`;
-    await waitForMail(t, email, 'Two-factor sign-in was turned on');
+    // Earlier tests' mails queue ahead of these on one send queue: give it time under load.
+    await waitForMail(t, email, 'Two-factor sign-in was turned on', 1, 60_000);
     const used = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), recoveryCode: u.recoveryCodes[0] } });
     expect(used.status).toBe(200);
-    const [notice] = await waitForMail(t, email, 'A recovery code was used to sign in');
+    const [notice] = await waitForMail(t, email, 'A recovery code was used to sign in', 1, 60_000);
     expect(notice!.text).toContain('Recovery codes left');
     expect(notice!.text).toContain('9');
     // No code or secret ever goes into a mail.
@@ -242,13 +243,13 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     expect(notice!.text).not.toContain(u.secret);
     const off = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, code: u.recoveryCodes[1] } });
     expect(off.status).toBe(200);
-    await waitForMail(t, email, 'Two-factor sign-in was turned off');
+    await waitForMail(t, email, 'Two-factor sign-in was turned off', 1, 60_000);
     // Each notice once: the jobs have run and nothing was sent twice.
     const subjects = (await mailTo(t, email)).map((m) => m.subject);
     for (const subject of ['Two-factor sign-in was turned on', 'A recovery code was used to sign in', 'Two-factor sign-in was turned off']) {
       expect(subjects.filter((x) => x === subject)).toHaveLength(1);
     }
-  });
+  }, 240_000);
 
   it("moves a guest's tickets to the account after the second step, as login does", async () => {
     const u = await userWithTotp(t);
@@ -309,8 +310,8 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     expect(audit.json.entries[0].before).toMatchObject({ totp: true, recoveryCodesLeft: 10 });
     expect((await login(t, u.username)).json.token).toEqual(expect.any(String));
     // The user is told, whoever did it.
-    await waitForMail(t, `${u.username}@example.com`, 'Two-factor sign-in was turned off by support');
-  });
+    await waitForMail(t, `${u.username}@example.com`, 'Two-factor sign-in was turned off by support', 1, 60_000);
+  }, 240_000);
 });
 
 describe.each(ENGINES)('two-factor throttling and staff rule on %s', (engine) => {
