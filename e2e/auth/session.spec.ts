@@ -155,13 +155,15 @@ test('settings list the sessions, end another one, and a password change ends th
   await expect(page.getByRole('status').filter({ hasText: 'Ended the session' })).toBeVisible();
   await expect(list.getByRole('listitem')).toHaveCount(3);
 
-  await page.getByLabel('Current password').fill('wrong password here');
-  await page.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
-  await page.getByRole('button', { name: 'Update password' }).click();
+  // Settings also ask for the current password to change the email address: this is the password form.
+  const passwordForm = page.getByRole('form', { name: 'Change password' });
+  await passwordForm.getByLabel('Current password').fill('wrong password here');
+  await passwordForm.getByLabel('New password', { exact: true }).fill('a brand new passphrase');
+  await passwordForm.getByRole('button', { name: 'Update password' }).click();
   await expect(page.getByText('Current password is incorrect').first()).toBeVisible();
 
-  await page.getByLabel('Current password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Update password' }).click();
+  await passwordForm.getByLabel('Current password').fill(PASSWORD);
+  await passwordForm.getByRole('button', { name: 'Update password' }).click();
   await expect(page.getByText('Password updated. Your other sessions have been signed out.')).toBeVisible();
   await expect(list.getByRole('listitem')).toHaveCount(1);
   const stale = await page.request.get('/api/auth/me', { headers: { Authorization: `Bearer ${laterToken}` } });
