@@ -124,20 +124,7 @@ export class AuthService {
     const passwordHash = await hashPassword(body.password);
     const registered = await db.transaction(async (tx) => {
       const user = await createUser(tx, { username: body.username, email: body.email, passwordHash, referredBy });
-      const session = await this.deps.sessions.create(tx, {
-        userId: user.id,
-        ip: meta.ip,
-        ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
-      });
-      await this.linkGuest(tx, body.guestId, user.id, meta.guestToken);
-      const token = await this.issueToken({
-        sub: user.id,
-        sid: session.id,
-        isGuest: false,
-        role: user.role,
-        expiresAt: session.expiresAt,
-      });
-      return { user, token };
+      return this.startUserSession(tx, user, { rememberMe: false, guestId: body.guestId }, meta);
     });
     await this.deps.emailFlows?.afterRegister(registered.user, meta);
     return registered;
