@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
@@ -6,7 +7,9 @@ import { WEBHOOK_RETRY_DELAYS_SECONDS } from '#shared/schemas/webhooks.js';
 import { call, registerUser, startGuest, guestHeaders } from '#server/test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { MailService } from '#server/modules/mail/mail.service.js';
+import { SecretBox } from '#server/secret-box.js';
 import { setRole } from '#server/modules/users/users.service.js';
+import { standardSecret } from './signing.js';
 import { MAX_ATTEMPTS, WebhookService } from './webhooks.service.js';
 
 interface Received {
@@ -529,6 +532,41 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(verify(again.json.secret, third)).toBeDefined();
     expect(verify(newSecret, third)).toBeDefined();
     expect(() => verify(oldSecret, third)).toThrow(/No matching signature/);
+  });
+
+  it('keeps signing with a secret made before Standard Webhooks, and says how to use it', async () => {
+    const user = await registerUser(t);
+    await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/legacy`) });
+    // What migration 0019 finds: a base64url secret of 32 bytes (sealed as before), marked legacy.
+    let bytes = randomBytes(32);
+    while (!/[-_]/.test(bytes.toString('base64url'))) bytes = randomBytes(32);
+    const legacy = `whsec_${bytes.toString('base64url')}`;
+    const box = new SecretBox(t.config.jwtSecret, 'olympus webhook signing secrets v1');
+    await t.database.pool.query('UPDATE webhooks SET secret_ciphertext = $1, legacy_secret = true WHERE user_id = $2', [box.seal(legacy), user.userId]);
+    expect((await call(t, 'GET', '/api/users/webhook-settings', { token: user.token })).json.legacySecret).toBe(true);
+
+    await call(t, 'POST', '/api/users/webhook-settings/test', { token: user.token });
+    const [request] = await waitFor('the delivery signed with the old secret', () => receiver.at('/legacy').length > 0 && receiver.at('/legacy'));
+    // The same key, written in the standard alphabet as the README says, verifies.
+    expect(verify(standardSecret(legacy), request!)).toMatchObject({ type: 'webhook.test' });
+
+    const rotated = await call(t, 'POST', '/api/users/webhook-settings/rotate-secret', { token: user.token });
+    expect((await call(t, 'GET', '/api/users/webhook-settings', { token: user.token })).json.legacySecret).toBe(false);
+    await call(t, 'POST', '/api/users/webhook-settings/test', { token: user.token });
+    const second = await waitFor('the delivery after rotating', () => receiver.at('/legacy').length > 1 && receiver.at('/legacy')[1]);
+    expect(verify(rotated.json.secret, second)).toBeDefined();
+    expect(verify(standardSecret(legacy), second)).toBeDefined();
+  });
+
+  it('restarts the failure count when the URL changes, not when only the events change', async () => {
+    const user = await registerUser(t);
+    await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/count`) });
+    const since = new Date(Date.now() - 3 * 24 * 3600_000);
+    await t.database.pool.query('UPDATE webhooks SET failing_since = $1 WHERE user_id = $2', [since, user.userId]);
+    const same = await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/count`, { events: ['payment.finished'] }) });
+    expect(same.json.failingSince).toBe(since.toISOString());
+    const moved = await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/count-new`) });
+    expect(moved.json.failingSince).toBeNull();
   });
 
   it('needs a saved webhook to rotate or test', async () => {

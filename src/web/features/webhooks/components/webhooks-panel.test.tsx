@@ -5,6 +5,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WebhookDelivery, WebhookSettings } from '#shared/schemas/webhooks';
 import { Toaster } from '#web/components/ui/toaster';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
+import { deliveriesRefreshInterval } from '../api/get-webhook-deliveries';
 import { PENDING_REFRESH_MS } from './delivery-log';
 import { WebhooksPanel } from './webhooks-panel';
 
@@ -254,5 +255,14 @@ describe('WebhooksPanel', () => {
     server.on('GET', '/api/users/webhook-settings', { body: SAVED });
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByDisplayValue(SAVED.url!)).toBeTruthy();
+  });
+
+  it('polls the log often only while an attempt is near', () => {
+    const now = Date.parse('2026-01-01T00:00:00.000Z');
+    const page = (list: WebhookDelivery[]) => deliveries(list).body;
+    expect(deliveriesRefreshInterval(page([delivery()]), now)).toBe(false);
+    expect(deliveriesRefreshInterval(page([delivery({ status: 'pending', attempts: 0 })]), now)).toBe(PENDING_REFRESH_MS);
+    expect(deliveriesRefreshInterval(page([delivery({ status: 'pending', attempts: 2, nextAttemptAt: '2026-01-01T00:00:05.000Z' })]), now)).toBe(PENDING_REFRESH_MS);
+    expect(deliveriesRefreshInterval(page([delivery({ status: 'pending', attempts: 4, nextAttemptAt: '2026-01-01T02:00:00.000Z' })]), now)).toBe(60_000);
   });
 });
