@@ -151,6 +151,10 @@ test('a failing endpoint shows each attempt in the log, and a replay by hand del
   expect(replayed.body).toBe(requests[0]!.body);
   expect(verify(secret, replayed)).toMatchObject({ type: 'webhook.test' });
 
+  // With attempts open, the page still fits a phone screen (the log scrolls sideways inside its own box).
+  await page.setViewportSize({ width: 375, height: 740 });
+  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+
   const { violations } = await new AxeBuilder({ page }).include('.webhooks-panel').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
   expect(consoleErrors).toEqual([]);
