@@ -19,13 +19,25 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookDeliveryEvent, string> = {
   'webhook.test': 'Test',
 };
 
-/** Signature, delivery id, event and time travel in these headers (names compared case-insensitively). */
+/**
+ * Standard Webhooks headers (https://www.standardwebhooks.com; decision 0180): the message id (the same
+ * for every attempt of one message), the Unix time of this attempt and `v1,<base64 HMAC-SHA256>`
+ * signatures, space-separated (two during the 24 hours after a secret rotation). The event name rides
+ * along for routing; it is also the body's `type`.
+ */
 export const WEBHOOK_HEADERS = {
-  event: 'X-Olympus-Event',
-  delivery: 'X-Olympus-Delivery',
-  timestamp: 'X-Olympus-Timestamp',
-  signature: 'X-Olympus-Signature',
+  id: 'webhook-id',
+  timestamp: 'webhook-timestamp',
+  signature: 'webhook-signature',
+  event: 'x-olympus-event',
 } as const;
+
+/** Automatic retries after a failed attempt, in seconds: about a day and a half in all (decision 0180). */
+export const WEBHOOK_RETRY_DELAYS_SECONDS = [5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 10 * 3600, 10 * 3600] as const;
+/** After failing this long without a success in between, the webhook is disabled and its owner told. */
+export const WEBHOOK_DISABLE_AFTER_DAYS = 5;
+/** After a rotation the previous secret keeps signing for this long. */
+export const WEBHOOK_SECRET_OVERLAP_HOURS = 24;
 
 export const WEBHOOK_URL_MAX = 2048;
 
@@ -84,16 +96,48 @@ export const webhookSettingsSchema = z
     secretHint: z.string().nullable(),
     /** Present once, right after creation or rotation. */
     secret: z.string().optional(),
+    /** Made before Standard Webhooks signatures (base64url text): rotate, or convert it (see the README). */
+    legacySecret: z.boolean(),
+    /** Until then the previous secret signs too (the 24 hours after a rotation); null otherwise. */
+    previousSecretExpiresAt: z.string().nullable(),
+    /** Failures turned the webhook off at this time; `enabled` is false until the user turns it on again. */
+    disabledAt: z.string().nullable(),
+    /** The first failure since the last success (null while deliveries succeed). */
+    failingSince: z.string().nullable(),
     updatedAt: z.string().nullable(),
   })
   .meta({ id: 'WebhookSettings' });
 export type WebhookSettings = z.infer<typeof webhookSettingsSchema>;
 
-export const rotateWebhookSecretResponseSchema = z.object({ secret: z.string(), secretHint: z.string() });
+export const rotateWebhookSecretResponseSchema = z.object({
+  secret: z.string(),
+  secretHint: z.string(),
+  /** The previous secret signs alongside the new one until then. */
+  previousSecretExpiresAt: z.string().nullable(),
+});
 export type RotateWebhookSecretResponse = z.infer<typeof rotateWebhookSecretResponseSchema>;
 
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+export const WEBHOOK_ATTEMPT_TRIGGERS = ['automatic', 'manual'] as const;
+export type WebhookAttemptTrigger = (typeof WEBHOOK_ATTEMPT_TRIGGERS)[number];
+
+/** One attempt of one delivery, as the delivery log shows it. */
+export const webhookAttemptSchema = z
+  .object({
+    attempt: z.number().int(),
+    /** automatic: the retry schedule; manual: a replay from the log. */
+    trigger: z.enum(WEBHOOK_ATTEMPT_TRIGGERS),
+    statusCode: z.number().int().nullable(),
+    error: z.string().nullable(),
+    /** The start of the receiver's answer (at most 1 KB, control characters removed). */
+    responseExcerpt: z.string().nullable(),
+    durationMs: z.number().int(),
+    attemptedAt: z.string(),
+  })
+  .meta({ id: 'WebhookAttempt' });
+export type WebhookAttempt = z.infer<typeof webhookAttemptSchema>;
 
 export const webhookDeliverySchema = z
   .object({
@@ -108,6 +152,10 @@ export const webhookDeliverySchema = z
     createdAt: z.string(),
     lastAttemptAt: z.string().nullable(),
     deliveredAt: z.string().nullable(),
+    /** When the next automatic attempt is due; null unless pending. */
+    nextAttemptAt: z.string().nullable(),
+    /** Every attempt, oldest first. */
+    attemptLog: z.array(webhookAttemptSchema),
   })
   .meta({ id: 'WebhookDelivery' });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
@@ -118,3 +166,7 @@ export const webhookDeliveriesResponseSchema = z.object({ deliveries: z.array(we
 export type WebhookDeliveriesResponse = z.infer<typeof webhookDeliveriesResponseSchema>;
 
 export const sendTestWebhookResponseSchema = z.object({ delivery: webhookDeliverySchema });
+
+/** POST /api/users/webhook-deliveries/:id/replay: the delivery after its replayed attempt. */
+export const replayWebhookDeliveryResponseSchema = z.object({ delivery: webhookDeliverySchema });
+export type ReplayWebhookDeliveryResponse = z.infer<typeof replayWebhookDeliveryResponseSchema>;

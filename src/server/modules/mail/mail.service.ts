@@ -30,6 +30,7 @@ export type MailKind =
   | 'email_changed'
   | 'new_device'
   | 'two_factor_notice'
+  | 'webhook_disabled'
   | OptionalKind;
 
 export interface QueueMailInput {

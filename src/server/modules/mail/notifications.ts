@@ -3,6 +3,7 @@ import { findUserById } from '#server/modules/users/users.service.js';
 import type { MailService } from './mail.service.js';
 import { paymentCreditedMail } from './templates/payment-credited.js';
 import { ticketReplyMail } from './templates/ticket-reply.js';
+import { webhookDisabledMail } from './templates/webhook-disabled.js';
 
 const usd = (cents: number) => (cents / 100).toFixed(2);
 
@@ -63,6 +64,32 @@ export async function notifyTicketReply(
       message: input.message,
       url: mail.link('/dashboard/support', { ticket: input.ticketId }),
       unsubscribeUrl: unsubscribe.url,
+    }),
+  });
+}
+
+/**
+ * A user's webhook was turned off after five days of failures (decision 0180): an account notice, always
+ * sent, queued in the transaction that turns the webhook off.
+ */
+export async function notifyWebhookDisabled(
+  mail: MailService | undefined,
+  tx: Tx,
+  input: { userId: string; url: string; failingSince: Date; lastError: string | null },
+): Promise<void> {
+  if (!mail?.started) return;
+  const user = await findUserById(tx, input.userId);
+  if (!user) return;
+  await mail.queueSafely(tx, {
+    userId: user.id,
+    kind: 'webhook_disabled',
+    to: user.email,
+    mail: webhookDisabledMail({
+      username: user.username,
+      url: input.url,
+      failingSince: input.failingSince.toUTCString(),
+      lastError: input.lastError,
+      settingsUrl: mail.link('/dashboard/settings'),
     }),
   });
 }

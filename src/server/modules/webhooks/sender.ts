@@ -5,7 +5,19 @@ import { hostOf, TargetRefusedError, vetTarget, type VetOptions } from './addres
 
 export const DELIVERY_TIMEOUT_MS = 10_000;
 /** Only the start of a receiver's answer is kept for the delivery log. */
-const RESPONSE_EXCERPT_BYTES = 512;
+export const RESPONSE_EXCERPT_BYTES = 1024;
+
+/**
+ * The start of an answer as text that is safe to store and show: at most RESPONSE_EXCERPT_BYTES bytes,
+ * decoded as UTF-8 (a character cut in half becomes U+FFFD), control characters other than tab and
+ * newline removed. A binary answer is described, not copied.
+ */
+export function textExcerpt(bytes: Buffer): string {
+  const head = bytes.subarray(0, RESPONSE_EXCERPT_BYTES);
+  if (head.includes(0)) return '[binary answer]';
+  // eslint-disable-next-line no-control-regex
+  return head.toString('utf8').replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+}
 
 export interface OutgoingWebhook {
   url: string;
@@ -85,7 +97,7 @@ export async function sendWebhook(message: OutgoingWebhook, policy: VetOptions):
           finish({
             kind: 'answered',
             statusCode: response.statusCode ?? 0,
-            bodyExcerpt: Buffer.concat(chunks).subarray(0, RESPONSE_EXCERPT_BYTES).toString('utf8'),
+            bodyExcerpt: textExcerpt(Buffer.concat(chunks)),
             durationMs: elapsed(),
           }),
         );

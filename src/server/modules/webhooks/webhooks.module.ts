@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
 import { DELIVER_JOB, type DeliverJobData } from './webhook-events.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
-import { MAX_ATTEMPTS, WebhookService } from './webhooks.service.js';
+import { WebhookService } from './webhooks.service.js';
 
 /**
  * Outbound webhooks (design.md section 10): the settings routes (webhooks.routes.ts) and the delivery job. Other modules report events through `ctx.webhookEvents` (webhook-events.ts).
@@ -14,16 +14,22 @@ export function registerWebhooks(app: FastifyInstance, ctx: AppContext): Webhook
     log: app.log,
     serverSecret: ctx.config.jwtSecret,
     allowPrivateTargets: ctx.config.webhooks.allowPrivateTargets,
+    mail: ctx.mail,
   });
 
-  ctx.jobs.define<DeliverJobData>({
+  ctx.jobs.define<Partial<DeliverJobData>>({
     name: DELIVER_JOB,
-    // A few more than the service's own limit: a run lost to a crash still leaves room to finish.
-    retryLimit: MAX_ATTEMPTS + 2,
+    // The service schedules its own retries (decision 0180); pg-boss retries only a run that crashed.
+    retryLimit: 2,
     expireInSeconds: 60,
     // Receivers may take up to the 10 s timeout; one slow receiver must not delay everyone else's.
     concurrency: 4,
-    handler: (data) => service.deliver(data.deliveryId),
+    // The minute tick (an empty job) re-queues due deliveries whose job was lost.
+    cron: '* * * * *',
+    handler: async (data) => {
+      if (typeof data.deliveryId === 'string') return service.deliver(data.deliveryId);
+      await service.sweep();
+    },
   });
 
   registerWebhookRoutes(app, ctx, service);

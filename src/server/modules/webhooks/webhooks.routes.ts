@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '#shared/schemas/common.js';
+import { errorResponses, uuidParamsSchema } from '#shared/schemas/common.js';
 import {
+  replayWebhookDeliveryResponseSchema,
   rotateWebhookSecretResponseSchema,
   sendTestWebhookResponseSchema,
   webhookDeliveriesQuerySchema,
@@ -17,6 +18,8 @@ import type { WebhookService } from './webhooks.service.js';
 const SAVE_LIMIT: RateLimitRule = { name: 'webhook-save:user', limit: 30, windowSeconds: 10 * 60 };
 const ROTATE_LIMIT: RateLimitRule = { name: 'webhook-rotate:user', limit: 10, windowSeconds: 60 * 60 };
 const TEST_LIMIT: RateLimitRule = { name: 'webhook-test:user', limit: 10, windowSeconds: 10 * 60 };
+/** A replay calls the receiver while the request waits (up to 10 s). */
+const REPLAY_LIMIT: RateLimitRule = { name: 'webhook-replay:user', limit: 30, windowSeconds: 10 * 60 };
 
 /** The webhook settings calls under /api/users and the delivery log (design.md section 10). */
 export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, service: WebhookService): void {
@@ -92,5 +95,38 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, ser
       },
     },
     async (request) => service.listDeliveries(request.auth!.userId!, request.query),
+  );
+
+  api.post(
+    '/users/webhook-settings/enable',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Turn your webhook on again (after failures turned it off); the failure count starts afresh',
+        security,
+        response: { 200: webhookSettingsSchema, ...errorResponses },
+      },
+    },
+    async (request) => service.enable(request.auth!.userId!),
+  );
+
+  api.post(
+    '/users/webhook-deliveries/:id/replay',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Send one of your deliveries again now: a new attempt of the same message (same webhook-id)',
+        security,
+        params: uuidParamsSchema('Invalid delivery id'),
+        response: { 200: replayWebhookDeliveryResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const userId = request.auth!.userId!;
+      await ctx.rateLimiter.consume(REPLAY_LIMIT, userId);
+      return { delivery: await service.replay(userId, request.params.id) };
+    },
   );
 }

@@ -1,43 +1,73 @@
-import { count, desc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  WEBHOOK_DISABLE_AFTER_DAYS,
   WEBHOOK_HEADERS,
+  WEBHOOK_RETRY_DELAYS_SECONDS,
+  WEBHOOK_SECRET_OVERLAP_HOURS,
   WEBHOOK_TEST_EVENT,
+  type RotateWebhookSecretResponse,
+  type WebhookAttemptTrigger,
   type WebhookDelivery,
   type WebhookSettings,
   type WebhookSettingsBody,
 } from '#shared/schemas/webhooks.js';
-import type { Db } from '#server/db/client.js';
+import type { Db, Tx } from '#server/db/client.js';
 import type { JobQueue } from '#server/jobs/job-queue.js';
 import { AppError, notFound } from '#server/errors.js';
+import { recordAudit } from '#server/modules/audit/audit.service.js';
+import type { MailService } from '#server/modules/mail/mail.service.js';
+import { notifyWebhookDisabled } from '#server/modules/mail/notifications.js';
 import { users } from '#server/modules/users/users.tables.js';
+import { SecretBox } from '#server/secret-box.js';
 import { TargetRefusedError, vetTarget } from './address-policy.js';
 import { sendWebhook, type SendResult } from './sender.js';
-import { SecretBox } from '#server/secret-box.js';
-import { generateSecret, secretHint, signPayload } from './signing.js';
+import { generateSecret, secretHint, signatureHeader } from './signing.js';
 import { DELIVER_JOB, type DeliverJobData } from './webhook-events.js';
-import { webhookDeliveries, webhookDeliveryAttempts, webhooks, type WebhookDeliveryRow, type WebhookRow } from './webhooks.tables.js';
+import {
+  webhookDeliveries,
+  webhookDeliveryAttempts,
+  webhooks,
+  type WebhookAttemptRow,
+  type WebhookDeliveryRow,
+  type WebhookRow,
+} from './webhooks.tables.js';
 
-/** Attempts per delivery: with pg-boss's exponential backoff (5 s doubling, jittered) the last is 10-20 minutes in. */
-export const MAX_ATTEMPTS = 8;
+/** Automatic attempts per delivery: the first, then one per retry delay (the last about 27.6 hours in). */
+export const MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_SECONDS.length + 1;
 /** Resolving the host while saving must not hold the request for long. */
 const SAVE_RESOLVE_TIMEOUT_MS = 3000;
+/** An attempt holds its delivery this long (the send is bounded by 10 s plus the address check). */
+const CLAIM_SECONDS = 60;
+/** A job may run a little before the due time its delivery row says (clocks, rounding). */
+const DUE_SLACK_MS = 2000;
+/** The sweep re-queues deliveries due longer ago than this (their job was lost or ran early). */
+const SWEEP_GRACE_SECONDS = 60;
+const HOUR_MS = 3600 * 1000;
+const DAY_MS = 24 * HOUR_MS;
 
 export interface WebhookServiceDeps {
   db: Db;
-  jobs: JobQueue;
+  jobs: Pick<JobQueue, 'send'>;
   log: FastifyBaseLogger;
   serverSecret: Uint8Array;
   allowPrivateTargets: boolean;
+  /** Tells the owner when failures disable a webhook; without it (or while stopped) nothing is mailed. */
+  mail?: MailService;
+  /** The time: schedules, the signing timestamp, rotation overlaps and the five-day rule all read it (tests move it). */
+  now?: () => Date;
 }
 
 const notConfigured = () => new AppError(404, 'WEBHOOK_NOT_CONFIGURED', 'Save a webhook URL first');
+const deliveryNotFound = () => notFound('Delivery not found');
 
 function urlFieldError(message: string): AppError {
   return new AppError(400, 'VALIDATION_ERROR', `Invalid request: ${message}`, { details: { fields: { url: message }, location: 'body' } });
 }
 
-export function toDeliveryDto(row: WebhookDeliveryRow): WebhookDelivery {
+const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
+
+export function toDeliveryDto(row: WebhookDeliveryRow, attempts: WebhookAttemptRow[] = []): WebhookDelivery {
   return {
     _id: row.id,
     event: row.event,
@@ -46,21 +76,18 @@ export function toDeliveryDto(row: WebhookDeliveryRow): WebhookDelivery {
     statusCode: row.lastStatusCode,
     lastError: row.lastError,
     createdAt: row.createdAt.toISOString(),
-    lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
-    deliveredAt: row.deliveredAt?.toISOString() ?? null,
-  };
-}
-
-function toSettingsDto(row: WebhookRow | null, secret?: string): WebhookSettings {
-  if (!row) return { configured: false, url: null, events: [], enabled: false, secretHint: null, updatedAt: null };
-  return {
-    configured: true,
-    url: row.url,
-    events: row.events,
-    enabled: row.enabled,
-    secretHint: row.secretHint,
-    ...(secret ? { secret } : {}),
-    updatedAt: row.updatedAt.toISOString(),
+    lastAttemptAt: iso(row.lastAttemptAt),
+    deliveredAt: iso(row.deliveredAt),
+    nextAttemptAt: row.status === 'pending' ? iso(row.nextAttemptAt) : null,
+    attemptLog: attempts.map((a) => ({
+      attempt: a.attempt,
+      trigger: a.trigger,
+      statusCode: a.statusCode,
+      error: a.error,
+      responseExcerpt: a.responseExcerpt,
+      durationMs: a.durationMs,
+      attemptedAt: a.attemptedAt.toISOString(),
+    })),
   };
 }
 
@@ -74,12 +101,20 @@ function attemptError(result: SendResult): string | null {
   return `The receiver answered ${code}${excerpt ? `: ${excerpt}` : ''}`;
 }
 
+/** The body every attempt of a message sends: Standard Webhooks' `type`/`timestamp`/`data`, plus 0080's `event`/`createdAt`. */
+function messageBody(delivery: WebhookDeliveryRow): string {
+  const createdAt = delivery.createdAt.toISOString();
+  return JSON.stringify({ id: delivery.id, type: delivery.event, timestamp: createdAt, data: delivery.payload, event: delivery.event, createdAt });
+}
+
 export class WebhookService {
   private readonly box: SecretBox;
+  private readonly now: () => Date;
 
   constructor(private readonly deps: WebhookServiceDeps) {
     // Unreadable after a JWT_SECRET change: deliveries then fail with a message asking to rotate the secret.
     this.box = new SecretBox(deps.serverSecret, 'olympus webhook signing secrets v1');
+    this.now = deps.now ?? (() => new Date());
   }
 
   private async find(userId: string): Promise<WebhookRow | null> {
@@ -87,8 +122,39 @@ export class WebhookService {
     return row ?? null;
   }
 
+  private toSettingsDto(row: WebhookRow | null, secret?: string): WebhookSettings {
+    if (!row) {
+      return {
+        configured: false,
+        url: null,
+        events: [],
+        enabled: false,
+        secretHint: null,
+        legacySecret: false,
+        previousSecretExpiresAt: null,
+        disabledAt: null,
+        failingSince: null,
+        updatedAt: null,
+      };
+    }
+    const overlap = row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > this.now() ? row.previousSecretExpiresAt : null;
+    return {
+      configured: true,
+      url: row.url,
+      events: row.events,
+      enabled: row.enabled,
+      secretHint: row.secretHint,
+      ...(secret ? { secret } : {}),
+      legacySecret: row.legacySecret,
+      previousSecretExpiresAt: iso(overlap),
+      disabledAt: iso(row.disabledAt),
+      failingSince: iso(row.failingSince),
+      updatedAt: row.updatedAt.toISOString(),
+    };
+  }
+
   async getSettings(userId: string): Promise<WebhookSettings> {
-    return toSettingsDto(await this.find(userId));
+    return this.toSettingsDto(await this.find(userId));
   }
 
   /**
@@ -107,7 +173,11 @@ export class WebhookService {
     }
   }
 
-  /** Creates (with a new secret, answered once in full) or updates the user's webhook. */
+  /**
+   * Creates (with a new secret, answered once in full) or updates the user's webhook. Saving clears a
+   * failure-disabled state (the user has looked at it); a new URL or turning it back on starts the
+   * five-day failure count afresh.
+   */
   async saveSettings(userId: string, body: WebhookSettingsBody): Promise<WebhookSettings> {
     const [user] = await this.deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
     if (!user) throw notFound('User not found');
@@ -118,25 +188,78 @@ export class WebhookService {
       .values({ userId, url: body.url, events: body.events, enabled: body.enabled, secretCiphertext: this.box.seal(secret), secretHint: secretHint(secret) })
       .onConflictDoUpdate({
         target: webhooks.userId,
-        set: { url: body.url, events: body.events, enabled: body.enabled, updatedAt: sql`now()` },
+        set: {
+          url: body.url,
+          events: body.events,
+          enabled: body.enabled,
+          failingSince: sql`CASE WHEN ${webhooks.url} <> ${body.url} OR (${webhooks.disabledAt} IS NOT NULL AND ${body.enabled}) THEN NULL ELSE ${webhooks.failingSince} END`,
+          disabledAt: null,
+          updatedAt: sql`now()`,
+        },
       })
       .returning({ ...getTableColumns(webhooks), inserted: sql<boolean>`(xmax = 0)` });
     // xmax = 0 only for a freshly inserted row: the new secret is shown exactly then.
     const { inserted, ...saved } = row!;
-    return toSettingsDto(saved, inserted ? secret : undefined);
+    return this.toSettingsDto(saved, inserted ? secret : undefined);
   }
 
-  async rotateSecret(userId: string): Promise<{ secret: string; secretHint: string }> {
-    const secret = generateSecret();
-    const hint = secretHint(secret);
+  /** Turns a webhook on again (after failures disabled it): the failure count starts afresh. */
+  async enable(userId: string): Promise<WebhookSettings> {
+    const hook = await this.find(userId);
+    if (!hook) throw notConfigured();
+    if (hook.events.length === 0) {
+      throw new AppError(422, 'WEBHOOK_NO_EVENTS', 'Choose at least one event before turning the webhook on');
+    }
     const [row] = await this.deps.db
       .update(webhooks)
-      .set({ secretCiphertext: this.box.seal(secret), secretHint: hint, secretRotatedAt: sql`now()`, updatedAt: sql`now()` })
+      .set({ enabled: true, disabledAt: null, failingSince: null, updatedAt: sql`now()` })
       .where(eq(webhooks.userId, userId))
-      .returning({ userId: webhooks.userId });
-    if (!row) throw notConfigured();
-    this.deps.log.info({ userId }, 'webhook secret rotated');
-    return { secret, secretHint: hint };
+      .returning();
+    this.deps.log.info({ userId, wasDisabledAt: hook.disabledAt }, 'webhook turned on again');
+    return this.toSettingsDto(row ?? null);
+  }
+
+  /**
+   * A new secret; the one it replaces keeps signing next to it for 24 hours, so receivers can switch
+   * without missing a delivery. Rotating again within those hours retires the oldest at once.
+   */
+  async rotateSecret(userId: string): Promise<RotateWebhookSecretResponse> {
+    const secret = generateSecret();
+    const hint = secretHint(secret);
+    const now = this.now();
+    return this.deps.db.transaction(async (tx) => {
+      const [hook] = await tx.select().from(webhooks).where(eq(webhooks.userId, userId)).for('update').limit(1);
+      if (!hook) throw notConfigured();
+      // A secret the server can no longer read (JWT_SECRET changed) signs nothing: no overlap for it.
+      const previousReadable = this.box.open(hook.secretCiphertext) !== null;
+      const expiresAt = previousReadable ? new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_HOURS * HOUR_MS) : null;
+      await tx
+        .update(webhooks)
+        .set({
+          secretCiphertext: this.box.seal(secret),
+          secretHint: hint,
+          legacySecret: false,
+          previousSecretCiphertext: previousReadable ? hook.secretCiphertext : null,
+          previousSecretExpiresAt: expiresAt,
+          secretRotatedAt: now,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(webhooks.userId, userId));
+      this.deps.log.info({ userId, overlapUntil: expiresAt }, 'webhook secret rotated');
+      return { secret, secretHint: hint, previousSecretExpiresAt: iso(expiresAt) };
+    });
+  }
+
+  /** The secrets that sign right now: the current one, and the previous one during its overlap. */
+  private signingSecrets(hook: WebhookRow): string[] | null {
+    const current = this.box.open(hook.secretCiphertext);
+    if (!current) return null;
+    const secrets = [current];
+    if (hook.previousSecretCiphertext && hook.previousSecretExpiresAt && hook.previousSecretExpiresAt > this.now()) {
+      const previous = this.box.open(hook.previousSecretCiphertext);
+      if (previous) secrets.push(previous);
+    }
+    return secrets;
   }
 
   /** Queues a `webhook.test` delivery to the saved URL (also when the webhook is turned off). */
@@ -146,11 +269,27 @@ export class WebhookService {
       if (!hook) throw notConfigured();
       const [delivery] = await tx
         .insert(webhookDeliveries)
-        .values({ userId, event: WEBHOOK_TEST_EVENT, payload: { message: 'This is a test delivery from Olympus.' } })
+        .values({ userId, event: WEBHOOK_TEST_EVENT, payload: { message: 'This is a test delivery from Olympus.' }, nextAttemptAt: this.now() })
         .returning();
       await this.deps.jobs.send(DELIVER_JOB, { deliveryId: delivery!.id } satisfies DeliverJobData, { tx });
       return toDeliveryDto(delivery!);
     });
+  }
+
+  private async attemptsOf(deliveryIds: string[]): Promise<Map<string, WebhookAttemptRow[]>> {
+    const byDelivery = new Map<string, WebhookAttemptRow[]>();
+    if (deliveryIds.length === 0) return byDelivery;
+    const rows = await this.deps.db
+      .select()
+      .from(webhookDeliveryAttempts)
+      .where(inArray(webhookDeliveryAttempts.deliveryId, deliveryIds))
+      .orderBy(asc(webhookDeliveryAttempts.attempt));
+    for (const row of rows) {
+      const list = byDelivery.get(row.deliveryId) ?? [];
+      list.push(row);
+      byDelivery.set(row.deliveryId, list);
+    }
+    return byDelivery;
   }
 
   async listDeliveries(userId: string, page: { page: number; pageSize: number }) {
@@ -163,86 +302,235 @@ export class WebhookService {
       .limit(page.pageSize)
       .offset((page.page - 1) * page.pageSize);
     const [total] = await this.deps.db.select({ n: count() }).from(webhookDeliveries).where(where);
-    return { deliveries: rows.map(toDeliveryDto), page: page.page, pageSize: page.pageSize, total: total?.n ?? 0 };
+    const attempts = await this.attemptsOf(rows.map((r) => r.id));
+    return { deliveries: rows.map((r) => toDeliveryDto(r, attempts.get(r.id))), page: page.page, pageSize: page.pageSize, total: total?.n ?? 0 };
+  }
+
+  private async deliveryDto(id: string): Promise<WebhookDelivery> {
+    const [row] = await this.deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).limit(1);
+    if (!row) throw deliveryNotFound();
+    return toDeliveryDto(row, (await this.attemptsOf([id])).get(id));
   }
 
   /**
-   * One attempt of one delivery (the pg-boss job). Succeeds on a 2xx; throws on a network error or
-   * any other answer so pg-boss retries it with backoff, until MAX_ATTEMPTS. A refused target, a
-   * removed or turned-off webhook and an unreadable secret end the delivery at once: retrying cannot help.
+   * One automatic attempt of one delivery (the pg-boss job), once it is due. A 2xx ends it; any other
+   * answer or a network error schedules the next attempt (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) as a
+   * delayed job, and after the last one the delivery has failed. A refused target, a removed or
+   * turned-off webhook and an unreadable secret end the delivery at once: retrying cannot help.
    */
   async deliver(deliveryId: string): Promise<void> {
-    const [delivery] = await this.deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, deliveryId)).limit(1);
-    if (!delivery || delivery.status !== 'pending') return;
+    const now = this.now();
+    const [delivery] = await this.deps.db
+      .update(webhookDeliveries)
+      .set({ claimedUntil: new Date(now.getTime() + CLAIM_SECONDS * 1000) })
+      .where(
+        and(
+          eq(webhookDeliveries.id, deliveryId),
+          eq(webhookDeliveries.status, 'pending'),
+          or(isNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, new Date(now.getTime() + DUE_SLACK_MS))),
+          or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, now)),
+        ),
+      )
+      .returning();
+    // Finished, not due yet (the sweep or a later job brings it), or another worker has it.
+    if (!delivery) return;
+    await this.attempt(delivery, 'automatic');
+  }
+
+  /**
+   * Sends a delivery again by hand, from the delivery log: a new attempt of the same message (same
+   * `webhook-id` and body, a fresh timestamp and signature), also while it waits for a retry or after it
+   * failed or succeeded, and also while the webhook is turned off. Only the owner's deliveries; recorded
+   * in the audit log.
+   */
+  async replay(userId: string, deliveryId: string): Promise<WebhookDelivery> {
+    const now = this.now();
+    const [owned] = await this.deps.db
+      .select({ id: webhookDeliveries.id, claimedUntil: webhookDeliveries.claimedUntil })
+      .from(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.userId, userId)))
+      .limit(1);
+    if (!owned) throw deliveryNotFound();
+    if (!(await this.find(userId))) throw notConfigured();
+    const [delivery] = await this.deps.db
+      .update(webhookDeliveries)
+      .set({ claimedUntil: new Date(now.getTime() + CLAIM_SECONDS * 1000) })
+      .where(
+        and(
+          eq(webhookDeliveries.id, deliveryId),
+          eq(webhookDeliveries.userId, userId),
+          or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, now)),
+        ),
+      )
+      .returning();
+    if (!delivery) throw new AppError(409, 'WEBHOOK_DELIVERY_BUSY', 'This delivery is being sent right now; try again in a moment');
+    const [user] = await this.deps.db.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
+    await recordAudit(this.deps.db, {
+      actor: { id: userId, username: user?.username ?? userId },
+      action: 'webhook.delivery.replay',
+      targetType: 'webhook_delivery',
+      targetId: deliveryId,
+      before: { status: delivery.status, attempts: delivery.attempts },
+    });
+    await this.attempt(delivery, 'manual');
+    return this.deliveryDto(deliveryId);
+  }
+
+  /**
+   * Re-queues pending deliveries that are due but have no job running them (a job lost in a crash, or
+   * one that ran before the delivery was due). The delivery queue's cron runs it every minute.
+   */
+  async sweep(): Promise<number> {
+    const now = this.now();
+    const due = await this.deps.db
+      .select({ id: webhookDeliveries.id })
+      .from(webhookDeliveries)
+      .where(
+        and(
+          eq(webhookDeliveries.status, 'pending'),
+          lte(webhookDeliveries.nextAttemptAt, new Date(now.getTime() - SWEEP_GRACE_SECONDS * 1000)),
+          or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, now)),
+        ),
+      )
+      .orderBy(asc(webhookDeliveries.nextAttemptAt))
+      .limit(100);
+    for (const row of due) await this.deps.jobs.send(DELIVER_JOB, { deliveryId: row.id } satisfies DeliverJobData, { singletonKey: `webhook:${row.id}` });
+    return due.length;
+  }
+
+  /** One attempt of a claimed delivery: sign, send, record. */
+  private async attempt(delivery: WebhookDeliveryRow, trigger: WebhookAttemptTrigger): Promise<void> {
     const hook = await this.find(delivery.userId);
-    const log = this.deps.log.child({ deliveryId, event: delivery.event, userId: delivery.userId });
+    const log = this.deps.log.child({ deliveryId: delivery.id, event: delivery.event, userId: delivery.userId, trigger });
 
     let stop: string | null = null;
     if (!hook) stop = 'The webhook was removed';
-    else if (!hook.enabled && delivery.event !== WEBHOOK_TEST_EVENT) stop = 'The webhook is turned off';
-    const secret = hook ? this.box.open(hook.secretCiphertext) : null;
-    if (!stop && !secret) stop = 'The signing secret cannot be read (the server key changed); rotate the secret in settings';
-    if (stop || !hook || !secret) {
-      await this.record(delivery, hook?.url ?? '', { kind: 'refused', error: stop ?? 'Not deliverable', durationMs: 0 }, true);
+    else if (!hook.enabled && trigger === 'automatic' && delivery.event !== WEBHOOK_TEST_EVENT) {
+      stop = hook.disabledAt ? 'The webhook was turned off after five days of failed deliveries' : 'The webhook is turned off';
+    }
+    const secrets = hook ? this.signingSecrets(hook) : null;
+    if (!stop && !secrets) stop = 'The signing secret cannot be read (the server key changed); rotate the secret in settings';
+    if (stop || !hook || !secrets) {
+      await this.record(delivery, trigger, hook?.url ?? '', { kind: 'refused', error: stop ?? 'Not deliverable', durationMs: 0 }, { countsAsFailure: false });
       log.warn({ reason: stop }, 'webhook delivery stopped');
       return;
     }
 
-    const timestamp = Math.floor(Date.now() / 1000);
-    // The body is the same for every attempt; only the timestamp (and so the signature) changes.
-    const body = JSON.stringify({ id: delivery.id, event: delivery.event, createdAt: delivery.createdAt.toISOString(), data: delivery.payload });
+    const timestamp = Math.floor(this.now().getTime() / 1000);
+    // The body and id are the same for every attempt; only the timestamp (and so the signatures) change.
+    const body = messageBody(delivery);
     const result = await sendWebhook(
       {
         url: hook.url,
         body,
         headers: {
-          [WEBHOOK_HEADERS.event]: delivery.event,
-          [WEBHOOK_HEADERS.delivery]: delivery.id,
+          [WEBHOOK_HEADERS.id]: delivery.id,
           [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-          [WEBHOOK_HEADERS.signature]: signPayload(secret, timestamp, body),
+          [WEBHOOK_HEADERS.signature]: signatureHeader(secrets, delivery.id, timestamp, body),
+          [WEBHOOK_HEADERS.event]: delivery.event,
         },
       },
       { allowPrivate: this.deps.allowPrivateTargets },
     );
-    const error = attemptError(result);
-    const attempt = delivery.attempts + 1;
-    const final = error === null || result.kind === 'refused' || attempt >= MAX_ATTEMPTS;
-    await this.record(delivery, hook.url, result, final);
+    const outcome = await this.record(delivery, trigger, hook.url, result, { countsAsFailure: true });
     const statusCode = result.kind === 'answered' ? result.statusCode : null;
-    if (error === null) {
-      log.info({ attempt, statusCode, durationMs: result.durationMs }, 'webhook delivered');
-      return;
-    }
-    log.warn({ attempt, statusCode, error, final, durationMs: result.durationMs }, 'webhook attempt failed');
-    if (!final) throw new Error(`webhook attempt ${attempt} failed: ${error}`);
+    if (outcome.error === null) log.info({ statusCode, durationMs: result.durationMs }, 'webhook delivered');
+    else log.warn({ statusCode, error: outcome.error, nextAttemptAt: outcome.nextAttemptAt, durationMs: result.durationMs }, 'webhook attempt failed');
   }
 
-  /** The attempt's log row and the delivery's summary, together. */
-  private async record(delivery: WebhookDeliveryRow, url: string, result: SendResult, final: boolean): Promise<void> {
+  /**
+   * The attempt's log row, the delivery's summary and next attempt (with its delayed job), and the
+   * webhook's failure streak, together. Five days of failures without a success turn the webhook off
+   * and mail its owner, in the same transaction.
+   */
+  private async record(
+    delivery: WebhookDeliveryRow,
+    trigger: WebhookAttemptTrigger,
+    url: string,
+    result: SendResult,
+    options: { countsAsFailure: boolean },
+  ): Promise<{ error: string | null; nextAttemptAt: Date | null }> {
+    const now = this.now();
     const error = attemptError(result);
     const statusCode = result.kind === 'answered' ? result.statusCode : null;
-    const status = error === null ? 'succeeded' : final ? 'failed' : 'pending';
+    const autoAttempts = delivery.autoAttempts + (trigger === 'automatic' ? 1 : 0);
+
+    let status = delivery.status;
+    let nextAttemptAt: Date | null = delivery.status === 'pending' ? delivery.nextAttemptAt : null;
+    if (error === null) {
+      status = 'succeeded';
+      nextAttemptAt = null;
+    } else if (result.kind === 'refused') {
+      // Nothing to retry: the target is refused or the webhook cannot send. A replay leaves the schedule alone.
+      if (trigger === 'automatic') {
+        status = 'failed';
+        nextAttemptAt = null;
+      }
+    } else if (trigger === 'automatic') {
+      const delay = WEBHOOK_RETRY_DELAYS_SECONDS[autoAttempts - 1];
+      status = delay === undefined ? 'failed' : 'pending';
+      nextAttemptAt = delay === undefined ? null : new Date(now.getTime() + delay * 1000);
+    } else if (delivery.status !== 'pending') {
+      // A failed replay of a finished delivery: it stays finished, now as failed.
+      status = 'failed';
+    }
+
     await this.deps.db.transaction(async (tx) => {
       const [updated] = await tx
         .update(webhookDeliveries)
         .set({
           attempts: sql`${webhookDeliveries.attempts} + 1`,
+          autoAttempts,
           status,
+          nextAttemptAt,
+          claimedUntil: null,
           lastStatusCode: statusCode,
           lastError: error,
-          lastAttemptAt: sql`now()`,
-          ...(error === null ? { deliveredAt: sql`now()` } : {}),
+          lastAttemptAt: now,
+          ...(error === null ? { deliveredAt: now } : {}),
         })
         .where(eq(webhookDeliveries.id, delivery.id))
         .returning({ attempts: webhookDeliveries.attempts });
       await tx.insert(webhookDeliveryAttempts).values({
         deliveryId: delivery.id,
         attempt: updated?.attempts ?? delivery.attempts + 1,
+        trigger,
         url,
         statusCode,
         error,
+        responseExcerpt: result.kind === 'answered' ? result.bodyExcerpt || null : null,
         durationMs: result.durationMs,
+        attemptedAt: now,
       });
+      if (status === 'pending' && nextAttemptAt && trigger === 'automatic') {
+        const delaySeconds = Math.max(1, Math.round((nextAttemptAt.getTime() - now.getTime()) / 1000));
+        await this.deps.jobs.send(DELIVER_JOB, { deliveryId: delivery.id } satisfies DeliverJobData, { tx, startAfterSeconds: delaySeconds });
+      }
+      if (error === null) {
+        await tx.update(webhooks).set({ failingSince: null }).where(and(eq(webhooks.userId, delivery.userId), sql`${webhooks.failingSince} IS NOT NULL`));
+      } else if (options.countsAsFailure) {
+        await this.trackFailure(tx, delivery.userId, now, error);
+      }
     });
+    return { error, nextAttemptAt };
+  }
+
+  /** Starts or continues the webhook's failure streak; five days of it turn the webhook off and tell the owner. */
+  private async trackFailure(tx: Tx, userId: string, now: Date, error: string): Promise<void> {
+    const [hook] = await tx
+      .update(webhooks)
+      .set({ failingSince: sql`COALESCE(${webhooks.failingSince}, ${now.toISOString()}::timestamptz)` })
+      .where(eq(webhooks.userId, userId))
+      .returning();
+    if (!hook?.failingSince || !hook.enabled) return;
+    if (now.getTime() - hook.failingSince.getTime() < WEBHOOK_DISABLE_AFTER_DAYS * DAY_MS) return;
+    const [disabled] = await tx
+      .update(webhooks)
+      .set({ enabled: false, disabledAt: now, updatedAt: sql`now()` })
+      .where(and(eq(webhooks.userId, userId), eq(webhooks.enabled, true)))
+      .returning({ userId: webhooks.userId });
+    if (!disabled) return;
+    this.deps.log.warn({ userId, failingSince: hook.failingSince }, 'webhook turned off after five days of failures');
+    await notifyWebhookDisabled(this.deps.mail, tx, { userId, url: hook.url, failingSince: hook.failingSince, lastError: error });
   }
 }

@@ -1,10 +1,15 @@
-import { createHmac } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { WEBHOOK_RETRY_DELAYS_SECONDS } from '#shared/schemas/webhooks.js';
 import { call, registerUser, startGuest, guestHeaders } from '#server/test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { MailService } from '#server/modules/mail/mail.service.js';
+import { SecretBox } from '#server/secret-box.js';
 import { setRole } from '#server/modules/users/users.service.js';
+import { standardSecret } from './signing.js';
 import { MAX_ATTEMPTS, WebhookService } from './webhooks.service.js';
 
 interface Received {
@@ -29,8 +34,9 @@ class Receiver {
       req.on('end', () => {
         const path = req.url ?? '/';
         this.requests.push({ path, headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() });
-        const status = this.scripted.get(path)?.shift() ?? 200;
-        const respond = () => res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'receiver is down');
+        const fixed = this.fixed.get(path);
+        const status = this.scripted.get(path)?.shift() ?? fixed?.status ?? 200;
+        const respond = () => res.writeHead(status, { 'content-type': 'text/plain' }).end(fixed?.body ?? (status === 200 ? 'ok' : 'receiver is down'));
         const held = this.held.get(path);
         if (held) held.push(respond);
         else respond();
@@ -57,6 +63,9 @@ class Receiver {
     this.scripted.set(path, statuses);
   }
 
+  /** Every request to `path` gets this status and body until changed. */
+  readonly fixed = new Map<string, { status: number; body: string | Buffer }>();
+
   at(path: string): Received[] {
     return this.requests.filter((r) => r.path === path);
   }
@@ -76,7 +85,43 @@ async function waitFor<T>(what: string, probe: () => Promise<T | null | undefine
   }
 }
 
-const hmac = (secret: string, timestamp: string, body: string) => `v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+/**
+ * Checks a received request with the Standard Webhooks reference library, as a receiver would. `at` is
+ * the receiver's clock (the library refuses timestamps more than 5 minutes off it).
+ */
+function verify(secret: string, request: Received, at?: Date): unknown {
+  const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, String(v)]));
+  if (!at) return new Webhook(secret).verify(request.body, headers);
+  const spy = vi.spyOn(Date, 'now').mockReturnValue(at.getTime());
+  try {
+    return new Webhook(secret).verify(request.body, headers);
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+/** A clock the test moves by hand. */
+function testClock(start = new Date()) {
+  let now = start.getTime();
+  return {
+    now: () => new Date(now),
+    advance(ms: number) {
+      now += ms;
+    },
+  };
+}
+
+/** A job queue stand-in that records what would be queued (the service under test runs attempts itself). */
+function recordingJobs() {
+  const sent: Array<{ name: string; data: object; startAfterSeconds?: number | undefined }> = [];
+  return {
+    sent,
+    send: async (name: string, data: object = {}, options: { startAfterSeconds?: number } = {}) => {
+      sent.push({ name, data, startAfterSeconds: options.startAfterSeconds });
+      return 'job';
+    },
+  };
+}
 
 const settings = (url: string, overrides: Record<string, unknown> = {}) => ({ url, events: ['credits.changed'], enabled: true, ...overrides });
 
@@ -102,13 +147,26 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
   it('shows no webhook until one is saved, then the secret once in full and masked afterwards', async () => {
     const user = await registerUser(t);
     const before = await call(t, 'GET', '/api/users/webhook-settings', { token: user.token });
-    expect(before.json).toEqual({ configured: false, url: null, events: [], enabled: false, secretHint: null, updatedAt: null });
+    expect(before.json).toEqual({
+      configured: false,
+      url: null,
+      events: [],
+      enabled: false,
+      secretHint: null,
+      legacySecret: false,
+      previousSecretExpiresAt: null,
+      disabledAt: null,
+      failingSince: null,
+      updatedAt: null,
+    });
 
     const saved = await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/a`, { events: ['payment.finished', 'ticket.answered'] }) });
     expect(saved.status).toBe(200);
     expect(saved.json).toMatchObject({ configured: true, url: `${receiver.url}/a`, events: ['payment.finished', 'ticket.answered'], enabled: true });
     const secret = saved.json.secret as string;
-    expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+    // Standard Webhooks form: whsec_ and the base64 of 24 random bytes.
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(Buffer.from(secret.slice(6), 'base64')).toHaveLength(24);
     expect(saved.json.secretHint).toBe(`whsec_••••••••${secret.slice(-4)}`);
 
     const read = await call(t, 'GET', '/api/users/webhook-settings', { token: user.token });
@@ -173,13 +231,17 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     const { headers, body } = request!;
     expect(headers['content-type']).toBe('application/json');
     expect(headers['x-olympus-event']).toBe('webhook.test');
-    expect(headers['x-olympus-delivery']).toBe(deliveryId);
-    const timestamp = headers['x-olympus-timestamp'] as string;
+    expect(headers['webhook-id']).toBe(deliveryId);
+    const timestamp = headers['webhook-timestamp'] as string;
     expect(Math.abs(Number(timestamp) - Date.now() / 1000)).toBeLessThan(60);
-    expect(headers['x-olympus-signature']).toBe(hmac(secret, timestamp, body));
-    // Tampering with the body breaks the signature.
-    expect(headers['x-olympus-signature']).not.toBe(hmac(secret, timestamp, body.replace('test', 'tesT')));
-    expect(JSON.parse(body)).toMatchObject({ id: deliveryId, event: 'webhook.test', data: { message: expect.any(String) } });
+    expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    // The reference implementation accepts it...
+    expect(verify(secret, request!)).toMatchObject({ id: deliveryId, type: 'webhook.test', data: { message: expect.any(String) } });
+    // ...and refuses a tampered body, another secret, or another message id.
+    expect(() => verify(secret, { ...request!, body: body.replace('test', 'tesT') })).toThrow(/No matching signature/);
+    expect(() => verify(`whsec_${Buffer.alloc(24, 7).toString('base64')}`, request!)).toThrow(/No matching signature/);
+    expect(() => verify(secret, { ...request!, headers: { ...headers, 'webhook-id': 'another' } })).toThrow(/No matching signature/);
+    expect(JSON.parse(body)).toMatchObject({ id: deliveryId, type: 'webhook.test', event: 'webhook.test', timestamp: expect.any(String), data: { message: expect.any(String) } });
 
     const log = await waitFor('the logged success', async () => {
       const list = await deliveries(user.token);
@@ -208,7 +270,7 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     }
   });
 
-  it('retries a delivery the receiver failed, with the same id and body', async () => {
+  it('retries a failed delivery 5 seconds later with the same webhook-id and body, logging each attempt', async () => {
     const user = await registerUser(t);
     const saved = await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/flaky`) });
     receiver.answer('/flaky', 500);
@@ -220,6 +282,12 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
       return first?.attempts === 1 && first;
     });
     expect(failed).toMatchObject({ status: 'pending', statusCode: 500, lastError: 'The receiver answered 500: receiver is down' });
+    // The next attempt is announced: 5 seconds after the first.
+    const firstAt = Date.parse(failed.lastAttemptAt as string);
+    expect(Date.parse(failed.nextAttemptAt as string) - firstAt).toBe(5000);
+    expect(failed.attemptLog).toEqual([
+      expect.objectContaining({ attempt: 1, trigger: 'automatic', statusCode: 500, responseExcerpt: 'receiver is down', durationMs: expect.any(Number) }),
+    ]);
 
     const done = await waitFor(
       'the retried delivery',
@@ -229,53 +297,198 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
       },
       40_000,
     );
-    expect(done).toMatchObject({ _id: deliveryId, attempts: 2, statusCode: 200, lastError: null });
+    expect(done).toMatchObject({ _id: deliveryId, attempts: 2, statusCode: 200, lastError: null, nextAttemptAt: null });
+    expect((done.attemptLog as Array<Record<string, unknown>>).map((a) => [a.attempt, a.statusCode, a.responseExcerpt])).toEqual([
+      [1, 500, 'receiver is down'],
+      [2, 200, 'ok'],
+    ]);
     const [first, second] = receiver.at('/flaky');
     expect(receiver.at('/flaky')).toHaveLength(2);
-    expect(second!.headers['x-olympus-delivery']).toBe(deliveryId);
+    expect(first!.headers['webhook-id']).toBe(deliveryId);
+    expect(second!.headers['webhook-id']).toBe(deliveryId);
     expect(second!.body).toBe(first!.body);
     const secret = saved.json.secret as string;
-    for (const r of [first!, second!]) expect(r.headers['x-olympus-signature']).toBe(hmac(secret, r.headers['x-olympus-timestamp'] as string, r.body));
-    // The job queue waits before retrying (5-10 s for the first retry), and longer after each failure.
+    for (const r of [first!, second!]) expect(verify(secret, r)).toMatchObject({ id: deliveryId });
     expect(second!.at - first!.at).toBeGreaterThanOrEqual(4500);
-    const queue = await t.database.pool.query('SELECT retry_limit, retry_delay, retry_backoff FROM pgboss.queue WHERE name = $1', ['webhooks.deliver']);
-    expect(queue.rows[0]).toMatchObject({ retry_backoff: true });
-    expect(queue.rows[0].retry_delay).toBeGreaterThan(0);
-    expect(queue.rows[0].retry_limit).toBeGreaterThanOrEqual(MAX_ATTEMPTS - 1);
-
-    const attempts = await t.database.pool.query('SELECT attempt, status_code, error FROM webhook_delivery_attempts WHERE delivery_id = $1 ORDER BY attempt', [deliveryId]);
-    expect(attempts.rows).toEqual([
-      { attempt: 1, status_code: 500, error: 'The receiver answered 500: receiver is down' },
-      { attempt: 2, status_code: 200, error: null },
-    ]);
   }, 60_000);
 
-  it('asks the queue to retry a failed attempt, and marks the delivery failed after the last one', async () => {
+  it('spreads automatic attempts over 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h, then gives up', async () => {
     const user = await registerUser(t);
     await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/always-down`) });
-    receiver.answer('/always-down', 503, 503);
-    // The job's handler itself, on deliveries without a job, so no queue timing is involved.
-    const service = new WebhookService({ db: t.database.db, jobs: null as never, log: t.app.log, serverSecret: t.config.jwtSecret, allowPrivateTargets: true });
-    const insert = async (attempts: number) =>
-      (await t.database.pool.query(`INSERT INTO webhook_deliveries (user_id, event, payload, attempts) VALUES ($1, 'webhook.test', '{}'::jsonb, $2) RETURNING id`, [user.userId, attempts]))
-        .rows[0].id as string;
+    receiver.fixed.set('/always-down', { status: 503, body: 'x'.repeat(3000) });
+    const clock = testClock();
+    const jobs = recordingJobs();
+    // The job's handler itself, on a delivery without a job, with time moved by hand.
+    const service = new WebhookService({ db: t.database.db, jobs, log: t.app.log, serverSecret: t.config.jwtSecret, allowPrivateTargets: true, now: clock.now });
+    const id = (await t.database.pool.query(`INSERT INTO webhook_deliveries (user_id, event, payload) VALUES ($1, 'webhook.test', '{}'::jsonb) RETURNING id`, [user.userId])).rows[0].id as string;
+    const row = async () =>
+      (await t.database.pool.query('SELECT status, attempts, auto_attempts, next_attempt_at FROM webhook_deliveries WHERE id = $1', [id])).rows[0] as {
+        status: string;
+        attempts: number;
+        next_attempt_at: Date | null;
+      };
 
-    const early = await insert(0);
-    await expect(service.deliver(early)).rejects.toThrow(/attempt 1 failed/);
-    const last = await insert(MAX_ATTEMPTS - 1);
-    await expect(service.deliver(last)).resolves.toBeUndefined();
-    expect(receiver.at('/always-down')).toHaveLength(2);
+    const start = clock.now().getTime();
+    await service.deliver(id);
+    for (const [index, delay] of WEBHOOK_RETRY_DELAYS_SECONDS.entries()) {
+      const after = await row();
+      expect(after).toMatchObject({ status: 'pending', attempts: index + 1 });
+      expect(after.next_attempt_at!.getTime() - clock.now().getTime()).toBe(delay * 1000);
+      // A delayed job carries the retry.
+      expect(jobs.sent.at(-1)).toEqual({ name: 'webhooks.deliver', data: { deliveryId: id }, startAfterSeconds: delay });
+      // Not due yet: a job that runs early changes nothing.
+      clock.advance(delay * 1000 - 10_000);
+      await service.deliver(id);
+      expect((await row()).attempts).toBe(index + 1);
+      clock.advance(10_000);
+      await service.deliver(id);
+    }
+    const final = await row();
+    expect(final).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, next_attempt_at: null });
+    expect(MAX_ATTEMPTS).toBe(8);
+    expect(receiver.at('/always-down')).toHaveLength(8);
+    // About a day and a half from the first attempt to the last.
+    const span = (clock.now().getTime() - start) / 3600_000;
+    expect(span).toBeGreaterThan(27);
+    expect(span).toBeLessThan(36);
 
-    const rows = await t.database.pool.query('SELECT id, status, attempts, last_status_code FROM webhook_deliveries WHERE id = ANY($1::uuid[])', [[early, last]]);
-    const byId = Object.fromEntries(rows.rows.map((r: { id: string }) => [r.id, r]));
-    expect(byId[early]).toMatchObject({ status: 'pending', attempts: 1, last_status_code: 503 });
-    expect(byId[last]).toMatchObject({ status: 'failed', attempts: MAX_ATTEMPTS, last_status_code: 503 });
+    const log = (await call(t, 'GET', '/api/users/webhook-deliveries', { token: user.token })).json.deliveries[0];
+    expect(log.attemptLog).toHaveLength(8);
+    const times = log.attemptLog.map((a: { attemptedAt: string }) => Date.parse(a.attemptedAt));
+    expect(times.slice(1).map((at: number, i: number) => (at - times[i]) / 1000)).toEqual([...WEBHOOK_RETRY_DELAYS_SECONDS]);
+    // The excerpt is bounded to 1 KB.
+    expect(log.attemptLog[0].responseExcerpt).toBe('x'.repeat(1024));
     // A finished delivery is not sent again, should its job run once more.
-    await service.deliver(last);
-    expect(receiver.at('/always-down')).toHaveLength(2);
+    clock.advance(3600_000);
+    await service.deliver(id);
+    expect(receiver.at('/always-down')).toHaveLength(8);
   });
 
-  it('signs with the new secret after rotation; the old one no longer matches', async () => {
+  it('keeps response excerpts text-safe', async () => {
+    const user = await registerUser(t);
+    await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/odd-answers`) });
+    const service = new WebhookService({ db: t.database.db, jobs: recordingJobs(), log: t.app.log, serverSecret: t.config.jwtSecret, allowPrivateTargets: true });
+    const insert = async () =>
+      (await t.database.pool.query(`INSERT INTO webhook_deliveries (user_id, event, payload) VALUES ($1, 'webhook.test', '{}'::jsonb) RETURNING id`, [user.userId])).rows[0].id as string;
+    receiver.fixed.set('/odd-answers', { status: 500, body: 'bad\u0007\u001b[31m gateway\r\nline two' });
+    const control = await insert();
+    await service.deliver(control);
+    receiver.fixed.set('/odd-answers', { status: 500, body: Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x01]) });
+    const binary = await insert();
+    await service.deliver(binary);
+    // 1023 ASCII bytes, then a two-byte character cut in half by the 1 KB limit.
+    receiver.fixed.set('/odd-answers', { status: 500, body: `${'a'.repeat(1023)}é and more` });
+    const cut = await insert();
+    await service.deliver(cut);
+    const excerpts = await t.database.pool.query('SELECT delivery_id, response_excerpt FROM webhook_delivery_attempts WHERE delivery_id = ANY($1::uuid[])', [[control, binary, cut]]);
+    const byId = Object.fromEntries(excerpts.rows.map((r: { delivery_id: string; response_excerpt: string }) => [r.delivery_id, r.response_excerpt]));
+    expect(byId[control]).toBe('bad[31m gateway\nline two');
+    expect(byId[binary]).toBe('[binary answer]');
+    expect(byId[cut]).toBe(`${'a'.repeat(1023)}\uFFFD`);
+    receiver.fixed.delete('/odd-answers');
+  });
+
+  it('replays a delivery by hand: a new attempt of the same message, owner only, audited', async () => {
+    const user = await registerUser(t);
+    const other = await registerUser(t);
+    const saved = await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/replayed`) });
+    const secret = saved.json.secret as string;
+    const clock = testClock();
+    const service = new WebhookService({ db: t.database.db, jobs: recordingJobs(), log: t.app.log, serverSecret: t.config.jwtSecret, allowPrivateTargets: true, now: clock.now });
+    const id = (await t.database.pool.query(`INSERT INTO webhook_deliveries (user_id, event, payload) VALUES ($1, 'credits.changed', '{"amountCents":5}'::jsonb) RETURNING id`, [user.userId])).rows[0]
+      .id as string;
+    // Every automatic attempt fails: the delivery ends failed.
+    receiver.fixed.set('/replayed', { status: 502, body: 'bad gateway' });
+    await service.deliver(id);
+    for (const delay of WEBHOOK_RETRY_DELAYS_SECONDS) {
+      clock.advance(delay * 1000);
+      await service.deliver(id);
+    }
+    const before = (await deliveries(user.token)).deliveries[0]!;
+    expect(before).toMatchObject({ _id: id, status: 'failed', attempts: 8 });
+
+    // Strangers, guests and bad ids are turned away, and nothing is sent.
+    const sentBefore = receiver.at('/replayed').length;
+    expect((await call(t, 'POST', `/api/users/webhook-deliveries/${id}/replay`, { token: other.token })).status).toBe(404);
+    const guest = await startGuest(t);
+    expect((await call(t, 'POST', `/api/users/webhook-deliveries/${id}/replay`, { token: guest.token, headers: guestHeaders(guest) })).status).toBe(403);
+    expect((await call(t, 'POST', '/api/users/webhook-deliveries/not-an-id/replay', { token: user.token })).status).toBe(400);
+    expect(receiver.at('/replayed')).toHaveLength(sentBefore);
+
+    // Fixed receiver: the replay delivers it.
+    receiver.fixed.delete('/replayed');
+    const replayed = await call(t, 'POST', `/api/users/webhook-deliveries/${id}/replay`, { token: user.token });
+    expect(replayed.status).toBe(200);
+    expect(replayed.json.delivery).toMatchObject({ _id: id, status: 'succeeded', attempts: 9, statusCode: 200, nextAttemptAt: null });
+    expect(replayed.json.delivery.attemptLog.at(-1)).toMatchObject({ attempt: 9, trigger: 'manual', statusCode: 200, responseExcerpt: 'ok' });
+    const requests = receiver.at('/replayed');
+    const last = requests.at(-1)!;
+    expect(last.headers['webhook-id']).toBe(id);
+    expect(last.body).toBe(requests[0]!.body);
+    expect(verify(secret, last)).toMatchObject({ id, type: 'credits.changed', data: { amountCents: 5 } });
+
+    const audit = await t.database.pool.query("SELECT actor_id, target_id FROM audit_log WHERE action = 'webhook.delivery.replay' AND target_id = $1", [id]);
+    expect(audit.rows).toEqual([{ actor_id: user.userId, target_id: id }]);
+  });
+
+  it('turns a webhook off after five days of failures without a success, tells the owner, and lets them turn it on again', async () => {
+    const user = await registerUser(t);
+    await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/dead`) });
+    receiver.fixed.set('/dead', { status: 500, body: 'down' });
+    const clock = testClock();
+    const mail = new MailService({ database: t.database, config: t.config, jobs: t.app.jobs, log: t.app.log });
+    const service = new WebhookService({ db: t.database.db, jobs: recordingJobs(), log: t.app.log, serverSecret: t.config.jwtSecret, allowPrivateTargets: true, now: clock.now, mail });
+    const attempt = async (event = 'credits.changed') => {
+      const id = (await t.database.pool.query(`INSERT INTO webhook_deliveries (user_id, event, payload, next_attempt_at) VALUES ($1, $2, '{}'::jsonb, $3) RETURNING id`, [user.userId, event, clock.now()]))
+        .rows[0].id as string;
+      await service.deliver(id);
+      return id;
+    };
+    const get = async () => (await call(t, 'GET', '/api/users/webhook-settings', { token: user.token })).json;
+    const DAY = 24 * 3600_000;
+
+    await attempt();
+    const firstFailure = clock.now().toISOString();
+    expect(await get()).toMatchObject({ enabled: true, failingSince: firstFailure, disabledAt: null });
+    // A success in between starts the count again.
+    clock.advance(3 * DAY);
+    receiver.fixed.delete('/dead');
+    await attempt();
+    expect((await get()).failingSince).toBeNull();
+    receiver.fixed.set('/dead', { status: 500, body: 'down' });
+    clock.advance(DAY);
+    await attempt();
+    const streakStart = clock.now().toISOString();
+    clock.advance(5 * DAY - 60_000);
+    await attempt();
+    expect(await get()).toMatchObject({ enabled: true, failingSince: streakStart, disabledAt: null });
+
+    clock.advance(60_000);
+    await attempt();
+    const off = await get();
+    expect(off).toMatchObject({ enabled: false, failingSince: streakStart, disabledAt: clock.now().toISOString() });
+    const mails = await t.database.pool.query("SELECT subject, text_body AS text FROM mail_messages WHERE user_id = $1 AND kind = 'webhook_disabled'", [user.userId]);
+    expect(mails.rows).toHaveLength(1);
+    expect(mails.rows[0].subject).toBe('Your Olympus webhook was turned off');
+    expect(mails.rows[0].text).toContain(`${receiver.url}/dead`);
+
+    // While off, automatic deliveries stop (and the owner is not mailed twice).
+    const sentBefore = receiver.at('/dead').length;
+    const stopped = await attempt();
+    expect(receiver.at('/dead')).toHaveLength(sentBefore);
+    const stoppedRow = (await t.database.pool.query('SELECT status, last_error FROM webhook_deliveries WHERE id = $1', [stopped])).rows[0];
+    expect(stoppedRow).toEqual({ status: 'failed', last_error: 'The webhook was turned off after five days of failed deliveries' });
+    expect((await t.database.pool.query("SELECT count(*)::int AS n FROM mail_messages WHERE user_id = $1 AND kind = 'webhook_disabled'", [user.userId])).rows[0].n).toBe(1);
+
+    // Only the owner can turn it on again; the count starts afresh.
+    const stranger = await registerUser(t);
+    expect((await call(t, 'POST', '/api/users/webhook-settings/enable', { token: stranger.token })).status).toBe(404);
+    const on = await call(t, 'POST', '/api/users/webhook-settings/enable', { token: user.token });
+    expect(on.status).toBe(200);
+    expect(on.json).toMatchObject({ enabled: true, disabledAt: null, failingSince: null });
+  });
+
+  it('signs with both secrets for 24 hours after a rotation, then with the new one only', async () => {
     const user = await registerUser(t);
     const saved = await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/rotated`) });
     const oldSecret = saved.json.secret as string;
@@ -284,14 +497,76 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
     expect(rotated.status).toBe(200);
     const newSecret = rotated.json.secret as string;
     expect(newSecret).not.toBe(oldSecret);
+    expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(rotated.json.secretHint).toBe(`whsec_••••••••${newSecret.slice(-4)}`);
-    expect((await call(t, 'GET', '/api/users/webhook-settings', { token: user.token })).json.secretHint).toBe(rotated.json.secretHint);
+    const overlapEnd = Date.parse(rotated.json.previousSecretExpiresAt);
+    expect(Math.abs(overlapEnd - Date.now() - 24 * 3600_000)).toBeLessThan(60_000);
+    expect((await call(t, 'GET', '/api/users/webhook-settings', { token: user.token })).json).toMatchObject({
+      secretHint: rotated.json.secretHint,
+      previousSecretExpiresAt: rotated.json.previousSecretExpiresAt,
+    });
+
+    // During the overlap: two signatures; a receiver with either secret accepts the delivery.
+    await call(t, 'POST', '/api/users/webhook-settings/test', { token: user.token });
+    const [during] = await waitFor('the delivery after rotation', () => receiver.at('/rotated').length > 0 && receiver.at('/rotated'));
+    expect((during!.headers['webhook-signature'] as string).split(' ')).toHaveLength(2);
+    expect(verify(newSecret, during!)).toMatchObject({ type: 'webhook.test' });
+    expect(verify(oldSecret, during!)).toMatchObject({ type: 'webhook.test' });
+
+    // A day later (the clock moved past the overlap): only the new secret signs.
+    const clock = testClock(new Date(overlapEnd + 1000));
+    const service = new WebhookService({ db: t.database.db, jobs: recordingJobs(), log: t.app.log, serverSecret: t.config.jwtSecret, allowPrivateTargets: true, now: clock.now });
+    const id = (await t.database.pool.query(`INSERT INTO webhook_deliveries (user_id, event, payload) VALUES ($1, 'webhook.test', '{}'::jsonb) RETURNING id`, [user.userId])).rows[0].id as string;
+    await service.deliver(id);
+    const after = receiver.at('/rotated').at(-1)!;
+    expect(after.headers['webhook-id']).toBe(id);
+    expect((after.headers['webhook-signature'] as string).split(' ')).toHaveLength(1);
+    expect(verify(newSecret, after, clock.now())).toMatchObject({ id });
+    expect(() => verify(oldSecret, after, clock.now())).toThrow(/No matching signature/);
+    expect((await service.getSettings(user.userId)).previousSecretExpiresAt).toBeNull();
+
+    // Rotating again retires the oldest secret at once: the overlap is with the one just replaced.
+    const again = await call(t, 'POST', '/api/users/webhook-settings/rotate-secret', { token: user.token });
+    await call(t, 'POST', '/api/users/webhook-settings/test', { token: user.token });
+    const third = await waitFor('the delivery after the second rotation', () => receiver.at('/rotated').length > 2 && receiver.at('/rotated')[2]);
+    expect(verify(again.json.secret, third)).toBeDefined();
+    expect(verify(newSecret, third)).toBeDefined();
+    expect(() => verify(oldSecret, third)).toThrow(/No matching signature/);
+  });
+
+  it('keeps signing with a secret made before Standard Webhooks, and says how to use it', async () => {
+    const user = await registerUser(t);
+    await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/legacy`) });
+    // What migration 0019 finds: a base64url secret of 32 bytes (sealed as before), marked legacy.
+    let bytes = randomBytes(32);
+    while (!/[-_]/.test(bytes.toString('base64url'))) bytes = randomBytes(32);
+    const legacy = `whsec_${bytes.toString('base64url')}`;
+    const box = new SecretBox(t.config.jwtSecret, 'olympus webhook signing secrets v1');
+    await t.database.pool.query('UPDATE webhooks SET secret_ciphertext = $1, legacy_secret = true WHERE user_id = $2', [box.seal(legacy), user.userId]);
+    expect((await call(t, 'GET', '/api/users/webhook-settings', { token: user.token })).json.legacySecret).toBe(true);
 
     await call(t, 'POST', '/api/users/webhook-settings/test', { token: user.token });
-    const [request] = await waitFor('the delivery after rotation', () => receiver.at('/rotated').length > 0 && receiver.at('/rotated'));
-    const timestamp = request!.headers['x-olympus-timestamp'] as string;
-    expect(request!.headers['x-olympus-signature']).toBe(hmac(newSecret, timestamp, request!.body));
-    expect(request!.headers['x-olympus-signature']).not.toBe(hmac(oldSecret, timestamp, request!.body));
+    const [request] = await waitFor('the delivery signed with the old secret', () => receiver.at('/legacy').length > 0 && receiver.at('/legacy'));
+    // The same key, written in the standard alphabet as the README says, verifies.
+    expect(verify(standardSecret(legacy), request!)).toMatchObject({ type: 'webhook.test' });
+
+    const rotated = await call(t, 'POST', '/api/users/webhook-settings/rotate-secret', { token: user.token });
+    expect((await call(t, 'GET', '/api/users/webhook-settings', { token: user.token })).json.legacySecret).toBe(false);
+    await call(t, 'POST', '/api/users/webhook-settings/test', { token: user.token });
+    const second = await waitFor('the delivery after rotating', () => receiver.at('/legacy').length > 1 && receiver.at('/legacy')[1]);
+    expect(verify(rotated.json.secret, second)).toBeDefined();
+    expect(verify(standardSecret(legacy), second)).toBeDefined();
+  });
+
+  it('restarts the failure count when the URL changes, not when only the events change', async () => {
+    const user = await registerUser(t);
+    await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/count`) });
+    const since = new Date(Date.now() - 3 * 24 * 3600_000);
+    await t.database.pool.query('UPDATE webhooks SET failing_since = $1 WHERE user_id = $2', [since, user.userId]);
+    const same = await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/count`, { events: ['payment.finished'] }) });
+    expect(same.json.failingSince).toBe(since.toISOString());
+    const moved = await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/count-new`) });
+    expect(moved.json.failingSince).toBeNull();
   });
 
   it('needs a saved webhook to rotate or test', async () => {

@@ -186,6 +186,13 @@ const MATRIX: Record<string, Row> = {
   'POST /api/users/webhook-settings/rotate-secret': { rule: 'user', allowed: 'any', request: p('/api/users/webhook-settings/rotate-secret') },
   'POST /api/users/webhook-settings/test': { rule: 'user', allowed: 'any', request: p('/api/users/webhook-settings/test') },
   'GET /api/users/webhook-deliveries': { rule: 'user', request: p('/api/users/webhook-deliveries') },
+  // Nobody in the matrix has a webhook: the owner's own answer is 404 too (ownership: webhooks.test.ts).
+  'POST /api/users/webhook-settings/enable': { rule: 'user', allowed: 'any', request: p('/api/users/webhook-settings/enable') },
+  'POST /api/users/webhook-deliveries/{id}/replay': {
+    rule: 'user',
+    allowed: 'any',
+    request: p('/api/users/webhook-deliveries/00000000-0000-4000-8000-000000000000/replay'),
+  },
 };
 
 function accountId(f: Fixtures, c: CallerName): string {

@@ -132,6 +132,9 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'PUT /api/status/incidents/{id}': (f) => ({ path: { id: f.incidentId }, body: { message: 'Still looking.' } }),
   // A private address (allowed in this app): the suite has no DNS to resolve a public host.
   'PUT /api/users/webhook-settings': () => ({ body: { url: 'http://127.0.0.1:9/hook', events: [], enabled: false } }),
+  // No webhook and no such delivery: refused (404) whatever the mutation, and nothing is sent.
+  'POST /api/users/webhook-settings/enable': () => ({}),
+  'POST /api/users/webhook-deliveries/{id}/replay': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' } }),
   // Mail flows: an address nobody has (the answer is the same either way), a wrong current password.
   'POST /api/auth/forgot-password': () => ({ caller: 'anonymous', body: { email: 'nobody-here@example.com' } }),
   'PUT /api/users/email': () => ({ body: { email: `${uniqueName('mut')}@example.com`, currentPassword: 'not the password 1' } }),

@@ -3,13 +3,14 @@ import type { RotateWebhookSecretResponse, WebhookSettings } from '#shared/schem
 import { api } from '#web/lib/api-client';
 import { webhookKeys } from './webhook-keys';
 
-/** POST /api/users/webhook-settings/rotate-secret: a new signing secret, answered once. */
+/** POST /api/users/webhook-settings/rotate-secret: a new signing secret, answered once; the old one signs too for 24 hours. */
 export const rotateWebhookSecret = () => api.post<RotateWebhookSecretResponse>('/api/users/webhook-settings/rotate-secret');
 
 export function useRotateWebhookSecret() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: rotateWebhookSecret,
-    onSuccess: ({ secretHint }) => client.setQueryData<WebhookSettings>(webhookKeys.settings(), (s) => (s ? { ...s, secretHint } : s)),
+    onSuccess: ({ secretHint, previousSecretExpiresAt }) =>
+      client.setQueryData<WebhookSettings>(webhookKeys.settings(), (s) => (s ? { ...s, secretHint, previousSecretExpiresAt, legacySecret: false } : s)),
   });
 }

@@ -1,6 +1,9 @@
 import { useId, useState } from 'react';
-import { WEBHOOK_EVENT_LABELS, type WebhookDelivery, type WebhookDeliveryEvent } from '#shared/schemas/webhooks';
+import toast from 'react-hot-toast';
+import { WEBHOOK_EVENT_LABELS, type WebhookAttempt, type WebhookDelivery, type WebhookDeliveryEvent } from '#shared/schemas/webhooks';
+import { ApiError } from '#web/lib/api-client';
 import { PENDING_REFRESH_MS, useWebhookDeliveries } from '../api/get-webhook-deliveries';
+import { useReplayWebhookDelivery } from '../api/replay-webhook-delivery';
 
 const PAGE_SIZE = 10;
 export { PENDING_REFRESH_MS };
@@ -13,7 +16,63 @@ function outcome(d: WebhookDelivery): string {
   return d.attempts === 0 ? 'Queued' : 'Retrying';
 }
 
-/** The user's deliveries, newest first: event, answer, attempts, time and error; paged. */
+const eventLabel = (event: string) => WEBHOOK_EVENT_LABELS[event as WebhookDeliveryEvent] ?? event;
+
+function formatDuration(ms: number): string {
+  return ms < 1000 ? `${ms} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Every attempt of one delivery: when, what answered, how long it took and the start of the answer. */
+function AttemptList({ delivery }: { delivery: WebhookDelivery }) {
+  if (delivery.attemptLog.length === 0) return <>{delivery.attempts}</>;
+  return (
+    <details className="webhook-attempts">
+      <summary>
+        {delivery.attempts} <span className="visually-hidden">attempts, show them</span>
+      </summary>
+      <ol>
+        {delivery.attemptLog.map((a: WebhookAttempt) => (
+          <li key={a.attempt} data-attempt={a.attempt}>
+            <span className="webhook-attempt-head">
+              <strong>#{a.attempt}</strong> {a.trigger === 'manual' ? 'Replay' : 'Automatic'} · {a.statusCode ?? 'no answer'} · {formatDuration(a.durationMs)} ·{' '}
+              <time dateTime={a.attemptedAt}>{timeFormat.format(new Date(a.attemptedAt))}</time>
+            </span>
+            {a.error && <span className="webhook-error">{a.error}</span>}
+            {a.responseExcerpt && <pre className="webhook-excerpt">{a.responseExcerpt}</pre>}
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
+/** Sends a delivery again now (same message, same webhook-id) and says how it went. */
+function ReplayButton({ delivery }: { delivery: WebhookDelivery }) {
+  const replay = useReplayWebhookDelivery();
+  const run = async () => {
+    try {
+      const result = await replay.mutateAsync(delivery._id);
+      if (result.status === 'succeeded' && result.lastError === null) toast.success(`Replayed: delivered (${result.statusCode ?? 'no status'})`);
+      else toast.error(`Replay failed: ${result.lastError ?? 'no answer'}`);
+    } catch (err) {
+      toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to replay the delivery');
+    }
+  };
+  return (
+    <button
+      type="button"
+      className="btn btn-secondary btn-small"
+      disabled={replay.isPending}
+      aria-busy={replay.isPending || undefined}
+      aria-label={`Replay the ${eventLabel(delivery.event)} delivery`}
+      onClick={() => void run()}
+    >
+      {replay.isPending ? 'Replaying…' : 'Replay'}
+    </button>
+  );
+}
+
+/** The user's deliveries, newest first: event, answer, attempts (each one listed), time, next retry and error, with Replay; paged. */
 export function DeliveryLog({ reloadKey }: { reloadKey: number }) {
   const id = useId();
   const [page, setPage] = useState(1);
@@ -68,14 +127,16 @@ export function DeliveryLog({ reloadKey }: { reloadKey: number }) {
                   <th scope="col">Status</th>
                   <th scope="col">Attempts</th>
                   <th scope="col">Time</th>
+                  <th scope="col">Next retry</th>
                   <th scope="col">Error</th>
+                  <th scope="col">Actions</th>
                 </tr>
               </thead>
               <tbody>
                 {data.deliveries.map((d) => (
                   <tr key={d._id} data-status={d.status}>
                     <td>
-                      {WEBHOOK_EVENT_LABELS[d.event as WebhookDeliveryEvent] ?? d.event}
+                      {eventLabel(d.event)}
                       <br />
                       <code className="webhook-event-name">{d.event}</code>
                     </td>
@@ -84,11 +145,15 @@ export function DeliveryLog({ reloadKey }: { reloadKey: number }) {
                         {d.statusCode ?? '—'} · {outcome(d)}
                       </span>
                     </td>
-                    <td>{d.attempts}</td>
+                    <td>
+                      <AttemptList delivery={d} />
+                    </td>
                     <td>
                       <time dateTime={d.lastAttemptAt ?? d.createdAt}>{timeFormat.format(new Date(d.lastAttemptAt ?? d.createdAt))}</time>
                     </td>
+                    <td>{d.nextAttemptAt && d.attempts > 0 ? <time dateTime={d.nextAttemptAt}>{timeFormat.format(new Date(d.nextAttemptAt))}</time> : '—'}</td>
                     <td className="webhook-error">{d.lastError ?? '—'}</td>
+                    <td>{d.attempts > 0 && <ReplayButton delivery={d} />}</td>
                   </tr>
                 ))}
               </tbody>

@@ -5,18 +5,34 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WebhookDelivery, WebhookSettings } from '#shared/schemas/webhooks';
 import { Toaster } from '#web/components/ui/toaster';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
+import { deliveriesRefreshInterval } from '../api/get-webhook-deliveries';
 import { PENDING_REFRESH_MS } from './delivery-log';
 import { WebhooksPanel } from './webhooks-panel';
 
 
-const NOT_CONFIGURED: WebhookSettings = { configured: false, url: null, events: [], enabled: false, secretHint: null, updatedAt: null };
-const SECRET = 'whsec_abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG';
+const NOT_CONFIGURED: WebhookSettings = {
+  configured: false,
+  url: null,
+  events: [],
+  enabled: false,
+  secretHint: null,
+  legacySecret: false,
+  previousSecretExpiresAt: null,
+  disabledAt: null,
+  failingSince: null,
+  updatedAt: null,
+};
+const SECRET = 'whsec_abcdefghijklmnopqrstuvwxyz0123456DEFG';
 const SAVED: WebhookSettings = {
   configured: true,
   url: 'https://hooks.example.com/olympus',
   events: ['payment.finished', 'credits.changed'],
   enabled: true,
   secretHint: 'whsec_••••••••DEFG',
+  legacySecret: false,
+  previousSecretExpiresAt: null,
+  disabledAt: null,
+  failingSince: null,
   updatedAt: '2026-01-01T00:00:00.000Z',
 };
 const delivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
@@ -29,6 +45,10 @@ const delivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
   createdAt: '2026-01-01T00:00:00.000Z',
   lastAttemptAt: '2026-01-01T00:00:01.000Z',
   deliveredAt: '2026-01-01T00:00:01.000Z',
+  nextAttemptAt: null,
+  attemptLog: [
+    { attempt: 1, trigger: 'automatic', statusCode: 200, error: null, responseExcerpt: 'ok', durationMs: 42, attemptedAt: '2026-01-01T00:00:01.000Z' },
+  ],
   ...over,
 });
 const deliveries = (list: WebhookDelivery[]) => ({ body: { deliveries: list, page: 1, pageSize: 10, total: list.length } });
@@ -111,7 +131,9 @@ describe('WebhooksPanel', () => {
 
   it('rotates the secret only after confirming, then shows the new one', async () => {
     server.on('GET', '/api/users/webhook-settings', { body: SAVED });
-    server.on('POST', '/api/users/webhook-settings/rotate-secret', { body: { secret: `${SECRET}x`, secretHint: 'whsec_••••••••EFGx' } });
+    server.on('POST', '/api/users/webhook-settings/rotate-secret', {
+      body: { secret: `${SECRET}x`, secretHint: 'whsec_••••••••EFGx', previousSecretExpiresAt: '2026-01-02T00:00:00.000Z' },
+    });
     renderPanel();
     fireEvent.click(await screen.findByRole('button', { name: 'Rotate secret' }));
     const confirm = screen.getByRole('group', { name: 'Confirm rotating the signing secret' });
@@ -122,6 +144,9 @@ describe('WebhooksPanel', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Yes, rotate it' }));
     expect(await screen.findByDisplayValue(`${SECRET}x`)).toBeTruthy();
     expect(server.requests.filter((r) => r.path.endsWith('/rotate-secret'))).toHaveLength(1);
+    // The overlap is announced: the old secret keeps signing for a day.
+    expect(screen.getByText(/previous secret also signs deliveries until/)).toBeTruthy();
+    expect(screen.getByText(/Standard Webhooks/, { selector: 'a' })).toBeTruthy();
   });
 
   it('sends a test and keeps refreshing the log while a delivery is pending', async () => {
@@ -130,7 +155,19 @@ describe('WebhooksPanel', () => {
     server.on('GET', '/api/users/webhook-deliveries', () => {
       polls += 1;
       if (polls < 2) return deliveries([]);
-      if (polls < 3) return deliveries([delivery({ status: 'pending', attempts: 1, statusCode: 500, lastError: 'The receiver answered 500' })]);
+      if (polls < 3)
+        return deliveries([
+          delivery({
+            status: 'pending',
+            attempts: 1,
+            statusCode: 500,
+            lastError: 'The receiver answered 500',
+            nextAttemptAt: '2026-01-01T00:00:06.000Z',
+            attemptLog: [
+              { attempt: 1, trigger: 'automatic', statusCode: 500, error: 'The receiver answered 500', responseExcerpt: 'upstream down', durationMs: 1500, attemptedAt: '2026-01-01T00:00:01.000Z' },
+            ],
+          }),
+        ]);
       return deliveries([delivery()]);
     });
     server.on('POST', '/api/users/webhook-settings/test', { status: 202, body: { delivery: delivery({ status: 'pending', attempts: 0, statusCode: null }) } });
@@ -141,13 +178,75 @@ describe('WebhooksPanel', () => {
     expect(await screen.findByText('Test webhook queued')).toBeTruthy();
     const table = await screen.findByRole('table');
     expect(within(table).getByText('500 · Retrying')).toBeTruthy();
-    expect(within(table).getByText('The receiver answered 500')).toBeTruthy();
+    expect(within(table).getAllByText('The receiver answered 500').length).toBeGreaterThan(0);
+    // The attempt itself: status, duration and the start of the answer; and when the next one is due.
+    expect(within(table).getByText(/Automatic · 500 · 1\.5 s/)).toBeTruthy();
+    expect(within(table).getByText('upstream down')).toBeTruthy();
+    expect(table.querySelector('time[datetime="2026-01-01T00:00:06.000Z"]')).toBeTruthy();
 
     // No reload by hand: the pending row turns into a delivered one on its own.
     await waitFor(() => expect(within(screen.getByRole('table')).getByText('200 · Delivered')).toBeTruthy(), { timeout: PENDING_REFRESH_MS + 3000 });
     const headers = within(screen.getByRole('table')).getAllByRole('columnheader').map((h) => h.textContent);
-    expect(headers).toEqual(['Event', 'Status', 'Attempts', 'Time', 'Error']);
+    expect(headers).toEqual(['Event', 'Status', 'Attempts', 'Time', 'Next retry', 'Error', 'Actions']);
   }, 15_000);
+
+  it('replays a delivery from the log and shows the new attempt', async () => {
+    server.on('GET', '/api/users/webhook-settings', { body: SAVED });
+    const failed = delivery({
+      _id: 'd9',
+      event: 'credits.changed',
+      status: 'failed',
+      attempts: 8,
+      statusCode: 503,
+      lastError: 'The receiver answered 503',
+      attemptLog: [{ attempt: 8, trigger: 'automatic', statusCode: 503, error: 'The receiver answered 503', responseExcerpt: null, durationMs: 12, attemptedAt: '2026-01-02T00:00:00.000Z' }],
+    });
+    const replayed = delivery({
+      _id: 'd9',
+      event: 'credits.changed',
+      attempts: 9,
+      attemptLog: [
+        ...failed.attemptLog,
+        { attempt: 9, trigger: 'manual', statusCode: 200, error: null, responseExcerpt: 'thanks', durationMs: 20, attemptedAt: '2026-01-03T00:00:00.000Z' },
+      ],
+    });
+    let replays = 0;
+    server.on('GET', '/api/users/webhook-deliveries', () => deliveries([replays ? replayed : failed]));
+    server.on('POST', '/api/users/webhook-deliveries/d9/replay', () => {
+      replays += 1;
+      return { body: { delivery: replayed } };
+    });
+    renderPanel();
+    const button = await screen.findByRole('button', { name: 'Replay the Credits changed delivery' });
+    fireEvent.click(button);
+    expect(await screen.findByText('Replayed: delivered (200)')).toBeTruthy();
+    expect(replays).toBe(1);
+    // The log was refreshed: the manual attempt is listed.
+    expect(await screen.findByText(/Replay · 200 · 20 ms/)).toBeTruthy();
+    expect(screen.getByText('thanks')).toBeTruthy();
+  });
+
+  it('tells the user a failing webhook was turned off and turns it on again', async () => {
+    server.on('GET', '/api/users/webhook-settings', {
+      body: { ...SAVED, enabled: false, disabledAt: '2026-01-06T00:00:00.000Z', failingSince: '2026-01-01T00:00:00.000Z' },
+    });
+    server.on('POST', '/api/users/webhook-settings/enable', { body: SAVED });
+    renderPanel();
+    const notice = await screen.findByRole('alert');
+    expect(notice.textContent).toMatch(/Webhook turned off\. Every delivery failed for five days/);
+    expect((screen.getByRole('switch', { name: 'Send webhooks' }) as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(within(notice).getByRole('button', { name: 'Re-enable webhook' }));
+    expect(await screen.findByText('Webhook turned on again')).toBeTruthy();
+    expect(screen.queryByText(/Webhook turned off\./)).toBeNull();
+    expect((screen.getByRole('switch', { name: 'Send webhooks' }) as HTMLInputElement).checked).toBe(true);
+    expect(server.requests.filter((r) => r.path === '/api/users/webhook-settings/enable')).toHaveLength(1);
+  });
+
+  it('explains how to use a secret made before Standard Webhooks', async () => {
+    server.on('GET', '/api/users/webhook-settings', { body: { ...SAVED, legacySecret: true } });
+    renderPanel();
+    expect(await screen.findByText(/made before deliveries followed Standard Webhooks/)).toBeTruthy();
+  });
 
   it('says when the settings cannot be loaded and tries again on request', async () => {
     server.on('GET', '/api/users/webhook-settings', { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } });
@@ -156,5 +255,14 @@ describe('WebhooksPanel', () => {
     server.on('GET', '/api/users/webhook-settings', { body: SAVED });
     fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByDisplayValue(SAVED.url!)).toBeTruthy();
+  });
+
+  it('polls the log often only while an attempt is near', () => {
+    const now = Date.parse('2026-01-01T00:00:00.000Z');
+    const page = (list: WebhookDelivery[]) => deliveries(list).body;
+    expect(deliveriesRefreshInterval(page([delivery()]), now)).toBe(false);
+    expect(deliveriesRefreshInterval(page([delivery({ status: 'pending', attempts: 0 })]), now)).toBe(PENDING_REFRESH_MS);
+    expect(deliveriesRefreshInterval(page([delivery({ status: 'pending', attempts: 2, nextAttemptAt: '2026-01-01T00:00:05.000Z' })]), now)).toBe(PENDING_REFRESH_MS);
+    expect(deliveriesRefreshInterval(page([delivery({ status: 'pending', attempts: 4, nextAttemptAt: '2026-01-01T02:00:00.000Z' })]), now)).toBe(60_000);
   });
 });

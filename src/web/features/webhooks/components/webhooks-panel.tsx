@@ -8,6 +8,7 @@ import {
   type WebhookSettings,
 } from '#shared/schemas/webhooks';
 import { ApiError } from '#web/lib/api-client';
+import { useEnableWebhook } from '../api/enable-webhook';
 import { useWebhookSettings } from '../api/get-webhook-settings';
 import { useRotateWebhookSecret } from '../api/rotate-webhook-secret';
 import { useSaveWebhookSettings } from '../api/save-webhook-settings';
@@ -18,6 +19,8 @@ import '../webhooks.css';
 /** Spec section 8. */
 export const SAVE_FAILED_MESSAGE = 'Failed to update webhook settings';
 const COPIED_MS = 2000;
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const formatTime = (iso: string) => timeFormat.format(new Date(iso));
 
 type Field = 'url' | 'events' | 'enabled';
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready' };
@@ -40,7 +43,19 @@ function toFieldErrors(fields: Record<string, string>): Partial<Record<Field, st
 }
 
 /** The signing secret: in full once (after creation or rotation) with Copy, masked otherwise; Rotate asks first. */
-function SigningSecret({ hint, revealed, onRotated }: { hint: string | null; revealed: string | null; onRotated: (secret: string, hint: string) => void }) {
+function SigningSecret({
+  hint,
+  revealed,
+  legacy,
+  overlapUntil,
+  onRotated,
+}: {
+  hint: string | null;
+  revealed: string | null;
+  legacy: boolean;
+  overlapUntil: string | null;
+  onRotated: (secret: string, hint: string) => void;
+}) {
   const id = useId();
   const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState(false);
@@ -105,9 +120,23 @@ function SigningSecret({ hint, revealed, onRotated }: { hint: string | null; rev
           <code className="webhook-secret-hint">{hint}</code>
         </p>
       )}
+      {overlapUntil && (
+        <p className="webhook-notice" role="status">
+          Your previous secret also signs deliveries until <time dateTime={overlapUntil}>{formatTime(overlapUntil)}</time>: each delivery carries both
+          signatures, so switch your receiver to the new secret before then.
+        </p>
+      )}
+      {legacy && !revealed && (
+        <p className="webhook-notice">
+          This secret was made before deliveries followed Standard Webhooks. It still works, but the <code>standardwebhooks</code> libraries expect it in
+          the standard base64 alphabet: replace <code>-</code> with <code>+</code>, <code>_</code> with <code>/</code> and add <code>=</code> at the
+          end, or rotate the secret.
+        </p>
+      )}
       <p className="field-note">
-        Each delivery carries <code>X-Olympus-Signature: v1=&lt;hex HMAC-SHA-256 of “timestamp.body”&gt;</code> with the timestamp in{' '}
-        <code>X-Olympus-Timestamp</code>. Recompute it with this secret to check a call came from Olympus.
+        Deliveries follow <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>: <code>webhook-id</code>, <code>webhook-timestamp</code>{' '}
+        and <code>webhook-signature: v1,&lt;base64 HMAC-SHA256 of “id.timestamp.body”&gt;</code>. Check them with this secret, for example with the{' '}
+        <code>standardwebhooks</code> package.
       </p>
       {!confirming ? (
         <button ref={rotateRef} type="button" className="btn btn-ghost btn-small" onClick={() => setConfirming(true)}>
@@ -115,7 +144,7 @@ function SigningSecret({ hint, revealed, onRotated }: { hint: string | null; rev
         </button>
       ) : (
         <div className="webhook-confirm" role="group" aria-label="Confirm rotating the signing secret">
-          <p>Rotate the signing secret? Deliveries from now on are signed with the new one, so update your receiver right away.</p>
+          <p>Rotate the signing secret? For the next 24 hours deliveries are signed with both the current and the new secret; after that only the new one works, so update your receiver within that time.</p>
           <div className="webhook-actions">
             <button ref={confirmRef} type="button" className="btn btn-danger btn-small" disabled={rotating} onClick={() => void rotate()}>
               {rotating ? 'Rotating…' : 'Yes, rotate it'}
@@ -144,6 +173,7 @@ export function WebhooksPanel() {
   const settingsQuery = useWebhookSettings();
   const saveSettings = useSaveWebhookSettings();
   const sendTestWebhook = useSendTestWebhook();
+  const enableWebhook = useEnableWebhook();
   const saved: WebhookSettings | null = settingsQuery.data ?? null;
   // Try again shows the loading line, not the old error.
   const load: Load = saved ? { state: 'ready' } : settingsQuery.isError && !settingsQuery.isFetching ? { state: 'error' } : { state: 'loading' };
@@ -214,6 +244,16 @@ export function WebhooksPanel() {
     }
   };
 
+  const reEnable = async () => {
+    try {
+      const result = await enableWebhook.mutateAsync();
+      apply(result);
+      toast.success('Webhook turned on again');
+    } catch (err) {
+      toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to turn the webhook on');
+    }
+  };
+
   const toggleEvent = (name: WebhookEvent, on: boolean) =>
     setEvents((current) => (on ? WEBHOOK_EVENTS.filter((e) => e === name || current.includes(e)) : current.filter((e) => e !== name)));
 
@@ -240,6 +280,24 @@ export function WebhooksPanel() {
 
       {load.state === 'ready' && (
         <>
+          {saved?.disabledAt && (
+            <div className="webhook-disabled-notice" role="alert">
+              <p>
+                <strong>Webhook turned off.</strong> Every delivery failed for five days
+                {saved.failingSince && (
+                  <>
+                    {' '}
+                    (since <time dateTime={saved.failingSince}>{formatTime(saved.failingSince)}</time>)
+                  </>
+                )}
+                , so Olympus stopped sending on <time dateTime={saved.disabledAt}>{formatTime(saved.disabledAt)}</time>. Fix your receiver, then turn the
+                webhook on again. Failed deliveries can be replayed from the log below.
+              </p>
+              <button type="button" className="btn btn-primary btn-small" disabled={enableWebhook.isPending} onClick={() => void reEnable()}>
+                {enableWebhook.isPending ? 'Turning on…' : 'Re-enable webhook'}
+              </button>
+            </div>
+          )}
           <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
             <div className="field">
               <label htmlFor={`${id}-url`}>Webhook URL</label>
@@ -331,6 +389,8 @@ export function WebhooksPanel() {
             <SigningSecret
               hint={saved.secretHint}
               revealed={revealed}
+              legacy={saved.legacySecret}
+              overlapUntil={saved.previousSecretExpiresAt}
               onRotated={(secret) => setRevealed(secret)}
             />
           )}
