@@ -27,6 +27,9 @@ import { registerAuth } from './modules/auth/auth.plugin.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
 import { registerConnectionRoutes } from './modules/connections/connections.routes.js';
 import { registerCreditRoutes } from './modules/credits/credits.routes.js';
+import { registerReceiptRoutes } from './modules/credits/receipts.routes.js';
+import { registerApiKeyRoutes, registerApiKeys } from './modules/api-keys/api-keys.routes.js';
+import { registerChargeRoutes } from './modules/charges/charges.routes.js';
 import { registerDebtRoutes } from './modules/credits/debts.routes.js';
 import { registerExchange } from './modules/exchange/exchange.module.js';
 import { registerHealthRoutes } from './modules/health/health.routes.js';
@@ -116,6 +119,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           guestId: { type: 'apiKey', in: 'header', name: 'Guest-ID' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'olk_live_…',
+            description: 'An API key made by an admin in the console (charge API only; a session token is refused there).',
+          },
         },
       },
     },
@@ -149,6 +158,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerMetrics(app);
   registerHealthRoutes(app, ctx);
   registerAuth(app, ctx);
+  const apiKeys = registerApiKeys(app, ctx);
   registerStaffTwoFactorGate(app, ctx);
   registerStaffAuditHook(app, ctx);
   registerMaintenance(ctx.jobs, ctx.database.db, app.log);
@@ -163,6 +173,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerAdminRoutes(api, ctx);
       registerCreditRoutes(api, ctx);
       registerDebtRoutes(api, ctx);
+      registerReceiptRoutes(api, ctx);
+      registerApiKeyRoutes(api, ctx, apiKeys);
+      registerChargeRoutes(api, ctx);
       const payments = registerPayments(api, ctx);
       const exchange = registerExchange(api, ctx);
       registerAdminMoneyRoutes(api, ctx, { payments, exchange });

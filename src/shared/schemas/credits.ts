@@ -38,3 +38,49 @@ export const creditAdjustmentBodySchema = z.object({
   idempotencyKey: z.string().trim().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/).optional(),
 });
 export type CreditAdjustmentBody = z.infer<typeof creditAdjustmentBodySchema>;
+
+// ---- Receipts and export (issue 19) -------------------------------------------------------------------
+
+/** A printable receipt of one ledger entry, with what the entry was for when the ledger knows more. */
+export const receiptSchema = z
+  .object({
+    entry: ledgerEntrySchema,
+    account: z.object({ username: z.string(), email: z.string() }),
+    /** For a top-up (`payment:<id>` references): the payment behind it. */
+    payment: z
+      .object({
+        id: z.string(),
+        status: z.string(),
+        payCurrency: z.string(),
+        payAmount: z.string().nullable(),
+        actuallyPaid: z.string().nullable(),
+        priceAmountCents: z.number().int(),
+        priceCurrency: z.string(),
+        feeCents: z.number().int(),
+        txHash: z.string().nullable(),
+      })
+      .nullable(),
+    /** For a charge or its refund (`charge:<id>`, `charge-refund:<id>`): the charge. */
+    charge: z
+      .object({
+        id: z.string(),
+        description: z.string(),
+        metadata: z.record(z.string(), z.string()),
+        status: z.string(),
+      })
+      .nullable(),
+  })
+  .meta({ id: 'Receipt' });
+export type Receipt = z.infer<typeof receiptSchema>;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const isRealDate = (v: string) => DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+
+/** Both days included, in UTC. */
+export const ledgerExportQuerySchema = z
+  .object({
+    from: z.string({ error: 'Give a start date' }).refine(isRealDate, 'from must be a date (YYYY-MM-DD)'),
+    to: z.string({ error: 'Give an end date' }).refine(isRealDate, 'to must be a date (YYYY-MM-DD)'),
+  })
+  .refine((q) => q.from <= q.to, { message: 'The end date must not be before the start date', path: ['to'] });
+export type LedgerExportQuery = z.infer<typeof ledgerExportQuerySchema>;

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { API_KEY_FAMILY } from '#shared/schemas/charges.js';
 import type { AppContext } from '#server/context.js';
 import { AppError, forbidden, unauthorized } from '#server/errors.js';
 import { userReadCache } from '#server/modules/users/user-read-cache.js';
@@ -70,6 +71,8 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
   async function authenticate(request: FastifyRequest): Promise<AuthContext> {
     const token = bearerToken(request);
     if (!token) throw unauthorized('Authentication required', 'NO_TOKEN');
+    // API keys are for the charge API only (docs/decisions/0165), never a session.
+    if (token.startsWith(API_KEY_FAMILY)) throw unauthorized('API keys work only on the charge API (/api/v1)', 'API_KEY_NOT_ACCEPTED');
     const claims = verifiedClaims(token);
     if (!claims) throw unauthorized('Invalid or expired token', 'INVALID_TOKEN');
     const session = await store.findActive(claims.sid);

@@ -134,6 +134,16 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/staff/tickets/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}`, body: { priority: 'high' } }) },
   'POST /api/staff/tickets/{id}/messages': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/messages`, body: { message: 'We are on it.' } }) },
 
+  // Charge API (issue 19): only an API key opens it, so every session caller is refused with 401; the
+  // console's key management is for admins; receipts and the export are the owner's.
+  'POST /api/v1/charges': { rule: 'signature', request: (f) => ({ path: '/api/v1/charges', body: { userId: f.targetId, amountCents: 1, description: 'Matrix charge' } }) },
+  'GET /api/v1/charges/{id}': { rule: 'signature', request: (f) => ({ path: `/api/v1/charges/${f.chargeId}` }) },
+  'POST /api/v1/charges/{id}/refund': { rule: 'signature', request: (f) => ({ path: `/api/v1/charges/${f.chargeId}/refund` }) },
+  'GET /api/admin/api-keys': { rule: 'admin', request: p('/api/admin/api-keys') },
+  'POST /api/admin/api-keys': { rule: 'admin', request: p('/api/admin/api-keys', { name: 'Matrix key' }) },
+  'POST /api/admin/api-keys/{id}/revoke': { rule: 'admin', allowed: 'any', request: p('/api/admin/api-keys/00000000-0000-4000-8000-000000000000/revoke') },
+  'GET /api/credits/ledger/{id}/receipt': { rule: 'user', owned: true, request: (f) => ({ path: `/api/credits/ledger/${f.ledgerEntryId}/receipt` }) },
+  'GET /api/credits/ledger.csv': { rule: 'user', request: p('/api/credits/ledger.csv?from=2026-01-01&to=2026-12-31') },
   'GET /api/admin/users': { rule: 'staff', request: p('/api/admin/users') },
   'GET /api/admin/users/{id}': { rule: 'staff', request: (f) => ({ path: `/api/admin/users/${f.targetId}` }) },
   'GET /api/admin/users/{id}/ledger': { rule: 'staff', request: (f) => ({ path: `/api/admin/users/${f.targetId}/ledger` }) },

@@ -16,7 +16,8 @@ import { setRole } from '#server/modules/users/users.service.js';
  */
 
 type Part = 'body' | 'query' | 'path';
-type Caller = 'anonymous' | 'guest' | 'user' | 'admin';
+/** `apiKey`: the charge API's caller, an API key made by the admin (docs/decisions/0165). */
+type Caller = 'anonymous' | 'guest' | 'user' | 'admin' | 'apiKey';
 
 const MUTATIONS = [
   'nul',
@@ -71,6 +72,8 @@ interface Base {
   path?: Record<string, string>;
   query?: Record<string, string>;
   body?: Record<string, unknown>;
+  /** Request headers the operation needs (the charge API's Idempotency-Key). */
+  headers?: Record<string, string>;
 }
 
 interface Fixtures extends Resources {
@@ -141,10 +144,20 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   // Two-factor: well-formed codes that are not right (no authenticator is on), an unknown challenge.
   'POST /api/auth/2fa/totp/enable': () => ({ body: { code: '123456' } }),
   'POST /api/login/2fa': () => ({ caller: 'anonymous', body: { challenge: 'not-a-challenge', code: '123456' } }),
+  // Charge API: one Idempotency-Key for every request, so the base charges once and each mutation is a
+  // refusal (400) or a reuse of the key with another body (409); never a second charge.
+  'POST /api/v1/charges': (f) => ({ headers: { 'idempotency-key': 'mutation-suite' }, body: { userId: f.callers.user.userId, amountCents: 1, description: 'Mutation charge' } }),
+  'GET /api/v1/charges/{id}': (f) => ({ path: { id: f.chargeId } }),
+  'POST /api/v1/charges/{id}/refund': (f) => ({ path: { id: f.chargeId } }),
+  // Never the suite's own key: the charge API operations need it alive.
+  'POST /api/admin/api-keys/{id}/revoke': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' } }),
+  'GET /api/credits/ledger/{id}/receipt': (f) => ({ path: { id: f.ledgerEntryId } }),
+  'GET /api/credits/ledger.csv': () => ({ query: { from: '2026-01-01', to: '2026-12-31' } }),
 };
 
 /** Who calls an operation: staff routes as an admin, guest-only routes as a guest, the rest as a user. */
 function defaultCaller(path: string): Caller {
+  if (path.startsWith('/api/v1/')) return 'apiKey';
   if (/^\/api\/(admin|staff)\//.test(path) || /^\/api\/status\/(incidents|checks)/.test(path)) return 'admin';
   if (path.startsWith('/api/tickets/guest')) return 'guest';
   return 'user';
@@ -387,6 +400,7 @@ describe.each(ENGINES)('the mutation suite on %s', (engine) => {
 
   function authHeaders(caller: Caller): Record<string, string> {
     if (caller === 'anonymous') return {};
+    if (caller === 'apiKey') return { authorization: `Bearer ${f.apiKey}` };
     const c = f.callers[caller];
     return { authorization: `Bearer ${c.token}`, ...(c.headers ?? {}) };
   }
@@ -424,7 +438,7 @@ describe.each(ENGINES)('the mutation suite on %s', (engine) => {
         const res = await t.app.inject({
           method: op.method as 'GET',
           url: queryRaw ? `${url}?${queryRaw}` : url,
-          headers: { ...authHeaders(caller), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          headers: { ...authHeaders(caller), ...(base.headers ?? {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
           ...(body !== undefined ? { payload: body } : {}),
         });
         requests += 1;

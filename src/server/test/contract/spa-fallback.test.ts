@@ -33,6 +33,7 @@ const APP_ROUTES = [
   '/terms/2024/archive',
   '/dashboard/settings',
   '/dashboard/payments',
+  '/dashboard/receipts/00000000-0000-4000-8000-000000000000',
   '/jobs/',
   '/payment/complete?id=abc123',
   '/payment/process?address=T9yD14&amount=10&currency=usdttrc20&id=1',

@@ -11,4 +11,5 @@ export const adminKeys = {
   money: (kind: string) => ['admin', 'money', kind] as const,
   moneyList: (kind: string, filters: Record<string, string>, page: number) => ['admin', 'money', kind, 'list', { ...filters, page }] as const,
   moneyItem: (kind: string, id: string) => ['admin', 'money', kind, 'item', id] as const,
+  apiKeys: () => ['admin', 'api-keys'] as const,
 };

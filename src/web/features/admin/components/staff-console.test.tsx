@@ -71,6 +71,8 @@ describe('StaffConsole', () => {
       'Incidents',
       'Audit log',
       'Mail',
+      // The charge API's keys are for admins only.
+      ...(role === 'admin' ? ['API keys'] : []),
     ]);
     expect(await screen.findByText('12 users · 3 open tickets')).toBeTruthy();
     expect(screen.getAllByRole('img').map((chart) => chart.getAttribute('aria-label'))).toEqual([

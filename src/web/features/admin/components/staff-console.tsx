@@ -3,6 +3,7 @@ import { paths } from '#shared/routes';
 import { useSessionStore } from '#web/features/auth';
 import { AdsManager } from '#web/features/ads/staff';
 import { StaffQueue } from '#web/features/tickets';
+import { ApiKeysPanel } from './api-keys-panel';
 import { AuditPanel } from './audit-panel';
 import { FlaggedAccountsPanel } from './flagged-accounts-panel';
 import { IncidentsPanel } from './incidents-panel';
@@ -45,6 +46,7 @@ export function StaffConsole() {
         <NavLink to={`${STAFF_BASE}/incidents`}>Incidents</NavLink>
         <NavLink to={`${STAFF_BASE}/audit`}>Audit log</NavLink>
         <NavLink to={`${STAFF_BASE}/mail`}>Mail</NavLink>
+        {isAdmin && <NavLink to={`${STAFF_BASE}/api-keys`}>API keys</NavLink>}
       </nav>
       <Routes>
         <Route index element={<OverviewPanel />} />
@@ -56,6 +58,7 @@ export function StaffConsole() {
         <Route path="incidents" element={<IncidentsPanel />} />
         <Route path="audit" element={<AuditPanel />} />
         <Route path="mail" element={<MailPanel />} />
+        {isAdmin && <Route path="api-keys" element={<ApiKeysPanel />} />}
       </Routes>
     </div>
   );

@@ -11,6 +11,7 @@ import '../dashboard.css';
 const SettingsPage = lazy(() => import('./settings-page'));
 const SupportPage = lazy(() => import('#web/features/tickets/pages/support-page'));
 const StaffPage = lazy(() => import('#web/features/admin/pages/staff-page'));
+const ReceiptPage = lazy(() => import('#web/features/payments/pages/receipt-page'));
 
 function Loading({ label }: { label: string }) {
   return (
@@ -62,6 +63,7 @@ export default function DashboardPage() {
       <Route path="settings" element={<Lazy page={SettingsPage} loading="Loading settings…" />} />
       <Route path="support" element={<Lazy page={SupportPage} loading="Loading support…" />} />
       <Route path="staff/*" element={<Lazy page={StaffPage} loading="Loading the staff console…" />} />
+      <Route path="receipts/:entryId" element={<Lazy page={ReceiptPage} loading="Loading the receipt…" />} />
       <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
     </Routes>
   );

@@ -6,4 +6,5 @@ export const paymentKeys = {
   detail: (id: string) => ['payments', 'detail', id] as const,
   status: (id: string) => ['payments', 'status', id] as const,
   ledger: (page: number, pageSize: number) => ['credits', 'history', { page, pageSize }] as const,
+  receipt: (entryId: string) => ['credits', 'receipt', entryId] as const,
 };

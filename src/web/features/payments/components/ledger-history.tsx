@@ -2,18 +2,14 @@ import { Pagination } from '#web/components/ui/pagination';
 import { useId, useState } from 'react';
 import { formatCredits } from '#shared/fees';
 import type { LedgerEntry } from '#shared/schemas/credits';
+import { Link } from 'react-router';
+import { paths } from '#shared/routes';
 import { useLedgerHistory } from '../api/get-ledger-history';
+import { KIND_LABELS } from './ledger-kinds';
+import { LedgerExportForm } from './ledger-export-form';
 import '../payments.css';
 
 const PAGE_SIZE = 10;
-const KIND_LABELS: Record<LedgerEntry['kind'], string> = {
-  payment: 'Top-up',
-  reward: 'Reward',
-  adjustment: 'Adjustment',
-  spend: 'Spent',
-  refund: 'Refund',
-  settlement: 'Owed amount paid',
-};
 
 /** Every change of my balance, newest first (GET /api/credits/history). */
 export function LedgerHistory() {
@@ -49,6 +45,9 @@ export function LedgerHistory() {
                 <th scope="col">What</th>
                 <th scope="col">Change</th>
                 <th scope="col">Balance</th>
+                <th scope="col">
+                  <span className="visually-hidden">Receipt</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -63,6 +62,11 @@ export function LedgerHistory() {
                     {formatCredits(Math.abs(e.amountCents))}
                   </td>
                   <td>{formatCredits(e.balanceAfterCents)}</td>
+                  <td>
+                    <Link to={`${paths.dashboard}/receipts/${encodeURIComponent(e._id)}`} className="receipt-link">
+                      Receipt<span className="visually-hidden"> for {e.description}</span>
+                    </Link>
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -72,6 +76,7 @@ export function LedgerHistory() {
       {pages > 1 && (
         <Pagination className="pager" page={page} pages={pages} onPage={setPage} label="Credit history pages" busy={loading} />
       )}
+      <LedgerExportForm />
     </section>
   );
 }

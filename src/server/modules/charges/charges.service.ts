@@ -1,0 +1,152 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { Charge, CreateChargeBody } from '#shared/schemas/charges.js';
+import { isUuid } from '#shared/schemas/common.js';
+import type { Db, DbOrTx } from '#server/db/client.js';
+import { AppError, notFound, unprocessable } from '#server/errors.js';
+import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
+import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
+import { users } from '#server/modules/users/users.tables.js';
+import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import { charges, type ChargeRow } from './charges.tables.js';
+
+export function toChargeDto(row: ChargeRow): Charge {
+  return {
+    id: row.id,
+    userId: row.userId,
+    amountCents: row.amountCents,
+    description: row.description,
+    metadata: row.metadata,
+    status: row.status,
+    ledgerEntryId: row.ledgerEntryId ?? '',
+    refundLedgerEntryId: row.refundLedgerEntryId,
+    createdAt: row.createdAt.toISOString(),
+    refundedAt: row.refundedAt?.toISOString() ?? null,
+  };
+}
+
+/** The body as the server understood it, in one canonical text: equal bodies hash equal. */
+export function requestHash(body: CreateChargeBody): string {
+  const metadata = Object.fromEntries(Object.entries(body.metadata ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const canonical = JSON.stringify([body.userId.toLowerCase(), body.amountCents, body.description, metadata]);
+  return createHash('sha256').update(canonical).digest('hex');
+}
+
+export interface ChargeResult {
+  charge: ChargeRow;
+  /** The user's balance right after this charge (or refund). */
+  balanceCents: number;
+  /** True when the answer is an earlier request's (same API key, Idempotency-Key and body). */
+  replayed: boolean;
+}
+
+/**
+ * Charges against a user's credits for the operator's own services (docs/decisions/0165). A charge is
+ * one transaction: its row (unique per API key and Idempotency-Key), the user's balance row lock, the
+ * `spend` ledger entry (`charge:<id>`). A refund is another: the charge row lock, a `refund` entry
+ * (`charge-refund:<id>`), the charge marked refunded.
+ */
+export class ChargeService {
+  constructor(
+    private readonly db: Db,
+    private readonly webhookEvents: WebhookEvents,
+  ) {}
+
+  async create(apiKeyId: string, idempotencyKey: string, body: CreateChargeBody): Promise<ChargeResult> {
+    const hash = requestHash(body);
+    const metadata = body.metadata ?? {};
+    return this.db.transaction(async (tx) => {
+      const id = randomUUID();
+      const [known] = await tx.select({ id: users.id }).from(users).where(eq(users.id, body.userId)).limit(1);
+      if (!known) throw notFound('User not found');
+      // The unique (api key, idempotency key) index decides: a parallel request with the same key waits
+      // here until the first commits (then finds its row) or rolls back (then goes on as the first).
+      const [inserted] = await tx
+        .insert(charges)
+        .values({ id, apiKeyId, idempotencyKey, requestHash: hash, userId: body.userId, amountCents: body.amountCents, description: body.description, metadata })
+        .onConflictDoNothing({ target: [charges.apiKeyId, charges.idempotencyKey] })
+        .returning({ id: charges.id });
+      if (!inserted) {
+        const [first] = await tx
+          .select()
+          .from(charges)
+          .where(and(eq(charges.apiKeyId, apiKeyId), eq(charges.idempotencyKey, idempotencyKey)))
+          .limit(1);
+        if (!first) throw new AppError(409, 'CONFLICT', 'A request with this Idempotency-Key is still being processed; try again');
+        if (first.requestHash !== hash) {
+          throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body', { details: { chargeId: first.id } });
+        }
+        return { charge: first, balanceCents: await this.balanceAfter(tx, first.ledgerEntryId), replayed: true };
+      }
+
+      const [user] = await tx.select({ creditsCents: users.creditsCents }).from(users).where(eq(users.id, body.userId)).for('update');
+      if (!user) throw notFound('User not found');
+      if (user.creditsCents < body.amountCents) {
+        throw unprocessable('Not enough credits for this charge', 'INSUFFICIENT_CREDITS', {
+          balanceCents: user.creditsCents,
+          amountCents: body.amountCents,
+          shortfallCents: body.amountCents - user.creditsCents,
+        });
+      }
+      const posted = await postLedgerEntry(
+        tx,
+        {
+          userId: body.userId,
+          amountCents: -body.amountCents,
+          kind: 'spend',
+          reference: `charge:${id}`,
+          description: body.description,
+          metadata: { chargeId: id, apiKeyId, chargeMetadata: metadata },
+        },
+        this.webhookEvents,
+      );
+      const [charge] = await tx.update(charges).set({ ledgerEntryId: posted.entry.id }).where(eq(charges.id, id)).returning();
+      return { charge: charge!, balanceCents: posted.balanceCents, replayed: false };
+    });
+  }
+
+  async get(id: string): Promise<ChargeRow> {
+    if (!isUuid(id)) throw notFound('Charge not found');
+    const [row] = await this.db.select().from(charges).where(eq(charges.id, id)).limit(1);
+    if (!row) throw notFound('Charge not found');
+    return row;
+  }
+
+  /** Refunds a charge in full, once: a second refund answers 409 ALREADY_REFUNDED and changes nothing. */
+  async refund(id: string): Promise<ChargeResult> {
+    if (!isUuid(id)) throw notFound('Charge not found');
+    return this.db.transaction(async (tx) => {
+      const [charge] = await tx.select().from(charges).where(eq(charges.id, id)).for('update');
+      if (!charge) throw notFound('Charge not found');
+      if (charge.status === 'refunded') {
+        throw new AppError(409, 'ALREADY_REFUNDED', 'This charge was already refunded', {
+          details: { refundLedgerEntryId: charge.refundLedgerEntryId, refundedAt: charge.refundedAt?.toISOString() ?? null },
+        });
+      }
+      const posted = await postLedgerEntry(
+        tx,
+        {
+          userId: charge.userId,
+          amountCents: charge.amountCents,
+          kind: 'refund',
+          reference: `charge-refund:${charge.id}`,
+          description: `Refund: ${charge.description}`,
+          metadata: { chargeId: charge.id, apiKeyId: charge.apiKeyId },
+        },
+        this.webhookEvents,
+      );
+      const [refunded] = await tx
+        .update(charges)
+        .set({ status: 'refunded', refundLedgerEntryId: posted.entry.id, refundedAt: posted.entry.createdAt })
+        .where(eq(charges.id, id))
+        .returning();
+      return { charge: refunded!, balanceCents: posted.balanceCents, replayed: false };
+    });
+  }
+
+  private async balanceAfter(db: DbOrTx, entryId: string | null): Promise<number> {
+    if (!entryId) return 0;
+    const [entry] = await db.select({ balanceAfterCents: creditLedgerEntries.balanceAfterCents }).from(creditLedgerEntries).where(eq(creditLedgerEntries.id, entryId)).limit(1);
+    return entry?.balanceAfterCents ?? 0;
+  }
+}

@@ -1,0 +1,42 @@
+import { useId, useState, type FormEvent } from 'react';
+import { TextField } from '#web/components/ui/forms';
+import { ApiError } from '#web/lib/api-client';
+import { useDownloadLedgerCsv } from '../api/download-ledger-csv';
+
+const isoDay = (d: Date) => d.toISOString().slice(0, 10);
+
+/** Two dates and a Download button: my ledger for those days (both included, UTC) as a CSV file. */
+export function LedgerExportForm() {
+  const ids = useId();
+  const today = new Date();
+  const monthAgo = new Date(today.getTime() - 30 * 24 * 60 * 60 * 1000);
+  const [from, setFrom] = useState(isoDay(monthAgo));
+  const [to, setTo] = useState(isoDay(today));
+  const download = useDownloadLedgerCsv();
+  const rangeError = from && to && from > to ? 'The end date must not be before the start date' : null;
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (rangeError || !from || !to) return;
+    download.mutate({ from, to });
+  }
+
+  return (
+    <form className="ledger-export no-print" onSubmit={submit} aria-labelledby={`${ids}-title`}>
+      <h3 id={`${ids}-title`}>Export as CSV</h3>
+      <div className="ledger-export-fields">
+        <TextField label="From" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} required />
+        <TextField label="To" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} required error={rangeError} />
+        <button type="submit" className="btn btn-ghost" disabled={download.isPending || Boolean(rangeError)}>
+          {download.isPending ? 'Preparing…' : 'Download CSV'}
+        </button>
+      </div>
+      <p className="field-note">Days in UTC, both included.</p>
+      {download.isError && (
+        <p className="field-error" role="alert">
+          {download.error instanceof ApiError ? download.error.message : 'Could not export the ledger'}
+        </p>
+      )}
+    </form>
+  );
+}
