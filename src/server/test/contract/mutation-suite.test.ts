@@ -71,6 +71,7 @@ interface Base {
   path?: Record<string, string>;
   query?: Record<string, string>;
   body?: Record<string, unknown>;
+  headers?: Record<string, string>;
 }
 
 interface Fixtures extends Resources {
@@ -137,6 +138,13 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'PUT /api/users/email': () => ({ body: { email: `${uniqueName('mut')}@example.com`, currentPassword: 'not the password 1' } }),
   // Two-factor: well-formed codes that are not right (no authenticator is on), an unknown challenge.
   'POST /api/auth/2fa/totp/enable': () => ({ body: { code: '123456' } }),
+  // Catalogue and orders: one key for every mutation, so a valid purchase buys once and repeats answer it.
+  'POST /api/orders': (f) => ({ body: { itemId: f.catalogueItemId }, headers: { 'idempotency-key': 'mutation-suite-order' } }),
+  'GET /api/orders/{id}': (f) => ({ path: { id: f.orderId } }),
+  'POST /api/admin/catalogue': () => ({ body: { name: 'Mutation item', description: 'Mutation check', priceCents: 100, stock: null } }),
+  'PUT /api/admin/catalogue/{id}': (f) => ({ path: { id: f.catalogueItemId }, body: { description: 'Mutation check' } }),
+  'POST /api/admin/orders/{id}/fulfil': (f) => ({ path: { id: f.orderId } }),
+  'POST /api/admin/orders/{id}/refund': (f) => ({ path: { id: f.orderId } }),
   'POST /api/login/2fa': () => ({ caller: 'anonymous', body: { challenge: 'not-a-challenge', code: '123456' } }),
 };
 
@@ -421,7 +429,7 @@ describe.each(ENGINES)('the mutation suite on %s', (engine) => {
         const res = await t.app.inject({
           method: op.method as 'GET',
           url: queryRaw ? `${url}?${queryRaw}` : url,
-          headers: { ...authHeaders(caller), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+          headers: { ...authHeaders(caller), ...(base.headers ?? {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
           ...(body !== undefined ? { payload: body } : {}),
         });
         requests += 1;
