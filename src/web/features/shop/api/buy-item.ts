@@ -20,7 +20,8 @@ export function useBuyItem() {
   return useMutation({
     mutationFn: buyItem,
     onSuccess: (result) => {
-      useSessionStore.setState({ credits: result.balanceCents });
+      // The session keeps the balance in credits (spec section 3), the API answers cents.
+      useSessionStore.setState({ credits: result.balanceCents / 100 });
     },
     onSettled: async () => {
       await Promise.all([

@@ -59,8 +59,8 @@ beforeEach(() => {
   useSessionStore.setState({
     isAuthenticated: true,
     isGuest: false,
-    credits: 500,
-    user: { _id: USER_ID, username: 'ann', email: 'ann@example.com', role: 'user', subroles: [], credits: 500, onboardingCompleted: true } as never,
+    credits: 5,
+    user: { _id: USER_ID, username: 'ann', email: 'ann@example.com', role: 'user', subroles: [], credits: 5, onboardingCompleted: true } as never,
   });
   server.on('GET', `/api/users/${USER_ID}/credits`, () => ({ body: { credits: useSessionStore.getState().credits } }));
   server.on('GET', '/api/catalogue', { body: { items: [item(), item({ _id: 'item-2', name: 'Big bundle', priceCents: 1000, stock: 4 }), item({ _id: 'item-3', name: 'Gone', stock: 0 })] } });
@@ -109,7 +109,7 @@ describe('ShopSection', () => {
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toEqual({ itemId: 'item-1' });
     expect(posts[0]!.headers['idempotency-key']).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
-    expect(useSessionStore.getState().credits).toBe(200);
+    expect(useSessionStore.getState().credits).toBe(2);
 
     const row = await screen.findByTestId('order-row');
     expect(within(row).getByTestId('order-status').textContent).toBe('Paid');

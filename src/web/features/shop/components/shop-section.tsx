@@ -1,4 +1,5 @@
 import { useId, useState } from 'react';
+import { toCents } from '#shared/fees';
 import type { CatalogueItem } from '#shared/schemas/catalogue';
 import { QueryState } from '#web/components/ui/query-state';
 import { useSessionStore } from '#web/features/auth';
@@ -14,7 +15,8 @@ import '../shop.css';
 export function ShopSection({ userId }: { userId: string }) {
   const ids = useId();
   const catalogue = useCatalogue();
-  const balance = useSessionStore((s) => s.credits);
+  // The session keeps credits (12.5); the shop counts cents.
+  const balanceCents = toCents(useSessionStore((s) => s.credits));
   const [buying, setBuying] = useState<CatalogueItem | null>(null);
   // While the confirmation is open, ask for the current balance (a top-up may have arrived meanwhile).
   useCredits(userId, buying !== null);
@@ -44,7 +46,7 @@ export function ShopSection({ userId }: { userId: string }) {
           />
         )}
       </QueryState>
-      {buying && <BuyDialog item={buying} balanceCents={balance} onClose={() => setBuying(null)} />}
+      {buying && <BuyDialog item={buying} balanceCents={balanceCents} onClose={() => setBuying(null)} />}
       <MyOrders />
     </section>
   );
