@@ -3,7 +3,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser } from '#server/test/http.js';
 import { ledgerViolations } from '#server/test/ledger-invariants.js';
-import { waitForMail } from '#server/test/mailbox.js';
+import { linkToken, waitForMail } from '#server/test/mailbox.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
@@ -83,6 +83,10 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     await call(t, 'POST', `/api/admin/orders/${order._id}/refund`, { token: admin.token });
     const [refunded] = await waitForMail(t, email, 'Order refunded: Mailed thing', 1, 90_000);
     expect(refunded!.text).toContain(`order-refund:${order._id}`);
+    // The mail's own unsubscribe link turns order mails off, without signing in.
+    const unsubscribed = await call(t, 'POST', '/api/mail/unsubscribe', { body: { token: linkToken(refunded!, '/unsubscribe') } });
+    expect(unsubscribed.json).toMatchObject({ kind: 'order_updates', message: 'You will no longer receive order notifications by email.' });
+    expect((await call(t, 'GET', '/api/users/mail-preferences', { token: buyer.token })).json).toEqual({ paymentCredited: true, ticketReply: true, orderUpdates: false });
 
     const quiet = await userWith(500);
     const off = await call(t, 'PUT', '/api/users/mail-preferences', { token: quiet.token, body: { orderUpdates: false } });
