@@ -25,6 +25,7 @@ import { registerStaffAuditHook } from './modules/audit/staff-audit.hook.js';
 import { registerAdRoutes } from './modules/ads/ads.routes.js';
 import { registerAuth } from './modules/auth/auth.plugin.js';
 import { registerAuthRoutes } from './modules/auth/auth.routes.js';
+import { registerCatalogueRoutes } from './modules/catalogue/catalogue.routes.js';
 import { registerConnectionRoutes } from './modules/connections/connections.routes.js';
 import { registerCreditRoutes } from './modules/credits/credits.routes.js';
 import { registerReceiptRoutes } from './modules/credits/receipts.routes.js';
@@ -183,6 +184,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerStatus(api, ctx);
       registerWebhooks(api, ctx);
       registerMailRoutes(api, ctx);
+      registerCatalogueRoutes(api, ctx);
     },
     { prefix: '/api' },
   );

@@ -42,3 +42,21 @@ export function toCents(dollars: number): number {
 export function formatCredits(cents: number): string {
   return (cents / 100).toFixed(2);
 }
+
+/**
+ * The smallest payment (USD cents) whose credits after the fee cover `creditsCents` (a purchase's
+ * shortfall, issue 19). Credits never fall as the payment grows (a higher tier only lowers the fee),
+ * so a binary search between the credits themselves and the payment at the highest fee finds it.
+ */
+export function paymentCentsForCredits(creditsCents: number): number {
+  if (!Number.isSafeInteger(creditsCents) || creditsCents <= 0) return 0;
+  const highestPercent = Math.max(...FEE_TIERS.map((t) => t.percent));
+  let low = creditsCents;
+  let high = Math.ceil((creditsCents * 100) / (100 - highestPercent)) + 1;
+  while (low < high) {
+    const mid = Math.floor((low + high) / 2);
+    if (calculateFee(mid).creditsCents >= creditsCents) high = mid;
+    else low = mid + 1;
+  }
+  return low;
+}

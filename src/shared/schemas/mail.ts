@@ -26,7 +26,7 @@ export const changeEmailResponseSchema = z.object({ success: z.literal(true), me
 export const confirmEmailChangeResponseSchema = z.object({ success: z.literal(true), message: z.string(), email: z.string() });
 
 /** Optional notifications; security mails (password, address, new device) are always sent. */
-export const mailPreferencesSchema = z.object({ paymentCredited: z.boolean(), ticketReply: z.boolean() });
+export const mailPreferencesSchema = z.object({ paymentCredited: z.boolean(), ticketReply: z.boolean(), orderUpdates: z.boolean() });
 export type MailPreferences = z.infer<typeof mailPreferencesSchema>;
 export const mailPreferencesBodySchema = mailPreferencesSchema.partial();
 
@@ -37,7 +37,7 @@ export const unsubscribeQuerySchema = z.object({ token: unsubscribeTokenSchema.o
 export const unsubscribeResponseSchema = z.object({
   success: z.literal(true),
   message: z.string(),
-  kind: z.enum(['payment_credited', 'ticket_reply']),
+  kind: z.enum(['payment_credited', 'ticket_reply', 'order_updates']),
 });
 
 export const mailStatusSchema = z.enum(['pending', 'sending', 'sent', 'failed']);

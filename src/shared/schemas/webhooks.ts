@@ -5,7 +5,7 @@ import { pageShape, paginationQuerySchema } from './common.js';
 // and the server share these shapes; docs/decisions/0080-outbound-webhooks.md explains the choices.
 
 /** What a user can subscribe to. */
-export const WEBHOOK_EVENTS = ['payment.finished', 'credits.changed', 'ticket.answered', 'exchange.finished'] as const;
+export const WEBHOOK_EVENTS = ['payment.finished', 'credits.changed', 'ticket.answered', 'exchange.finished', 'order.paid', 'order.fulfilled', 'order.refunded'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Sent only by the Send test button; never subscribed to. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';
@@ -16,6 +16,9 @@ export const WEBHOOK_EVENT_LABELS: Record<WebhookDeliveryEvent, string> = {
   'credits.changed': 'Credits changed',
   'ticket.answered': 'Ticket answered',
   'exchange.finished': 'Exchange finished',
+  'order.paid': 'Order paid',
+  'order.fulfilled': 'Order fulfilled',
+  'order.refunded': 'Order refunded',
   'webhook.test': 'Test',
 };
 

@@ -124,7 +124,7 @@ describe.each(ENGINES)('change of address and notifications (%s)', (engine) => {
         body: 'List-Unsubscribe=One-Click',
       });
       expect(oneClick.status).toBe(200);
-      expect((await call(t, 'GET', '/api/users/mail-preferences', { token: account.token })).json).toEqual({ paymentCredited: true, ticketReply: false });
+      expect((await call(t, 'GET', '/api/users/mail-preferences', { token: account.token })).json).toEqual({ paymentCredited: true, ticketReply: false, orderUpdates: true });
 
       await call(t, 'POST', `/api/staff/tickets/${ticketId}/messages`, { token: staff.token, body: { message: 'Another note.' } });
       await settle();
@@ -155,7 +155,7 @@ describe.each(ENGINES)('change of address and notifications (%s)', (engine) => {
       const account = await registerUser(t);
       const email = `${account.username}@example.com`;
       const off = await call(t, 'PUT', '/api/users/mail-preferences', { token: account.token, body: { ticketReply: false, paymentCredited: false } });
-      expect(off.json).toEqual({ paymentCredited: false, ticketReply: false });
+      expect(off.json).toEqual({ paymentCredited: false, ticketReply: false, orderUpdates: true });
       expect((await call(t, 'PUT', '/api/users/mail-preferences', { token: account.token, body: { passwordChanged: false } })).status).toBe(200);
       await staffReply(account, 'You will not hear of this.');
       const changed = await call(t, 'POST', '/api/users/change-password', { token: account.token, body: { currentPassword: TEST_PASSWORD, newPassword: 'another long passphrase' } });

@@ -23,6 +23,7 @@ const UNSUBSCRIBE_LIMIT: RateLimitRule = { name: 'unsubscribe:ip', limit: 60, wi
 const KIND_NAMES: Record<OptionalKind, string> = {
   payment_credited: 'payment notifications',
   ticket_reply: 'support ticket notifications',
+  order_updates: 'order notifications',
 };
 
 /**
@@ -42,7 +43,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   const readPreferences = async (userId: string) => {
     const [row] = await db.select().from(mailPreferences).where(sql`${mailPreferences.userId} = ${userId}`).limit(1);
-    return { paymentCredited: row?.paymentCredited ?? true, ticketReply: row?.ticketReply ?? true };
+    return { paymentCredited: row?.paymentCredited ?? true, ticketReply: row?.ticketReply ?? true, orderUpdates: row?.orderUpdates ?? true };
   };
 
   api.get(
@@ -92,7 +93,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
         if (!parsed || !z.uuid().safeParse(parsed.userId).success) {
           throw new AppError(400, 'TOKEN_INVALID', 'This unsubscribe link is not valid. Change your notifications in your settings instead.');
         }
-        const column = parsed.kind === 'payment_credited' ? { paymentCredited: false } : { ticketReply: false };
+        const column = { payment_credited: { paymentCredited: false }, ticket_reply: { ticketReply: false }, order_updates: { orderUpdates: false } }[parsed.kind];
         const inserted = await db
           .insert(mailPreferences)
           .values({ userId: parsed.userId, ...column })

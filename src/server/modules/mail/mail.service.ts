@@ -18,7 +18,7 @@ export const SEND_JOB = 'mail.send';
 const LEASE_SECONDS = 120;
 
 /** Optional notifications a user can turn off; every other kind is a security or account mail. */
-export const OPTIONAL_KINDS = ['payment_credited', 'ticket_reply'] as const;
+export const OPTIONAL_KINDS = ['payment_credited', 'ticket_reply', 'order_updates'] as const;
 export type OptionalKind = (typeof OPTIONAL_KINDS)[number];
 
 export type MailKind =
@@ -161,7 +161,7 @@ export class MailService {
   async wants(db: DbOrTx, userId: string, kind: OptionalKind): Promise<boolean> {
     const [row] = await db.select().from(mailPreferences).where(eq(mailPreferences.userId, userId)).limit(1);
     if (!row) return true;
-    return kind === 'payment_credited' ? row.paymentCredited : row.ticketReply;
+    return { payment_credited: row.paymentCredited, ticket_reply: row.ticketReply, order_updates: row.orderUpdates }[kind];
   }
 
   /** An unsubscribe token: the user and the kind, signed with the server key (no expiry, no state). */

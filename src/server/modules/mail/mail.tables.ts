@@ -97,6 +97,8 @@ export const mailPreferences = pgTable('mail_preferences', {
     .references(() => users.id, { onDelete: 'cascade' }),
   paymentCredited: boolean('payment_credited').notNull().default(true),
   ticketReply: boolean('ticket_reply').notNull().default(true),
+  /** Order paid, fulfilled or refunded (migration 0016). */
+  orderUpdates: boolean('order_updates').notNull().default(true),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 

@@ -2,6 +2,7 @@ import type { Tx } from '#server/db/client.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import type { MailService } from './mail.service.js';
 import { paymentCreditedMail } from './templates/payment-credited.js';
+import { orderUpdateMail, type OrderMailEvent } from './templates/order-update.js';
 import { ticketReplyMail } from './templates/ticket-reply.js';
 import { webhookDisabledMail } from './templates/webhook-disabled.js';
 
@@ -90,6 +91,35 @@ export async function notifyWebhookDisabled(
       failingSince: input.failingSince.toUTCString(),
       lastError: input.lastError,
       settingsUrl: mail.link('/dashboard/settings'),
+    }),
+  });
+}
+
+export async function notifyOrderUpdate(
+  mail: MailService | undefined,
+  tx: Tx,
+  input: { userId: string; event: OrderMailEvent; orderId: string; itemName: string; amountCents: number; ledgerReference: string },
+): Promise<void> {
+  // A stopped queue (an app closing, a service built without mail) sends nothing, as webhook events do.
+  if (!mail?.started) return;
+  if (!(await mail.wants(tx, input.userId, 'order_updates'))) return;
+  const user = await findUserById(tx, input.userId);
+  if (!user) return;
+  const unsubscribe = mail.unsubscribe(user.id, 'order_updates');
+  await mail.queueSafely(tx, {
+    userId: user.id,
+    kind: 'order_updates',
+    to: user.email,
+    headers: unsubscribe.headers,
+    mail: orderUpdateMail({
+      event: input.event,
+      username: user.username,
+      itemName: input.itemName,
+      credits: usd(input.amountCents),
+      orderId: input.orderId,
+      ledgerReference: input.ledgerReference,
+      url: mail.link('/dashboard#orders'),
+      unsubscribeUrl: unsubscribe.url,
     }),
   });
 }

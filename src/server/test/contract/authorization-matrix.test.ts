@@ -41,6 +41,7 @@ interface Request {
   body?: unknown;
   /** A fresh token for this call (logout and refresh end the one they are given). */
   token?: string;
+  headers?: Record<string, string>;
 }
 
 interface Row {
@@ -187,6 +188,23 @@ const MATRIX: Record<string, Row> = {
   'GET /api/staff/ads/stats': { rule: 'staff', request: p('/api/staff/ads/stats') },
 
   'GET /api/status': { rule: 'public', request: p('/api/status') },
+  // Catalogue and orders (issue 19): anyone reads the catalogue; admins change it; staff fulfil, admins refund.
+  'GET /api/catalogue': { rule: 'public', request: p('/api/catalogue') },
+  // Callers other than the fixture's buyer hold no credits: 422, which is not a refusal of who they are.
+  'POST /api/orders': {
+    rule: 'user',
+    allowed: 'any',
+    request: (f, c) => ({ path: '/api/orders', body: { itemId: f.catalogueItemId }, headers: { 'idempotency-key': `matrix-${c}-${Date.now()}` } }),
+  },
+  'GET /api/orders': { rule: 'user', request: p('/api/orders') },
+  'GET /api/orders/{id}': { rule: 'user', owned: true, request: (f) => ({ path: `/api/orders/${f.orderId}` }) },
+  'GET /api/admin/catalogue': { rule: 'staff', request: p('/api/admin/catalogue') },
+  'POST /api/admin/catalogue': { rule: 'admin', request: p('/api/admin/catalogue', { name: 'Matrix item', description: '', priceCents: 100, stock: null }) },
+  'PUT /api/admin/catalogue/{id}': { rule: 'admin', request: (f) => ({ path: `/api/admin/catalogue/${f.catalogueItemId}`, body: { description: 'Matrix check' } }) },
+  'GET /api/admin/orders': { rule: 'staff', request: p('/api/admin/orders') },
+  // Support fulfils first; the admin's second call finds it fulfilled (409).
+  'POST /api/admin/orders/{id}/fulfil': { rule: 'staff', allowed: 'any', request: (f) => ({ path: `/api/admin/orders/${f.orderId}/fulfil` }) },
+  'POST /api/admin/orders/{id}/refund': { rule: 'admin', request: (f) => ({ path: `/api/admin/orders/${f.orderId}/refund` }) },
   'POST /api/status/incidents': { rule: 'staff', request: p('/api/status/incidents', { title: 'Matrix incident', message: 'Looking into it.' }) },
   'PUT /api/status/incidents/{id}': { rule: 'staff', request: (f) => ({ path: `/api/status/incidents/${f.incidentId}`, body: { message: 'Still looking.' } }) },
   'POST /api/status/checks': { rule: 'staff', request: p('/api/status/checks') },
@@ -302,7 +320,7 @@ describe.each(ENGINES)('every endpoint as every caller on %s', (engine) => {
         expect(req.path.split('?')[0]!.split('/').length, `${key} request path`).toBe(template.split('/').length);
         const c = f.callers[caller];
         const token = req.token ?? c.token;
-        const headers: Record<string, string> = { ...(c.headers ?? {}) };
+        const headers: Record<string, string> = { ...(c.headers ?? {}), ...(req.headers ?? {}) };
         if (req.token && caller === 'guest') delete headers['guest-id'];
         if (token) headers.authorization = `Bearer ${token}`;
         if (req.body !== undefined) headers['content-type'] = 'application/json';

@@ -72,7 +72,7 @@ interface Base {
   path?: Record<string, string>;
   query?: Record<string, string>;
   body?: Record<string, unknown>;
-  /** Request headers the operation needs (the charge API's Idempotency-Key). */
+  /** Request headers the operation needs (the Idempotency-Key of orders and the charge API). */
   headers?: Record<string, string>;
 }
 
@@ -143,6 +143,13 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'PUT /api/users/email': () => ({ body: { email: `${uniqueName('mut')}@example.com`, currentPassword: 'not the password 1' } }),
   // Two-factor: well-formed codes that are not right (no authenticator is on), an unknown challenge.
   'POST /api/auth/2fa/totp/enable': () => ({ body: { code: '123456' } }),
+  // Catalogue and orders: one key for every mutation, so a valid purchase buys once and repeats answer it.
+  'POST /api/orders': (f) => ({ body: { itemId: f.catalogueItemId }, headers: { 'idempotency-key': 'mutation-suite-order' } }),
+  'GET /api/orders/{id}': (f) => ({ path: { id: f.orderId } }),
+  'POST /api/admin/catalogue': () => ({ body: { name: 'Mutation item', description: 'Mutation check', priceCents: 100, stock: null } }),
+  'PUT /api/admin/catalogue/{id}': (f) => ({ path: { id: f.catalogueItemId }, body: { description: 'Mutation check' } }),
+  'POST /api/admin/orders/{id}/fulfil': (f) => ({ path: { id: f.orderId } }),
+  'POST /api/admin/orders/{id}/refund': (f) => ({ path: { id: f.orderId } }),
   'POST /api/login/2fa': () => ({ caller: 'anonymous', body: { challenge: 'not-a-challenge', code: '123456' } }),
   // Charge API: one Idempotency-Key for every request, so the base charges once and each mutation is a
   // refusal (400) or a reuse of the key with another body (409); never a second charge.

@@ -3,3 +3,4 @@ export { LedgerHistory } from './components/ledger-history';
 export { PaymentHistory } from './components/payment-history';
 export { TopUpPanel } from './components/top-up-panel';
 export { OutstandingNotice } from './components/outstanding-notice';
+export { topUpLink } from './top-up-link';

@@ -67,6 +67,7 @@ describe('StaffConsole', () => {
       'Tickets',
       'Payments',
       'Exchanges',
+      'Shop',
       'Ads',
       'Incidents',
       'Audit log',

@@ -2,6 +2,7 @@ import { NavLink, Route, Routes } from 'react-router';
 import { paths } from '#shared/routes';
 import { useSessionStore } from '#web/features/auth';
 import { AdsManager } from '#web/features/ads/staff';
+import { ShopManager } from '#web/features/shop/staff';
 import { StaffQueue } from '#web/features/tickets';
 import { ApiKeysPanel } from './api-keys-panel';
 import { AuditPanel } from './audit-panel';
@@ -42,6 +43,7 @@ export function StaffConsole() {
         <NavLink to={`${STAFF_BASE}/tickets`}>Tickets</NavLink>
         <NavLink to={`${STAFF_BASE}/payments`}>Payments</NavLink>
         <NavLink to={`${STAFF_BASE}/exchanges`}>Exchanges</NavLink>
+        <NavLink to={`${STAFF_BASE}/shop`}>Shop</NavLink>
         <NavLink to={`${STAFF_BASE}/ads`}>Ads</NavLink>
         <NavLink to={`${STAFF_BASE}/incidents`}>Incidents</NavLink>
         <NavLink to={`${STAFF_BASE}/audit`}>Audit log</NavLink>
@@ -54,6 +56,7 @@ export function StaffConsole() {
         <Route path="tickets" element={<StaffQueue />} />
         <Route path="payments" element={<MoneyPanel key="payments" kind="payments" />} />
         <Route path="exchanges" element={<MoneyPanel key="exchanges" kind="exchanges" />} />
+        <Route path="shop" element={<ShopManager isAdmin={isAdmin} />} />
         <Route path="ads" element={<AdsManager />} />
         <Route path="incidents" element={<IncidentsPanel />} />
         <Route path="audit" element={<AuditPanel />} />

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { LazyExchangePanel } from '#web/features/exchange';
+import { GuestCatalogue } from '#web/features/shop';
 
 /** Guests have no balance or settings; the page says what they can do and invites them to sign up. */
 export function GuestDashboard({ title = 'Guest dashboard' }: { title?: string }) {
@@ -30,6 +31,7 @@ export function GuestDashboard({ title = 'Guest dashboard' }: { title?: string }
           </Link>
         </div>
       </div>
+      <GuestCatalogue />
       <LazyExchangePanel />
     </section>
   );

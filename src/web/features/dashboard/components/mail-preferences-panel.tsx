@@ -7,6 +7,7 @@ import { useUpdateMailPreferences } from '../api/update-mail-preferences';
 const OPTIONS: Array<{ key: keyof MailPreferences; label: string; note: string }> = [
   { key: 'paymentCredited', label: 'Payment credited', note: 'When a top-up arrives: amount, fee and credits.' },
   { key: 'ticketReply', label: 'Support replies', note: 'When our team answers one of your tickets.' },
+  { key: 'orderUpdates', label: 'Orders', note: 'When an order is paid, fulfilled or refunded.' },
 ];
 
 /** Optional email notifications; security notices are always sent and are not listed as switches. */

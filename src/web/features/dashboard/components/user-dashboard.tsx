@@ -9,6 +9,7 @@ import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
 import { LazyExchangePanel } from '#web/features/exchange';
 import { LedgerHistory, OutstandingNotice, PaymentHistory, TopUpPanel } from '#web/features/payments';
+import { ShopSection } from '#web/features/shop';
 
 export function UserDashboard({ user }: { user: User }) {
   const credits = useSessionStore((s) => s.credits);
@@ -68,6 +69,7 @@ export function UserDashboard({ user }: { user: User }) {
           )}
         </section>
         <TopUpPanel />
+        <ShopSection userId={user._id} />
         <PaymentHistory />
         <LedgerHistory />
       </div>

@@ -40,13 +40,13 @@ function Where() {
   return <p data-testid="where">{`${location.pathname}${location.search}`}</p>;
 }
 
-async function renderPanel() {
+async function renderPanel(entry = '/dashboard') {
   const router = createMemoryRouter(
     [
       { path: '/dashboard', element: <TopUpPanel /> },
       { path: '*', element: <Where /> },
     ],
-    { initialEntries: ['/dashboard'] },
+    { initialEntries: [entry] },
   );
   render(<RouterProvider router={router} />);
   await screen.findByRole('radiogroup', { name: 'Currencies' });
@@ -70,6 +70,25 @@ afterEach(() => {
 });
 
 describe('TopUpPanel', () => {
+  it('fills in the payment that covers the credits a ?topup= link asks for, at least the minimum', async () => {
+    const router = await renderPanel('/dashboard?topup=100.00');
+    expect(screen.getByTestId('topup-wanted').textContent).toContain('You need 100.00 more credits');
+    // 103.09 USD less the 3% fee (3.09) is exactly 100.00 credits.
+    expect((amountInput() as HTMLInputElement).value).toBe('103.09');
+    expect(summary().credits).toBe('100.00 credits');
+    expect(document.activeElement).toBe(amountInput());
+    // A small shortfall still asks for the minimum deposit; a new link fills the form again.
+    await act(() => router.navigate('/dashboard?topup=2.34'));
+    expect((amountInput() as HTMLInputElement).value).toBe('5.00');
+    expect(screen.getByTestId('topup-wanted').textContent).toContain('You need 2.34 more credits');
+  });
+
+  it('ignores a ?topup= value that is not an amount', async () => {
+    await renderPanel('/dashboard?topup=abc');
+    expect((amountInput() as HTMLInputElement).value).toBe('');
+    expect(screen.queryByTestId('topup-wanted')).toBeNull();
+  });
+
   it('filters the currency list as I type', async () => {
     await renderPanel();
     const list = screen.getByRole('radiogroup', { name: 'Currencies' });

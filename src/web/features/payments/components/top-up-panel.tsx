@@ -1,6 +1,6 @@
-import { useId, useMemo, useState, type FormEvent } from 'react';
-import { useNavigate } from 'react-router';
-import { calculateFee, formatCredits, toCents } from '#shared/fees';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import { calculateFee, formatCredits, paymentCentsForCredits, toCents } from '#shared/fees';
 import { paths } from '#shared/routes';
 import type { CryptoOption, DepositLimits } from '#shared/schemas/payments';
 import { useCreateDeposit } from '../api/create-deposit';
@@ -8,6 +8,7 @@ import { useCryptoOptions } from '../api/get-crypto-options';
 import { PaymentCallError } from '../api/payments-api';
 import '../payments.css';
 import { savePaymentExpiry } from '../payment-expiry';
+import { parseTopUpParam, TOP_UP_ANCHOR, TOP_UP_PARAM } from '../top-up-link';
 
 /** The query /payment/process reads (spec section 2). */
 export function paymentProcessUrl(p: { id: string; payAddress: string | null; payAmount: string | null; payCurrency: string; extraId: string | null }): string {
@@ -16,10 +17,17 @@ export function paymentProcessUrl(p: { id: string; payAddress: string | null; pa
   return `${paths.paymentProcess}?${q.toString()}`;
 }
 
-/** Dashboard top-up: pick a currency, enter USD, see the fee and credits, create the deposit. */
+/**
+ * Dashboard top-up: pick a currency, enter USD, see the fee and credits, create the deposit. A link with
+ * `?topup=<credits>` (a purchase's shortfall) fills in the payment that covers those credits after the fee.
+ */
 export function TopUpPanel() {
   const navigate = useNavigate();
   const ids = useId();
+  const [searchParams] = useSearchParams();
+  const wantedCents = parseTopUpParam(searchParams.get(TOP_UP_PARAM));
+  const [prefilledFor, setPrefilledFor] = useState<number | null>(null);
+  const amountInput = useRef<HTMLInputElement>(null);
   const options = useCryptoOptions();
   const cryptos: CryptoOption[] = useMemo(() => options.data?.cryptos ?? [], [options.data]);
   const limits: DepositLimits | null = options.data?.limits ?? null;
@@ -32,6 +40,18 @@ export function TopUpPanel() {
   const [submitting, setSubmitting] = useState(false);
   const [error, setError] = useState<{ message: string; reason: string | null } | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+
+  // A new `?topup=` fills the amount once the limits are known (adjusting state while rendering).
+  if (wantedCents !== null && wantedCents !== prefilledFor && !loading) {
+    setPrefilledFor(wantedCents);
+    const minCents = limits ? toCents(limits.minAmount) : 0;
+    setAmount(formatCredits(Math.max(paymentCentsForCredits(wantedCents), minCents)));
+  }
+  useEffect(() => {
+    if (prefilledFor === null) return;
+    amountInput.current?.scrollIntoView?.({ block: 'center' });
+    amountInput.current?.focus();
+  }, [prefilledFor]);
 
   const filtered = useMemo(() => {
     const needle = search.trim().toLowerCase();
@@ -70,9 +90,14 @@ export function TopUpPanel() {
   }
 
   return (
-    <section className="card payments-card topup-panel" aria-labelledby={`${ids}-title`}>
+    <section id={TOP_UP_ANCHOR} className="card payments-card topup-panel" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>Top up credits</h2>
       <p className="muted">Pay in cryptocurrency. Credits are added once the payment is confirmed.</p>
+      {wantedCents !== null && (
+        <p className="notice topup-wanted" data-testid="topup-wanted">
+          You need {formatCredits(wantedCents)} more credits. The amount below covers them after the processing fee.
+        </p>
+      )}
       {loading && (
         <p role="status" className="muted">
           Loading currencies…
@@ -119,6 +144,7 @@ export function TopUpPanel() {
           <div className="field">
             <label htmlFor={`${ids}-amount`}>Amount (USD)</label>
             <input
+              ref={amountInput}
               id={`${ids}-amount`}
               name="amount"
               type="number"

@@ -82,7 +82,7 @@ describe('WebhooksPanel', () => {
 
     expect(await screen.findByText('Webhook settings saved')).toBeTruthy();
     const put = server.requests.find((r) => r.method === 'PUT');
-    expect(put?.body).toEqual({ url: 'https://hooks.example.com/olympus', events: ['payment.finished', 'credits.changed'], enabled: true });
+    expect(put?.body).toEqual({ url: 'https://hooks.example.com/olympus', events: ['payment.finished', 'credits.changed', 'order.paid', 'order.fulfilled', 'order.refunded'], enabled: true });
     expect(screen.getByDisplayValue(SECRET)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
     expect(screen.getByText(/will not be shown again/)).toBeTruthy();

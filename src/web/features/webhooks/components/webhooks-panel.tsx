@@ -30,6 +30,9 @@ const EVENT_HELP: Record<WebhookEvent, string> = {
   'credits.changed': 'Any change to your balance: top-ups, rewards, adjustments.',
   'ticket.answered': 'Support replied to one of your tickets.',
   'exchange.finished': 'One of your exchanges completed.',
+  'order.paid': 'You bought an item with your credits.',
+  'order.fulfilled': 'One of your orders was fulfilled.',
+  'order.refunded': 'One of your orders was refunded (credits returned).',
 };
 
 /** Server field keys like `events.1` belong to the events group. */
