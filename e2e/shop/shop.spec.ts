@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { expect, signIn, test } from '../support/fixtures.js';
 import { staffPage } from '../support/staff-login.js';
@@ -100,8 +101,32 @@ test('an admin adds an item; a user tops up, buys it after confirming, sees the 
 
   // The user sees it fulfilled.
   await page.reload();
-  await expect(shop(page).getByTestId('order-row').filter({ hasText: name }).getByTestId('order-status')).toHaveText('Fulfilled', SLOW);
+  const fulfilled = shop(page).getByTestId('order-row').filter({ hasText: name });
+  await expect(fulfilled.getByTestId('order-status')).toHaveText('Fulfilled', SLOW);
   await admin.context().close();
+
+  // The order's receipt names its ledger entry.
+  await fulfilled.getByRole('link', { name: `Receipt for ${name}` }).click();
+  await expect(page).toHaveURL(/\/dashboard\/receipts\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId('receipt-reference')).toHaveText(/^order:[0-9a-f-]{36}$/, SLOW);
+  await expect(page.getByTestId('receipt-amount')).toHaveText('−12.50 credits');
+  const orderReference = (await page.getByTestId('receipt-reference').textContent())!;
+
+  // The CSV export of today holds the top-up and the purchase.
+  await page.getByRole('link', { name: '← Dashboard' }).click();
+  const today = new Date().toISOString().slice(0, 10);
+  const exportForm = page.getByRole('form', { name: 'Export as CSV' });
+  await exportForm.getByLabel('From', { exact: true }).fill(today);
+  await exportForm.getByLabel('To', { exact: true }).fill(today);
+  const downloading = page.waitForEvent('download');
+  await exportForm.getByRole('button', { name: 'Download CSV' }).click();
+  const csv = await readFile((await (await downloading).path())!, 'utf8');
+  const lines = csv.trimEnd().split('\r\n');
+  expect(lines).toHaveLength(3);
+  expect(lines[1]).toContain(`,payment,`);
+  expect(lines[1]).toContain(`,19.00,19.00,payment:${paymentId}`);
+  expect(lines[2]).toContain(`,spend,`);
+  expect(lines[2]).toContain(`,-12.50,6.50,${orderReference}`);
   expect(consoleErrors).toEqual([]);
 });
 
