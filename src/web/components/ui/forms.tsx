@@ -100,3 +100,26 @@ export function SelectField({
     </Frame>
   );
 }
+
+/**
+ * A checkbox with its label beside it and its note or error under the label (`.check-field` in
+ * styles.css). Pass role="switch" for a setting that takes effect at once.
+ */
+export function CheckboxField({ label, error, note, id, className, ...input }: FieldFrame & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'>) {
+  const { control, fieldId, errorId, noteId } = useFieldIds(id, error, note);
+  return (
+    <div className={className ? `check-field ${className}` : 'check-field'}>
+      <input type="checkbox" {...input} {...control} />
+      <label htmlFor={fieldId}>{label}</label>
+      {error ? (
+        <p id={errorId} className="field-error">
+          {error}
+        </p>
+      ) : note ? (
+        <p id={noteId} className="field-note">
+          {note}
+        </p>
+      ) : null}
+    </div>
+  );
+}
