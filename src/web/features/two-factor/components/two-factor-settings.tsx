@@ -8,6 +8,7 @@ import { PasskeysSection } from './passkeys-section';
 import { PasswordStep } from './password-step';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
 import '../two-factor.css';
+import { TextField } from '#web/components/ui/forms';
 
 type View = { kind: 'idle' } | { kind: 'password' } | { kind: 'scan'; setup: TotpSetupResponse } | { kind: 'codes'; codes: string[] } | { kind: 'regenerate' } | { kind: 'disable' };
 
@@ -59,25 +60,18 @@ function ScanStep({ setup, onEnabled, onCancel }: { setup: TotpSetupResponse; on
         </li>
         <li>
           <form noValidate onSubmit={submit}>
-            <div className="field">
-              <label htmlFor={`${id}-code`}>Enter the 6-digit code the app shows</label>
-              <input
-                id={`${id}-code`}
-                name="code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={9}
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-code-error` : undefined}
-              />
-              {error && (
-                <p id={`${id}-code-error`} className="field-error" role="alert">
-                  {error}
-                </p>
-              )}
-            </div>
+            <TextField
+              id={`${id}-code`}
+              label="Enter the 6-digit code the app shows"
+              error={error}
+              errorAlert
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={9}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
             <div className="two-factor-actions">
               <button type="submit" className="btn btn-primary btn-small" disabled={enable.isPending} aria-busy={enable.isPending || undefined}>
                 {enable.isPending ? 'Turning on…' : 'Turn on'}
