@@ -1,14 +1,13 @@
 /**
  * Test helper: an api client whose calls matching a route are answered by the test (the others go to
  * the real client). For tests that fake the clock or script answers per call without a server; the
- * call files' own code (URLs, unwrapping, error messages) still runs. Use it inside a vi.mock factory:
+ * call files' own code (URLs, unwrapping, error messages) still runs. Use it in a vi.mock factory:
  *
- *   vi.mock('#web/lib/api-client', async (importOriginal) => {
- *     const real = await importOriginal<typeof ApiClient>(); // import type * as ApiClient from '#web/lib/api-client'
- *     const { routedApi } = await import('#web/test/routed-api');
- *     return { ...real, api: routedApi(real.api, { 'GET /api/things/:id': ([id]) => things.get(id) }) };
- *   });
+ *   vi.mock('#web/lib/api-client', async (importOriginal) =>
+ *     (await import('#web/test/routed-api')).withRoutes(await importOriginal(), { 'GET /api/things/:id': ([id]) => things.get(id) }),
+ *   );
  */
+import type * as ApiClient from '#web/lib/api-client';
 import type { api as realApi } from '#web/lib/api-client';
 
 type Api = typeof realApi;
@@ -36,4 +35,9 @@ export function routedApi(real: Api, routes: Record<string, RouteHandler>): Api 
     put: call('PUT', (path, body) => real.put(path, body)),
     delete: call('DELETE', (path, body) => real.delete(path, body)),
   } as Api;
+}
+
+/** The api client module with its `api` answering from `routes` (the rest of the module as it is). */
+export function withRoutes(real: typeof ApiClient, routes: Record<string, RouteHandler>): typeof ApiClient {
+  return { ...real, api: routedApi(real.api, routes) };
 }

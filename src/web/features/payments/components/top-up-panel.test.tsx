@@ -11,21 +11,17 @@ const api = vi.hoisted(() => ({ fetchCryptoOptions: vi.fn(), createDeposit: vi.f
 // The server's answers come from these mocks (fetchCryptoOptions answers as the call does; its error stands for a failed request).
 vi.mock('#web/lib/api-client', async (importOriginal) => {
   const real = await importOriginal<typeof ApiClient>();
-  const { routedApi } = await import('#web/test/routed-api');
-  return {
-    ...real,
-    api: routedApi(real.api, {
-      'GET /api/payments/cryptos': async () => {
-        const { cryptos, limits, error } = await api.fetchCryptoOptions();
-        if (error) throw new real.ApiError(503, 'Provider down', 'PAYMENT_PROVIDER_ERROR');
-        return { cryptos, limits };
-      },
-      'POST /api/payments/deposit': async (_, body) => {
-        const { crypto, amount } = body as { crypto: string; amount: number };
-        return { success: true, payment: await api.createDeposit(crypto, amount) };
-      },
-    }),
-  };
+  return (await import('#web/test/routed-api')).withRoutes(real, {
+    'GET /api/payments/cryptos': async () => {
+      const { cryptos, limits, error } = await api.fetchCryptoOptions();
+      if (error) throw new real.ApiError(503, 'Provider down', 'PAYMENT_PROVIDER_ERROR');
+      return { cryptos, limits };
+    },
+    'POST /api/payments/deposit': async (_, body) => {
+      const { crypto, amount } = body as { crypto: string; amount: number };
+      return { success: true, payment: await api.createDeposit(crypto, amount) };
+    },
+  });
 });
 
 const coin = (code: string, name: string, hasExtraId = false): CryptoOption => ({ code, name, network: code, hasExtraId, logoUrl: null });

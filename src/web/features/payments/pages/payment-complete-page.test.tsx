@@ -1,4 +1,3 @@
-import type * as ApiClient from '#web/lib/api-client';
 import { cleanup, screen } from '@testing-library/react';
 import { renderWithQuery as render } from '#web/test/render';
 import { createMemoryRouter, RouterProvider } from 'react-router';
@@ -9,16 +8,11 @@ import { useSessionStore } from '#web/features/auth';
 import PaymentCompletePage from './payment-complete-page';
 
 const api = vi.hoisted(() => ({ getPayment: vi.fn() }));
-vi.mock('#web/lib/api-client', async (importOriginal) => {
-  const real = await importOriginal<typeof ApiClient>();
-  const { routedApi } = await import('#web/test/routed-api');
-  return {
-    ...real,
-    api: routedApi(real.api, {
-      'GET /api/payments/:id': ([id]) => api.getPayment(id),
-    }),
-  };
-});
+vi.mock('#web/lib/api-client', async (importOriginal) =>
+  (await import('#web/test/routed-api')).withRoutes(await importOriginal(), {
+    'GET /api/payments/:id': ([id]) => api.getPayment(id),
+  }),
+);
 
 const ID = '6f1c2a4e-7d8b-4c3a-9e0f-123456789abc';
 const PAYMENT: Payment = {
