@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { ApiError } from '#web/lib/api-client';
-import { useResetUserTwoFactor, useUserTwoFactor } from '../api/admin-two-factor';
+import { useUserTwoFactor } from '../api/get-user-two-factor';
+import { useResetUserTwoFactor } from '../api/reset-user-two-factor';
 import { TextField } from '#web/components/ui/forms';
 
 /**

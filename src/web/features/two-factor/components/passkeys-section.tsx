@@ -1,7 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { ApiError } from '#web/lib/api-client';
-import { useAddPasskey, usePasskeys, useRemovePasskey } from '../api/two-factor-api';
+import { useAddPasskey } from '../api/add-passkey';
+import { usePasskeys } from '../api/get-passkeys';
+import { useRemovePasskey } from '../api/remove-passkey';
 import { passkeysUnavailableHere } from '../passkeys-availability';
 import { TextField } from '#web/components/ui/forms';
 
