@@ -56,6 +56,8 @@ export interface AppDeps {
   database: Database;
   /** Whether migrations have been applied (for /readyz). */
   isMigrated?: () => boolean;
+  /** Where log lines go (one JSON line per write); standard output when absent. Tests capture the log with it. */
+  logStream?: { write(line: string): void };
 }
 
 /** The built single-page app, same relative place from src/server and dist/server. */
@@ -74,6 +76,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         ? false
         : {
             level: config.logLevel,
+            ...(deps.logStream ? { stream: deps.logStream } : {}),
             // Never log credentials: headers are not serialized at all, and URLs lose their query string
             // (OAuth codes and Telegram hashes travel there).
             serializers: {

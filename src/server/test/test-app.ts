@@ -60,9 +60,14 @@ export interface TestApp {
 
 /**
  * The real app, listening on a random loopback port, on a fresh database. `env` overrides settings
- * (RATE_LIMITS defaults to on, as in production).
+ * (RATE_LIMITS defaults to on, as in production). The log is off unless `env` sets LOG_LEVEL; then it
+ * goes to `options.logStream` when given.
  */
-export async function startTestApp(engine: Engine, env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(
+  engine: Engine,
+  env: Record<string, string> = {},
+  options: { logStream?: { write(line: string): void } } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase(engine);
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -72,7 +77,7 @@ export async function startTestApp(engine: Engine, env: Record<string, string> =
     DATA_DIR: 'memory://',
     ...env,
   });
-  const app = await buildApp({ config, database: db.database, isMigrated: () => true });
+  const app = await buildApp({ config, database: db.database, isMigrated: () => true, logStream: options.logStream });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,

@@ -71,6 +71,17 @@ export type IdParams = z.infer<typeof idParamsSchema>;
 /** A path id that must be a UUID (400 with this message otherwise). */
 export const uuidParamsSchema = (message = 'Invalid id') => z.object({ id: uuidField(message) });
 
+// ---- Currencies ----------------------------------------------------------------------------------
+
+/** A crypto ticker as the providers spell it (lower case: btc, usdttrc20, xrp...). */
+export const tickerSchema = z
+  .string({ error: 'Choose a currency' })
+  .trim()
+  .toLowerCase()
+  .min(1, 'Choose a currency')
+  .max(30, 'Unknown currency')
+  .regex(/^[a-z0-9]+$/, 'Unknown currency');
+
 // ---- Pages ----------------------------------------------------------------------------------------
 
 export const PAGE_MAX = 10_000;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXCHANGE_STATUSES } from '#shared/exchange-statuses.js';
-import { pageShape, paginationQuerySchema } from './common.js';
+import { pageShape, paginationQuerySchema, tickerSchema } from './common.js';
 
 /**
  * The exchange (instant crypto-to-crypto swap) and its guest rewards: design.md section 7 and the
@@ -10,14 +10,8 @@ import { pageShape, paginationQuerySchema } from './common.js';
 export { EXCHANGE_STATUSES, FINAL_EXCHANGE_STATUSES, type ExchangeStatus } from '#shared/exchange-statuses.js';
 export const exchangeStatusSchema = z.enum(EXCHANGE_STATUSES);
 
-/** Ticker as the swap provider spells it (lower case: btc, usdterc20, xrp...). */
-export const tickerSchema = z
-  .string({ error: 'Choose a currency' })
-  .trim()
-  .toLowerCase()
-  .min(1, 'Choose a currency')
-  .max(30, 'Unknown currency')
-  .regex(/^[a-z0-9]+$/, 'Unknown currency');
+/** Ticker as the swap provider spells it (the shared ticker rule). */
+export { tickerSchema };
 
 /** A crypto amount (a JSON number): positive, at most 8 decimals (satoshi precision). */
 export const cryptoAmountSchema = z

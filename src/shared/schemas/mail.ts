@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { paginationQuery } from './common.js';
+import { pageShape, paginationQuery } from './common.js';
 import { emailSchema, passwordSchema } from './auth.js';
 
 /** A one-time link token as the server makes them (43 url-safe characters); anything else is refused early. */
@@ -60,9 +60,7 @@ export const adminMailMessageSchema = z.object({
 export type AdminMailMessage = z.infer<typeof adminMailMessageSchema>;
 export const adminMailListResponseSchema = z.object({
   messages: z.array(adminMailMessageSchema),
-  page: z.number(),
-  pageSize: z.number(),
-  total: z.number(),
+  ...pageShape,
 });
 
 /** GET /sandbox/mail/messages (design.md section 2). */

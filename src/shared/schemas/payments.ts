@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageShape, paginationQuerySchema, uuidField } from './common.js';
+import { pageShape, paginationQuerySchema, tickerSchema, uuidField } from './common.js';
 
 /**
  * Payment statuses: the provider's (NOWPayments) plus our own `pending` (before the provider knows the
@@ -30,14 +30,8 @@ export const usdAmountSchema = z
   .refine((v) => Number.isFinite(v) && v > 0, 'Enter an amount greater than zero')
   .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'Use at most two decimals (cents)');
 
-/** Ticker as NOWPayments spells it (lower case: btc, usdttrc20, xrp...). */
-export const cryptoCodeSchema = z
-  .string({ error: 'Choose a currency' })
-  .trim()
-  .toLowerCase()
-  .min(1, 'Choose a currency')
-  .max(30, 'Unknown currency')
-  .regex(/^[a-z0-9]+$/, 'Unknown currency');
+/** Ticker as NOWPayments spells it (the shared ticker rule). */
+export const cryptoCodeSchema = tickerSchema;
 
 export const cryptoOptionSchema = z.object({
   code: z.string(),

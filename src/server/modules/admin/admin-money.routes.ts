@@ -7,7 +7,7 @@ import {
   adminPaymentListQuerySchema,
   paymentEventSchema,
 } from '#shared/schemas/admin.js';
-import { errorResponses, idParamsSchema } from '#shared/schemas/common.js';
+import { errorResponses, idParamsSchema, pageShape } from '#shared/schemas/common.js';
 import { exchangeSchema } from '#shared/schemas/exchange.js';
 import { paymentSchema } from '#shared/schemas/payments.js';
 import type { AppContext } from '#server/context.js';
@@ -42,7 +42,7 @@ export function registerAdminMoneyRoutes(
         summary: 'Payments, filtered by status, currency, day and user',
         security,
         querystring: adminPaymentListQuerySchema,
-        response: { 200: z.object({ payments: z.array(adminPayment), page: z.number(), pageSize: z.number(), total: z.number() }), ...errorResponses },
+        response: { 200: z.object({ payments: z.array(adminPayment), ...pageShape }), ...errorResponses },
       },
     },
     async (request) => service.listPayments(request.query),
@@ -71,7 +71,7 @@ export function registerAdminMoneyRoutes(
         summary: 'Exchanges, filtered by status, currency, day and user',
         security,
         querystring: adminExchangeListQuerySchema,
-        response: { 200: z.object({ exchanges: z.array(adminExchange), page: z.number(), pageSize: z.number(), total: z.number() }), ...errorResponses },
+        response: { 200: z.object({ exchanges: z.array(adminExchange), ...pageShape }), ...errorResponses },
       },
     },
     async (request) => service.listExchanges(request.query),

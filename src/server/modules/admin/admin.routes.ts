@@ -13,7 +13,7 @@ import {
   overviewResponseSchema,
   roleChangeBodySchema,
 } from '#shared/schemas/admin.js';
-import { errorResponses, idParamsSchema, paginationQuerySchema } from '#shared/schemas/common.js';
+import { errorResponses, idParamsSchema, pageShape, paginationQuerySchema } from '#shared/schemas/common.js';
 import { ledgerEntrySchema } from '#shared/schemas/credits.js';
 import type { AppContext } from '#server/context.js';
 import { getBalanceCents, listLedgerEntries, toLedgerEntryDto } from '#server/modules/credits/ledger.service.js';
@@ -53,7 +53,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): Admi
         params: idParamsSchema,
         querystring: paginationQuerySchema,
         response: {
-          200: z.object({ entries: z.array(ledgerEntrySchema), balanceCents: z.number().int(), page: z.number(), pageSize: z.number(), total: z.number() }),
+          200: z.object({ entries: z.array(ledgerEntrySchema), balanceCents: z.number().int(), ...pageShape }),
           ...errorResponses,
         },
       },

@@ -1,8 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'drizzle-orm';
-import { z } from 'zod';
-import { errorResponses, messageResponseSchema } from '#shared/schemas/common.js';
+import { errorResponses, isUuid, messageResponseSchema, uuidParamsSchema } from '#shared/schemas/common.js';
 import {
   adminMailListResponseSchema,
   adminMailQuerySchema,
@@ -90,7 +89,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
         const token = request.body?.token ?? request.query.token;
         if (!token) throw badRequest('The link is missing its token');
         const parsed = mail.readUnsubscribeToken(token);
-        if (!parsed || !z.uuid().safeParse(parsed.userId).success) {
+        if (!parsed || !isUuid(parsed.userId)) {
           throw new AppError(400, 'TOKEN_INVALID', 'This unsubscribe link is not valid. Change your notifications in your settings instead.');
         }
         const column = { payment_credited: { paymentCredited: false }, ticket_reply: { ticketReply: false }, order_updates: { orderUpdates: false } }[parsed.kind];
@@ -123,7 +122,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/admin/mail/:id/retry',
     {
       config: { auth: 'staff' },
-      schema: { tags: ['admin'], summary: 'Send a failed message again', security, params: z.object({ id: z.uuid() }), response: { 200: messageResponseSchema, ...errorResponses } },
+      schema: { tags: ['admin'], summary: 'Send a failed message again', security, params: uuidParamsSchema(), response: { 200: messageResponseSchema, ...errorResponses } },
     },
     async (request) => {
       if (!(await mail.retry(request.params.id))) throw notFound('No failed message with this id can be sent again');

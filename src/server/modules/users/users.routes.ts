@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { STAFF_ROLES, type Role } from '#shared/constants.js';
 import { creditsResponseSchema, onboardingBodySchema, passwordSchema, userResponseSchema } from '#shared/schemas/auth.js';
-import { errorResponses, idParamsSchema, messageResponseSchema } from '#shared/schemas/common.js';
+import { errorResponses, idParamsSchema, isUuid, messageResponseSchema } from '#shared/schemas/common.js';
 import type { AppContext } from '#server/context.js';
 import { forbidden, notFound, unauthorized } from '#server/errors.js';
 import type { AuthService } from '#server/modules/auth/auth.service.js';
@@ -31,8 +31,7 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: 
         const me = await findUserById(ctx.database.db, caller.userId!);
         if (!me || !STAFF_ROLES.includes(me.role as Role)) throw forbidden();
       }
-      const parsed = z.uuid().safeParse(request.params.id);
-      const user = parsed.success ? await findUserById(ctx.database.db, parsed.data) : null;
+      const user = isUuid(request.params.id) ? await findUserById(ctx.database.db, request.params.id) : null;
       if (!user) throw notFound('User not found');
       return { credits: user.creditsCents / 100 };
     },

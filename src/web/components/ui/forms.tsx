@@ -9,6 +9,8 @@ interface FieldFrame {
   label: ReactNode;
   /** The field's error, if any: shown under it and announced with it. */
   error?: string | null;
+  /** Also announce the error the moment it appears (role="alert"), for errors that come after a send. */
+  errorAlert?: boolean;
   /** A hint under the field. */
   note?: ReactNode;
   /** The input's id; one is made when absent. */
@@ -33,37 +35,42 @@ function useFieldIds(id: string | undefined, error: string | null | undefined, n
   };
 }
 
-function Frame({ fieldId, errorId, noteId, label, error, note, className, children }: FieldFrame & { fieldId: string; errorId: string; noteId: string; children: ReactNode }) {
+/** The error, or else the note, under a field. */
+function FieldMessage({ errorId, noteId, error, errorAlert, note }: Pick<FieldFrame, 'error' | 'errorAlert' | 'note'> & { errorId: string; noteId: string }) {
+  return error ? (
+    <p id={errorId} className="field-error" role={errorAlert ? 'alert' : undefined}>
+      {error}
+    </p>
+  ) : note ? (
+    <p id={noteId} className="field-note">
+      {note}
+    </p>
+  ) : null;
+}
+
+function Frame({ fieldId, errorId, noteId, label, error, errorAlert, note, className, children }: FieldFrame & { fieldId: string; errorId: string; noteId: string; children: ReactNode }) {
   return (
     <div className={className ?? 'field'}>
       <label htmlFor={fieldId}>{label}</label>
       {children}
-      {error ? (
-        <p id={errorId} className="field-error">
-          {error}
-        </p>
-      ) : note ? (
-        <p id={noteId} className="field-note">
-          {note}
-        </p>
-      ) : null}
+      <FieldMessage errorId={errorId} noteId={noteId} error={error} errorAlert={errorAlert} note={note} />
     </div>
   );
 }
 
-export function TextField({ label, error, note, id, className, ...input }: FieldFrame & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'>) {
+export function TextField({ label, error, errorAlert, note, id, className, ...input }: FieldFrame & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'>) {
   const { control, ...ids } = useFieldIds(id, error, note);
   return (
-    <Frame {...ids} label={label} error={error} note={note} className={className}>
+    <Frame {...ids} label={label} error={error} errorAlert={errorAlert} note={note} className={className}>
       <input {...input} {...control} />
     </Frame>
   );
 }
 
-export function TextareaField({ label, error, note, id, className, ...textarea }: FieldFrame & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'>) {
+export function TextareaField({ label, error, errorAlert, note, id, className, ...textarea }: FieldFrame & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'>) {
   const { control, ...ids } = useFieldIds(id, error, note);
   return (
-    <Frame {...ids} label={label} error={error} note={note} className={className}>
+    <Frame {...ids} label={label} error={error} errorAlert={errorAlert} note={note} className={className}>
       <textarea {...textarea} {...control} />
     </Frame>
   );
@@ -78,6 +85,7 @@ export interface SelectOption {
 export function SelectField({
   label,
   error,
+  errorAlert,
   note,
   id,
   className,
@@ -86,7 +94,7 @@ export function SelectField({
 }: FieldFrame & Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id'> & { options: ReadonlyArray<string | SelectOption> }) {
   const { control, ...ids } = useFieldIds(id, error, note);
   return (
-    <Frame {...ids} label={label} error={error} note={note} className={className}>
+    <Frame {...ids} label={label} error={error} errorAlert={errorAlert} note={note} className={className}>
       <select {...select} {...control}>
         {options.map((o) => {
           const option = typeof o === 'string' ? { value: o, label: o } : o;
@@ -98,5 +106,20 @@ export function SelectField({
         })}
       </select>
     </Frame>
+  );
+}
+
+/**
+ * A checkbox with its label beside it and its note or error under the label (`.check-field` in
+ * styles.css). Pass role="switch" for a setting that takes effect at once.
+ */
+export function CheckboxField({ label, error, errorAlert, note, id, className, ...input }: FieldFrame & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'>) {
+  const { control, fieldId, errorId, noteId } = useFieldIds(id, error, note);
+  return (
+    <div className={className ? `check-field ${className}` : 'check-field'}>
+      <input type="checkbox" {...input} {...control} />
+      <label htmlFor={fieldId}>{label}</label>
+      <FieldMessage errorId={errorId} noteId={noteId} error={error} errorAlert={errorAlert} note={note} />
+    </div>
   );
 }

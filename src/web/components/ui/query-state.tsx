@@ -16,7 +16,7 @@ interface QueryStateProps<T> {
 /**
  * The loading / error / empty / content block that lists and tables repeat: an error is announced
  * (role="alert") above whatever is shown, a first load is marked busy, and an empty answer gets its
- * own sentence instead of an empty table.
+ * own sentence instead of an empty table (unless an error explains the emptiness).
  */
 export function QueryState<T>({ data, loading, isEmpty, empty, error, children }: QueryStateProps<T>) {
   return (
@@ -27,9 +27,11 @@ export function QueryState<T>({ data, loading, isEmpty, empty, error, children }
         </p>
       )}
       {data === null || data === undefined ? (
-        <p aria-busy="true">{loading}</p>
+        // A first load that failed is not loading any more: the error says what happened.
+        error ? null : <p aria-busy="true">{loading}</p>
       ) : isEmpty?.(data) ? (
-        <p className="empty-state">{empty}</p>
+        // An empty answer that came with an error is not "nothing yet": the error stands alone.
+        error ? null : <p className="empty-state">{empty}</p>
       ) : (
         children(data)
       )}

@@ -7,7 +7,7 @@
  */
 import { create } from 'zustand';
 import { AD_IMPRESSION_WINDOW_MS } from '#shared/ad-rules';
-import { adsApi } from '../api/ads-api';
+import { recordImpression as postImpression } from '../api/record-impression';
 
 export const AD_IMPRESSION_ERROR = 'Failed to record impression';
 /** Local storage key for the remembered impressions (same naming as olympus_reward_claims). */
@@ -75,7 +75,7 @@ export const useAdsStore = create<AdsStore>()((set, get) => ({
     inFlight.add(adId);
     set({ loading: true, error: null });
     try {
-      await adsApi.recordImpression(adId);
+      await postImpression(adId);
       // Counted now, or already counted in the window (`recorded: false`): either way nothing to send for 30 minutes.
       const now = Date.now();
       const impressions = fresh({ ...loadStoredImpressions(now), ...get().impressions, [adId]: now }, now);

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { emailSchema } from '#shared/schemas/auth';
 import { usePageMeta } from '#web/components/use-page-meta';
+import { TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { useForgotPassword } from '../api/forgot-password';
 import '../auth.css';
@@ -48,25 +49,17 @@ export default function ForgotPasswordPage() {
               {forgot.isError ? (apiError?.fromServer ? apiError.message : 'Could not send the request. Check your connection and try again.') : null}
             </div>
             <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
-              <div className="field">
-                <label htmlFor={`${id}-email`}>Email</label>
-                <input
-                  id={`${id}-email`}
-                  name="email"
-                  type="email"
-                  autoComplete="email"
-                  value={email}
-                  onChange={(e) => setEmail(e.target.value)}
-                  aria-invalid={fieldError ? true : undefined}
-                  aria-describedby={fieldError ? `${id}-email-error` : undefined}
-                  required
-                />
-                {fieldError && (
-                  <p id={`${id}-email-error`} className="field-error">
-                    {fieldError}
-                  </p>
-                )}
-              </div>
+              <TextField
+                id={`${id}-email`}
+                label="Email"
+                error={fieldError}
+                name="email"
+                type="email"
+                autoComplete="email"
+                value={email}
+                onChange={(e) => setEmail(e.target.value)}
+                required
+              />
               <button type="submit" className="btn btn-primary auth-submit" disabled={forgot.isPending} aria-busy={forgot.isPending || undefined}>
                 {forgot.isPending ? 'Sending…' : 'Send reset link'}
               </button>

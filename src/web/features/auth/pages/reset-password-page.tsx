@@ -3,6 +3,7 @@ import { Link, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
 import { passwordSchema } from '#shared/schemas/auth';
 import { usePageMeta } from '#web/components/use-page-meta';
+import { TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { useResetPassword } from '../api/reset-password';
 import { linkProblem, LinkResultCard } from '../components/link-result';
@@ -84,25 +85,18 @@ export default function ResetPasswordPage() {
         </div>
         <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
           {(['password', 'confirm'] as const).map((name) => (
-            <div className="field" key={name}>
-              <label htmlFor={`${id}-${name}`}>{name === 'password' ? 'New password' : 'Repeat the new password'}</label>
-              <input
-                id={`${id}-${name}`}
-                name={name}
-                type="password"
-                autoComplete="new-password"
-                value={name === 'password' ? password : confirm}
-                onChange={(e) => (name === 'password' ? setPassword : setConfirm)(e.target.value)}
-                aria-invalid={fieldError(name) ? true : undefined}
-                aria-describedby={fieldError(name) ? `${id}-${name}-error` : undefined}
-                required
-              />
-              {fieldError(name) && (
-                <p id={`${id}-${name}-error`} className="field-error">
-                  {fieldError(name)}
-                </p>
-              )}
-            </div>
+            <TextField
+              key={name}
+              id={`${id}-${name}`}
+              label={name === 'password' ? 'New password' : 'Repeat the new password'}
+              error={fieldError(name)}
+              name={name}
+              type="password"
+              autoComplete="new-password"
+              value={name === 'password' ? password : confirm}
+              onChange={(e) => (name === 'password' ? setPassword : setConfirm)(e.target.value)}
+              required
+            />
           ))}
           <button type="submit" className="btn btn-primary auth-submit" disabled={reset.isPending} aria-busy={reset.isPending || undefined}>
             {reset.isPending ? 'Saving…' : 'Set new password'}

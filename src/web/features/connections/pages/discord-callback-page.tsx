@@ -1,6 +1,7 @@
 import toast from 'react-hot-toast';
 import { useSearchParams } from 'react-router';
-import { connectDiscord, exchangeDiscordCode } from '../api/discord';
+import { connectDiscord } from '../api/connect-discord';
+import { exchangeDiscordCode } from '../api/exchange-discord-code';
 import { ConnectionCallbackView } from '../components/connection-callback-view';
 import { useConnectionCallback, type CallbackOutcome } from '../components/use-connection-callback';
 import { CONNECT_MESSAGES, connectErrorMessage } from '../lib/connect-messages';

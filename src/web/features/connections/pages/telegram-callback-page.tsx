@@ -1,10 +1,12 @@
 import toast from 'react-hot-toast';
 import { useSearchParams } from 'react-router';
-import { connectTelegram, TELEGRAM_CALLBACK_FIELDS, verifyTelegram, type TelegramCallbackData } from '../api/telegram';
+import { connectTelegram } from '../api/connect-telegram';
+import { verifyTelegram } from '../api/verify-telegram';
 import { ConnectionCallbackView } from '../components/connection-callback-view';
 import { useConnectionCallback, type CallbackOutcome } from '../components/use-connection-callback';
 import { CONNECT_MESSAGES, connectErrorMessage } from '../lib/connect-messages';
 import { setSessionConnection } from '../lib/session-connections';
+import { TELEGRAM_CALLBACK_FIELDS, type TelegramCallbackData } from '../lib/telegram-callback-data';
 
 const text = CONNECT_MESSAGES.telegram;
 

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { emailSchema } from '#shared/schemas/auth';
+import { TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { useSessionStore } from '#web/features/auth';
 import { useChangeEmail } from '../api/change-email';
@@ -64,25 +65,18 @@ export function ChangeEmailForm() {
             ['currentPassword', 'Current password', 'password', 'current-password', currentPassword, setCurrentPassword],
           ] as const
         ).map(([name, label, type, autoComplete, value, set]) => (
-          <div className="field" key={name}>
-            <label htmlFor={`${id}-${name}`}>{label}</label>
-            <input
-              id={`${id}-${name}`}
-              name={name === 'email' ? 'newEmail' : name}
-              type={type}
-              autoComplete={autoComplete}
-              value={value}
-              onChange={(e) => set(e.target.value)}
-              aria-invalid={fieldError(name) ? true : undefined}
-              aria-describedby={fieldError(name) ? `${id}-${name}-error` : undefined}
-              required
-            />
-            {fieldError(name) && (
-              <p id={`${id}-${name}-error`} className="field-error">
-                {fieldError(name)}
-              </p>
-            )}
-          </div>
+          <TextField
+            key={name}
+            id={`${id}-${name}`}
+            label={label}
+            error={fieldError(name)}
+            name={name === 'email' ? 'newEmail' : name}
+            type={type}
+            autoComplete={autoComplete}
+            value={value}
+            onChange={(e) => set(e.target.value)}
+            required
+          />
         ))}
         <button type="submit" className="btn btn-primary" disabled={change.isPending} aria-busy={change.isPending || undefined}>
           {change.isPending ? 'Sending…' : 'Change email address'}

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { passwordSchema } from '#shared/schemas/auth';
+import { TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { useChangePassword } from '../api/change-password';
 
@@ -47,31 +48,18 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
   };
 
   const field = (name: Field, label: string, value: string, set: (v: string) => void, autoComplete: string, note?: string) => (
-    <div className="field">
-      <label htmlFor={`${id}-${name}`}>{label}</label>
-      <input
-        id={`${id}-${name}`}
-        name={name}
-        type="password"
-        autoComplete={autoComplete}
-        value={value}
-        onChange={(e) => set(e.target.value)}
-        aria-invalid={fieldErrors[name] ? true : undefined}
-        aria-describedby={fieldErrors[name] ? `${id}-${name}-error` : note ? `${id}-${name}-note` : undefined}
-        required
-      />
-      {fieldErrors[name] ? (
-        <p id={`${id}-${name}-error`} className="field-error">
-          {fieldErrors[name]}
-        </p>
-      ) : (
-        note && (
-          <p id={`${id}-${name}-note`} className="field-note">
-            {note}
-          </p>
-        )
-      )}
-    </div>
+    <TextField
+      id={`${id}-${name}`}
+      label={label}
+      error={fieldErrors[name]}
+      note={note}
+      name={name}
+      type="password"
+      autoComplete={autoComplete}
+      value={value}
+      onChange={(e) => set(e.target.value)}
+      required
+    />
   );
 
   return (

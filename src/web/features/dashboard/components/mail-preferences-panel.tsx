@@ -1,5 +1,6 @@
 import { useId } from 'react';
 import type { MailPreferences } from '#shared/schemas/mail';
+import { CheckboxField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { useMailPreferences } from '../api/get-mail-preferences';
 import { useUpdateMailPreferences } from '../api/update-mail-preferences';
@@ -31,22 +32,17 @@ export function MailPreferencesPanel() {
           </button>
         </p>
       ) : (
-        <fieldset disabled={update.isPending}>
+        <fieldset className="fieldset-plain" disabled={update.isPending}>
           <legend className="visually-hidden">Notifications by email</legend>
           {OPTIONS.map((option) => (
-            <div className="checkbox-row" key={option.key}>
-              <input
-                id={`${id}-${option.key}`}
-                type="checkbox"
-                checked={preferences.data[option.key]}
-                onChange={(e) => update.mutate({ [option.key]: e.target.checked })}
-                aria-describedby={`${id}-${option.key}-note`}
-              />
-              <label htmlFor={`${id}-${option.key}`}>{option.label}</label>
-              <p id={`${id}-${option.key}-note`} className="field-note">
-                {option.note}
-              </p>
-            </div>
+            <CheckboxField
+              key={option.key}
+              id={`${id}-${option.key}`}
+              label={option.label}
+              note={option.note}
+              checked={preferences.data[option.key]}
+              onChange={(e) => update.mutate({ [option.key]: e.target.checked })}
+            />
           ))}
         </fieldset>
       )}

@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { REWARD_CLAIM_VALIDITY_HOURS } from '#shared/constants';
 import type { EstimateResponse, Exchange, ExchangeCurrency, ExchangeRewards } from '#shared/schemas/exchange';
+import { TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { errorMessage, useSessionStore } from '#web/features/auth';
 import { useCreateExchange } from '../api/create-exchange';
@@ -254,33 +255,25 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                 {estimate.state === 'ready' && estimate.estimate.warningMessage && <p className="field-note">{estimate.estimate.warningMessage}</p>}
               </div>
 
-              <div className="field">
-                <label htmlFor={`${titleId}-payout`}>Your {to.toUpperCase()} payout address</label>
-                <input
-                  id={`${titleId}-payout`}
-                  autoComplete="off"
-                  spellCheck={false}
-                  value={payoutAddress}
-                  onChange={(e) => setPayoutAddress(e.target.value)}
-                  aria-invalid={fieldErrors.payoutAddress ? true : undefined}
-                  aria-describedby={fieldErrors.payoutAddress ? errorId('payoutAddress') : undefined}
-                />
-                {fieldError('payoutAddress')}
-              </div>
+              <TextField
+                id={`${titleId}-payout`}
+                label={`Your ${to.toUpperCase()} payout address`}
+                error={fieldErrors.payoutAddress}
+                autoComplete="off"
+                spellCheck={false}
+                value={payoutAddress}
+                onChange={(e) => setPayoutAddress(e.target.value)}
+              />
 
               {toCurrency?.hasExternalId && (
-                <div className="field">
-                  <label htmlFor={`${titleId}-memo`}>{toCurrency.externalIdName ?? 'Memo'} (if your wallet or exchange needs one)</label>
-                  <input
-                    id={`${titleId}-memo`}
-                    autoComplete="off"
-                    value={payoutExtraId}
-                    onChange={(e) => setPayoutExtraId(e.target.value)}
-                    aria-invalid={fieldErrors.payoutExtraId ? true : undefined}
-                    aria-describedby={fieldErrors.payoutExtraId ? errorId('payoutExtraId') : undefined}
-                  />
-                  {fieldError('payoutExtraId')}
-                </div>
+                <TextField
+                  id={`${titleId}-memo`}
+                  label={`${toCurrency.externalIdName ?? 'Memo'} (if your wallet or exchange needs one)`}
+                  error={fieldErrors.payoutExtraId}
+                  autoComplete="off"
+                  value={payoutExtraId}
+                  onChange={(e) => setPayoutExtraId(e.target.value)}
+                />
               )}
 
               {formError && (

@@ -4,7 +4,7 @@
  */
 import toast from 'react-hot-toast';
 import { errorMessage, useSessionStore } from '#web/features/auth';
-import { postClaimGuestRewards } from '../api/exchange-api';
+import { postClaimGuestRewards } from '../api/claim-guest-rewards';
 import { postGuestRewardsStatus } from '../api/get-guest-rewards-status';
 import { clearClaims, pruneExpiredClaims, removeClaims, toPayload, type ClaimPayload } from './reward-claims';
 

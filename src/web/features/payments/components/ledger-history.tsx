@@ -1,7 +1,7 @@
 import { Pagination } from '#web/components/ui/pagination';
+import { QueryState } from '#web/components/ui/query-state';
 import { useId, useState } from 'react';
 import { formatCredits } from '#shared/fees';
-import type { LedgerEntry } from '#shared/schemas/credits';
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { useLedgerHistory } from '../api/get-ledger-history';
@@ -16,7 +16,6 @@ export function LedgerHistory() {
   const ids = useId();
   const [page, setPage] = useState(1);
   const history = useLedgerHistory(page, PAGE_SIZE);
-  const entries: LedgerEntry[] = history.data?.entries ?? [];
   const total = history.data?.total ?? 0;
   const loading = history.isFetching;
   const error = history.isError ? 'Failed to fetch credit history' : null;
@@ -25,54 +24,51 @@ export function LedgerHistory() {
   return (
     <section className="card payments-card" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>Credit history</h2>
-      {error && (
-        <p role="alert" className="form-error">
-          {error}
-        </p>
-      )}
-      {loading && entries.length === 0 && !error && (
-        <p role="status" className="muted">
-          Loading credit history…
-        </p>
-      )}
-      {!loading && !error && entries.length === 0 && <p className="muted">No credit changes yet.</p>}
-      {entries.length > 0 && (
-        <div className="table-scroll">
-          <table className="payments-table">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">What</th>
-                <th scope="col">Change</th>
-                <th scope="col">Balance</th>
-                <th scope="col">
-                  <span className="visually-hidden">Receipt</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((e) => (
-                <tr key={e._id}>
-                  <td>{new Date(e.createdAt).toLocaleString()}</td>
-                  <td>
-                    <span className="ledger-kind">{KIND_LABELS[e.kind]}</span> <span className="muted">{e.description}</span>
-                  </td>
-                  <td className={e.amountCents < 0 ? 'amount-negative' : 'amount-positive'}>
-                    {e.amountCents > 0 ? '+' : '−'}
-                    {formatCredits(Math.abs(e.amountCents))}
-                  </td>
-                  <td>{formatCredits(e.balanceAfterCents)}</td>
-                  <td>
-                    <Link to={`${paths.dashboard}/receipts/${encodeURIComponent(e._id)}`} className="receipt-link">
-                      Receipt<span className="visually-hidden"> for {e.description}</span>
-                    </Link>
-                  </td>
+      <QueryState
+        data={history.data}
+        error={error}
+        loading="Loading credit history…"
+        isEmpty={(data) => data.entries.length === 0}
+        empty="No credit changes yet."
+      >
+        {({ entries }) => (
+          <div className="table-scroll">
+            <table className="payments-table">
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">What</th>
+                  <th scope="col">Change</th>
+                  <th scope="col">Balance</th>
+                  <th scope="col">
+                    <span className="visually-hidden">Receipt</span>
+                  </th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+              </thead>
+              <tbody>
+                {entries.map((e) => (
+                  <tr key={e._id}>
+                    <td>{new Date(e.createdAt).toLocaleString()}</td>
+                    <td>
+                      <span className="ledger-kind">{KIND_LABELS[e.kind]}</span> <span className="muted">{e.description}</span>
+                    </td>
+                    <td className={e.amountCents < 0 ? 'amount-negative' : 'amount-positive'}>
+                      {e.amountCents > 0 ? '+' : '−'}
+                      {formatCredits(Math.abs(e.amountCents))}
+                    </td>
+                    <td>{formatCredits(e.balanceAfterCents)}</td>
+                    <td>
+                      <Link to={`${paths.dashboard}/receipts/${encodeURIComponent(e._id)}`} className="receipt-link">
+                        Receipt<span className="visually-hidden"> for {e.description}</span>
+                      </Link>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
       {pages > 1 && (
         <Pagination className="pager" page={page} pages={pages} onPage={setPage} label="Credit history pages" busy={loading} />
       )}

@@ -1,8 +1,8 @@
 import { Pagination } from '#web/components/ui/pagination';
+import { QueryState } from '#web/components/ui/query-state';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
-import type { Payment } from '#shared/schemas/payments';
 import { useMyPayments } from '../api/get-my-payments';
 import '../payments.css';
 import { readPaymentExpiry } from '../payment-expiry';
@@ -18,7 +18,6 @@ export function PaymentHistory() {
   const ids = useId();
   const [page, setPage] = useState(1);
   const mine = useMyPayments(page, PAGE_SIZE);
-  const rows: Payment[] = mine.data?.payments ?? [];
   const total = mine.data?.total ?? 0;
   const loading = mine.isFetching;
   // The call never fails: a failure comes back as an empty list with the spec's message.
@@ -28,52 +27,49 @@ export function PaymentHistory() {
   return (
     <section className="card payments-card" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>Payment history</h2>
-      {error && (
-        <p role="alert" className="form-error">
-          {error}
-        </p>
-      )}
-      {loading && rows.length === 0 && !error && (
-        <p role="status" className="muted">
-          Loading payments…
-        </p>
-      )}
-      {!loading && !error && rows.length === 0 && <p className="muted">No payments yet. Your top-ups will appear here.</p>}
-      {rows.length > 0 && (
-        <div className="table-scroll">
-          <table className="payments-table">
-            <thead>
-              <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Currency</th>
-                <th scope="col">Credits</th>
-                <th scope="col">Status</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((p) => {
-                const resumable = OPEN_STATUSES.has(p.status) && p.payAddress && (readPaymentExpiry(p._id) ?? 0) > Date.now();
-                return (
-                  <tr key={p._id}>
-                    <td>{new Date(p.createdAt).toLocaleString()}</td>
-                    <td>{usd(p.priceAmount)} USD</td>
-                    <td>{p.payCurrency.toUpperCase()}</td>
-                    <td>{usd(p.creditedAmount > 0 ? p.creditedAmount : p.credits)}</td>
-                    <td>
-                      <span className={`status-badge payment-status-${p.status}`}>{STATUS_LABELS[p.status]}</span>{' '}
-                      {resumable && <Link to={paymentProcessUrl({ ...p, id: p._id })}>Continue</Link>}
-                      {(p.status === 'completed' || p.status === 'partially_paid') && (
-                        <Link to={`${paths.paymentComplete}?id=${encodeURIComponent(p._id)}`}>Details</Link>
-                      )}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryState
+        data={mine.data}
+        error={error}
+        loading="Loading payments…"
+        isEmpty={(data) => data.payments.length === 0}
+        empty="No payments yet. Your top-ups will appear here."
+      >
+        {({ payments: rows }) => (
+          <div className="table-scroll">
+            <table className="payments-table">
+              <thead>
+                <tr>
+                  <th scope="col">Date</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Currency</th>
+                  <th scope="col">Credits</th>
+                  <th scope="col">Status</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((p) => {
+                  const resumable = OPEN_STATUSES.has(p.status) && p.payAddress && (readPaymentExpiry(p._id) ?? 0) > Date.now();
+                  return (
+                    <tr key={p._id}>
+                      <td>{new Date(p.createdAt).toLocaleString()}</td>
+                      <td>{usd(p.priceAmount)} USD</td>
+                      <td>{p.payCurrency.toUpperCase()}</td>
+                      <td>{usd(p.creditedAmount > 0 ? p.creditedAmount : p.credits)}</td>
+                      <td>
+                        <span className={`status-badge payment-status-${p.status}`}>{STATUS_LABELS[p.status]}</span>{' '}
+                        {resumable && <Link to={paymentProcessUrl({ ...p, id: p._id })}>Continue</Link>}
+                        {(p.status === 'completed' || p.status === 'partially_paid') && (
+                          <Link to={`${paths.paymentComplete}?id=${encodeURIComponent(p._id)}`}>Details</Link>
+                        )}
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
       {pages > 1 && (
         <Pagination className="pager" page={page} pages={pages} onPage={setPage} label="Payment history pages" busy={loading} />
       )}

@@ -1,13 +1,28 @@
+import type * as ApiClient from '#web/lib/api-client';
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { renderWithQuery as render } from '#web/test/render';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { CryptoOption, Payment } from '#shared/schemas/payments';
-import { PaymentCallError } from '../api/payments-api';
+import { ApiError } from '#web/lib/api-client';
 import { TopUpPanel } from './top-up-panel';
 
 const api = vi.hoisted(() => ({ fetchCryptoOptions: vi.fn(), createDeposit: vi.fn() }));
-vi.mock('../api/payments-api', async (importOriginal) => ({ ...(await importOriginal<object>()), ...api }));
+// The server's answers come from these mocks (fetchCryptoOptions answers as the call does; its error stands for a failed request).
+vi.mock('#web/lib/api-client', async (importOriginal) => {
+  const real = await importOriginal<typeof ApiClient>();
+  return (await import('#web/test/routed-api')).withRoutes(real, {
+    'GET /api/payments/cryptos': async () => {
+      const { cryptos, limits, error } = await api.fetchCryptoOptions();
+      if (error) throw new real.ApiError(503, 'Provider down', 'PAYMENT_PROVIDER_ERROR');
+      return { cryptos, limits };
+    },
+    'POST /api/payments/deposit': async (_, body) => {
+      const { crypto, amount } = body as { crypto: string; amount: number };
+      return { success: true, payment: await api.createDeposit(crypto, amount) };
+    },
+  });
+});
 
 const coin = (code: string, name: string, hasExtraId = false): CryptoOption => ({ code, name, network: code, hasExtraId, logoUrl: null });
 const CRYPTOS = [coin('btc', 'Bitcoin'), coin('eth', 'Ethereum'), coin('xrp', 'Ripple', true)];
@@ -151,7 +166,7 @@ describe('TopUpPanel', () => {
 
   it('says Failed to create deposit, with the server reason and field error, when the deposit is refused', async () => {
     api.createDeposit.mockRejectedValue(
-      new PaymentCallError('Failed to create deposit', 'The minimum for BTC is 6.00 USD', 422, { amount: 'The minimum for BTC is 6.00 USD' }),
+      new ApiError(422, 'The minimum for BTC is 6.00 USD', 'AMOUNT_OUT_OF_RANGE', { fields: { amount: 'The minimum for BTC is 6.00 USD' } }),
     );
     await renderPanel();
     fireEvent.click(screen.getByRole('radio', { name: /Bitcoin/ }));

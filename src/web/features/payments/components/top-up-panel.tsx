@@ -5,7 +5,7 @@ import { paths } from '#shared/routes';
 import type { CryptoOption, DepositLimits } from '#shared/schemas/payments';
 import { useCreateDeposit } from '../api/create-deposit';
 import { useCryptoOptions } from '../api/get-crypto-options';
-import { PaymentCallError } from '../api/payments-api';
+import { PaymentCallError } from '../api/payment-call-error';
 import '../payments.css';
 import { savePaymentExpiry } from '../payment-expiry';
 import { parseTopUpParam, TOP_UP_ANCHOR, TOP_UP_PARAM } from '../top-up-link';

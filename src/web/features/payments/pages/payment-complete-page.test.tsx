@@ -8,7 +8,11 @@ import { useSessionStore } from '#web/features/auth';
 import PaymentCompletePage from './payment-complete-page';
 
 const api = vi.hoisted(() => ({ getPayment: vi.fn() }));
-vi.mock('../api/payments-api', async (importOriginal) => ({ ...(await importOriginal<object>()), ...api }));
+vi.mock('#web/lib/api-client', async (importOriginal) =>
+  (await import('#web/test/routed-api')).withRoutes(await importOriginal(), {
+    'GET /api/payments/:id': ([id]) => api.getPayment(id),
+  }),
+);
 
 const ID = '6f1c2a4e-7d8b-4c3a-9e0f-123456789abc';
 const PAYMENT: Payment = {

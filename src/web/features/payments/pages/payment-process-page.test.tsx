@@ -4,12 +4,22 @@ import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Payment, PaymentStatusResponse } from '#shared/schemas/payments';
 import { ApiError } from '#web/lib/api-client';
-import { PaymentCallError } from '../api/payments-api';
+import { PaymentCallError } from '../api/payment-call-error';
 import PaymentProcessPage from './payment-process-page';
 
 // The page's calls are replaced so the clock can be faked: polling, countdown and Copied! are all timers.
 const api = vi.hoisted(() => ({ getPayment: vi.fn(), getPaymentStatus: vi.fn(), checkPayment: vi.fn() }));
-vi.mock('../api/payments-api', async (importOriginal) => ({ ...(await importOriginal<object>()), ...api }));
+// The server's answers come from these mocks (getPaymentStatus and checkPayment answer the paymentData).
+vi.mock('#web/lib/api-client', async (importOriginal) =>
+  (await import('#web/test/routed-api')).withRoutes(await importOriginal(), {
+    'GET /api/payments/:id/status': async ([id]) => ({ success: true, paymentData: await api.getPaymentStatus(id) }),
+    'GET /api/payments/:id': ([id]) => api.getPayment(id),
+    'POST /api/payments/check': async (_, body) => {
+      const { orderId, txHash } = body as { orderId: string; txHash: string };
+      return { success: true, paymentData: await api.checkPayment(orderId, txHash) };
+    },
+  }),
+);
 // The QR code's props are what the spec fixes (size 200, high error correction): record them.
 const qr = vi.hoisted(() => ({ props: [] as Record<string, unknown>[] }));
 vi.mock('qrcode.react', () => ({

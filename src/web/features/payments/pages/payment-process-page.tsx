@@ -9,7 +9,7 @@ import { ApiError } from '#web/lib/api-client';
 import { useCheckPayment } from '../api/check-payment';
 import { usePayment } from '../api/get-payment';
 import { usePaymentStatus } from '../api/get-payment-status';
-import { PaymentCallError } from '../api/payments-api';
+import { PaymentCallError } from '../api/payment-call-error';
 import { CopyButton } from '../components/copy-button';
 import { clearPaymentExpiry, ensurePaymentExpiry, formatCountdown } from '../payment-expiry';
 import { isCompleteStatus, paymentStatusMessage, PROBLEM_STATUS_MESSAGES } from '../payment-status';

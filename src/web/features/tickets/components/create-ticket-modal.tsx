@@ -10,6 +10,7 @@ import {
 import { ApiError } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
 import { useCreateTicket } from '../api/create-ticket';
+import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 
 const CATEGORY_LABELS: Record<(typeof TICKET_CATEGORIES)[number], string> = {
   general: 'General question',
@@ -62,14 +63,6 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
     }
   }
 
-  const describe = (field: string) => (errors[field] ? { 'aria-invalid': true, 'aria-describedby': `new-ticket-${field}-error` } : {});
-  const fieldError = (field: string) =>
-    errors[field] ? (
-      <p id={`new-ticket-${field}-error`} className="field-error">
-        {errors[field]}
-      </p>
-    ) : null;
-
   return (
     <dialog ref={dialog} className="modal" aria-labelledby="new-ticket-title" onClose={() => setOpen(false)}>
       <form onSubmit={submit} noValidate>
@@ -79,38 +72,32 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
             {errors.form}
           </p>
         )}
-        <div className="field">
-          <label htmlFor="new-ticket-subject">Subject</label>
-          <input id="new-ticket-subject" value={subject} maxLength={TICKET_SUBJECT_MAX} onChange={(e) => setSubject(e.target.value)} {...describe('subject')} />
-          {fieldError('subject')}
-        </div>
+        <TextField id="new-ticket-subject" label="Subject" error={errors.subject} value={subject} maxLength={TICKET_SUBJECT_MAX} onChange={(e) => setSubject(e.target.value)} />
         <div className="ticket-form-row">
-          <div className="field">
-            <label htmlFor="new-ticket-category">Category</label>
-            <select id="new-ticket-category" value={category} onChange={(e) => setCategory(e.target.value as typeof category)}>
-              {TICKET_CATEGORIES.map((c) => (
-                <option key={c} value={c}>
-                  {CATEGORY_LABELS[c]}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="field">
-            <label htmlFor="new-ticket-priority">Priority</label>
-            <select id="new-ticket-priority" value={priority} onChange={(e) => setPriority(e.target.value as typeof priority)}>
-              {TICKET_PRIORITIES.map((p) => (
-                <option key={p} value={p}>
-                  {p[0]!.toUpperCase() + p.slice(1)}
-                </option>
-              ))}
-            </select>
-          </div>
+          <SelectField
+            id="new-ticket-category"
+            label="Category"
+            value={category}
+            onChange={(e) => setCategory(e.target.value as typeof category)}
+            options={TICKET_CATEGORIES.map((c) => ({ value: c, label: CATEGORY_LABELS[c] }))}
+          />
+          <SelectField
+            id="new-ticket-priority"
+            label="Priority"
+            value={priority}
+            onChange={(e) => setPriority(e.target.value as typeof priority)}
+            options={TICKET_PRIORITIES.map((p) => ({ value: p, label: p[0]!.toUpperCase() + p.slice(1) }))}
+          />
         </div>
-        <div className="field">
-          <label htmlFor="new-ticket-message">How can we help?</label>
-          <textarea id="new-ticket-message" rows={6} maxLength={TICKET_MESSAGE_MAX} value={message} onChange={(e) => setMessage(e.target.value)} {...describe('message')} />
-          {fieldError('message')}
-        </div>
+        <TextareaField
+          id="new-ticket-message"
+          label="How can we help?"
+          error={errors.message}
+          rows={6}
+          maxLength={TICKET_MESSAGE_MAX}
+          value={message}
+          onChange={(e) => setMessage(e.target.value)}
+        />
         <div className="actions">
           <button type="submit" className="btn btn-primary" disabled={saving}>
             {saving ? 'Creating…' : 'Create ticket'}

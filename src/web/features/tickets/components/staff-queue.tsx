@@ -6,6 +6,7 @@ import {
   TICKET_STATUSES,
 } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
+import { QueryState } from '#web/components/ui/query-state';
 import { ApiError } from '#web/lib/api-client';
 import { staffTicketQueryOptions, useStaffTicket } from '../api/get-staff-ticket';
 import { STAFF_PAGE_SIZE, useStaffTickets } from '../api/get-staff-tickets';
@@ -132,39 +133,32 @@ export function StaffQueue() {
         </label>
       </form>
 
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
-      {!list ? (
-        <p aria-busy="true">Loading tickets…</p>
-      ) : list.tickets.length === 0 ? (
-        <p className="empty-state">No tickets match these filters.</p>
-      ) : (
-        <>
-          <ul className="ticket-list" aria-label="Tickets">
-            {list.tickets.map((ticket) => (
-              <li key={ticket._id}>
-                <button
-                  type="button"
-                  className="ticket-row"
-                  onClick={() => void open(ticket._id)}
-                >
-                  <span className="ticket-row-subject">
-                    {ticket.subject} <span className="muted">#{ticket.number}</span>
-                  </span>
-                  <TicketStatusBadge status={ticket.status} />
-                  <span className="muted ticket-row-when">
-                    {ticket.requester.name} · {ticket.priority} · {formatWhen(ticket.lastMessageAt)}
-                  </span>
-                </button>
-              </li>
-            ))}
-          </ul>
-          <Pagination page={page} pages={pages} onPage={setPage} label="Pages" />
-        </>
-      )}
+      <QueryState data={list} error={error} loading="Loading tickets…" isEmpty={(l) => l.tickets.length === 0} empty="No tickets match these filters.">
+        {(list) => (
+          <>
+            <ul className="ticket-list" aria-label="Tickets">
+              {list.tickets.map((ticket) => (
+                <li key={ticket._id}>
+                  <button
+                    type="button"
+                    className="ticket-row"
+                    onClick={() => void open(ticket._id)}
+                  >
+                    <span className="ticket-row-subject">
+                      {ticket.subject} <span className="muted">#{ticket.number}</span>
+                    </span>
+                    <TicketStatusBadge status={ticket.status} />
+                    <span className="muted ticket-row-when">
+                      {ticket.requester.name} · {ticket.priority} · {formatWhen(ticket.lastMessageAt)}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <Pagination page={page} pages={pages} onPage={setPage} label="Pages" />
+          </>
+        )}
+      </QueryState>
     </section>
   );
 }

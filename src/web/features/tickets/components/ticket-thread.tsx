@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { TICKET_MESSAGE_MAX, type Ticket } from '#shared/schemas/tickets';
 import { ApiError } from '#web/lib/api-client';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
+import { TextareaField } from '#web/components/ui/forms';
 
 interface TicketThreadProps {
   ticket: Ticket;
@@ -75,23 +76,16 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
         <p className="notice">{replyDisabledReason}</p>
       ) : (
         <form className="ticket-reply" onSubmit={submit} noValidate>
-          <div className="field">
-            <label htmlFor={`reply-${ticket._id}`}>Your reply</label>
-            <textarea
-              id={`reply-${ticket._id}`}
-              rows={4}
-              maxLength={TICKET_MESSAGE_MAX}
-              value={message}
-              onChange={(e) => setMessage(e.target.value)}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `reply-${ticket._id}-error` : undefined}
-            />
-            {error && (
-              <p id={`reply-${ticket._id}-error`} className="field-error" role="alert">
-                {error}
-              </p>
-            )}
-          </div>
+          <TextareaField
+            id={`reply-${ticket._id}`}
+            label="Your reply"
+            error={error}
+            errorAlert
+            rows={4}
+            maxLength={TICKET_MESSAGE_MAX}
+            value={message}
+            onChange={(e) => setMessage(e.target.value)}
+          />
           <button type="submit" className="btn btn-primary" disabled={sending}>
             {sending ? 'Sending…' : 'Send reply'}
           </button>

@@ -1,7 +1,9 @@
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { ApiError } from '#web/lib/api-client';
-import { useResetUserTwoFactor, useUserTwoFactor } from '../api/admin-two-factor';
+import { useUserTwoFactor } from '../api/get-user-two-factor';
+import { useResetUserTwoFactor } from '../api/reset-user-two-factor';
+import { TextField } from '#web/components/ui/forms';
 
 /**
  * Staff console (admins): turn off a user's two-factor after checking who they are. Removes the
@@ -49,22 +51,15 @@ export function AdminTwoFactorReset({ userId }: { userId: string }) {
       )}
       {on && (
         <form noValidate onSubmit={submit}>
-          <div className="field">
-            <label htmlFor={`${id}-reason`}>Reason for turning off two-factor (identity check done)</label>
-            <input
-              id={`${id}-reason`}
-              value={reason}
-              maxLength={500}
-              onChange={(e) => setReason(e.target.value)}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-error` : undefined}
-            />
-            {error && (
-              <p id={`${id}-error`} className="field-error" role="alert">
-                {error}
-              </p>
-            )}
-          </div>
+          <TextField
+            id={`${id}-reason`}
+            label="Reason for turning off two-factor (identity check done)"
+            error={error}
+            errorAlert
+            value={reason}
+            maxLength={500}
+            onChange={(e) => setReason(e.target.value)}
+          />
           <button type="submit" className="btn btn-secondary btn-small" disabled={pending} aria-busy={pending || undefined}>
             {pending ? 'Turning off…' : 'Turn off two-factor'}
           </button>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { AuthResponse } from '#shared/schemas/auth';
-import { signInWithPasskey } from '../api/two-factor-api';
+import { signInWithPasskey } from '../api/sign-in-with-passkey';
 import { passkeysUnavailableHere } from '../passkeys-availability';
 import { passkeyErrorMessage } from './passkeys-section';
 import '../two-factor.css';

@@ -1,8 +1,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { ApiError } from '#web/lib/api-client';
-import { useAddPasskey, usePasskeys, useRemovePasskey } from '../api/two-factor-api';
+import { useAddPasskey } from '../api/add-passkey';
+import { usePasskeys } from '../api/get-passkeys';
+import { useRemovePasskey } from '../api/remove-passkey';
 import { passkeysUnavailableHere } from '../passkeys-availability';
+import { TextField } from '#web/components/ui/forms';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -98,24 +101,17 @@ export function PasskeysSection() {
       )}
       {!reason && (
         <form noValidate onSubmit={submit} className="passkey-add">
-          <div className="field">
-            <label htmlFor={`${id}-name`}>Passkey name</label>
-            <input
-              id={`${id}-name`}
-              name="passkeyName"
-              maxLength={60}
-              placeholder="e.g. Work laptop"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              aria-invalid={error ? true : undefined}
-              aria-describedby={error ? `${id}-name-error` : undefined}
-            />
-            {error && (
-              <p id={`${id}-name-error`} className="field-error" role="alert">
-                {error}
-              </p>
-            )}
-          </div>
+          <TextField
+            id={`${id}-name`}
+            label="Passkey name"
+            error={error}
+            errorAlert
+            name="passkeyName"
+            maxLength={60}
+            placeholder="e.g. Work laptop"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+          />
           <button type="submit" className="btn btn-secondary btn-small" disabled={add.isPending} aria-busy={add.isPending || undefined}>
             {add.isPending ? 'Waiting for your device…' : 'Add a passkey'}
           </button>

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '#web/lib/api-client';
+import { TextField } from '#web/components/ui/forms';
 
 /** A small form that asks for the current password (and optionally a code) before a sensitive change. */
 export function PasswordStep({
@@ -54,44 +55,28 @@ export function PasswordStep({
       <div className="form-error" role="alert" aria-live="assertive">
         {formError}
       </div>
-      <div className="field">
-        <label htmlFor={`${id}-currentPassword`}>Current password</label>
-        <input
-          id={`${id}-currentPassword`}
-          name="currentPassword"
-          type="password"
-          autoComplete="current-password"
-          value={currentPassword}
-          onChange={(e) => setCurrentPassword(e.target.value)}
-          aria-invalid={errors.currentPassword ? true : undefined}
-          aria-describedby={errors.currentPassword ? `${id}-currentPassword-error` : undefined}
+      <TextField
+        id={`${id}-currentPassword`}
+        label="Current password"
+        error={errors.currentPassword}
+        name="currentPassword"
+        type="password"
+        autoComplete="current-password"
+        value={currentPassword}
+        onChange={(e) => setCurrentPassword(e.target.value)}
+        required
+      />
+      {withCode && (
+        <TextField
+          id={`${id}-code`}
+          label="Authentication code or recovery code"
+          error={errors.code}
+          name="code"
+          autoComplete="one-time-code"
+          value={code}
+          onChange={(e) => setCode(e.target.value)}
           required
         />
-        {errors.currentPassword && (
-          <p id={`${id}-currentPassword-error`} className="field-error">
-            {errors.currentPassword}
-          </p>
-        )}
-      </div>
-      {withCode && (
-        <div className="field">
-          <label htmlFor={`${id}-code`}>Authentication code or recovery code</label>
-          <input
-            id={`${id}-code`}
-            name="code"
-            autoComplete="one-time-code"
-            value={code}
-            onChange={(e) => setCode(e.target.value)}
-            aria-invalid={errors.code ? true : undefined}
-            aria-describedby={errors.code ? `${id}-code-error` : undefined}
-            required
-          />
-          {errors.code && (
-            <p id={`${id}-code-error`} className="field-error">
-              {errors.code}
-            </p>
-          )}
-        </div>
       )}
       <div className="two-factor-actions">
         <button type="submit" className="btn btn-primary btn-small" disabled={pending} aria-busy={pending || undefined}>

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
-import { useStaffTwoFactorRequirement } from '../api/admin-two-factor';
+import { useStaffTwoFactorRequirement } from '../api/get-staff-two-factor-requirement';
 
 /**
  * REQUIRE_STAFF_2FA=1: staff without two-factor see why the console is closed and where to set it up,

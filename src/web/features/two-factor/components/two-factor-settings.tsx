@@ -3,11 +3,16 @@ import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import type { TotpSetupResponse } from '#shared/schemas/two-factor';
 import { ApiError } from '#web/lib/api-client';
-import { useDisableTwoFactor, useRegenerateRecoveryCodes, useTotpEnable, useTotpSetup, useTwoFactorStatus } from '../api/two-factor-api';
+import { useDisableTwoFactor } from '../api/disable-two-factor';
+import { useTotpEnable } from '../api/enable-totp';
+import { useTwoFactorStatus } from '../api/get-two-factor-status';
+import { useRegenerateRecoveryCodes } from '../api/regenerate-recovery-codes';
+import { useTotpSetup } from '../api/setup-totp';
 import { PasskeysSection } from './passkeys-section';
 import { PasswordStep } from './password-step';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
 import '../two-factor.css';
+import { TextField } from '#web/components/ui/forms';
 
 type View = { kind: 'idle' } | { kind: 'password' } | { kind: 'scan'; setup: TotpSetupResponse } | { kind: 'codes'; codes: string[] } | { kind: 'regenerate' } | { kind: 'disable' };
 
@@ -59,25 +64,18 @@ function ScanStep({ setup, onEnabled, onCancel }: { setup: TotpSetupResponse; on
         </li>
         <li>
           <form noValidate onSubmit={submit}>
-            <div className="field">
-              <label htmlFor={`${id}-code`}>Enter the 6-digit code the app shows</label>
-              <input
-                id={`${id}-code`}
-                name="code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={9}
-                value={code}
-                onChange={(e) => setCode(e.target.value)}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${id}-code-error` : undefined}
-              />
-              {error && (
-                <p id={`${id}-code-error`} className="field-error" role="alert">
-                  {error}
-                </p>
-              )}
-            </div>
+            <TextField
+              id={`${id}-code`}
+              label="Enter the 6-digit code the app shows"
+              error={error}
+              errorAlert
+              name="code"
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              maxLength={9}
+              value={code}
+              onChange={(e) => setCode(e.target.value)}
+            />
             <div className="two-factor-actions">
               <button type="submit" className="btn btn-primary btn-small" disabled={enable.isPending} aria-busy={enable.isPending || undefined}>
                 {enable.isPending ? 'Turning on…' : 'Turn on'}

@@ -7,6 +7,7 @@ import {
   type WebhookEvent,
   type WebhookSettings,
 } from '#shared/schemas/webhooks';
+import { CheckboxField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { useEnableWebhook } from '../api/enable-webhook';
 import { useWebhookSettings } from '../api/get-webhook-settings';
@@ -334,23 +335,20 @@ export function WebhooksPanel() {
                 Events
               </legend>
               {WEBHOOK_EVENTS.map((name) => (
-                <div className="webhook-check" key={name}>
-                  <input
-                    id={`${id}-event-${name}`}
-                    type="checkbox"
-                    name="events"
-                    value={name}
-                    checked={events.includes(name)}
-                    onChange={(e) => toggleEvent(name, e.target.checked)}
-                    aria-describedby={`${id}-event-${name}-help`}
-                  />
-                  <label htmlFor={`${id}-event-${name}`}>
-                    {WEBHOOK_EVENT_LABELS[name]} <code className="webhook-event-name">{name}</code>
-                  </label>
-                  <p id={`${id}-event-${name}-help`} className="field-note">
-                    {EVENT_HELP[name]}
-                  </p>
-                </div>
+                <CheckboxField
+                  key={name}
+                  id={`${id}-event-${name}`}
+                  name="events"
+                  value={name}
+                  checked={events.includes(name)}
+                  onChange={(e) => toggleEvent(name, e.target.checked)}
+                  label={
+                    <>
+                      {WEBHOOK_EVENT_LABELS[name]} <code className="webhook-event-name">{name}</code>
+                    </>
+                  }
+                  note={EVENT_HELP[name]}
+                />
               ))}
               {fieldErrors.events && (
                 <p id={`${id}-events-error`} className="field-error">
@@ -359,23 +357,16 @@ export function WebhooksPanel() {
               )}
             </fieldset>
 
-            <div className="webhook-check webhook-enabled">
-              <input
-                id={`${id}-enabled`}
-                type="checkbox"
-                role="switch"
-                name="enabled"
-                checked={enabled}
-                onChange={(e) => setEnabled(e.target.checked)}
-                aria-describedby={describedBy('enabled')}
-              />
-              <label htmlFor={`${id}-enabled`}>Send webhooks</label>
-              {fieldErrors.enabled && (
-                <p id={`${id}-enabled-error`} className="field-error">
-                  {fieldErrors.enabled}
-                </p>
-              )}
-            </div>
+            <CheckboxField
+              className="webhook-enabled"
+              id={`${id}-enabled`}
+              role="switch"
+              name="enabled"
+              checked={enabled}
+              onChange={(e) => setEnabled(e.target.checked)}
+              label="Send webhooks"
+              error={fieldErrors.enabled}
+            />
 
             <div className="webhook-actions">
               <button type="submit" className="btn btn-primary" disabled={saving} aria-busy={saving || undefined}>

@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
-import { checkPayment, createDeposit, fetchCryptoOptions, fetchMyPayments, getPaymentStatus, PaymentCallError } from './payments-api';
+import { checkPayment } from './check-payment';
+import { createDeposit } from './create-deposit';
+import { fetchCryptoOptions } from './get-crypto-options';
+import { fetchMyPayments } from './get-my-payments';
+import { getPaymentStatus } from './get-payment-status';
+import { PaymentCallError } from './payment-call-error';
 
 const ID = '6f1c2a4e-7d8b-4c3a-9e0f-123456789abc';
 

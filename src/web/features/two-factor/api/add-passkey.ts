@@ -1,0 +1,17 @@
+import { useMutation } from '@tanstack/react-query';
+import { startRegistration, type PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/browser';
+import type { Passkey } from '#shared/schemas/two-factor';
+import { api } from '#web/lib/api-client';
+import { useInvalidateTwoFactor } from './two-factor-keys';
+
+/** POST /api/auth/2fa/passkeys/options, the browser's prompt, then POST /api/auth/2fa/passkeys: a new passkey under `name`. */
+export async function addPasskey(name: string) {
+  const { options } = await api.post<{ options: PublicKeyCredentialCreationOptionsJSON }>('/api/auth/2fa/passkeys/options');
+  const response = await startRegistration({ optionsJSON: options });
+  return api.post<{ passkey: Passkey }>('/api/auth/2fa/passkeys', { name, response });
+}
+
+export function useAddPasskey() {
+  const invalidate = useInvalidateTwoFactor();
+  return useMutation({ mutationFn: addPasskey, onSuccess: invalidate });
+}
