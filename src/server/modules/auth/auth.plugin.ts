@@ -46,7 +46,12 @@ function bearerToken(request: FastifyRequest): string | null {
 
 /** Resolves the caller from the bearer token and its session row, then enforces the route's rule. */
 export function registerAuth(app: FastifyInstance, deps: AppContext): void {
-  const store = new SessionStore(deps.database.db);
+  const store = new SessionStore(deps.database.db, () => deps.invalidation.live);
+  // A session revoked anywhere (any instance, or by hand) is heard when it commits (migration 0018).
+  deps.invalidation.onKey((kind, id) => {
+    if (kind === 's') store.forget(id);
+  });
+  deps.invalidation.onReset(() => store.forgetAll());
   app.decorate('sessions', store);
   app.decorateRequest('auth', null);
 
