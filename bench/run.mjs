@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [-- --engines=postgres,pglite] [-- --connections=50] [-- --duration=10]
-//   [-- --mixed=300] [-- --sessions=3000] [-- --payments=1000] [-- --ipns=1500] [-- --login]`
+//   [-- --mixed=300] [-- --sessions=3000] [-- --payments=1000] [-- --ipns=1500] [-- --login] [-- --profile]`
 //
 // Drives the production build (dist/server/server.js) with autocannon, first on PostgreSQL
 // (BENCH_DATABASE_URL or TEST_DATABASE_URL; a throwaway database is created and dropped), then on the
@@ -37,6 +37,8 @@ const USERS = Math.max(1, Math.ceil(SESSIONS / 3));
 const IPNS = Number(opt('ipns', QUICK ? 150 : 1500));
 const ADS = 10;
 const LOGIN = args.includes('--login');
+/** `--profile`: the server runs under `node --cpu-prof`, profiles in bench/results/profiles/ (open in Chrome DevTools). */
+const PROFILE = args.includes('--profile');
 const DB_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const ENGINES = opt('engines', DB_URL ? 'postgres,pglite' : 'pglite').split(',');
 const CORES = os.availableParallelism?.() ?? os.cpus().length;
@@ -113,11 +115,27 @@ require('node:http').createServer((req, res) => {
  * One autocannon run; answers req/s, latency percentiles and error counts. Timed runs start with a
  * discarded warm-up, so neither the load generator's nor the server's JIT compiler is measured.
  */
-async function drive(name, options) {
+async function drive(name, options, pid) {
   if (!options.amount) await measure({ ...options, duration: WARMUP });
+  const before = cpuMs(pid);
   const result = await measure(options);
-  return { name, ...result };
+  const used = cpuMs(pid) - before;
+  // Server CPU time per request: the work each request costs, much steadier than req/s on a shared machine.
+  const cpuUsPerRequest = pid && result.requests ? Math.round((used * 1000) / result.requests) : null;
+  return { name, ...result, cpuUsPerRequest };
 }
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; 0 elsewhere). */
+function cpuMs(pid) {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = 100;
 
 function measure(options) {
   return new Promise((resolve, reject) => {
@@ -197,14 +215,15 @@ async function seed(env) {
   }
 }
 
-async function ceilingRun(name, requestsFor) {
+/** The bare node:http server, started once per pass and driven before each scenario. */
+async function startCeiling() {
   const port = await freePort();
   const server = await startProcess(['-e', CEILING_SOURCE], { PORT: String(port) }, `http://127.0.0.1:${port}/`);
-  try {
-    return await drive(name, { url: `http://127.0.0.1:${port}/`, ...requestsFor(`http://127.0.0.1:${port}`) });
-  } finally {
-    await server.stop();
-  }
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    run: (name, requestsFor) => drive(name, { url: `${base}/`, ...requestsFor(base) }, server.child.pid),
+    stop: () => server.stop(),
+  };
 }
 
 async function benchEngine(engine) {
@@ -240,6 +259,7 @@ async function benchEngine(engine) {
     };
   }
   let server = null;
+  const ceilingServer = await startCeiling();
   try {
     // An admin account (to create the ads), made with the CLI (which migrates) before the server holds the database.
     const adminName = `benchadmin${randomBytes(3).toString('hex')}`;
@@ -252,7 +272,8 @@ async function benchEngine(engine) {
     const seedStarted = Date.now();
     const { tokens, payments } = await seed(env);
     console.log(`  seeded ${USERS} users, ${tokens.length} sessions, ${payments.length} payments in ${Date.now() - seedStarted} ms`);
-    server = await startProcess([SERVER_JS], env, `${url}/readyz`);
+    const profileArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/profiles', engine)}`] : [];
+    server = await startProcess([...profileArgs, SERVER_JS], env, `${url}/readyz`);
 
     const adminLogin = await api(url, 'POST', '/api/login', { body: { username: adminName, password: PASSWORD, turnstileToken: 'ok' } });
     const adIds = [];
@@ -279,13 +300,16 @@ async function benchEngine(engine) {
 
     const rows = [];
     const pair = async (key, name, ceilingRequests, serverOptions) => {
-      const ceiling = await ceilingRun(`ceiling for ${name}`, ceilingRequests);
-      const measured = await drive(name, serverOptions);
+      const ceiling = await ceilingServer.run(`ceiling for ${name}`, ceilingRequests);
+      const measured = await drive(name, serverOptions, server.child.pid);
       measured.ceiling = ceiling.rps;
+      measured.ceilingCpuUsPerRequest = ceiling.cpuUsPerRequest;
       measured.ratio = Math.round((measured.rps / ceiling.rps) * 1000) / 1000;
       measured.key = key;
       rows.push(measured);
-      console.log(`  ${name}: ${measured.rps}/s, ${measured.ratio} x ceiling (${ceiling.rps}/s), p99 ${measured.p99} ms, non-2xx ${measured.non2xx}, errors ${measured.errors}`);
+      console.log(
+        `  ${name}: ${measured.rps}/s, ${measured.ratio} x ceiling (${ceiling.rps}/s), p99 ${measured.p99} ms, non-2xx ${measured.non2xx}, errors ${measured.errors}, server CPU ${measured.cpuUsPerRequest} us/request (ceiling ${ceiling.cpuUsPerRequest})`,
+      );
       return measured;
     };
     const withTokens = (list) => roundRobin(list, (t) => ({ headers: { authorization: `Bearer ${t.token}` } }));
@@ -336,7 +360,7 @@ async function benchEngine(engine) {
           },
         },
       ],
-    });
+    }, server.child.pid);
     ipn.key = 'ipn';
     // Each IPN credited exactly once: every depositor's balance is the sum of their payments.
     const expected = new Map();
@@ -396,6 +420,7 @@ async function benchEngine(engine) {
     });
     return rows;
   } finally {
+    await ceilingServer.stop();
     await server?.stop();
     rmSync(env.DATA_DIR, { recursive: true, force: true });
     await dropDatabase().catch(() => {});
@@ -456,18 +481,18 @@ writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 const pad = (s, n) => String(s).padEnd(n);
 const padL = (s, n) => String(s).padStart(n);
 console.log(`\nOlympus benchmark, ${CONNECTIONS} connections, ${DURATION} s per run, ${CORES} cores, Node ${process.version}, request log at ${result.settings.logLevel}`);
-console.log(`${pad('', 9)}${pad('scenario', 46)}${padL('req/s', 8)}${padL('ceiling', 9)}${padL('x ceil', 8)}${padL('p99 ms', 8)}${padL('non-2xx', 9)}  ${pad('goal', 24)}verdict`);
+console.log(`${pad('', 9)}${pad('scenario', 46)}${padL('req/s', 8)}${padL('ceiling', 9)}${padL('x ceil', 8)}${padL('p99 ms', 8)}${padL('non-2xx', 9)}${padL('us CPU/req', 12)}  ${pad('goal', 24)}verdict`);
 for (const [engine, rows] of Object.entries(result.engines)) {
   for (const r of rows) {
     if (r.key === 'rss') {
       console.log(
-        `${pad(engine, 9)}${pad(r.name, 46)}${padL(`${r.peakMiB} MB`, 8)}${padL('', 9)}${padL('', 8)}${padL('', 8)}${padL('', 9)}  ${pad(GOALS.rss.text, 24)}${r.verdict} (halves ${r.firstHalfPeakMiB} / ${r.secondHalfPeakMiB} MB, ${r.mixedRps} req/s, non-2xx ${r.mixedNon2xx})`,
+        `${pad(engine, 9)}${pad(r.name, 46)}${padL(`${r.peakMiB} MB`, 8)}${padL('', 9)}${padL('', 8)}${padL('', 8)}${padL('', 9)}${padL('', 12)}  ${pad(GOALS.rss.text, 24)}${r.verdict} (halves ${r.firstHalfPeakMiB} / ${r.secondHalfPeakMiB} MB, ${r.mixedRps} req/s, non-2xx ${r.mixedNon2xx})`,
       );
       continue;
     }
     const extra = r.key === 'ipn' ? ` (credited once: ${r.creditedOnce ? 'yes' : 'NO'})` : r.key === 'impressions' && r.counted != null ? ` (${r.counted} counted)` : r.key === 'login' ? ` (${r.perCore}/s per core)` : '';
     console.log(
-      `${pad(engine, 9)}${pad(r.name, 46)}${padL(r.rps, 8)}${padL(r.ceiling ?? '', 9)}${padL(r.ratio?.toFixed(3) ?? '', 8)}${padL(r.p99, 8)}${padL(r.non2xx, 9)}  ${pad(GOALS[r.key]?.text ?? '', 24)}${r.verdict}${extra}`,
+      `${pad(engine, 9)}${pad(r.name, 46)}${padL(r.rps, 8)}${padL(r.ceiling ?? '', 9)}${padL(r.ratio?.toFixed(3) ?? '', 8)}${padL(r.p99, 8)}${padL(r.non2xx, 9)}${padL(r.cpuUsPerRequest == null ? '' : r.ceilingCpuUsPerRequest ? `${r.cpuUsPerRequest}/${r.ceilingCpuUsPerRequest}` : r.cpuUsPerRequest, 12)}  ${pad(GOALS[r.key]?.text ?? '', 24)}${r.verdict}${extra}`,
     );
   }
 }
