@@ -41,3 +41,31 @@ CREATE TRIGGER payments_invalidate_cache
   FOR EACH ROW
   WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.user_id IS DISTINCT FROM NEW.user_id)
   EXECUTE FUNCTION olympus_notify_invalidate('p');
+--> statement-breakpoint
+-- The two-factor summary /api/auth/me shows is cached with the user: a change to a user's two-factor
+-- rows is announced as a change to the user.
+CREATE FUNCTION olympus_notify_user_of_row() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  changed_user text;
+BEGIN
+  IF TG_OP = 'DELETE' THEN
+    changed_user := OLD.user_id::text;
+  ELSE
+    changed_user := NEW.user_id::text;
+  END IF;
+  PERFORM pg_notify('olympus_invalidate', 'u:' || changed_user);
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER two_factor_invalidate_user
+  AFTER INSERT OR UPDATE OR DELETE ON two_factor
+  FOR EACH ROW EXECUTE FUNCTION olympus_notify_user_of_row();
+--> statement-breakpoint
+CREATE TRIGGER passkeys_invalidate_user
+  AFTER INSERT OR UPDATE OR DELETE ON passkeys
+  FOR EACH ROW EXECUTE FUNCTION olympus_notify_user_of_row();
+--> statement-breakpoint
+CREATE TRIGGER recovery_codes_invalidate_user
+  AFTER INSERT OR UPDATE OR DELETE ON two_factor_recovery_codes
+  FOR EACH ROW EXECUTE FUNCTION olympus_notify_user_of_row();

@@ -1,3 +1,4 @@
+import { InvalidatedCache } from '#server/db/invalidated-cache.js';
 import type { UserRow } from './users.tables.js';
 
 /**
@@ -78,6 +79,7 @@ export class UserReadCache {
 
   /** Call before writing a user row (credits, role, disabled, connections, onboarding, password). */
   noteUserChanging(userId: string): void {
+    for (const follower of this.followers) follower.forget(userId);
     this.entries.delete(userId);
     // A load already in flight may answer the old row: later callers must not join it.
     this.loading.delete(userId);
@@ -91,7 +93,10 @@ export class UserReadCache {
     return () => this.liveSources.delete(live);
   }
 
-  private allLive(): boolean {
+  /** Other per-user caches (userScopedCache): told of every change and every start-over this cache hears. */
+  readonly followers = new Set<{ forget(userId: string): void; forgetAll(): void }>();
+
+  allLive(): boolean {
     if (this.liveSources.size === 0) return false;
     for (const live of this.liveSources) if (!live()) return false;
     return true;
@@ -99,6 +104,7 @@ export class UserReadCache {
 
   /** Changes may have been missed (a listener dropped or came back): start over, keep nothing in flight. */
   forgetAll(): void {
+    for (const follower of this.followers) follower.forgetAll();
     this.entries.clear();
     this.loading.clear();
     this.everyoneHeld = { seq: ++this.seq, until: 0 };
@@ -130,6 +136,17 @@ export class UserReadCache {
  * are random UUIDs, so apps sharing a process (tests) cannot collide.
  */
 export const userReadCache = new UserReadCache();
+
+/**
+ * A cache of something per user (e.g. the two-factor summary /api/auth/me shows) that is dropped
+ * whenever the user's row cache is: `noteUserChanging`, a change heard from another instance (the
+ * user's row, or their two-factor rows: migration 0018), or a start-over. Long-lived on the same terms.
+ */
+export function userScopedCache<V>(): InvalidatedCache<V> {
+  const cache = new InvalidatedCache<V>({ live: () => userReadCache.allLive(), longTtlMs: USER_CACHE_LIVE_MS, shortTtlMs: USER_CACHE_MS, maxEntries: MAX_ENTRIES });
+  userReadCache.followers.add(cache);
+  return cache;
+}
 
 export function noteUserChanging(userId: string): void {
   userReadCache.noteUserChanging(userId);
