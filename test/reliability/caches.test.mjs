@@ -87,7 +87,9 @@ test('two instances: revocations, disabled accounts and payment statuses reach t
   const poll = () => api(b.url, 'GET', `/api/payments/${deposit.payment._id}/status`, { token: erin.token });
   for (let i = 0; i < 3; i++) assert.equal((await poll()).json.paymentData.payment_status, 'waiting');
   assert.equal((await postIpn(a.url, deposit.ipn)).status, 200);
-  const afterIpn = await msUntil(async () => (await poll()).json.paymentData.payment_status === 'finished');
+  const onA = await api(a.url, 'GET', `/api/payments/${deposit.payment._id}/status`, { token: erin.token });
+  assert.equal(onA.json.paymentData.payment_status, 'completed');
+  const afterIpn = await msUntil(async () => (await poll()).json.paymentData.payment_status === 'completed');
   assert.ok(afterIpn < 1000, `B showed the old status for ${afterIpn} ms`);
   assert.deepEqual(await ledgerViolations(db.pool), []);
 
