@@ -12,7 +12,11 @@
 //
 // Every scenario is compared with a bare node:http server answering a fixed JSON body (the ceiling on
 // this machine), measured in the same pass just before, driven the same way (same per-request setup in
-// the load generator). Goals are issue 18's. Writes bench/results/<time>.json and prints a table.
+// the load generator). Goals are issue 18's. The many-sessions and many-payments scenarios warm up with
+// one request per session or payment (each instance cache entry made once), then measure steady state.
+// Next to req/s, the server's CPU time per request (from /proc; the embedded database runs inside the
+// server process, PostgreSQL does not) is the figure to compare on a shared machine. `--profile` writes
+// CPU profiles. Writes bench/results/<time>.json and prints a table.
 import { spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -115,8 +119,10 @@ require('node:http').createServer((req, res) => {
  * One autocannon run; answers req/s, latency percentiles and error counts. Timed runs start with a
  * discarded warm-up, so neither the load generator's nor the server's JIT compiler is measured.
  */
-async function drive(name, options, pid) {
-  if (!options.amount) await measure({ ...options, duration: WARMUP });
+async function drive(name, options, pid, warmupAmount = 0) {
+  // Warm-up: a fixed time, or one request per session/payment (every cache entry made once: steady state).
+  if (warmupAmount) await measure({ ...options, amount: warmupAmount });
+  else if (!options.amount) await measure({ ...options, duration: WARMUP });
   const before = cpuMs(pid);
   const result = await measure(options);
   const used = cpuMs(pid) - before;
@@ -221,7 +227,7 @@ async function startCeiling() {
   const server = await startProcess(['-e', CEILING_SOURCE], { PORT: String(port) }, `http://127.0.0.1:${port}/`);
   const base = `http://127.0.0.1:${port}`;
   return {
-    run: (name, requestsFor) => drive(name, { url: `${base}/`, ...requestsFor(base) }, server.child.pid),
+    run: (name, requestsFor, warmupAmount) => drive(name, { url: `${base}/`, ...requestsFor(base) }, server.child.pid, warmupAmount),
     stop: () => server.stop(),
   };
 }
@@ -299,9 +305,9 @@ async function benchEngine(engine) {
     console.log(`  prepared ${ipns.length} finished deposits in ${Date.now() - ipnStarted} ms`);
 
     const rows = [];
-    const pair = async (key, name, ceilingRequests, serverOptions) => {
-      const ceiling = await ceilingServer.run(`ceiling for ${name}`, ceilingRequests);
-      const measured = await drive(name, serverOptions, server.child.pid);
+    const pair = async (key, name, ceilingRequests, serverOptions, warmupAmount = 0) => {
+      const ceiling = await ceilingServer.run(`ceiling for ${name}`, ceilingRequests, warmupAmount);
+      const measured = await drive(name, serverOptions, server.child.pid, warmupAmount);
       measured.ceiling = ceiling.rps;
       measured.ceilingCpuUsPerRequest = ceiling.cpuUsPerRequest;
       measured.ratio = Math.round((measured.rps / ceiling.rps) * 1000) / 1000;
@@ -319,12 +325,12 @@ async function benchEngine(engine) {
       url: `${url}/api/auth/me`,
       headers: { authorization: `Bearer ${tokens[0].token}` },
     });
-    await pair('meMany', `GET /api/auth/me, ${tokens.length} sessions`, () => ({ requests: withTokens(tokens) }), { url: `${url}/api/auth/me`, requests: withTokens(tokens) });
+    await pair('meMany', `GET /api/auth/me, ${tokens.length} sessions`, () => ({ requests: withTokens(tokens) }), { url: `${url}/api/auth/me`, requests: withTokens(tokens) }, tokens.length);
     const statusRequests = (base) => roundRobin(payments, (p) => ({ path: base ? `/api/payments/${p.id}/status` : '/', headers: { authorization: `Bearer ${p.token}` } }));
     await pair('status', `GET /api/payments/{id}/status, ${payments.length} payments`, () => ({ requests: statusRequests(false) }), {
       url,
       requests: statusRequests(true),
-    });
+    }, payments.length);
     // Impressions: a new anonymous viewer (user agent) for each, over the ads: every one is counted.
     const before = await countImpressions(env);
     const impressionRequests = (toServer) => {
