@@ -125,7 +125,7 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
       case 'staff':
       case 'admin': {
         if (auth.isGuest || !auth.userId) throw forbidden();
-        // Roles can change; staff rights are read from the user row (cached under a second), not the token.
+        // Roles can change; staff rights are read from the user row (cached, changes heard at once: decision 0170), not the token.
         const user = await userReadCache.get(auth.userId, (id) => findUserById(deps.database.db, id));
         const allowed = requirement === 'admin' ? ['admin'] : ['support', 'admin'];
         if (!user || !allowed.includes(user.role)) throw forbidden();
