@@ -1,28 +1,62 @@
-// `npm run bench [-- --quick] [-- --engines=postgres,pglite] [-- --connections=100] [-- --duration=10]`
+// `npm run bench [-- --quick] [-- --engines=postgres,pglite] [-- --connections=50] [-- --duration=10]
+//   [-- --mixed=300] [-- --sessions=3000] [-- --payments=1000] [-- --ipns=1500] [-- --login] [-- --profile]`
 //
 // Drives the production build (dist/server/server.js) with autocannon, first on PostgreSQL
-// (TEST_DATABASE_URL or BENCH_DATABASE_URL; a throwaway database is created and dropped), then on the
-// embedded database, next to a bare node:http server answering a fixed JSON body (the ceiling on
-// this machine, measured in the same run). Writes bench/results/<time>.json and prints a table.
+// (BENCH_DATABASE_URL or TEST_DATABASE_URL; a throwaway database is created and dropped), then on the
+// embedded database, with the settings `npm start` uses (request logging on, at `info`, to stdout) except
+// rate limits (a load generator on one address would measure 429s). Real traffic, not one cached token:
+// 3,000 sessions of 1,000 users asked round-robin, 1,000 payments of those users polled round-robin,
+// impressions from a new anonymous viewer each, IPNs each sent once. Users, sessions and payments are
+// written straight into the database before the server starts (thousands of argon2id registrations
+// would take minutes); their tokens are signed here with the server's JWT secret.
+//
+// Every scenario is compared with a bare node:http server answering a fixed JSON body (the ceiling on
+// this machine), measured in the same pass just before, driven the same way (same per-request setup in
+// the load generator). Goals are issue 18's. The many-sessions and many-payments scenarios warm up with
+// one request per session or payment (each instance cache entry made once), then measure steady state.
+// Next to req/s, the server's CPU time per request (from /proc; the embedded database runs inside the
+// server process, PostgreSQL does not) is the figure to compare on a shared machine. `--profile` writes
+// CPU profiles. Writes bench/results/<time>.json and prints a table.
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHmac, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { PASSWORD, ROOT, SERVER_JS, api, freePort, pool, register, signIpn, sleep } from '../test/reliability/lib.mjs';
+import { PASSWORD, ROOT, SERVER_JS, api, freePort, pool, signIpn, sleep } from '../test/reliability/lib.mjs';
 
 process.chdir(ROOT);
 const args = process.argv.slice(2);
 const opt = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const QUICK = args.includes('--quick');
-const CONNECTIONS = Number(opt('connections', 100));
-const DURATION = Number(opt('duration', QUICK ? 4 : 15));
-const IPNS = Number(opt('ipns', QUICK ? 300 : 1500));
+const CONNECTIONS = Number(opt('connections', 50));
+const DURATION = Number(opt('duration', QUICK ? 2 : 15));
+const WARMUP = QUICK ? 1 : 2;
+const MIXED = Number(opt('mixed', QUICK ? 5 : 300));
+const SESSIONS = Number(opt('sessions', 3000));
+const PAYMENTS = Number(opt('payments', 1000));
+const USERS = Math.max(1, Math.ceil(SESSIONS / 3));
+const IPNS = Number(opt('ipns', QUICK ? 100 : 1500));
+const ADS = 10;
+const LOGIN = args.includes('--login');
+/** `--profile`: the server runs under `node --cpu-prof`, profiles in bench/results/profiles/ (open in Chrome DevTools). */
+const PROFILE = args.includes('--profile');
 const DB_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const ENGINES = opt('engines', DB_URL ? 'postgres,pglite' : 'pglite').split(',');
 const CORES = os.availableParallelism?.() ?? os.cpus().length;
+
+/** Issue 18's goals: a ratio to the ceiling, a rate, or a memory bound. */
+const GOALS = {
+  healthz: { ratio: 0.5, text: '>= 0.5 x' },
+  meOne: { ratio: 0.5, text: '>= 0.5 x' },
+  meMany: { ratio: 1 / 3, p99: 25, text: '>= 0.33 x, p99 < 25 ms' },
+  status: { ratio: 1 / 3, text: '>= 0.33 x' },
+  impressions: { rps: 10_000, text: '>= 10,000/s' },
+  ipn: { rps: 1000, text: '>= 1,000/s' },
+  rss: { mib: 300, text: '< 300 MB, flat' },
+};
 
 function newest(entry) {
   if (!existsSync(entry)) return 0;
@@ -35,8 +69,9 @@ if (!existsSync(SERVER_JS) || Math.max(newest('src/server'), newest('src/shared'
   console.log('Building the server (dist/server is missing or older than the sources)...');
   if ((await run('npm', ['run', 'build:server'])) !== 0) process.exit(1);
 }
+const { openDatabase } = await import(pathToFileURL(path.join(ROOT, 'dist/server/db/client.js')).href);
 
-/** A child process, answering once `readyUrl` answers 200 (bounded). */
+/** A child process, answering once `readyUrl` answers 200 (bounded). Its stdout (the request log) goes to /dev/null. */
 async function startProcess(argv, env, readyUrl) {
   const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
@@ -51,6 +86,14 @@ async function startProcess(argv, env, readyUrl) {
   }
   return {
     child,
+    rssMiB() {
+      try {
+        const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]);
+        return Number.isFinite(kb) ? Math.round(kb / 102.4) / 10 : null;
+      } catch {
+        return null;
+      }
+    },
     stop: () =>
       new Promise((resolve) => {
         if (child.exitCode !== null) return resolve();
@@ -67,20 +110,38 @@ async function startProcess(argv, env, readyUrl) {
 const CEILING_SOURCE = `
 const body = JSON.stringify({ status: 'ok' });
 require('node:http').createServer((req, res) => {
+  req.resume();
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
   res.end(body);
 }).listen(Number(process.env.PORT), '127.0.0.1');`;
 
 /**
  * One autocannon run; answers req/s, latency percentiles and error counts. Timed runs start with a
- * discarded 2-second warm-up, so neither the load generator's nor the server's JIT compiler is
- * measured (the first run of a cold autocannon reported the ceiling at half its value).
+ * discarded warm-up, so neither the load generator's nor the server's JIT compiler is measured.
  */
-async function drive(name, options) {
-  if (!options.amount) await measure({ ...options, duration: 2 });
+async function drive(name, options, pid, warmupAmount = 0) {
+  // Warm-up: a fixed time, or one request per session/payment (every cache entry made once: steady state).
+  if (warmupAmount) await measure({ ...options, amount: warmupAmount });
+  else if (!options.amount) await measure({ ...options, duration: WARMUP });
+  const before = cpuMs(pid);
   const result = await measure(options);
-  return { name, ...result };
+  const used = cpuMs(pid) - before;
+  // Server CPU time per request: the work each request costs, much steadier than req/s on a shared machine.
+  const cpuUsPerRequest = pid && result.requests ? Math.round((used * 1000) / result.requests) : null;
+  return { name, ...result, cpuUsPerRequest };
 }
+
+/** CPU time (user + system) a process has used so far, in ms (Linux /proc; 0 elsewhere). */
+function cpuMs(pid) {
+  if (!pid) return 0;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return 0;
+  }
+}
+const CLOCK_TICKS = 100;
 
 function measure(options) {
   return new Promise((resolve, reject) => {
@@ -92,6 +153,7 @@ function measure(options) {
       resolve({
         requests: result.requests.total,
         rps: Math.round(options.amount ? result.requests.total / seconds : result.requests.average),
+        ok2xx: result['2xx'],
         p50: result.latency.p50,
         p99: result.latency.p99,
         errors: result.errors + result.timeouts,
@@ -102,7 +164,75 @@ function measure(options) {
   });
 }
 
-async function benchEngine(engine, ceiling) {
+/** Round-robin over `items`: each request gets the next one (the load generator's cost is the same for the ceiling). */
+function roundRobin(items, build) {
+  let next = 0;
+  return [{ setupRequest: (req) => ({ ...req, ...build(items[next++ % items.length], next) }) }];
+}
+
+const b64 = (value) => Buffer.from(JSON.stringify(value)).toString('base64url');
+/** An HS256 session token exactly as the server signs them (src/server/modules/auth/tokens.ts). */
+function signToken(secret, claims) {
+  const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
+  return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
+}
+
+/**
+ * Users, sessions and payments written straight into the database (the schema is there: the CLI that
+ * made the admin account ran the migrations). Answers [{ userId, sessionId, token }] and the payments.
+ */
+async function seed(env) {
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: env.DATA_DIR, poolSize: 2 });
+  try {
+    const q = (text, values) => database.pool.query(text, values);
+    const tag = randomBytes(3).toString('hex');
+    const users = await q(
+      `INSERT INTO users (username, email, password_hash, referral_code)
+       SELECT 'bench' || $1 || i, 'bench' || $1 || i || '@example.com', 'not-a-hash', 'B' || $1 || i FROM generate_series(1, $2::int) AS i
+       RETURNING id`,
+      [tag, USERS],
+    );
+    const userIds = users.rows.map((r) => r.id);
+    const sessions = await q(
+      `INSERT INTO sessions (user_id, expires_at)
+       SELECT u, now() + interval '1 day' FROM unnest($1::uuid[]) AS u, generate_series(1, 3)
+       RETURNING id, user_id`,
+      [userIds],
+    );
+    const now = Math.floor(Date.now() / 1000);
+    const secret = Buffer.from(env.JWT_SECRET);
+    const tokens = sessions.rows.slice(0, SESSIONS).map((r) => ({
+      userId: r.user_id,
+      sessionId: r.id,
+      token: signToken(secret, { sid: r.id, isGuest: false, role: 'user', sub: r.user_id, iat: now, exp: now + 86_400 }),
+    }));
+    const payments = await q(
+      `INSERT INTO payments (user_id, provider_payment_id, status, price_amount_cents, pay_currency, fee_percent, fee_cents, credits_cents, expires_at)
+       SELECT u.id, 'bench-' || $1 || '-' || row_number() OVER (), 'waiting', 2000, 'btc', 5, 100, 1900, now() + interval '1 day'
+       FROM (SELECT unnest($2::uuid[]) AS id) u, generate_series(1, $3::int)
+       LIMIT $4
+       RETURNING id, user_id`,
+      [tag, userIds, Math.ceil(PAYMENTS / userIds.length), PAYMENTS],
+    );
+    const tokenOf = new Map(tokens.map((t) => [t.userId, t.token]));
+    return { tokens, payments: payments.rows.map((r) => ({ id: r.id, token: tokenOf.get(r.user_id) })) };
+  } finally {
+    await database.close();
+  }
+}
+
+/** The bare node:http server, started once per pass and driven before each scenario. */
+async function startCeiling() {
+  const port = await freePort();
+  const server = await startProcess(['-e', CEILING_SOURCE], { PORT: String(port) }, `http://127.0.0.1:${port}/`);
+  const base = `http://127.0.0.1:${port}`;
+  return {
+    run: (name, requestsFor, warmupAmount) => drive(name, { url: `${base}/`, ...requestsFor(base) }, server.child.pid, warmupAmount),
+    stop: () => server.stop(),
+  };
+}
+
+async function benchEngine(engine) {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   let dropDatabase = async () => {};
@@ -112,7 +242,8 @@ async function benchEngine(engine, ceiling) {
     HOST: '127.0.0.1',
     PORT: String(port),
     JWT_SECRET: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
+    // The default of `npm start` (info: one line per request), written to stdout, which is /dev/null here.
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     // Rate limits would answer 429 to a load generator on one address; they are measured off.
     RATE_LIMITS: '0',
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'olympus-bench-')),
@@ -133,27 +264,35 @@ async function benchEngine(engine, ceiling) {
       await c.end();
     };
   }
-  // An admin account (to create the ad), made with the CLI before the server holds the database.
-  const adminName = `benchadmin${randomBytes(3).toString('hex')}`;
-  const cli = spawn(process.execPath, [path.join(ROOT, 'dist/server/cli.js'), 'create-user', '--username', adminName, '--password', PASSWORD, '--role', 'admin'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-    stdio: 'ignore',
-  });
-  if ((await new Promise((resolve) => cli.on('exit', resolve))) !== 0) throw new Error('could not create the admin account');
-  const server = await startProcess([SERVER_JS], env, `${url}/readyz`);
+  let server = null;
+  const ceilingServer = await startCeiling();
   try {
-    // Fixtures: users, a payment to poll, an ad, and finished payments whose IPNs have not been sent.
-    const users = [];
-    for (let i = 0; i < 10; i++) users.push(await register(url, 'bench'));
-    const me = users[0];
-    const deposit = await api(url, 'POST', '/api/payments/deposit', { token: me.token, body: { crypto: 'btc', amount: 20 } });
-    const paymentId = deposit.json.payment._id;
+    // An admin account (to create the ads), made with the CLI (which migrates) before the server holds the database.
+    const adminName = `benchadmin${randomBytes(3).toString('hex')}`;
+    const cli = spawn(process.execPath, [path.join(ROOT, 'dist/server/cli.js'), 'create-user', '--username', adminName, '--password', PASSWORD, '--role', 'admin'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
+    });
+    if ((await new Promise((resolve) => cli.on('exit', resolve))) !== 0) throw new Error('could not create the admin account');
+    const seedStarted = Date.now();
+    const { tokens, payments } = await seed(env);
+    console.log(`  seeded ${USERS} users, ${tokens.length} sessions, ${payments.length} payments in ${Date.now() - seedStarted} ms`);
+    const profileArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/profiles', engine)}`] : [];
+    server = await startProcess([...profileArgs, SERVER_JS], env, `${url}/readyz`);
+
     const adminLogin = await api(url, 'POST', '/api/login', { body: { username: adminName, password: PASSWORD, turnstileToken: 'ok' } });
-    const ad = await api(url, 'POST', '/api/staff/ads', { token: adminLogin.json.token, body: { placement: 'home-banner', title: 'Bench ad', targetUrl: 'https://example.com/' } });
-    const adId = ad.json.ad._id;
-    const ipnFixtures = await pool(Array.from({ length: IPNS }, (_, i) => users[i % users.length]), 8, async (user) => {
+    const adIds = [];
+    for (let i = 0; i < ADS; i++) {
+      const ad = await api(url, 'POST', '/api/staff/ads', { token: adminLogin.json.token, body: { placement: 'home-banner', title: `Bench ad ${i}`, targetUrl: 'https://example.com/' } });
+      adIds.push(ad.json.ad._id);
+    }
+    // IPNs: deposits of many users, finished at the sandbox provider without sending their IPN.
+    const ipnStarted = Date.now();
+    const depositors = tokens.filter((_, i) => i % 3 === 0);
+    const ipnFixtures = await pool(Array.from({ length: IPNS }, (_, i) => depositors[i % depositors.length]), 8, async (user) => {
       const created = await api(url, 'POST', '/api/payments/deposit', { token: user.token, body: { crypto: 'btc', amount: 10 } });
+      if (created.status !== 201) throw new Error(`deposit: ${created.status} ${created.text}`);
       const p = created.json.payment;
       await api(url, 'POST', `/sandbox/nowpayments/payments/${p.providerPaymentId}/status`, { body: { status: 'finished', ipn: false } });
       const remote = await api(url, 'GET', `/sandbox/nowpayments/v1/payment/${p.providerPaymentId}`, { headers: { 'x-api-key': 'sandbox-api-key' } });
@@ -163,20 +302,62 @@ async function benchEngine(engine, ceiling) {
       if (!r.ok) throw r.error;
       return r.value;
     });
+    console.log(`  prepared ${ipns.length} finished deposits in ${Date.now() - ipnStarted} ms`);
 
-    const auth = { authorization: `Bearer ${me.token}` };
-    const results = [];
-    results.push(await drive('/healthz', { url: `${url}/healthz` }));
-    results.push(await drive('GET /api/auth/me', { url: `${url}/api/auth/me`, headers: auth }));
-    results.push(await drive('GET /api/payments/{id}/status', { url: `${url}/api/payments/${paymentId}/status`, headers: auth }));
-    results.push(await drive('POST /api/ads/{id}/impression', { url: `${url}/api/ads/${adId}/impression`, method: 'POST' }));
-    const loginBody = JSON.stringify({ username: me.username, password: PASSWORD, turnstileToken: 'ok' });
-    const login = await drive('POST /api/login', { url: `${url}/api/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: loginBody });
-    login.perCore = Math.round((login.rps / CORES) * 10) / 10;
-    results.push(login);
+    const rows = [];
+    // --quick measures the ceiling once per pass (the first scenario's) to stay under two minutes.
+    let quickCeiling = null;
+    const pair = async (key, name, ceilingRequests, serverOptions, warmupAmount = 0) => {
+      const ceiling = (QUICK && quickCeiling) || (await ceilingServer.run(`ceiling for ${name}`, ceilingRequests, warmupAmount));
+      if (QUICK) quickCeiling = ceiling;
+      const measured = await drive(name, serverOptions, server.child.pid, warmupAmount);
+      measured.ceiling = ceiling.rps;
+      measured.ceilingCpuUsPerRequest = ceiling.cpuUsPerRequest;
+      measured.ratio = Math.round((measured.rps / ceiling.rps) * 1000) / 1000;
+      measured.key = key;
+      rows.push(measured);
+      console.log(
+        `  ${name}: ${measured.rps}/s, ${measured.ratio} x ceiling (${ceiling.rps}/s), p99 ${measured.p99} ms, non-2xx ${measured.non2xx}, errors ${measured.errors}, server CPU ${measured.cpuUsPerRequest} us/request (ceiling ${ceiling.cpuUsPerRequest})`,
+      );
+      return measured;
+    };
+    const withTokens = (list) => roundRobin(list, (t) => ({ headers: { authorization: `Bearer ${t.token}` } }));
+    const plain = () => ({});
+    await pair('healthz', 'GET /healthz', plain, { url: `${url}/healthz` });
+    await pair('meOne', 'GET /api/auth/me, one token', () => ({ headers: { authorization: `Bearer ${tokens[0].token}` } }), {
+      url: `${url}/api/auth/me`,
+      headers: { authorization: `Bearer ${tokens[0].token}` },
+    });
+    await pair('meMany', `GET /api/auth/me, ${tokens.length} sessions`, () => ({ requests: withTokens(tokens) }), { url: `${url}/api/auth/me`, requests: withTokens(tokens) }, tokens.length);
+    const statusRequests = (base) => roundRobin(payments, (p) => ({ path: base ? `/api/payments/${p.id}/status` : '/', headers: { authorization: `Bearer ${p.token}` } }));
+    await pair('status', `GET /api/payments/{id}/status, ${payments.length} payments`, () => ({ requests: statusRequests(false) }), {
+      url,
+      requests: statusRequests(true),
+    }, payments.length);
+    // Impressions: a new anonymous viewer (user agent) for each, over the ads: every one is counted.
+    const before = await countImpressions(env);
+    const impressionRequests = (toServer) => {
+      let n = 0;
+      const id = randomBytes(3).toString('hex');
+      return [
+        {
+          setupRequest: (req) => {
+            n++;
+            return { ...req, method: 'POST', path: toServer ? `/api/ads/${adIds[n % adIds.length]}/impression` : '/', headers: { 'user-agent': `bench-${id}-${n}` } };
+          },
+        },
+      ];
+    };
+    const impressions = await pair('impressions', 'POST /api/ads/{id}/impression, new viewers', () => ({ requests: impressionRequests(false) }), {
+      url,
+      requests: impressionRequests(true),
+    });
+    await sleep(1500); // Batched impressions reach the table within a second.
+    if (before !== null) impressions.counted = (await countImpressions(env)) - before;
+
     // IPNs: each of the prepared payments exactly once, as fast as the server takes them.
     let next = 0;
-    const ipn = await drive('POST /api/payments/ipn (signed)', {
+    const ipn = await drive('POST /api/payments/ipn (signed, each once)', {
       url: `${url}/api/payments/ipn`,
       method: 'POST',
       amount: ipns.length,
@@ -188,45 +369,118 @@ async function benchEngine(engine, ceiling) {
           },
         },
       ],
-    });
-    // Each IPN credited exactly once: every user's balance is the sum of their payments.
+    }, server.child.pid);
+    ipn.key = 'ipn';
+    // Each IPN credited exactly once: every depositor's balance is the sum of their payments.
     const expected = new Map();
     for (const item of ipns) expected.set(item.user.userId, (expected.get(item.user.userId) ?? 0) + item.cents);
     let creditedOnce = true;
-    for (const user of users) {
-      const res = await api(url, 'GET', `/api/users/${user.userId}/credits`, { token: user.token });
-      if (Math.round(res.json.credits * 100) !== (expected.get(user.userId) ?? 0)) creditedOnce = false;
-    }
+    await pool([...expected.keys()], 8, async (userId) => {
+      const token = tokens.find((t) => t.userId === userId).token;
+      const res = await api(url, 'GET', `/api/users/${userId}/credits`, { token });
+      if (Math.round(res.json.credits * 100) !== expected.get(userId)) creditedOnce = false;
+    });
     ipn.creditedOnce = creditedOnce;
-    results.push(ipn);
-    for (const r of results) r.ratio = Math.round((r.rps / ceiling.rps) * 1000) / 1000;
-    return results;
+    rows.push(ipn);
+    console.log(`  IPNs: ${ipn.rps}/s, each credited once: ${creditedOnce ? 'yes' : 'NO'}`);
+
+    if (LOGIN) {
+      const loginBody = JSON.stringify({ username: adminName, password: PASSWORD, turnstileToken: 'ok' });
+      const login = await drive('POST /api/login', { url: `${url}/api/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: loginBody });
+      login.perCore = Math.round((login.rps / CORES) * 10) / 10;
+      login.key = 'login';
+      rows.push(login);
+    }
+
+    // Mixed traffic: sessions, status polls and impressions interleaved; RSS sampled every second.
+    let m = 0;
+    const mixId = randomBytes(3).toString('hex');
+    const samples = [];
+    const sampler = setInterval(() => samples.push(server.rssMiB()), 1000);
+    const mixed = await measure({
+      url,
+      duration: MIXED,
+      requests: [
+        {
+          setupRequest: (req) => {
+            m++;
+            if (m % 3 === 0) return { ...req, method: 'POST', path: `/api/ads/${adIds[m % adIds.length]}/impression`, headers: { 'user-agent': `mix-${mixId}-${m}` } };
+            if (m % 3 === 1) return { ...req, method: 'GET', path: '/api/auth/me', headers: { authorization: `Bearer ${tokens[m % tokens.length].token}` } };
+            const p = payments[m % payments.length];
+            return { ...req, method: 'GET', path: `/api/payments/${p.id}/status`, headers: { authorization: `Bearer ${p.token}` } };
+          },
+        },
+      ],
+    });
+    clearInterval(sampler);
+    const valid = samples.filter((s) => s !== null);
+    const half = Math.floor(valid.length / 2);
+    rows.push({
+      key: 'rss',
+      name: `peak RSS, ${MIXED} s of mixed traffic`,
+      peakMiB: Math.max(...valid),
+      firstHalfPeakMiB: Math.max(...valid.slice(0, Math.max(1, half))),
+      secondHalfPeakMiB: Math.max(...valid.slice(half)),
+      endMiB: valid.at(-1),
+      mixedRps: mixed.rps,
+      mixedP99: mixed.p99,
+      mixedNon2xx: mixed.non2xx,
+      mixedErrors: mixed.errors,
+    });
+    return rows;
   } finally {
-    await server.stop();
+    await ceilingServer.stop();
+    await server?.stop();
     rmSync(env.DATA_DIR, { recursive: true, force: true });
     await dropDatabase().catch(() => {});
   }
 }
 
-const started = Date.now();
-const ceilingPort = await freePort();
-const ceilingServer = await startProcess(['-e', CEILING_SOURCE], { PORT: String(ceilingPort) }, `http://127.0.0.1:${ceilingPort}/`);
-const ceiling = await drive('bare node:http (ceiling)', { url: `http://127.0.0.1:${ceilingPort}/` });
-ceiling.ratio = 1;
-await ceilingServer.stop();
+/** Counted impressions, read while the server runs (PostgreSQL directly; the embedded one through its staff stats is not worth it: null). */
+async function countImpressions(env) {
+  if (!env.DATABASE_URL) return null;
+  const c = new pg.Client({ connectionString: env.DATABASE_URL });
+  await c.connect();
+  try {
+    return Number((await c.query('SELECT count(*)::int AS n FROM ad_impressions')).rows[0].n);
+  } finally {
+    await c.end();
+  }
+}
 
+function verdict(row) {
+  const goal = GOALS[row.key];
+  if (!goal) return '';
+  if (row.key === 'rss') return row.peakMiB < goal.mib && row.secondHalfPeakMiB <= row.firstHalfPeakMiB * 1.1 ? 'met' : 'MISSED';
+  if (goal.rps) return row.rps >= goal.rps && (row.key !== 'ipn' || row.creditedOnce) ? 'met' : 'MISSED';
+  return row.ratio >= goal.ratio && (!goal.p99 || row.p99 < goal.p99) ? 'met' : 'MISSED';
+}
+
+const started = Date.now();
 const passes = {};
 for (const engine of ENGINES) {
-  console.log(`\n${engine}: preparing fixtures and ${IPNS} finished payments...`);
-  passes[engine] = await benchEngine(engine, ceiling);
+  console.log(`\n${engine}: seeding and preparing ${IPNS} finished payments...`);
+  passes[engine] = await benchEngine(engine);
 }
 
 const result = {
   at: new Date().toISOString(),
   machine: { cpus: CORES, cpuModel: os.cpus()[0]?.model ?? null, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
-  settings: { connections: CONNECTIONS, durationSeconds: DURATION, ipns: IPNS, quick: QUICK, rateLimits: 'off', loadGenerator: 'autocannon (same process, one thread)' },
-  ceiling,
-  engines: passes,
+  settings: {
+    connections: CONNECTIONS,
+    durationSeconds: DURATION,
+    mixedSeconds: MIXED,
+    sessions: SESSIONS,
+    users: USERS,
+    payments: PAYMENTS,
+    ipns: IPNS,
+    quick: QUICK,
+    rateLimits: 'off',
+    logLevel: process.env.BENCH_LOG_LEVEL ?? 'info',
+    loadGenerator: 'autocannon (same process, one thread)',
+  },
+  goals: GOALS,
+  engines: Object.fromEntries(Object.entries(passes).map(([engine, rows]) => [engine, rows.map((r) => ({ ...r, verdict: verdict(r) }))])),
   tookSeconds: Math.round((Date.now() - started) / 1000),
 };
 mkdirSync('bench/results', { recursive: true });
@@ -235,16 +489,20 @@ writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 
 const pad = (s, n) => String(s).padEnd(n);
 const padL = (s, n) => String(s).padStart(n);
-console.log(`\nOlympus benchmark, ${CONNECTIONS} connections, ${DURATION} s per run, ${CORES} cores, Node ${process.version}`);
-console.log(`${pad('', 10)}${pad('scenario', 34)}${padL('req/s', 8)}${padL('p50 ms', 8)}${padL('p99 ms', 8)}${padL('errors', 8)}${padL('non-2xx', 9)}${padL('x ceiling', 11)}`);
-const line = (engine, r) =>
-  console.log(`${pad(engine, 10)}${pad(r.name, 34)}${padL(r.rps, 8)}${padL(r.p50, 8)}${padL(r.p99, 8)}${padL(r.errors, 8)}${padL(r.non2xx, 9)}${padL(r.ratio.toFixed(3), 11)}`);
-line('-', ceiling);
-for (const [engine, rows] of Object.entries(passes)) for (const r of rows) line(engine, r);
-for (const [engine, rows] of Object.entries(passes)) {
-  const login = rows.find((r) => r.name === 'POST /api/login');
-  const ipn = rows.find((r) => r.name.startsWith('POST /api/payments/ipn'));
-  const me = rows.find((r) => r.name === 'GET /api/auth/me');
-  console.log(`${engine}: logins/s per core ${login.perCore}; IPNs/s ${ipn.rps} (${ipn.requests} IPNs, each credited once: ${ipn.creditedOnce ? 'yes' : 'NO'}); /api/auth/me ${me.ratio >= 1 / 3 ? 'meets' : 'misses'} 1/3 of the ceiling, p99 ${me.p99} ms ${me.p99 < 25 ? '<' : '>='} 25 ms`);
+console.log(`\nOlympus benchmark, ${CONNECTIONS} connections, ${DURATION} s per run, ${CORES} cores, Node ${process.version}, request log at ${result.settings.logLevel}`);
+console.log(`${pad('', 9)}${pad('scenario', 46)}${padL('req/s', 8)}${padL('ceiling', 9)}${padL('x ceil', 8)}${padL('p99 ms', 8)}${padL('non-2xx', 9)}${padL('us CPU/req', 12)}  ${pad('goal', 24)}verdict`);
+for (const [engine, rows] of Object.entries(result.engines)) {
+  for (const r of rows) {
+    if (r.key === 'rss') {
+      console.log(
+        `${pad(engine, 9)}${pad(r.name, 46)}${padL(`${r.peakMiB} MB`, 8)}${padL('', 9)}${padL('', 8)}${padL('', 8)}${padL('', 9)}${padL('', 12)}  ${pad(GOALS.rss.text, 24)}${r.verdict} (halves ${r.firstHalfPeakMiB} / ${r.secondHalfPeakMiB} MB, ${r.mixedRps} req/s, non-2xx ${r.mixedNon2xx})`,
+      );
+      continue;
+    }
+    const extra = r.key === 'ipn' ? ` (credited once: ${r.creditedOnce ? 'yes' : 'NO'})` : r.key === 'impressions' && r.counted != null ? ` (${r.counted} counted)` : r.key === 'login' ? ` (${r.perCore}/s per core)` : '';
+    console.log(
+      `${pad(engine, 9)}${pad(r.name, 46)}${padL(r.rps, 8)}${padL(r.ceiling ?? '', 9)}${padL(r.ratio?.toFixed(3) ?? '', 8)}${padL(r.p99, 8)}${padL(r.non2xx, 9)}${padL(r.cpuUsPerRequest == null ? '' : r.ceilingCpuUsPerRequest ? `${r.cpuUsPerRequest}/${r.ceilingCpuUsPerRequest}` : r.cpuUsPerRequest, 12)}  ${pad(GOALS[r.key]?.text ?? '', 24)}${r.verdict}${extra}`,
+    );
+  }
 }
 console.log(`\nWrote ${file} (${result.tookSeconds} s)`);

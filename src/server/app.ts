@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import {
   jsonSchemaTransform,
   jsonSchemaTransformObject,
@@ -45,7 +45,10 @@ import { registerUserRoutes } from './modules/users/users.routes.js';
 import { WebhookEvents } from './modules/webhooks/webhook-events.js';
 import { registerWebhooks } from './modules/webhooks/webhooks.module.js';
 import { registerStaffTwoFactorGate, registerTwoFactor } from './modules/two-factor/two-factor.routes.js';
+import { InvalidationBus } from './db/invalidation.js';
+import { userReadCache } from './modules/users/user-read-cache.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { BatchedLogDestination } from './plugins/log-destination.js';
 import { registerMetrics } from './plugins/observability.js';
 import { securityHeaders } from './plugins/security.js';
 import { strictValidatorCompiler } from './plugins/strict-input.js';
@@ -56,7 +59,7 @@ export interface AppDeps {
   database: Database;
   /** Whether migrations have been applied (for /readyz). */
   isMigrated?: () => boolean;
-  /** Where log lines go (one JSON line per write); standard output when absent. Tests capture the log with it. */
+  /** Where log lines go (one JSON line per write); standard output, batched, when absent. Tests capture the log with it. */
   logStream?: { write(line: string): void };
 }
 
@@ -76,7 +79,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
         ? false
         : {
             level: config.logLevel,
-            ...(deps.logStream ? { stream: deps.logStream } : {}),
             // Never log credentials: headers are not serialized at all, and URLs lose their query string
             // (OAuth codes and Telegram hashes travel there).
             serializers: {
@@ -87,7 +89,11 @@ export async function buildApp(deps: AppDeps): Promise<App> {
               }),
             },
             redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
+            // Batched, off the request's path (docs/decisions/0171); tests may pass their own stream.
+            stream: deps.logStream ?? new BatchedLogDestination(),
           },
+    // One line per request, written when it is answered (below), instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
@@ -104,6 +110,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
+  // The request log: one line per answered request (method, path without its query, status, time).
+  if (['info', 'debug', 'trace'].includes(config.logLevel)) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+      done();
+    });
+  }
 
   registerErrorHandling(app);
 
@@ -148,7 +161,19 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     jobs,
     webhookEvents: new WebhookEvents(jobs, app.log),
     mail: new MailService({ database: deps.database, config, jobs, log: app.log }),
+    invalidation: new InvalidationBus(deps.database, app.log),
   };
+  // Listening starts before the app answers (caches keep entries long only once it listens) and stops on close.
+  app.addHook('onReady', async () => ctx.invalidation.start());
+  app.addHook('preClose', async () => ctx.invalidation.stop());
+  const detachUserCache = userReadCache.attachLiveSource(() => ctx.invalidation.live);
+  app.addHook('onClose', async () => {
+    detachUserCache();
+  });
+  ctx.invalidation.onKey((kind, id) => {
+    if (kind === 'u') userReadCache.noteUserChanging(id);
+  });
+  ctx.invalidation.onReset(() => userReadCache.forgetAll());
   // Jobs start once the app is ready (modules have defined theirs) and stop before the database closes.
   app.decorate('jobs', ctx.jobs);
   app.addHook('onReady', async () => ctx.jobs.start());

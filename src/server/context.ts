@@ -1,5 +1,6 @@
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import type { InvalidationBus } from './db/invalidation.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { MailService } from './modules/mail/mail.service.js';
 import type { GuestLinker } from './modules/auth/auth.service.js';
@@ -22,4 +23,6 @@ export interface AppContext {
   webhookEvents: WebhookEvents;
   /** Outgoing mail: queue a message on the outbox (SMTP or the mail sandbox delivers it in the background). */
   mail: MailService;
+  /** Row changes heard from the database (any instance), for long-lived per-instance caches (decision 0170). */
+  invalidation: InvalidationBus;
 }

@@ -1,7 +1,7 @@
 // `npm run test:reliability`: crash, database outage, two instances and sustained load against the
 // production build on PostgreSQL (TEST_DATABASE_URL; each test creates and drops its own database).
 // Builds dist/ first when it is missing or older than the sources. Flags pass through to the tests:
-//   --soak-seconds=300 (default 30), --outage-seconds=10, --crash-payments=200, --only=crash,soak
+//   --soak-seconds=300 (default 30), --outage-seconds=10, --crash-payments=200, --only=crash,caches,soak
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -29,7 +29,7 @@ if (!existsSync(SERVER_JS) || newest('src/server') > statSync(SERVER_JS).mtimeMs
 }
 
 const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1]?.split(',');
-const files = ['crash', 'outage', 'two-instances', 'soak']
+const files = ['crash', 'outage', 'two-instances', 'caches', 'soak']
   .filter((name) => !only || only.includes(name))
   .map((name) => path.join('test/reliability', `${name}.test.mjs`));
 // Flags reach the test processes as environment: --soak-seconds=300 becomes RELIABILITY_SOAK_SECONDS=300.

@@ -22,6 +22,11 @@ export interface Database {
   db: Db;
   /** The connection string the pool uses (the embedded socket server's, for PGlite). */
   connectionString: string;
+  /**
+   * The embedded database only: LISTEN in-process (PGlite's own API; its single session sees every
+   * change). PostgreSQL is listened to on a dedicated connection instead (db/invalidation.ts).
+   */
+  listenEmbedded?: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -81,6 +86,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     pool,
     db: drizzle(pool),
     connectionString,
+    listenEmbedded: (channel, onPayload) => lite.listen(channel, onPayload),
     async close() {
       await pool.end();
       await socketServer.stop();

@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { Db } from '#server/db/client.js';
 import { badRequest, notFound } from '#server/errors.js';
 import { ads, type AdRow } from './ads.tables.js';
+import { ImpressionBatcher } from './impression-batcher.js';
 
 type CreateAd = z.output<typeof createAdBodySchema>;
 export type UpdateAd = Partial<CreateAd>;
@@ -78,6 +79,7 @@ function toStaffAd(row: AdRow & { live: boolean }): StaffAd {
 
 export class AdsService {
   private readonly viewerHashKey: Buffer;
+  private readonly impressions: ImpressionBatcher;
 
   constructor(
     private readonly db: Db,
@@ -86,6 +88,7 @@ export class AdsService {
   ) {
     // A dedicated key, so the hash reveals nothing about the signing secret it is derived from.
     this.viewerHashKey = createHmac('sha256', Buffer.from(secret)).update('olympus/ad-viewer/v1').digest();
+    this.impressions = new ImpressionBatcher(db, isLive, WINDOW_SECONDS);
   }
 
   /** `u:`, `g:` or `h:` (a keyed hash: the raw IP is never stored, and the hash cannot be reversed without the key). */
@@ -110,24 +113,14 @@ export class AdsService {
 
   /**
    * Counts one impression when the ad is live and this viewer has no counted impression of it in the
-   * last 30 minutes. One statement: the gate row's upsert takes a row lock, so concurrent duplicates
-   * (on any instance) see the first one's timestamp and count nothing. Answers whether it counted.
+   * last 30 minutes; 404 when the ad does not exist. Written in batches (ImpressionBatcher: one
+   * statement for all the impressions that arrive while the previous batch is written), answered once
+   * its batch has committed. Answers whether it counted.
    */
   async recordImpression(adId: string, viewerKey: string): Promise<boolean> {
-    await this.requireExists(adId);
-    const result = await this.db.execute<{ ad_id: string }>(sql`
-      WITH gate AS (
-        INSERT INTO ad_viewer_impressions AS v (ad_id, viewer_key, last_counted_at)
-        SELECT ${ads.id}, ${viewerKey}, now() FROM ${ads} WHERE ${ads.id} = ${adId} AND ${isLive}
-        ON CONFLICT (ad_id, viewer_key) DO UPDATE SET last_counted_at = excluded.last_counted_at
-          WHERE v.last_counted_at <= excluded.last_counted_at - make_interval(secs => ${WINDOW_SECONDS})
-        RETURNING v.ad_id, v.viewer_key
-      )
-      INSERT INTO ad_impressions (ad_id, viewer_key)
-      SELECT ad_id, viewer_key FROM gate
-      RETURNING ad_id
-    `);
-    return result.rows.length > 0;
+    const outcome = await this.impressions.record(adId, viewerKey);
+    if (!outcome.exists) throw notFound('Ad not found');
+    return outcome.recorded;
   }
 
   /** Records a click (any ad that exists; only live ones count) and answers the stored target, the only place we redirect to. */
@@ -150,11 +143,6 @@ export class AdsService {
     const rows = await this.db.select({ targetUrl: ads.targetUrl }).from(ads).where(eq(ads.id, adId)).limit(1);
     if (!rows[0]) throw notFound('Ad not found');
     return rows[0];
-  }
-
-  private async requireExists(adId: string): Promise<void> {
-    const rows = await this.db.select({ id: ads.id }).from(ads).where(eq(ads.id, adId)).limit(1);
-    if (rows.length === 0) throw notFound('Ad not found');
   }
 
   // ---- Staff ------------------------------------------------------------------------------------------

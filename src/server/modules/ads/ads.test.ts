@@ -163,6 +163,30 @@ describe.each(ENGINES)('ads on %s', (engine) => {
     expect(await counted(id)).toBe(1);
   });
 
+  it('writes impressions arriving together in batches, answering each one on its own: new, duplicate, paused, unknown', async () => {
+    const [a, b, paused] = [await createAd(), await createAd(), await createAd({ active: false })];
+    const unknown = '00000000-0000-4000-8000-00000000abcd';
+    // 60 anonymous devices on two ads, each sent twice at once, plus a paused and an unknown ad in the same burst.
+    const sends = Array.from({ length: 60 }, (_, i) => ({ id: i % 2 ? a : b, ua: `batch-device-${i}` }));
+    const answers = await Promise.all([
+      ...[...sends, ...sends].map((s) => impression(s.id, { headers: { 'user-agent': s.ua } })),
+      impression(paused, { headers: { 'user-agent': 'batch-device-0' } }),
+      impression(unknown, { headers: { 'user-agent': 'batch-device-0' } }),
+    ]);
+    const forSends = answers.slice(0, 120);
+    expect(forSends.map((r) => r.status)).toEqual(Array(120).fill(200));
+    // Each device counted exactly once per ad, whichever of its two copies came first.
+    for (let i = 0; i < 60; i++) expect([forSends[i]!.json.recorded, forSends[i + 60]!.json.recorded].sort()).toEqual([false, true]);
+    expect(answers[120]!.json).toEqual({ recorded: false });
+    expect(answers[121]!.status).toBe(404);
+    expect((await counted(a)) + (await counted(b))).toBe(60);
+    expect(await counted(paused)).toBe(0);
+    // Answered means committed: a recorded impression is in the table when its answer arrives.
+    const more = await impression(a, { headers: { 'user-agent': 'batch-device-late' } });
+    expect(more.json).toEqual({ recorded: true });
+    expect(await counted(a)).toBe(31);
+  });
+
   it('counts nothing for ads that are not live, and never serves them', async () => {
     const paused = await createAd({ placement: 'patch-notes', active: false });
     const future = await createAd({ placement: 'patch-notes', startsAt: hoursFromNow(1) });

@@ -47,7 +47,12 @@ function bearerToken(request: FastifyRequest): string | null {
 
 /** Resolves the caller from the bearer token and its session row, then enforces the route's rule. */
 export function registerAuth(app: FastifyInstance, deps: AppContext): void {
-  const store = new SessionStore(deps.database.db);
+  const store = new SessionStore(deps.database.db, () => deps.invalidation.live);
+  // A session revoked anywhere (any instance, or by hand) is heard when it commits (migration 0018).
+  deps.invalidation.onKey((kind, id) => {
+    if (kind === 's') store.forget(id);
+  });
+  deps.invalidation.onReset(() => store.forgetAll());
   app.decorate('sessions', store);
   app.decorateRequest('auth', null);
 
@@ -123,7 +128,7 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
       case 'staff':
       case 'admin': {
         if (auth.isGuest || !auth.userId) throw forbidden();
-        // Roles can change; staff rights are read from the user row (cached under a second), not the token.
+        // Roles can change; staff rights are read from the user row (cached, changes heard at once: decision 0170), not the token.
         const user = await userReadCache.get(auth.userId, (id) => findUserById(deps.database.db, id));
         const allowed = requirement === 'admin' ? ['admin'] : ['support', 'admin'];
         if (!user || !allowed.includes(user.role)) throw forbidden();

@@ -14,7 +14,7 @@ import {
 } from '#shared/schemas/auth.js';
 import { errorResponses, messageResponseSchema, uuidParamsSchema } from '#shared/schemas/common.js';
 import { twoFactorChallengeResponseSchema } from '#shared/schemas/two-factor.js';
-import { twoFactorStatus } from '#server/modules/two-factor/two-factor.status.js';
+import { twoFactorStatusCached } from '#server/modules/two-factor/two-factor.status.js';
 import type { AppContext } from '#server/context.js';
 import { forbidden, notFound, unauthorized } from '#server/errors.js';
 import { findUserById, toUserDto } from '#server/modules/users/users.service.js';
@@ -114,10 +114,10 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     async (request) => {
       const session = request.auth!;
       if (session.isGuest) return { user: { _id: session.guestId!, role: 'guest' as const, isGuest: true as const } };
-      // Cached for under a second per instance (user-read-cache.ts): every signed-in page view asks this.
+      // Cached per instance (user-read-cache.ts, decision 0170): every signed-in page view asks this.
       const user = await userReadCache.get(session.userId!, (id) => findUserById(ctx.database.db, id));
       if (!user || user.disabledAt) throw unauthorized('User not found', 'USER_NOT_FOUND');
-      return { user: { ...toUserDto(user), twoFactor: await twoFactorStatus(ctx.database.db, user.id) } };
+      return { user: { ...toUserDto(user), twoFactor: await twoFactorStatusCached(ctx.database.db, user.id) } };
     },
   );
 

@@ -5,10 +5,16 @@ import type { DbOrTx } from '#server/db/client.js';
 import { sessions, type SessionRow } from './sessions.tables.js';
 
 /**
- * How long a looked-up session may be reused without asking the database. Revocation must reach every
- * instance within one second (design.md section 4), so the cache lives for less than that.
+ * How long a looked-up session may be reused without asking the database while changes are not heard
+ * (no InvalidationBus, or its listener is down). Revocation must reach every instance within one second
+ * (design.md section 4), so the cache then lives for less than that.
  */
 export const SESSION_CACHE_MS = 750;
+/**
+ * While the InvalidationBus listens, a revocation on any instance (or by hand in SQL) reaches this one
+ * when it commits (migration 0018's trigger), so entries may live long (docs/decisions/0170).
+ */
+export const SESSION_CACHE_LIVE_MS = 10 * 60_000;
 /** Longer than any transaction that revokes sessions stays open (see `forget`). */
 const FORGET_HOLD_MS = 30_000;
 const MAX_TRACKED = 50_000;
@@ -33,11 +39,16 @@ export class SessionStore {
   private readonly loading = new Map<string, Promise<ActiveSession | null>>();
   private readonly holds = new Map<string, { seq: number; until: number }>();
   private seq = 0;
+  private everyoneHeldSeq = 0;
 
   /** Built once: this lookup runs on every authenticated request the cache does not answer. */
   private readonly findActiveQuery;
 
-  constructor(private readonly db: DbOrTx) {
+  constructor(
+    private readonly db: DbOrTx,
+    /** Whether changes made anywhere are heard at once (the InvalidationBus listens). */
+    private readonly live: () => boolean = () => false,
+  ) {
     this.findActiveQuery = db
       .select()
       .from(sessions)
@@ -73,7 +84,13 @@ export class SessionStore {
   findActive(sessionId: string): Promise<ActiveSession | null> {
     const now = Date.now();
     const cached = this.cache.get(sessionId);
-    if (cached && cached.until > now) return Promise.resolve(cached.session);
+    if (cached && cached.until > now) {
+      const session = cached.session;
+      if (!session) return Promise.resolve(null);
+      if (session.expiresAt.getTime() <= now) return Promise.resolve(null);
+      this.touch(sessionId, now);
+      return Promise.resolve(session);
+    }
     const shared = this.loading.get(sessionId);
     if (shared) return shared;
 
@@ -86,9 +103,11 @@ export class SessionStore {
           : null;
         if (this.mayKeep(sessionId, startedAt)) {
           if (this.cache.size > MAX_TRACKED) this.cache.clear();
-          this.cache.set(sessionId, { session, until: Date.now() + SESSION_CACHE_MS });
+          // A session not found (or revoked) is kept only briefly: it is not the hot path.
+          const ttl = session && this.live() ? SESSION_CACHE_LIVE_MS : SESSION_CACHE_MS;
+          this.cache.set(sessionId, { session, until: Date.now() + ttl });
         }
-        if (session) void this.touch(sessionId, now);
+        if (session) this.touch(sessionId, now);
         return session;
       },
       (err: unknown) => {
@@ -102,6 +121,7 @@ export class SessionStore {
 
   /** A lookup may be kept unless the session was forgotten since it started, or very recently. */
   private mayKeep(sessionId: string, startedAt: number): boolean {
+    if (this.everyoneHeldSeq > startedAt) return false;
     const hold = this.holds.get(sessionId);
     if (!hold) return true;
     if (hold.seq > startedAt || hold.until > Date.now()) return false;
@@ -109,20 +129,27 @@ export class SessionStore {
     return true;
   }
 
-  private async touch(sessionId: string, now: number): Promise<void> {
+  /** Synchronous when there is nothing to write (every cache hit asks). */
+  private touch(sessionId: string, now: number): void {
     const last = this.touched.get(sessionId) ?? 0;
     if (now - last < TOUCH_INTERVAL_MS) return;
     this.touched.set(sessionId, now);
     if (this.touched.size > MAX_TRACKED) this.touched.clear();
-    try {
-      await this.db.update(sessions).set({ lastSeenAt: new Date(now) }).where(eq(sessions.id, sessionId));
-    } catch {
-      // A hint only; never fail a request for it.
-    }
+    this.db
+      .update(sessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(sessions.id, sessionId))
+      .then(
+        () => {},
+        () => {
+          // A hint only; never fail a request for it.
+        },
+      );
   }
 
   /**
-   * Lets this instance see a revocation at once (other instances within the cache time). Revocations
+   * Lets this instance see a revocation at once (other instances hear it through the InvalidationBus
+   * when it commits, or within the short cache time when they do not listen). Revocations
    * may call this inside their transaction, before commit: for FORGET_HOLD_MS lookups of the session
    * are not kept, and a lookup already in flight is neither joined nor kept.
    */
@@ -140,6 +167,13 @@ export class SessionStore {
       }
     }
     this.holds.set(sessionId, { seq: ++this.seq, until: Date.now() + FORGET_HOLD_MS });
+  }
+
+  /** Changes may have been missed (the invalidation listener dropped or came back): start over. */
+  forgetAll(): void {
+    this.cache.clear();
+    this.loading.clear();
+    this.everyoneHeldSeq = ++this.seq;
   }
 
   async revoke(db: DbOrTx, sessionId: string): Promise<void> {

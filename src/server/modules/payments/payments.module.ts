@@ -26,6 +26,7 @@ export function registerPayments(api: FastifyInstance, ctx: AppContext): Payment
     log: api.log,
     webhookEvents: ctx.webhookEvents,
     mail: ctx.mail,
+    invalidation: ctx.invalidation,
   });
   registerPaymentRoutes(api, ctx, service);
   ctx.jobs.define({

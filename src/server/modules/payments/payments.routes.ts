@@ -96,7 +96,7 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
       config: { auth: 'user' },
       schema: { tags, summary: 'Status of my payment', security, params: idParamsSchema, response: { 200: paymentStatusResponseSchema, ...errorResponses } },
     },
-    async (request) => toStatusResponse(await service.getOwn(requireUserId(request), request.params.id)),
+    async (request) => toStatusResponse(await service.getOwnStatus(requireUserId(request), request.params.id)),
   );
 
   api.get(

@@ -12,6 +12,8 @@ import type {
 } from '#shared/schemas/payments.js';
 import type { NowPaymentsConfig } from '#server/config.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
+import { InvalidatedCache } from '#server/db/invalidated-cache.js';
+import type { InvalidationBus } from '#server/db/invalidation.js';
 import { AppError, notFound, unprocessable } from '#server/errors.js';
 import type { DebtReason } from '#server/modules/credits/credits.tables.js';
 import { postLedgerEntry, reverseWithDebt } from '#server/modules/credits/ledger.service.js';
@@ -135,7 +137,7 @@ export function toPaymentDto(row: PaymentRow): Payment {
   };
 }
 
-export function toStatusResponse(row: PaymentRow): PaymentStatusResponse {
+export function toStatusResponse(row: Pick<PaymentRow, 'status' | 'priceAmountCents' | 'payCurrency'>): PaymentStatusResponse {
   return {
     success: true,
     paymentData: { payment_status: row.status, price_amount: row.priceAmountCents / 100, pay_currency: row.payCurrency },
@@ -155,6 +157,16 @@ export interface PaymentsServiceDeps {
   webhookEvents: WebhookEvents;
   /** "Payment credited" mails (optional: a service built without it sends none). */
   mail?: MailService;
+  /** Status changes heard from every instance: without it, each status poll reads the database. */
+  invalidation?: InvalidationBus;
+}
+
+/** What the status poll answers; a payment's price and currency never change, its status does. */
+interface PaymentStatusEntry {
+  userId: string;
+  status: PaymentRow['status'];
+  priceAmountCents: number;
+  payCurrency: string;
 }
 
 const CRYPTO_CACHE_MS = 10 * 60 * 1000;
@@ -167,7 +179,26 @@ export class PaymentsService {
   /** The payment page polls its status every few seconds: the lookup is built once, not per poll. */
   private readonly ownPaymentQuery;
 
+  /**
+   * Status polls answered in memory while status changes are heard (docs/decisions/0170); nothing is
+   * kept otherwise. Changes through this instance drop the entry before they commit.
+   */
+  private readonly statusCache: InvalidatedCache<PaymentStatusEntry>;
+  private readonly statusQuery;
+
   constructor(private readonly deps: PaymentsServiceDeps) {
+    const bus = deps.invalidation;
+    this.statusCache = new InvalidatedCache<PaymentStatusEntry>({ live: () => bus?.live ?? false, longTtlMs: 10 * 60_000, shortTtlMs: 0, maxEntries: 50_000 });
+    bus?.onKey((kind, id) => {
+      if (kind === 'p') this.statusCache.forget(id);
+    });
+    bus?.onReset(() => this.statusCache.forgetAll());
+    this.statusQuery = deps.db
+      .select({ userId: payments.userId, status: payments.status, priceAmountCents: payments.priceAmountCents, payCurrency: payments.payCurrency })
+      .from(payments)
+      .where(eq(payments.id, sql.placeholder('paymentId')))
+      .limit(1)
+      .prepare('');
     this.ownPaymentQuery = deps.db
       .select()
       .from(payments)
@@ -305,6 +336,14 @@ export class PaymentsService {
     return row;
   }
 
+  /** The status poll: the payment's status if it is this user's (cached while changes are heard). */
+  async getOwnStatus(userId: string, paymentId: string): Promise<PaymentStatusEntry> {
+    if (!isUuid(paymentId)) throw notFound('Payment not found');
+    const entry = await this.statusCache.get(paymentId, async (id) => (await this.statusQuery.execute({ paymentId: id }))[0] ?? null);
+    if (!entry || entry.userId !== userId) throw notFound('Payment not found');
+    return entry;
+  }
+
   async listMine(userId: string, query: MyPaymentsQuery): Promise<{ rows: PaymentRow[]; total: number }> {
     const filters: SQL[] = [eq(payments.userId, userId)];
     if (query.status) filters.push(eq(payments.status, query.status));
@@ -413,6 +452,7 @@ export class PaymentsService {
       // learns that writes no event (it raced refused requests in the authorization tests).
       const paidChanged = Number(actuallyPaid ?? 0) !== Number(row.actuallyPaid ?? 0);
       const changed = status !== row.status || credited !== row.creditedCents || paidChanged;
+      this.statusCache.forget(row.id);
       const [updated] = await tx
         .update(payments)
         .set({

@@ -157,6 +157,7 @@ export class TwoFactorService {
   }
 
   private async replaceRecoveryCodes(tx: Tx, userId: string, codes: string[]): Promise<void> {
+    noteUserChanging(userId);
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, userId));
     await tx.insert(twoFactorRecoveryCodes).values(codes.map((code) => ({ userId, codeHash: hashRecoveryCode(userId, code) })));
   }
@@ -242,6 +243,7 @@ export class TwoFactorService {
   }
 
   private async spendRecoveryCode(tx: DbOrTx, userId: string, code: string): Promise<FactorCheck> {
+    noteUserChanging(userId);
     const [spent] = await tx
       .update(twoFactorRecoveryCodes)
       .set({ usedAt: new Date() })

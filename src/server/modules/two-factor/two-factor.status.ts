@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { TwoFactorStatus } from '#shared/schemas/two-factor.js';
 import type { DbOrTx } from '#server/db/client.js';
+import { userScopedCache } from '#server/modules/users/user-read-cache.js';
 
 /** `user.twoFactor` of GET /api/auth/me, in one round trip. */
 export async function twoFactorStatus(db: DbOrTx, userId: string): Promise<TwoFactorStatus> {
@@ -12,6 +13,17 @@ export async function twoFactorStatus(db: DbOrTx, userId: string): Promise<TwoFa
   `);
   const row = result.rows[0];
   return { totp: Boolean(row?.totp), passkeys: Number(row?.passkeys ?? 0), recoveryCodesLeft: Number(row?.recovery ?? 0) };
+}
+
+const cached = userScopedCache<TwoFactorStatus>();
+
+/**
+ * The summary /api/auth/me shows on every call, from a per-instance cache: every write to the
+ * two-factor tables calls `noteUserChanging(userId)` first, and migration 0018's triggers tell the
+ * other instances. Never used to decide a sign-in: that reads the tables.
+ */
+export function twoFactorStatusCached(db: DbOrTx, userId: string): Promise<TwoFactorStatus> {
+  return cached.get(userId, (id) => twoFactorStatus(db, id)) as Promise<TwoFactorStatus>;
 }
 
 /** Whether the account has a second factor set up (REQUIRE_STAFF_2FA accepts an authenticator app or a passkey). */

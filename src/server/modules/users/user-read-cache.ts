@@ -1,3 +1,4 @@
+import { InvalidatedCache } from '#server/db/invalidated-cache.js';
 import type { UserRow } from './users.tables.js';
 
 /**
@@ -7,6 +8,11 @@ import type { UserRow } from './users.tables.js';
  * instance are seen at once (see `noteUserChanging`).
  */
 export const USER_CACHE_MS = 750;
+/**
+ * While every app in this process hears changes (InvalidationBus listening; migration 0018's trigger
+ * notifies every user row change on commit), entries may live this long (docs/decisions/0170).
+ */
+export const USER_CACHE_LIVE_MS = 10 * 60_000;
 /**
  * After a change to a user starts, reads of that user skip the cache for this long: longer than any
  * transaction that writes a user row stays open, so a read made before its commit is never kept.
@@ -32,6 +38,8 @@ export class UserReadCache {
   private seq = 0;
   /** Set when too many changes are in flight to track one by one: then nothing is kept for a while. */
   private everyoneHeld = { seq: 0, until: 0 };
+  /** One per app whose InvalidationBus is attached: entries live long only while all of them listen. */
+  private readonly liveSources = new Set<() => boolean>();
 
   constructor(
     private readonly ttlMs = USER_CACHE_MS,
@@ -56,7 +64,7 @@ export class UserReadCache {
         // Unknown users are not remembered: an id can become a user a moment later.
         if (row && this.mayKeep(userId, startedAt)) {
           if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-          this.entries.set(userId, { row, until: this.now() + this.ttlMs });
+          this.entries.set(userId, { row, until: this.now() + (this.allLive() ? USER_CACHE_LIVE_MS : this.ttlMs) });
         }
         return row;
       },
@@ -71,11 +79,35 @@ export class UserReadCache {
 
   /** Call before writing a user row (credits, role, disabled, connections, onboarding, password). */
   noteUserChanging(userId: string): void {
+    for (const follower of this.followers) follower.forget(userId);
     this.entries.delete(userId);
     // A load already in flight may answer the old row: later callers must not join it.
     this.loading.delete(userId);
     if (this.holds.size >= MAX_ENTRIES) this.pruneHolds();
     this.holds.set(userId, { seq: ++this.seq, until: this.now() + this.holdMs });
+  }
+
+  /** An app's listener (`live`): while it and every other attached one listen, entries live long. Answers the detach. */
+  attachLiveSource(live: () => boolean): () => void {
+    this.liveSources.add(live);
+    return () => this.liveSources.delete(live);
+  }
+
+  /** Other per-user caches (userScopedCache): told of every change and every start-over this cache hears. */
+  readonly followers = new Set<{ forget(userId: string): void; forgetAll(): void }>();
+
+  allLive(): boolean {
+    if (this.liveSources.size === 0) return false;
+    for (const live of this.liveSources) if (!live()) return false;
+    return true;
+  }
+
+  /** Changes may have been missed (a listener dropped or came back): start over, keep nothing in flight. */
+  forgetAll(): void {
+    for (const follower of this.followers) follower.forgetAll();
+    this.entries.clear();
+    this.loading.clear();
+    this.everyoneHeld = { seq: ++this.seq, until: 0 };
   }
 
   private mayKeep(userId: string, startedAt: number): boolean {
@@ -104,6 +136,17 @@ export class UserReadCache {
  * are random UUIDs, so apps sharing a process (tests) cannot collide.
  */
 export const userReadCache = new UserReadCache();
+
+/**
+ * A cache of something per user (e.g. the two-factor summary /api/auth/me shows) that is dropped
+ * whenever the user's row cache is: `noteUserChanging`, a change heard from another instance (the
+ * user's row, or their two-factor rows: migration 0018), or a start-over. Long-lived on the same terms.
+ */
+export function userScopedCache<V>(): InvalidatedCache<V> {
+  const cache = new InvalidatedCache<V>({ live: () => userReadCache.allLive(), longTtlMs: USER_CACHE_LIVE_MS, shortTtlMs: USER_CACHE_MS, maxEntries: MAX_ENTRIES });
+  userReadCache.followers.add(cache);
+  return cache;
+}
 
 export function noteUserChanging(userId: string): void {
   userReadCache.noteUserChanging(userId);
