@@ -156,6 +156,7 @@ const MATRIX: Record<string, Row> = {
 
   'GET /api/exchange/currencies': { rule: 'public', request: p('/api/exchange/currencies') },
   'GET /api/exchange/estimate': { rule: 'public', request: p('/api/exchange/estimate?from=btc&to=eth&amount=0.01') },
+  'GET /api/exchange/range': { rule: 'public', request: p('/api/exchange/range?from=btc&to=eth&rateType=fixed') },
   'POST /api/exchange/exchanges': { rule: 'session', request: p('/api/exchange/exchanges', { from: 'btc', to: 'eth', amount: 0.01, payoutAddress: ETH_ADDRESS }) },
   'GET /api/exchange/exchanges': { rule: 'session', request: p('/api/exchange/exchanges') },
   'GET /api/exchange/exchanges/{id}': { rule: 'session', owned: true, request: (f) => ({ path: `/api/exchange/exchanges/${f.exchangeId}` }) },
