@@ -384,7 +384,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                 {fromCurrency?.hasExternalId && (
                   <div className="field">
                     <label htmlFor={`${titleId}-refund-memo`}>
-                      Refund {(fromCurrency.externalIdName ?? 'memo').toLowerCase()} ({from.toUpperCase()} needs one if your wallet or exchange uses one)
+                      Refund {(fromCurrency.externalIdName ?? 'memo').toLowerCase()} (if the refund address needs one)
                     </label>
                     <input
                       id={`${titleId}-refund-memo`}
