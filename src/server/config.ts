@@ -31,6 +31,8 @@ const envSchema = z.object({
   TURNSTILE_API_BASE: z.url().optional(),
   SWAP_API_KEY: z.string().optional(),
   SWAP_API_BASE: z.url().optional(),
+  /** How long a fixed-rate quote of the swap sandbox stays valid (the real provider decides its own). */
+  SWAP_SANDBOX_RATE_TTL_SECONDS: z.coerce.number().int().min(1).max(86_400).default(600),
   /** Reward credits per exchange, as a percentage of its USD value (0.5 = 0.5 %). */
   REWARD_PERCENT: z.coerce.number().min(0).max(100).default(0.5),
   DEPOSIT_MIN_USD: z.coerce.number().positive().default(5),
@@ -95,6 +97,8 @@ export interface SwapConfig {
   apiKey: string;
   /** The ChangeNOW-style API base (ending in /v1); null: the sandbox mounted on this server. */
   apiBase: string | null;
+  /** Sandbox only: seconds a fixed-rate quote (rateId) stays valid. */
+  sandboxRateTtlSeconds: number;
 }
 
 export interface MailConfig {
@@ -254,11 +258,13 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           sandbox: false,
           apiKey: env.SWAP_API_KEY,
           apiBase: (env.SWAP_API_BASE ?? 'https://api.changenow.io/v1').replace(/\/$/, ''),
+          sandboxRateTtlSeconds: env.SWAP_SANDBOX_RATE_TTL_SECONDS,
         }
       : {
           sandbox: true,
           apiKey: SANDBOX_SECRETS.swapApiKey,
           apiBase: env.SWAP_API_BASE ? env.SWAP_API_BASE.replace(/\/$/, '') : null,
+          sandboxRateTtlSeconds: env.SWAP_SANDBOX_RATE_TTL_SECONDS,
         },
     rewardPercent: env.REWARD_PERCENT,
     sandboxes,

@@ -37,11 +37,20 @@ export type ExchangeCurrency = z.infer<typeof exchangeCurrencySchema>;
 export const exchangeCurrenciesResponseSchema = z.object({ currencies: z.array(exchangeCurrencySchema) });
 export type ExchangeCurrenciesResponse = z.infer<typeof exchangeCurrenciesResponseSchema>;
 
+/**
+ * `floating`: the provider's live rate when the coins arrive (may change); `fixed`: a quote (rateId)
+ * the provider honours until it expires.
+ */
+export const RATE_TYPES = ['floating', 'fixed'] as const;
+export const rateTypeSchema = z.enum(RATE_TYPES, { error: 'Choose a floating or a fixed rate' });
+export type RateType = z.infer<typeof rateTypeSchema>;
+
 export const estimateQuerySchema = z.object({
   from: tickerSchema,
   to: tickerSchema,
   /** A query string is text: the amount arrives as a decimal string. */
   amount: z.coerce.number({ error: 'Enter an amount' }).pipe(cryptoAmountSchema),
+  rateType: rateTypeSchema.default('floating'),
 });
 export type EstimateQuery = z.infer<typeof estimateQuerySchema>;
 
@@ -60,6 +69,12 @@ export const estimateResponseSchema = z
     /** What the payout address receives, as the provider estimates it now (a floating rate). */
     estimatedAmount: z.string(),
     minAmount: z.string(),
+    /** The pair's largest amount, from the provider; null when it sets none. */
+    maxAmount: z.string().nullable(),
+    rateType: rateTypeSchema,
+    /** Fixed rate: the quote to create the exchange with, and until when the provider honours it. */
+    rateId: z.string().nullable(),
+    validUntil: z.string().nullable(),
     /** The USD value of `amount`, which the reward is computed from. */
     usdValue: z.number(),
     reward: rewardPreviewSchema,
@@ -69,6 +84,26 @@ export const estimateResponseSchema = z
   .meta({ id: 'ExchangeEstimate' });
 export type EstimateResponse = z.infer<typeof estimateResponseSchema>;
 
+export const exchangeRangeQuerySchema = z.object({
+  from: tickerSchema,
+  to: tickerSchema,
+  rateType: rateTypeSchema.default('floating'),
+});
+export type ExchangeRangeQuery = z.infer<typeof exchangeRangeQuerySchema>;
+
+/** A pair's limits as the provider sets them, shown before an amount is typed. */
+export const exchangeRangeResponseSchema = z
+  .object({
+    from: z.string(),
+    to: z.string(),
+    rateType: rateTypeSchema,
+    minAmount: z.string(),
+    /** null: the provider sets no maximum for this pair. */
+    maxAmount: z.string().nullable(),
+  })
+  .meta({ id: 'ExchangeRange' });
+export type ExchangeRangeResponse = z.infer<typeof exchangeRangeResponseSchema>;
+
 export const createExchangeBodySchema = z.object({
   from: tickerSchema,
   to: tickerSchema,
@@ -76,6 +111,13 @@ export const createExchangeBodySchema = z.object({
   payoutAddress: z.string({ error: 'Enter your payout address' }).trim().min(1, 'Enter your payout address').max(200, 'That address is too long'),
   /** Memo / destination tag for currencies that use one. */
   payoutExtraId: z.string().trim().max(100, 'That memo is too long').optional(),
+  /** Where the provider returns the coins if the swap cannot be made (in the `from` currency). */
+  refundAddress: z.string().trim().max(200, 'That address is too long').optional(),
+  /** The refund address's memo / destination tag, for currencies that use one. */
+  refundExtraId: z.string().trim().max(100, 'That memo is too long').optional(),
+  /** Absent: floating. `fixed` needs the `rateId` of a fixed-rate estimate that has not expired. */
+  rateType: rateTypeSchema.optional(),
+  rateId: z.string().trim().max(2000, 'Unknown fixed rate').optional(),
 });
 export type CreateExchangeBody = z.infer<typeof createExchangeBodySchema>;
 
@@ -94,6 +136,12 @@ export const exchangeSchema = z
     payinExtraId: z.string().nullable(),
     payoutAddress: z.string(),
     payoutExtraId: z.string().nullable(),
+    refundAddress: z.string().nullable(),
+    refundExtraId: z.string().nullable(),
+    /** The rate the exchange was made at, and for a fixed rate its quote and its expiry. */
+    rateType: rateTypeSchema,
+    rateId: z.string().nullable(),
+    rateValidUntil: z.string().nullable(),
     payinHash: z.string().nullable(),
     payoutHash: z.string().nullable(),
     usdValue: z.number(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { emailSchema } from './auth.js';
 import { multiline, uuidParamsSchema } from './common.js';
 
 /** The monitored components, in display order (ids match the status page's content file). */
@@ -77,12 +78,31 @@ export const incidentSchema = z.object({
 });
 export type Incident = z.infer<typeof incidentSchema>;
 
+/** `scheduled` before its start, `in_progress` during the window, `completed` after its end. */
+export const MAINTENANCE_STATES = ['scheduled', 'in_progress', 'completed'] as const;
+export type MaintenanceState = (typeof MAINTENANCE_STATES)[number];
+
+export const maintenanceSchema = z
+  .object({
+    _id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    startsAt: z.string(),
+    endsAt: z.string(),
+    state: z.enum(MAINTENANCE_STATES),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'StatusMaintenance' });
+export type Maintenance = z.infer<typeof maintenanceSchema>;
+
 export const statusResponseSchema = z.object({
   /** The worst current state across components. */
   overall: componentStateSchema,
   components: z.array(statusComponentSchema),
   /** Open incidents and those resolved within the history window, newest first. */
   incidents: z.array(incidentSchema),
+  /** Maintenance windows not yet over and those ended within the last 7 days, soonest start first. */
+  maintenance: z.array(maintenanceSchema),
   generatedAt: z.string(),
 });
 export type StatusResponse = z.infer<typeof statusResponseSchema>;
@@ -119,3 +139,31 @@ export type UpdateIncidentBody = z.input<typeof updateIncidentBodySchema>;
 
 export const incidentIdParamsSchema = uuidParamsSchema('Unknown incident');
 export const incidentResponseSchema = z.object({ incident: incidentSchema });
+
+// ---- Scheduled maintenance and subscriptions (issue 20) ------------------------------------------------
+
+
+/** An ISO 8601 date-time with its offset (what `Date.toISOString()` writes). */
+const isoDateTime = z.iso.datetime({ offset: true, error: 'Enter a date and time' });
+
+export const createMaintenanceBodySchema = z
+  .object({
+    title: z.string({ error: 'Title is required' }).trim().min(3, 'Title must be at least 3 characters').max(120, 'Title must be at most 120 characters'),
+    description: multiline(
+      z.string({ error: 'Description is required' }).trim().min(3, 'Description must be at least 3 characters').max(2000, 'Description must be at most 2000 characters'),
+    ),
+    startsAt: isoDateTime,
+    endsAt: isoDateTime,
+  })
+  .refine((v) => Date.parse(v.endsAt) > Date.parse(v.startsAt), { message: 'The end must be after the start', path: ['endsAt'] });
+export type CreateMaintenanceBody = z.input<typeof createMaintenanceBodySchema>;
+export const maintenanceIdParamsSchema = uuidParamsSchema('Unknown maintenance');
+export const maintenanceResponseSchema = z.object({ maintenance: maintenanceSchema });
+
+export const subscribeBodySchema = z.object({
+  email: emailSchema,
+});
+export type SubscribeBody = z.infer<typeof subscribeBodySchema>;
+export const subscriptionTokenBodySchema = z.object({ token: z.string({ error: 'The link is incomplete' }).min(1).max(500) });
+export type SubscriptionTokenBody = z.infer<typeof subscriptionTokenBodySchema>;
+export const subscriptionMessageResponseSchema = z.object({ message: z.string() });

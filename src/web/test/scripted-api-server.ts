@@ -14,6 +14,8 @@ import { storage } from '#web/lib/storage';
 export interface RecordedRequest {
   method: string;
   path: string;
+  /** The query string, without the `?` ('' when none). */
+  query: string;
   headers: IncomingHttpHeaders;
   body: unknown;
   at: number;
@@ -50,6 +52,7 @@ export async function startScriptedApiServer(): Promise<ScriptedApiServer> {
         const recorded: RecordedRequest = {
           method: req.method ?? 'GET',
           path,
+          query: (req.url ?? '').split('?')[1] ?? '',
           headers: req.headers,
           body: text ? (JSON.parse(text) as unknown) : undefined,
           at: Date.now(),

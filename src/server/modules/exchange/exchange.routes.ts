@@ -9,6 +9,8 @@ import {
   estimateQuerySchema,
   estimateResponseSchema,
   exchangeCurrenciesResponseSchema,
+  exchangeRangeQuerySchema,
+  exchangeRangeResponseSchema,
   exchangeResponseSchema,
   guestRewardsStatusBodySchema,
   guestRewardsStatusResponseSchema,
@@ -49,12 +51,26 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
       config: { auth: 'optional' },
       schema: {
         tags,
-        summary: 'Live estimate of an exchange, its minimum, USD value and the reward it would earn',
+        summary: 'Estimate of an exchange (floating, or a fixed-rate quote with its rateId and expiry), its limits, USD value and reward',
         querystring: estimateQuerySchema,
         response: { 200: estimateResponseSchema, ...errorResponses },
       },
     },
-    async (request) => service.estimate(request.query.from, request.query.to, request.query.amount),
+    async (request) => service.estimate(request.query.from, request.query.to, request.query.amount, request.query.rateType),
+  );
+
+  api.get(
+    '/exchange/range',
+    {
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: "A pair's minimum and maximum amounts at the provider, for a floating or a fixed rate",
+        querystring: exchangeRangeQuerySchema,
+        response: { 200: exchangeRangeResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => service.range(request.query.from, request.query.to, request.query.rateType),
   );
 
   api.post(

@@ -9,8 +9,10 @@ import {
   type EstimateResponse,
   type Exchange,
   type ExchangeCurrency,
+  type ExchangeRangeResponse,
   type ExchangeStatus,
   type MyExchangesQuery,
+  type RateType,
 } from '#shared/schemas/exchange.js';
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, notFound, unprocessable } from '#server/errors.js';
@@ -18,7 +20,7 @@ import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';
-import { checkPayout, supportedCurrency, SUPPORTED_CURRENCIES, USD_REFERENCE_TICKER } from './payout-address.js';
+import { checkPayout, checkRefund, supportedCurrency, SUPPORTED_CURRENCIES, USD_REFERENCE_TICKER } from './payout-address.js';
 import { earnedRewardCents, hashClaimCode, newClaimCode, rewardCentsFor } from './rewards.js';
 import { SwapProviderError, type SwapClient, type SwapCurrency, type SwapTransaction } from './swap.client.js';
 
@@ -86,6 +88,11 @@ export function toExchangeDto(row: ExchangeRow): Exchange {
     payinExtraId: row.payinExtraId,
     payoutAddress: row.payoutAddress,
     payoutExtraId: row.payoutExtraId,
+    refundAddress: row.refundAddress,
+    refundExtraId: row.refundExtraId,
+    rateType: row.rateType,
+    rateId: row.rateId,
+    rateValidUntil: row.rateValidUntil ? row.rateValidUntil.toISOString() : null,
     payinHash: row.payinHash,
     payoutHash: row.payoutHash,
     usdValue: row.usdValueCents / 100,
@@ -162,17 +169,31 @@ export class ExchangeService {
     }
   }
 
-  private async minAmount(from: string, to: string): Promise<number> {
+  /** The pair's limits at the provider for this kind of rate (`exchange-range`). */
+  private async providerRange(from: string, to: string, rateType: RateType): Promise<{ min: number; max: number | null }> {
     try {
-      return await this.deps.client.minAmount(from, to);
+      const range = await this.deps.client.range(from, to, rateType === 'fixed');
+      if (!Number.isFinite(range.minAmount) || range.minAmount < 0) throw new Error('provider answered without a minimum');
+      return { min: range.minAmount, max: range.maxAmount };
     } catch (err) {
       throw this.mapProviderError(err);
     }
   }
 
-  private belowMinimum(from: string, min: number): AppError {
-    const message = `The minimum for this pair is ${min} ${from.toUpperCase()}`;
-    return unprocessable(message, 'AMOUNT_BELOW_MINIMUM', { fields: { amount: message }, minAmount: String(min) });
+  /** The pair's minimum and maximum, shown before an amount is typed. */
+  async range(from: string, to: string, rateType: RateType): Promise<ExchangeRangeResponse> {
+    await this.assertPair(from, to);
+    const { min, max } = await this.providerRange(from, to, rateType);
+    return { from, to, rateType, minAmount: decimal(min) ?? '0', maxAmount: max === null ? null : decimal(max) };
+  }
+
+  /** Refuses an amount outside the pair's limits, naming both limits. */
+  private assertInRange(from: string, amount: number, min: number, max: number | null): void {
+    const ticker = from.toUpperCase();
+    const limits = max === null ? `The minimum for this pair is ${min} ${ticker}` : `The amount must be between ${min} ${ticker} and ${max} ${ticker} for this pair`;
+    const details = { fields: { amount: limits }, minAmount: String(min), maxAmount: max === null ? null : String(max) };
+    if (amount < min) throw unprocessable(limits, 'AMOUNT_BELOW_MINIMUM', details);
+    if (max !== null && amount > max) throw unprocessable(limits, 'AMOUNT_ABOVE_MAXIMUM', details);
   }
 
   /** The USD value of `amount` of `from`, in cents (rounded down: a reward never rests on more than was worth). */
@@ -187,28 +208,55 @@ export class ExchangeService {
     }
   }
 
-  /** The live estimate, the minimum and the reward an exchange of `amount` would earn. */
-  async estimate(from: string, to: string, amount: number): Promise<EstimateResponse> {
+  /**
+   * The estimate, the pair's limits and the reward an exchange of `amount` would earn. A `fixed` one
+   * carries the provider's quote (`rateId`) and its expiry; a `floating` one may change until the coins arrive.
+   */
+  async estimate(from: string, to: string, amount: number, rateType: RateType = 'floating'): Promise<EstimateResponse> {
     await this.assertPair(from, to);
-    const min = await this.minAmount(from, to);
-    let quote;
+    const { min, max } = await this.providerRange(from, to, rateType);
+    let quote: { estimatedAmount: number; transactionSpeedForecast?: string | null; warningMessage?: string | null; rateId?: string; validUntil?: string };
     try {
-      quote = await this.deps.client.estimate(amount, from, to);
+      quote = rateType === 'fixed' ? await this.deps.client.fixedEstimate(amount, from, to) : await this.deps.client.estimate(amount, from, to);
     } catch (err) {
       throw this.mapProviderError(err);
     }
+    let rateId: string | null = null;
+    let validUntil: string | null = null;
+    if (rateType === 'fixed') {
+      const until = typeof quote.validUntil === 'string' ? new Date(quote.validUntil) : null;
+      if (typeof quote.rateId !== 'string' || !quote.rateId || !until || Number.isNaN(until.getTime())) {
+        throw this.providerDown(new Error('provider answered a fixed-rate estimate without a rateId or validUntil'));
+      }
+      rateId = quote.rateId;
+      validUntil = until.toISOString();
+    }
     const usdCents = await this.usdValueCents(from, amount);
+    const inRange = amount >= min && (max === null || amount <= max);
     return {
       from,
       to,
       amount,
       estimatedAmount: decimal(quote.estimatedAmount) ?? '0',
-      minAmount: String(min),
+      minAmount: decimal(min) ?? '0',
+      maxAmount: max === null ? null : decimal(max),
+      rateType,
+      rateId,
+      validUntil,
       usdValue: usdCents / 100,
-      reward: { percent: this.deps.rewardPercent, amount: amount >= min ? rewardCentsFor(usdCents, this.deps.rewardPercent) / 100 : 0 },
+      reward: { percent: this.deps.rewardPercent, amount: inRange ? rewardCentsFor(usdCents, this.deps.rewardPercent) / 100 : 0 },
       transactionSpeedForecast: quote.transactionSpeedForecast ?? null,
       warningMessage: quote.warningMessage ?? null,
     };
+  }
+
+  /** A fixed quote the provider no longer honours (expired or unknown): refused, with a new quote to accept. */
+  private async quoteRefused(code: 'FIXED_RATE_EXPIRED' | 'FIXED_RATE_UNKNOWN', from: string, to: string, amount: number): Promise<AppError> {
+    const quote = await this.estimate(from, to, amount, 'fixed');
+    const time = quote.validUntil ? quote.validUntil.slice(11, 19) : '';
+    const reason = code === 'FIXED_RATE_EXPIRED' ? 'That fixed rate has expired' : 'That fixed rate is not known';
+    const message = `${reason}. New quote: ${quote.estimatedAmount} ${to.toUpperCase()}, fixed rate valid until ${time} UTC. Check it and create the exchange again.`;
+    return unprocessable(message, code, { fields: { rateId: message }, quote });
   }
 
   /** Provider refusals become answers a person can act on; anything else means the provider is down. */
@@ -225,6 +273,14 @@ export class ExchangeService {
           return unprocessable('The amount is outside the limits for this pair', 'AMOUNT_OUT_OF_RANGE', {
             fields: { amount: 'The amount is outside the limits for this pair' },
           });
+        case 'not_valid_rate_id':
+          return unprocessable('That fixed rate is not known', 'FIXED_RATE_UNKNOWN');
+        case 'rate_id_expired':
+          return unprocessable('That fixed rate has expired', 'FIXED_RATE_EXPIRED');
+        case 'not_valid_refund_address':
+          return unprocessable('The exchange service refused the refund address', 'INVALID_REFUND_ADDRESS', {
+            fields: { refundAddress: 'The exchange service refused this address' },
+          });
         case 'pair_is_inactive':
           return unprocessable('This pair cannot be exchanged right now', 'PAIR_INACTIVE', { fields: { to: 'This pair cannot be exchanged right now' } });
         default:
@@ -234,34 +290,53 @@ export class ExchangeService {
     return this.providerDown(err);
   }
 
-  /** Creates the exchange at the provider and keeps it; a guest's answer carries the claim code, once. */
+  /**
+   * Creates the exchange at the provider and keeps it; a guest's answer carries the claim code, once.
+   * A fixed-rate exchange is made with the quote's `rateId`; an expired or unknown quote is refused
+   * with a new one in `details.quote`.
+   */
   async create(owner: ExchangeOwner, body: CreateExchangeBody): Promise<{ row: ExchangeRow; claimCode: string | null }> {
     const from = body.from;
     const to = body.to;
     const extraId = body.payoutExtraId ? body.payoutExtraId : undefined;
+    const refundAddress = body.refundAddress ? body.refundAddress : undefined;
+    const refundExtraId = body.refundExtraId ? body.refundExtraId : undefined;
+    const rateType: RateType = body.rateType ?? 'floating';
+    const rateId = body.rateId ? body.rateId : undefined;
     await this.assertPair(from, to);
     const fields = checkPayout(to, body.payoutAddress, extraId);
+    if (refundAddress) Object.assign(fields, checkRefund(from, refundAddress, refundExtraId));
+    else if (refundExtraId) fields.refundAddress = 'Enter the refund address this memo belongs to';
+    if (rateType === 'fixed' && !rateId) fields.rateId = 'Get a fixed-rate quote first';
+    if (rateType === 'floating' && rateId) fields.rateId = 'A floating-rate exchange takes no fixed-rate quote';
     if (Object.keys(fields).length > 0) {
-      throw unprocessable(Object.values(fields)[0]!, 'INVALID_PAYOUT_ADDRESS', { fields });
+      const code = fields.rateId ? 'FIXED_RATE_REQUIRED' : fields.payoutAddress || fields.payoutExtraId ? 'INVALID_PAYOUT_ADDRESS' : 'INVALID_REFUND_ADDRESS';
+      throw unprocessable(Object.values(fields)[0]!, code, { fields });
     }
-    const min = await this.minAmount(from, to);
-    if (body.amount < min) throw this.belowMinimum(from, min);
+    const { min, max } = await this.providerRange(from, to, rateType);
+    this.assertInRange(from, body.amount, min, max);
     const usdValueCents = await this.usdValueCents(from, body.amount);
     const rewardCents = rewardCentsFor(usdValueCents, this.deps.rewardPercent);
 
+    const input = {
+      from,
+      to,
+      address: body.payoutAddress,
+      amount: body.amount,
+      ...(extraId ? { extraId } : {}),
+      ...(refundAddress ? { refundAddress } : {}),
+      ...(refundExtraId ? { refundExtraId } : {}),
+    };
     let created;
     try {
-      created = await this.deps.client.createTransaction({
-        from,
-        to,
-        address: body.payoutAddress,
-        amount: body.amount,
-        ...(extraId ? { extraId } : {}),
-      });
+      created = rateId ? await this.deps.client.createFixedTransaction({ ...input, rateId }) : await this.deps.client.createTransaction(input);
     } catch (err) {
-      throw this.mapProviderError(err);
+      const mapped = this.mapProviderError(err);
+      if (mapped.code === 'FIXED_RATE_EXPIRED' || mapped.code === 'FIXED_RATE_UNKNOWN') throw await this.quoteRefused(mapped.code, from, to, body.amount);
+      throw mapped;
     }
     if (!created?.id || !created.payinAddress) throw this.providerDown(new Error('provider answered without an id or deposit address'));
+    const validUntil = rateId && typeof created.validUntil === 'string' ? new Date(created.validUntil) : null;
 
     const claimCode = owner.kind === 'guest' ? newClaimCode() : null;
     const [row] = await this.deps.db
@@ -279,6 +354,11 @@ export class ExchangeService {
         payinExtraId: created.payinExtraId ? String(created.payinExtraId) : null,
         payoutAddress: body.payoutAddress,
         payoutExtraId: extraId ?? null,
+        refundAddress: refundAddress ?? null,
+        refundExtraId: refundExtraId ?? null,
+        rateType,
+        rateId: rateId ?? null,
+        rateValidUntil: validUntil && !Number.isNaN(validUntil.getTime()) ? validUntil : null,
         usdValueCents,
         rewardCents,
         rewardMode: claimCode ? 'claim' : 'direct',
@@ -287,7 +367,7 @@ export class ExchangeService {
         providerData: created,
       })
       .returning();
-    this.deps.log.info({ exchangeId: row!.id, providerExchangeId: created.id, from, to, owner: owner.kind, rewardCents }, 'exchange created');
+    this.deps.log.info({ exchangeId: row!.id, providerExchangeId: created.id, from, to, rateType, owner: owner.kind, rewardCents }, 'exchange created');
     return { row: row!, claimCode };
   }
 

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { ExchangeStatus } from '#shared/schemas/exchange.js';
+import type { ExchangeStatus, RateType } from '#shared/schemas/exchange.js';
 import { users } from '#server/modules/users/users.tables.js';
 
 /**
@@ -27,6 +27,13 @@ export const exchanges = pgTable(
     payinExtraId: text('payin_extra_id'),
     payoutAddress: text('payout_address').notNull(),
     payoutExtraId: text('payout_extra_id'),
+    /** Where the provider returns the coins if the swap fails (in the `from` currency), and its memo. */
+    refundAddress: text('refund_address'),
+    refundExtraId: text('refund_extra_id'),
+    /** `fixed`: made with the provider's quote `rateId`, honoured until `rateValidUntil`. */
+    rateType: text('rate_type').$type<RateType>().notNull().default('floating'),
+    rateId: text('rate_id'),
+    rateValidUntil: timestamp('rate_valid_until', { withTimezone: true }),
     payinHash: text('payin_hash'),
     payoutHash: text('payout_hash'),
     /** USD value of `amountFrom` when the exchange was made: the reward's base. */
@@ -56,6 +63,7 @@ export const exchanges = pgTable(
     check('exchanges_owner_present', sql`${t.userId} IS NOT NULL OR ${t.guestId} IS NOT NULL`),
     check('exchanges_reward_mode_known', sql`${t.rewardMode} in ('direct', 'claim')`),
     check('exchanges_claim_has_code', sql`${t.rewardMode} <> 'claim' OR (${t.claimCodeHash} IS NOT NULL AND ${t.claimDeadline} IS NOT NULL)`),
+    check('exchanges_rate_type_known', sql`${t.rateType} IN ('floating', 'fixed') AND (${t.rateType} = 'floating' OR ${t.rateId} IS NOT NULL)`),
     check('exchanges_reward_non_negative', sql`${t.rewardCents} >= 0 AND ${t.usdValueCents} >= 0`),
   ],
 );

@@ -42,11 +42,25 @@ export function supportedCurrency(ticker: string): SupportedCurrency | undefined
   return Object.hasOwn(SUPPORTED_CURRENCIES, ticker) ? SUPPORTED_CURRENCIES[ticker] : undefined;
 }
 
-/** Field messages for a payout address and memo in `ticker`; empty when both are acceptable. */
-export function checkPayout(ticker: string, address: string, extraId: string | undefined): Record<string, string> {
+/** Which fields an address check reports on, and what the address is for. */
+interface AddressFields {
+  currencyField: string;
+  address: string;
+  extraId: string;
+  /** "payouts", "refunds": used in "XRP payouts take no memo". */
+  purpose: string;
+  /** " refund" in "That is not a valid BTC refund address". */
+  label: string;
+}
+
+const PAYOUT_FIELDS: AddressFields = { currencyField: 'to', address: 'payoutAddress', extraId: 'payoutExtraId', purpose: 'payouts', label: '' };
+const REFUND_FIELDS: AddressFields = { currencyField: 'from', address: 'refundAddress', extraId: 'refundExtraId', purpose: 'refunds', label: ' refund' };
+
+/** Field messages for an address and memo in `ticker`; empty when both are acceptable. */
+function checkAddress(ticker: string, address: string, extraId: string | undefined, fields: AddressFields): Record<string, string> {
   const currency = supportedCurrency(ticker);
   const problems: Record<string, string> = {};
-  if (!currency) return { to: 'That currency is not available' };
+  if (!currency) return { [fields.currencyField]: 'That currency is not available' };
   const { symbol, chainType } = currency.validator;
   let valid = false;
   try {
@@ -57,12 +71,26 @@ export function checkPayout(ticker: string, address: string, extraId: string | u
   } catch {
     valid = false;
   }
-  if (!valid) problems.payoutAddress = `That is not a valid ${ticker.toUpperCase()} address`;
+  if (!valid) problems[fields.address] = `That is not a valid ${ticker.toUpperCase()}${fields.label} address`;
   if (extraId !== undefined && extraId !== '') {
-    if (!currency.extraId) problems.payoutExtraId = `${ticker.toUpperCase()} payouts take no memo`;
+    if (!currency.extraId) problems[fields.extraId] = `${ticker.toUpperCase()} ${fields.purpose} take no memo`;
     else if (!currency.extraId.pattern.test(extraId)) {
-      problems.payoutExtraId = `The ${currency.extraId.name.toLowerCase()} must be ${currency.extraId.hint}`;
+      problems[fields.extraId] = `The ${currency.extraId.name.toLowerCase()} must be ${currency.extraId.hint}`;
     }
   }
+  return problems;
+}
+
+/** Field messages for a payout address and memo in `ticker` (the `to` currency); empty when both are acceptable. */
+export function checkPayout(ticker: string, address: string, extraId: string | undefined): Record<string, string> {
+  return checkAddress(ticker, address, extraId, PAYOUT_FIELDS);
+}
+
+/**
+ * Field messages for a refund address and memo in `ticker` (the `from` currency: the provider sends
+ * back what it received), checked exactly as payout addresses are; empty when both are acceptable.
+ */
+export function checkRefund(ticker: string, address: string, extraId: string | undefined): Record<string, string> {
+  const problems = checkAddress(ticker, address, extraId, REFUND_FIELDS);
   return problems;
 }

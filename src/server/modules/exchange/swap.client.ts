@@ -22,6 +22,18 @@ export interface SwapEstimate {
   warningMessage?: string | null;
 }
 
+/** A fixed-rate estimate: the quote id and until when the provider honours it. */
+export interface SwapFixedEstimate extends SwapEstimate {
+  rateId: string;
+  validUntil: string;
+}
+
+/** `GET /exchange-range/...`: the pair's limits; `maxAmount` null means no upper limit. */
+export interface SwapRange {
+  minAmount: number;
+  maxAmount: number | null;
+}
+
 export interface CreateSwapInput {
   from: string;
   to: string;
@@ -30,6 +42,10 @@ export interface CreateSwapInput {
   extraId?: string;
   refundAddress?: string;
   refundExtraId?: string;
+}
+
+export interface CreateFixedSwapInput extends CreateSwapInput {
+  rateId: string;
 }
 
 export interface SwapCreated {
@@ -137,6 +153,29 @@ export class SwapClient {
 
   createTransaction(input: CreateSwapInput): Promise<SwapCreated> {
     return this.request('POST', `/transactions/${this.key}`, input);
+  }
+
+  /** The pair's minimum and maximum (`/exchange-range/{from}_{to}`, or its `fixed-rate/` twin). */
+  async range(from: string, to: string, fixed: boolean): Promise<SwapRange> {
+    const body = await this.request<{ minAmount: unknown; maxAmount: unknown }>(
+      'GET',
+      `/exchange-range/${fixed ? 'fixed-rate/' : ''}${encodeURIComponent(`${from}_${to}`)}?api_key=${this.key}`,
+    );
+    const max = body.maxAmount === null || body.maxAmount === undefined ? null : Number(body.maxAmount);
+    return { minAmount: Number(body.minAmount), maxAmount: max !== null && Number.isFinite(max) ? max : null };
+  }
+
+  /** A fixed-rate quote with its `rateId` (`useRateId=true`), honoured until `validUntil`. */
+  fixedEstimate(amount: number, from: string, to: string): Promise<SwapFixedEstimate> {
+    return this.request(
+      'GET',
+      `/exchange-amount/fixed-rate/${encodeURIComponent(String(amount))}/${encodeURIComponent(`${from}_${to}`)}?api_key=${this.key}&useRateId=true`,
+    );
+  }
+
+  /** Creates an exchange at the rate of a fixed-rate quote (`rateId`), refused once the quote expired. */
+  createFixedTransaction(input: CreateFixedSwapInput): Promise<SwapCreated> {
+    return this.request('POST', `/transactions/fixed-rate/${this.key}`, input);
   }
 
   transaction(id: string): Promise<SwapTransaction> {

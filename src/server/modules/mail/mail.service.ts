@@ -31,6 +31,8 @@ export type MailKind =
   | 'new_device'
   | 'two_factor_notice'
   | 'webhook_disabled'
+  | 'status_confirm'
+  | 'status_notice'
   | OptionalKind;
 
 export interface QueueMailInput {

@@ -5,6 +5,11 @@ import { errorResponses } from '#shared/schemas/common.js';
 import {
   CHECK_STATES,
   createIncidentBodySchema,
+  createMaintenanceBodySchema,
+  maintenanceResponseSchema,
+  subscribeBodySchema,
+  subscriptionMessageResponseSchema,
+  subscriptionTokenBodySchema,
   incidentIdParamsSchema,
   incidentResponseSchema,
   statusComponentIdSchema,
@@ -13,6 +18,8 @@ import {
 } from '#shared/schemas/status.js';
 import type { AppContext } from '#server/context.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
+import { statusAtomFeed } from './status-feed.js';
+import { StatusSubscriptions } from './status-subscriptions.js';
 import { defaultProbes, StatusService } from './status.service.js';
 
 export const STATUS_CHECK_JOB = 'status.check';
@@ -20,6 +27,10 @@ export const STATUS_CHECK_JOB = 'status.check';
 const STATUS_LIMITS = {
   /** Staff "check now": a check calls the providers, so it is not a button to hold down. */
   checkNow: { name: 'status:check-now', limit: 6, windowSeconds: 60 },
+  /** Subscribing mails a stranger's address: few per visitor, and few confirmation mails per address. */
+  subscribePerIp: { name: 'status-subscribe:ip', limit: 5, windowSeconds: 60 * 60 },
+  subscribePerEmail: { name: 'status-subscribe:email', limit: 3, windowSeconds: 24 * 60 * 60 },
+  tokenPerIp: { name: 'status-subscription-token:ip', limit: 30, windowSeconds: 15 * 60 },
 } satisfies Record<string, RateLimitRule>;
 
 const checkResultsSchema = z.object({
@@ -34,7 +45,8 @@ const checkResultsSchema = z.object({
  */
 export function registerStatus(app: FastifyInstance, ctx: AppContext): StatusService {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const service = new StatusService(ctx.database.db, defaultProbes(ctx));
+  const subscriptions = new StatusSubscriptions(ctx.database.db, ctx.mail, ctx.config.jwtSecret);
+  const service = new StatusService(ctx.database.db, defaultProbes(ctx), { subscriptions });
   const log = app.log;
 
   ctx.jobs.define({
@@ -85,6 +97,77 @@ export function registerStatus(app: FastifyInstance, ctx: AppContext): StatusSer
       schema: { tags, summary: 'Update an incident (a message adds to its timeline)', security, params: incidentIdParamsSchema, body: updateIncidentBodySchema, response: { 200: incidentResponseSchema, ...errorResponses } },
     },
     async (request) => ({ incident: await service.updateIncident(request.params.id, request.body, request.auth!.userId!) }),
+  );
+
+  api.post(
+    '/status/maintenance',
+    {
+      config: staff,
+      schema: { tags, summary: 'Schedule a maintenance window (subscribers are told)', security, body: createMaintenanceBodySchema, response: { 201: maintenanceResponseSchema, ...errorResponses } },
+    },
+    async (request, reply) => reply.status(201).send({ maintenance: await service.createMaintenance(request.body, request.auth!.userId!) }),
+  );
+
+  // Atom under /api: a path with an extension outside /api is not the SPA's, but /api is never swallowed by it.
+  api.get(
+    '/status/feed.atom',
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'Incidents and maintenance as an Atom feed (application/atom+xml)', produces: ['application/atom+xml'] },
+    },
+    async (_request, reply) => {
+      const now = new Date();
+      const [incidents, maintenance] = await Promise.all([service.incidents(), service.maintenance(now)]);
+      reply.header('Cache-Control', 'public, max-age=60');
+      reply.type('application/atom+xml; charset=utf-8');
+      return statusAtomFeed({ publicUrl: ctx.config.publicUrl, incidents, maintenance, now });
+    },
+  );
+
+  const subscribed = 'Check your inbox: follow the link in the mail we sent to confirm the subscription.';
+  api.post(
+    '/status/subscriptions',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Subscribe an email address to status notices (a confirmation mail is sent; the answer is the same for any address)',
+        body: subscribeBodySchema,
+        response: { 202: subscriptionMessageResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await ctx.rateLimiter.consume(STATUS_LIMITS.subscribePerIp, request.ip);
+      await ctx.rateLimiter.consume(STATUS_LIMITS.subscribePerEmail, request.body.email.toLowerCase());
+      await subscriptions.subscribe(request.body.email);
+      return reply.status(202).send({ message: subscribed });
+    },
+  );
+
+  api.post(
+    '/status/subscriptions/confirm',
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'Confirm a status subscription (the link in the confirmation mail)', body: subscriptionTokenBodySchema, response: { 200: subscriptionMessageResponseSchema, ...errorResponses } },
+    },
+    async (request) => {
+      await ctx.rateLimiter.consume(STATUS_LIMITS.tokenPerIp, request.ip);
+      await subscriptions.confirm(request.body.token);
+      return { message: 'Subscribed: you will get a mail for new incidents, their updates and scheduled maintenance.' };
+    },
+  );
+
+  api.post(
+    '/status/subscriptions/unsubscribe',
+    {
+      config: { auth: 'public' },
+      schema: { tags, summary: 'End a status subscription (the link in every notice)', body: subscriptionTokenBodySchema, response: { 200: subscriptionMessageResponseSchema, ...errorResponses } },
+    },
+    async (request) => {
+      await ctx.rateLimiter.consume(STATUS_LIMITS.tokenPerIp, request.ip);
+      await subscriptions.unsubscribe(request.body.token);
+      return { message: 'Unsubscribed: this address gets no more status notices.' };
+    },
   );
 
   api.post(

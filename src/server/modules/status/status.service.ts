@@ -1,4 +1,4 @@
-import { desc, eq, inArray, isNull, or, gt, sql } from 'drizzle-orm';
+import { asc, desc, eq, inArray, isNull, or, gt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   STATUS_COMPONENT_IDS,
@@ -10,19 +10,53 @@ import {
   type Incident,
   type IncidentImpact,
   type IncidentStatus,
+  type Maintenance,
+  type MaintenanceState,
   type StatusComponentId,
   type StatusDay,
   type StatusResponse,
   type updateIncidentBodySchema,
+  type createMaintenanceBodySchema,
 } from '#shared/schemas/status.js';
 import type { Config } from '#server/config.js';
 import type { Db, Database } from '#server/db/client.js';
 import { notFound } from '#server/errors.js';
 import { CHECK_TIMEOUT_MS, httpProbe, runProbe, type CheckResult, type Probe } from './status.checks.js';
-import { statusIncidents, statusIncidentUpdates, type StatusIncidentRow, type StatusIncidentUpdateRow } from './status.tables.js';
+import type { StatusSubscriptions } from './status-subscriptions.js';
+import {
+  statusIncidents,
+  statusIncidentUpdates,
+  statusMaintenances,
+  type StatusIncidentRow,
+  type StatusIncidentUpdateRow,
+  type StatusMaintenanceRow,
+} from './status.tables.js';
 
 type CreateIncident = z.output<typeof createIncidentBodySchema>;
 type UpdateIncident = z.output<typeof updateIncidentBodySchema>;
+type CreateMaintenance = z.output<typeof createMaintenanceBodySchema>;
+
+/** Completed maintenance stays on the page (and in the feed) this long. */
+const MAINTENANCE_KEPT_DAYS = 7;
+
+const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+export function maintenanceState(row: { startsAt: Date; endsAt: Date }, now: Date): MaintenanceState {
+  if (now < row.startsAt) return 'scheduled';
+  return now < row.endsAt ? 'in_progress' : 'completed';
+}
+
+function toMaintenance(row: StatusMaintenanceRow, now: Date): Maintenance {
+  return {
+    _id: row.id,
+    title: row.title,
+    description: row.description,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    state: maintenanceState(row, now),
+    createdAt: row.createdAt.toISOString(),
+  };
+}
 
 /** Raw checks older than this are pruned; the daily roll-up keeps the history. */
 const RAW_CHECK_RETENTION_DAYS = 7;
@@ -85,7 +119,7 @@ export class StatusService {
   constructor(
     private readonly db: Db,
     private readonly probes: Probe[],
-    private readonly options: { timeoutMs?: number } = {},
+    private readonly options: { timeoutMs?: number; subscriptions?: StatusSubscriptions } = {},
   ) {}
 
   /** Runs every probe at once (each with its own timeout) and records the results. */
@@ -159,7 +193,39 @@ export class StatusService {
     });
 
     const overall = components.reduce<ComponentState>((worst, c) => (STATE_RANK[c.state] > STATE_RANK[worst] ? c.state : worst), 'up');
-    return { overall, components, incidents: await this.incidents(), generatedAt: now.toISOString() };
+    return { overall, components, incidents: await this.incidents(), maintenance: await this.maintenance(now), generatedAt: now.toISOString() };
+  }
+
+  /** Maintenance windows not over yet, and those ended within MAINTENANCE_KEPT_DAYS, soonest start first. */
+  async maintenance(now = new Date()): Promise<Maintenance[]> {
+    const rows = await this.db
+      .select()
+      .from(statusMaintenances)
+      .where(gt(statusMaintenances.endsAt, sql`now() - make_interval(days => ${MAINTENANCE_KEPT_DAYS})`))
+      .orderBy(asc(statusMaintenances.startsAt))
+      .limit(50);
+    return rows.map((r) => toMaintenance(r, now));
+  }
+
+  /** Announces a maintenance window; confirmed subscribers get a notice in the same transaction. */
+  async createMaintenance(input: CreateMaintenance, staffUserId: string): Promise<Maintenance> {
+    const row = await this.db.transaction(async (tx) => {
+      const [created] = await tx
+        .insert(statusMaintenances)
+        .values({ title: input.title, description: input.description, startsAt: new Date(input.startsAt), endsAt: new Date(input.endsAt), createdBy: staffUserId })
+        .returning();
+      await this.options.subscriptions?.notify(tx, {
+        subject: `Scheduled maintenance: ${created!.title}`,
+        heading: `Scheduled maintenance: ${created!.title}`,
+        facts: [
+          ['Starts', utc(created!.startsAt)],
+          ['Ends', utc(created!.endsAt)],
+        ],
+        message: created!.description,
+      });
+      return created!;
+    });
+    return toMaintenance(row, new Date());
   }
 
   /** Open incidents and those resolved within the history window, newest first. */
@@ -204,6 +270,15 @@ export class StatusService {
         })
         .returning({ id: statusIncidents.id });
       await tx.insert(statusIncidentUpdates).values({ incidentId: row!.id, status: input.status, message: input.message, createdBy: staffUserId });
+      await this.options.subscriptions?.notify(tx, {
+        subject: `Incident: ${input.title}`,
+        heading: `New incident: ${input.title}`,
+        facts: [
+          ['Impact', input.impact],
+          ['Status', input.status],
+        ],
+        message: input.message,
+      });
       return row!.id;
     });
     return this.incident(id);
@@ -227,11 +302,17 @@ export class StatusService {
       await tx.update(statusIncidents).set(set).where(eq(statusIncidents.id, id));
       const statusChanged = change.status !== undefined && change.status !== current.status;
       if (change.message !== undefined || statusChanged) {
-        await tx.insert(statusIncidentUpdates).values({
-          incidentId: id,
-          status,
-          message: change.message ?? `Status changed to ${status}.`,
-          createdBy: staffUserId,
+        const message = change.message ?? `Status changed to ${status}.`;
+        await tx.insert(statusIncidentUpdates).values({ incidentId: id, status, message, createdBy: staffUserId });
+        const title = change.title ?? current.title;
+        await this.options.subscriptions?.notify(tx, {
+          subject: `${status === 'resolved' ? 'Resolved' : 'Incident update'}: ${title}`,
+          heading: `${status === 'resolved' ? 'Resolved' : 'Update'}: ${title}`,
+          facts: [
+            ['Impact', change.impact ?? current.impact],
+            ['Status', status],
+          ],
+          message,
         });
       }
     });

@@ -74,3 +74,33 @@ export const statusIncidentUpdates = pgTable(
 
 export type StatusIncidentRow = typeof statusIncidents.$inferSelect;
 export type StatusIncidentUpdateRow = typeof statusIncidentUpdates.$inferSelect;
+
+/** A maintenance window staff announce in advance (shown as in progress between its start and end). */
+export const statusMaintenances = pgTable(
+  'status_maintenances',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    title: text('title').notNull(),
+    description: text('description').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('status_maintenances_ends_idx').on(t.endsAt), check('status_maintenances_window', sql`${t.endsAt} > ${t.startsAt}`)],
+);
+
+/**
+ * An email address subscribed to status notices, without an account. Notices go only to confirmed
+ * addresses (double opt-in); an unsubscribed address is deleted.
+ */
+export const statusSubscribers = pgTable('status_subscribers', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  /** Lower-cased. */
+  email: text('email').notNull().unique('status_subscribers_email_key'),
+  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export type StatusMaintenanceRow = typeof statusMaintenances.$inferSelect;
+export type StatusSubscriberRow = typeof statusSubscribers.$inferSelect;

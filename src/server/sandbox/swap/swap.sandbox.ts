@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
@@ -36,6 +36,10 @@ export const SANDBOX_SWAP_CURRENCIES: SandboxCurrency[] = [
 const CURRENCIES = new Map(SANDBOX_SWAP_CURRENCIES.map((c) => [c.ticker, c]));
 /** The smallest exchange, in USD, for every pair. */
 export const SANDBOX_SWAP_MIN_USD = 10;
+/** The largest exchange, in USD, for every pair (2 BTC at the sandbox's price). */
+export const SANDBOX_SWAP_MAX_USD = 130_000;
+/** A fixed rate costs a margin over the floating one, as at the real provider. */
+export const SANDBOX_FIXED_RATE_FACTOR = 0.99;
 
 const round8 = (n: number) => Number(n.toFixed(8));
 const ceil8 = (n: number) => Math.ceil(n * 1e8 - 1e-6) / 1e8;
@@ -46,6 +50,47 @@ function rate(from: SandboxCurrency, to: SandboxCurrency): number {
 
 function minAmount(from: SandboxCurrency): number {
   return ceil8(SANDBOX_SWAP_MIN_USD / from.usd);
+}
+
+function maxAmount(from: SandboxCurrency): number {
+  return Math.floor((SANDBOX_SWAP_MAX_USD / from.usd) * 1e8 + 1e-6) / 1e8;
+}
+
+function rangeMessage(from: SandboxCurrency, amount: number): string | null {
+  if (amount < minAmount(from)) return `Amount is less than minimal: ${minAmount(from)} ${from.ticker.toUpperCase()}`;
+  if (amount > maxAmount(from)) return `Amount is more than maximal: ${maxAmount(from)} ${from.ticker.toUpperCase()}`;
+  return null;
+}
+
+interface RateQuote {
+  from: string;
+  to: string;
+  rate: number;
+  /** Epoch milliseconds. */
+  validUntil: number;
+}
+
+/**
+ * A fixed-rate quote id: the quote itself, signed with the sandbox key. Every instance can check it
+ * without shared state, a forged or altered one is unknown, and it expires like the provider's.
+ */
+function signRate(key: string, quote: RateQuote): string {
+  const body = Buffer.from(JSON.stringify(quote)).toString('base64url');
+  return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
+}
+
+function readRate(key: string, rateId: string): RateQuote | null {
+  const [body, mac, ...rest] = rateId.split('.');
+  if (!body || !mac || rest.length > 0) return null;
+  const expected = Buffer.from(createHmac('sha256', key).update(body).digest('base64url'));
+  const given = Buffer.from(mac);
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const quote = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as RateQuote;
+    return typeof quote.rate === 'number' && typeof quote.validUntil === 'number' ? quote : null;
+  } catch {
+    return null;
+  }
 }
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -128,6 +173,7 @@ const createSchema = z.object({
   refundExtraId: z.string().max(100).optional().nullable(),
   userId: z.string().optional(),
   contactEmail: z.string().optional(),
+  rateId: z.string().max(2000).optional(),
 });
 
 /** The statuses the control endpoint accepts: the provider's own (spec: waiting ... expired). */
@@ -147,7 +193,7 @@ const controlSchema = z.object({
  */
 export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void {
   const db = ctx.database.db;
-  const { apiKey } = ctx.config.swap;
+  const { apiKey, sandboxRateTtlSeconds } = ctx.config.swap;
   const hide = { schema: { hide: true } };
 
   async function load(id: string) {
@@ -167,7 +213,7 @@ export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void
           isFiat: false,
           featured: ['btc', 'eth', 'usdterc20'].includes(c.ticker),
           isStable: Boolean(c.isStable),
-          supportsFixedRate: false,
+          supportsFixedRate: true,
         })),
       );
 
@@ -186,11 +232,37 @@ export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void
         return {
           estimatedAmount: round8(amount * rate(pair[0], pair[1])),
           transactionSpeedForecast: '10-60',
-          warningMessage: amount < minAmount(pair[0]) ? `Amount is less than minimal: ${minAmount(pair[0])} ${pair[0].ticker.toUpperCase()}` : null,
+          warningMessage: rangeMessage(pair[0], amount),
         };
       });
 
-      v1.post('/transactions/:key', hide, async (request, reply) => {
+      const range = async (request: { params: unknown }, reply: FastifyReply) => {
+        const pair = parsePair((request.params as { pair: string }).pair);
+        if (!pair) return providerError(reply, 400, 'pair_is_inactive', 'Pair is inactive');
+        return { minAmount: minAmount(pair[0]), maxAmount: maxAmount(pair[0]) };
+      };
+      v1.get('/exchange-range/:pair', hide, range);
+      v1.get('/exchange-range/fixed-rate/:pair', hide, range);
+
+      v1.get('/exchange-amount/fixed-rate/:amount/:pair', hide, async (request, reply) => {
+        const params = request.params as { amount: string; pair: string };
+        const pair = parsePair(params.pair);
+        if (!pair) return providerError(reply, 400, 'pair_is_inactive', 'Pair is inactive');
+        const amount = Number(params.amount);
+        if (!(amount > 0) || !Number.isFinite(amount)) return providerError(reply, 400, 'not_valid_params', 'Amount is not valid');
+        const [from, to] = pair;
+        const fixedRate = rate(from, to) * SANDBOX_FIXED_RATE_FACTOR;
+        const validUntil = Date.now() + sandboxRateTtlSeconds * 1000;
+        return {
+          estimatedAmount: round8(amount * fixedRate),
+          transactionSpeedForecast: '10-60',
+          warningMessage: rangeMessage(from, amount),
+          rateId: signRate(apiKey, { from: from.ticker, to: to.ticker, rate: fixedRate, validUntil }),
+          validUntil: new Date(validUntil).toISOString(),
+        };
+      });
+
+      const create = async (request: { params: unknown; body: unknown }, reply: FastifyReply, fixed: boolean) => {
         if ((request.params as { key: string }).key !== apiKey) return providerError(reply, 401, 'not_valid_api_key', 'Invalid api key');
         const parsed = createSchema.safeParse(request.body ?? {});
         if (!parsed.success) return providerError(reply, 400, 'not_valid_params', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
@@ -198,8 +270,16 @@ export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void
         const pair = parsePair(`${input.from}_${input.to}`);
         if (!pair) return providerError(reply, 400, 'pair_is_inactive', 'Pair is inactive');
         const [from, to] = pair;
-        if (input.amount < minAmount(from)) {
-          return providerError(reply, 400, 'out_of_range', `Amount is less than minimal: ${minAmount(from)} ${from.ticker.toUpperCase()}`);
+        const outOfRange = rangeMessage(from, input.amount);
+        if (outOfRange) return providerError(reply, 400, 'out_of_range', outOfRange);
+        let exchangeRate = rate(from, to);
+        let validUntil: string | null = null;
+        if (fixed) {
+          const quote = input.rateId ? readRate(apiKey, input.rateId) : null;
+          if (!quote || quote.from !== from.ticker || quote.to !== to.ticker) return providerError(reply, 400, 'not_valid_rate_id', 'Rate id is not valid');
+          if (quote.validUntil <= Date.now()) return providerError(reply, 400, 'rate_id_expired', 'Rate id has expired');
+          exchangeRate = quote.rate;
+          validUntil = new Date(quote.validUntil).toISOString();
         }
         const id = randomBytes(7).toString('hex');
         const now = new Date().toISOString();
@@ -215,13 +295,15 @@ export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void
           fromCurrency: from.ticker,
           toCurrency: to.ticker,
           expectedSendAmount: round8(input.amount),
-          expectedReceiveAmount: round8(input.amount * rate(from, to)),
+          expectedReceiveAmount: round8(input.amount * exchangeRate),
           amountSend: null,
           amountReceive: null,
           payinHash: null,
           payoutHash: null,
           depositReceivedAt: null,
           isPartner: false,
+          // A fixed-rate exchange must be paid before its quote expires, or it expires.
+          validUntil,
           createdAt: now,
           updatedAt: now,
         };
@@ -237,15 +319,23 @@ export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void
           fromCurrency: from.ticker,
           toCurrency: to.ticker,
           amount: data.expectedReceiveAmount,
+          ...(fixed ? { validUntil } : {}),
         };
-      });
+      };
+      v1.post('/transactions/fixed-rate/:key', hide, (request, reply) => create(request, reply, true));
+      v1.post('/transactions/:key', hide, (request, reply) => create(request, reply, false));
 
       v1.get('/transactions/:id/:key', hide, async (request, reply) => {
         const params = request.params as { id: string; key: string };
         if (params.key !== apiKey) return providerError(reply, 401, 'not_valid_api_key', 'Invalid api key');
         const row = await load(params.id);
         if (!row) return providerError(reply, 404, 'not_found', 'Transaction not found');
-        return row.data;
+        const data = row.data as ExchangeData;
+        // An unpaid fixed-rate exchange expires with its quote, as at the provider.
+        if (data.status === 'waiting' && typeof data.validUntil === 'string' && Date.parse(data.validUntil) <= Date.now()) {
+          return { ...data, status: 'expired' };
+        }
+        return data;
       });
     },
     { prefix: '/swap/v1' },

@@ -167,6 +167,7 @@ const MATRIX: Record<string, Row> = {
 
   'GET /api/exchange/currencies': { rule: 'public', request: p('/api/exchange/currencies') },
   'GET /api/exchange/estimate': { rule: 'public', request: p('/api/exchange/estimate?from=btc&to=eth&amount=0.01') },
+  'GET /api/exchange/range': { rule: 'public', request: p('/api/exchange/range?from=btc&to=eth&rateType=fixed') },
   'POST /api/exchange/exchanges': { rule: 'session', request: p('/api/exchange/exchanges', { from: 'btc', to: 'eth', amount: 0.01, payoutAddress: ETH_ADDRESS }) },
   'GET /api/exchange/exchanges': { rule: 'session', request: p('/api/exchange/exchanges') },
   'GET /api/exchange/exchanges/{id}': { rule: 'session', owned: true, request: (f) => ({ path: `/api/exchange/exchanges/${f.exchangeId}` }) },
@@ -208,6 +209,15 @@ const MATRIX: Record<string, Row> = {
   'POST /api/status/incidents': { rule: 'staff', request: p('/api/status/incidents', { title: 'Matrix incident', message: 'Looking into it.' }) },
   'PUT /api/status/incidents/{id}': { rule: 'staff', request: (f) => ({ path: `/api/status/incidents/${f.incidentId}`, body: { message: 'Still looking.' } }) },
   'POST /api/status/checks': { rule: 'staff', request: p('/api/status/checks') },
+  'POST /api/status/maintenance': {
+    rule: 'staff',
+    request: p('/api/status/maintenance', { title: 'Matrix maintenance', description: 'Database upgrade.', startsAt: '2030-01-01T10:00:00.000Z', endsAt: '2030-01-01T11:00:00.000Z' }),
+  },
+  'GET /api/status/feed.atom': { rule: 'public', request: p('/api/status/feed.atom') },
+  'POST /api/status/subscriptions': { rule: 'public', request: p('/api/status/subscriptions', { email: 'matrix-status@example.com' }) },
+  // A made-up token is refused (422) for everyone: the rule is that no session is needed.
+  'POST /api/status/subscriptions/confirm': { rule: 'public', allowed: 'any', request: p('/api/status/subscriptions/confirm', { token: 'not-a-token' }) },
+  'POST /api/status/subscriptions/unsubscribe': { rule: 'public', allowed: 'any', request: p('/api/status/subscriptions/unsubscribe', { token: 'not-a-token' }) },
 
   'GET /api/users/webhook-settings': { rule: 'user', request: p('/api/users/webhook-settings') },
   'PUT /api/users/webhook-settings': { rule: 'user', allowed: 'any', request: p('/api/users/webhook-settings', { url: 'https://example.com/hook', events: [], enabled: false }) },

@@ -117,7 +117,8 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'POST /api/payments/check': (f) => ({ body: { orderId: f.paymentId, txHash: 'ab12cd34ef56ab78' } }),
   'GET /api/payments/{id}/status': (f) => ({ path: { id: f.paymentId } }),
   'GET /api/payments/{id}': (f) => ({ path: { id: f.paymentId } }),
-  'GET /api/exchange/estimate': () => ({ caller: 'anonymous', query: { from: 'btc', to: 'eth', amount: '0.01' } }),
+  'GET /api/exchange/estimate': () => ({ caller: 'anonymous', query: { from: 'btc', to: 'eth', amount: '0.01', rateType: 'fixed' } }),
+  'GET /api/exchange/range': () => ({ caller: 'anonymous', query: { from: 'btc', to: 'eth', rateType: 'fixed' } }),
   'POST /api/exchange/exchanges': () => ({ body: { from: 'btc', to: 'eth', amount: 0.01, payoutAddress: ETH_ADDRESS } }),
   'GET /api/exchange/exchanges/{id}': (f) => ({ path: { id: f.exchangeId } }),
   'POST /api/exchange/guest-rewards-status': () => ({ caller: 'anonymous', body: { claims: [] } }),
@@ -133,6 +134,11 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'PUT /api/staff/ads/{id}': (f) => ({ path: { id: f.adId }, body: { weight: 2 } }),
   'POST /api/status/incidents': () => ({ body: { title: 'Mutation incident', message: 'Looking into it.' } }),
   'PUT /api/status/incidents/{id}': (f) => ({ path: { id: f.incidentId }, body: { message: 'Still looking.' } }),
+  'POST /api/status/maintenance': () => ({ body: { title: 'Mutation maintenance', description: 'Database upgrade.', startsAt: '2030-01-01T10:00:00.000Z', endsAt: '2030-01-01T11:00:00.000Z' } }),
+  'GET /api/status/feed.atom': () => ({ caller: 'anonymous' }),
+  'POST /api/status/subscriptions': () => ({ caller: 'anonymous', body: { email: 'mutation-status@example.com' } }),
+  'POST /api/status/subscriptions/confirm': () => ({ caller: 'anonymous', body: { token: 'not-a-token' } }),
+  'POST /api/status/subscriptions/unsubscribe': () => ({ caller: 'anonymous', body: { token: 'not-a-token' } }),
   // A private address (allowed in this app): the suite has no DNS to resolve a public host.
   'PUT /api/users/webhook-settings': () => ({ body: { url: 'http://127.0.0.1:9/hook', events: [], enabled: false } }),
   // No webhook and no such delivery: refused (404) whatever the mutation, and nothing is sent.
@@ -165,7 +171,7 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
 /** Who calls an operation: staff routes as an admin, guest-only routes as a guest, the rest as a user. */
 function defaultCaller(path: string): Caller {
   if (path.startsWith('/api/v1/')) return 'apiKey';
-  if (/^\/api\/(admin|staff)\//.test(path) || /^\/api\/status\/(incidents|checks)/.test(path)) return 'admin';
+  if (/^\/api\/(admin|staff)\//.test(path) || /^\/api\/status\/(incidents|checks|maintenance)/.test(path)) return 'admin';
   if (path.startsWith('/api/tickets/guest')) return 'guest';
   return 'user';
 }

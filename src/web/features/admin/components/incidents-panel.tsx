@@ -9,7 +9,7 @@ import {
 import { useQuery } from '@tanstack/react-query';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
-import { statusQueryOptions, useCreateIncident, useUpdateIncident } from '#web/features/status';
+import { formatDateTime, statusQueryOptions, useCreateIncident, useCreateMaintenance, useUpdateIncident } from '#web/features/status';
 
 /** Staff post incidents to the status page and add updates until they are resolved. */
 export function IncidentsPanel() {
@@ -80,6 +80,7 @@ export function IncidentsPanel() {
           Post incident
         </button>
       </form>
+      <MaintenanceForm />
       {!incidents ? (
         <p aria-busy="true">Loading…</p>
       ) : incidents.length === 0 ? (
@@ -137,5 +138,74 @@ function IncidentItem({ incident }: { incident: Incident }) {
         </button>
       </form>
     </li>
+  );
+}
+
+/** A `datetime-local` value (the staff member's own time zone) as an ISO instant; '' when empty or invalid. */
+function toIso(local: string): string {
+  const ms = Date.parse(local);
+  return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
+}
+
+/** Staff announce a maintenance window in advance: shown on /status, in the feed, and mailed to subscribers. */
+function MaintenanceForm() {
+  const status = useQuery(statusQueryOptions());
+  const createMaintenance = useCreateMaintenance();
+  const [title, setTitle] = useState('');
+  const [description, setDescription] = useState('');
+  const [startsAt, setStartsAt] = useState('');
+  const [endsAt, setEndsAt] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const upcoming = (status.data?.maintenance ?? []).filter((m) => m.state !== 'completed');
+
+  async function create(event: FormEvent) {
+    event.preventDefault();
+    const problems: Record<string, string> = {};
+    if (!toIso(startsAt)) problems.startsAt = 'Enter when it starts';
+    if (!toIso(endsAt)) problems.endsAt = 'Enter when it ends';
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    try {
+      await createMaintenance.mutateAsync({ title, description, startsAt: toIso(startsAt), endsAt: toIso(endsAt) });
+      toast.success('Maintenance scheduled');
+      setTitle('');
+      setDescription('');
+      setStartsAt('');
+      setEndsAt('');
+    } catch (err) {
+      if (err instanceof ApiError) setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
+    }
+  }
+
+  return (
+    <div className="maintenance-admin">
+      <h3 id="maintenance-admin-title">Scheduled maintenance</h3>
+      <form className="admin-form" onSubmit={create} noValidate aria-labelledby="maintenance-admin-title">
+        {errors.form && <p className="field-error">{errors.form}</p>}
+        <TextField id="maintenance-title" label="Maintenance title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
+        <TextareaField
+          id="maintenance-description"
+          label="Description"
+          rows={2}
+          value={description}
+          onChange={(e) => setDescription(e.target.value)}
+          error={errors.description}
+        />
+        <TextField id="maintenance-starts" label="Starts" type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} error={errors.startsAt} />
+        <TextField id="maintenance-ends" label="Ends" type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} error={errors.endsAt} />
+        <button type="submit" className="btn btn-primary btn-small" disabled={createMaintenance.isPending}>
+          Schedule maintenance
+        </button>
+      </form>
+      {upcoming.length > 0 && (
+        <ul className="ticket-list" aria-label="Upcoming maintenance">
+          {upcoming.map((m) => (
+            <li key={m._id} className="ticket-message">
+              <strong>{m.title}</strong> · {formatDateTime(m.startsAt)} – {formatDateTime(m.endsAt)} · {m.state === 'in_progress' ? 'in progress' : 'scheduled'}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

@@ -1,19 +1,22 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { REWARD_CLAIM_VALIDITY_HOURS } from '#shared/constants';
-import type { EstimateResponse, Exchange, ExchangeCurrency, ExchangeRewards } from '#shared/schemas/exchange';
+import type { EstimateResponse, Exchange, ExchangeCurrency, ExchangeRewards, RateType } from '#shared/schemas/exchange';
 import { TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { errorMessage, useSessionStore } from '#web/features/auth';
 import { useCreateExchange } from '../api/create-exchange';
 import { useExchangeCurrencies } from '../api/get-exchange-currencies';
-import { useExchangeEstimate } from '../api/get-exchange-estimate';
+import { quoteTimeLeft, useExchangeEstimate } from '../api/get-exchange-estimate';
+import { exchangeKeys } from '../api/exchange-keys';
+import { useExchangeRange } from '../api/get-exchange-range';
 import { useMyExchanges } from '../api/get-my-exchanges';
 import { useDebouncedValue } from '../hooks/use-debounced-value';
+import { useNow } from '../hooks/use-now';
 import { saveClaim } from '../lib/reward-claims';
 import { CurrencySelect } from './currency-select';
 import { ExchangeTracker, STATUS_MESSAGES } from './exchange-tracker';
-import { formatCreditAmount } from './format';
+import { formatClock, formatCountdown, formatCreditAmount, formatLimits, rangeProblem } from './format';
 import { PendingRewards } from './pending-rewards';
 import '../exchange.css';
 
@@ -62,6 +65,9 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   const [amountText, setAmountText] = useState('0.01');
   const [payoutAddress, setPayoutAddress] = useState('');
   const [payoutExtraId, setPayoutExtraId] = useState('');
+  const [refundAddress, setRefundAddress] = useState('');
+  const [refundExtraId, setRefundExtraId] = useState('');
+  const [rateType, setRateType] = useState<RateType>('floating');
   const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
@@ -70,10 +76,20 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
 
   const amount = parseAmount(amountText);
   // Debounced as one string: a fresh object every render would never settle.
-  const queryKey = useDebouncedValue(`${from}|${to}|${amount ?? ''}`, ESTIMATE_DEBOUNCE_MS);
+  const queryKey = useDebouncedValue(`${from}|${to}|${amount ?? ''}|${rateType}`, ESTIMATE_DEBOUNCE_MS);
   const toCurrency = currencies?.find((c) => c.ticker === to);
-  const [qFrom = '', qTo = '', qAmount = ''] = queryKey.split('|');
-  const estimateQuery = useExchangeEstimate(currencies && qAmount && qFrom !== qTo ? { from: qFrom, to: qTo, amount: Number(qAmount) } : null);
+  const fromCurrency = currencies?.find((c) => c.ticker === from);
+  const [qFrom = '', qTo = '', qAmount = '', qRate = 'floating'] = queryKey.split('|');
+  const estimateQuery = useExchangeEstimate(
+    currencies && qAmount && qFrom !== qTo ? { from: qFrom, to: qTo, amount: Number(qAmount), rateType: qRate as RateType } : null,
+  );
+  // The pair's limits are shown before an amount is typed, and checked here as the server checks them.
+  const rangeQuery = useExchangeRange(currencies && from !== to ? { from, to, rateType } : null);
+  const range = rangeQuery.data && rangeQuery.data.from === from && rangeQuery.data.to === to ? rangeQuery.data : null;
+  const amountOutOfRange = amount !== null && range ? rangeProblem(amount, range.minAmount, range.maxAmount, from) : null;
+  const fixedQuote = estimateQuery.data?.rateType === 'fixed' ? estimateQuery.data : undefined;
+  const now = useNow(Boolean(fixedQuote));
+  const quoteLeft = quoteTimeLeft(fixedQuote, now);
   const estimate: EstimateState =
     estimateQuery.fetchStatus === 'idle' && estimateQuery.isPending
       ? { state: 'idle' }
@@ -94,6 +110,9 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   const chooseFrom = (ticker: string) => {
     if (ticker === to) setTo(from);
     setFrom(ticker);
+    // A refund comes back in the currency sent: an address for the old one no longer fits.
+    setRefundAddress('');
+    setRefundExtraId('');
   };
   const chooseTo = (ticker: string) => {
     if (ticker === from) setFrom(to);
@@ -105,6 +124,8 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
     setFrom(to);
     setTo(from);
     setPayoutExtraId('');
+    setRefundAddress('');
+    setRefundExtraId('');
     setFieldErrors({});
   };
 
@@ -113,10 +134,18 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
     setFormError(null);
     const problems: Record<string, string> = {};
     if (amount === null) problems.amount = 'Enter an amount greater than zero';
+    else if (amountOutOfRange) problems.amount = amountOutOfRange;
     if (from === to) problems.to = 'Choose two different currencies';
     if (!payoutAddress.trim()) problems.payoutAddress = `Enter your ${to.toUpperCase()} payout address`;
+    if (refundExtraId.trim() && !refundAddress.trim()) problems.refundAddress = 'Enter the refund address this memo belongs to';
     setFieldErrors(problems);
     if (Object.keys(problems).length > 0 || amount === null) return;
+    // A fixed rate is the quote on screen: it must be for this amount and still valid.
+    const quote = fixedQuote && fixedQuote.from === from && fixedQuote.to === to && fixedQuote.amount === amount ? fixedQuote : undefined;
+    if (rateType === 'fixed' && (!quote?.rateId || (quoteTimeLeft(quote) ?? 0) <= 0)) {
+      setFormError('Wait for the fixed-rate quote for this amount, then create the exchange.');
+      return;
+    }
 
     setSubmitting(true);
     try {
@@ -130,6 +159,9 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
         amount,
         payoutAddress: payoutAddress.trim(),
         ...(toCurrency?.hasExternalId && payoutExtraId.trim() ? { payoutExtraId: payoutExtraId.trim() } : {}),
+        ...(refundAddress.trim() ? { refundAddress: refundAddress.trim() } : {}),
+        ...(fromCurrency?.hasExternalId && refundExtraId.trim() ? { refundExtraId: refundExtraId.trim() } : {}),
+        ...(rateType === 'fixed' && quote?.rateId ? { rateType, rateId: quote.rateId } : {}),
       });
       const { exchange, rewards } = response.data;
       if (rewards.claimCode) {
@@ -139,12 +171,19 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       setActive({ exchange, rewards });
       setPayoutAddress('');
       setPayoutExtraId('');
+      setRefundAddress('');
+      setRefundExtraId('');
     } catch (err) {
       const fields = err instanceof ApiError ? err.fieldErrors : {};
-      if (Object.keys(fields).length > 0) {
+      const newQuote = err instanceof ApiError ? (err.details as { quote?: EstimateResponse } | null | undefined)?.quote : undefined;
+      if (newQuote) {
+        // The quote expired (or was unknown): the server's new one replaces it on screen, to accept or not.
+        client.setQueryData(exchangeKeys.estimate(newQuote.from, newQuote.to, newQuote.amount, newQuote.rateType), newQuote);
+        setFormError(errorMessage(err, 'That fixed rate has expired. Check the new quote.'));
+      } else if (Object.keys(fields).length > 0) {
         // The message sits beside its field; move there so it is heard and can be fixed.
         setFieldErrors(fields);
-        const first = ['amount', 'payoutAddress', 'payoutExtraId'].find((f) => fields[f]);
+        const first = ['amount', 'payoutAddress', 'payoutExtraId', 'refundAddress', 'refundExtraId'].find((f) => fields[f]);
         if (first) document.getElementById(inputIds[first as keyof typeof inputIds])?.focus();
       } else {
         setFormError(errorMessage(err, 'Could not create the exchange. Please try again.'));
@@ -154,14 +193,15 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
     }
   };
 
-  const inputIds = { amount: `${titleId}-amount`, payoutAddress: `${titleId}-payout`, payoutExtraId: `${titleId}-memo` };
+  const inputIds = {
+    amount: `${titleId}-amount`,
+    payoutAddress: `${titleId}-payout`,
+    payoutExtraId: `${titleId}-memo`,
+    refundAddress: `${titleId}-refund`,
+    refundExtraId: `${titleId}-refund-memo`,
+  };
+  const amountError = fieldErrors.amount ?? amountOutOfRange;
   const errorId = (field: string) => `${titleId}-${field}-error`;
-  const fieldError = (field: string) =>
-    fieldErrors[field] ? (
-      <p id={errorId(field)} className="field-error">
-        {fieldErrors[field]}
-      </p>
-    ) : null;
 
   return (
     <section id={id} className="section exchange-section" aria-labelledby={titleId}>
@@ -211,23 +251,59 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                 />
               </div>
 
+              <fieldset className="field rate-choice">
+                <legend>Rate</legend>
+                <label>
+                  <input type="radio" name={`${titleId}-rate`} value="floating" checked={rateType === 'floating'} onChange={() => setRateType('floating')} />
+                  Floating rate <span className="muted">(market rate when your coins arrive)</span>
+                </label>
+                <label>
+                  <input type="radio" name={`${titleId}-rate`} value="fixed" checked={rateType === 'fixed'} onChange={() => setRateType('fixed')} />
+                  Fixed rate <span className="muted">(the amount you get is guaranteed for a while)</span>
+                </label>
+              </fieldset>
+
               <div className="field">
                 <label htmlFor={`${titleId}-amount`}>Amount to send ({from.toUpperCase()})</label>
+                <p id={`${titleId}-range`} className="field-note" data-testid="exchange-range">
+                  {range ? formatLimits(range.minAmount, range.maxAmount, from) : rangeQuery.isError ? 'Limits unavailable right now' : '\u00a0'}
+                </p>
                 <input
                   id={`${titleId}-amount`}
                   inputMode="decimal"
                   autoComplete="off"
                   value={amountText}
-                  onChange={(e) => setAmountText(e.target.value)}
-                  aria-invalid={fieldErrors.amount ? true : undefined}
-                  aria-describedby={fieldErrors.amount ? errorId('amount') : `${titleId}-estimate`}
+                  onChange={(e) => {
+                    setAmountText(e.target.value);
+                    if (fieldErrors.amount) setFieldErrors(({ amount: _, ...rest }) => rest);
+                  }}
+                  aria-invalid={amountError ? true : undefined}
+                  aria-describedby={amountError ? `${titleId}-range ${errorId('amount')}` : `${titleId}-range ${titleId}-estimate`}
                 />
-                {fieldError('amount')}
+                {amountError && (
+                  <p id={errorId('amount')} className="field-error">
+                    {amountError}
+                  </p>
+                )}
               </div>
 
               <div id={`${titleId}-estimate`} className="estimate" aria-live="polite">
                 {estimate.state === 'loading' && <p className="muted">Getting the live rate…</p>}
                 {estimate.state === 'error' && <p className="field-error">{estimate.message}</p>}
+                {estimate.state === 'ready' && (
+                  <p className="rate-line" data-testid="estimate-rate">
+                    {estimate.estimate.rateType === 'fixed' && estimate.estimate.validUntil ? (
+                      <>
+                        <strong>Fixed rate, valid until {formatClock(Date.parse(estimate.estimate.validUntil))}</strong>{' '}
+                        <span className="muted" aria-hidden="true">
+                          ({quoteLeft ? `${formatCountdown(quoteLeft)} left` : 'getting a new quote…'})
+                        </span>
+                      </>
+                    ) : (
+                      <strong>Floating rate, may change</strong>
+                    )}
+                  </p>
+                )}
                 {estimate.state === 'ready' && (
                   <dl className="estimate-list">
                     <div>
@@ -245,10 +321,8 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                       <dd data-testid="estimate-reward">{formatCreditAmount(estimate.estimate.reward.amount)} credits</dd>
                     </div>
                     <div>
-                      <dt>Minimum</dt>
-                      <dd>
-                        {estimate.estimate.minAmount} {estimate.estimate.from.toUpperCase()}
-                      </dd>
+                      <dt>Limits</dt>
+                      <dd>{formatLimits(estimate.estimate.minAmount, estimate.estimate.maxAmount, estimate.estimate.from)}</dd>
                     </div>
                   </dl>
                 )}
@@ -275,6 +349,30 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                   onChange={(e) => setPayoutExtraId(e.target.value)}
                 />
               )}
+
+              <details className="refund-details" open={Boolean(refundAddress || fieldErrors.refundAddress || fieldErrors.refundExtraId) || undefined}>
+                <summary>Refund address (optional)</summary>
+                <TextField
+                  id={`${titleId}-refund`}
+                  label={`Your ${from.toUpperCase()} refund address`}
+                  error={fieldErrors.refundAddress}
+                  note={`If the swap cannot be made, your ${from.toUpperCase()} comes back here.`}
+                  autoComplete="off"
+                  spellCheck={false}
+                  value={refundAddress}
+                  onChange={(e) => setRefundAddress(e.target.value)}
+                />
+                {fromCurrency?.hasExternalId && (
+                  <TextField
+                    id={`${titleId}-refund-memo`}
+                    label={`Refund ${(fromCurrency.externalIdName ?? 'memo').toLowerCase()} (if the refund address needs one)`}
+                    error={fieldErrors.refundExtraId}
+                    autoComplete="off"
+                    value={refundExtraId}
+                    onChange={(e) => setRefundExtraId(e.target.value)}
+                  />
+                )}
+              </details>
 
               {formError && (
                 <p id={`${titleId}-form-error`} className="field-error" role="alert">

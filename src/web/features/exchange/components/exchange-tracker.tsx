@@ -5,7 +5,7 @@ import { paths } from '#shared/routes';
 import type { Exchange, ExchangeRewards, ExchangeStatus } from '#shared/schemas/exchange';
 import { useExchangeStatus } from '../api/get-exchange';
 import { CopyButton } from './copy-button';
-import { formatDeadline } from './format';
+import { formatClock, formatDeadline } from './format';
 
 // The QR code library is needed only once a deposit address exists: not on the page's first load.
 const QRCodeSVG = lazy(() => import('qrcode.react').then((m) => ({ default: m.QRCodeSVG })));
@@ -109,9 +109,17 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
 
       <dl className="exchange-summary">
         <div>
-          <dt>You receive (estimate)</dt>
+          <dt>{exchange.rateType === 'fixed' && !exchange.amountReceived ? 'You receive (fixed)' : 'You receive (estimate)'}</dt>
           <dd>
             {exchange.amountReceived ?? exchange.expectedAmount ?? '—'} {to}
+          </dd>
+        </div>
+        <div>
+          <dt>Rate</dt>
+          <dd data-testid="exchange-rate-type">
+            {exchange.rateType === 'fixed'
+              ? `Fixed rate${exchange.rateValidUntil ? `, deposit before ${formatClock(Date.parse(exchange.rateValidUntil))}` : ''}`
+              : 'Floating rate, may change'}
           </dd>
         </div>
         <div>
@@ -119,6 +127,12 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
           <dd className="break">
             {exchange.payoutAddress}
             {exchange.payoutExtraId ? ` (memo ${exchange.payoutExtraId})` : ''}
+          </dd>
+        </div>
+        <div>
+          <dt>Refund address</dt>
+          <dd className="break" data-testid="exchange-refund-address">
+            {exchange.refundAddress ? `${exchange.refundAddress}${exchange.refundExtraId ? ` (memo ${exchange.refundExtraId})` : ''}` : 'None given'}
           </dd>
         </div>
         <div>

@@ -1,6 +1,18 @@
 import { STATUS_PAGE_REFRESH_MS, type StatusComponentReport } from '#shared/schemas/status';
 import { usePageMeta } from '#web/components/use-page-meta';
-import { formatDateTime, IncidentList, OVERALL_LABEL, STATE_LABEL, UptimeBar, useLiveStatus } from '#web/features/status';
+import { useLocation, useSearchParams } from 'react-router';
+import {
+  formatDateTime,
+  IncidentList,
+  MaintenanceList,
+  OVERALL_LABEL,
+  STATE_LABEL,
+  STATUS_FEED_PATH,
+  StatusSubscribe,
+  SubscriptionLink,
+  UptimeBar,
+  useLiveStatus,
+} from '#web/features/status';
 import '#web/features/status/status.css';
 import { PageHeader } from '../components/page-header';
 import { STATUS_COMPONENTS } from '../content/status';
@@ -42,9 +54,16 @@ function ComponentCard({ component }: { component: StatusComponentReport }) {
 export default function StatusPage() {
   usePageMeta('Status', 'Live health of the Olympus API, database, payment provider and swap provider, with 90 days of history and incidents.');
   const { data, error, loading, updatedAt, refresh } = useLiveStatus();
+  // The links in status mails: /status/confirm?token=… and /status/unsubscribe?token=….
+  const { pathname } = useLocation();
+  const [params] = useSearchParams();
+  const linkAction = /\/status\/confirm\/?$/.test(pathname) ? 'confirm' : /\/status\/unsubscribe\/?$/.test(pathname) ? 'unsubscribe' : null;
 
   return (
     <div className="page status-page">
+      {/* React puts this in the document head: feed readers find the feed from the page. */}
+      <link rel="alternate" type="application/atom+xml" title="Olympus status: incidents and maintenance" href={STATUS_FEED_PATH} />
+      {linkAction && <SubscriptionLink action={linkAction} token={params.get('token') ?? ''} />}
       <PageHeader eyebrow="System status" title="Olympus Status">
         <p>The health of each part of Olympus and of the providers it depends on, checked every minute.</p>
       </PageHeader>
@@ -94,7 +113,9 @@ export default function StatusPage() {
         )}
       </section>
 
+      {data && <MaintenanceList maintenance={data.maintenance} />}
       {data && <IncidentList incidents={data.incidents} />}
+      <StatusSubscribe />
     </div>
   );
 }

@@ -1,0 +1,110 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { eq, isNotNull, sql } from 'drizzle-orm';
+import type { Db, DbOrTx } from '#server/db/client.js';
+import { unprocessable } from '#server/errors.js';
+import type { MailService } from '#server/modules/mail/mail.service.js';
+import { statusConfirmMail, statusNoticeMail } from '#server/modules/mail/templates/status-subscription.js';
+import { statusSubscribers } from './status.tables.js';
+
+type Purpose = 'confirm' | 'unsubscribe';
+
+export interface StatusNotice {
+  subject: string;
+  heading: string;
+  facts: Array<[string, string]>;
+  message: string;
+}
+
+/**
+ * Email subscriptions to the status page, without an account (docs/decisions/0186): double opt-in, a
+ * notice per new incident, incident update and new maintenance to confirmed addresses, and an
+ * unsubscribe link in each. Links carry `<subscriber id>.<HMAC>` tokens signed with the app secret, as
+ * the mail module's unsubscribe tokens are; unsubscribing deletes the address, so its old links die with it.
+ */
+export class StatusSubscriptions {
+  constructor(
+    private readonly db: Db,
+    private readonly mail: MailService | undefined,
+    private readonly secret: Uint8Array,
+  ) {}
+
+  private mac(purpose: Purpose, id: string): string {
+    return createHmac('sha256', this.secret).update(`status-${purpose}:${id}`).digest('base64url');
+  }
+
+  token(purpose: Purpose, id: string): string {
+    return `${id}.${this.mac(purpose, id)}`;
+  }
+
+  private readToken(purpose: Purpose, token: string): string | null {
+    const [id, mac, ...rest] = token.split('.');
+    if (!id || !mac || rest.length > 0 || !/^[0-9a-f-]{36}$/.test(id)) return null;
+    const expected = Buffer.from(this.mac(purpose, id));
+    const given = Buffer.from(mac);
+    return given.length === expected.length && timingSafeEqual(given, expected) ? id : null;
+  }
+
+  /** A page of the status page: `/status`, `/status/confirm?token=`, `/status/unsubscribe?token=`. */
+  private link(path = '/status', query: Record<string, string> = {}): string {
+    return this.mail ? this.mail.link(path, query) : path;
+  }
+
+  /**
+   * Records the address and mails the confirmation link unless it is confirmed already. The caller answers
+   * the same either way: whether an address is subscribed is never revealed.
+   */
+  async subscribe(email: string): Promise<void> {
+    const address = email.trim().toLowerCase();
+    await this.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(statusSubscribers)
+        .values({ email: address })
+        .onConflictDoUpdate({ target: statusSubscribers.email, set: { email: sql`excluded.email` } })
+        .returning();
+      if (!row || row.confirmedAt || !this.mail?.started) return;
+      await this.mail.queueSafely(tx, {
+        userId: null,
+        kind: 'status_confirm',
+        to: address,
+        sensitive: true,
+        mail: statusConfirmMail({ confirmUrl: this.link('/status/confirm', { token: this.token('confirm', row.id) }), statusUrl: this.link() }),
+      });
+    });
+  }
+
+  async confirm(token: string): Promise<void> {
+    const id = this.readToken('confirm', token);
+    const [row] = id
+      ? await this.db
+          .update(statusSubscribers)
+          .set({ confirmedAt: sql`coalesce(${statusSubscribers.confirmedAt}, now())` })
+          .where(eq(statusSubscribers.id, id))
+          .returning({ id: statusSubscribers.id })
+      : [];
+    if (!row) throw unprocessable('This confirmation link is not valid (any more). Subscribe again on the status page.', 'INVALID_TOKEN');
+  }
+
+  /** Deletes the address; a valid link used twice still answers success. */
+  async unsubscribe(token: string): Promise<void> {
+    const id = this.readToken('unsubscribe', token);
+    if (!id) throw unprocessable('This unsubscribe link is not valid.', 'INVALID_TOKEN');
+    await this.db.delete(statusSubscribers).where(eq(statusSubscribers.id, id));
+  }
+
+  /** Queues `notice` to every confirmed address, in the caller's transaction (nothing is sent if it rolls back). */
+  async notify(tx: DbOrTx, notice: StatusNotice): Promise<number> {
+    if (!this.mail?.started) return 0;
+    const rows = await tx.select().from(statusSubscribers).where(isNotNull(statusSubscribers.confirmedAt));
+    for (const row of rows) {
+      const unsubscribeUrl = this.link('/status/unsubscribe', { token: this.token('unsubscribe', row.id) });
+      await this.mail.queueSafely(tx, {
+        userId: null,
+        kind: 'status_notice',
+        to: row.email,
+        headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>` },
+        mail: statusNoticeMail({ ...notice, statusUrl: this.link(), unsubscribeUrl }),
+      });
+    }
+    return rows.length;
+  }
+}

@@ -1,0 +1,84 @@
+import { useState, type FormEvent } from 'react';
+import { TextField } from '#web/components/ui/forms';
+import { ApiError } from '#web/lib/api-client';
+import { useSubscribeToStatus } from '../api/subscribe';
+import { useFollowSubscriptionLink, type SubscriptionLinkAction } from '../api/subscription-link';
+
+/** The Atom feed's address: under /api, which the app's history fallback never answers. */
+export const STATUS_FEED_PATH = '/api/status/feed.atom';
+
+const problem = (err: unknown, fallback: string) => (err instanceof ApiError ? (err.fieldErrors.email ?? err.message) : fallback);
+
+/** Email notices without an account (a confirmation mail first), and the feed for feed readers. */
+export function StatusSubscribe() {
+  const [email, setEmail] = useState('');
+  const subscribe = useSubscribeToStatus();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    subscribe.mutate(email.trim());
+  };
+  return (
+    <section className="section card status-subscribe" aria-labelledby="status-subscribe-title">
+      <h2 id="status-subscribe-title">Get notified</h2>
+      <p className="muted">A mail for each new incident, its updates and scheduled maintenance. No account needed; every mail has an unsubscribe link.</p>
+      {subscribe.isSuccess ? (
+        <p role="status" className="notice">
+          {subscribe.data.message}
+        </p>
+      ) : (
+        <form className="status-subscribe-form" onSubmit={submit} noValidate aria-label="Subscribe to status notices">
+          <TextField
+            id="status-subscribe-email"
+            label="Email address"
+            type="email"
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            error={subscribe.isError ? problem(subscribe.error, 'Could not subscribe right now. Please try again.') : undefined}
+          />
+          <button type="submit" className="btn btn-primary btn-small" disabled={subscribe.isPending}>
+            {subscribe.isPending ? 'Subscribing…' : 'Subscribe'}
+          </button>
+        </form>
+      )}
+      <p>
+        Or follow the <a href={STATUS_FEED_PATH}>Atom feed of incidents and maintenance</a> in a feed reader.
+      </p>
+    </section>
+  );
+}
+
+const LINK_TEXT: Record<SubscriptionLinkAction, { title: string; button: string }> = {
+  confirm: { title: 'Confirm your subscription', button: 'Confirm my subscription' },
+  unsubscribe: { title: 'Unsubscribe from status notices', button: 'Unsubscribe' },
+};
+
+/**
+ * The page a link in a status mail opens (/status/confirm, /status/unsubscribe). It asks for a click
+ * rather than acting on load: mail scanners that open links must not confirm or end a subscription.
+ */
+export function SubscriptionLink({ action, token }: { action: SubscriptionLinkAction; token: string }) {
+  const follow = useFollowSubscriptionLink();
+  const text = LINK_TEXT[action];
+  return (
+    <section className="section card status-subscribe" aria-labelledby="subscription-link-title">
+      <h2 id="subscription-link-title">{text.title}</h2>
+      {follow.isSuccess ? (
+        <p role="status" className="notice">
+          {follow.data.message}
+        </p>
+      ) : (
+        <>
+          {follow.isError && (
+            <p role="alert" className="field-error">
+              {problem(follow.error, 'Could not do that right now. Please try again.')}
+            </p>
+          )}
+          <button type="button" className="btn btn-primary btn-small" disabled={follow.isPending || !token} onClick={() => follow.mutate({ action, token })}>
+            {text.button}
+          </button>
+        </>
+      )}
+    </section>
+  );
+}
