@@ -1,9 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses } from '#shared/schemas/common.js';
+import { z } from 'zod';
+import { errorResponses, idParamsSchema } from '#shared/schemas/common.js';
 import {
+  cannedReplyBodySchema,
+  cannedReplyListResponseSchema,
+  cannedReplyResponseSchema,
   createTicketBodySchema,
+  mergeTicketBodySchema,
+  rateTicketBodySchema,
   replyBodySchema,
+  staffMemberListResponseSchema,
+  staffReplyBodySchema,
+  ticketRatingStatsSchema,
   requesterTicketUpdateBodySchema,
   staffTicketListQuerySchema,
   staffTicketUpdateBodySchema,
@@ -85,6 +94,12 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
       { config, schema: { tags, summary: 'Close or reopen my ticket', security, params: ticketIdParamsSchema, body: requesterTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
       async (request) => ({ ticket: await service.setStatusAsRequester(requesterOf(request), request.params.id, request.body.status) }),
     );
+
+    api.post(
+      `${prefix}/:id/rating`,
+      { config, schema: { tags, summary: 'Rate the answer on my resolved or closed ticket (once)', security, params: ticketIdParamsSchema, body: rateTicketBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
+      async (request) => ({ ticket: await service.rate(requesterOf(request), request.params.id, request.body) }),
+    );
   }
 
   const staff = { auth: 'staff' } as const;
@@ -100,6 +115,45 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
   );
 
   api.get(
+    '/staff/tickets/staff-members',
+    { config: staff, schema: { tags, summary: 'Support and admin accounts tickets can be assigned to', security, response: { 200: staffMemberListResponseSchema, ...errorResponses } } },
+    async () => ({ staff: await service.staffMembers() }),
+  );
+
+  api.get(
+    '/staff/tickets/ratings',
+    { config: staff, schema: { tags, summary: 'Average rating, overall and per assigned staff member', security, response: { 200: ticketRatingStatsSchema, ...errorResponses } } },
+    async () => service.ratingStats(),
+  );
+
+  api.get(
+    '/staff/ticket-replies',
+    { config: staff, schema: { tags, summary: 'Canned replies', security, response: { 200: cannedReplyListResponseSchema, ...errorResponses } } },
+    async () => ({ replies: await service.cannedReplies() }),
+  );
+
+  api.post(
+    '/staff/ticket-replies',
+    { config: staffChange, schema: { tags, summary: 'Add a canned reply', security, body: cannedReplyBodySchema, response: { 201: cannedReplyResponseSchema, ...errorResponses } } },
+    async (request, reply) => reply.status(201).send({ reply: await service.saveCannedReply({ userId: request.auth!.userId! }, null, request.body) }),
+  );
+
+  api.put(
+    '/staff/ticket-replies/:id',
+    { config: staffChange, schema: { tags, summary: 'Change a canned reply', security, params: idParamsSchema, body: cannedReplyBodySchema, response: { 200: cannedReplyResponseSchema, ...errorResponses } } },
+    async (request) => ({ reply: await service.saveCannedReply({ userId: request.auth!.userId! }, request.params.id, request.body) }),
+  );
+
+  api.delete(
+    '/staff/ticket-replies/:id',
+    { config: staffChange, schema: { tags, summary: 'Delete a canned reply', security, params: idParamsSchema, response: { 204: z.null(), ...errorResponses } } },
+    async (request, reply) => {
+      await service.deleteCannedReply({ userId: request.auth!.userId! }, request.params.id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  api.get(
     '/staff/tickets/:id',
     { config: staff, schema: { tags, summary: 'Any ticket with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
     async (request) => ({ ticket: await service.getAny(request.params.id) }),
@@ -107,14 +161,20 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
 
   api.post(
     '/staff/tickets/:id/messages',
-    { config: staffChange, schema: { tags, summary: 'Answer a ticket', security, params: ticketIdParamsSchema, body: replyBodySchema, response: { 201: ticketResponseSchema, ...errorResponses } } },
+    { config: staffChange, schema: { tags, summary: 'Answer a ticket, or add an internal note (internal: true) the requester never sees', security, params: ticketIdParamsSchema, body: staffReplyBodySchema, response: { 201: ticketResponseSchema, ...errorResponses } } },
     async (request, reply) =>
-      reply.status(201).send({ ticket: await service.replyAsStaff({ userId: request.auth!.userId! }, request.params.id, request.body.message) }),
+      reply.status(201).send({ ticket: await service.replyAsStaff({ userId: request.auth!.userId! }, request.params.id, request.body.message, request.body.internal === true) }),
+  );
+
+  api.post(
+    '/staff/tickets/:id/merge',
+    { config: staffChange, schema: { tags, summary: 'Merge a duplicate ticket of the same requester into this one', security, params: ticketIdParamsSchema, body: mergeTicketBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
+    async (request) => ({ ticket: await service.merge({ userId: request.auth!.userId! }, request.params.id, request.body.sourceId) }),
   );
 
   api.put(
     '/staff/tickets/:id',
-    { config: staffChange, schema: { tags, summary: 'Change status or priority, or assign to me', security, params: ticketIdParamsSchema, body: staffTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
+    { config: staffChange, schema: { tags, summary: 'Change status or priority, or assign (to me or a named staff member)', security, params: ticketIdParamsSchema, body: staffTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
     async (request) => ({ ticket: await service.updateAsStaff({ userId: request.auth!.userId! }, request.params.id, request.body) }),
   );
 }

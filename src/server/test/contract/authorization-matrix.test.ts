@@ -133,6 +133,17 @@ const MATRIX: Record<string, Row> = {
   'GET /api/staff/tickets/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}` }) },
   'PUT /api/staff/tickets/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}`, body: { priority: 'high' } }) },
   'POST /api/staff/tickets/{id}/messages': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/messages`, body: { message: 'We are on it.' } }) },
+  // Support desk (issue 20). Rating an open fixture ticket is refused later (422), on purpose; merging a
+  // ticket into itself too. Canned replies are made fresh for each caller, before the state is taken.
+  'POST /api/tickets/guest/{id}/rating': { rule: 'guest', allowed: 'any', request: (f) => ({ path: `/api/tickets/guest/${f.guestTicketId}/rating`, body: { score: 5 } }) },
+  'POST /api/tickets/{id}/rating': { rule: 'user', owned: true, allowed: 'any', request: (f) => ({ path: `/api/tickets/${f.ticketId}/rating`, body: { score: 5 } }) },
+  'POST /api/staff/tickets/{id}/merge': { rule: 'staff', allowed: 'any', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/merge`, body: { sourceId: f.ticketId } }) },
+  'GET /api/staff/tickets/staff-members': { rule: 'staff', request: p('/api/staff/tickets/staff-members') },
+  'GET /api/staff/tickets/ratings': { rule: 'staff', request: p('/api/staff/tickets/ratings') },
+  'GET /api/staff/ticket-replies': { rule: 'staff', request: p('/api/staff/ticket-replies') },
+  'POST /api/staff/ticket-replies': { rule: 'staff', request: p('/api/staff/ticket-replies', { title: 'Matrix', body: 'A canned answer.' }) },
+  'PUT /api/staff/ticket-replies/{id}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/ticket-replies/${await freshCannedReply(f)}`, body: { title: 'Matrix', body: 'Changed.' } }) },
+  'DELETE /api/staff/ticket-replies/{id}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/ticket-replies/${await freshCannedReply(f)}` }) },
 
   'GET /api/admin/users': { rule: 'staff', request: p('/api/admin/users') },
   'GET /api/admin/users/{id}': { rule: 'staff', request: (f) => ({ path: `/api/admin/users/${f.targetId}` }) },
@@ -208,6 +219,12 @@ async function freshToken(f: Fixtures, c: CallerName): Promise<string | undefine
   if (c === 'guest') return (await startGuest(currentApp)).token;
   const res = await call(currentApp, 'POST', '/api/login', { body: { username: f.callers[c].username, password: TEST_PASSWORD, turnstileToken: 'ok' } });
   return res.json.token as string;
+}
+
+/** A canned reply made by the admin for one call (PUT and DELETE each need one that exists). */
+async function freshCannedReply(f: Fixtures): Promise<string> {
+  const res = await call(currentApp, 'POST', '/api/staff/ticket-replies', { token: f.callers.admin.token, body: { title: uniqueName('canned'), body: 'A canned answer.' } });
+  return res.json.reply._id as string;
 }
 
 /** The id of a second session of `user` (the resource owner), made for one DELETE. */

@@ -105,6 +105,14 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'GET /api/staff/tickets/{id}': (f) => ({ path: { id: f.ticketId } }),
   'PUT /api/staff/tickets/{id}': (f) => ({ path: { id: f.ticketId }, body: { priority: 'high' } }),
   'POST /api/staff/tickets/{id}/messages': (f) => ({ path: { id: f.ticketId }, body: { message: 'We are on it.' } }),
+  // Support desk: the fixture ticket is open (a rating is refused after validation), a merge into itself
+  // is refused, and no canned reply has the zero id (404 after validation).
+  'POST /api/tickets/guest/{id}/rating': (f) => ({ path: { id: f.guestTicketId }, body: { score: 5, comment: 'Fine.' } }),
+  'POST /api/tickets/{id}/rating': (f) => ({ path: { id: f.ticketId }, body: { score: 5, comment: 'Fine.' } }),
+  'POST /api/staff/tickets/{id}/merge': (f) => ({ path: { id: f.ticketId }, body: { sourceId: f.ticketId } }),
+  'POST /api/staff/ticket-replies': () => ({ body: { title: 'Mutation', body: 'A canned answer.' } }),
+  'PUT /api/staff/ticket-replies/{id}': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' }, body: { title: 'Mutation', body: 'Changed.' } }),
+  'DELETE /api/staff/ticket-replies/{id}': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' } }),
   'GET /api/admin/users/{id}': (f) => ({ path: { id: f.targetId } }),
   'GET /api/admin/users/{id}/ledger': (f) => ({ path: { id: f.targetId } }),
   'PUT /api/admin/users/{id}/role': (f) => ({ path: { id: f.targetId }, body: { role: 'user' } }),

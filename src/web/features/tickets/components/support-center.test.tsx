@@ -19,6 +19,8 @@ const message = (over: Partial<TicketMessage> = {}): TicketMessage => ({
   authorName: 'Guest',
   body: 'I sent BTC an hour ago.',
   createdAt: '2026-01-01T10:00:00.000Z',
+  kind: 'reply',
+  attachments: [],
   ...over,
 });
 const ticket = (over: Partial<Ticket> = {}): Ticket => ({
@@ -34,6 +36,9 @@ const ticket = (over: Partial<Ticket> = {}): Ticket => ({
   createdAt: '2026-01-01T10:00:00.000Z',
   updatedAt: '2026-01-01T10:00:00.000Z',
   lastMessageAt: '2026-01-01T10:00:00.000Z',
+  firstResponseAt: null,
+  mergedInto: null,
+  rating: null,
   ...over,
 });
 const list = (tickets: Ticket[], total = tickets.length, page = 1) => ({ body: { tickets, page, pageSize: SUPPORT_PAGE_SIZE, total } });
