@@ -189,6 +189,44 @@ describe('SupportCenter (spec section 3 UI state)', () => {
     await waitFor(() => expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ status: 'closed' }));
   });
 
+  it('rates a closed ticket once, with a comment, and then shows the rating instead of the form', async () => {
+    const closed = ticket({ status: 'closed', messages: [message()] });
+    server.on('GET', '/api/tickets/guest', list([closed]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: closed } });
+    const rated = { ...closed, rating: { score: 4, comment: 'Helpful', ratedAt: '2026-01-02T10:00:00.000Z' } };
+    server.on('POST', '/api/tickets/guest/t1/rating', () => {
+      server.on('GET', '/api/tickets/guest/t1', { body: { ticket: rated } });
+      return { body: { ticket: rated } };
+    });
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    const form = await screen.findByRole('form', { name: 'Rate the answer' });
+    fireEvent.click(within(form).getByRole('button', { name: 'Send rating' }));
+    expect(await within(form).findByText('Choose a score from 1 to 5')).toBeTruthy();
+    fireEvent.click(within(form).getByLabelText('4'));
+    fireEvent.change(within(form).getByLabelText('Comment (optional)'), { target: { value: 'Helpful' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Send rating' }));
+    expect(await screen.findByText(/You rated this answer 4 of 5: “Helpful”/)).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Rate the answer' })).toBeNull();
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, r.body])).toEqual([['/api/tickets/guest/t1/rating', { score: 4, comment: 'Helpful' }]]);
+  });
+
+  it('shows a merged ticket as merged, without rating or reopening', async () => {
+    const merged = ticket({
+      status: 'closed',
+      mergedInto: { _id: 't9', number: 1009 },
+      messages: [message({ _id: 'e1', author: 'staff', authorName: 'support', body: 'Merged into #1009.', kind: 'event' })],
+    });
+    server.on('GET', '/api/tickets/guest', list([merged]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: merged } });
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    expect(await screen.findByText('This ticket was merged into #1009.')).toBeTruthy();
+    expect(screen.getByText('Merged into #1009.')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Rate the answer' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reopen ticket' })).toBeNull();
+  });
+
   it('pages through a long ticket list', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     server.on('GET', '/api/tickets/guest', () =>

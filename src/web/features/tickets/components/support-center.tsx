@@ -9,6 +9,7 @@ import { SUPPORT_PAGE_SIZE, useTickets } from '../api/get-tickets';
 import { useUpdateTicket } from '../api/update-ticket';
 import { CreateTicketModal } from './create-ticket-modal';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
+import { RatingForm } from './rating-form';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
 
@@ -74,7 +75,8 @@ export function SupportCenter() {
               viewer="requester"
               replyDisabledReason={selected.status === 'closed' ? 'This ticket is closed. Open a new ticket to continue.' : undefined}
               onReply={async (message) => void (await updateTicket.mutateAsync({ kind: 'reply', message }))}
-              actions={
+              footer={<RatingForm ticket={selected} isGuest={isGuest} />}
+              actions={selected.mergedInto ? undefined : (
                 <button
                   type="button"
                   className="btn btn-secondary btn-small"
@@ -82,7 +84,7 @@ export function SupportCenter() {
                 >
                   {selected.status === 'closed' ? 'Reopen ticket' : 'Close ticket'}
                 </button>
-              }
+              )}
             />
           ) : (
             <p aria-busy="true">Loading ticket…</p>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { TICKET_MESSAGE_MAX, type Ticket } from '#shared/schemas/tickets';
+import { TICKET_MESSAGE_MAX, type CannedReply, type Ticket } from '#shared/schemas/tickets';
 import { ApiError } from '#web/lib/api-client';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
 
@@ -7,14 +7,20 @@ interface TicketThreadProps {
   ticket: Ticket;
   /** Who is reading: the requester's own messages are "You", staff answers are named. */
   viewer: 'requester' | 'staff';
-  onReply: (message: string) => Promise<void>;
+  onReply: (message: string, internal: boolean) => Promise<void>;
   replyDisabledReason?: string | undefined;
   actions?: React.ReactNode;
+  /** Staff: the reply box offers "internal note" and inserts canned replies. */
+  cannedReplies?: CannedReply[] | undefined;
+  allowInternal?: boolean;
+  /** Under the thread (the requester's rating form). */
+  footer?: React.ReactNode;
 }
 
 /** A ticket's messages (plain text, never HTML) and the reply box. */
-export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, actions }: TicketThreadProps) {
+export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, actions, cannedReplies, allowInternal = false, footer }: TicketThreadProps) {
   const [message, setMessage] = useState('');
+  const [internal, setInternal] = useState(false);
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -27,8 +33,9 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
     setSending(true);
     setError(null);
     try {
-      await onReply(message);
+      await onReply(message, internal);
       setMessage('');
+      setInternal(false);
     } catch (err) {
       setError(err instanceof ApiError ? (err.fieldErrors.message ?? err.message) : 'Failed to send your reply');
     } finally {
@@ -59,10 +66,20 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
       <ol className="ticket-messages" aria-label="Messages" aria-live="polite">
         {(ticket.messages ?? []).map((m) => {
           const mine = m.author === viewer;
+          if (m.kind === 'event') {
+            return (
+              <li key={m._id} className="ticket-event">
+                <p>
+                  {m.body} <time dateTime={m.createdAt}>{formatWhen(m.createdAt)}</time>
+                </p>
+              </li>
+            );
+          }
           return (
-            <li key={m._id} className={`ticket-message ${m.author === 'staff' ? 'from-staff' : 'from-requester'}`}>
+            <li key={m._id} className={`ticket-message ${m.author === 'staff' ? 'from-staff' : 'from-requester'}${m.kind === 'internal' ? ' internal-note' : ''}`}>
               <div className="ticket-message-head">
                 <strong>{mine ? 'You' : m.authorName}</strong>
+                {m.kind === 'internal' && <span className="tag">Internal note</span>}
                 <time dateTime={m.createdAt}>{formatWhen(m.createdAt)}</time>
               </div>
               <p className="ticket-message-body">{m.body}</p>
@@ -71,12 +88,38 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
         })}
       </ol>
 
+      {ticket.mergedInto && (
+        <p className="notice" role="status">
+          This ticket was merged into #{ticket.mergedInto.number}.
+        </p>
+      )}
+      {footer}
+
       {replyDisabledReason ? (
         <p className="notice">{replyDisabledReason}</p>
       ) : (
         <form className="ticket-reply" onSubmit={submit} noValidate>
+          {cannedReplies && cannedReplies.length > 0 && (
+            <label className="inline-field">
+              <span>Insert canned reply</span>
+              <select
+                value=""
+                onChange={(e) => {
+                  const chosen = cannedReplies.find((c) => c._id === e.target.value);
+                  if (chosen) setMessage((current) => (current.trim() ? `${current.trimEnd()}\n\n${chosen.body}` : chosen.body));
+                }}
+              >
+                <option value="">Choose…</option>
+                {cannedReplies.map((c) => (
+                  <option key={c._id} value={c._id}>
+                    {c.title}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <div className="field">
-            <label htmlFor={`reply-${ticket._id}`}>Your reply</label>
+            <label htmlFor={`reply-${ticket._id}`}>{internal ? 'Internal note' : 'Your reply'}</label>
             <textarea
               id={`reply-${ticket._id}`}
               rows={4}
@@ -92,8 +135,13 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
               </p>
             )}
           </div>
+          {allowInternal && (
+            <label className="checkbox-field">
+              <input type="checkbox" checked={internal} onChange={(e) => setInternal(e.target.checked)} /> Internal note (the requester never sees it)
+            </label>
+          )}
           <button type="submit" className="btn btn-primary" disabled={sending}>
-            {sending ? 'Sending…' : 'Send reply'}
+            {sending ? 'Sending…' : internal ? 'Add note' : 'Send reply'}
           </button>
         </form>
       )}
