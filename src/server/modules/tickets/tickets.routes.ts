@@ -3,6 +3,10 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses, idParamsSchema } from '#shared/schemas/common.js';
 import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_TYPES,
+  attachmentParamsSchema,
+  attachmentUploadQuerySchema,
   cannedReplyBodySchema,
   cannedReplyListResponseSchema,
   cannedReplyResponseSchema,
@@ -23,12 +27,14 @@ import {
 } from '#shared/schemas/tickets.js';
 import type { AppContext } from '#server/context.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
+import { AttachmentStore, checkUpload, downloadHeaders } from './attachments.js';
 import { TicketService, moveGuestTicketsToUser, type Requester } from './tickets.service.js';
 
 const TICKET_LIMITS = {
   createPerRequester: { name: 'tickets:create', limit: 5, windowSeconds: 60 * 60 },
   createPerIp: { name: 'tickets:create-ip', limit: 20, windowSeconds: 60 * 60 },
   messagesPerRequester: { name: 'tickets:message', limit: 30, windowSeconds: 10 * 60 },
+  attachmentsPerRequester: { name: 'tickets:attachment', limit: 20, windowSeconds: 60 * 60 },
 } satisfies Record<string, RateLimitRule>;
 
 function requesterOf(request: FastifyRequest): Requester {
@@ -46,7 +52,7 @@ function subjectKey(requester: Requester): string {
  */
 export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const service = new TicketService(ctx.database.db, ctx.webhookEvents, ctx.mail);
+  const service = new TicketService(ctx.database.db, ctx.webhookEvents, ctx.mail, new AttachmentStore(ctx.config.attachmentsDir));
   ctx.guestLinkers.push(moveGuestTicketsToUser);
 
   for (const [prefix, auth, security] of [
@@ -93,6 +99,15 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
       `${prefix}/:id`,
       { config, schema: { tags, summary: 'Close or reopen my ticket', security, params: ticketIdParamsSchema, body: requesterTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
       async (request) => ({ ticket: await service.setStatusAsRequester(requesterOf(request), request.params.id, request.body.status) }),
+    );
+
+    api.get(
+      `${prefix}/:id/attachments/:attachmentId`,
+      { config, schema: { tags, summary: 'Download a file of my ticket (images inline, anything else as a download)', security, params: attachmentParamsSchema, response: errorResponses } },
+      async (request, reply) => {
+        const file = await service.attachmentForRequester(requesterOf(request), request.params.id, request.params.attachmentId);
+        return reply.headers(downloadHeaders(file)).send(file.bytes as never);
+      },
     );
 
     api.post(
@@ -152,6 +167,60 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
       return reply.status(204).send(null);
     },
   );
+
+  api.get(
+    '/staff/tickets/:id/attachments/:attachmentId',
+    { config: staff, schema: { tags, summary: 'Download a file of any ticket', security, params: attachmentParamsSchema, response: errorResponses } },
+    async (request, reply) => {
+      const file = await service.attachmentForStaff(request.params.id, request.params.attachmentId);
+      return reply.headers(downloadHeaders(file)).send(file.bytes as never);
+    },
+  );
+
+  // Uploads: the request body is the file itself (no multipart parser is installed; decision 0190).
+  // This scope parses nothing but raw bytes, capped at 10 MB while they stream in (413 beyond, and at
+  // once when Content-Length says so); JSON and the strict-input rules stay as they are everywhere else.
+  void app.register(async (scope) => {
+    scope.removeAllContentTypeParsers();
+    scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ATTACHMENT_MAX_BYTES }, (_request, body, done) => done(null, body));
+    const files = scope.withTypeProvider<ZodTypeProvider>();
+    const consumes = [...ATTACHMENT_TYPES, 'application/octet-stream'];
+    const description = 'The request body is the file itself (up to 10 MB; PNG, JPEG, GIF, WebP or PDF, detected from the content). The name goes in `filename`.';
+    for (const [prefix, auth, security] of [
+      ['/tickets/guest', 'guest', [{ bearer: [], guestId: [] }]],
+      ['/tickets', 'user', [{ bearer: [] }]],
+    ] as const) {
+      files.post(
+        `${prefix}/:id/attachments`,
+        {
+          config: { auth },
+          bodyLimit: ATTACHMENT_MAX_BYTES,
+          schema: { tags: [auth === 'guest' ? 'tickets (guest)' : 'tickets'], summary: 'Attach a file to my ticket (as a new message)', description, consumes, security, params: ticketIdParamsSchema, querystring: attachmentUploadQuerySchema, response: { 201: ticketResponseSchema, ...errorResponses } },
+        },
+        async (request, reply) => {
+          const requester = requesterOf(request);
+          await ctx.rateLimiter.consume(TICKET_LIMITS.attachmentsPerRequester, subjectKey(requester));
+          // Ownership first: someone else's ticket is a 404 whatever the file.
+          await service.getMine(requester, request.params.id);
+          const file = checkUpload(request.body, request.query.filename);
+          return reply.status(201).send({ ticket: await service.attachAsRequester(requester, request.params.id, file, request.query.note) });
+        },
+      );
+    }
+    files.post(
+      '/staff/tickets/:id/attachments',
+      {
+        config: staffChange,
+        bodyLimit: ATTACHMENT_MAX_BYTES,
+        schema: { tags, summary: 'Attach a file to a ticket as a staff answer', description, consumes, security, params: ticketIdParamsSchema, querystring: attachmentUploadQuerySchema, response: { 201: ticketResponseSchema, ...errorResponses } },
+      },
+      async (request, reply) => {
+        await service.getAny(request.params.id);
+        const file = checkUpload(request.body, request.query.filename);
+        return reply.status(201).send({ ticket: await service.attachAsStaff({ userId: request.auth!.userId! }, request.params.id, file, request.query.note) });
+      },
+    );
+  });
 
   api.get(
     '/staff/tickets/:id',

@@ -17,6 +17,7 @@ import { users } from '#server/modules/users/users.tables.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { notifyTicketReply } from '#server/modules/mail/notifications.js';
+import type { AttachmentStore, CheckedFile } from './attachments.js';
 import { ticketAttachments, ticketCannedReplies, ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
 
 /** Who asks: a signed-in user or a guest. Staff act on every ticket. */
@@ -168,7 +169,83 @@ export class TicketService {
     private readonly db: Db,
     private readonly webhookEvents: WebhookEvents,
     private readonly mail?: MailService,
+    private readonly files?: AttachmentStore,
   ) {}
+
+  /**
+   * A requester attaches a checked file: it comes as a new message (the note, or "Attached <name>"),
+   * like a reply. The bytes are written first; a failed insert removes them again.
+   */
+  async attachAsRequester(requester: Requester, id: string, file: CheckedFile & { bytes: Buffer }, note: string | undefined): Promise<Ticket> {
+    const ticket = await findOwned(this.db, requester, id);
+    if (ticket.status === 'closed') throw unprocessable('This ticket is closed. Open a new ticket to continue.', 'TICKET_CLOSED');
+    const row = await this.withStoredFile(file, async (tx, key) => {
+      const locked = await findOwned(tx, requester, id);
+      if (locked.status === 'closed') throw unprocessable('This ticket is closed. Open a new ticket to continue.', 'TICKET_CLOSED');
+      const added = await addMessage(tx, locked, 'requester', requester.kind === 'user' ? requester.userId : null, note || `Attached ${file.filename}`, 'open');
+      await tx.insert(ticketAttachments).values({ ticketId: locked.id, messageId: added.messageId, storageKey: key, filename: file.filename, contentType: file.contentType, size: file.bytes.length });
+      return added.ticket;
+    });
+    return withMessages(this.db, row, 'requester');
+  }
+
+  /** Staff attach a file as a visible answer (audited like one). */
+  async attachAsStaff(staff: StaffMember, id: string, file: CheckedFile & { bytes: Buffer }, note: string | undefined): Promise<Ticket> {
+    await findAny(this.db, id);
+    const row = await this.withStoredFile(file, async (tx, key) => {
+      const ticket = await findAny(tx, id);
+      const added = await this.answerWithIdIn(tx, staff, ticket, note || `Attached ${file.filename}`);
+      await tx.insert(ticketAttachments).values({ ticketId: ticket.id, messageId: added.messageId, storageKey: key, filename: file.filename, contentType: file.contentType, size: file.bytes.length });
+      await recordAudit(tx, {
+        actor: await staffActor(tx, staff),
+        action: 'ticket.file_attached',
+        targetType: 'ticket',
+        targetId: ticket.id,
+        before: auditView(ticket),
+        after: { ...auditView(added.ticket), file: { filename: file.filename, contentType: file.contentType, size: file.bytes.length } },
+      });
+      return added.ticket;
+    });
+    return withMessages(this.db, row, 'staff');
+  }
+
+  /** A file of the requester's own ticket, never one on an internal note; 404 otherwise. */
+  async attachmentForRequester(requester: Requester, ticketId: string, attachmentId: string) {
+    const ticket = await findOwned(this.db, requester, ticketId);
+    return this.readAttachment(ticket.id, attachmentId, true);
+  }
+
+  async attachmentForStaff(ticketId: string, attachmentId: string) {
+    const ticket = await findAny(this.db, ticketId);
+    return this.readAttachment(ticket.id, attachmentId, false);
+  }
+
+  private async readAttachment(ticketId: string, attachmentId: string, requesterOnly: boolean) {
+    const fileId = parseId(attachmentId);
+    if (!fileId || !this.files) throw notFound('Attachment not found');
+    const [row] = await this.db
+      .select({ file: ticketAttachments, kind: ticketMessages.kind })
+      .from(ticketAttachments)
+      .innerJoin(ticketMessages, eq(ticketMessages.id, ticketAttachments.messageId))
+      .where(and(eq(ticketAttachments.id, fileId), eq(ticketAttachments.ticketId, ticketId)))
+      .limit(1);
+    if (!row || (requesterOnly && row.kind === 'internal')) throw notFound('Attachment not found');
+    const bytes = await this.files.read(row.file.storageKey).catch(() => {
+      throw notFound('Attachment not found');
+    });
+    return { filename: row.file.filename, contentType: row.file.contentType, size: bytes.length, bytes };
+  }
+
+  private async withStoredFile(file: { bytes: Buffer }, work: (tx: Tx, key: string) => Promise<TicketRow>): Promise<TicketRow> {
+    if (!this.files) throw new AppError(503, 'ATTACHMENTS_UNAVAILABLE', 'Attachments are not available');
+    const key = await this.files.save(file.bytes);
+    try {
+      return await this.db.transaction((tx) => work(tx, key));
+    } catch (err) {
+      await this.files.remove(key);
+      throw err;
+    }
+  }
 
   async create(requester: Requester, body: CreateTicketBody): Promise<Ticket> {
     const row = await this.db.transaction(async (tx) => {

@@ -12,7 +12,9 @@ import { staffTicketQueryOptions, useStaffTicket } from '../api/get-staff-ticket
 import { useStaffMembers } from '../api/get-staff-members';
 import { STAFF_PAGE_SIZE, useStaffTickets } from '../api/get-staff-tickets';
 import { useTicketRatings } from '../api/get-ticket-ratings';
+import { downloadAttachment } from '../api/download-attachment';
 import { useMergeTicket } from '../api/merge-ticket';
+import { useUploadStaffAttachment } from '../api/upload-attachment';
 import { useUpdateStaffTicket, type StaffTicketChange } from '../api/update-staff-ticket';
 import { CannedRepliesPanel } from './canned-replies-panel';
 import { firstResponseLabel } from './first-response';
@@ -41,6 +43,7 @@ export function StaffQueue() {
   const selected = useStaffTicket(selectedId).data?.ticket ?? null;
   const updateTicket = useUpdateStaffTicket(selectedId ?? '');
   const mergeTicket = useMergeTicket(selectedId ?? '');
+  const uploadFile = useUploadStaffAttachment(selectedId ?? '');
   const staffMembers = useStaffMembers().data?.staff ?? [];
   const cannedReplies = useCannedReplies().data?.replies ?? [];
   const ratings = useTicketRatings().data ?? null;
@@ -94,6 +97,8 @@ export function StaffQueue() {
           onReply={async (message, internal) => void (await updateTicket.mutateAsync({ kind: 'reply', message, internal }))}
           allowInternal
           cannedReplies={cannedReplies}
+          onAttach={async (file) => void (await uploadFile.mutateAsync(file))}
+          onDownload={(file) => downloadAttachment('/api/staff/tickets', selected._id, file)}
           actions={
             <>
               <label className="inline-field">

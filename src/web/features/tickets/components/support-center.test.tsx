@@ -211,6 +211,48 @@ describe('SupportCenter (spec section 3 UI state)', () => {
     expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, r.body])).toEqual([['/api/tickets/guest/t1/rating', { score: 4, comment: 'Helpful' }]]);
   });
 
+  it('attaches a file as the raw request body and downloads a file with the session headers', async () => {
+    const file = { _id: 'f1', filename: 'shot.png', contentType: 'image/png' as const, size: 2048 };
+    const withFile = ticket({ messages: [message(), message({ _id: 'm2', body: 'Attached shot.png', attachments: [file] })] });
+    server.on('GET', '/api/tickets/guest', list([ticket()]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
+    server.on('POST', '/api/tickets/guest/t1/attachments', () => {
+      server.on('GET', '/api/tickets/guest/t1', { body: { ticket: withFile } });
+      return { status: 201, body: { ticket: withFile } };
+    });
+    server.on('GET', '/api/tickets/guest/t1/attachments/f1', { body: 'bytes' });
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const createObjectURL = vi.fn(() => 'blob:fake');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    // The scripted server reads bodies as JSON, so the "file" holds JSON text.
+    const picked = new File(['"not really a png"'], 'shot.png', { type: 'image/png' });
+    fireEvent.change(await screen.findByLabelText(/Attach a file/), { target: { files: [picked] } });
+    const download = await screen.findByRole('button', { name: 'Download shot.png' });
+    const upload = server.requests.find((r) => r.method === 'POST')!;
+    expect(upload.path).toBe('/api/tickets/guest/t1/attachments');
+    expect(upload.headers['content-type']).toBe('image/png');
+    expect(upload.headers['guest-id']).toBe(GUEST_ID);
+    expect(fetchedUrls(fetchSpy).some((u) => u.includes('/attachments?filename=shot.png'))).toBe(true);
+    fireEvent.click(download);
+    await waitFor(() => expect(createObjectURL).toHaveBeenCalled());
+    const got = server.requests.find((r) => r.path === '/api/tickets/guest/t1/attachments/f1')!;
+    expect(got.headers.authorization).toMatch(/^Bearer /);
+  });
+
+  it('refuses a file over 10 MB before sending it', async () => {
+    server.on('GET', '/api/tickets/guest', list([ticket()]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    const huge = new File(['x'], 'big.pdf', { type: 'application/pdf' });
+    Object.defineProperty(huge, 'size', { value: 10 * 1024 * 1024 + 1 });
+    fireEvent.change(await screen.findByLabelText(/Attach a file/), { target: { files: [huge] } });
+    expect(await screen.findByText('Files can be at most 10 MB')).toBeTruthy();
+    expect(server.requests.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
   it('shows a merged ticket as merged, without rating or reopening', async () => {
     const merged = ticket({
       status: 'closed',

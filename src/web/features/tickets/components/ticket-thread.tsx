@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { TICKET_MESSAGE_MAX, type CannedReply, type Ticket } from '#shared/schemas/tickets';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, TICKET_MESSAGE_MAX, type CannedReply, type Ticket, type TicketAttachment } from '#shared/schemas/tickets';
 import { ApiError } from '#web/lib/api-client';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
 
@@ -15,12 +15,53 @@ interface TicketThreadProps {
   allowInternal?: boolean;
   /** Under the thread (the requester's rating form). */
   footer?: React.ReactNode;
+  /** Attach a file (as a new message); absent: no file picker. */
+  onAttach?: ((file: File) => Promise<void>) | undefined;
+  onDownload?: ((file: TicketAttachment) => Promise<void>) | undefined;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} B`;
 }
 
 /** A ticket's messages (plain text, never HTML) and the reply box. */
-export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, actions, cannedReplies, allowInternal = false, footer }: TicketThreadProps) {
+export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, actions, cannedReplies, allowInternal = false, footer, onAttach, onDownload }: TicketThreadProps) {
   const [message, setMessage] = useState('');
   const [internal, setInternal] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [fileError, setFileError] = useState<string | null>(null);
+
+  async function attach(input: HTMLInputElement) {
+    const file = input.files?.[0];
+    if (!file || !onAttach) return;
+    setFileError(null);
+    if (file.size > ATTACHMENT_MAX_BYTES) {
+      setFileError('Files can be at most 10 MB');
+      input.value = '';
+      return;
+    }
+    setUploading(true);
+    try {
+      await onAttach(file);
+    } catch (err) {
+      setFileError(err instanceof ApiError ? err.message : 'Failed to attach the file');
+    } finally {
+      setUploading(false);
+      input.value = '';
+    }
+  }
+
+  async function download(file: TicketAttachment) {
+    if (!onDownload) return;
+    setFileError(null);
+    try {
+      await onDownload(file);
+    } catch (err) {
+      setFileError(err instanceof ApiError ? err.message : 'Failed to download the file');
+    }
+  }
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -83,6 +124,18 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
                 <time dateTime={m.createdAt}>{formatWhen(m.createdAt)}</time>
               </div>
               <p className="ticket-message-body">{m.body}</p>
+              {m.attachments.length > 0 && (
+                <ul className="ticket-attachments" aria-label="Files">
+                  {m.attachments.map((file) => (
+                    <li key={file._id}>
+                      <button type="button" className="btn btn-ghost btn-small" onClick={() => void download(file)} disabled={!onDownload}>
+                        Download {file.filename}
+                      </button>{' '}
+                      <span className="muted">{formatSize(file.size)}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
             </li>
           );
         })}
@@ -143,6 +196,26 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
           <button type="submit" className="btn btn-primary" disabled={sending}>
             {sending ? 'Sending…' : internal ? 'Add note' : 'Send reply'}
           </button>
+          {onAttach && (
+            <div className="field ticket-attach">
+              <label htmlFor={`attach-${ticket._id}`}>Attach a file (PNG, JPEG, GIF, WebP or PDF, up to 10 MB)</label>
+              <input
+                id={`attach-${ticket._id}`}
+                type="file"
+                accept={ATTACHMENT_TYPES.join(',')}
+                disabled={uploading}
+                onChange={(e) => void attach(e.currentTarget)}
+                aria-invalid={fileError ? true : undefined}
+                aria-describedby={fileError ? `attach-${ticket._id}-error` : undefined}
+              />
+              {uploading && <p aria-busy="true">Uploading…</p>}
+            </div>
+          )}
+          {fileError && (
+            <p id={`attach-${ticket._id}-error`} className="field-error" role="alert">
+              {fileError}
+            </p>
+          )}
         </form>
       )}
     </article>
