@@ -1,9 +1,9 @@
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRole } from '#server/modules/users/users.service.js';
 import { call, guestHeaders, registerUser, startGuest } from '#server/test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
-import { detectType, looksLikeMarkup, safeFilename } from './attachments.js';
+import { detectType, hidesActiveMarkup, looksLikeMarkup, safeFilename } from './attachments.js';
 
 const NEW_TICKET = { subject: 'Screenshot of the error', category: 'technical', priority: 'normal', message: 'See the attached file.' };
 
@@ -32,6 +32,12 @@ describe('attachment checks', () => {
     expect(looksLikeMarkup(Buffer.from('just some text'))).toBe(false);
   });
 
+  it('does not mistake XML metadata in an image or PDF for active markup', () => {
+    const xmp = Buffer.concat([PDF, Buffer.from('<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF/></x:xmpmeta>')]);
+    expect(hidesActiveMarkup(xmp)).toBe(false);
+    expect(hidesActiveMarkup(Buffer.concat([PNG, Buffer.from('<html><script>x</script>')]))).toBe(true);
+  });
+
   it('makes safe file names with the detected extension', () => {
     expect(safeFilename('../../etc/passwd', 'image/png')).toBe('passwd.png');
     expect(safeFilename('C:\\Users\\me\\shot "1".html', 'image/png')).toBe('shot _1_.png');
@@ -50,6 +56,7 @@ describe.each(ENGINES)('ticket attachments on %s', (engine) => {
   });
   afterAll(async () => {
     await t?.close();
+    if (t) await rm(t.config.attachmentsDir, { recursive: true, force: true });
   });
 
   async function upload(path: string, body: Buffer, options: { token: string; filename?: string; type?: string; headers?: Record<string, string> }) {
@@ -135,6 +142,10 @@ describe.each(ENGINES)('ticket attachments on %s', (engine) => {
     expect(svg.json.error).toMatch(/HTML, SVG/);
     const html = await upload(`/api/tickets/${id}/attachments`, HTML, { token: user.token, filename: 'photo.jpg', type: 'image/jpeg' });
     expect(html.json.code).toBe('ATTACHMENT_MARKUP_REFUSED');
+    // A polyglot: a real PNG header with an SVG right behind it.
+    const polyglot = await upload(`/api/tickets/${id}/attachments`, Buffer.concat([PNG.subarray(0, 33), SVG]), { token: user.token, filename: 'p.png' });
+    expect(polyglot.status).toBe(415);
+    expect(polyglot.json.code).toBe('ATTACHMENT_MARKUP_REFUSED');
     const text = await upload(`/api/tickets/${id}/attachments`, Buffer.from('hello'), { token: user.token, filename: 'a.pdf', type: 'application/pdf' });
     expect(text.status).toBe(415);
     expect(text.json.code).toBe('ATTACHMENT_TYPE_REFUSED');

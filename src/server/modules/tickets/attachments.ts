@@ -46,6 +46,18 @@ export function looksLikeMarkup(buf: Buffer): boolean {
   return MARKUP.test(head) || MARKUP.test(head.replace(/\0/g, ''));
 }
 
+/**
+ * A polyglot: valid magic bytes followed by active markup early in the file (what a sniffing browser
+ * would read). Narrower than `looksLikeMarkup` because images and PDFs legitimately carry XML metadata
+ * (`<?xpacket`, `<x:xmpmeta`) near the start; served with its own type and nosniff it would be inert
+ * anyway, but the issue asks that such files be refused.
+ */
+const ACTIVE_MARKUP = /<\s*(svg[\s>/]|html[\s>]|script[\s>]|!doctype\s+html|body[\s>]|iframe[\s>])/i;
+export function hidesActiveMarkup(buf: Buffer): boolean {
+  const head = buf.subarray(0, 1024).toString('latin1');
+  return ACTIVE_MARKUP.test(head) || ACTIVE_MARKUP.test(head.replace(/\0/g, ''));
+}
+
 export interface CheckedFile {
   contentType: AllowedType;
   filename: string;
@@ -56,6 +68,9 @@ export function checkUpload(body: unknown, declaredName: string): CheckedFile & 
   if (!Buffer.isBuffer(body) || body.length === 0) throw badRequest('The file is empty: send the file itself as the request body');
   if (body.length > ATTACHMENT_MAX_BYTES) throw new AppError(400, 'BODY_TOO_LARGE', 'Files can be at most 10 MB');
   const detected = detectType(body);
+  if (detected && hidesActiveMarkup(body)) {
+    throw new AppError(415, 'ATTACHMENT_MARKUP_REFUSED', 'This file carries HTML or SVG behind an image or PDF header and is not accepted.');
+  }
   if (!detected) {
     if (looksLikeMarkup(body)) {
       throw new AppError(415, 'ATTACHMENT_MARKUP_REFUSED', 'HTML, SVG and other markup files are not accepted, whatever their name. Attach a PNG, JPEG, GIF, WebP image or a PDF.');
