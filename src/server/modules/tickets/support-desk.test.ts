@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRole } from '#server/modules/users/users.service.js';
 import { call, guestHeaders, registerUser, startGuest } from '#server/test/http.js';
@@ -6,6 +7,7 @@ import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 /** Support desk (issue 20): internal notes, canned replies, assignment, first response, merge, rating. */
 
 const NEW_TICKET = { subject: 'Deposit not showing', category: 'payments', priority: 'high', message: 'I sent BTC an hour ago.' };
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 const SECRET = 'Internal: user looks like a reseller, check the payment provider first';
 
 type Msg = { author: string; body: string; kind: string };
@@ -23,6 +25,7 @@ describe.each(ENGINES)('support desk on %s', (engine) => {
   });
   afterAll(async () => {
     await t?.close();
+    if (t) await rm(t.config.attachmentsDir, { recursive: true, force: true });
   });
 
   async function userTicket(token: string, subject = NEW_TICKET.subject): Promise<string> {
@@ -49,6 +52,12 @@ describe.each(ENGINES)('support desk on %s', (engine) => {
       expect(leaks(await call(t, 'GET', `/api/tickets/${id}`, { token: user.token })).status).toBe(200);
       expect(leaks(await call(t, 'GET', '/api/tickets', { token: user.token })).status).toBe(200);
       expect(leaks(await call(t, 'POST', `/api/tickets/${id}/messages`, { token: user.token, body: { message: 'Any news?' } })).status).toBe(201);
+      const upload = await fetch(`${t.url}/api/tickets/${id}/attachments?filename=shot.png`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${user.token}`, 'content-type': 'image/png' },
+        body: new Uint8Array(PNG),
+      });
+      expect(leaks({ status: upload.status, json: await upload.json() }).status).toBe(201);
       expect(leaks(await call(t, 'PUT', `/api/tickets/${id}`, { token: user.token, body: { status: 'closed' } })).status).toBe(200);
       expect(leaks(await call(t, 'POST', `/api/tickets/${id}/rating`, { token: user.token, body: { score: 4 } })).status).toBe(200);
       for (const body of bodies) {
@@ -56,10 +65,10 @@ describe.each(ENGINES)('support desk on %s', (engine) => {
         expect(body).not.toContain('"internal"');
       }
       const seen = await call(t, 'GET', `/api/tickets/${id}`, { token: user.token });
-      expect(seen.json.ticket.messages.map((m: Msg) => m.body)).toEqual([NEW_TICKET.message, 'Any news?']);
+      expect(seen.json.ticket.messages.map((m: Msg) => m.body)).toEqual([NEW_TICKET.message, 'Any news?', 'Attached shot.png']);
       // Staff still see it, in order.
       const staffView = await call(t, 'GET', `/api/staff/tickets/${id}`, { token: support.token });
-      expect(staffView.json.ticket.messages.map((m: Msg) => m.kind)).toEqual(['reply', 'internal', 'reply']);
+      expect(staffView.json.ticket.messages.map((m: Msg) => m.kind)).toEqual(['reply', 'internal', 'reply', 'reply']);
     });
 
     it('stay hidden from a guest requester too', async () => {
