@@ -167,6 +167,30 @@ describe.each(ENGINES)('ticket attachments on %s', (engine) => {
     expect((await call(t, 'GET', `/api/tickets/${id}`, { token: user.token })).json.ticket.messageCount).toBe(1);
   });
 
+  it('stops a chunked upload without Content-Length at 10 MB', async () => {
+    const { user, id } = await userTicket();
+    const before = await stored();
+    let sent = 0;
+    const chunk = Buffer.alloc(1024 * 1024, 0x41);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === 0) controller.enqueue(new Uint8Array(PNG));
+        if (sent >= 12) return controller.close();
+        sent += 1;
+        controller.enqueue(new Uint8Array(chunk));
+      },
+    });
+    const res = await fetch(`${t.url}/api/tickets/${id}/attachments?filename=big.png`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'image/png' },
+      body,
+      duplex: 'half',
+    } as RequestInit).catch(() => null);
+    // Either the 400 arrives, or the server cut the connection mid-stream: never a stored file.
+    if (res) expect(res.status).toBe(400);
+    expect(await stored()).toEqual(before);
+  }, 60_000);
+
   it('accepts exactly 10 MB', async () => {
     const { user, id } = await userTicket();
     const exact = Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024 - PNG.length)]);
