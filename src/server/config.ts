@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -9,6 +10,8 @@ const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
+  /** Ticket attachments (issue 20); default DATA_DIR/attachments. Several instances must share it. */
+  ATTACHMENTS_DIR: z.string().optional(),
   DATABASE_URL: z.string().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 bytes').optional(),
   PUBLIC_URL: z.url().optional(),
@@ -115,6 +118,8 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
+  /** Where ticket attachments are kept (outside the database directory; decision 0190). */
+  attachmentsDir: string;
   databaseUrl: string | undefined;
   jwtSecret: Uint8Array;
   publicUrl: string;
@@ -205,6 +210,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     port,
     host: env.HOST,
     dataDir,
+    attachmentsDir: env.ATTACHMENTS_DIR
+      ? path.resolve(env.ATTACHMENTS_DIR)
+      : env.DATA_DIR === 'memory://'
+        ? path.join(tmpdir(), `olympus-attachments-${process.pid}-${randomBytes(4).toString('hex')}`)
+        : path.join(dataDir, 'attachments'),
     databaseUrl: env.DATABASE_URL,
     jwtSecret: loadJwtSecret(env, dataDir),
     publicUrl,

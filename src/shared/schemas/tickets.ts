@@ -35,7 +35,49 @@ export type CreateTicketBody = z.infer<typeof createTicketBodySchema>;
 
 export const replyBodySchema = z.object({ message: ticketMessageBodySchema });
 
+/** Staff answer; `internal: true` makes it a note the requester never sees. */
+export const staffReplyBodySchema = z.object({ message: ticketMessageBodySchema, internal: z.boolean().optional() });
+
+/** Merge `sourceId` (the duplicate) into the ticket in the path. */
+export const mergeTicketBodySchema = z.object({ sourceId: uuidSchema });
+
+export const TICKET_RATING_COMMENT_MAX = 1000;
+/** The requester's rating of the answer, given once (decision 0190). */
+export const rateTicketBodySchema = z.object({
+  score: z.number({ error: 'Score must be a whole number from 1 to 5' }).int('Score must be a whole number from 1 to 5').min(1, 'Score must be a whole number from 1 to 5').max(5, 'Score must be a whole number from 1 to 5'),
+  comment: multiline(z.string().trim().max(TICKET_RATING_COMMENT_MAX, `Comment must be at most ${TICKET_RATING_COMMENT_MAX} characters`)).optional(),
+});
+export type RateTicketBody = z.infer<typeof rateTicketBodySchema>;
+
+export const CANNED_TITLE_MAX = 80;
+export const cannedReplyBodySchema = z.object({
+  title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(CANNED_TITLE_MAX, `Title must be at most ${CANNED_TITLE_MAX} characters`),
+  body: ticketMessageBodySchema,
+});
+export type CannedReplyBody = z.infer<typeof cannedReplyBodySchema>;
+export const cannedReplySchema = z.object({ _id: z.string(), title: z.string(), body: z.string(), updatedAt: z.string() });
+export type CannedReply = z.infer<typeof cannedReplySchema>;
+export const cannedReplyListResponseSchema = z.object({ replies: z.array(cannedReplySchema) });
+export const cannedReplyResponseSchema = z.object({ reply: cannedReplySchema });
+
+export const staffMemberSchema = z.object({ _id: z.string(), username: z.string(), role: z.enum(['support', 'admin']) });
+export type StaffMember = z.infer<typeof staffMemberSchema>;
+export const staffMemberListResponseSchema = z.object({ staff: z.array(staffMemberSchema) });
+
+const ratingAverageSchema = z.object({ average: z.number().nullable(), count: z.number().int() });
+export const ticketRatingStatsSchema = z.object({
+  overall: ratingAverageSchema,
+  byStaff: z.array(ratingAverageSchema.extend({ _id: z.string(), username: z.string() })),
+});
+export type TicketRatingStats = z.infer<typeof ticketRatingStatsSchema>;
+
 export const ticketIdParamsSchema = idParamsSchema;
+export const attachmentParamsSchema = idParamsSchema.extend({ attachmentId: z.string().max(64) });
+/** The upload's name travels in the query string (the body is the file itself). */
+export const attachmentUploadQuerySchema = z.object({
+  filename: z.string().trim().min(1, 'File name is required').max(200, 'File name must be at most 200 characters'),
+  note: z.string().trim().max(TICKET_MESSAGE_MAX).optional(),
+});
 
 export const ticketListQuerySchema = paginationQuerySchema.extend({
   status: ticketStatusSchema.optional(),
@@ -56,13 +98,26 @@ export const staffTicketUpdateBodySchema = z
     status: ticketStatusSchema.optional(),
     priority: ticketPrioritySchema.optional(),
     assignToMe: z.boolean().optional(),
+    /** Assign to this staff member (support or admin), or null to unassign. */
+    assigneeId: uuidSchema.nullable().optional(),
   })
-  .refine((v) => v.status !== undefined || v.priority !== undefined || v.assignToMe !== undefined, {
+  .refine((v) => v.status !== undefined || v.priority !== undefined || v.assignToMe !== undefined || v.assigneeId !== undefined, {
     message: 'Nothing to change',
   });
 
 /** A requester may close their own ticket or reopen it. */
 export const requesterTicketUpdateBodySchema = z.object({ status: z.enum(['open', 'closed']) });
+
+export const ATTACHMENT_MAX_BYTES = 10 * 1024 * 1024;
+export const ATTACHMENT_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'application/pdf'] as const;
+
+export const ticketAttachmentSchema = z.object({
+  _id: z.string(),
+  filename: z.string(),
+  contentType: z.enum(ATTACHMENT_TYPES),
+  size: z.number().int(),
+});
+export type TicketAttachment = z.infer<typeof ticketAttachmentSchema>;
 
 export const ticketMessageSchema = z.object({
   _id: z.string(),
@@ -70,6 +125,9 @@ export const ticketMessageSchema = z.object({
   authorName: z.string(),
   body: z.string(),
   createdAt: z.string(),
+  /** reply: a message both sides see; internal: a staff note (never sent to requesters); event: a notice such as a merge. */
+  kind: z.enum(['reply', 'internal', 'event']),
+  attachments: z.array(ticketAttachmentSchema),
 });
 export type TicketMessage = z.infer<typeof ticketMessageSchema>;
 
@@ -87,6 +145,11 @@ export const ticketSchema = z
     createdAt: z.string(),
     updatedAt: z.string(),
     lastMessageAt: z.string(),
+    /** When staff first answered visibly; null while the requester still waits. */
+    firstResponseAt: z.string().nullable(),
+    /** The ticket this one was merged into (it is closed and its messages are there). */
+    mergedInto: z.object({ _id: z.string(), number: z.number().int() }).nullable(),
+    rating: z.object({ score: z.number().int(), comment: z.string().nullable(), ratedAt: z.string() }).nullable(),
     messages: z.array(ticketMessageSchema).optional(),
   })
   .meta({ id: 'Ticket' });

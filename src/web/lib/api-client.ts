@@ -49,6 +49,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Defaults to REQUEST_TIMEOUT_MS (30 s). */
   timeoutMs?: number;
+  /** 'blob': resolve with the answer's bytes (a file download) instead of parsed JSON. */
+  responseType?: 'json' | 'blob';
 }
 
 export const TIMEOUT_MESSAGE = 'The request timed out. Please check your connection and try again.';
@@ -143,7 +145,11 @@ async function send(method: string, path: string, body: unknown, options: Reques
   options.signal?.addEventListener('abort', onCallerAbort, { once: true });
   try {
     const init: RequestInit = { method, headers: { Accept: 'application/json', ...headers, ...options.headers }, credentials: 'include', signal: controller.signal };
-    if (body !== undefined) {
+    if (body instanceof Blob) {
+      // A file upload: the body is the file's bytes (ticket attachments), read once here.
+      init.body = new Uint8Array(await body.arrayBuffer());
+      (init.headers as Record<string, string>)['Content-Type'] = body.type || 'application/octet-stream';
+    } else if (body !== undefined) {
       init.body = JSON.stringify(body);
       (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
     }
@@ -247,6 +253,7 @@ async function request<T>(method: string, path: string, body: unknown, options: 
   }
 
   if (!response.ok) throw await toError(response);
+  if (options.responseType === 'blob') return (await response.blob()) as T;
   return (await parseBody(response)) as T;
 }
 

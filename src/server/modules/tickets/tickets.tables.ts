@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { check, index, integer, pgTable, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { users } from '#server/modules/users/users.tables.js';
 
 export const tickets = pgTable(
@@ -25,6 +25,14 @@ export const tickets = pgTable(
      * trigger (migration 0012) on every status change, so no code path has to remember it.
      */
     closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** The first staff reply the requester can see (internal notes and merge notices do not count). */
+    firstResponseAt: timestamp('first_response_at', { withTimezone: true }),
+    /** Set when staff merged this ticket into another (it is closed; its messages moved there). */
+    mergedInto: uuid('merged_into').references((): AnyPgColumn => tickets.id, { onDelete: 'set null' }),
+    /** The requester's rating of the answer (1-5), given once after the ticket is resolved or closed. */
+    rating: integer('rating'),
+    ratingComment: text('rating_comment'),
+    ratedAt: timestamp('rated_at', { withTimezone: true }),
   },
   (t) => [
     index('tickets_user_id_idx').on(t.userId, t.lastMessageAt),
@@ -32,6 +40,7 @@ export const tickets = pgTable(
     index('tickets_status_idx').on(t.status, t.lastMessageAt),
     check('tickets_one_requester', sql`(${t.userId} IS NULL) <> (${t.guestId} IS NULL)`),
     check('tickets_status_known', sql`${t.status} in ('open', 'pending', 'resolved', 'closed')`),
+    check('tickets_rating_range', sql`${t.rating} IS NULL OR ${t.rating} BETWEEN 1 AND 5`),
   ],
 );
 
@@ -46,10 +55,49 @@ export const ticketMessages = pgTable(
     authorUserId: uuid('author_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** Kept as written: plain text, never rendered as HTML. */
     body: text('body').notNull(),
+    /** reply: seen by the requester; internal: a staff note the requester never sees; event: a notice (merge). */
+    kind: text('kind').notNull().default('reply'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('ticket_messages_ticket_idx').on(t.ticketId, t.createdAt)],
+  (t) => [
+    index('ticket_messages_ticket_idx').on(t.ticketId, t.createdAt),
+    check('ticket_messages_kind_known', sql`${t.kind} in ('reply', 'internal', 'event')`),
+  ],
+);
+
+/** Answers staff keep at hand and insert into the reply box. */
+export const ticketCannedReplies = pgTable('ticket_canned_replies', {
+  id: uuid('id').primaryKey().defaultRandom(),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/**
+ * A file on a ticket message. The bytes live outside the database, under ATTACHMENTS_DIR by
+ * `storage_key` (a random name, never the user's); the type is the one detected from the content.
+ */
+export const ticketAttachments = pgTable(
+  'ticket_attachments',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ticketId: uuid('ticket_id')
+      .notNull()
+      .references(() => tickets.id, { onDelete: 'cascade' }),
+    messageId: uuid('message_id')
+      .notNull()
+      .references(() => ticketMessages.id, { onDelete: 'cascade' }),
+    storageKey: text('storage_key').notNull(),
+    filename: text('filename').notNull(),
+    contentType: text('content_type').notNull(),
+    size: integer('size').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('ticket_attachments_ticket_idx').on(t.ticketId), index('ticket_attachments_message_idx').on(t.messageId)],
 );
 
 export type TicketRow = typeof tickets.$inferSelect;
 export type TicketMessageRow = typeof ticketMessages.$inferSelect;
+export type TicketAttachmentRow = typeof ticketAttachments.$inferSelect;

@@ -134,6 +134,25 @@ const MATRIX: Record<string, Row> = {
   'GET /api/staff/tickets/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}` }) },
   'PUT /api/staff/tickets/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}`, body: { priority: 'high' } }) },
   'POST /api/staff/tickets/{id}/messages': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/messages`, body: { message: 'We are on it.' } }) },
+  // Support desk (issue 20). Rating an open fixture ticket is refused later (422), on purpose; merging a
+  // ticket into itself too. Canned replies are made fresh for each caller, before the state is taken.
+  'POST /api/tickets/guest/{id}/rating': { rule: 'guest', allowed: 'any', request: (f) => ({ path: `/api/tickets/guest/${f.guestTicketId}/rating`, body: { score: 5 } }) },
+  'POST /api/tickets/{id}/rating': { rule: 'user', owned: true, allowed: 'any', request: (f) => ({ path: `/api/tickets/${f.ticketId}/rating`, body: { score: 5 } }) },
+  'POST /api/staff/tickets/{id}/merge': { rule: 'staff', allowed: 'any', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/merge`, body: { sourceId: f.ticketId } }) },
+  'GET /api/staff/tickets/staff-members': { rule: 'staff', request: p('/api/staff/tickets/staff-members') },
+  'GET /api/staff/tickets/ratings': { rule: 'staff', request: p('/api/staff/tickets/ratings') },
+  'GET /api/staff/ticket-replies': { rule: 'staff', request: p('/api/staff/ticket-replies') },
+  'POST /api/staff/ticket-replies': { rule: 'staff', request: p('/api/staff/ticket-replies', { title: 'Matrix', body: 'A canned answer.' }) },
+  'PUT /api/staff/ticket-replies/{id}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/ticket-replies/${await freshCannedReply(f)}`, body: { title: 'Matrix', body: 'Changed.' } }) },
+  // Attachments: an upload of something that is not a file is refused later (415), on purpose; a download
+  // gets a file the owner uploaded for this call.
+  'POST /api/tickets/guest/{id}/attachments': { rule: 'guest', allowed: 'any', request: (f) => ({ path: `/api/tickets/guest/${f.guestTicketId}/attachments?filename=a.png`, body: 'not a file' }) },
+  'POST /api/tickets/{id}/attachments': { rule: 'user', owned: true, allowed: 'any', request: (f) => ({ path: `/api/tickets/${f.ticketId}/attachments?filename=a.png`, body: 'not a file' }) },
+  'POST /api/staff/tickets/{id}/attachments': { rule: 'staff', allowed: 'any', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/attachments?filename=a.png`, body: 'not a file' }) },
+  'GET /api/tickets/guest/{id}/attachments/{attachmentId}': { rule: 'guest', request: async (f) => ({ path: `/api/tickets/guest/${f.guestTicketId}/attachments/${await freshAttachment(f, 'guest')}` }) },
+  'GET /api/tickets/{id}/attachments/{attachmentId}': { rule: 'user', owned: true, request: async (f) => ({ path: `/api/tickets/${f.ticketId}/attachments/${await freshAttachment(f, 'user')}` }) },
+  'GET /api/staff/tickets/{id}/attachments/{attachmentId}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/tickets/${f.ticketId}/attachments/${await freshAttachment(f, 'user')}` }) },
+  'DELETE /api/staff/ticket-replies/{id}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/ticket-replies/${await freshCannedReply(f)}` }) },
 
   // Charge API (issue 19): only an API key opens it, so every session caller is refused with 401; the
   // console's key management is for admins; receipts and the export are the owner's.
@@ -246,6 +265,23 @@ async function freshToken(f: Fixtures, c: CallerName): Promise<string | undefine
   if (c === 'guest') return (await startGuest(currentApp)).token;
   const res = await call(currentApp, 'POST', '/api/login', { body: { username: f.callers[c].username, password: TEST_PASSWORD, turnstileToken: 'ok' } });
   return res.json.token as string;
+}
+
+const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+
+/** A PNG the owner (the user, or the guest for its own ticket) attaches for one call; answers its id. */
+async function freshAttachment(f: Fixtures, owner: 'user' | 'guest'): Promise<string> {
+  const path = owner === 'guest' ? `/api/tickets/guest/${f.guestTicketId}/attachments` : `/api/tickets/${f.ticketId}/attachments`;
+  const headers: Record<string, string> = { authorization: `Bearer ${f.callers[owner].token}`, 'content-type': 'image/png', ...(f.callers[owner].headers ?? {}) };
+  const res = await fetch(`${currentApp.url}${path}?filename=m.png`, { method: 'POST', headers, body: new Uint8Array(PNG_1X1) });
+  const json = (await res.json()) as { ticket: { messages: Array<{ attachments: Array<{ _id: string }> }> } };
+  return json.ticket.messages.at(-1)!.attachments[0]!._id;
+}
+
+/** A canned reply made by the admin for one call (PUT and DELETE each need one that exists). */
+async function freshCannedReply(f: Fixtures): Promise<string> {
+  const res = await call(currentApp, 'POST', '/api/staff/ticket-replies', { token: f.callers.admin.token, body: { title: uniqueName('canned'), body: 'A canned answer.' } });
+  return res.json.reply._id as string;
 }
 
 /** The id of a second session of `user` (the resource owner), made for one DELETE. */

@@ -108,6 +108,22 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'GET /api/staff/tickets/{id}': (f) => ({ path: { id: f.ticketId } }),
   'PUT /api/staff/tickets/{id}': (f) => ({ path: { id: f.ticketId }, body: { priority: 'high' } }),
   'POST /api/staff/tickets/{id}/messages': (f) => ({ path: { id: f.ticketId }, body: { message: 'We are on it.' } }),
+  // Support desk: the fixture ticket is open (a rating is refused after validation), a merge into itself
+  // is refused, and no canned reply has the zero id (404 after validation).
+  'POST /api/tickets/guest/{id}/rating': (f) => ({ path: { id: f.guestTicketId }, body: { score: 5, comment: 'Fine.' } }),
+  'POST /api/tickets/{id}/rating': (f) => ({ path: { id: f.ticketId }, body: { score: 5, comment: 'Fine.' } }),
+  'POST /api/staff/tickets/{id}/merge': (f) => ({ path: { id: f.ticketId }, body: { sourceId: f.ticketId } }),
+  'POST /api/staff/ticket-replies': () => ({ body: { title: 'Mutation', body: 'A canned answer.' } }),
+  'PUT /api/staff/ticket-replies/{id}': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' }, body: { title: 'Mutation', body: 'Changed.' } }),
+  // Uploads take the file as the body (no JSON body to mutate): the query and path are mutated; with no
+  // file the answer is a 400. Downloads of an id that does not exist are a 404.
+  'POST /api/tickets/guest/{id}/attachments': (f) => ({ path: { id: f.guestTicketId }, query: { filename: 'shot.png', note: 'See this.' } }),
+  'POST /api/tickets/{id}/attachments': (f) => ({ path: { id: f.ticketId }, query: { filename: 'shot.png', note: 'See this.' } }),
+  'POST /api/staff/tickets/{id}/attachments': (f) => ({ path: { id: f.ticketId }, query: { filename: 'shot.png', note: 'See this.' } }),
+  'GET /api/tickets/guest/{id}/attachments/{attachmentId}': (f) => ({ path: { id: f.guestTicketId, attachmentId: '00000000-0000-4000-8000-000000000000' } }),
+  'GET /api/tickets/{id}/attachments/{attachmentId}': (f) => ({ path: { id: f.ticketId, attachmentId: '00000000-0000-4000-8000-000000000000' } }),
+  'GET /api/staff/tickets/{id}/attachments/{attachmentId}': (f) => ({ path: { id: f.ticketId, attachmentId: '00000000-0000-4000-8000-000000000000' } }),
+  'DELETE /api/staff/ticket-replies/{id}': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' } }),
   'GET /api/admin/users/{id}': (f) => ({ path: { id: f.targetId } }),
   'GET /api/admin/users/{id}/ledger': (f) => ({ path: { id: f.targetId } }),
   'PUT /api/admin/users/{id}/role': (f) => ({ path: { id: f.targetId }, body: { role: 'user' } }),

@@ -4,13 +4,13 @@ import { ticketKeys } from './ticket-keys';
 import type { TicketResponse } from './tickets-api';
 
 export type StaffTicketChange =
-  | { kind: 'reply'; message: string }
-  | { kind: 'update'; change: { status?: string; priority?: string; assignToMe?: boolean } };
+  | { kind: 'reply'; message: string; internal?: boolean }
+  | { kind: 'update'; change: { status?: string; priority?: string; assignToMe?: boolean; assigneeId?: string | null } };
 
 /** POST /api/staff/tickets/{id}/messages (an answer) or PUT /api/staff/tickets/{id} (status, priority, assignment). */
 export function updateStaffTicket(id: string, change: StaffTicketChange): Promise<TicketResponse> {
   const path = `/api/staff/tickets/${encodeURIComponent(id)}`;
-  return change.kind === 'reply' ? api.post<TicketResponse>(`${path}/messages`, { message: change.message }) : api.put<TicketResponse>(path, change.change);
+  return change.kind === 'reply' ? api.post<TicketResponse>(`${path}/messages`, { message: change.message, ...(change.internal ? { internal: true } : {}) }) : api.put<TicketResponse>(path, change.change);
 }
 
 /** The answer becomes the open ticket's data; the queue's rows may have changed. */
@@ -20,6 +20,7 @@ export function useUpdateStaffTicket(id: string) {
     mutationFn: (change: StaffTicketChange) => updateStaffTicket(id, change),
     onSuccess: (res) => {
       client.setQueryData(ticketKeys.staffDetail(id), res);
+      void client.invalidateQueries({ queryKey: ticketKeys.ratings() });
       return client.invalidateQueries({ queryKey: [...ticketKeys.staff(), 'list'] });
     },
   });

@@ -12,6 +12,8 @@ const message = (over: Partial<TicketMessage> = {}): TicketMessage => ({
   authorName: 'alice',
   body: 'My deposit is missing.',
   createdAt: '2026-01-01T10:00:00.000Z',
+  kind: 'reply',
+  attachments: [],
   ...over,
 });
 const ticket = (over: Partial<Ticket> = {}): Ticket => ({
@@ -27,6 +29,9 @@ const ticket = (over: Partial<Ticket> = {}): Ticket => ({
   createdAt: '2026-01-01T10:00:00.000Z',
   updatedAt: '2026-01-01T10:00:00.000Z',
   lastMessageAt: '2026-01-01T10:00:00.000Z',
+  firstResponseAt: null,
+  mergedInto: null,
+  rating: null,
   ...over,
 });
 

@@ -8,9 +8,17 @@ import {
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
 import { ApiError } from '#web/lib/api-client';
+import { useCannedReplies } from '../api/get-canned-replies';
 import { staffTicketQueryOptions, useStaffTicket } from '../api/get-staff-ticket';
+import { useStaffMembers } from '../api/get-staff-members';
 import { STAFF_PAGE_SIZE, useStaffTickets } from '../api/get-staff-tickets';
+import { useTicketRatings } from '../api/get-ticket-ratings';
+import { downloadAttachment } from '../api/download-attachment';
+import { useMergeTicket } from '../api/merge-ticket';
+import { useUploadStaffAttachment } from '../api/upload-attachment';
 import { useUpdateStaffTicket, type StaffTicketChange } from '../api/update-staff-ticket';
+import { CannedRepliesPanel } from './canned-replies-panel';
+import { firstResponseLabel } from './first-response';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
@@ -35,6 +43,14 @@ export function StaffQueue() {
   // The open ticket polls every 5 seconds; a failed poll keeps what is shown.
   const selected = useStaffTicket(selectedId).data?.ticket ?? null;
   const updateTicket = useUpdateStaffTicket(selectedId ?? '');
+  const mergeTicket = useMergeTicket(selectedId ?? '');
+  const uploadFile = useUploadStaffAttachment(selectedId ?? '');
+  const staffMembers = useStaffMembers().data?.staff ?? [];
+  const cannedReplies = useCannedReplies().data?.replies ?? [];
+  const ratings = useTicketRatings().data ?? null;
+  const [mergeNumber, setMergeNumber] = useState('');
+  // The list's timers are relative to when the page was last fetched (it polls every 15 s).
+  const now = listQuery.dataUpdatedAt || Date.now();
 
   async function open(id: string) {
     try {
@@ -55,6 +71,21 @@ export function StaffQueue() {
     }
   }
 
+  async function merge() {
+    const n = Number(mergeNumber.replace(/^#/, '').trim());
+    if (!Number.isInteger(n) || n <= 0) {
+      toast.error('Type the number of the duplicate ticket, e.g. 1042');
+      return;
+    }
+    try {
+      await mergeTicket.mutateAsync(n);
+      setMergeNumber('');
+      toast.success(`Ticket #${n} merged into this one`);
+    } catch (err) {
+      toast.error(err instanceof ApiError ? err.message : 'Failed to merge');
+    }
+  }
+
   if (selected) {
     return (
       <section className="support-center" aria-label="Ticket">
@@ -64,7 +95,11 @@ export function StaffQueue() {
         <TicketThread
           ticket={selected}
           viewer="staff"
-          onReply={async (message) => void (await updateTicket.mutateAsync({ kind: 'reply', message }))}
+          onReply={async (message, internal) => void (await updateTicket.mutateAsync({ kind: 'reply', message, internal }))}
+          allowInternal
+          cannedReplies={cannedReplies}
+          onAttach={async (file) => void (await uploadFile.mutateAsync(file))}
+          onDownload={(file) => downloadAttachment('/api/staff/tickets', selected._id, file)}
           actions={
             <>
               <label className="inline-field">
@@ -77,9 +112,40 @@ export function StaffQueue() {
                   ))}
                 </select>
               </label>
+              <label className="inline-field">
+                <span>Assignee</span>
+                <select value={selected.assignedTo?._id ?? ''} onChange={(e) => void change({ assigneeId: e.target.value || null })}>
+                  <option value="">Unassigned</option>
+                  {selected.assignedTo && !staffMembers.some((m) => m._id === selected.assignedTo!._id) && (
+                    <option value={selected.assignedTo._id}>{selected.assignedTo.username}</option>
+                  )}
+                  {staffMembers.map((m) => (
+                    <option key={m._id} value={m._id}>
+                      {m.username}
+                    </option>
+                  ))}
+                </select>
+              </label>
               <button type="button" className="btn btn-secondary btn-small" onClick={() => void change({ assignToMe: true })}>
                 Assign to me
               </button>
+              {!selected.mergedInto && (
+                <form
+                  className="inline-field merge-form"
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void merge();
+                  }}
+                >
+                  <label>
+                    <span>Merge duplicate #</span>
+                    <input inputMode="numeric" size={7} value={mergeNumber} onChange={(e) => setMergeNumber(e.target.value)} aria-label="Number of the duplicate ticket to merge into this one" />
+                  </label>
+                  <button type="submit" className="btn btn-secondary btn-small" disabled={mergeTicket.isPending}>
+                    Merge into this ticket
+                  </button>
+                </form>
+              )}
             </>
           }
         />
@@ -96,6 +162,24 @@ export function StaffQueue() {
   return (
     <section className="support-center" aria-labelledby="queue-title">
       <h2 id="queue-title">Ticket queue</h2>
+      {ratings && (
+        <section className="rating-summary" aria-label="Ratings">
+          <p>
+            Average rating: <strong>{ratings.overall.average === null ? 'none yet' : `${ratings.overall.average.toFixed(2)} / 5`}</strong>{' '}
+            <span className="muted">({ratings.overall.count} rated)</span>
+          </p>
+          {ratings.byStaff.length > 0 && (
+            <ul aria-label="Average rating per staff member">
+              {ratings.byStaff.map((r) => (
+                <li key={r._id}>
+                  {r.username}: {r.average === null ? '—' : r.average.toFixed(2)} <span className="muted">({r.count})</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+      <CannedRepliesPanel replies={cannedReplies} />
       <form className="queue-filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <label className="inline-field">
           <span>Search</span>
@@ -150,6 +234,11 @@ export function StaffQueue() {
                     <TicketStatusBadge status={ticket.status} />
                     <span className="muted ticket-row-when">
                       {ticket.requester.name} · {ticket.priority} · {formatWhen(ticket.lastMessageAt)}
+                    </span>
+                    <span className="ticket-row-desk">
+                      <span>{ticket.assignedTo ? `Assigned to ${ticket.assignedTo.username}` : 'Unassigned'}</span>
+                      {firstResponseLabel(ticket, now) && <span className={ticket.firstResponseAt ? 'muted' : 'waiting'}> · {firstResponseLabel(ticket, now)}</span>}
+                      {ticket.mergedInto && <span className="muted"> · merged into #{ticket.mergedInto.number}</span>}
                     </span>
                   </button>
                 </li>

@@ -19,6 +19,8 @@ const message = (over: Partial<TicketMessage> = {}): TicketMessage => ({
   authorName: 'Guest',
   body: 'I sent BTC an hour ago.',
   createdAt: '2026-01-01T10:00:00.000Z',
+  kind: 'reply',
+  attachments: [],
   ...over,
 });
 const ticket = (over: Partial<Ticket> = {}): Ticket => ({
@@ -34,6 +36,9 @@ const ticket = (over: Partial<Ticket> = {}): Ticket => ({
   createdAt: '2026-01-01T10:00:00.000Z',
   updatedAt: '2026-01-01T10:00:00.000Z',
   lastMessageAt: '2026-01-01T10:00:00.000Z',
+  firstResponseAt: null,
+  mergedInto: null,
+  rating: null,
   ...over,
 });
 const list = (tickets: Ticket[], total = tickets.length, page = 1) => ({ body: { tickets, page, pageSize: SUPPORT_PAGE_SIZE, total } });
@@ -182,6 +187,86 @@ describe('SupportCenter (spec section 3 UI state)', () => {
     await screen.findByText(/This ticket is closed/);
     expect(screen.queryByLabelText('Your reply')).toBeNull();
     await waitFor(() => expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ status: 'closed' }));
+  });
+
+  it('rates a closed ticket once, with a comment, and then shows the rating instead of the form', async () => {
+    const closed = ticket({ status: 'closed', messages: [message()] });
+    server.on('GET', '/api/tickets/guest', list([closed]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: closed } });
+    const rated = { ...closed, rating: { score: 4, comment: 'Helpful', ratedAt: '2026-01-02T10:00:00.000Z' } };
+    server.on('POST', '/api/tickets/guest/t1/rating', () => {
+      server.on('GET', '/api/tickets/guest/t1', { body: { ticket: rated } });
+      return { body: { ticket: rated } };
+    });
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    const form = await screen.findByRole('form', { name: 'Rate the answer' });
+    fireEvent.click(within(form).getByRole('button', { name: 'Send rating' }));
+    expect(await within(form).findByText('Choose a score from 1 to 5')).toBeTruthy();
+    fireEvent.click(within(form).getByLabelText('4'));
+    fireEvent.change(within(form).getByLabelText('Comment (optional)'), { target: { value: 'Helpful' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Send rating' }));
+    expect(await screen.findByText(/You rated this answer 4 of 5: “Helpful”/)).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Rate the answer' })).toBeNull();
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, r.body])).toEqual([['/api/tickets/guest/t1/rating', { score: 4, comment: 'Helpful' }]]);
+  });
+
+  it('attaches a file as the raw request body and downloads a file with the session headers', async () => {
+    const file = { _id: 'f1', filename: 'shot.png', contentType: 'image/png' as const, size: 2048 };
+    const withFile = ticket({ messages: [message(), message({ _id: 'm2', body: 'Attached shot.png', attachments: [file] })] });
+    server.on('GET', '/api/tickets/guest', list([ticket()]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
+    server.on('POST', '/api/tickets/guest/t1/attachments', () => {
+      server.on('GET', '/api/tickets/guest/t1', { body: { ticket: withFile } });
+      return { status: 201, body: { ticket: withFile } };
+    });
+    server.on('GET', '/api/tickets/guest/t1/attachments/f1', { body: 'bytes' });
+    const fetchSpy = vi.spyOn(globalThis, 'fetch');
+    const createObjectURL = vi.fn(() => 'blob:fake');
+    Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    // The scripted server reads bodies as JSON, so the "file" holds JSON text.
+    const picked = new File(['"not really a png"'], 'shot.png', { type: 'image/png' });
+    fireEvent.change(await screen.findByLabelText(/Attach a file/), { target: { files: [picked] } });
+    const download = await screen.findByRole('button', { name: 'Download shot.png' });
+    const upload = server.requests.find((r) => r.method === 'POST')!;
+    expect(upload.path).toBe('/api/tickets/guest/t1/attachments');
+    expect(upload.headers['content-type']).toBe('image/png');
+    expect(upload.headers['guest-id']).toBe(GUEST_ID);
+    expect(fetchedUrls(fetchSpy).some((u) => u.includes('/attachments?filename=shot.png'))).toBe(true);
+    fireEvent.click(download);
+    await waitFor(() => expect(createObjectURL).toHaveBeenCalled());
+    const got = server.requests.find((r) => r.path === '/api/tickets/guest/t1/attachments/f1')!;
+    expect(got.headers.authorization).toMatch(/^Bearer /);
+  });
+
+  it('refuses a file over 10 MB before sending it', async () => {
+    server.on('GET', '/api/tickets/guest', list([ticket()]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    const huge = new File(['x'], 'big.pdf', { type: 'application/pdf' });
+    Object.defineProperty(huge, 'size', { value: 10 * 1024 * 1024 + 1 });
+    fireEvent.change(await screen.findByLabelText(/Attach a file/), { target: { files: [huge] } });
+    expect(await screen.findByText('Files can be at most 10 MB')).toBeTruthy();
+    expect(server.requests.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
+  it('shows a merged ticket as merged, without rating or reopening', async () => {
+    const merged = ticket({
+      status: 'closed',
+      mergedInto: { _id: 't9', number: 1009 },
+      messages: [message({ _id: 'e1', author: 'staff', authorName: 'support', body: 'Merged into #1009.', kind: 'event' })],
+    });
+    server.on('GET', '/api/tickets/guest', list([merged]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: merged } });
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    expect(await screen.findByText('This ticket was merged into #1009.')).toBeTruthy();
+    expect(screen.getByText('Merged into #1009.')).toBeTruthy();
+    expect(screen.queryByRole('form', { name: 'Rate the answer' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Reopen ticket' })).toBeNull();
   });
 
   it('pages through a long ticket list', async () => {

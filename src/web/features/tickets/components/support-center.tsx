@@ -6,9 +6,13 @@ import { useUiStore } from '#web/stores/ui-store';
 import { useSessionStore } from '#web/features/auth';
 import { useTicket } from '../api/get-ticket';
 import { SUPPORT_PAGE_SIZE, useTickets } from '../api/get-tickets';
+import { downloadAttachment } from '../api/download-attachment';
+import { requesterBase } from '../api/tickets-api';
 import { useUpdateTicket } from '../api/update-ticket';
+import { useUploadTicketAttachment } from '../api/upload-attachment';
 import { CreateTicketModal } from './create-ticket-modal';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
+import { RatingForm } from './rating-form';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
 
@@ -35,6 +39,7 @@ export function SupportCenter() {
   const error = listQuery.isError ? (listQuery.error instanceof ApiError ? listQuery.error.message : 'Failed to load your tickets') : null;
   const detailQuery = useTicket(isGuest, showingDetail ? selectedId : null);
   const updateTicket = useUpdateTicket(isGuest, selectedId ?? '');
+  const uploadFile = useUploadTicketAttachment(isGuest, selectedId ?? '');
 
   // The open ticket is gone (404): back to the list.
   const gone = detailQuery.error instanceof ApiError && detailQuery.error.status === 404;
@@ -74,7 +79,10 @@ export function SupportCenter() {
               viewer="requester"
               replyDisabledReason={selected.status === 'closed' ? 'This ticket is closed. Open a new ticket to continue.' : undefined}
               onReply={async (message) => void (await updateTicket.mutateAsync({ kind: 'reply', message }))}
-              actions={
+              footer={<RatingForm ticket={selected} isGuest={isGuest} />}
+              onAttach={async (file) => void (await uploadFile.mutateAsync(file))}
+              onDownload={(file) => downloadAttachment(requesterBase(isGuest), selected._id, file)}
+              actions={selected.mergedInto ? undefined : (
                 <button
                   type="button"
                   className="btn btn-secondary btn-small"
@@ -82,7 +90,7 @@ export function SupportCenter() {
                 >
                   {selected.status === 'closed' ? 'Reopen ticket' : 'Close ticket'}
                 </button>
-              }
+              )}
             />
           ) : (
             <p aria-busy="true">Loading ticket…</p>

@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { TICKET_MESSAGE_MAX, type Ticket } from '#shared/schemas/tickets';
+import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, TICKET_MESSAGE_MAX, type CannedReply, type Ticket, type TicketAttachment } from '#shared/schemas/tickets';
 import { ApiError } from '#web/lib/api-client';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
 import { TextareaField } from '#web/components/ui/forms';
@@ -8,14 +8,61 @@ interface TicketThreadProps {
   ticket: Ticket;
   /** Who is reading: the requester's own messages are "You", staff answers are named. */
   viewer: 'requester' | 'staff';
-  onReply: (message: string) => Promise<void>;
+  onReply: (message: string, internal: boolean) => Promise<void>;
   replyDisabledReason?: string | undefined;
   actions?: React.ReactNode;
+  /** Staff: the reply box offers "internal note" and inserts canned replies. */
+  cannedReplies?: CannedReply[] | undefined;
+  allowInternal?: boolean;
+  /** Under the thread (the requester's rating form). */
+  footer?: React.ReactNode;
+  /** Attach a file (as a new message); absent: no file picker. */
+  onAttach?: ((file: File) => Promise<void>) | undefined;
+  onDownload?: ((file: TicketAttachment) => Promise<void>) | undefined;
+}
+
+function formatSize(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
+  return `${bytes} B`;
 }
 
 /** A ticket's messages (plain text, never HTML) and the reply box. */
-export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, actions }: TicketThreadProps) {
+export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, actions, cannedReplies, allowInternal = false, footer, onAttach, onDownload }: TicketThreadProps) {
   const [message, setMessage] = useState('');
+  const [internal, setInternal] = useState(false);
+  const [uploading, setUploading] = useState(false);
+  const [fileError, setFileError] = useState<string | null>(null);
+
+  async function attach(input: HTMLInputElement) {
+    const file = input.files?.[0];
+    if (!file || !onAttach) return;
+    setFileError(null);
+    if (file.size > ATTACHMENT_MAX_BYTES) {
+      setFileError('Files can be at most 10 MB');
+      input.value = '';
+      return;
+    }
+    setUploading(true);
+    try {
+      await onAttach(file);
+    } catch (err) {
+      setFileError(err instanceof ApiError ? err.message : 'Failed to attach the file');
+    } finally {
+      setUploading(false);
+      input.value = '';
+    }
+  }
+
+  async function download(file: TicketAttachment) {
+    if (!onDownload) return;
+    setFileError(null);
+    try {
+      await onDownload(file);
+    } catch (err) {
+      setFileError(err instanceof ApiError ? err.message : 'Failed to download the file');
+    }
+  }
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -28,8 +75,9 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
     setSending(true);
     setError(null);
     try {
-      await onReply(message);
+      await onReply(message, internal);
       setMessage('');
+      setInternal(false);
     } catch (err) {
       setError(err instanceof ApiError ? (err.fieldErrors.message ?? err.message) : 'Failed to send your reply');
     } finally {
@@ -60,25 +108,73 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
       <ol className="ticket-messages" aria-label="Messages" aria-live="polite">
         {(ticket.messages ?? []).map((m) => {
           const mine = m.author === viewer;
+          if (m.kind === 'event') {
+            return (
+              <li key={m._id} className="ticket-event">
+                <p>
+                  {m.body} <time dateTime={m.createdAt}>{formatWhen(m.createdAt)}</time>
+                </p>
+              </li>
+            );
+          }
           return (
-            <li key={m._id} className={`ticket-message ${m.author === 'staff' ? 'from-staff' : 'from-requester'}`}>
+            <li key={m._id} className={`ticket-message ${m.author === 'staff' ? 'from-staff' : 'from-requester'}${m.kind === 'internal' ? ' internal-note' : ''}`}>
               <div className="ticket-message-head">
                 <strong>{mine ? 'You' : m.authorName}</strong>
+                {m.kind === 'internal' && <span className="tag">Internal note</span>}
                 <time dateTime={m.createdAt}>{formatWhen(m.createdAt)}</time>
               </div>
               <p className="ticket-message-body">{m.body}</p>
+              {m.attachments.length > 0 && (
+                <ul className="ticket-attachments" aria-label="Files">
+                  {m.attachments.map((file) => (
+                    <li key={file._id}>
+                      <button type="button" className="btn btn-ghost btn-small" onClick={() => void download(file)} disabled={!onDownload}>
+                        Download {file.filename}
+                      </button>{' '}
+                      <span className="muted">{formatSize(file.size)}</span>
+                    </li>
+                  ))}
+                </ul>
+              )}
             </li>
           );
         })}
       </ol>
 
+      {ticket.mergedInto && (
+        <p className="notice" role="status">
+          This ticket was merged into #{ticket.mergedInto.number}.
+        </p>
+      )}
+      {footer}
+
       {replyDisabledReason ? (
         <p className="notice">{replyDisabledReason}</p>
       ) : (
         <form className="ticket-reply" onSubmit={submit} noValidate>
+          {cannedReplies && cannedReplies.length > 0 && (
+            <label className="inline-field">
+              <span>Insert canned reply</span>
+              <select
+                value=""
+                onChange={(e) => {
+                  const chosen = cannedReplies.find((c) => c._id === e.target.value);
+                  if (chosen) setMessage((current) => (current.trim() ? `${current.trimEnd()}\n\n${chosen.body}` : chosen.body));
+                }}
+              >
+                <option value="">Choose…</option>
+                {cannedReplies.map((c) => (
+                  <option key={c._id} value={c._id}>
+                    {c.title}
+                  </option>
+                ))}
+              </select>
+            </label>
+          )}
           <TextareaField
             id={`reply-${ticket._id}`}
-            label="Your reply"
+            label={internal ? 'Internal note' : 'Your reply'}
             error={error}
             errorAlert
             rows={4}
@@ -86,9 +182,34 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
             value={message}
             onChange={(e) => setMessage(e.target.value)}
           />
+          {allowInternal && (
+            <label className="checkbox-field">
+              <input type="checkbox" checked={internal} onChange={(e) => setInternal(e.target.checked)} /> Internal note (the requester never sees it)
+            </label>
+          )}
           <button type="submit" className="btn btn-primary" disabled={sending}>
-            {sending ? 'Sending…' : 'Send reply'}
+            {sending ? 'Sending…' : internal ? 'Add note' : 'Send reply'}
           </button>
+          {onAttach && (
+            <div className="field ticket-attach">
+              <label htmlFor={`attach-${ticket._id}`}>Attach a file (PNG, JPEG, GIF, WebP or PDF, up to 10 MB)</label>
+              <input
+                id={`attach-${ticket._id}`}
+                type="file"
+                accept={ATTACHMENT_TYPES.join(',')}
+                disabled={uploading}
+                onChange={(e) => void attach(e.currentTarget)}
+                aria-invalid={fileError ? true : undefined}
+                aria-describedby={fileError ? `attach-${ticket._id}-error` : undefined}
+              />
+              {uploading && <p aria-busy="true">Uploading…</p>}
+            </div>
+          )}
+          {fileError && (
+            <p id={`attach-${ticket._id}-error`} className="field-error" role="alert">
+              {fileError}
+            </p>
+          )}
         </form>
       )}
     </article>

@@ -1,0 +1,74 @@
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import { CANNED_TITLE_MAX, TICKET_MESSAGE_MAX, type CannedReply } from '#shared/schemas/tickets';
+import { TextareaField, TextField } from '#web/components/ui/forms';
+import { ApiError } from '#web/lib/api-client';
+import { useSaveCannedReply } from '../api/save-canned-reply';
+
+/** Staff keep a small list of canned replies (title and text) here; the reply box inserts them. */
+export function CannedRepliesPanel({ replies }: { replies: CannedReply[] }) {
+  const save = useSaveCannedReply();
+  const [editing, setEditing] = useState<string | null>(null);
+  const [title, setTitle] = useState('');
+  const [body, setBody] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  function edit(reply: CannedReply | null) {
+    setEditing(reply?._id ?? null);
+    setTitle(reply?.title ?? '');
+    setBody(reply?.body ?? '');
+    setErrors({});
+  }
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    try {
+      await save.mutateAsync({ kind: 'save', id: editing, reply: { title, body } });
+      toast.success('Canned reply saved');
+      edit(null);
+    } catch (err) {
+      if (err instanceof ApiError) setErrors({ ...err.fieldErrors, ...(Object.keys(err.fieldErrors).length ? {} : { body: err.message }) });
+      else setErrors({ body: 'Failed to save' });
+    }
+  }
+
+  async function remove(id: string) {
+    try {
+      await save.mutateAsync({ kind: 'delete', id });
+      if (editing === id) edit(null);
+    } catch (err) {
+      toast.error(err instanceof ApiError ? err.message : 'Failed to delete');
+    }
+  }
+
+  return (
+    <details className="canned-replies">
+      <summary>Canned replies ({replies.length})</summary>
+      <ul aria-label="Canned replies">
+        {replies.map((r) => (
+          <li key={r._id}>
+            <strong>{r.title}</strong>
+            <button type="button" className="btn btn-ghost btn-small" onClick={() => edit(r)}>
+              Edit
+            </button>
+            <button type="button" className="btn btn-ghost btn-small" onClick={() => void remove(r._id)} aria-label={`Delete ${r.title}`}>
+              Delete
+            </button>
+          </li>
+        ))}
+      </ul>
+      <form onSubmit={submit} noValidate aria-label={editing ? 'Change canned reply' : 'New canned reply'}>
+        <TextField label="Title" value={title} maxLength={CANNED_TITLE_MAX} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
+        <TextareaField label="Text" rows={3} value={body} maxLength={TICKET_MESSAGE_MAX} onChange={(e) => setBody(e.target.value)} error={errors.body} />
+        <button type="submit" className="btn btn-secondary btn-small" disabled={save.isPending}>
+          {editing ? 'Save changes' : 'Add canned reply'}
+        </button>
+        {editing && (
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => edit(null)}>
+            Cancel
+          </button>
+        )}
+      </form>
+    </details>
+  );
+}
