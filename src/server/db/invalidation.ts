@@ -5,6 +5,14 @@ import type { Database } from './client.js';
 /** The channel the triggers of migration 0018 notify on; payloads are `s:<id>`, `u:<id>` or `p:<id>`. */
 export const INVALIDATION_CHANNEL = 'olympus_invalidate';
 const RECONNECT_MS = 1000;
+/**
+ * The listening connection is asked `SELECT 1` this often; one that has not answered within
+ * HEARTBEAT_TIMEOUT_MS counts as lost. A connection cut without a FIN (a network partition) raises no
+ * event for a long time, and while it looks alive every cache would keep entries long and miss
+ * revocations: this bounds that to about a second.
+ */
+const HEARTBEAT_MS = 250;
+const HEARTBEAT_TIMEOUT_MS = 750;
 
 type KeyHandler = (kind: string, id: string) => void;
 
@@ -26,6 +34,9 @@ export class InvalidationBus {
   private listening = false;
   private closed = false;
   private retry: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  /** When the heartbeat in flight was sent (0: none in flight). */
+  private heartbeatSentAt = 0;
 
   constructor(
     private readonly database: Pick<Database, 'connectionString' | 'listenEmbedded'>,
@@ -60,6 +71,7 @@ export class InvalidationBus {
     this.closed = true;
     this.listening = false;
     if (this.retry) clearTimeout(this.retry);
+    this.stopHeartbeat();
     await this.unlistenEmbedded?.().catch(() => {});
     const client = this.client;
     this.client = null;
@@ -103,12 +115,14 @@ export class InvalidationBus {
     // What changed while nobody listened is unknown: every cache starts over, then may keep entries long.
     this.reset();
     this.listening = true;
+    this.startHeartbeat(client);
     this.log?.debug('listening for cache invalidations');
   }
 
   private lost(client: pg.Client): void {
     if (this.client !== null && this.client !== client) return;
     const wasListening = this.listening;
+    this.stopHeartbeat();
     this.client = null;
     this.listening = false;
     this.reset();
@@ -123,5 +137,29 @@ export class InvalidationBus {
       }, RECONNECT_MS);
       this.retry.unref();
     }
+  }
+
+  private startHeartbeat(client: pg.Client): void {
+    this.stopHeartbeat();
+    this.heartbeat = setInterval(() => {
+      if (this.heartbeatSentAt !== 0) {
+        if (Date.now() - this.heartbeatSentAt > HEARTBEAT_TIMEOUT_MS) this.lost(client);
+        return;
+      }
+      this.heartbeatSentAt = Date.now();
+      client.query('SELECT 1').then(
+        () => {
+          if (this.client === client) this.heartbeatSentAt = 0;
+        },
+        () => this.lost(client),
+      );
+    }, HEARTBEAT_MS);
+    this.heartbeat.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    this.heartbeatSentAt = 0;
   }
 }

@@ -4,17 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '#server/app.js';
 import { loadConfig } from '#server/config.js';
 import { openDatabase, type Database } from '#server/db/client.js';
+import { InvalidationBus } from '#server/db/invalidation.js';
 import { call, registerUser } from '../http.js';
 import { createTestDatabase, ENGINES, type TestApp, type TestDatabase } from '../test-app.js';
 import { SESSION_CACHE_MS } from '#server/modules/auth/sessions.service.js';
 import { USER_CACHE_MS } from '#server/modules/users/user-read-cache.js';
 
-/** A loopback TCP proxy to the database that can drop every connection and refuse new ones. */
+/**
+ * A loopback TCP proxy to the database that can drop every connection and refuse new ones, or freeze:
+ * keep every connection open and pass nothing.
+ */
 async function startProxy(target: URL) {
   const sockets = new Set<Socket>();
   let server: Server;
   let port = 0;
   let listening = false;
+  let frozen = false;
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       if (listening) return resolve();
@@ -25,7 +30,13 @@ async function startProxy(target: URL) {
           s.on('close', () => sockets.delete(s));
           s.on('error', () => {});
         }
-        client.pipe(upstream).pipe(client);
+        // Bytes pass unless frozen; frozen, they vanish with every socket left open (a silent partition).
+        client.on('data', (chunk) => {
+          if (!frozen) upstream.write(chunk);
+        });
+        upstream.on('data', (chunk) => {
+          if (!frozen) client.write(chunk);
+        });
         client.on('close', () => upstream.destroy());
         upstream.on('close', () => client.destroy());
       });
@@ -48,6 +59,12 @@ async function startProxy(target: URL) {
       await closed;
     },
     restore: listen,
+    freeze() {
+      frozen = true;
+    },
+    thaw() {
+      frozen = false;
+    },
   };
 }
 
@@ -86,10 +103,12 @@ describe.each(ENGINES)('requests while the database is unreachable on %s', (engi
   it('answers 503 with Retry-After while the connection is gone, and 200 again once it is back', async () => {
     const user = await registerUser(t);
     expect((await call(t, 'GET', '/api/auth/me', { token: user.token })).status).toBe(200);
-    // Let the session and user read caches expire: this is about calls that need the database.
-    await new Promise((r) => setTimeout(r, Math.max(SESSION_CACHE_MS, USER_CACHE_MS) + 50));
 
     await proxy.cut();
+    // A known session is answered from the cache until the instance notices its invalidation listener
+    // is gone (docs/decisions/0170: at once for a closed connection, within about a second for a silent
+    // one); from then on every cache starts over, and each of these calls needs the database.
+    await new Promise((r) => setTimeout(r, 1000 + Math.max(SESSION_CACHE_MS, USER_CACHE_MS)));
     for (const path of ['/api/auth/me', '/api/credits/history', '/api/payments/mine']) {
       const res = await call(t, 'GET', path, { token: user.token });
       expect(res.status, path).toBe(503);
@@ -108,5 +127,31 @@ describe.each(ENGINES)('requests while the database is unreachable on %s', (engi
     }
     expect(status).toBe(200);
     expect((await call(t, 'GET', '/readyz')).status).toBe(200);
+  });
+
+  it('an invalidation listener whose connection goes silent (no FIN, no error) counts as lost within about a second', async () => {
+    const listenerUrl = new URL(backing.database.connectionString);
+    listenerUrl.hostname = '127.0.0.1';
+    listenerUrl.port = String(proxy.port);
+    const bus = new InvalidationBus({ connectionString: listenerUrl.toString() });
+    await bus.start();
+    try {
+      expect(bus.live).toBe(true);
+      let resets = 0;
+      bus.onReset(() => resets++);
+      proxy.freeze();
+      const frozenAt = Date.now();
+      while (bus.live && Date.now() - frozenAt < 10_000) await new Promise((r) => setTimeout(r, 25));
+      expect(bus.live).toBe(false);
+      // Caches were told to start over, so nothing kept while listening outlives the silence.
+      expect(resets).toBeGreaterThanOrEqual(1);
+      expect(Date.now() - frozenAt).toBeLessThan(2000);
+    } finally {
+      // Bytes were dropped: end every connection through the proxy, so nothing is left half-spoken.
+      proxy.thaw();
+      await proxy.cut();
+      await proxy.restore();
+      await bus.stop();
+    }
   });
 });
