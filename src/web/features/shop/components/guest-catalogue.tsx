@@ -33,11 +33,6 @@ export function GuestCatalogue() {
           />
         )}
       </QueryState>
-      <div className="actions">
-        <Link className="btn btn-primary" to={paths.register}>
-          Create an account
-        </Link>
-      </div>
     </section>
   );
 }
