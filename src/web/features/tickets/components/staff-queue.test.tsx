@@ -1,39 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithQuery as render } from '#web/test/render';
 import { describe, expect, it, vi } from 'vitest';
-import type { Ticket, TicketMessage } from '#shared/schemas/tickets';
+import type { Ticket } from '#shared/schemas/tickets';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { StaffQueue } from './staff-queue';
+import { message, ticket } from '../test/ticket-data';
 
 
-const message = (over: Partial<TicketMessage> = {}): TicketMessage => ({
-  _id: 'm1',
-  author: 'requester',
-  authorName: 'alice',
-  body: 'My deposit is missing.',
-  createdAt: '2026-01-01T10:00:00.000Z',
-  kind: 'reply',
-  attachments: [],
-  ...over,
-});
-const ticket = (over: Partial<Ticket> = {}): Ticket => ({
-  _id: 't1',
-  number: 1001,
-  subject: 'Deposit not showing',
-  category: 'payments',
-  priority: 'high',
-  status: 'open',
-  requester: { type: 'user', name: 'alice' },
-  assignedTo: null,
-  messageCount: 1,
-  createdAt: '2026-01-01T10:00:00.000Z',
-  updatedAt: '2026-01-01T10:00:00.000Z',
-  lastMessageAt: '2026-01-01T10:00:00.000Z',
-  firstResponseAt: null,
-  mergedInto: null,
-  rating: null,
-  ...over,
-});
 
 const server = setupScriptedApi();
 

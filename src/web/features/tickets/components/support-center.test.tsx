@@ -9,38 +9,13 @@ import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '#web/
 import { useUiStore } from '#web/stores/ui-store';
 import { useSessionStore } from '#web/features/auth';
 import { SUPPORT_PAGE_SIZE, SupportCenter } from './support-center';
+import { message as baseMessage, ticket as baseTicket } from '../test/ticket-data';
 
 let server: ScriptedApiServer;
 const GUEST_ID = 'guest-abc';
 
-const message = (over: Partial<TicketMessage> = {}): TicketMessage => ({
-  _id: 'm1',
-  author: 'requester',
-  authorName: 'Guest',
-  body: 'I sent BTC an hour ago.',
-  createdAt: '2026-01-01T10:00:00.000Z',
-  kind: 'reply',
-  attachments: [],
-  ...over,
-});
-const ticket = (over: Partial<Ticket> = {}): Ticket => ({
-  _id: 't1',
-  number: 1001,
-  subject: 'Deposit not showing',
-  category: 'payments',
-  priority: 'normal',
-  status: 'open',
-  requester: { type: 'guest', name: 'Guest' },
-  assignedTo: null,
-  messageCount: 1,
-  createdAt: '2026-01-01T10:00:00.000Z',
-  updatedAt: '2026-01-01T10:00:00.000Z',
-  lastMessageAt: '2026-01-01T10:00:00.000Z',
-  firstResponseAt: null,
-  mergedInto: null,
-  rating: null,
-  ...over,
-});
+const message = (over: Partial<TicketMessage> = {}): TicketMessage => baseMessage({ authorName: 'Guest', body: 'I sent BTC an hour ago.', ...over });
+const ticket = (over: Partial<Ticket> = {}): Ticket => baseTicket({ priority: 'normal', requester: { type: 'guest', name: 'Guest' }, ...over });
 const list = (tickets: Ticket[], total = tickets.length, page = 1) => ({ body: { tickets, page, pageSize: SUPPORT_PAGE_SIZE, total } });
 
 function fetchedUrls(spy: { mock: { calls: unknown[][] } }): string[] {
