@@ -79,8 +79,11 @@ export class ChargeService {
         return { charge: first, balanceCents: await this.balanceAfter(tx, first.ledgerEntryId), replayed: true };
       }
 
-      const [user] = await tx.select({ creditsCents: users.creditsCents }).from(users).where(eq(users.id, body.userId)).for('update');
+      const [user] = await tx.select({ creditsCents: users.creditsCents, disabledAt: users.disabledAt }).from(users).where(eq(users.id, body.userId)).for('update');
       if (!user) throw notFound('User not found');
+      // A disabled account is locked out (often under review): its credits are not spent behind its back.
+      // The refusal keeps nothing, so the same request goes through once staff re-enable the account.
+      if (user.disabledAt) throw unprocessable('This account is disabled and cannot be charged', 'USER_DISABLED');
       if (user.creditsCents < body.amountCents) {
         throw unprocessable('Not enough credits for this charge', 'INSUFFICIENT_CREDITS', {
           balanceCents: user.creditsCents,

@@ -171,6 +171,24 @@ describe.each(ENGINES)('the charge API on %s', (engine) => {
     expect(unknown.status).toBe(404);
   });
 
+  it('refuses to charge a disabled account (422 USER_DISABLED), and charges it once it is enabled again', async () => {
+    const { key } = await createKey();
+    const u = await fundedUser(500);
+    const setDisabled = (disabled: boolean) =>
+      call(t, 'PUT', `/api/admin/users/${u.userId}/disabled`, { token: admin.token, body: { disabled, reason: 'charge test' } });
+    expect((await setDisabled(true)).status).toBe(200);
+    const refused = await charge(key, 'while-disabled', { userId: u.userId, amountCents: 100, description: 'While disabled' });
+    expect(refused.status).toBe(422);
+    expect(refused.json).toMatchObject({ code: 'USER_DISABLED' });
+    expect(await balance(u.userId)).toBe(500);
+    expect(await t.database.db.select().from(charges).where(eq(charges.userId, u.userId))).toHaveLength(0);
+
+    expect((await setDisabled(false)).status).toBe(200);
+    const charged = await charge(key, 'while-disabled', { userId: u.userId, amountCents: 100, description: 'While disabled' });
+    expect(charged.status).toBe(201);
+    expect(await balance(u.userId)).toBe(400);
+  });
+
   it('refunds once, also under parallel refunds', async () => {
     const { key } = await createKey();
     const u = await fundedUser(1000);
