@@ -86,4 +86,32 @@ describe('MoneyPanel (operator console payments)', () => {
     expect(screen.getByRole('heading', { name: /completed/ })).toBeTruthy();
     expect(server.requests.filter((r) => r.method === 'POST').map((r) => r.path)).toEqual(['/api/admin/payments/p1/recheck']);
   });
+
+  it('shows an exchange with its rate, payout and refund addresses', async () => {
+    const EXCHANGE = {
+      _id: 'x1',
+      status: 'waiting',
+      from: 'xrp',
+      to: 'btc',
+      amount: '100',
+      payoutAddress: 'bc1qpayout',
+      payoutExtraId: null,
+      refundAddress: 'rRefundAddress',
+      refundExtraId: '12345',
+      rateType: 'fixed',
+      rateId: 'rate-1',
+      rateValidUntil: '2026-01-02T10:10:00.000Z',
+      createdAt: '2026-01-02T10:00:00.000Z',
+      owner: { userId: 'u1', username: 'alice', guestId: null },
+      providerData: null,
+    };
+    server.on('GET', '/api/admin/exchanges', { body: { exchanges: [EXCHANGE], page: 1, pageSize: 20, total: 1 } });
+    server.on('GET', '/api/admin/exchanges/x1', { body: { exchange: EXCHANGE } });
+    render(<MoneyPanel kind="exchanges" />);
+    fireEvent.click(await screen.findByRole('button', { name: '100 XRP → BTC' }));
+    const facts = (await screen.findByText('Refund address')).closest('dl')!;
+    expect(within(facts).getByText(/^Fixed, quote valid until /)).toBeTruthy();
+    expect(within(facts).getByText('bc1qpayout')).toBeTruthy();
+    expect(within(facts).getByText('rRefundAddress (memo 12345)')).toBeTruthy();
+  });
 });

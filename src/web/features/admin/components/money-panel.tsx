@@ -32,6 +32,29 @@ function summary(kind: Kind, row: Row): string {
   return `${e.amount} ${e.from.toUpperCase()} → ${e.to.toUpperCase()}`;
 }
 
+/** What staff need to answer a swap question: the rate it was made at and where a refund goes. */
+function ExchangeFacts({ exchange: e }: { exchange: Exchange }) {
+  return (
+    <>
+      <dt>Rate</dt>
+      <dd>
+        {e.rateType === 'fixed'
+          ? `Fixed${e.rateValidUntil ? `, quote valid until ${new Date(e.rateValidUntil).toLocaleString()}` : ''}`
+          : 'Floating'}
+      </dd>
+      <dt>Payout address</dt>
+      <dd className="mono">
+        {e.payoutAddress}
+        {e.payoutExtraId ? ` (memo ${e.payoutExtraId})` : ''}
+      </dd>
+      <dt>Refund address</dt>
+      <dd className="mono">
+        {e.refundAddress ? `${e.refundAddress}${e.refundExtraId ? ` (memo ${e.refundExtraId})` : ''}` : 'None given'}
+      </dd>
+    </>
+  );
+}
+
 /** Payments or exchanges for staff: filters, the provider's data, history, and "re-check with provider". */
 export function MoneyPanel({ kind }: { kind: Kind }) {
   const [filters, setFilters] = useState({ status: '', currency: '', user: '', from: '', to: '' });
@@ -87,6 +110,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
           <dd>{new Date(detail.row.createdAt).toLocaleString()}</dd>
           <dt>Our id</dt>
           <dd className="mono">{detail.row._id}</dd>
+          {kind === 'exchanges' && <ExchangeFacts exchange={detail.row as Exchange} />}
         </dl>
         <button type="button" className="btn btn-primary btn-small" disabled={busy} onClick={() => void recheck()}>
           {busy ? 'Checking…' : 'Re-check with provider'}
