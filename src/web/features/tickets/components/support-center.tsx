@@ -99,7 +99,8 @@ export function SupportCenter() {
         </>
       ) : (
         <QueryState
-          data={loading ? undefined : tickets}
+          // An error (a failed poll too) shows in place of the list, as before.
+          data={loading || error ? undefined : tickets}
           loading="Loading your tickets…"
           error={error}
           onRetry={() => void listQuery.refetch()}
