@@ -10,6 +10,8 @@ interface QueryStateProps<T> {
   empty?: ReactNode;
   /** The last call's failure, if any; shown above what is on screen (the last answer stays). */
   error?: string | null;
+  /** Offers "Try again" under the error, calling this (e.g. the query's refetch). */
+  onRetry?: () => void;
   children: (data: T) => ReactNode;
 }
 
@@ -18,14 +20,22 @@ interface QueryStateProps<T> {
  * (role="alert") above whatever is shown, a first load is marked busy, and an empty answer gets its
  * own sentence instead of an empty table (unless an error explains the emptiness).
  */
-export function QueryState<T>({ data, loading, isEmpty, empty, error, children }: QueryStateProps<T>) {
+export function QueryState<T>({ data, loading, isEmpty, empty, error, onRetry, children }: QueryStateProps<T>) {
   return (
     <>
-      {error && (
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      )}
+      {error &&
+        (onRetry ? (
+          <div role="alert">
+            <p className="field-error">{error}</p>
+            <button type="button" className="btn btn-secondary btn-small" onClick={onRetry}>
+              Try again
+            </button>
+          </div>
+        ) : (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        ))}
       {data === null || data === undefined ? (
         // A first load that failed is not loading any more: the error says what happened.
         error ? null : <p aria-busy="true">{loading}</p>

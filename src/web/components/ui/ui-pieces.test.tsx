@@ -1,5 +1,5 @@
-import { cleanup, render, screen } from '@testing-library/react';
-import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckboxField, SelectField, TextField } from './forms';
 import { QueryState } from './query-state';
 
@@ -40,6 +40,23 @@ describe('QueryState', () => {
     list([], 'Failed to fetch');
     expect(screen.getByRole('alert').textContent).toBe('Failed to fetch');
     expect(screen.queryByText('No things yet.')).toBeNull();
+  });
+
+  it('offers "Try again" inside the announced error when given a retry, and only then', () => {
+    const retry = vi.fn();
+    list(undefined, 'Could not load the things.');
+    expect(screen.queryByRole('button', { name: 'Try again' })).toBeNull();
+    cleanup();
+    render(
+      <QueryState data={undefined} error="Could not load the things." onRetry={retry} loading="Loading things…">
+        {() => null}
+      </QueryState>,
+    );
+    const alert = screen.getByRole('alert');
+    expect(within(alert).getByText('Could not load the things.')).toBeTruthy();
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(retry).toHaveBeenCalledTimes(1);
+    expect(screen.queryByText('Loading things…')).toBeNull();
   });
 });
 

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { MailPreferences } from '#shared/schemas/mail';
 import { CheckboxField } from '#web/components/ui/forms';
+import { QueryState } from '#web/components/ui/query-state';
 import { ApiError } from '#web/lib/api-client';
 import { useMailPreferences } from '../api/get-mail-preferences';
 import { useUpdateMailPreferences } from '../api/update-mail-preferences';
@@ -22,30 +23,29 @@ export function MailPreferencesPanel() {
     <section className="card settings-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Email notifications</h2>
       <p className="muted">Security notices (password or address changed, sign-in from a new device) are always sent.</p>
-      {preferences.isPending ? (
-        <p aria-busy="true">Loading…</p>
-      ) : preferences.isError ? (
-        <p className="field-error" role="alert">
-          Could not load your notification settings.{' '}
-          <button type="button" className="btn btn-ghost btn-small" onClick={() => void preferences.refetch()}>
-            Try again
-          </button>
-        </p>
-      ) : (
-        <fieldset className="fieldset-plain" disabled={update.isPending}>
-          <legend className="visually-hidden">Notifications by email</legend>
-          {OPTIONS.map((option) => (
-            <CheckboxField
-              key={option.key}
-              id={`${id}-${option.key}`}
-              label={option.label}
-              note={option.note}
-              checked={preferences.data[option.key]}
-              onChange={(e) => update.mutate({ [option.key]: e.target.checked })}
-            />
-          ))}
-        </fieldset>
-      )}
+      {/* A failed refresh shows the error alone, as a failed first load does. */}
+      <QueryState
+        data={preferences.isError ? undefined : preferences.data}
+        loading="Loading…"
+        error={preferences.isError ? 'Could not load your notification settings.' : null}
+        onRetry={() => void preferences.refetch()}
+      >
+        {(data) => (
+          <fieldset className="fieldset-plain" disabled={update.isPending}>
+            <legend className="visually-hidden">Notifications by email</legend>
+            {OPTIONS.map((option) => (
+              <CheckboxField
+                key={option.key}
+                id={`${id}-${option.key}`}
+                label={option.label}
+                note={option.note}
+                checked={data[option.key]}
+                onChange={(e) => update.mutate({ [option.key]: e.target.checked })}
+              />
+            ))}
+          </fieldset>
+        )}
+      </QueryState>
       <p role="status" aria-live="polite" className="settings-notice">
         {update.isSuccess ? 'Saved.' : update.isError ? error : null}
       </p>

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import type { SessionInfo } from '#shared/schemas/auth';
+import { QueryState } from '#web/components/ui/query-state';
 import { ApiError } from '#web/lib/api-client';
 import { useEndSession } from '../api/end-session';
 import { useSessions } from '../api/get-sessions';
 import { describeUserAgent } from './describe-user-agent';
 import { useSignOut } from './sign-out-button';
-
-type Load = { state: 'loading' } | { state: 'error'; message: string } | { state: 'ready'; sessions: SessionInfo[] };
 
 const formatDate = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -15,15 +14,15 @@ const formatDate = (iso: string) => new Date(iso).toLocaleString(undefined, { da
 export function SessionsList() {
   const sessionsQuery = useSessions();
   const endSession = useEndSession();
+  const sessions = sessionsQuery.data;
   // Try again shows the loading line, not the old error.
-  const load: Load = sessionsQuery.data
-    ? { state: 'ready', sessions: sessionsQuery.data }
-    : sessionsQuery.isError && !sessionsQuery.isFetching
-      ? {
-          state: 'error',
-          message: sessionsQuery.error instanceof ApiError && sessionsQuery.error.fromServer ? sessionsQuery.error.message : 'Could not load your sessions.',
-        }
-      : { state: 'loading' };
+  const error =
+    !sessions && sessionsQuery.isError && !sessionsQuery.isFetching
+      ? sessionsQuery.error instanceof ApiError && sessionsQuery.error.fromServer
+        ? sessionsQuery.error.message
+        : 'Could not load your sessions.'
+      : null;
+  const loading = !sessions && !error;
   const [ending, setEnding] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const { signOut, pending: signingOut } = useSignOut();
@@ -42,52 +41,53 @@ export function SessionsList() {
   };
 
   return (
-    <section className="card settings-section" aria-labelledby="sessions-title" aria-busy={load.state === 'loading' || undefined}>
+    <section className="card settings-section" aria-labelledby="sessions-title" aria-busy={loading || undefined}>
       <h2 id="sessions-title">Active sessions</h2>
       <p className="muted">Devices where your account is signed in. End any session you do not recognise.</p>
       <p role="status" aria-live="polite" className="settings-notice">
         {notice}
       </p>
 
-      {load.state === 'loading' && <p className="muted">Loading sessions…</p>}
-      {load.state === 'error' && (
-        <div role="alert">
-          <p className="field-error">{load.message}</p>
-          <button type="button" className="btn btn-ghost btn-small" onClick={() => void sessionsQuery.refetch()}>
-            Try again
-          </button>
-        </div>
-      )}
-      {load.state === 'ready' && load.sessions.length === 0 && <p className="muted">No active sessions.</p>}
-      {load.state === 'ready' && load.sessions.length > 0 && (
-        <ul className="session-list" aria-label="Active sessions">
-          {load.sessions.map((session) => {
-            const device = describeUserAgent(session.userAgent);
-            return (
-              <li key={session._id} className="session-item" data-current={session.current}>
-                <div>
-                  <p className="session-device">
-                    <strong>{device}</strong>
-                    {session.current && <span className="tag session-current">This device</span>}
-                  </p>
-                  <p className="muted session-meta">
-                    {session.ip ? `${session.ip} · ` : ''}Signed in {formatDate(session.createdAt)} · Last active {formatDate(session.lastSeenAt)}
-                  </p>
-                </div>
-                {session.current ? (
-                  <button type="button" className="btn btn-ghost btn-small" onClick={signOut} disabled={signingOut}>
-                    End session<span className="visually-hidden"> on this device (signs you out)</span>
-                  </button>
-                ) : (
-                  <button type="button" className="btn btn-secondary btn-small" onClick={() => void end(session)} disabled={ending === session._id} aria-busy={ending === session._id || undefined}>
-                    End session<span className="visually-hidden"> on {device}, last active {formatDate(session.lastSeenAt)}</span>
-                  </button>
-                )}
-              </li>
-            );
-          })}
-        </ul>
-      )}
+      <QueryState
+        data={sessions}
+        loading={<span className="muted">Loading sessions…</span>}
+        error={error}
+        onRetry={() => void sessionsQuery.refetch()}
+      >
+        {(sessions) =>
+          sessions.length === 0 ? (
+            <p className="muted">No active sessions.</p>
+          ) : (
+            <ul className="session-list" aria-label="Active sessions">
+              {sessions.map((session) => {
+                const device = describeUserAgent(session.userAgent);
+                return (
+                  <li key={session._id} className="session-item" data-current={session.current}>
+                    <div>
+                      <p className="session-device">
+                        <strong>{device}</strong>
+                        {session.current && <span className="tag session-current">This device</span>}
+                      </p>
+                      <p className="muted session-meta">
+                        {session.ip ? `${session.ip} · ` : ''}Signed in {formatDate(session.createdAt)} · Last active {formatDate(session.lastSeenAt)}
+                      </p>
+                    </div>
+                    {session.current ? (
+                      <button type="button" className="btn btn-ghost btn-small" onClick={signOut} disabled={signingOut}>
+                        End session<span className="visually-hidden"> on this device (signs you out)</span>
+                      </button>
+                    ) : (
+                      <button type="button" className="btn btn-secondary btn-small" onClick={() => void end(session)} disabled={ending === session._id} aria-busy={ending === session._id || undefined}>
+                        End session<span className="visually-hidden"> on {device}, last active {formatDate(session.lastSeenAt)}</span>
+                      </button>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          )
+        }
+      </QueryState>
     </section>
   );
 }

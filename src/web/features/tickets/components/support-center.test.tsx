@@ -83,6 +83,17 @@ describe('SupportCenter (spec section 3 UI state)', () => {
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/tickets']);
   });
 
+  it('says when the list cannot be loaded and tries again on request', async () => {
+    server.on('GET', '/api/tickets/guest', { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } });
+    render(<SupportCenter />);
+    const alert = await screen.findByRole('alert');
+    expect(screen.queryByText('Loading your tickets…')).toBeNull();
+    server.on('GET', '/api/tickets/guest', list([ticket()]));
+    fireEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
+    expect(await screen.findByText('Deposit not showing')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('creates a ticket through the modal: new at the front, modal closed, detail open', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket({ _id: 'old', number: 1000, subject: 'Older ticket' })]));
     const created = ticket({ messages: [message()] });

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { Ticket } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
+import { QueryState } from '#web/components/ui/query-state';
 import { ApiError } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
 import { useSessionStore } from '#web/features/auth';
@@ -96,35 +97,34 @@ export function SupportCenter() {
             <p aria-busy="true">Loading ticket…</p>
           )}
         </>
-      ) : loading ? (
-        <p aria-busy="true">Loading your tickets…</p>
-      ) : error ? (
-        <div className="notice" role="alert">
-          <p>{error}</p>
-          <button type="button" className="btn btn-secondary btn-small" onClick={() => void listQuery.refetch()}>
-            Try again
-          </button>
-        </div>
-      ) : tickets.length === 0 ? (
-        <div className="empty-state">
-          <p>No tickets yet. If something is not right, open a ticket and our team will answer here.</p>
-        </div>
       ) : (
-        <ul className="ticket-list" aria-label="Your tickets">
-          {tickets.map((ticket) => (
-            <li key={ticket._id}>
-              <button type="button" className="ticket-row" onClick={() => open(ticket)}>
-                <span className="ticket-row-subject">
-                  {ticket.subject} <span className="muted">#{ticket.number}</span>
-                </span>
-                <TicketStatusBadge status={ticket.status} />
-                <span className="muted ticket-row-when">
-                  {ticket.messageCount} {ticket.messageCount === 1 ? 'message' : 'messages'} · {formatWhen(ticket.lastMessageAt)}
-                </span>
-              </button>
-            </li>
-          ))}
-        </ul>
+        <QueryState
+          // An error (a failed poll too) shows in place of the list, as before.
+          data={loading || error ? undefined : tickets}
+          loading="Loading your tickets…"
+          error={error}
+          onRetry={() => void listQuery.refetch()}
+          isEmpty={(list) => list.length === 0}
+          empty="No tickets yet. If something is not right, open a ticket and our team will answer here."
+        >
+          {(list) => (
+            <ul className="ticket-list" aria-label="Your tickets">
+              {list.map((ticket) => (
+                <li key={ticket._id}>
+                  <button type="button" className="ticket-row" onClick={() => open(ticket)}>
+                    <span className="ticket-row-subject">
+                      {ticket.subject} <span className="muted">#{ticket.number}</span>
+                    </span>
+                    <TicketStatusBadge status={ticket.status} />
+                    <span className="muted ticket-row-when">
+                      {ticket.messageCount} {ticket.messageCount === 1 ? 'message' : 'messages'} · {formatWhen(ticket.lastMessageAt)}
+                    </span>
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryState>
       )}
       {!showingDetail && total > SUPPORT_PAGE_SIZE && (
         <Pagination page={page} pages={Math.ceil(total / SUPPORT_PAGE_SIZE)} onPage={setPage} label="Ticket pages" />

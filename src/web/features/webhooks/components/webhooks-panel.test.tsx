@@ -257,6 +257,18 @@ describe('WebhooksPanel', () => {
     expect(await screen.findByDisplayValue(SAVED.url!)).toBeTruthy();
   });
 
+  it('says when the delivery log cannot be loaded and tries again on request', async () => {
+    server.on('GET', '/api/users/webhook-settings', { body: SAVED });
+    server.on('GET', '/api/users/webhook-deliveries', { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } });
+    renderPanel();
+    expect(await screen.findByText('Could not load the delivery log.')).toBeTruthy();
+    const log = screen.getByRole('group', { name: 'Recent deliveries' });
+    server.on('GET', '/api/users/webhook-deliveries', deliveries([]));
+    fireEvent.click(within(log).getByRole('button', { name: 'Try again' }));
+    expect(await within(log).findByText(/No deliveries yet/)).toBeTruthy();
+    expect(screen.queryByText('Could not load the delivery log.')).toBeNull();
+  });
+
   it('polls the log often only while an attempt is near', () => {
     const now = Date.parse('2026-01-01T00:00:00.000Z');
     const page = (list: WebhookDelivery[]) => deliveries(list).body;
