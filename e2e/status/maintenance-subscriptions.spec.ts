@@ -38,12 +38,30 @@ test('staff schedule maintenance that shows on /status in advance', async ({ bro
   await staffConsole.getByRole('button', { name: 'Schedule maintenance' }).click();
   await expect(staffConsole.getByText('Maintenance scheduled')).toBeVisible();
   await expect(staffConsole.getByRole('list', { name: 'Upcoming maintenance' })).toContainText(title);
-  await staffConsole.context().close();
 
   await page.goto('/status');
   const section = page.getByRole('region', { name: 'Scheduled maintenance' });
   await expect(section.getByRole('heading', { name: title })).toBeVisible();
   await expect(section.getByText('Top-ups pause for about an hour.').first()).toBeVisible();
+
+  // Staff cancel it (after confirming): it leaves the console's list and the status page.
+  let asked = '';
+  staffConsole.once('dialog', (dialog) => {
+    asked = dialog.message();
+    void dialog.accept();
+  });
+  await staffConsole.getByRole('button', { name: `Cancel ${title}` }).click();
+  await expect(staffConsole.getByText('Maintenance cancelled')).toBeVisible();
+  expect(asked).toContain(title);
+  await expect(staffConsole.getByRole('button', { name: `Cancel ${title}` })).toHaveCount(0);
+  await staffConsole.context().close();
+
+  await page.reload();
+  // Once the report has loaded (the components section is no longer busy), the window is not on the page.
+  await expect(page.locator('section[aria-labelledby="components-title"]')).toHaveAttribute('aria-busy', 'false');
+  await expect(page.getByRole('heading', { name: title })).toHaveCount(0);
+  const report = (await (await page.request.get('/api/status')).json()) as { maintenance: Array<{ title: string }> };
+  expect(report.maintenance.map((m) => m.title)).not.toContain(title);
   expect(consoleErrors).toEqual([]);
 });
 

@@ -157,6 +157,16 @@ export const createMaintenanceBodySchema = z
   })
   .refine((v) => Date.parse(v.endsAt) > Date.parse(v.startsAt), { message: 'The end must be after the start', path: ['endsAt'] });
 export type CreateMaintenanceBody = z.input<typeof createMaintenanceBodySchema>;
+/** Editing a window: any of its fields; the end must still come after the start (checked with the stored values too). */
+export const updateMaintenanceBodySchema = z
+  .object({
+    title: createMaintenanceBodySchema.shape.title.optional(),
+    description: createMaintenanceBodySchema.shape.description.optional(),
+    startsAt: isoDateTime.optional(),
+    endsAt: isoDateTime.optional(),
+  })
+  .refine((v) => !v.startsAt || !v.endsAt || Date.parse(v.endsAt) > Date.parse(v.startsAt), { message: 'The end must be after the start', path: ['endsAt'] });
+export type UpdateMaintenanceBody = z.input<typeof updateMaintenanceBodySchema>;
 export const maintenanceIdParamsSchema = uuidParamsSchema('Unknown maintenance');
 export const maintenanceResponseSchema = z.object({ maintenance: maintenanceSchema });
 

@@ -6,7 +6,9 @@ import {
   CHECK_STATES,
   createIncidentBodySchema,
   createMaintenanceBodySchema,
+  maintenanceIdParamsSchema,
   maintenanceResponseSchema,
+  updateMaintenanceBodySchema,
   subscribeBodySchema,
   subscriptionMessageResponseSchema,
   subscriptionTokenBodySchema,
@@ -106,6 +108,40 @@ export function registerStatus(app: FastifyInstance, ctx: AppContext): StatusSer
       schema: { tags, summary: 'Schedule a maintenance window (subscribers are told)', security, body: createMaintenanceBodySchema, response: { 201: maintenanceResponseSchema, ...errorResponses } },
     },
     async (request, reply) => reply.status(201).send({ maintenance: await service.createMaintenance(request.body, request.auth!.userId!) }),
+  );
+
+  api.put(
+    '/status/maintenance/:id',
+    {
+      config: staff,
+      schema: {
+        tags,
+        summary: 'Edit a maintenance window not over yet (subscribers are told if it moves; 409 once over or cancelled)',
+        security,
+        params: maintenanceIdParamsSchema,
+        body: updateMaintenanceBodySchema,
+        response: { 200: maintenanceResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ maintenance: await service.updateMaintenance(request.params.id, request.body) }),
+  );
+
+  api.post(
+    '/status/maintenance/:id/cancel',
+    {
+      config: staff,
+      schema: {
+        tags,
+        summary: 'Cancel a maintenance window not over yet: it leaves the page and the feed, subscribers are told (409 once over or cancelled)',
+        security,
+        params: maintenanceIdParamsSchema,
+        response: { 204: z.null().describe('Cancelled'), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await service.cancelMaintenance(request.params.id);
+      return reply.status(204).send(null);
+    },
   );
 
   // Atom under /api: a path with an extension outside /api is not the SPA's, but /api is never swallowed by it.

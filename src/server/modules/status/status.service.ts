@@ -1,4 +1,4 @@
-import { asc, desc, eq, inArray, isNull, or, gt, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, gt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   STATUS_COMPONENT_IDS,
@@ -17,10 +17,11 @@ import {
   type StatusResponse,
   type updateIncidentBodySchema,
   type createMaintenanceBodySchema,
+  type updateMaintenanceBodySchema,
 } from '#shared/schemas/status.js';
 import type { Config } from '#server/config.js';
-import type { Db, Database } from '#server/db/client.js';
-import { notFound } from '#server/errors.js';
+import type { Db, Database, DbOrTx } from '#server/db/client.js';
+import { badRequest, conflict, notFound } from '#server/errors.js';
 import { CHECK_TIMEOUT_MS, httpProbe, runProbe, type CheckResult, type Probe } from './status.checks.js';
 import type { StatusSubscriptions } from './status-subscriptions.js';
 import {
@@ -35,6 +36,7 @@ import {
 type CreateIncident = z.output<typeof createIncidentBodySchema>;
 type UpdateIncident = z.output<typeof updateIncidentBodySchema>;
 type CreateMaintenance = z.output<typeof createMaintenanceBodySchema>;
+type UpdateMaintenance = z.output<typeof updateMaintenanceBodySchema>;
 
 /** Completed maintenance stays on the page (and in the feed) this long. */
 const MAINTENANCE_KEPT_DAYS = 7;
@@ -201,7 +203,7 @@ export class StatusService {
     const rows = await this.db
       .select()
       .from(statusMaintenances)
-      .where(gt(statusMaintenances.endsAt, sql`now() - make_interval(days => ${MAINTENANCE_KEPT_DAYS})`))
+      .where(and(isNull(statusMaintenances.cancelledAt), gt(statusMaintenances.endsAt, sql`now() - make_interval(days => ${MAINTENANCE_KEPT_DAYS})`)))
       .orderBy(asc(statusMaintenances.startsAt))
       .limit(50);
     return rows.map((r) => toMaintenance(r, now));
@@ -226,6 +228,59 @@ export class StatusService {
       return created!;
     });
     return toMaintenance(row, new Date());
+  }
+
+  /** A window staff may still change: it exists, is not cancelled and is not over (409 otherwise). Locked. */
+  private async changeableMaintenance(tx: DbOrTx, id: string, now: Date): Promise<StatusMaintenanceRow> {
+    const [row] = await tx.select().from(statusMaintenances).where(eq(statusMaintenances.id, id)).for('update').limit(1);
+    if (!row) throw notFound('Unknown maintenance');
+    if (row.cancelledAt) throw conflict('This maintenance was cancelled.');
+    if (maintenanceState(row, now) === 'completed') throw conflict('This maintenance is over and can no longer be changed.');
+    return row;
+  }
+
+  /** Edits a window not over yet; subscribers are told when its start or end moves. */
+  async updateMaintenance(id: string, change: UpdateMaintenance): Promise<Maintenance> {
+    const now = new Date();
+    const row = await this.db.transaction(async (tx) => {
+      const current = await this.changeableMaintenance(tx, id, now);
+      const startsAt = change.startsAt ? new Date(change.startsAt) : current.startsAt;
+      const endsAt = change.endsAt ? new Date(change.endsAt) : current.endsAt;
+      if (endsAt <= startsAt) throw badRequest('The end must be after the start', { fields: { endsAt: 'The end must be after the start' } });
+      const [updated] = await tx
+        .update(statusMaintenances)
+        .set({ title: change.title ?? current.title, description: change.description ?? current.description, startsAt, endsAt })
+        .where(eq(statusMaintenances.id, id))
+        .returning();
+      if (startsAt.getTime() !== current.startsAt.getTime() || endsAt.getTime() !== current.endsAt.getTime()) {
+        await this.options.subscriptions?.notify(tx, {
+          subject: `Maintenance rescheduled: ${updated!.title}`,
+          heading: `Maintenance rescheduled: ${updated!.title}`,
+          facts: [
+            ['Starts', utc(startsAt)],
+            ['Ends', utc(endsAt)],
+            ['Was', `${utc(current.startsAt)} to ${utc(current.endsAt)}`],
+          ],
+          message: updated!.description,
+        });
+      }
+      return updated!;
+    });
+    return toMaintenance(row, now);
+  }
+
+  /** Cancels a window not over yet: it leaves the page and the feed, and subscribers are told. */
+  async cancelMaintenance(id: string): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      const current = await this.changeableMaintenance(tx, id, new Date());
+      await tx.update(statusMaintenances).set({ cancelledAt: new Date() }).where(eq(statusMaintenances.id, id));
+      await this.options.subscriptions?.notify(tx, {
+        subject: `Maintenance cancelled: ${current.title}`,
+        heading: `Maintenance cancelled: ${current.title}`,
+        facts: [['Was planned', `${utc(current.startsAt)} to ${utc(current.endsAt)}`]],
+        message: 'This maintenance window will not take place.',
+      });
+    });
   }
 
   /** Open incidents and those resolved within the history window, newest first. */

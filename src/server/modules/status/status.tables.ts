@@ -84,6 +84,8 @@ export const statusMaintenances = pgTable(
     description: text('description').notNull(),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
     endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    /** Set when staff cancel the window: it leaves the page and the feed, the row stays (decision 0187). */
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

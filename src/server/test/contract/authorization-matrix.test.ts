@@ -232,6 +232,9 @@ const MATRIX: Record<string, Row> = {
     rule: 'staff',
     request: p('/api/status/maintenance', { title: 'Matrix maintenance', description: 'Database upgrade.', startsAt: '2030-01-01T10:00:00.000Z', endsAt: '2030-01-01T11:00:00.000Z' }),
   },
+  'PUT /api/status/maintenance/{id}': { rule: 'staff', request: (f) => ({ path: `/api/status/maintenance/${f.maintenanceId}`, body: { title: 'Matrix maintenance edited' } }) },
+  // Support cancels first; the admin's second call finds it cancelled (409).
+  'POST /api/status/maintenance/{id}/cancel': { rule: 'staff', allowed: 'any', request: (f) => ({ path: `/api/status/maintenance/${f.cancellableMaintenanceId}/cancel` }) },
   'GET /api/status/feed.atom': { rule: 'public', request: p('/api/status/feed.atom') },
   'POST /api/status/subscriptions': { rule: 'public', request: p('/api/status/subscriptions', { email: 'matrix-status@example.com' }) },
   // A made-up token is refused (422) for everyone: the rule is that no session is needed.

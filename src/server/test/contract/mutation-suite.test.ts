@@ -151,6 +151,9 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'POST /api/status/incidents': () => ({ body: { title: 'Mutation incident', message: 'Looking into it.' } }),
   'PUT /api/status/incidents/{id}': (f) => ({ path: { id: f.incidentId }, body: { message: 'Still looking.' } }),
   'POST /api/status/maintenance': () => ({ body: { title: 'Mutation maintenance', description: 'Database upgrade.', startsAt: '2030-01-01T10:00:00.000Z', endsAt: '2030-01-01T11:00:00.000Z' } }),
+  'PUT /api/status/maintenance/{id}': (f) => ({ path: { id: f.maintenanceId }, body: { title: 'Mutation maintenance', description: 'Changed.', startsAt: '2030-01-01T10:00:00.000Z', endsAt: '2030-01-01T12:00:00.000Z' } }),
+  // Cancelled by the base request: every later (mutated) request is refused, as a second cancel is (409).
+  'POST /api/status/maintenance/{id}/cancel': (f) => ({ path: { id: f.cancellableMaintenanceId } }),
   'GET /api/status/feed.atom': () => ({ caller: 'anonymous' }),
   'POST /api/status/subscriptions': () => ({ caller: 'anonymous', body: { email: 'mutation-status@example.com' } }),
   'POST /api/status/subscriptions/confirm': () => ({ caller: 'anonymous', body: { token: 'not-a-token' } }),

@@ -9,5 +9,7 @@ export { IncidentList } from './components/incident-list';
 export { OVERALL_LABEL, STATE_LABEL, formatDateTime } from './components/status-labels';
 export { UptimeBar } from './components/uptime-bar';
 export { useCreateMaintenance } from './api/create-maintenance';
+export { useUpdateMaintenance } from './api/update-maintenance';
+export { useCancelMaintenance } from './api/cancel-maintenance';
 export { MaintenanceList } from './components/maintenance-list';
 export { STATUS_FEED_PATH, StatusSubscribe, SubscriptionLink } from './components/status-subscribe';

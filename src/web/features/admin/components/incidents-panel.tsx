@@ -5,11 +5,20 @@ import {
   INCIDENT_STATUSES,
   STATUS_COMPONENT_IDS,
   type Incident,
+  type Maintenance,
 } from '#shared/schemas/status';
 import { useQuery } from '@tanstack/react-query';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
-import { formatDateTime, statusQueryOptions, useCreateIncident, useCreateMaintenance, useUpdateIncident } from '#web/features/status';
+import {
+  formatDateTime,
+  statusQueryOptions,
+  useCancelMaintenance,
+  useCreateIncident,
+  useCreateMaintenance,
+  useUpdateIncident,
+  useUpdateMaintenance,
+} from '#web/features/status';
 
 /** Staff post incidents to the status page and add updates until they are resolved. */
 export function IncidentsPanel() {
@@ -147,6 +156,93 @@ function toIso(local: string): string {
   return Number.isNaN(ms) ? '' : new Date(ms).toISOString();
 }
 
+/** An ISO instant as a `datetime-local` value in the staff member's own time zone. */
+function toLocal(iso: string): string {
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+}
+
+/** One upcoming or running window: staff may edit it in place or cancel it (after a confirmation). */
+function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
+  const updateMaintenance = useUpdateMaintenance();
+  const cancelMaintenance = useCancelMaintenance();
+  const [editing, setEditing] = useState(false);
+  const [title, setTitle] = useState(m.title);
+  const [description, setDescription] = useState(m.description);
+  const [startsAt, setStartsAt] = useState(toLocal(m.startsAt));
+  const [endsAt, setEndsAt] = useState(toLocal(m.endsAt));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+
+  function startEditing() {
+    setTitle(m.title);
+    setDescription(m.description);
+    setStartsAt(toLocal(m.startsAt));
+    setEndsAt(toLocal(m.endsAt));
+    setErrors({});
+    setEditing(true);
+  }
+
+  async function save(event: FormEvent) {
+    event.preventDefault();
+    const problems: Record<string, string> = {};
+    if (!toIso(startsAt)) problems.startsAt = 'Enter when it starts';
+    if (!toIso(endsAt)) problems.endsAt = 'Enter when it ends';
+    setErrors(problems);
+    if (Object.keys(problems).length > 0) return;
+    try {
+      await updateMaintenance.mutateAsync({ id: m._id, title, description, startsAt: toIso(startsAt), endsAt: toIso(endsAt) });
+      toast.success('Maintenance updated');
+      setEditing(false);
+    } catch (err) {
+      if (err instanceof ApiError) setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
+    }
+  }
+
+  async function cancel() {
+    if (!window.confirm(`Cancel the maintenance “${m.title}”? It leaves the status page and subscribers are told.`)) return;
+    try {
+      await cancelMaintenance.mutateAsync(m._id);
+      toast.success('Maintenance cancelled');
+    } catch (err) {
+      toast.error(err instanceof ApiError ? err.message : 'Failed to cancel the maintenance');
+    }
+  }
+
+  return (
+    <li className="ticket-message">
+      <strong>{m.title}</strong> · {formatDateTime(m.startsAt)} – {formatDateTime(m.endsAt)} · {m.state === 'in_progress' ? 'in progress' : 'scheduled'}{' '}
+      <button type="button" className="btn btn-secondary btn-small" aria-label={`Edit ${m.title}`} onClick={startEditing} disabled={editing}>
+        Edit
+      </button>{' '}
+      <button type="button" className="btn btn-danger btn-small" aria-label={`Cancel ${m.title}`} onClick={() => void cancel()} disabled={cancelMaintenance.isPending}>
+        Cancel
+      </button>
+      {editing && (
+        <form className="admin-form" onSubmit={save} noValidate aria-label={`Edit maintenance ${m.title}`}>
+          {errors.form && <p className="field-error">{errors.form}</p>}
+          <TextField id={`maintenance-${m._id}-title`} label="Title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
+          <TextareaField
+            id={`maintenance-${m._id}-description`}
+            label="Description"
+            rows={2}
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+            error={errors.description}
+          />
+          <TextField id={`maintenance-${m._id}-starts`} label="Starts" type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} error={errors.startsAt} />
+          <TextField id={`maintenance-${m._id}-ends`} label="Ends" type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} error={errors.endsAt} />
+          <button type="submit" className="btn btn-primary btn-small" disabled={updateMaintenance.isPending}>
+            Save changes
+          </button>{' '}
+          <button type="button" className="btn btn-secondary btn-small" onClick={() => setEditing(false)}>
+            Keep as is
+          </button>
+        </form>
+      )}
+    </li>
+  );
+}
+
 /** Staff announce a maintenance window in advance: shown on /status, in the feed, and mailed to subscribers. */
 function MaintenanceForm() {
   const status = useQuery(statusQueryOptions());
@@ -200,9 +296,7 @@ function MaintenanceForm() {
       {upcoming.length > 0 && (
         <ul className="ticket-list" aria-label="Upcoming maintenance">
           {upcoming.map((m) => (
-            <li key={m._id} className="ticket-message">
-              <strong>{m.title}</strong> · {formatDateTime(m.startsAt)} – {formatDateTime(m.endsAt)} · {m.state === 'in_progress' ? 'in progress' : 'scheduled'}
-            </li>
+            <MaintenanceItem key={m._id} maintenance={m} />
           ))}
         </ul>
       )}
