@@ -44,6 +44,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The message of a failed call: the client's ApiError message (the server's words, or ours for no answer), else `fallback`. */
+export function apiErrorMessage(err: unknown, fallback: string): string {
+  return err instanceof ApiError ? err.message : fallback;
+}
+
 export interface RequestOptions {
   headers?: Record<string, string>;
   signal?: AbortSignal;

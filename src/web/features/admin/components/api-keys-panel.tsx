@@ -1,13 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import { TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
-import { ApiError } from '#web/lib/api-client';
+import { apiErrorMessage } from '#web/lib/api-client';
 import { useCreateApiKey } from '../api/create-api-key';
 import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-const problem = (err: unknown, fallback: string) => (err instanceof ApiError ? err.message : fallback);
 
 /**
  * The charge API's keys (admin only; the server enforces it). A new key is shown once, right after it
@@ -43,7 +42,7 @@ export function ApiKeysPanel() {
         (<code>Authorization: Bearer olk_live_…</code>). See the API document at <a href="/api/docs">/api/docs</a>.
       </p>
       <form className="admin-search" onSubmit={submit} aria-label="Create an API key">
-        <TextField label="Key name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required error={create.isError ? problem(create.error, 'Could not create the key') : null} />
+        <TextField label="Key name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required error={create.isError ? apiErrorMessage(create.error, 'Could not create the key') : null} />
         <button type="submit" className="btn" disabled={create.isPending || !name.trim()}>
           Create key
         </button>
@@ -68,13 +67,13 @@ export function ApiKeysPanel() {
       )}
       {revoke.isError && (
         <p className="field-error" role="alert">
-          {problem(revoke.error, 'Could not revoke the key')}
+          {apiErrorMessage(revoke.error, 'Could not revoke the key')}
         </p>
       )}
       <QueryState
         data={keys.data?.apiKeys}
         loading="Loading API keys…"
-        error={keys.isError ? problem(keys.error, 'Failed to load API keys') : null}
+        error={keys.isError ? apiErrorMessage(keys.error, 'Failed to load API keys') : null}
         isEmpty={(list) => list.length === 0}
         empty="No API keys yet."
       >

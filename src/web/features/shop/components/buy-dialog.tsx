@@ -4,7 +4,7 @@ import toast from 'react-hot-toast';
 import { formatCredits } from '#shared/fees';
 import type { CatalogueItem, InsufficientCreditsDetails } from '#shared/schemas/catalogue';
 import { topUpLink } from '#web/features/payments';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, apiErrorMessage } from '#web/lib/api-client';
 import { useBuyItem } from '../api/buy-item';
 import { newIdempotencyKey } from '../lib/idempotency-key';
 
@@ -59,7 +59,7 @@ export function BuyDialog({ item, balanceCents, onClose }: BuyDialogProps) {
     } catch (err) {
       const missing = shortfallOf(err);
       if (missing !== null) setServerShortfall(missing);
-      else setError(err instanceof ApiError ? err.message : 'The purchase failed. Try again.');
+      else setError(apiErrorMessage(err, 'The purchase failed. Try again.'));
     }
   }
 

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { QueryState } from '#web/components/ui/query-state';
 import { Pagination } from '#web/components/ui/pagination';
-import { ApiError } from '#web/lib/api-client';
+import { apiErrorMessage } from '#web/lib/api-client';
 import { MY_ORDERS_PAGE_SIZE, useMyOrders } from '../api/get-my-orders';
 import { credits, ORDER_STATUS_LABELS, receiptPath, when } from '../lib/format';
 
@@ -18,7 +18,7 @@ export function MyOrders() {
       <QueryState
         data={orders.data?.orders}
         loading="Loading your orders…"
-        error={orders.isError ? (orders.error instanceof ApiError ? orders.error.message : 'Could not load your orders') : null}
+        error={orders.isError ? (apiErrorMessage(orders.error, 'Could not load your orders')) : null}
         isEmpty={(list) => list.length === 0}
         empty="No orders yet."
       >

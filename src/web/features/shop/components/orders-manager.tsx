@@ -4,7 +4,7 @@ import { ORDER_STATUSES, type AdminOrder, type OrderStatus } from '#shared/schem
 import { SelectField } from '#web/components/ui/forms';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
-import { ApiError } from '#web/lib/api-client';
+import { apiErrorMessage } from '#web/lib/api-client';
 import { useChangeOrder, type ChangeOrderInput } from '../api/change-order';
 import { STAFF_ORDERS_PAGE_SIZE, useStaffOrders } from '../api/get-staff-orders';
 import { credits, ORDER_STATUS_LABELS, when } from '../lib/format';
@@ -25,7 +25,7 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
       await change.mutateAsync(input);
       toast.success(input.action === 'fulfil' ? `Order for ${order.itemName} fulfilled` : `Order for ${order.itemName} refunded`);
     } catch (err) {
-      toast.error(err instanceof ApiError ? err.message : 'Could not change the order');
+      toast.error(apiErrorMessage(err, 'Could not change the order'));
     }
   }
 
@@ -46,7 +46,7 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
       <QueryState
         data={orders.data?.orders}
         loading="Loading orders…"
-        error={orders.isError ? (orders.error instanceof ApiError ? orders.error.message : 'Could not load orders') : null}
+        error={orders.isError ? (apiErrorMessage(orders.error, 'Could not load orders')) : null}
         isEmpty={(list) => list.length === 0}
         empty="No orders."
       >

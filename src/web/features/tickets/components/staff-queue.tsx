@@ -7,7 +7,7 @@ import {
 } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
-import { ApiError } from '#web/lib/api-client';
+import { apiErrorMessage } from '#web/lib/api-client';
 import { useCannedReplies } from '../api/get-canned-replies';
 import { staffTicketQueryOptions, useStaffTicket } from '../api/get-staff-ticket';
 import { useStaffMembers } from '../api/get-staff-members';
@@ -38,7 +38,7 @@ export function StaffQueue() {
   const [shown, setShown] = useState(listQuery.data);
   if (listQuery.data && listQuery.data !== shown) setShown(listQuery.data);
   const list = listQuery.data ?? shown ?? null;
-  const error = listQuery.isError ? (listQuery.error instanceof ApiError ? listQuery.error.message : 'Failed to load tickets') : null;
+  const error = listQuery.isError ? (apiErrorMessage(listQuery.error, 'Failed to load tickets')) : null;
 
   // The open ticket polls every 5 seconds; a failed poll keeps what is shown.
   const selected = useStaffTicket(selectedId).data?.ticket ?? null;
@@ -57,7 +57,7 @@ export function StaffQueue() {
       await client.fetchQuery(staffTicketQueryOptions(id));
       setSelectedId(id);
     } catch (err) {
-      toast.error(err instanceof ApiError ? err.message : 'Failed to open ticket');
+      toast.error(apiErrorMessage(err, 'Failed to open ticket'));
     }
   }
 
@@ -67,7 +67,7 @@ export function StaffQueue() {
       await updateTicket.mutateAsync({ kind: 'update', change: update });
       toast.success('Ticket updated');
     } catch (err) {
-      toast.error(err instanceof ApiError ? err.message : 'Failed to update ticket');
+      toast.error(apiErrorMessage(err, 'Failed to update ticket'));
     }
   }
 
@@ -82,7 +82,7 @@ export function StaffQueue() {
       setMergeNumber('');
       toast.success(`Ticket #${n} merged into this one`);
     } catch (err) {
-      toast.error(err instanceof ApiError ? err.message : 'Failed to merge');
+      toast.error(apiErrorMessage(err, 'Failed to merge'));
     }
   }
 

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, TICKET_MESSAGE_MAX, type CannedReply, type Ticket, type TicketAttachment } from '#shared/schemas/tickets';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, apiErrorMessage } from '#web/lib/api-client';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
 import { TextareaField } from '#web/components/ui/forms';
 
@@ -47,7 +47,7 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
     try {
       await onAttach(file);
     } catch (err) {
-      setFileError(err instanceof ApiError ? err.message : 'Failed to attach the file');
+      setFileError(apiErrorMessage(err, 'Failed to attach the file'));
     } finally {
       setUploading(false);
       input.value = '';
@@ -60,7 +60,7 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
     try {
       await onDownload(file);
     } catch (err) {
-      setFileError(err instanceof ApiError ? err.message : 'Failed to download the file');
+      setFileError(apiErrorMessage(err, 'Failed to download the file'));
     }
   }
   const [sending, setSending] = useState(false);
