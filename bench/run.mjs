@@ -1,5 +1,5 @@
 // `npm run bench [-- --quick] [-- --engines=postgres,pglite] [-- --connections=50] [-- --duration=10]
-//   [-- --mixed=300] [-- --sessions=3000] [-- --payments=1000] [-- --ipns=1500] [-- --login] [-- --profile]`
+//   [-- --mixed=300] [-- --sessions=3000] [-- --payments=1000] [-- --ipns=1500] [-- --login] [-- --profile] [-- --only=ipn,rss]`
 //
 // Drives the production build (dist/server/server.js) with autocannon, first on PostgreSQL
 // (BENCH_DATABASE_URL or TEST_DATABASE_URL; a throwaway database is created and dropped), then on the
@@ -43,6 +43,9 @@ const ADS = 10;
 const LOGIN = args.includes('--login');
 /** `--profile`: the server runs under `node --cpu-prof`, profiles in bench/results/profiles/ (open in Chrome DevTools). */
 const PROFILE = args.includes('--profile');
+/** `--only=ipn,rss`: just these scenarios (keys of GOALS), e.g. to profile one of them. */
+const ONLY = opt('only', null)?.split(',') ?? null;
+const wanted = (key) => !ONLY || ONLY.includes(key);
 const DB_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const ENGINES = opt('engines', DB_URL ? 'postgres,pglite' : 'pglite').split(',');
 const CORES = os.availableParallelism?.() ?? os.cpus().length;
@@ -308,6 +311,7 @@ async function benchEngine(engine) {
     // --quick measures the ceiling once per pass (the first scenario's) to stay under two minutes.
     let quickCeiling = null;
     const pair = async (key, name, ceilingRequests, serverOptions, warmupAmount = 0) => {
+      if (!wanted(key)) return {};
       const ceiling = (QUICK && quickCeiling) || (await ceilingServer.run(`ceiling for ${name}`, ceilingRequests, warmupAmount));
       if (QUICK) quickCeiling = ceiling;
       const measured = await drive(name, serverOptions, server.child.pid, warmupAmount);
@@ -356,6 +360,7 @@ async function benchEngine(engine) {
     if (before !== null) impressions.counted = (await countImpressions(env)) - before;
 
     // IPNs: each of the prepared payments exactly once, as fast as the server takes them.
+    if (wanted('ipn')) {
     let next = 0;
     const ipn = await drive('POST /api/payments/ipn (signed, each once)', {
       url: `${url}/api/payments/ipn`,
@@ -383,6 +388,7 @@ async function benchEngine(engine) {
     ipn.creditedOnce = creditedOnce;
     rows.push(ipn);
     console.log(`  IPNs: ${ipn.rps}/s, each credited once: ${creditedOnce ? 'yes' : 'NO'}`);
+    }
 
     if (LOGIN) {
       const loginBody = JSON.stringify({ username: adminName, password: PASSWORD, turnstileToken: 'ok' });
@@ -392,6 +398,7 @@ async function benchEngine(engine) {
       rows.push(login);
     }
 
+    if (!wanted('rss')) return rows;
     // Mixed traffic: sessions, status polls and impressions interleaved; RSS sampled every second.
     let m = 0;
     const mixId = randomBytes(3).toString('hex');
