@@ -136,6 +136,22 @@ export class JobQueue {
     return boss.send(name, data, sendOptions);
   }
 
+  /**
+   * Enqueues one job of `name` per item of `data` in one statement (group commit of IPNs,
+   * docs/decisions/0191); on `tx` like send(). No singleton keys or delays.
+   */
+  async sendMany(name: string, data: object[], options: { tx: Tx }): Promise<void> {
+    if (!this.definitions.has(name)) throw new Error(`unknown job ${name}`);
+    if (this.stopped) throw new Error(`job ${name} not queued: the job queue has stopped`);
+    if (data.length === 0) return;
+    if (!this.boss) await this.start();
+    const client = transactionClient(options.tx);
+    await this.boss!.insert(
+      data.map((d) => ({ name, data: d })),
+      { db: { executeSql: (text, values) => client.query(text, values) as Promise<{ rows: unknown[] }> } },
+    );
+  }
+
   /** Stops fetching, lets running jobs finish (bounded), and leaves the shared pool open. */
   async stop(): Promise<void> {
     this.stopped = true;

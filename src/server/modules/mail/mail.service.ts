@@ -159,6 +159,36 @@ export class MailService {
     }
   }
 
+  /**
+   * queueSafely() for many mails in the caller's transaction (group commit of IPNs,
+   * docs/decisions/0191): one savepoint, one insert of messages, one insert of their jobs.
+   */
+  async queueManySafely(tx: Tx, inputs: QueueMailInput[]): Promise<void> {
+    if (inputs.length === 0) return;
+    try {
+      await tx.transaction(async (savepoint) => {
+        const rows = await savepoint
+          .insert(mailMessages)
+          .values(
+            inputs.map((input) => ({
+              userId: input.userId,
+              kind: input.kind,
+              to: input.to,
+              subject: input.mail.subject,
+              text: input.mail.text,
+              html: input.mail.html,
+              headers: input.headers ?? {},
+              sensitive: input.sensitive ?? false,
+            })),
+          )
+          .returning({ id: mailMessages.id });
+        await this.deps.jobs.sendMany(SEND_JOB, rows.map((r) => ({ messageId: r.id })), { tx: savepoint });
+      });
+    } catch (err) {
+      this.deps.log.error({ err: safeError(err), kinds: [...new Set(inputs.map((i) => i.kind))], count: inputs.length }, 'mails could not be queued');
+    }
+  }
+
   /** Whether the user wants this optional notification (no preferences row: yes). */
   async wants(db: DbOrTx, userId: string, kind: OptionalKind): Promise<boolean> {
     const [row] = await db.select().from(mailPreferences).where(eq(mailPreferences.userId, userId)).limit(1);

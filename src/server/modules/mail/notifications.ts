@@ -1,6 +1,9 @@
+import { eq, inArray } from 'drizzle-orm';
 import type { Tx } from '#server/db/client.js';
+import { users } from '#server/modules/users/users.tables.js';
 import { findUserById } from '#server/modules/users/users.service.js';
-import type { MailService } from './mail.service.js';
+import type { MailService, QueueMailInput } from './mail.service.js';
+import { mailPreferences } from './mail.tables.js';
 import { paymentCreditedMail } from './templates/payment-credited.js';
 import { orderUpdateMail, type OrderMailEvent } from './templates/order-update.js';
 import { ticketReplyMail } from './templates/ticket-reply.js';
@@ -40,6 +43,47 @@ export async function notifyPaymentCredited(
       unsubscribeUrl: unsubscribe.url,
     }),
   });
+}
+
+/**
+ * notifyPaymentCredited() for many payments at once (group commit of IPNs, docs/decisions/0191): one
+ * read of the users and their preferences, one savepoint writing every mail and its job.
+ */
+export async function notifyPaymentsCredited(
+  mail: MailService | undefined,
+  tx: Tx,
+  inputs: { userId: string; paymentId: string; priceAmountCents: number; feeCents: number; creditedCents: number; payCurrency: string }[],
+): Promise<void> {
+  if (!mail?.started || inputs.length === 0) return;
+  const rows = await tx
+    .select({ id: users.id, email: users.email, username: users.username, wants: mailPreferences.paymentCredited })
+    .from(users)
+    .leftJoin(mailPreferences, eq(mailPreferences.userId, users.id))
+    .where(inArray(users.id, [...new Set(inputs.map((i) => i.userId))]));
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const mails: QueueMailInput[] = [];
+  for (const input of inputs) {
+    const user = byId.get(input.userId);
+    // No preferences row: yes (as MailService.wants).
+    if (!user || user.wants === false) continue;
+    const unsubscribe = mail.unsubscribe(user.id, 'payment_credited');
+    mails.push({
+      userId: user.id,
+      kind: 'payment_credited',
+      to: user.email,
+      headers: unsubscribe.headers,
+      mail: paymentCreditedMail({
+        username: user.username,
+        amountPaid: usd(input.priceAmountCents),
+        fee: usd(input.feeCents),
+        credits: usd(input.creditedCents),
+        currency: input.payCurrency.toUpperCase(),
+        url: mail.link('/payment/complete', { id: input.paymentId }),
+        unsubscribeUrl: unsubscribe.url,
+      }),
+    });
+  }
+  await mail.queueManySafely(tx, mails);
 }
 
 export async function notifyTicketReply(

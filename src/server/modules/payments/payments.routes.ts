@@ -136,8 +136,8 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
         request.log.warn({ ip: request.ip, hasSignature: typeof signature === 'string' }, 'IPN refused: bad signature');
         throw unauthorized('Invalid IPN signature', 'INVALID_SIGNATURE');
       }
-      const row = await service.handleIpn(body as NowPaymentsPayment);
-      return { ok: true as const, status: row.status };
+      const outcome = await service.receiveIpn(body as NowPaymentsPayment);
+      return { ok: true as const, status: outcome.status };
     },
   );
 }

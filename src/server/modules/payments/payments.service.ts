@@ -20,6 +20,7 @@ import { postLedgerEntry, reverseWithDebt } from '#server/modules/credits/ledger
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { notifyPaymentCredited } from '#server/modules/mail/notifications.js';
+import { IpnBatcher, type IpnOutcome } from './ipn-batch.js';
 import { KeyedLock } from './keyed-lock.js';
 import { NowPaymentsError, type NowPaymentsClient, type NowPaymentsPayment } from './nowpayments.client.js';
 import { payments, type PaymentRow } from './payments.tables.js';
@@ -94,7 +95,7 @@ export function nextStatus(current: PaymentStatus, incoming: string): PaymentSta
 }
 
 /** Decimal string (as the provider sent a number) without float noise in our own storage. */
-function decimalString(value: unknown): string | null {
+export function decimalString(value: unknown): string | null {
   if (value === null || value === undefined || value === '') return null;
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n) || n < 0) return null;
@@ -109,6 +110,41 @@ export function partialCreditsCents(row: Pick<PaymentRow, 'priceAmountCents' | '
   // Floor: never credit a fraction of a cent that did not arrive.
   const receivedCents = Math.min(row.priceAmountCents, Math.floor((row.priceAmountCents * paid) / due));
   return Math.min(calculateFee(receivedCents).creditsCents, row.creditsCents);
+}
+
+/**
+ * What a payment moving to `status` must add to the ledger: the credits still due (`cents`, 0 for
+ * none), under which reference and description. Used by the single path and by the IPN batch.
+ */
+export function creditDue(
+  row: Pick<PaymentRow, 'id' | 'priceAmountCents' | 'payAmount' | 'creditsCents' | 'creditedCents' | 'payCurrency'>,
+  status: PaymentStatus,
+  actuallyPaid: string | null,
+): { target: number; cents: number; reference: string; description: string } {
+  let target = row.creditedCents;
+  if (status === 'finished') target = row.creditsCents;
+  else if (status === 'partially_paid') target = Math.max(row.creditedCents, partialCreditsCents(row, actuallyPaid));
+  return {
+    target,
+    cents: Math.max(0, target - row.creditedCents),
+    // The first credit of a payment is `payment:<id>`; a later top-up (partial, then finished) names its target.
+    reference: row.creditedCents === 0 ? `payment:${row.id}` : `payment:${row.id}:to:${target}`,
+    description:
+      status === 'partially_paid'
+        ? `Partial crypto payment (${row.payCurrency.toUpperCase()})`
+        : `Crypto top-up of ${formatCredits(row.priceAmountCents)} USD (${row.payCurrency.toUpperCase()})`,
+  };
+}
+
+/** How an IPN differs from the payment we created (order, currency, price); empty when it matches. */
+export function ipnMismatches(row: Pick<PaymentRow, 'id' | 'parentPaymentId' | 'payCurrency' | 'priceAmountCents'>, body: NowPaymentsPayment): string[] {
+  const problems: string[] = [];
+  if (body.order_id != null && String(body.order_id) !== row.id && !row.parentPaymentId) problems.push('order_id');
+  if (body.pay_currency != null && String(body.pay_currency).toLowerCase() !== row.payCurrency) problems.push('pay_currency');
+  if (body.price_amount != null && toCents(Number(body.price_amount)) !== row.priceAmountCents && !row.parentPaymentId) {
+    problems.push('price_amount');
+  }
+  return problems;
 }
 
 export function toPaymentDto(row: PaymentRow): Payment {
@@ -185,8 +221,18 @@ export class PaymentsService {
    */
   private readonly statusCache: InvalidatedCache<PaymentStatusEntry>;
   private readonly statusQuery;
+  /** Signed IPNs applied in batches (docs/decisions/0191); the unusual ones through handleIpn. */
+  private readonly ipnBatcher: IpnBatcher;
 
   constructor(private readonly deps: PaymentsServiceDeps) {
+    this.ipnBatcher = new IpnBatcher({
+      db: deps.db,
+      log: deps.log,
+      webhookEvents: deps.webhookEvents,
+      mail: deps.mail,
+      forget: (paymentId) => this.statusCache.forget(paymentId),
+      single: (body) => this.handleIpn(body),
+    });
     const bus = deps.invalidation;
     this.statusCache = new InvalidatedCache<PaymentStatusEntry>({ live: () => bus?.live ?? false, longTtlMs: 10 * 60_000, shortTtlMs: 0, maxEntries: 50_000 });
     bus?.onKey((kind, id) => {
@@ -400,22 +446,17 @@ export class PaymentsService {
       let status = nextStatus(row.status, incoming);
       const actuallyPaid = decimalString(remote.actually_paid) ?? row.actuallyPaid;
 
-      let target = row.creditedCents;
-      if (status === 'finished') target = row.creditsCents;
-      else if (status === 'partially_paid') target = Math.max(row.creditedCents, partialCreditsCents(row, actuallyPaid));
+      const due = creditDue(row, status, actuallyPaid);
+      const target = due.target;
 
       let credited = row.creditedCents;
-      if (target > credited) {
+      if (due.cents > 0) {
         await postLedgerEntry(tx, {
           userId: row.userId,
-          amountCents: target - credited,
+          amountCents: due.cents,
           kind: 'payment',
-          // The first credit of a payment is `payment:<id>`; a later top-up (partial, then finished) names its target.
-          reference: credited === 0 ? `payment:${row.id}` : `payment:${row.id}:to:${target}`,
-          description:
-            status === 'partially_paid'
-              ? `Partial crypto payment (${row.payCurrency.toUpperCase()})`
-              : `Crypto top-up of ${formatCredits(row.priceAmountCents)} USD (${row.payCurrency.toUpperCase()})`,
+          reference: due.reference,
+          description: due.description,
           metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
         }, this.deps.webhookEvents);
         credited = target;
@@ -510,6 +551,14 @@ export class PaymentsService {
     return this.paymentLock.run(`ipn:${providerId}`, () => this.handleIpnLocked(providerId, body, 'ipn'));
   }
 
+  /**
+   * A signed IPN as the route receives it: applied with the others arriving at the same time, in one
+   * transaction (docs/decisions/0191), and answered once that has committed.
+   */
+  receiveIpn(body: NowPaymentsPayment): Promise<IpnOutcome> {
+    return this.ipnBatcher.submit(body);
+  }
+
   /** What an IPN does, also for a re-deposit reconciliation found at the provider (`source`). */
   private async handleIpnLocked(providerId: string, body: NowPaymentsPayment, source: UpdateSource): Promise<PaymentRow> {
     let [row] = await this.deps.db
@@ -525,12 +574,7 @@ export class PaymentsService {
 
   /** The IPN must describe the payment we created: same order, currency and price. */
   private assertMatches(row: PaymentRow, body: NowPaymentsPayment): void {
-    const problems: string[] = [];
-    if (body.order_id != null && String(body.order_id) !== row.id && !row.parentPaymentId) problems.push('order_id');
-    if (body.pay_currency != null && String(body.pay_currency).toLowerCase() !== row.payCurrency) problems.push('pay_currency');
-    if (body.price_amount != null && toCents(Number(body.price_amount)) !== row.priceAmountCents && !row.parentPaymentId) {
-      problems.push('price_amount');
-    }
+    const problems = ipnMismatches(row, body);
     if (problems.length > 0) {
       this.deps.log.warn({ paymentId: row.id, problems }, 'IPN does not match the stored payment; refused');
       throw new AppError(400, 'IPN_MISMATCH', `IPN does not match the payment (${problems.join(', ')})`);

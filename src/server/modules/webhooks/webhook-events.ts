@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookEvent } from '#shared/schemas/webhooks.js';
 import type { Tx } from '#server/db/client.js';
@@ -50,6 +50,42 @@ export class WebhookEvents {
     } catch (err) {
       this.log.error({ err, event, userId }, 'webhook event could not be queued');
       return null;
+    }
+  }
+
+  /**
+   * enqueue() for many events at once (group commit of IPNs, docs/decisions/0191): one read of the
+   * users' webhooks, and for those that want their event one savepoint with one insert of deliveries
+   * and one insert of jobs. Same guarantees: in the caller's transaction, never fails the caller.
+   */
+  async enqueueMany(tx: Tx, items: { userId: string; event: WebhookEvent; payload: Record<string, unknown> }[]): Promise<void> {
+    if (items.length === 0) return;
+    const userIds = [...new Set(items.map((i) => i.userId))];
+    const hooks = await tx
+      .select({ userId: webhooks.userId, enabled: webhooks.enabled, events: webhooks.events })
+      .from(webhooks)
+      .where(inArray(webhooks.userId, userIds));
+    if (hooks.length === 0) return;
+    const byUser = new Map(hooks.map((h) => [h.userId, h]));
+    const wanted = items.filter((i) => {
+      const hook = byUser.get(i.userId);
+      return hook !== undefined && hook.enabled && hook.events.includes(i.event);
+    });
+    if (wanted.length === 0) return;
+    if (!this.jobs.started) {
+      for (const i of wanted) process.emitWarning(`webhook event ${i.event} for user ${i.userId} dropped: the job queue is not running`);
+      return;
+    }
+    try {
+      await tx.transaction(async (savepoint) => {
+        const deliveries = await savepoint
+          .insert(webhookDeliveries)
+          .values(wanted.map((i) => ({ userId: i.userId, event: i.event, payload: i.payload })))
+          .returning({ id: webhookDeliveries.id });
+        await this.jobs.sendMany(DELIVER_JOB, deliveries.map((d) => ({ deliveryId: d.id }) satisfies DeliverJobData), { tx: savepoint });
+      });
+    } catch (err) {
+      this.log.error({ err, events: wanted.length }, 'webhook events could not be queued');
     }
   }
 }
