@@ -167,22 +167,18 @@ export class MailService {
     if (inputs.length === 0) return;
     try {
       await tx.transaction(async (savepoint) => {
-        const rows = await savepoint
-          .insert(mailMessages)
-          .values(
-            inputs.map((input) => ({
-              userId: input.userId,
-              kind: input.kind,
-              to: input.to,
-              subject: input.mail.subject,
-              text: input.mail.text,
-              html: input.mail.html,
-              headers: input.headers ?? {},
-              sensitive: input.sensitive ?? false,
-            })),
-          )
-          .returning({ id: mailMessages.id });
-        await this.deps.jobs.sendMany(SEND_JOB, rows.map((r) => ({ messageId: r.id })), { tx: savepoint });
+        const column = <T>(pick: (input: QueueMailInput) => T) => sql.param(inputs.map(pick));
+        const inserted = await savepoint.execute<{ id: string }>(sql`
+          INSERT INTO mail_messages (user_id, kind, to_address, subject, text_body, html_body, headers, sensitive)
+          SELECT v.user_id, v.kind, v.to_address, v.subject, v.text_body, v.html_body, v.headers::jsonb, v.sensitive
+          FROM unnest(
+            ${column((i) => i.userId)}::uuid[], ${column((i) => i.kind)}::text[], ${column((i) => i.to)}::text[],
+            ${column((i) => i.mail.subject)}::text[], ${column((i) => i.mail.text)}::text[], ${column((i) => i.mail.html)}::text[],
+            ${column((i) => JSON.stringify(i.headers ?? {}))}::text[], ${column((i) => i.sensitive ?? false)}::bool[]
+          ) WITH ORDINALITY AS v(user_id, kind, to_address, subject, text_body, html_body, headers, sensitive, n)
+          ORDER BY v.n
+          RETURNING id`);
+        await this.deps.jobs.sendMany(SEND_JOB, inserted.rows.map((r) => ({ messageId: r.id })), { tx: savepoint });
       });
     } catch (err) {
       this.deps.log.error({ err: safeError(err), kinds: [...new Set(inputs.map((i) => i.kind))], count: inputs.length }, 'mails could not be queued');

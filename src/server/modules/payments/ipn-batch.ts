@@ -2,7 +2,7 @@ import { and, eq, gt, inArray, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentStatus } from '#shared/schemas/payments.js';
 import type { Db, Tx } from '#server/db/client.js';
-import { creditDebts, creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
+import { creditDebts } from '#server/modules/credits/credits.tables.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { notifyPaymentsCredited } from '#server/modules/mail/notifications.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
@@ -10,12 +10,16 @@ import { users } from '#server/modules/users/users.tables.js';
 import type { WebhookEvent } from '#shared/schemas/webhooks.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import type { NowPaymentsPayment } from './nowpayments.client.js';
-import { paymentEvents } from './payment-events.tables.js';
 import { creditDue, decimalString, ipnMismatches, nextStatus, REVERSAL_STATUSES } from './payments.service.js';
 import { payments, type PaymentRow } from './payments.tables.js';
 
 /** The most IPNs one batch (one transaction) carries. */
 export const MAX_IPN_BATCH = 200;
+/**
+ * Batches written at the same time by one instance. More than one, so that a small batch (the one IPN
+ * that arrived while a large batch was written) does not hold up the large one forming behind it.
+ */
+export const MAX_BATCHES_IN_FLIGHT = 3;
 
 export interface IpnOutcome {
   status: PaymentStatus;
@@ -65,7 +69,7 @@ const done = (value: string) => value === 'finished' || value === 'completed';
  */
 export class IpnBatcher {
   private forming: Waiting[] = [];
-  private writing = false;
+  private inFlight = 0;
 
   constructor(private readonly deps: IpnBatcherDeps) {}
 
@@ -75,19 +79,20 @@ export class IpnBatcher {
     if (!providerId || body.parent_payment_id != null) return this.deps.single(body);
     return new Promise((resolve, reject) => {
       this.forming.push({ providerId, body, resolve, reject });
-      if (!this.writing) void this.writeNext();
+      if (this.inFlight < MAX_BATCHES_IN_FLIGHT) void this.writeNext();
     });
   }
 
+  /** One writer: writes what has formed, then what formed meanwhile, until nothing is waiting. */
   private async writeNext(): Promise<void> {
-    this.writing = true;
+    this.inFlight++;
     try {
       while (this.forming.length > 0) {
         const batch = this.forming.splice(0, MAX_IPN_BATCH);
         await this.write(batch);
       }
     } finally {
-      this.writing = false;
+      this.inFlight--;
     }
   }
 
@@ -193,22 +198,26 @@ export class IpnBatcher {
         userId: p.row.userId,
         amountCents: p.due.cents,
         balanceAfterCents: balanceAfter,
-        kind: 'payment' as const,
         reference: p.due.reference,
         description: p.due.description,
-        actorId: null,
         metadata: { paymentId: p.row.id, providerPaymentId: p.row.providerPaymentId, source: 'ipn' },
-        createdAt: sql`clock_timestamp()`,
       };
     });
-    const entries = new Map<string, { id: string; createdAt: Date }>();
+    const entries = new Map<string, { id: string; createdAt: string }>();
     if (values.length > 0) {
-      const inserted = await tx
-        .insert(creditLedgerEntries)
-        .values(values)
-        .onConflictDoNothing({ target: creditLedgerEntries.reference })
-        .returning({ id: creditLedgerEntries.id, reference: creditLedgerEntries.reference, createdAt: creditLedgerEntries.createdAt });
-      for (const e of inserted) entries.set(e.reference, e);
+      // Rows in batch order, each stamped at its insertion (clock_timestamp), as postLedgerEntry does.
+      const inserted = await tx.execute<{ id: string; reference: string; created_at: string }>(sql`
+        INSERT INTO credit_ledger_entries (user_id, amount_cents, balance_after_cents, kind, reference, description, actor_id, metadata, created_at)
+        SELECT v.user_id, v.amount, v.balance_after, 'payment', v.reference, v.description, NULL, v.metadata::jsonb, clock_timestamp()
+        FROM unnest(
+          ${sql.param(values.map((v) => v.userId))}::uuid[], ${sql.param(values.map((v) => v.amountCents))}::bigint[],
+          ${sql.param(values.map((v) => v.balanceAfterCents))}::bigint[], ${sql.param(values.map((v) => v.reference))}::text[],
+          ${sql.param(values.map((v) => v.description))}::text[], ${sql.param(values.map((v) => JSON.stringify(v.metadata)))}::text[]
+        ) WITH ORDINALITY AS v(user_id, amount, balance_after, reference, description, metadata, n)
+        ORDER BY v.n
+        ON CONFLICT (reference) DO NOTHING
+        RETURNING id, reference, to_json(created_at) #>> '{}' AS created_at`);
+      for (const e of inserted.rows) entries.set(e.reference, { id: e.id, createdAt: e.created_at });
       // A reference already posted: the single path knows what to answer (a repeat, or a conflict).
       if (entries.size !== values.length) throw new Error('IPN batch met a ledger reference already posted');
       const userIds = [...new Set(credits.map((p) => p.row.userId))];
@@ -241,7 +250,7 @@ export class IpnBatcher {
             balanceCents: value.balanceAfterCents,
             reference: value.reference,
             description: value.description,
-            createdAt: entry.createdAt.toISOString(),
+            createdAt: new Date(entry.createdAt).toISOString(),
           },
         });
         credited = p.due.target;
@@ -281,17 +290,15 @@ export class IpnBatcher {
         ${sql.param(update.paid)}::text[], ${sql.param(update.data)}::text[], ${sql.param(update.changed)}::bool[]
       ) AS v(id, status, credited, paid, data, changed)
       WHERE p.id = v.id`);
-    await tx.insert(paymentEvents).values(
-      plans.map((p, i) => ({
-        paymentId: p.row.id,
-        source: 'ipn',
-        providerStatus: p.incoming,
-        statusBefore: p.row.status,
-        statusAfter: applied[i]!.to,
-        creditedCents: applied[i]!.creditedCents - p.row.creditedCents,
-        body: p.w.body as Record<string, unknown>,
-      })),
-    );
+    await tx.execute(sql`
+      INSERT INTO payment_events (payment_id, source, provider_status, status_before, status_after, credited_cents, body)
+      SELECT v.payment_id, 'ipn', v.provider_status, v.status_before, v.status_after, v.credited, v.body::jsonb
+      FROM unnest(
+        ${sql.param(update.ids)}::uuid[], ${sql.param(plans.map((p) => p.incoming))}::text[],
+        ${sql.param(plans.map((p) => p.row.status))}::text[], ${sql.param(update.status)}::text[],
+        ${sql.param(plans.map((p, i) => update.credited[i]! - p.row.creditedCents))}::bigint[], ${sql.param(update.data)}::text[]
+      ) WITH ORDINALITY AS v(payment_id, provider_status, status_before, status_after, credited, body, n)
+      ORDER BY v.n`);
     await this.deps.webhookEvents.enqueueMany(tx, webhooks);
     await notifyPaymentsCredited(this.deps.mail, tx, mails);
     return applied;
