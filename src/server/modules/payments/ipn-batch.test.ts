@@ -31,27 +31,33 @@ describe.each(ENGINES)('IPNs applied in batches on %s', (engine) => {
 
   const rows = async <T = Json>(query: ReturnType<typeof sql>) => (await t.database.db.execute(query)).rows as T[];
 
-  /** A waiting BTC payment of `usd` for the user, as createDeposit leaves it (no provider call needed). */
-  async function waitingPayment(userId: string, usd: number) {
-    const cents = usd * 100;
-    const fee = calculateFee(cents);
-    const [row] = await t.database.db
+  /** Waiting BTC payments of `usd` for users, as createDeposit leaves them (no provider call needed). */
+  async function waitingPayments(wanted: { userId: string; usd: number }[]) {
+    return t.database.db
       .insert(payments)
-      .values({
-        userId,
-        providerPaymentId: String(randomInt(1, 2 ** 47)),
-        status: 'waiting',
-        priceAmountCents: cents,
-        payCurrency: 'btc',
-        payAmount: (usd / 65_000).toFixed(8),
-        payAddress: 'bc1qtest',
-        feePercent: fee.feePercent,
-        feeCents: fee.feeCents,
-        creditsCents: fee.creditsCents,
-        expiresAt: new Date(Date.now() + 3_600_000),
-      })
+      .values(
+        wanted.map(({ userId, usd }) => {
+          const fee = calculateFee(usd * 100);
+          return {
+            userId,
+            providerPaymentId: String(randomInt(1, 2 ** 47)),
+            status: 'waiting' as const,
+            priceAmountCents: usd * 100,
+            payCurrency: 'btc',
+            payAmount: (usd / 65_000).toFixed(8),
+            payAddress: 'bc1qtest',
+            feePercent: fee.feePercent,
+            feeCents: fee.feeCents,
+            creditsCents: fee.creditsCents,
+            expiresAt: new Date(Date.now() + 3_600_000),
+          };
+        }),
+      )
       .returning();
-    return row!;
+  }
+
+  async function waitingPayment(userId: string, usd: number) {
+    return (await waitingPayments([{ userId, usd }]))[0]!;
   }
 
   /** The IPN NOWPayments would send when the payment finished. */
@@ -109,8 +115,7 @@ describe.each(ENGINES)('IPNs applied in batches on %s', (engine) => {
   it('credits 200 concurrent IPNs of 20 users once each, balances chained per user, each told once', async () => {
     const users = await Promise.all(Array.from({ length: 20 }, () => registerUser(t)));
     for (const u of users.slice(0, 5)) await withWebhook(u.userId);
-    const list = [];
-    for (let i = 0; i < 200; i++) list.push(await waitingPayment(users[i % 20]!.userId, 5 + (i % 7)));
+    const list = await waitingPayments(Array.from({ length: 200 }, (_, i) => ({ userId: users[i % 20]!.userId, usd: 5 + (i % 7) })));
     // Shuffled, so a user's payments land in different batches and in any order.
     const order = list.map((p) => ({ p, k: Math.random() })).sort((a, b) => a.k - b.k).map((x) => x.p);
     const answers = await Promise.all(order.map((p) => postIpn(t, finishedIpn(p))));
@@ -141,7 +146,7 @@ describe.each(ENGINES)('IPNs applied in batches on %s', (engine) => {
     expect(state).toMatchObject({ completed: 200, stamped: 200 });
     // Written in batches: fewer transactions (one now() each) than IPNs.
     expect(state!.transactions).toBeLessThan(200);
-  });
+  }, 90_000);
 
   it('credits the same IPN sent 20 times at once exactly once, and tells the user once', async () => {
     const user = await registerUser(t);
@@ -230,7 +235,7 @@ describe.each(ENGINES)('IPNs applied in batches on %s', (engine) => {
 
   it('loses and doubles nothing when a batch fails: the failing IPN is refused, the others are credited once', async () => {
     const users = await Promise.all(Array.from({ length: 5 }, () => registerUser(t)));
-    const list = await Promise.all(Array.from({ length: 40 }, (_, i) => waitingPayment(users[i % 5]!.userId, 10)));
+    const list = await waitingPayments(Array.from({ length: 40 }, (_, i) => ({ userId: users[i % 5]!.userId, usd: 10 })));
     // The poisoned payment's ledger reference already holds a different posting: the batch that meets
     // it fails as a whole and every IPN of it is applied on its own (the single path refuses this one).
     const poisoned = list[17]!;
