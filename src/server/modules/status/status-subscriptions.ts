@@ -96,12 +96,14 @@ export class StatusSubscriptions {
     if (!this.mail?.started) return 0;
     const rows = await tx.select().from(statusSubscribers).where(isNotNull(statusSubscribers.confirmedAt));
     for (const row of rows) {
-      const unsubscribeUrl = this.link('/status/unsubscribe', { token: this.token('unsubscribe', row.id) });
+      const token = this.token('unsubscribe', row.id);
+      const unsubscribeUrl = this.link('/status/unsubscribe', { token });
       await this.mail.queueSafely(tx, {
         userId: null,
         kind: 'status_notice',
         to: row.email,
-        headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>` },
+        // RFC 8058 one-click: the mail client POSTs to the API; the link in the text opens the page.
+        headers: this.mail.listUnsubscribeHeaders('/api/status/subscriptions/unsubscribe', { token }),
         mail: statusNoticeMail({ ...notice, statusUrl: this.link(), unsubscribeUrl }),
       });
     }
