@@ -174,6 +174,13 @@ export const subscribeBodySchema = z.object({
   email: emailSchema,
 });
 export type SubscribeBody = z.infer<typeof subscribeBodySchema>;
-export const subscriptionTokenBodySchema = z.object({ token: z.string({ error: 'The link is incomplete' }).min(1).max(500) });
+const subscriptionTokenSchema = z.string({ error: 'The link is incomplete' }).min(1).max(500);
+export const subscriptionTokenBodySchema = z.object({ token: subscriptionTokenSchema });
 export type SubscriptionTokenBody = z.infer<typeof subscriptionTokenBodySchema>;
+/**
+ * Unsubscribing: the page's button sends `{ token }` as JSON; a mail client's RFC 8058 one-click POST
+ * sends the form `List-Unsubscribe=One-Click` to the List-Unsubscribe URL, which carries the token.
+ */
+export const unsubscribeStatusBodySchema = z.object({ token: subscriptionTokenSchema.optional(), 'List-Unsubscribe': z.literal('One-Click').optional() });
+export const unsubscribeStatusQuerySchema = z.object({ token: subscriptionTokenSchema.optional() });
 export const subscriptionMessageResponseSchema = z.object({ message: z.string() });

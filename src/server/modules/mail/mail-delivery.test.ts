@@ -1,106 +1,13 @@
-import type { AddressInfo } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '#server/app.js';
 import { loadConfig } from '#server/config.js';
 import { openDatabase, type Database } from '#server/db/client.js';
 import { call, registerUser } from '#server/test/http.js';
 import { createTestDatabase, ENGINES, startTestApp, type TestApp, type TestDatabase } from '#server/test/test-app.js';
+import { TestSmtp, textPart, until } from '#server/test/smtp.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { SEND_JOB } from './mail.service.js';
-
-interface Received {
-  from: string;
-  to: string[];
-  raw: string;
-  messageId: string;
-}
-
-/**
- * A real SMTP server on 127.0.0.1 (the smtp-server package): records every accepted message, and can
- * refuse messages to chosen recipients with a temporary error a number of times (or always).
- */
-class TestSmtp {
-  readonly received: Received[] = [];
-  private readonly refusals = new Map<string, number>();
-  private server!: SMTPServer;
-  /** Holds each message this long before accepting it (widens race windows). */
-  delayMs = 0;
-  port = 0;
-
-  async start(port = 0): Promise<void> {
-    this.server = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS', 'AUTH'],
-      logger: false,
-      onRcptTo: (address, _session, callback) => {
-        const left = this.refusals.get(address.address.toLowerCase());
-        if (left !== undefined && left > 0) {
-          this.refusals.set(address.address.toLowerCase(), left - 1);
-          const err = new Error('Mailbox temporarily unavailable, try again later') as Error & { responseCode: number };
-          err.responseCode = 451;
-          return callback(err);
-        }
-        callback();
-      },
-      onData: (stream, session, callback) => {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          const raw = Buffer.concat(chunks).toString('utf8');
-          const finish = () => {
-            this.received.push({
-              from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-              to: session.envelope.rcptTo.map((r) => r.address),
-              raw,
-              messageId: /^Message-ID:\s*(\S+)/im.exec(raw)?.[1] ?? '',
-            });
-            callback();
-          };
-          if (this.delayMs) setTimeout(finish, this.delayMs);
-          else finish();
-        });
-      },
-    });
-    await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
-    this.port = (this.server.server.address() as AddressInfo).port;
-  }
-
-  get url(): string {
-    return `smtp://127.0.0.1:${this.port}`;
-  }
-
-  /** The next `times` deliveries to `address` are refused with 451 (Infinity: always). */
-  refuse(address: string, times: number): void {
-    this.refusals.set(address.toLowerCase(), times);
-  }
-
-  to(address: string): Received[] {
-    return this.received.filter((m) => m.to.some((t) => t.toLowerCase() === address.toLowerCase()));
-  }
-
-  async stop(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
-
-/** The decoded text/plain part of a raw MIME message (quoted-printable, as nodemailer writes it). */
-function textPart(raw: string): string {
-  const match = /Content-Type: text\/plain[^\r\n]*\r?\n(?:[^\r\n]+\r?\n)*\r?\n([\s\S]*?)\r?\n--/i.exec(raw);
-  if (!match) throw new Error('no text part');
-  return match[1]!.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
-}
-
-async function until<T>(what: string, probe: () => Promise<T | null | undefined | false> | T | null | undefined | false, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 async function outbox(database: Database, to: string) {
   const rows = await database.db.execute<{ id: string; status: string; attempts: number; last_error: string | null; text_body: string | null }>(

@@ -16,6 +16,7 @@ import { AppError, badRequest, notFound } from '#server/errors.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { mailPreferences } from './mail.tables.js';
 import type { OptionalKind } from './mail.service.js';
+import { acceptOneClickForms } from './one-click.js';
 
 const UNSUBSCRIBE_LIMIT: RateLimitRule = { name: 'unsubscribe:ip', limit: 60, windowSeconds: 15 * 60 };
 
@@ -70,9 +71,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   // Form bodies only here: the one-click POST of RFC 8058 sends `List-Unsubscribe=One-Click` as a form.
   void app.register(async (scope) => {
-    scope.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 1024 }, (_request, body, done) => {
-      done(null, Object.fromEntries(new URLSearchParams(String(body))));
-    });
+    acceptOneClickForms(scope);
     scope.withTypeProvider<ZodTypeProvider>().post(
       '/mail/unsubscribe',
       {

@@ -216,13 +216,15 @@ export class MailService {
   /** The unsubscribe link and the RFC 2369 / RFC 8058 headers for an optional notification. */
   unsubscribe(userId: string, kind: OptionalKind): { url: string; headers: Record<string, string> } {
     const token = this.unsubscribeToken(userId, kind);
-    return {
-      url: this.link('/unsubscribe', { token }),
-      headers: {
-        'List-Unsubscribe': `<${this.link('/api/mail/unsubscribe', { token })}>`,
-        'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-      },
-    };
+    return { url: this.link('/unsubscribe', { token }), headers: this.listUnsubscribeHeaders('/api/mail/unsubscribe', { token }) };
+  }
+
+  /**
+   * RFC 2369 / RFC 8058 headers pointing at `path`, an API route that unsubscribes on a form POST of
+   * `List-Unsubscribe=One-Click` (no session, the signed token in the query).
+   */
+  listUnsubscribeHeaders(path: string, query: Record<string, string>): Record<string, string> {
+    return { 'List-Unsubscribe': `<${this.link(path, query)}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' };
   }
 
   /**

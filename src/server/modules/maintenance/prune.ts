@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '#server/db/client.js';
 import type { JobQueue } from '#server/jobs/job-queue.js';
+import { pruneUnconfirmedSubscribers } from '#server/modules/status/status-subscriptions.js';
 
 export const PRUNE_JOB = 'maintenance.prune';
 
@@ -15,11 +16,14 @@ const DEAD_AFTER = sql`interval '1 day'`;
 export interface PruneResult {
   rateLimitCounters: number;
   adViewerImpressions: number;
+  /** Status subscriptions never confirmed within their link's lifetime (docs/decisions/0194). */
+  unconfirmedStatusSubscribers: number;
 }
 
 /**
  * Deletes bookkeeping rows that only grow: rate-limit counters of past windows and ad de-duplication
- * markers far past their window (OAuth states and login proofs are pruned where they are written).
+ * markers far past their window, and status subscriptions never confirmed in time (OAuth states and
+ * login proofs are pruned where they are written).
  * History people read (ledger, payments, audit, impressions and clicks, webhook deliveries) is never
  * touched here.
  */
@@ -29,6 +33,7 @@ export async function pruneDeadRows(db: DbOrTx): Promise<PruneResult> {
   return {
     rateLimitCounters: counters.rowCount ?? 0,
     adViewerImpressions: markers.rowCount ?? 0,
+    unconfirmedStatusSubscribers: await pruneUnconfirmedSubscribers(db),
   };
 }
 

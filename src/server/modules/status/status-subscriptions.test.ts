@@ -1,9 +1,11 @@
+import { sql } from 'drizzle-orm';
 import { JSDOM } from 'jsdom';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser } from '#server/test/http.js';
 import { linkToken, mailTo, waitForMail } from '#server/test/mailbox.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { setRole } from '#server/modules/users/users.service.js';
+import { pruneDeadRows } from '#server/modules/maintenance/prune.js';
 
 const HOUR = 3600_000;
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2500));
@@ -120,6 +122,64 @@ describe.each(ENGINES)('status maintenance, subscriptions and feed on %s', (engi
     } finally {
       await limited.close();
     }
+  });
+
+  it('a confirmation link expires after 7 days with a clear message, subscribing again mails one that works, and the prune job deletes what was never confirmed', async () => {
+    const CONFIRM = 'Confirm your Olympus status subscription';
+    const db = t.database.db;
+    const age = (email: string, interval: string) => db.execute(sql`UPDATE status_subscribers SET created_at = now() - ${interval}::interval WHERE email = ${email}`);
+    const confirmedAt = async (email: string) =>
+      (await db.execute<{ confirmed_at: unknown }>(sql`SELECT confirmed_at FROM status_subscribers WHERE email = ${email}`)).rows.map((r) => r.confirmed_at !== null);
+    const confirm = (token: string) => call(t, 'POST', '/api/status/subscriptions/confirm', { body: { token } });
+    const subscribe = async (email: string, count = 1) => {
+      expect((await call(t, 'POST', '/api/status/subscriptions', { body: { email } })).status).toBe(202);
+      // Newest first.
+      return linkToken((await waitForMail(t, email, CONFIRM, count))[0]!, '/status/confirm');
+    };
+
+    // Submitted 7 days and a minute ago: refused, with the message the confirmation page shows.
+    const late = address('late');
+    const lateToken = await subscribe(late);
+    expect((await mailTo(t, late))[0]!.text).toContain('The link works for 7 days; after that, subscribe again to get a new one.');
+    await age(late, '7 days 1 minute');
+    const refused = await confirm(lateToken);
+    expect(refused.status).toBe(422);
+    expect(refused.json).toMatchObject({ error: 'This link has expired. Subscribe again to get a new one.', code: 'TOKEN_EXPIRED' });
+    expect(await confirmedAt(late)).toEqual([false]);
+
+    // A link a little under 7 days old still works.
+    const inTime = address('in-time');
+    const inTimeToken = await subscribe(inTime);
+    await age(inTime, '6 days 23 hours');
+    expect((await confirm(inTimeToken)).status).toBe(200);
+    expect(await confirmedAt(inTime)).toEqual([true]);
+
+    // Subscribing again mails a new link, which works.
+    const again = await subscribe(late, 2);
+    expect((await confirm(again)).status).toBe(200);
+    expect(await confirmedAt(late)).toEqual([true]);
+
+    // A forged link is still "not valid", not "expired".
+    expect((await confirm(`${again.slice(0, -3)}abc`)).json.code).toBe('INVALID_TOKEN');
+
+    // The prune job deletes unconfirmed addresses past the window and nothing else (confirmed ones stay,
+    // however old); their link then answers "expired" too.
+    const stale = address('stale');
+    const staleToken = await subscribe(stale);
+    const pending = address('still-pending');
+    await subscribe(pending);
+    await age(stale, '8 days');
+    await age(pending, '6 days');
+    await age(inTime, '30 days');
+    const pruned = await pruneDeadRows(db);
+    expect(pruned.unconfirmedStatusSubscribers).toBeGreaterThanOrEqual(1);
+    expect(await confirmedAt(stale)).toEqual([]);
+    expect(await confirmedAt(pending)).toEqual([false]);
+    expect(await confirmedAt(inTime)).toEqual([true]);
+    expect(await confirmedAt(late)).toEqual([true]);
+    const gone = await confirm(staleToken);
+    expect(gone.status).toBe(422);
+    expect(gone.json.error).toBe('This link has expired. Subscribe again to get a new one.');
   });
 
   it('serves incidents and maintenance as a valid, escaped Atom feed', async () => {

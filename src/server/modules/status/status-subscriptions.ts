@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { eq, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '#server/db/client.js';
 import { unprocessable } from '#server/errors.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
@@ -7,6 +7,24 @@ import { statusConfirmMail, statusNoticeMail } from '#server/modules/mail/templa
 import { statusSubscribers } from './status.tables.js';
 
 type Purpose = 'confirm' | 'unsubscribe';
+
+/**
+ * A confirmation link works this many days after the address was last submitted (docs/decisions/0194);
+ * unconfirmed addresses older than that are deleted by the hourly prune job.
+ */
+export const CONFIRMATION_VALID_DAYS = 7;
+const confirmationCutoff = () => sql`now() - make_interval(days => ${CONFIRMATION_VALID_DAYS})`;
+
+export const CONFIRMATION_EXPIRED_MESSAGE = 'This link has expired. Subscribe again to get a new one.';
+
+/** Deletes addresses never confirmed within the confirmation window (the prune job calls it). */
+export async function pruneUnconfirmedSubscribers(db: DbOrTx): Promise<number> {
+  const deleted = await db
+    .delete(statusSubscribers)
+    .where(and(isNull(statusSubscribers.confirmedAt), lt(statusSubscribers.createdAt, confirmationCutoff())))
+    .returning({ id: statusSubscribers.id });
+  return deleted.length;
+}
 
 export interface StatusNotice {
   subject: string;
@@ -59,7 +77,12 @@ export class StatusSubscriptions {
       const [row] = await tx
         .insert(statusSubscribers)
         .values({ email: address })
-        .onConflictDoUpdate({ target: statusSubscribers.email, set: { email: sql`excluded.email` } })
+        // Subscribing again while unconfirmed restarts the confirmation window (created_at is when the
+        // address was last submitted until it is confirmed), so the new mail's link works.
+        .onConflictDoUpdate({
+          target: statusSubscribers.email,
+          set: { email: sql`excluded.email`, createdAt: sql`CASE WHEN ${statusSubscribers.confirmedAt} IS NULL THEN now() ELSE ${statusSubscribers.createdAt} END` },
+        })
         .returning();
       if (!row || row.confirmedAt || !this.mail?.started) return;
       await this.mail.queueSafely(tx, {
@@ -67,21 +90,25 @@ export class StatusSubscriptions {
         kind: 'status_confirm',
         to: address,
         sensitive: true,
-        mail: statusConfirmMail({ confirmUrl: this.link('/status/confirm', { token: this.token('confirm', row.id) }), statusUrl: this.link() }),
+        mail: statusConfirmMail({ confirmUrl: this.link('/status/confirm', { token: this.token('confirm', row.id) }), statusUrl: this.link(), validDays: CONFIRMATION_VALID_DAYS }),
       });
     });
   }
 
+  /**
+   * Confirms the address of a genuine link if it is confirmed already or was submitted less than
+   * CONFIRMATION_VALID_DAYS ago: one conditional UPDATE, so a link cannot slip through as it expires.
+   * A genuine link whose address is too old, or gone (cleaned up, or unsubscribed), has expired.
+   */
   async confirm(token: string): Promise<void> {
     const id = this.readToken('confirm', token);
-    const [row] = id
-      ? await this.db
-          .update(statusSubscribers)
-          .set({ confirmedAt: sql`coalesce(${statusSubscribers.confirmedAt}, now())` })
-          .where(eq(statusSubscribers.id, id))
-          .returning({ id: statusSubscribers.id })
-      : [];
-    if (!row) throw unprocessable('This confirmation link is not valid (any more). Subscribe again on the status page.', 'INVALID_TOKEN');
+    if (!id) throw unprocessable('This confirmation link is not valid (any more). Subscribe again on the status page.', 'INVALID_TOKEN');
+    const [row] = await this.db
+      .update(statusSubscribers)
+      .set({ confirmedAt: sql`coalesce(${statusSubscribers.confirmedAt}, now())` })
+      .where(and(eq(statusSubscribers.id, id), or(isNotNull(statusSubscribers.confirmedAt), gt(statusSubscribers.createdAt, confirmationCutoff()))))
+      .returning({ id: statusSubscribers.id });
+    if (!row) throw unprocessable(CONFIRMATION_EXPIRED_MESSAGE, 'TOKEN_EXPIRED');
   }
 
   /** Deletes the address; a valid link used twice still answers success. */
@@ -96,12 +123,14 @@ export class StatusSubscriptions {
     if (!this.mail?.started) return 0;
     const rows = await tx.select().from(statusSubscribers).where(isNotNull(statusSubscribers.confirmedAt));
     for (const row of rows) {
-      const unsubscribeUrl = this.link('/status/unsubscribe', { token: this.token('unsubscribe', row.id) });
+      const token = this.token('unsubscribe', row.id);
+      const unsubscribeUrl = this.link('/status/unsubscribe', { token });
       await this.mail.queueSafely(tx, {
         userId: null,
         kind: 'status_notice',
         to: row.email,
-        headers: { 'List-Unsubscribe': `<${unsubscribeUrl}>` },
+        // RFC 8058 one-click: the mail client POSTs to the API; the link in the text opens the page.
+        headers: this.mail.listUnsubscribeHeaders('/api/status/subscriptions/unsubscribe', { token }),
         mail: statusNoticeMail({ ...notice, statusUrl: this.link(), unsubscribeUrl }),
       });
     }

@@ -12,6 +12,8 @@ import {
   subscribeBodySchema,
   subscriptionMessageResponseSchema,
   subscriptionTokenBodySchema,
+  unsubscribeStatusBodySchema,
+  unsubscribeStatusQuerySchema,
   incidentIdParamsSchema,
   incidentResponseSchema,
   statusComponentIdSchema,
@@ -19,6 +21,8 @@ import {
   updateIncidentBodySchema,
 } from '#shared/schemas/status.js';
 import type { AppContext } from '#server/context.js';
+import { badRequest } from '#server/errors.js';
+import { acceptOneClickForms } from '#server/modules/mail/one-click.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { statusAtomFeed } from './status-feed.js';
 import { StatusSubscriptions } from './status-subscriptions.js';
@@ -193,16 +197,50 @@ export function registerStatus(app: FastifyInstance, ctx: AppContext): StatusSer
     },
   );
 
-  api.post(
+  // The unsubscribe URL of every notice's List-Unsubscribe header (RFC 8058): a form POST of
+  // `List-Unsubscribe=One-Click` with the token in the query unsubscribes; the page's button sends JSON.
+  void app.register(async (scope) => {
+    acceptOneClickForms(scope);
+    scope.withTypeProvider<ZodTypeProvider>().post(
+      '/status/subscriptions/unsubscribe',
+      {
+        config: { auth: 'public' },
+        schema: {
+          tags,
+          summary: 'End a status subscription: the button of the unsubscribe page (token in the body), or a mail client\'s RFC 8058 one-click POST (token in the query)',
+          querystring: unsubscribeStatusQuerySchema,
+          body: unsubscribeStatusBodySchema.optional(),
+          response: { 200: subscriptionMessageResponseSchema, ...errorResponses },
+        },
+      },
+      async (request) => {
+        await ctx.rateLimiter.consume(STATUS_LIMITS.tokenPerIp, request.ip);
+        const token = request.body?.token ?? request.query.token;
+        if (!token) throw badRequest('The link is incomplete');
+        await subscriptions.unsubscribe(token);
+        return { message: 'Unsubscribed: this address gets no more status notices.' };
+      },
+    );
+  });
+
+  // Opening the List-Unsubscribe URL (a person, or a mail scanner prefetching it) unsubscribes no one:
+  // it leads to the page that asks for a click.
+  api.get(
     '/status/subscriptions/unsubscribe',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'End a status subscription (the link in every notice)', body: subscriptionTokenBodySchema, response: { 200: subscriptionMessageResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Opened in a browser, the one-click unsubscribe URL leads to the unsubscribe page (nothing changes on a GET)',
+        querystring: unsubscribeStatusQuerySchema,
+        response: { 303: z.null().describe('Redirect to /status/unsubscribe'), ...errorResponses },
+      },
     },
-    async (request) => {
-      await ctx.rateLimiter.consume(STATUS_LIMITS.tokenPerIp, request.ip);
-      await subscriptions.unsubscribe(request.body.token);
-      return { message: 'Unsubscribed: this address gets no more status notices.' };
+    async (request, reply) => {
+      const query = request.query.token ? `?${new URLSearchParams({ token: request.query.token }).toString()}` : '';
+      reply.header('Cache-Control', 'no-store');
+      reply.header('Referrer-Policy', 'no-referrer');
+      return reply.redirect(`/status/unsubscribe${query}`, 303);
     },
   );
 

@@ -240,6 +240,8 @@ const MATRIX: Record<string, Row> = {
   // A made-up token is refused (422) for everyone: the rule is that no session is needed.
   'POST /api/status/subscriptions/confirm': { rule: 'public', allowed: 'any', request: p('/api/status/subscriptions/confirm', { token: 'not-a-token' }) },
   'POST /api/status/subscriptions/unsubscribe': { rule: 'public', allowed: 'any', request: p('/api/status/subscriptions/unsubscribe', { token: 'not-a-token' }) },
+  // Opening the one-click URL only redirects to the page (303): nothing changes on a GET.
+  'GET /api/status/subscriptions/unsubscribe': { rule: 'public', request: p('/api/status/subscriptions/unsubscribe?token=not-a-token') },
 
   'GET /api/users/webhook-settings': { rule: 'user', request: p('/api/users/webhook-settings') },
   'PUT /api/users/webhook-settings': { rule: 'user', allowed: 'any', request: p('/api/users/webhook-settings', { url: 'https://example.com/hook', events: [], enabled: false }) },

@@ -158,6 +158,7 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'POST /api/status/subscriptions': () => ({ caller: 'anonymous', body: { email: 'mutation-status@example.com' } }),
   'POST /api/status/subscriptions/confirm': () => ({ caller: 'anonymous', body: { token: 'not-a-token' } }),
   'POST /api/status/subscriptions/unsubscribe': () => ({ caller: 'anonymous', body: { token: 'not-a-token' } }),
+  'GET /api/status/subscriptions/unsubscribe': () => ({ caller: 'anonymous', query: { token: 'not-a-token' } }),
   // A private address (allowed in this app): the suite has no DNS to resolve a public host.
   'PUT /api/users/webhook-settings': () => ({ body: { url: 'http://127.0.0.1:9/hook', events: [], enabled: false } }),
   // No webhook and no such delivery: refused (404) whatever the mutation, and nothing is sent.

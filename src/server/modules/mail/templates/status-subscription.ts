@@ -1,13 +1,14 @@
 import { renderMail, type RenderedMail } from './layout.js';
 
 /** Double opt-in for status notices: nothing is sent to the address until this link is followed. */
-export function statusConfirmMail(input: { confirmUrl: string; statusUrl: string }): RenderedMail {
+export function statusConfirmMail(input: { confirmUrl: string; statusUrl: string; validDays: number }): RenderedMail {
   return renderMail({
     subject: 'Confirm your Olympus status subscription',
     heading: 'Confirm your subscription',
     blocks: [
       { kind: 'p', text: 'Someone (hopefully you) asked to receive Olympus status notices at this address: new incidents, their updates and scheduled maintenance.' },
       { kind: 'button', label: 'Confirm the subscription', url: input.confirmUrl },
+      { kind: 'p', text: `The link works for ${input.validDays} days; after that, subscribe again to get a new one.` },
       { kind: 'p', text: `If it was not you, ignore this message: without confirmation nothing more is sent. The status page: ${input.statusUrl}` },
     ],
     reason: 'You receive this because this address was entered on the Olympus status page.',

@@ -80,4 +80,12 @@ describe('the status page: maintenance, subscriptions and the feed', () => {
     await waitFor(() => expect(screen.getByText(/^Subscribed:/)).toBeTruthy());
     expect(server.requests.find((r) => r.path === '/api/status/subscriptions/confirm')?.body).toEqual({ token: 'abc.def' });
   });
+
+  it('says an expired confirmation link has expired and keeps the form to subscribe again on the page', async () => {
+    server.on('POST', '/api/status/subscriptions/confirm', { status: 422, body: { error: 'This link has expired. Subscribe again to get a new one.', code: 'TOKEN_EXPIRED' } });
+    show('/status/confirm?token=abc.def');
+    fireEvent.click(await screen.findByRole('button', { name: 'Confirm my subscription' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('This link has expired. Subscribe again to get a new one.');
+    expect(screen.getByRole('form', { name: 'Subscribe to status notices' })).toBeTruthy();
+  });
 });
