@@ -1,6 +1,6 @@
 // `npm run bench [-- --quick] [-- --engines=postgres,pglite] [-- --connections=50] [-- --duration=10]
 //   [-- --mixed=300] [-- --sessions=3000] [-- --payments=1000] [-- --ipns=1500] [-- --login] [-- --profile] [-- --only=ipn,rss]
-//   [-- --mem]`
+//   [-- --mem] [-- --node-args="--heap-growing-percent=0"]`
 //
 // Drives the production build (dist/server/server.js) with autocannon, first on PostgreSQL
 // (BENCH_DATABASE_URL or TEST_DATABASE_URL; a throwaway database is created and dropped), then on the
@@ -52,6 +52,8 @@ const ONLY = opt('only', null)?.split(',') ?? null;
  * at the start and the end of the mixed traffic (where the resident memory is: V8 heap, external, native).
  */
 const MEM = args.includes('--mem');
+/** `--node-args="..."`: node options for the server process (space-separated), e.g. to compare a V8 setting with the entry's. */
+const NODE_ARGS = args.find((a) => a.startsWith('--node-args='))?.slice('--node-args='.length).split(' ').filter(Boolean) ?? [];
 const wanted = (key) => !ONLY || ONLY.includes(key);
 const DB_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const ENGINES = opt('engines', DB_URL ? 'postgres,pglite' : 'pglite').split(',');
@@ -291,7 +293,7 @@ async function benchEngine(engine) {
     const profileArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/profiles', engine)}`] : [];
     const memFile = MEM ? path.join(env.DATA_DIR, 'mem-probe.jsonl') : null;
     const memArgs = MEM ? ['--import', pathToFileURL(path.join(ROOT, 'bench/mem-probe.mjs')).href] : [];
-    server = await startProcess([...profileArgs, ...memArgs, SERVER_JS], memFile ? { ...env, MEM_PROBE_FILE: memFile } : env, `${url}/readyz`);
+    server = await startProcess([...NODE_ARGS, ...profileArgs, ...memArgs, SERVER_JS], memFile ? { ...env, MEM_PROBE_FILE: memFile } : env, `${url}/readyz`);
 
     const adminLogin = await api(url, 'POST', '/api/login', { body: { username: adminName, password: PASSWORD, turnstileToken: 'ok' } });
     const adIds = [];
