@@ -415,6 +415,7 @@ async function benchEngine(engine) {
     const mixId = randomBytes(3).toString('hex');
     const samples = [];
     const mixedStarted = Date.now();
+    const mixedCpuBefore = cpuMs(server.child.pid);
     const sampler = setInterval(() => samples.push(server.rssMiB()), 1000);
     const mixed = await measure({
       url,
@@ -432,6 +433,7 @@ async function benchEngine(engine) {
       ],
     });
     clearInterval(sampler);
+    const mixedCpuMs = cpuMs(server.child.pid) - mixedCpuBefore;
     const valid = samples.filter((s) => s !== null);
     const half = Math.floor(valid.length / 2);
     rows.push({
@@ -445,6 +447,8 @@ async function benchEngine(engine) {
       mixedP99: mixed.p99,
       mixedNon2xx: mixed.non2xx,
       mixedErrors: mixed.errors,
+      // Server CPU per request of the mixed traffic: what a different garbage-collection schedule costs.
+      mixedCpuUsPerRequest: mixed.requests ? Math.round((mixedCpuMs * 1000) / mixed.requests) : null,
       ...(memFile ? { memory: memoryBreakdown(memFile, mixedStarted) } : {}),
     });
     if (memFile) {
@@ -539,7 +543,7 @@ for (const [engine, rows] of Object.entries(result.engines)) {
   for (const r of rows) {
     if (r.key === 'rss') {
       console.log(
-        `${pad(engine, 9)}${pad(r.name, 46)}${padL(`${r.peakMiB} MB`, 8)}${padL('', 9)}${padL('', 8)}${padL('', 8)}${padL('', 9)}${padL('', 12)}  ${pad(GOALS.rss.text, 24)}${r.verdict} (halves ${r.firstHalfPeakMiB} / ${r.secondHalfPeakMiB} MB, ${r.mixedRps} req/s, non-2xx ${r.mixedNon2xx})`,
+        `${pad(engine, 9)}${pad(r.name, 46)}${padL(`${r.peakMiB} MB`, 8)}${padL('', 9)}${padL('', 8)}${padL('', 8)}${padL('', 9)}${padL('', 12)}  ${pad(GOALS.rss.text, 24)}${r.verdict} (halves ${r.firstHalfPeakMiB} / ${r.secondHalfPeakMiB} MB, ${r.mixedRps} req/s, non-2xx ${r.mixedNon2xx}, server CPU ${r.mixedCpuUsPerRequest} us/request)`,
       );
       continue;
     }
