@@ -1,5 +1,6 @@
 // `npm run bench [-- --quick] [-- --engines=postgres,pglite] [-- --connections=50] [-- --duration=10]
-//   [-- --mixed=300] [-- --sessions=3000] [-- --payments=1000] [-- --ipns=1500] [-- --login] [-- --profile] [-- --only=ipn,rss]`
+//   [-- --mixed=300] [-- --sessions=3000] [-- --payments=1000] [-- --ipns=1500] [-- --login] [-- --profile] [-- --only=ipn,rss]
+//   [-- --mem] [-- --node-args="--heap-growing-percent=0"]`
 //
 // Drives the production build (dist/server/server.js) with autocannon, first on PostgreSQL
 // (BENCH_DATABASE_URL or TEST_DATABASE_URL; a throwaway database is created and dropped), then on the
@@ -45,6 +46,14 @@ const LOGIN = args.includes('--login');
 const PROFILE = args.includes('--profile');
 /** `--only=ipn,rss`: just these scenarios (keys of GOALS), e.g. to profile one of them. */
 const ONLY = opt('only', null)?.split(',') ?? null;
+/**
+ * `--mem`: the server runs with bench/mem-probe.mjs preloaded (bench only), which samples
+ * process.memoryUsage(), V8's heap spaces and smaps_rollup each second; the RSS row then gets a breakdown
+ * at the start and the end of the mixed traffic (where the resident memory is: V8 heap, external, native).
+ */
+const MEM = args.includes('--mem');
+/** `--node-args="..."`: node options for the server process (space-separated), e.g. to compare a V8 setting with the entry's. */
+const NODE_ARGS = args.find((a) => a.startsWith('--node-args='))?.slice('--node-args='.length).split(' ').filter(Boolean) ?? [];
 const wanted = (key) => !ONLY || ONLY.includes(key);
 const DB_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const ENGINES = opt('engines', DB_URL ? 'postgres,pglite' : 'pglite').split(',');
@@ -282,7 +291,9 @@ async function benchEngine(engine) {
     const { tokens, payments } = await seed(env);
     console.log(`  seeded ${USERS} users, ${tokens.length} sessions, ${payments.length} payments in ${Date.now() - seedStarted} ms`);
     const profileArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/profiles', engine)}`] : [];
-    server = await startProcess([...profileArgs, SERVER_JS], env, `${url}/readyz`);
+    const memFile = MEM ? path.join(env.DATA_DIR, 'mem-probe.jsonl') : null;
+    const memArgs = MEM ? ['--import', pathToFileURL(path.join(ROOT, 'bench/mem-probe.mjs')).href] : [];
+    server = await startProcess([...NODE_ARGS, ...profileArgs, ...memArgs, SERVER_JS], memFile ? { ...env, MEM_PROBE_FILE: memFile } : env, `${url}/readyz`);
 
     const adminLogin = await api(url, 'POST', '/api/login', { body: { username: adminName, password: PASSWORD, turnstileToken: 'ok' } });
     const adIds = [];
@@ -403,6 +414,8 @@ async function benchEngine(engine) {
     let m = 0;
     const mixId = randomBytes(3).toString('hex');
     const samples = [];
+    const mixedStarted = Date.now();
+    const mixedCpuBefore = cpuMs(server.child.pid);
     const sampler = setInterval(() => samples.push(server.rssMiB()), 1000);
     const mixed = await measure({
       url,
@@ -420,6 +433,7 @@ async function benchEngine(engine) {
       ],
     });
     clearInterval(sampler);
+    const mixedCpuMs = cpuMs(server.child.pid) - mixedCpuBefore;
     const valid = samples.filter((s) => s !== null);
     const half = Math.floor(valid.length / 2);
     rows.push({
@@ -433,7 +447,18 @@ async function benchEngine(engine) {
       mixedP99: mixed.p99,
       mixedNon2xx: mixed.non2xx,
       mixedErrors: mixed.errors,
+      // Server CPU per request of the mixed traffic: what a different garbage-collection schedule costs.
+      mixedCpuUsPerRequest: mixed.requests ? Math.round((mixedCpuMs * 1000) / mixed.requests) : null,
+      ...(memFile ? { memory: memoryBreakdown(memFile, mixedStarted) } : {}),
     });
+    if (memFile) {
+      const { atStart, atEnd, peak } = rows.at(-1).memory;
+      const show = (m) => m && `rss ${m.rssMiB}, heap ${m.heapUsedMiB} used / ${m.heapTotalMiB} total (new ${m.spaces.new}, old ${m.spaces.old}, code ${m.spaces.code}, large ${m.spaces.large_object}), external ${m.externalMiB} (array buffers ${m.arrayBuffersMiB}), anonymous ${m.anonMiB}, file-backed ${m.fileMiB} MB`;
+      console.log(`  memory at the start of the mixed traffic: ${show(atStart)}`);
+      console.log(`  memory at its end:                        ${show(atEnd)}`);
+      console.log(`  memory at its peak RSS:                   ${show(peak)}`);
+      console.log(`  lowest heap used (live data) in each half: ${rows.at(-1).memory.heapUsedLowMiB.join(' / ')} MB`);
+    }
     return rows;
   } finally {
     await ceilingServer.stop();
@@ -441,6 +466,22 @@ async function benchEngine(engine) {
     rmSync(env.DATA_DIR, { recursive: true, force: true });
     await dropDatabase().catch(() => {});
   }
+}
+
+/** The probe's samples (bench/mem-probe.mjs): the first after `since`, the last, and the one with the highest RSS. */
+function memoryBreakdown(file, since) {
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+  const during = lines.filter((l) => l.t >= since);
+  const half = Math.floor(during.length / 2);
+  // The lowest heapUsed of a half is about what its full collections kept alive: live data, not garbage.
+  const low = (list) => (list.length ? Math.min(...list.map((l) => l.heapUsedMiB)) : null);
+  return {
+    atStart: during[0] ?? null,
+    atEnd: during.at(-1) ?? null,
+    peak: during.reduce((a, b) => (!a || b.rssMiB > a.rssMiB ? b : a), null),
+    heapUsedLowMiB: [low(during.slice(0, half)), low(during.slice(half))],
+    samples: during.length,
+  };
 }
 
 /** Counted impressions, read while the server runs (PostgreSQL directly; the embedded one through its staff stats is not worth it: null). */
@@ -502,7 +543,7 @@ for (const [engine, rows] of Object.entries(result.engines)) {
   for (const r of rows) {
     if (r.key === 'rss') {
       console.log(
-        `${pad(engine, 9)}${pad(r.name, 46)}${padL(`${r.peakMiB} MB`, 8)}${padL('', 9)}${padL('', 8)}${padL('', 8)}${padL('', 9)}${padL('', 12)}  ${pad(GOALS.rss.text, 24)}${r.verdict} (halves ${r.firstHalfPeakMiB} / ${r.secondHalfPeakMiB} MB, ${r.mixedRps} req/s, non-2xx ${r.mixedNon2xx})`,
+        `${pad(engine, 9)}${pad(r.name, 46)}${padL(`${r.peakMiB} MB`, 8)}${padL('', 9)}${padL('', 8)}${padL('', 8)}${padL('', 9)}${padL('', 12)}  ${pad(GOALS.rss.text, 24)}${r.verdict} (halves ${r.firstHalfPeakMiB} / ${r.secondHalfPeakMiB} MB, ${r.mixedRps} req/s, non-2xx ${r.mixedNon2xx}, server CPU ${r.mixedCpuUsPerRequest} us/request)`,
       );
       continue;
     }

@@ -2,9 +2,11 @@ import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { openDatabase } from './db/client.js';
 import { runMigrations } from './db/migrate.js';
+import { limitHeapGrowth } from './heap-growth.js';
 
 /** Starts the product: database, migrations, HTTP server; stops gracefully on SIGTERM/SIGINT. */
 async function main(): Promise<void> {
+  limitHeapGrowth();
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   let migrated = false;

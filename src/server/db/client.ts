@@ -1,7 +1,5 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 
@@ -67,6 +65,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     };
   }
 
+  // Loaded only for the embedded database: a server on PostgreSQL never loads PGlite's code.
+  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]);
   const memory = options.dataDir === 'memory://';
   const pgliteDir = memory ? undefined : path.join(options.dataDir, 'pglite');
   if (pgliteDir) mkdirSync(pgliteDir, { recursive: true });
