@@ -50,7 +50,7 @@ import { userReadCache } from './modules/users/user-read-cache.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { BatchedLogDestination } from './plugins/log-destination.js';
 import { registerMetrics } from './plugins/observability.js';
-import { requestLogLine } from './plugins/request-log.js';
+import { LazyChildLogger, requestLogLine } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security.js';
 import { strictValidatorCompiler } from './plugins/strict-input.js';
 import { registerSandboxes } from './sandbox/sandbox.routes.js';
@@ -96,6 +96,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
           },
     // One line per request, written when it is answered (below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log is made when a request logs something (most never do): request-log.ts.
+    childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();

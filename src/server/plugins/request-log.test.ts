@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { describe, expect, it } from 'vitest';
-import { requestLogLine } from './request-log.js';
+import { LazyChildLogger, requestLogLine } from './request-log.js';
 
 /** The line pino (Fastify's logger) wrote for a request before request-log.ts: app.ts's logger options and call. */
 async function pinoLine(request: { id: string; method: string; url: string }, statusCode: number, elapsedMs: number): Promise<string> {
@@ -42,5 +42,39 @@ describe('request log line (docs/decisions/0171, 0192)', () => {
     const line = requestLogLine('abcdefgh', 'GET', '/api/mail/unsubscribe?token=t0k3n', 200, 0.4);
     expect(line).not.toContain('t0k3n');
     expect(JSON.parse(line)).toMatchObject({ req: { path: '/api/mail/unsubscribe' }, res: { statusCode: 200 }, responseTime: 0.4 });
+  });
+});
+
+describe('request.log made on first use (LazyChildLogger)', () => {
+  async function linesOf(lazy: boolean): Promise<string[]> {
+    const lines: string[] = [];
+    const app = Fastify({
+      logger: { level: 'debug', stream: { write: (s: string) => void lines.push(s) } },
+      genReqId: () => 'fixed-request-id',
+      logController: new LogController({ disableRequestLogging: true }),
+      ...(lazy ? { childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options) } : {}),
+    });
+    app.get('/quiet', async () => ({ ok: true }));
+    app.get('/talks', async (request) => {
+      request.log.info('plain message');
+      request.log.warn({ detail: { n: 1 } }, 'with an object %s', 'and an argument');
+      request.log.debug('debug is on');
+      request.log.trace('trace is off');
+      request.log.child({ part: 'inner' }).error('from a child');
+      return { level: request.log.level };
+    });
+    expect((await app.inject({ method: 'GET', url: '/quiet' })).statusCode).toBe(200);
+    const talks = await app.inject({ method: 'GET', url: '/talks' });
+    expect(talks.json()).toEqual({ level: 'debug' });
+    await app.close();
+    return lines.map((l) => JSON.stringify({ ...(JSON.parse(l) as Record<string, unknown>), time: 0 }));
+  }
+
+  it('writes the same lines as the child Fastify makes', async () => {
+    const eager = await linesOf(false);
+    const lazy = await linesOf(true);
+    expect(lazy).toEqual(eager);
+    expect(lazy).toHaveLength(4);
+    expect(lazy.every((l) => l.includes('"reqId":"fixed-request-id"'))).toBe(true);
   });
 });
