@@ -50,6 +50,7 @@ import { userReadCache } from './modules/users/user-read-cache.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { BatchedLogDestination } from './plugins/log-destination.js';
 import { registerMetrics } from './plugins/observability.js';
+import { LazyChildLogger, requestLogLine } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security.js';
 import { strictValidatorCompiler } from './plugins/strict-input.js';
 import { registerSandboxes } from './sandbox/sandbox.routes.js';
@@ -73,6 +74,8 @@ export type App = FastifyInstance;
 /** Builds the whole application; server.ts only listens and shuts down. Tests call this too. */
 export async function buildApp(deps: AppDeps): Promise<App> {
   const { config } = deps;
+  // Batched, off the request's path (docs/decisions/0171); tests may pass their own stream.
+  const logStream = config.logLevel === 'silent' ? null : (deps.logStream ?? new BatchedLogDestination());
   const app = Fastify({
     logger:
       config.logLevel === 'silent'
@@ -89,11 +92,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
               }),
             },
             redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
-            // Batched, off the request's path (docs/decisions/0171); tests may pass their own stream.
-            stream: deps.logStream ?? new BatchedLogDestination(),
+            stream: logStream!,
           },
     // One line per request, written when it is answered (below), instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
+    // request.log is made when a request logs something (most never do): request-log.ts.
+    childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options),
     genReqId: (req) => {
       const incoming = req.headers['x-request-id'];
       return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
@@ -107,13 +111,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Every body, query string and path param: strict input rules, then the route's schema (decision 0110).
   app.setValidatorCompiler(strictValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
-  // The request log: one line per answered request (method, path without its query, status, time).
-  if (['info', 'debug', 'trace'].includes(config.logLevel)) {
+  // The request log: one line per answered request (method, path without its query, status, time),
+  // written to the logger's stream as pino would (request-log.ts: no serializer or redaction needed).
+  if (logStream && ['info', 'debug', 'trace'].includes(config.logLevel)) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime: Math.round(reply.elapsedTime * 10) / 10 }, 'request completed');
+      logStream.write(requestLogLine(request.id, request.method, request.url, reply.statusCode, reply.elapsedTime));
       done();
     });
   }

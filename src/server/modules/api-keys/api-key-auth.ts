@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { API_KEY_FAMILY } from '#shared/schemas/charges.js';
 import type { AppContext } from '#server/context.js';
 import { unauthorized } from '#server/errors.js';
+import { addRouteCheck } from '#server/plugins/route-checks.js';
 import type { ApiKeyService } from './api-keys.service.js';
 import type { ApiKeyRow } from './api-keys.tables.js';
 
@@ -30,8 +31,7 @@ function bearerToken(request: FastifyRequest): string | null {
  */
 export function registerApiKeyAuth(app: FastifyInstance, ctx: AppContext, keys: ApiKeyService): void {
   app.decorateRequest('apiKey', null);
-  app.addHook('onRequest', async (request) => {
-    if (!request.routeOptions.config.apiKey) return;
+  async function check(request: FastifyRequest): Promise<void> {
     const token = bearerToken(request);
     if (!token) throw unauthorized('An API key is required: Authorization: Bearer olk_live_…', 'NO_API_KEY');
     if (!token.startsWith(API_KEY_FAMILY)) throw unauthorized('This endpoint takes an API key, not a session token', 'INVALID_API_KEY');
@@ -40,6 +40,13 @@ export function registerApiKeyAuth(app: FastifyInstance, ctx: AppContext, keys: 
     request.apiKey = key;
     await ctx.rateLimiter.consume({ name: 'api-key', limit: key.rateLimitPerMinute, windowSeconds: 60 }, key.id);
     await keys.touch(key);
+  }
+  // Attached to the routes with `config.apiKey` only (other routes do not run it at all).
+  app.addHook('onRoute', (route) => {
+    if (!(route.config as { apiKey?: boolean } | undefined)?.apiKey) return;
+    addRouteCheck(route, (request, _reply, done) => {
+      check(request).then(() => done(), done);
+    });
   });
 }
 

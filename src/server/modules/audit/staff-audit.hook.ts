@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '#server/context.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import { recordAudit } from './audit.service.js';
@@ -25,9 +25,16 @@ function redact(body: unknown): unknown {
  * Recorded after the change commits: a failed audit write is logged, never turned into a failed action.
  */
 export function registerStaffAuditHook(app: FastifyInstance, ctx: AppContext): void {
-  app.addHook('onResponse', async (request, reply) => {
-    const config = request.routeOptions.config;
+  // Attached to the staff and admin routes that change something and do not audit themselves.
+  app.addHook('onRoute', (route) => {
+    const config = route.config as { auth?: string; audited?: boolean } | undefined;
     if (!config || config.audited || (config.auth !== 'staff' && config.auth !== 'admin')) return;
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!methods.some((m) => CHANGES.has(m))) return;
+    const hooks = route.onResponse === undefined ? [] : Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse];
+    route.onResponse = [...hooks, audit];
+  });
+  async function audit(request: FastifyRequest, reply: FastifyReply): Promise<void> {
     if (!CHANGES.has(request.method) || reply.statusCode >= 400) return;
     const actorId = request.auth?.userId;
     if (!actorId) return;
@@ -46,5 +53,5 @@ export function registerStaffAuditHook(app: FastifyInstance, ctx: AppContext): v
     } catch (err) {
       request.log.error({ err }, 'could not record a staff action in the audit log');
     }
-  });
+  }
 }

@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler } from 'fastify';
 import { API_KEY_FAMILY } from '#shared/schemas/charges.js';
 import type { AppContext } from '#server/context.js';
 import { AppError, forbidden, unauthorized } from '#server/errors.js';
 import { userReadCache } from '#server/modules/users/user-read-cache.js';
 import { findUserById } from '#server/modules/users/users.service.js';
+import { addRouteCheck } from '#server/plugins/route-checks.js';
 import { SessionStore } from './sessions.service.js';
 import { type SessionTokenClaims, verifySessionToken } from './tokens.js';
 
@@ -102,9 +103,8 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
     };
   }
 
-  app.addHook('onRequest', async (request) => {
-    const requirement = request.routeOptions.config.auth ?? 'public';
-    if (requirement === 'public') return;
+  /** The route's rule, enforced after `authenticate` (which throws 401 without a valid session). */
+  async function enforce(request: FastifyRequest, requirement: Exclude<AuthRequirement, 'public'>): Promise<void> {
     if (requirement === 'optional') {
       try {
         request.auth = await authenticate(request);
@@ -136,6 +136,27 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
         return;
       }
     }
+  }
+
+  /**
+   * Each route's rule is known when the route is declared, so the check is attached to the routes that
+   * need one (`addRouteCheck`) instead of one app-wide hook asking every request for its route's
+   * options: public routes (health, the SPA) pay nothing, and an anonymous call to an `optional` route
+   * (ad impressions) is answered without building (and catching) an error.
+   * Every route of the API is declared after this (app.ts registers auth before the /api plugin); a
+   * route with no `auth` is public, as before.
+   */
+  app.addHook('onRoute', (route) => {
+    const requirement = (route.config as { auth?: AuthRequirement } | undefined)?.auth ?? 'public';
+    if (requirement === 'public') return;
+    const check: onRequestHookHandler = (request, _reply, done) => {
+      if (requirement === 'optional' && bearerToken(request) === null) {
+        done();
+        return;
+      }
+      enforce(request, requirement).then(() => done(), done);
+    };
+    addRouteCheck(route, check);
   });
 }
 

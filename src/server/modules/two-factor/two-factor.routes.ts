@@ -27,6 +27,7 @@ import { AppError, unauthorized } from '#server/errors.js';
 import type { AuthService } from '#server/modules/auth/auth.service.js';
 import { requestMeta } from '#server/modules/auth/request-meta.js';
 import { requireUserId } from '#server/modules/auth/auth.plugin.js';
+import { addRouteCheck } from '#server/plugins/route-checks.js';
 import { toUserDto } from '#server/modules/users/users.service.js';
 import { userReadCache } from '#server/modules/users/user-read-cache.js';
 import { findUserById } from '#server/modules/users/users.service.js';
@@ -254,15 +255,20 @@ export const STAFF_TWO_FACTOR_REQUIRED = 'Set up two-factor sign-in (an authenti
  */
 export function registerStaffTwoFactorGate(app: FastifyInstance, ctx: AppContext): void {
   if (ctx.config.raw.REQUIRE_STAFF_2FA !== '1') return;
-  app.addHook('onRequest', async (request) => {
-    const requirement = request.routeOptions.config.auth;
+  // Attached to staff and admin routes only, after the auth check (registered before this).
+  app.addHook('onRoute', (route) => {
+    const requirement = (route.config as { auth?: string } | undefined)?.auth;
     if (requirement !== 'staff' && requirement !== 'admin') return;
-    const userId = request.auth?.userId;
+    addRouteCheck(route, (request, _reply, done) => {
+      requireSecondFactor(request.auth?.userId ?? null).then(() => done(), done);
+    });
+  });
+  async function requireSecondFactor(userId: string | null): Promise<void> {
     if (!userId) return;
     const row = await userReadCache.get(userId, (id) => findUserById(ctx.database.db, id));
     if (!row) return;
     if (!(await hasSecondFactor(ctx.database.db, userId))) {
       throw new AppError(403, 'TWO_FACTOR_REQUIRED', STAFF_TWO_FACTOR_REQUIRED);
     }
-  });
+  }
 }
