@@ -20,15 +20,22 @@ const usd = (cents: number) => (cents / 100).toFixed(2);
 export async function notifyPaymentCredited(
   mail: MailService | undefined,
   tx: Tx,
-  input: { userId: string; paymentId: string; priceAmountCents: number; feeCents: number; creditedCents: number; payCurrency: string },
+  input: PaymentCredited,
 ): Promise<void> {
   // A stopped queue (an app closing, a service built without mail) sends nothing, as webhook events do.
   if (!mail?.started) return;
   if (!(await mail.wants(tx, input.userId, 'payment_credited'))) return;
   const user = await findUserById(tx, input.userId);
   if (!user) return;
+  await mail.queueSafely(tx, paymentCreditedMessage(mail, user, input));
+}
+
+type PaymentCredited = { userId: string; paymentId: string; priceAmountCents: number; feeCents: number; creditedCents: number; payCurrency: string };
+
+/** The "payment credited" mail to one user, as the single and the batched notification queue it. */
+function paymentCreditedMessage(mail: MailService, user: { id: string; email: string; username: string }, input: PaymentCredited): QueueMailInput {
   const unsubscribe = mail.unsubscribe(user.id, 'payment_credited');
-  await mail.queueSafely(tx, {
+  return {
     userId: user.id,
     kind: 'payment_credited',
     to: user.email,
@@ -42,7 +49,7 @@ export async function notifyPaymentCredited(
       url: mail.link('/payment/complete', { id: input.paymentId }),
       unsubscribeUrl: unsubscribe.url,
     }),
-  });
+  };
 }
 
 /**
@@ -52,7 +59,7 @@ export async function notifyPaymentCredited(
 export async function notifyPaymentsCredited(
   mail: MailService | undefined,
   tx: Tx,
-  inputs: { userId: string; paymentId: string; priceAmountCents: number; feeCents: number; creditedCents: number; payCurrency: string }[],
+  inputs: PaymentCredited[],
 ): Promise<void> {
   if (!mail?.started || inputs.length === 0) return;
   const rows = await tx
@@ -66,22 +73,7 @@ export async function notifyPaymentsCredited(
     const user = byId.get(input.userId);
     // No preferences row: yes (as MailService.wants).
     if (!user || user.wants === false) continue;
-    const unsubscribe = mail.unsubscribe(user.id, 'payment_credited');
-    mails.push({
-      userId: user.id,
-      kind: 'payment_credited',
-      to: user.email,
-      headers: unsubscribe.headers,
-      mail: paymentCreditedMail({
-        username: user.username,
-        amountPaid: usd(input.priceAmountCents),
-        fee: usd(input.feeCents),
-        credits: usd(input.creditedCents),
-        currency: input.payCurrency.toUpperCase(),
-        url: mail.link('/payment/complete', { id: input.paymentId }),
-        unsubscribeUrl: unsubscribe.url,
-      }),
-    });
+    mails.push(paymentCreditedMessage(mail, user, input));
   }
   await mail.queueManySafely(tx, mails);
 }
