@@ -13,7 +13,7 @@
 //
 // Every scenario is compared with a bare node:http server answering a fixed JSON body (the ceiling on
 // this machine), measured in the same pass just before, driven the same way (same per-request setup in
-// the load generator). Goals are issue 18's. The many-sessions and many-payments scenarios warm up with
+// the load generator). Goals: docs/performance.md#goals. The many-sessions and many-payments scenarios warm up with
 // one request per session or payment (each instance cache entry made once), then measure steady state.
 // Next to req/s, the server's CPU time per request (from /proc; the embedded database runs inside the
 // server process, PostgreSQL does not) is the figure to compare on a shared machine. `--profile` writes
@@ -59,7 +59,7 @@ const DB_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const ENGINES = opt('engines', DB_URL ? 'postgres,pglite' : 'pglite').split(',');
 const CORES = os.availableParallelism?.() ?? os.cpus().length;
 
-/** Issue 18's goals: a ratio to the ceiling, a rate, or a memory bound. */
+/** The goals of docs/performance.md#goals: a ratio to the ceiling, a rate, or a memory bound. */
 const GOALS = {
   healthz: { ratio: 0.5, text: '>= 0.5 x' },
   meOne: { ratio: 0.5, text: '>= 0.5 x' },

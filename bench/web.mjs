@@ -8,7 +8,7 @@
 //     sandbox providers, PGlite in a temporary DATA_DIR, loopback only) in Debian's Chromium
 //     (/usr/bin/chromium, or CHROME_PATH), headless, with Lighthouse's default config: mobile, simulated
 //     throttling. Records the four category scores (0-100) per page and the audits that did not pass;
-//     target (issue #9): performance and accessibility 95 or better on `/`. /payment/process without
+//     target (docs/performance.md#goals): performance and accessibility 95 or better on `/`. /payment/process without
 //     its query parameters redirects in the browser, so its row scores the page it lands on (finalUrl).
 // Flags: --build rebuilds first; --no-lighthouse skips Lighthouse; --lighthouse-runs=N runs each page N
 // times (default 3; a run takes about 10 s) and keeps the run with the median performance score, as

@@ -4,7 +4,7 @@ import staffAccounts from '../support/staff-accounts.json' with { type: 'json' }
 import { expect, test } from '../support/fixtures.js';
 
 /**
- * Ads in Chromium (design.md section 9): an impression counts when at least half of the ad has been on
+ * Ads in Chromium (docs/product.md#ads): an impression counts when at least half of the ad has been on
  * screen for one continuous second, once per viewer per ad per 30 minutes. Ads are created through the
  * staff API, signed in as the admin account the e2e server makes with the operator command.
  */

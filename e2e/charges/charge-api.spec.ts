@@ -3,7 +3,7 @@ import { expect, registerUser, test } from '../support/fixtures.js';
 import { skipOnboarding, staffPage } from '../support/staff-login.js';
 
 /**
- * Issue 19, the charge API end to end: an admin makes an API key in the console and sees it once; a
+ * decision 0165, the charge API end to end: an admin makes an API key in the console and sees it once; a
  * service charges a user's credits with it; the user finds the charge in the credit history, opens its
  * printable receipt, and exports the ledger of today as CSV.
  */

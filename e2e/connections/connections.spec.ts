@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, registerUser, signIn, test } from '../support/fixtures.js';
 
 /**
- * Discord and Telegram connections through the sandboxes, in the browser (spec sections 2, 5 and 8).
+ * Discord and Telegram connections through the sandboxes, in the browser (docs/product.md#routes, #validation, #errors).
  *
  * The providers send the browser back to PUBLIC_URL, which may be another origin than the one the
  * test server is reached at (localhost vs 127.0.0.1): the whole flow runs on the public origin, read
@@ -31,7 +31,7 @@ async function me(page: Page, token: string) {
   return ((await res.json()) as { user: { discord: { id: string; username: string } | null; telegram: { username: string | null } | null } }).user;
 }
 
-/** The error view of spec section 2: "Connection Failed", the message, then /dashboard/settings after 3 s. */
+/** The error view of docs/product.md#routes: "Connection Failed", the message, then /dashboard/settings after 3 s. */
 async function expectErrorViewThenSettings(page: Page, message: string) {
   await expect(page.getByRole('heading', { level: 1, name: 'Connection Failed' })).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: message })).toHaveText(message);

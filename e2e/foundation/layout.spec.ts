@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, expectPageRendered, test } from '../support/fixtures.js';
 
-/** The marketing pages of spec section 1 and where the site links to them. */
+/** The marketing pages of docs/product.md#overview and where the site links to them. */
 const HEADER_PAGES = [
   { name: 'Jobs', path: '/jobs' },
   { name: 'Portfolio', path: '/portfolio' },

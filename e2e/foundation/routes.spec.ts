@@ -2,7 +2,7 @@ import { paths } from '#shared/routes.js';
 import { crashHeading, expect, expectPageRendered, signIn, test } from '../support/fixtures.js';
 
 /**
- * Every route of spec section 2, as a visitor would open it: by typing the address (a full page load
+ * Every route of docs/product.md#routes, as a visitor would open it: by typing the address (a full page load
  * through the server's history fallback), then rendering its lazily loaded page.
  */
 const ROUTES: { route: string; url: string }[] = [
@@ -30,7 +30,7 @@ const ROUTES: { route: string; url: string }[] = [
   { route: paths.unsubscribe, url: '/unsubscribe' },
 ];
 
-test('the list covers every route of the spec', () => {
+test('the list covers every documented route', () => {
   const covered = new Set(ROUTES.map((r) => r.url.split('?')[0]));
   for (const route of Object.values(paths)) expect(covered, route).toContain(route);
 });

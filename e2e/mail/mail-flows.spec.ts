@@ -3,7 +3,7 @@ import { expect, registerUser, signIn, test } from '../support/fixtures.js';
 import staff from '../support/staff-accounts.json' with { type: 'json' };
 
 /**
- * The mail flows of issue 15 in Chromium against the mail sandbox: every message is read the way a
+ * The mail flows of decision 0130 in Chromium against the mail sandbox: every message is read the way a
  * test reads a mailbox, through GET /sandbox/mail/messages?to=, and its link is opened in the browser.
  */
 

@@ -3,7 +3,7 @@ import type { Locator } from '@playwright/test';
 import { expect, expectPageRendered, test } from '../support/fixtures.js';
 
 /**
- * Issue 8, "What it must show": every marketing page renders its content with no console errors and
+ * The marketing pages (docs/product.md#marketing): every marketing page renders its content with no console errors and
  * passes axe with no serious or critical violations, titled and described for search and sharing.
  * Each page is opened by address (a full load) and checked for a piece of its real content.
  */

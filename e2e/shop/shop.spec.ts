@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, signIn, test } from '../support/fixtures.js';
 import { staffPage } from '../support/staff-login.js';
 
-// Catalogue and orders (issue 19). Generous timeouts: the machine running these may be busy.
+// Catalogue and orders (decision 0160). Generous timeouts: the machine running these may be busy.
 const SLOW = { timeout: 30_000 };
 
 const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;

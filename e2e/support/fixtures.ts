@@ -27,7 +27,7 @@ export const test = base.extend<{ consoleErrors: string[] }>({
 
 export { expect };
 
-/** The crash screen of spec section 2. */
+/** The crash screen of docs/product.md#routes. */
 export const crashHeading = (page: Page) => page.getByRole('heading', { name: 'Something went wrong' });
 
 /** Waits until the route's page (a lazily loaded chunk) has rendered its main heading. */

@@ -3,7 +3,7 @@ import type { Page } from '@playwright/test';
 import { expect, signIn, test } from '../support/fixtures.js';
 import { staffPage } from '../support/staff-login.js';
 
-/** The support desk of issue 20 in the browser: staff tools, merging, rating and attachments. */
+/** The support desk of decision 0190 in the browser: staff tools, merging, rating and attachments. */
 
 // A real 1x1 PNG, and an SVG that claims to be one.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

@@ -4,7 +4,7 @@ import { expect, test } from '../support/fixtures.js';
 import { startServer, type IsolatedServer } from '../support/isolated-server.js';
 
 /**
- * Issue 16, "Done when", in Chromium: an authenticator app from the QR secret, recovery codes, a passkey
+ * Two-factor sign-in (decision 0140) in Chromium: an authenticator app from the QR secret, recovery codes, a passkey
  * through Chromium's virtual authenticator (DevTools WebAuthn domain), and turning two-factor off. The app
  * runs on `localhost` here: browsers refuse passkeys on a bare IP address like the shared server's.
  */

@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { expect, signIn, test } from '../support/fixtures.js';
 
 /**
- * Webhooks from the settings page, in the browser (design.md section 10). The e2e server runs with
+ * Webhooks from the settings page, in the browser (docs/product.md#webhooks). The e2e server runs with
  * WEBHOOK_ALLOW_PRIVATE_TARGETS=1, so it may deliver to this receiver on 127.0.0.1.
  */
 

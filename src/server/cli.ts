@@ -31,7 +31,7 @@ async function createUserCommand(args: string[]): Promise<void> {
   if (!username.success) throw new Error(`--username: ${username.error.issues[0]?.message}`);
   const password = passwordSchema.safeParse(values.password);
   if (!password.success) throw new Error(`--password: ${password.error.issues[0]?.message}`);
-  // Staff accounts above all must not be one guess away (design.md section 4 applies here too).
+  // Staff accounts above all must not be one guess away (docs/product.md#accounts applies here too).
   if (isCommonPassword(password.data)) throw new Error('--password: This password is too common. Choose one that is harder to guess.');
   const email = emailSchema.safeParse(values.email ?? `${username.data.toLowerCase()}@users.olympus.local`);
   if (!email.success) throw new Error(`--email: ${email.error.issues[0]?.message}`);

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
-/** Runtime settings (design.md section 2), parsed once at boot so a bad value fails fast. */
+/** Runtime settings (docs/product.md#runtime), parsed once at boot so a bad value fails fast. */
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   DATA_DIR: z.string().default('./data'),
-  /** Ticket attachments (issue 20); default DATA_DIR/attachments. Several instances must share it. */
+  /** Ticket attachments (decision 0190); default DATA_DIR/attachments. Several instances must share it. */
   ATTACHMENTS_DIR: z.string().optional(),
   DATABASE_URL: z.string().optional(),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 bytes').optional(),
@@ -134,7 +134,7 @@ export interface Config {
   swap: SwapConfig;
   /** Reward credits per finished exchange, as a percentage of its USD value. */
   rewardPercent: number;
-  /** Providers running as local sandboxes (design.md section 1). */
+  /** Providers running as local sandboxes (docs/architecture.md#principles). */
   sandboxes: string[];
   webhooks: { allowPrivateTargets: boolean };
   mail: MailConfig;
@@ -143,7 +143,7 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-/** Sandbox secrets are fixed and public (design.md section 2). */
+/** Sandbox secrets are fixed and public (docs/product.md#runtime). */
 export const SANDBOX_SECRETS = {
   nowpaymentsIpnSecret: 'sandbox-ipn-secret',
   nowpaymentsApiKey: 'sandbox-api-key',

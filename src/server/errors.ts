@@ -1,6 +1,6 @@
 /**
  * The one application error type: a status, a machine code and a message fit to show a person
- * (design.md section 3). Anything else thrown becomes a 500 without details.
+ * (docs/product.md#api-conventions). Anything else thrown becomes a 500 without details.
  */
 export class AppError extends Error {
   readonly status: number;

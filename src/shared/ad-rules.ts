@@ -12,7 +12,7 @@ export type AdKind = (typeof AD_KINDS)[number];
 
 /**
  * An impression counts once per viewer per ad in this window, on the server and in the browser
- * (design.md section 9).
+ * (docs/product.md#ads).
  */
 export const AD_IMPRESSION_WINDOW_MS = 30 * 60 * 1000;
 /** The viewability rule (IAB/MRC): at least this share of the ad visible... */

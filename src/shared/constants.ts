@@ -1,5 +1,5 @@
 /**
- * Business constants of spec section 9 and the storage keys of section 3.
+ * Business constants of docs/product.md#constants and the storage keys of docs/product.md#browser-state.
  * Both the browser and the server read these; change them here only.
  */
 

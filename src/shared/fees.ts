@@ -9,7 +9,7 @@ export interface FeeBreakdown {
   creditsCents: number;
 }
 
-/** The fee tier for a USD amount given in cents (spec section 9). */
+/** The fee tier for a USD amount given in cents (docs/product.md#constants). */
 export function feePercentFor(amountCents: number): number {
   const usd = amountCents / 100;
   for (const tier of FEE_TIERS) {
@@ -20,7 +20,7 @@ export function feePercentFor(amountCents: number): number {
 
 /**
  * Fee and credits for a payment of `amountCents`. The fee is rounded to the cent half away from
- * zero (design.md section 6); integer arithmetic keeps it exact.
+ * zero (docs/product.md#payments); integer arithmetic keeps it exact.
  */
 export function calculateFee(amountCents: number): FeeBreakdown {
   if (!Number.isSafeInteger(amountCents) || amountCents < 0) {
@@ -45,7 +45,7 @@ export function formatCredits(cents: number): string {
 
 /**
  * The smallest payment (USD cents) whose credits after the fee cover `creditsCents` (a purchase's
- * shortfall, issue 19). Credits never fall as the payment grows (a higher tier only lowers the fee),
+ * shortfall, docs/product.md#receipts). Credits never fall as the payment grows (a higher tier only lowers the fee),
  * so a binary search between the credits themselves and the payment at the highest fee finds it.
  */
 export function paymentCentsForCredits(creditsCents: number): number {

@@ -1,4 +1,4 @@
-/** Every route of spec section 2, in one place for the router, the links and the server's fallback. */
+/** Every route of docs/product.md#routes, in one place for the router, the links and the server's fallback. */
 export const paths = {
   home: '/',
   status: '/status',

@@ -36,7 +36,7 @@ export function readTokenClaims(token: string | null | undefined): TokenClaims |
 }
 
 /**
- * Spec section 4: a token is expired when missing, unreadable, or within 300 seconds of its expiry.
+ * docs/product.md#states: a token is expired when missing, unreadable, or within 300 seconds of its expiry.
  */
 export function isTokenExpired(token: string | null | undefined, nowMs: number = Date.now()): boolean {
   const claims = readTokenClaims(token);

@@ -6,7 +6,7 @@ import { App } from './app/app';
 import { useSessionStore } from './features/auth';
 import './styles.css';
 
-// The session is checked once when the app starts (spec section 4): client state in the session store,
+// The session is checked once when the app starts (docs/product.md#states): client state in the session store,
 // started here rather than from an effect, so no component fetches on mount (docs/decisions/0093).
 void useSessionStore.getState().checkAuth();
 

@@ -1,4 +1,4 @@
-// Issue 18: the per-instance caches (sessions, users, payment statuses) and the batched impressions,
+// decision 0170: the per-instance caches (sessions, users, payment statuses) and the batched impressions,
 // with two instances of the production build on one PostgreSQL database. A session ended on one
 // instance (logout, ended from the sessions list, by hand in SQL) and a disabled account are refused on
 // the other within one second, although the other had them cached; a payment's status changes there

@@ -207,7 +207,7 @@ export async function pool(items, limit, task) {
 }
 
 /**
- * The ledger's invariants (design.md, ledger): each user's balance equals the sum of their entries and
+ * The ledger's invariants (docs/product.md#credits): each user's balance equals the sum of their entries and
  * the last entry's balance-after; no balance is negative; no reference is used twice. Answers the
  * list of violations (empty when all hold).
  */

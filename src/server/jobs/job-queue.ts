@@ -31,7 +31,7 @@ export interface SendOptions {
 
 type PgClient = { query(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> };
 
-/** The connection a drizzle transaction runs on (design.md section 1: inside a transaction use only it). */
+/** The connection a drizzle transaction runs on (docs/architecture.md#principles: inside a transaction use only it). */
 function transactionClient(tx: Tx): PgClient {
   const client = (tx as unknown as { session?: { client?: PgClient } }).session?.client;
   if (!client || typeof client.query !== 'function') throw new Error('transaction has no connection');
@@ -39,7 +39,7 @@ function transactionClient(tx: Tx): PgClient {
 }
 
 /**
- * The one background job queue (design.md section 11): pg-boss on the application's own database and
+ * The one background job queue (docs/architecture.md#jobs): pg-boss on the application's own database and
  * connection pool, so it runs the same on PGlite and PostgreSQL. pg-boss hands each job to exactly one
  * worker across every instance (SKIP LOCKED) and keeps jobs in the database, so they survive restarts.
  */

@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from '#server/errors.js';
 
-/** Connection errors from `pg` when the database is down: answer 503, not 500 (design.md section 3). */
+/** Connection errors from `pg` when the database is down: answer 503, not 500 (docs/product.md#api-conventions). */
 const DB_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', '57P01', '57P02', '57P03', 'ETIMEDOUT', 'EPIPE', '08000', '08001', '08003', '08006']);
 /** pg reports a dropped connection and a pool that cannot connect in time without a code. */
 const DB_UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;

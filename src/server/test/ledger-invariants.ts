@@ -5,7 +5,7 @@ type Row = Record<string, unknown>;
 const n = (v: unknown) => Number(v ?? 0);
 
 /**
- * The ledger's invariants (design.md section 5, docs/decisions/0120), the same checks as the
+ * The ledger's invariants (docs/product.md#credits, docs/decisions/0120), the same checks as the
  * reliability suite's `ledgerViolations` (test/reliability/lib.mjs) plus those of outstanding amounts
  * and payments. Answers the list of violations (empty when all hold):
  * - each user's balance equals the sum of their entries and the last entry's balance-after;

@@ -18,7 +18,7 @@ export const emailSchema = z
   .max(254, 'Email is too long')
   .pipe(z.email('Enter a valid email address'));
 
-/** Length only: no composition rules (design.md section 4). Common passwords are refused by the server. */
+/** Length only: no composition rules (docs/product.md#accounts). Common passwords are refused by the server. */
 export const passwordSchema = z
   .string({ error: 'Password is required' })
   .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`)
@@ -93,7 +93,7 @@ export const userSchema = z
     onboardingCompleted: z.boolean(),
     referralCode: z.string(),
     createdAt: z.string(),
-    /** Only in GET /api/auth/me: whether two-factor sign-in is on (issue 16). */
+    /** Only in GET /api/auth/me: whether two-factor sign-in is on (decision 0140). */
     twoFactor: z.object({ totp: z.boolean(), passkeys: z.number().int(), recoveryCodesLeft: z.number().int() }).optional(),
   })
   .meta({ id: 'User' });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { multiline, pageShape, paginationQuery, uuidField } from './common.js';
 
-// Catalogue and orders (issue 19, docs/decisions/0160-catalogue-and-orders.md). Prices are credits in
+// Catalogue and orders (docs/decisions/0160-catalogue-and-orders.md). Prices are credits in
 // cents (1 credit = 1 USD = 100 cents); a null stock means unlimited.
 
 export const ORDER_STATUSES = ['paid', 'fulfilled', 'refunded'] as const;

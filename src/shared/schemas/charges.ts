@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { uuidField } from './common.js';
 
 /**
- * The charge API (issue 19, docs/decisions/0165): API keys made by admins in the console, and charges
+ * The charge API (decision 0165): API keys made by admins in the console, and charges
  * the operator's own services make against a user's credits with one of them.
  */
 

@@ -23,7 +23,7 @@ import { z } from 'zod';
 
 // ---- Errors ---------------------------------------------------------------------------------------
 
-/** Every error answer of the API (design.md section 3). */
+/** Every error answer of the API (docs/product.md#api-conventions). */
 export const errorResponseSchema = z
   .object({
     error: z.string(),

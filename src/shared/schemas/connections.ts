@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { discordConnectionSchema, telegramConnectionSchema } from './auth.js';
 
-// Account connections (spec sections 3 and 7, design.md section 4). The browser and the server share
-// these shapes; the field names of the spec's calls are kept exactly, snake_case included.
+// Account connections (docs/product.md#browser-state, #api, docs/product.md#accounts). The browser and the server share
+// these shapes; the field names of the documented calls are kept exactly, snake_case included.
 
 /** Discord ids are snowflakes: decimal digits. */
 export const discordIdSchema = z.string().regex(/^\d{1,20}$/, 'Invalid Discord id');
@@ -11,7 +11,7 @@ export const discordIdSchema = z.string().regex(/^\d{1,20}$/, 'Invalid Discord i
 export const discordAuthorizeUrlResponseSchema = z.object({ url: z.url() });
 
 /**
- * POST /api/auth/discord-exchange. The spec shows only `code`; `state` travels too because the
+ * POST /api/auth/discord-exchange. The documented call carries only `code` (docs/product.md#api); `state` travels too because the
  * authorize URL carries a state bound to the session and the server must see it to check it
  * (docs/decisions/0050-discord-and-telegram-connections.md).
  */
@@ -28,7 +28,7 @@ export const discordIdentitySchema = z.object({
 });
 export type DiscordIdentityDto = z.infer<typeof discordIdentitySchema>;
 
-/** POST /api/users/connect/discord (spec section 3: discordId, username, avatar). */
+/** POST /api/users/connect/discord (docs/product.md#browser-state: discordId, username, avatar). */
 export const connectDiscordBodySchema = z.object({
   discordId: discordIdSchema,
   username: z.string().max(100),
@@ -53,7 +53,7 @@ const decimal = (message: string) =>
   z.union([z.string(), z.number().int().nonnegative()]).transform(String).pipe(z.string().regex(/^\d{1,20}$/, message));
 const optionalText = (max: number) => z.string().max(max).optional();
 
-/** POST /api/auth/verify-telegram: the Login Widget's fields, as received (spec section 3). */
+/** POST /api/auth/verify-telegram: the Login Widget's fields, as received (docs/product.md#browser-state). */
 export const verifyTelegramBodySchema = z.object({
   id: decimal('Invalid Telegram id'),
   first_name: optionalText(256),
@@ -76,7 +76,7 @@ export const verifyTelegramResponseSchema = z.object({
 });
 export type VerifyTelegramResponse = z.infer<typeof verifyTelegramResponseSchema>;
 
-/** POST /api/users/connect/telegram (spec section 3: telegramId, username, firstName, lastName). */
+/** POST /api/users/connect/telegram (docs/product.md#browser-state: telegramId, username, firstName, lastName). */
 export const connectTelegramBodySchema = z.object({
   telegramId: z.union([z.string(), z.number().int().nonnegative()]).transform(String).pipe(z.string().regex(/^\d{1,20}$/, 'Invalid Telegram id')),
   username: z.string().max(64).nullable().optional(),

@@ -39,7 +39,7 @@ export const creditAdjustmentBodySchema = z.object({
 });
 export type CreditAdjustmentBody = z.infer<typeof creditAdjustmentBodySchema>;
 
-// ---- Receipts and export (issue 19) -------------------------------------------------------------------
+// ---- Receipts and export (docs/product.md#receipts) -------------------------------------------------------------------
 
 /** A printable receipt of one ledger entry, with what the entry was for when the ledger knows more. */
 export const receiptSchema = z

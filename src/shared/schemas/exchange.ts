@@ -3,8 +3,8 @@ import { EXCHANGE_STATUSES } from '#shared/exchange-statuses.js';
 import { pageShape, paginationQuerySchema, tickerSchema } from './common.js';
 
 /**
- * The exchange (instant crypto-to-crypto swap) and its guest rewards: design.md section 7 and the
- * shapes of spec section 3 (guest rewards status, claim result, exchange response on saving a claim).
+ * The exchange (instant crypto-to-crypto swap) and its guest rewards: docs/product.md#exchange and the
+ * shapes of docs/product.md#browser-state (guest rewards status, claim result, exchange response on saving a claim).
  */
 
 export { EXCHANGE_STATUSES, FINAL_EXCHANGE_STATUSES, type ExchangeStatus } from '#shared/exchange-statuses.js';
@@ -185,7 +185,7 @@ export type MyExchangesQuery = z.infer<typeof myExchangesQuerySchema>;
 export const myExchangesResponseSchema = z.object({ exchanges: z.array(exchangeSchema), ...pageShape });
 export type MyExchangesResponse = z.infer<typeof myExchangesResponseSchema>;
 
-// ---- Guest reward claims (spec sections 3, 4 and 7) ---------------------------------------------------
+// ---- Guest reward claims (docs/product.md#browser-state, #states, #api) ---------------------------------------------------
 
 /** One claim as the browser keeps it and sends it back. Loose on purpose: local storage may hold junk. */
 export const rewardClaimInputSchema = z.object({

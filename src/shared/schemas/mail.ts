@@ -63,7 +63,7 @@ export const adminMailListResponseSchema = z.object({
   ...pageShape,
 });
 
-/** GET /sandbox/mail/messages (design.md section 2). */
+/** GET /sandbox/mail/messages (docs/product.md#runtime). */
 export const sandboxMailMessageSchema = z.object({
   id: z.string(),
   to: z.string(),

@@ -3,7 +3,7 @@ import { pageShape, paginationQuerySchema, tickerSchema, uuidField } from './com
 
 /**
  * Payment statuses: the provider's (NOWPayments) plus our own `pending` (before the provider knows the
- * payment) and `completed` (finished and credited) - design.md section 6.
+ * payment) and `completed` (finished and credited) - docs/product.md#payments.
  */
 export const PAYMENT_STATUSES = [
   'pending',
@@ -86,7 +86,7 @@ export type Payment = z.infer<typeof paymentSchema>;
 export const depositResponseSchema = z.object({ success: z.literal(true), payment: paymentSchema });
 export type DepositResponse = z.infer<typeof depositResponseSchema>;
 
-/** Spec section 3: payment status response. */
+/** docs/product.md#browser-state: payment status response. */
 export const paymentStatusResponseSchema = z.object({
   success: z.boolean(),
   paymentData: z.object({

@@ -140,7 +140,7 @@ export type UpdateIncidentBody = z.input<typeof updateIncidentBodySchema>;
 export const incidentIdParamsSchema = uuidParamsSchema('Unknown incident');
 export const incidentResponseSchema = z.object({ incident: incidentSchema });
 
-// ---- Scheduled maintenance and subscriptions (issue 20) ------------------------------------------------
+// ---- Scheduled maintenance and subscriptions (decision 0186) ------------------------------------------------
 
 
 /** An ISO 8601 date-time with its offset (what `Date.toISOString()` writes). */

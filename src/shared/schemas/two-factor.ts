@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { PASSWORD_MAX_LENGTH } from '#shared/constants.js';
 import { guestIdSchema } from './auth.js';
 
-/** Two-factor sign-in (issue 16): authenticator app (TOTP), recovery codes and passkeys. */
+/** Two-factor sign-in (decision 0140): authenticator app (TOTP), recovery codes and passkeys. */
 
 export const TWO_FACTOR_METHODS = ['totp', 'recovery', 'passkey'] as const;
 export type TwoFactorMethod = (typeof TWO_FACTOR_METHODS)[number];

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageShape, paginationQuerySchema } from './common.js';
 
-// Outbound webhooks (spec section 7: PUT /api/users/webhook-settings; design.md section 10). The browser
+// Outbound webhooks (docs/product.md#api: PUT /api/users/webhook-settings; docs/product.md#webhooks). The browser
 // and the server share these shapes; docs/decisions/0080-outbound-webhooks.md explains the choices.
 
 /** What a user can subscribe to. */
@@ -71,7 +71,7 @@ export const webhookUrlSchema = z
     }
   });
 
-/** PUT /api/users/webhook-settings: the settings object of spec section 7. */
+/** PUT /api/users/webhook-settings: the settings object of docs/product.md#api. */
 export const webhookSettingsBodySchema = z
   .object({
     url: webhookUrlSchema,

@@ -3,7 +3,7 @@ import { AppBrowserRouter } from './app-router';
 import { AppRoutes } from './router';
 import { registerRewardRedemption } from '#web/features/exchange/register-reward-redemption';
 
-// Guest reward claims are redeemed after every non-guest sign-in (spec section 4).
+// Guest reward claims are redeemed after every non-guest sign-in (docs/product.md#guest-claims).
 registerRewardRedemption();
 
 const Toaster = lazy(() => import('#web/components/ui/toaster').then((m) => ({ default: m.Toaster })));

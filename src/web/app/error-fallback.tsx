@@ -16,7 +16,7 @@ interface ErrorFallbackProps {
   asMain?: boolean;
 }
 
-/** Shown when a page crashes or fails to load (spec section 2: Something went wrong / Reload Page). */
+/** Shown when a page crashes or fails to load (docs/product.md#routes: Something went wrong / Reload Page). */
 export function ErrorFallback({ error, asMain = false }: ErrorFallbackProps) {
   usePageMeta('Something went wrong');
 

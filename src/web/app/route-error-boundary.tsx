@@ -34,7 +34,7 @@ class ErrorBoundary extends Component<BoundaryProps, BoundaryState> {
 
 /**
  * Catches a page that crashes while rendering or whose lazily loaded code fails to load (React.lazy
- * throws the failed import), and shows the error fallback of spec section 2 in its place.
+ * throws the failed import), and shows the error fallback of docs/product.md#routes in its place.
  */
 export function RouteErrorBoundary({ children, asMain }: { children: ReactNode; asMain?: boolean }) {
   const { pathname } = useLocation();

@@ -6,7 +6,7 @@ import { RouteErrorBoundary } from './route-error-boundary';
 import { RootLayout } from './layout/root-layout';
 
 /**
- * Every page is its own chunk (spec section 2: all pages load lazily). The router runs in declarative
+ * Every page is its own chunk (docs/product.md#routes: all pages load lazily). The router runs in declarative
  * mode (`<Routes>`, React.lazy) rather than as a data router: the app loads no route data, and the
  * data router costs the home page about 16 KB of gzipped JavaScript (docs/decisions/0092).
  */
@@ -44,7 +44,7 @@ const UnsubscribePage = page(() => import('#web/features/auth/pages/unsubscribe-
 const NotFoundPage = page(() => import('./not-found-page'));
 
 /**
- * The route table of spec section 2. A page that crashes or whose chunk fails to load is caught inside
+ * The route table of docs/product.md#routes. A page that crashes or whose chunk fails to load is caught inside
  * the layout (header and footer stay); a crash of the layout itself is caught here and stands alone.
  */
 export function AppRoutes() {

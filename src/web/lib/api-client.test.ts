@@ -103,7 +103,7 @@ describe('API client errors', () => {
     expect((error as ApiError).fieldErrors).toEqual({ username: 'Username is taken' });
   });
 
-  it('takes the message from details or error_description when there is no error field (spec section 8)', async () => {
+  it('takes the message from details or error_description when there is no error field (docs/product.md#errors)', async () => {
     server.on('POST', '/api/a', { status: 400, body: { details: 'Code already used' } });
     server.on('POST', '/api/b', { status: 400, body: { error_description: 'Invalid "code" in request.' } });
     expect(await api.post('/api/a', {}).catch((e: unknown) => e)).toMatchObject({ message: 'Code already used', fromServer: true });

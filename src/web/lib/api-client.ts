@@ -1,5 +1,5 @@
 /**
- * The one API client of the web app (spec section 7).
+ * The one API client of the web app (docs/product.md#api).
  *
  *   import { api, ApiError } from '<...>/lib/api-client';
  *   const { credits } = await api.get<{ credits: number }>(`/api/users/${id}/credits`);
@@ -62,15 +62,15 @@ export const TIMEOUT_MESSAGE = 'The request timed out. Please check your connect
 export const NETWORK_MESSAGE = 'No response from server. Please check your connection.';
 
 const REFRESH_PATH = '/api/refresh-token';
-/** Spec section 7: these paths carry neither Guest-ID nor Authorization (the sign-in steps of issue 16 neither). */
+/** docs/product.md#api: these paths carry neither Guest-ID nor Authorization (the sign-in steps of decision 0140 neither). */
 const NO_AUTH_PATHS = ['/api/login', '/api/register', '/api/csrf-token', '/api/login/2fa', '/api/login/passkey', '/api/login/passkey/options'];
-/** Spec section 6: guest ticket calls never trigger a refresh. */
+/** docs/product.md#roles: guest ticket calls never trigger a refresh. */
 const GUEST_TICKETS_PREFIX = '/api/tickets/guest/';
 
 interface ClientConfig {
   /** Origin of the API; the page's own origin when unset. */
   baseUrl: string | null;
-  /** The mandated full-page redirect (spec section 2, Global). Replaceable so tests can observe it. */
+  /** The mandated full-page redirect (docs/product.md#routes, Global). Replaceable so tests can observe it. */
   redirectToLogin: () => void;
 }
 
@@ -109,7 +109,7 @@ function skipsAuthHeaders(path: string): boolean {
   return url.origin !== apiOrigin() || NO_AUTH_PATHS.includes(url.pathname);
 }
 
-/** Guests never refresh (spec section 4): their token says so, and so does the stored user type. */
+/** Guests never refresh (docs/product.md#states): their token says so, and so does the stored user type. */
 function isGuestSession(token: string | null): boolean {
   return readTokenClaims(token)?.isGuest === true || storage.getUserType() === 'guest';
 }
@@ -179,7 +179,7 @@ async function toError(response: Response): Promise<ApiError> {
     if (typeof data.error === 'string') {
       return new ApiError(response.status, data.error, code, data.details);
     }
-    // Spec section 8: a server message may also come from `details` or `error_description`.
+    // docs/product.md#errors: a server message may also come from `details` or `error_description`.
     if (typeof data.details === 'string') return new ApiError(response.status, data.details, code, data.details);
     if (typeof data.error_description === 'string') {
       return new ApiError(response.status, data.error_description, code, { error_description: data.error_description });
@@ -234,7 +234,7 @@ function failAuthentication(): void {
 
 async function request<T>(method: string, path: string, body: unknown, options: RequestOptions = {}): Promise<T> {
   const token = storage.getToken();
-  // Spec section 5: freshness is checked before each request. A failed early refresh is not fatal:
+  // docs/product.md#validation: freshness is checked before each request. A failed early refresh is not fatal:
   // the token may still be accepted, and a 401 below gets its own retry.
   if (token && mayRefreshFor(path, token) && isTokenExpired(token)) {
     await refreshAccessToken().catch(() => undefined);

@@ -1,5 +1,5 @@
 /**
- * The browser's session storage: local storage keys and cookies of spec sections 3 and 9.
+ * The browser's session storage: local storage keys and cookies of docs/product.md#browser-state, #constants.
  * Every read and write of those keys goes through here, so the API client and the session store agree.
  */
 import {
@@ -12,7 +12,7 @@ import { readTokenClaims } from '#shared/token';
 
 export type UserType = 'user' | 'guest';
 
-/** The guest cookie follows the token cookie's rules (spec section 9); its name is the storage key. */
+/** The guest cookie follows the token cookie's rules (docs/product.md#constants); its name is the storage key. */
 const GUEST_COOKIE_NAME = STORAGE_KEYS.guestId;
 
 // Local storage can throw (private mode, disabled storage, quota); the app keeps working in memory then.
@@ -50,7 +50,7 @@ export function removeCookie(name: string): void {
   document.cookie = `${name}=; Path=${TOKEN_COOKIE.path}; Max-Age=0; SameSite=${TOKEN_COOKIE.sameSite}`;
 }
 
-/** 30 days with remember me, one day otherwise (spec section 9). */
+/** 30 days with remember me, one day otherwise (docs/product.md#constants). */
 export function tokenCookieMaxAge(rememberMe: boolean): number {
   return rememberMe ? REMEMBER_ME_LIFETIME_S : SESSION_COOKIE_MAX_AGE_S;
 }
@@ -127,7 +127,7 @@ export const storage = {
     write(STORAGE_KEYS.sessionData, null);
   },
 
-  /** Logout clears all of local storage (spec section 4), plus the session cookies. */
+  /** Logout clears all of local storage (docs/product.md#states), plus the session cookies. */
   clearAll(): void {
     removeCookie(TOKEN_COOKIE.name);
     removeCookie(GUEST_COOKIE_NAME);

@@ -1,5 +1,5 @@
 /**
- * UI state shared across features (spec section 3, "UI state"; section 4, "UI"): which view is active,
+ * UI state shared across features (docs/product.md#browser-state, "UI state"; docs/product.md#ui): which view is active,
  * whether the sign-in form is in login or register mode, the two modals, and the browser's ticket list.
  */
 import { create } from 'zustand';

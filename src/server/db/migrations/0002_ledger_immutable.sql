@@ -1,4 +1,4 @@
--- Ledger entries are never updated or deleted (design.md section 5): corrections are new entries.
+-- Ledger entries are never updated or deleted (docs/product.md#credits): corrections are new entries.
 CREATE FUNCTION credit_ledger_entries_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'credit ledger entries are immutable (% refused)', TG_OP USING ERRCODE = 'P0001';

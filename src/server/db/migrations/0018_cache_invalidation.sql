@@ -1,4 +1,4 @@
--- Issue 18: long-lived per-instance caches of sessions, users and payment statuses, kept right by the
+-- decision 0170: long-lived per-instance caches of sessions, users and payment statuses, kept right by the
 -- database itself. Every change that matters to a cached row sends its key on the `olympus_invalidate`
 -- channel; PostgreSQL delivers it to every listening instance when the transaction commits (and never
 -- if it rolls back), whatever made the change: the app on any instance, the CLI, or SQL typed by hand.

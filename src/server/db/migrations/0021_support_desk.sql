@@ -1,4 +1,4 @@
--- Support desk (issue 20): internal notes and merge notices, first response, merge, rating,
+-- Support desk (decision 0190): internal notes and merge notices, first response, merge, rating,
 -- canned replies and attachments. Decision 0190.
 ALTER TABLE "ticket_messages" ADD COLUMN "kind" text DEFAULT 'reply' NOT NULL;
 --> statement-breakpoint

@@ -18,7 +18,7 @@ import type { AppContext } from '#server/context.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { AdsService, type Viewer } from './ads.service.js';
 
-/** design.md section 4: impressions are throttled per viewer and per address. */
+/** docs/product.md#ads: impressions are throttled per viewer and per address. */
 export const AD_LIMITS = {
   impressionsPerViewer: { name: 'ads:impression', limit: 60, windowSeconds: 60 },
   impressionsPerIp: { name: 'ads:impression-ip', limit: 600, windowSeconds: 60 },

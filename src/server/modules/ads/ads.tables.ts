@@ -38,7 +38,7 @@ export const ads = pgTable(
 /**
  * When each viewer's impression of each ad was last counted. The gate for de-duplication: one
  * `INSERT ... ON CONFLICT DO UPDATE ... WHERE` on this row decides atomically, on every instance,
- * whether a new impression counts (design.md section 9: once per viewer per ad per 30 minutes).
+ * whether a new impression counts (docs/product.md#ads: once per viewer per ad per 30 minutes).
  */
 export const adViewerImpressions = pgTable(
   'ad_viewer_impressions',

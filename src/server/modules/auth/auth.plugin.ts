@@ -86,7 +86,7 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
       throw unauthorized('Session has ended. Please sign in again.', 'SESSION_ENDED');
     }
     if (session.isGuest) {
-      // Guest-ID is trusted only when it matches the guest token (design.md section 4).
+      // Guest-ID is trusted only when it matches the guest token (docs/product.md#accounts).
       const headerGuestId = request.headers['guest-id'];
       if (headerGuestId !== undefined && headerGuestId !== session.guestId) {
         throw unauthorized('Guest-ID does not match the session', 'GUEST_MISMATCH');

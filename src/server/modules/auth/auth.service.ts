@@ -25,7 +25,7 @@ export type GuestLinker = (tx: Tx, guestId: string, userId: string) => Promise<v
 
 /**
  * Asked after a correct password: answers the second-step challenge when the account has two-factor on,
- * or null to sign in at once (issue 16; the two-factor module installs it).
+ * or null to sign in at once (decision 0140; the two-factor module installs it).
  */
 export type SecondStepCheck = (user: UserRow, body: LoginBody) => Promise<TwoFactorChallengeResponse | null>;
 
@@ -71,7 +71,7 @@ export class AuthService {
 
   /**
    * Attaches a live guest's data to the user, then ends the guest session (the guestId is spent). Only
-   * with that guest's own token beside the guestId (design.md section 4: Guest-ID is trusted only with
+   * with that guest's own token beside the guestId (docs/product.md#accounts: Guest-ID is trusted only with
    * its token): a guestId alone, seen by staff or in a log, must not hand over someone's tickets.
    */
   private async linkGuest(tx: Tx, guestId: string | undefined, userId: string, guestToken: string | undefined): Promise<void> {
@@ -144,7 +144,7 @@ export class AuthService {
     await rateLimiter.consume(RATE_LIMITS.loginFailuresPerAccount, accountKey);
     const valid = found ? await verifyPassword(found.passwordHash, body.password) : await verifyAgainstDummy(body.password);
     if (!found || !valid) {
-      // Same answer for an unknown user and a wrong password (design.md section 4).
+      // Same answer for an unknown user and a wrong password (docs/product.md#accounts).
       throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
     }
     if (found.disabledAt) throw forbidden('This account is disabled. Contact support.');

@@ -8,7 +8,7 @@ import { setRole } from '#server/modules/users/users.service.js';
 const PUBLIC_URL = 'https://olympus.example';
 
 /**
- * Issue 15: tokens and links never appear in logs. Every email flow runs with the request log on at
+ * decision 0130: tokens and links never appear in logs. Every email flow runs with the request log on at
  * its most talkative level, written to a captured stream; the tokens and links of the mails sent, and
  * the session tokens used, must appear nowhere in it, even when they travel in a URL's query string
  * (a link opened as is, a one-click unsubscribe, a client that puts the token in the query by mistake).

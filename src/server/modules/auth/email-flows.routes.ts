@@ -18,7 +18,7 @@ import type { EmailFlows } from './email-flows.service.js';
 /** A reset request answers no sooner than this, whatever happened, so its timing says nothing. */
 const FORGOT_MIN_MS = 150;
 
-/** The mailbox flows of issue 15 under /api: verification, password reset, change of address. */
+/** The mailbox flows of decision 0130 under /api: verification, password reset, change of address. */
 export function registerEmailFlowRoutes(app: FastifyInstance, _ctx: AppContext, flows: EmailFlows): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['auth'];

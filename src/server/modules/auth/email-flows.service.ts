@@ -78,7 +78,7 @@ export function describeBrowser(userAgent: string | undefined): string {
 }
 
 /**
- * The account flows that go through the user's mailbox (issue 15): address verification, password
+ * The account flows that go through the user's mailbox (decision 0130): address verification, password
  * reset, change of address, and the security notices (password changed, new device). Every mail is
  * queued on the outbox; nothing here waits for SMTP.
  */

@@ -19,7 +19,7 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
 let dummyHash: Promise<string> | undefined;
 /**
  * Burns the same work as a real verification, so a login for an unknown user takes about as long as
- * one with a wrong password (design.md section 4).
+ * one with a wrong password (docs/product.md#accounts).
  */
 export async function verifyAgainstDummy(password: string): Promise<false> {
   dummyHash ??= hashPassword('olympus-dummy-password-for-timing');

@@ -3,7 +3,7 @@ import type { RequestMeta } from './auth.service.js';
 
 /**
  * The guest token a sign-in may carry as proof that the body's guestId is the caller's own: the
- * browser skips the Authorization header on login and register (spec section 7) but sends its `token`
+ * browser skips the Authorization header on login and register (docs/product.md#api) but sends its `token`
  * cookie, which holds the guest token while it is a guest. A bearer header counts too (API clients).
  */
 function guestTokenOf(request: FastifyRequest): string | undefined {

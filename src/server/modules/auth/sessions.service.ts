@@ -7,7 +7,7 @@ import { sessions, type SessionRow } from './sessions.tables.js';
 /**
  * How long a looked-up session may be reused without asking the database while changes are not heard
  * (no InvalidationBus, or its listener is down). Revocation must reach every instance within one second
- * (design.md section 4), so the cache then lives for less than that.
+ * (docs/product.md#accounts), so the cache then lives for less than that.
  */
 export const SESSION_CACHE_MS = 750;
 /**

@@ -12,7 +12,7 @@ export interface SessionTokenClaims {
 
 const ALGORITHM = 'HS256';
 
-/** Signs a session token (design.md section 4: HS256, claims sub, sid, iat, exp, isGuest, role). */
+/** Signs a session token (docs/product.md#accounts: HS256, claims sub, sid, iat, exp, isGuest, role). */
 export async function signSessionToken(
   secret: Uint8Array,
   claims: { sub: string; sid: string; isGuest: boolean; role: string; expiresAt: Date },

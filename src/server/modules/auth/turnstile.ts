@@ -7,7 +7,7 @@ interface SiteverifyResponse {
 }
 
 /**
- * Server-side check of a Turnstile token (providers.md: POST siteverify with secret and response).
+ * Server-side check of a Turnstile token (docs/providers.md: POST siteverify with secret and response).
  * `baseUrl` is the provider's base, or this server's own sandbox.
  */
 export async function verifyTurnstileToken(

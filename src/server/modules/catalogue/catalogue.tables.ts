@@ -4,7 +4,7 @@ import type { OrderStatus } from '#shared/schemas/catalogue.js';
 import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
 
-/** What credits buy (issue 19): staff keep the list; hidden items (`active` false) are neither listed nor sold. */
+/** What credits buy (decision 0160): staff keep the list; hidden items (`active` false) are neither listed nor sold. */
 export const catalogueItems = pgTable(
   'catalogue_items',
   {

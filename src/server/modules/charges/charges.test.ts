@@ -11,7 +11,7 @@ import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { charges } from './charges.tables.js';
 
-/** The charge API and its API keys (issue 19, docs/decisions/0165). */
+/** The charge API and its API keys (decision 0165). */
 describe.each(ENGINES)('the charge API on %s', (engine) => {
   let t: TestApp;
   let admin: { token: string; userId: string };

@@ -34,7 +34,7 @@ import { checkTelegramLogin, TELEGRAM_AUTH_MAX_AGE_S } from './telegram-login.js
 /** Each attempt reaches an outside provider or writes a row: bounded per account. */
 const CONNECT_ATTEMPTS: RateLimitRule = { name: 'connect:user', limit: 30, windowSeconds: 10 * 60 };
 
-/** Discord and Telegram connections (spec section 7, design.md section 4). */
+/** Discord and Telegram connections (docs/product.md#api, docs/product.md#accounts). */
 export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { config } = ctx;

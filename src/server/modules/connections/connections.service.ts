@@ -8,7 +8,7 @@ import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 
 export type Provider = 'discord' | 'telegram';
 
-/** How long an authorize URL's state can be used (design.md section 4: bound to the session, single use). */
+/** How long an authorize URL's state can be used (docs/product.md#accounts: bound to the session, single use). */
 export const OAUTH_STATE_TTL_S = 10 * 60;
 /** How long a proven identity may be connected after the exchange or hash check ("a few minutes"). */
 export const VERIFICATION_TTL_S = 5 * 60;

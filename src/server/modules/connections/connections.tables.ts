@@ -3,7 +3,7 @@ import { sessions } from '#server/modules/auth/sessions.tables.js';
 
 /**
  * OAuth `state` values handed out with an authorize URL: bound to one session, used once, short-lived
- * (design.md section 4). Kept in PostgreSQL so any instance can check a state another one issued.
+ * (docs/product.md#accounts). Kept in PostgreSQL so any instance can check a state another one issued.
  */
 export const oauthStates = pgTable(
   'oauth_states',

@@ -1,7 +1,7 @@
 import type { DiscordConfig } from '#server/config.js';
 import { AppError } from '#server/errors.js';
 
-/** What Discord's `/users/@me` answers with the `identify` scope (providers.md). */
+/** What Discord's `/users/@me` answers with the `identify` scope (docs/providers.md). */
 export interface DiscordUser {
   id: string;
   username: string;
@@ -21,7 +21,7 @@ const TIMEOUT_MS = 10_000;
 export const DISCORD_AUTHORIZE_PATH = '/oauth2/authorize';
 
 /**
- * A real HTTP client for Discord's OAuth2 (providers.md): the code is swapped at the token endpoint
+ * A real HTTP client for Discord's OAuth2 (docs/providers.md): the code is swapped at the token endpoint
  * (form-encoded only, client secret in the form) and the identity read from `/users/@me`.
  * `apiBase` is Discord's API, or this server's own sandbox.
  */

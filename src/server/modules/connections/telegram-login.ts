@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Telegram Login Widget payloads older than this are refused (providers.md: 24 h is common practice). */
+/** Telegram Login Widget payloads older than this are refused (docs/providers.md: 24 h is common practice). */
 export const TELEGRAM_AUTH_MAX_AGE_S = 24 * 60 * 60;
 /** A little clock skew between Telegram and us is tolerated for auth_date in the future. */
 export const TELEGRAM_AUTH_FUTURE_SKEW_S = 5 * 60;

@@ -8,7 +8,7 @@ import { users } from '#server/modules/users/users.tables.js';
 export type LedgerKind = (typeof LEDGER_ENTRY_KINDS)[number];
 
 /**
- * The credits ledger (design.md section 5). Rows are immutable: a trigger refuses UPDATE and DELETE
+ * The credits ledger (docs/product.md#credits). Rows are immutable: a trigger refuses UPDATE and DELETE
  * (migration `ledger_immutable`). The unique reference makes every posting idempotent.
  */
 export const creditLedgerEntries = pgTable(

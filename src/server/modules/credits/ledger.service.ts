@@ -44,7 +44,7 @@ function repeatOf(existing: LedgerEntryRow, input: PostLedgerEntryInput): PostLe
 }
 
 /**
- * The only way a balance changes (design.md section 5). In one transaction (a savepoint when given a
+ * The only way a balance changes (docs/product.md#credits). In one transaction (a savepoint when given a
  * transaction): lock the user's row, refuse a result below zero, insert the immutable entry with its
  * balance after, write the balance. A repeated reference posts nothing and answers the first entry,
  * which makes every crediting idempotent - duplicated IPNs, retried jobs, racing instances.

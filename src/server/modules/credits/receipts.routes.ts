@@ -7,7 +7,7 @@ import type { AppContext } from '#server/context.js';
 import { requireUserId } from '#server/modules/auth/auth.plugin.js';
 import { exportLedgerCsv, getReceipt } from './receipts.service.js';
 
-/** Receipts of my ledger entries and the CSV export of my ledger (issue 19). Owner only. */
+/** Receipts of my ledger entries and the CSV export of my ledger (docs/product.md#receipts). Owner only. */
 export function registerReceiptRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['credits'];

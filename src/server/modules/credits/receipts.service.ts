@@ -14,7 +14,7 @@ const PAYMENT_REFERENCE = new RegExp(`^payment:${UUID_IN_REFERENCE}(?::|$)`, 'i'
 const CHARGE_REFERENCE = new RegExp(`^charge(?:-refund)?:${UUID_IN_REFERENCE}$`, 'i');
 
 /**
- * The receipt of one of my ledger entries (issue 19): any entry (top-ups, orders, charges, refunds...)
+ * The receipt of one of my ledger entries (docs/product.md#receipts): any entry (top-ups, orders, charges, refunds...)
  * has one, built from the entry itself; a top-up adds its payment, a charge its charge. Someone else's
  * entry, or no entry, is the same 404.
  */

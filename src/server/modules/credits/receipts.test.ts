@@ -6,7 +6,7 @@ import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { csvText } from './receipts.service.js';
 
-/** Receipts of ledger entries and the CSV export (issue 19). */
+/** Receipts of ledger entries and the CSV export (docs/product.md#receipts). */
 describe.each(ENGINES)('receipts and the ledger export on %s', (engine) => {
   let t: TestApp;
   let admin: { token: string; userId: string };

@@ -30,7 +30,7 @@ function ownerOf(request: FastifyRequest): ExchangeOwner {
   throw unauthorized();
 }
 
-/** Exchange calls (ours to name, design.md section 3) and the guest reward calls of spec section 7. */
+/** Exchange calls (ours to name, docs/product.md#api-conventions) and the guest reward calls of docs/product.md#api. */
 export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, service: ExchangeService, claims: GuestClaimsService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['exchange'];

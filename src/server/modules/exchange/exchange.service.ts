@@ -530,7 +530,7 @@ export class ExchangeService {
 /**
  * Signing in with a guestId moves the guest's exchanges to the account. Claims that cannot be redeemed
  * yet (the exchange has not finished) become the account's own: they are credited directly when the
- * exchange finishes, since the browser clears claims it could not redeem at sign-in (spec section 4).
+ * exchange finishes, since the browser clears claims it could not redeem at sign-in (docs/product.md#guest-claims).
  * Finished, unclaimed ones stay claims for the browser to redeem.
  */
 export async function moveGuestExchangesToUser(tx: Tx, guestId: string, userId: string): Promise<void> {

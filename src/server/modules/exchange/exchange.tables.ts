@@ -4,7 +4,7 @@ import type { ExchangeStatus, RateType } from '#shared/schemas/exchange.js';
 import { users } from '#server/modules/users/users.tables.js';
 
 /**
- * A swap through the swap provider, made by a user or by a guest (design.md section 7). The reward is
+ * A swap through the swap provider, made by a user or by a guest (docs/product.md#exchange). The reward is
  * credited once: to the owner (`direct`) or to whoever redeems the guest's claim code (`claim`).
  */
 export const exchanges = pgTable(

@@ -417,7 +417,7 @@ describe.each(ENGINES)('guest reward claims are throttled per claim and per acco
     t = await startTestApp(engine, { TRUST_PROXY: '1' });
   });
   afterEach(async () => {
-    // Balance = sum of entries, never negative, nothing credited twice (design.md section 5).
+    // Balance = sum of entries, never negative, nothing credited twice (docs/product.md#credits).
     expect(await ledgerViolations(t.database.db)).toEqual([]);
   });
   afterAll(async () => {

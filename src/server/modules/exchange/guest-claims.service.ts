@@ -29,7 +29,7 @@ export interface GuestClaimsServiceDeps {
   exchange: ExchangeService;
 }
 
-/** Guest reward claims (spec section 7): checking and redeeming claim codes, and the linked-claim safety net. */
+/** Guest reward claims (docs/product.md#api): checking and redeeming claim codes, and the linked-claim safety net. */
 export class GuestClaimsService {
   /** Wrong reward-claim codes, counted before they are checked (docs/decisions/0121). */
   private readonly claimThrottle: ClaimThrottle;
@@ -78,7 +78,7 @@ export class GuestClaimsService {
    * The safety net under the browser's redemption: a finished claim on an exchange that a sign-in
    * moved to an account (the guest proved it was theirs) and that nobody redeemed within the grace
    * period is credited to that account. The browser clears its claims after sign-in whatever happened
-   * (spec section 4), so a redemption lost to a network failure or a throttled address would
+   * (docs/product.md#guest-claims), so a redemption lost to a network failure or a throttled address would
    * otherwise lose the reward. Same row lock and ledger reference as a redemption: credited once.
    */
   async creditUnredeemedLinkedClaims(limit = 100): Promise<number> {
@@ -173,7 +173,7 @@ export class GuestClaimsService {
         if (row.userId !== null && row.userId !== userId) return { cents: 0, claimed: false };
         if (row.status !== 'finished') {
           // Not finished yet: the claim becomes the caller's own exchange, credited directly when it
-          // finishes. The browser clears every claim after sign-in (spec section 4), so leaving it a
+          // finishes. The browser clears every claim after sign-in (docs/product.md#guest-claims), so leaving it a
           // claim would lose the reward; an unfinished claim-mode exchange is always a guest's (userId null).
           await tx
             .update(exchanges)

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /**
- * Reward arithmetic and guest claim codes (design.md section 7). Money is integer cents; a claim code
+ * Reward arithmetic and guest claim codes (docs/product.md#exchange). Money is integer cents; a claim code
  * is a bearer secret shown once, so only its hash is kept.
  */
 

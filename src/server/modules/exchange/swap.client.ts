@@ -1,5 +1,5 @@
 /**
- * Client for a ChangeNOW-style swap API, v1 (providers.md): the API key travels in the path of the
+ * Client for a ChangeNOW-style swap API, v1 (docs/providers.md): the API key travels in the path of the
  * transaction calls, the base URL is configuration (the real API or the imitation mounted on this
  * server). The real API has no webhooks: status comes from asking (`transaction`).
  */

@@ -55,7 +55,7 @@ export interface MailServiceDeps {
 }
 
 /**
- * Mail delivery (issue 15): messages are rendered and written to the outbox in the caller's
+ * Mail delivery (decision 0130): messages are rendered and written to the outbox in the caller's
  * transaction, with a `mail.send` job on the same connection, so a request never waits for SMTP and a
  * rolled-back change sends nothing. The job claims the message (one worker, even with two instances or
  * a duplicated job), sends it, and on failure schedules its own retry with doubling delay until

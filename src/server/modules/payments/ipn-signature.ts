@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-/** Keys sorted at every depth, as NOWPayments does before signing (providers.md, SDK `src/ipn.js`). */
+/** Keys sorted at every depth, as NOWPayments does before signing (docs/providers.md, SDK `src/ipn.js`). */
 export function sortKeysDeep(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeysDeep);
   if (value !== null && typeof value === 'object') {

@@ -1,5 +1,5 @@
 /**
- * Client for the NOWPayments REST API (providers.md): `x-api-key` on every call, base URL from
+ * Client for the NOWPayments REST API (docs/providers.md): `x-api-key` on every call, base URL from
  * configuration (the real API, its sandbox, or the imitation mounted on this server).
  */
 

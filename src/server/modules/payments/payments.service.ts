@@ -66,7 +66,7 @@ const PENDING_GIVE_UP_MS = 15 * 60 * 1000;
 /**
  * Provider statuses that send the money back to the sender after it may have been credited, and the
  * reason the account owes what cannot be taken back (docs/decisions/0120). NOWPayments documents
- * `refunded` only (providers.md); a chargeback-like status would be added here.
+ * `refunded` only (docs/providers.md); a chargeback-like status would be added here.
  */
 export const REVERSAL_STATUSES: Partial<Record<PaymentStatus, DebtReason>> = { refunded: 'refunded' };
 

@@ -416,7 +416,7 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
 });
 
 /**
- * Two app instances on one PostgreSQL, each with its own pool (design.md section 1: they must behave
+ * Two app instances on one PostgreSQL, each with its own pool (docs/architecture.md#principles: they must behave
  * exactly like one). The embedded database belongs to one process, so this runs on PostgreSQL only.
  */
 describe.each(ENGINES.filter((e) => e === 'postgres'))('two app instances on one %s database', () => {
@@ -474,7 +474,7 @@ describe.each(ENGINES.filter((e) => e === 'postgres'))('two app instances on one
   });
 });
 
-describe('fees (spec section 9) and payment rules, in shared code', () => {
+describe('fees (docs/product.md#constants) and payment rules, in shared code', () => {
   it('charges 5 % below 100 USD, 3 % from 100, 1 % from 500; credits = amount - fee', () => {
     expect(calculateFee(500)).toEqual({ amountCents: 500, feePercent: 5, feeCents: 25, creditsCents: 475 });
     expect(calculateFee(9_999)).toEqual({ amountCents: 9_999, feePercent: 5, feeCents: 500, creditsCents: 9_499 });

@@ -16,7 +16,7 @@ export interface RateLimitResult {
 }
 
 /**
- * Fixed-window counters in PostgreSQL, so every instance shares them (design.md section 1).
+ * Fixed-window counters in PostgreSQL, so every instance shares them (docs/architecture.md#principles).
  * One statement per hit: atomic under concurrency without a transaction.
  */
 export class RateLimiter {
@@ -75,7 +75,7 @@ export class RateLimiter {
   }
 }
 
-/** The limits of design.md section 4. */
+/** The limits of docs/product.md#constants (rate limits). */
 export const RATE_LIMITS = {
   loginPerIp: { name: 'login:ip', limit: 100, windowSeconds: 15 * 60 },
   /** Login attempts per account, cleared by a success: the 11th try after 10 failures within 15 minutes is refused. */

@@ -71,7 +71,7 @@ export interface StatusProbeDeps {
 }
 
 /**
- * The four probes of design.md section 9. The provider probes call the same base URLs the payment and
+ * The four probes of docs/product.md#status-page. The provider probes call the same base URLs the payment and
  * exchange clients use, so a misconfigured or unreachable provider shows here as it would to users.
  */
 export function defaultProbes({ config, database, selfUrl }: StatusProbeDeps): Probe[] {

@@ -5,7 +5,7 @@ import { ATTACHMENT_MAX_BYTES, type TicketAttachment } from '#shared/schemas/tic
 import { AppError, badRequest } from '#server/errors.js';
 
 /**
- * Ticket attachments (issue 20, decision 0190): the type comes from the content (magic bytes), never
+ * Ticket attachments (decision 0190): the type comes from the content (magic bytes), never
  * from the declared type or the name; markup (HTML, SVG, XML) is refused even when it wears an image's
  * name; the bytes are kept under ATTACHMENTS_DIR by a random name, outside the database directory.
  */

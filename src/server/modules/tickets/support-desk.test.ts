@@ -4,7 +4,7 @@ import { setRole } from '#server/modules/users/users.service.js';
 import { call, guestHeaders, registerUser, startGuest } from '#server/test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 
-/** Support desk (issue 20): internal notes, canned replies, assignment, first response, merge, rating. */
+/** Support desk (decision 0190): internal notes, canned replies, assignment, first response, merge, rating. */
 
 const NEW_TICKET = { subject: 'Deposit not showing', category: 'payments', priority: 'high', message: 'I sent BTC an hour ago.' };
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');

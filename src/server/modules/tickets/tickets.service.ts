@@ -588,7 +588,7 @@ async function isStaffMember(db: DbOrTx, userId: string): Promise<boolean> {
   return row?.role === 'support' || row?.role === 'admin';
 }
 
-/** Guest tickets become the account's when that guest signs in or registers (design.md section 8). */
+/** Guest tickets become the account's when that guest signs in or registers (docs/product.md#tickets). */
 export async function moveGuestTicketsToUser(tx: Tx, guestId: string, userId: string): Promise<void> {
   await tx.update(tickets).set({ userId, guestId: null, updatedAt: sql`now()` }).where(eq(tickets.guestId, guestId));
 }

@@ -46,7 +46,7 @@ export interface PasskeyServiceDeps {
 }
 
 /**
- * Passkeys (issue 16) with @simplewebauthn/server. The relying party is the host of PUBLIC_URL; browsers
+ * Passkeys (decision 0140) with @simplewebauthn/server. The relying party is the host of PUBLIC_URL; browsers
  * refuse WebAuthn on a bare IP address, so there every call answers why instead of failing silently.
  */
 export class PasskeyService {

@@ -18,7 +18,7 @@ import { matchingStep, newTotpSecret, otpauthUrl } from './totp.js';
 import { twoFactorStatus } from './two-factor.status.js';
 import { loginChallenges, passkeys, twoFactor, twoFactorRecoveryCodes, type LoginChallengeRow } from './two-factor.tables.js';
 
-/** Issue 16: a login challenge lives 5 minutes and dies after 5 wrong codes. */
+/** decision 0140: a login challenge lives 5 minutes and dies after 5 wrong codes. */
 export const LOGIN_CHALLENGE_TTL_MS = 5 * 60_000;
 export const LOGIN_CHALLENGE_MAX_FAILURES = 5;
 
@@ -47,7 +47,7 @@ function wrongPassword(): AppError {
 /** Checks a passkey answer as the second step of a sign-in (passkeys.service.ts). */
 export type PasskeySecondStep = (tx: Tx, userId: string, response: NonNullable<LoginSecondStepBody['passkey']>) => Promise<boolean>;
 
-/** Where the notification mails of issue 15 go once mail exists (issue 16, "Around it"). */
+/** Where the notification mails of decision 0130 go once mail exists (decision 0140). */
 export type TwoFactorEvent =
   | { type: 'two-factor.enabled'; userId: string }
   | { type: 'two-factor.disabled'; userId: string; byAdmin: boolean }

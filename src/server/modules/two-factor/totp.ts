@@ -1,6 +1,6 @@
 import * as OTPAuth from 'otpauth';
 
-/** RFC 6238 as issue 16 fixes it: SHA-1, 6 digits, 30-second steps, one step of drift either way. */
+/** RFC 6238 as decision 0140 fixes it: SHA-1, 6 digits, 30-second steps, one step of drift either way. */
 export const TOTP_PERIOD = 30;
 export const TOTP_WINDOW = 1;
 export const TOTP_ISSUER = 'Olympus';

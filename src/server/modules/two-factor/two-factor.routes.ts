@@ -38,7 +38,7 @@ import { twoFactorNoticeMail, type TwoFactorNoticeKind } from '#server/modules/m
 import { paths } from '#shared/routes.js';
 
 /**
- * The security notices of issue 16 (two-factor on or off, a recovery code used, a passkey added), as
+ * The security notices of decision 0140 (two-factor on or off, a recovery code used, a passkey added), as
  * mail to the account's address. Never awaited by the action and never fails it: a mail that cannot
  * be queued is logged (without codes or secrets) and dropped.
  */
@@ -72,7 +72,7 @@ function mailNotifier(app: FastifyInstance, ctx: AppContext): TwoFactorNotifier 
   };
 }
 
-/** Two-factor sign-in (issue 16): settings, the second step of login, passkeys and the admin reset. */
+/** Two-factor sign-in (decision 0140): settings, the second step of login, passkeys and the admin reset. */
 export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: AuthService, notify: TwoFactorNotifier = mailNotifier(app, ctx)) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const twoFactor = new TwoFactorService({ config: ctx.config, database: ctx.database, rateLimiter: ctx.rateLimiter, auth, notify });

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { users } from '#server/modules/users/users.tables.js';
 
 /**
- * A user's authenticator app (issue 16). The secret is stored sealed (AES-256-GCM under a key derived
+ * A user's authenticator app (decision 0140). The secret is stored sealed (AES-256-GCM under a key derived
  * from the server secret); `totpPendingCiphertext` holds a secret between setup and enable.
  * `totpLastStep` is the last 30-second step accepted: a code of that step or an earlier one is refused.
  */

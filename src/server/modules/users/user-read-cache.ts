@@ -4,7 +4,7 @@ import type { UserRow } from './users.tables.js';
 /**
  * How long a user row read for identity and display (`/api/auth/me`, the staff-rights check) may be
  * reused without asking the database. Changes made on another instance reach this one within this
- * time, the same bound design.md section 4 sets for session revocation. Changes made through this
+ * time, the same bound docs/product.md#accounts sets for session revocation. Changes made through this
  * instance are seen at once (see `noteUserChanging`).
  */
 export const USER_CACHE_MS = 750;

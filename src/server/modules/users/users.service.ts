@@ -15,7 +15,7 @@ function newReferralCode(): string {
   return code;
 }
 
-/** The user as the API shows it (spec section 3: `_id`, role, subroles, credits...). */
+/** The user as the API shows it (docs/product.md#browser-state: `_id`, role, subroles, credits...). */
 export function toUserDto(row: UserRow): User {
   return {
     _id: row.id,

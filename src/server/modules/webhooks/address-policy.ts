@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 
 /**
- * Where webhooks may go (design.md section 10). A user-chosen URL is a server-side request: without
+ * Where webhooks may go (docs/product.md#webhooks). A user-chosen URL is a server-side request: without
  * these checks it could reach the database, the cloud metadata service (169.254.169.254) or anything
  * else on the private network. Only publicly routable unicast addresses pass, unless the operator set
  * WEBHOOK_ALLOW_PRIVATE_TARGETS=1 (tests, private deployments).

@@ -5,7 +5,7 @@ import { registerWebhookRoutes } from './webhooks.routes.js';
 import { WebhookService } from './webhooks.service.js';
 
 /**
- * Outbound webhooks (design.md section 10): the settings routes (webhooks.routes.ts) and the delivery job. Other modules report events through `ctx.webhookEvents` (webhook-events.ts).
+ * Outbound webhooks (docs/product.md#webhooks): the settings routes (webhooks.routes.ts) and the delivery job. Other modules report events through `ctx.webhookEvents` (webhook-events.ts).
  */
 export function registerWebhooks(app: FastifyInstance, ctx: AppContext): WebhookService {
   const service = new WebhookService({

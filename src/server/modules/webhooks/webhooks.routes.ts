@@ -21,7 +21,7 @@ const TEST_LIMIT: RateLimitRule = { name: 'webhook-test:user', limit: 10, window
 /** A replay calls the receiver while the request waits (up to 10 s). */
 const REPLAY_LIMIT: RateLimitRule = { name: 'webhook-replay:user', limit: 30, windowSeconds: 10 * 60 };
 
-/** The webhook settings calls under /api/users and the delivery log (design.md section 10). */
+/** The webhook settings calls under /api/users and the delivery log (docs/product.md#webhooks). */
 export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, service: WebhookService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const security = [{ bearer: [] }];

@@ -4,7 +4,7 @@ import type { WebhookAttemptTrigger, WebhookDeliveryStatus, WebhookEvent } from 
 import { users } from '#server/modules/users/users.tables.js';
 
 /**
- * A user's webhook (design.md section 10): one per user. The signing secret is stored encrypted
+ * A user's webhook (docs/product.md#webhooks): one per user. The signing secret is stored encrypted
  * (AES-256-GCM, key derived from the server secret); the hint shows its last characters only.
  */
 export const webhooks = pgTable('webhooks', {

@@ -33,7 +33,7 @@ function safeEqual(a: string, b: string): boolean {
 type Params = Record<string, string | undefined>;
 
 /**
- * Imitates Discord's OAuth2 (providers.md): the consent screen, the token endpoint (form-encoded only,
+ * Imitates Discord's OAuth2 (docs/providers.md): the consent screen, the token endpoint (form-encoded only,
  * client secret checked) and `/users/@me`. The only redirect URI "registered" for the sandbox client is
  * the app's own /discord-callback, as a real application's settings would list it.
  */

@@ -52,7 +52,7 @@ ${body}
 }
 
 /**
- * The mail sandbox (no SMTP_URL, design.md section 2): what the app would have delivered, newest first,
+ * The mail sandbox (no SMTP_URL, docs/product.md#runtime): what the app would have delivered, newest first,
  * as a page for people and as JSON for tests. Not mounted when real SMTP is configured (404 then).
  */
 export function registerMailSandbox(app: FastifyInstance, ctx: AppContext): void {

@@ -145,9 +145,9 @@ function listDate(value: string | undefined, endOfDay: boolean): Date | null {
 }
 
 /**
- * A local imitation of the documented NOWPayments API (providers.md), mounted under
- * /sandbox/nowpayments/v1 when no real key is configured, plus the control endpoint of design.md
- * section 2 that moves a payment and sends the signed IPN exactly as NOWPayments does.
+ * A local imitation of the documented NOWPayments API (docs/providers.md), mounted under
+ * /sandbox/nowpayments/v1 when no real key is configured, plus the control endpoint of
+ * docs/product.md#runtime that moves a payment and sends the signed IPN exactly as NOWPayments does.
  */
 export function registerNowPaymentsSandbox(app: FastifyInstance, ctx: AppContext): void {
   const db = ctx.database.db;
@@ -309,7 +309,7 @@ export function registerNowPaymentsSandbox(app: FastifyInstance, ctx: AppContext
     });
   }, { prefix: '/nowpayments/v1' });
 
-  // Control endpoint (design.md section 2): move the payment, then send the IPN as NOWPayments does.
+  // Control endpoint (docs/product.md#runtime): move the payment, then send the IPN as NOWPayments does.
   app.post('/nowpayments/payments/:paymentId/status', hide, async (request, reply) => {
     const parsed = statusControlSchema.safeParse(request.body ?? {});
     if (!parsed.success) {

@@ -187,8 +187,8 @@ const controlSchema = z.object({
 });
 
 /**
- * A local imitation of a ChangeNOW-style swap API, v1 (providers.md), mounted under /sandbox/swap/v1
- * when no real key is configured, plus the control endpoint of design.md section 2 that moves an
+ * A local imitation of a ChangeNOW-style swap API, v1 (docs/providers.md), mounted under /sandbox/swap/v1
+ * when no real key is configured, plus the control endpoint of docs/product.md#runtime that moves an
  * exchange as the provider would. Rates and deposit addresses are deterministic.
  */
 export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void {
@@ -341,7 +341,7 @@ export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void
     { prefix: '/swap/v1' },
   );
 
-  // Control endpoint (design.md section 2): move the exchange, then nudge the app to sync it now.
+  // Control endpoint (docs/product.md#runtime): move the exchange, then nudge the app to sync it now.
   app.post('/swap/exchanges/:id/status', hide, async (request, reply) => {
     const parsed = controlSchema.safeParse(request.body ?? {});
     if (!parsed.success) {

@@ -18,7 +18,7 @@ export function sandboxTelegramId(username: string): string {
 type Params = Record<string, string | undefined>;
 
 /**
- * Imitates the page Telegram's Login Widget opens (providers.md): the person confirms, and the browser
+ * Imitates the page Telegram's Login Widget opens (docs/providers.md): the person confirms, and the browser
  * goes to the bot's auth URL with the user's fields, `auth_date` and a `hash` signed with the bot token
  * exactly as Telegram signs it. The bot's domain is the app's PUBLIC_URL, so only its
  * /telegram-callback is accepted as the return address.

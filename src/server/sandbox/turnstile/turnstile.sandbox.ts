@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
 
-/** Tokens the sandbox refuses, so the failure path can be exercised (design.md section 2). */
+/** Tokens the sandbox refuses, so the failure path can be exercised (docs/product.md#runtime). */
 export const TURNSTILE_SANDBOX_FAIL_TOKEN = 'sandbox-fail';
 
 /**

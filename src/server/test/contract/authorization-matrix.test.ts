@@ -19,7 +19,7 @@ import {
 } from '../fixtures/bad-input.js';
 
 /**
- * The authorization matrix (issue 9): every documented endpoint called as anonymous, a guest, another
+ * The authorization matrix (docs/architecture.md#testing): every documented endpoint called as anonymous, a guest, another
  * user, the user, support and an admin. Each row states who may call it; a refused caller gets 401
  * (no session), 403 (wrong kind of session or role) or 404 (someone else's resource), and the database
  * is unchanged after every refusal. A new endpoint without a row here fails the completeness test.
@@ -90,7 +90,7 @@ const MATRIX: Record<string, Row> = {
   'POST /api/auth/verify-telegram': { rule: 'user', allowed: 'any', request: p('/api/auth/verify-telegram', {}) },
   'POST /api/users/connect/telegram': { rule: 'user', allowed: 'any', request: p('/api/users/connect/telegram', {}) },
   'DELETE /api/users/disconnect/telegram': { rule: 'user', allowed: 'any', request: p('/api/users/disconnect/telegram') },
-  // Mail flows (issue 15): the links from mails work without signing in; a bad token is a 400.
+  // Mail flows (decision 0130): the links from mails work without signing in; a bad token is a 400.
   'POST /api/auth/verify-email': { rule: 'public', allowed: 'any', request: p('/api/auth/verify-email', { token: 'not-a-real-token' }) },
   'POST /api/auth/resend-verification': { rule: 'user', allowed: 'any', request: p('/api/auth/resend-verification') },
   'POST /api/auth/forgot-password': { rule: 'public', request: p('/api/auth/forgot-password', { email: 'nobody-matrix@example.com' }) },
@@ -101,7 +101,7 @@ const MATRIX: Record<string, Row> = {
   'PUT /api/users/mail-preferences': { rule: 'user', request: p('/api/users/mail-preferences', {}) },
   'POST /api/mail/unsubscribe': { rule: 'public', allowed: 'any', request: p('/api/mail/unsubscribe', { token: 'not.a-token' }) },
   'GET /api/admin/mail': { rule: 'staff', request: p('/api/admin/mail') },
-  // Two-factor (issue 16): settings are the account's own; the second step and passkey sign-in are
+  // Two-factor (decision 0140): settings are the account's own; the second step and passkey sign-in are
   // public (the challenge or the passkey is the proof); staff read a user's status, admins reset it.
   'GET /api/auth/2fa': { rule: 'user', request: p('/api/auth/2fa') },
   'POST /api/auth/2fa/totp/setup': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/totp/setup', { currentPassword: 'not the password 1' }) },
@@ -134,7 +134,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/staff/tickets/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}` }) },
   'PUT /api/staff/tickets/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}`, body: { priority: 'high' } }) },
   'POST /api/staff/tickets/{id}/messages': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/messages`, body: { message: 'We are on it.' } }) },
-  // Support desk (issue 20). Rating an open fixture ticket is refused later (422), on purpose; merging a
+  // Support desk (decision 0190). Rating an open fixture ticket is refused later (422), on purpose; merging a
   // ticket into itself too. Canned replies are made fresh for each caller, before the state is taken.
   'POST /api/tickets/guest/{id}/rating': { rule: 'guest', allowed: 'any', request: (f) => ({ path: `/api/tickets/guest/${f.guestTicketId}/rating`, body: { score: 5 } }) },
   'POST /api/tickets/{id}/rating': { rule: 'user', owned: true, allowed: 'any', request: (f) => ({ path: `/api/tickets/${f.ticketId}/rating`, body: { score: 5 } }) },
@@ -154,7 +154,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/staff/tickets/{id}/attachments/{attachmentId}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/tickets/${f.ticketId}/attachments/${await freshAttachment(f, 'user')}` }) },
   'DELETE /api/staff/ticket-replies/{id}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/ticket-replies/${await freshCannedReply(f)}` }) },
 
-  // Charge API (issue 19): only an API key opens it, so every session caller is refused with 401; the
+  // Charge API (decision 0165): only an API key opens it, so every session caller is refused with 401; the
   // console's key management is for admins; receipts and the export are the owner's.
   'POST /api/v1/charges': { rule: 'signature', request: (f) => ({ path: '/api/v1/charges', body: { userId: f.targetId, amountCents: 1, description: 'Matrix charge' } }) },
   'GET /api/v1/charges/{id}': { rule: 'signature', request: (f) => ({ path: `/api/v1/charges/${f.chargeId}` }) },
@@ -208,7 +208,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/staff/ads/stats': { rule: 'staff', request: p('/api/staff/ads/stats') },
 
   'GET /api/status': { rule: 'public', request: p('/api/status') },
-  // Catalogue and orders (issue 19): anyone reads the catalogue; admins change it; staff fulfil, admins refund.
+  // Catalogue and orders (decision 0160): anyone reads the catalogue; admins change it; staff fulfil, admins refund.
   'GET /api/catalogue': { rule: 'public', request: p('/api/catalogue') },
   // Callers other than the fixture's buyer hold no credits: 422, which is not a refusal of who they are.
   'POST /api/orders': {

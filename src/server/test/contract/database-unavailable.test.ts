@@ -69,7 +69,7 @@ async function startProxy(target: URL) {
 }
 
 /**
- * The database going away mid-flight (issue 9, database outage): requests answer 503 UNAVAILABLE with
+ * The database going away mid-flight (docs/architecture.md#testing, database outage): requests answer 503 UNAVAILABLE with
  * Retry-After, never a 500, and the app recovers by itself. Drizzle wraps driver errors, so the
  * connection error is found on the error's cause.
  */

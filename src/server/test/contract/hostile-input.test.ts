@@ -17,7 +17,7 @@ import {
 } from '../fixtures/bad-input.js';
 
 /**
- * Hostile input against every documented endpoint (issue 9, "Bad input"): random and malicious bodies,
+ * Hostile input against every documented endpoint (docs/architecture.md#testing): random and malicious bodies,
  * query strings, headers and ids, sent by an anonymous caller, a guest, a user and an admin. The answer
  * is never a 5xx, never carries a stack trace or a source path, an error is always `{ error, code }`,
  * and a refused request stores nothing.

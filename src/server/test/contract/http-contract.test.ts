@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
 
-/** The parts of every error answer design.md section 3 promises: a message, a code, no internals. */
+/** The parts of every error answer docs/product.md#api-conventions promises: a message, a code, no internals. */
 function expectCleanError(body: Record<string, unknown>): void {
   expect(typeof body.error).toBe('string');
   expect((body.error as string).length).toBeGreaterThan(0);

@@ -5,7 +5,7 @@ import { createCallers, createResources, ETH_ADDRESS, rowCounts, settle, type Ca
 import { setRole } from '#server/modules/users/users.service.js';
 
 /**
- * The deterministic mutation suite (issue 17): for every operation of the OpenAPI document, for every
+ * The deterministic mutation suite (decision 0110): for every operation of the OpenAPI document, for every
  * field of its body, query string and path, with every other field valid and an authorized caller,
  * each mutation of a fixed list. No answer is a 5xx; an error answer is `{ error, code }`; a mutation
  * that breaks the contract (wrong JSON type, control character, lone surrogate, oversized body,

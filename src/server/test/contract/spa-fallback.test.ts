@@ -25,7 +25,7 @@ function ensureWebBuild(): void {
   });
 }
 
-/** Every route of spec section 2, with sub-paths for the `/*` ones and the query strings pages read. */
+/** Every route of docs/product.md#routes, with sub-paths for the `/*` ones and the query strings pages read. */
 const APP_ROUTES = [
   ...Object.values(paths),
   '/status/api',
@@ -57,8 +57,8 @@ describe.each(ENGINES)('single-page app history fallback on %s', (engine) => {
     await t?.close();
   });
 
-  it('covers every route of the spec, and the pages the mails link to', () => {
-    // 16 routes of spec section 2, and 5 that mails link to (issue 15).
+  it('covers every documented route, and the pages the mails link to', () => {
+    // 16 routes of docs/product.md#routes, and 5 that mails link to (decision 0130).
     expect(Object.values(paths)).toHaveLength(21);
     expect(Object.values(paths)).toEqual(expect.arrayContaining(['/verify-email', '/forgot-password', '/reset-password', '/confirm-email', '/unsubscribe']));
   });

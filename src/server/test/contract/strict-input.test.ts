@@ -12,7 +12,7 @@ import { createTestDatabase, ENGINES, startTestApp, type TestApp, type TestDatab
 import { createCallers, rowCounts, type Callers } from '../fixtures/bad-input.js';
 
 /**
- * Strict input (issue 17, decision 0110): the two defects found by hand (a NUL byte answered 500
+ * Strict input (decision 0110): the two defects found by hand (a NUL byte answered 500
  * wherever text reached PostgreSQL; `"amount": [100]` was credited as 100), the rules of the one
  * validator every route passes through, and the error handler's last line of defence.
  */

@@ -39,7 +39,7 @@ function expectLifetime(show: () => void, text: string, durationMs: number) {
 }
 
 describe('Toaster', () => {
-  it('uses the spec durations: default 4000, success 2000, error 4000, loading until resolved', () => {
+  it('uses the documented durations: default 4000, success 2000, error 4000, loading until resolved', () => {
     expect(toastOptions.duration).toBe(4000);
     expect(toastOptions.success?.duration).toBe(2000);
     expect(toastOptions.error?.duration).toBe(4000);

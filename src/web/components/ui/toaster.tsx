@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { toast, Toaster as HotToaster, useToasterStore, type DefaultToastOptions } from 'react-hot-toast';
 import { TOAST_DURATION_MS, TOAST_LIMIT, TOAST_POSITION } from '#shared/constants';
 
-/** Durations of spec section 9; loading toasts stay until their caller resolves them. */
+/** Durations of docs/product.md#constants; loading toasts stay until their caller resolves them. */
 export const toastOptions: DefaultToastOptions = {
   duration: TOAST_DURATION_MS.default,
   success: { duration: TOAST_DURATION_MS.success },
@@ -21,7 +21,7 @@ export function Toaster() {
   const { toasts } = useToasterStore();
 
   // react-hot-toast caps its queue at 20 internally; enforcing our own constant keeps the limit
-  // explicit and correct if the spec's number ever changes.
+  // explicit and correct if the documented number ever changes.
   useEffect(() => {
     toasts
       .filter((t) => t.visible)

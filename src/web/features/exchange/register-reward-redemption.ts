@@ -1,5 +1,5 @@
 /**
- * Plugs the guest claims flow (spec section 4) into the session's sign-in hook. Imported once at app
+ * Plugs the guest claims flow (docs/product.md#guest-claims) into the session's sign-in hook. Imported once at app
  * start; the flow itself (and the toast library) loads only when there are stored claims to redeem.
  */
 import { onUserLogin } from '#web/features/auth';

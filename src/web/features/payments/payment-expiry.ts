@@ -1,6 +1,6 @@
 import { PAYMENT_EXPIRY_S, STORAGE_KEYS } from '#shared/constants';
 
-/** The payment page's deadline, kept per payment (spec sections 3 and 9) so a reload keeps counting. */
+/** The payment page's deadline, kept per payment (docs/product.md#browser-state, #constants) so a reload keeps counting. */
 export function readPaymentExpiry(id: string): number | null {
   try {
     const raw = window.localStorage.getItem(STORAGE_KEYS.paymentExpiry(id));

@@ -1,6 +1,6 @@
 import type { PaymentStatus } from '#shared/schemas/payments';
 
-/** Spec section 4: the message for each status (anything else: Waiting for payment...). */
+/** docs/product.md#payment-status: the message for each status (anything else: Waiting for payment...). */
 export function paymentStatusMessage(status: string | null | undefined): string {
   switch (status) {
     case 'confirming':
@@ -14,7 +14,7 @@ export function paymentStatusMessage(status: string | null | undefined): string 
   }
 }
 
-/** Statuses the spec's message list does not cover, explained honestly (design.md section 6). */
+/** Statuses the status messages of docs/product.md#payment-status do not cover, explained honestly (docs/product.md#payments). */
 export const PROBLEM_STATUS_MESSAGES: Partial<Record<PaymentStatus, { title: string; text: string }>> = {
   partially_paid: {
     title: 'Partially paid',

@@ -1,6 +1,6 @@
 import { renderMail, type RenderedMail } from './layout.js';
 
-/** What changed in an account's sign-in security (issue 16): each a security notice, always sent. */
+/** What changed in an account's sign-in security (decision 0140): each a security notice, always sent. */
 export type TwoFactorNoticeKind = 'enabled' | 'disabled' | 'disabled_by_admin' | 'recovery_code_used' | 'passkey_added';
 
 const TEXTS: Record<TwoFactorNoticeKind, { subject: string; body: string }> = {

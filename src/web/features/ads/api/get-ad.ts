@@ -2,7 +2,7 @@ import { useSyncExternalStore } from 'react';
 import type { AdForPlacementResponse, AdPlacement, PublicAd } from '#shared/schemas/ads';
 import { api } from '#web/lib/api-client';
 
-/** GET /api/ads?placement=…: the live ad for one placement, or none (spec section 7). */
+/** GET /api/ads?placement=…: the live ad for one placement, or none (docs/product.md#api). */
 export function getAd(placement: AdPlacement): Promise<AdForPlacementResponse> {
   return api.get<AdForPlacementResponse>(`/api/ads?placement=${encodeURIComponent(placement)}`);
 }

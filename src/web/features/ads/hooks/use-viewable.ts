@@ -3,7 +3,7 @@ import { AD_VIEWABLE_MS, AD_VIEWABLE_RATIO } from '#shared/ad-rules';
 
 /**
  * Calls `onViewable` once when at least half of `element` has been on screen for one continuous
- * second (the IAB/MRC display rule, design.md section 9). Leaving the viewport, or the tab being
+ * second (the IAB/MRC display rule, docs/product.md#ads). Leaving the viewport, or the tab being
  * hidden, before the second is up cancels the timer; coming back starts a new full second.
  */
 export function useViewable(element: Element | null, onViewable: () => void, enabled = true): void {

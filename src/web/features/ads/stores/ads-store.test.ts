@@ -22,7 +22,7 @@ beforeEach(() => {
 });
 afterEach(() => configureApiClient(null));
 
-describe('ads store (spec section 3: impressions keyed by ad id, error, loading)', () => {
+describe('ads store (docs/product.md#browser-state: impressions keyed by ad id, error, loading)', () => {
   it('starts empty, not loading, without an error', () => {
     expect(ads()).toMatchObject({ impressions: {}, error: null, loading: false });
   });

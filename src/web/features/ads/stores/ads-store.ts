@@ -1,5 +1,5 @@
 /**
- * The ads state of spec section 3: impressions keyed by ad id, error, loading.
+ * The ads state of docs/product.md#browser-state: impressions keyed by ad id, error, loading.
  *
  * `impressions[adId]` is when this browser last had an impression of that ad counted (ms since epoch).
  * It is also kept in local storage, so a reload within the 30-minute window sends nothing; the server

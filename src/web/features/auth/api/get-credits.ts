@@ -3,7 +3,7 @@ import { useSessionStore } from '../stores/session-store';
 
 /**
  * GET /api/users/{id}/credits, through the session store: the balance is part of the session the
- * header shows (spec section 3), so the store keeps it and this query only decides when to ask again.
+ * header shows (docs/product.md#browser-state), so the store keeps it and this query only decides when to ask again.
  * Asks only while `enabled`; the store's own call fails for guests.
  */
 export const creditsQueryOptions = (userId: string | null, enabled = true) =>

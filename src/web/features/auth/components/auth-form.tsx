@@ -36,7 +36,7 @@ function validate(isLogin: boolean, values: { username: string; email: string; p
 const FIELD_ORDER: FieldName[] = ['username', 'email', 'password', 'referralCode', 'turnstileToken'];
 
 /**
- * Sign-in and registration in one form (spec section 4: the form toggles between the two modes).
+ * Sign-in and registration in one form (docs/product.md#states: the form toggles between the two modes).
  * /login opens it in login mode, /register in register mode.
  */
 export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
@@ -61,7 +61,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const [formError, setFormError] = useState<string | null>(null);
   const [pending, setPending] = useState<'submit' | 'guest' | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  // Two-factor on: the password was right, the second step (issue 16) finishes the sign-in.
+  // Two-factor on: the password was right, the second step (decision 0140) finishes the sign-in.
   const [secondStep, setSecondStep] = useState<TwoFactorChallengeResponse | null>(null);
   const finishSignIn = (response: AuthResponse) => {
     useSessionStore.getState().completeSignIn(response, rememberMe);

@@ -25,7 +25,7 @@ export interface BotCheckProps {
 }
 
 /**
- * The bot check at login and registration (spec section 1; verified server-side, design.md section 4).
+ * The bot check at login and registration (docs/product.md#overview; verified server-side, docs/product.md#accounts).
  * Sandbox mode is a plainly labelled checkbox, so the product works offline exactly as with a real key.
  */
 export function BotCheck({ onToken, siteKey, resetKey = 0 }: BotCheckProps) {

@@ -47,7 +47,7 @@ afterEach(() => {
 });
 
 describe('session state', () => {
-  it('has exactly the fields of spec section 3, signed out and unchecked at first', () => {
+  it('has exactly the fields of docs/product.md#browser-state, signed out and unchecked at first', () => {
     expect(Object.keys(initialSessionState).sort()).toEqual(
       ['credits', 'error', 'guestId', 'isAuthenticated', 'isGuest', 'isLoading', 'lastCheck', 'sessionChecked', 'token', 'user', 'userType'],
     );

@@ -1,5 +1,5 @@
 /**
- * The browser's session (spec sections 3 and 4): who is signed in, their token and credits, and every
+ * The browser's session (docs/product.md#browser-state, #states): who is signed in, their token and credits, and every
  * transition between signed out, guest and signed in. No React here beyond zustand's hook, so each
  * transition can be tested on its own; pages call these actions and decide what to show.
  */
@@ -13,7 +13,7 @@ import { storage, type UserType } from '#web/lib/storage';
 
 export type SessionUser = User | GuestUser;
 
-/** Exactly the session fields of spec section 3. */
+/** Exactly the session fields of docs/product.md#browser-state. */
 export interface SessionState {
   isAuthenticated: boolean;
   isGuest: boolean;
@@ -52,7 +52,7 @@ export interface SessionActions {
   completeSignIn(response: AuthResponse, rememberMe: boolean): User;
   guestLogin(): Promise<GuestUser>;
   register(input: RegisterInput): Promise<User>;
-  /** Resolves true when the server ended the session; a failure is only logged (spec section 8). */
+  /** Resolves true when the server ended the session; a failure is only logged (docs/product.md#errors). */
   logout(): Promise<boolean>;
   clearSession(): void;
   /** Resolves with the new token, or null for guests (they never refresh). */
@@ -74,7 +74,7 @@ export const SESSION_ERRORS = {
   invalidToken: 'Invalid or expired token received',
 } as const;
 
-/** Why the start-up check ended signed out (spec section 8); kept in `error` after the session is cleared. */
+/** Why the start-up check ended signed out (docs/product.md#errors); kept in `error` after the session is cleared. */
 export const AUTH_REJECTIONS = {
   noToken: 'No token found',
   refreshFailed: 'Token refresh failed',
@@ -147,7 +147,7 @@ export function isGuestUser(user: SessionUser | null | undefined): user is Guest
 
 /**
  * The message to show for a failed call: the server's `error` field, the client's own message when there
- * was no answer (timeout, offline), otherwise the catalogue's fallback (spec section 8).
+ * was no answer (timeout, offline), otherwise the catalogue's fallback (docs/product.md#errors).
  */
 export function errorMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError) return err.fromServer || err.status === 0 ? err.message : fallback;
@@ -161,7 +161,7 @@ const loginHooks = new Set<LoginHook>();
 
 /**
  * Runs `hook` after every non-guest sign-in (login or registration), e.g. redeeming guest reward claims
- * (spec section 4, Guest claims). Hooks run after the session is set and never block or fail the sign-in.
+ * (docs/product.md#guest-claims). Hooks run after the session is set and never block or fail the sign-in.
  */
 export function onUserLogin(hook: LoginHook): () => void {
   loginHooks.add(hook);

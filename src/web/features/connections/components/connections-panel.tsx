@@ -176,7 +176,7 @@ const TelegramIcon = () => (
   </span>
 );
 
-/** /dashboard/settings: the Discord and Telegram accounts connected to this user (spec section 1). */
+/** /dashboard/settings: the Discord and Telegram accounts connected to this user (docs/product.md#overview). */
 export function ConnectionsPanel() {
   const user = useSessionStore((state) => state.user);
   const sessionChecked = useSessionStore((state) => state.sessionChecked);

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 const WIDGET_SCRIPT = 'https://telegram.org/js/telegram-widget.js?22';
 
 /**
- * Telegram's Login Widget (providers.md): Telegram's script draws its button in this container and, once
+ * Telegram's Login Widget (docs/providers.md): Telegram's script draws its button in this container and, once
  * the person confirms, sends the browser to `authUrl` (/telegram-callback) with the signed fields.
  * Allowed by the Content-Security-Policy only when a real bot is configured.
  */

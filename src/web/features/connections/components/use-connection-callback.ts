@@ -8,7 +8,7 @@ export type CallbackOutcome = { ok: true } | { ok: false; message: string };
 export type CallbackPhase = { state: 'working' } | { state: 'failed'; message: string } | { state: 'done' };
 
 /**
- * Drives a transient connection screen (spec section 2): runs `work` once for `key`, then goes to
+ * Drives a transient connection screen (docs/product.md#routes): runs `work` once for `key`, then goes to
  * /dashboard/settings at once on success, or after CONNECT_ERROR_REDIRECT_MS showing the error.
  */
 export function useConnectionCallback(key: string, work: () => Promise<CallbackOutcome>): CallbackPhase {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError, NETWORK_MESSAGE } from '#web/lib/api-client';
 import { connectErrorMessage } from './connect-messages';
 
-describe('connect error messages (spec section 8)', () => {
+describe('connect error messages (docs/product.md#errors)', () => {
   it('prefixes the server\'s own message', () => {
     const err = new ApiError(409, 'This Discord account is already connected to another user.', 'CONNECTION_TAKEN');
     expect(connectErrorMessage(err, 'Error', 'Failed to connect Discord account')).toBe('Error: This Discord account is already connected to another user.');

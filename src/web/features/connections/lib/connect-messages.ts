@@ -1,6 +1,6 @@
 import { ApiError, NETWORK_MESSAGE } from '#web/lib/api-client';
 
-/** Texts of spec sections 5 and 8 for the connection screens and the settings panel. */
+/** Texts of docs/product.md#validation, #errors for the connection screens and the settings panel. */
 export const CONNECT_MESSAGES = {
   discord: {
     connecting: 'Connecting Discord...',
@@ -26,8 +26,8 @@ export const CONNECT_MESSAGES = {
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value : null);
 
 /**
- * The server's own words for a failed call: its `error`, `details` or `error_description` field (spec
- * section 8), or null when there was no answer at all.
+ * The server's own words for a failed call: its `error`, `details` or `error_description` field
+ * (docs/product.md#errors), or null when there was no answer at all.
  */
 export function serverMessage(err: unknown): string | null | undefined {
   if (!(err instanceof ApiError)) return undefined;

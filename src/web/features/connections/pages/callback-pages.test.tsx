@@ -148,7 +148,7 @@ describe('connection callbacks', () => {
     expect(await screen.findByText('Settings page', {}, { timeout: 2000 })).toBeTruthy();
   });
 
-  it('connects the verified Telegram account with the spec payload, toasts, and goes to settings', async () => {
+  it('connects the verified Telegram account with the documented payload, toasts, and goes to settings', async () => {
     server.on('POST', '/api/auth/verify-telegram', { body: { verified: true, id: '42', username: 'ada', firstName: 'Ada', lastName: 'Lovelace' } });
     server.on('POST', '/api/users/connect/telegram', {
       body: { telegram: { id: '42', username: 'ada', firstName: 'Ada', lastName: 'Lovelace', connectedAt: '2026-01-01T00:00:00.000Z' } },

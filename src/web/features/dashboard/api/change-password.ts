@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api-client';
 import { sessionsQueryKey } from './get-sessions';
 
-/** Spec section 7. The server ends every other session of the account on success (design.md section 4). */
+/** docs/product.md#api. The server ends every other session of the account on success (docs/product.md#accounts). */
 export async function changePassword(input: { currentPassword: string; newPassword: string }): Promise<void> {
   await api.post('/api/users/change-password', input);
 }

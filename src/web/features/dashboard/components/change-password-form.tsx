@@ -6,7 +6,7 @@ import { useChangePassword } from '../api/change-password';
 
 type Field = 'currentPassword' | 'newPassword';
 
-/** Needs the current password; on success the server ends every other session (design.md section 4). */
+/** Needs the current password; on success the server ends every other session (docs/product.md#accounts). */
 export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
   const changePassword = useChangePassword();
   const id = useId();

@@ -9,7 +9,7 @@ import { useSignOut } from './sign-out-button';
 
 const formatDate = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** Where the account is signed in; any session but this one can be ended here (design.md section 4). */
+/** Where the account is signed in; any session but this one can be ended here (docs/product.md#accounts). */
 /** The list is asked again after a change that ends sessions (ending one here, a password change). */
 export function SessionsList() {
   const sessionsQuery = useSessions();

@@ -7,7 +7,7 @@ import { GuestDashboard } from '../components/guest-dashboard';
 import { UserDashboard } from '../components/user-dashboard';
 import '../dashboard.css';
 
-// Sub-pages load lazily too (spec section 2).
+// Sub-pages load lazily too (docs/product.md#routes).
 const SettingsPage = lazy(() => import('./settings-page'));
 const SupportPage = lazy(() => import('#web/features/tickets/pages/support-page'));
 const StaffPage = lazy(() => import('#web/features/admin/pages/staff-page'));

@@ -2,7 +2,7 @@ import type { ClaimGuestRewardsResponse, RewardClaimInput } from '#shared/schema
 import { api } from '#web/lib/api-client';
 
 /**
- * POST /api/exchange/claim-guest-rewards (spec section 7): the valid claims and the signed-in user's id.
+ * POST /api/exchange/claim-guest-rewards (docs/product.md#api): the valid claims and the signed-in user's id.
  * Made outside any screen, right after a sign-in (lib/redeem-guest-rewards.ts), so it has no hook.
  */
 export function postClaimGuestRewards(claims: RewardClaimInput[], userId: string) {

@@ -4,13 +4,13 @@ import { api } from '#web/lib/api-client';
 import { pruneExpiredClaims, removeClaims, toPayload, type LocalRewardClaims } from '../lib/reward-claims';
 import { exchangeKeys } from './exchange-keys';
 
-/** POST /api/exchange/guest-rewards-status (spec section 7): which stored claims are still valid. */
+/** POST /api/exchange/guest-rewards-status (docs/product.md#api): which stored claims are still valid. */
 export function postGuestRewardsStatus(claims: RewardClaimInput[]) {
   return api.post<GuestRewardsStatusResponse>('/api/exchange/guest-rewards-status', { claims });
 }
 
 /**
- * Checks this browser's claims with the server and forgets those it marks invalid (spec section 4);
+ * Checks this browser's claims with the server and forgets those it marks invalid (docs/product.md#guest-claims);
  * answers the claims kept. `version` changes when a claim was saved, which asks again.
  */
 export const guestRewardsQueryOptions = (version: number, claims: LocalRewardClaims) =>

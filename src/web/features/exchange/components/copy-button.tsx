@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { COPIED_FEEDBACK_MS } from '#shared/constants';
 
-/** Copies `value`; the label reads Copied! for 2 seconds (spec section 9). */
+/** Copies `value`; the label reads Copied! for 2 seconds (docs/product.md#constants). */
 export function CopyButton({ value, label }: { value: string; label: string }) {
   const [copied, setCopied] = useState(false);
   const [failed, setFailed] = useState(false);

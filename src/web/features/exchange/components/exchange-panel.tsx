@@ -43,7 +43,7 @@ interface ExchangePanelProps {
 }
 
 /**
- * The Exchange section (design.md section 7): anyone picks a pair, sees the live estimate and the reward,
+ * The Exchange section (docs/product.md#exchange): anyone picks a pair, sees the live estimate and the reward,
  * enters the payout address, gets the deposit address and follows the status. A visitor without a
  * session becomes a guest when they create an exchange; a guest's claim is kept in this browser.
  */

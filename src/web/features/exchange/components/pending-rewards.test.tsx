@@ -34,7 +34,7 @@ function show() {
   );
 }
 
-describe("a guest's pending rewards (spec section 4)", () => {
+describe("a guest's pending rewards (docs/product.md#guest-claims)", () => {
   it('shows the total and each deadline, and drops expired claims and those the server marks invalid', async () => {
     const now = Date.now();
     const soon = saveClaim('ex-soon', { claimCode: 'a', potentialRewards: 1.5, claimDeadline: new Date(now + 10 * HOUR).toISOString() }, now);

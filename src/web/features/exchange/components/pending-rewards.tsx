@@ -7,7 +7,7 @@ import { formatCreditAmount, formatDeadline } from './format';
 
 /**
  * A guest's pending rewards, kept in this browser, with their deadlines. Expired claims and those the
- * server marks invalid are removed (spec section 4). `version` changes when a new claim was saved.
+ * server marks invalid are removed (docs/product.md#guest-claims). `version` changes when a new claim was saved.
  */
 export function PendingRewards({ version }: { version: number }) {
   // What this browser keeps (expired claims dropped), read again whenever a claim was saved.

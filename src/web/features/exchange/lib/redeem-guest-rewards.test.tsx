@@ -68,7 +68,7 @@ function signIn() {
   return useSessionStore.getState().register({ username: 'ada', email: 'ada@example.com', password: 'a long passphrase', turnstileToken: 'ok' });
 }
 
-describe('guest rewards after sign-in (spec section 4)', () => {
+describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
   it('validates, drops invalid and expired claims, redeems the valid ones, toasts the total and refreshes the balance', async () => {
     saveClaim('ex-valid', { claimCode: 'code-a', potentialRewards: 3.25 });
     saveClaim('ex-valid-2', { claimCode: 'code-b', potentialRewards: 1.5 });

@@ -1,5 +1,5 @@
 /**
- * The guest claims flow of spec section 4: after a non-guest sign-in, validate the locally kept claims,
+ * The guest claims flow of docs/product.md#guest-claims: after a non-guest sign-in, validate the locally kept claims,
  * drop invalid and expired ones, redeem the valid ones, then force-clear whatever is left.
  */
 import toast from 'react-hot-toast';
@@ -8,7 +8,7 @@ import { postClaimGuestRewards } from '../api/claim-guest-rewards';
 import { postGuestRewardsStatus } from '../api/get-guest-rewards-status';
 import { clearClaims, pruneExpiredClaims, removeClaims, toPayload, type ClaimPayload } from './reward-claims';
 
-/** Toast texts of spec section 8, to the letter. */
+/** Toast texts of docs/product.md#errors, to the letter. */
 export const REWARD_TOASTS = {
   loading: 'Redeeming your rewards...',
   success: (credits: number) => `Claimed ${credits.toFixed(2)} credits from previous exchanges!`,
@@ -29,7 +29,7 @@ export interface ClaimsRedemption {
   error?: string;
 }
 
-/** Asks which claims are still valid; a failure answers zero totals (spec section 8). */
+/** Asks which claims are still valid; a failure answers zero totals (docs/product.md#errors). */
 export async function validateClaims(claims: ClaimPayload[]): Promise<ClaimsValidation> {
   try {
     const response = await postGuestRewardsStatus(claims);
@@ -40,7 +40,7 @@ export async function validateClaims(claims: ClaimPayload[]): Promise<ClaimsVali
   }
 }
 
-/** Redeems claims for `userId`; a failure answers zero totals and the server's error (spec section 8). */
+/** Redeems claims for `userId`; a failure answers zero totals and the server's error (docs/product.md#errors). */
 export async function redeemClaims(claims: ClaimPayload[], userId: string): Promise<ClaimsRedemption> {
   try {
     const response = await postClaimGuestRewards(claims, userId);
@@ -97,7 +97,7 @@ async function run(userId: string, now: number): Promise<ClaimsRedemption> {
     }
     return redemption;
   } finally {
-    // Spec section 4: any claims left after sign-in are force-cleared.
+    // docs/product.md#guest-claims: any claims left after sign-in are force-cleared.
     clearClaims();
   }
 }

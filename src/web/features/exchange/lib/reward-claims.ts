@@ -1,8 +1,8 @@
 /**
- * Guest reward claims kept in the browser (spec section 3, "Local reward claim"): local storage key
+ * Guest reward claims kept in the browser (docs/product.md#browser-state, "Local reward claim"): local storage key
  * `olympus_reward_claims`, an object keyed by exchange id of {claimCode, potentialRewards, claimDeadline,
- * timestamp}. A claim is kept for 720 hours (spec section 9) and removed when it expires, when the server
- * marks it invalid or when it is claimed (spec section 4).
+ * timestamp}. A claim is kept for 720 hours (docs/product.md#constants) and removed when it expires, when the server
+ * marks it invalid or when it is claimed (docs/product.md#guest-claims).
  */
 import { REWARD_CLAIM_VALIDITY_MS, STORAGE_KEYS } from '#shared/constants';
 
@@ -99,7 +99,7 @@ export function pruneExpiredClaims(now = Date.now()): LocalRewardClaims {
   return live;
 }
 
-/** Removes every stored claim (spec section 4: left-over claims are force-cleared after sign-in). */
+/** Removes every stored claim (docs/product.md#guest-claims: left-over claims are force-cleared after sign-in). */
 export function clearClaims(): void {
   try {
     window.localStorage.removeItem(KEY);

@@ -50,7 +50,7 @@ function ComponentCard({ component }: { component: StatusComponentReport }) {
   );
 }
 
-/** Live health of each component (design.md section 9), refreshed while the page is open. */
+/** Live health of each component (docs/product.md#status-page), refreshed while the page is open. */
 export default function StatusPage() {
   usePageMeta('Status', 'Live health of the Olympus API, database, payment provider and swap provider, with 90 days of history and incidents.');
   const { data, error, loading, updatedAt, refresh } = useLiveStatus();

@@ -4,7 +4,7 @@ import { api } from '#web/lib/api-client';
 import { PAYMENT_MESSAGES } from './payment-call-error';
 import { paymentKeys } from './payment-keys';
 
-/** GET /api/payments/cryptos. Never fails: on failure the list is empty and `error` says so (spec section 8). */
+/** GET /api/payments/cryptos. Never fails: on failure the list is empty and `error` says so (docs/product.md#errors). */
 export async function fetchCryptoOptions(): Promise<{ cryptos: CryptoOption[]; limits: DepositLimits | null; error: string | null }> {
   try {
     const res = await api.get<CryptosResponse>('/api/payments/cryptos');

@@ -17,7 +17,7 @@ export async function getPaymentStatus(id: string): Promise<PaymentStatusRespons
 }
 
 /**
- * Now, then every 15 seconds (spec section 4), also while the tab is in the background (the user was
+ * Now, then every 15 seconds (docs/product.md#payment-status), also while the tab is in the background (the user was
  * told not to close the page, not to keep looking at it). A failed check is shown at once and tried
  * again at the next tick, not retried in between.
  */

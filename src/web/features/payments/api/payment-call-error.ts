@@ -1,4 +1,4 @@
-/** The payment calls' error messages (spec section 8), shared by the call files beside this one. */
+/** The payment calls' error messages (docs/product.md#errors), shared by the call files beside this one. */
 import { ApiError } from '#web/lib/api-client';
 
 export const PAYMENT_MESSAGES = {
@@ -9,7 +9,7 @@ export const PAYMENT_MESSAGES = {
   mine: 'Failed to fetch my payments',
 } as const;
 
-/** An error with the spec's message, keeping the server's own reason (if any) for the details line. */
+/** An error with the catalogue's message (docs/product.md#errors), keeping the server's own reason (if any) for the details line. */
 export class PaymentCallError extends Error {
   constructor(
     message: string,
@@ -22,7 +22,7 @@ export class PaymentCallError extends Error {
   }
 }
 
-/** Any failure of a payment call, as a PaymentCallError with the spec's `message`. */
+/** Any failure of a payment call, as a PaymentCallError with the catalogue's `message`. */
 export function paymentCallError(message: string, err: unknown): PaymentCallError {
   if (err instanceof ApiError) return new PaymentCallError(message, err.fromServer ? err.message : null, err.status, err.fieldErrors);
   return new PaymentCallError(message, null, 0);

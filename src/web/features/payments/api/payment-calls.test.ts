@@ -11,7 +11,7 @@ const ID = '6f1c2a4e-7d8b-4c3a-9e0f-123456789abc';
 
 const server = setupScriptedApi();
 
-/** The spec's message, and the server's own words kept beside it. */
+/** The catalogue's message (docs/product.md#errors), and the server's own words kept beside it. */
 async function failure(promise: Promise<unknown>): Promise<PaymentCallError> {
   const err = await promise.then(
     () => null,
@@ -21,7 +21,7 @@ async function failure(promise: Promise<unknown>): Promise<PaymentCallError> {
   return err as PaymentCallError;
 }
 
-describe('payment calls (spec sections 7 and 8)', () => {
+describe('payment calls (docs/product.md#api, #errors)', () => {
   it('GET /api/payments/{id}/status answers paymentData, or Failed to check payment status', async () => {
     const paymentData = { payment_status: 'confirming', price_amount: 100, pay_currency: 'btc' };
     server.on('GET', `/api/payments/${ID}/status`, { body: { success: true, paymentData } });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { COPIED_FEEDBACK_MS } from '#shared/constants';
 
-/** Copies `value`; the label reads Copied! for 2 seconds (spec sections 2 and 9). */
+/** Copies `value`; the label reads Copied! for 2 seconds (docs/product.md#routes, #constants). */
 export function CopyButton({ value, label }: { value: string; label: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);

@@ -20,7 +20,7 @@ export function PaymentHistory() {
   const mine = useMyPayments(page, PAGE_SIZE);
   const total = mine.data?.total ?? 0;
   const loading = mine.isFetching;
-  // The call never fails: a failure comes back as an empty list with the spec's message.
+  // The call never fails: a failure comes back as an empty list with the catalogue's message (docs/product.md#errors).
   const error = mine.data?.error ?? null;
 
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));

@@ -143,7 +143,7 @@ describe('TopUpPanel', () => {
     expect(api.createDeposit).not.toHaveBeenCalled();
   });
 
-  it('creates the deposit, saves its expiry and opens /payment/process with the query of spec section 2', async () => {
+  it('creates the deposit, saves its expiry and opens /payment/process with the query of docs/product.md#routes', async () => {
     api.createDeposit.mockResolvedValue(PAYMENT);
     const router = await renderPanel();
     fireEvent.click(screen.getByRole('radio', { name: /Ripple/ }));

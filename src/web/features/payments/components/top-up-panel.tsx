@@ -10,7 +10,7 @@ import '../payments.css';
 import { savePaymentExpiry } from '../payment-expiry';
 import { parseTopUpParam, TOP_UP_ANCHOR, TOP_UP_PARAM } from '../top-up-link';
 
-/** The query /payment/process reads (spec section 2). */
+/** The query /payment/process reads (docs/product.md#routes). */
 export function paymentProcessUrl(p: { id: string; payAddress: string | null; payAmount: string | null; payCurrency: string; extraId: string | null }): string {
   const q = new URLSearchParams({ address: p.payAddress ?? '', amount: p.payAmount ?? '', currency: p.payCurrency, id: p.id });
   if (p.extraId) q.set('extraId', p.extraId);

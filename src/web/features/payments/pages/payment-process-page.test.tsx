@@ -20,7 +20,7 @@ vi.mock('#web/lib/api-client', async (importOriginal) =>
     },
   }),
 );
-// The QR code's props are what the spec fixes (size 200, high error correction): record them.
+// The QR code's props are what docs/product.md#constants fixes (size 200, high error correction): record them.
 const qr = vi.hoisted(() => ({ props: [] as Record<string, unknown>[] }));
 vi.mock('qrcode.react', () => ({
   QRCodeSVG: (props: Record<string, unknown>) => {
@@ -122,7 +122,7 @@ describe('/payment/process', () => {
     expect(qr.props.at(-1)).toMatchObject({ value: ADDRESS, size: 200, level: 'H' });
     expect(screen.getByText(/to this address/).textContent).toMatch(/^Send only BTC to this address\./);
     expect(screen.queryByTestId('payment-memo')).toBeNull();
-    // The deadline is saved per payment, an hour from now (spec sections 3 and 9).
+    // The deadline is saved per payment, an hour from now (docs/product.md#browser-state, #constants).
     expect(localStorage.getItem(expiryKey)).toBe(String(NOW + 3_600_000));
   });
 

@@ -25,7 +25,7 @@ interface ProcessQuery {
 
 const usd = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-/** The query must describe the signed-in user's own payment (design.md section 6: links are easy to forge). */
+/** The query must describe the signed-in user's own payment (docs/product.md#payments: links are easy to forge). */
 function differsFromPayment(q: ProcessQuery, p: Payment): boolean {
   return (
     p.payAddress !== q.address ||
@@ -35,7 +35,7 @@ function differsFromPayment(q: ProcessQuery, p: Payment): boolean {
   );
 }
 
-/** /payment/process (spec sections 2, 4, 5 and 9). */
+/** /payment/process (docs/product.md#routes, #states, #validation, #constants). */
 export default function PaymentProcessPage() {
   usePageMeta('Complete Your Payment');
   const [params] = useSearchParams();
@@ -62,7 +62,7 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
         ? 'missing'
         : 'error';
   const loadPayment = () => void paymentQuery.refetch();
-  // Status: now, then every 15 seconds (spec section 4). A checked transaction hash answers sooner.
+  // Status: now, then every 15 seconds (docs/product.md#payment-status). A checked transaction hash answers sooner.
   const statusQuery = usePaymentStatus(id);
   const status = statusQuery.data?.payment_status ?? null;
   const statusError = statusQuery.isError ? (statusQuery.error instanceof Error ? statusQuery.error.message : 'Failed to check payment status') : null;

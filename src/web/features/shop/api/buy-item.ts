@@ -20,7 +20,7 @@ export function useBuyItem() {
   return useMutation({
     mutationFn: buyItem,
     onSuccess: (result) => {
-      // The session keeps the balance in credits (spec section 3), the API answers cents.
+      // The session keeps the balance in credits (docs/product.md#browser-state), the API answers cents.
       useSessionStore.setState({ credits: result.balanceCents / 100 });
     },
     onSettled: async () => {

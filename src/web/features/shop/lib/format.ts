@@ -19,5 +19,5 @@ export function when(iso: string | null): string {
   return iso ? new Date(iso).toLocaleString() : '—';
 }
 
-/** Where a ledger entry's receipt lives (the receipts page of issue 19). */
+/** Where a ledger entry's receipt lives (the receipts page of docs/product.md#receipts). */
 export const receiptPath = (ledgerEntryId: string) => `/dashboard/receipts/${encodeURIComponent(ledgerEntryId)}`;

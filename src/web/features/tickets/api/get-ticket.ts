@@ -11,7 +11,7 @@ export function getTicket(isGuest: boolean, id: string, signal?: AbortSignal): P
   return api.get<TicketResponse>(`${requesterBase(isGuest)}/${encodeURIComponent(id)}`, { signal });
 }
 
-/** Each answer is merged into the UI store's ticket list by _id (spec section 3). A 404 is not retried. */
+/** Each answer is merged into the UI store's ticket list by _id (docs/product.md#browser-state). A 404 is not retried. */
 export const ticketQueryOptions = (isGuest: boolean, id: string) =>
   queryOptions({
     queryKey: ticketKeys.mineDetail(isGuest, id),

@@ -14,7 +14,7 @@ export function getTickets(isGuest: boolean, page: number, signal?: AbortSignal)
   return api.get<TicketListResponse>(`${requesterBase(isGuest)}${toQueryString({ page, pageSize: SUPPORT_PAGE_SIZE })}`, { signal });
 }
 
-/** The list also lands in the UI store's ticket list, which spec section 3 makes the browser's own. */
+/** The list also lands in the UI store's ticket list, which docs/product.md#browser-state makes the browser's own. */
 export const ticketsQueryOptions = (isGuest: boolean, page: number) =>
   queryOptions({
     queryKey: ticketKeys.mineList(isGuest, page),

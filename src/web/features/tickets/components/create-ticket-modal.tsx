@@ -21,7 +21,7 @@ const CATEGORY_LABELS: Record<(typeof TICKET_CATEGORIES)[number], string> = {
   technical: 'Something is broken',
 };
 
-/** The ticket-creation modal of spec section 3 (open state lives in the UI store). */
+/** The ticket-creation modal of docs/product.md#browser-state (open state lives in the UI store). */
 export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; onCreated: (ticket: Ticket) => void }) {
   const open = useUiStore((s) => s.isCreatingTicketModal);
   const setOpen = useUiStore((s) => s.setCreatingTicketModal);

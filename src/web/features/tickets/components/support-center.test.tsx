@@ -58,7 +58,7 @@ function pollNow() {
   });
 }
 
-describe('SupportCenter (spec section 3 UI state)', () => {
+describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
   it('starts on the ticket list with status badges, from the guest calls with the Guest-ID header', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket(), ticket({ _id: 't2', number: 1002, subject: 'Login trouble', status: 'pending' })]));
     render(<SupportCenter />);

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 
-/** Query keys of the two-factor feature (issue 16). A change to my two-factor refreshes everything under `two-factor`. */
+/** Query keys of the two-factor feature (decision 0140). A change to my two-factor refreshes everything under `two-factor`. */
 export const twoFactorKeys = {
   all: ['two-factor'] as const,
   status: ['two-factor', 'status'] as const,

@@ -91,7 +91,7 @@ function ScanStep({ setup, onEnabled, onCancel }: { setup: TotpSetupResponse; on
   );
 }
 
-/** Settings: authenticator app, recovery codes and passkeys (issue 16). */
+/** Settings: authenticator app, recovery codes and passkeys (decision 0140). */
 export function TwoFactorSettings() {
   const id = useId();
   const status = useTwoFactorStatus();

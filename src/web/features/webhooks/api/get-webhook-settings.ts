@@ -3,7 +3,7 @@ import type { WebhookSettings } from '#shared/schemas/webhooks';
 import { api } from '#web/lib/api-client';
 import { webhookKeys } from './webhook-keys';
 
-/** GET /api/users/webhook-settings (ours, design.md section 10): URL, events, on/off and the secret's hint. */
+/** GET /api/users/webhook-settings (ours, docs/product.md#webhooks): URL, events, on/off and the secret's hint. */
 export const getWebhookSettings = (signal?: AbortSignal) => api.get<WebhookSettings>('/api/users/webhook-settings', { signal });
 
 /** Read once: the form edits its own copy, and saving or rotating writes the answer back here. */

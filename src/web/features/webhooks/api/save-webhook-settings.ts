@@ -3,7 +3,7 @@ import type { WebhookSettings, WebhookSettingsBody } from '#shared/schemas/webho
 import { api } from '#web/lib/api-client';
 import { webhookKeys } from './webhook-keys';
 
-/** PUT /api/users/webhook-settings (spec section 7). The first save answers the signing secret once. */
+/** PUT /api/users/webhook-settings (docs/product.md#api). The first save answers the signing secret once. */
 export const saveWebhookSettings = (settings: WebhookSettingsBody) => api.put<WebhookSettings>('/api/users/webhook-settings', settings);
 
 export function useSaveWebhookSettings() {

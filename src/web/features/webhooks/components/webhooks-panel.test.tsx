@@ -96,7 +96,7 @@ describe('WebhooksPanel', () => {
     expect(screen.queryByRole('button', { name: 'Copy' })).toBeNull();
   });
 
-  it('shows the spec message and the field errors when saving fails, and logs User not found on a 404', async () => {
+  it('shows the catalogue message and the field errors when saving fails, and logs User not found on a 404', async () => {
     server.on('GET', '/api/users/webhook-settings', { body: SAVED });
     server.on('PUT', '/api/users/webhook-settings', {
       status: 400,

@@ -17,7 +17,7 @@ import { useSendTestWebhook } from '../api/send-test-webhook';
 import { DeliveryLog } from './delivery-log';
 import '../webhooks.css';
 
-/** Spec section 8. */
+/** docs/product.md#errors. */
 export const SAVE_FAILED_MESSAGE = 'Failed to update webhook settings';
 const COPIED_MS = 2000;
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
