@@ -24,12 +24,14 @@ export const TOKEN_LIFETIME_SECONDS: Record<AccountTokenPurpose, number> = {
 /**
  * Creates a one-time link token for `userId` and answers the token itself (to put in the mail, never
  * stored or logged). `supersede`: older unused tokens of this purpose stop working (a newer reset
- * request makes older links invalid). The token records the account's security stamp: once the account
- * changes (password, address, disabled), the link stops working (decision 0200).
+ * request makes older links invalid). `securityStamp`: the stamp of the account row the decision to
+ * send the link was based on (the one whose password was checked, whose address the link goes to); once
+ * the account's stamp moves on, the link stops working (decision 0200). Taking it from that row rather
+ * than reading it again here means a change that commits in between voids the link instead of blessing it.
  */
 export async function issueAccountToken(
   db: DbOrTx,
-  input: { userId: string; purpose: AccountTokenPurpose; email: string; supersede: boolean },
+  input: { userId: string; purpose: AccountTokenPurpose; email: string; supersede: boolean; securityStamp: number },
 ): Promise<string> {
   if (input.supersede) {
     await db
@@ -50,7 +52,7 @@ export async function issueAccountToken(
     purpose: input.purpose,
     tokenHash: hashAccountToken(token),
     email: input.email,
-    securityStamp: sql`(SELECT ${users.securityStamp} FROM ${users} WHERE ${users.id} = ${input.userId})`,
+    securityStamp: input.securityStamp,
     expiresAt: sql`now() + make_interval(secs => ${TOKEN_LIFETIME_SECONDS[input.purpose]})`,
   });
   return token;

@@ -97,7 +97,7 @@ export class EmailFlows {
   // ---- verification -------------------------------------------------------------------------------
 
   async queueVerification(db: DbOrTx, user: UserRow): Promise<void> {
-    const token = await issueAccountToken(db, { userId: user.id, purpose: 'verify_email', email: user.email, supersede: false });
+    const token = await issueAccountToken(db, { userId: user.id, purpose: 'verify_email', email: user.email, supersede: false, securityStamp: user.securityStamp });
     await this.deps.mail.queue(db, {
       userId: user.id,
       kind: 'verify_email',
@@ -158,7 +158,7 @@ export class EmailFlows {
     const [user] = await this.db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
     if (!user || user.disabledAt) return;
     await this.db.transaction(async (tx) => {
-      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'reset_password', email: user.email, supersede: true });
+      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'reset_password', email: user.email, supersede: true, securityStamp: user.securityStamp });
       await this.deps.mail.queue(tx, {
         userId: user.id,
         kind: 'reset_password',
@@ -282,7 +282,7 @@ export class EmailFlows {
     }
     await this.assertAddressFree(this.db, newEmail, user.id);
     await this.db.transaction(async (tx) => {
-      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'change_email', email: newEmail, supersede: true });
+      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'change_email', email: newEmail, supersede: true, securityStamp: user.securityStamp });
       await this.deps.mail.queue(tx, {
         userId: user.id,
         kind: 'email_change_confirm',
