@@ -8,7 +8,7 @@ import { sessions } from '#server/modules/auth/sessions.tables.js';
 import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
 import { payments } from '#server/modules/payments/payments.tables.js';
 import { tickets } from '#server/modules/tickets/tickets.tables.js';
-import { findUserById, toUserDto } from '#server/modules/users/users.service.js';
+import { findUserById, toUserDto, voidAccountLinks } from '#server/modules/users/users.service.js';
 import { users, type UserRow } from '#server/modules/users/users.tables.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
@@ -125,7 +125,8 @@ export class AdminService {
     const updated = await this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(users)
-        .set({ disabledAt: disabled ? (target.disabledAt ?? new Date()) : null, updatedAt: sql`now()` })
+        // Disabling also voids the account's outstanding one-time links (decision 0200).
+        .set({ disabledAt: disabled ? (target.disabledAt ?? new Date()) : null, updatedAt: sql`now()`, ...(disabled ? voidAccountLinks() : {}) })
         .where(eq(users.id, target.id))
         .returning();
       let ended: string[] = [];

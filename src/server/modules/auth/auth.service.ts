@@ -150,7 +150,7 @@ export class AuthService {
     if (found.disabledAt) throw forbidden('This account is disabled. Contact support.');
     await rateLimiter.reset(RATE_LIMITS.loginFailuresPerAccount, accountKey);
     if (needsRehash(found.passwordHash)) {
-      await setPasswordHash(db, found.id, await hashPassword(body.password));
+      await setPasswordHash(db, found.id, await hashPassword(body.password), 'rehashed');
     }
 
     // Two-factor on: no session yet, only a challenge for POST /api/login/2fa.
@@ -233,7 +233,7 @@ export class AuthService {
     }
     const hash = await hashPassword(newPassword);
     await db.transaction(async (tx) => {
-      await setPasswordHash(tx, userId, hash);
+      await setPasswordHash(tx, userId, hash, 'changed');
       await this.deps.sessions.revokeAllForUser(tx, userId, currentSessionId);
     });
     await this.deps.emailFlows?.afterPasswordChange(userId, meta);

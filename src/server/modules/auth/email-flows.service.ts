@@ -13,9 +13,9 @@ import { resetPasswordMail } from '#server/modules/mail/templates/reset-password
 import { verifyEmailMail } from '#server/modules/mail/templates/verify-email.js';
 import type { RateLimiter, RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
-import { findUserById } from '#server/modules/users/users.service.js';
+import { findUserById, voidAccountLinks } from '#server/modules/users/users.service.js';
 import { users, type UserRow } from '#server/modules/users/users.tables.js';
-import { consumeAccountToken, issueAccountToken } from './account-tokens.js';
+import { consumeAccountToken, issueAccountToken, tokenError } from './account-tokens.js';
 import { hashPassword, isCommonPassword, verifyPassword } from './passwords.js';
 import type { SessionStore } from './sessions.service.js';
 
@@ -97,7 +97,7 @@ export class EmailFlows {
   // ---- verification -------------------------------------------------------------------------------
 
   async queueVerification(db: DbOrTx, user: UserRow): Promise<void> {
-    const token = await issueAccountToken(db, { userId: user.id, purpose: 'verify_email', email: user.email, supersede: false });
+    const token = await issueAccountToken(db, { userId: user.id, purpose: 'verify_email', email: user.email, supersede: false, securityStamp: user.securityStamp });
     await this.deps.mail.queue(db, {
       userId: user.id,
       kind: 'verify_email',
@@ -130,14 +130,10 @@ export class EmailFlows {
   async verifyEmail(token: string, ip: string): Promise<void> {
     await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.verifyPerIp, ip);
     await this.db.transaction(async (tx) => {
+      // Refused unless the account still uses the address the link went to, unchanged since (decision 0200).
       const spent = await consumeAccountToken(tx, 'verify_email', token);
       const user = await findUserById(tx, spent.userId);
-      // A link for an address the account no longer uses confirms nothing.
-      if (!user || user.email.toLowerCase() !== spent.email.toLowerCase()) {
-        throw new AppError(400, 'TOKEN_INVALID', 'This link was sent to an address your account no longer uses. Ask for a new one.', {
-          details: { reason: 'invalid' },
-        });
-      }
+      if (!user) throw tokenError('invalid');
       noteUserChanging(user.id);
       await tx.update(users).set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: sql`now()` }).where(eq(users.id, user.id));
     });
@@ -162,7 +158,7 @@ export class EmailFlows {
     const [user] = await this.db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
     if (!user || user.disabledAt) return;
     await this.db.transaction(async (tx) => {
-      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'reset_password', email: user.email, supersede: true });
+      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'reset_password', email: user.email, supersede: true, securityStamp: user.securityStamp });
       await this.deps.mail.queue(tx, {
         userId: user.id,
         kind: 'reset_password',
@@ -186,18 +182,20 @@ export class EmailFlows {
     }
     const hash = await hashPassword(password);
     await this.db.transaction(async (tx) => {
+      // Refused unless the account is enabled, still uses the address the link went to, and has not
+      // changed since it was sent (decision 0200); so the mailbox it reached is the account's own.
       const spent = await consumeAccountToken(tx, 'reset_password', token);
       const user = await findUserById(tx, spent.userId);
-      if (!user || user.disabledAt) throw new AppError(400, 'TOKEN_INVALID', 'This link is not valid. Ask for a new one.', { details: { reason: 'invalid' } });
+      if (!user) throw tokenError('invalid');
       noteUserChanging(user.id);
-      const sameAddress = user.email.toLowerCase() === spent.email.toLowerCase();
       await tx
         .update(users)
         .set({
           passwordHash: hash,
           passwordChangedAt: sql`now()`,
           updatedAt: sql`now()`,
-          ...(sameAddress ? { emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())` } : {}),
+          emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`,
+          ...voidAccountLinks(),
         })
         .where(eq(users.id, user.id));
       await this.deps.sessions.revokeAllForUser(tx, user.id);
@@ -284,7 +282,7 @@ export class EmailFlows {
     }
     await this.assertAddressFree(this.db, newEmail, user.id);
     await this.db.transaction(async (tx) => {
-      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'change_email', email: newEmail, supersede: true });
+      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'change_email', email: newEmail, supersede: true, securityStamp: user.securityStamp });
       await this.deps.mail.queue(tx, {
         userId: user.id,
         kind: 'email_change_confirm',
@@ -317,14 +315,18 @@ export class EmailFlows {
   async confirmEmailChange(token: string, ip: string): Promise<string> {
     await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.verifyPerIp, ip);
     return this.db.transaction(async (tx) => {
+      // Refused once the password was reset or changed, or the account disabled, after the request (decision 0200).
       const spent = await consumeAccountToken(tx, 'change_email', token);
       const user = await findUserById(tx, spent.userId);
-      if (!user) throw new AppError(400, 'TOKEN_INVALID', 'This link is not valid.', { details: { reason: 'invalid' } });
+      if (!user) throw tokenError('invalid');
       await this.assertAddressFree(tx, spent.email, user.id);
       noteUserChanging(user.id);
       try {
         await tx.transaction((savepoint) =>
-          savepoint.update(users).set({ email: spent.email, emailVerifiedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(users.id, user.id)),
+          savepoint
+            .update(users)
+            .set({ email: spent.email, emailVerifiedAt: sql`now()`, updatedAt: sql`now()`, ...voidAccountLinks() })
+            .where(eq(users.id, user.id)),
         );
       } catch (err) {
         const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;

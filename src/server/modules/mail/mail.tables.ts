@@ -81,6 +81,8 @@ export const accountTokens = pgTable(
     usedAt: timestamp('used_at', { withTimezone: true }),
     /** A newer link of the same purpose replaced this one. */
     supersededAt: timestamp('superseded_at', { withTimezone: true }),
+    /** The account's security stamp when the link was issued: the link works only while it is unchanged (decision 0200). */
+    securityStamp: integer('security_stamp').notNull().default(0),
   },
   (t) => [
     uniqueIndex('account_tokens_hash_key').on(t.tokenHash),

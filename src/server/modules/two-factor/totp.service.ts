@@ -10,8 +10,8 @@ import { verifyPassword } from '#server/modules/auth/passwords.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { RATE_LIMITS, type RateLimiter, type RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
-import { findUserById } from '#server/modules/users/users.service.js';
-import type { UserRow } from '#server/modules/users/users.tables.js';
+import { findUserById, voidAccountLinks } from '#server/modules/users/users.service.js';
+import { users, type UserRow } from '#server/modules/users/users.tables.js';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes.js';
 import { SecretBox } from '#server/secret-box.js';
 import { matchingStep, newTotpSecret, otpauthUrl } from './totp.js';
@@ -207,6 +207,8 @@ export class TwoFactorService {
       const before = await twoFactorStatus(tx, userId);
       await this.turnOff(tx, userId);
       await tx.delete(passkeys).where(eq(passkeys.userId, userId));
+      // Staff changed how the account signs in: its outstanding one-time links stop working (decision 0200).
+      await tx.update(users).set({ ...voidAccountLinks(), updatedAt: sql`now()` }).where(eq(users.id, userId));
       await recordAudit(tx, {
         actor: { id: actor.id, username: actor.username },
         action: 'user.two_factor_reset',

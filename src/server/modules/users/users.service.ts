@@ -127,11 +127,24 @@ export async function setOnboardingCompleted(db: DbOrTx, userId: string, complet
   return row ?? null;
 }
 
-export async function setPasswordHash(db: DbOrTx, userId: string, passwordHash: string): Promise<void> {
+/**
+ * The column values that void every outstanding one-time link of the account (decision 0200): spread into
+ * the same UPDATE that makes the change (a password reset or change, a confirmed change of address,
+ * disabling, a staff reset of two-factor), so both commit or neither does.
+ */
+export function voidAccountLinks() {
+  return { securityStamp: sql`${users.securityStamp} + 1` };
+}
+
+/**
+ * Stores a password hash. `changed`: a new password, which voids the account's outstanding links;
+ * `rehashed`: the same password under new hashing parameters (at sign-in), which changes nothing else.
+ */
+export async function setPasswordHash(db: DbOrTx, userId: string, passwordHash: string, kind: 'changed' | 'rehashed'): Promise<void> {
   noteUserChanging(userId);
   await db
     .update(users)
-    .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()` })
+    .set({ passwordHash, passwordChangedAt: sql`now()`, updatedAt: sql`now()`, ...(kind === 'changed' ? voidAccountLinks() : {}) })
     .where(eq(users.id, userId));
 }
 

@@ -12,6 +12,9 @@ export function linkProblem(error: unknown): { title: string; message: string } 
       return { title: 'This link was already used', message };
     case 'TOKEN_SUPERSEDED':
       return { title: 'A newer link was sent', message };
+    case 'TOKEN_VOIDED':
+      // The password, the address or the account's status changed after the link was sent (decision 0200).
+      return { title: 'This link is no longer valid', message };
     case 'TOKEN_INVALID':
     case 'VALIDATION_ERROR':
     case 'BAD_REQUEST':

@@ -10,7 +10,7 @@ import { linkProblem, LinkResultCard } from '../components/link-result';
 import { useSessionStore } from '../stores/session-store';
 import '../auth.css';
 
-const LINK_CODES = ['TOKEN_EXPIRED', 'TOKEN_USED', 'TOKEN_SUPERSEDED', 'TOKEN_INVALID'];
+const LINK_CODES = ['TOKEN_EXPIRED', 'TOKEN_USED', 'TOKEN_SUPERSEDED', 'TOKEN_VOIDED', 'TOKEN_INVALID'];
 
 /** /reset-password?token=…: a new password under the register rules; every session ends, then log in. */
 export default function ResetPasswordPage() {
