@@ -155,8 +155,8 @@ describe.each(ENGINES)('ticket attachments on %s', (engine) => {
     expect((await upload(`/api/tickets/${id}/attachments`, Buffer.alloc(0), { token: user.token })).status).toBe(400);
     const big = Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]);
     const tooBig = await upload(`/api/tickets/${id}/attachments`, big, { token: user.token });
-    // Refused while it streams in (the app answers every too-large body as 400 BODY_TOO_LARGE).
-    expect(tooBig.status).toBe(400);
+    // Refused while it streams in (every too-large body is a 413 BODY_TOO_LARGE, decision 0212).
+    expect(tooBig.status).toBe(413);
     expect(tooBig.json.code).toBe('BODY_TOO_LARGE');
     // Staff uploads follow the same rules.
     expect((await upload(`/api/staff/tickets/${id}/attachments`, SVG, { token: support.token, filename: 'x.png' })).status).toBe(415);
@@ -186,8 +186,8 @@ describe.each(ENGINES)('ticket attachments on %s', (engine) => {
       body,
       duplex: 'half',
     } as RequestInit).catch(() => null);
-    // Either the 400 arrives, or the server cut the connection mid-stream: never a stored file.
-    if (res) expect(res.status).toBe(400);
+    // Either the 413 arrives, or the server cut the connection mid-stream: never a stored file.
+    if (res) expect(res.status).toBe(413);
     expect(await stored()).toEqual(before);
   }, 60_000);
 
@@ -200,7 +200,7 @@ describe.each(ENGINES)('ticket attachments on %s', (engine) => {
   it('keeps the JSON routes at their own body limit', async () => {
     const { user, id } = await userTicket();
     const res = await call(t, 'POST', `/api/tickets/${id}/messages`, { token: user.token, body: { message: 'x'.repeat(100_000) } });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(413);
     expect(res.json.code).toBe('BODY_TOO_LARGE');
   });
 

@@ -66,7 +66,7 @@ export interface CheckedFile {
 /** Refuses with a clear 4xx anything that is not a PNG, JPEG, GIF, WebP or PDF by content. */
 export function checkUpload(body: unknown, declaredName: string): CheckedFile & { bytes: Buffer } {
   if (!Buffer.isBuffer(body) || body.length === 0) throw badRequest('The file is empty: send the file itself as the request body');
-  if (body.length > ATTACHMENT_MAX_BYTES) throw new AppError(400, 'BODY_TOO_LARGE', 'Files can be at most 10 MB');
+  if (body.length > ATTACHMENT_MAX_BYTES) throw new AppError(413, 'BODY_TOO_LARGE', 'Files can be at most 10 MB');
   const detected = detectType(body);
   if (detected && hidesActiveMarkup(body)) {
     throw new AppError(415, 'ATTACHMENT_MARKUP_REFUSED', 'This file carries HTML or SVG behind an image or PDF header and is not accepted.');
