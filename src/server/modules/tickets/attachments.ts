@@ -76,7 +76,7 @@ const PDF_ACTIVE_NAMES: Record<string, string> = {
  * delimiters end it (ISO 32000-1 7.2.2, 7.3.5). JavaScript's `\s` is not used: it misses NUL, so
  * `/JS\0(…)` would slip through.
  */
-const PDF_NAME = /\/([^\x00\t\n\f\r /[\]<>(){}%]*)/g;
+const PDF_NAME = /\/([^\0\t\n\f\r /[\]<>(){}%]*)/g;
 /** `#xx` in a name is the byte xx: `/J#61vaScript` is `/JavaScript`. */
 const decodePdfName = (raw: string) => raw.replace(/#([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 
@@ -86,7 +86,7 @@ const decodePdfName = (raw: string) => raw.replace(/#([0-9A-Fa-f]{2})/g, (_, hex
  * compressed binary data (about once in 30 MB); `/JavaScript`, which every JavaScript action and the
  * document's JavaScript names carry, is long enough not to.
  */
-const JS_VALUE = /^(?:[\x00\t\n\f\r ]|%[^\r\n]*)*(?:[(<]|\d+[\x00\t\n\f\r ]+\d+[\x00\t\n\f\r ]+R)/;
+const JS_VALUE = /^(?:[\0\t\n\f\r ]|%[^\r\n]*)*(?:[(<]|\d+[\0\t\n\f\r ]+\d+[\0\t\n\f\r ]+R)/;
 
 /** Every name of `text`, decoded; `JS` only where it is followed by a value. */
 function pdfNames(text: string): Set<string> {
