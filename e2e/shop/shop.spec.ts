@@ -17,13 +17,14 @@ async function signedInUser(page: Page): Promise<{ token: string; username: stri
 }
 
 /** Adds an item through the API with the admin page's own session. */
-async function addItemByApi(admin: Page, body: { name: string; priceCents: number; stock?: number | null }): Promise<void> {
+async function addItemByApi(admin: Page, body: { name: string; priceCents: number; stock?: number | null }): Promise<string> {
   const token = await admin.evaluate(() => window.localStorage.getItem('token'));
   const res = await admin.request.post('/api/admin/catalogue', {
     data: { description: 'Made by the browser test.', stock: null, ...body },
     headers: { authorization: `Bearer ${token}` },
   });
   expect(res.status(), await res.text()).toBe(201);
+  return ((await res.json()) as { item: { _id: string } }).item._id;
 }
 
 const shop = (page: Page) => page.getByRole('region', { name: 'Use your credits' });
@@ -184,5 +185,48 @@ test('a guest sees the catalogue and is asked to sign up to buy', async ({ page,
   await expect(shop(page).getByRole('button', { name: /Buy/ })).toHaveCount(0);
   await card.getByRole('link', { name: `Sign up to buy ${name}` }).click();
   await expect(page).toHaveURL(/\/register$/);
+  expect(consoleErrors).toEqual([]);
+});
+
+test('a price changed while the dialog was open is not charged: the dialog shows the new price and asks again', async ({ page, browser, consoleErrors }) => {
+  test.setTimeout(120_000);
+  const name = uniqueName('Moving price');
+  const admin = await staffPage(browser, 'admin');
+  const itemId = await addItemByApi(admin, { name, priceCents: 200 });
+  const adminToken = await admin.evaluate(() => window.localStorage.getItem('token'));
+  const adminApi = { authorization: `Bearer ${adminToken}` };
+
+  const { token } = await signedInUser(page);
+  const me = await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
+  const userId = ((await me.json()) as { user: { _id: string } }).user._id;
+  const credited = await admin.request.post('/api/admin/credits/adjustments', { data: { userId, amount: 10, reason: 'Browser test credits' }, headers: adminApi });
+  expect(credited.status(), await credited.text()).toBe(201);
+
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('credit-balance')).toHaveText('10.00', SLOW);
+  const card = itemCard(page, name);
+  await expect(card).toContainText('2.00 credits', SLOW);
+  await card.getByRole('button', { name: `Buy ${name}` }).click();
+  const dialog = page.getByRole('dialog', { name: `Buy ${name}?` });
+  await expect(dialog.getByTestId('buy-price')).toHaveText('2.00 credits');
+
+  // Meanwhile the admin raises the price.
+  const raised = await admin.request.put(`/api/admin/catalogue/${itemId}`, { data: { priceCents: 300 }, headers: adminApi });
+  expect(raised.status()).toBe(200);
+  await admin.context().close();
+
+  await dialog.getByRole('button', { name: 'Confirm: pay 2.00 credits' }).click();
+  await expect(dialog.getByTestId('buy-price-changed')).toHaveText('The price changed to 3.00 credits. Buy at the new price?', SLOW);
+  await expect(dialog.getByTestId('buy-price')).toHaveText('3.00 credits');
+  await expect(dialog.getByTestId('buy-balance-after')).toHaveText('7.00 credits');
+  // Nothing was charged by the refused attempt.
+  await expect(page.getByTestId('credit-balance')).toHaveText('10.00');
+
+  await dialog.getByRole('button', { name: 'Confirm: pay 3.00 credits' }).click();
+  await expect(dialog).toBeHidden(SLOW);
+  await expect(page.getByTestId('credit-balance')).toHaveText('7.00', SLOW);
+  const orderRow = shop(page).getByTestId('order-row').filter({ hasText: name });
+  await expect(orderRow).toContainText('3.00', SLOW);
+  await expect(orderRow.getByTestId('order-status')).toHaveText('Paid');
   expect(consoleErrors).toEqual([]);
 });

@@ -38,13 +38,33 @@ function transactionClient(tx: Tx): PgClient {
   return client;
 }
 
+/** pg-boss's completion statements (complete, fail, cancel, resume, …), whose answer it reads as a count. */
+const LATE_COUNT_STATEMENT = /select\s+count\(\*\)\s+from\s+results\s*;?\s*$/i;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, ms)).unref());
+
 /**
  * The one background job queue (docs/architecture.md#jobs): pg-boss on the application's own database and
  * connection pool, so it runs the same on PGlite and PostgreSQL. pg-boss hands each job to exactly one
  * worker across every instance (SKIP LOCKED) and keeps jobs in the database, so they survive restarts.
+ *
+ * Every query pg-boss makes and every handler it runs is counted here, because pg-boss's own stop does
+ * not wait for all of its work: a worker's poll still in flight (which may hand it a job after the stop),
+ * the completion of a job whose handler just returned, its internal cron worker and a maintenance or
+ * cron tick. stop() waits for all of that before the pool may close (decision 0213).
  */
 export class JobQueue {
   private boss: PgBoss | null = null;
+  /** Whether the boss of the current start may still reach the pool; closed by stop(). */
+  private gate = { open: true };
+  /** pg-boss's queries and our handlers still running. */
+  private readonly inflight = new Set<Promise<unknown>>();
+  private readonly handlers = new Set<Promise<unknown>>();
+  /**
+   * How long stop() waits for running jobs before releasing them for a retry (pg-boss marks them failed
+   * with "pg-boss shut down while active"); shorter than the server's 15 s shutdown limit.
+   */
+  stopTimeoutMs = 10_000;
   private readonly definitions = new Map<string, JobDefinition<object>>();
   private starting: Promise<void> | null = null;
   /** Set by stop(): a send from a request still in flight during shutdown must not start it again. */
@@ -72,11 +92,34 @@ export class JobQueue {
     return this.starting;
   }
 
+  /** Counts `work` as in flight until it settles. */
+  private track<T>(set: Set<Promise<unknown>>, work: Promise<T>): Promise<T> {
+    set.add(work);
+    const done = () => set.delete(work);
+    work.then(done, done);
+    return work;
+  }
+
   private async doStart(): Promise<void> {
     const pool = this.database.pool;
+    const gate = { open: true };
+    this.gate = gate;
+    let lateQueries = 0;
     const boss = new PgBoss({
       // Share the app's pool: no second set of connections (the embedded database has a fixed number).
-      db: { executeSql: (text, values) => pool.query(text, values) },
+      // Once stopped, a query pg-boss still makes (only the completion or failure of a job that outlived
+      // the stop) gets an empty answer instead of a pool that may have closed: pg-boss fires those calls
+      // without awaiting them, so a rejection would be an unhandled one. Its completion statements end
+      // in `SELECT COUNT(*) FROM results` and it reads that count, so they get a zero.
+      db: {
+        executeSql: (text, values) => {
+          if (!gate.open) {
+            if (lateQueries++ === 0) this.log.warn('job queue query after stop ignored');
+            return Promise.resolve({ rows: LATE_COUNT_STATEMENT.test(text) ? [{ count: '0' }] : [] });
+          }
+          return this.track(this.inflight, pool.query(text, values));
+        },
+      },
       schema: 'pgboss',
       migrate: true,
       supervise: true,
@@ -103,9 +146,11 @@ export class JobQueue {
           async (jobs) => {
             for (const job of jobs) {
               try {
-                await def.handler((job.data ?? {}) as object, { id: job.id, name: job.name });
+                await this.track(this.handlers, def.handler((job.data ?? {}) as object, { id: job.id, name: job.name }));
               } catch (err) {
-                this.log.error({ err, job: job.name, jobId: job.id }, 'job failed; it will be retried');
+                if (gate.open) this.log.error({ err, job: job.name, jobId: job.id }, 'job failed; it will be retried');
+                // Outlived the stop: pg-boss released it already, and the pool may be gone.
+                else this.log.warn({ job: job.name, jobId: job.id }, 'job interrupted by shutdown; it will run again');
                 throw err;
               }
             }
@@ -152,20 +197,46 @@ export class JobQueue {
     );
   }
 
-  /** Stops fetching, lets running jobs finish (bounded), and leaves the shared pool open. */
+  /**
+   * Stops fetching and waits, up to `stopTimeoutMs`, for every running job and every query pg-boss has
+   * in flight (a poll that hands out one more job, that job, its completion, a maintenance or cron
+   * tick); a job still running then is released for a retry. Afterwards pg-boss no longer reaches the
+   * shared pool, which the caller may close (decision 0213).
+   */
   async stop(): Promise<void> {
     this.stopped = true;
     const starting = this.starting;
     if (!starting) return;
+    const deadline = Date.now() + this.stopTimeoutMs;
     await starting.catch(() => {});
     const boss = this.boss;
+    const gate = this.gate;
     this.boss = null;
     this.starting = null;
     if (!boss) return;
     try {
-      await boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false });
+      await boss.stop({ graceful: true, wait: true, timeout: this.stopTimeoutMs, close: false });
     } catch (err) {
       this.log.warn({ err }, 'job queue did not stop cleanly');
+    }
+    const quiet = await this.settle(deadline);
+    gate.open = false;
+    if (!quiet) this.log.warn({ handlers: this.handlers.size, queries: this.inflight.size }, 'job queue stopped with work still running; its jobs run again later');
+  }
+
+  /** Waits until no query or handler is in flight (and none starts right after), or the deadline. */
+  private async settle(deadline: number): Promise<boolean> {
+    for (;;) {
+      const pending = [...this.inflight, ...this.handlers];
+      if (pending.length === 0) {
+        // What settled may chain more within a moment (a job's completion after its handler).
+        await sleep(20);
+        if (this.inflight.size === 0 && this.handlers.size === 0) return true;
+        continue;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await Promise.race([Promise.allSettled(pending), sleep(left)]);
     }
   }
 }

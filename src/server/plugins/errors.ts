@@ -105,8 +105,9 @@ export function registerErrorHandling(app: FastifyInstance): void {
       return reply.status(500).send({ error: 'Internal server error', code: 'INTERNAL' });
     }
     const code = (error as { code?: string }).code;
-    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.status(400).send({ error: 'Request body is too large', code: 'BODY_TOO_LARGE' });
+    // Every route, whatever its own limit (64 KiB for JSON, 10 MB for attachments): 413 (decision 0212).
+    if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
+      return reply.status(413).send({ error: 'Request body is too large', code: 'BODY_TOO_LARGE' });
     }
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
       return reply.status(415).send({ error: 'Unsupported content type; send JSON', code: 'UNSUPPORTED_MEDIA_TYPE' });

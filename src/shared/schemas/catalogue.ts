@@ -73,9 +73,23 @@ export const updateCatalogueItemBodySchema = z
   .refine((body) => Object.keys(body).length > 0, 'Change at least one field');
 export type UpdateCatalogueItemBody = z.infer<typeof updateCatalogueItemBodySchema>;
 
-/** A user's purchase; the idempotency key travels in the `Idempotency-Key` header. */
-export const createOrderBodySchema = z.object({ itemId: uuidField('Unknown item') });
+/**
+ * A user's purchase; the idempotency key travels in the `Idempotency-Key` header. `expectedPriceCents`
+ * is the price the person saw and confirmed: a purchase never charges any other (decision 0210).
+ */
+export const createOrderBodySchema = z.object({
+  itemId: uuidField('Unknown item'),
+  expectedPriceCents: z
+    .number({ error: 'Send expectedPriceCents: the price in cents you confirmed' })
+    .int('expectedPriceCents is a whole number of cents')
+    .min(0, 'expectedPriceCents cannot be negative')
+    .max(PRICE_MAX_CENTS, 'expectedPriceCents is too large'),
+});
 export type CreateOrderBody = z.infer<typeof createOrderBodySchema>;
+
+/** The details of a 409 PRICE_CHANGED answer: the price now (ask the person again with it). */
+export const priceChangedDetailsSchema = z.object({ priceCents: z.number().int(), expectedPriceCents: z.number().int() });
+export type PriceChangedDetails = z.infer<typeof priceChangedDetailsSchema>;
 
 export const idempotencyKeyHeadersSchema = z.object({
   'idempotency-key': z

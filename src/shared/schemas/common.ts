@@ -43,6 +43,7 @@ export const errorResponses = {
   403: errorResponseSchema,
   404: errorResponseSchema,
   409: errorResponseSchema,
+  413: errorResponseSchema,
   415: errorResponseSchema,
   422: errorResponseSchema,
   429: errorResponseSchema,

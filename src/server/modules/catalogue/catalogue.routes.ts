@@ -52,7 +52,9 @@ export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): 
           'Send an `Idempotency-Key` header (8-100 letters, digits, `-` or `_`), new for each purchase the person means. ' +
           'The same key for the same item answers the first order again (200) without buying twice; the same key for another item is a 409. ' +
           'A new purchase answers 201. Not enough credits: 422 `INSUFFICIENT_CREDITS` with `details.shortfallCents`. ' +
-          'A hidden or unknown item: 404; a sold-out one: 409 `OUT_OF_STOCK`.',
+          'A hidden or unknown item: 404; a sold-out one: 409 `OUT_OF_STOCK`. ' +
+          'Send `expectedPriceCents`, the price the person confirmed: when the item costs anything else now, the answer is 409 `PRICE_CHANGED` ' +
+          'with the current price in `details.priceCents`, nothing is charged and the same key can be sent again with the new price.',
         security,
         headers: idempotencyKeyHeadersSchema,
         body: createOrderBodySchema,
@@ -62,7 +64,7 @@ export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): 
     async (request, reply) => {
       const userId = request.auth!.userId!;
       await ctx.rateLimiter.consume(PURCHASE_LIMIT, userId);
-      const result = await service.purchase(userId, request.body.itemId, request.headers['idempotency-key']);
+      const result = await service.purchase(userId, request.body, request.headers['idempotency-key']);
       return reply.status(result.replayed ? 200 : 201).send({ order: result.order, balanceCents: result.balanceCents });
     },
   );

@@ -8,6 +8,7 @@ import type {
   CreateCatalogueItemBody,
   InsufficientCreditsDetails,
   Order,
+  PriceChangedDetails,
   OrderStatus,
   UpdateCatalogueItemBody,
 } from '#shared/schemas/catalogue.js';
@@ -138,24 +139,26 @@ export class CatalogueService {
   // ---- Buying ---------------------------------------------------------------------------------------
 
   /**
-   * Buys one unit of `itemId` for `userId`, once per idempotency key. In one transaction: lock the
-   * user's row (purchases of one user queue here, so the key check below sees every earlier order),
-   * answer an earlier order with this key (another item: 409), lock the item, refuse a hidden item
-   * (404), a sold-out one (409 OUT_OF_STOCK) or a short balance (422 INSUFFICIENT_CREDITS with the
-   * shortfall), post the `spend` entry `order:<id>`, take one from the stock, write the order and
-   * queue `order.paid` and its mail.
+   * Buys one unit of `itemId` for `userId` at `expectedPriceCents` (the price the person confirmed),
+   * once per idempotency key. In one transaction: lock the user's row (purchases of one user queue
+   * here, so the key check below sees every earlier order), answer an earlier order with this key
+   * (another item or another price: 409), lock the item, refuse a hidden item (404), a sold-out one (409
+   * OUT_OF_STOCK), a price other than the expected one (409 PRICE_CHANGED with the price now; decision
+   * 0210) or a short balance (422 INSUFFICIENT_CREDITS with the shortfall), post the `spend`
+   * entry `order:<id>`, take one from the stock, write the order and queue `order.paid` and its mail.
+   * A refused attempt writes nothing, so its key stays free for the retry.
    */
-  async purchase(userId: string, itemId: string, idempotencyKey: string): Promise<PurchaseResult> {
+  async purchase(userId: string, request: { itemId: string; expectedPriceCents: number }, idempotencyKey: string): Promise<PurchaseResult> {
     try {
-      return await this.purchaseOnce(userId, itemId, idempotencyKey);
+      return await this.purchaseOnce(userId, request, idempotencyKey);
     } catch (err) {
       // Belt and braces: the user-row lock makes this unreachable, but a unique key must never become a 500.
       if (!isUniqueViolation(err)) throw err;
-      return this.purchaseOnce(userId, itemId, idempotencyKey);
+      return this.purchaseOnce(userId, request, idempotencyKey);
     }
   }
 
-  private async purchaseOnce(userId: string, itemId: string, idempotencyKey: string): Promise<PurchaseResult> {
+  private async purchaseOnce(userId: string, { itemId, expectedPriceCents }: { itemId: string; expectedPriceCents: number }, idempotencyKey: string): Promise<PurchaseResult> {
     return this.db.transaction(async (tx) => {
       const [user] = await tx.select({ creditsCents: users.creditsCents }).from(users).where(eq(users.id, userId)).for('update');
       if (!user) throw notFound('User not found');
@@ -169,12 +172,25 @@ export class CatalogueService {
         if (earlier.itemId !== itemId) {
           throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used to buy another item', { details: { orderId: earlier.id } });
         }
+        if (earlier.priceCents !== expectedPriceCents) {
+          // The same key must mean the same purchase: answering "bought" to a request that confirmed
+          // another price would tell the client something it did not ask for.
+          throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', `This Idempotency-Key already bought this item at ${formatCredits(earlier.priceCents)} credits`, {
+            details: { orderId: earlier.id, priceCents: earlier.priceCents },
+          });
+        }
         return { order: toOrderDto(earlier), balanceCents: user.creditsCents, replayed: true };
       }
 
       const [item] = await tx.select().from(catalogueItems).where(eq(catalogueItems.id, itemId)).for('update');
       if (!item || !item.active) throw notFound('This item is not available');
       if (item.stock !== null && item.stock <= 0) throw new AppError(409, 'OUT_OF_STOCK', 'This item is sold out');
+      // Compared under the item's row lock, which a price change also takes: the price charged below
+      // is the one the person confirmed, never one that changed in between.
+      if (item.priceCents !== expectedPriceCents) {
+        const details: PriceChangedDetails = { priceCents: item.priceCents, expectedPriceCents };
+        throw new AppError(409, 'PRICE_CHANGED', `The price changed to ${formatCredits(item.priceCents)} credits. Nothing was charged; confirm the new price to buy.`, { details });
+      }
       if (user.creditsCents < item.priceCents) {
         const details: InsufficientCreditsDetails = {
           shortfallCents: item.priceCents - user.creditsCents,

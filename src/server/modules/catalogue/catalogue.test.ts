@@ -12,7 +12,7 @@ import { setRole } from '#server/modules/users/users.service.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { webhookDeliveries } from '#server/modules/webhooks/webhooks.tables.js';
-import { catalogueItems } from './catalogue.tables.js';
+import { catalogueItems, orders } from './catalogue.tables.js';
 
 type Account = Awaited<ReturnType<typeof registerUser>>;
 
@@ -62,8 +62,15 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     expect(res.status).toBe(201);
     return res.json.item as { _id: string; name: string; priceCents: number; stock: number | null; active: boolean };
   }
-  const buy = (account: Account, itemId: string, idempotencyKey = key()) =>
-    call(t, 'POST', '/api/orders', { token: account.token, body: { itemId }, headers: { 'Idempotency-Key': idempotencyKey } });
+  /** Buys `item` at the price the caller last saw of it (its `priceCents`), as the shop's dialog does. */
+  const buy = (account: Account, item: { _id: string; priceCents: number }, idempotencyKey = key(), expectedPriceCents = item.priceCents) =>
+    call(t, 'POST', '/api/orders', { token: account.token, body: { itemId: item._id, expectedPriceCents }, headers: { 'Idempotency-Key': idempotencyKey } });
+  const setPrice = async (itemId: string, priceCents: number) => {
+    const res = await call(t, 'PUT', `/api/admin/catalogue/${itemId}`, { token: admin.token, body: { priceCents } });
+    expect(res.status).toBe(200);
+  };
+  const spendsOf = (userId: string) =>
+    t.database.db.select().from(creditLedgerEntries).where(and(eq(creditLedgerEntries.userId, userId), eq(creditLedgerEntries.kind, 'spend')));
   const stockOf = async (itemId: string) => {
     const [row] = await t.database.db.select({ stock: catalogueItems.stock }).from(catalogueItems).where(eq(catalogueItems.id, itemId));
     return row!.stock;
@@ -73,7 +80,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     const item = await newItem({ name: 'Mailed thing', priceCents: 150 });
     const buyer = await userWith(500);
     const email = `${buyer.username}@example.com`;
-    const order = (await buy(buyer, item._id)).json.order;
+    const order = (await buy(buyer, item)).json.order;
     const [paid] = await waitForMail(t, email, 'Order confirmed: Mailed thing', 1, 90_000);
     expect(paid!.text).toContain('1.50 credits');
     expect(paid!.text).toContain(`order:${order._id}`);
@@ -91,7 +98,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     const quiet = await userWith(500);
     const off = await call(t, 'PUT', '/api/users/mail-preferences', { token: quiet.token, body: { orderUpdates: false } });
     expect(off.json).toMatchObject({ orderUpdates: false });
-    expect((await buy(quiet, item._id)).status).toBe(201);
+    expect((await buy(quiet, item)).status).toBe(201);
     // The mail would be written in the purchase's own transaction: none is there.
     const [queued] = await t.database.db
       .select({ n: sql<number>`count(*)::int` })
@@ -109,7 +116,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     expect(listed.json.items).toContainEqual(expect.objectContaining({ _id: item._id, priceCents: 250, stock: 5, active: true }));
 
     const k = key();
-    const bought = await buy(buyer, item._id, k);
+    const bought = await buy(buyer, item, k);
     expect(bought.status).toBe(201);
     expect(bought.json.balanceCents).toBe(750);
     const order = bought.json.order;
@@ -119,7 +126,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     expect(entry).toMatchObject({ userId: buyer.userId, kind: 'spend', amountCents: -250, balanceAfterCents: 750, reference: `order:${order._id}` });
     expect(await stockOf(item._id)).toBe(4);
 
-    const again = await buy(buyer, item._id, k);
+    const again = await buy(buyer, item, k);
     expect(again.status).toBe(200);
     expect(again.json.order._id).toBe(order._id);
     expect(again.json.balanceCents).toBe(750);
@@ -135,7 +142,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
   it('20 parallel purchases against a balance that covers 3 buy exactly 3', async () => {
     const item = await newItem({ priceCents: 300 });
     const buyer = await userWith(900);
-    const answers = await Promise.all(Array.from({ length: 20 }, () => buy(buyer, item._id)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => buy(buyer, item)));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses.filter((s) => s === 201)).toHaveLength(3);
     expect(statuses.filter((s) => s === 422)).toHaveLength(17);
@@ -150,7 +157,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
   it('with stock 2, ten buyers with money in parallel buy exactly 2', async () => {
     const item = await newItem({ priceCents: 100, stock: 2 });
     const buyers = await Promise.all(Array.from({ length: 10 }, () => userWith(500)));
-    const answers = await Promise.all(buyers.map((b) => buy(b, item._id)));
+    const answers = await Promise.all(buyers.map((b) => buy(b, item)));
     expect(answers.filter((a) => a.status === 201)).toHaveLength(2);
     const refused = answers.filter((a) => a.status !== 201);
     expect(refused).toHaveLength(8);
@@ -165,7 +172,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     const item = await newItem({ priceCents: 100 });
     const buyer = await userWith(1000);
     const k = key();
-    const answers = await Promise.all(Array.from({ length: 10 }, () => buy(buyer, item._id, k)));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => buy(buyer, item, k)));
     expect(answers.every((a) => a.status === 201 || a.status === 200)).toBe(true);
     expect(answers.filter((a) => a.status === 201)).toHaveLength(1);
     expect(new Set(answers.map((a) => a.json.order._id)).size).toBe(1);
@@ -182,25 +189,110 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     const second = await newItem({ priceCents: 100 });
     const buyer = await userWith(1000);
     const k = key();
-    expect((await buy(buyer, first._id, k)).status).toBe(201);
-    const other = await buy(buyer, second._id, k);
+    expect((await buy(buyer, first, k)).status).toBe(201);
+    const other = await buy(buyer, second, k);
     expect(other.status).toBe(409);
     expect(other.json.code).toBe('IDEMPOTENCY_KEY_REUSED');
-    const missing = await call(t, 'POST', '/api/orders', { token: buyer.token, body: { itemId: first._id } });
+    const missing = await call(t, 'POST', '/api/orders', { token: buyer.token, body: { itemId: first._id, expectedPriceCents: 100 } });
     expect(missing.status).toBe(400);
     expect(await balanceOf(buyer.userId)).toBe(900);
   });
 
+  it('a changed price is a 409 PRICE_CHANGED with the price now, and nothing is charged, taken or recorded', async () => {
+    const item = await newItem({ priceCents: 300, stock: 4 });
+    const buyer = await userWith(1000);
+    await setPrice(item._id, 450);
+    const k = key();
+    const refused = await buy(buyer, item, k); // still the 300 the buyer saw
+    expect(refused.status).toBe(409);
+    expect(refused.json).toMatchObject({ code: 'PRICE_CHANGED', details: { priceCents: 450, expectedPriceCents: 300 } });
+    expect(refused.json.error).toMatch(/price changed to 4\.50 credits/i);
+    expect(await balanceOf(buyer.userId)).toBe(1000);
+    expect(await stockOf(item._id)).toBe(4);
+    expect(await spendsOf(buyer.userId)).toHaveLength(0);
+    expect((await call(t, 'GET', '/api/orders', { token: buyer.token })).json.total).toBe(0);
+    // Cheaper counts as changed too: the person confirmed one price, not "at most" it.
+    await setPrice(item._id, 200);
+    expect((await buy(buyer, item, key(), 450)).json).toMatchObject({ code: 'PRICE_CHANGED', details: { priceCents: 200 } });
+
+    // The refused attempt did not use up its key: the same key at the new price buys, once.
+    const bought = await buy(buyer, item, k, 200);
+    expect(bought.status).toBe(201);
+    expect(bought.json).toMatchObject({ balanceCents: 800, order: { priceCents: 200, status: 'paid' } });
+    const again = await buy(buyer, item, k, 200);
+    expect(again.status).toBe(200);
+    expect(again.json.order._id).toBe(bought.json.order._id);
+    // The key now means "bought at 2.00": the same key with another price is not answered as that order.
+    const otherPrice = await buy(buyer, item, k, 300);
+    expect(otherPrice.status).toBe(409);
+    expect(otherPrice.json).toMatchObject({ code: 'IDEMPOTENCY_KEY_REUSED', details: { orderId: bought.json.order._id, priceCents: 200 } });
+    expect(await balanceOf(buyer.userId)).toBe(800);
+    expect(await stockOf(item._id)).toBe(3);
+    expect((await spendsOf(buyer.userId)).map((e) => e.amountCents)).toEqual([-200]);
+  });
+
+  it('refuses a missing, negative, fractional or text expectedPriceCents with a 400, buying nothing', async () => {
+    const item = await newItem({ priceCents: 300 });
+    const buyer = await userWith(1000);
+    const send = (body: Record<string, unknown>) =>
+      call(t, 'POST', '/api/orders', { token: buyer.token, body: { itemId: item._id, ...body }, headers: { 'Idempotency-Key': key() } });
+    for (const bad of [{}, { expectedPriceCents: -300 }, { expectedPriceCents: 299.5 }, { expectedPriceCents: '300' }, { expectedPriceCents: null }]) {
+      const res = await send(bad);
+      expect(res.status, JSON.stringify(bad)).toBe(400);
+      expect(res.json.code).toBe('VALIDATION_ERROR');
+      expect(res.json.error).toMatch(/expectedPriceCents/);
+      expect(res.json.details.fields).toHaveProperty('expectedPriceCents');
+    }
+    expect(await balanceOf(buyer.userId)).toBe(1000);
+    expect(await spendsOf(buyer.userId)).toHaveLength(0);
+  });
+
+  it('while the price changes under parallel purchases, every order is charged exactly the price its buyer sent', async () => {
+    const item = await newItem({ priceCents: 300, stock: null });
+    const buyers = await Promise.all(Array.from({ length: 12 }, () => userWith(5000)));
+    // Half confirmed the old price, half the new one; the price moves 300 -> 500 -> 300 -> 500 meanwhile.
+    const sent = buyers.map((_, i) => (i % 2 === 0 ? 300 : 500));
+    const [answers] = await Promise.all([
+      Promise.all(buyers.map((b, i) => buy(b, item, key(), sent[i]))),
+      (async () => {
+        for (const price of [500, 300, 500]) await setPrice(item._id, price);
+      })(),
+    ]);
+    let bought = 0;
+    for (const [i, res] of answers.entries()) {
+      const buyer = buyers[i]!;
+      const spends = await spendsOf(buyer.userId);
+      if (res.status === 201) {
+        bought += 1;
+        expect(res.json.order.priceCents).toBe(sent[i]);
+        expect(spends.map((e) => e.amountCents)).toEqual([-sent[i]!]);
+        expect(await balanceOf(buyer.userId)).toBe(5000 - sent[i]!);
+      } else {
+        expect(res.status).toBe(409);
+        expect(res.json.code).toBe('PRICE_CHANGED');
+        expect(res.json.details.priceCents).not.toBe(sent[i]);
+        expect(spends).toHaveLength(0);
+        expect(await balanceOf(buyer.userId)).toBe(5000);
+      }
+    }
+    const [orderCount] = await t.database.db.select({ n: sql<number>`count(*)::int` }).from(orders).where(eq(orders.itemId, item._id));
+    expect(orderCount!.n).toBe(bought);
+    // After the last change (500), only the buyers who sent 500 can still buy.
+    const late = await Promise.all(buyers.slice(0, 2).map((b, i) => buy(b, item, key(), sent[i])));
+    expect(late.map((r) => r.status)).toEqual([409, 201]);
+    expect(late[1]!.json.order.priceCents).toBe(500);
+  }, 60_000);
+
   it('not enough credits is a 422 with the shortfall, and nothing is bought', async () => {
     const item = await newItem({ priceCents: 1234, stock: 3 });
     const buyer = await userWith(1000);
-    const res = await buy(buyer, item._id);
+    const res = await buy(buyer, item);
     expect(res.status).toBe(422);
     expect(res.json).toMatchObject({ code: 'INSUFFICIENT_CREDITS', details: { shortfallCents: 234, balanceCents: 1000, priceCents: 1234 } });
     expect(await balanceOf(buyer.userId)).toBe(1000);
     expect(await stockOf(item._id)).toBe(3);
     const broke = await userWith(0);
-    expect((await buy(broke, item._id)).json.details.shortfallCents).toBe(1234);
+    expect((await buy(broke, item)).json.details.shortfallCents).toBe(1234);
   });
 
   it('hidden items are not listed and cannot be bought; staff still see them', async () => {
@@ -210,7 +302,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     expect(hidden.status).toBe(200);
     expect(hidden.json.item.active).toBe(false);
     expect((await call(t, 'GET', '/api/catalogue')).json.items.map((i: { _id: string }) => i._id)).not.toContain(item._id);
-    const res = await buy(buyer, item._id);
+    const res = await buy(buyer, item);
     expect(res.status).toBe(404);
     expect(await balanceOf(buyer.userId)).toBe(1000);
     const staffList = await call(t, 'GET', '/api/admin/catalogue', { token: support.token });
@@ -218,8 +310,8 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     // A sold-out item is listed, and refused with 409.
     const soldOut = await newItem({ priceCents: 100, stock: 0 });
     expect((await call(t, 'GET', '/api/catalogue')).json.items).toContainEqual(expect.objectContaining({ _id: soldOut._id, stock: 0 }));
-    expect((await buy(buyer, soldOut._id)).json.code).toBe('OUT_OF_STOCK');
-    expect((await buy(buyer, randomUUID())).status).toBe(404);
+    expect((await buy(buyer, soldOut)).json.code).toBe('OUT_OF_STOCK');
+    expect((await buy(buyer, { _id: randomUUID(), priceCents: 100 })).status).toBe(404);
   });
 
   it('only admins change the catalogue; every change is in the audit log', async () => {
@@ -240,7 +332,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
   it('staff fulfil a paid order once; the user sees it fulfilled', async () => {
     const item = await newItem({ priceCents: 100 });
     const buyer = await userWith(500);
-    const order = (await buy(buyer, item._id)).json.order;
+    const order = (await buy(buyer, item)).json.order;
     const done = await call(t, 'POST', `/api/admin/orders/${order._id}/fulfil`, { token: support.token });
     expect(done.status).toBe(200);
     expect(done.json.order).toMatchObject({ _id: order._id, status: 'fulfilled', owner: { userId: buyer.userId, username: buyer.username } });
@@ -258,7 +350,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
   it('ten parallel refunds refund once: credits back with one refund entry, stock restored', async () => {
     const item = await newItem({ priceCents: 400, stock: 1 });
     const buyer = await userWith(400);
-    const order = (await buy(buyer, item._id)).json.order;
+    const order = (await buy(buyer, item)).json.order;
     expect(await stockOf(item._id)).toBe(0);
     expect((await call(t, 'POST', `/api/admin/orders/${order._id}/refund`, { token: support.token })).status).toBe(403);
 
@@ -283,15 +375,15 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     const item = await newItem({ priceCents: 100 });
     const owner = await userWith(500);
     const other = await userWith(500);
-    const order = (await buy(owner, item._id)).json.order;
+    const order = (await buy(owner, item)).json.order;
     expect((await call(t, 'GET', `/api/orders/${order._id}`, { token: other.token })).status).toBe(404);
     expect((await call(t, 'GET', '/api/orders', { token: other.token })).json.total).toBe(0);
     expect((await call(t, 'GET', '/api/orders')).status).toBe(401);
     expect((await call(t, 'GET', '/api/admin/orders', { token: owner.token })).status).toBe(403);
     // The same idempotency key is per user: another user's key does not collide.
     const k = key();
-    expect((await buy(owner, item._id, k)).status).toBe(201);
-    expect((await buy(other, item._id, k)).status).toBe(201);
+    expect((await buy(owner, item, k)).status).toBe(201);
+    expect((await buy(other, item, k)).status).toBe(201);
   });
 
   it("queues order.paid, order.fulfilled and order.refunded for the user's webhook", async () => {
@@ -302,7 +394,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
       body: { url: 'http://127.0.0.1:9/hook', events: ['order.paid', 'order.fulfilled', 'order.refunded'], enabled: true },
     });
     expect(hook.status).toBe(200);
-    const order = (await buy(buyer, item._id)).json.order;
+    const order = (await buy(buyer, item)).json.order;
     await call(t, 'POST', `/api/admin/orders/${order._id}/fulfil`, { token: admin.token });
     await call(t, 'POST', `/api/admin/orders/${order._id}/refund`, { token: admin.token });
     const deliveries = await t.database.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.userId, buyer.userId));

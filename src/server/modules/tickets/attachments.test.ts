@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRole } from '#server/modules/users/users.service.js';
 import { call, guestHeaders, registerUser, startGuest } from '#server/test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
-import { detectType, hidesActiveMarkup, looksLikeMarkup, safeFilename } from './attachments.js';
+import { objectStream, plainPdf, streamObject } from '#server/test/fixtures/pdf-files.js';
+import { checkUpload, detectType, hidesActiveMarkup, looksLikeMarkup, pdfProblem, safeFilename } from './attachments.js';
 
 const NEW_TICKET = { subject: 'Screenshot of the error', category: 'technical', priority: 'normal', message: 'See the attached file.' };
 
@@ -36,6 +37,104 @@ describe('attachment checks', () => {
     const xmp = Buffer.concat([PDF, Buffer.from('<?xpacket begin="" id="W5M0MpCehiHzreSzNTczkc9d"?><x:xmpmeta xmlns:x="adobe:ns:meta/"><rdf:RDF/></x:xmpmeta>')]);
     expect(hidesActiveMarkup(xmp)).toBe(false);
     expect(hidesActiveMarkup(Buffer.concat([PNG, Buffer.from('<html><script>x</script>')]))).toBe(true);
+  });
+
+  it('reads the whole file for markup, not only its first KiB', () => {
+    const padding = Buffer.alloc(4096, 0x20);
+    // A "text" file with its SVG after 4 KiB of spaces, and a PNG header with an HTML page 4 KiB later.
+    expect(looksLikeMarkup(Buffer.concat([Buffer.from('notes\n'), padding, SVG]))).toBe(true);
+    const polyglot = Buffer.concat([PNG, padding, HTML]);
+    expect(hidesActiveMarkup(polyglot)).toBe(true);
+    expect(() => checkUpload(polyglot, 'cat.png')).toThrow(expect.objectContaining({ status: 415, code: 'ATTACHMENT_MARKUP_REFUSED' }));
+    expect(() => checkUpload(Buffer.concat([PDF, padding, Buffer.from('<iframe src="/api/users">')]), 'a.pdf')).toThrow(expect.objectContaining({ code: 'ATTACHMENT_MARKUP_REFUSED' }));
+    expect(() => checkUpload(Buffer.concat([Buffer.from('notes\n'), padding, SVG]), 'a.png')).toThrow(expect.objectContaining({ code: 'ATTACHMENT_MARKUP_REFUSED' }));
+  });
+
+  describe('PDFs', () => {
+    const refusal = (file: Buffer) => {
+      try {
+        checkUpload(file, 'document.pdf');
+        return null;
+      } catch (err) {
+        return err as { status: number; code: string; message: string };
+      }
+    };
+    const jsAction = '<< /Type /Action /S /JavaScript /JS (app.alert\\(document.cookie\\)) >>';
+
+    it('accepts a plain PDF, with compressed content and a compressed object stream of ordinary objects', () => {
+      expect(refusal(plainPdf())).toBeNull();
+      expect(checkUpload(plainPdf(), 'receipt.pdf')).toMatchObject({ contentType: 'application/pdf', filename: 'receipt.pdf' });
+      const withObjStm = plainPdf([objectStream(['<< /Title (Receipt) /Author (Olympus) >>', '<< /Type /Font /Subtype /Type1 /BaseFont /Courier >>'], 7)]);
+      expect(refusal(withObjStm)).toBeNull();
+      // Links and outlines are actions too, and harmless: a URI or a page destination is accepted.
+      expect(refusal(plainPdf(['<< /Type /Action /S /URI /URI (https://example.com/help) >>', '[3 0 R /Fit]']))).toBeNull();
+    });
+
+    it('accepts a PDF with a large binary stream whatever bytes it holds (no chance match of a name)', () => {
+      // 2 MB of pseudo-random bytes (a fixed seed: the same file every run), like compressed images.
+      let x = 0x2545f491;
+      const noise = Buffer.alloc(2 * 1024 * 1024);
+      for (let i = 0; i < noise.length; i++) {
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        noise[i] = x & 0xff;
+      }
+      expect(refusal(plainPdf([streamObject('/Type /XObject /Subtype /Image /Width 1024 /Height 682 /BitsPerComponent 8 /ColorSpace /DeviceRGB /Filter /DCTDecode', noise)]))).toBeNull();
+    });
+
+    it('refuses JavaScript, OpenAction, Launch and embedded files, naming what it found', () => {
+      const cases: Array<[string, Buffer, RegExp]> = [
+        ['JavaScript action', plainPdf([jsAction]), /JavaScript/],
+        ['document JavaScript', plainPdf(['<< /Names [(init) 7 0 R] >>', jsAction], '/Names << /JavaScript 6 0 R >> '), /JavaScript/],
+        ['a bare /JS with a stream', plainPdf(['<< /S /Unknown /JS 7 0 R >>', streamObject('', Buffer.from('app.alert(1)'))]), /JavaScript/],
+        ['OpenAction', plainPdf(['<< /S /GoTo /D [3 0 R /Fit] >>'], '/OpenAction 6 0 R '), /OpenAction/],
+        ['Launch', plainPdf(['<< /Type /Action /S /Launch /F (calc.exe) >>']), /Launch/],
+        ['EmbeddedFiles', plainPdf(['<< /Names [(a.exe) 7 0 R] >>', '<< /Type /Filespec /F (a.exe) /EF << /F 8 0 R >> >>', streamObject('/Type /EmbeddedFile', Buffer.from('MZ'))], '/Names << /EmbeddedFiles 6 0 R >> '), /embedded files/],
+        ['EmbeddedFile', plainPdf([streamObject('/Type /EmbeddedFile', Buffer.from('MZ'))]), /embedded files/],
+      ];
+      for (const [name, file, message] of cases) {
+        const err = refusal(file);
+        expect(err, name).toMatchObject({ status: 415, code: 'ATTACHMENT_PDF_ACTIVE_CONTENT' });
+        expect(err!.message, name).toMatch(message);
+        expect(err!.message, name).toMatch(/not accepted/);
+      }
+    });
+
+    it('refuses the names written with #xx escapes or ended by a NUL', () => {
+      for (const file of [
+        plainPdf(['<< /S /J#61vaScript /J#53 (app.alert\\(1\\)) >>']),
+        plainPdf(['<< /S /#4A#61#76#61#53#63#72#69#70#74 >>']),
+        plainPdf(['<< /S /GoTo /D [3 0 R /Fit] >>'], '/Open#41ction 6 0 R '),
+        plainPdf(['<< /S /L#61unch /F (calc.exe) >>']),
+        plainPdf([streamObject('/Type /Embedded#46ile', Buffer.from('MZ'))]),
+        plainPdf(['<< /S /Unknown /JS\0(app.alert\\(1\\)) >>']),
+      ]) {
+        expect(refusal(file)).toMatchObject({ status: 415, code: 'ATTACHMENT_PDF_ACTIVE_CONTENT' });
+      }
+    });
+
+    it('inflates compressed object streams and refuses what hides there, also without /Type /ObjStm', () => {
+      const hidden = plainPdf([objectStream([jsAction], 7)]);
+      expect(pdfProblem(hidden)).toEqual({ kind: 'active', found: expect.arrayContaining(['JavaScript', 'JS']) });
+      expect(refusal(hidden)).toMatchObject({ code: 'ATTACHMENT_PDF_ACTIVE_CONTENT' });
+      // Nothing of it shows in the raw bytes:
+      expect(hidden.toString('latin1')).not.toMatch(/JavaScript/);
+      const untyped = plainPdf([objectStream(['<< /S /Launch /F (calc.exe) >>'], 7, { typeEntry: '' })]);
+      expect(refusal(untyped)?.message).toMatch(/Launch/);
+      const escapedType = plainPdf([objectStream(['<< /Type /Catalog /Open#41ction 3 0 R >>'], 7, { typeEntry: '/Type /Obj#53tm' })]);
+      expect(refusal(escapedType)?.message).toMatch(/OpenAction/);
+    });
+
+    it('refuses a PDF whose object streams cannot be inflated here', () => {
+      const hex = plainPdf([objectStream(['<< /Title (x) >>'], 7, { encode: (raw) => ({ filter: '/Filter /ASCIIHexDecode', data: Buffer.from(`${raw.toString('hex')}>`) }) })]);
+      const broken = plainPdf([objectStream(['<< /Title (x) >>'], 7, { encode: (raw) => ({ filter: '/Filter /FlateDecode', data: raw }) })]);
+      const chained = plainPdf([objectStream(['<< /Title (x) >>'], 7, { encode: (raw) => ({ filter: '/Filter [/FlateDecode /ASCII85Decode]', data: raw }) })]);
+      const indirect = plainPdf([objectStream(['<< /Title (x) >>'], 7, { encode: (raw) => ({ filter: '/Filter 9 0 R', data: raw }) })]);
+      for (const file of [hex, broken, chained, indirect]) {
+        expect(refusal(file)).toMatchObject({ status: 415, code: 'ATTACHMENT_PDF_UNINSPECTABLE' });
+      }
+    });
   });
 
   it('makes safe file names with the detected extension', () => {
@@ -155,8 +254,8 @@ describe.each(ENGINES)('ticket attachments on %s', (engine) => {
     expect((await upload(`/api/tickets/${id}/attachments`, Buffer.alloc(0), { token: user.token })).status).toBe(400);
     const big = Buffer.concat([PNG, Buffer.alloc(10 * 1024 * 1024)]);
     const tooBig = await upload(`/api/tickets/${id}/attachments`, big, { token: user.token });
-    // Refused while it streams in (the app answers every too-large body as 400 BODY_TOO_LARGE).
-    expect(tooBig.status).toBe(400);
+    // Refused while it streams in (every too-large body is a 413 BODY_TOO_LARGE, decision 0212).
+    expect(tooBig.status).toBe(413);
     expect(tooBig.json.code).toBe('BODY_TOO_LARGE');
     // Staff uploads follow the same rules.
     expect((await upload(`/api/staff/tickets/${id}/attachments`, SVG, { token: support.token, filename: 'x.png' })).status).toBe(415);
@@ -165,6 +264,20 @@ describe.each(ENGINES)('ticket attachments on %s', (engine) => {
     expect((await upload(`/api/tickets/${id}/attachments`, PNG, { token: other.token })).status).toBe(404);
     expect(await stored()).toEqual(before);
     expect((await call(t, 'GET', `/api/tickets/${id}`, { token: user.token })).json.ticket.messageCount).toBe(1);
+  });
+
+  it('refuses over HTTP a PDF with JavaScript in a compressed object stream and markup past the first KiB, storing nothing', async () => {
+    const { user, id } = await userTicket();
+    const before = await stored();
+    const js = await upload(`/api/tickets/${id}/attachments`, plainPdf([objectStream(['<< /S /JavaScript /JS (app.alert\\(1\\)) >>'], 7)]), { token: user.token, filename: 'invoice.pdf' });
+    expect(js.status).toBe(415);
+    expect(js.json).toMatchObject({ code: 'ATTACHMENT_PDF_ACTIVE_CONTENT' });
+    expect(js.json.error).toMatch(/JavaScript/);
+    const late = await upload(`/api/tickets/${id}/attachments`, Buffer.concat([PNG, Buffer.alloc(2048), HTML]), { token: user.token, filename: 'cat.png' });
+    expect(late.status).toBe(415);
+    expect(late.json.code).toBe('ATTACHMENT_MARKUP_REFUSED');
+    expect(await stored()).toEqual(before);
+    expect((await upload(`/api/tickets/${id}/attachments`, plainPdf(), { token: user.token, filename: 'receipt.pdf' })).status).toBe(201);
   });
 
   it('stops a chunked upload without Content-Length at 10 MB', async () => {
@@ -186,8 +299,8 @@ describe.each(ENGINES)('ticket attachments on %s', (engine) => {
       body,
       duplex: 'half',
     } as RequestInit).catch(() => null);
-    // Either the 400 arrives, or the server cut the connection mid-stream: never a stored file.
-    if (res) expect(res.status).toBe(400);
+    // Either the 413 arrives, or the server cut the connection mid-stream: never a stored file.
+    if (res) expect(res.status).toBe(413);
     expect(await stored()).toEqual(before);
   }, 60_000);
 
@@ -200,7 +313,7 @@ describe.each(ENGINES)('ticket attachments on %s', (engine) => {
   it('keeps the JSON routes at their own body limit', async () => {
     const { user, id } = await userTicket();
     const res = await call(t, 'POST', `/api/tickets/${id}/messages`, { token: user.token, body: { message: 'x'.repeat(100_000) } });
-    expect(res.status).toBe(400);
+    expect(res.status).toBe(413);
     expect(res.json.code).toBe('BODY_TOO_LARGE');
   });
 

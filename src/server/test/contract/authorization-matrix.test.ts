@@ -214,7 +214,7 @@ const MATRIX: Record<string, Row> = {
   'POST /api/orders': {
     rule: 'user',
     allowed: 'any',
-    request: (f, c) => ({ path: '/api/orders', body: { itemId: f.catalogueItemId }, headers: { 'idempotency-key': `matrix-${c}-${Date.now()}` } }),
+    request: (f, c) => ({ path: '/api/orders', body: { itemId: f.catalogueItemId, expectedPriceCents: 1 }, headers: { 'idempotency-key': `matrix-${c}-${Date.now()}` } }),
   },
   'GET /api/orders': { rule: 'user', request: p('/api/orders') },
   'GET /api/orders/{id}': { rule: 'user', owned: true, request: (f) => ({ path: `/api/orders/${f.orderId}` }) },

@@ -191,23 +191,36 @@ describe.each(ENGINES)('HTTP contract of the foundation on %s', (engine) => {
       expectCleanError((await res.json()) as Record<string, unknown>);
     });
 
-    it('answers a body over 64 KiB with a 400 that says it is too large', async () => {
+    it('answers a body over 64 KiB on a signed-out route with a 413 BODY_TOO_LARGE', async () => {
       const body = JSON.stringify({ username: 'ann', password: 'x'.repeat(64 * 1024), turnstileToken: 'ok' });
       const res = await fetch(`${t.url}/api/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(413);
       const json = (await res.json()) as Record<string, unknown>;
       expectCleanError(json);
+      expect(json.code).toBe('BODY_TOO_LARGE');
       expect(json.error).toMatch(/too large/i);
+    });
+
+    it('answers a form body over its own 1 KiB limit (one-click unsubscribe, no session) with a 413', async () => {
+      const res = await fetch(`${t.url}/api/mail/unsubscribe?token=whatever`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: `List-Unsubscribe=One-Click&pad=${'x'.repeat(2048)}`,
+      });
+      expect(res.status).toBe(413);
+      const json = (await res.json()) as Record<string, unknown>;
+      expectCleanError(json);
+      expect(json.code).toBe('BODY_TOO_LARGE');
     });
 
     it('refuses an oversized body sent without Content-Length as well', async () => {
       const chunk = 'x'.repeat(16 * 1024);
       const res = await chunkedPost(`${t.url}/api/login`, ['{"username":"', chunk, chunk, chunk, chunk, chunk, '"}']);
-      expect(res.status).toBe(400);
+      expect(res.status).toBe(413);
       expect(res.contentType).toMatch(/^application\/json/);
       const json = JSON.parse(res.body) as Record<string, unknown>;
       expectCleanError(json);
-      expect(json.error).toMatch(/too large/i);
+      expect(json.code).toBe('BODY_TOO_LARGE');
     });
 
     it('answers a body that fails validation with a 400 naming the field', async () => {

@@ -170,7 +170,7 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   // Two-factor: well-formed codes that are not right (no authenticator is on), an unknown challenge.
   'POST /api/auth/2fa/totp/enable': () => ({ body: { code: '123456' } }),
   // Catalogue and orders: one key for every mutation, so a valid purchase buys once and repeats answer it.
-  'POST /api/orders': (f) => ({ body: { itemId: f.catalogueItemId }, headers: { 'idempotency-key': 'mutation-suite-order' } }),
+  'POST /api/orders': (f) => ({ body: { itemId: f.catalogueItemId, expectedPriceCents: 1 }, headers: { 'idempotency-key': 'mutation-suite-order' } }),
   'GET /api/orders/{id}': (f) => ({ path: { id: f.orderId } }),
   'POST /api/admin/catalogue': () => ({ body: { name: 'Mutation item', description: 'Mutation check', priceCents: 100, stock: null } }),
   'PUT /api/admin/catalogue/{id}': (f) => ({ path: { id: f.catalogueItemId }, body: { description: 'Mutation check' } }),

@@ -1,18 +1,20 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { IDEMPOTENCY_KEY_HEADER, type PurchaseResponse } from '#shared/schemas/catalogue';
+import { IDEMPOTENCY_KEY_HEADER, type CreateOrderBody, type PurchaseResponse } from '#shared/schemas/catalogue';
 import { useSessionStore } from '#web/features/auth';
 import { api } from '#web/lib/api-client';
 import { shopKeys } from './shop-keys';
 
 export interface BuyItemInput {
   itemId: string;
+  /** The price the person saw and confirmed: the server never charges another (decision 0210). */
+  expectedPriceCents: number;
   /** One per purchase the person means: a double click, a retry or a second tab with it buys once. */
   idempotencyKey: string;
 }
 
-/** POST /api/orders with the `Idempotency-Key` header. */
-export const buyItem = ({ itemId, idempotencyKey }: BuyItemInput) =>
-  api.post<PurchaseResponse>('/api/orders', { itemId }, { headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } });
+/** POST /api/orders with the `Idempotency-Key` header and the confirmed price. */
+export const buyItem = ({ itemId, expectedPriceCents, idempotencyKey }: BuyItemInput) =>
+  api.post<PurchaseResponse>('/api/orders', { itemId, expectedPriceCents } satisfies CreateOrderBody, { headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } });
 
 /** Buys, then shows the new balance at once and reloads what the purchase changed (orders, stock, history). */
 export function useBuyItem() {

@@ -107,7 +107,7 @@ describe('ShopSection', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     const posts = server.requests.filter((r) => r.method === 'POST' && r.path === '/api/orders');
     expect(posts).toHaveLength(1);
-    expect(posts[0]!.body).toEqual({ itemId: 'item-1' });
+    expect(posts[0]!.body).toEqual({ itemId: 'item-1', expectedPriceCents: 300 });
     expect(posts[0]!.headers['idempotency-key']).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
     expect(useSessionStore.getState().credits).toBe(2);
 
@@ -148,6 +148,36 @@ describe('ShopSection', () => {
     const keys = server.requests.filter((r) => r.method === 'POST').map((r) => r.headers['idempotency-key']);
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBe(keys[1]);
+  });
+
+  it('asks again at the new price when the price changed, and sends only the price it shows', async () => {
+    server.on('GET', '/api/orders', { body: { orders: [], page: 1, pageSize: 10, total: 0 } });
+    server.on('POST', '/api/orders', (req) => {
+      const body = req.body as { expectedPriceCents: number };
+      return body.expectedPriceCents === 400
+        ? { status: 201, body: { order: order({ priceCents: 400 }), balanceCents: 100 } }
+        : { status: 409, body: { error: 'The price changed to 4.00 credits. Nothing was charged; confirm the new price to buy.', code: 'PRICE_CHANGED', details: { priceCents: 400, expectedPriceCents: body.expectedPriceCents } } };
+    });
+    renderShop();
+    fireEvent.click(within(await cardOf('Priority support')).getByRole('button', { name: 'Buy Priority support' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm: pay 3.00 credits' }));
+
+    expect((await within(dialog).findByTestId('buy-price-changed')).textContent).toBe('The price changed to 4.00 credits. Buy at the new price?');
+    expect(within(dialog).getByTestId('buy-price').textContent).toBe('4.00 credits');
+    expect(within(dialog).getByTestId('buy-balance-after').textContent).toBe('1.00 credits');
+    expect(useSessionStore.getState().credits).toBe(5);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm: pay 4.00 credits' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+
+    const posts = server.requests.filter((r) => r.method === 'POST' && r.path === '/api/orders');
+    expect(posts.map((r) => r.body)).toEqual([
+      { itemId: 'item-1', expectedPriceCents: 300 },
+      { itemId: 'item-1', expectedPriceCents: 400 },
+    ]);
+    // The refused attempt bought nothing, so the same key buys at the new price (and a lost answer is still answered once).
+    expect(posts[0]!.headers['idempotency-key']).toBe(posts[1]!.headers['idempotency-key']);
+    expect(useSessionStore.getState().credits).toBe(1);
   });
 
   it('links a refunded order to both receipts', async () => {
