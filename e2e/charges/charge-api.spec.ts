@@ -33,7 +33,7 @@ test('an admin key charges a user, who sees the charge, its receipt and the CSV 
   const adminToken = await admin.evaluate(() => window.localStorage.getItem('token'));
   const funded = await admin.request.post('/api/admin/credits/adjustments', {
     headers: { authorization: `Bearer ${adminToken}` },
-    data: { userId, amount: 20, reason: 'E2E starting credits' },
+    data: { userId, amount: 20, reason: 'E2E funding (internal)', customerNote: 'E2E starting credits' },
   });
   expect(funded.status(), await funded.text()).toBe(201);
   await admin.context().close();

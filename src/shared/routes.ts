@@ -23,6 +23,20 @@ export const paths = {
   unsubscribe: '/unsubscribe',
 } as const;
 
+/** The staff console's sections, each with its own URL under /dashboard/staff (docs/decisions/0236). */
+export const STAFF_SECTIONS = ['users', 'tickets', 'payments', 'exchanges', 'shop', 'ads', 'incidents', 'audit', 'mail', 'api-keys'] as const;
+export type StaffSection = (typeof STAFF_SECTIONS)[number];
+
+/**
+ * The staff console lives inside the /dashboard/* route, so every link below can be shared and
+ * reloaded without a route of its own (and no path outside the route table answers anything but 404).
+ */
+export const staffPaths = {
+  overview: `${paths.dashboard}/staff`,
+  section: (section: StaffSection) => `${paths.dashboard}/staff/${section}`,
+  user: (id: string) => `${paths.dashboard}/staff/users/${encodeURIComponent(id)}`,
+} as const;
+
 /** Routes with a `/*` tail accept any sub-path. */
 const WILDCARD_ROUTES = ['/status', '/privacy', '/terms', '/dashboard'];
 const EXACT_ROUTES = new Set<string>(Object.values(paths));

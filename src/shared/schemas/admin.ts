@@ -47,10 +47,17 @@ export const disableBodySchema = z.object({
 export const auditEntrySchema = z
   .object({
     _id: z.string(),
-    actor: z.object({ _id: z.string().nullable(), username: z.string() }),
+    /** role: the staff member's role now (null when the account is gone). */
+    actor: z.object({ _id: z.string().nullable(), username: z.string(), role: z.string().nullable() }),
     action: z.string(),
     targetType: z.string(),
     targetId: z.string().nullable(),
+    /** The target as a person reads it: a user's email, "ticket 1a2b3c4d", "payment 1a2b3c4d"... */
+    targetLabel: z.string(),
+    /** The entry as one sentence with names (docs/decisions/0234). */
+    summary: z.string(),
+    /** The fields that changed, formatted (credits with 2 decimals). */
+    changes: z.array(z.object({ field: z.string(), before: z.string().nullable(), after: z.string().nullable() })),
     before: z.unknown(),
     after: z.unknown(),
     reason: z.string().nullable(),

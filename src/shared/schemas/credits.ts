@@ -25,7 +25,13 @@ export const ledgerHistoryResponseSchema = z.object({
 });
 export type LedgerHistoryResponse = z.infer<typeof ledgerHistoryResponseSchema>;
 
-/** Staff adjustment: a signed amount in USD and a reason that stays on the entry. */
+/** What a customer reads on an adjustment when staff leave no note for them (docs/decisions/0235). */
+export const DEFAULT_ADJUSTMENT_NOTE = 'Balance adjustment by support';
+
+/**
+ * Staff adjustment (docs/decisions/0235): a signed amount in USD, an internal reason that only staff
+ * ever see (audit log, the console's ledger), and an optional note that is what the customer reads.
+ */
 export const creditAdjustmentBodySchema = z.object({
   userId: uuidField('Unknown user'),
   amount: z
@@ -34,10 +40,21 @@ export const creditAdjustmentBodySchema = z.object({
     .refine((v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-6, 'Use at most two decimals (cents)')
     .refine((v) => Math.abs(v) <= 1_000_000, 'That amount is too large'),
   reason: z.string({ error: 'Give a reason' }).trim().min(3, 'Give a reason').max(500, 'Keep the reason under 500 characters'),
+  /** Shown to the customer in their credit history; empty means DEFAULT_ADJUSTMENT_NOTE. */
+  customerNote: z.string().trim().max(200, 'Keep the note under 200 characters').optional(),
+  /**
+   * The balance the confirmation showed, in cents: when the balance has changed since, nothing is
+   * posted and the answer is 409 BALANCE_CHANGED, so staff confirm against the real figures.
+   */
+  expectedBalanceCents: z.number().int().min(0).optional(),
   /** Lets a retried request post once. */
   idempotencyKey: z.string().trim().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/).optional(),
 });
 export type CreditAdjustmentBody = z.infer<typeof creditAdjustmentBodySchema>;
+
+/** A ledger entry as the operator console sees it: with the internal reason of an adjustment. */
+export const adminLedgerEntrySchema = ledgerEntrySchema.extend({ internalReason: z.string().nullable() });
+export type AdminLedgerEntry = z.infer<typeof adminLedgerEntrySchema>;
 
 // ---- Receipts and export (docs/product.md#receipts) -------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ import {
   roleChangeBodySchema,
 } from '#shared/schemas/admin.js';
 import { errorResponses, idParamsSchema, pageShape, paginationQuerySchema } from '#shared/schemas/common.js';
-import { ledgerEntrySchema } from '#shared/schemas/credits.js';
+import { adminLedgerEntrySchema } from '#shared/schemas/credits.js';
 import type { AppContext } from '#server/context.js';
 import { getBalanceCents, listLedgerEntries, toLedgerEntryDto } from '#server/modules/credits/ledger.service.js';
 import { AdminService } from './admin.service.js';
@@ -53,7 +53,7 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): Admi
         params: idParamsSchema,
         querystring: paginationQuerySchema,
         response: {
-          200: z.object({ entries: z.array(ledgerEntrySchema), balanceCents: z.number().int(), ...pageShape }),
+          200: z.object({ entries: z.array(adminLedgerEntrySchema), balanceCents: z.number().int(), ...pageShape }),
           ...errorResponses,
         },
       },
@@ -62,7 +62,12 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): Admi
       const { user } = await admin.userDetail(request.params.id);
       const { rows, total } = await listLedgerEntries(ctx.database.db, user._id, request.query);
       const balanceCents = (await getBalanceCents(ctx.database.db, user._id)) ?? 0;
-      return { entries: rows.map(toLedgerEntryDto), balanceCents, total, ...request.query };
+      // Staff see an adjustment's internal reason beside what the customer reads (docs/decisions/0235).
+      const entries = rows.map((row) => ({
+        ...toLedgerEntryDto(row),
+        internalReason: typeof row.metadata.internalReason === 'string' ? row.metadata.internalReason : null,
+      }));
+      return { entries, balanceCents, total, ...request.query };
     },
   );
 

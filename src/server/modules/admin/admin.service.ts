@@ -101,7 +101,13 @@ export class AdminService {
     const updated = await this.db.transaction(async (tx) => {
       const [row] = await tx
         .update(users)
-        .set({ role: change.role, ...(change.subroles ? { subroles: change.subroles } : {}), updatedAt: sql`now()` })
+        .set({
+          role: change.role,
+          ...(change.subroles ? { subroles: change.subroles } : {}),
+          // Staff never see the customer onboarding (docs/decisions/0236).
+          ...(change.role !== 'user' ? { onboardingCompleted: true } : {}),
+          updatedAt: sql`now()`,
+        })
         .where(eq(users.id, target.id))
         .returning();
       await recordAudit(tx, {

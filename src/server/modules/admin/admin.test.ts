@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser, TEST_PASSWORD } from '#server/test/http.js';
+import { call, registerUser, TEST_PASSWORD, uniqueName } from '#server/test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
-import { setRole } from '#server/modules/users/users.service.js';
+import { createUser, findUserById, setRole } from '#server/modules/users/users.service.js';
 
 describe.each(ENGINES)('operator console API on %s', (engine) => {
   let t: TestApp;
@@ -182,7 +182,8 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
     expect(credits.json.credits).toBe(10);
     const ledger = await call(t, 'GET', `/api/admin/users/${target.userId}/ledger`, { token: support.token });
     expect(ledger.json.entries).toHaveLength(1);
-    expect(ledger.json.entries[0]).toMatchObject({ kind: 'adjustment', amountCents: 1000, description: 'Goodwill for a slow deposit' });
+    // No note for the customer: they read a neutral line; staff see the reason beside it.
+    expect(ledger.json.entries[0]).toMatchObject({ kind: 'adjustment', amountCents: 1000, description: 'Balance adjustment by support', internalReason: 'Goodwill for a slow deposit' });
     const audit = await call(t, 'GET', `/api/admin/audit?targetId=${target.userId}`, { token: admin.token });
     expect(audit.json.entries).toHaveLength(1);
     expect(audit.json.entries[0]).toMatchObject({
@@ -311,20 +312,116 @@ describe.each(ENGINES)('operator console API on %s', (engine) => {
     });
     expect(audit.json.entries[1]).toMatchObject({
       before: { status: 'open', assignedTo: null, messageCount: 1 },
-      after: { status: 'pending', assignedTo: support.userId, messageCount: 2, message: 'Answered' },
+      after: { status: 'pending', assignedTo: support.userId, messageCount: 2, messageLength: 8 },
     });
+    // What was written stays in the ticket, not in the audit log.
+    expect(JSON.stringify(audit.json.entries)).not.toContain('Answered');
+    expect(audit.json.entries[1].summary).toBe(`${support.username} (support) answered ticket ${id.slice(0, 8)} (8 characters)`);
 
   });
 
   it('records staff changes without an entry of their own through the generic hook, secrets redacted', async () => {
     const run = await call(t, 'POST', '/api/status/checks', { token: support.token, body: { note: 'after the fix', token: 'do-not-keep' } });
     expect(run.status).toBe(200);
-    const audit = await call(t, 'GET', `/api/admin/audit?action=${encodeURIComponent('POST /api/status/checks')}`, { token: admin.token });
+    // The hook writes after the answer has gone out: wait for the entry rather than race it.
+    const entries = async () => (await call(t, 'GET', `/api/admin/audit?action=${encodeURIComponent('POST /api/status/checks')}`, { token: admin.token })).json.entries;
+    await expect.poll(async () => (await entries()).length).toBeGreaterThan(0);
+    const audit = { json: { entries: await entries() } };
     expect(audit.json.entries[0]).toMatchObject({
       actor: { _id: support.userId, username: support.username },
       targetType: 'status',
-      after: { request: { note: 'after the fix', token: '[redacted]' }, status: 200 },
+      after: { request: { note: { length: 13 }, token: '[redacted]' }, status: 200 },
     });
+  });
+
+  it('keeps the internal reason from the customer: their history and receipt show the note or a neutral line', async () => {
+    const target = await registerUser(t);
+    const reason = `Chargeback dispute ${Date.now()} (internal)`;
+    const withNote = await call(t, 'POST', '/api/admin/credits/adjustments', {
+      token: admin.token,
+      body: { userId: target.userId, amount: 7.5, reason, customerNote: 'Compensation for the delayed deposit' },
+    });
+    expect(withNote.status).toBe(201);
+    expect(withNote.json).toMatchObject({ balanceBeforeCents: 0, balanceCents: 750, entry: { description: 'Compensation for the delayed deposit' } });
+    const withoutNote = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId: target.userId, amount: -2.5, reason } });
+    expect(withoutNote.json).toMatchObject({ balanceBeforeCents: 750, balanceCents: 500, entry: { description: 'Balance adjustment by support' } });
+
+    const history = await call(t, 'GET', '/api/credits/history', { token: target.token });
+    expect(history.json.entries.map((e: { description: string }) => e.description)).toEqual(['Balance adjustment by support', 'Compensation for the delayed deposit']);
+    expect(JSON.stringify(history.json)).not.toContain('Chargeback dispute');
+    const receipt = await call(t, 'GET', `/api/credits/ledger/${history.json.entries[1]._id}/receipt`, { token: target.token });
+    expect(receipt.status).toBe(200);
+    expect(receipt.json.receipt.entry.description).toBe('Compensation for the delayed deposit');
+    expect(JSON.stringify(receipt.json)).not.toContain('Chargeback dispute');
+
+    // Staff see both, on the ledger and in the audit log.
+    const ledger = await call(t, 'GET', `/api/admin/users/${target.userId}/ledger`, { token: support.token });
+    expect(ledger.json.entries[1]).toMatchObject({ description: 'Compensation for the delayed deposit', internalReason: reason });
+    const audit = await call(t, 'GET', `/api/admin/audit?targetId=${target.userId}&action=credits.adjusted`, { token: support.token });
+    expect(audit.json.entries[1]).toMatchObject({ reason, after: { customerNote: 'Compensation for the delayed deposit' } });
+  });
+
+  it('applies an adjustment only at the balance the confirmation showed', async () => {
+    const target = await registerUser(t);
+    await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId: target.userId, amount: 10, reason: 'Opening funds' } });
+    const before = await auditCount();
+    // The confirmation showed 0.00, but the balance is 10.00 by now.
+    const stale = await call(t, 'POST', '/api/admin/credits/adjustments', {
+      token: admin.token,
+      body: { userId: target.userId, amount: 5, reason: 'Goodwill', expectedBalanceCents: 0, idempotencyKey: `stale${Date.now()}` },
+    });
+    expect(stale.status).toBe(409);
+    expect(stale.json).toMatchObject({ code: 'BALANCE_CHANGED', error: expect.stringContaining('10.00 credits') });
+    expect(await auditCount()).toBe(before);
+    expect((await call(t, 'GET', `/api/users/${target.userId}/credits`, { token: target.token })).json.credits).toBe(10);
+
+    const key = `fresh${Date.now()}`;
+    const body = { userId: target.userId, amount: 5, reason: 'Goodwill', expectedBalanceCents: 1000, idempotencyKey: key };
+    const applied = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body });
+    expect(applied.json).toMatchObject({ created: true, balanceBeforeCents: 1000, balanceCents: 1500 });
+    // A retry of the same confirmed adjustment answers the first result, not a conflict.
+    const retried = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body });
+    expect(retried.status).toBe(201);
+    expect(retried.json).toMatchObject({ created: false, balanceBeforeCents: 1000 });
+    expect((await call(t, 'GET', `/api/users/${target.userId}/credits`, { token: target.token })).json.credits).toBe(15);
+  });
+
+  it('answers the audit log as sentences with names and the fields that changed', async () => {
+    const target = await registerUser(t);
+    const email = `${target.username}@example.com`;
+    await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId: target.userId, amount: 10, reason: 'Opening funds' } });
+    await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId: target.userId, amount: 5, reason: 'Goodwill' } });
+    await call(t, 'PUT', `/api/admin/users/${target.userId}/role`, { token: admin.token, body: { role: 'support', subroles: ['payments'] } });
+
+    // Found by the target's email, which the entries do not store.
+    const audit = await call(t, 'GET', `/api/admin/audit?search=${encodeURIComponent(email)}`, { token: support.token });
+    expect(audit.status).toBe(200);
+    const [role, adjusted] = audit.json.entries;
+    expect(adjusted).toMatchObject({
+      actor: { username: admin.username, role: 'admin' },
+      targetLabel: email,
+      summary: `${admin.username} (admin) adjusted the balance of ${email} by +5.00 credits: 10.00 → 15.00`,
+      changes: [{ field: 'balance', before: '10.00 credits', after: '15.00 credits' }],
+      reason: 'Goodwill',
+    });
+    expect(role).toMatchObject({
+      summary: `${admin.username} (admin) changed the role of ${email} to support`,
+      changes: [
+        { field: 'role', before: 'user', after: 'support' },
+        { field: 'subroles', before: 'none', after: 'payments' },
+      ],
+    });
+    // No raw ids in what people read.
+    for (const entry of audit.json.entries) expect(entry.summary).not.toContain(target.userId);
+  });
+
+  it('gives staff accounts (made by the operator command) no customer onboarding', async () => {
+    const staff = await createUser(t.database.db, { username: uniqueName('ops'), email: `${uniqueName('ops')}@example.com`, passwordHash: 'x', role: 'support' });
+    expect(staff.onboardingCompleted).toBe(true);
+    const customer = await createUser(t.database.db, { username: uniqueName('cust'), email: `${uniqueName('cust')}@example.com`, passwordHash: 'x' });
+    expect(customer.onboardingCompleted).toBe(false);
+    await setRole(t.database.db, customer.id, 'admin');
+    expect((await findUserById(t.database.db, customer.id))!.onboardingCompleted).toBe(true);
   });
 
   it('searches the audit log by reason, actor and action, newest first, paginated', async () => {

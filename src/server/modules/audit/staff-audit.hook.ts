@@ -13,10 +13,23 @@ declare module 'fastify' {
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Request fields never copied into the audit log. */
 const SECRET_FIELDS = new Set(['password', 'currentPassword', 'newPassword', 'secret', 'token']);
+/** Free text (messages, notes, bodies): the log keeps its length, never the words (docs/decisions/0234). */
+const TEXT_FIELDS = new Set(['message', 'body', 'note', 'text', 'comment', 'content', 'description']);
+/** Any other string longer than this is free text too. */
+const LONG_TEXT = 120;
 
-function redact(body: unknown): unknown {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return body ?? null;
-  return Object.fromEntries(Object.entries(body).map(([k, v]) => [k, SECRET_FIELDS.has(k) ? '[redacted]' : v]));
+export function redactForAudit(body: unknown, depth = 0): unknown {
+  if (body === undefined || body === null) return null;
+  if (typeof body === 'string') return body.length > LONG_TEXT ? { length: body.length } : body;
+  if (typeof body !== 'object' || depth > 3) return Array.isArray(body) ? { items: body.length } : body;
+  if (Array.isArray(body)) return body.map((v) => redactForAudit(v, depth + 1));
+  return Object.fromEntries(
+    Object.entries(body).map(([k, v]) => {
+      if (SECRET_FIELDS.has(k)) return [k, '[redacted]'];
+      if (TEXT_FIELDS.has(k) && typeof v === 'string') return [k, { length: v.length }];
+      return [k, redactForAudit(v, depth + 1)];
+    }),
+  );
 }
 
 /**
@@ -48,7 +61,7 @@ export function registerStaffAuditHook(app: FastifyInstance, ctx: AppContext): v
         action: `${request.method} ${route}`,
         targetType: route.replace(/^\/api\//, '').split('/')[route.startsWith('/api/staff/') ? 1 : 0] ?? 'api',
         targetId: typeof params.id === 'string' ? params.id : typeof body?.userId === 'string' ? body.userId : null,
-        after: { request: redact(body), status: reply.statusCode },
+        after: { request: redactForAudit(body), status: reply.statusCode },
       });
     } catch (err) {
       request.log.error({ err }, 'could not record a staff action in the audit log');

@@ -164,7 +164,7 @@ describe.each(ENGINES)('credits ledger on %s', (engine) => {
     expect(denied.status).toBe(403);
     const res = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body });
     expect(res.status).toBe(201);
-    expect(res.json).toMatchObject({ created: true, balanceCents: 1250, entry: { kind: 'adjustment', amountCents: 1250, description: 'Goodwill after an outage' } });
+    expect(res.json).toMatchObject({ created: true, balanceCents: 1250, entry: { kind: 'adjustment', amountCents: 1250, description: 'Balance adjustment by support' } });
     const again = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body });
     expect(again.json).toMatchObject({ created: false, balanceCents: 1250 });
     const tooMuch = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { ...body, amount: -20, idempotencyKey: undefined } });

@@ -344,7 +344,8 @@ export class TicketService {
         targetType: 'ticket',
         targetId: ticket.id,
         before: auditView(ticket),
-        after: { ...auditView(after), message: message.length > 200 ? `${message.slice(0, 200)}…` : message },
+        // Metadata only: the audit log never copies what was written to or by a customer (docs/decisions/0234).
+        after: { ...auditView(after), messageLength: message.length },
       });
       return after;
     });

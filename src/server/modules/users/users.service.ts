@@ -95,6 +95,8 @@ export async function createUser(db: DbOrTx, input: CreateUserInput): Promise<Us
           email: input.email,
           passwordHash: input.passwordHash,
           role: input.role ?? 'user',
+          // Staff accounts (made with the CLI) never see the customer onboarding (docs/decisions/0236).
+          onboardingCompleted: (input.role ?? 'user') !== 'user',
           referralCode: newReferralCode(),
           referredBy: input.referredBy ?? null,
         })
@@ -150,5 +152,8 @@ export async function setPasswordHash(db: DbOrTx, userId: string, passwordHash: 
 
 export async function setRole(db: DbOrTx, userId: string, role: Role): Promise<void> {
   noteUserChanging(userId);
-  await db.update(users).set({ role, updatedAt: sql`now()` }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ role, ...(role !== 'user' ? { onboardingCompleted: true } : {}), updatedAt: sql`now()` })
+    .where(eq(users.id, userId));
 }

@@ -626,7 +626,9 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
 
     const got = await waitFor('both events', () => receiver.at('/events').length >= 2 && receiver.at('/events'));
     const byEvent = Object.fromEntries(got.map((r) => [r.headers['x-olympus-event'], JSON.parse(r.body)]));
-    expect(byEvent['credits.changed'].data).toMatchObject({ kind: 'adjustment', amountCents: 1250, balanceCents: 1250 });
+    expect(byEvent['credits.changed'].data).toMatchObject({ kind: 'adjustment', amountCents: 1250, balanceCents: 1250, description: 'Balance adjustment by support' });
+    // The staff member's internal reason never leaves the console (docs/decisions/0235).
+    expect(JSON.stringify(byEvent['credits.changed'])).not.toContain('Goodwill credit');
     expect(byEvent['ticket.answered'].data).toMatchObject({ ticketId: ticket.json.ticket._id, subject: 'Where are my credits?', status: 'pending' });
     await new Promise((r) => setTimeout(r, 2500));
     expect(receiver.at('/events')).toHaveLength(2);

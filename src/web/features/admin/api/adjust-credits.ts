@@ -6,18 +6,37 @@ import { adminKeys } from './admin-keys';
 export interface AdjustCreditsInput {
   userId: string;
   amount: number;
+  /** Staff only: kept in the audit log and on the staff ledger, never shown to the customer. */
   reason: string;
+  /** What the customer reads in their credit history (docs/decisions/0235). */
+  customerNote?: string;
+  /** The balance the confirmation showed: the server refuses (409 BALANCE_CHANGED) if it moved. */
+  expectedBalanceCents?: number;
   /** One key per intended adjustment: a double click or a retry posts once. */
   idempotencyKey: string;
 }
 
-/** POST /api/admin/credits/adjustments (admins). */
-export function adjustCredits(input: AdjustCreditsInput) {
-  return api.post<{ entry: LedgerEntry; balanceCents: number; created: boolean }>('/api/admin/credits/adjustments', input);
+export interface AdjustCreditsResult {
+  entry: LedgerEntry;
+  balanceBeforeCents: number;
+  balanceCents: number;
+  created: boolean;
 }
 
-/** An adjustment changes the account's balance, ledger and its row in the user list. */
+/** POST /api/admin/credits/adjustments (admins). */
+export function adjustCredits(input: AdjustCreditsInput) {
+  return api.post<AdjustCreditsResult>('/api/admin/credits/adjustments', input);
+}
+
+/**
+ * An adjustment changes the account's balance, ledger and its row in the user list, and adds an
+ * audit entry. A refused one (the balance moved) refreshes the figures too.
+ */
 export function useAdjustCredits() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: adjustCredits, onSuccess: () => client.invalidateQueries({ queryKey: adminKeys.users() }) });
+  return useMutation({
+    mutationFn: adjustCredits,
+    onSettled: () =>
+      Promise.all([client.invalidateQueries({ queryKey: adminKeys.users() }), client.invalidateQueries({ queryKey: adminKeys.auditAll() })]),
+  });
 }

@@ -6,6 +6,7 @@ export const adminKeys = {
   user: (id: string) => ['admin', 'users', 'detail', id] as const,
   userLedger: (id: string, page: number) => ['admin', 'users', 'ledger', id, page] as const,
   userActivity: (id: string) => ['admin', 'users', 'activity', id] as const,
+  auditAll: () => ['admin', 'audit'] as const,
   audit: (search: string, page: number) => ['admin', 'audit', { search, page }] as const,
   overview: (days: number) => ['admin', 'overview', days] as const,
   money: (kind: string) => ['admin', 'money', kind] as const,

@@ -1,11 +1,12 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { LedgerEntry } from '#shared/schemas/credits';
+import type { AdminLedgerEntry } from '#shared/schemas/credits';
 import { api } from '#web/lib/api-client';
 import { toQueryString } from '#web/lib/query-string';
 import { adminKeys } from './admin-keys';
 
 export interface UserLedgerResponse {
-  entries: LedgerEntry[];
+  /** With each adjustment's internal reason (staff only). */
+  entries: AdminLedgerEntry[];
   balanceCents: number;
   page: number;
   pageSize: number;

@@ -4,12 +4,11 @@ import { QueryState } from '#web/components/ui/query-state';
 import { apiErrorMessage } from '#web/lib/api-client';
 import { useAudit } from '../api/get-audit';
 
-function summary(value: unknown): string {
-  if (value === null || value === undefined) return '—';
-  return JSON.stringify(value);
-}
-
-/** The append-only audit log: who did what, when, before and after; searchable. */
+/**
+ * The append-only audit log, searchable: each entry as a sentence with names ("ana (admin) adjusted
+ * the balance of bob@example.com by +5.00 credits: 10.00 → 15.00"), the fields that changed, and the
+ * staff member's reason (docs/decisions/0234).
+ */
 export function AuditPanel() {
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
@@ -39,7 +38,7 @@ export function AuditPanel() {
         <label htmlFor="audit-search" className="visually-hidden">
           Search the audit log
         </label>
-        <input id="audit-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Staff member, action, reason or id" />
+        <input id="audit-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Staff member, customer email, action or reason" />
         <button type="submit" className="btn btn-primary btn-small">
           Search
         </button>
@@ -52,34 +51,30 @@ export function AuditPanel() {
         empty="Nothing recorded yet."
       >
         {(data) => (
-          <div className="table-wrap">
-            <table className="admin-table" aria-label="Audit entries">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Before</th>
-                  <th scope="col">After</th>
-                  <th scope="col">Reason</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.entries.map((e) => (
-                  <tr key={e._id}>
-                    <td>{new Date(e.createdAt).toLocaleString()}</td>
-                    <td>{e.actor.username}</td>
-                    <td>{e.action}</td>
-                    <td className="mono">{e.targetType}:{e.targetId ?? '—'}</td>
-                    <td className="mono">{summary(e.before)}</td>
-                    <td className="mono">{summary(e.after)}</td>
-                    <td>{e.reason ?? '—'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <ol className="audit-entries" aria-label="Audit entries">
+            {data.entries.map((e) => (
+              <li key={e._id} className="audit-entry">
+                <p className="audit-summary">{e.summary}</p>
+                {e.changes.length > 0 && (
+                  <ul className="audit-changes" aria-label="Changes">
+                    {e.changes.map((c) => (
+                      <li key={c.field}>
+                        <span className="audit-field">{c.field}</span>: {c.before ?? '—'} → {c.after ?? '—'}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+                <p className="audit-meta muted">
+                  <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString()}</time>
+                  {e.reason && (
+                    <>
+                      {' · '}Reason: <span className="audit-reason">{e.reason}</span>
+                    </>
+                  )}
+                </p>
+              </li>
+            ))}
+          </ol>
         )}
       </QueryState>
       <Pagination page={page} pages={pages} onPage={setPage} label="Audit pages" />

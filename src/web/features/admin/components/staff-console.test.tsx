@@ -90,4 +90,12 @@ describe('StaffConsole', () => {
     expect([...backlog.querySelectorAll('title')].map((title) => title.textContent)).toEqual(['2026-01-01: 2', '2026-01-02: 3']);
     expect(server.requests[0]!.path).toBe('/api/admin/overview');
   });
+
+  it('answers a staff URL that names no section, or one the role may not open, with a way back', () => {
+    asRole('support');
+    renderAt('/api-keys');
+    expect(screen.getByRole('heading', { name: 'Nothing here' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Back to the overview' }).getAttribute('href')).toBe('/dashboard/staff');
+    expect(server.requests).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
-import { NavLink, Route, Routes } from 'react-router';
-import { paths } from '#shared/routes';
+import { Link, NavLink, Route, Routes } from 'react-router';
+import { staffPaths } from '#shared/routes';
 import { useSessionStore } from '#web/features/auth';
 import { AdsManager } from '#web/features/ads/staff';
 import { ShopManager } from '#web/features/shop/staff';
@@ -11,11 +11,12 @@ import { IncidentsPanel } from './incidents-panel';
 import { MailPanel } from './mail-panel';
 import { MoneyPanel } from './money-panel';
 import { OverviewPanel } from './overview-panel';
-import { UsersPanel } from './users-panel';
+import { UserDetailRoute, UsersPanel } from './users-panel';
 import './admin.css';
 
-/** Absolute links: relative ones resolve against the splat route and drift. */
-const STAFF_BASE = `${paths.dashboard}/staff`;
+// Absolute links (relative ones resolve against the splat route and drift); every section and a
+// user's detail have a URL of their own that can be shared and reloaded (docs/decisions/0236).
+const { overview: STAFF_BASE, section } = staffPaths;
 
 /**
  * The staff area under /dashboard/staff (support and admin). The server enforces every permission;
@@ -39,20 +40,21 @@ export function StaffConsole() {
         <NavLink to={STAFF_BASE} end>
           Overview
         </NavLink>
-        <NavLink to={`${STAFF_BASE}/users`}>Users</NavLink>
-        <NavLink to={`${STAFF_BASE}/tickets`}>Tickets</NavLink>
-        <NavLink to={`${STAFF_BASE}/payments`}>Payments</NavLink>
-        <NavLink to={`${STAFF_BASE}/exchanges`}>Exchanges</NavLink>
-        <NavLink to={`${STAFF_BASE}/shop`}>Shop</NavLink>
-        <NavLink to={`${STAFF_BASE}/ads`}>Ads</NavLink>
-        <NavLink to={`${STAFF_BASE}/incidents`}>Incidents</NavLink>
-        <NavLink to={`${STAFF_BASE}/audit`}>Audit log</NavLink>
-        <NavLink to={`${STAFF_BASE}/mail`}>Mail</NavLink>
-        {isAdmin && <NavLink to={`${STAFF_BASE}/api-keys`}>API keys</NavLink>}
+        <NavLink to={section('users')}>Users</NavLink>
+        <NavLink to={section('tickets')}>Tickets</NavLink>
+        <NavLink to={section('payments')}>Payments</NavLink>
+        <NavLink to={section('exchanges')}>Exchanges</NavLink>
+        <NavLink to={section('shop')}>Shop</NavLink>
+        <NavLink to={section('ads')}>Ads</NavLink>
+        <NavLink to={section('incidents')}>Incidents</NavLink>
+        <NavLink to={section('audit')}>Audit log</NavLink>
+        <NavLink to={section('mail')}>Mail</NavLink>
+        {isAdmin && <NavLink to={section('api-keys')}>API keys</NavLink>}
       </nav>
       <Routes>
         <Route index element={<OverviewPanel />} />
-        <Route path="users" element={<><FlaggedAccountsPanel /><UsersPanel isAdmin={isAdmin} /></>} />
+        <Route path="users" element={<><FlaggedAccountsPanel /><UsersPanel /></>} />
+        <Route path="users/:id" element={<UserDetailRoute isAdmin={isAdmin} />} />
         <Route path="tickets" element={<StaffQueue />} />
         <Route path="payments" element={<MoneyPanel key="payments" kind="payments" />} />
         <Route path="exchanges" element={<MoneyPanel key="exchanges" kind="exchanges" />} />
@@ -62,7 +64,19 @@ export function StaffConsole() {
         <Route path="audit" element={<AuditPanel />} />
         <Route path="mail" element={<MailPanel />} />
         {isAdmin && <Route path="api-keys" element={<ApiKeysPanel />} />}
+        <Route path="*" element={<UnknownSection />} />
       </Routes>
     </div>
+  );
+}
+
+/** A staff URL that names no section (or one this role may not open). */
+function UnknownSection() {
+  return (
+    <section className="admin-panel" aria-labelledby="staff-unknown-title">
+      <h2 id="staff-unknown-title">Nothing here</h2>
+      <p>This part of the staff console does not exist, or your role cannot open it.</p>
+      <Link to={STAFF_BASE}>Back to the overview</Link>
+    </section>
   );
 }

@@ -4,7 +4,8 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { AdminUser } from '#shared/schemas/admin';
 import { Toaster } from '#web/components/ui/toaster';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
-import { UsersPanel } from './users-panel';
+import { MemoryRouter, Route, Routes } from 'react-router';
+import { UserDetailRoute, UsersPanel } from './users-panel';
 
 
 const ID = '11111111-1111-4111-8111-111111111111';
@@ -47,17 +48,35 @@ beforeEach(() => {
   });
 });
 
-async function openAlice(isAdmin: boolean) {
+function renderConsole(isAdmin: boolean, path: string) {
   render(
-    <>
+    <MemoryRouter initialEntries={[path]}>
       <Toaster />
-      <UsersPanel isAdmin={isAdmin} />
-    </>,
+      <Routes>
+        <Route path="/dashboard/staff/users" element={<UsersPanel />} />
+        <Route path="/dashboard/staff/users/:id" element={<UserDetailRoute isAdmin={isAdmin} />} />
+      </Routes>
+    </MemoryRouter>,
   );
+}
+
+async function openAlice(isAdmin: boolean) {
+  renderConsole(isAdmin, '/dashboard/staff/users');
   fireEvent.change(screen.getByLabelText('Search users'), { target: { value: 'alice' } });
   fireEvent.click(screen.getByRole('button', { name: 'Search' }));
-  fireEvent.click(await screen.findByRole('button', { name: 'alice' }));
+  const link = await screen.findByRole('link', { name: 'alice' });
+  // Each user has a URL of its own.
+  expect(link.getAttribute('href')).toBe(`/dashboard/staff/users/${ID}`);
+  fireEvent.click(link);
   await screen.findByRole('heading', { name: 'alice' });
+}
+
+/** Fills the adjustment form and opens its confirmation. */
+function reviewAdjustment(amount: string, reason: string, note = '') {
+  fireEvent.change(screen.getByLabelText('Amount (credits, negative to deduct)'), { target: { value: amount } });
+  fireEvent.change(screen.getByLabelText('Internal reason (staff only)'), { target: { value: reason } });
+  fireEvent.change(screen.getByLabelText('Note for the customer (optional)'), { target: { value: note } });
+  fireEvent.click(screen.getByRole('button', { name: 'Review adjustment' }));
 }
 
 describe('UsersPanel (operator console)', () => {
@@ -69,45 +88,79 @@ describe('UsersPanel (operator console)', () => {
     expect(within(tickets).getByText(/#1001 Deposit not showing/)).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Recent payments' })).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Recent exchanges' })).toBeTruthy();
-    expect(screen.queryByRole('button', { name: 'Apply adjustment' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Review adjustment' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Save role' })).toBeNull();
     expect(screen.queryByRole('button', { name: /Disable account/ })).toBeNull();
   });
 
-  it('lets an admin adjust credits with a reason, through one idempotent request, and shows the new balance', async () => {
-    await openAlice(true);
-    server.on('POST', '/api/admin/credits/adjustments', { status: 201, body: { entry: ENTRY, balanceCents: 1000, created: true } });
-    server.on('GET', `/api/admin/users/${ID}/ledger`, { body: { entries: [ENTRY], balanceCents: 1000, page: 1, pageSize: 20, total: 1 } });
-    fireEvent.change(screen.getByLabelText('Amount (credits, negative to deduct)'), { target: { value: '10.00' } });
-    fireEvent.change(screen.getByLabelText('Reason'), { target: { value: 'Goodwill for a slow deposit' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Apply adjustment' }));
-    await waitFor(() => expect(screen.getByTestId('admin-user-balance').textContent).toBe('10.00 credits'));
-    const ledger = screen.getByRole('table', { name: 'Ledger entries' });
-    expect(within(ledger).getByText('+10.00')).toBeTruthy();
-    const posted = server.requests.filter((r) => r.method === 'POST');
-    expect(posted).toHaveLength(1);
-    expect(posted[0]!.body).toMatchObject({ userId: ID, amount: 10, reason: 'Goodwill for a slow deposit', idempotencyKey: expect.stringMatching(/^[a-f0-9]{32}$/) });
+  it('opens a user straight from their URL, and goes back to the list', async () => {
+    renderConsole(false, `/dashboard/staff/users/${ID}`);
+    expect(await screen.findByRole('heading', { name: 'alice' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: '← Users' }).getAttribute('href')).toBe('/dashboard/staff/users');
   });
 
-  it("shows the server's refusal of a negative balance and of a missing reason", async () => {
+  it('asks for confirmation with the balance before and after, then applies once with the note for the customer', async () => {
+    await openAlice(true);
+    server.on('POST', '/api/admin/credits/adjustments', { status: 201, body: { entry: ENTRY, balanceBeforeCents: 0, balanceCents: 1000, created: true } });
+    reviewAdjustment('10.00', 'Goodwill for a slow deposit', 'Sorry for the wait');
+
+    // Nothing is sent before the confirmation.
+    const confirmation = screen.getByTestId('adjust-confirmation');
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+    expect(within(confirmation).getByTestId('adjust-before').textContent).toBe('0.00 credits');
+    expect(within(confirmation).getByTestId('adjust-after').textContent).toBe('10.00 credits');
+    expect(within(confirmation).getByText('Sorry for the wait')).toBeTruthy();
+
+    server.on('GET', `/api/admin/users/${ID}/ledger`, {
+      body: { entries: [{ ...ENTRY, description: 'Sorry for the wait', internalReason: 'Goodwill for a slow deposit' }], balanceCents: 1000, page: 1, pageSize: 20, total: 1 },
+    });
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm: 0.00 → 10.00' }));
+    await waitFor(() => expect(screen.getByTestId('admin-user-balance').textContent).toBe('10.00 credits'));
+    const ledger = screen.getByRole('table', { name: 'Ledger entries' });
+    const row = within(ledger).getByText('+10.00').closest('tr')!;
+    expect(within(row).getByText('Sorry for the wait')).toBeTruthy();
+    expect(within(row).getByText('Goodwill for a slow deposit')).toBeTruthy();
+    const posted = server.requests.filter((r) => r.method === 'POST');
+    expect(posted).toHaveLength(1);
+    expect(posted[0]!.body).toMatchObject({
+      userId: ID,
+      amount: 10,
+      reason: 'Goodwill for a slow deposit',
+      customerNote: 'Sorry for the wait',
+      expectedBalanceCents: 0,
+      idempotencyKey: expect.stringMatching(/^[a-f0-9]{32}$/),
+    });
+  });
+
+  it('shows the neutral line the customer will read when no note is given, and goes back without applying', async () => {
+    await openAlice(true);
+    reviewAdjustment('5', 'Internal: chargeback dispute');
+    expect(within(screen.getByTestId('adjust-confirmation')).getByText('Balance adjustment by support')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(screen.getByRole('button', { name: 'Review adjustment' })).toBeTruthy();
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it('refuses a change below zero before asking the server, and a missing reason', async () => {
+    await openAlice(true);
+    reviewAdjustment('-5', 'Claw back');
+    expect(screen.getByText('That would take the balance below zero (it is 0.00 credits)')).toBeTruthy();
+    reviewAdjustment('5', '');
+    expect(screen.getByText('Give a reason')).toBeTruthy();
+    expect(screen.queryByTestId('adjust-confirmation')).toBeNull();
+    expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(0);
+  });
+
+  it("shows the server's refusal when the balance moved since the confirmation", async () => {
     await openAlice(true);
     server.on('POST', '/api/admin/credits/adjustments', {
-      status: 422,
-      body: { error: 'Not enough credits for this change', code: 'INSUFFICIENT_CREDITS' },
+      status: 409,
+      body: { error: 'The balance changed to 4.00 credits since you looked. Check the new figures and confirm again.', code: 'BALANCE_CHANGED' },
     });
-    fireEvent.change(screen.getByLabelText('Amount (credits, negative to deduct)'), { target: { value: '-5' } });
-    fireEvent.change(screen.getByLabelText('Reason'), { target: { value: 'Claw back' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Apply adjustment' }));
-    expect((await screen.findByRole('alert')).textContent).toBe('Not enough credits for this change');
-
-    server.on('POST', '/api/admin/credits/adjustments', {
-      status: 400,
-      body: { error: 'Invalid request', code: 'VALIDATION_FAILED', details: { fields: { reason: 'Give a reason' } } },
-    });
-    fireEvent.change(screen.getByLabelText('Reason'), { target: { value: '' } });
-    fireEvent.click(screen.getByRole('button', { name: 'Apply adjustment' }));
-    expect(await screen.findByText('Give a reason')).toBeTruthy();
-    expect(screen.getByTestId('admin-user-balance').textContent).toBe('0.00 credits');
+    reviewAdjustment('5', 'Goodwill');
+    fireEvent.click(screen.getByRole('button', { name: 'Confirm: 0.00 → 5.00' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch('The balance changed to 4.00 credits');
+    expect(screen.getByRole('button', { name: 'Review adjustment' })).toBeTruthy();
   });
 
   it('pages through a long ledger', async () => {

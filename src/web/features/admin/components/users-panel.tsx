@@ -1,8 +1,11 @@
 import { useState, type FormEvent } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
 import toast from 'react-hot-toast';
 import { ROLES, type Role } from '#shared/constants';
 import type { AdminUser } from '#shared/schemas/admin';
-import { formatCredits } from '#shared/fees';
+import { formatCredits, toCents } from '#shared/fees';
+import { staffPaths } from '#shared/routes';
+import { creditAdjustmentBodySchema, DEFAULT_ADJUSTMENT_NOTE } from '#shared/schemas/credits';
 import { SelectField, TextField } from '#web/components/ui/forms';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
@@ -19,23 +22,23 @@ function newIdempotencyKey(): string {
   return crypto.randomUUID().replace(/-/g, '');
 }
 
-/** Search users; open one to see balance, ledger and sessions, and (admins) act on the account. */
-export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
-  const [search, setSearch] = useState('');
+/**
+ * Search users; each opens at its own URL (/dashboard/staff/users/:id) with balance, ledger and
+ * sessions, and (admins) actions on the account. The search is in the URL too (?q=), so going back
+ * from a user shows the same results.
+ */
+export function UsersPanel() {
+  const [params, setParams] = useSearchParams();
+  const submitted = params.get('q') ?? '';
+  const [search, setSearch] = useState(submitted);
   // The search runs on submit: typing alone asks nothing.
-  const [submitted, setSubmitted] = useState('');
   const users = useUsers(submitted);
   const results: AdminUser[] | null = users.data?.users ?? null;
   const error = users.isError ? (apiErrorMessage(users.error, 'Failed to search users')) : null;
-  const [selectedId, setSelectedId] = useState<string | null>(null);
   const runSearch = (text: string) => {
     if (text === submitted) void users.refetch();
-    else setSubmitted(text);
+    else setParams(text ? { q: text } : {});
   };
-
-  if (selectedId) {
-    return <UserDetail id={selectedId} isAdmin={isAdmin} onBack={() => setSelectedId(null)} />;
-  }
 
   return (
     <section aria-labelledby="users-title" className="admin-panel">
@@ -80,9 +83,7 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
                 {results.map((u) => (
                   <tr key={u._id}>
                     <td>
-                      <button type="button" className="link-button" onClick={() => setSelectedId(u._id)}>
-                        {u.username}
-                      </button>
+                      <Link to={staffPaths.user(u._id)}>{u.username}</Link>
                     </td>
                     <td>{u.email}</td>
                     <td>{u.role}</td>
@@ -99,7 +100,21 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
   );
 }
 
-function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onBack: () => void }) {
+/** /dashboard/staff/users/:id: one user, opened from the list or straight from a link. */
+export function UserDetailRoute({ isAdmin }: { isAdmin: boolean }) {
+  const { id = '' } = useParams();
+  return <UserDetail key={id} id={id} isAdmin={isAdmin} />;
+}
+
+function BackToUsers() {
+  return (
+    <Link className="btn btn-ghost btn-small" to={staffPaths.section('users')}>
+      ← Users
+    </Link>
+  );
+}
+
+function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
   const [ledgerPage, setLedgerPage] = useState(1);
   const detailQuery = useUser(id);
   const ledgerQuery = useUserLedger(id, ledgerPage);
@@ -111,9 +126,7 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
   if (error) {
     return (
       <section className="admin-panel">
-        <button type="button" className="btn btn-ghost btn-small" onClick={onBack}>
-          ← Users
-        </button>
+        <BackToUsers />
         <p className="field-error" role="alert">
           {error}
         </p>
@@ -125,9 +138,7 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
 
   return (
     <section className="admin-panel" aria-labelledby="user-detail-title">
-      <button type="button" className="btn btn-ghost btn-small" onClick={onBack}>
-        ← Users
-      </button>
+      <BackToUsers />
       <h2 id="user-detail-title">{user.username}</h2>
       <dl className="admin-facts">
         <dt>Email</dt>
@@ -149,7 +160,7 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
         </dd>
       </dl>
 
-      {isAdmin && <AdjustCreditsForm userId={user._id} />}
+      {isAdmin && <AdjustCreditsForm user={user} balanceCents={ledger.balanceCents} />}
       {isAdmin && <AccountActions user={user} />}
       {isAdmin && <AdminTwoFactorReset userId={user._id} />}
 
@@ -165,7 +176,8 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
                 <th scope="col">Kind</th>
                 <th scope="col">Amount</th>
                 <th scope="col">Balance after</th>
-                <th scope="col">Description</th>
+                <th scope="col">Customer sees</th>
+                <th scope="col">Internal reason</th>
               </tr>
             </thead>
             <tbody>
@@ -176,6 +188,7 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
                   <td>{(e.amountCents > 0 ? '+' : '') + formatCredits(e.amountCents)}</td>
                   <td>{formatCredits(e.balanceAfterCents)}</td>
                   <td>{e.description}</td>
+                  <td>{e.internalReason ?? '—'}</td>
                 </tr>
               ))}
             </tbody>
@@ -204,35 +217,128 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
   );
 }
 
-function AdjustCreditsForm({ userId }: { userId: string }) {
+interface AdjustmentDraft {
+  amountCents: number;
+  amount: number;
+  reason: string;
+  customerNote: string;
+  /** The balance the confirmation shows; the server applies the change only at this balance. */
+  balanceBeforeCents: number;
+}
+
+const signedCredits = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '-' : ''}${formatCredits(Math.abs(cents))}`;
+
+/**
+ * Adjusts a balance in two steps (docs/decisions/0235): the form, then a confirmation with the
+ * balance before and after and what the customer will read. The internal reason is for staff only;
+ * the customer reads the note, or "Balance adjustment by support".
+ */
+function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCents: number }) {
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
+  const [customerNote, setCustomerNote] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
+  const [draft, setDraft] = useState<AdjustmentDraft | null>(null);
   // One key per intended adjustment: a double click or a retry posts once.
   const [key, setKey] = useState(newIdempotencyKey);
   const adjust = useAdjustCredits();
 
-  async function submit(event: FormEvent) {
+  function review(event: FormEvent) {
     event.preventDefault();
-    setSaving(true);
+    const parsed = creditAdjustmentBodySchema.safeParse({
+      userId: user._id,
+      amount: amount.trim() === '' ? undefined : Number(amount),
+      reason,
+      customerNote,
+    });
+    if (!parsed.success) {
+      const fields: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const field = String(issue.path[0] ?? 'form');
+        fields[field] ??= field === 'amount' && amount.trim() !== '' && Number.isNaN(Number(amount)) ? 'Enter an amount' : issue.message;
+      }
+      setErrors(fields);
+      return;
+    }
+    const amountCents = toCents(parsed.data.amount);
+    if (balanceCents + amountCents < 0) {
+      setErrors({ amount: `That would take the balance below zero (it is ${formatCredits(balanceCents)} credits)` });
+      return;
+    }
+    setErrors({});
+    setDraft({ amountCents, amount: parsed.data.amount, reason: parsed.data.reason, customerNote: parsed.data.customerNote ?? '', balanceBeforeCents: balanceCents });
+  }
+
+  async function confirm() {
+    if (!draft) return;
     setErrors({});
     try {
-      await adjust.mutateAsync({ userId, amount: Number(amount), reason, idempotencyKey: key });
-      toast.success('Credits adjusted');
+      const result = await adjust.mutateAsync({
+        userId: user._id,
+        amount: draft.amount,
+        reason: draft.reason,
+        ...(draft.customerNote ? { customerNote: draft.customerNote } : {}),
+        expectedBalanceCents: draft.balanceBeforeCents,
+        idempotencyKey: key,
+      });
+      toast.success(`Balance adjusted: ${formatCredits(result.balanceBeforeCents)} → ${formatCredits(result.balanceCents)} credits`);
       setAmount('');
       setReason('');
+      setCustomerNote('');
+      setDraft(null);
       setKey(newIdempotencyKey());
     } catch (err) {
-      if (err instanceof ApiError) setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
-      else setErrors({ form: 'Failed to adjust credits' });
-    } finally {
-      setSaving(false);
+      // The balance moved since the confirmation: show the new figures and ask again.
+      if (err instanceof ApiError && err.code === 'BALANCE_CHANGED') {
+        setDraft(null);
+        setErrors({ form: err.message });
+      } else if (err instanceof ApiError) {
+        setDraft(null);
+        setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
+      } else setErrors({ form: 'Failed to adjust credits' });
     }
   }
 
+  if (draft) {
+    const after = draft.balanceBeforeCents + draft.amountCents;
+    return (
+      <section className="admin-form adjust-confirm" aria-labelledby="adjust-confirm-title">
+        <h3 id="adjust-confirm-title">Confirm the adjustment</h3>
+        <dl className="admin-facts" data-testid="adjust-confirmation">
+          <dt>Account</dt>
+          <dd>
+            {user.username} ({user.email})
+          </dd>
+          <dt>Balance now</dt>
+          <dd data-testid="adjust-before">{formatCredits(draft.balanceBeforeCents)} credits</dd>
+          <dt>Change</dt>
+          <dd>{signedCredits(draft.amountCents)} credits</dd>
+          <dt>Balance after</dt>
+          <dd data-testid="adjust-after">{formatCredits(after)} credits</dd>
+          <dt>The customer reads</dt>
+          <dd>{draft.customerNote || DEFAULT_ADJUSTMENT_NOTE}</dd>
+          <dt>Internal reason (staff only)</dt>
+          <dd>{draft.reason}</dd>
+        </dl>
+        {errors.form && (
+          <p className="field-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <div className="actions">
+          <button type="button" className="btn btn-primary btn-small" disabled={adjust.isPending} onClick={() => void confirm()}>
+            {adjust.isPending ? 'Applying…' : `Confirm: ${formatCredits(draft.balanceBeforeCents)} → ${formatCredits(after)}`}
+          </button>
+          <button type="button" className="btn btn-ghost btn-small" disabled={adjust.isPending} onClick={() => setDraft(null)}>
+            Back
+          </button>
+        </div>
+      </section>
+    );
+  }
+
   return (
-    <form className="admin-form" onSubmit={submit} noValidate aria-labelledby="adjust-title">
+    <form className="admin-form" onSubmit={review} noValidate aria-labelledby="adjust-title">
       <h3 id="adjust-title">Adjust credits</h3>
       {errors.form && (
         <p className="field-error" role="alert">
@@ -247,9 +353,25 @@ function AdjustCreditsForm({ userId }: { userId: string }) {
         onChange={(e) => setAmount(e.target.value)}
         error={errors.amount}
       />
-      <TextField id="adjust-reason" label="Reason" value={reason} onChange={(e) => setReason(e.target.value)} error={errors.reason} />
-      <button type="submit" className="btn btn-primary btn-small" disabled={saving}>
-        {saving ? 'Saving…' : 'Apply adjustment'}
+      <TextField
+        id="adjust-reason"
+        label="Internal reason (staff only)"
+        note="Kept in the audit log and the staff ledger. The customer never sees it."
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        error={errors.reason}
+      />
+      <TextField
+        id="adjust-note"
+        label="Note for the customer (optional)"
+        note={`Shown in their credit history. Left empty, they read “${DEFAULT_ADJUSTMENT_NOTE}”.`}
+        maxLength={200}
+        value={customerNote}
+        onChange={(e) => setCustomerNote(e.target.value)}
+        error={errors.customerNote}
+      />
+      <button type="submit" className="btn btn-primary btn-small">
+        Review adjustment
       </button>
     </form>
   );

@@ -14,9 +14,11 @@ import { ShopSection } from '#web/features/shop';
 export function UserDashboard({ user }: { user: User }) {
   const credits = useSessionStore((s) => s.credits);
   // The balance from sign-in may be old (a payment may have completed since): ask for the current one.
-  const balanceStale = useCredits(user._id, user.onboardingCompleted).isError;
+  // Onboarding is for customers: staff accounts go straight to the dashboard (docs/decisions/0236).
+  const needsOnboarding = !user.onboardingCompleted && user.role === 'user';
+  const balanceStale = useCredits(user._id, !needsOnboarding).isError;
 
-  if (!user.onboardingCompleted) {
+  if (needsOnboarding) {
     return (
       <section className="page dashboard-page" aria-labelledby="dashboard-title">
         <h1 id="dashboard-title" className="visually-hidden">

@@ -251,16 +251,24 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                 />
               </div>
 
-              <fieldset className="field rate-choice">
+              <fieldset className="segmented rate-choice">
                 <legend>Rate</legend>
-                <label>
-                  <input type="radio" name={`${titleId}-rate`} value="floating" checked={rateType === 'floating'} onChange={() => setRateType('floating')} />
-                  Floating rate <span className="muted">(market rate when your coins arrive)</span>
-                </label>
-                <label>
-                  <input type="radio" name={`${titleId}-rate`} value="fixed" checked={rateType === 'fixed'} onChange={() => setRateType('fixed')} />
-                  Fixed rate <span className="muted">(the amount you get is guaranteed for a while)</span>
-                </label>
+                <div className="segmented-options">
+                  <label>
+                    <input type="radio" name={`${titleId}-rate`} value="floating" checked={rateType === 'floating'} onChange={() => setRateType('floating')} />
+                    <span className="segmented-text">
+                      <span className="segmented-title">Floating rate</span>
+                      <span className="segmented-hint">Market rate when your coins arrive</span>
+                    </span>
+                  </label>
+                  <label>
+                    <input type="radio" name={`${titleId}-rate`} value="fixed" checked={rateType === 'fixed'} onChange={() => setRateType('fixed')} />
+                    <span className="segmented-text">
+                      <span className="segmented-title">Fixed rate</span>
+                      <span className="segmented-hint">The amount you get is guaranteed for a while</span>
+                    </span>
+                  </label>
+                </div>
               </fieldset>
 
               <div className="field">

@@ -49,7 +49,7 @@ export default function ReceiptPage() {
         <Link className="btn btn-ghost btn-small" to={paths.dashboard}>
           ← Dashboard
         </Link>
-        <button type="button" className="btn" onClick={() => window.print()}>
+        <button type="button" className="btn btn-secondary" onClick={() => window.print()}>
           Print
         </button>
       </div>

@@ -72,7 +72,10 @@ describe('StaffQueue support desk', () => {
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const thread = await screen.findByRole('list', { name: 'Messages' });
 
+    expect(screen.queryByText('Internal note — customers won’t see this')).toBeNull();
     fireEvent.click(screen.getByLabelText(/Internal note \(the requester never sees it\)/));
+    // The reply box says plainly that this one stays internal.
+    expect(screen.getByText('Internal note — customers won’t see this')).toBeTruthy();
     fireEvent.change(screen.getByLabelText('Internal note'), { target: { value: 'Check the provider first.' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add note' }));
     await within(thread).findByText('Check the provider first.');

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, TICKET_MESSAGE_MAX, type CannedReply, type Ticket, type TicketAttachment } from '#shared/schemas/tickets';
 import { ApiError, apiErrorMessage } from '#web/lib/api-client';
 import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
-import { TextareaField } from '#web/components/ui/forms';
+import { CheckboxField, TextareaField } from '#web/components/ui/forms';
 
 interface TicketThreadProps {
   ticket: Ticket;
@@ -152,7 +152,12 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
       {replyDisabledReason ? (
         <p className="notice">{replyDisabledReason}</p>
       ) : (
-        <form className="ticket-reply" onSubmit={submit} noValidate>
+        <form className={internal ? 'ticket-reply is-internal' : 'ticket-reply'} onSubmit={submit} noValidate>
+          {internal && (
+            <p className="internal-marker" data-testid="internal-marker">
+              Internal note — customers won’t see this
+            </p>
+          )}
           {cannedReplies && cannedReplies.length > 0 && (
             <label className="inline-field">
               <span>Insert canned reply</span>
@@ -183,9 +188,13 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
             onChange={(e) => setMessage(e.target.value)}
           />
           {allowInternal && (
-            <label className="checkbox-field">
-              <input type="checkbox" checked={internal} onChange={(e) => setInternal(e.target.checked)} /> Internal note (the requester never sees it)
-            </label>
+            <CheckboxField
+              id={`internal-${ticket._id}`}
+              className="internal-toggle"
+              label="Internal note (the requester never sees it)"
+              checked={internal}
+              onChange={(e) => setInternal(e.target.checked)}
+            />
           )}
           <button type="submit" className="btn btn-primary" disabled={sending}>
             {sending ? 'Sending…' : internal ? 'Add note' : 'Send reply'}
