@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discordAvatarUrl } from '#shared/schemas/sandbox.js';
 import { call, registerUser } from '#server/test/http.js';
+import { sandboxDiscordAvatar, sandboxDiscordId } from './discord/discord.sandbox.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 
 type Json = Record<string, unknown>;
@@ -86,6 +88,16 @@ describe.each(ENGINES)('sandbox controls on %s', (engine) => {
     );
     expect(seen.exchange).toMatchObject({ status: 'finished', rewardCredited: true });
     expect((await call(t, 'GET', `/api/users/${user.userId}/credits`, { token: user.token })).json.credits).toBe(3.25);
+  });
+
+  it('serves sandbox Discord avatars itself, at the path the web builds', async () => {
+    const url = discordAvatarUrl(sandboxDiscordId('ada'), sandboxDiscordAvatar('ada'), true);
+    expect(url).toMatch(/^\/sandbox\/discord\/avatars\/\d+\/[0-9a-f]{32}\.svg$/);
+    const res = await fetch(`${t.url}${url}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^image\/svg\+xml/);
+    expect(await res.text()).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    expect((await fetch(`${t.url}/sandbox/discord/avatars/123/${'<script>'}.svg`)).status).toBe(404);
   });
 
   it('says which providers are sandboxed and offers the controls outside production', async () => {

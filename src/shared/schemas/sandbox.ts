@@ -23,3 +23,15 @@ export const sandboxInfoResponseSchema = z.object({
   }),
 });
 export type SandboxInfo = z.infer<typeof sandboxInfoResponseSchema>;
+
+/**
+ * Where a sandbox Discord account's avatar is served ({path}/{discord id}/{avatar hash}.svg), in place of
+ * Discord's CDN: a sandboxed product loads nothing from the internet (decision 0231).
+ */
+export const DISCORD_SANDBOX_AVATAR_PATH = '/sandbox/discord/avatars';
+
+export function discordAvatarUrl(id: string, avatar: string, sandboxed: boolean): string {
+  return sandboxed
+    ? `${DISCORD_SANDBOX_AVATAR_PATH}/${encodeURIComponent(id)}/${encodeURIComponent(avatar)}.svg`
+    : `https://cdn.discordapp.com/avatars/${encodeURIComponent(id)}/${encodeURIComponent(avatar)}.png?size=64`;
+}
