@@ -96,3 +96,36 @@ test('connecting Discord through its sandbox loads nothing from the internet, an
   expect(outside).toEqual([]);
   expect(consoleErrors).toEqual([]);
 });
+
+test('a guest drives an exchange to finished through the Sandbox panel', async ({ page, consoleErrors }) => {
+  const outside = watchOutsideRequests(page);
+  await page.goto('/');
+  await page.getByRole('main').getByRole('link', { name: 'See how swaps work' }).click();
+  const section = page.locator('section#exchange');
+  const send = section.getByRole('combobox', { name: 'You send' });
+  await send.click();
+  await send.fill('bitc');
+  await section.getByRole('option', { name: /Bitcoin/ }).click();
+  const get = section.getByRole('combobox', { name: 'You get' });
+  await get.click();
+  await get.fill('ether');
+  await section.getByRole('option', { name: /Ethereum/ }).click();
+  await section.getByLabel('Amount to send (BTC)').fill('0.01');
+  await section.getByLabel('Your ETH payout address').fill('0x742d35Cc6634C0532925a3b844Bc454e4438f44e');
+  await section.getByRole('button', { name: 'Exchange now' }).click();
+  await expect(section.getByTestId('exchange-status')).toHaveText('Waiting for your deposit...');
+
+  const panel = section.getByRole('complementary', { name: 'Move this exchange' });
+  await expect(panel.getByText('Sandbox', { exact: true })).toBeVisible();
+  await panel.getByRole('button', { name: 'Exchanging' }).click();
+  await expect(section.getByTestId('exchange-status')).toHaveText('Exchanging your coins...');
+  await page.setViewportSize({ width: 375, height: 900 });
+  await section.screenshot({ path: 'test-results/sandbox-exchange-375.png' });
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await section.screenshot({ path: 'test-results/sandbox-exchange-1280.png' });
+  await panel.getByRole('button', { name: 'Finished' }).click();
+  await expect(section.getByTestId('exchange-status')).toHaveText('Exchange finished! The coins are on their way to your address.');
+
+  expect(outside).toEqual([]);
+  expect(consoleErrors).toEqual([]);
+});
