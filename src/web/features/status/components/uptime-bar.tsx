@@ -34,7 +34,9 @@ export function UptimeBar({ name, history, uptimePercent, measuredDays }: { name
           {unmeasured > 0 && (
             <>
               {' · '}
-              <span className="uptime-day-key" data-level="none" /> No data
+              <span className="uptime-no-data">
+                <span className="uptime-day-key" data-level="none" /> No data
+              </span>
             </>
           )}
         </span>
