@@ -53,6 +53,7 @@ import { registerMetrics } from './plugins/observability.js';
 import { LazyChildLogger, requestLogLine } from './plugins/request-log.js';
 import { securityHeaders } from './plugins/security.js';
 import { strictValidatorCompiler } from './plugins/strict-input.js';
+import { registerSandboxInfo } from './sandbox/sandbox-info.routes.js';
 import { registerSandboxes } from './sandbox/sandbox.routes.js';
 
 export interface AppDeps {
@@ -219,6 +220,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       registerWebhooks(api, ctx);
       registerMailRoutes(api, ctx);
       registerCatalogueRoutes(api, ctx);
+      registerSandboxInfo(api, ctx);
     },
     { prefix: '/api' },
   );

@@ -19,6 +19,12 @@ export const CHECK_STATES = ['up', 'degraded', 'down'] as const;
 export type CheckState = (typeof CHECK_STATES)[number];
 export const componentStateSchema = z.enum(['up', 'degraded', 'down', 'unknown']);
 export type ComponentState = z.infer<typeof componentStateSchema>;
+/**
+ * The page's headline: the worst component state, or `maintenance` while a maintenance window is in
+ * progress and nothing is degraded or down (decision 0230).
+ */
+export const overallStateSchema = z.enum(['up', 'degraded', 'down', 'unknown', 'maintenance']);
+export type OverallState = z.infer<typeof overallStateSchema>;
 
 /** Checks run every minute; a component's last check older than this is shown as unknown. */
 export const STATUS_CHECK_INTERVAL_S = 60;
@@ -31,6 +37,12 @@ export const INCIDENT_IMPACTS = ['minor', 'major', 'critical'] as const;
 export const INCIDENT_STATUSES = ['investigating', 'identified', 'monitoring', 'resolved'] as const;
 export type IncidentImpact = (typeof INCIDENT_IMPACTS)[number];
 export type IncidentStatus = (typeof INCIDENT_STATUSES)[number];
+
+/**
+ * What an open (not yet resolved) incident does to the components it names, and to the headline when it
+ * names none: never less than its impact, whatever the checks find (decision 0230).
+ */
+export const INCIDENT_IMPACT_STATE: Record<IncidentImpact, 'degraded' | 'down'> = { minor: 'degraded', major: 'down', critical: 'down' };
 
 export const statusDaySchema = z.object({
   /** UTC day, YYYY-MM-DD. */
@@ -46,12 +58,17 @@ export type StatusDay = z.infer<typeof statusDaySchema>;
 export const statusComponentSchema = z.object({
   id: statusComponentIdSchema,
   name: z.string(),
+  /** The worse of what the last check found and what open incidents naming this component say. */
   state: componentStateSchema,
+  /** What the last check found (`unknown` when it is too old). */
+  checkState: componentStateSchema,
   latencyMs: z.number().int().nullable(),
   detail: z.string().nullable(),
   checkedAt: z.string().nullable(),
   /** Over the days of the history that had checks; null when none had. */
   uptimePercent: z.number().nullable(),
+  /** How many days of the history had checks (the days `uptimePercent` is measured over). */
+  measuredDays: z.number().int(),
   /** STATUS_HISTORY_DAYS entries, oldest first, today last. */
   history: z.array(statusDaySchema),
 });
@@ -96,8 +113,8 @@ export const maintenanceSchema = z
 export type Maintenance = z.infer<typeof maintenanceSchema>;
 
 export const statusResponseSchema = z.object({
-  /** The worst current state across components. */
-  overall: componentStateSchema,
+  /** The worst current state across components and open incidents, or `maintenance` (see overallStateSchema). */
+  overall: overallStateSchema,
   components: z.array(statusComponentSchema),
   /** Open incidents and those resolved within the history window, newest first. */
   incidents: z.array(incidentSchema),

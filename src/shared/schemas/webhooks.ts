@@ -108,6 +108,8 @@ export const webhookSettingsSchema = z
     /** The first failure since the last success (null while deliveries succeed). */
     failingSince: z.string().nullable(),
     updatedAt: z.string().nullable(),
+    /** This server also delivers to plain http and to private, loopback and link-local addresses (WEBHOOK_ALLOW_PRIVATE_TARGETS=1). */
+    privateTargetsAllowed: z.boolean(),
   })
   .meta({ id: 'WebhookSettings' });
 export type WebhookSettings = z.infer<typeof webhookSettingsSchema>;

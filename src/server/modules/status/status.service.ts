@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, isNull, or, gt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
+  INCIDENT_IMPACT_STATE,
   STATUS_COMPONENT_IDS,
   STATUS_COMPONENT_NAMES,
   STATUS_HISTORY_DAYS,
@@ -12,6 +13,7 @@ import {
   type IncidentStatus,
   type Maintenance,
   type MaintenanceState,
+  type OverallState,
   type StatusComponentId,
   type StatusDay,
   type StatusResponse,
@@ -111,7 +113,9 @@ function toIncident(row: StatusIncidentRow, updates: StatusIncidentUpdateRow[]):
   };
 }
 
-const STATE_RANK: Record<ComponentState, number> = { up: 0, unknown: 1, degraded: 2, down: 3 };
+/** Worse states rank higher. Maintenance outranks only "up" and "unknown" (checks may fail during it). */
+const STATE_RANK: Record<OverallState, number> = { up: 0, unknown: 1, maintenance: 2, degraded: 3, down: 4 };
+const worse = <S extends OverallState>(a: S, b: S): S => (STATE_RANK[b] > STATE_RANK[a] ? b : a);
 
 function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
@@ -165,6 +169,11 @@ export class StatusService {
     const days: string[] = [];
     for (let i = STATUS_HISTORY_DAYS - 1; i >= 0; i -= 1) days.push(utcDay(new Date(now.getTime() - i * 86_400_000)));
 
+    // Computed on every request from the incidents as they are now (the answer is sent `no-cache`), so
+    // opening or resolving an incident shows on the next poll.
+    const [incidents, maintenance] = await Promise.all([this.incidents(), this.maintenance(now)]);
+    const open = incidents.filter((i) => i.status !== 'resolved');
+
     const components = STATUS_COMPONENT_IDS.map((id) => {
       const last = latest.rows.find((r) => r.component === id);
       const checkedAt = last ? new Date(last.checked_at) : null;
@@ -172,6 +181,7 @@ export class StatusService {
       const byDay = new Map(daily.rows.filter((r) => r.component === id).map((r) => [r.day, r]));
       let answered = 0;
       let total = 0;
+      let measuredDays = 0;
       const history: StatusDay[] = days.map((day) => {
         const row = byDay.get(day);
         const up = Number(row?.up_count ?? 0);
@@ -180,22 +190,30 @@ export class StatusService {
         const count = up + degraded + down;
         answered += up + degraded;
         total += count;
+        if (count > 0) measuredDays += 1;
         return { day, up, degraded, down, uptimePercent: count > 0 ? roundPercent(((up + degraded) / count) * 100) : null };
       });
+      const checkState = (stale ? 'unknown' : last!.state) as ComponentState;
+      const state = open.filter((i) => i.components.includes(id)).reduce<ComponentState>((s, i) => worse(s, INCIDENT_IMPACT_STATE[i.impact]), checkState);
       return {
         id,
         name: STATUS_COMPONENT_NAMES[id],
-        state: (stale ? 'unknown' : last!.state) as ComponentState,
+        state,
+        checkState,
         latencyMs: last?.latency_ms ?? null,
         detail: stale ? (checkedAt ? 'No recent check' : 'Not checked yet') : (last?.detail ?? null),
         checkedAt: checkedAt ? checkedAt.toISOString() : null,
         uptimePercent: total > 0 ? roundPercent((answered / total) * 100) : null,
+        measuredDays,
         history,
       };
     });
 
-    const overall = components.reduce<ComponentState>((worst, c) => (STATE_RANK[c.state] > STATE_RANK[worst] ? c.state : worst), 'up');
-    return { overall, components, incidents: await this.incidents(), maintenance: await this.maintenance(now), generatedAt: now.toISOString() };
+    let overall: OverallState = components.reduce<OverallState>((worst, c) => worse(worst, c.state), 'up');
+    // An incident naming no component concerns the whole product.
+    for (const i of open) if (i.components.length === 0) overall = worse(overall, INCIDENT_IMPACT_STATE[i.impact]);
+    if (maintenance.some((m) => m.state === 'in_progress')) overall = worse(overall, 'maintenance');
+    return { overall, components, incidents, maintenance, generatedAt: now.toISOString() };
   }
 
   /** Maintenance windows not over yet, and those ended within MAINTENANCE_KEPT_DAYS, soonest start first. */

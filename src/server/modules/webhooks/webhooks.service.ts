@@ -135,6 +135,7 @@ export class WebhookService {
         disabledAt: null,
         failingSince: null,
         updatedAt: null,
+        privateTargetsAllowed: this.deps.allowPrivateTargets,
       };
     }
     const overlap = row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > this.now() ? row.previousSecretExpiresAt : null;
@@ -150,6 +151,7 @@ export class WebhookService {
       disabledAt: iso(row.disabledAt),
       failingSince: iso(row.failingSince),
       updatedAt: row.updatedAt.toISOString(),
+      privateTargetsAllowed: this.deps.allowPrivateTargets,
     };
   }
 

@@ -158,6 +158,8 @@ describe.each(ENGINES)('webhooks on %s', (engine) => {
       disabledAt: null,
       failingSince: null,
       updatedAt: null,
+      // This server is started with WEBHOOK_ALLOW_PRIVATE_TARGETS=1: the form's hint follows it.
+      privateTargetsAllowed: true,
     });
 
     const saved = await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/a`, { events: ['payment.finished', 'ticket.answered'] }) });
@@ -702,6 +704,8 @@ describe.each(ENGINES)('webhook targets without WEBHOOK_ALLOW_PRIVATE_TARGETS on
 
   it('refuses private, loopback and link-local URLs and plain http when saving', async () => {
     const user = await registerUser(t);
+    // The form says so under the URL field.
+    expect((await call(t, 'GET', '/api/users/webhook-settings', { token: user.token })).json.privateTargetsAllowed).toBe(false);
     const put = (url: string) => call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(url) });
     const cases: Array<[string, RegExp]> = [
       [`${receiver.url}/hook`, /https/],

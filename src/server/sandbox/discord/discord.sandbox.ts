@@ -39,6 +39,7 @@ type Params = Record<string, string | undefined>;
  */
 export function registerDiscordSandbox(app: FastifyInstance, ctx: AppContext): void {
   const { config } = ctx;
+  registerDiscordSandboxAvatars(app);
   const db = ctx.database.db;
   const registeredRedirects = [`${config.publicUrl}${paths.discordCallback}`];
   const redirectOrigins = registeredRedirects.map((uri) => new URL(uri).origin);
@@ -208,3 +209,31 @@ ${usernameError ? `<p class="hint error" id="username-error" role="alert">${esca
 }
 
 export const DISCORD_SANDBOX_AUTHORIZE_PATH = '/sandbox/discord/oauth2/authorize';
+
+/** A placeholder avatar: a circle in a colour taken from the hash, and a head-and-shoulders figure. No text from the request. */
+export function sandboxAvatarSvg(hash: string): string {
+  const hue = parseInt(hash.slice(0, 6), 16) % 360;
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128">
+<circle cx="64" cy="64" r="64" fill="hsl(${hue} 55% 45%)"/>
+<circle cx="64" cy="50" r="22" fill="#fff" fill-opacity=".9"/>
+<path d="M24 110c6-22 22-32 40-32s34 10 40 32" fill="#fff" fill-opacity=".9"/>
+</svg>`;
+}
+
+/**
+ * A sandbox Discord account's avatar, at DISCORD_SANDBOX_AVATAR_PATH in place of Discord's CDN: a
+ * sandboxed product loads nothing from the internet (decision 0231).
+ */
+export function registerDiscordSandboxAvatars(app: FastifyInstance): void {
+  app.get('/discord/avatars/:userId/:file', { schema: { hide: true } }, async (request, reply) => {
+    const { userId, file } = request.params as { userId: string; file: string };
+    const match = /^([0-9a-f]{32})\.(svg|png)$/.exec(file);
+    if (!/^\d{1,20}$/.test(userId) || !match) return reply.status(404).send({ message: '404: Not Found', code: 0 });
+    return reply
+      .type('image/svg+xml')
+      .header('cache-control', 'public, max-age=86400')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .header('x-content-type-options', 'nosniff')
+      .send(sandboxAvatarSvg(match[1]!));
+  });
+}

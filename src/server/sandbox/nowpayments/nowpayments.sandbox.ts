@@ -2,9 +2,11 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { asc, desc, eq, gte, lte, and, count, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { SANDBOX_PAYMENT_STATUSES } from '#shared/schemas/sandbox.js';
 import type { AppContext } from '#server/context.js';
 import { signIpnPayload } from '#server/modules/payments/ipn-signature.js';
 import { sandboxNowpaymentsPayments } from '#server/modules/payments/payments-sandbox.tables.js';
+import { payments } from '#server/modules/payments/payments.tables.js';
 
 interface SandboxCoin {
   code: string;
@@ -34,17 +36,7 @@ const COINS = new Map(SANDBOX_COINS.map((c) => [c.code, c]));
 /** Minimum payment, in USD, for every coin. */
 const SANDBOX_MIN_USD = 1;
 
-export const SANDBOX_STATUSES = [
-  'waiting',
-  'confirming',
-  'confirmed',
-  'sending',
-  'partially_paid',
-  'finished',
-  'failed',
-  'refunded',
-  'expired',
-] as const;
+export const SANDBOX_STATUSES = SANDBOX_PAYMENT_STATUSES;
 
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 const BECH32 = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
@@ -71,6 +63,8 @@ function sandboxAddress(coin: SandboxCoin): string {
       return pick(BASE58, 44);
   }
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const round = (n: number, digits: number) => Number(n.toFixed(digits));
 
@@ -166,6 +160,20 @@ export function registerNowPaymentsSandbox(app: FastifyInstance, ctx: AppContext
     if (!/^\d{1,20}$/.test(paymentId)) return null;
     const [row] = await db.select().from(sandboxNowpaymentsPayments).where(eq(sandboxNowpaymentsPayments.paymentId, paymentId)).limit(1);
     return row ?? null;
+  }
+
+  /**
+   * The control endpoints take the provider's payment id or Olympus's own (the id pages and the API
+   * show), so a newcomer can drive a payment from what they see (decision 0231).
+   */
+  async function loadForControl(id: string) {
+    if (!UUID.test(id)) return load(id);
+    const [own] = await db
+      .select({ providerPaymentId: payments.providerPaymentId })
+      .from(payments)
+      .where(and(eq(payments.id, id.toLowerCase()), eq(payments.provider, 'nowpayments')))
+      .limit(1);
+    return own?.providerPaymentId ? load(own.providerPaymentId) : null;
   }
 
   app.register(async (v1) => {
@@ -315,7 +323,7 @@ export function registerNowPaymentsSandbox(app: FastifyInstance, ctx: AppContext
     if (!parsed.success) {
       return reply.status(400).send({ error: `status must be one of ${SANDBOX_STATUSES.join(', ')}`, code: 'BAD_REQUEST' });
     }
-    const row = await load((request.params as { paymentId: string }).paymentId);
+    const row = await loadForControl((request.params as { paymentId: string }).paymentId);
     if (!row) return reply.status(404).send({ error: 'Sandbox payment not found', code: 'NOT_FOUND' });
     const { status, actually_paid: givenPaid, ipn } = parsed.data;
     const data = { ...(row.data as PaymentData) };
@@ -366,7 +374,7 @@ export function registerNowPaymentsSandbox(app: FastifyInstance, ctx: AppContext
   app.post('/nowpayments/payments/:paymentId/redeposit', hide, async (request, reply) => {
     const parsed = redepositSchema.safeParse(request.body ?? {});
     if (!parsed.success) return reply.status(400).send({ error: 'actually_paid must be a positive number', code: 'BAD_REQUEST' });
-    const parent = await load((request.params as { paymentId: string }).paymentId);
+    const parent = await loadForControl((request.params as { paymentId: string }).paymentId);
     if (!parent) return reply.status(404).send({ error: 'Sandbox payment not found', code: 'NOT_FOUND' });
     const p = parent.data as PaymentData;
     const coin = COINS.get(p.pay_currency)!;

@@ -1,11 +1,14 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { EXCHANGE_STATUSES } from '#shared/schemas/exchange.js';
+import { SANDBOX_EXCHANGE_STATUSES } from '#shared/schemas/sandbox.js';
 import type { AppContext } from '#server/context.js';
 import { nudgeExchangeSync } from '#server/modules/exchange/exchange.module.js';
+import { exchanges } from '#server/modules/exchange/exchange.tables.js';
 import { sandboxSwapExchanges } from '#server/modules/exchange/swap-sandbox.tables.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface SandboxCurrency {
   ticker: string;
@@ -177,7 +180,7 @@ const createSchema = z.object({
 });
 
 /** The statuses the control endpoint accepts: the provider's own (spec: waiting ... expired). */
-const CONTROL_STATUSES = EXCHANGE_STATUSES.filter((s) => s !== 'new' && s !== 'verifying') as [string, ...string[]];
+const CONTROL_STATUSES = SANDBOX_EXCHANGE_STATUSES as [string, ...string[]];
 const controlSchema = z.object({
   status: z.enum(CONTROL_STATUSES),
   /** What the customer actually sent (defaults to the expected amount once a deposit is seen). */
@@ -200,6 +203,20 @@ export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void
     if (!/^[0-9a-f]{14,20}$/.test(id)) return null;
     const [row] = await db.select().from(sandboxSwapExchanges).where(eq(sandboxSwapExchanges.id, id)).limit(1);
     return row ?? null;
+  }
+
+  /**
+   * The control endpoint takes the provider's exchange id or Olympus's own (the id the exchange page
+   * shows), so a newcomer can drive an exchange from what they see (decision 0231).
+   */
+  async function loadForControl(id: string) {
+    if (!UUID.test(id)) return load(id);
+    const [own] = await db
+      .select({ providerExchangeId: exchanges.providerExchangeId })
+      .from(exchanges)
+      .where(and(eq(exchanges.id, id.toLowerCase()), eq(exchanges.provider, 'changenow')))
+      .limit(1);
+    return own ? load(own.providerExchangeId) : null;
   }
 
   app.register(
@@ -347,7 +364,7 @@ export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void
     if (!parsed.success) {
       return reply.status(400).send({ error: `status must be one of ${CONTROL_STATUSES.join(', ')}`, code: 'BAD_REQUEST' });
     }
-    const row = await load((request.params as { id: string }).id);
+    const row = await loadForControl((request.params as { id: string }).id);
     if (!row) return reply.status(404).send({ error: 'Sandbox exchange not found', code: 'NOT_FOUND' });
     const { status, amountSend, sync } = parsed.data;
     const data = { ...(row.data as ExchangeData) };

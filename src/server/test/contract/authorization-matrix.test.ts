@@ -208,6 +208,7 @@ const MATRIX: Record<string, Row> = {
   'GET /api/staff/ads/stats': { rule: 'staff', request: p('/api/staff/ads/stats') },
 
   'GET /api/status': { rule: 'public', request: p('/api/status') },
+  'GET /api/sandbox': { rule: 'public', request: p('/api/sandbox') },
   // Catalogue and orders (decision 0160): anyone reads the catalogue; admins change it; staff fulfil, admins refund.
   'GET /api/catalogue': { rule: 'public', request: p('/api/catalogue') },
   // Callers other than the fixture's buyer hold no credits: 422, which is not a refusal of who they are.

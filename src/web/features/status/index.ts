@@ -8,6 +8,7 @@ export { useUpdateIncident } from './api/update-incident';
 export { IncidentList } from './components/incident-list';
 export { OVERALL_LABEL, STATE_LABEL, formatDateTime } from './components/status-labels';
 export { UptimeBar } from './components/uptime-bar';
+export { ComponentIncidents } from './components/component-incidents';
 export { useCreateMaintenance } from './api/create-maintenance';
 export { useUpdateMaintenance } from './api/update-maintenance';
 export { useCancelMaintenance } from './api/cancel-maintenance';

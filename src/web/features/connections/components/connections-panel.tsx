@@ -1,7 +1,9 @@
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import type { TelegramConfigResponse } from '#shared/schemas/connections';
+import { discordAvatarUrl } from '#shared/schemas/sandbox';
 import { isGuestUser, useSessionStore } from '#web/features/auth';
+import { useSandboxInfo } from '#web/features/sandbox';
 import { disconnectDiscord } from '../api/disconnect-discord';
 import { getDiscordAuthorizeUrl } from '../api/get-discord-authorize-url';
 import { useQueryClient } from '@tanstack/react-query';
@@ -17,10 +19,15 @@ function goTo(url: string): void {
   window.location.assign(url);
 }
 
-/** A Discord avatar from its CDN; the initial stands in when there is none or it cannot load. */
+/**
+ * A Discord avatar from its CDN, or the local placeholder while Discord is a sandbox (nothing is loaded
+ * from the internet then; decision 0231). The initial stands in when there is none, it cannot load, or
+ * the server's configuration is not known yet.
+ */
 function DiscordAvatar({ id, avatar, name }: { id: string; avatar: string | null; name: string }) {
   const [failed, setFailed] = useState(false);
-  if (!avatar || failed) {
+  const sandbox = useSandboxInfo();
+  if (!avatar || failed || !sandbox) {
     return (
       <span className="connection-avatar" aria-hidden="true">
         {name.slice(0, 1).toUpperCase() || '?'}
@@ -30,7 +37,7 @@ function DiscordAvatar({ id, avatar, name }: { id: string; avatar: string | null
   return (
     <img
       className="connection-avatar"
-      src={`https://cdn.discordapp.com/avatars/${encodeURIComponent(id)}/${encodeURIComponent(avatar)}.png?size=64`}
+      src={discordAvatarUrl(id, avatar, sandbox.sandboxes.includes('discord'))}
       alt=""
       width={40}
       height={40}

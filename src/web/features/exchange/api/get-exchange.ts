@@ -35,7 +35,7 @@ export const exchangeStatusQueryOptions = (initial: Exchange) =>
     refetchOnWindowFocus: (query) => (finished(query.state.data?.exchange) ? false : 'always'),
   });
 
-export function useExchangeStatus(initial: Exchange): { exchange: Exchange; error: string | null } {
+export function useExchangeStatus(initial: Exchange): { exchange: Exchange; error: string | null; refresh: () => void } {
   const query = useQuery(exchangeStatusQueryOptions(initial));
-  return { exchange: query.data.exchange, error: query.isError ? 'Could not update the status. Retrying…' : null };
+  return { exchange: query.data.exchange, error: query.isError ? 'Could not update the status. Retrying…' : null, refresh: () => void query.refetch() };
 }

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { QR_CODE } from '#shared/constants';
 import { paths } from '#shared/routes';
 import type { Exchange, ExchangeRewards, ExchangeStatus } from '#shared/schemas/exchange';
+import { SandboxPanel } from '#web/features/sandbox';
 import { useExchangeStatus } from '../api/get-exchange';
 import { CopyButton } from './copy-button';
 import { formatClock, formatDeadline } from './format';
@@ -41,7 +42,7 @@ interface ExchangeTrackerProps {
 
 /** The deposit address (QR code, copy buttons) and the live status of one exchange. */
 export function ExchangeTracker({ exchange: initial, rewards, onDone }: ExchangeTrackerProps) {
-  const { exchange, error } = useExchangeStatus(initial);
+  const { exchange, error, refresh } = useExchangeStatus(initial);
   const from = exchange.from.toUpperCase();
   const to = exchange.to.toUpperCase();
   const step = STEP_INDEX[exchange.status];
@@ -155,6 +156,8 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
           </p>
         </div>
       )}
+
+      <SandboxPanel target={{ kind: 'exchange', id: exchange._id }} onMoved={refresh} />
 
       <div className="actions">
         <button type="button" className={`btn ${ended || exchange.status === 'finished' ? 'btn-primary' : 'btn-ghost'}`} onClick={onDone}>

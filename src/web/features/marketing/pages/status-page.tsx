@@ -1,7 +1,8 @@
-import { STATUS_PAGE_REFRESH_MS, type StatusComponentReport } from '#shared/schemas/status';
+import { STATUS_PAGE_REFRESH_MS, type Incident, type StatusComponentReport } from '#shared/schemas/status';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { useLocation, useSearchParams } from 'react-router';
 import {
+  ComponentIncidents,
   formatDateTime,
   IncidentList,
   MaintenanceList,
@@ -20,7 +21,7 @@ import { STATUS_COMPONENTS } from '../content/status';
 const REFRESH_SECONDS = STATUS_PAGE_REFRESH_MS / 1000;
 const descriptionOf = new Map(STATUS_COMPONENTS.map((c) => [c.id, c.description]));
 
-function ComponentCard({ component }: { component: StatusComponentReport }) {
+function ComponentCard({ component, incidents }: { component: StatusComponentReport; incidents: Incident[] }) {
   const headingId = `component-${component.id}`;
   return (
     <li className="card status-component" data-component={component.id} data-state={component.state}>
@@ -45,7 +46,8 @@ function ComponentCard({ component }: { component: StatusComponentReport }) {
         )}
         {component.detail && component.state !== 'up' && <> · {component.detail}</>}
       </p>
-      <UptimeBar name={component.name} history={component.history} uptimePercent={component.uptimePercent} />
+      <ComponentIncidents component={component} incidents={incidents} />
+      <UptimeBar name={component.name} history={component.history} uptimePercent={component.uptimePercent} measuredDays={component.measuredDays} />
     </li>
   );
 }
@@ -97,7 +99,7 @@ export default function StatusPage() {
         {data ? (
           <ul className="status-components">
             {data.components.map((component) => (
-              <ComponentCard key={component.id} component={component} />
+              <ComponentCard key={component.id} component={component} incidents={data.incidents} />
             ))}
           </ul>
         ) : (

@@ -1,10 +1,11 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ApiError } from '#web/lib/api-client';
 import { useSessionStore } from '#web/features/auth';
 import { useCredits } from '#web/features/auth/credits';
-import { usePayment } from '../api/get-payment';
+import { paymentQueryOptions } from '../api/get-payment';
 import { isCompleteStatus, PROBLEM_STATUS_MESSAGES, STATUS_LABELS } from '../payment-status';
 import '../payments.css';
 
@@ -20,8 +21,10 @@ export default function PaymentCompletePage() {
 }
 
 function PaymentComplete({ id }: { id: string }) {
-  const query = usePayment(id);
-  const data = query.data ?? null;
+  // Always read again here: the payment page loaded this payment seconds ago, before it was credited
+  // (a sandbox payment can finish that fast), and that copy would show "Credits added 0.00".
+  const query = useQuery({ ...paymentQueryOptions(id), refetchOnMount: 'always' });
+  const data = query.isFetchedAfterMount ? (query.data ?? null) : null;
   const error = query.isError
     ? query.error instanceof ApiError && query.error.status === 404
       ? 'We could not find this payment in your account.'

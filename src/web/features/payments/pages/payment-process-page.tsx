@@ -5,6 +5,7 @@ import { COUNTDOWN_TICK_MS, QR_CODE } from '#shared/constants';
 import { paths } from '#shared/routes';
 import type { Payment } from '#shared/schemas/payments';
 import { usePageMeta } from '#web/components/use-page-meta';
+import { SandboxPanel } from '#web/features/sandbox';
 import { ApiError } from '#web/lib/api-client';
 import { useCheckPayment } from '../api/check-payment';
 import { usePayment } from '../api/get-payment';
@@ -198,6 +199,7 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
       </div>
 
       {payment && !forged && <TxHashCheck id={id} />}
+      {payment && !forged && <SandboxPanel target={{ kind: 'payment', id }} onMoved={() => void statusQuery.refetch()} />}
     </section>
   );
 }

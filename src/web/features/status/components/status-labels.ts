@@ -1,4 +1,4 @@
-import type { ComponentState, IncidentImpact, IncidentStatus, StatusDay } from '#shared/schemas/status';
+import type { ComponentState, IncidentImpact, IncidentStatus, OverallState, StatusDay } from '#shared/schemas/status';
 
 /** Words first: colour only repeats what the text says. */
 export const STATE_LABEL: Record<ComponentState, string> = {
@@ -8,11 +8,12 @@ export const STATE_LABEL: Record<ComponentState, string> = {
   unknown: 'No recent check',
 };
 
-export const OVERALL_LABEL: Record<ComponentState, string> = {
+export const OVERALL_LABEL: Record<OverallState, string> = {
   up: 'All systems operational',
   degraded: 'Some systems are degraded',
   down: 'Some systems are down',
   unknown: 'Some systems have not been checked recently',
+  maintenance: 'Maintenance in progress',
 };
 
 export const IMPACT_LABEL: Record<IncidentImpact, string> = { minor: 'Minor', major: 'Major', critical: 'Critical' };
@@ -35,8 +36,16 @@ export function dayLevel(day: StatusDay): DayLevel {
 }
 
 export function formatPercent(value: number | null): string {
-  if (value === null) return 'no data';
+  if (value === null) return 'No data';
   return `${value.toFixed(value === 100 ? 0 : 2)}%`;
+}
+
+const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
+
+/** "99.2% uptime over 12 days measured": a figure only ever with the days it stands on. */
+export function uptimeSummary(uptimePercent: number | null, measuredDays: number): string {
+  if (uptimePercent === null || measuredDays === 0) return 'No data yet';
+  return `${formatPercent(uptimePercent)} uptime over ${days(measuredDays)} measured`;
 }
 
 export function formatDateTime(iso: string): string {

@@ -21,6 +21,7 @@ const NOT_CONFIGURED: WebhookSettings = {
   disabledAt: null,
   failingSince: null,
   updatedAt: null,
+  privateTargetsAllowed: false,
 };
 const SECRET = 'whsec_abcdefghijklmnopqrstuvwxyz0123456DEFG';
 const SAVED: WebhookSettings = {
@@ -34,6 +35,7 @@ const SAVED: WebhookSettings = {
   disabledAt: null,
   failingSince: null,
   updatedAt: '2026-01-01T00:00:00.000Z',
+  privateTargetsAllowed: false,
 };
 const delivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
   _id: 'd1',
@@ -94,6 +96,18 @@ describe('WebhooksPanel', () => {
     expect(await screen.findByText('whsec_••••••••DEFG')).toBeTruthy();
     expect(screen.queryByDisplayValue(SECRET)).toBeNull();
     expect(screen.queryByRole('button', { name: 'Copy' })).toBeNull();
+  });
+
+  it('says under the URL whether private and local addresses are refused, as this server is configured', async () => {
+    server.on('GET', '/api/users/webhook-settings', { body: NOT_CONFIGURED });
+    renderPanel();
+    expect(await screen.findByText('A public https address. Private and local network addresses are refused.')).toBeTruthy();
+
+    cleanup();
+    server.on('GET', '/api/users/webhook-settings', { body: { ...NOT_CONFIGURED, privateTargetsAllowed: true } });
+    renderPanel();
+    expect(await screen.findByText('An https or http address. This server also delivers to private and local network addresses.')).toBeTruthy();
+    expect(screen.queryByText(/are refused/)).toBeNull();
   });
 
   it('shows the catalogue message and the field errors when saving fails, and logs User not found on a 404', async () => {

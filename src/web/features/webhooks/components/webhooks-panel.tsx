@@ -325,7 +325,9 @@ export function WebhooksPanel() {
                 </p>
               ) : (
                 <p id={`${id}-url-note`} className="field-note">
-                  A public https address. Private and local network addresses are refused.
+                  {saved?.privateTargetsAllowed
+                    ? 'An https or http address. This server also delivers to private and local network addresses.'
+                    : 'A public https address. Private and local network addresses are refused.'}
                 </p>
               )}
             </div>
