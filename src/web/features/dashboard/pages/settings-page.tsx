@@ -24,7 +24,7 @@ export default function SettingsPage() {
         {/* A password change ends the other sessions; its mutation asks for the list again. */}
         <SessionsList />
         <ChangePasswordForm />
-        <div className="span-full">
+        <div className="span-full stack">
           <TwoFactorSettings />
         </div>
         <ChangeEmailForm />
