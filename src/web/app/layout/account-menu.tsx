@@ -87,7 +87,7 @@ export function AccountMenu() {
         <p className="account-menu-who">
           Signed in as <strong title={user.username}>{user.username}</strong>
         </p>
-        <ul className="account-menu-list" aria-label="Account">
+        <ul className="account-menu-list" aria-label="Your account">
           <li>
             <NavLink to={paths.dashboard} end onClick={close}>
               Dashboard
