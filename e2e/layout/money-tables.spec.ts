@@ -118,3 +118,28 @@ for (const { width, layout } of [
     expect(consoleErrors).toEqual([]);
   });
 }
+
+for (const { width, layout } of [
+  { width: 375, layout: 'cards' },
+  { width: 1280, layout: 'table' },
+] as const) {
+  test(`at ${width} px the webhook delivery log in settings shows every column`, async ({ page, consoleErrors }) => {
+    await page.setViewportSize({ width, height: 900 });
+    const { token } = await signIn(page);
+    const auth = { authorization: `Bearer ${token}` };
+    // Nothing listens on port 9: the delivery fails and waits for a retry, with an error to show.
+    const saved = await page.request.put('/api/users/webhook-settings', {
+      data: { url: 'http://127.0.0.1:9/olympus-hook', events: ['payment.finished'], enabled: true },
+      headers: auth,
+    });
+    expect(saved.status(), await saved.text()).toBe(200);
+    expect((await page.request.post('/api/users/webhook-settings/test', { headers: auth })).status()).toBeLessThan(300);
+
+    await page.goto('/dashboard/settings');
+    const log = page.getByRole('region', { name: 'Webhooks' }).getByRole('table');
+    await expect(log.getByRole('row').nth(1)).toContainText('Connection refused', { timeout: 20_000 });
+    await expectNoHorizontalScroll(page, width);
+    await expectEveryColumnReadable(log, ['Event', 'Status', 'Attempts', 'Time', 'Next retry', 'Error', 'Actions'], layout);
+    expect(consoleErrors).toEqual([]);
+  });
+}
