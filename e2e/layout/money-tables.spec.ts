@@ -30,9 +30,18 @@ async function userWithMoney(page: Page): Promise<Auth> {
 }
 
 async function expectNoHorizontalScroll(page: Page, width: number): Promise<void> {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth, sticking } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+    // What sticks out, to say so when it fails.
+    sticking: [...document.querySelectorAll('body *')]
+      .filter((el) => el.getBoundingClientRect().right > window.innerWidth + 1)
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${String(el.className)}`)
+      .join(', '),
+  }));
   expect(innerWidth).toBe(width);
-  expect(scrollWidth, 'the page is no wider than the screen').toBeLessThanOrEqual(width);
+  expect(scrollWidth, `the page is no wider than the screen (sticking out: ${sticking})`).toBeLessThanOrEqual(width);
 }
 
 /**
@@ -140,6 +149,42 @@ for (const { width, layout } of [
     await expect(log.getByRole('row').nth(1)).toContainText('Connection refused', { timeout: 20_000 });
     await expectNoHorizontalScroll(page, width);
     await expectEveryColumnReadable(log, ['Event', 'Status', 'Attempts', 'Time', 'Next retry', 'Error', 'Actions'], layout);
+    expect(consoleErrors).toEqual([]);
+  });
+}
+
+/** Every row of every layout grid on the page is filled across its whole width: no empty column. */
+async function expectNoEmptyColumn(page: Page, where: string): Promise<void> {
+  const gaps = await page.locator('main .grid').evaluateAll((grids) =>
+    grids.flatMap((grid) => {
+      const box = grid.getBoundingClientRect();
+      const rows = new Map<number, { left: number; right: number }>();
+      for (const child of grid.children) {
+        const r = child.getBoundingClientRect();
+        if (r.width === 0) continue;
+        const top = Math.round(r.top);
+        const row = rows.get(top) ?? { left: r.left, right: r.right };
+        rows.set(top, { left: Math.min(row.left, r.left), right: Math.max(row.right, r.right) });
+      }
+      return [...rows.values()].map((row) => Math.round(box.right - row.right + (row.left - box.left)));
+    }),
+  );
+  expect(gaps.length, `${where}: grids found`).toBeGreaterThan(0);
+  for (const gap of gaps) expect(gap, `${where}: width left empty in a grid row`).toBeLessThanOrEqual(1);
+}
+
+for (const width of [320, 768, 1920]) {
+  test(`at ${width} px the dashboard and settings fit the screen and leave no empty column`, async ({ page, consoleErrors }) => {
+    await page.setViewportSize({ width, height: 900 });
+    await userWithMoney(page);
+    await page.goto('/dashboard');
+    await expect(page.getByRole('region', { name: 'Credit history' }).getByRole('link', { name: /^Receipt/ })).toHaveCount(2);
+    await expectNoHorizontalScroll(page, width);
+    await expectNoEmptyColumn(page, 'dashboard');
+    await page.goto('/dashboard/settings');
+    await expect(page.getByRole('region', { name: 'Webhooks' })).toBeVisible();
+    await expectNoHorizontalScroll(page, width);
+    await expectNoEmptyColumn(page, 'settings');
     expect(consoleErrors).toEqual([]);
   });
 }
