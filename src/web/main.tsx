@@ -5,6 +5,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { useSessionStore } from './features/auth';
 import './styles.css';
+import './layout.css';
 
 // The session is checked once when the app starts (docs/product.md#states): client state in the session store,
 // started here rather than from an effect, so no component fetches on mount (docs/decisions/0093).

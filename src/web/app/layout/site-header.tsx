@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '#shared/routes';
+import { AccountMenu } from './account-menu';
 import { LogoMark } from './logo';
 import { MAIN_NAV } from './nav-items';
 import { useAccountNav } from './use-account-nav';
@@ -93,6 +94,7 @@ export function SiteHeader() {
             )}
           </ul>
         </nav>
+        <AccountMenu />
       </div>
     </header>
   );

@@ -10,29 +10,33 @@ export function GuestDashboard({ title = 'Guest dashboard' }: { title?: string }
       <p className="eyebrow">Guest session</p>
       <h1 id="guest-dashboard-title">{title}</h1>
       <p className="lead">You are browsing as a guest. Guests can swap crypto and open support tickets.</p>
-      <div className="card guest-cta">
-        <h2>Need help?</h2>
-        <p>Open a support ticket; our answers appear here, and your tickets follow you when you create an account.</p>
-        <div className="actions">
-          <Link className="btn btn-secondary" to={`${paths.dashboard}/support`}>
-            Support tickets
-          </Link>
+      <div className="stack">
+        <div className="grid grid-2 grid-stretch">
+          <div className="card guest-cta">
+            <h2>Need help?</h2>
+            <p>Open a support ticket; our answers appear here, and your tickets follow you when you create an account.</p>
+            <div className="actions">
+              <Link className="btn btn-secondary" to={`${paths.dashboard}/support`}>
+                Support tickets
+              </Link>
+            </div>
+          </div>
+          <div className="card guest-cta">
+            <h2>Keep your rewards</h2>
+            <p>Create a free account to hold a credit balance, top up in crypto and claim the rewards your exchanges earned as a guest.</p>
+            <div className="actions">
+              <Link className="btn btn-primary" to={paths.register}>
+                Create an account
+              </Link>
+              <Link className="btn btn-ghost" to={paths.login}>
+                Log in
+              </Link>
+            </div>
+          </div>
         </div>
+        <GuestCatalogue />
+        <LazyExchangePanel />
       </div>
-      <div className="card guest-cta">
-        <h2>Keep your rewards</h2>
-        <p>Create a free account to hold a credit balance, top up in crypto and claim the rewards your exchanges earned as a guest.</p>
-        <div className="actions">
-          <Link className="btn btn-primary" to={paths.register}>
-            Create an account
-          </Link>
-          <Link className="btn btn-ghost" to={paths.login}>
-            Log in
-          </Link>
-        </div>
-      </div>
-      <GuestCatalogue />
-      <LazyExchangePanel />
     </section>
   );
 }

@@ -57,25 +57,28 @@ export function UserDashboard({ user }: { user: User }) {
       <EmailVerificationBanner user={user} />
 
       <OutstandingNotice />
-      <div className="dashboard-grid">
-        <section className="card credit-card" aria-labelledby="credits-title">
-          <h2 id="credits-title">Credit balance</h2>
-          <p className="credit-balance" aria-live="polite">
-            <span data-testid="credit-balance">{formatCredits(credits)}</span> <span className="muted">credits</span>
-          </p>
-          <p className="muted">1 credit = 1 USD. Top up by paying in cryptocurrency.</p>
-          {balanceStale && (
-            <p className="field-error" role="status">
-              Failed to fetch credits. The balance shown may be out of date.
+      {/* Arranged by task (docs/decisions/0237): balance and top-up first, then the activity at full width. */}
+      <div className="stack">
+        <div className="grid grid-2">
+          <section className="card credit-card" aria-labelledby="credits-title">
+            <h2 id="credits-title">Credit balance</h2>
+            <p className="credit-balance" aria-live="polite">
+              <span data-testid="credit-balance">{formatCredits(credits)}</span> <span className="muted">credits</span>
             </p>
-          )}
-        </section>
-        <TopUpPanel />
-        <ShopSection userId={user._id} />
+            <p className="muted">1 credit = 1 USD. Top up by paying in cryptocurrency.</p>
+            {balanceStale && (
+              <p className="field-error" role="status">
+                Failed to fetch credits. The balance shown may be out of date.
+              </p>
+            )}
+          </section>
+          <TopUpPanel />
+        </div>
         <PaymentHistory />
         <LedgerHistory />
+        <ShopSection userId={user._id} />
+        <LazyExchangePanel />
       </div>
-      <LazyExchangePanel />
     </section>
   );
 }

@@ -18,15 +18,23 @@ export default function SettingsPage() {
         <Link to={paths.dashboard}>Dashboard</Link> <span aria-hidden="true">/</span> <span aria-current="page">Settings</span>
       </nav>
       <h1 id="settings-title">Settings</h1>
-      <div className="settings-grid">
+      {/* Two columns at most; the wide sections take a whole row, so no row ends in an empty column
+          (docs/decisions/0237). */}
+      <div className="settings-grid grid grid-2">
         {/* A password change ends the other sessions; its mutation asks for the list again. */}
         <SessionsList />
         <ChangePasswordForm />
-        <TwoFactorSettings />
+        <div className="span-full stack">
+          <TwoFactorSettings />
+        </div>
         <ChangeEmailForm />
         <MailPreferencesPanel />
-        <ConnectionsPanel />
-        <WebhooksPanel />
+        <div className="span-full">
+          <ConnectionsPanel />
+        </div>
+        <div className="span-full">
+          <WebhooksPanel />
+        </div>
       </div>
     </section>
   );

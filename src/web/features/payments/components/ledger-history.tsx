@@ -32,14 +32,14 @@ export function LedgerHistory() {
         empty="No credit changes yet."
       >
         {({ entries }) => (
-          <div className="table-scroll">
-            <table className="payments-table">
+          <div className="rtable-wrap">
+            <table className="payments-table rtable">
               <thead>
                 <tr>
                   <th scope="col">Date</th>
                   <th scope="col">What</th>
-                  <th scope="col">Change</th>
-                  <th scope="col">Balance</th>
+                  <th scope="col" className="num">Change</th>
+                  <th scope="col" className="num">Balance</th>
                   <th scope="col">
                     <span className="visually-hidden">Receipt</span>
                   </th>
@@ -48,16 +48,16 @@ export function LedgerHistory() {
               <tbody>
                 {entries.map((e) => (
                   <tr key={e._id}>
-                    <td>{new Date(e.createdAt).toLocaleString()}</td>
-                    <td>
+                    <td data-label="Date">{new Date(e.createdAt).toLocaleString()}</td>
+                    <td data-label="What">
                       <span className="ledger-kind">{KIND_LABELS[e.kind]}</span> <span className="muted">{e.description}</span>
                     </td>
-                    <td className={e.amountCents < 0 ? 'amount-negative' : 'amount-positive'}>
+                    <td data-label="Change" className={`num ${e.amountCents < 0 ? 'amount-negative' : 'amount-positive'}`}>
                       {e.amountCents > 0 ? '+' : '−'}
                       {formatCredits(Math.abs(e.amountCents))}
                     </td>
-                    <td>{formatCredits(e.balanceAfterCents)}</td>
-                    <td>
+                    <td data-label="Balance" className="num">{formatCredits(e.balanceAfterCents)}</td>
+                    <td data-label="Receipt">
                       <Link to={`${paths.dashboard}/receipts/${encodeURIComponent(e._id)}`} className="receipt-link">
                         Receipt<span className="visually-hidden"> for {e.description}</span>
                       </Link>

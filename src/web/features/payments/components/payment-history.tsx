@@ -35,14 +35,14 @@ export function PaymentHistory() {
         empty="No payments yet. Your top-ups will appear here."
       >
         {({ payments: rows }) => (
-          <div className="table-scroll">
-            <table className="payments-table">
+          <div className="rtable-wrap">
+            <table className="payments-table rtable">
               <thead>
                 <tr>
                   <th scope="col">Date</th>
-                  <th scope="col">Amount</th>
+                  <th scope="col" className="num">Amount</th>
                   <th scope="col">Currency</th>
-                  <th scope="col">Credits</th>
+                  <th scope="col" className="num">Credits</th>
                   <th scope="col">Status</th>
                 </tr>
               </thead>
@@ -51,11 +51,11 @@ export function PaymentHistory() {
                   const resumable = OPEN_STATUSES.has(p.status) && p.payAddress && (readPaymentExpiry(p._id) ?? 0) > Date.now();
                   return (
                     <tr key={p._id}>
-                      <td>{new Date(p.createdAt).toLocaleString()}</td>
-                      <td>{usd(p.priceAmount)} USD</td>
-                      <td>{p.payCurrency.toUpperCase()}</td>
-                      <td>{usd(p.creditedAmount > 0 ? p.creditedAmount : p.credits)}</td>
-                      <td>
+                      <td data-label="Date">{new Date(p.createdAt).toLocaleString()}</td>
+                      <td data-label="Amount" className="num">{usd(p.priceAmount)} USD</td>
+                      <td data-label="Currency">{p.payCurrency.toUpperCase()}</td>
+                      <td data-label="Credits" className="num">{usd(p.creditedAmount > 0 ? p.creditedAmount : p.credits)}</td>
+                      <td data-label="Status">
                         <span className={`status-badge payment-status-${p.status}`}>{STATUS_LABELS[p.status]}</span>{' '}
                         {resumable && <Link to={paymentProcessUrl({ ...p, id: p._id })}>Continue</Link>}
                         {(p.status === 'completed' || p.status === 'partially_paid') && (

@@ -51,14 +51,14 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
         empty="No orders."
       >
         {(list) => (
-          <div className="table-wrap">
-            <table className="admin-table" aria-label="Orders">
+          <div className="table-wrap rtable-wrap">
+            <table className="admin-table rtable" aria-label="Orders">
               <thead>
                 <tr>
                   <th scope="col">Bought</th>
                   <th scope="col">User</th>
                   <th scope="col">Item</th>
-                  <th scope="col">Price</th>
+                  <th scope="col" className="num">Price</th>
                   <th scope="col">Status</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
@@ -68,12 +68,14 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
               <tbody>
                 {list.map((order) => (
                   <tr key={order._id} data-testid="staff-order-row">
-                    <td>{when(order.createdAt)}</td>
-                    <td>{order.owner.username}</td>
-                    <td>{order.itemName}</td>
-                    <td>{credits(order.priceCents)}</td>
-                    <td>{ORDER_STATUS_LABELS[order.status]}</td>
-                    <td className="row-actions">
+                    <td data-label="Bought">{when(order.createdAt)}</td>
+                    <td data-label="User">{order.owner.username}</td>
+                    <td data-label="Item">{order.itemName}</td>
+                    <td data-label="Price" className="num">{credits(order.priceCents)}</td>
+                    <td data-label="Status">
+                      <span className={`order-status order-status-${order.status}`}>{ORDER_STATUS_LABELS[order.status]}</span>
+                    </td>
+                    <td data-label="Actions" className="row-actions">
                       {order.status === 'paid' && (
                         <button type="button" className="btn btn-secondary btn-small" disabled={change.isPending} onClick={() => void run({ id: order._id, action: 'fulfil' }, order)}>
                           Fulfil{' '}<span className="visually-hidden">{order.itemName} for {order.owner.username}</span>

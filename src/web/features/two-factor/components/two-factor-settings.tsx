@@ -1,5 +1,5 @@
 import { QRCodeSVG } from 'qrcode.react';
-import { useId, useState, type FormEvent } from 'react';
+import { Fragment, useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import type { TotpSetupResponse } from '#shared/schemas/two-factor';
 import { ApiError } from '#web/lib/api-client';
@@ -16,9 +16,18 @@ import { TextField } from '#web/components/ui/forms';
 
 type View = { kind: 'idle' } | { kind: 'password' } | { kind: 'scan'; setup: TotpSetupResponse } | { kind: 'codes'; codes: string[] } | { kind: 'regenerate' } | { kind: 'disable' };
 
-/** Groups of four, easier to type into an app by hand. */
-function spaced(secret: string): string {
-  return secret.replace(/(.{4})/g, '$1 ').trim();
+/**
+ * Groups of four, easier to type into an app by hand. A line may break between groups, never inside one
+ * (each group is a nowrap span), so a narrow screen does not split "ABCD" into "AB" and "CD".
+ */
+function spaced(secret: string) {
+  const groups = secret.match(/.{1,4}/g) ?? [];
+  return groups.map((group, i) => (
+    <Fragment key={i}>
+      {i > 0 && ' '}
+      <span className="totp-secret-group">{group}</span>
+    </Fragment>
+  ));
 }
 
 function ScanStep({ setup, onEnabled, onCancel }: { setup: TotpSetupResponse; onEnabled: (codes: string[]) => void; onCancel: () => void }) {

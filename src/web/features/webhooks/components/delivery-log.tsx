@@ -112,8 +112,8 @@ export function DeliveryLog({ reloadKey }: { reloadKey: number }) {
                 {pending ? 'Some deliveries are still in progress; this list updates by itself.' : ''}
               </p>
               {/* Focusable so keyboard users can scroll the table sideways on a phone. */}
-              <div className="webhook-table-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
-                <table className="webhook-table">
+              <div className="webhook-table-wrap rtable-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
+                <table className="webhook-table rtable">
                   <thead>
                     <tr>
                       <th scope="col">Event</th>
@@ -128,25 +128,25 @@ export function DeliveryLog({ reloadKey }: { reloadKey: number }) {
                   <tbody>
                     {data.deliveries.map((d) => (
                       <tr key={d._id} data-status={d.status}>
-                        <td>
+                        <td data-label="Event">
                           {eventLabel(d.event)}
                           <br />
                           <code className="webhook-event-name">{d.event}</code>
                         </td>
-                        <td>
+                        <td data-label="Status">
                           <span className={`webhook-status webhook-status-${d.status}`}>
                             {d.statusCode ?? '—'} · {outcome(d)}
                           </span>
                         </td>
-                        <td>
+                        <td data-label="Attempts">
                           <AttemptList delivery={d} />
                         </td>
-                        <td>
+                        <td data-label="Time">
                           <time dateTime={d.lastAttemptAt ?? d.createdAt}>{timeFormat.format(new Date(d.lastAttemptAt ?? d.createdAt))}</time>
                         </td>
-                        <td>{d.nextAttemptAt && d.attempts > 0 ? <time dateTime={d.nextAttemptAt}>{timeFormat.format(new Date(d.nextAttemptAt))}</time> : '—'}</td>
-                        <td className="webhook-error">{d.lastError ?? '—'}</td>
-                        <td>{d.attempts > 0 && <ReplayButton delivery={d} />}</td>
+                        <td data-label="Next retry">{d.nextAttemptAt && d.attempts > 0 ? <time dateTime={d.nextAttemptAt}>{timeFormat.format(new Date(d.nextAttemptAt))}</time> : '—'}</td>
+                        <td data-label="Error" className="webhook-error">{d.lastError ?? '—'}</td>
+                        <td data-label="Actions">{d.attempts > 0 && <ReplayButton delivery={d} />}</td>
                       </tr>
                     ))}
                   </tbody>

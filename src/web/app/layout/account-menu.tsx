@@ -1,0 +1,127 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { NavLink, useLocation, useNavigate } from 'react-router';
+import { paths } from '#shared/routes';
+import { isGuestUser, useSessionStore } from '#web/features/auth';
+
+const SIGN_OUT_FAILED = 'Could not sign out. Check your connection and try again.';
+
+/**
+ * The account menu of the site header, on every page while a user is signed in (docs/decisions/0238): who
+ * is signed in, Dashboard, Settings, Support (and the staff console for staff), and Sign out. A
+ * disclosure: the button says whether it is open (aria-expanded); Escape closes it and puts focus back on
+ * the button; so do a click outside, focus leaving it, following a link and any change of page.
+ */
+export function AccountMenu() {
+  const user = useSessionStore((s) => s.user);
+  const logout = useSessionStore((s) => s.logout);
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [open, setOpen] = useState(false);
+  const [signingOut, setSigningOut] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+
+  // Closed whenever the page changes (also on back/forward).
+  const [shownFor, setShownFor] = useState(pathname);
+  if (shownFor !== pathname) {
+    setShownFor(pathname);
+    setOpen(false);
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+    };
+  }, [open]);
+
+  if (!user || isGuestUser(user)) return null;
+  const staff = user.role === 'support' || user.role === 'admin';
+
+  const close = () => setOpen(false);
+  const signOut = async () => {
+    setError(null);
+    setSigningOut(true);
+    const ok = await logout();
+    setSigningOut(false);
+    if (ok) navigate(paths.login, { replace: true });
+    else setError(SIGN_OUT_FAILED);
+  };
+
+  return (
+    <div
+      ref={root}
+      className="account-menu"
+      onBlur={(event) => {
+        // Tabbing out of the menu closes it; moving between its own items does not.
+        if (event.relatedTarget && !event.currentTarget.contains(event.relatedTarget as Node)) setOpen(false);
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className="account-menu-button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        <span className="account-avatar" aria-hidden="true">
+          {user.username.slice(0, 1).toUpperCase()}
+        </span>
+        <span className="account-menu-label">Account</span>
+      </button>
+      <div id={panelId} className="account-menu-panel" hidden={!open}>
+        <p className="account-menu-who">
+          Signed in as <strong title={user.username}>{user.username}</strong>
+        </p>
+        <ul className="account-menu-list" aria-label="Your account">
+          <li>
+            <NavLink to={paths.dashboard} end onClick={close}>
+              Dashboard
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to={paths.settings} onClick={close}>
+              Settings
+            </NavLink>
+          </li>
+          <li>
+            <NavLink to={`${paths.dashboard}/support`} onClick={close}>
+              Support
+            </NavLink>
+          </li>
+          {staff && (
+            <li>
+              <NavLink to={`${paths.dashboard}/staff`} onClick={close}>
+                Staff console
+              </NavLink>
+            </li>
+          )}
+          <li>
+            <button type="button" onClick={() => void signOut()} disabled={signingOut} aria-busy={signingOut || undefined}>
+              {signingOut ? 'Signing out…' : 'Sign out'}
+            </button>
+          </li>
+        </ul>
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
