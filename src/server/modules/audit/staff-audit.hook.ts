@@ -12,7 +12,7 @@ declare module 'fastify' {
 
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Request fields never copied into the audit log. */
-const SECRET_FIELDS = new Set(['password', 'currentPassword', 'newPassword', 'secret', 'token']);
+const SECRET_FIELDS = new Set(['password', 'currentPassword', 'newPassword', 'secret', 'token', 'twoFactorCode', 'twoFactorAssertion']);
 
 function redact(body: unknown): unknown {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return body ?? null;
