@@ -83,9 +83,11 @@ export function useStepUp(): StepUp {
     return false;
   }, [inputId]);
 
+  // After a change made, the account's status (refreshed by its query) decides again.
   const reset = useCallback(() => {
     setCode('');
     setError(null);
+    setAnswered(null);
     assertion.current = null;
   }, []);
 
@@ -107,7 +109,7 @@ export function StepUpField({ stepUp, disabled }: { stepUp: StepUp; disabled?: b
   const withPasskey = stepUp.methods.includes('passkey');
   const passkeyReason = withPasskey ? passkeysUnavailableHere() : null;
 
-  const usePasskey = async (event: MouseEvent<HTMLButtonElement>) => {
+  const answerWithPasskey = async (event: MouseEvent<HTMLButtonElement>) => {
     const form = event.currentTarget.form;
     setWaiting(true);
     stepUp.setError(null);
@@ -155,7 +157,7 @@ export function StepUpField({ stepUp, disabled }: { stepUp: StepUp; disabled?: b
             {passkeyReason}
           </p>
         ) : (
-          <button type="button" className="btn btn-secondary btn-small" onClick={(e) => void usePasskey(e)} disabled={disabled || waiting} aria-busy={waiting || undefined}>
+          <button type="button" className="btn btn-secondary btn-small" onClick={(e) => void answerWithPasskey(e)} disabled={disabled || waiting} aria-busy={waiting || undefined}>
             {waiting ? 'Waiting for your passkey…' : 'Use a passkey'}
           </button>
         ))}
