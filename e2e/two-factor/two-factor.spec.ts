@@ -165,8 +165,13 @@ test('add a passkey in settings and sign in with it alone (Chromium virtual auth
 
   await page.goto(url('/dashboard/settings'));
   await expect(item).toContainText('last used');
-  page.once('dialog', (dialog) => void dialog.accept());
+  // A passkey is a second factor: removing one is confirmed with a passkey in the same form (decision 0205).
   await passkeys.getByRole('button', { name: 'Remove passkey Virtual laptop' }).click();
+  const confirm = passkeys.getByRole('form', { name: 'Remove passkey Virtual laptop' });
+  await confirm.getByRole('button', { name: 'Remove passkey' }).click();
+  await expect(confirm.getByRole('alert').filter({ hasText: 'confirm this change with a passkey' })).toBeVisible();
+  await expect(item).toHaveCount(1);
+  await confirm.getByRole('button', { name: 'Use a passkey' }).click();
   await expect(passkeys.getByText('No passkeys yet.')).toBeVisible();
 
   // Removed: the authenticator still holds it, but the server no longer accepts it.
@@ -204,6 +209,49 @@ test('a passkey answers the second step of a password sign-in', async ({ page })
   await enterPassword(page, username);
   await page.getByRole('button', { name: 'Use a passkey' }).click();
   await expectDashboard(page);
+});
+
+test('a change of address and turning two-factor off need the code in the same form', async ({ page, consoleErrors }) => {
+  const username = await register(page);
+  await enterPassword(page, username);
+  await expectDashboard(page);
+  await page.goto(url('/dashboard/settings'));
+  const section = page.getByRole('region', { name: 'Two-factor sign-in' });
+  await section.getByRole('button', { name: 'Set up authenticator app' }).click();
+  await section.getByLabel('Current password').fill(PASSWORD);
+  await section.getByRole('button', { name: 'Continue' }).click();
+  const secret = (await section.getByLabel('Secret for manual entry').innerText()).replace(/\s+/g, '');
+  await section.getByLabel('Enter the 6-digit code the app shows').fill(codeFor(secret, -1));
+  await expect(section.getByLabel('Sign out every other session')).toBeChecked();
+  await section.getByRole('button', { name: 'Turn on' }).click();
+  const recoveryCodes = (await section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts()).map((c) => c.trim());
+  await section.getByRole('button', { name: 'I have saved them' }).click();
+  await expect(section.getByText('On', { exact: true })).toBeVisible();
+
+  // A new address: the password alone is refused, with the reason on the code field.
+  const email = page.getByRole('region', { name: 'Email address' });
+  await email.getByLabel('New email address').fill(`${username}-new@example.com`);
+  await email.getByLabel('Current password').fill(PASSWORD);
+  await email.getByRole('button', { name: 'Change email address' }).click();
+  await expect(email.getByRole('alert').filter({ hasText: 'Two-factor sign-in is on for this account' })).toBeVisible();
+  const emailCode = email.getByLabel('Authentication code or recovery code');
+  await expect(emailCode).toBeFocused();
+  await emailCode.fill(codeFor(secret));
+  await email.getByRole('button', { name: 'Change email address' }).click();
+  await expect(email.getByRole('status')).toContainText(`We sent a confirmation link to ${username}-new@example.com`);
+
+  // Turning two-factor off: refused without the code, done with a recovery code.
+  await section.getByRole('button', { name: 'Turn off two-factor' }).click();
+  await section.getByLabel('Current password').fill(PASSWORD);
+  await section.getByRole('button', { name: 'Turn off two-factor' }).click();
+  await expect(section.getByRole('alert').filter({ hasText: 'Two-factor sign-in is on for this account' })).toBeVisible();
+  await expect(section.getByText('Off', { exact: true })).toHaveCount(0);
+  await section.getByLabel('Authentication code or recovery code').fill(recoveryCodes[0]!);
+  await section.getByRole('button', { name: 'Turn off two-factor' }).click();
+  await expect(section.getByText('Off', { exact: true })).toBeVisible();
+  // Off: the change of address asks for the password only again.
+  await expect(email.getByLabel('Authentication code or recovery code')).toHaveCount(0);
+  expect(consoleErrors).toEqual([]);
 });
 
 test.describe('on a bare IP address', () => {

@@ -45,6 +45,7 @@ import { registerUserRoutes } from './modules/users/users.routes.js';
 import { WebhookEvents } from './modules/webhooks/webhook-events.js';
 import { registerWebhooks } from './modules/webhooks/webhooks.module.js';
 import { registerStaffTwoFactorGate, registerTwoFactor } from './modules/two-factor/two-factor.routes.js';
+import { registerStepUpCheck } from './modules/two-factor/step-up.js';
 import { InvalidationBus } from './db/invalidation.js';
 import { userReadCache } from './modules/users/user-read-cache.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -197,12 +198,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const apiKeys = registerApiKeys(app, ctx);
   registerStaffTwoFactorGate(app, ctx);
   registerStaffAuditHook(app, ctx);
+  const stepUp = registerStepUpCheck(app);
   registerMaintenance(ctx.jobs, ctx.database.db, app.log);
 
   await app.register(
     async (api) => {
       const auth = registerAuthRoutes(api, ctx);
-      registerTwoFactor(api, ctx, auth);
+      registerTwoFactor(api, ctx, auth, stepUp);
       registerUserRoutes(api, ctx, auth);
       registerConnectionRoutes(api, ctx);
       registerTicketRoutes(api, ctx);

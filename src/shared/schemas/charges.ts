@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { uuidField } from './common.js';
+import { STEP_UP_FIELDS } from './two-factor.js';
 
 /**
  * The charge API (decision 0165): API keys made by admins in the console, and charges
@@ -30,6 +31,7 @@ export const createApiKeyBodySchema = z.object({
   name: z.string({ error: 'Give the key a name' }).trim().min(1, 'Give the key a name').max(80, 'Keep the name under 80 characters'),
   /** Charge API calls allowed per minute with this key (default 120). */
   rateLimitPerMinute: z.number().int('Use a whole number').min(1, 'At least 1 call a minute').max(10_000, 'At most 10000 calls a minute').optional(),
+  ...STEP_UP_FIELDS,
 });
 export type CreateApiKeyBody = z.infer<typeof createApiKeyBodySchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageShape, paginationQuery } from './common.js';
 import { emailSchema, passwordSchema } from './auth.js';
+import { STEP_UP_FIELDS } from './two-factor.js';
 
 /** A one-time link token as the server makes them (43 url-safe characters); anything else is refused early. */
 export const accountTokenSchema = z
@@ -16,6 +17,7 @@ export const resetPasswordBodySchema = z.object({ token: accountTokenSchema, pas
 export const changeEmailBodySchema = z.object({
   email: emailSchema,
   currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(128),
+  ...STEP_UP_FIELDS,
 });
 export type ChangeEmailBody = z.infer<typeof changeEmailBodySchema>;
 export const confirmEmailChangeBodySchema = z.object({ token: accountTokenSchema });

@@ -33,24 +33,55 @@ export const recoveryCodeSchema = z
   .transform((v) => v.replace(/[\s-]+/g, '').toLowerCase())
   .pipe(z.string().regex(/^[a-z2-7]{12}$/, 'That is not a recovery code'));
 
+/** Browser WebAuthn answers (from @simplewebauthn/browser), checked in depth by @simplewebauthn/server. */
+export const webauthnResponseSchema = z
+  .object({
+    id: z.string().min(1).max(1024),
+    rawId: z.string().min(1).max(1024),
+    type: z.literal('public-key'),
+    response: z.record(z.string(), z.unknown()),
+    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
+    authenticatorAttachment: z.string().optional(),
+  })
+  .loose();
+
+/**
+ * A second factor carried by a sensitive change (decision 0205): a code from the authenticator app or a
+ * recovery code in `twoFactorCode`, or a passkey answer in `twoFactorAssertion` (to the options of
+ * POST /api/two-factor/step-up/passkey-options). Every body of a route declared `stepUp` spreads these
+ * fields (`STEP_UP_FIELDS`); the server refuses to start if one does not.
+ */
+export const stepUpFieldsSchema = z.object({
+  twoFactorCode: emptyAsAbsent(
+    z
+      .string({ error: 'Enter a code from your authenticator app or a recovery code' })
+      .trim()
+      .max(64, 'That code is not valid'),
+  ),
+  twoFactorAssertion: webauthnResponseSchema.optional(),
+});
+export type StepUpFields = z.infer<typeof stepUpFieldsSchema>;
+export const STEP_UP_FIELDS = stepUpFieldsSchema.shape;
+
+/** A body that is only the second factor (removing a passkey, revoking a key, rotating a secret); may be absent. */
+export const stepUpBodySchema = emptyAsAbsent(stepUpFieldsSchema);
+
+/** What a `403 TWO_FACTOR_REQUIRED` of a sensitive change says in `details`: the methods the account has. */
+export const stepUpRequiredDetailsSchema = z.object({ methods: z.array(z.enum(TWO_FACTOR_METHODS)) });
+export type StepUpRequiredDetails = z.infer<typeof stepUpRequiredDetailsSchema>;
+
 export const totpSetupBodySchema = z.object({ currentPassword: currentPasswordSchema });
 export const totpSetupResponseSchema = z.object({ secret: z.string(), otpauthUrl: z.string() });
 export type TotpSetupResponse = z.infer<typeof totpSetupResponseSchema>;
 
-export const totpEnableBodySchema = z.object({ code: totpCodeSchema });
+/** Turning the app on ends every other session unless the person unticks it (decision 0206). */
+export const totpEnableBodySchema = z.object({ code: totpCodeSchema, signOutOtherSessions: z.boolean().default(true) });
 export const recoveryCodesResponseSchema = z.object({ recoveryCodes: z.array(z.string()) });
 export type RecoveryCodesResponse = z.infer<typeof recoveryCodesResponseSchema>;
-export const recoveryCodesBodySchema = z.object({ currentPassword: currentPasswordSchema });
+export const recoveryCodesBodySchema = z.object({ currentPassword: currentPasswordSchema, ...STEP_UP_FIELDS });
 
-/** Disabling needs the password and a code from the app, or a recovery code. */
-export const twoFactorDisableBodySchema = z.object({
-  currentPassword: currentPasswordSchema,
-  code: z
-    .string({ error: 'Enter a code from your authenticator app or a recovery code' })
-    .trim()
-    .min(1, 'Enter a code from your authenticator app or a recovery code')
-    .max(64, 'That code is not valid'),
-});
+/** Disabling needs the password and, like every sensitive change, the second factor (`stepUpFieldsSchema`). */
+export const twoFactorDisableBodySchema = z.object({ currentPassword: currentPasswordSchema, ...STEP_UP_FIELDS });
 
 export const twoFactorStatusResponseSchema = z.object({ twoFactor: twoFactorStatusSchema });
 /** GET /api/auth/2fa also says whether staff must have two-factor (REQUIRE_STAFF_2FA). */
@@ -64,18 +95,6 @@ export const twoFactorChallengeResponseSchema = z
 export type TwoFactorChallengeResponse = z.infer<typeof twoFactorChallengeResponseSchema>;
 
 const challengeTokenSchema = z.string({ error: 'The sign-in challenge is missing' }).min(1).max(200);
-
-/** Browser WebAuthn answers (from @simplewebauthn/browser), checked in depth by @simplewebauthn/server. */
-export const webauthnResponseSchema = z
-  .object({
-    id: z.string().min(1).max(1024),
-    rawId: z.string().min(1).max(1024),
-    type: z.literal('public-key'),
-    response: z.record(z.string(), z.unknown()),
-    clientExtensionResults: z.record(z.string(), z.unknown()).default({}),
-    authenticatorAttachment: z.string().optional(),
-  })
-  .loose();
 
 export const loginSecondStepBodySchema = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageShape, paginationQuerySchema } from './common.js';
+import { STEP_UP_FIELDS } from './two-factor.js';
 
 // Outbound webhooks (docs/product.md#api: PUT /api/users/webhook-settings; docs/product.md#webhooks). The browser
 // and the server share these shapes; docs/decisions/0080-outbound-webhooks.md explains the choices.
@@ -80,6 +81,8 @@ export const webhookSettingsBodySchema = z
       .max(WEBHOOK_EVENTS.length)
       .refine((events) => new Set(events).size === events.length, 'Each event can be chosen once'),
     enabled: z.boolean({ error: 'enabled must be true or false' }),
+    /** A new URL on an account with two-factor on needs the second factor (decision 0205). */
+    ...STEP_UP_FIELDS,
   })
   .superRefine((body, ctx) => {
     if (body.enabled && body.events.length === 0) {

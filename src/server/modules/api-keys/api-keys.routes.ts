@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { apiKeyListResponseSchema, apiKeyResponseSchema, createApiKeyBodySchema, createApiKeyResponseSchema } from '#shared/schemas/charges.js';
 import { errorResponses, idParamsSchema } from '#shared/schemas/common.js';
+import { stepUpBodySchema } from '#shared/schemas/two-factor.js';
 import type { AppContext } from '#server/context.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import { registerApiKeyAuth } from './api-key-auth.js';
@@ -29,7 +30,7 @@ export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext, keys
   api.post(
     '/admin/api-keys',
     {
-      config: { auth: 'admin', audited: true },
+      config: { auth: 'admin', audited: true, stepUp: true },
       schema: {
         tags,
         summary: 'Create an API key; the answer is the only time the key is shown',
@@ -47,8 +48,15 @@ export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext, keys
   api.post(
     '/admin/api-keys/:id/revoke',
     {
-      config: { auth: 'admin', audited: true },
-      schema: { tags, summary: 'Revoke an API key (at once, on every instance)', security, params: idParamsSchema, response: { 200: apiKeyResponseSchema, ...errorResponses } },
+      config: { auth: 'admin', audited: true, stepUp: true },
+      schema: {
+        tags,
+        summary: 'Revoke an API key (at once, on every instance; the second factor in the body when two-factor is on)',
+        security,
+        params: idParamsSchema,
+        body: stepUpBodySchema,
+        response: { 200: apiKeyResponseSchema, ...errorResponses },
+      },
     },
     async (request) => ({ apiKey: await keys.revoke(await actor(request.auth!.userId!), request.params.id) }),
   );

@@ -12,7 +12,7 @@ declare module 'fastify' {
 
 const CHANGES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 /** Request fields never copied into the audit log. */
-const SECRET_FIELDS = new Set(['password', 'currentPassword', 'newPassword', 'secret', 'token']);
+const SECRET_FIELDS = new Set(['password', 'currentPassword', 'newPassword', 'secret', 'token', 'twoFactorCode', 'twoFactorAssertion']);
 /** Free text (messages, notes, bodies): the log keeps its length, never the words (docs/decisions/0234). */
 const TEXT_FIELDS = new Set(['message', 'body', 'note', 'text', 'comment', 'content', 'description']);
 /** Any other string longer than this is free text too. */

@@ -87,7 +87,7 @@ export function registerEmailFlowRoutes(app: FastifyInstance, _ctx: AppContext, 
   api.put(
     '/users/email',
     {
-      config: { auth: 'user' },
+      config: { auth: 'user', stepUp: true },
       schema: {
         tags: ['users'],
         summary: 'Change the email address: a link goes to the new address, a notice to the old one',

@@ -7,6 +7,7 @@ import {
   type AuthenticatorTransport,
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
 import { passkeyUnavailableReason, type Passkey } from '#shared/schemas/two-factor.js';
 import type { Config } from '#server/config.js';
@@ -198,14 +199,19 @@ export class PasskeyService {
   }
 
   /** Verifies an assertion of one of `userId`'s passkeys (or any user's, when null); answers its owner or null. */
-  private async verifyAssertion(db: DbOrTx, response: AuthenticationResponseJSON, userId: string | null): Promise<PasskeyRow | null> {
+  private async verifyAssertion(
+    db: DbOrTx,
+    response: AuthenticationResponseJSON,
+    userId: string | null,
+    challengeAllowed: (challenge: string) => boolean = () => true,
+  ): Promise<PasskeyRow | null> {
     const [row] = await db.select().from(passkeys).where(eq(passkeys.credentialId, response.id)).limit(1);
     if (!row || (userId !== null && row.userId !== userId)) return null;
     let verification;
     try {
       verification = await verifyAuthenticationResponse({
         response,
-        expectedChallenge: (challenge) => this.claimChallenge(db, challenge, 'login', userId),
+        expectedChallenge: async (challenge) => challengeAllowed(challenge) && (await this.claimChallenge(db, challenge, 'login', userId)),
         expectedOrigin: this.origin,
         expectedRPID: this.rpId,
         requireUserVerification: true,
@@ -225,6 +231,45 @@ export class PasskeyService {
       .set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: new Date() })
       .where(eq(passkeys.id, row.id));
     return row;
+  }
+
+  /**
+   * A step-up challenge (decision 0205) is bound to the session that asked for it without a new column:
+   * 16 random bytes followed by the first 16 bytes of an HMAC of them and the session id under a key
+   * derived from the server secret. It is stored like a second-step challenge (purpose `login`, this
+   * user), single use and 5 minutes; another session cannot answer it.
+   */
+  private stepUpMac(sessionId: string, nonce: Buffer): Buffer {
+    return createHmac('sha256', this.deps.config.jwtSecret).update('olympus step-up challenge v1\0').update(sessionId).update('\0').update(nonce).digest().subarray(0, 16);
+  }
+
+  private isStepUpChallengeOf(sessionId: string, challenge: string): boolean {
+    const bytes = Buffer.from(challenge, 'base64url');
+    if (bytes.length !== 32) return false;
+    return timingSafeEqual(bytes.subarray(16), this.stepUpMac(sessionId, bytes.subarray(0, 16)));
+  }
+
+  /** POST /api/two-factor/step-up/passkey-options: options to confirm a sensitive change with one of the user's passkeys. */
+  async stepUpOptions(userId: string, sessionId: string) {
+    this.assertAvailable();
+    const mine = await this.db.select().from(passkeys).where(eq(passkeys.userId, userId));
+    if (mine.length === 0) throw badRequest('This account has no passkey. Use a code instead.');
+    const nonce = randomBytes(16);
+    const options = await generateAuthenticationOptions({
+      rpID: this.rpId,
+      userVerification: 'required',
+      timeout: WEBAUTHN_CHALLENGE_TTL_MS,
+      challenge: new Uint8Array(Buffer.concat([nonce, this.stepUpMac(sessionId, nonce)])),
+      allowCredentials: mine.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransport[] })),
+    });
+    await this.storeChallenge(options.challenge, 'login', userId);
+    return options;
+  }
+
+  /** The step-up check's passkey answer: one of `userId`'s passkeys, signing a challenge of this session. */
+  async verifyStepUp(tx: Tx, userId: string, sessionId: string, response: AuthenticationResponseJSON): Promise<boolean> {
+    if (this.unavailableReason) return false;
+    return (await this.verifyAssertion(tx, response, userId, (challenge) => this.isStepUpChallengeOf(sessionId, challenge))) !== null;
   }
 
   /** For POST /api/login/2fa {challenge, passkey}. */

@@ -1,11 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { LoginBody } from '#shared/schemas/auth.js';
-import type { LoginSecondStepBody, TwoFactorChallengeResponse, TwoFactorMethod, TwoFactorStatus } from '#shared/schemas/two-factor.js';
+import type { LoginSecondStepBody, StepUpFields, TwoFactorChallengeResponse, TwoFactorMethod, TwoFactorStatus } from '#shared/schemas/two-factor.js';
 import type { Config } from '#server/config.js';
 import type { Database, DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, conflict, forbidden, unauthorized } from '#server/errors.js';
 import type { AuthService, RequestMeta } from '#server/modules/auth/auth.service.js';
+import type { SessionStore } from '#server/modules/auth/sessions.service.js';
 import { verifyPassword } from '#server/modules/auth/passwords.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { RATE_LIMITS, type RateLimiter, type RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
@@ -46,6 +47,23 @@ function wrongPassword(): AppError {
 
 /** Checks a passkey answer as the second step of a sign-in (passkeys.service.ts). */
 export type PasskeySecondStep = (tx: Tx, userId: string, response: NonNullable<LoginSecondStepBody['passkey']>) => Promise<boolean>;
+/** Checks a passkey answer to a step-up challenge of this session (passkeys.service.ts). */
+export type PasskeyStepUp = (tx: Tx, userId: string, sessionId: string, response: NonNullable<StepUpFields['twoFactorAssertion']>) => Promise<boolean>;
+
+/** The second factors an account can answer with, as `methods` of a challenge or a step-up refusal. */
+export function methodsOf(status: TwoFactorStatus): TwoFactorMethod[] {
+  const methods: TwoFactorMethod[] = status.totp ? ['totp', 'recovery'] : [];
+  if (status.passkeys > 0) methods.push('passkey');
+  return methods;
+}
+
+function stepUpRequiredMessage(methods: TwoFactorMethod[]): string {
+  const ways = [
+    ...(methods.includes('totp') ? ['a code from your authenticator app or a recovery code'] : []),
+    ...(methods.includes('passkey') ? ['a passkey'] : []),
+  ];
+  return `Two-factor sign-in is on for this account: confirm this change with ${ways.join(' or ')}.`;
+}
 
 /** Where the notification mails of decision 0130 go once mail exists (decision 0140). */
 export type TwoFactorEvent =
@@ -62,6 +80,8 @@ export interface TwoFactorServiceDeps {
   auth: AuthService;
   /** The security notices (mail, two-factor.routes.ts). Never awaited, never fails the action. */
   notify?: TwoFactorNotifier;
+  /** Ends the other sessions when the authenticator app is turned on (decision 0206). */
+  sessions?: SessionStore;
 }
 
 type FactorCheck = { ok: true; recoveryUsed: boolean } | { ok: false; message: string };
@@ -69,6 +89,7 @@ type FactorCheck = { ok: true; recoveryUsed: boolean } | { ok: false; message: s
 export class TwoFactorService {
   private readonly box: SecretBox;
   private passkeySecondStep: PasskeySecondStep | null = null;
+  private passkeyStepUp: PasskeyStepUp | null = null;
 
   constructor(private readonly deps: TwoFactorServiceDeps) {
     // Unreadable after a JWT_SECRET change: those users sign in with a recovery code (or an admin resets two-factor).
@@ -77,6 +98,10 @@ export class TwoFactorService {
 
   usePasskeySecondStep(check: PasskeySecondStep): void {
     this.passkeySecondStep = check;
+  }
+
+  usePasskeyStepUp(check: PasskeyStepUp): void {
+    this.passkeyStepUp = check;
   }
 
   private get db() {
@@ -124,8 +149,12 @@ export class TwoFactorService {
     return { secret, otpauthUrl: otpauthUrl(secret, user.username) };
   }
 
-  /** Turns the authenticator app on with a first code and answers 10 fresh recovery codes. */
-  async enableTotp(userId: string, code: string): Promise<string[]> {
+  /**
+   * Turns the authenticator app on with a first code and answers 10 fresh recovery codes. With
+   * `signOutOtherSessions` (the default of the API and the checked box of the web app) every session but
+   * `currentSessionId` ends in the same transaction: a thief holding a session does not keep it.
+   */
+  async enableTotp(userId: string, code: string, options: { currentSessionId?: string; signOutOtherSessions?: boolean } = {}): Promise<string[]> {
     await this.deps.rateLimiter.consume(TWO_FACTOR_RATE_LIMITS.settingsPerAccount, userId);
     const existing = await this.row(this.db, userId);
     if (existing?.totpEnabledAt) throw conflict('The authenticator app is already on.');
@@ -150,6 +179,10 @@ export class TwoFactorService {
         .returning({ userId: twoFactor.userId });
       if (!updated) throw conflict('The authenticator app was set up meanwhile. Reload the page.');
       await this.replaceRecoveryCodes(tx, userId, codes);
+      if (options.signOutOtherSessions && options.currentSessionId) {
+        if (!this.deps.sessions) throw new Error('enableTotp cannot end other sessions without the session store');
+        await this.deps.sessions.revokeAllForUser(tx, userId, options.currentSessionId);
+      }
     });
     noteUserChanging(userId);
     this.notify({ type: 'two-factor.enabled', userId });
@@ -171,17 +204,15 @@ export class TwoFactorService {
     return codes;
   }
 
-  /** Turns two-factor off with the password and a code from the app or a recovery code. Passkeys stay. */
-  async disable(userId: string, currentPassword: string, code: string): Promise<TwoFactorStatus> {
+  /**
+   * Turns two-factor off with the password. The second factor was checked before, by the route's step-up
+   * check (`verifyStepUp`, decision 0205). Passkeys stay.
+   */
+  async disable(userId: string, currentPassword: string): Promise<TwoFactorStatus> {
     await this.checkPassword(userId, currentPassword);
     const existing = await this.row(this.db, userId);
     if (!existing?.totpEnabledAt) throw conflict('Two-factor is not on.');
-    await this.db.transaction(async (tx) => {
-      const digits = code.replace(/\s+/g, '');
-      const check = /^\d{6}$/.test(digits) ? await this.acceptTotp(tx, userId, digits) : await this.spendRecoveryCode(tx, userId, code);
-      if (!check.ok) throw new AppError(400, 'INVALID_TWO_FACTOR_CODE', check.message, { details: { fields: { code: check.message } } });
-      await this.turnOff(tx, userId);
-    });
+    await this.db.transaction((tx) => this.turnOff(tx, userId));
     noteUserChanging(userId);
     this.notify({ type: 'two-factor.disabled', userId, byAdmin: false });
     return this.status(userId);
@@ -260,6 +291,46 @@ export class TwoFactorService {
     return spent ? { ok: true, recoveryUsed: true } : { ok: false, message: WRONG_RECOVERY };
   }
 
+  // ---- Step-up -------------------------------------------------------------------------------------------
+
+  /**
+   * The second factor of a sensitive change (decision 0205), called by the step-up check of every route
+   * declared `stepUp`. Nothing to do when the account has neither the authenticator app nor a passkey.
+   * Otherwise the request must carry a factor: a code of the app (accepted once, like at sign-in), a
+   * recovery code (spent) or a passkey answer to this session's step-up challenge. Guesses count toward
+   * the same per-account throttle as the sign-in second step.
+   */
+  async verifyStepUp(userId: string, sessionId: string, fields: StepUpFields): Promise<void> {
+    const status = await this.status(userId);
+    const methods = methodsOf(status);
+    if (methods.length === 0) return;
+    if (fields.twoFactorCode === undefined && fields.twoFactorAssertion === undefined) {
+      throw new AppError(403, 'TWO_FACTOR_REQUIRED', stepUpRequiredMessage(methods), { details: { methods } });
+    }
+    const { rateLimiter } = this.deps;
+    // Counted before the check, cleared by a success: the sign-in second step's scheme and counter.
+    await rateLimiter.consume(TWO_FACTOR_RATE_LIMITS.secondStepFailuresPerAccount, userId);
+    const check = await this.db.transaction(async (tx): Promise<FactorCheck> => {
+      if (fields.twoFactorAssertion !== undefined) {
+        if (!this.passkeyStepUp || !status.passkeys) return { ok: false, message: 'That passkey could not be checked. Try again or use a code.' };
+        return (await this.passkeyStepUp(tx, userId, sessionId, fields.twoFactorAssertion))
+          ? { ok: true, recoveryUsed: false }
+          : { ok: false, message: 'That passkey could not be checked. Try again or use a code.' };
+      }
+      const code = fields.twoFactorCode ?? '';
+      if (!status.totp) return { ok: false, message: 'This account has no authenticator app: confirm with a passkey.' };
+      const digits = code.replace(/\s+/g, '');
+      return /^\d{6}$/.test(digits) ? this.acceptTotp(tx, userId, digits) : this.spendRecoveryCode(tx, userId, code);
+    });
+    if (!check.ok) {
+      const field = fields.twoFactorAssertion !== undefined ? 'twoFactorAssertion' : 'twoFactorCode';
+      throw new AppError(400, 'INVALID_TWO_FACTOR_CODE', check.message, { details: { fields: { [field]: check.message }, methods } });
+    }
+    // A recovery code spent here sends no notice: that mail speaks of a sign-in, and the change itself
+    // (address, password, two-factor off) sends its own.
+    await rateLimiter.reset(TWO_FACTOR_RATE_LIMITS.secondStepFailuresPerAccount, userId);
+  }
+
   // ---- Sign-in -------------------------------------------------------------------------------------------
 
   /** After a correct password: a challenge when the authenticator app is on, otherwise null (sign in at once). */
@@ -276,9 +347,7 @@ export class TwoFactorService {
       guestId: body.guestId ?? null,
       expiresAt: new Date(Date.now() + LOGIN_CHALLENGE_TTL_MS),
     });
-    const methods: TwoFactorMethod[] = ['totp', 'recovery'];
-    if (status.passkeys > 0) methods.push('passkey');
-    return { twoFactorRequired: true, challenge, methods };
+    return { twoFactorRequired: true, challenge, methods: methodsOf(status) };
   }
 
   /** The live challenge behind a token, or null (unknown, expired, used or dead after 5 wrong codes). */

@@ -13,6 +13,7 @@ import {
   passkeySchema,
   recoveryCodesBodySchema,
   recoveryCodesResponseSchema,
+  stepUpBodySchema,
   totpEnableBodySchema,
   totpSetupBodySchema,
   totpSetupResponseSchema,
@@ -32,6 +33,7 @@ import { toUserDto } from '#server/modules/users/users.service.js';
 import { userReadCache } from '#server/modules/users/user-read-cache.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import { PasskeyService } from './passkeys.service.js';
+import type { StepUpVerifier } from './step-up.js';
 import { TwoFactorService, type TwoFactorEvent, type TwoFactorNotifier } from './totp.service.js';
 import { hasSecondFactor } from './two-factor.status.js';
 import { twoFactorNoticeMail, type TwoFactorNoticeKind } from '#server/modules/mail/templates/two-factor-notice.js';
@@ -72,13 +74,24 @@ function mailNotifier(app: FastifyInstance, ctx: AppContext): TwoFactorNotifier 
   };
 }
 
-/** Two-factor sign-in (decision 0140): settings, the second step of login, passkeys and the admin reset. */
-export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: AuthService, notify: TwoFactorNotifier = mailNotifier(app, ctx)) {
+/**
+ * Two-factor sign-in (decision 0140): settings, the second step of login, passkeys and the admin reset; and
+ * the check behind every route declared `stepUp` (decision 0205), installed on `stepUp`.
+ */
+export function registerTwoFactor(
+  app: FastifyInstance,
+  ctx: AppContext,
+  auth: AuthService,
+  stepUp: { use(verify: StepUpVerifier): void },
+  notify: TwoFactorNotifier = mailNotifier(app, ctx),
+) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const twoFactor = new TwoFactorService({ config: ctx.config, database: ctx.database, rateLimiter: ctx.rateLimiter, auth, notify });
+  const twoFactor = new TwoFactorService({ config: ctx.config, database: ctx.database, rateLimiter: ctx.rateLimiter, auth, notify, sessions: app.sessions });
   const passkeys = new PasskeyService({ config: ctx.config, database: ctx.database, rateLimiter: ctx.rateLimiter, auth, notify });
   auth.useSecondStep((user, body) => twoFactor.loginChallenge(user, body));
   twoFactor.usePasskeySecondStep((tx, userId, response) => passkeys.verifySecondStep(tx, userId, response as unknown as AuthenticationResponseJSON));
+  twoFactor.usePasskeyStepUp((tx, userId, sessionId, response) => passkeys.verifyStepUp(tx, userId, sessionId, response as unknown as AuthenticationResponseJSON));
+  stepUp.use(({ userId, sessionId, fields }) => twoFactor.verifyStepUp(userId, sessionId, fields));
 
   const tags = ['two-factor'];
   const security = [{ bearer: [] }];
@@ -105,16 +118,27 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
     '/auth/2fa/totp/enable',
     {
       config: user,
-      schema: { tags, summary: 'Turn the authenticator app on with its first code; answers 10 recovery codes', security, body: totpEnableBodySchema, response: { 200: recoveryCodesResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Turn the authenticator app on with its first code; answers 10 recovery codes and ends the other sessions unless signOutOtherSessions is false',
+        security,
+        body: totpEnableBodySchema,
+        response: { 200: recoveryCodesResponseSchema, ...errorResponses },
+      },
     },
-    async (request) => ({ recoveryCodes: await twoFactor.enableTotp(requireUserId(request), request.body.code) }),
+    async (request) => ({
+      recoveryCodes: await twoFactor.enableTotp(requireUserId(request), request.body.code, {
+        currentSessionId: request.auth!.sessionId,
+        signOutOtherSessions: request.body.signOutOtherSessions,
+      }),
+    }),
   );
 
   api.post(
     '/auth/2fa/recovery-codes',
     {
-      config: user,
-      schema: { tags, summary: 'Replace the recovery codes', security, body: recoveryCodesBodySchema, response: { 200: recoveryCodesResponseSchema, ...errorResponses } },
+      config: { ...user, stepUp: true },
+      schema: { tags, summary: 'Replace the recovery codes (password and second factor)', security, body: recoveryCodesBodySchema, response: { 200: recoveryCodesResponseSchema, ...errorResponses } },
     },
     async (request) => ({ recoveryCodes: await twoFactor.regenerateRecoveryCodes(requireUserId(request), request.body.currentPassword) }),
   );
@@ -122,10 +146,10 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
   api.post(
     '/auth/2fa/disable',
     {
-      config: user,
-      schema: { tags, summary: 'Turn two-factor off (password and a code or recovery code)', security, body: twoFactorDisableBodySchema, response: { 200: twoFactorStatusResponseSchema, ...errorResponses } },
+      config: { ...user, stepUp: true },
+      schema: { tags, summary: 'Turn two-factor off (password and second factor)', security, body: twoFactorDisableBodySchema, response: { 200: twoFactorStatusResponseSchema, ...errorResponses } },
     },
-    async (request) => ({ twoFactor: await twoFactor.disable(requireUserId(request), request.body.currentPassword, request.body.code) }),
+    async (request) => ({ twoFactor: await twoFactor.disable(requireUserId(request), request.body.currentPassword) }),
   );
 
   // ---- Passkeys in settings ------------------------------------------------------------------------------
@@ -161,13 +185,31 @@ export function registerTwoFactor(app: FastifyInstance, ctx: AppContext, auth: A
   api.delete(
     '/auth/2fa/passkeys/:id',
     {
-      config: user,
-      schema: { tags, summary: 'Remove a passkey', security, params: uuidParamsSchema('Unknown passkey'), response: { 200: messageResponseSchema, ...errorResponses } },
+      config: { ...user, stepUp: true },
+      schema: {
+        tags,
+        summary: 'Remove a passkey (second factor in the body)',
+        security,
+        params: uuidParamsSchema('Unknown passkey'),
+        body: stepUpBodySchema,
+        response: { 200: messageResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       await passkeys.remove(requireUserId(request), request.params.id);
       return { message: 'Passkey removed' };
     },
+  );
+
+  // ---- Step-up -------------------------------------------------------------------------------------------
+
+  api.post(
+    '/two-factor/step-up/passkey-options',
+    {
+      config: user,
+      schema: { tags, summary: 'Options to confirm a sensitive change with a passkey (bound to this session)', security, response: { 200: webauthnOptionsResponseSchema, ...errorResponses } },
+    },
+    async (request) => ({ options: (await passkeys.stepUpOptions(requireUserId(request), request.auth!.sessionId)) as unknown as Record<string, unknown> }),
   );
 
   // ---- Sign-in -------------------------------------------------------------------------------------------

@@ -199,7 +199,7 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
 
   it('replaces recovery codes (old ones stop working)', async () => {
     const u = await userWithTotp(t);
-    const res = await call(t, 'POST', '/api/auth/2fa/recovery-codes', { token: u.token, body: { currentPassword: TEST_PASSWORD } });
+    const res = await call(t, 'POST', '/api/auth/2fa/recovery-codes', { token: u.token, body: { currentPassword: TEST_PASSWORD, twoFactorCode: codeAt(u.secret) } });
     expect(res.status).toBe(200);
     expect(res.json.recoveryCodes).toHaveLength(10);
     const old = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), recoveryCode: u.recoveryCodes[0] } });
@@ -211,11 +211,15 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
   it('turns two-factor off with the password and a code; the password alone signs in again', async () => {
     const u = await userWithTotp(t);
     const pending = await challengeFor(t, u.username);
-    const noCode = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, code: codeAt(u.secret, 9) } });
-    expect(noCode.status).toBe(400);
-    const wrongPassword = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: 'nope nope nope', code: codeAt(u.secret) } });
+    const noCode = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD } });
+    expect(noCode.status).toBe(403);
+    expect(noCode.json.code).toBe('TWO_FACTOR_REQUIRED');
+    const wrongCode = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, twoFactorCode: codeAt(u.secret, 9) } });
+    expect(wrongCode.status).toBe(400);
+    expect(wrongCode.json.code).toBe('INVALID_TWO_FACTOR_CODE');
+    const wrongPassword = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: 'nope nope nope', twoFactorCode: codeAt(u.secret) } });
     expect(wrongPassword.json.code).toBe('WRONG_PASSWORD');
-    const off = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, code: u.recoveryCodes[1] } });
+    const off = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, twoFactorCode: u.recoveryCodes[1] } });
     expect(off.status).toBe(200);
     expect(off.json.twoFactor).toEqual({ totp: false, passkeys: 0, recoveryCodesLeft: 0 });
     // A sign-in that was waiting for its second step cannot finish any more.
@@ -224,7 +228,7 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     const plain = await login(t, u.username);
     expect(plain.json.token).toEqual(expect.any(String));
     expect(plain.json.twoFactorRequired).toBeUndefined();
-    const again = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, code: '123456' } });
+    const again = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, twoFactorCode: '123456' } });
     expect(again.status).toBe(409);
   });
 
@@ -241,7 +245,7 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     // No code or secret ever goes into a mail.
     expect(notice!.text).not.toContain(u.recoveryCodes[0]!);
     expect(notice!.text).not.toContain(u.secret);
-    const off = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, code: u.recoveryCodes[1] } });
+    const off = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, twoFactorCode: u.recoveryCodes[1] } });
     expect(off.status).toBe(200);
     await waitForMail(t, email, 'Two-factor sign-in was turned off', 1, 60_000);
     // Each notice once: the jobs have run and nothing was sent twice.
@@ -275,7 +279,7 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
       ['POST', '/api/auth/2fa/totp/setup', {}, u.token],
       ['POST', '/api/auth/2fa/totp/enable', { code: 12 }, u.token],
       ['POST', '/api/auth/2fa/recovery-codes', { currentPassword: '' }, u.token],
-      ['POST', '/api/auth/2fa/disable', { currentPassword: TEST_PASSWORD }, u.token],
+      ['POST', '/api/auth/2fa/disable', { currentPassword: TEST_PASSWORD, twoFactorCode: 123456 }, u.token],
       ['POST', '/api/login/2fa', { challenge: 'abc' }, undefined],
       ['POST', '/api/login/2fa', { challenge: 'abc', code: '123456', recoveryCode: 'aaaa-bbbb-cccc' }, undefined],
       ['POST', '/api/login/passkey', { response: { id: 'x' } }, undefined],

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { STAFF_ROLES, type Role } from '#shared/constants.js';
 import { creditsResponseSchema, onboardingBodySchema, passwordSchema, userResponseSchema } from '#shared/schemas/auth.js';
 import { errorResponses, idParamsSchema, isUuid, messageResponseSchema } from '#shared/schemas/common.js';
+import { STEP_UP_FIELDS } from '#shared/schemas/two-factor.js';
 import type { AppContext } from '#server/context.js';
 import { forbidden, notFound, unauthorized } from '#server/errors.js';
 import type { AuthService } from '#server/modules/auth/auth.service.js';
@@ -12,6 +13,7 @@ import { findUserById, setOnboardingCompleted, toUserDto } from './users.service
 export const changePasswordBodySchema = z.object({
   currentPassword: z.string().min(1, 'Current password is required').max(128),
   newPassword: passwordSchema,
+  ...STEP_UP_FIELDS,
 });
 
 export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: AuthService): void {
@@ -53,8 +55,8 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: 
   api.post(
     '/users/change-password',
     {
-      config: { auth: 'user' },
-      schema: { tags, summary: 'Change password (ends the other sessions)', security, body: changePasswordBodySchema, response: { 200: messageResponseSchema, ...errorResponses } },
+      config: { auth: 'user', stepUp: true },
+      schema: { tags, summary: 'Change password (ends the other sessions; the second factor when two-factor is on)', security, body: changePasswordBodySchema, response: { 200: messageResponseSchema, ...errorResponses } },
     },
     async (request) => {
       const caller = request.auth!;

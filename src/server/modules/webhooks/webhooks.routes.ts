@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses, uuidParamsSchema } from '#shared/schemas/common.js';
+import { stepUpBodySchema } from '#shared/schemas/two-factor.js';
 import {
   replayWebhookDeliveryResponseSchema,
   rotateWebhookSecretResponseSchema,
@@ -9,6 +10,7 @@ import {
   webhookDeliveriesResponseSchema,
   webhookSettingsBodySchema,
   webhookSettingsSchema,
+  type WebhookSettingsBody,
 } from '#shared/schemas/webhooks.js';
 import type { AppContext } from '#server/context.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
@@ -39,10 +41,15 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, ser
   api.put(
     '/users/webhook-settings',
     {
-      config: { auth: 'user' },
+      // A new URL (the first one included) is where the account's events go: the second factor when
+      // two-factor is on (decision 0205). Events and the on/off switch alone do not need it.
+      config: {
+        auth: 'user',
+        stepUp: async (request) => (await service.getSettings(request.auth!.userId!)).url !== (request.body as WebhookSettingsBody).url,
+      },
       schema: {
         tags,
-        summary: 'Save your webhook URL, events and on/off switch; the first save answers the signing secret once',
+        summary: 'Save your webhook URL, events and on/off switch; the first save answers the signing secret once (a new URL needs the second factor when two-factor is on)',
         security,
         body: webhookSettingsBodySchema,
         response: { 200: webhookSettingsSchema, ...errorResponses },
@@ -58,8 +65,14 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, ser
   api.post(
     '/users/webhook-settings/rotate-secret',
     {
-      config: { auth: 'user' },
-      schema: { tags, summary: 'Replace the signing secret; the new one is answered once', security, response: { 200: rotateWebhookSecretResponseSchema, ...errorResponses } },
+      config: { auth: 'user', stepUp: true },
+      schema: {
+        tags,
+        summary: 'Replace the signing secret; the new one is answered once (the second factor in the body when two-factor is on)',
+        security,
+        body: stepUpBodySchema,
+        response: { 200: rotateWebhookSecretResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const userId = request.auth!.userId!;

@@ -107,11 +107,13 @@ const MATRIX: Record<string, Row> = {
   'POST /api/auth/2fa/totp/setup': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/totp/setup', { currentPassword: 'not the password 1' }) },
   'POST /api/auth/2fa/totp/enable': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/totp/enable', { code: '123456' }) },
   'POST /api/auth/2fa/recovery-codes': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/recovery-codes', { currentPassword: 'not the password 1' }) },
-  'POST /api/auth/2fa/disable': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/disable', { currentPassword: 'not the password 1', code: '123456' }) },
+  'POST /api/auth/2fa/disable': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/disable', { currentPassword: 'not the password 1', twoFactorCode: '123456' }) },
   'GET /api/auth/2fa/passkeys': { rule: 'user', request: p('/api/auth/2fa/passkeys') },
   'POST /api/auth/2fa/passkeys/options': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/passkeys/options') },
   'POST /api/auth/2fa/passkeys': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/passkeys', {}) },
   'DELETE /api/auth/2fa/passkeys/{id}': { rule: 'user', allowed: 'any', request: p('/api/auth/2fa/passkeys/00000000-0000-4000-8000-000000000000') },
+  // A step-up challenge (decision 0205) is bound to the caller's own session.
+  'POST /api/two-factor/step-up/passkey-options': { rule: 'user', allowed: 'any', request: p('/api/two-factor/step-up/passkey-options') },
   // Like a signed IPN: no session lets anyone through; only a live challenge from the password step does.
   'POST /api/login/2fa': { rule: 'signature', request: p('/api/login/2fa', { challenge: 'not-a-challenge', code: '123456' }) },
   'POST /api/login/passkey/options': { rule: 'public', allowed: 'any', request: p('/api/login/passkey/options', {}) },

@@ -1,4 +1,4 @@
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configureApiClient } from '#web/lib/api-client';
 import { storage } from '#web/lib/storage';
@@ -68,6 +68,9 @@ describe('ApiKeysPanel', () => {
     try {
       render(<ApiKeysPanel />);
       fireEvent.click(await screen.findByRole('button', { name: /Revoke/ }));
+      // Confirmed in place (the second factor goes in the same form when two-factor is on).
+      const form = screen.getByRole('form', { name: /Revoke/ });
+      fireEvent.click(within(form).getByRole('button', { name: 'Revoke key' }));
       await waitFor(() => expect(screen.getByRole('table', { name: 'API keys' }).textContent).toContain('Revoked'));
       expect(screen.queryByRole('button', { name: /Revoke/ })).toBeNull();
     } finally {

@@ -1,12 +1,50 @@
 import { useId, useState, type FormEvent } from 'react';
 import { TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { StepUpField, useStepUp } from '#web/features/two-factor';
+import { ApiError, apiErrorMessage } from '#web/lib/api-client';
 import { useCreateApiKey } from '../api/create-api-key';
 import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
+
+/** Whether a refusal was about the second factor: the step-up field shows it, not the form. */
+const aboutSecondFactor = (err: unknown) => err instanceof ApiError && (err.code === 'TWO_FACTOR_REQUIRED' || err.code === 'INVALID_TWO_FACTOR_CODE');
+
+/** Confirms a revocation in place, with the second factor when two-factor is on (decision 0205). */
+function RevokeKeyForm({ apiKey, onDone }: { apiKey: { _id: string; name: string }; onDone: () => void }) {
+  const revoke = useRevokeApiKey();
+  const stepUp = useStepUp();
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    if (revoke.isPending) return;
+    revoke.mutate({ id: apiKey._id, ...stepUp.fields() }, { onSuccess: onDone, onError: (err) => void stepUp.handleError(err) });
+  }
+
+  return (
+    <form className="api-key-revoke" onSubmit={submit} aria-label={`Revoke ${apiKey.name}`}>
+      <p>
+        Revoke “{apiKey.name}”? Services using it stop working at once.
+      </p>
+      {revoke.isError && !aboutSecondFactor(revoke.error) && (
+        <p className="field-error" role="alert">
+          {apiErrorMessage(revoke.error, 'Could not revoke the key')}
+        </p>
+      )}
+      <StepUpField stepUp={stepUp} disabled={revoke.isPending} />
+      <div className="actions">
+        <button type="submit" className="btn btn-small" disabled={revoke.isPending} aria-busy={revoke.isPending || undefined}>
+          {revoke.isPending ? 'Revoking…' : 'Revoke key'}
+        </button>
+        <button type="button" className="btn btn-ghost btn-small" onClick={onDone} disabled={revoke.isPending}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
 
 /**
  * The charge API's keys (admin only; the server enforces it). A new key is shown once, right after it
@@ -16,7 +54,8 @@ export function ApiKeysPanel() {
   const id = useId();
   const keys = useApiKeys();
   const create = useCreateApiKey();
-  const revoke = useRevokeApiKey();
+  const stepUp = useStepUp();
+  const [revoking, setRevoking] = useState<{ _id: string; name: string } | null>(null);
   const [name, setName] = useState('');
   const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
 
@@ -24,12 +63,14 @@ export function ApiKeysPanel() {
     e.preventDefault();
     setShown(null);
     create.mutate(
-      { name: name.trim() },
+      { name: name.trim(), ...stepUp.fields() },
       {
         onSuccess: (res) => {
           setShown({ name: res.apiKey.name, key: res.key });
           setName('');
+          stepUp.reset();
         },
+        onError: (err) => void stepUp.handleError(err),
       },
     );
   }
@@ -42,7 +83,8 @@ export function ApiKeysPanel() {
         (<code>Authorization: Bearer olk_live_…</code>). See the API document at <a href="/api/docs">/api/docs</a>.
       </p>
       <form className="admin-search" onSubmit={submit} aria-label="Create an API key">
-        <TextField label="Key name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required error={create.isError ? apiErrorMessage(create.error, 'Could not create the key') : null} />
+        <TextField label="Key name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required error={create.isError && !aboutSecondFactor(create.error) ? apiErrorMessage(create.error, 'Could not create the key') : null} />
+        <StepUpField stepUp={stepUp} disabled={create.isPending} />
         <button type="submit" className="btn" disabled={create.isPending || !name.trim()}>
           Create key
         </button>
@@ -65,11 +107,7 @@ export function ApiKeysPanel() {
           </div>
         </div>
       )}
-      {revoke.isError && (
-        <p className="field-error" role="alert">
-          {apiErrorMessage(revoke.error, 'Could not revoke the key')}
-        </p>
-      )}
+      {revoking && <RevokeKeyForm key={revoking._id} apiKey={revoking} onDone={() => setRevoking(null)} />}
       <QueryState
         data={keys.data?.apiKeys}
         loading="Loading API keys…"
@@ -107,10 +145,7 @@ export function ApiKeysPanel() {
                         <button
                           type="button"
                           className="btn btn-ghost btn-small"
-                          disabled={revoke.isPending}
-                          onClick={() => {
-                            if (window.confirm(`Revoke “${k.name}”? Services using it stop working at once.`)) revoke.mutate(k._id);
-                          }}
+                          onClick={() => setRevoking({ _id: k._id, name: k.name })}
                         >
                           Revoke<span className="visually-hidden"> {k.name}</span>
                         </button>

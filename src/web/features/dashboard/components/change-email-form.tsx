@@ -3,11 +3,15 @@ import { emailSchema } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { useSessionStore } from '#web/features/auth';
+import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { useChangeEmail } from '../api/change-email';
 
 type Field = 'email' | 'currentPassword';
 
-/** Change of address: needs the current password; the change is made by the link sent to the new address. */
+/**
+ * Change of address: needs the current password, and the second factor when two-factor is on (decision
+ * 0205); the change is made by the link sent to the new address.
+ */
 export function ChangeEmailForm() {
   const id = useId();
   const user = useSessionStore((s) => (s.user && !('isGuest' in s.user) ? s.user : null));
@@ -15,6 +19,7 @@ export function ChangeEmailForm() {
   const [currentPassword, setCurrentPassword] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const change = useChangeEmail();
+  const stepUp = useStepUp();
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
@@ -29,19 +34,22 @@ export function ChangeEmailForm() {
       return;
     }
     change.mutate(
-      { email: parsed.data!, currentPassword },
+      { email: parsed.data!, currentPassword, ...stepUp.fields() },
       {
         onSuccess: () => {
           setEmail('');
           setCurrentPassword('');
+          stepUp.reset();
         },
+        onError: (err) => void stepUp.handleError(err),
       },
     );
   };
 
   const apiError = change.error instanceof ApiError ? change.error : null;
   const fieldError = (name: Field) => errors[name] ?? apiError?.fieldErrors[name];
-  const formError = change.isError && !apiError?.fieldErrors.email && !apiError?.fieldErrors.currentPassword ? (apiError?.fromServer ? apiError.message : 'Could not change the address. Check your connection and try again.') : null;
+  const aboutSecondFactor = apiError?.code === 'TWO_FACTOR_REQUIRED' || apiError?.code === 'INVALID_TWO_FACTOR_CODE';
+  const formError = change.isError && !aboutSecondFactor && !apiError?.fieldErrors.email && !apiError?.fieldErrors.currentPassword ? (apiError?.fromServer ? apiError.message : 'Could not change the address. Check your connection and try again.') : null;
 
   return (
     <section className="card settings-section" aria-labelledby={`${id}-title`}>
@@ -78,6 +86,7 @@ export function ChangeEmailForm() {
             required
           />
         ))}
+        <StepUpField stepUp={stepUp} disabled={change.isPending} />
         <button type="submit" className="btn btn-primary" disabled={change.isPending} aria-busy={change.isPending || undefined}>
           {change.isPending ? 'Sending…' : 'Change email address'}
         </button>

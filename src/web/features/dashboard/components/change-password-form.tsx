@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { passwordSchema } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
+import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { ApiError } from '#web/lib/api-client';
 import { useChangePassword } from '../api/change-password';
 
@@ -9,6 +10,7 @@ type Field = 'currentPassword' | 'newPassword';
 /** Needs the current password; on success the server ends every other session (docs/product.md#accounts). */
 export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
   const changePassword = useChangePassword();
+  const stepUp = useStepUp();
   const id = useId();
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
@@ -33,12 +35,14 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
     }
     setPending(true);
     try {
-      await changePassword.mutateAsync({ currentPassword, newPassword });
+      await changePassword.mutateAsync({ currentPassword, newPassword, ...stepUp.fields() });
       setCurrentPassword('');
       setNewPassword('');
+      stepUp.reset();
       setSuccess('Password updated. Your other sessions have been signed out.');
       onChanged?.();
     } catch (err) {
+      if (stepUp.handleError(err)) return;
       const api = err instanceof ApiError ? err : null;
       setFieldErrors((api?.fieldErrors ?? {}) as Partial<Record<Field, string>>);
       setFormError(api?.fromServer ? api.message : 'Failed to update password');
@@ -74,6 +78,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
       <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
         {field('currentPassword', 'Current password', currentPassword, setCurrentPassword, 'current-password')}
         {field('newPassword', 'New password', newPassword, setNewPassword, 'new-password', 'At least 8 characters. Changing it signs out your other devices.')}
+        <StepUpField stepUp={stepUp} disabled={pending} />
         <button type="submit" className="btn btn-primary" disabled={pending} aria-busy={pending || undefined}>
           {pending ? 'Updating…' : 'Update password'}
         </button>

@@ -1,20 +1,54 @@
 import { useId, useState, type FormEvent } from 'react';
+import type { Passkey } from '#shared/schemas/two-factor';
 import toast from 'react-hot-toast';
-import { ApiError } from '#web/lib/api-client';
 import { useAddPasskey } from '../api/add-passkey';
 import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
-import { passkeysUnavailableHere } from '../passkeys-availability';
+import { passkeyErrorMessage, passkeysUnavailableHere } from '../passkeys-availability';
 import { TextField } from '#web/components/ui/forms';
+import { StepUpField, useStepUp } from './step-up-field';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
-/** The browser's refusal (cancelled, timed out) or the server's message. */
-export function passkeyErrorMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) return err.fromServer || err.status === 0 ? err.message : fallback;
-  if (err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError')) return 'The passkey prompt was cancelled or timed out.';
-  if (err instanceof Error && err.name === 'InvalidStateError') return 'This device already holds a passkey for your account.';
-  return fallback;
+export { passkeyErrorMessage } from '../passkeys-availability';
+
+/** Confirms the removal of one passkey, with the second factor (decision 0205), in place of the list item's button. */
+function RemovePasskeyForm({ passkey, onDone }: { passkey: Passkey; onDone: () => void }) {
+  const remove = useRemovePasskey();
+  const stepUp = useStepUp();
+  const [error, setError] = useState<string | null>(null);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (remove.isPending) return;
+    setError(null);
+    try {
+      await remove.mutateAsync({ id: passkey._id, ...stepUp.fields() });
+      toast.success('Passkey removed');
+      onDone();
+    } catch (err) {
+      if (stepUp.handleError(err)) return;
+      setError(passkeyErrorMessage(err, 'Could not remove the passkey.'));
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={submit} className="passkey-remove" aria-label={`Remove passkey ${passkey.name}`}>
+      <p>Remove the passkey “{passkey.name}”? It will no longer sign you in.</p>
+      <div className="form-error" role="alert" aria-live="assertive">
+        {error}
+      </div>
+      <StepUpField stepUp={stepUp} disabled={remove.isPending} />
+      <div className="two-factor-actions">
+        <button type="submit" className="btn btn-primary btn-small" disabled={remove.isPending} aria-busy={remove.isPending || undefined}>
+          {remove.isPending ? 'Removing…' : 'Remove passkey'}
+        </button>
+        <button type="button" className="btn btn-ghost btn-small" onClick={onDone} disabled={remove.isPending}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
 }
 
 /** Settings: add (named), list (created, last used) and remove passkeys. */
@@ -23,7 +57,7 @@ export function PasskeysSection() {
   const hereReason = passkeysUnavailableHere();
   const list = usePasskeys();
   const add = useAddPasskey();
-  const remove = useRemovePasskey();
+  const [removing, setRemoving] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const reason = hereReason ?? (list.data && !list.data.available ? list.data.reason : null);
@@ -44,16 +78,6 @@ export function PasskeysSection() {
       toast.success('Passkey added');
     } catch (err) {
       setError(passkeyErrorMessage(err, 'Could not add the passkey. Try again.'));
-    }
-  };
-
-  const removeOne = async (passkeyId: string, passkeyName: string) => {
-    if (!window.confirm(`Remove the passkey "${passkeyName}"? It will no longer sign you in.`)) return;
-    try {
-      await remove.mutateAsync(passkeyId);
-      toast.success('Passkey removed');
-    } catch (err) {
-      toast.error(passkeyErrorMessage(err, 'Could not remove the passkey.'));
     }
   };
 
@@ -86,15 +110,13 @@ export function PasskeysSection() {
                   Added {dateFormat.format(new Date(p.createdAt))} · {p.lastUsedAt ? `last used ${dateFormat.format(new Date(p.lastUsedAt))}` : 'never used'}
                 </p>
               </div>
-              <button
-                type="button"
-                className="btn btn-ghost btn-small"
-                onClick={() => void removeOne(p._id, p.name)}
-                aria-label={`Remove passkey ${p.name}`}
-                disabled={remove.isPending}
-              >
-                Remove
-              </button>
+              {removing === p._id ? (
+                <RemovePasskeyForm passkey={p} onDone={() => setRemoving(null)} />
+              ) : (
+                <button type="button" className="btn btn-ghost btn-small" onClick={() => setRemoving(p._id)} aria-label={`Remove passkey ${p.name}`}>
+                  Remove
+                </button>
+              )}
             </li>
           ))}
         </ul>

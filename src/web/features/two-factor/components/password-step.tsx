@@ -1,27 +1,31 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { ApiError } from '#web/lib/api-client';
 import { TextField } from '#web/components/ui/forms';
+import { StepUpField, useStepUp, type StepUpFieldsInput } from './step-up-field';
 
-/** A small form that asks for the current password (and optionally a code) before a sensitive change. */
+/**
+ * A small form that asks for the current password before a sensitive change, and with `stepUp` the
+ * second factor too when two-factor is on (decision 0205).
+ */
 export function PasswordStep({
   submitLabel,
   pendingLabel,
-  withCode,
+  stepUp: withStepUp,
   onSubmit,
   onCancel,
   children,
 }: {
   submitLabel: string;
   pendingLabel: string;
-  withCode?: boolean;
-  onSubmit: (input: { currentPassword: string; code: string }) => Promise<unknown>;
+  stepUp?: boolean;
+  onSubmit: (input: { currentPassword: string } & StepUpFieldsInput) => Promise<unknown>;
   onCancel: () => void;
   children?: ReactNode;
 }) {
   const id = useId();
+  const stepUp = useStepUp();
   const [currentPassword, setCurrentPassword] = useState('');
-  const [code, setCode] = useState('');
-  const [errors, setErrors] = useState<{ currentPassword?: string; code?: string }>({});
+  const [errors, setErrors] = useState<{ currentPassword?: string }>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
@@ -30,17 +34,17 @@ export function PasswordStep({
     if (pending) return;
     const next: typeof errors = {};
     if (!currentPassword) next.currentPassword = 'Current password is required';
-    if (withCode && !code.trim()) next.code = 'Enter a code from your authenticator app or a recovery code';
     setErrors(next);
     setFormError(null);
     if (Object.keys(next).length > 0) {
-      document.getElementById(`${id}-${next.currentPassword ? 'currentPassword' : 'code'}`)?.focus();
+      document.getElementById(`${id}-currentPassword`)?.focus();
       return;
     }
     setPending(true);
     try {
-      await onSubmit({ currentPassword, code: code.trim() });
+      await onSubmit({ currentPassword, ...(withStepUp ? stepUp.fields() : {}) });
     } catch (err) {
+      if (withStepUp && stepUp.handleError(err)) return;
       const api = err instanceof ApiError ? err : null;
       setErrors((api?.fieldErrors ?? {}) as typeof errors);
       setFormError(api?.fromServer || api?.status === 0 ? api.message : 'Something went wrong. Try again.');
@@ -66,18 +70,7 @@ export function PasswordStep({
         onChange={(e) => setCurrentPassword(e.target.value)}
         required
       />
-      {withCode && (
-        <TextField
-          id={`${id}-code`}
-          label="Authentication code or recovery code"
-          error={errors.code}
-          name="code"
-          autoComplete="one-time-code"
-          value={code}
-          onChange={(e) => setCode(e.target.value)}
-          required
-        />
-      )}
+      {withStepUp && <StepUpField stepUp={stepUp} disabled={pending} />}
       <div className="two-factor-actions">
         <button type="submit" className="btn btn-primary btn-small" disabled={pending} aria-busy={pending || undefined}>
           {pending ? pendingLabel : submitLabel}

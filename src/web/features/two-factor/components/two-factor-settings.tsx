@@ -12,7 +12,7 @@ import { PasskeysSection } from './passkeys-section';
 import { PasswordStep } from './password-step';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
 import '../two-factor.css';
-import { TextField } from '#web/components/ui/forms';
+import { CheckboxField, TextField } from '#web/components/ui/forms';
 
 type View = { kind: 'idle' } | { kind: 'password' } | { kind: 'scan'; setup: TotpSetupResponse } | { kind: 'codes'; codes: string[] } | { kind: 'regenerate' } | { kind: 'disable' };
 
@@ -34,6 +34,7 @@ function ScanStep({ setup, onEnabled, onCancel }: { setup: TotpSetupResponse; on
   const id = useId();
   const enable = useTotpEnable();
   const [code, setCode] = useState('');
+  const [signOutOthers, setSignOutOthers] = useState(true);
   const [error, setError] = useState<string | null>(null);
 
   const submit = async (event: FormEvent) => {
@@ -47,8 +48,8 @@ function ScanStep({ setup, onEnabled, onCancel }: { setup: TotpSetupResponse; on
     }
     setError(null);
     try {
-      const { recoveryCodes } = await enable.mutateAsync(digits);
-      toast.success('Two-factor sign-in is on');
+      const { recoveryCodes } = await enable.mutateAsync({ code: digits, signOutOtherSessions: signOutOthers });
+      toast.success(signOutOthers ? 'Two-factor sign-in is on. Your other sessions were signed out.' : 'Two-factor sign-in is on');
       onEnabled(recoveryCodes);
     } catch (err) {
       setError(err instanceof ApiError && (err.fromServer || err.status === 0) ? err.message : 'Could not turn on two-factor. Try again.');
@@ -84,6 +85,14 @@ function ScanStep({ setup, onEnabled, onCancel }: { setup: TotpSetupResponse; on
               maxLength={9}
               value={code}
               onChange={(e) => setCode(e.target.value)}
+            />
+            <CheckboxField
+              id={`${id}-sign-out`}
+              label="Sign out every other session"
+              note="Recommended: anyone signed in as you elsewhere has to sign in again, with a code."
+              name="signOutOtherSessions"
+              checked={signOutOthers}
+              onChange={(e) => setSignOutOthers(e.target.checked)}
             />
             <div className="two-factor-actions">
               <button type="submit" className="btn btn-primary btn-small" disabled={enable.isPending} aria-busy={enable.isPending || undefined}>
@@ -140,7 +149,8 @@ export function TwoFactorSettings() {
         submitLabel="Make new codes"
         pendingLabel="Making codes…"
         onCancel={idle}
-        onSubmit={async ({ currentPassword }) => setView({ kind: 'codes', codes: (await regenerate.mutateAsync(currentPassword)).recoveryCodes })}
+        stepUp
+        onSubmit={async (input) => setView({ kind: 'codes', codes: (await regenerate.mutateAsync(input)).recoveryCodes })}
       >
         <p className="muted">New codes replace all your old ones.</p>
       </PasswordStep>
@@ -150,7 +160,7 @@ export function TwoFactorSettings() {
       <PasswordStep
         submitLabel="Turn off two-factor"
         pendingLabel="Turning off…"
-        withCode
+        stepUp
         onCancel={idle}
         onSubmit={async (input) => {
           await disable.mutateAsync(input);

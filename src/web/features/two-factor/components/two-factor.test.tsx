@@ -83,14 +83,69 @@ describe('two-factor settings', () => {
     expect(within(section).getByRole('img', { name: 'QR code for your authenticator app' })).toBeTruthy();
     expect(server.requests.find((r) => r.path === '/api/auth/2fa/totp/setup')!.body).toEqual({ currentPassword: 'my password' });
     fireEvent.change(within(section).getByLabelText('Enter the 6-digit code the app shows'), { target: { value: '654321' } });
+    // Signing out every other session is offered, and checked unless the person unticks it.
+    expect((within(section).getByLabelText('Sign out every other session') as HTMLInputElement).checked).toBe(true);
     fireEvent.click(within(section).getByRole('button', { name: 'Turn on' }));
 
     const list = await within(section).findByRole('list', { name: 'Recovery codes' });
+    expect(server.requests.find((r) => r.path === '/api/auth/2fa/totp/enable')!.body).toEqual({ code: '654321', signOutOtherSessions: true });
     expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(codes);
     fireEvent.click(within(section).getByRole('button', { name: 'Copy' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(codes.join('\n')));
     fireEvent.click(within(section).getByRole('button', { name: 'I have saved them' }));
     expect(await within(section).findByText('10 of 10 recovery codes left.')).toBeTruthy();
     expect(within(section).queryByRole('list', { name: 'Recovery codes' })).toBeNull();
+  });
+
+  it('turns two-factor off with the code in the same form: refused without it, with a visible message, then done with it', async () => {
+    let on = true;
+    server.on('GET', '/api/auth/2fa', () => ({ body: { twoFactor: { totp: on, passkeys: 0, recoveryCodesLeft: on ? 10 : 0 }, requiredForStaff: false } }));
+    server.on('GET', '/api/auth/2fa/passkeys', { body: { passkeys: [], available: true, reason: null } });
+    server.on('POST', '/api/auth/2fa/disable', (request) => {
+      const body = request.body as { twoFactorCode?: string };
+      if (!body.twoFactorCode) {
+        return {
+          status: 403,
+          body: {
+            error: 'Two-factor sign-in is on for this account: confirm this change with a code from your authenticator app or a recovery code.',
+            code: 'TWO_FACTOR_REQUIRED',
+            details: { methods: ['totp', 'recovery'] },
+          },
+        };
+      }
+      on = false;
+      return { body: { twoFactor: { totp: false, passkeys: 0, recoveryCodesLeft: 0 } } };
+    });
+
+    renderWithQuery(<TwoFactorSettings />);
+    const section = await screen.findByRole('region', { name: 'Two-factor sign-in' });
+    fireEvent.click(await within(section).findByRole('button', { name: 'Turn off two-factor' }));
+    const code = within(section).getByLabelText('Authentication code or recovery code');
+    expect(code.getAttribute('autocomplete')).toBe('one-time-code');
+    expect(within(section).queryByRole('button', { name: 'Use a passkey' })).toBeNull();
+    fireEvent.change(within(section).getByLabelText('Current password'), { target: { value: 'my password' } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Turn off two-factor' }));
+    // The server's refusal is announced on the field (role="alert").
+    await waitFor(() => expect(within(section).getAllByRole('alert').map((a) => a.textContent)).toContain('Two-factor sign-in is on for this account: confirm this change with a code from your authenticator app or a recovery code.'));
+    expect(code.getAttribute('aria-invalid')).toBe('true');
+    await waitFor(() => expect(document.activeElement).toBe(code));
+
+    fireEvent.change(code, { target: { value: '123456' } });
+    fireEvent.click(within(section).getByRole('button', { name: 'Turn off two-factor' }));
+    expect(await within(section).findByText('Off')).toBeTruthy();
+    const sent = server.requests.filter((r) => r.path === '/api/auth/2fa/disable').map((r) => r.body);
+    expect(sent).toEqual([{ currentPassword: 'my password' }, { currentPassword: 'my password', twoFactorCode: '123456' }]);
+  });
+
+  it('offers a passkey for the second factor when the account has one', async () => {
+    server.on('GET', '/api/auth/2fa', { body: { twoFactor: { totp: true, passkeys: 1, recoveryCodesLeft: 10 }, requiredForStaff: false } });
+    server.on('GET', '/api/auth/2fa/passkeys', { body: { passkeys: [], available: true, reason: null } });
+    renderWithQuery(<TwoFactorSettings />);
+    const section = await screen.findByRole('region', { name: 'Two-factor sign-in' });
+    fireEvent.click(await within(section).findByRole('button', { name: 'New recovery codes' }));
+    const group = within(section).getByRole('group', { name: 'Two-factor confirmation' });
+    expect(within(group).getByLabelText('Authentication code or recovery code')).toBeTruthy();
+    // jsdom has no WebAuthn: the field says so instead of offering a button that cannot work.
+    expect(within(group).queryByRole('button', { name: 'Use a passkey' }) ?? within(group).getByRole('note')).toBeTruthy();
   });
 });

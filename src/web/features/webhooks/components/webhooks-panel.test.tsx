@@ -150,7 +150,7 @@ describe('WebhooksPanel', () => {
     });
     renderPanel();
     fireEvent.click(await screen.findByRole('button', { name: 'Rotate secret' }));
-    const confirm = screen.getByRole('group', { name: 'Confirm rotating the signing secret' });
+    const confirm = screen.getByRole('form', { name: 'Confirm rotating the signing secret' });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Cancel' }));
     expect(server.requests.some((r) => r.path.endsWith('/rotate-secret'))).toBe(false);
 

@@ -8,6 +8,7 @@ import {
   type WebhookSettings,
 } from '#shared/schemas/webhooks';
 import { CheckboxField } from '#web/components/ui/forms';
+import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { ApiError } from '#web/lib/api-client';
 import { useEnableWebhook } from '../api/enable-webhook';
 import { useWebhookSettings } from '../api/get-webhook-settings';
@@ -67,6 +68,7 @@ function SigningSecret({
   const confirmRef = useRef<HTMLButtonElement>(null);
   const rotateRef = useRef<HTMLButtonElement>(null);
   const rotateSecret = useRotateWebhookSecret();
+  const stepUp = useStepUp();
 
   useEffect(() => {
     if (confirming) confirmRef.current?.focus();
@@ -88,14 +90,19 @@ function SigningSecret({
     }
   };
 
-  const rotate = async () => {
+  const rotate = async (event: FormEvent) => {
+    event.preventDefault();
+    if (rotating) return;
     setRotating(true);
     try {
-      const result = await rotateSecret.mutateAsync();
+      const result = await rotateSecret.mutateAsync(stepUp.fields());
       onRotated(result.secret, result.secretHint);
       toast.success('Signing secret rotated');
+      stepUp.reset();
       setConfirming(false);
     } catch (err) {
+      // A missing or wrong second factor: the field says why and the confirmation stays open.
+      if (stepUp.handleError(err)) return;
       toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to rotate the signing secret');
       setConfirming(false);
       requestAnimationFrame(() => rotateRef.current?.focus());
@@ -147,10 +154,11 @@ function SigningSecret({
           Rotate secret
         </button>
       ) : (
-        <div className="webhook-confirm" role="group" aria-label="Confirm rotating the signing secret">
+        <form noValidate className="webhook-confirm" aria-label="Confirm rotating the signing secret" onSubmit={(e) => void rotate(e)}>
           <p>Rotate the signing secret? For the next 24 hours deliveries are signed with both the current and the new secret; after that only the new one works, so update your receiver within that time.</p>
+          <StepUpField stepUp={stepUp} disabled={rotating} />
           <div className="webhook-actions">
-            <button ref={confirmRef} type="button" className="btn btn-danger btn-small" disabled={rotating} onClick={() => void rotate()}>
+            <button ref={confirmRef} type="submit" className="btn btn-danger btn-small" disabled={rotating}>
               {rotating ? 'Rotating…' : 'Yes, rotate it'}
             </button>
             <button
@@ -165,7 +173,7 @@ function SigningSecret({
               Cancel
             </button>
           </div>
-        </div>
+        </form>
       )}
     </div>
   );
@@ -176,6 +184,7 @@ export function WebhooksPanel() {
   const id = useId();
   const settingsQuery = useWebhookSettings();
   const saveSettings = useSaveWebhookSettings();
+  const stepUp = useStepUp();
   const sendTestWebhook = useSendTestWebhook();
   const enableWebhook = useEnableWebhook();
   const saved: WebhookSettings | null = settingsQuery.data ?? null;
@@ -200,6 +209,7 @@ export function WebhooksPanel() {
   };
 
   if (saved && filledFrom === null) apply(saved);
+  const urlChanged = url.trim() !== (saved?.url ?? '');
 
   const focusField = (errors: Partial<Record<Field, string>>) => {
     const first = (['url', 'events', 'enabled'] as const).find((f) => errors[f]);
@@ -219,11 +229,14 @@ export function WebhooksPanel() {
     setFieldErrors({});
     setSaving(true);
     try {
-      const result = await saveSettings.mutateAsync(parsed.data);
+      // A new URL needs the second factor when two-factor is on (decision 0205); events and the switch do not.
+      const result = await saveSettings.mutateAsync({ url: parsed.data.url, events: parsed.data.events, enabled: parsed.data.enabled, ...(urlChanged ? stepUp.fields() : {}) });
+      stepUp.reset();
       apply(result);
       if (result.secret) setRevealed(result.secret);
       toast.success('Webhook settings saved');
     } catch (err) {
+      if (stepUp.handleError(err)) return;
       const api = err instanceof ApiError ? err : null;
       if (api?.status === 404) console.error('User not found');
       const errors = toFieldErrors(api?.fieldErrors ?? {});
@@ -369,6 +382,8 @@ export function WebhooksPanel() {
               label="Send webhooks"
               error={fieldErrors.enabled}
             />
+
+            {(urlChanged || stepUp.error) && <StepUpField stepUp={stepUp} disabled={saving} />}
 
             <div className="webhook-actions">
               <button type="submit" className="btn btn-primary" disabled={saving} aria-busy={saving || undefined}>
