@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -6,10 +5,9 @@ import { toCents } from '#shared/fees.js';
 import { creditAdjustmentBodySchema, ledgerEntrySchema, ledgerHistoryResponseSchema } from '#shared/schemas/credits.js';
 import { errorResponses, paginationQuerySchema } from '#shared/schemas/common.js';
 import type { AppContext } from '#server/context.js';
-import { recordAudit } from '#server/modules/audit/audit.service.js';
-import { findUserById } from '#server/modules/users/users.service.js';
 import { requireUserId } from '#server/modules/auth/auth.plugin.js';
-import { getBalanceCents, listLedgerEntries, postLedgerEntry, toLedgerEntryDto } from './ledger.service.js';
+import { adjustBalance } from './adjustments.service.js';
+import { getBalanceCents, listLedgerEntries, toLedgerEntryDto } from './ledger.service.js';
 
 export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -55,30 +53,7 @@ export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): voi
     async (request, reply) => {
       const { userId, amount, reason, idempotencyKey } = request.body;
       const actorId = request.auth!.userId!;
-      // The entry and its audit record commit together (issue "Operator console": every staff action audited).
-      const result = await ctx.database.db.transaction(async (tx) => {
-        const posted = await postLedgerEntry(tx, {
-          userId,
-          amountCents: toCents(amount),
-          kind: 'adjustment',
-          reference: `adjustment:${idempotencyKey ?? randomUUID()}`,
-          description: reason,
-          actorId,
-        }, ctx.webhookEvents);
-        if (posted.created) {
-          const actor = await findUserById(tx, actorId);
-          await recordAudit(tx, {
-            actor: { id: actorId, username: actor?.username ?? 'unknown' },
-            action: 'credits.adjusted',
-            targetType: 'user',
-            targetId: userId,
-            before: { balanceCents: posted.entry.balanceAfterCents - posted.entry.amountCents },
-            after: { balanceCents: posted.balanceCents, amountCents: posted.entry.amountCents, entryId: posted.entry.id, settledCents: posted.settledCents },
-            reason,
-          });
-        }
-        return posted;
-      });
+      const result = await adjustBalance(ctx.database.db, { userId, amountCents: toCents(amount), reason, idempotencyKey, actorId }, ctx.webhookEvents);
       request.log.info({ userId, amountCents: result.entry.amountCents, actorId: request.auth!.userId }, 'credits adjusted by staff');
       return reply
         .status(201)

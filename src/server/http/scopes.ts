@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '#server/context.js';
+import { registerSandboxes } from '#server/sandbox/sandbox.routes.js';
+
+/** Registers the modules' routes under /api, in one plugin scope, in the order `register` calls them. */
+export async function mountApi(app: FastifyInstance, register: (api: FastifyInstance) => void): Promise<void> {
+  await app.register(async (api) => register(api), { prefix: '/api' });
+}
+
+/** The local imitation of each provider without real credentials, under /sandbox. */
+export async function mountSandboxes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (sandbox) => registerSandboxes(sandbox, ctx), { prefix: '/sandbox' });
+}
