@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { AppContext } from '#server/context.js';
 import { signIpnPayload } from '#server/modules/payments/ipn-signature.js';
-import { sandboxNowpaymentsPayments } from '#server/modules/payments/payments-sandbox.tables.js';
+import { sandboxNowpaymentsPayments } from './payments-sandbox.tables.js';
 
 interface SandboxCoin {
   code: string;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { EXCHANGE_STATUSES } from '#shared/schemas/exchange.js';
 import type { AppContext } from '#server/context.js';
 import { nudgeExchangeSync } from '#server/modules/exchange/exchange.module.js';
-import { sandboxSwapExchanges } from '#server/modules/exchange/swap-sandbox.tables.js';
+import { sandboxSwapExchanges } from './swap-sandbox.tables.js';
 
 interface SandboxCurrency {
   ticker: string;
