@@ -15,6 +15,7 @@ import { registerHealthModule } from './modules/health/health.module.js';
 import { registerMailModule } from './modules/mail/mail.module.js';
 import { registerMaintenanceModule } from './modules/maintenance/maintenance.module.js';
 import { registerPaymentsModule } from './modules/payments/payments.module.js';
+import { registerReceiptsModule } from './modules/receipts/receipts.module.js';
 import { registerStatusModule } from './modules/status/status.module.js';
 import { registerTicketsModule } from './modules/tickets/tickets.module.js';
 import { registerTwoFactorModule } from './modules/two-factor/two-factor.module.js';
@@ -42,6 +43,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerConnectionsModule(api, ctx);
     registerTicketsModule(api, ctx);
     registerCreditsModule(api, ctx);
+    registerReceiptsModule(api, ctx);
     registerApiKeysModule(api, ctx, guards.apiKeys);
     registerChargesModule(api, ctx);
     const payments = registerPaymentsModule(api, ctx);
