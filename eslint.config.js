@@ -53,6 +53,72 @@ const noDeepRelativeImports = {
   },
 };
 
+/**
+ * Server modules (docs/decisions/0100-server-layout.md, 0220-module-shape.md). A module reaches another
+ * through its services, tables and helpers, never through its routes or module wiring: app.ts composes
+ * those, on the core that src/server/http builds. So module code imports neither app.ts, server.ts nor
+ * src/server/http, and nothing from src/server/sandbox (the sandboxes stand in for the providers and
+ * sit above the modules). context.ts is imported for its types only: the core builds the context.
+ */
+const MODULE_IMPORTS = [
+  {
+    group: ['../*/*.routes.js', '../*/*.module.js', '**/app.js', '**/server.js', '**/http/*', '**/sandbox/**'],
+    message: "Use another module's service or tables file; routes, module wiring, the HTTP core and the sandboxes are composed in app.ts.",
+  },
+  {
+    regex: '^#server/(modules/[^/]+/[^/]+\\.(routes|module)\\.js|app\\.js|server\\.js|http/.*|sandbox/.*)$',
+    message: "Use another module's service or tables file; routes, module wiring, the HTTP core and the sandboxes are composed in app.ts.",
+  },
+  { regex: '^#web/', message: 'Server code must not import web code.' },
+];
+/**
+ * A routes file declares routes and calls services (docs/decisions/0220): no query builder, no tables.
+ * Anything that reads or writes the database goes in a service.
+ */
+const ROUTES_IMPORTS = [
+  { group: ['drizzle-orm', 'drizzle-orm/*'], message: 'Routes call services: move the query into a service of the module.' },
+  { group: ['**/*.tables.js', '**/*.tables'], message: 'Routes call services: move the query into a service of the module.' },
+];
+
+function serverModuleRules() {
+  return [
+    {
+      files: ['src/server/modules/**/*.ts'],
+      // Tests build the whole app on purpose.
+      ignores: ['src/server/modules/**/*.test.ts'],
+      rules: {
+        'no-restricted-imports': ['error', { patterns: MODULE_IMPORTS }],
+        '@typescript-eslint/no-restricted-imports': [
+          'error',
+          {
+            patterns: [
+              {
+                group: ['**/context.js', '#server/context.js'],
+                allowTypeImports: true,
+                message: 'Modules take the context they are given: import its types only (`import type`).',
+              },
+            ],
+          },
+        ],
+      },
+    },
+    {
+      // Routes files anywhere on the server (modules and sandboxes).
+      files: ['src/server/**/*.routes.ts'],
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [...ROUTES_IMPORTS, { regex: '^#web/', message: 'Server code must not import web code.' }] },
+        ],
+      },
+    },
+    {
+      files: ['src/server/modules/**/*.routes.ts'],
+      rules: { 'no-restricted-imports': ['error', { patterns: [...MODULE_IMPORTS, ...ROUTES_IMPORTS] }] },
+    },
+  ];
+}
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'src/server/db/migrations/**', 'test-results/**', '.tmp/**'] },
   js.configs.recommended,
@@ -162,27 +228,5 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    files: ['src/server/modules/**/*.ts'],
-    // Tests build the whole app on purpose.
-    ignores: ['src/server/modules/**/*.test.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['../*/*.routes.js', '../*/*.module.js', '**/app.js', '**/server.js'],
-              message: "Use another module's service or tables file; routes and module wiring are composed in app.ts.",
-            },
-            {
-              regex: '^#server/(modules/[^/]+/[^/]+\\.(routes|module)\\.js|app\\.js|server\\.js)$',
-              message: "Use another module's service or tables file; routes and module wiring are composed in app.ts.",
-            },
-            { regex: '^#web/', message: 'Server code must not import web code.' },
-          ],
-        },
-      ],
-    },
-  },
+  ...serverModuleRules(),
 );

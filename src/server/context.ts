@@ -1,11 +1,13 @@
 import type { Config } from './config.js';
-import type { Database } from './db/client.js';
+import type { Database, Tx } from './db/client.js';
 import type { InvalidationBus } from './db/invalidation.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { MailService } from './modules/mail/mail.service.js';
-import type { GuestLinker } from './modules/auth/auth.service.js';
 import type { RateLimiter } from './modules/rate-limit/rate-limit.service.js';
 import type { WebhookEvents } from './modules/webhooks/webhook-events.js';
+
+/** Moves what a guest made (tickets, exchanges, ...) to the account that signs in with that guestId. */
+export type GuestLinker = (tx: Tx, guestId: string, userId: string) => Promise<void>;
 
 /** What route modules receive: configuration and shared services, passed explicitly (no globals). */
 export interface AppContext {

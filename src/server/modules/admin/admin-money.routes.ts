@@ -11,19 +11,16 @@ import { errorResponses, idParamsSchema, pageShape } from '#shared/schemas/commo
 import { exchangeSchema } from '#shared/schemas/exchange.js';
 import { paymentSchema } from '#shared/schemas/payments.js';
 import type { AppContext } from '#server/context.js';
-import type { ExchangeService } from '#server/modules/exchange/exchange.service.js';
-import type { PaymentsService } from '#server/modules/payments/payments.service.js';
-import { AdminMoneyService } from './admin-money.service.js';
+import type { AdminMoneyService } from './admin-money.service.js';
 
 
 /** Operator console: payments and exchanges with filters, the provider's data, history and a re-check. */
 export function registerAdminMoneyRoutes(
   app: FastifyInstance,
   ctx: AppContext,
-  services: { payments: PaymentsService; exchange: ExchangeService },
+  service: AdminMoneyService,
 ): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const service = new AdminMoneyService(ctx.database.db, services);
   const tags = ['operator console'];
   const security = [{ bearer: [] }];
   const staff = { auth: 'staff' } as const;

@@ -17,16 +17,15 @@ import { errorResponses, idParamsSchema, pageShape, paginationQuerySchema } from
 import { adminLedgerEntrySchema } from '#shared/schemas/credits.js';
 import type { AppContext } from '#server/context.js';
 import { getBalanceCents, listLedgerEntries, toLedgerEntryDto } from '#server/modules/credits/ledger.service.js';
-import { AdminService } from './admin.service.js';
+import type { AdminService } from './admin.service.js';
 import { listAudit } from '#server/modules/audit/audit.service.js';
 
 /**
  * Operator console calls. Reading is for staff (support and admin); changing accounts is for admins.
  * The server enforces both; the browser only hides links.
  */
-export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): AdminService {
+export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext, admin: AdminService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const admin = new AdminService(ctx.database.db, app.sessions);
   const tags = ['operator console'];
   const security = [{ bearer: [] }];
 
@@ -100,5 +99,4 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext): Admi
     async (request) => admin.overview(request.query.days),
   );
 
-  return admin;
 }

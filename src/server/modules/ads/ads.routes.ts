@@ -16,7 +16,7 @@ import {
 import { errorResponses } from '#shared/schemas/common.js';
 import type { AppContext } from '#server/context.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
-import { AdsService, type Viewer } from './ads.service.js';
+import type { AdsService, Viewer } from './ads.service.js';
 
 /** docs/product.md#ads: impressions are throttled per viewer and per address. */
 export const AD_LIMITS = {
@@ -38,9 +38,8 @@ function viewerOf(request: FastifyRequest): Viewer {
 }
 
 /** Ads for visitors (/ads) and their management and statistics for staff (/staff/ads). */
-export function registerAdRoutes(app: FastifyInstance, ctx: AppContext): AdsService {
+export function registerAdRoutes(app: FastifyInstance, ctx: AppContext, service: AdsService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const service = new AdsService(ctx.database.db, ctx.config.jwtSecret);
   const tags = ['ads'];
 
   api.get(
@@ -133,5 +132,4 @@ export function registerAdRoutes(app: FastifyInstance, ctx: AppContext): AdsServ
     async (request) => ({ stats: await service.stats(request.query.days, request.query.adId) }),
   );
 
-  return service;
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '#server/db/client.js';
 import { AppError } from '#server/errors.js';
-import { accountTokens, type AccountTokenPurpose, type AccountTokenRow } from '#server/modules/mail/mail.tables.js';
+import { accountTokens, type AccountTokenPurpose, type AccountTokenRow } from './account-tokens.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
 
 /** 256 random bits, url-safe (43 characters). */

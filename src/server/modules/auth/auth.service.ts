@@ -1,5 +1,6 @@
 import type { LoginBody, RegisterBody } from '#shared/schemas/auth.js';
 import type { Config } from '#server/config.js';
+import type { GuestLinker } from '#server/context.js';
 import type { Database, Tx } from '#server/db/client.js';
 import { AppError, badRequest, forbidden, unauthorized } from '#server/errors.js';
 import { RATE_LIMITS, type RateLimiter } from '#server/modules/rate-limit/rate-limit.service.js';
@@ -19,9 +20,6 @@ import { verifyTurnstileToken } from './turnstile.js';
 import { eq } from 'drizzle-orm';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor.js';
 import type { EmailFlows } from './email-flows.service.js';
-
-/** Moves what a guest made (tickets, ...) to the account that signs in with that guestId. */
-export type GuestLinker = (tx: Tx, guestId: string, userId: string) => Promise<void>;
 
 /**
  * Asked after a correct password: answers the second-step challenge when the account has two-factor on,

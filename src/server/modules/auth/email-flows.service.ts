@@ -5,7 +5,7 @@ import type { Config } from '#server/config.js';
 import type { Database, DbOrTx } from '#server/db/client.js';
 import { AppError, badRequest, conflict, unauthorized } from '#server/errors.js';
 import { safeError, type MailService } from '#server/modules/mail/mail.service.js';
-import { knownDevices } from '#server/modules/mail/mail.tables.js';
+import { knownDevices } from './known-devices.tables.js';
 import { emailChangeRequestedMail, emailChangedMail, confirmEmailChangeMail } from '#server/modules/mail/templates/email-change.js';
 import { newDeviceMail } from '#server/modules/mail/templates/new-device.js';
 import { passwordChangedMail } from '#server/modules/mail/templates/password-changed.js';

@@ -4,16 +4,15 @@ import { chargeHeadersSchema, chargeOnlyResponseSchema, chargeResponseSchema, cr
 import { errorResponses, idParamsSchema } from '#shared/schemas/common.js';
 import type { AppContext } from '#server/context.js';
 import { requireApiKey } from '#server/modules/api-keys/api-key-auth.js';
-import { ChargeService, toChargeDto } from './charges.service.js';
+import { toChargeDto, type ChargeService } from './charges.service.js';
 
 /**
  * The charge API (docs/decisions/0165): `Authorization: Bearer olk_live_…` (an API key from the
  * console), never a session token. `auth: 'public'` keeps the session check off these routes; the
  * API-key check (`config.apiKey`) runs instead.
  */
-export function registerChargeRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerChargeRoutes(app: FastifyInstance, ctx: AppContext, charges: ChargeService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const charges = new ChargeService(ctx.database.db, ctx.webhookEvents);
   const tags = ['charge API'];
   const security = [{ apiKey: [] }];
   const config = { auth: 'public' as const, apiKey: true };

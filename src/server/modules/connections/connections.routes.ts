@@ -16,8 +16,6 @@ import {
 } from '#shared/schemas/connections.js';
 import { errorResponses } from '#shared/schemas/common.js';
 import type { AppContext } from '#server/context.js';
-import { DISCORD_SANDBOX_AUTHORIZE_PATH } from '#server/sandbox/discord/discord.sandbox.js';
-import { TELEGRAM_SANDBOX_LOGIN_PATH } from '#server/sandbox/telegram/telegram.sandbox.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import {
   connectDiscord,
@@ -28,23 +26,21 @@ import {
   markLoginProofUsed,
   rememberVerification,
 } from './connections.service.js';
-import { DISCORD_AUTHORIZE_PATH, DiscordClient } from './discord.client.js';
-import { checkTelegramLogin, TELEGRAM_AUTH_MAX_AGE_S } from './telegram-login.js';
+import { DISCORD_AUTHORIZE_PATH, DISCORD_SANDBOX_AUTHORIZE_PATH, type DiscordClient } from './discord.client.js';
+import { checkTelegramLogin, TELEGRAM_AUTH_MAX_AGE_S, TELEGRAM_SANDBOX_LOGIN_PATH } from './telegram-login.js';
 
 /** Each attempt reaches an outside provider or writes a row: bounded per account. */
 const CONNECT_ATTEMPTS: RateLimitRule = { name: 'connect:user', limit: 30, windowSeconds: 10 * 60 };
 
 /** Discord and Telegram connections (docs/product.md#api, docs/product.md#accounts). */
-export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext, discord: DiscordClient): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const { config } = ctx;
   const db = ctx.database.db;
   const security = [{ bearer: [] }];
   const tags = ['connections'];
 
-  // The browser follows authorize and callback URLs, so they use PUBLIC_URL; the server's own calls to a
-  // sandbox use the loopback address it listens on.
-  const discord = new DiscordClient(config.discord, () => config.discord.apiBase ?? `${ctx.selfUrl()}/sandbox/discord/api`);
+  // The browser follows authorize and callback URLs, so they use PUBLIC_URL.
   const discordAuthorizeBase = config.discord.sandbox
     ? `${config.publicUrl}${DISCORD_SANDBOX_AUTHORIZE_PATH}`
     : `${config.discord.apiBase}${DISCORD_AUTHORIZE_PATH}`;
@@ -96,7 +92,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext):
     },
     async (request) => {
       const caller = request.auth!;
-      const identity = await db.transaction((tx) => connectDiscord(tx, caller.sessionId, caller.userId!, request.body.discordId));
+      const identity = await connectDiscord(db, caller.sessionId, caller.userId!, request.body.discordId);
       return { discord: identity };
     },
   );
@@ -173,7 +169,7 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext):
     },
     async (request) => {
       const caller = request.auth!;
-      const identity = await db.transaction((tx) => connectTelegram(tx, caller.sessionId, caller.userId!, request.body.telegramId));
+      const identity = await connectTelegram(db, caller.sessionId, caller.userId!, request.body.telegramId);
       return { telegram: identity };
     },
   );

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, sql } from 'drizzle-orm';
-import type { DbOrTx } from '#server/db/client.js';
+import type { Db, DbOrTx } from '#server/db/client.js';
 import { AppError } from '#server/errors.js';
 import { users, type DiscordIdentity, type TelegramIdentity } from '#server/modules/users/users.tables.js';
 import { connectionVerifications, oauthStates, usedLoginProofs, type VerifiedProfile } from './connections.tables.js';
@@ -123,12 +123,17 @@ const alreadyTaken = (provider: Provider) =>
 // The users table belongs to the users module; only its `discord` and `telegram` columns are written here,
 // and only through the two functions below.
 
+/** Connects the Discord account this session verified, in one transaction. */
+export function connectDiscord(db: Db, sessionId: string, userId: string, discordId: string): Promise<DiscordIdentity> {
+  return db.transaction((tx) => linkDiscord(tx, sessionId, userId, discordId));
+}
+
 /**
  * Connects the Discord identity this session proved. The stored username and avatar are the ones Discord
  * answered, not what the browser sent. The unique index on the id makes "one Discord account, one user"
  * hold even when two users race.
  */
-export async function connectDiscord(db: DbOrTx, sessionId: string, userId: string, discordId: string): Promise<DiscordIdentity> {
+async function linkDiscord(db: DbOrTx, sessionId: string, userId: string, discordId: string): Promise<DiscordIdentity> {
   const profile = await findVerification(db, sessionId, 'discord', discordId);
   if (!profile) throw notVerified('discord');
   const identity: DiscordIdentity = {
@@ -150,7 +155,12 @@ export async function connectDiscord(db: DbOrTx, sessionId: string, userId: stri
   return identity;
 }
 
-export async function connectTelegram(db: DbOrTx, sessionId: string, userId: string, telegramId: string): Promise<TelegramIdentity> {
+/** Connects the Telegram account this session verified, in one transaction. */
+export function connectTelegram(db: Db, sessionId: string, userId: string, telegramId: string): Promise<TelegramIdentity> {
+  return db.transaction((tx) => linkTelegram(tx, sessionId, userId, telegramId));
+}
+
+async function linkTelegram(db: DbOrTx, sessionId: string, userId: string, telegramId: string): Promise<TelegramIdentity> {
   const profile = await findVerification(db, sessionId, 'telegram', telegramId);
   if (!profile) throw notVerified('telegram');
   const identity: TelegramIdentity = {

@@ -19,6 +19,8 @@ interface TokenResponse {
 const TIMEOUT_MS = 10_000;
 
 export const DISCORD_AUTHORIZE_PATH = '/oauth2/authorize';
+/** The consent page of this server's Discord sandbox (mounted under /sandbox/discord). */
+export const DISCORD_SANDBOX_AUTHORIZE_PATH = `/sandbox/discord${DISCORD_AUTHORIZE_PATH}`;
 
 /**
  * A real HTTP client for Discord's OAuth2 (docs/providers.md): the code is swapped at the token endpoint

@@ -5,6 +5,9 @@ export const TELEGRAM_AUTH_MAX_AGE_S = 24 * 60 * 60;
 /** A little clock skew between Telegram and us is tolerated for auth_date in the future. */
 export const TELEGRAM_AUTH_FUTURE_SKEW_S = 5 * 60;
 
+/** The login page of this server's Telegram sandbox, which stands in for Telegram's own. */
+export const TELEGRAM_SANDBOX_LOGIN_PATH = '/sandbox/telegram/login';
+
 export type TelegramCheck = 'ok' | 'hash_mismatch' | 'expired';
 
 /**

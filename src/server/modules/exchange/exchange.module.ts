@@ -18,7 +18,7 @@ export function swapClient(ctx: AppContext): SwapClient {
 }
 
 /** Exchange and guest rewards: routes under the API prefix, the status poller, and the guest linker. */
-export function registerExchange(api: FastifyInstance, ctx: AppContext): ExchangeService {
+export function registerExchangeModule(api: FastifyInstance, ctx: AppContext): ExchangeService {
   const service = new ExchangeService({
     db: ctx.database.db,
     client: swapClient(ctx),

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sql } from 'drizzle-orm';
 import { errorResponses, isUuid, messageResponseSchema, uuidParamsSchema } from '#shared/schemas/common.js';
 import {
   adminMailListResponseSchema,
@@ -14,7 +13,7 @@ import {
 import type { AppContext } from '#server/context.js';
 import { AppError, badRequest, notFound } from '#server/errors.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
-import { mailPreferences } from './mail.tables.js';
+import { readMailPreferences, turnOffMailKind, updateMailPreferences } from './mail-preferences.js';
 import type { OptionalKind } from './mail.service.js';
 import { acceptOneClickForms } from './one-click.js';
 
@@ -36,20 +35,10 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
   const db = ctx.database.db;
   const security = [{ bearer: [] }];
 
-  mail.defineJobs();
-  app.addHook('onClose', async () => {
-    mail.close();
-  });
-
-  const readPreferences = async (userId: string) => {
-    const [row] = await db.select().from(mailPreferences).where(sql`${mailPreferences.userId} = ${userId}`).limit(1);
-    return { paymentCredited: row?.paymentCredited ?? true, ticketReply: row?.ticketReply ?? true, orderUpdates: row?.orderUpdates ?? true };
-  };
-
   api.get(
     '/users/mail-preferences',
     { config: { auth: 'user' }, schema: { tags: ['users'], summary: 'Which optional notifications I receive', security, response: { 200: mailPreferencesSchema, ...errorResponses } } },
-    async (request) => readPreferences(request.auth!.userId!),
+    async (request) => readMailPreferences(db, request.auth!.userId!),
   );
 
   api.put(
@@ -58,15 +47,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
       config: { auth: 'user' },
       schema: { tags: ['users'], summary: 'Turn optional notifications on or off (security mails are always sent)', security, body: mailPreferencesBodySchema, response: { 200: mailPreferencesSchema, ...errorResponses } },
     },
-    async (request) => {
-      const userId = request.auth!.userId!;
-      const next = { ...(await readPreferences(userId)), ...request.body };
-      await db
-        .insert(mailPreferences)
-        .values({ userId, ...next })
-        .onConflictDoUpdate({ target: mailPreferences.userId, set: { ...next, updatedAt: sql`now()` } });
-      return next;
-    },
+    async (request) => updateMailPreferences(db, request.auth!.userId!, request.body),
   );
 
   // Form bodies only here: the one-click POST of RFC 8058 sends `List-Unsubscribe=One-Click` as a form.
@@ -91,18 +72,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
         if (!parsed || !isUuid(parsed.userId)) {
           throw new AppError(400, 'TOKEN_INVALID', 'This unsubscribe link is not valid. Change your notifications in your settings instead.');
         }
-        const column = { payment_credited: { paymentCredited: false }, ticket_reply: { ticketReply: false }, order_updates: { orderUpdates: false } }[parsed.kind];
-        const inserted = await db
-          .insert(mailPreferences)
-          .values({ userId: parsed.userId, ...column })
-          .onConflictDoUpdate({ target: mailPreferences.userId, set: { ...column, updatedAt: sql`now()` } })
-          .returning({ userId: mailPreferences.userId })
-          .catch((err: { code?: string; cause?: { code?: string } }) => {
-            // The account was deleted: nothing left to send to.
-            if ((err.code ?? err.cause?.code) === '23503') return [];
-            throw err;
-          });
-        if (inserted.length === 0) throw notFound('This account no longer exists');
+        if (!(await turnOffMailKind(db, parsed.userId, parsed.kind))) throw notFound('This account no longer exists');
         return { success: true as const, message: `You will no longer receive ${KIND_NAMES[parsed.kind]} by email.`, kind: parsed.kind };
       },
     );

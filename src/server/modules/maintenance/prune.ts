@@ -1,7 +1,5 @@
 import { sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import type { DbOrTx } from '#server/db/client.js';
-import type { JobQueue } from '#server/jobs/job-queue.js';
 import { pruneUnconfirmedSubscribers } from '#server/modules/status/status-subscriptions.js';
 
 export const PRUNE_JOB = 'maintenance.prune';
@@ -35,18 +33,4 @@ export async function pruneDeadRows(db: DbOrTx): Promise<PruneResult> {
     adViewerImpressions: markers.rowCount ?? 0,
     unconfirmedStatusSubscribers: await pruneUnconfirmedSubscribers(db),
   };
-}
-
-/** Runs the pruning hourly on one instance (pg-boss cron: one job per tick across instances). */
-export function registerMaintenance(jobs: JobQueue, db: DbOrTx, log: FastifyBaseLogger): void {
-  jobs.define({
-    name: PRUNE_JOB,
-    cron: '17 * * * *',
-    expireInSeconds: 600,
-    retryLimit: 1,
-    handler: async () => {
-      const result = await pruneDeadRows(db);
-      log.info(result, 'pruned dead bookkeeping rows');
-    },
-  });
 }

@@ -10,7 +10,7 @@ import { users } from '#server/modules/users/users.tables.js';
 import type { WebhookEvent } from '#shared/schemas/webhooks.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import type { NowPaymentsPayment } from './nowpayments.client.js';
-import { creditDue, decimalString, ipnMismatches, nextStatus, REVERSAL_STATUSES } from './payments.service.js';
+import { creditDue, decimalString, ipnMismatches, nextStatus, REVERSAL_STATUSES } from './payment-rules.js';
 import { payments, type PaymentRow } from './payments.tables.js';
 
 /** The most IPNs one batch (one transaction) carries. */

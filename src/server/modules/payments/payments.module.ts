@@ -15,7 +15,7 @@ export function nowPaymentsClient(ctx: AppContext): NowPaymentsClient {
 }
 
 /** Payments: routes under the API prefix, and the reconciliation job (every minute, once across instances). */
-export function registerPayments(api: FastifyInstance, ctx: AppContext): PaymentsService {
+export function registerPaymentsModule(api: FastifyInstance, ctx: AppContext): PaymentsService {
   const service = new PaymentsService({
     db: ctx.database.db,
     client: nowPaymentsClient(ctx),

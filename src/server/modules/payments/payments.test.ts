@@ -10,7 +10,7 @@ import { calculateFee, feePercentFor, toCents } from '#shared/fees.js';
 import { signIpnPayload } from './ipn-signature.js';
 import { NowPaymentsClient, NowPaymentsError } from './nowpayments.client.js';
 import { RECONCILE_JOB } from './payments.module.js';
-import { nextStatus, partialCreditsCents } from './payments.service.js';
+import { nextStatus, partialCreditsCents } from './payment-rules.js';
 import { payments } from './payments.tables.js';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';

@@ -25,10 +25,8 @@ import { badRequest } from '#server/errors.js';
 import { acceptOneClickForms } from '#server/modules/mail/one-click.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { statusAtomFeed } from './status-feed.js';
-import { StatusSubscriptions } from './status-subscriptions.js';
-import { defaultProbes, StatusService } from './status.service.js';
-
-export const STATUS_CHECK_JOB = 'status.check';
+import type { StatusSubscriptions } from './status-subscriptions.js';
+import type { StatusService } from './status.service.js';
 
 const STATUS_LIMITS = {
   /** Staff "check now": a check calls the providers, so it is not a button to hold down. */
@@ -45,37 +43,9 @@ const checkResultsSchema = z.object({
   ),
 });
 
-/**
- * The status page's API, the periodic check (a pg-boss cron job, every minute, once across instances)
- * and one check as soon as the server listens, so a fresh start shows real states at once.
- */
-export function registerStatus(app: FastifyInstance, ctx: AppContext): StatusService {
+/** The status page's API: the public report, staff incidents and maintenance, and mail subscriptions. */
+export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext, service: StatusService, subscriptions: StatusSubscriptions): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const subscriptions = new StatusSubscriptions(ctx.database.db, ctx.mail, ctx.config.jwtSecret);
-  const service = new StatusService(ctx.database.db, defaultProbes(ctx), { subscriptions });
-  const log = app.log;
-
-  ctx.jobs.define({
-    name: STATUS_CHECK_JOB,
-    cron: '* * * * *',
-    // A check takes at most a few seconds; a lost one is simply replaced by the next minute's.
-    retryLimit: 0,
-    expireInSeconds: 60,
-    handler: async () => {
-      const results = await service.runChecks();
-      const unhealthy = results.filter((r) => r.state !== 'up');
-      if (unhealthy.length > 0) log.warn({ unhealthy }, 'status check found unhealthy components');
-    },
-  });
-
-  let startupCheck: Promise<unknown> | null = null;
-  app.addHook('onListen', async () => {
-    startupCheck = service.runChecks().catch((err: unknown) => log.warn({ err }, 'startup status check failed'));
-  });
-  // Let a check in flight finish before the database closes.
-  app.addHook('preClose', async () => {
-    await startupCheck;
-  });
 
   const tags = ['status'];
   const staff = { auth: 'staff' } as const;
@@ -252,6 +222,4 @@ export function registerStatus(app: FastifyInstance, ctx: AppContext): StatusSer
       return { results: await service.runChecks() };
     },
   );
-
-  return service;
 }

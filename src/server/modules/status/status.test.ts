@@ -6,7 +6,7 @@ import { call, registerUser } from '#server/test/http.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { runProbe } from './status.checks.js';
-import { STATUS_CHECK_JOB } from './status.routes.js';
+import { STATUS_CHECK_JOB } from './status.module.js';
 import { defaultProbes, StatusService } from './status.service.js';
 
 type ProviderMode = 'ok' | 'silent' | 'error' | 'busy';

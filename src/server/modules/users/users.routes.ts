@@ -7,7 +7,6 @@ import { errorResponses, idParamsSchema, isUuid, messageResponseSchema } from '#
 import { STEP_UP_FIELDS } from '#shared/schemas/two-factor.js';
 import type { AppContext } from '#server/context.js';
 import { forbidden, notFound, unauthorized } from '#server/errors.js';
-import type { AuthService } from '#server/modules/auth/auth.service.js';
 import { findUserById, setOnboardingCompleted, toUserDto } from './users.service.js';
 
 export const changePasswordBodySchema = z.object({
@@ -16,7 +15,12 @@ export const changePasswordBodySchema = z.object({
   ...STEP_UP_FIELDS,
 });
 
-export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: AuthService): void {
+/** How the password is changed: the auth module's service does it (users sits below auth, so it only names the call). */
+export interface PasswordChanger {
+  changePassword(userId: string, sessionId: string, currentPassword: string, newPassword: string, meta: { ip: string }): Promise<unknown>;
+}
+
+export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: PasswordChanger): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['users'];
   const security = [{ bearer: [] }];

@@ -7,7 +7,7 @@ import { WebhookService } from './webhooks.service.js';
 /**
  * Outbound webhooks (docs/product.md#webhooks): the settings routes (webhooks.routes.ts) and the delivery job. Other modules report events through `ctx.webhookEvents` (webhook-events.ts).
  */
-export function registerWebhooks(app: FastifyInstance, ctx: AppContext): WebhookService {
+export function registerWebhooksModule(app: FastifyInstance, ctx: AppContext): WebhookService {
   const service = new WebhookService({
     db: ctx.database.db,
     jobs: ctx.jobs,

@@ -3,7 +3,8 @@ import { and, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { paths } from '#shared/routes.js';
 import type { AppContext } from '#server/context.js';
-import { discordSandboxGrants } from '#server/modules/connections/discord-sandbox.tables.js';
+import { DISCORD_SANDBOX_AUTHORIZE_PATH } from '#server/modules/connections/discord.client.js';
+import { discordSandboxGrants } from './discord-sandbox.tables.js';
 import { escapeHtml, sendSandboxPage } from './html-page.js';
 
 export const DISCORD_SANDBOX_DEFAULT_USERNAME = 'sandbox_user';
@@ -207,8 +208,6 @@ ${usernameError ? `<p class="hint error" id="username-error" role="alert">${esca
     };
   });
 }
-
-export const DISCORD_SANDBOX_AUTHORIZE_PATH = '/sandbox/discord/oauth2/authorize';
 
 /** A placeholder avatar: a circle in a colour taken from the hash, and a head-and-shoulders figure. No text from the request. */
 export function sandboxAvatarSvg(hash: string): string {

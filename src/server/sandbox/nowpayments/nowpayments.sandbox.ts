@@ -5,8 +5,8 @@ import { z } from 'zod';
 import { SANDBOX_PAYMENT_STATUSES } from '#shared/schemas/sandbox.js';
 import type { AppContext } from '#server/context.js';
 import { signIpnPayload } from '#server/modules/payments/ipn-signature.js';
-import { sandboxNowpaymentsPayments } from '#server/modules/payments/payments-sandbox.tables.js';
 import { payments } from '#server/modules/payments/payments.tables.js';
+import { sandboxNowpaymentsPayments } from './payments-sandbox.tables.js';
 
 interface SandboxCoin {
   code: string;

@@ -6,7 +6,7 @@ import { SANDBOX_EXCHANGE_STATUSES } from '#shared/schemas/sandbox.js';
 import type { AppContext } from '#server/context.js';
 import { nudgeExchangeSync } from '#server/modules/exchange/exchange.module.js';
 import { exchanges } from '#server/modules/exchange/exchange.tables.js';
-import { sandboxSwapExchanges } from '#server/modules/exchange/swap-sandbox.tables.js';
+import { sandboxSwapExchanges } from './swap-sandbox.tables.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

@@ -2,10 +2,9 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { paths } from '#shared/routes.js';
 import type { AppContext } from '#server/context.js';
-import { signTelegramLogin } from '#server/modules/connections/telegram-login.js';
+import { signTelegramLogin, TELEGRAM_SANDBOX_LOGIN_PATH } from '#server/modules/connections/telegram-login.js';
 import { escapeHtml, sendSandboxPage } from '#server/sandbox/discord/html-page.js';
 
-export const TELEGRAM_SANDBOX_LOGIN_PATH = '/sandbox/telegram/login';
 export const TELEGRAM_SANDBOX_DEFAULT_USERNAME = 'sandbox_tg';
 const USERNAME_PATTERN = /^[A-Za-z0-9_]{5,32}$/;
 

@@ -6,8 +6,8 @@ import { notFound } from '#server/errors.js';
 import { charges } from '#server/modules/charges/charges.tables.js';
 import { payments } from '#server/modules/payments/payments.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
-import { creditLedgerEntries } from './credits.tables.js';
-import { toLedgerEntryDto } from './ledger.service.js';
+import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
+import { toLedgerEntryDto } from '#server/modules/credits/ledger.service.js';
 
 const UUID_IN_REFERENCE = '([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})';
 const PAYMENT_REFERENCE = new RegExp(`^payment:${UUID_IN_REFERENCE}(?::|$)`, 'i');

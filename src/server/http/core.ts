@@ -1,0 +1,188 @@
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import fastifyCompress from '@fastify/compress';
+import fastifySwagger from '@fastify/swagger';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
+import {
+  jsonSchemaTransform,
+  jsonSchemaTransformObject,
+  serializerCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Config } from '#server/config.js';
+import type { AppContext } from '#server/context.js';
+import type { Database } from '#server/db/client.js';
+import { InvalidationBus } from '#server/db/invalidation.js';
+import { AppError } from '#server/errors.js';
+import { JobQueue } from '#server/jobs/job-queue.js';
+import { MailService } from '#server/modules/mail/mail.service.js';
+import { RateLimiter } from '#server/modules/rate-limit/rate-limit.service.js';
+import { userReadCache } from '#server/modules/users/user-read-cache.js';
+import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import { registerErrorHandling } from '#server/plugins/errors.js';
+import { BatchedLogDestination } from '#server/plugins/log-destination.js';
+import { registerMetrics } from '#server/plugins/observability.js';
+import { LazyChildLogger, requestLogLine } from '#server/plugins/request-log.js';
+import { securityHeaders } from '#server/plugins/security.js';
+import { strictValidatorCompiler } from '#server/plugins/strict-input.js';
+
+export interface AppDeps {
+  config: Config;
+  database: Database;
+  /** Whether migrations have been applied (for /readyz). */
+  isMigrated?: () => boolean;
+  /** Where log lines go (one JSON line per write); standard output, batched, when absent. Tests capture the log with it. */
+  logStream?: { write(line: string): void };
+}
+
+export type App = FastifyInstance;
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
+
+/**
+ * The core every module stands on: the Fastify instance with its plumbing (logging, request ids,
+ * strict input, error handling, security headers, compression, the OpenAPI document, metrics) and the
+ * context of shared services, each built once (docs/decisions/0220). No route of a module yet.
+ */
+export async function createCore(deps: AppDeps): Promise<{ app: App; ctx: AppContext }> {
+  const { config } = deps;
+  // Batched, off the request's path (docs/decisions/0171); tests may pass their own stream.
+  const logStream = config.logLevel === 'silent' ? null : (deps.logStream ?? new BatchedLogDestination());
+  const app = Fastify({
+    logger:
+      config.logLevel === 'silent'
+        ? false
+        : {
+            level: config.logLevel,
+            // Never log credentials: headers are not serialized at all, and URLs lose their query string
+            // (OAuth codes and Telegram hashes travel there).
+            serializers: {
+              req: (req: { method: string; url: string; id: string }) => ({
+                id: req.id,
+                method: req.method,
+                path: req.url.split('?')[0],
+              }),
+            },
+            redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
+            stream: logStream!,
+          },
+    // One line per request, written when it is answered (below), instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    // request.log is made when a request logs something (most never do): request-log.ts.
+    childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options),
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && REQUEST_ID_PATTERN.test(incoming) ? incoming : randomUUID();
+    },
+    bodyLimit: 64 * 1024,
+    trustProxy: config.trustProxy,
+    forceCloseConnections: 'idle',
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  // Every body, query string and path param: strict input rules, then the route's schema (decision 0110).
+  app.setValidatorCompiler(strictValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onSend', (request, reply, payload, done) => {
+    reply.header('x-request-id', request.id);
+    done(null, payload);
+  });
+  // The request log: one line per answered request (method, path without its query, status, time),
+  // written to the logger's stream as pino would (request-log.ts: no serializer or redaction needed).
+  if (logStream && ['info', 'debug', 'trace'].includes(config.logLevel)) {
+    app.addHook('onResponse', (request, reply, done) => {
+      logStream.write(requestLogLine(request.id, request.method, request.url, reply.statusCode, reply.elapsedTime));
+      done();
+    });
+  }
+
+  registerErrorHandling(app);
+
+  const headers = securityHeaders(config);
+  app.addHook('onRequest', (_request, reply, done) => {
+    reply.headers(headers);
+    done();
+  });
+
+  // gzip/brotli for pages, scripts and JSON above 1 KiB (small API answers stay uncompressed).
+  await app.register(fastifyCompress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Olympus API', version: '1.0.0', description: 'The API behind the Olympus web app.' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          guestId: { type: 'apiKey', in: 'header', name: 'Guest-ID' },
+          apiKey: {
+            type: 'http',
+            scheme: 'bearer',
+            bearerFormat: 'olk_live_…',
+            description: 'An API key made by an admin in the console (charge API only; a session token is refused there).',
+          },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
+
+  const ctx = buildContext(app, deps);
+
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    if (address && typeof address !== 'string') listenAddresses.set(app, address);
+  });
+
+  registerMetrics(app);
+  return { app, ctx };
+}
+
+/** The shared services, each built once per app, with the hooks that start and stop them. */
+function buildContext(app: App, deps: AppDeps): AppContext {
+  const { config } = deps;
+  const jobs = new JobQueue(deps.database, app.log);
+  const ctx: AppContext = {
+    config,
+    database: deps.database,
+    rateLimiter: new RateLimiter(deps.database.db, config.rateLimits),
+    guestLinkers: [],
+    selfUrl: () => selfUrl(app),
+    isMigrated: deps.isMigrated ?? (() => true),
+    jobs,
+    webhookEvents: new WebhookEvents(jobs, app.log),
+    mail: new MailService({ database: deps.database, config, jobs, log: app.log }),
+    invalidation: new InvalidationBus(deps.database, app.log),
+  };
+  // Listening starts before the app answers (caches keep entries long only once it listens) and stops on close.
+  app.addHook('onReady', async () => ctx.invalidation.start());
+  app.addHook('preClose', async () => ctx.invalidation.stop());
+  const detachUserCache = userReadCache.attachLiveSource(() => ctx.invalidation.live);
+  app.addHook('onClose', async () => {
+    detachUserCache();
+  });
+  ctx.invalidation.onKey((kind, id) => {
+    if (kind === 'u') userReadCache.noteUserChanging(id);
+  });
+  ctx.invalidation.onReset(() => userReadCache.forgetAll());
+  // Jobs start once the app is ready (modules have defined theirs) and stop before the database closes.
+  app.decorate('jobs', ctx.jobs);
+  app.addHook('onReady', async () => ctx.jobs.start());
+  app.addHook('preClose', async () => ctx.jobs.stop());
+  return ctx;
+}
+
+const listenAddresses = new WeakMap<App, AddressInfo>();
+
+/**
+ * The loopback URL this server listens on (sandbox clients call it; PUBLIC_URL may be a proxy).
+ * Remembered at listen time: during a graceful shutdown `server.address()` is already null while
+ * in-flight requests still finish.
+ */
+function selfUrl(app: App): string {
+  const address = listenAddresses.get(app) ?? app.server.address();
+  if (!address || typeof address === 'string') throw new AppError(503, 'UNAVAILABLE', 'Service temporarily unavailable');
+  const host = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+  return `http://${host}:${address.port}`;
+}
