@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { IDEMPOTENCY_KEY_HEADER, type PurchaseResponse } from '#shared/schemas/catalogue';
 import { useSessionStore } from '#web/features/auth';
 import { api } from '#web/lib/api-client';
-import { shopKeys } from './shop-keys';
+import { catalogueKeys } from './catalogue-keys';
 
 export interface BuyItemInput {
   itemId: string;
@@ -25,7 +25,7 @@ export function useBuyItem() {
     },
     onSettled: async () => {
       await Promise.all([
-        client.invalidateQueries({ queryKey: shopKeys.all }),
+        client.invalidateQueries({ queryKey: catalogueKeys.all }),
         client.invalidateQueries({ queryKey: ['credits'] }),
       ]);
     },

@@ -1,10 +1,10 @@
-/** Query keys of the shop (catalogue and orders), so each change invalidates exactly what it touches. */
-export const shopKeys = {
-  all: ['shop'] as const,
-  catalogue: () => ['shop', 'catalogue'] as const,
-  orders: () => ['shop', 'orders'] as const,
-  myOrders: (page: number) => ['shop', 'orders', 'mine', page] as const,
-  staff: () => ['shop', 'staff'] as const,
-  staffCatalogue: () => ['shop', 'staff', 'catalogue'] as const,
-  staffOrders: (status: string, page: number) => ['shop', 'staff', 'orders', { status, page }] as const,
+/** Query keys of the catalogue and its orders, so each change invalidates exactly what it touches. */
+export const catalogueKeys = {
+  all: ['catalogue'] as const,
+  catalogue: () => ['catalogue', 'catalogue'] as const,
+  orders: () => ['catalogue', 'orders'] as const,
+  myOrders: (page: number) => ['catalogue', 'orders', 'mine', page] as const,
+  staff: () => ['catalogue', 'staff'] as const,
+  staffCatalogue: () => ['catalogue', 'staff', 'catalogue'] as const,
+  staffOrders: (status: string, page: number) => ['catalogue', 'staff', 'orders', { status, page }] as const,
 };

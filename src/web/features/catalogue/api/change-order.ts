@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AdminOrder } from '#shared/schemas/catalogue';
 import { api } from '#web/lib/api-client';
-import { shopKeys } from './shop-keys';
+import { catalogueKeys } from './catalogue-keys';
 
 export interface ChangeOrderInput {
   id: string;
@@ -16,6 +16,6 @@ export function useChangeOrder() {
   return useMutation({
     mutationFn: changeOrder,
     // A refund puts stock back: the catalogue lists change too.
-    onSettled: () => client.invalidateQueries({ queryKey: shopKeys.all }),
+    onSettled: () => client.invalidateQueries({ queryKey: catalogueKeys.all }),
   });
 }

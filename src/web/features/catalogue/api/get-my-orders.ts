@@ -1,7 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { OrderListResponse } from '#shared/schemas/catalogue';
 import { api } from '#web/lib/api-client';
-import { shopKeys } from './shop-keys';
+import { catalogueKeys } from './catalogue-keys';
 
 export const MY_ORDERS_PAGE_SIZE = 10;
 
@@ -11,7 +11,7 @@ export const fetchMyOrders = (page: number, signal?: AbortSignal) =>
 
 export const myOrdersQueryOptions = (page: number) =>
   queryOptions({
-    queryKey: shopKeys.myOrders(page),
+    queryKey: catalogueKeys.myOrders(page),
     queryFn: ({ signal }) => fetchMyOrders(page, signal),
     placeholderData: keepPreviousData,
     // Staff may fulfil or refund while the page is open: look again when the person comes back.

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CatalogueItem, CreateCatalogueItemBody, UpdateCatalogueItemBody } from '#shared/schemas/catalogue';
 import { api } from '#web/lib/api-client';
-import { shopKeys } from './shop-keys';
+import { catalogueKeys } from './catalogue-keys';
 
 export type SaveCatalogueItemInput = { id: null; body: CreateCatalogueItemBody } | { id: string; body: UpdateCatalogueItemBody };
 
@@ -15,6 +15,6 @@ export function useSaveCatalogueItem() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: saveCatalogueItem,
-    onSettled: () => client.invalidateQueries({ queryKey: shopKeys.all }),
+    onSettled: () => client.invalidateQueries({ queryKey: catalogueKeys.all }),
   });
 }

@@ -5,7 +5,7 @@ import { QueryState } from '#web/components/ui/query-state';
 import { apiErrorMessage } from '#web/lib/api-client';
 import { useCatalogue } from '../api/get-catalogue';
 import { CatalogueList } from './catalogue-list';
-import '../shop.css';
+import '../catalogue.css';
 
 /** The catalogue for guests: what credits buy, and an invitation to sign up to buy it. */
 export function GuestCatalogue() {

@@ -1,6 +1,6 @@
 import { CatalogueManager } from './catalogue-manager';
 import { OrdersManager } from './orders-manager';
-import '../shop.css';
+import '../catalogue.css';
 
 /** The operator console's Shop tab: the catalogue and the orders. */
 export function ShopManager({ isAdmin }: { isAdmin: boolean }) {

@@ -9,7 +9,7 @@ import { useCatalogue } from '../api/get-catalogue';
 import { BuyDialog } from './buy-dialog';
 import { CatalogueList } from './catalogue-list';
 import { MyOrders } from './my-orders';
-import '../shop.css';
+import '../catalogue.css';
 
 /** The dashboard's "Use your credits": the catalogue with a Buy button per item, and my orders. */
 export function ShopSection({ userId }: { userId: string }) {

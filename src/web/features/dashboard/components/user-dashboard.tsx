@@ -9,7 +9,7 @@ import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
 import { LazyExchangePanel } from '#web/features/exchange';
 import { LedgerHistory, OutstandingNotice, PaymentHistory, TopUpPanel } from '#web/features/payments';
-import { ShopSection } from '#web/features/shop';
+import { ShopSection } from '#web/features/catalogue';
 
 export function UserDashboard({ user }: { user: User }) {
   const credits = useSessionStore((s) => s.credits);

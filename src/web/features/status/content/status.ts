@@ -1,4 +1,8 @@
-import type { StatusComponent } from './types';
+export interface StatusComponent {
+  id: string;
+  name: string;
+  description: string;
+}
 
 /** The parts of Olympus the status page reports on, in display order. */
 export const STATUS_COMPONENTS: readonly StatusComponent[] = [

@@ -14,7 +14,7 @@ import {
   useLiveStatus,
 } from '#web/features/status';
 import '#web/features/status/status.css';
-import { PageHeader } from '../components/page-header';
+import { PageHeader } from '#web/components/ui/page-header';
 import { STATUS_COMPONENTS } from '../content/status';
 
 const REFRESH_SECONDS = STATUS_PAGE_REFRESH_MS / 1000;
