@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import toast from 'react-hot-toast';
+import { ErrorCode } from '#shared/error-codes';
 import { formatCredits } from '#shared/fees';
 import type { CatalogueItem, InsufficientCreditsDetails } from '#shared/schemas/catalogue';
 import { topUpLink } from '#web/features/payments';
@@ -16,7 +17,7 @@ interface BuyDialogProps {
 }
 
 function shortfallOf(err: unknown): number | null {
-  if (!(err instanceof ApiError) || err.code !== 'INSUFFICIENT_CREDITS') return null;
+  if (!(err instanceof ApiError) || err.code !== ErrorCode.INSUFFICIENT_CREDITS) return null;
   const details = err.details as Partial<InsufficientCreditsDetails> | null;
   return typeof details?.shortfallCents === 'number' ? details.shortfallCents : null;
 }
