@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
+import { CopyButton } from '#web/components/ui/copy-button';
 import { apiErrorMessage } from '#web/lib/api-client';
 import { useCreateApiKey } from '../api/create-api-key';
 import { useApiKeys } from '../api/get-api-keys';
@@ -56,9 +57,7 @@ export function ApiKeysPanel() {
             {shown.key}
           </code>
           <div className="actions">
-            <button type="button" className="btn btn-ghost btn-small" onClick={() => void navigator.clipboard?.writeText(shown.key)}>
-              Copy
-            </button>
+            <CopyButton value={shown.key} />
             <button type="button" className="btn btn-ghost btn-small" onClick={() => setShown(null)}>
               I have saved it
             </button>

@@ -10,7 +10,7 @@ import { useCheckPayment } from '../api/check-payment';
 import { usePayment } from '../api/get-payment';
 import { usePaymentStatus } from '../api/get-payment-status';
 import { PaymentCallError } from '../api/payment-call-error';
-import { CopyButton } from '../components/copy-button';
+import { CopyButton } from '#web/components/ui/copy-button';
 import { clearPaymentExpiry, ensurePaymentExpiry, formatCountdown } from '../payment-expiry';
 import { isCompleteStatus, paymentStatusMessage, PROBLEM_STATUS_MESSAGES } from '../payment-status';
 import '../payments.css';

@@ -8,6 +8,7 @@ import {
   type WebhookSettings,
 } from '#shared/schemas/webhooks';
 import { CheckboxField } from '#web/components/ui/forms';
+import { CopyButton } from '#web/components/ui/copy-button';
 import { ApiError } from '#web/lib/api-client';
 import { useEnableWebhook } from '../api/enable-webhook';
 import { useWebhookSettings } from '../api/get-webhook-settings';
@@ -19,7 +20,6 @@ import '../webhooks.css';
 
 /** Spec section 8. */
 export const SAVE_FAILED_MESSAGE = 'Failed to update webhook settings';
-const COPIED_MS = 2000;
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 const formatTime = (iso: string) => timeFormat.format(new Date(iso));
 
@@ -61,7 +61,6 @@ function SigningSecret({
   onRotated: (secret: string, hint: string) => void;
 }) {
   const id = useId();
-  const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState(false);
   const [rotating, setRotating] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -71,22 +70,6 @@ function SigningSecret({
   useEffect(() => {
     if (confirming) confirmRef.current?.focus();
   }, [confirming]);
-
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  const copy = async () => {
-    if (!revealed) return;
-    try {
-      await navigator.clipboard.writeText(revealed);
-      setCopied(true);
-    } catch {
-      toast.error('Could not copy. Select the secret and copy it yourself.');
-    }
-  };
 
   const rotate = async () => {
     setRotating(true);
@@ -111,9 +94,7 @@ function SigningSecret({
         <>
           <div className="webhook-secret-row">
             <input id={`${id}-value`} className="webhook-secret-value" readOnly value={revealed} aria-labelledby={`${id}-label`} aria-describedby={`${id}-note`} onFocus={(e) => e.currentTarget.select()} />
-            <button type="button" className="btn btn-secondary btn-small" onClick={() => void copy()}>
-              {copied ? 'Copied!' : 'Copy'}
-            </button>
+            <CopyButton value={revealed} />
           </div>
           <p id={`${id}-note`} className="field-note webhook-secret-warning">
             Copy it now: for your safety it will not be shown again.

@@ -1,8 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
 import { COPIED_FEEDBACK_MS } from '#shared/constants';
 
-/** Copies `value`; the label reads Copied! for 2 seconds (spec sections 2 and 9). */
-export function CopyButton({ value, label }: { value: string; label: string }) {
+/**
+ * The one copy button: copies `value`, and reads Copied! (or Copy failed) for 2 seconds. `label` is its
+ * accessible name while idle ("Copy address"); without one the button is simply named Copy.
+ */
+export function CopyButton({ value, label }: { value: string; label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(() => () => {
@@ -14,6 +17,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
       await navigator.clipboard.writeText(value);
       setState('copied');
     } catch {
+      // Clipboard refused (permissions, insecure context): the value stays selectable on screen.
       setState('failed');
     }
     if (timer.current) clearTimeout(timer.current);
@@ -21,7 +25,7 @@ export function CopyButton({ value, label }: { value: string; label: string }) {
   }
 
   return (
-    <button type="button" className="btn btn-secondary btn-small" onClick={copy} aria-label={state === 'idle' ? label : undefined}>
+    <button type="button" className="btn btn-secondary btn-small copy-button" onClick={() => void copy()} aria-label={state === 'idle' ? label : undefined}>
       <span aria-live="polite">{state === 'copied' ? 'Copied!' : state === 'failed' ? 'Copy failed' : 'Copy'}</span>
     </button>
   );
