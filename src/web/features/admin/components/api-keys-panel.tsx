@@ -2,12 +2,11 @@ import { useId, useState, type FormEvent } from 'react';
 import { TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
 import { CopyButton } from '#web/components/ui/copy-button';
+import { formatWhen } from '#web/lib/format';
 import { apiErrorMessage } from '#web/lib/api-client';
 import { useCreateApiKey } from '../api/create-api-key';
 import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
-
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
 /**
  * The charge API's keys (admin only; the server enforces it). A new key is shown once, right after it
@@ -98,9 +97,9 @@ export function ApiKeysPanel() {
                     <td>
                       <code>{k.prefix}…</code>
                     </td>
-                    <td>{when(k.createdAt)}</td>
-                    <td>{when(k.lastUsedAt)}</td>
-                    <td>{k.revokedAt ? `Revoked ${when(k.revokedAt)}` : 'Active'}</td>
+                    <td>{formatWhen(k.createdAt)}</td>
+                    <td>{formatWhen(k.lastUsedAt)}</td>
+                    <td>{k.revokedAt ? `Revoked ${formatWhen(k.revokedAt)}` : 'Active'}</td>
                     <td>
                       {!k.revokedAt && (
                         <button

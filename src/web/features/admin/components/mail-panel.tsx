@@ -1,11 +1,11 @@
 import { useId, useState } from 'react';
 import { Pagination } from '#web/components/ui/pagination';
+import { formatWhen } from '#web/lib/format';
 import { apiErrorMessage } from '#web/lib/api-client';
 import { useOutgoingMail } from '../api/get-outgoing-mail';
 import { useRetryMail } from '../api/retry-mail';
 
 const STATUSES = ['', 'failed', 'pending', 'sending', 'sent'] as const;
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
 /** Outgoing mail for staff: what was sent, what is waiting, and what failed with the mail server's answer. */
 export function MailPanel() {
@@ -67,13 +67,13 @@ export function MailPanel() {
             <tbody>
               {mail.data.messages.map((m) => (
                 <tr key={m._id}>
-                  <td>{when(m.createdAt)}</td>
+                  <td>{formatWhen(m.createdAt)}</td>
                   <td>{m.to}</td>
                   <td>{m.subject}</td>
                   <td>{m.status}</td>
                   <td>{m.attempts}</td>
                   <td>{m.lastError ?? '—'}</td>
-                  <td>{when(m.sentAt)}</td>
+                  <td>{formatWhen(m.sentAt)}</td>
                   <td>
                     {m.status === 'failed' && (
                       <button type="button" className="btn btn-ghost btn-small" disabled={retry.isPending} onClick={() => retry.mutate(m._id)}>

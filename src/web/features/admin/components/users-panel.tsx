@@ -14,10 +14,7 @@ import { useUserLedger } from '../api/get-user-ledger';
 import { useUsers } from '../api/get-users';
 import { useUpdateUser, type UserChange } from '../api/update-user';
 import { AdminTwoFactorReset } from '#web/features/two-factor';
-
-function newIdempotencyKey(): string {
-  return crypto.randomUUID().replace(/-/g, '');
-}
+import { newIdempotencyKey } from '#web/lib/idempotency-key';
 
 /** Search users; open one to see balance, ledger and sessions, and (admins) act on the account. */
 export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {

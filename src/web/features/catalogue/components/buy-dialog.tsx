@@ -7,7 +7,7 @@ import type { CatalogueItem, InsufficientCreditsDetails } from '#shared/schemas/
 import { topUpLink } from '#web/features/payments';
 import { ApiError, apiErrorMessage } from '#web/lib/api-client';
 import { useBuyItem } from '../api/buy-item';
-import { newIdempotencyKey } from '../lib/idempotency-key';
+import { newIdempotencyKey } from '#web/lib/idempotency-key';
 
 interface BuyDialogProps {
   item: CatalogueItem;

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import type { CatalogueItem } from '#shared/schemas/catalogue';
-import { credits, stockLabel } from '../lib/format';
+import { creditsText } from '#web/lib/format';
+import { stockLabel } from '../lib/format';
 
 /** The active items as cards; `action` renders each card's button or link. */
 export function CatalogueList({ items, action }: { items: CatalogueItem[]; action: (item: CatalogueItem) => ReactNode }) {
@@ -13,7 +14,7 @@ export function CatalogueList({ items, action }: { items: CatalogueItem[]; actio
             <h3>{item.name}</h3>
             {item.description && <p className="muted catalogue-description">{item.description}</p>}
             <p className="catalogue-price">
-              <strong>{credits(item.priceCents)}</strong>
+              <strong>{creditsText(item.priceCents)}</strong>
               {stock && <span className={`catalogue-stock${item.stock === 0 ? ' sold-out' : ''}`}>{stock}</span>}
             </p>
             {action(item)}

@@ -7,7 +7,7 @@ import { QueryState } from '#web/components/ui/query-state';
 import { ApiError, apiErrorMessage } from '#web/lib/api-client';
 import { useStaffCatalogue } from '../api/get-staff-catalogue';
 import { useSaveCatalogueItem } from '../api/save-catalogue-item';
-import { credits } from '../lib/format';
+import { creditsText } from '#web/lib/format';
 
 interface FormState {
   name: string;
@@ -118,7 +118,7 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
                 {items.map((item) => (
                   <tr key={item._id} data-testid="staff-catalogue-row">
                     <td>{item.name}</td>
-                    <td>{credits(item.priceCents)}</td>
+                    <td>{creditsText(item.priceCents)}</td>
                     <td>{item.stock === null ? 'Unlimited' : item.stock}</td>
                     <td>{item.active ? 'Listed' : 'Hidden'}</td>
                     {isAdmin && (

@@ -4,7 +4,8 @@ import { QueryState } from '#web/components/ui/query-state';
 import { Pagination } from '#web/components/ui/pagination';
 import { apiErrorMessage } from '#web/lib/api-client';
 import { MY_ORDERS_PAGE_SIZE, useMyOrders } from '../api/get-my-orders';
-import { credits, ORDER_STATUS_LABELS, receiptPath, when } from '../lib/format';
+import { creditsText, formatWhen } from '#web/lib/format';
+import { ORDER_STATUS_LABELS, receiptPath } from '../lib/format';
 
 /** My orders, newest first: status, price and the receipt of each ledger entry the order made. */
 export function MyOrders() {
@@ -28,7 +29,7 @@ export function MyOrders() {
               <li key={order._id} className="order-row" data-testid="order-row">
                 <div>
                   <strong>{order.itemName}</strong>
-                  <span className="muted"> · {credits(order.priceCents)} · {when(order.createdAt)}</span>
+                  <span className="muted"> · {creditsText(order.priceCents)} · {formatWhen(order.createdAt)}</span>
                 </div>
                 <span className={`order-status order-status-${order.status}`} data-testid="order-status">
                   {ORDER_STATUS_LABELS[order.status]}

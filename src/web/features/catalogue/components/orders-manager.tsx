@@ -7,7 +7,8 @@ import { QueryState } from '#web/components/ui/query-state';
 import { apiErrorMessage } from '#web/lib/api-client';
 import { useChangeOrder, type ChangeOrderInput } from '../api/change-order';
 import { STAFF_ORDERS_PAGE_SIZE, useStaffOrders } from '../api/get-staff-orders';
-import { credits, ORDER_STATUS_LABELS, when } from '../lib/format';
+import { creditsText, formatWhen } from '#web/lib/format';
+import { ORDER_STATUS_LABELS } from '../lib/format';
 
 /** Staff: orders by status. Support and admins fulfil paid orders; admins refund (asked twice). */
 export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
@@ -68,10 +69,10 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
               <tbody>
                 {list.map((order) => (
                   <tr key={order._id} data-testid="staff-order-row">
-                    <td>{when(order.createdAt)}</td>
+                    <td>{formatWhen(order.createdAt)}</td>
                     <td>{order.owner.username}</td>
                     <td>{order.itemName}</td>
-                    <td>{credits(order.priceCents)}</td>
+                    <td>{creditsText(order.priceCents)}</td>
                     <td>{ORDER_STATUS_LABELS[order.status]}</td>
                     <td className="row-actions">
                       {order.status === 'paid' && (
@@ -85,9 +86,9 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
                         </button>
                       )}
                       {isAdmin && confirmingRefund === order._id && (
-                        <span role="group" aria-label={`Refund ${credits(order.priceCents)} to ${order.owner.username}?`} className="confirm-refund">
+                        <span role="group" aria-label={`Refund ${creditsText(order.priceCents)} to ${order.owner.username}?`} className="confirm-refund">
                           <button type="button" className="btn btn-primary btn-small" disabled={change.isPending} onClick={() => void run({ id: order._id, action: 'refund' }, order)}>
-                            Confirm refund of {credits(order.priceCents)}
+                            Confirm refund of {creditsText(order.priceCents)}
                           </button>
                           <button type="button" className="btn btn-ghost btn-small" onClick={() => setConfirmingRefund(null)}>
                             Keep

@@ -16,7 +16,8 @@ import { useNow } from '../hooks/use-now';
 import { saveClaim } from '../lib/reward-claims';
 import { CurrencySelect } from './currency-select';
 import { ExchangeTracker, STATUS_MESSAGES } from './exchange-tracker';
-import { formatClock, formatCountdown, formatCreditAmount, formatLimits, rangeProblem } from './format';
+import { formatClock, formatCountdown, formatCreditAmount, formatLimits } from '#web/lib/format';
+import { rangeProblem } from './range-problem';
 import { PendingRewards } from './pending-rewards';
 import '../exchange.css';
 

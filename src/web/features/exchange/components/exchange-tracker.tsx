@@ -5,7 +5,7 @@ import { paths } from '#shared/routes';
 import type { Exchange, ExchangeRewards, ExchangeStatus } from '#shared/schemas/exchange';
 import { useExchangeStatus } from '../api/get-exchange';
 import { CopyButton } from '#web/components/ui/copy-button';
-import { formatClock, formatDeadline } from './format';
+import { formatClock, formatDeadline } from '#web/lib/format';
 
 // The QR code library is needed only once a deposit address exists: not on the page's first load.
 const QRCodeSVG = lazy(() => import('qrcode.react').then((m) => ({ default: m.QRCodeSVG })));

@@ -5,6 +5,7 @@ import { COUNTDOWN_TICK_MS, QR_CODE } from '#shared/constants';
 import { paths } from '#shared/routes';
 import type { Payment } from '#shared/schemas/payments';
 import { usePageMeta } from '#web/components/use-page-meta';
+import { formatAmount } from '#web/lib/format';
 import { ApiError } from '#web/lib/api-client';
 import { useCheckPayment } from '../api/check-payment';
 import { usePayment } from '../api/get-payment';
@@ -22,8 +23,6 @@ interface ProcessQuery {
   id: string;
   extraId: string | null;
 }
-
-const usd = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** The query must describe the signed-in user's own payment (design.md section 6: links are easy to forge). */
 function differsFromPayment(q: ProcessQuery, p: Payment): boolean {
@@ -135,19 +134,19 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
                 {query.amount} {currencyLabel}
               </strong>
             </p>
-            <p className="muted">≈ {usd(payment.priceAmount)} USD</p>
+            <p className="muted">≈ {formatAmount(payment.priceAmount)} USD</p>
             <dl className="topup-summary">
               <div>
                 <dt>Payment amount</dt>
-                <dd>{usd(payment.priceAmount)} USD</dd>
+                <dd>{formatAmount(payment.priceAmount)} USD</dd>
               </div>
               <div>
                 <dt>Processing fee ({payment.feePercent}%)</dt>
-                <dd data-testid="payment-fee">{usd(payment.fee)} USD</dd>
+                <dd data-testid="payment-fee">{formatAmount(payment.fee)} USD</dd>
               </div>
               <div>
                 <dt>Credits you will receive</dt>
-                <dd data-testid="payment-credits">{usd(payment.credits)}</dd>
+                <dd data-testid="payment-credits">{formatAmount(payment.credits)}</dd>
               </div>
             </dl>
           </div>

@@ -39,6 +39,4 @@ export function formatPercent(value: number | null): string {
   return `${value.toFixed(value === 100 ? 0 : 2)}%`;
 }
 
-export function formatDateTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
+export { formatDateTime } from '#web/lib/format';

@@ -7,6 +7,7 @@ import {
 } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
+import { formatDateTime } from '#web/lib/format';
 import { apiErrorMessage } from '#web/lib/api-client';
 import { useCannedReplies } from '../api/get-canned-replies';
 import { staffTicketQueryOptions, useStaffTicket } from '../api/get-staff-ticket';
@@ -19,7 +20,7 @@ import { useUploadStaffAttachment } from '../api/upload-attachment';
 import { useUpdateStaffTicket, type StaffTicketChange } from '../api/update-staff-ticket';
 import { CannedRepliesPanel } from './canned-replies-panel';
 import { firstResponseLabel } from './first-response';
-import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
+import { TicketStatusBadge } from './ticket-status-badge';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
 
@@ -233,7 +234,7 @@ export function StaffQueue() {
                     </span>
                     <TicketStatusBadge status={ticket.status} />
                     <span className="muted ticket-row-when">
-                      {ticket.requester.name} · {ticket.priority} · {formatWhen(ticket.lastMessageAt)}
+                      {ticket.requester.name} · {ticket.priority} · {formatDateTime(ticket.lastMessageAt)}
                     </span>
                     <span className="ticket-row-desk">
                       <span>{ticket.assignedTo ? `Assigned to ${ticket.assignedTo.username}` : 'Unassigned'}</span>

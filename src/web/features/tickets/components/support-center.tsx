@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import type { Ticket } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
+import { formatDateTime } from '#web/lib/format';
 import { ApiError, apiErrorMessage } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
 import { useSessionStore } from '#web/features/auth';
@@ -12,7 +13,7 @@ import { requesterBase } from '../api/tickets-api';
 import { useUpdateTicket } from '../api/update-ticket';
 import { useUploadTicketAttachment } from '../api/upload-attachment';
 import { CreateTicketModal } from './create-ticket-modal';
-import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
+import { TicketStatusBadge } from './ticket-status-badge';
 import { RatingForm } from './rating-form';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
@@ -117,7 +118,7 @@ export function SupportCenter() {
                     </span>
                     <TicketStatusBadge status={ticket.status} />
                     <span className="muted ticket-row-when">
-                      {ticket.messageCount} {ticket.messageCount === 1 ? 'message' : 'messages'} · {formatWhen(ticket.lastMessageAt)}
+                      {ticket.messageCount} {ticket.messageCount === 1 ? 'message' : 'messages'} · {formatDateTime(ticket.lastMessageAt)}
                     </span>
                   </button>
                 </li>

@@ -1,13 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
+import { formatDateTime } from '#web/lib/format';
 import { ApiError } from '#web/lib/api-client';
 import { useAddPasskey } from '../api/add-passkey';
 import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { passkeysUnavailableHere } from '../passkeys-availability';
 import { TextField } from '#web/components/ui/forms';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The browser's refusal (cancelled, timed out) or the server's message. */
 export function passkeyErrorMessage(err: unknown, fallback: string): string {
@@ -83,7 +82,7 @@ export function PasskeysSection() {
               <div>
                 <p className="passkey-name">{p.name}</p>
                 <p className="muted">
-                  Added {dateFormat.format(new Date(p.createdAt))} · {p.lastUsedAt ? `last used ${dateFormat.format(new Date(p.lastUsedAt))}` : 'never used'}
+                  Added {formatDateTime(p.createdAt)} · {p.lastUsedAt ? `last used ${formatDateTime(p.lastUsedAt)}` : 'never used'}
                 </p>
               </div>
               <button

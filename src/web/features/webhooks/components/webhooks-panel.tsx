@@ -9,6 +9,7 @@ import {
 } from '#shared/schemas/webhooks';
 import { CheckboxField } from '#web/components/ui/forms';
 import { CopyButton } from '#web/components/ui/copy-button';
+import { formatDateTime } from '#web/lib/format';
 import { ApiError } from '#web/lib/api-client';
 import { useEnableWebhook } from '../api/enable-webhook';
 import { useWebhookSettings } from '../api/get-webhook-settings';
@@ -20,8 +21,6 @@ import '../webhooks.css';
 
 /** Spec section 8. */
 export const SAVE_FAILED_MESSAGE = 'Failed to update webhook settings';
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const formatTime = (iso: string) => timeFormat.format(new Date(iso));
 
 type Field = 'url' | 'events' | 'enabled';
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready' };
@@ -107,7 +106,7 @@ function SigningSecret({
       )}
       {overlapUntil && (
         <p className="webhook-notice" role="status">
-          Your previous secret also signs deliveries until <time dateTime={overlapUntil}>{formatTime(overlapUntil)}</time>: each delivery carries both
+          Your previous secret also signs deliveries until <time dateTime={overlapUntil}>{formatDateTime(overlapUntil)}</time>: each delivery carries both
           signatures, so switch your receiver to the new secret before then.
         </p>
       )}
@@ -272,10 +271,10 @@ export function WebhooksPanel() {
                 {saved.failingSince && (
                   <>
                     {' '}
-                    (since <time dateTime={saved.failingSince}>{formatTime(saved.failingSince)}</time>)
+                    (since <time dateTime={saved.failingSince}>{formatDateTime(saved.failingSince)}</time>)
                   </>
                 )}
-                , so Olympus stopped sending on <time dateTime={saved.disabledAt}>{formatTime(saved.disabledAt)}</time>. Fix your receiver, then turn the
+                , so Olympus stopped sending on <time dateTime={saved.disabledAt}>{formatDateTime(saved.disabledAt)}</time>. Fix your receiver, then turn the
                 webhook on again. Failed deliveries can be replayed from the log below.
               </p>
               <button type="button" className="btn btn-primary btn-small" disabled={enableWebhook.isPending} onClick={() => void reEnable()}>
