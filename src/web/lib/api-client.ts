@@ -46,9 +46,13 @@ export class ApiError extends Error {
   }
 }
 
-/** The message of a failed call: the client's ApiError message (the server's words, or ours for no answer), else `fallback`. */
-export function apiErrorMessage(err: unknown, fallback: string): string {
-  return err instanceof ApiError ? err.message : fallback;
+/**
+ * The one way the web words a failed call: the server's `error` field, the client's own message when
+ * there was no answer (timeout, offline), otherwise `fallback` (a non-JSON answer, or not an ApiError).
+ */
+export function errorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) return err.fromServer || err.status === 0 ? err.message : fallback;
+  return fallback;
 }
 
 export interface RequestOptions {

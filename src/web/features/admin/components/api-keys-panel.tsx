@@ -3,7 +3,7 @@ import { TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
 import { CopyButton } from '#web/components/ui/copy-button';
 import { formatWhen } from '#web/lib/format';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { useCreateApiKey } from '../api/create-api-key';
 import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
@@ -42,7 +42,7 @@ export function ApiKeysPanel() {
         (<code>Authorization: Bearer olk_live_…</code>). See the API document at <a href="/api/docs">/api/docs</a>.
       </p>
       <form className="admin-search" onSubmit={submit} aria-label="Create an API key">
-        <TextField label="Key name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required error={create.isError ? apiErrorMessage(create.error, 'Could not create the key') : null} />
+        <TextField label="Key name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required error={create.isError ? errorMessage(create.error, 'Could not create the key') : null} />
         <button type="submit" className="btn" disabled={create.isPending || !name.trim()}>
           Create key
         </button>
@@ -65,13 +65,13 @@ export function ApiKeysPanel() {
       )}
       {revoke.isError && (
         <p className="field-error" role="alert">
-          {apiErrorMessage(revoke.error, 'Could not revoke the key')}
+          {errorMessage(revoke.error, 'Could not revoke the key')}
         </p>
       )}
       <QueryState
         data={keys.data?.apiKeys}
         loading="Loading API keys…"
-        error={keys.isError ? apiErrorMessage(keys.error, 'Failed to load API keys') : null}
+        error={keys.isError ? errorMessage(keys.error, 'Failed to load API keys') : null}
         isEmpty={(list) => list.length === 0}
         empty="No API keys yet."
       >

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Pagination } from '#web/components/ui/pagination';
 import { formatWhen } from '#web/lib/format';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { useOutgoingMail } from '../api/get-outgoing-mail';
 import { useRetryMail } from '../api/retry-mail';
 
@@ -37,13 +37,13 @@ export function MailPanel() {
         </select>
       </div>
       <p role="status" aria-live="polite">
-        {retry.isSuccess ? retry.data.message : retry.isError ? (apiErrorMessage(retry.error, 'Could not queue the message again')) : ''}
+        {retry.isSuccess ? retry.data.message : retry.isError ? (errorMessage(retry.error, 'Could not queue the message again')) : ''}
       </p>
       {mail.isPending ? (
         <p aria-busy="true">Loading…</p>
       ) : mail.isError ? (
         <p className="field-error" role="alert">
-          {apiErrorMessage(mail.error, 'Failed to load outgoing mail')}
+          {errorMessage(mail.error, 'Failed to load outgoing mail')}
         </p>
       ) : mail.data.messages.length === 0 ? (
         <p>No {status || ''} messages.</p>

@@ -6,7 +6,7 @@ import { formatCredits } from '#shared/fees';
 import { SelectField, TextField } from '#web/components/ui/forms';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useAdjustCredits } from '../api/adjust-credits';
 import { useUser } from '../api/get-user';
 import { useUserActivity } from '../api/get-user-activity';
@@ -23,7 +23,7 @@ export function UsersPanel({ isAdmin }: { isAdmin: boolean }) {
   const [submitted, setSubmitted] = useState('');
   const users = useUsers(submitted);
   const results: AdminUser[] | null = users.data?.users ?? null;
-  const error = users.isError ? (apiErrorMessage(users.error, 'Failed to search users')) : null;
+  const error = users.isError ? (errorMessage(users.error, 'Failed to search users')) : null;
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const runSearch = (text: string) => {
     if (text === submitted) void users.refetch();
@@ -103,7 +103,7 @@ function UserDetail({ id, isAdmin, onBack }: { id: string; isAdmin: boolean; onB
   const detail = detailQuery.data ?? null;
   const ledger = ledgerQuery.data ?? null;
   const failure = detailQuery.error ?? ledgerQuery.error;
-  const error = failure ? (apiErrorMessage(failure, 'Failed to load user')) : null;
+  const error = failure ? (errorMessage(failure, 'Failed to load user')) : null;
 
   if (error) {
     return (
@@ -263,7 +263,7 @@ function AccountActions({ user }: { user: AdminUser }) {
       await update.mutateAsync(change);
       toast.success(success);
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'The change failed'));
+      toast.error(errorMessage(err, 'The change failed'));
     }
   }
 

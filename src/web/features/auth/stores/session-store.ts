@@ -8,7 +8,7 @@ import { AUTH_CHECK_DELAY_MS } from '#shared/constants';
 import type { AuthResponse, GuestResponse, GuestUser, User } from '#shared/schemas/auth';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
 import { isTokenExpired, readTokenClaims } from '#shared/token';
-import { api, ApiError, onTokenChange, refreshAccessToken } from '#web/lib/api-client';
+import { api, errorMessage, onTokenChange, refreshAccessToken } from '#web/lib/api-client';
 import { storage, type UserType } from '#web/lib/storage';
 
 export type SessionUser = User | GuestUser;
@@ -143,15 +143,6 @@ export function userResetState(state: SessionState, error: string | null): Sessi
 
 export function isGuestUser(user: SessionUser | null | undefined): user is GuestUser {
   return !!user && 'isGuest' in user && user.isGuest === true;
-}
-
-/**
- * The message to show for a failed call: the server's `error` field, the client's own message when there
- * was no answer (timeout, offline), otherwise the catalogue's fallback (spec section 8).
- */
-export function errorMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) return err.fromServer || err.status === 0 ? err.message : fallback;
-  return fallback;
 }
 
 // ---- Login hooks: the extension point for work that follows a sign-in ----------------------------------

@@ -5,7 +5,7 @@ import { ErrorCode } from '#shared/error-codes';
 import { formatCredits } from '#shared/fees';
 import type { CatalogueItem, InsufficientCreditsDetails } from '#shared/schemas/catalogue';
 import { topUpLink } from '#web/features/payments';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useBuyItem } from '../api/buy-item';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
 
@@ -60,7 +60,7 @@ export function BuyDialog({ item, balanceCents, onClose }: BuyDialogProps) {
     } catch (err) {
       const missing = shortfallOf(err);
       if (missing !== null) setServerShortfall(missing);
-      else setError(apiErrorMessage(err, 'The purchase failed. Try again.'));
+      else setError(errorMessage(err, 'The purchase failed. Try again.'));
     }
   }
 

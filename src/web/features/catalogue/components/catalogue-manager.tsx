@@ -4,7 +4,7 @@ import { formatCredits, toCents } from '#shared/fees';
 import type { CatalogueItem, CreateCatalogueItemBody } from '#shared/schemas/catalogue';
 import { TextareaField, TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useStaffCatalogue } from '../api/get-staff-catalogue';
 import { useSaveCatalogueItem } from '../api/save-catalogue-item';
 import { creditsText } from '#web/lib/format';
@@ -83,7 +83,7 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
       await save.mutateAsync({ id: item._id, body: { active: !item.active } });
       toast.success(item.active ? `${item.name} is hidden` : `${item.name} is listed`);
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'Could not change the item'));
+      toast.error(errorMessage(err, 'Could not change the item'));
     }
   }
 
@@ -94,7 +94,7 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
       <QueryState
         data={catalogue.data?.items}
         loading="Loading the catalogue…"
-        error={catalogue.isError ? (apiErrorMessage(catalogue.error, 'Could not load the catalogue')) : null}
+        error={catalogue.isError ? (errorMessage(catalogue.error, 'Could not load the catalogue')) : null}
         isEmpty={(items) => items.length === 0}
         empty="No items yet."
       >

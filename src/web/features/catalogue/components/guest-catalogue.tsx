@@ -2,7 +2,7 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { QueryState } from '#web/components/ui/query-state';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { useCatalogue } from '../api/get-catalogue';
 import { CatalogueList } from './catalogue-list';
 import '../catalogue.css';
@@ -18,7 +18,7 @@ export function GuestCatalogue() {
       <QueryState
         data={catalogue.data?.items}
         loading="Loading the catalogue…"
-        error={catalogue.isError ? (apiErrorMessage(catalogue.error, 'Could not load the catalogue')) : null}
+        error={catalogue.isError ? (errorMessage(catalogue.error, 'Could not load the catalogue')) : null}
         isEmpty={(items) => items.length === 0}
         empty="Nothing to buy yet. Check back soon."
       >

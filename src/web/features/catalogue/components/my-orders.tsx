@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { QueryState } from '#web/components/ui/query-state';
 import { Pagination } from '#web/components/ui/pagination';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { MY_ORDERS_PAGE_SIZE, useMyOrders } from '../api/get-my-orders';
 import { creditsText, formatWhen } from '#web/lib/format';
 import { ORDER_STATUS_LABELS, receiptPath } from '../lib/format';
@@ -19,7 +19,7 @@ export function MyOrders() {
       <QueryState
         data={orders.data?.orders}
         loading="Loading your orders…"
-        error={orders.isError ? (apiErrorMessage(orders.error, 'Could not load your orders')) : null}
+        error={orders.isError ? (errorMessage(orders.error, 'Could not load your orders')) : null}
         isEmpty={(list) => list.length === 0}
         empty="No orders yet."
       >

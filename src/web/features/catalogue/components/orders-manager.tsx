@@ -4,7 +4,7 @@ import { ORDER_STATUSES, type AdminOrder, type OrderStatus } from '#shared/schem
 import { SelectField } from '#web/components/ui/forms';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { useChangeOrder, type ChangeOrderInput } from '../api/change-order';
 import { STAFF_ORDERS_PAGE_SIZE, useStaffOrders } from '../api/get-staff-orders';
 import { creditsText, formatWhen } from '#web/lib/format';
@@ -26,7 +26,7 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
       await change.mutateAsync(input);
       toast.success(input.action === 'fulfil' ? `Order for ${order.itemName} fulfilled` : `Order for ${order.itemName} refunded`);
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'Could not change the order'));
+      toast.error(errorMessage(err, 'Could not change the order'));
     }
   }
 
@@ -47,7 +47,7 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
       <QueryState
         data={orders.data?.orders}
         loading="Loading orders…"
-        error={orders.isError ? (apiErrorMessage(orders.error, 'Could not load orders')) : null}
+        error={orders.isError ? (errorMessage(orders.error, 'Could not load orders')) : null}
         isEmpty={(list) => list.length === 0}
         empty="No orders."
       >

@@ -4,7 +4,7 @@ import type { CatalogueItem } from '#shared/schemas/catalogue';
 import { QueryState } from '#web/components/ui/query-state';
 import { useSessionStore } from '#web/features/auth';
 import { useCredits } from '#web/features/auth/credits';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { useCatalogue } from '../api/get-catalogue';
 import { BuyDialog } from './buy-dialog';
 import { CatalogueList } from './catalogue-list';
@@ -27,7 +27,7 @@ export function ShopSection({ userId }: { userId: string }) {
       <QueryState
         data={catalogue.data?.items}
         loading="Loading the catalogue…"
-        error={catalogue.isError ? (apiErrorMessage(catalogue.error, 'Could not load the catalogue')) : null}
+        error={catalogue.isError ? (errorMessage(catalogue.error, 'Could not load the catalogue')) : null}
         isEmpty={(items) => items.length === 0}
         empty="Nothing to buy yet. Check back soon."
       >

@@ -3,7 +3,7 @@ import type { Ticket } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
 import { formatDateTime } from '#web/lib/format';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
 import { useSessionStore } from '#web/features/auth';
 import { useTicket } from '../api/get-ticket';
@@ -38,7 +38,7 @@ export function SupportCenter() {
   const listQuery = useTickets(isGuest, page, !showingDetail);
   const loading = listQuery.isPending && listQuery.fetchStatus !== 'idle';
   const total = listQuery.data?.total ?? 0;
-  const error = listQuery.isError ? (apiErrorMessage(listQuery.error, 'Failed to load your tickets')) : null;
+  const error = listQuery.isError ? (errorMessage(listQuery.error, 'Failed to load your tickets')) : null;
   const detailQuery = useTicket(isGuest, showingDetail ? selectedId : null);
   const updateTicket = useUpdateTicket(isGuest, selectedId ?? '');
   const uploadFile = useUploadTicketAttachment(isGuest, selectedId ?? '');

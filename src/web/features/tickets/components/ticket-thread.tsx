@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, TICKET_MESSAGE_MAX, type CannedReply, type Ticket, type TicketAttachment } from '#shared/schemas/tickets';
 import { formatDateTime } from '#web/lib/format';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { TicketStatusBadge } from './ticket-status-badge';
 import { TextareaField } from '#web/components/ui/forms';
 
@@ -48,7 +48,7 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
     try {
       await onAttach(file);
     } catch (err) {
-      setFileError(apiErrorMessage(err, 'Failed to attach the file'));
+      setFileError(errorMessage(err, 'Failed to attach the file'));
     } finally {
       setUploading(false);
       input.value = '';
@@ -61,7 +61,7 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
     try {
       await onDownload(file);
     } catch (err) {
-      setFileError(apiErrorMessage(err, 'Failed to download the file'));
+      setFileError(errorMessage(err, 'Failed to download the file'));
     }
   }
   const [sending, setSending] = useState(false);

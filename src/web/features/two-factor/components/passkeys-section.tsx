@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { formatDateTime } from '#web/lib/format';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useAddPasskey } from '../api/add-passkey';
 import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
@@ -10,7 +10,7 @@ import { TextField } from '#web/components/ui/forms';
 
 /** The browser's refusal (cancelled, timed out) or the server's message. */
 export function passkeyErrorMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) return err.fromServer || err.status === 0 ? err.message : fallback;
+  if (err instanceof ApiError) return errorMessage(err, fallback);
   if (err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError')) return 'The passkey prompt was cancelled or timed out.';
   if (err instanceof Error && err.name === 'InvalidStateError') return 'This device already holds a passkey for your account.';
   return fallback;
