@@ -1,5 +1,5 @@
-import { fireEvent, render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '#web/lib/api-client';
 import { QueryTable, type TableQuery } from './query-table';
 
@@ -25,6 +25,8 @@ function table(query: TableQuery<Rows>) {
 }
 
 describe('QueryTable', () => {
+  afterEach(cleanup);
+
   it('shows loading, then the rows in a named table', () => {
     const { rerender } = render(table({ data: undefined, error: null, refetch: () => undefined }));
     expect(screen.getByText('Loading things…').getAttribute('aria-busy')).toBe('true');
