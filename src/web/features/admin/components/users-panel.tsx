@@ -205,14 +205,13 @@ function AdjustCreditsForm({ userId }: { userId: string }) {
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   // One key per intended adjustment: a double click or a retry posts once.
   const [key, setKey] = useState(newIdempotencyKey);
   const adjust = useAdjustCredits();
+  const saving = adjust.isPending;
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setSaving(true);
     setErrors({});
     try {
       await adjust.mutateAsync({ userId, amount: Number(amount), reason, idempotencyKey: key });
@@ -223,8 +222,6 @@ function AdjustCreditsForm({ userId }: { userId: string }) {
     } catch (err) {
       if (err instanceof ApiError) setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
       else setErrors({ form: 'Failed to adjust credits' });
-    } finally {
-      setSaving(false);
     }
   }
 

@@ -92,10 +92,10 @@ export function AdsManager() {
   const stats: AdDayStats[] = adsQuery.data?.stats ?? [];
   const loadError = adsQuery.isError ? (errorMessage(adsQuery.error, 'Failed to load ads')) : null;
   const saveAd = useSaveAd();
+  const saving = saveAd.isPending;
   const [editing, setEditing] = useState<StaffAd | null>(null);
   const [form, setForm] = useState<FormState>(EMPTY_FORM);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   const id = useId();
 
   const load = () => void adsQuery.refetch();
@@ -110,7 +110,6 @@ export function AdsManager() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setSaving(true);
     setFieldErrors({});
     try {
       await saveAd.mutateAsync({ id: editing?._id, body: bodyFor(form) });
@@ -123,8 +122,6 @@ export function AdsManager() {
       } else {
         toast.error('Failed to save the ad');
       }
-    } finally {
-      setSaving(false);
     }
   }
 

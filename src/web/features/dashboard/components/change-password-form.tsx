@@ -9,13 +9,13 @@ type Field = 'currentPassword' | 'newPassword';
 /** Needs the current password; on success the server ends every other session (design.md section 4). */
 export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
   const changePassword = useChangePassword();
+  const pending = changePassword.isPending;
   const id = useId();
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -31,7 +31,6 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
       document.getElementById(`${id}-${errors.currentPassword ? 'currentPassword' : 'newPassword'}`)?.focus();
       return;
     }
-    setPending(true);
     try {
       await changePassword.mutateAsync({ currentPassword, newPassword });
       setCurrentPassword('');
@@ -42,8 +41,6 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
       const api = err instanceof ApiError ? err : null;
       setFieldErrors((api?.fieldErrors ?? {}) as Partial<Record<Field, string>>);
       setFormError(api?.fromServer ? api.message : 'Failed to update password');
-    } finally {
-      setPending(false);
     }
   };
 

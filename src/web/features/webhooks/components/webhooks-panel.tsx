@@ -61,17 +61,16 @@ function SigningSecret({
 }) {
   const id = useId();
   const [confirming, setConfirming] = useState(false);
-  const [rotating, setRotating] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const rotateRef = useRef<HTMLButtonElement>(null);
   const rotateSecret = useRotateWebhookSecret();
+  const rotating = rotateSecret.isPending;
 
   useEffect(() => {
     if (confirming) confirmRef.current?.focus();
   }, [confirming]);
 
   const rotate = async () => {
-    setRotating(true);
     try {
       const result = await rotateSecret.mutateAsync();
       onRotated(result.secret, result.secretHint);
@@ -81,8 +80,6 @@ function SigningSecret({
       toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to rotate the signing secret');
       setConfirming(false);
       requestAnimationFrame(() => rotateRef.current?.focus());
-    } finally {
-      setRotating(false);
     }
   };
 
@@ -156,7 +153,9 @@ export function WebhooksPanel() {
   const id = useId();
   const settingsQuery = useWebhookSettings();
   const saveSettings = useSaveWebhookSettings();
+  const saving = saveSettings.isPending;
   const sendTestWebhook = useSendTestWebhook();
+  const testing = sendTestWebhook.isPending;
   const enableWebhook = useEnableWebhook();
   const saved: WebhookSettings | null = settingsQuery.data ?? null;
   // Try again shows the loading line, not the old error.
@@ -165,8 +164,6 @@ export function WebhooksPanel() {
   const [events, setEvents] = useState<WebhookEvent[]>([]);
   const [enabled, setEnabled] = useState(true);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
-  const [saving, setSaving] = useState(false);
-  const [testing, setTesting] = useState(false);
   const [revealed, setRevealed] = useState<string | null>(null);
   const [logVersion, setLogVersion] = useState(0);
   // The form edits its own copy of the saved settings: filled when they arrive, and again from each save's answer.
@@ -197,7 +194,6 @@ export function WebhooksPanel() {
       return;
     }
     setFieldErrors({});
-    setSaving(true);
     try {
       const result = await saveSettings.mutateAsync(parsed.data);
       apply(result);
@@ -210,21 +206,16 @@ export function WebhooksPanel() {
       setFieldErrors(errors);
       focusField(errors);
       toast.error(SAVE_FAILED_MESSAGE);
-    } finally {
-      setSaving(false);
     }
   };
 
   const sendTest = async () => {
-    setTesting(true);
     try {
       await sendTestWebhook.mutateAsync();
       toast.success('Test webhook queued');
       setLogVersion((v) => v + 1);
     } catch (err) {
       toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to send a test webhook');
-    } finally {
-      setTesting(false);
     }
   };
 
