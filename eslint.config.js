@@ -5,6 +5,40 @@ import tseslint from 'typescript-eslint';
 
 const SERVER_CODE = { group: ['**/server/**'], message: 'The web app must not import server code.' };
 const SERVER_ALIAS = { regex: '^#server/', message: 'The web app must not import server code.' };
+/**
+ * The web writes (and reads) the server in one way: query and mutation hooks in features/<name>/api/,
+ * which screens use for isPending and error (docs/decisions/0225-web-writes-and-error-codes.md). Only
+ * those api/ folders and src/web/lib call the API client; everything else may still use its ApiError,
+ * errorMessage and the rest.
+ */
+const API_CALLS_MESSAGE = 'Call the server through a query or mutation hook in features/<name>/api/ (docs/decisions/0225), not the API client.';
+const API_CALLS = [
+  { group: ['**/lib/api-client'], importNames: ['api', 'refreshAccessToken'], message: API_CALLS_MESSAGE },
+];
+
+/** A feature uses another only through its public entry, and never the app (docs/decisions/0094). */
+const FEATURE_BOUNDARIES = [
+  SERVER_CODE,
+  SERVER_ALIAS,
+  {
+    regex: '^#web/features/[^/]+/(api|components|hooks|lib|stores|pages|content)/',
+    message: "Import another feature through its public entry (features/<name>/index.ts), not its internals.",
+  },
+  { regex: '^#web/app/', message: 'Features do not import the app: it composes them.' },
+  {
+    regex: '^(\\.\\./){1,3}[^./][^/]*/(api|components|hooks|lib|stores|pages|content)/',
+    message: "Import another feature through its public entry (features/<name>/index.ts), not its internals.",
+  },
+  { group: ['**/app/*', '**/app/**'], message: 'Features do not import the app: it composes them.' },
+];
+
+/** Shared web code (components/, lib/, stores/) depends on no feature and not on the app. */
+const SHARED_WEB_BOUNDARIES = [
+  SERVER_CODE,
+  SERVER_ALIAS,
+  { group: ['**/features/**', '**/app/**'], message: 'Shared web code depends on no feature and not on the app.' },
+  { regex: '^#web/(features|app)/', message: 'Shared web code depends on no feature and not on the app.' },
+];
 
 /**
  * Imports may climb at most two folders (`../../x`); anything further goes through an alias of
@@ -162,20 +196,7 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            SERVER_CODE,
-            SERVER_ALIAS,
-            {
-              regex: '^#web/features/[^/]+/(api|components|hooks|lib|stores|pages|content)/',
-              message: "Import another feature through its public entry (features/<name>/index.ts), not its internals.",
-            },
-            { regex: '^#web/app/', message: 'Features do not import the app: it composes them.' },
-            {
-              regex: '^(\\.\\./){1,3}[^./][^/]*/(api|components|hooks|lib|stores|pages|content)/',
-              message: "Import another feature through its public entry (features/<name>/index.ts), not its internals.",
-            },
-            { group: ['**/app/*', '**/app/**'], message: 'Features do not import the app: it composes them.' },
-          ],
+          patterns: FEATURE_BOUNDARIES,
         },
       ],
     },
@@ -187,15 +208,26 @@ export default tseslint.config(
       'no-restricted-imports': [
         'error',
         {
-          patterns: [
-            SERVER_CODE,
-            SERVER_ALIAS,
-            { group: ['**/features/**', '**/app/**'], message: 'Shared web code depends on no feature and not on the app.' },
-            { regex: '^#web/(features|app)/', message: 'Shared web code depends on no feature and not on the app.' },
-          ],
+          patterns: SHARED_WEB_BOUNDARIES,
         },
       ],
     },
+  },
+  // Only the features' api/ folders and src/web/lib call the API client (tests may script it).
+  {
+    files: ['src/web/features/**/*.{ts,tsx}'],
+    ignores: ['src/web/features/*/api/**', '**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...FEATURE_BOUNDARIES, ...API_CALLS] }] },
+  },
+  {
+    files: ['src/web/components/**/*.{ts,tsx}', 'src/web/stores/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...SHARED_WEB_BOUNDARIES, ...API_CALLS] }] },
+  },
+  {
+    files: ['src/web/app/**/*.{ts,tsx}', 'src/web/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SERVER_CODE, SERVER_ALIAS, ...API_CALLS] }] },
   },
   {
     files: ['src/shared/**/*.ts'],

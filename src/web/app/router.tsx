@@ -22,7 +22,7 @@ const page = (load: () => Promise<{ default: ComponentType }>) => {
  */
 const HomePageModule = lazy(() => import('#web/features/marketing/pages/home-page'));
 const HomePage = <HomePageModule />;
-const StatusPage = page(() => import('#web/features/marketing/pages/status-page'));
+const StatusPage = page(() => import('#web/features/status/pages/status-page'));
 const PrivacyPage = page(() => import('#web/features/marketing/pages/privacy-page'));
 const TermsPage = page(() => import('#web/features/marketing/pages/terms-page'));
 const DashboardPage = page(() => import('#web/features/dashboard/pages/dashboard-page'));

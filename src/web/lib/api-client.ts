@@ -14,16 +14,18 @@
  *   navigates otherwise: callers decide what the user sees.
  */
 import { REQUEST_TIMEOUT_MS } from '#shared/constants';
+import { ClientErrorCode } from '#shared/error-codes';
 import { paths } from '#shared/routes';
 import { isTokenExpired, readTokenClaims } from '#shared/token';
 import { storage } from './storage';
 
 export class ApiError extends Error {
   readonly status: number;
+  /** One of ErrorCode (the server's, src/shared/error-codes.ts) or ClientErrorCode (no usable answer). */
   readonly code: string;
   readonly details: unknown;
 
-  constructor(status: number, message: string, code = 'REQUEST_FAILED', details?: unknown) {
+  constructor(status: number, message: string, code: string = ClientErrorCode.REQUEST_FAILED, details?: unknown) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -33,7 +35,7 @@ export class ApiError extends Error {
 
   /** True when `message` is the server's own `error` text (not the client's words for a missing answer). */
   get fromServer(): boolean {
-    return this.status > 0 && this.code !== 'HTTP_ERROR';
+    return this.status > 0 && this.code !== ClientErrorCode.HTTP_ERROR;
   }
 
   /** Field-level messages from a validation error (`details.fields`), keyed by field name. */
@@ -44,9 +46,13 @@ export class ApiError extends Error {
   }
 }
 
-/** The message of a failed call: the client's ApiError message (the server's words, or ours for no answer), else `fallback`. */
-export function apiErrorMessage(err: unknown, fallback: string): string {
-  return err instanceof ApiError ? err.message : fallback;
+/**
+ * The one way the web words a failed call: the server's `error` field, the client's own message when
+ * there was no answer (timeout, offline), otherwise `fallback` (a non-JSON answer, or not an ApiError).
+ */
+export function errorMessage(err: unknown, fallback: string): string {
+  if (err instanceof ApiError) return err.fromServer || err.status === 0 ? err.message : fallback;
+  return fallback;
 }
 
 export interface RequestOptions {
@@ -160,9 +166,9 @@ async function send(method: string, path: string, body: unknown, options: Reques
     }
     return await fetch(urlFor(path), init);
   } catch (err) {
-    if (timedOut) throw new ApiError(0, TIMEOUT_MESSAGE, 'TIMEOUT');
+    if (timedOut) throw new ApiError(0, TIMEOUT_MESSAGE, ClientErrorCode.TIMEOUT);
     if (options.signal?.aborted) throw err;
-    throw new ApiError(0, NETWORK_MESSAGE, 'NETWORK_ERROR');
+    throw new ApiError(0, NETWORK_MESSAGE, ClientErrorCode.NETWORK_ERROR);
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onCallerAbort);
@@ -175,7 +181,7 @@ async function toError(response: Response): Promise<ApiError> {
     | string
     | undefined;
   if (data && typeof data === 'object') {
-    const code = typeof data.code === 'string' ? data.code : 'REQUEST_FAILED';
+    const code = typeof data.code === 'string' ? data.code : ClientErrorCode.REQUEST_FAILED;
     if (typeof data.error === 'string') {
       return new ApiError(response.status, data.error, code, data.details);
     }
@@ -185,7 +191,7 @@ async function toError(response: Response): Promise<ApiError> {
       return new ApiError(response.status, data.error_description, code, { error_description: data.error_description });
     }
   }
-  return new ApiError(response.status, `Request failed with status ${response.status}`, 'HTTP_ERROR');
+  return new ApiError(response.status, `Request failed with status ${response.status}`, ClientErrorCode.HTTP_ERROR);
 }
 
 let refreshInFlight: Promise<string> | null = null;

@@ -6,13 +6,12 @@ const ui = () => useUiStore.getState();
 describe('UI store', () => {
   beforeEach(() => ui().reset());
 
-  it('starts on the ticket list, in login mode, with no modal open and no tickets', () => {
+  it('starts on the ticket list, in login mode, with no modal open', () => {
     expect(ui()).toMatchObject({
       activeView: 'ticketList',
       isLogin: true,
       isCreatingTicketModal: false,
       isCreatingLoginModal: false,
-      tickets: [],
     });
   });
 
@@ -42,23 +41,5 @@ describe('UI store', () => {
     expect(ui().isCreatingTicketModal).toBe(true);
     ui().setCreatingTicketModal(false);
     expect(ui().isCreatingTicketModal).toBe(false);
-  });
-
-  it('puts a new ticket at the front', () => {
-    ui().addTicket({ _id: 'a' });
-    ui().addTicket({ _id: 'b' });
-    expect(ui().tickets.map((t) => t._id)).toEqual(['b', 'a']);
-  });
-
-  it('merges a ticket with a known _id into the existing one, in place', () => {
-    ui().addTicket({ _id: 'a', subject: 'First', status: 'open' } as never);
-    ui().addTicket({ _id: 'b' });
-    ui().addTicket({ _id: 'a', status: 'resolved' } as never);
-    expect(ui().tickets).toEqual([{ _id: 'b' }, { _id: 'a', subject: 'First', status: 'resolved' }]);
-  });
-
-  it('replacing the list keeps one ticket per _id', () => {
-    ui().setTickets([{ _id: 'a' }, { _id: 'b' }, { _id: 'a' }]);
-    expect(ui().tickets.map((t) => t._id)).toEqual(['a', 'b']);
   });
 });

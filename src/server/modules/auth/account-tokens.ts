@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { DbOrTx } from '#server/db/client.js';
+import type { ErrorCode } from '#shared/error-codes.js';
 import { AppError } from '#server/errors.js';
 import { accountTokens, type AccountTokenPurpose, type AccountTokenRow } from './account-tokens.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
@@ -60,7 +61,7 @@ export async function issueAccountToken(
 
 export type TokenProblem = 'invalid' | 'expired' | 'used' | 'superseded' | 'voided';
 
-const PROBLEMS: Record<TokenProblem, { code: string; message: string }> = {
+const PROBLEMS: Record<TokenProblem, { code: ErrorCode; message: string }> = {
   invalid: { code: 'TOKEN_INVALID', message: 'This link is not valid. Check that you opened the whole link from the email, or ask for a new one.' },
   expired: { code: 'TOKEN_EXPIRED', message: 'This link has expired. Ask for a new one.' },
   used: { code: 'TOKEN_USED', message: 'This link has already been used. Ask for a new one if you still need it.' },

@@ -3,4 +3,4 @@
  * private). The session is client state, in Zustand. The balance query is in `./credits`, a separate
  * entry: the app shell imports this one, and must not carry TanStack Query (docs/decisions/0093).
  */
-export { errorMessage, initialSessionState, isGuestUser, onUserLogin, useSessionStore } from './stores/session-store';
+export { initialSessionState, isGuestUser, onUserLogin, useSessionStore } from './stores/session-store';

@@ -1,5 +1,5 @@
 import { passkeyUnavailableReason } from '#shared/schemas/two-factor';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 
 /** Why this page cannot use passkeys (a bare IP address, or a browser without WebAuthn), or null. */
 export function passkeysUnavailableHere(): string | null {
@@ -11,7 +11,7 @@ export function passkeysUnavailableHere(): string | null {
 
 /** The browser's refusal (cancelled, timed out) or the server's message. */
 export function passkeyErrorMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) return err.fromServer || err.status === 0 ? err.message : fallback;
+  if (err instanceof ApiError) return errorMessage(err, fallback);
   if (err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError')) return 'The passkey prompt was cancelled or timed out.';
   if (err instanceof Error && err.name === 'InvalidStateError') return 'This device already holds a passkey for your account.';
   return fallback;

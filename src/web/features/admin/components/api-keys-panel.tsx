@@ -1,16 +1,17 @@
+import { ErrorCode } from '#shared/error-codes';
 import { useId, useState, type FormEvent } from 'react';
 import { TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
+import { CopyButton } from '#web/components/ui/copy-button';
+import { formatWhen } from '#web/lib/format';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useCreateApiKey } from '../api/create-api-key';
 import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
-
 /** Whether a refusal was about the second factor: the step-up field shows it, not the form. */
-const aboutSecondFactor = (err: unknown) => err instanceof ApiError && (err.code === 'TWO_FACTOR_REQUIRED' || err.code === 'INVALID_TWO_FACTOR_CODE');
+const aboutSecondFactor = (err: unknown) => err instanceof ApiError && (err.code === ErrorCode.TWO_FACTOR_REQUIRED || err.code === ErrorCode.INVALID_TWO_FACTOR_CODE);
 
 /** Confirms a revocation in place, with the second factor when two-factor is on (decision 0205). */
 function RevokeKeyForm({ apiKey, onDone }: { apiKey: { _id: string; name: string }; onDone: () => void }) {
@@ -30,7 +31,7 @@ function RevokeKeyForm({ apiKey, onDone }: { apiKey: { _id: string; name: string
       </p>
       {revoke.isError && !aboutSecondFactor(revoke.error) && (
         <p className="field-error" role="alert">
-          {apiErrorMessage(revoke.error, 'Could not revoke the key')}
+          {errorMessage(revoke.error, 'Could not revoke the key')}
         </p>
       )}
       <StepUpField stepUp={stepUp} disabled={revoke.isPending} />
@@ -83,7 +84,7 @@ export function ApiKeysPanel() {
         (<code>Authorization: Bearer olk_live_…</code>). See the API document at <a href="/api/docs">/api/docs</a>.
       </p>
       <form className="admin-search" onSubmit={submit} aria-label="Create an API key">
-        <TextField label="Key name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required error={create.isError && !aboutSecondFactor(create.error) ? apiErrorMessage(create.error, 'Could not create the key') : null} />
+        <TextField label="Key name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required error={create.isError && !aboutSecondFactor(create.error) ? errorMessage(create.error, 'Could not create the key') : null} />
         <StepUpField stepUp={stepUp} disabled={create.isPending} />
         <button type="submit" className="btn" disabled={create.isPending || !name.trim()}>
           Create key
@@ -98,9 +99,7 @@ export function ApiKeysPanel() {
             {shown.key}
           </code>
           <div className="actions">
-            <button type="button" className="btn btn-ghost btn-small" onClick={() => void navigator.clipboard?.writeText(shown.key)}>
-              Copy
-            </button>
+            <CopyButton value={shown.key} />
             <button type="button" className="btn btn-ghost btn-small" onClick={() => setShown(null)}>
               I have saved it
             </button>
@@ -111,7 +110,7 @@ export function ApiKeysPanel() {
       <QueryState
         data={keys.data?.apiKeys}
         loading="Loading API keys…"
-        error={keys.isError ? apiErrorMessage(keys.error, 'Failed to load API keys') : null}
+        error={keys.isError ? errorMessage(keys.error, 'Failed to load API keys') : null}
         isEmpty={(list) => list.length === 0}
         empty="No API keys yet."
       >
@@ -137,9 +136,9 @@ export function ApiKeysPanel() {
                     <td>
                       <code>{k.prefix}…</code>
                     </td>
-                    <td>{when(k.createdAt)}</td>
-                    <td>{when(k.lastUsedAt)}</td>
-                    <td>{k.revokedAt ? `Revoked ${when(k.revokedAt)}` : 'Active'}</td>
+                    <td>{formatWhen(k.createdAt)}</td>
+                    <td>{formatWhen(k.lastUsedAt)}</td>
+                    <td>{k.revokedAt ? `Revoked ${formatWhen(k.revokedAt)}` : 'Active'}</td>
                     <td>
                       {!k.revokedAt && (
                         <button

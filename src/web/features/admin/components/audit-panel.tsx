@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { useAudit } from '../api/get-audit';
 
 /**
@@ -19,7 +19,7 @@ export function AuditPanel() {
   const [shown, setShown] = useState(audit.data);
   if (audit.data && audit.data !== shown) setShown(audit.data);
   const data = audit.data ?? shown ?? null;
-  const error = audit.isError ? (apiErrorMessage(audit.error, 'Failed to load the audit log')) : null;
+  const error = audit.isError ? (errorMessage(audit.error, 'Failed to load the audit log')) : null;
 
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (

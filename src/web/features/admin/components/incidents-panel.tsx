@@ -9,7 +9,7 @@ import {
 } from '#shared/schemas/status';
 import { useQuery } from '@tanstack/react-query';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import {
   formatDateTime,
   statusQueryOptions,
@@ -32,7 +32,7 @@ export function IncidentsPanel() {
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   // A failed load is a toast, as before; the list keeps what it had.
-  const loadError = status.isError ? (apiErrorMessage(status.error, 'Failed to load incidents')) : null;
+  const loadError = status.isError ? (errorMessage(status.error, 'Failed to load incidents')) : null;
   useEffect(() => {
     if (loadError) toast.error(loadError);
   }, [loadError, status.errorUpdatedAt]);
@@ -116,7 +116,7 @@ function IncidentItem({ incident }: { incident: Incident }) {
       toast.success('Incident updated');
       setMessage('');
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'Failed to update the incident'));
+      toast.error(errorMessage(err, 'Failed to update the incident'));
     }
   }
   return (
@@ -204,7 +204,7 @@ function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
       await cancelMaintenance.mutateAsync(m._id);
       toast.success('Maintenance cancelled');
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'Failed to cancel the maintenance'));
+      toast.error(errorMessage(err, 'Failed to cancel the maintenance'));
     }
   }
 

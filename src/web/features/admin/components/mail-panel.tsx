@@ -1,11 +1,12 @@
 import { useId, useState } from 'react';
 import { Pagination } from '#web/components/ui/pagination';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { QueryTable } from '#web/components/ui/query-table';
+import { formatWhen } from '#web/lib/format';
+import { errorMessage } from '#web/lib/api-client';
 import { useOutgoingMail } from '../api/get-outgoing-mail';
 import { useRetryMail } from '../api/retry-mail';
 
 const STATUSES = ['', 'failed', 'pending', 'sending', 'sent'] as const;
-const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 
 /** Outgoing mail for staff: what was sent, what is waiting, and what failed with the mail server's answer. */
 export function MailPanel() {
@@ -37,56 +38,48 @@ export function MailPanel() {
         </select>
       </div>
       <p role="status" aria-live="polite">
-        {retry.isSuccess ? retry.data.message : retry.isError ? (apiErrorMessage(retry.error, 'Could not queue the message again')) : ''}
+        {retry.isSuccess ? retry.data.message : retry.isError ? (errorMessage(retry.error, 'Could not queue the message again')) : ''}
       </p>
-      {mail.isPending ? (
-        <p aria-busy="true">Loading…</p>
-      ) : mail.isError ? (
-        <p className="field-error" role="alert">
-          {apiErrorMessage(mail.error, 'Failed to load outgoing mail')}
-        </p>
-      ) : mail.data.messages.length === 0 ? (
-        <p>No {status || ''} messages.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table" aria-label="Outgoing mail">
-            <thead>
-              <tr>
-                <th scope="col">Created</th>
-                <th scope="col">To</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Last error</th>
-                <th scope="col">Sent</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {mail.data.messages.map((m) => (
-                <tr key={m._id}>
-                  <td>{when(m.createdAt)}</td>
-                  <td>{m.to}</td>
-                  <td>{m.subject}</td>
-                  <td>{m.status}</td>
-                  <td>{m.attempts}</td>
-                  <td>{m.lastError ?? '—'}</td>
-                  <td>{when(m.sentAt)}</td>
-                  <td>
-                    {m.status === 'failed' && (
-                      <button type="button" className="btn btn-ghost btn-small" disabled={retry.isPending} onClick={() => retry.mutate(m._id)}>
-                        Send again<span className="visually-hidden"> to {m.to}</span>
-                      </button>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
+      <QueryTable
+        query={mail}
+        label="Outgoing mail"
+        rows={(data) => data.messages}
+        loading="Loading…"
+        failed="Failed to load outgoing mail"
+        empty={`No ${status || ''} messages.`}
+        columns={
+          <>
+            <th scope="col">Created</th>
+            <th scope="col">To</th>
+            <th scope="col">Subject</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Last error</th>
+            <th scope="col">Sent</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </>
+        }
+        row={(m) => (
+          <tr key={m._id}>
+            <td>{formatWhen(m.createdAt)}</td>
+            <td>{m.to}</td>
+            <td>{m.subject}</td>
+            <td>{m.status}</td>
+            <td>{m.attempts}</td>
+            <td>{m.lastError ?? '—'}</td>
+            <td>{formatWhen(m.sentAt)}</td>
+            <td>
+              {m.status === 'failed' && (
+                <button type="button" className="btn btn-ghost btn-small" disabled={retry.isPending} onClick={() => retry.mutate(m._id)}>
+                  Send again<span className="visually-hidden"> to {m.to}</span>
+                </button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       <Pagination page={page} pages={pages} onPage={setPage} label="Mail pages" busy={mail.isFetching} />
     </section>
   );

@@ -5,7 +5,7 @@ import type { Exchange } from '#shared/schemas/exchange';
 import type { Payment } from '#shared/schemas/payments';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { moneyItemQueryOptions } from '../api/get-money-item';
 import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type MoneyRow } from '../api/get-money-list';
 import { useRecheckMoneyItem } from '../api/recheck-money-item';
@@ -65,7 +65,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
   const [shown, setShown] = useState(listQuery.data);
   if (listQuery.data && listQuery.data !== shown) setShown(listQuery.data);
   const list = listQuery.data ?? shown ?? null;
-  const error = listQuery.isError ? (apiErrorMessage(listQuery.error, `Failed to load ${kind}`)) : null;
+  const error = listQuery.isError ? (errorMessage(listQuery.error, `Failed to load ${kind}`)) : null;
 
   const client = useQueryClient();
   const [openId, setOpenId] = useState<string | null>(null);
@@ -79,7 +79,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
       await client.fetchQuery(moneyItemQueryOptions(kind, id));
       setOpenId(id);
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'Failed to open'));
+      toast.error(errorMessage(err, 'Failed to open'));
     }
   }
 
@@ -89,7 +89,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
       await recheckItem.mutateAsync(detail.row._id);
       toast.success('Checked with the provider');
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'The provider could not be reached'));
+      toast.error(errorMessage(err, 'The provider could not be reached'));
     }
   }
 

@@ -1,6 +1,6 @@
 import { formatCredits } from '#shared/fees';
 import type { OverviewResponse } from '#shared/schemas/admin';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { useOverview } from '../api/get-overview';
 
 type Metric = 'signups' | 'deposits' | 'creditsIssuedCents' | 'creditsSpentCents' | 'ticketsOpened' | 'openTickets';
@@ -56,7 +56,7 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
 export function OverviewPanel() {
   const overview = useOverview(30);
   const data = overview.data ?? null;
-  const error = overview.isError ? (apiErrorMessage(overview.error, 'Failed to load the overview')) : null;
+  const error = overview.isError ? (errorMessage(overview.error, 'Failed to load the overview')) : null;
 
   if (error) return <p className="field-error" role="alert">{error}</p>;
   if (!data) return <p aria-busy="true">Loading overview…</p>;

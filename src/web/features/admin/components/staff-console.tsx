@@ -2,7 +2,7 @@ import { Link, NavLink, Route, Routes } from 'react-router';
 import { staffPaths } from '#shared/routes';
 import { useSessionStore } from '#web/features/auth';
 import { AdsManager } from '#web/features/ads/staff';
-import { ShopManager } from '#web/features/shop/staff';
+import { ShopManager } from '#web/features/catalogue/staff';
 import { StaffQueue } from '#web/features/tickets';
 import { ApiKeysPanel } from './api-keys-panel';
 import { AuditPanel } from './audit-panel';

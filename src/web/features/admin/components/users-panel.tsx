@@ -1,3 +1,4 @@
+import { ErrorCode } from '#shared/error-codes';
 import { useState, type FormEvent } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import toast from 'react-hot-toast';
@@ -9,7 +10,7 @@ import { creditAdjustmentBodySchema, DEFAULT_ADJUSTMENT_NOTE } from '#shared/sch
 import { SelectField, TextField } from '#web/components/ui/forms';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useAdjustCredits } from '../api/adjust-credits';
 import { useUser } from '../api/get-user';
 import { useUserActivity } from '../api/get-user-activity';
@@ -17,10 +18,7 @@ import { useUserLedger } from '../api/get-user-ledger';
 import { useUsers } from '../api/get-users';
 import { useUpdateUser, type UserChange } from '../api/update-user';
 import { AdminTwoFactorReset } from '#web/features/two-factor';
-
-function newIdempotencyKey(): string {
-  return crypto.randomUUID().replace(/-/g, '');
-}
+import { newIdempotencyKey } from '#web/lib/idempotency-key';
 
 /**
  * Search users; each opens at its own URL (/dashboard/staff/users/:id) with balance, ledger and
@@ -34,7 +32,7 @@ export function UsersPanel() {
   // The search runs on submit: typing alone asks nothing.
   const users = useUsers(submitted);
   const results: AdminUser[] | null = users.data?.users ?? null;
-  const error = users.isError ? (apiErrorMessage(users.error, 'Failed to search users')) : null;
+  const error = users.isError ? (errorMessage(users.error, 'Failed to search users')) : null;
   const runSearch = (text: string) => {
     if (text === submitted) void users.refetch();
     else setParams(text ? { q: text } : {});
@@ -121,7 +119,7 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
   const detail = detailQuery.data ?? null;
   const ledger = ledgerQuery.data ?? null;
   const failure = detailQuery.error ?? ledgerQuery.error;
-  const error = failure ? (apiErrorMessage(failure, 'Failed to load user')) : null;
+  const error = failure ? (errorMessage(failure, 'Failed to load user')) : null;
 
   if (error) {
     return (
@@ -289,7 +287,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
       setKey(newIdempotencyKey());
     } catch (err) {
       // The balance moved since the confirmation: show the new figures and ask again.
-      if (err instanceof ApiError && err.code === 'BALANCE_CHANGED') {
+      if (err instanceof ApiError && err.code === ErrorCode.BALANCE_CHANGED) {
         setDraft(null);
         setErrors({ form: err.message });
       } else if (err instanceof ApiError) {
@@ -388,7 +386,7 @@ function AccountActions({ user }: { user: AdminUser }) {
       await update.mutateAsync(change);
       toast.success(success);
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'The change failed'));
+      toast.error(errorMessage(err, 'The change failed'));
     }
   }
 

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX, type AdDayStats, type CreateAdBody, type StaffAd } from '#shared/schemas/ads';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useStaffAds } from '../api/get-staff-ads';
 import { useSaveAd } from '../api/save-ad';
 import '../ads.css';
@@ -90,12 +90,12 @@ export function AdsManager() {
   const adsQuery = useStaffAds(STATS_DAYS);
   const ads: StaffAd[] | null = adsQuery.data?.ads ?? null;
   const stats: AdDayStats[] = adsQuery.data?.stats ?? [];
-  const loadError = adsQuery.isError ? (apiErrorMessage(adsQuery.error, 'Failed to load ads')) : null;
+  const loadError = adsQuery.isError ? (errorMessage(adsQuery.error, 'Failed to load ads')) : null;
   const saveAd = useSaveAd();
+  const saving = saveAd.isPending;
   const [editing, setEditing] = useState<StaffAd | null>(null);
   const [form, setForm] = useState<FormState>(EMPTY_FORM);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   const id = useId();
 
   const load = () => void adsQuery.refetch();
@@ -110,7 +110,6 @@ export function AdsManager() {
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setSaving(true);
     setFieldErrors({});
     try {
       await saveAd.mutateAsync({ id: editing?._id, body: bodyFor(form) });
@@ -123,8 +122,6 @@ export function AdsManager() {
       } else {
         toast.error('Failed to save the ad');
       }
-    } finally {
-      setSaving(false);
     }
   }
 
@@ -133,7 +130,7 @@ export function AdsManager() {
       await saveAd.mutateAsync({ id: ad._id, body: { active: !ad.active } });
       toast.success(ad.active ? 'Ad paused' : 'Ad resumed');
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'Failed to update the ad'));
+      toast.error(errorMessage(err, 'Failed to update the ad'));
     }
   }
 

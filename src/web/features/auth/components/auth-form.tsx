@@ -4,6 +4,7 @@ import { paths } from '#shared/routes';
 import { emailSchema, passwordSchema, referralCodeSchema, usernameSchema } from '#shared/schemas/auth';
 import { ApiError } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
+import { useGuestLogin, useLogin, useRegister } from '../api/session-mutations';
 import { useSessionStore } from '../stores/session-store';
 import { BotCheck } from './bot-check';
 import type { AuthResponse } from '#shared/schemas/auth';
@@ -46,9 +47,9 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const isLogin = useUiStore((s) => s.isLogin);
   const setIsLogin = useUiStore((s) => s.setIsLogin);
   const toggleLoginForm = useUiStore((s) => s.toggleLoginForm);
-  const login = useSessionStore((s) => s.login);
-  const register = useSessionStore((s) => s.register);
-  const guestLogin = useSessionStore((s) => s.guestLogin);
+  const login = useLogin();
+  const register = useRegister();
+  const guestLogin = useGuestLogin();
 
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
@@ -59,7 +60,8 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const [botResetKey, setBotResetKey] = useState(0);
   const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const [pending, setPending] = useState<'submit' | 'guest' | null>(null);
+  const submitting = login.isPending || register.isPending;
+  const pending = submitting ? 'submit' : guestLogin.isPending ? 'guest' : null;
   const formRef = useRef<HTMLFormElement>(null);
   // Two-factor on: the password was right, the second step (decision 0140) finishes the sign-in.
   const [secondStep, setSecondStep] = useState<TwoFactorChallengeResponse | null>(null);
@@ -96,16 +98,15 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       focusFirstError(errors);
       return;
     }
-    setPending('submit');
     try {
       if (isLogin) {
-        const result = await login({ username: username.trim(), password, rememberMe, turnstileToken: botToken! });
+        const result = await login.mutateAsync({ username: username.trim(), password, rememberMe, turnstileToken: botToken! });
         if ('twoFactorRequired' in result) {
           setSecondStep(result);
           return;
         }
       } else {
-        await register({ username: username.trim(), email: email.trim(), password, turnstileToken: botToken!, referralCode: referralCode.trim() || undefined });
+        await register.mutateAsync({ username: username.trim(), email: email.trim(), password, turnstileToken: botToken!, referralCode: referralCode.trim() || undefined });
       }
       // A new account starts with the onboarding steps, which the dashboard shows until they are done.
       navigate(paths.dashboard, { replace: true });
@@ -119,22 +120,17 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
         setBotResetKey((k) => k + 1);
       }
       focusFirstError(serverFields);
-    } finally {
-      setPending(null);
     }
   };
 
   const continueAsGuest = async () => {
     if (pending) return;
-    setPending('guest');
     setFormError(null);
     try {
-      await guestLogin();
+      await guestLogin.mutateAsync();
       navigate(paths.dashboard, { replace: true });
     } catch {
       setFormError(useSessionStore.getState().error ?? 'Could not start a guest session');
-    } finally {
-      setPending(null);
     }
   };
 

@@ -1,4 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
+import { ErrorCode } from '#shared/error-codes';
 import { ApiError } from '#web/lib/api-client';
 
 /** Why a one-time link did not work, from the server's code, in words that say what to do next. */
@@ -6,20 +7,20 @@ export function linkProblem(error: unknown): { title: string; message: string } 
   const api = error instanceof ApiError ? error : null;
   const message = api?.fromServer ? api.message : 'Something went wrong. Check your connection and try again.';
   switch (api?.code) {
-    case 'TOKEN_EXPIRED':
+    case ErrorCode.TOKEN_EXPIRED:
       return { title: 'This link has expired', message };
-    case 'TOKEN_USED':
+    case ErrorCode.TOKEN_USED:
       return { title: 'This link was already used', message };
-    case 'TOKEN_SUPERSEDED':
+    case ErrorCode.TOKEN_SUPERSEDED:
       return { title: 'A newer link was sent', message };
-    case 'TOKEN_VOIDED':
+    case ErrorCode.TOKEN_VOIDED:
       // The password, the address or the account's status changed after the link was sent (decision 0200).
       return { title: 'This link is no longer valid', message };
-    case 'TOKEN_INVALID':
-    case 'VALIDATION_ERROR':
-    case 'BAD_REQUEST':
+    case ErrorCode.TOKEN_INVALID:
+    case ErrorCode.VALIDATION_ERROR:
+    case ErrorCode.BAD_REQUEST:
       return { title: 'This link is not valid', message };
-    case 'RATE_LIMITED':
+    case ErrorCode.RATE_LIMITED:
       return { title: 'Too many attempts', message };
     default:
       return { title: 'That did not work', message };

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { Link, useSearchParams } from 'react-router';
+import { ErrorCode } from '#shared/error-codes';
 import { paths } from '#shared/routes';
 import { passwordSchema } from '#shared/schemas/auth';
 import { usePageMeta } from '#web/components/use-page-meta';
@@ -10,7 +11,7 @@ import { linkProblem, LinkResultCard } from '../components/link-result';
 import { useSessionStore } from '../stores/session-store';
 import '../auth.css';
 
-const LINK_CODES = ['TOKEN_EXPIRED', 'TOKEN_USED', 'TOKEN_SUPERSEDED', 'TOKEN_VOIDED', 'TOKEN_INVALID'];
+const LINK_CODES: readonly string[] = [ErrorCode.TOKEN_EXPIRED, ErrorCode.TOKEN_USED, ErrorCode.TOKEN_SUPERSEDED, ErrorCode.TOKEN_VOIDED, ErrorCode.TOKEN_INVALID];
 
 /** /reset-password?token=…: a new password under the register rules; every session ends, then log in. */
 export default function ResetPasswordPage() {

@@ -5,11 +5,12 @@
  */
 import { create } from 'zustand';
 import { AUTH_CHECK_DELAY_MS } from '#shared/constants';
-import type { AuthResponse, GuestResponse, GuestUser, User } from '#shared/schemas/auth';
+import type { AuthResponse, GuestUser, User } from '#shared/schemas/auth';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
 import { isTokenExpired, readTokenClaims } from '#shared/token';
-import { api, ApiError, onTokenChange, refreshAccessToken } from '#web/lib/api-client';
+import { errorMessage, onTokenChange } from '#web/lib/api-client';
 import { storage, type UserType } from '#web/lib/storage';
+import { sessionApi } from '../api/session';
 
 export type SessionUser = User | GuestUser;
 
@@ -145,15 +146,6 @@ export function isGuestUser(user: SessionUser | null | undefined): user is Guest
   return !!user && 'isGuest' in user && user.isGuest === true;
 }
 
-/**
- * The message to show for a failed call: the server's `error` field, the client's own message when there
- * was no answer (timeout, offline), otherwise the catalogue's fallback (docs/product.md#errors).
- */
-export function errorMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) return err.fromServer || err.status === 0 ? err.message : fallback;
-  return fallback;
-}
-
 // ---- Login hooks: the extension point for work that follows a sign-in ----------------------------------
 
 export type LoginHook = (user: User) => void | Promise<void>;
@@ -264,7 +256,7 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
   async login(input) {
     set({ isLoading: true, error: null });
     try {
-      const response = await api.post<AuthResponse | TwoFactorChallengeResponse>('/api/login', {
+      const response = await sessionApi.login({
         username: input.username,
         password: input.password,
         guestId: storage.getGuestId(),
@@ -294,7 +286,7 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
   async guestLogin() {
     set({ isLoading: true, error: null });
     try {
-      const response = await api.post<GuestResponse>('/api/guest');
+      const response = await sessionApi.guest();
       persistGuest(response.guestId, response.token);
       set(guestState(response.guestId, response.token));
       return response.user;
@@ -307,7 +299,7 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
   async register(input) {
     set({ isLoading: true, error: null });
     try {
-      const response = await api.post<AuthResponse>('/api/register', {
+      const response = await sessionApi.register({
         username: input.username,
         email: input.email,
         password: input.password,
@@ -328,7 +320,7 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
 
   async logout() {
     try {
-      const response = await api.post<{ message?: string }>('/api/logout');
+      const response = await sessionApi.logout();
       if (response?.message !== 'Logout successful') {
         console.error('Logout failed', response);
         return false;
@@ -352,7 +344,7 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
     const token = storage.getToken();
     if (get().isGuest || storage.getUserType() === 'guest' || readTokenClaims(token)?.isGuest === true) return null;
     try {
-      const renewed = await refreshAccessToken();
+      const renewed = await sessionApi.refresh();
       set({ token: renewed, error: null });
       return renewed;
     } catch (err) {
@@ -364,7 +356,7 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
 
   async fetchUser() {
     try {
-      const { user } = await api.get<{ user: SessionUser }>('/api/auth/me');
+      const { user } = await sessionApi.me();
       set({ user, lastCheck: Date.now(), error: null, ...(isGuestUser(user) ? {} : { credits: user.credits }) });
       return user;
     } catch (err) {
@@ -379,7 +371,7 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
     const user = get().user;
     try {
       if (!user || isGuestUser(user)) throw new Error('Only signed-in users have credits');
-      const { credits } = await api.get<{ credits: number }>(`/api/users/${encodeURIComponent(user._id)}/credits`);
+      const { credits } = await sessionApi.credits(user._id);
       set({ credits });
       return credits;
     } catch (err) {
@@ -390,7 +382,7 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
 
   async completeOnboarding(completed = true) {
     try {
-      const { user } = await api.put<{ user: User }>('/api/onboarding', { completed });
+      const { user } = await sessionApi.onboarding(completed);
       set({ user, error: null });
       return user;
     } catch (err) {

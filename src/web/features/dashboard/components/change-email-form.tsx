@@ -1,3 +1,4 @@
+import { ErrorCode } from '#shared/error-codes';
 import { useId, useState, type FormEvent } from 'react';
 import { emailSchema } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
@@ -48,7 +49,7 @@ export function ChangeEmailForm() {
 
   const apiError = change.error instanceof ApiError ? change.error : null;
   const fieldError = (name: Field) => errors[name] ?? apiError?.fieldErrors[name];
-  const aboutSecondFactor = apiError?.code === 'TWO_FACTOR_REQUIRED' || apiError?.code === 'INVALID_TWO_FACTOR_CODE';
+  const aboutSecondFactor = apiError?.code === ErrorCode.TWO_FACTOR_REQUIRED || apiError?.code === ErrorCode.INVALID_TWO_FACTOR_CODE;
   const formError = change.isError && !aboutSecondFactor && !apiError?.fieldErrors.email && !apiError?.fieldErrors.currentPassword ? (apiError?.fromServer ? apiError.message : 'Could not change the address. Check your connection and try again.') : null;
 
   return (

@@ -11,13 +11,13 @@ type Field = 'currentPassword' | 'newPassword';
 export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
   const changePassword = useChangePassword();
   const stepUp = useStepUp();
+  const pending = changePassword.isPending;
   const id = useId();
   const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [success, setSuccess] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
 
   const onSubmit = async (event: FormEvent) => {
     event.preventDefault();
@@ -33,7 +33,6 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
       document.getElementById(`${id}-${errors.currentPassword ? 'currentPassword' : 'newPassword'}`)?.focus();
       return;
     }
-    setPending(true);
     try {
       await changePassword.mutateAsync({ currentPassword, newPassword, ...stepUp.fields() });
       setCurrentPassword('');
@@ -46,8 +45,6 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
       const api = err instanceof ApiError ? err : null;
       setFieldErrors((api?.fieldErrors ?? {}) as Partial<Record<Field, string>>);
       setFormError(api?.fromServer ? api.message : 'Failed to update password');
-    } finally {
-      setPending(false);
     }
   };
 

@@ -1,15 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { describeUserAgent } from './describe-user-agent';
-import { formatCredits } from './format-credits';
-
-describe('formatCredits', () => {
-  it('always shows two decimals', () => {
-    expect(formatCredits(0)).toBe('0.00');
-    expect(formatCredits(12.5)).toBe('12.50');
-    expect(formatCredits(1234.567)).toBe('1,234.57');
-    expect(formatCredits(Number.NaN)).toBe('0.00');
-  });
-});
 
 describe('describeUserAgent', () => {
   it('names the browser and the system', () => {

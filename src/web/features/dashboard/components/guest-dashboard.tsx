@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { LazyExchangePanel } from '#web/features/exchange';
-import { GuestCatalogue } from '#web/features/shop';
+import { GuestCatalogue } from '#web/features/catalogue';
 
 /** Guests have no balance or settings; the page says what they can do and invites them to sign up. */
 export function GuestDashboard({ title = 'Guest dashboard' }: { title?: string }) {

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
-import { useSessionStore } from '#web/features/auth';
+import { useCompleteOnboarding } from '#web/features/auth/mutations';
 
 const STEPS = [
   {
@@ -39,9 +39,9 @@ const STEPS = [
 export function OnboardingFlow() {
   const id = useId();
   const [step, setStep] = useState(0);
-  const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const completeOnboarding = useSessionStore((s) => s.completeOnboarding);
+  const completeOnboarding = useCompleteOnboarding();
+  const saving = completeOnboarding.isPending;
   const heading = useRef<HTMLHeadingElement>(null);
   const current = STEPS[step]!;
   const last = step === STEPS.length - 1;
@@ -57,14 +57,12 @@ export function OnboardingFlow() {
   }, [step]);
 
   const finish = async () => {
-    setSaving(true);
     setError(null);
     try {
       // The session store replaces the user; the dashboard then shows itself instead of this flow.
-      await completeOnboarding(true);
+      await completeOnboarding.mutateAsync(true);
     } catch {
       setError('Failed to update onboarding');
-      setSaving(false);
     }
   };
 

@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import type { SessionInfo } from '#shared/schemas/auth';
 import { QueryState } from '#web/components/ui/query-state';
+import { formatDateTime } from '#web/lib/format';
 import { ApiError } from '#web/lib/api-client';
 import { useEndSession } from '../api/end-session';
 import { useSessions } from '../api/get-sessions';
 import { describeUserAgent } from './describe-user-agent';
 import { useSignOut } from './sign-out-button';
-
-const formatDate = (iso: string) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** Where the account is signed in; any session but this one can be ended here (docs/product.md#accounts). */
 /** The list is asked again after a change that ends sessions (ending one here, a password change). */
@@ -69,7 +68,7 @@ export function SessionsList() {
                         {session.current && <span className="tag session-current">This device</span>}
                       </p>
                       <p className="muted session-meta">
-                        {session.ip ? `${session.ip} · ` : ''}Signed in {formatDate(session.createdAt)} · Last active {formatDate(session.lastSeenAt)}
+                        {session.ip ? `${session.ip} · ` : ''}Signed in {formatDateTime(session.createdAt)} · Last active {formatDateTime(session.lastSeenAt)}
                       </p>
                     </div>
                     {session.current ? (
@@ -78,7 +77,7 @@ export function SessionsList() {
                       </button>
                     ) : (
                       <button type="button" className="btn btn-secondary btn-small" onClick={() => void end(session)} disabled={ending === session._id} aria-busy={ending === session._id || undefined}>
-                        End session<span className="visually-hidden"> on {device}, last active {formatDate(session.lastSeenAt)}</span>
+                        End session<span className="visually-hidden"> on {device}, last active {formatDateTime(session.lastSeenAt)}</span>
                       </button>
                     )}
                   </li>

@@ -1,18 +1,15 @@
-import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { useNavigate } from 'react-router';
 import { paths } from '#shared/routes';
-import { useSessionStore } from '#web/features/auth';
+import { useLogout } from '#web/features/auth/mutations';
 
 /** Ends the session on the server, then leaves for /login; a failure leaves the user signed in and says so. */
 export function useSignOut() {
-  const logout = useSessionStore((s) => s.logout);
+  const logout = useLogout();
   const navigate = useNavigate();
-  const [pending, setPending] = useState(false);
+  const pending = logout.isPending;
   const signOut = async () => {
-    setPending(true);
-    const ok = await logout();
-    setPending(false);
+    const ok = await logout.mutateAsync();
     if (ok) navigate(paths.login, { replace: true });
     else toast.error('Could not sign out. Check your connection and try again.');
   };

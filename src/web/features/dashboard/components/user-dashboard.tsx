@@ -3,13 +3,13 @@ import { paths } from '#shared/routes';
 import type { User } from '#shared/schemas/auth';
 import { useSessionStore } from '#web/features/auth';
 import { useCredits } from '#web/features/auth/credits';
-import { formatCredits } from './format-credits';
+import { formatAmount } from '#web/lib/format';
 import { EmailVerificationBanner } from './email-verification-banner';
 import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
 import { LazyExchangePanel } from '#web/features/exchange';
 import { LedgerHistory, OutstandingNotice, PaymentHistory, TopUpPanel } from '#web/features/payments';
-import { ShopSection } from '#web/features/shop';
+import { ShopSection } from '#web/features/catalogue';
 
 export function UserDashboard({ user }: { user: User }) {
   const credits = useSessionStore((s) => s.credits);
@@ -63,7 +63,7 @@ export function UserDashboard({ user }: { user: User }) {
           <section className="card credit-card" aria-labelledby="credits-title">
             <h2 id="credits-title">Credit balance</h2>
             <p className="credit-balance" aria-live="polite">
-              <span data-testid="credit-balance">{formatCredits(credits)}</span> <span className="muted">credits</span>
+              <span data-testid="credit-balance">{formatAmount(credits)}</span> <span className="muted">credits</span>
             </p>
             <p className="muted">1 credit = 1 USD. Top up by paying in cryptocurrency.</p>
             {balanceStale && (

@@ -7,7 +7,7 @@ import { renderWithQuery as render } from '#web/test/render';
 import { setupScriptedApi, type RecordedRequest } from '#web/test/scripted-api-server';
 import { initialSessionState, useSessionStore } from '#web/features/auth';
 import ExchangePanel from './exchange-panel';
-import { formatClock } from './format';
+import { formatClock } from '#web/lib/format';
 
 const USER = { _id: 'u1', username: 'ada', email: 'ada@example.com', emailVerified: true, role: 'user', credits: 0 } as unknown as User;
 const ETH_ADDRESS = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';

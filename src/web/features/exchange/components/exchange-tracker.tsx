@@ -5,8 +5,8 @@ import { paths } from '#shared/routes';
 import type { Exchange, ExchangeRewards, ExchangeStatus } from '#shared/schemas/exchange';
 import { SandboxPanel } from '#web/features/sandbox';
 import { useExchangeStatus } from '../api/get-exchange';
-import { CopyButton } from './copy-button';
-import { formatClock, formatDeadline } from './format';
+import { CopyButton } from '#web/components/ui/copy-button';
+import { formatClock, formatDeadline } from '#web/lib/format';
 
 // The QR code library is needed only once a deposit address exists: not on the page's first load.
 const QRCodeSVG = lazy(() => import('qrcode.react').then((m) => ({ default: m.QRCodeSVG })));
@@ -90,7 +90,7 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
               <code className="deposit-address" data-testid="deposit-address">
                 {exchange.payinAddress}
               </code>
-              <CopyButton value={exchange.payinAddress} label="deposit address" />
+              <CopyButton value={exchange.payinAddress} label="Copy deposit address" />
             </div>
             {exchange.payinExtraId && (
               <>
@@ -99,7 +99,7 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
                 </p>
                 <div className="copy-row">
                   <code className="deposit-address">{exchange.payinExtraId}</code>
-                  <CopyButton value={exchange.payinExtraId} label="destination tag / memo" />
+                  <CopyButton value={exchange.payinExtraId} label="Copy destination tag / memo" />
                 </div>
               </>
             )}
@@ -146,7 +146,7 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
         <div className="notice claim-notice">
           <p>
             <strong>Your claim code:</strong> <code data-testid="claim-code">{rewards.claimCode}</code>{' '}
-            <CopyButton value={rewards.claimCode} label="claim code" />
+            <CopyButton value={rewards.claimCode} label="Copy claim code" />
           </p>
           <p>
             It is shown only once and kept in this browser. <Link to={paths.register}>Create an account</Link> or{' '}

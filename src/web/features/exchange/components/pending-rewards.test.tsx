@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { configureApiClient } from '#web/lib/api-client';
 import { startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
 import { readClaims, saveClaim } from '../lib/reward-claims';
-import { formatDeadline } from './format';
+import { formatDeadline } from '#web/lib/format';
 import { PendingRewards } from './pending-rewards';
 
 const HOUR = 3600_000;

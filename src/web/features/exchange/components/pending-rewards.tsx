@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { useGuestRewards } from '../api/get-guest-rewards-status';
 import { pruneExpiredClaims, type LocalRewardClaims } from '../lib/reward-claims';
-import { formatCreditAmount, formatDeadline } from './format';
+import { formatCreditAmount, formatDeadline } from '#web/lib/format';
 
 /**
  * A guest's pending rewards, kept in this browser, with their deadlines. Expired claims and those the

@@ -3,7 +3,8 @@
  * drop invalid and expired ones, redeem the valid ones, then force-clear whatever is left.
  */
 import toast from 'react-hot-toast';
-import { errorMessage, useSessionStore } from '#web/features/auth';
+import { useSessionStore } from '#web/features/auth';
+import { errorMessage } from '#web/lib/api-client';
 import { postClaimGuestRewards } from '../api/claim-guest-rewards';
 import { postGuestRewardsStatus } from '../api/get-guest-rewards-status';
 import { clearClaims, pruneExpiredClaims, removeClaims, toPayload, type ClaimPayload } from './reward-claims';

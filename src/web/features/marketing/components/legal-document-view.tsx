@@ -1,6 +1,6 @@
 import { Fragment, useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { formatDate } from './format-date';
+import { formatDate } from '#web/lib/format';
 import type { LegalBlock, LegalDocument } from '../content/types';
 
 const EMAIL = /([\w.+-]+@[\w-]+\.[\w.-]*\w)/;

@@ -56,9 +56,3 @@ export interface LegalDocument {
   intro: string;
   sections: readonly LegalSection[];
 }
-
-export interface StatusComponent {
-  id: string;
-  name: string;
-  description: string;
-}

@@ -1,5 +1,5 @@
 import { usePageMeta } from '#web/components/use-page-meta';
-import { PageHeader } from '../components/page-header';
+import { PageHeader } from '#web/components/ui/page-header';
 import { HOW_TO_APPLY, JOBS } from '../content/jobs';
 import { CAREERS_EMAIL } from '../content/site';
 

@@ -1,7 +1,7 @@
 import { usePageMeta } from '#web/components/use-page-meta';
 import { AdSlot } from '#web/features/ads';
-import { formatDate } from '../components/format-date';
-import { PageHeader } from '../components/page-header';
+import { formatDate } from '#web/lib/format';
+import { PageHeader } from '#web/components/ui/page-header';
 import { PATCH_NOTES } from '../content/patch-notes';
 import type { ChangeKind } from '../content/types';
 

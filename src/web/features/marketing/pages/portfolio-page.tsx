@@ -1,5 +1,5 @@
 import { usePageMeta } from '#web/components/use-page-meta';
-import { PageHeader } from '../components/page-header';
+import { PageHeader } from '#web/components/ui/page-header';
 import { PORTFOLIO } from '../content/portfolio';
 
 export default function PortfolioPage() {

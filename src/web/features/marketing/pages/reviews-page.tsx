@@ -1,7 +1,7 @@
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
-import { PageHeader } from '../components/page-header';
+import { PageHeader } from '#web/components/ui/page-header';
 import { REVIEWS } from '../content/reviews';
 
 export default function ReviewsPage() {

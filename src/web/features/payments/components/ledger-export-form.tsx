@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { TextField } from '#web/components/ui/forms';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { useDownloadLedgerCsv } from '../api/download-ledger-csv';
 
 const isoDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -34,7 +34,7 @@ export function LedgerExportForm() {
       <p className="field-note">Days in UTC, both included.</p>
       {download.isError && (
         <p className="field-error" role="alert">
-          {apiErrorMessage(download.error, 'Could not export the ledger')}
+          {errorMessage(download.error, 'Could not export the ledger')}
         </p>
       )}
     </form>

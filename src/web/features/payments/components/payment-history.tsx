@@ -3,6 +3,7 @@ import { QueryState } from '#web/components/ui/query-state';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
+import { formatAmount } from '#web/lib/format';
 import { useMyPayments } from '../api/get-my-payments';
 import '../payments.css';
 import { readPaymentExpiry } from '../payment-expiry';
@@ -11,7 +12,6 @@ import { paymentProcessUrl } from './top-up-panel';
 
 const PAGE_SIZE = 10;
 const OPEN_STATUSES = new Set(['pending', 'waiting', 'confirming', 'confirmed', 'sending']);
-const usd = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** My payments with their statuses, newest first, paged. */
 export function PaymentHistory() {
@@ -52,9 +52,9 @@ export function PaymentHistory() {
                   return (
                     <tr key={p._id}>
                       <td data-label="Date">{new Date(p.createdAt).toLocaleString()}</td>
-                      <td data-label="Amount" className="num">{usd(p.priceAmount)} USD</td>
+                      <td data-label="Amount" className="num">{formatAmount(p.priceAmount)} USD</td>
                       <td data-label="Currency">{p.payCurrency.toUpperCase()}</td>
-                      <td data-label="Credits" className="num">{usd(p.creditedAmount > 0 ? p.creditedAmount : p.credits)}</td>
+                      <td data-label="Credits" className="num">{formatAmount(p.creditedAmount > 0 ? p.creditedAmount : p.credits)}</td>
                       <td data-label="Status">
                         <span className={`status-badge payment-status-${p.status}`}>{STATUS_LABELS[p.status]}</span>{' '}
                         {resumable && <Link to={paymentProcessUrl({ ...p, id: p._id })}>Continue</Link>}

@@ -2,14 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
+import { formatAmount } from '#web/lib/format';
 import { ApiError } from '#web/lib/api-client';
 import { useSessionStore } from '#web/features/auth';
 import { useCredits } from '#web/features/auth/credits';
 import { paymentQueryOptions } from '../api/get-payment';
 import { isCompleteStatus, PROBLEM_STATUS_MESSAGES, STATUS_LABELS } from '../payment-status';
 import '../payments.css';
-
-const usd = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** /payment/complete?id=: what was paid, the credits added, the new balance, a way back. */
 export default function PaymentCompletePage() {
@@ -65,20 +64,20 @@ function PaymentComplete({ id }: { id: string }) {
             <div>
               <dt>You paid</dt>
               <dd>
-                {payment.actuallyPaid ?? payment.payAmount} {payment.payCurrency.toUpperCase()} ({usd(payment.priceAmount)} USD)
+                {payment.actuallyPaid ?? payment.payAmount} {payment.payCurrency.toUpperCase()} ({formatAmount(payment.priceAmount)} USD)
               </dd>
             </div>
             <div>
               <dt>Processing fee ({payment.feePercent}%)</dt>
-              <dd>{usd(payment.fee)} USD</dd>
+              <dd>{formatAmount(payment.fee)} USD</dd>
             </div>
             <div>
               <dt>Credits added</dt>
-              <dd data-testid="complete-credits">{usd(payment.creditedAmount)}</dd>
+              <dd data-testid="complete-credits">{formatAmount(payment.creditedAmount)}</dd>
             </div>
             <div>
               <dt>New balance</dt>
-              <dd data-testid="complete-balance">{usd(data.balance)} credits</dd>
+              <dd data-testid="complete-balance">{formatAmount(data.balance)} credits</dd>
             </div>
           </dl>
         </div>

@@ -6,12 +6,13 @@ import { paths } from '#shared/routes';
 import type { Payment } from '#shared/schemas/payments';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { SandboxPanel } from '#web/features/sandbox';
+import { formatAmount } from '#web/lib/format';
 import { ApiError } from '#web/lib/api-client';
 import { useCheckPayment } from '../api/check-payment';
 import { usePayment } from '../api/get-payment';
 import { usePaymentStatus } from '../api/get-payment-status';
 import { PaymentCallError } from '../api/payment-call-error';
-import { CopyButton } from '../components/copy-button';
+import { CopyButton } from '#web/components/ui/copy-button';
 import { clearPaymentExpiry, ensurePaymentExpiry, formatCountdown } from '../payment-expiry';
 import { isCompleteStatus, paymentStatusMessage, PROBLEM_STATUS_MESSAGES } from '../payment-status';
 import '../payments.css';
@@ -23,8 +24,6 @@ interface ProcessQuery {
   id: string;
   extraId: string | null;
 }
-
-const usd = (n: number) => n.toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
 /** The query must describe the signed-in user's own payment (docs/product.md#payments: links are easy to forge). */
 function differsFromPayment(q: ProcessQuery, p: Payment): boolean {
@@ -136,19 +135,19 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
                 {query.amount} {currencyLabel}
               </strong>
             </p>
-            <p className="muted">≈ {usd(payment.priceAmount)} USD</p>
+            <p className="muted">≈ {formatAmount(payment.priceAmount)} USD</p>
             <dl className="topup-summary">
               <div>
                 <dt>Payment amount</dt>
-                <dd>{usd(payment.priceAmount)} USD</dd>
+                <dd>{formatAmount(payment.priceAmount)} USD</dd>
               </div>
               <div>
                 <dt>Processing fee ({payment.feePercent}%)</dt>
-                <dd data-testid="payment-fee">{usd(payment.fee)} USD</dd>
+                <dd data-testid="payment-fee">{formatAmount(payment.fee)} USD</dd>
               </div>
               <div>
                 <dt>Credits you will receive</dt>
-                <dd data-testid="payment-credits">{usd(payment.credits)}</dd>
+                <dd data-testid="payment-credits">{formatAmount(payment.credits)}</dd>
               </div>
             </dl>
           </div>

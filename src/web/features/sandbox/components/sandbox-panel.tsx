@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { SANDBOX_EXCHANGE_STATUSES, SANDBOX_PAYMENT_STATUSES } from '#shared/schemas/sandbox';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { useMoveInSandbox, type SandboxTarget } from '../api/move-in-sandbox';
 import { useSandboxInfo } from '../api/get-sandbox-info';
 import '../sandbox.css';
@@ -51,7 +51,7 @@ export function SandboxPanel({ target, onMoved }: { target: SandboxTarget; onMov
         {move.isPending
           ? 'Moving…'
           : move.isError
-            ? apiErrorMessage(move.error, 'The sandbox did not answer.')
+            ? errorMessage(move.error, 'The sandbox did not answer.')
             : move.isSuccess
               ? `Moved to "${label(move.variables)}".`
               : ''}

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { STATUS_PAGE_REFRESH_MS, type StatusResponse } from '#shared/schemas/status';
-import { api, apiErrorMessage } from '#web/lib/api-client';
+import { api, errorMessage } from '#web/lib/api-client';
 
 /** GET /api/status: each component's state, uptime by day and the incidents of the last 90 days. */
 export const getStatus = (signal?: AbortSignal) => api.get<StatusResponse>('/api/status', signal ? { signal } : undefined);
@@ -36,7 +36,7 @@ export function useLiveStatus(): LiveStatus {
   const query = useQuery(liveStatusQueryOptions());
   return {
     data: query.data ?? null,
-    error: query.isError ? (apiErrorMessage(query.error, 'Could not load the status')) : null,
+    error: query.isError ? (errorMessage(query.error, 'Could not load the status')) : null,
     loading: query.isFetching,
     updatedAt: query.data ? query.dataUpdatedAt : null,
     refresh: () => void query.refetch({ cancelRefetch: true }),

@@ -48,6 +48,4 @@ export function uptimeSummary(uptimePercent: number | null, measuredDays: number
   return `${formatPercent(uptimePercent)} uptime over ${days(measuredDays)} measured`;
 }
 
-export function formatDateTime(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}
+export { formatDateTime } from '#web/lib/format';

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateTicketBody } from '#shared/schemas/tickets';
 import { api } from '#web/lib/api-client';
+import { putMyTicket } from './my-ticket-cache';
 import { ticketKeys } from './ticket-keys';
 import { requesterBase, type TicketResponse } from './tickets-api';
 
@@ -13,6 +14,9 @@ export function useCreateTicket(isGuest: boolean) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: CreateTicketBody) => createTicket(isGuest, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: ticketKeys.mine(isGuest) }),
+    onSuccess: (res) => {
+      putMyTicket(client, isGuest, res);
+      return client.invalidateQueries({ queryKey: [...ticketKeys.mine(isGuest), 'list'] });
+    },
   });
 }

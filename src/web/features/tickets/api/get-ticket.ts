@@ -1,6 +1,6 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api-client';
-import { useUiStore } from '#web/stores/ui-store';
+import { putMyTicket } from './my-ticket-cache';
 import { pollWhileVisible, ticketKeys } from './ticket-keys';
 import { requesterBase, type TicketResponse } from './tickets-api';
 
@@ -11,13 +11,13 @@ export function getTicket(isGuest: boolean, id: string, signal?: AbortSignal): P
   return api.get<TicketResponse>(`${requesterBase(isGuest)}/${encodeURIComponent(id)}`, { signal });
 }
 
-/** Each answer is merged into the UI store's ticket list by _id (docs/product.md#browser-state). A 404 is not retried. */
-export const ticketQueryOptions = (isGuest: boolean, id: string) =>
+/** Each answer is also merged into the cached list by _id (my-ticket-cache.ts). A 404 is not retried. */
+export const ticketQueryOptions = (client: QueryClient, isGuest: boolean, id: string) =>
   queryOptions({
     queryKey: ticketKeys.mineDetail(isGuest, id),
     queryFn: async ({ signal }) => {
       const res = await getTicket(isGuest, id, signal);
-      useUiStore.getState().addTicket(res.ticket);
+      putMyTicket(client, isGuest, res);
       return res;
     },
     retry: false,
@@ -25,5 +25,6 @@ export const ticketQueryOptions = (isGuest: boolean, id: string) =>
   });
 
 export function useTicket(isGuest: boolean, id: string | null) {
-  return useQuery({ ...ticketQueryOptions(isGuest, id ?? ''), enabled: id !== null });
+  const client = useQueryClient();
+  return useQuery({ ...ticketQueryOptions(client, isGuest, id ?? ''), enabled: id !== null });
 }

@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import type { TicketListResponse } from '#shared/schemas/tickets';
 import { api } from '#web/lib/api-client';
 import { toQueryString } from '#web/lib/query-string';
-import { useUiStore } from '#web/stores/ui-store';
+import { dedupeTickets } from './my-ticket-cache';
 import { pollWhileVisible, ticketKeys } from './ticket-keys';
 import { requesterBase } from './tickets-api';
 
@@ -14,14 +14,13 @@ export function getTickets(isGuest: boolean, page: number, signal?: AbortSignal)
   return api.get<TicketListResponse>(`${requesterBase(isGuest)}${toQueryString({ page, pageSize: SUPPORT_PAGE_SIZE })}`, { signal });
 }
 
-/** The list also lands in the UI store's ticket list, which docs/product.md#browser-state makes the browser's own. */
+/** One page of my tickets, one ticket per _id; the cache is the browser's only copy (my-ticket-cache.ts). */
 export const ticketsQueryOptions = (isGuest: boolean, page: number) =>
   queryOptions({
     queryKey: ticketKeys.mineList(isGuest, page),
     queryFn: async ({ signal }) => {
       const res = await getTickets(isGuest, page, signal);
-      useUiStore.getState().setTickets(res.tickets);
-      return res;
+      return { ...res, tickets: dedupeTickets(res.tickets) };
     },
     placeholderData: keepPreviousData,
     ...pollWhileVisible(LIST_POLL_MS),

@@ -1,4 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ErrorCode } from '#shared/error-codes';
 import { api, ApiError } from '#web/lib/api-client';
 import { getStaffTickets } from './get-staff-tickets';
 import { ticketKeys } from './ticket-keys';
@@ -11,7 +12,7 @@ import type { TicketResponse } from './tickets-api';
 export async function mergeTicket(targetId: string, sourceNumber: number): Promise<TicketResponse> {
   const found = await getStaffTickets({ status: '', priority: '', search: String(sourceNumber), assigned: 'any' }, 1);
   const source = found.tickets.find((t) => t.number === sourceNumber);
-  if (!source) throw new ApiError(404, `No ticket #${sourceNumber}`, 'NOT_FOUND');
+  if (!source) throw new ApiError(404, `No ticket #${sourceNumber}`, ErrorCode.NOT_FOUND);
   return api.post<TicketResponse>(`/api/staff/tickets/${encodeURIComponent(targetId)}/merge`, { sourceId: source._id });
 }
 

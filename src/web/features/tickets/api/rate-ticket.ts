@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RateTicketBody } from '#shared/schemas/tickets';
 import { api } from '#web/lib/api-client';
-import { useUiStore } from '#web/stores/ui-store';
-import { ticketKeys } from './ticket-keys';
+import { putMyTicket } from './my-ticket-cache';
 import { requesterBase, type TicketResponse } from './tickets-api';
 
 /** POST …/{id}/rating: the requester rates the answer once the ticket is resolved or closed. */
@@ -15,8 +14,7 @@ export function useRateTicket(isGuest: boolean, id: string) {
   return useMutation({
     mutationFn: (rating: RateTicketBody) => rateTicket(isGuest, id, rating),
     onSuccess: (res) => {
-      useUiStore.getState().addTicket(res.ticket);
-      client.setQueryData(ticketKeys.mineDetail(isGuest, id), res);
+      putMyTicket(client, isGuest, res);
     },
   });
 }

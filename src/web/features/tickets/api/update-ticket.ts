@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api-client';
-import { useUiStore } from '#web/stores/ui-store';
+import { putMyTicket } from './my-ticket-cache';
 import { ticketKeys } from './ticket-keys';
 import { requesterBase, type TicketResponse } from './tickets-api';
 
@@ -14,14 +14,13 @@ export function updateTicket(isGuest: boolean, id: string, change: TicketChange)
     : api.put<TicketResponse>(path, { status: change.status });
 }
 
-/** The answered ticket is merged into the UI store's list and becomes the open ticket's data. */
+/** The answered ticket becomes the open ticket's data and is merged into the cached list. */
 export function useUpdateTicket(isGuest: boolean, id: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (change: TicketChange) => updateTicket(isGuest, id, change),
     onSuccess: (res) => {
-      useUiStore.getState().addTicket(res.ticket);
-      client.setQueryData(ticketKeys.mineDetail(isGuest, id), res);
+      putMyTicket(client, isGuest, res);
       return client.invalidateQueries({ queryKey: [...ticketKeys.mine(isGuest), 'list'] });
     },
   });

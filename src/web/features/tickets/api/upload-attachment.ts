@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api-client';
-import { useUiStore } from '#web/stores/ui-store';
+import { putMyTicket } from './my-ticket-cache';
 import { ticketKeys } from './ticket-keys';
 import { requesterBase, type TicketResponse } from './tickets-api';
 
@@ -21,8 +21,7 @@ export function useUploadTicketAttachment(isGuest: boolean, id: string) {
   return useMutation({
     mutationFn: (file: File) => uploadAttachment(requesterBase(isGuest), id, file),
     onSuccess: (res) => {
-      useUiStore.getState().addTicket(res.ticket);
-      client.setQueryData(ticketKeys.mineDetail(isGuest, id), res);
+      putMyTicket(client, isGuest, res);
       return client.invalidateQueries({ queryKey: [...ticketKeys.mine(isGuest), 'list'] });
     },
   });

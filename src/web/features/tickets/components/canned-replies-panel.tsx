@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { CANNED_TITLE_MAX, TICKET_MESSAGE_MAX, type CannedReply } from '#shared/schemas/tickets';
 import { TextareaField, TextField } from '#web/components/ui/forms';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useSaveCannedReply } from '../api/save-canned-reply';
 
 /** Staff keep a small list of canned replies (title and text) here; the reply box inserts them. */
@@ -37,7 +37,7 @@ export function CannedRepliesPanel({ replies }: { replies: CannedReply[] }) {
       await save.mutateAsync({ kind: 'delete', id });
       if (editing === id) edit(null);
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'Failed to delete'));
+      toast.error(errorMessage(err, 'Failed to delete'));
     }
   }
 

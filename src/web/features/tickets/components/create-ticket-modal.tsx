@@ -31,8 +31,8 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
   const [priority, setPriority] = useState<(typeof TICKET_PRIORITIES)[number]>('normal');
   const [message, setMessage] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const [saving, setSaving] = useState(false);
   const createTicket = useCreateTicket(isGuest);
+  const saving = createTicket.isPending;
 
   useEffect(() => {
     const el = dialog.current;
@@ -43,7 +43,6 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
 
   async function submit(event: FormEvent) {
     event.preventDefault();
-    setSaving(true);
     setErrors({});
     try {
       const { ticket } = await createTicket.mutateAsync({ subject, category, priority, message });
@@ -58,8 +57,6 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
       } else {
         setErrors({ form: 'Failed to create ticket' });
       }
-    } finally {
-      setSaving(false);
     }
   }
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { TICKET_RATING_COMMENT_MAX, type Ticket } from '#shared/schemas/tickets';
 import { TextareaField } from '#web/components/ui/forms';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { useRateTicket } from '../api/rate-ticket';
 
 const SCORES = [1, 2, 3, 4, 5] as const;
@@ -32,7 +32,7 @@ export function RatingForm({ ticket, isGuest }: { ticket: Ticket; isGuest: boole
     try {
       await rate.mutateAsync({ score, ...(comment.trim() ? { comment } : {}) });
     } catch (err) {
-      setError(apiErrorMessage(err, 'Failed to send your rating'));
+      setError(errorMessage(err, 'Failed to send your rating'));
     }
   }
 

@@ -7,7 +7,8 @@ import {
 } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
-import { apiErrorMessage } from '#web/lib/api-client';
+import { formatDateTime } from '#web/lib/format';
+import { errorMessage } from '#web/lib/api-client';
 import { useCannedReplies } from '../api/get-canned-replies';
 import { staffTicketQueryOptions, useStaffTicket } from '../api/get-staff-ticket';
 import { useStaffMembers } from '../api/get-staff-members';
@@ -19,7 +20,7 @@ import { useUploadStaffAttachment } from '../api/upload-attachment';
 import { useUpdateStaffTicket, type StaffTicketChange } from '../api/update-staff-ticket';
 import { CannedRepliesPanel } from './canned-replies-panel';
 import { firstResponseLabel } from './first-response';
-import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
+import { TicketStatusBadge } from './ticket-status-badge';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
 
@@ -38,7 +39,7 @@ export function StaffQueue() {
   const [shown, setShown] = useState(listQuery.data);
   if (listQuery.data && listQuery.data !== shown) setShown(listQuery.data);
   const list = listQuery.data ?? shown ?? null;
-  const error = listQuery.isError ? (apiErrorMessage(listQuery.error, 'Failed to load tickets')) : null;
+  const error = listQuery.isError ? (errorMessage(listQuery.error, 'Failed to load tickets')) : null;
 
   // The open ticket polls every 5 seconds; a failed poll keeps what is shown.
   const selected = useStaffTicket(selectedId).data?.ticket ?? null;
@@ -57,7 +58,7 @@ export function StaffQueue() {
       await client.fetchQuery(staffTicketQueryOptions(id));
       setSelectedId(id);
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'Failed to open ticket'));
+      toast.error(errorMessage(err, 'Failed to open ticket'));
     }
   }
 
@@ -67,7 +68,7 @@ export function StaffQueue() {
       await updateTicket.mutateAsync({ kind: 'update', change: update });
       toast.success('Ticket updated');
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'Failed to update ticket'));
+      toast.error(errorMessage(err, 'Failed to update ticket'));
     }
   }
 
@@ -82,7 +83,7 @@ export function StaffQueue() {
       setMergeNumber('');
       toast.success(`Ticket #${n} merged into this one`);
     } catch (err) {
-      toast.error(apiErrorMessage(err, 'Failed to merge'));
+      toast.error(errorMessage(err, 'Failed to merge'));
     }
   }
 
@@ -233,7 +234,7 @@ export function StaffQueue() {
                     </span>
                     <TicketStatusBadge status={ticket.status} />
                     <span className="muted ticket-row-when">
-                      {ticket.requester.name} · {ticket.priority} · {formatWhen(ticket.lastMessageAt)}
+                      {ticket.requester.name} · {ticket.priority} · {formatDateTime(ticket.lastMessageAt)}
                     </span>
                     <span className="ticket-row-desk">
                       <span>{ticket.assignedTo ? `Assigned to ${ticket.assignedTo.username}` : 'Unassigned'}</span>

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import type { Ticket } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
+import { formatDateTime } from '#web/lib/format';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
 import { useSessionStore } from '#web/features/auth';
 import { useTicket } from '../api/get-ticket';
@@ -12,7 +13,7 @@ import { requesterBase } from '../api/tickets-api';
 import { useUpdateTicket } from '../api/update-ticket';
 import { useUploadTicketAttachment } from '../api/upload-attachment';
 import { CreateTicketModal } from './create-ticket-modal';
-import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
+import { TicketStatusBadge } from './ticket-status-badge';
 import { RatingForm } from './rating-form';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
@@ -24,21 +25,20 @@ export function SupportCenter() {
   const isGuest = useSessionStore((s) => s.isGuest);
   const activeView = useUiStore((s) => s.activeView);
   const setActiveView = useUiStore((s) => s.setActiveView);
-  const tickets = useUiStore((s) => s.tickets) as Ticket[];
-  const addTicket = useUiStore((s) => s.addTicket);
   const openCreate = useUiStore((s) => s.setCreatingTicketModal);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [page, setPage] = useState(1);
 
   const showingDetail = activeView === 'ticketDetail' && selectedId !== null;
-  const selected = tickets.find((t) => t._id === selectedId) ?? null;
 
-  // The list polls while it is shown and the open ticket while it is open; both land in the UI store.
+  // The list polls while it is shown and the open ticket while it is open; both live in the query cache.
   const listQuery = useTickets(isGuest, page, !showingDetail);
+  const tickets = listQuery.data?.tickets ?? [];
   const loading = listQuery.isPending && listQuery.fetchStatus !== 'idle';
   const total = listQuery.data?.total ?? 0;
-  const error = listQuery.isError ? (apiErrorMessage(listQuery.error, 'Failed to load your tickets')) : null;
+  const error = listQuery.isError ? (errorMessage(listQuery.error, 'Failed to load your tickets')) : null;
   const detailQuery = useTicket(isGuest, showingDetail ? selectedId : null);
+  const selected = detailQuery.data?.ticket ?? tickets.find((t) => t._id === selectedId) ?? null;
   const updateTicket = useUpdateTicket(isGuest, selectedId ?? '');
   const uploadFile = useUploadTicketAttachment(isGuest, selectedId ?? '');
 
@@ -117,7 +117,7 @@ export function SupportCenter() {
                     </span>
                     <TicketStatusBadge status={ticket.status} />
                     <span className="muted ticket-row-when">
-                      {ticket.messageCount} {ticket.messageCount === 1 ? 'message' : 'messages'} · {formatWhen(ticket.lastMessageAt)}
+                      {ticket.messageCount} {ticket.messageCount === 1 ? 'message' : 'messages'} · {formatDateTime(ticket.lastMessageAt)}
                     </span>
                   </button>
                 </li>
@@ -130,10 +130,7 @@ export function SupportCenter() {
         <Pagination page={page} pages={Math.ceil(total / SUPPORT_PAGE_SIZE)} onPage={setPage} label="Ticket pages" />
       )}
 
-      <CreateTicketModal isGuest={isGuest} onCreated={(ticket) => {
-        addTicket(ticket);
-        open(ticket);
-      }} />
+      <CreateTicketModal isGuest={isGuest} onCreated={open} />
     </section>
   );
 }

@@ -10,7 +10,3 @@ const LABELS: Record<Ticket['status'], string> = {
 export function TicketStatusBadge({ status }: { status: Ticket['status'] }) {
   return <span className={`ticket-status ticket-status-${status}`}>{LABELS[status]}</span>;
 }
-
-export function formatWhen(iso: string): string {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-}

@@ -1,7 +1,8 @@
 import { useState, type FormEvent } from 'react';
 import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, TICKET_MESSAGE_MAX, type CannedReply, type Ticket, type TicketAttachment } from '#shared/schemas/tickets';
-import { ApiError, apiErrorMessage } from '#web/lib/api-client';
-import { TicketStatusBadge, formatWhen } from './ticket-status-badge';
+import { formatDateTime } from '#web/lib/format';
+import { ApiError, errorMessage } from '#web/lib/api-client';
+import { TicketStatusBadge } from './ticket-status-badge';
 import { CheckboxField, TextareaField } from '#web/components/ui/forms';
 
 interface TicketThreadProps {
@@ -47,7 +48,7 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
     try {
       await onAttach(file);
     } catch (err) {
-      setFileError(apiErrorMessage(err, 'Failed to attach the file'));
+      setFileError(errorMessage(err, 'Failed to attach the file'));
     } finally {
       setUploading(false);
       input.value = '';
@@ -60,7 +61,7 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
     try {
       await onDownload(file);
     } catch (err) {
-      setFileError(apiErrorMessage(err, 'Failed to download the file'));
+      setFileError(errorMessage(err, 'Failed to download the file'));
     }
   }
   const [sending, setSending] = useState(false);
@@ -112,7 +113,7 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
             return (
               <li key={m._id} className="ticket-event">
                 <p>
-                  {m.body} <time dateTime={m.createdAt}>{formatWhen(m.createdAt)}</time>
+                  {m.body} <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
                 </p>
               </li>
             );
@@ -122,7 +123,7 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
               <div className="ticket-message-head">
                 <strong>{mine ? 'You' : m.authorName}</strong>
                 {m.kind === 'internal' && <span className="tag">Internal note</span>}
-                <time dateTime={m.createdAt}>{formatWhen(m.createdAt)}</time>
+                <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
               </div>
               <p className="ticket-message-body">{m.body}</p>
               {m.attachments.length > 0 && (

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ErrorCode } from '#shared/error-codes';
 import type { AuthResponse } from '#shared/schemas/auth';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
 import { ApiError } from '#web/lib/api-client';
@@ -34,7 +35,7 @@ export function LoginSecondStep({
   useEffect(() => inputRef.current?.focus(), [mode]);
 
   const fail = (err: unknown, fallback: string) => {
-    if (err instanceof ApiError && err.code === 'CHALLENGE_EXPIRED') setExpired(true);
+    if (err instanceof ApiError && err.code === ErrorCode.CHALLENGE_EXPIRED) setExpired(true);
     setError(err instanceof ApiError ? (err.fromServer || err.status === 0 ? err.message : fallback) : passkeyErrorMessage(err, fallback));
     setValue('');
     inputRef.current?.focus();

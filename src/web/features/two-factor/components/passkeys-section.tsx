@@ -1,14 +1,13 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Passkey } from '#shared/schemas/two-factor';
 import toast from 'react-hot-toast';
+import { formatDateTime } from '#web/lib/format';
 import { useAddPasskey } from '../api/add-passkey';
 import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { passkeyErrorMessage, passkeysUnavailableHere } from '../passkeys-availability';
 import { TextField } from '#web/components/ui/forms';
 import { StepUpField, useStepUp } from './step-up-field';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export { passkeyErrorMessage } from '../passkeys-availability';
 
@@ -107,7 +106,7 @@ export function PasskeysSection() {
               <div>
                 <p className="passkey-name">{p.name}</p>
                 <p className="muted">
-                  Added {dateFormat.format(new Date(p.createdAt))} · {p.lastUsedAt ? `last used ${dateFormat.format(new Date(p.lastUsedAt))}` : 'never used'}
+                  Added {formatDateTime(p.createdAt)} · {p.lastUsedAt ? `last used ${formatDateTime(p.lastUsedAt)}` : 'never used'}
                 </p>
               </div>
               {removing === p._id ? (

@@ -1,3 +1,4 @@
+import { ErrorCode } from '#shared/error-codes';
 import { useCallback, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { TwoFactorMethod } from '#shared/schemas/two-factor';
 import { TextField } from '#web/components/ui/forms';
@@ -64,7 +65,7 @@ export function useStepUp(): StepUp {
 
   const handleError = useCallback((err: unknown): boolean => {
     if (!(err instanceof ApiError)) return false;
-    if (err.code === 'TWO_FACTOR_REQUIRED') {
+    if (err.code === ErrorCode.TWO_FACTOR_REQUIRED) {
       const told = (err.details as { methods?: TwoFactorMethod[] } | null | undefined)?.methods;
       // The staff console's own gate (no two-factor set up at all) is not a step-up.
       if (!Array.isArray(told) || told.length === 0) return false;
@@ -74,7 +75,7 @@ export function useStepUp(): StepUp {
       setTimeout(() => document.getElementById(inputId)?.focus(), 0);
       return true;
     }
-    if (err.code === 'INVALID_TWO_FACTOR_CODE') {
+    if (err.code === ErrorCode.INVALID_TWO_FACTOR_CODE) {
       setError(err.message);
       setCode('');
       setTimeout(() => document.getElementById(inputId)?.focus(), 0);

@@ -9,6 +9,8 @@ import {
 } from '#shared/schemas/webhooks';
 import { CheckboxField } from '#web/components/ui/forms';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
+import { CopyButton } from '#web/components/ui/copy-button';
+import { formatDateTime } from '#web/lib/format';
 import { ApiError } from '#web/lib/api-client';
 import { useEnableWebhook } from '../api/enable-webhook';
 import { useWebhookSettings } from '../api/get-webhook-settings';
@@ -20,9 +22,6 @@ import '../webhooks.css';
 
 /** docs/product.md#errors. */
 export const SAVE_FAILED_MESSAGE = 'Failed to update webhook settings';
-const COPIED_MS = 2000;
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const formatTime = (iso: string) => timeFormat.format(new Date(iso));
 
 type Field = 'url' | 'events' | 'enabled';
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready' };
@@ -62,38 +61,20 @@ function SigningSecret({
   onRotated: (secret: string, hint: string) => void;
 }) {
   const id = useId();
-  const [copied, setCopied] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  const [rotating, setRotating] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
   const rotateRef = useRef<HTMLButtonElement>(null);
   const rotateSecret = useRotateWebhookSecret();
   const stepUp = useStepUp();
+  const rotating = rotateSecret.isPending;
 
   useEffect(() => {
     if (confirming) confirmRef.current?.focus();
   }, [confirming]);
 
-  useEffect(() => {
-    if (!copied) return;
-    const timer = setTimeout(() => setCopied(false), COPIED_MS);
-    return () => clearTimeout(timer);
-  }, [copied]);
-
-  const copy = async () => {
-    if (!revealed) return;
-    try {
-      await navigator.clipboard.writeText(revealed);
-      setCopied(true);
-    } catch {
-      toast.error('Could not copy. Select the secret and copy it yourself.');
-    }
-  };
-
   const rotate = async (event: FormEvent) => {
     event.preventDefault();
     if (rotating) return;
-    setRotating(true);
     try {
       const result = await rotateSecret.mutateAsync(stepUp.fields());
       onRotated(result.secret, result.secretHint);
@@ -106,8 +87,6 @@ function SigningSecret({
       toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to rotate the signing secret');
       setConfirming(false);
       requestAnimationFrame(() => rotateRef.current?.focus());
-    } finally {
-      setRotating(false);
     }
   };
 
@@ -118,9 +97,7 @@ function SigningSecret({
         <>
           <div className="webhook-secret-row">
             <input id={`${id}-value`} className="webhook-secret-value" readOnly value={revealed} aria-labelledby={`${id}-label`} aria-describedby={`${id}-note`} onFocus={(e) => e.currentTarget.select()} />
-            <button type="button" className="btn btn-secondary btn-small" onClick={() => void copy()}>
-              {copied ? 'Copied!' : 'Copy'}
-            </button>
+            <CopyButton value={revealed} />
           </div>
           <p id={`${id}-note`} className="field-note webhook-secret-warning">
             Copy it now: for your safety it will not be shown again.
@@ -133,7 +110,7 @@ function SigningSecret({
       )}
       {overlapUntil && (
         <p className="webhook-notice" role="status">
-          Your previous secret also signs deliveries until <time dateTime={overlapUntil}>{formatTime(overlapUntil)}</time>: each delivery carries both
+          Your previous secret also signs deliveries until <time dateTime={overlapUntil}>{formatDateTime(overlapUntil)}</time>: each delivery carries both
           signatures, so switch your receiver to the new secret before then.
         </p>
       )}
@@ -185,7 +162,9 @@ export function WebhooksPanel() {
   const settingsQuery = useWebhookSettings();
   const saveSettings = useSaveWebhookSettings();
   const stepUp = useStepUp();
+  const saving = saveSettings.isPending;
   const sendTestWebhook = useSendTestWebhook();
+  const testing = sendTestWebhook.isPending;
   const enableWebhook = useEnableWebhook();
   const saved: WebhookSettings | null = settingsQuery.data ?? null;
   // Try again shows the loading line, not the old error.
@@ -194,8 +173,6 @@ export function WebhooksPanel() {
   const [events, setEvents] = useState<WebhookEvent[]>([]);
   const [enabled, setEnabled] = useState(true);
   const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
-  const [saving, setSaving] = useState(false);
-  const [testing, setTesting] = useState(false);
   const [revealed, setRevealed] = useState<string | null>(null);
   const [logVersion, setLogVersion] = useState(0);
   // The form edits its own copy of the saved settings: filled when they arrive, and again from each save's answer.
@@ -227,7 +204,6 @@ export function WebhooksPanel() {
       return;
     }
     setFieldErrors({});
-    setSaving(true);
     try {
       // A new URL needs the second factor when two-factor is on (decision 0205); events and the switch do not.
       const result = await saveSettings.mutateAsync({ url: parsed.data.url, events: parsed.data.events, enabled: parsed.data.enabled, ...(urlChanged ? stepUp.fields() : {}) });
@@ -243,21 +219,16 @@ export function WebhooksPanel() {
       setFieldErrors(errors);
       focusField(errors);
       toast.error(SAVE_FAILED_MESSAGE);
-    } finally {
-      setSaving(false);
     }
   };
 
   const sendTest = async () => {
-    setTesting(true);
     try {
       await sendTestWebhook.mutateAsync();
       toast.success('Test webhook queued');
       setLogVersion((v) => v + 1);
     } catch (err) {
       toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to send a test webhook');
-    } finally {
-      setTesting(false);
     }
   };
 
@@ -304,10 +275,10 @@ export function WebhooksPanel() {
                 {saved.failingSince && (
                   <>
                     {' '}
-                    (since <time dateTime={saved.failingSince}>{formatTime(saved.failingSince)}</time>)
+                    (since <time dateTime={saved.failingSince}>{formatDateTime(saved.failingSince)}</time>)
                   </>
                 )}
-                , so Olympus stopped sending on <time dateTime={saved.disabledAt}>{formatTime(saved.disabledAt)}</time>. Fix your receiver, then turn the
+                , so Olympus stopped sending on <time dateTime={saved.disabledAt}>{formatDateTime(saved.disabledAt)}</time>. Fix your receiver, then turn the
                 webhook on again. Failed deliveries can be replayed from the log below.
               </p>
               <button type="button" className="btn btn-primary btn-small" disabled={enableWebhook.isPending} onClick={() => void reEnable()}>

@@ -1,0 +1,138 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link } from 'react-router';
+import toast from 'react-hot-toast';
+import { ErrorCode } from '#shared/error-codes';
+import { formatCredits } from '#shared/fees';
+import type { CatalogueItem, InsufficientCreditsDetails, PriceChangedDetails } from '#shared/schemas/catalogue';
+import { topUpLink } from '#web/features/payments';
+import { ApiError, errorMessage } from '#web/lib/api-client';
+import { useBuyItem } from '../api/buy-item';
+import { newIdempotencyKey } from '#web/lib/idempotency-key';
+
+interface BuyDialogProps {
+  item: CatalogueItem;
+  /** The balance the session shows (refreshed when the dialog opens). */
+  balanceCents: number;
+  onClose: () => void;
+}
+
+function shortfallOf(err: unknown): number | null {
+  if (!(err instanceof ApiError) || err.code !== ErrorCode.INSUFFICIENT_CREDITS) return null;
+  const details = err.details as Partial<InsufficientCreditsDetails> | null;
+  return typeof details?.shortfallCents === 'number' ? details.shortfallCents : null;
+}
+
+/** The price now, when the server refused because the item's price changed (decision 0210). */
+function changedPriceOf(err: unknown): number | null {
+  if (!(err instanceof ApiError) || err.code !== ErrorCode.PRICE_CHANGED) return null;
+  const details = err.details as Partial<PriceChangedDetails> | null;
+  return typeof details?.priceCents === 'number' ? details.priceCents : null;
+}
+
+/**
+ * The confirmation step of a purchase: the price and the balance after it, or what is missing and a
+ * Top up link carrying it. A native modal <dialog> keeps focus inside and closes on Escape; focus
+ * goes back to the Buy button that opened it. One idempotency key per opening, so pressing Confirm
+ * twice (or a retry after a lost answer) buys once. The price shown is the price sent: when the server
+ * answers that it changed, the dialog shows the new one and asks again (a refused attempt leaves the
+ * key unused, so the same key buys at the new price; decision 0210).
+ */
+export function BuyDialog({ item, balanceCents, onClose }: BuyDialogProps) {
+  const ids = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const [idempotencyKey] = useState(newIdempotencyKey);
+  const buy = useBuyItem();
+  const [serverShortfall, setServerShortfall] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  // The price this dialog shows and sends; only a PRICE_CHANGED answer moves it (never a background refetch).
+  const [priceCents, setPriceCents] = useState(item.priceCents);
+  const [priceChanged, setPriceChanged] = useState(false);
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!el.open) el.showModal?.();
+    return () => {
+      if (el.open) el.close?.();
+      opener?.focus();
+    };
+  }, []);
+
+  const localShortfall = priceCents > balanceCents ? priceCents - balanceCents : null;
+  const shortfall = serverShortfall ?? localShortfall;
+  const soldOut = item.stock !== null && item.stock <= 0;
+
+  async function confirm() {
+    setError(null);
+    try {
+      const result = await buy.mutateAsync({ itemId: item._id, expectedPriceCents: priceCents, idempotencyKey });
+      toast.success(`Bought ${result.order.itemName}. New balance: ${formatCredits(result.balanceCents)} credits.`);
+      onClose();
+    } catch (err) {
+      const newPrice = changedPriceOf(err);
+      const missing = shortfallOf(err);
+      if (newPrice !== null) {
+        setPriceCents(newPrice);
+        setPriceChanged(true);
+        setServerShortfall(null);
+      } else if (missing !== null) setServerShortfall(missing);
+      else setError(errorMessage(err, 'The purchase failed. Try again.'));
+    }
+  }
+
+  return (
+    <dialog ref={dialog} className="modal buy-dialog" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-summary`} onClose={onClose}>
+      <h2 id={`${ids}-title`}>Buy {item.name}?</h2>
+      <dl id={`${ids}-summary`} className="buy-summary">
+        <div>
+          <dt>Price</dt>
+          <dd data-testid="buy-price">{formatCredits(priceCents)} credits</dd>
+        </div>
+        <div>
+          <dt>Your balance</dt>
+          <dd data-testid="buy-balance">{formatCredits(balanceCents)} credits</dd>
+        </div>
+        {shortfall === null && (
+          <div>
+            <dt>Balance after</dt>
+            <dd data-testid="buy-balance-after">{formatCredits(balanceCents - priceCents)} credits</dd>
+          </div>
+        )}
+      </dl>
+      {priceChanged && (
+        <p className="form-error" role="alert" data-testid="buy-price-changed">
+          The price changed to {formatCredits(priceCents)} credits. Buy at the new price?
+        </p>
+      )}
+      {shortfall !== null && (
+        <div className="form-error buy-shortfall" role="alert">
+          <p data-testid="buy-shortfall">
+            Not enough credits: you need {formatCredits(shortfall)} more.
+          </p>
+          <Link className="btn btn-secondary" to={topUpLink(shortfall)} onClick={onClose} data-testid="buy-top-up">
+            Top up {formatCredits(shortfall)} credits
+          </Link>
+        </div>
+      )}
+      {error && (
+        <p className="form-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="actions">
+        <button
+          type="button"
+          className="btn btn-primary"
+          disabled={buy.isPending || shortfall !== null || soldOut}
+          onClick={() => void confirm()}
+        >
+          {buy.isPending ? 'Buying…' : `Confirm: pay ${formatCredits(priceCents)} credits`}
+        </button>
+        <button type="button" className="btn btn-ghost" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </dialog>
+  );
+}

@@ -1,0 +1,13 @@
+import { CatalogueManager } from './catalogue-manager';
+import { OrdersManager } from './orders-manager';
+import '../catalogue.css';
+
+/** The operator console's Shop tab: the catalogue and the orders. */
+export function ShopManager({ isAdmin }: { isAdmin: boolean }) {
+  return (
+    <>
+      <CatalogueManager isAdmin={isAdmin} />
+      <OrdersManager isAdmin={isAdmin} />
+    </>
+  );
+}

@@ -1,0 +1,53 @@
+import { useId, useState } from 'react';
+import { toCents } from '#shared/fees';
+import type { CatalogueItem } from '#shared/schemas/catalogue';
+import { QueryState } from '#web/components/ui/query-state';
+import { useSessionStore } from '#web/features/auth';
+import { useCredits } from '#web/features/auth/credits';
+import { errorMessage } from '#web/lib/api-client';
+import { useCatalogue } from '../api/get-catalogue';
+import { BuyDialog } from './buy-dialog';
+import { CatalogueList } from './catalogue-list';
+import { MyOrders } from './my-orders';
+import '../catalogue.css';
+
+/** The dashboard's "Use your credits": the catalogue with a Buy button per item, and my orders. */
+export function ShopSection({ userId }: { userId: string }) {
+  const ids = useId();
+  const catalogue = useCatalogue();
+  // The session keeps credits (12.5); the shop counts cents.
+  const balanceCents = toCents(useSessionStore((s) => s.credits));
+  const [buying, setBuying] = useState<CatalogueItem | null>(null);
+  // While the confirmation is open, ask for the current balance (a top-up may have arrived meanwhile).
+  useCredits(userId, buying !== null);
+
+  return (
+    <section className="card shop-section" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>Use your credits</h2>
+      <QueryState
+        data={catalogue.data?.items}
+        loading="Loading the catalogue…"
+        error={catalogue.isError ? (errorMessage(catalogue.error, 'Could not load the catalogue')) : null}
+        isEmpty={(items) => items.length === 0}
+        empty="Nothing to buy yet. Check back soon."
+      >
+        {(items) => (
+          <CatalogueList
+            items={items}
+            action={(item) => {
+              const soldOut = item.stock !== null && item.stock <= 0;
+              return (
+                <button type="button" className="btn btn-primary btn-small" disabled={soldOut} onClick={() => setBuying(item)}>
+                  {soldOut ? 'Sold out' : 'Buy'}
+                  {' '}<span className="visually-hidden">{item.name}</span>
+                </button>
+              );
+            }}
+          />
+        )}
+      </QueryState>
+      {buying && <BuyDialog item={buying} balanceCents={balanceCents} onClose={() => setBuying(null)} />}
+      <MyOrders />
+    </section>
+  );
+}
