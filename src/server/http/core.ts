@@ -16,7 +16,7 @@ import { InvalidationBus } from '#server/db/invalidation.js';
 import { AppError } from '#server/errors.js';
 import { JobQueue } from '#server/jobs/job-queue.js';
 import { MailService } from '#server/modules/mail/mail.service.js';
-import { RateLimiter } from '#server/modules/rate-limit/rate-limit.service.js';
+import { createRateLimitModule } from '#server/modules/rate-limit/rate-limit.module.js';
 import { userReadCache } from '#server/modules/users/user-read-cache.js';
 import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { registerErrorHandling } from '#server/plugins/errors.js';
@@ -146,7 +146,7 @@ function buildContext(app: App, deps: AppDeps): AppContext {
   const ctx: AppContext = {
     config,
     database: deps.database,
-    rateLimiter: new RateLimiter(deps.database.db, config.rateLimits),
+    rateLimiter: createRateLimitModule(deps.database.db, config.rateLimits),
     guestLinkers: [],
     selfUrl: () => selfUrl(app),
     isMigrated: deps.isMigrated ?? (() => true),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
 import { registerApiKeys } from '#server/modules/api-keys/api-keys.routes.js';
 import type { ApiKeyService } from '#server/modules/api-keys/api-keys.service.js';
-import { registerStaffAuditHook } from '#server/modules/audit/staff-audit.hook.js';
+import { registerAuditModule } from '#server/modules/audit/audit.module.js';
 import { registerAuth } from '#server/modules/auth/auth.plugin.js';
 import { registerStepUpCheck, type StepUpVerifier } from '#server/modules/two-factor/step-up.js';
 import { registerStaffTwoFactorGate } from '#server/modules/two-factor/two-factor.routes.js';
@@ -21,7 +21,7 @@ export function registerRequestGuards(
   registerAuth(app, ctx);
   const apiKeys = registerApiKeys(app, ctx);
   registerStaffTwoFactorGate(app, ctx);
-  registerStaffAuditHook(app, ctx);
+  registerAuditModule(app, ctx);
   const stepUp = registerStepUpCheck(app);
   return { apiKeys, stepUp };
 }

@@ -33,8 +33,8 @@ export function redactForAudit(body: unknown, depth = 0): unknown {
 }
 
 /**
- * Every successful change made through a staff or admin route lands in the audit log (issue "Operator
- * console": every staff action). Routes that record a richer entry themselves set `config.audited`.
+ * Every successful change made through a staff or admin route lands in the audit log (every staff action
+ * is audited: decision 0234). Routes that record a richer entry themselves set `config.audited`.
  * Recorded after the change commits: a failed audit write is logged, never turned into a failed action.
  */
 export function registerStaffAuditHook(app: FastifyInstance, ctx: AppContext): void {
