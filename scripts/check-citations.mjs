@@ -22,6 +22,8 @@ const FORBIDDEN = [
   { pattern: /\bspec(?:ification)?(?:'s)?\s+sections?\s*\d/gi, why: 'cites a specification section; cite docs/product.md#… instead' },
   { pattern: /\bspec(?:ification)?\s*§/gi, why: 'cites a specification section; cite docs/product.md#… instead' },
   { pattern: /\bissues?\s+#?\d+/gi, why: 'cites an issue number; cite a decision or a docs/ section instead' },
+  { pattern: /\bissue\s+["“][^"”]+["”]/gi, why: 'cites an issue by its title; cite a decision or a docs/ section instead' },
+  { pattern: /\(spec(?:ification)?[:,)]/gi, why: 'cites the specification; cite docs/product.md#… instead' },
 ];
 const DECISION_LIST = /\bdecisions?\s+((?:\d{4})(?:\s*(?:,|and|or|&|\/)\s*\d{4})*)/gi;
 const DECISION_PATH = /\bdocs\/decisions\/(\d{4})([\w.-]*)/g;

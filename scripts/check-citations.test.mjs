@@ -24,6 +24,8 @@ describe('check-citations: what a comment may cite', () => {
     ]);
     expect(problems('/** Spec § 9: toasts. */')).toEqual(['Spec §']);
     expect(problems('// Issue 16: a challenge lives 5 minutes (see also issue #20).')).toEqual(['Issue 16', 'issue #20']);
+    expect(problems('// every staff action is audited (issue "Operator console").')).toEqual(['issue "Operator console"']);
+    expect(problems('// the statuses it accepts (spec: waiting ... expired)')).toEqual(['(spec:']);
     expect(problems('-- as spec.md says')).toEqual(['spec.md']);
     expect(problems('// (providers.md: 24 h is common practice)')).toEqual(['providers.md']);
   });

@@ -1,4 +1,4 @@
--- The audit log is append-only (issue "Operator console"): no staff action's record can be changed.
+-- The audit log is append-only (decision 0234): no staff action's record can be changed.
 CREATE FUNCTION audit_log_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION 'the audit log is append-only (% refused)', TG_OP USING ERRCODE = 'P0001';

@@ -1,4 +1,4 @@
--- When a ticket was resolved or closed (issue "Operator console": open tickets per day). A trigger keeps
+-- When a ticket was resolved or closed (the console counts open tickets per day: decision 0190). A trigger keeps
 -- closed_at so every path that changes a status (requester close or reopen, a reply that reopens, staff
 -- updates) records it without having to remember: set when a ticket becomes resolved or closed from
 -- open or pending, kept from resolved to closed (and back), cleared when it goes back to open or pending.

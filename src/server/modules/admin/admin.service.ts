@@ -26,7 +26,7 @@ function parseUuid(id: string): string | null {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? id.toLowerCase() : null;
 }
 
-/** The operator console's user work (issue "Operator console"): every change is audited in its transaction. */
+/** The operator console's user work (decision 0234): every change is audited in its transaction. */
 export class AdminService {
   constructor(
     private readonly db: Db,

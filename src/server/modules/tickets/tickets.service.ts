@@ -337,7 +337,7 @@ export class TicketService {
     const row = await this.db.transaction(async (tx) => {
       const ticket = await findAny(tx, id);
       const after = internal ? await this.noteIn(tx, staff, ticket, message) : await this.answerIn(tx, staff, ticket, message);
-      // The answer and its audit record commit together (issue "Operator console": every staff action).
+      // The answer and its audit record commit together (every staff action is audited: decision 0234).
       await recordAudit(tx, {
         actor: await staffActor(tx, staff),
         action: internal ? 'ticket.note_added' : 'ticket.answered',

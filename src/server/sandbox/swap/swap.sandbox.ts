@@ -179,7 +179,7 @@ const createSchema = z.object({
   rateId: z.string().max(2000).optional(),
 });
 
-/** The statuses the control endpoint accepts: the provider's own (spec: waiting ... expired). */
+/** The statuses the control endpoint accepts: the provider's own (docs/providers.md: waiting ... expired). */
 const CONTROL_STATUSES = SANDBOX_EXCHANGE_STATUSES as [string, ...string[]];
 const controlSchema = z.object({
   status: z.enum(CONTROL_STATUSES),
