@@ -64,7 +64,7 @@ test('an admin key charges a user, who sees the charge, its receipt and the CSV 
   await expect(chargeRow).toContainText('−3.50');
   await chargeRow.getByRole('link', { name: /Receipt/ }).click();
   await expect(page).toHaveURL(/\/dashboard\/receipts\/[0-9a-f-]{36}$/);
-  await expect(page.getByRole('heading', { level: 1, name: 'Receipt: Spent' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1, name: 'Receipt: Purchase of E2E render job #42' })).toBeVisible();
   await expect(page.getByTestId('receipt-reference')).toHaveText(`charge:${charged.charge.id}`);
   await expect(page.getByTestId('receipt-amount')).toHaveText('−3.50 credits');
   await expect(page.getByTestId('receipt-description')).toHaveText('E2E render job #42');

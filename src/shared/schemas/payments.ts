@@ -120,5 +120,13 @@ export const myPaymentsResponseSchema = z.object({ payments: z.array(paymentSche
 export type MyPaymentsResponse = z.infer<typeof myPaymentsResponseSchema>;
 
 /** GET /api/payments/{id}: the payment and the owner's balance now (for /payment/complete). */
-export const paymentDetailResponseSchema = z.object({ payment: paymentSchema, balance: z.number() });
+export const paymentDetailResponseSchema = z.object({
+  payment: paymentSchema,
+  balance: z.number(),
+  /**
+   * The ledger entry that credited this payment (its receipt: /dashboard/receipts/<id>); the newest one
+   * when it was credited in parts; null while nothing is credited (decision 0239).
+   */
+  receiptEntryId: z.string().nullable(),
+});
 export type PaymentDetailResponse = z.infer<typeof paymentDetailResponseSchema>;

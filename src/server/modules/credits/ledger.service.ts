@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, like, or, sql } from 'drizzle-orm';
 import { formatCredits } from '#shared/fees.js';
 import type { LedgerEntry } from '#shared/schemas/credits.js';
 import type { DbOrTx } from '#server/db/client.js';
@@ -229,6 +229,26 @@ export async function outstandingCents(db: DbOrTx, userId: string): Promise<numb
     .from(creditDebts)
     .where(eq(creditDebts.userId, userId));
   return Number(row?.n ?? 0);
+}
+
+/**
+ * The newest of this user's entries of one kind whose reference is `reference` or starts with
+ * `reference:` (a top-up credited in parts: `payment:<id>`, then `payment:<id>:to:<cents>`), or null.
+ */
+export async function latestEntryIdFor(db: DbOrTx, userId: string, kind: LedgerKind, reference: string): Promise<string | null> {
+  const [row] = await db
+    .select({ id: creditLedgerEntries.id })
+    .from(creditLedgerEntries)
+    .where(
+      and(
+        eq(creditLedgerEntries.userId, userId),
+        eq(creditLedgerEntries.kind, kind),
+        or(eq(creditLedgerEntries.reference, reference), like(creditLedgerEntries.reference, `${reference.replace(/[\\%_]/g, '\\$&')}:%`)),
+      ),
+    )
+    .orderBy(desc(creditLedgerEntries.createdAt), desc(creditLedgerEntries.amountCents))
+    .limit(1);
+  return row?.id ?? null;
 }
 
 export async function getBalanceCents(db: DbOrTx, userId: string): Promise<number | null> {

@@ -108,7 +108,8 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
     async (request) => {
       const userId = requireUserId(request);
       const row = await service.getOwn(userId, request.params.id);
-      return { payment: toPaymentDto(row), balance: ((await getBalanceCents(ctx.database.db, userId)) ?? 0) / 100 };
+      const [balanceCents, receiptEntryId] = await Promise.all([getBalanceCents(ctx.database.db, userId), service.receiptEntryId(row)]);
+      return { payment: toPaymentDto(row), balance: (balanceCents ?? 0) / 100, receiptEntryId };
     },
   );
 

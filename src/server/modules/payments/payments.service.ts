@@ -15,7 +15,7 @@ import type { Db, DbOrTx } from '#server/db/client.js';
 import { InvalidatedCache } from '#server/db/invalidated-cache.js';
 import type { InvalidationBus } from '#server/db/invalidation.js';
 import { AppError, notFound, unprocessable } from '#server/errors.js';
-import { postLedgerEntry, reverseWithDebt } from '#server/modules/credits/ledger.service.js';
+import { latestEntryIdFor, postLedgerEntry, reverseWithDebt } from '#server/modules/credits/ledger.service.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { notifyPaymentCredited } from '#server/modules/mail/notifications.js';
@@ -277,6 +277,11 @@ export class PaymentsService {
     const [row] = await this.ownPaymentQuery.execute({ paymentId, userId });
     if (!row) throw notFound('Payment not found');
     return row;
+  }
+
+  /** The receipt of what this payment credited: its newest `payment` ledger entry, or null (decision 0239). */
+  async receiptEntryId(row: Pick<PaymentRow, 'id' | 'userId'>): Promise<string | null> {
+    return latestEntryIdFor(this.deps.db, row.userId, 'payment', `payment:${row.id}`);
   }
 
   /** The status poll: the payment's status if it is this user's (cached while changes are heard). */

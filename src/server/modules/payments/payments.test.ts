@@ -120,6 +120,7 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
     expect(p.payAddress).toMatch(/^bc1q/);
     expect(Date.parse(p.expiresAt as string) - Date.now()).toBeGreaterThan(3590_000);
 
+    expect((await call(t, 'GET', `/api/payments/${p._id}`, { token: user.token })).json.receiptEntryId).toBeNull();
     const status = await call(t, 'GET', `/api/payments/${p._id}/status`, { token: user.token });
     expect(status.json).toEqual({ success: true, paymentData: { payment_status: 'waiting', price_amount: 100, pay_currency: 'btc' } });
 
@@ -141,6 +142,12 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
     const history = await ledger(t, user.token);
     expect(history.entries).toHaveLength(1);
     expect(history.entries[0]).toMatchObject({ kind: 'payment', amountCents: 9700, balanceAfterCents: 9700, reference: `payment:${p._id}` });
+    // Payment complete links to the receipt of that credit, which is the owner's alone.
+    expect(done.json.receiptEntryId).toBe(history.entries[0]!._id);
+    const receipt = await call(t, 'GET', `/api/credits/ledger/${done.json.receiptEntryId}/receipt`, { token: user.token });
+    expect(receipt.json.receipt).toMatchObject({ entry: { kind: 'payment', amountCents: 9700 }, payment: { id: p._id } });
+    const other = await registerUser(t);
+    expect((await call(t, 'GET', `/api/payments/${p._id}`, { token: other.token })).status).toBe(404);
   });
 
   it('gives memo coins their destination tag', async () => {
@@ -307,6 +314,8 @@ describe.each(ENGINES)('crypto top-ups through NOWPayments on %s', (engine) => {
     expect(detail.json.balance).toBe(194);
     const history = await ledger(t, user.token);
     expect(history.entries.map((e) => e.amountCents)).toEqual([11_800, 7_600]);
+    // Credited in two parts: the receipt is the newest part's.
+    expect(detail.json.receiptEntryId).toBe(history.entries[0]!._id);
   });
 
   it('takes back the credits of a partial payment the provider refunds, once, as far as the balance holds them', async () => {

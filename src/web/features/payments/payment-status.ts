@@ -1,4 +1,5 @@
-import type { PaymentStatus } from '#shared/schemas/payments';
+import type { Payment, PaymentStatus } from '#shared/schemas/payments';
+import { formatAmount } from '#web/lib/format';
 
 /** docs/product.md#payment-status: the message for each status (anything else: Waiting for payment...). */
 export function paymentStatusMessage(status: string | null | undefined): string {
@@ -50,4 +51,54 @@ export const STATUS_LABELS: Record<PaymentStatus, string> = {
 
 export function isCompleteStatus(status: string | null | undefined): boolean {
   return status === 'completed' || status === 'finished';
+}
+
+export type StatusTone = 'neutral' | 'progress' | 'success' | 'warning' | 'danger';
+
+/** What the payment page says about a status (decision 0239): a badge, the headline and a sentence on what happens next. */
+export interface PaymentStatusView {
+  label: string;
+  tone: StatusTone;
+  /** The status message of docs/product.md#payment-status, or the problem's title for the statuses it does not cover. */
+  headline: string;
+  detail: string;
+}
+
+const STATUS_DETAILS: Partial<Record<PaymentStatus, { tone: StatusTone; detail: string }>> = {
+  pending: { tone: 'neutral', detail: 'Waiting for your payment: send the exact amount above. This page updates by itself once the payment is seen on the network.' },
+  waiting: { tone: 'neutral', detail: 'Waiting for your payment: send the exact amount above. This page updates by itself once the payment is seen on the network.' },
+  confirming: { tone: 'progress', detail: 'Payment seen on the network; waiting for confirmations. This usually takes a few minutes and needs nothing more from you.' },
+  confirmed: { tone: 'progress', detail: 'The network confirmed your payment; the provider is passing it on to us so we can add your credits.' },
+  sending: { tone: 'progress', detail: 'Your payment is being settled; your credits will be added in a moment.' },
+  finished: { tone: 'success', detail: 'Payment received and your credits are being added. Opening your payment summary…' },
+  completed: { tone: 'success', detail: 'Payment received and your credits were added. Opening your payment summary…' },
+  partially_paid: { tone: 'warning', detail: PROBLEM_STATUS_MESSAGES.partially_paid!.text },
+  failed: { tone: 'danger', detail: PROBLEM_STATUS_MESSAGES.failed!.text },
+  refunded: { tone: 'warning', detail: PROBLEM_STATUS_MESSAGES.refunded!.text },
+  expired: { tone: 'danger', detail: PROBLEM_STATUS_MESSAGES.expired!.text },
+};
+
+/** A partial payment, with what arrived and what was credited for it, when the payment says so. */
+function partialDetail(payment: Payment): string | null {
+  if (!payment.actuallyPaid || !payment.payAmount) return null;
+  const coin = payment.payCurrency.toUpperCase();
+  return (
+    `${payment.actuallyPaid} ${coin} of the ${payment.payAmount} ${coin} due arrived, so ${formatAmount(payment.creditedAmount)} credits ` +
+    'were added to your balance for it. Send the rest to the same address to receive the remaining credits, or contact support if you sent the full amount.'
+  );
+}
+
+export function paymentStatusView(status: string | null | undefined, payment: Payment | null = null): PaymentStatusView {
+  const known = status && status in STATUS_LABELS ? (status as PaymentStatus) : null;
+  const problem = known ? PROBLEM_STATUS_MESSAGES[known] : undefined;
+  const details = STATUS_DETAILS[known ?? 'waiting']!;
+  if (known && isCompleteStatus(known)) {
+    return { label: STATUS_LABELS[known], tone: 'success', headline: 'Payment received!', detail: details.detail };
+  }
+  return {
+    label: known ? STATUS_LABELS[known] : STATUS_LABELS.waiting,
+    tone: details.tone,
+    headline: problem?.title ?? paymentStatusMessage(status),
+    detail: (known === 'partially_paid' && payment && partialDetail(payment)) || details.detail,
+  };
 }

@@ -3,7 +3,7 @@ import { Link } from 'react-router';
 import toast from 'react-hot-toast';
 import { ErrorCode } from '#shared/error-codes';
 import { formatCredits } from '#shared/fees';
-import type { CatalogueItem, InsufficientCreditsDetails, PriceChangedDetails } from '#shared/schemas/catalogue';
+import type { CatalogueItem, InsufficientCreditsDetails, PriceChangedDetails, PurchaseResponse } from '#shared/schemas/catalogue';
 import { topUpLink } from '#web/features/payments';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useBuyItem } from '../api/buy-item';
@@ -14,6 +14,13 @@ interface BuyDialogProps {
   /** The balance the session shows (refreshed when the dialog opens). */
   balanceCents: number;
   onClose: () => void;
+  /** The purchase went through: the section says so beside the catalogue (decision 0239). */
+  onBought?: (result: PurchaseResponse) => void;
+}
+
+/** What a purchase's success says, in the toast and the section's status line. */
+export function purchaseSentence(result: PurchaseResponse): string {
+  return `Bought ${result.order.itemName} for ${formatCredits(result.order.priceCents)} credits. Balance: ${formatCredits(result.balanceCents)} credits.`;
 }
 
 function shortfallOf(err: unknown): number | null {
@@ -37,7 +44,7 @@ function changedPriceOf(err: unknown): number | null {
  * answers that it changed, the dialog shows the new one and asks again (a refused attempt leaves the
  * key unused, so the same key buys at the new price; decision 0210).
  */
-export function BuyDialog({ item, balanceCents, onClose }: BuyDialogProps) {
+export function BuyDialog({ item, balanceCents, onClose, onBought }: BuyDialogProps) {
   const ids = useId();
   const dialog = useRef<HTMLDialogElement>(null);
   const [idempotencyKey] = useState(newIdempotencyKey);
@@ -67,7 +74,8 @@ export function BuyDialog({ item, balanceCents, onClose }: BuyDialogProps) {
     setError(null);
     try {
       const result = await buy.mutateAsync({ itemId: item._id, expectedPriceCents: priceCents, idempotencyKey });
-      toast.success(`Bought ${result.order.itemName}. New balance: ${formatCredits(result.balanceCents)} credits.`);
+      toast.success(purchaseSentence(result), { id: `bought-${result.order._id}` });
+      onBought?.(result);
       onClose();
     } catch (err) {
       const newPrice = changedPriceOf(err);

@@ -1,6 +1,6 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
-import toast from 'react-hot-toast';
+import toast, { Toaster } from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogueItem, Order } from '#shared/schemas/catalogue';
 import { useSessionStore } from '#web/features/auth';
@@ -73,7 +73,7 @@ afterEach(() => {
 });
 
 function renderShop(element = <ShopSection userId={USER_ID} />) {
-  const router = createMemoryRouter([{ path: '*', element }], { initialEntries: ['/dashboard'] });
+  const router = createMemoryRouter([{ path: '*', element: <>{element}<Toaster /></> }], { initialEntries: ['/dashboard'] });
   render(<RouterProvider router={router} />);
   return router;
 }
@@ -110,6 +110,13 @@ describe('ShopSection', () => {
     expect(posts[0]!.body).toEqual({ itemId: 'item-1', expectedPriceCents: 300 });
     expect(posts[0]!.headers['idempotency-key']).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
     expect(useSessionStore.getState().credits).toBe(2);
+    // Said twice: a toast, and the section's status line with the order's receipt.
+    const sentence = 'Bought Priority support for 3.00 credits. Balance: 2.00 credits.';
+    expect(await screen.findByText(sentence, { selector: '[role="status"] div, [role="status"]' })).toBeTruthy();
+    const bought = screen.getByTestId('shop-bought');
+    expect(bought.textContent).toBe(`${sentence} View the receipt`);
+    expect(bought.closest('[aria-live="polite"]')).toBeTruthy();
+    expect(within(bought).getByRole('link', { name: 'View the receipt' }).getAttribute('href')).toBe('/dashboard/receipts/entry-1');
 
     const row = await screen.findByTestId('order-row');
     expect(within(row).getByTestId('order-status').textContent).toBe('Paid');

@@ -1,12 +1,14 @@
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { toCents } from '#shared/fees';
-import type { CatalogueItem } from '#shared/schemas/catalogue';
+import { paths } from '#shared/routes';
+import type { CatalogueItem, PurchaseResponse } from '#shared/schemas/catalogue';
 import { QueryState } from '#web/components/ui/query-state';
 import { useSessionStore } from '#web/features/auth';
 import { useCredits } from '#web/features/auth/credits';
 import { errorMessage } from '#web/lib/api-client';
 import { useCatalogue } from '../api/get-catalogue';
-import { BuyDialog } from './buy-dialog';
+import { BuyDialog, purchaseSentence } from './buy-dialog';
 import { CatalogueList } from './catalogue-list';
 import { MyOrders } from './my-orders';
 import '../catalogue.css';
@@ -18,12 +20,21 @@ export function ShopSection({ userId }: { userId: string }) {
   // The session keeps credits (12.5); the shop counts cents.
   const balanceCents = toCents(useSessionStore((s) => s.credits));
   const [buying, setBuying] = useState<CatalogueItem | null>(null);
+  const [bought, setBought] = useState<PurchaseResponse | null>(null);
   // While the confirmation is open, ask for the current balance (a top-up may have arrived meanwhile).
   useCredits(userId, buying !== null);
 
   return (
     <section className="card shop-section" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>Use your credits</h2>
+      <div role="status" aria-live="polite" className="shop-bought-status">
+        {bought && (
+          <p className="notice shop-bought" data-testid="shop-bought">
+            {purchaseSentence(bought)}{' '}
+            <Link to={`${paths.dashboard}/receipts/${encodeURIComponent(bought.order.ledgerEntryId)}`}>View the receipt</Link>
+          </p>
+        )}
+      </div>
       <QueryState
         data={catalogue.data?.items}
         loading="Loading the catalogue…"
@@ -46,7 +57,7 @@ export function ShopSection({ userId }: { userId: string }) {
           />
         )}
       </QueryState>
-      {buying && <BuyDialog item={buying} balanceCents={balanceCents} onClose={() => setBuying(null)} />}
+      {buying && <BuyDialog item={buying} balanceCents={balanceCents} onClose={() => setBuying(null)} onBought={setBought} />}
       <MyOrders />
     </section>
   );

@@ -9,3 +9,21 @@ export const KIND_LABELS: Record<LedgerEntry['kind'], string> = {
   refund: 'Refund',
   settlement: 'Owed amount paid',
 };
+
+/** The order entries' description is `Order: <item>` (the catalogue's purchases). */
+const ORDER_DESCRIPTION = /^Order: (.+)$/s;
+
+/**
+ * What a receipt is titled after (decision 0239): what the entry was, not its bookkeeping kind -
+ * "Purchase of <item>", "Top-up", "Refund", "Balance adjustment"...
+ */
+export function receiptTitle(entry: Pick<LedgerEntry, 'kind' | 'description'>): string {
+  switch (entry.kind) {
+    case 'spend':
+      return `Purchase of ${ORDER_DESCRIPTION.exec(entry.description)?.[1] ?? entry.description}`;
+    case 'adjustment':
+      return 'Balance adjustment';
+    default:
+      return KIND_LABELS[entry.kind];
+  }
+}

@@ -164,6 +164,23 @@ describe('TopUpPanel', () => {
     expect(localStorage.getItem(`payment_expiry_${PAYMENT._id}`)).toBe(String(Date.parse(PAYMENT.expiresAt)));
   });
 
+  it('reads Creating payment… and refuses a second press while the deposit is being created', async () => {
+    let answer: (p: Payment) => void = () => undefined;
+    api.createDeposit.mockReturnValue(new Promise<Payment>((resolve) => (answer = resolve)));
+    await renderPanel();
+    fireEvent.click(screen.getByRole('radio', { name: /Ripple/ }));
+    fireEvent.change(amountInput(), { target: { value: '50' } });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: 'Pay with XRP' }));
+    });
+    const busy = screen.getByRole('button', { name: 'Creating payment…' });
+    expect(busy).toHaveProperty('disabled', true);
+    fireEvent.click(busy);
+    expect(api.createDeposit).toHaveBeenCalledTimes(1);
+    await act(async () => answer(PAYMENT));
+    await screen.findByTestId('where');
+  });
+
   it('says Failed to create deposit, with the server reason and field error, when the deposit is refused', async () => {
     api.createDeposit.mockRejectedValue(
       new ApiError(422, 'The minimum for BTC is 6.00 USD', 'AMOUNT_OUT_OF_RANGE', { fields: { amount: 'The minimum for BTC is 6.00 USD' } }),

@@ -37,9 +37,17 @@ export function TopUpPanel() {
   const [search, setSearch] = useState('');
   const [crypto, setCrypto] = useState('');
   const [amount, setAmount] = useState('');
-  const [submitting, setSubmitting] = useState(false);
-  const [error, setError] = useState<{ message: string; reason: string | null } | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
+  // What the form itself refuses before asking the server; the server's refusal comes from the mutation (decision 0225).
+  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
+  const failure = createDeposit.isError
+    ? createDeposit.error instanceof PaymentCallError
+      ? createDeposit.error
+      : new PaymentCallError('Failed to create deposit', null, 0)
+    : null;
+  const error = failure ? { message: failure.message, reason: failure.reason } : null;
+  const fieldErrors: Record<string, string> = Object.keys(localErrors).length > 0 ? localErrors : (failure?.fieldErrors ?? {});
+  // Busy while asking, and still after the answer while the page moves on to the payment.
+  const submitting = createDeposit.isPending || createDeposit.isSuccess;
 
   // A new `?topup=` fills the amount once the limits are known (adjusting state while rendering).
   if (wantedCents !== null && wantedCents !== prefilledFor && !loading) {
@@ -67,26 +75,26 @@ export function TopUpPanel() {
   const outOfRange = Boolean(limits && validAmount && (amountNumber < limits.minAmount || amountNumber > limits.maxAmount));
   const selected = cryptos.find((c) => c.code === crypto) ?? null;
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
     const problems: Record<string, string> = {};
     if (!crypto) problems.crypto = 'Choose a currency';
     if (!validAmount) problems.amount = 'Enter an amount in USD';
     else if (outOfRange && limits) problems.amount = `Enter an amount from ${formatCredits(toCents(limits.minAmount))} to ${formatCredits(toCents(limits.maxAmount))} USD`;
-    setFieldErrors(problems);
-    if (Object.keys(problems).length > 0) return;
-    setSubmitting(true);
-    setError(null);
-    try {
-      const payment = await createDeposit.mutateAsync({ crypto, amount: amountNumber });
-      savePaymentExpiry(payment._id, Date.parse(payment.expiresAt));
-      navigate(paymentProcessUrl({ ...payment, id: payment._id }));
-    } catch (err) {
-      const e = err instanceof PaymentCallError ? err : new PaymentCallError('Failed to create deposit', null, 0);
-      setError({ message: e.message, reason: e.reason });
-      setFieldErrors(e.fieldErrors);
-      setSubmitting(false);
+    setLocalErrors(problems);
+    if (Object.keys(problems).length > 0) {
+      createDeposit.reset();
+      return;
     }
+    createDeposit.mutate(
+      { crypto, amount: amountNumber },
+      {
+        onSuccess: (payment) => {
+          savePaymentExpiry(payment._id, Date.parse(payment.expiresAt));
+          navigate(paymentProcessUrl({ ...payment, id: payment._id }));
+        },
+      },
+    );
   }
 
   return (

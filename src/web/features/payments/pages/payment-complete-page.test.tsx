@@ -1,4 +1,5 @@
-import { cleanup, screen } from '@testing-library/react';
+import { act, cleanup, screen } from '@testing-library/react';
+import toast, { Toaster } from 'react-hot-toast';
 import { renderWithQuery as render } from '#web/test/render';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -15,6 +16,7 @@ vi.mock('#web/lib/api-client', async (importOriginal) =>
 );
 
 const ID = '6f1c2a4e-7d8b-4c3a-9e0f-123456789abc';
+const ENTRY_ID = '5b1f0c3e-0000-4000-8000-000000000009';
 const PAYMENT: Payment = {
   _id: ID,
   providerPaymentId: '5123456789',
@@ -42,7 +44,15 @@ const PAYMENT: Payment = {
 function renderAt(url: string) {
   const router = createMemoryRouter(
     [
-      { path: '/payment/complete', element: <PaymentCompletePage /> },
+      {
+        path: '/payment/complete',
+        element: (
+          <>
+            <PaymentCompletePage />
+            <Toaster />
+          </>
+        ),
+      },
       { path: '*', element: <p>elsewhere</p> },
     ],
     { initialEntries: [url] },
@@ -57,13 +67,14 @@ beforeEach(() => {
   useSessionStore.setState({ fetchCredits });
 });
 afterEach(() => {
+  act(() => toast.remove());
   cleanup();
   vi.clearAllMocks();
 });
 
 describe('/payment/complete', () => {
   it('shows what was paid, the credits added, the new balance and a link back', async () => {
-    api.getPayment.mockResolvedValue({ payment: PAYMENT, balance: 127 });
+    api.getPayment.mockResolvedValue({ payment: PAYMENT, balance: 127, receiptEntryId: ENTRY_ID });
     renderAt(`/payment/complete?id=${ID}`);
     expect(await screen.findByTestId('complete-credits')).toHaveProperty('textContent', '97.00');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Payment complete');
@@ -76,8 +87,24 @@ describe('/payment/complete', () => {
     expect(fetchCredits).toHaveBeenCalled();
   });
 
+  it('says what was credited, in the page and a toast, and links to the receipt of the credit', async () => {
+    api.getPayment.mockResolvedValue({ payment: PAYMENT, balance: 127, receiptEntryId: ENTRY_ID });
+    renderAt(`/payment/complete?id=${ID}`);
+    expect((await screen.findByTestId('complete-credited')).textContent).toBe('97.00 credits added. Balance: 127.00 credits.');
+    expect(await screen.findByText('Payment credited: 97.00 credits added. Balance: 127.00 credits.')).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'View the receipt of this top-up' }).getAttribute('href')).toBe(`/dashboard/receipts/${ENTRY_ID}`);
+  });
+
+  it('has no receipt link while nothing is credited', async () => {
+    api.getPayment.mockResolvedValue({ payment: { ...PAYMENT, status: 'failed', creditedAmount: 0 }, balance: 0, receiptEntryId: null });
+    renderAt(`/payment/complete?id=${ID}`);
+    expect(await screen.findByText('Status: Failed')).toBeTruthy();
+    expect(screen.queryByRole('link', { name: 'View the receipt of this top-up' })).toBeNull();
+    expect(screen.queryByText(/Payment credited/)).toBeNull();
+  });
+
   it('is honest about a partial payment: the credits actually added, not the full amount', async () => {
-    api.getPayment.mockResolvedValue({ payment: { ...PAYMENT, status: 'partially_paid', creditedAmount: 47.5, actuallyPaid: '0.00076923' }, balance: 47.5 });
+    api.getPayment.mockResolvedValue({ payment: { ...PAYMENT, status: 'partially_paid', creditedAmount: 47.5, actuallyPaid: '0.00076923' }, balance: 47.5, receiptEntryId: ENTRY_ID });
     renderAt(`/payment/complete?id=${ID}`);
     expect((await screen.findByTestId('complete-credits')).textContent).toBe('47.50');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Payment status');

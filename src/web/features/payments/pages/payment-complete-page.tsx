@@ -1,4 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import toast from 'react-hot-toast';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
@@ -36,6 +38,13 @@ function PaymentComplete({ id }: { id: string }) {
   const payment = data?.payment;
   const done = payment ? isCompleteStatus(payment.status) : false;
   const problem = payment ? PROBLEM_STATUS_MESSAGES[payment.status] : undefined;
+  const receiptEntryId = data?.receiptEntryId ?? null;
+  const credited = done && payment ? `${formatAmount(payment.creditedAmount)} credits added. Balance: ${formatAmount(data!.balance)} credits.` : null;
+
+  // Once the payment is known to be credited, say so where the user looks too (one toast per payment).
+  useEffect(() => {
+    if (credited) toast.success(`Payment credited: ${credited}`, { id: `payment-credited-${id}` });
+  }, [credited, id]);
 
   return (
     <section className="page narrow payment-page" aria-labelledby="complete-title">
@@ -53,9 +62,10 @@ function PaymentComplete({ id }: { id: string }) {
       {payment && data && (
         <div className="card payment-amounts">
           {done ? (
-            <p className="payment-success" role="status">
-              Thank you! Your payment was received and your credits were added.
-            </p>
+            <div role="status">
+              <p className="payment-success">Thank you! Your payment was received and your credits were added.</p>
+              <p data-testid="complete-credited">{credited}</p>
+            </div>
           ) : (
             <p role="status">Status: {STATUS_LABELS[payment.status]}</p>
           )}
@@ -80,6 +90,13 @@ function PaymentComplete({ id }: { id: string }) {
               <dd data-testid="complete-balance">{formatAmount(data.balance)} credits</dd>
             </div>
           </dl>
+          {receiptEntryId && (
+            <p className="payment-receipt-link">
+              <Link className="btn btn-secondary" to={`${paths.dashboard}/receipts/${encodeURIComponent(receiptEntryId)}`} data-testid="complete-receipt">
+                View the receipt of this top-up
+              </Link>
+            </p>
+          )}
         </div>
       )}
       <p>

@@ -90,7 +90,7 @@ beforeEach(() => {
   vi.useFakeTimers({ now: NOW });
   localStorage.clear();
   qr.props.length = 0;
-  api.getPayment.mockResolvedValue({ payment: PAYMENT, balance: 0 });
+  api.getPayment.mockResolvedValue({ payment: PAYMENT, balance: 0, receiptEntryId: null });
   api.getPaymentStatus.mockResolvedValue(statusAnswer('waiting'));
 });
 afterEach(() => {
@@ -128,7 +128,7 @@ describe('/payment/process', () => {
 
   it('shows the destination tag / memo with its own Copy button when extraId is present', async () => {
     const xrp = { ...PAYMENT, payCurrency: 'xrp', payAmount: '100', payAddress: 'rExampleAddress', extraId: '123456789' };
-    api.getPayment.mockResolvedValue({ payment: xrp, balance: 0 });
+    api.getPayment.mockResolvedValue({ payment: xrp, balance: 0, receiptEntryId: null });
     renderAt(processUrl({ address: 'rExampleAddress', amount: '100', currency: 'xrp', extraId: '123456789' }));
     await advance(0);
     expect(screen.getByTestId('payment-memo').textContent).toBe('123456789');
@@ -171,7 +171,7 @@ describe('/payment/process', () => {
       'Payment detected! Waiting for blockchain confirmation...',
       'Payment confirmed! Processing your credits...',
       'Processing payment...',
-      'Waiting for payment...',
+      'Partially paid',
     ];
     for (const [i, text] of expected.entries()) {
       await advance(14_999);
@@ -197,17 +197,57 @@ describe('/payment/process', () => {
   });
 
   it.each([
-    ['partially_paid', 'Partially paid'],
-    ['failed', 'Payment failed'],
-    ['refunded', 'Payment refunded'],
-    ['expired', 'Payment expired'],
-  ])('explains %s clearly', async (status, title) => {
+    ['waiting', 'Waiting for payment', 'Waiting for payment...', /^Waiting for your payment: send the exact amount above\./],
+    ['confirming', 'Confirming', 'Payment detected! Waiting for blockchain confirmation...', /^Payment seen on the network; waiting for confirmations\./],
+    ['confirmed', 'Confirmed', 'Payment confirmed! Processing your credits...', /^The network confirmed your payment/],
+    ['sending', 'Processing', 'Processing payment...', /credits will be added in a moment/],
+    ['failed', 'Failed', 'Payment failed', /No credits were added/],
+    ['refunded', 'Refunded', 'Payment refunded', /refunded this payment to the sender/],
+    ['expired', 'Expired', 'Payment expired', /Do not send funds to this address/],
+  ])('on %s shows the badge %s, the headline and what happens next, in a polite live region', async (status, badge, headline, detail) => {
     api.getPaymentStatus.mockResolvedValue(statusAnswer(status));
     renderAt(processUrl());
     await advance(0);
-    const problem = screen.getByTestId('payment-problem');
-    expect(problem.querySelector('h2')?.textContent).toBe(title);
-    expect(message()).toBe('Waiting for payment...');
+    const box = screen.getByTestId('payment-status');
+    expect(box.getAttribute('aria-live')).toBe('polite');
+    expect(screen.getByTestId('payment-status-badge').textContent).toBe(badge);
+    expect(message()).toBe(headline);
+    expect(screen.getByTestId('payment-status-detail').textContent).toMatch(detail);
+  });
+
+  it('on partially paid says how much arrived, what was credited and what to do', async () => {
+    api.getPaymentStatus.mockResolvedValue(statusAnswer('partially_paid'));
+    api.getPayment
+      .mockResolvedValueOnce({ payment: PAYMENT, balance: 0, receiptEntryId: null })
+      .mockResolvedValue({ payment: { ...PAYMENT, status: 'partially_paid', actuallyPaid: '0.0008', creditedAmount: 48.5 }, balance: 48.5, receiptEntryId: null });
+    renderAt(processUrl());
+    await advance(0);
+    await advance(10);
+    await advance(10);
+    expect(api.getPayment).toHaveBeenCalledTimes(2);
+    expect(screen.getByTestId('payment-status-badge').textContent).toBe('Partially paid');
+    expect(message()).toBe('Partially paid');
+    expect(screen.getByTestId('payment-status-detail').textContent).toBe(
+      '0.0008 BTC of the 0.00153846 BTC due arrived, so 48.50 credits were added to your balance for it. Send the rest to the same address to receive the remaining credits, or contact support if you sent the full amount.',
+    );
+  });
+
+  it('"Already sent the payment?" is a labelled control that checks the hash and says the status', async () => {
+    api.checkPayment.mockResolvedValue(statusAnswer('confirming'));
+    renderAt(processUrl());
+    await advance(0);
+    const toggle = screen.getByText('Already sent the payment? Check it with your transaction hash');
+    expect(toggle.closest('summary')?.className).toMatch(/\bbtn\b/);
+    fireEvent.click(toggle);
+    fireEvent.click(screen.getByRole('button', { name: 'Check payment' }));
+    expect(screen.getByRole('alert').textContent).toBe('Enter the transaction hash');
+    expect(api.checkPayment).not.toHaveBeenCalled();
+    fireEvent.change(screen.getByLabelText('Transaction hash'), { target: { value: 'abcdef0123456789' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Check payment' }));
+    await advance(0);
+    expect(api.checkPayment).toHaveBeenCalledWith(ID, 'abcdef0123456789');
+    expect(screen.getByText('Payment detected! Waiting for blockchain confirmation...', { selector: '.payment-check-form p' })).toBeTruthy();
+    expect(message()).toBe('Payment detected! Waiting for blockchain confirmation...');
   });
 
   it('says Failed to check payment status when a poll fails, and recovers on the next one', async () => {

@@ -14,7 +14,7 @@ import { usePaymentStatus } from '../api/get-payment-status';
 import { PaymentCallError } from '../api/payment-call-error';
 import { CopyButton } from '#web/components/ui/copy-button';
 import { clearPaymentExpiry, ensurePaymentExpiry, formatCountdown } from '../payment-expiry';
-import { isCompleteStatus, paymentStatusMessage, PROBLEM_STATUS_MESSAGES } from '../payment-status';
+import { isCompleteStatus, paymentStatusMessage, paymentStatusView } from '../payment-status';
 import '../payments.css';
 
 interface ProcessQuery {
@@ -87,8 +87,14 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
     navigate(`${paths.paymentComplete}?id=${encodeURIComponent(id)}`, { replace: true });
   }, [status, id, navigate]);
 
+  // What arrived and what was credited change with these statuses: read the payment again to say so.
+  const refetchPayment = paymentQuery.refetch;
+  useEffect(() => {
+    if (status === 'partially_paid' || status === 'refunded') void refetchPayment();
+  }, [status, refetchPayment]);
+
   const forged = loadState === 'missing' || (payment !== null && differsFromPayment(query, payment));
-  const problem = status ? PROBLEM_STATUS_MESSAGES[status as keyof typeof PROBLEM_STATUS_MESSAGES] : undefined;
+  const view = paymentStatusView(status, payment);
   const currencyLabel = query.currency.toUpperCase();
 
   return (
@@ -184,17 +190,19 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
         </>
       )}
 
-      <div className="payment-status-box" aria-live="polite">
+      <div className={`card payment-status-box tone-${view.tone}`} role="status" aria-live="polite" aria-atomic="true" data-testid="payment-status">
+        <p className="payment-status-line">
+          <span className={`status-badge payment-status-badge tone-${view.tone}`} data-testid="payment-status-badge">
+            {view.label}
+          </span>
+        </p>
         <p className="payment-status" data-testid="payment-status-message">
-          {paymentStatusMessage(status)}
+          {view.headline}
+        </p>
+        <p className="payment-status-detail" data-testid="payment-status-detail">
+          {view.detail}
         </p>
         {statusError && <p className="form-error">{statusError}</p>}
-        {problem && (
-          <div className="notice payment-problem" data-testid="payment-problem">
-            <h2>{problem.title}</h2>
-            <p>{problem.text}</p>
-          </div>
-        )}
       </div>
 
       {payment && !forged && <TxHashCheck id={id} />}
@@ -203,35 +211,45 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
   );
 }
 
-/** Already sent? Record the transaction hash and check now (POST /api/payments/check). */
+/**
+ * Already sent? A disclosure whose summary reads as a control: record the transaction hash and check
+ * now (POST /api/payments/check). Busy and failure come from the mutation (decision 0225).
+ */
 function TxHashCheck({ id }: { id: string }) {
   const [txHash, setTxHash] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
+  const [missing, setMissing] = useState(false);
   const check = useCheckPayment(id);
 
-  async function onSubmit(event: FormEvent) {
+  function onSubmit(event: FormEvent) {
     event.preventDefault();
-    if (!txHash.trim()) {
-      setMessage({ text: 'Enter the transaction hash', error: true });
+    const hash = txHash.trim();
+    setMissing(!hash);
+    if (!hash) {
+      check.reset();
       return;
     }
-    setBusy(true);
-    try {
-      const data = await check.mutateAsync(txHash.trim());
-      setMessage({ text: paymentStatusMessage(data.payment_status), error: false });
-    } catch (err) {
-      const e = err instanceof PaymentCallError ? err : null;
-      setMessage({ text: [e?.message ?? 'Failed to check payment', e?.reason].filter(Boolean).join(': '), error: true });
-    } finally {
-      setBusy(false);
-    }
+    check.mutate(hash);
   }
 
+  const failure = check.error instanceof PaymentCallError ? check.error : null;
+  const message = missing
+    ? { text: 'Enter the transaction hash', error: true }
+    : check.isError
+      ? { text: [failure?.message ?? 'Failed to check payment', failure?.reason].filter(Boolean).join(': '), error: true }
+      : check.isSuccess
+        ? { text: paymentStatusMessage(check.data.payment_status), error: false }
+        : null;
+
   return (
-    <details className="card payment-check">
-      <summary>Already sent the payment?</summary>
-      <form onSubmit={onSubmit} noValidate>
+    <details className="payment-check" data-testid="payment-check">
+      <summary className="btn btn-secondary payment-check-toggle">
+        <span>Already sent the payment? Check it with your transaction hash</span>
+      </summary>
+      <form onSubmit={onSubmit} noValidate className="payment-check-form">
+        <p className="muted">
+          Paste the transaction hash (TXID) from your wallet and we will ask the provider about this payment now instead of
+          waiting for the next automatic check.
+        </p>
         <div className="field">
           <label htmlFor="payment-tx-hash">Transaction hash</label>
           <input id="payment-tx-hash" value={txHash} onChange={(e) => setTxHash(e.target.value)} autoComplete="off" spellCheck={false} />
@@ -241,8 +259,8 @@ function TxHashCheck({ id }: { id: string }) {
             {message.text}
           </p>
         )}
-        <button type="submit" className="btn btn-secondary" disabled={busy}>
-          {busy ? 'Checking…' : 'Check payment'}
+        <button type="submit" className="btn btn-primary" disabled={check.isPending}>
+          {check.isPending ? 'Checking…' : 'Check payment'}
         </button>
       </form>
     </details>

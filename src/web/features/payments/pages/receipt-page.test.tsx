@@ -33,7 +33,7 @@ describe('ReceiptPage', () => {
     });
     const print = vi.spyOn(window, 'print').mockImplementation(() => undefined);
     renderAt(ENTRY_ID);
-    expect(await screen.findByRole('heading', { level: 1, name: 'Receipt: Spent' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Receipt: Purchase of Render job #42' })).toBeTruthy();
     expect(screen.getByTestId('receipt-reference').textContent).toBe(`charge:${CHARGE_ID}`);
     expect(screen.getByTestId('receipt-amount').textContent).toBe('−3.50 credits');
     expect(screen.getByText('ada (ada@example.com)')).toBeTruthy();
@@ -41,6 +41,27 @@ describe('ReceiptPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Print' }));
     expect(print).toHaveBeenCalledTimes(1);
     print.mockRestore();
+  });
+
+  it.each([
+    ['spend', 'order:5b1f0c3e-0000-4000-8000-00000000000d', 'Order: Priority support', 'Receipt: Purchase of Priority support'],
+    ['payment', 'payment:5b1f0c3e-0000-4000-8000-00000000000e', 'Crypto payment (BTC)', 'Receipt: Top-up'],
+    ['refund', 'order-refund:5b1f0c3e-0000-4000-8000-00000000000d', 'Refund: Priority support', 'Receipt: Refund'],
+    ['adjustment', 'adjustment:key-1', 'Balance adjustment by support', 'Receipt: Balance adjustment'],
+  ])('titles a %s entry after what it was', async (kind, reference, description, title) => {
+    server.on('GET', `/api/credits/ledger/${ENTRY_ID}/receipt`, {
+      body: {
+        receipt: {
+          entry: { _id: ENTRY_ID, kind, amountCents: kind === 'spend' ? -300 : 300, balanceAfterCents: 700, reference, description, createdAt: '2026-11-25T10:00:00.000Z' },
+          account: { username: 'ada', email: 'ada@example.com' },
+          payment: null,
+          charge: null,
+        },
+      },
+    });
+    renderAt(ENTRY_ID);
+    expect(await screen.findByRole('heading', { level: 1, name: title })).toBeTruthy();
+    expect(document.title).toContain(title);
   });
 
   it("says so when the entry is not the user's", async () => {

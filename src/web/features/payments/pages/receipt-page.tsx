@@ -4,7 +4,7 @@ import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ApiError } from '#web/lib/api-client';
 import { useReceipt } from '../api/get-receipt';
-import { KIND_LABELS } from '../components/ledger-kinds';
+import { receiptTitle } from '../components/ledger-kinds';
 import '../payments.css';
 
 const signed = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '−' : ''}${formatCredits(Math.abs(cents))}`;
@@ -14,9 +14,9 @@ const signed = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '−' : ''}${
  * charge, a refund...), with its ledger reference. The print stylesheet leaves the page chrome out.
  */
 export default function ReceiptPage() {
-  usePageMeta('Receipt');
   const { entryId = '' } = useParams();
   const receipt = useReceipt(entryId);
+  usePageMeta(receipt.data ? `Receipt: ${receiptTitle(receipt.data.entry)}` : 'Receipt');
 
   if (receipt.isPending) {
     return (
@@ -56,7 +56,7 @@ export default function ReceiptPage() {
       <article className="card receipt">
         <header className="receipt-header">
           <p className="eyebrow">Olympus</p>
-          <h1 id="receipt-title">Receipt: {KIND_LABELS[entry.kind]}</h1>
+          <h1 id="receipt-title">Receipt: {receiptTitle(entry)}</h1>
           <p className="muted">{new Date(entry.createdAt).toLocaleString()}</p>
         </header>
         <dl className="receipt-details">
