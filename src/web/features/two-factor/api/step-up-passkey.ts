@@ -11,6 +11,9 @@ export async function stepUpPasskeyAssertion() {
   return startAuthentication({ optionsJSON: options });
 }
 
+/** The passkey answer a sensitive change sends as `twoFactorAssertion`. */
+export type StepUpAssertion = Awaited<ReturnType<typeof stepUpPasskeyAssertion>>;
+
 /** "Use a passkey" inside a sensitive change's form: the passkey answer it then sends. */
 export function useStepUpPasskey() {
   return useMutation({ mutationFn: stepUpPasskeyAssertion });

@@ -4,11 +4,11 @@ import type { TwoFactorMethod } from '#shared/schemas/two-factor';
 import { TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { useTwoFactorStatus } from '../api/get-two-factor-status';
-import { useStepUpPasskey, type stepUpPasskeyAssertion } from '../api/step-up-passkey';
+import { useStepUpPasskey, type StepUpAssertion } from '../api/step-up-passkey';
 import { passkeyErrorMessage, passkeysUnavailableHere } from '../passkeys-availability';
 import '../two-factor.css';
 
-type Assertion = Awaited<ReturnType<typeof stepUpPasskeyAssertion>>;
+type Assertion = StepUpAssertion;
 
 /** The second-factor fields a sensitive change sends (`STEP_UP_FIELDS` of the shared schemas). */
 export interface StepUpFieldsInput {
