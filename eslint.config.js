@@ -15,6 +15,20 @@ const API_CALLS_MESSAGE = 'Call the server through a query or mutation hook in f
 const API_CALLS = [
   { group: ['**/lib/api-client'], importNames: ['api', 'refreshAccessToken'], message: API_CALLS_MESSAGE },
 ];
+/**
+ * The convention of a feature's api/ folder: what its screens import from it are hooks (`useX`), query
+ * options (`xQueryOptions`, to prefetch or fetch once) and query keys (`xKeys`), besides constants and
+ * types (capitalised). The plain functions that call the server are for the folder's own hooks, so a
+ * handler never awaits one with a busy flag around it (docs/decisions/0225). The pure helpers that call
+ * nothing are named here; the few deliberate callers outside a hook are listed in the config below.
+ */
+const PLAIN_API_FUNCTIONS = [
+  {
+    regex: '^\\.{1,2}/api/',
+    importNamePattern: '^(?!use[A-Z]|[A-Z]|.*(QueryOptions|Keys)$|(quoteTimeLeft|requesterBase)$)',
+    message: "Use the api/ folder's hooks (useX), query options and keys here, not its plain call functions: wrap the call in a mutation or query hook there (docs/decisions/0225).",
+  },
+];
 
 /** A feature uses another only through its public entry, and never the app (docs/decisions/0094). */
 const FEATURE_BOUNDARIES = [
@@ -213,10 +227,24 @@ export default tseslint.config(
       ],
     },
   },
-  // Only the features' api/ folders and src/web/lib call the API client (tests may script it).
+  // Only the features' api/ folders and src/web/lib call the API client (tests may script it), and the
+  // rest of a feature uses its api/ folder through hooks.
   {
     files: ['src/web/features/**/*.{ts,tsx}'],
     ignores: ['src/web/features/*/api/**', '**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [...FEATURE_BOUNDARIES, ...API_CALLS, ...PLAIN_API_FUNCTIONS] }] },
+  },
+  {
+    // Deliberate callers of plain api/ functions, outside any hook (docs/decisions/0225): the session
+    // store's sign-in sequences and the ads store (no query client on the home page, decision 0093), the
+    // guest-rewards redemption after a sign-in, and the connection callbacks' single-use sequence, which
+    // runs once per code as a query.
+    files: [
+      'src/web/features/auth/stores/session-store.ts',
+      'src/web/features/ads/stores/ads-store.ts',
+      'src/web/features/exchange/lib/redeem-guest-rewards.ts',
+      'src/web/features/connections/pages/*-callback-page.tsx',
+    ],
     rules: { 'no-restricted-imports': ['error', { patterns: [...FEATURE_BOUNDARIES, ...API_CALLS] }] },
   },
   {

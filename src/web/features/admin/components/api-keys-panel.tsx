@@ -1,7 +1,7 @@
 import { ErrorCode } from '#shared/error-codes';
 import { useId, useState, type FormEvent } from 'react';
 import { TextField } from '#web/components/ui/forms';
-import { QueryState } from '#web/components/ui/query-state';
+import { QueryTable } from '#web/components/ui/query-table';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { CopyButton } from '#web/components/ui/copy-button';
 import { formatWhen } from '#web/lib/format';
@@ -107,56 +107,44 @@ export function ApiKeysPanel() {
         </div>
       )}
       {revoking && <RevokeKeyForm key={revoking._id} apiKey={revoking} onDone={() => setRevoking(null)} />}
-      <QueryState
-        data={keys.data?.apiKeys}
+      <QueryTable
+        query={keys}
+        label="API keys"
+        rows={(data) => data.apiKeys}
         loading="Loading API keys…"
-        error={keys.isError ? errorMessage(keys.error, 'Failed to load API keys') : null}
-        isEmpty={(list) => list.length === 0}
+        failed="Failed to load API keys"
         empty="No API keys yet."
-      >
-        {(list) => (
-          <div className="table-wrap">
-            <table className="admin-table" aria-label="API keys">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.map((k) => (
-                  <tr key={k._id}>
-                    <td>{k.name}</td>
-                    <td>
-                      <code>{k.prefix}…</code>
-                    </td>
-                    <td>{formatWhen(k.createdAt)}</td>
-                    <td>{formatWhen(k.lastUsedAt)}</td>
-                    <td>{k.revokedAt ? `Revoked ${formatWhen(k.revokedAt)}` : 'Active'}</td>
-                    <td>
-                      {!k.revokedAt && (
-                        <button
-                          type="button"
-                          className="btn btn-ghost btn-small"
-                          onClick={() => setRevoking({ _id: k._id, name: k.name })}
-                        >
-                          Revoke<span className="visually-hidden"> {k.name}</span>
-                        </button>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        columns={
+          <>
+            <th scope="col">Name</th>
+            <th scope="col">Prefix</th>
+            <th scope="col">Created</th>
+            <th scope="col">Last used</th>
+            <th scope="col">Status</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </>
+        }
+        row={(k) => (
+          <tr key={k._id}>
+            <td>{k.name}</td>
+            <td>
+              <code>{k.prefix}…</code>
+            </td>
+            <td>{formatWhen(k.createdAt)}</td>
+            <td>{formatWhen(k.lastUsedAt)}</td>
+            <td>{k.revokedAt ? `Revoked ${formatWhen(k.revokedAt)}` : 'Active'}</td>
+            <td>
+              {!k.revokedAt && (
+                <button type="button" className="btn btn-ghost btn-small" onClick={() => setRevoking({ _id: k._id, name: k.name })}>
+                  Revoke<span className="visually-hidden"> {k.name}</span>
+                </button>
+              )}
+            </td>
+          </tr>
         )}
-      </QueryState>
+      />
     </section>
   );
 }

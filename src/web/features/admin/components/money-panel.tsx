@@ -4,7 +4,7 @@ import toast from 'react-hot-toast';
 import type { Exchange } from '#shared/schemas/exchange';
 import type { Payment } from '#shared/schemas/payments';
 import { Pagination } from '#web/components/ui/pagination';
-import { QueryState } from '#web/components/ui/query-state';
+import { QueryTable } from '#web/components/ui/query-table';
 import { errorMessage } from '#web/lib/api-client';
 import { moneyItemQueryOptions } from '../api/get-money-item';
 import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type MoneyRow } from '../api/get-money-list';
@@ -65,7 +65,6 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
   const [shown, setShown] = useState(listQuery.data);
   if (listQuery.data && listQuery.data !== shown) setShown(listQuery.data);
   const list = listQuery.data ?? shown ?? null;
-  const error = listQuery.isError ? (errorMessage(listQuery.error, `Failed to load ${kind}`)) : null;
 
   const client = useQueryClient();
   const [openId, setOpenId] = useState<string | null>(null);
@@ -193,42 +192,35 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
           <input type="date" value={filters.to} onChange={set('to')} />
         </label>
       </form>
-      <QueryState
-        data={list}
-        error={error}
+      <QueryTable
+        // The last answer stays under a failed or running load.
+        query={{ data: list ?? undefined, error: listQuery.error, refetch: listQuery.refetch }}
+        label={title}
+        rows={(data) => data.rows}
         loading="Loading…"
-        isEmpty={(list) => list.rows.length === 0}
+        failed={`Failed to load ${kind}`}
         empty="Nothing matches these filters."
-      >
-        {(list) => (
-          <div className="table-wrap">
-            <table className="admin-table" aria-label={title}>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Owner</th>
-                  <th scope="col">Status</th>
-                </tr>
-              </thead>
-              <tbody>
-                {list.rows.map((row) => (
-                  <tr key={row._id}>
-                    <td>{new Date(row.createdAt).toLocaleString()}</td>
-                    <td>
-                      <button type="button" className="link-button" onClick={() => void open(row._id)}>
-                        {summary(kind, row)}
-                      </button>
-                    </td>
-                    <td>{ownerLabel(row.owner)}</td>
-                    <td>{row.status}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        columns={
+          <>
+            <th scope="col">When</th>
+            <th scope="col">What</th>
+            <th scope="col">Owner</th>
+            <th scope="col">Status</th>
+          </>
+        }
+        row={(row) => (
+          <tr key={row._id}>
+            <td>{new Date(row.createdAt).toLocaleString()}</td>
+            <td>
+              <button type="button" className="link-button" onClick={() => void open(row._id)}>
+                {summary(kind, row)}
+              </button>
+            </td>
+            <td>{ownerLabel(row.owner)}</td>
+            <td>{row.status}</td>
+          </tr>
         )}
-      </QueryState>
+      />
       <Pagination page={page} pages={pages} onPage={setPage} label={`${title} pages`} />
     </section>
   );

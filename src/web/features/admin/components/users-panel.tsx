@@ -9,7 +9,7 @@ import { staffPaths } from '#shared/routes';
 import { creditAdjustmentBodySchema, DEFAULT_ADJUSTMENT_NOTE } from '#shared/schemas/credits';
 import { SelectField, TextField } from '#web/components/ui/forms';
 import { Pagination } from '#web/components/ui/pagination';
-import { QueryState } from '#web/components/ui/query-state';
+import { QueryTable } from '#web/components/ui/query-table';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useAdjustCredits } from '../api/adjust-credits';
 import { useUser } from '../api/get-user';
@@ -31,8 +31,6 @@ export function UsersPanel() {
   const [search, setSearch] = useState(submitted);
   // The search runs on submit: typing alone asks nothing.
   const users = useUsers(submitted);
-  const results: AdminUser[] | null = users.data?.users ?? null;
-  const error = users.isError ? (errorMessage(users.error, 'Failed to search users')) : null;
   const runSearch = (text: string) => {
     if (text === submitted) void users.refetch();
     else setParams(text ? { q: text } : {});
@@ -57,43 +55,34 @@ export function UsersPanel() {
           Search
         </button>
       </form>
-      <QueryState
-        data={results}
-        error={error}
+      <QueryTable
+        query={users}
+        label="Users"
+        rows={(data) => data.users}
         loading="Loading users…"
-        isEmpty={(results) => results.length === 0}
+        failed="Failed to search users"
         empty="No users match."
-      >
-        {(results) => (
-          <div className="table-wrap">
-            <table className="admin-table">
-              <caption className="visually-hidden">Users</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Username</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Role</th>
-                  <th scope="col">Credits</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {results.map((u) => (
-                  <tr key={u._id}>
-                    <td>
-                      <Link to={staffPaths.user(u._id)}>{u.username}</Link>
-                    </td>
-                    <td>{u.email}</td>
-                    <td>{u.role}</td>
-                    <td>{u.credits.toFixed(2)}</td>
-                    <td>{u.disabled ? 'Disabled' : 'Active'}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+        columns={
+          <>
+            <th scope="col">Username</th>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Credits</th>
+            <th scope="col">State</th>
+          </>
+        }
+        row={(u) => (
+          <tr key={u._id}>
+            <td>
+              <Link to={staffPaths.user(u._id)}>{u.username}</Link>
+            </td>
+            <td>{u.email}</td>
+            <td>{u.role}</td>
+            <td>{u.credits.toFixed(2)}</td>
+            <td>{u.disabled ? 'Disabled' : 'Active'}</td>
+          </tr>
         )}
-      </QueryState>
+      />
     </section>
   );
 }

@@ -4,13 +4,12 @@ import type { TelegramConfigResponse } from '#shared/schemas/connections';
 import { discordAvatarUrl } from '#shared/schemas/sandbox';
 import { isGuestUser, useSessionStore } from '#web/features/auth';
 import { useSandboxInfo } from '#web/features/sandbox';
-import { disconnectDiscord } from '../api/disconnect-discord';
-import { getDiscordAuthorizeUrl } from '../api/get-discord-authorize-url';
+import { useDisconnectDiscord } from '../api/disconnect-discord';
+import { useDiscordAuthorizeUrl } from '../api/get-discord-authorize-url';
 import { useQueryClient } from '@tanstack/react-query';
 import { telegramConfigQueryOptions, useTelegramConfig } from '../api/get-telegram-config';
-import { disconnectTelegram } from '../api/disconnect-telegram';
+import { useDisconnectTelegram } from '../api/disconnect-telegram';
 import { CONNECT_MESSAGES } from '../lib/connect-messages';
-import { setSessionConnection } from '../lib/session-connections';
 import { TelegramLoginWidget } from './telegram-login-widget';
 import '../connections.css';
 
@@ -55,12 +54,13 @@ interface RowProps {
   icon: ReactNode;
   connect: ReactNode;
   onDisconnect: () => Promise<boolean>;
+  /** The disconnect mutation is running. */
+  disconnecting: boolean;
 }
 
 /** One provider: its state, and Connect or Disconnect (with a confirmation step). */
-function ConnectionRow({ provider, account, icon, connect, onDisconnect }: RowProps) {
+function ConnectionRow({ provider, account, icon, connect, onDisconnect, disconnecting: busy }: RowProps) {
   const [confirming, setConfirming] = useState(false);
-  const [busy, setBusy] = useState(false);
   const titleId = useId();
   const confirmRef = useRef<HTMLButtonElement>(null);
   const disconnectRef = useRef<HTMLButtonElement>(null);
@@ -76,9 +76,8 @@ function ConnectionRow({ provider, account, icon, connect, onDisconnect }: RowPr
   };
 
   const confirm = async () => {
-    setBusy(true);
+    if (busy) return;
     const ok = await onDisconnect();
-    setBusy(false);
     setConfirming(false);
     if (!ok) requestAnimationFrame(() => disconnectRef.current?.focus());
   };
@@ -118,14 +117,15 @@ function ConnectionRow({ provider, account, icon, connect, onDisconnect }: RowPr
 }
 
 function DiscordConnectButton() {
-  const [pending, setPending] = useState(false);
+  const authorizeUrl = useDiscordAuthorizeUrl();
+  // Once the URL is here the browser is leaving for Discord: the button stays busy until it has.
+  const pending = authorizeUrl.isPending || authorizeUrl.isSuccess;
   const connect = async () => {
-    setPending(true);
+    if (pending) return;
     try {
-      goTo(await getDiscordAuthorizeUrl());
+      goTo(await authorizeUrl.mutateAsync());
     } catch {
       toast.error(CONNECT_MESSAGES.discord.connectFailed);
-      setPending(false);
     }
   };
   return (
@@ -188,12 +188,13 @@ export function ConnectionsPanel() {
   const user = useSessionStore((state) => state.user);
   const sessionChecked = useSessionStore((state) => state.sessionChecked);
   const account = user && !isGuestUser(user) ? user : null;
+  const disconnectDiscord = useDisconnectDiscord();
+  const disconnectTelegram = useDisconnectTelegram();
 
   const disconnect = async (provider: 'discord' | 'telegram'): Promise<boolean> => {
     const text = CONNECT_MESSAGES[provider];
     try {
-      await (provider === 'discord' ? disconnectDiscord() : disconnectTelegram());
-      setSessionConnection(provider, null);
+      await (provider === 'discord' ? disconnectDiscord : disconnectTelegram).mutateAsync();
       toast.success(`${provider === 'discord' ? 'Discord' : 'Telegram'} account disconnected`);
       return true;
     } catch {
@@ -225,6 +226,7 @@ export function ConnectionsPanel() {
             }
             connect={<DiscordConnectButton />}
             onDisconnect={() => disconnect('discord')}
+            disconnecting={disconnectDiscord.isPending}
           />
           <ConnectionRow
             provider="Telegram"
@@ -239,6 +241,7 @@ export function ConnectionsPanel() {
             }
             connect={<TelegramConnect />}
             onDisconnect={() => disconnect('telegram')}
+            disconnecting={disconnectTelegram.isPending}
           />
         </ul>
       )}

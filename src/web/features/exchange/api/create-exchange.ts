@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateExchangeBody, CreateExchangeResponse } from '#shared/schemas/exchange';
+import { useSessionStore } from '#web/features/auth';
 import { api } from '#web/lib/api-client';
 import { exchangeKeys } from './exchange-keys';
 
@@ -8,8 +9,19 @@ export function createExchange(body: CreateExchangeBody) {
   return api.post<CreateExchangeResponse>('/api/exchange/exchanges', body);
 }
 
-/** A new exchange joins the session's recent exchanges. */
+/**
+ * Exchanges and their rewards belong to a session: a visitor without one becomes a guest first (the
+ * session store's guest sign-in), then the exchange is created. One mutation, so the form's busy state
+ * covers both calls. A new exchange joins the session's recent exchanges.
+ */
 export function useCreateExchange() {
   const client = useQueryClient();
-  return useMutation({ mutationFn: createExchange, onSuccess: () => client.invalidateQueries({ queryKey: exchangeKeys.mine(null).slice(0, 2) }) });
+  return useMutation({
+    mutationFn: async (body: CreateExchangeBody) => {
+      const session = useSessionStore.getState();
+      if (!session.isAuthenticated && !session.isGuest) await session.guestLogin();
+      return createExchange(body);
+    },
+    onSuccess: () => client.invalidateQueries({ queryKey: exchangeKeys.mine(null).slice(0, 2) }),
+  });
 }

@@ -69,7 +69,6 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   const [refundAddress, setRefundAddress] = useState('');
   const [refundExtraId, setRefundExtraId] = useState('');
   const [rateType, setRateType] = useState<RateType>('floating');
-  const [submitting, setSubmitting] = useState(false);
   const [formError, setFormError] = useState<string | null>(null);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [active, setActive] = useState<{ exchange: Exchange; rewards?: ExchangeRewards } | null>(null);
@@ -107,6 +106,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   const recent: Exchange[] = sessionChecked && hasSession ? (myExchanges.data?.exchanges ?? []) : [];
   const client = useQueryClient();
   const createExchange = useCreateExchange();
+  const submitting = createExchange.isPending;
 
   const chooseFrom = (ticker: string) => {
     if (ticker === to) setTo(from);
@@ -132,6 +132,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
+    if (submitting) return;
     setFormError(null);
     const problems: Record<string, string> = {};
     if (amount === null) problems.amount = 'Enter an amount greater than zero';
@@ -148,12 +149,8 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       return;
     }
 
-    setSubmitting(true);
     try {
-      // A visitor becomes a guest: exchanges and their rewards belong to a session.
-      if (!useSessionStore.getState().isAuthenticated && !useSessionStore.getState().isGuest) {
-        await useSessionStore.getState().guestLogin();
-      }
+      // A visitor becomes a guest first (in the mutation): exchanges and their rewards belong to a session.
       const response = await createExchange.mutateAsync({
         from,
         to,
@@ -189,8 +186,6 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       } else {
         setFormError(errorMessage(err, 'Could not create the exchange. Please try again.'));
       }
-    } finally {
-      setSubmitting(false);
     }
   };
 

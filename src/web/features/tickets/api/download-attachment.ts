@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import type { TicketAttachment } from '#shared/schemas/tickets';
 import { api } from '#web/lib/api-client';
 
@@ -19,4 +20,9 @@ export async function downloadAttachment(base: string, ticketId: string, file: T
   } finally {
     setTimeout(() => URL.revokeObjectURL(url), 30_000);
   }
+}
+
+/** Downloads a file of ticket `ticketId` under `base` (the requester's or the staff path) when its button is pressed. */
+export function useDownloadAttachment(base: string, ticketId: string) {
+  return useMutation({ mutationFn: (file: TicketAttachment) => downloadAttachment(base, ticketId, file) });
 }

@@ -25,3 +25,19 @@ export function useUpdateStaffTicket(id: string) {
     },
   });
 }
+
+/**
+ * A staff answer or internal note alone, as its own mutation: the reply box shows its sending state,
+ * not that of a status or assignment change. Same cache updates as `useUpdateStaffTicket`.
+ */
+export function useStaffReply(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ message, internal }: { message: string; internal: boolean }) => updateStaffTicket(id, { kind: 'reply', message, internal }),
+    onSuccess: (res) => {
+      client.setQueryData(ticketKeys.staffDetail(id), res);
+      void client.invalidateQueries({ queryKey: ticketKeys.ratings() });
+      return client.invalidateQueries({ queryKey: [...ticketKeys.staff(), 'list'] });
+    },
+  });
+}

@@ -25,3 +25,18 @@ export function useUpdateTicket(isGuest: boolean, id: string) {
     },
   });
 }
+
+/**
+ * A reply alone, as its own mutation: the reply box shows its sending state, not that of closing or
+ * reopening the ticket. Same cache updates as `useUpdateTicket`.
+ */
+export function useReplyToTicket(isGuest: boolean, id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ message }: { message: string }) => updateTicket(isGuest, id, { kind: 'reply', message }),
+    onSuccess: (res) => {
+      putMyTicket(client, isGuest, res);
+      return client.invalidateQueries({ queryKey: [...ticketKeys.mine(isGuest), 'list'] });
+    },
+  });
+}

@@ -14,10 +14,10 @@ import { staffTicketQueryOptions, useStaffTicket } from '../api/get-staff-ticket
 import { useStaffMembers } from '../api/get-staff-members';
 import { STAFF_PAGE_SIZE, useStaffTickets } from '../api/get-staff-tickets';
 import { useTicketRatings } from '../api/get-ticket-ratings';
-import { downloadAttachment } from '../api/download-attachment';
+import { useDownloadAttachment } from '../api/download-attachment';
 import { useMergeTicket } from '../api/merge-ticket';
 import { useUploadStaffAttachment } from '../api/upload-attachment';
-import { useUpdateStaffTicket, type StaffTicketChange } from '../api/update-staff-ticket';
+import { useStaffReply, useUpdateStaffTicket, type StaffTicketChange } from '../api/update-staff-ticket';
 import { CannedRepliesPanel } from './canned-replies-panel';
 import { firstResponseLabel } from './first-response';
 import { TicketStatusBadge } from './ticket-status-badge';
@@ -45,7 +45,9 @@ export function StaffQueue() {
   const selected = useStaffTicket(selectedId).data?.ticket ?? null;
   const updateTicket = useUpdateStaffTicket(selectedId ?? '');
   const mergeTicket = useMergeTicket(selectedId ?? '');
+  const reply = useStaffReply(selectedId ?? '');
   const uploadFile = useUploadStaffAttachment(selectedId ?? '');
+  const downloadFile = useDownloadAttachment('/api/staff/tickets', selectedId ?? '');
   const staffMembers = useStaffMembers().data?.staff ?? [];
   const cannedReplies = useCannedReplies().data?.replies ?? [];
   const ratings = useTicketRatings().data ?? null;
@@ -96,11 +98,11 @@ export function StaffQueue() {
         <TicketThread
           ticket={selected}
           viewer="staff"
-          onReply={async (message, internal) => void (await updateTicket.mutateAsync({ kind: 'reply', message, internal }))}
+          reply={reply}
           allowInternal
           cannedReplies={cannedReplies}
-          onAttach={async (file) => void (await uploadFile.mutateAsync(file))}
-          onDownload={(file) => downloadAttachment('/api/staff/tickets', selected._id, file)}
+          attach={uploadFile}
+          download={downloadFile}
           actions={
             <>
               <label className="inline-field">

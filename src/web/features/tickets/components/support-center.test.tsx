@@ -175,6 +175,29 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     await waitFor(() => expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ status: 'closed' }));
   });
 
+  it('shows "Sending…" on the reply button only while a reply is on its way, not while the ticket closes', async () => {
+    server.on('GET', '/api/tickets/guest', list([ticket()]));
+    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
+    const reply = message({ _id: 'm2', body: 'Any news?' });
+    server.on('POST', '/api/tickets/guest/t1/messages', { status: 201, delayMs: 300, body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) } });
+    render(<SupportCenter />);
+    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    await screen.findByRole('list', { name: 'Messages' });
+    fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Any news?' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
+    const sending = await screen.findByRole('button', { name: 'Sending…' });
+    expect((sending as HTMLButtonElement).disabled).toBe(true);
+    expect(await screen.findByRole('button', { name: 'Send reply' })).toHaveProperty('disabled', false);
+    expect((screen.getByLabelText('Your reply') as HTMLTextAreaElement).value).toBe('');
+
+    const closed = ticket({ status: 'closed', messageCount: 2, messages: [message(), reply] });
+    server.on('PUT', '/api/tickets/guest/t1', { delayMs: 300, body: { ticket: closed } });
+    fireEvent.click(screen.getByRole('button', { name: 'Close ticket' }));
+    await waitFor(() => expect(server.requests.some((r) => r.method === 'PUT')).toBe(true));
+    expect(screen.getByRole('button', { name: 'Send reply' })).toHaveProperty('disabled', false);
+    expect(screen.queryByRole('button', { name: 'Sending…' })).toBeNull();
+  });
+
   it('rates a closed ticket once, with a comment, and then shows the rating instead of the form', async () => {
     const closed = ticket({ status: 'closed', messages: [message()] });
     server.on('GET', '/api/tickets/guest', list([closed]));

@@ -8,9 +8,9 @@ import { useUiStore } from '#web/stores/ui-store';
 import { useSessionStore } from '#web/features/auth';
 import { useTicket } from '../api/get-ticket';
 import { SUPPORT_PAGE_SIZE, useTickets } from '../api/get-tickets';
-import { downloadAttachment } from '../api/download-attachment';
+import { useDownloadAttachment } from '../api/download-attachment';
 import { requesterBase } from '../api/tickets-api';
-import { useUpdateTicket } from '../api/update-ticket';
+import { useReplyToTicket, useUpdateTicket } from '../api/update-ticket';
 import { useUploadTicketAttachment } from '../api/upload-attachment';
 import { CreateTicketModal } from './create-ticket-modal';
 import { TicketStatusBadge } from './ticket-status-badge';
@@ -40,7 +40,9 @@ export function SupportCenter() {
   const detailQuery = useTicket(isGuest, showingDetail ? selectedId : null);
   const selected = detailQuery.data?.ticket ?? tickets.find((t) => t._id === selectedId) ?? null;
   const updateTicket = useUpdateTicket(isGuest, selectedId ?? '');
+  const reply = useReplyToTicket(isGuest, selectedId ?? '');
   const uploadFile = useUploadTicketAttachment(isGuest, selectedId ?? '');
+  const downloadFile = useDownloadAttachment(requesterBase(isGuest), selectedId ?? '');
 
   // The open ticket is gone (404): back to the list.
   const gone = detailQuery.error instanceof ApiError && detailQuery.error.status === 404;
@@ -79,10 +81,10 @@ export function SupportCenter() {
               ticket={selected}
               viewer="requester"
               replyDisabledReason={selected.status === 'closed' ? 'This ticket is closed. Open a new ticket to continue.' : undefined}
-              onReply={async (message) => void (await updateTicket.mutateAsync({ kind: 'reply', message }))}
+              reply={reply}
               footer={<RatingForm ticket={selected} isGuest={isGuest} />}
-              onAttach={async (file) => void (await uploadFile.mutateAsync(file))}
-              onDownload={(file) => downloadAttachment(requesterBase(isGuest), selected._id, file)}
+              attach={uploadFile}
+              download={downloadFile}
               actions={selected.mergedInto ? undefined : (
                 <button
                   type="button"

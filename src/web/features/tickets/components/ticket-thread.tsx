@@ -5,11 +5,20 @@ import { ApiError, errorMessage } from '#web/lib/api-client';
 import { TicketStatusBadge } from './ticket-status-badge';
 import { CheckboxField, TextareaField } from '#web/components/ui/forms';
 
+/**
+ * A write the thread starts, from the parent's mutation hook (docs/decisions/0225): the thread awaits
+ * it for its error and shows its isPending.
+ */
+interface ThreadWrite<T> {
+  mutateAsync: (input: T) => Promise<unknown>;
+  isPending: boolean;
+}
+
 interface TicketThreadProps {
   ticket: Ticket;
   /** Who is reading: the requester's own messages are "You", staff answers are named. */
   viewer: 'requester' | 'staff';
-  onReply: (message: string, internal: boolean) => Promise<void>;
+  reply: ThreadWrite<{ message: string; internal: boolean }>;
   replyDisabledReason?: string | undefined;
   actions?: React.ReactNode;
   /** Staff: the reply box offers "internal note" and inserts canned replies. */
@@ -18,8 +27,8 @@ interface TicketThreadProps {
   /** Under the thread (the requester's rating form). */
   footer?: React.ReactNode;
   /** Attach a file (as a new message); absent: no file picker. */
-  onAttach?: ((file: File) => Promise<void>) | undefined;
-  onDownload?: ((file: TicketAttachment) => Promise<void>) | undefined;
+  attach?: ThreadWrite<File> | undefined;
+  download?: ThreadWrite<TicketAttachment> | undefined;
 }
 
 function formatSize(bytes: number): string {
@@ -29,42 +38,40 @@ function formatSize(bytes: number): string {
 }
 
 /** A ticket's messages (plain text, never HTML) and the reply box. */
-export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, actions, cannedReplies, allowInternal = false, footer, onAttach, onDownload }: TicketThreadProps) {
+export function TicketThread({ ticket, viewer, reply, replyDisabledReason, actions, cannedReplies, allowInternal = false, footer, attach: upload, download: fetchFile }: TicketThreadProps) {
   const [message, setMessage] = useState('');
   const [internal, setInternal] = useState(false);
-  const [uploading, setUploading] = useState(false);
+  const uploading = upload?.isPending ?? false;
+  const sending = reply.isPending;
   const [fileError, setFileError] = useState<string | null>(null);
 
   async function attach(input: HTMLInputElement) {
     const file = input.files?.[0];
-    if (!file || !onAttach) return;
+    if (!file || !upload) return;
     setFileError(null);
     if (file.size > ATTACHMENT_MAX_BYTES) {
       setFileError('Files can be at most 10 MB');
       input.value = '';
       return;
     }
-    setUploading(true);
     try {
-      await onAttach(file);
+      await upload.mutateAsync(file);
     } catch (err) {
       setFileError(errorMessage(err, 'Failed to attach the file'));
     } finally {
-      setUploading(false);
       input.value = '';
     }
   }
 
   async function download(file: TicketAttachment) {
-    if (!onDownload) return;
+    if (!fetchFile) return;
     setFileError(null);
     try {
-      await onDownload(file);
+      await fetchFile.mutateAsync(file);
     } catch (err) {
       setFileError(errorMessage(err, 'Failed to download the file'));
     }
   }
-  const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   async function submit(event: FormEvent) {
@@ -73,16 +80,14 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
       setError('Write a message first');
       return;
     }
-    setSending(true);
+    if (sending) return;
     setError(null);
     try {
-      await onReply(message, internal);
+      await reply.mutateAsync({ message, internal });
       setMessage('');
       setInternal(false);
     } catch (err) {
       setError(err instanceof ApiError ? (err.fieldErrors.message ?? err.message) : 'Failed to send your reply');
-    } finally {
-      setSending(false);
     }
   }
 
@@ -130,7 +135,7 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
                 <ul className="ticket-attachments" aria-label="Files">
                   {m.attachments.map((file) => (
                     <li key={file._id}>
-                      <button type="button" className="btn btn-ghost btn-small" onClick={() => void download(file)} disabled={!onDownload}>
+                      <button type="button" className="btn btn-ghost btn-small" onClick={() => void download(file)} disabled={!fetchFile}>
                         Download {file.filename}
                       </button>{' '}
                       <span className="muted">{formatSize(file.size)}</span>
@@ -200,7 +205,7 @@ export function TicketThread({ ticket, viewer, onReply, replyDisabledReason, act
           <button type="submit" className="btn btn-primary" disabled={sending}>
             {sending ? 'Sending…' : internal ? 'Add note' : 'Send reply'}
           </button>
-          {onAttach && (
+          {upload && (
             <div className="field ticket-attach">
               <label htmlFor={`attach-${ticket._id}`}>Attach a file (PNG, JPEG, GIF, WebP or PDF, up to 10 MB)</label>
               <input

@@ -1,3 +1,4 @@
+import { useMutation } from '@tanstack/react-query';
 import { startAuthentication, type PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
 import type { AuthResponse } from '#shared/schemas/auth';
 import { api } from '#web/lib/api-client';
@@ -16,4 +17,9 @@ export async function passkeyAssertion(challenge?: string) {
 export async function signInWithPasskey(rememberMe: boolean): Promise<AuthResponse> {
   const response = await passkeyAssertion();
   return api.post<AuthResponse>('/api/login/passkey', { response, guestId: storage.getGuestId(), rememberMe });
+}
+
+/** "Sign in with a passkey": the prompt and the sign-in as one mutation; its answer is what login answers. */
+export function usePasskeySignIn() {
+  return useMutation({ mutationFn: signInWithPasskey });
 }

@@ -3,8 +3,7 @@ import { ErrorCode } from '#shared/error-codes';
 import type { AuthResponse } from '#shared/schemas/auth';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
 import { ApiError } from '#web/lib/api-client';
-import { completeSecondStep } from '../api/complete-second-step';
-import { passkeyAssertion } from '../api/sign-in-with-passkey';
+import { useCompleteSecondStep, useCompleteSecondStepWithPasskey } from '../api/complete-second-step';
 import { passkeysUnavailableHere } from '../passkeys-availability';
 import { passkeyErrorMessage } from './passkeys-section';
 import '../two-factor.css';
@@ -27,7 +26,9 @@ export function LoginSecondStep({
   const [value, setValue] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [expired, setExpired] = useState(false);
-  const [pending, setPending] = useState<'code' | 'passkey' | null>(null);
+  const withCode = useCompleteSecondStep(challenge.challenge);
+  const withPasskey = useCompleteSecondStepWithPasskey(challenge.challenge);
+  const pending = withCode.isPending ? 'code' : withPasskey.isPending ? 'passkey' : null;
   const inputRef = useRef<HTMLInputElement>(null);
   const passkeyOffered = challenge.methods.includes('passkey');
   const passkeyReason = passkeyOffered ? passkeysUnavailableHere() : null;
@@ -56,28 +57,21 @@ export function LoginSecondStep({
       return;
     }
     setError(null);
-    setPending('code');
     try {
       const answer = mode === 'totp' ? { code: trimmed.replace(/\s+/g, '') } : { recoveryCode: trimmed };
-      onSignedIn(await completeSecondStep(challenge.challenge, answer));
+      onSignedIn(await withCode.mutateAsync(answer));
     } catch (err) {
       fail(err, 'Could not sign in. Try again.');
-    } finally {
-      setPending(null);
     }
   };
 
   const answerWithPasskey = async () => {
     if (pending) return;
     setError(null);
-    setPending('passkey');
     try {
-      const passkey = await passkeyAssertion(challenge.challenge);
-      onSignedIn(await completeSecondStep(challenge.challenge, { passkey }));
+      onSignedIn(await withPasskey.mutateAsync());
     } catch (err) {
       fail(err, 'Could not sign in with the passkey. Try a code instead.');
-    } finally {
-      setPending(null);
     }
   };
 

@@ -1,26 +1,24 @@
 import { useState } from 'react';
 import type { AuthResponse } from '#shared/schemas/auth';
-import { signInWithPasskey } from '../api/sign-in-with-passkey';
+import { usePasskeySignIn } from '../api/sign-in-with-passkey';
 import { passkeysUnavailableHere } from '../passkeys-availability';
 import { passkeyErrorMessage } from './passkeys-section';
 import '../two-factor.css';
 
 /** "Sign in with a passkey" on /login: no username, the browser offers the passkeys it holds for this site. */
 export function PasskeySignInButton({ rememberMe, onSignedIn }: { rememberMe: boolean; onSignedIn: (response: AuthResponse) => void }) {
-  const [pending, setPending] = useState(false);
+  const signIn = usePasskeySignIn();
+  const pending = signIn.isPending;
   const [error, setError] = useState<string | null>(null);
   const reason = passkeysUnavailableHere();
 
   const start = async () => {
     if (pending) return;
-    setPending(true);
     setError(null);
     try {
-      onSignedIn(await signInWithPasskey(rememberMe));
+      onSignedIn(await signIn.mutateAsync(rememberMe));
     } catch (err) {
       setError(passkeyErrorMessage(err, 'Could not sign in with a passkey. Try again or use your password.'));
-    } finally {
-      setPending(false);
     }
   };
 

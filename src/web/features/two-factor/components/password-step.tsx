@@ -10,6 +10,7 @@ import { StepUpField, useStepUp, type StepUpFieldsInput } from './step-up-field'
 export function PasswordStep({
   submitLabel,
   pendingLabel,
+  pending,
   stepUp: withStepUp,
   onSubmit,
   onCancel,
@@ -17,6 +18,8 @@ export function PasswordStep({
 }: {
   submitLabel: string;
   pendingLabel: string;
+  /** The caller's mutation is running (its isPending): `onSubmit` is that mutation. */
+  pending: boolean;
   stepUp?: boolean;
   onSubmit: (input: { currentPassword: string } & StepUpFieldsInput) => Promise<unknown>;
   onCancel: () => void;
@@ -27,7 +30,6 @@ export function PasswordStep({
   const [currentPassword, setCurrentPassword] = useState('');
   const [errors, setErrors] = useState<{ currentPassword?: string }>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -40,7 +42,6 @@ export function PasswordStep({
       document.getElementById(`${id}-currentPassword`)?.focus();
       return;
     }
-    setPending(true);
     try {
       await onSubmit({ currentPassword, ...(withStepUp ? stepUp.fields() : {}) });
     } catch (err) {
@@ -48,8 +49,6 @@ export function PasswordStep({
       const api = err instanceof ApiError ? err : null;
       setErrors((api?.fieldErrors ?? {}) as typeof errors);
       setFormError(api?.fromServer || api?.status === 0 ? api.message : 'Something went wrong. Try again.');
-    } finally {
-      setPending(false);
     }
   };
 

@@ -4,11 +4,11 @@ import type { TwoFactorMethod } from '#shared/schemas/two-factor';
 import { TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { useTwoFactorStatus } from '../api/get-two-factor-status';
-import { stepUpPasskeyAssertion } from '../api/step-up-passkey';
+import { useStepUpPasskey, type StepUpAssertion } from '../api/step-up-passkey';
 import { passkeyErrorMessage, passkeysUnavailableHere } from '../passkeys-availability';
 import '../two-factor.css';
 
-type Assertion = Awaited<ReturnType<typeof stepUpPasskeyAssertion>>;
+type Assertion = StepUpAssertion;
 
 /** The second-factor fields a sensitive change sends (`STEP_UP_FIELDS` of the shared schemas). */
 export interface StepUpFieldsInput {
@@ -104,7 +104,8 @@ export function useStepUp(): StepUp {
  * nothing while the account has no two-factor. Errors are announced (role="alert").
  */
 export function StepUpField({ stepUp, disabled }: { stepUp: StepUp; disabled?: boolean }) {
-  const [waiting, setWaiting] = useState(false);
+  const passkey = useStepUpPasskey();
+  const waiting = passkey.isPending;
   if (!stepUp.active) return null;
   const withCode = stepUp.methods.includes('totp');
   const withPasskey = stepUp.methods.includes('passkey');
@@ -112,15 +113,12 @@ export function StepUpField({ stepUp, disabled }: { stepUp: StepUp; disabled?: b
 
   const answerWithPasskey = async (event: MouseEvent<HTMLButtonElement>) => {
     const form = event.currentTarget.form;
-    setWaiting(true);
     stepUp.setError(null);
     try {
-      stepUp.assertion.current = await stepUpPasskeyAssertion();
+      stepUp.assertion.current = await passkey.mutateAsync();
       form?.requestSubmit();
     } catch (err) {
       stepUp.setError(passkeyErrorMessage(err, 'Could not use the passkey. Try again or use a code.'));
-    } finally {
-      setWaiting(false);
     }
   };
 

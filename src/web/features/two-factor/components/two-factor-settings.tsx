@@ -137,6 +137,7 @@ export function TwoFactorSettings() {
       <PasswordStep
         submitLabel="Continue"
         pendingLabel="Checking…"
+        pending={setup.isPending}
         onCancel={idle}
         onSubmit={async ({ currentPassword }) => setView({ kind: 'scan', setup: await setup.mutateAsync(currentPassword) })}
       >
@@ -148,6 +149,7 @@ export function TwoFactorSettings() {
       <PasswordStep
         submitLabel="Make new codes"
         pendingLabel="Making codes…"
+        pending={regenerate.isPending}
         onCancel={idle}
         stepUp
         onSubmit={async (input) => setView({ kind: 'codes', codes: (await regenerate.mutateAsync(input)).recoveryCodes })}
@@ -160,6 +162,7 @@ export function TwoFactorSettings() {
       <PasswordStep
         submitLabel="Turn off two-factor"
         pendingLabel="Turning off…"
+        pending={disable.isPending}
         stepUp
         onCancel={idle}
         onSubmit={async (input) => {

@@ -1,4 +1,4 @@
-import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { renderWithQuery } from '#web/test/render';
@@ -19,7 +19,7 @@ describe('the second step of a sign-in', () => {
         ? { status: 401, body: { error: 'That code is not right. Check your authenticator app and try again.', code: 'INVALID_TWO_FACTOR_CODE', details: { attemptsLeft: 4 } } }
         : { body: { user: USER, token: 'new-token' } };
     });
-    render(<LoginSecondStep challenge={CHALLENGE} onSignedIn={onSignedIn} onRestart={() => undefined} />);
+    renderWithQuery(<LoginSecondStep challenge={CHALLENGE} onSignedIn={onSignedIn} onRestart={() => undefined} />);
 
     const code = screen.getByLabelText('Authentication code');
     expect(code.getAttribute('autocomplete')).toBe('one-time-code');
@@ -47,7 +47,7 @@ describe('the second step of a sign-in', () => {
   it('sends the person back to the password when the challenge has expired', async () => {
     const onRestart = vi.fn();
     server.on('POST', '/api/login/2fa', { status: 401, body: { error: 'This sign-in has expired. Enter your password again.', code: 'CHALLENGE_EXPIRED' } });
-    render(<LoginSecondStep challenge={CHALLENGE} onSignedIn={() => undefined} onRestart={onRestart} />);
+    renderWithQuery(<LoginSecondStep challenge={CHALLENGE} onSignedIn={() => undefined} onRestart={onRestart} />);
     fireEvent.change(screen.getByLabelText('Authentication code'), { target: { value: '123456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
     await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('This sign-in has expired'));
