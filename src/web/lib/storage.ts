@@ -9,6 +9,7 @@ import {
   TOKEN_COOKIE,
 } from '#shared/constants';
 import { readTokenClaims } from '#shared/token';
+import { THEME_STORAGE_KEY } from './theme';
 
 export type UserType = 'user' | 'guest';
 
@@ -127,12 +128,18 @@ export const storage = {
     write(STORAGE_KEYS.sessionData, null);
   },
 
-  /** Logout clears all of local storage (docs/product.md#states), plus the session cookies. */
+  /**
+   * Logout clears all of local storage (docs/product.md#states), plus the session cookies. The one key
+   * kept is the device's colour theme: it says nothing about the account, and losing it would repaint
+   * the page in another palette at sign-out (decision 0240).
+   */
   clearAll(): void {
     removeCookie(TOKEN_COOKIE.name);
     removeCookie(GUEST_COOKIE_NAME);
     try {
+      const theme = window.localStorage.getItem(THEME_STORAGE_KEY);
       window.localStorage.clear();
+      if (theme !== null) window.localStorage.setItem(THEME_STORAGE_KEY, theme);
     } catch {
       // Storage unavailable.
     }

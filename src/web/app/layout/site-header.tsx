@@ -4,6 +4,7 @@ import { paths } from '#shared/routes';
 import { AccountMenu } from './account-menu';
 import { LogoMark } from './logo';
 import { MAIN_NAV } from './nav-items';
+import { ThemeToggle } from './theme-toggle';
 import { useAccountNav } from './use-account-nav';
 
 /**
@@ -94,6 +95,7 @@ export function SiteHeader() {
             )}
           </ul>
         </nav>
+        <ThemeToggle />
         <AccountMenu />
       </div>
     </header>

@@ -286,6 +286,18 @@ describe('register', () => {
 });
 
 describe('logout', () => {
+  it('keeps the device\'s colour theme: signing out does not repaint the page (decision 0240)', async () => {
+    storage.setToken(makeToken());
+    localStorage.setItem('theme', 'light');
+    server.on('POST', '/api/logout', { body: { message: 'Logout successful' } });
+
+    await expect(session().logout()).resolves.toBe(true);
+
+    expect(storage.getToken()).toBeNull();
+    expect(localStorage.getItem('theme')).toBe('light');
+    expect(localStorage.length).toBe(1);
+  });
+
   it('clears all local storage and the user state once the server confirms', async () => {
     const token = makeToken();
     storage.setToken(token);
