@@ -94,8 +94,9 @@ export function SiteHeader() {
               </>
             )}
           </ul>
+          {/* In the bar on a wide screen, a row of the folded menu on a phone (decision 0240). */}
+          <ThemeToggle />
         </nav>
-        <ThemeToggle />
         <AccountMenu />
       </div>
     </header>

@@ -2,7 +2,8 @@ import { resolveTheme, setThemeChoice, useResolvedTheme } from '#web/lib/theme';
 
 /**
  * The header's theme button (decision 0240): switches to the other palette than the one on screen and
- * remembers that choice. Settings offers the full choice, including "System".
+ * remembers that choice. Settings offers the full choice, including "System". An icon in the header bar on
+ * a wide screen (its text, visually hidden, is its name); a labelled row of the folded menu on a phone.
  */
 export function ThemeToggle() {
   const theme = useResolvedTheme();
@@ -12,12 +13,12 @@ export function ThemeToggle() {
     <button
       type="button"
       className="theme-toggle"
-      aria-label={label}
       title={label}
       data-theme-shown={theme}
       onClick={() => setThemeChoice(resolveTheme(next))}
     >
       {theme === 'dark' ? <SunIcon /> : <MoonIcon />}
+      <span className="theme-toggle-label">{label}</span>
     </button>
   );
 }
