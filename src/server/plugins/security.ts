@@ -3,12 +3,19 @@ import helmet from 'helmet';
 import type { Config } from '#server/config.js';
 
 /**
+ * The sha256 of the one inline script of src/web/index.html, which sets the colour theme before the first
+ * paint (decision 0240). Changing that script changes its hash: spa-fallback.test.ts hashes the inline
+ * scripts of the served page and fails until this matches.
+ */
+export const THEME_SCRIPT_HASH = "'sha256-TYcNM6YMBOEyh2htNTIm1LGWedaTiDAThBf7S9x/bnA='";
+
+/**
  * A strict Content-Security-Policy: scripts only from this origin (plus the real bot-check and Telegram
- * widgets when those providers are configured). Styles allow inline because the toast library injects
+ * widgets when those providers are configured) and the theme script by its hash. Styles allow inline because the toast library injects
  * its styles at run time; no script can be injected through a style.
  */
 export function contentSecurityPolicy(config: Config): Record<string, string[]> {
-  const scriptSrc = ["'self'"];
+  const scriptSrc = ["'self'", THEME_SCRIPT_HASH];
   const frameSrc = ["'self'"];
   if (!config.turnstile.sandbox) {
     scriptSrc.push('https://challenges.cloudflare.com');

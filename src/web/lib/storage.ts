@@ -9,6 +9,7 @@ import {
   TOKEN_COOKIE,
 } from '#shared/constants';
 import { readTokenClaims } from '#shared/token';
+import { setThemeChoice } from './theme';
 
 export type UserType = 'user' | 'guest';
 
@@ -127,7 +128,10 @@ export const storage = {
     write(STORAGE_KEYS.sessionData, null);
   },
 
-  /** Logout clears all of local storage (docs/product.md#states), plus the session cookies. */
+  /**
+   * Logout clears all of local storage (docs/product.md#states), plus the session cookies: the colour
+   * theme too, so the page follows the device again at once (decision 0240).
+   */
   clearAll(): void {
     removeCookie(TOKEN_COOKIE.name);
     removeCookie(GUEST_COOKIE_NAME);
@@ -136,5 +140,6 @@ export const storage = {
     } catch {
       // Storage unavailable.
     }
+    setThemeChoice('system');
   },
 };

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +72,19 @@ describe.each(ENGINES)('single-page app history fallback on %s', (engine) => {
     expect(res.headers.get('cache-control')).toBe('no-cache');
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await res.text()).toBe(indexHtml);
+  });
+
+  it('allows every inline script of the page, the theme script, by its hash and nothing else inline', async () => {
+    const res = await fetch(`${t.url}/`);
+    const html = await res.text();
+    const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]!);
+    // The theme script reads the choice before the first paint (decision 0240).
+    expect(inline).toHaveLength(1);
+    expect(inline[0]).toContain("localStorage.getItem('theme')");
+    const scriptSrc = /script-src ([^;]*)/.exec(res.headers.get('content-security-policy') ?? '')![1]!.split(' ');
+    const hash = `'sha256-${createHash('sha256').update(inline[0]!).digest('base64')}'`;
+    expect(scriptSrc).toContain(hash);
+    expect(scriptSrc).not.toContain("'unsafe-inline'");
   });
 
   it.each(UNKNOWN_ROUTES)('answers the unknown path %s with 404 and the app (which shows its 404 page)', async (route) => {

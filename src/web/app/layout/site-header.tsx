@@ -4,6 +4,7 @@ import { paths } from '#shared/routes';
 import { AccountMenu } from './account-menu';
 import { LogoMark } from './logo';
 import { MAIN_NAV } from './nav-items';
+import { ThemeToggle } from './theme-toggle';
 import { useAccountNav } from './use-account-nav';
 
 /**
@@ -93,6 +94,8 @@ export function SiteHeader() {
               </>
             )}
           </ul>
+          {/* In the bar on a wide screen, a row of the folded menu on a phone (decision 0240). */}
+          <ThemeToggle />
         </nav>
         <AccountMenu />
       </div>

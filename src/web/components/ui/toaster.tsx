@@ -9,8 +9,9 @@ export const toastOptions: DefaultToastOptions = {
   error: { duration: TOAST_DURATION_MS.error },
   loading: { duration: TOAST_DURATION_MS.loading },
   className: 'toast',
-  // Inline because the library's own (light) styles are injected after our stylesheet.
-  style: { background: '#1a2449', color: '#e8ecf6', border: '1px solid #2a3763', maxWidth: 420 },
+  // Inline because the library's own (light) styles are injected after our stylesheet; the theme's
+  // custom properties, so a toast follows the palette (decision 0240).
+  style: { background: 'var(--surface-2)', color: 'var(--text)', border: '1px solid var(--border)', maxWidth: 420 },
 };
 
 /**

@@ -286,6 +286,19 @@ describe('register', () => {
 });
 
 describe('logout', () => {
+  it('clears all of local storage, the colour theme too, and the page follows the device again (docs/product.md#states)', async () => {
+    storage.setToken(makeToken());
+    localStorage.setItem('theme', 'light');
+    document.documentElement.dataset.theme = 'light';
+    server.on('POST', '/api/logout', { body: { message: 'Logout successful' } });
+
+    await expect(session().logout()).resolves.toBe(true);
+
+    expect(storage.getToken()).toBeNull();
+    expect(localStorage.length).toBe(0);
+    expect(document.documentElement.dataset.theme).toBe('system');
+  });
+
   it('clears all local storage and the user state once the server confirms', async () => {
     const token = makeToken();
     storage.setToken(token);

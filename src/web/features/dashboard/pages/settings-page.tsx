@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ConnectionsPanel } from '#web/features/connections';
+import { AppearancePanel } from '../components/appearance-panel';
 import { ChangeEmailForm } from '../components/change-email-form';
 import { ChangePasswordForm } from '../components/change-password-form';
 import { MailPreferencesPanel } from '../components/mail-preferences-panel';
@@ -29,6 +30,9 @@ export default function SettingsPage() {
         </div>
         <ChangeEmailForm />
         <MailPreferencesPanel />
+        <div className="span-full">
+          <AppearancePanel />
+        </div>
         <div className="span-full">
           <ConnectionsPanel />
         </div>
