@@ -25,8 +25,9 @@ describe.each(ENGINES)('receipts and the ledger export on %s', (engine) => {
     expect(await ledgerViolations(t.database.db)).toEqual([]);
   });
 
-  async function fund(userId: string, amount: number, reason = 'test funds') {
-    const res = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId, amount, reason } });
+  /** A staff adjustment; the customer (and the CSV) reads its note, never the internal reason (decision 0235). */
+  async function fund(userId: string, amount: number, customerNote?: string) {
+    const res = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId, amount, reason: 'test funds', ...(customerNote ? { customerNote } : {}) } });
     expect(res.status).toBe(201);
     return res.json.entry as { _id: string };
   }
