@@ -136,7 +136,9 @@ export class AccountClosureService {
     const signedIn = await this.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(users).where(eq(users.id, found.id)).for('update');
       if (!locked?.closingAt || locked.erasedAt) throw new AppError(409, 'ACCOUNT_NOT_CLOSING', 'This account is not closing: sign in as usual.');
-      if (!locked.erasureAt || locked.erasureAt.getTime() <= Date.now()) {
+      // By the database's clock, as the erasure job decides it.
+      const [timing] = await tx.select({ over: sql<boolean>`${users.erasureAt} <= now()` }).from(users).where(eq(users.id, found.id));
+      if (!locked.erasureAt || timing?.over) {
         throw new AppError(409, 'ACCOUNT_NOT_CLOSING', 'This account is being erased and can no longer be restored.');
       }
       noteUserChanging(found.id);

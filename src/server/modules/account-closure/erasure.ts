@@ -161,10 +161,8 @@ export interface ErasureDeps {
   afterStep?: (name: string) => void | Promise<void>;
 }
 
-/** Whether the row is a closing account whose erasure time has come. */
-function isDue(row: { erasureAt: Date | null; erasedAt: Date | null } | undefined, now: Date): boolean {
-  return Boolean(row && !row.erasedAt && row.erasureAt && row.erasureAt.getTime() <= now.getTime());
-}
+/** Whether the account is closing and its erasure time has come, by the database's clock (every instance agrees). */
+const dueSql = sql<boolean>`(${users.erasureAt} IS NOT NULL AND ${users.erasedAt} IS NULL AND ${users.erasureAt} <= now())`;
 
 /**
  * Erases one account whose erasure time has come. Each step re-checks, under a lock on the user's row,
@@ -175,15 +173,17 @@ export async function eraseAccount(deps: ErasureDeps, userId: string): Promise<E
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) return 'unknown';
   if (user.erasedAt) return 'already-erased';
-  if (!isDue(user, new Date())) return 'not-due';
+  const [due] = await db.select({ due: dueSql }).from(users).where(eq(users.id, userId));
+  if (!due?.due) return 'not-due';
   for (const step of deps.steps ?? ERASURE_STEPS) {
     const ran = await db.transaction(async (tx) => {
-      const [now] = await tx
-        .select({ erasureAt: users.erasureAt, erasedAt: users.erasedAt, clock: sql<Date>`now()` })
+      // Asked of the database's own clock, under the lock, so a restore that committed first is seen.
+      const [row] = await tx
+        .select({ due: dueSql })
         .from(users)
         .where(eq(users.id, userId))
         .for('update');
-      if (!now || !isDue(now, new Date(now.clock))) return false;
+      if (!row?.due) return false;
       await step.run({ tx, user, attachments: deps.attachments, webhookEvents: deps.webhookEvents });
       return true;
     });
