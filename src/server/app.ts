@@ -2,6 +2,7 @@ import { createCore, type App, type AppDeps } from './http/core.js';
 import { registerRequestGuards } from './http/guards.js';
 import { mountApi, mountSandboxes } from './http/scopes.js';
 import { serveWebApp } from './http/web-app.js';
+import { registerAccountClosureModule } from './modules/account-closure/account-closure.module.js';
 import { registerAdminModule } from './modules/admin/admin.module.js';
 import { registerAdsModule } from './modules/ads/ads.module.js';
 import { registerApiKeysModule } from './modules/api-keys/api-keys.module.js';
@@ -40,6 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const auth = registerAuthModule(api, ctx);
     registerTwoFactorModule(api, ctx, auth, guards.stepUp);
     registerUsersModule(api, ctx, auth);
+    registerAccountClosureModule(api, ctx, auth);
     registerConnectionsModule(api, ctx);
     registerTicketsModule(api, ctx);
     registerCreditsModule(api, ctx);

@@ -68,3 +68,6 @@ export const STAFF_ROLES: readonly Role[] = ['support', 'admin'];
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
+
+/** How long a closing account can still be restored before the erasure job erases it (decision 0255). */
+export const ACCOUNT_ERASURE_DELAY_DAYS = 14;

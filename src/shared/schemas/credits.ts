@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageShape, uuidField } from './common.js';
 
-export const LEDGER_ENTRY_KINDS = ['payment', 'reward', 'adjustment', 'spend', 'refund', 'settlement'] as const;
+export const LEDGER_ENTRY_KINDS = ['payment', 'reward', 'adjustment', 'spend', 'refund', 'settlement', 'forfeit'] as const;
 export const ledgerEntryKindSchema = z.enum(LEDGER_ENTRY_KINDS);
 
 /** One immutable ledger entry; amounts in cents (1 credit = 1 USD = 100 cents). */

@@ -18,7 +18,7 @@ import { sessions } from './sessions.tables.js';
 import { signSessionToken, verifySessionToken } from './tokens.js';
 import { verifyTurnstileToken } from './turnstile.js';
 import { eq } from 'drizzle-orm';
-import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor.js';
+import type { TwoFactorChallengeResponse, TwoFactorMethod } from '#shared/schemas/two-factor.js';
 import type { EmailFlows } from './email-flows.service.js';
 
 /**
@@ -26,6 +26,25 @@ import type { EmailFlows } from './email-flows.service.js';
  * or null to sign in at once (decision 0140; the two-factor module installs it).
  */
 export type SecondStepCheck = (user: UserRow, body: LoginBody) => Promise<TwoFactorChallengeResponse | null>;
+
+/**
+ * The second factor of a password check outside the sign-in challenge (restoring a closing account):
+ * which methods the account would be asked for, and the check of a code (the two-factor module installs it).
+ */
+export interface SignInFactorCheck {
+  methods(userId: string): Promise<TwoFactorMethod[]>;
+  /** Throws 403 TWO_FACTOR_REQUIRED without a code when the authenticator app is on, 400 for a wrong one. */
+  verify(userId: string, code: string | undefined): Promise<void>;
+}
+
+/** A sign-in to an account its owner closed: refused, saying when it will be erased and how to restore it. */
+export async function accountClosingError(user: UserRow, factor: SignInFactorCheck | null): Promise<AppError> {
+  const erasureAt = (user.erasureAt ?? new Date()).toISOString();
+  const methods = factor ? await factor.methods(user.id) : [];
+  return new AppError(403, 'ACCOUNT_CLOSING', `Your account is closing on ${erasureAt.slice(0, 10)}. Restore it to sign in.`, {
+    details: { erasureAt, methods },
+  });
+}
 
 export interface RequestMeta {
   ip: string;
@@ -50,12 +69,23 @@ const INVALID_CREDENTIALS = 'Invalid username or password';
 
 export class AuthService {
   private secondStep: SecondStepCheck | null = null;
+  private factorCheck: SignInFactorCheck | null = null;
 
   constructor(private readonly deps: AuthServiceDeps) {}
 
   /** Installs the two-factor check a password sign-in passes before it gets a session. */
   useSecondStep(check: SecondStepCheck): void {
     this.secondStep = check;
+  }
+
+  /** Installs the code check used where a password is checked outside the sign-in challenge. */
+  useFactorCheck(check: SignInFactorCheck): void {
+    this.factorCheck = check;
+  }
+
+  /** The installed factor check (null until the two-factor module is built: then no account has one). */
+  get signInFactor(): SignInFactorCheck | null {
+    return this.factorCheck;
   }
 
   private async checkBot(token: string, ip: string): Promise<void> {
@@ -147,6 +177,8 @@ export class AuthService {
     }
     if (found.disabledAt) throw forbidden('This account is disabled. Contact support.');
     await rateLimiter.reset(RATE_LIMITS.loginFailuresPerAccount, accountKey);
+    // A closing account (decision 0255): the right password learns when it will be erased and may restore it.
+    if (found.closingAt) throw await accountClosingError(found, this.factorCheck);
     if (needsRehash(found.passwordHash)) {
       await setPasswordHash(db, found.id, await hashPassword(body.password), 'rehashed');
     }
@@ -175,6 +207,8 @@ export class AuthService {
     options: { rememberMe: boolean; guestId: string | undefined },
     meta: RequestMeta,
   ): Promise<{ user: UserRow; token: string }> {
+    // Every way in (password, second step, passkey) passes here: a closing account gets no session.
+    if (user.closingAt) throw await accountClosingError(user, this.factorCheck);
     const session = await this.deps.sessions.create(tx, {
       userId: user.id,
       rememberMe: options.rememberMe,

@@ -79,8 +79,15 @@ export class ChargeService {
         return { charge: first, balanceCents: await this.balanceAfter(tx, first.ledgerEntryId), replayed: true };
       }
 
-      const [user] = await tx.select({ creditsCents: users.creditsCents, disabledAt: users.disabledAt }).from(users).where(eq(users.id, body.userId)).for('update');
+      const [user] = await tx
+        .select({ creditsCents: users.creditsCents, disabledAt: users.disabledAt, closingAt: users.closingAt })
+        .from(users)
+        .where(eq(users.id, body.userId))
+        .for('update');
       if (!user) throw notFound('User not found');
+      // A closing account's credits are not spent through the API (decision 0255); nothing is kept, so the
+      // same request succeeds if the owner restores the account.
+      if (user.closingAt) throw unprocessable('This account is closing and cannot be charged', 'ACCOUNT_CLOSING');
       // A disabled account is locked out (often under review): its credits are not spent behind its back.
       // The refusal keeps nothing, so the same request goes through once staff re-enable the account.
       if (user.disabledAt) throw unprocessable('This account is disabled and cannot be charged', 'USER_DISABLED');

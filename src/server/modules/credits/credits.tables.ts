@@ -33,7 +33,7 @@ export const creditLedgerEntries = pgTable(
     index('credit_ledger_entries_user_created_idx').on(t.userId, t.createdAt),
     check('credit_ledger_entries_amount_nonzero', sql`${t.amountCents} <> 0`),
     check('credit_ledger_entries_balance_non_negative', sql`${t.balanceAfterCents} >= 0`),
-    check('credit_ledger_entries_kind_known', sql`${t.kind} in ('payment', 'reward', 'adjustment', 'spend', 'refund', 'settlement')`),
+    check('credit_ledger_entries_kind_known', sql`${t.kind} in ('payment', 'reward', 'adjustment', 'spend', 'refund', 'settlement', 'forfeit')`),
   ],
 );
 

@@ -37,11 +37,15 @@ function likePattern(text: string): string {
   return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
+/** How an erased account is named wherever its tickets and messages are shown. */
+export const DELETED_USER_NAME = 'Deleted user';
+
 async function namesFor(db: DbOrTx, ids: Array<string | null>): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
   if (wanted.length === 0) return new Map();
-  const rows = await db.select({ id: users.id, username: users.username }).from(users).where(inArray(users.id, wanted));
-  return new Map(rows.map((r) => [r.id, r.username]));
+  const rows = await db.select({ id: users.id, username: users.username, erasedAt: users.erasedAt }).from(users).where(inArray(users.id, wanted));
+  // An erased account's messages stay for staff, under a name that says what happened (decision 0255).
+  return new Map(rows.map((r) => [r.id, r.erasedAt ? DELETED_USER_NAME : r.username]));
 }
 
 async function toDtos(db: DbOrTx, rows: TicketRow[]): Promise<Ticket[]> {

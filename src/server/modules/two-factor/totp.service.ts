@@ -333,6 +333,35 @@ export class TwoFactorService {
 
   // ---- Sign-in -------------------------------------------------------------------------------------------
 
+  /** What a password sign-in asks as its second step: the app or a recovery code when the app is on (passkeys alone are not asked). */
+  async signInMethods(userId: string): Promise<TwoFactorMethod[]> {
+    const status = await this.status(userId);
+    return status.totp ? ['totp', 'recovery'] : [];
+  }
+
+  /**
+   * The sign-in's second step without a challenge, for a password checked in the same request (restoring
+   * a closing account, decision 0255): required exactly when login would ask for it; a code of the app
+   * (accepted once) or a recovery code (spent), on the sign-in step's per-account throttle.
+   */
+  async verifySignInCode(userId: string, code: string | undefined): Promise<void> {
+    const methods = await this.signInMethods(userId);
+    if (methods.length === 0) return;
+    if (code === undefined) {
+      throw new AppError(403, 'TWO_FACTOR_REQUIRED', 'Two-factor sign-in is on for this account: enter a code from your authenticator app or a recovery code.', { details: { methods } });
+    }
+    const { rateLimiter } = this.deps;
+    await rateLimiter.consume(TWO_FACTOR_RATE_LIMITS.secondStepFailuresPerAccount, userId);
+    const digits = code.replace(/\s+/g, '');
+    const check = await this.db.transaction((tx) => (/^\d{6}$/.test(digits) ? this.acceptTotp(tx, userId, digits) : this.spendRecoveryCode(tx, userId, code)));
+    if (!check.ok) throw new AppError(400, 'INVALID_TWO_FACTOR_CODE', check.message, { details: { fields: { twoFactorCode: check.message }, methods } });
+    await rateLimiter.reset(TWO_FACTOR_RATE_LIMITS.secondStepFailuresPerAccount, userId);
+    if (check.recoveryUsed) {
+      const { recoveryCodesLeft } = await this.status(userId);
+      this.notify({ type: 'two-factor.recovery-code-used', userId, codesLeft: recoveryCodesLeft });
+    }
+  }
+
   /** After a correct password: a challenge when the authenticator app is on, otherwise null (sign in at once). */
   async loginChallenge(user: UserRow, body: LoginBody): Promise<TwoFactorChallengeResponse | null> {
     const status = await this.status(user.id);

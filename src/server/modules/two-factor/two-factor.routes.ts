@@ -89,6 +89,7 @@ export function registerTwoFactor(
   const twoFactor = new TwoFactorService({ config: ctx.config, database: ctx.database, rateLimiter: ctx.rateLimiter, auth, notify, sessions: app.sessions });
   const passkeys = new PasskeyService({ config: ctx.config, database: ctx.database, rateLimiter: ctx.rateLimiter, auth, notify });
   auth.useSecondStep((user, body) => twoFactor.loginChallenge(user, body));
+  auth.useFactorCheck({ methods: (userId) => twoFactor.signInMethods(userId), verify: (userId, code) => twoFactor.verifySignInCode(userId, code) });
   twoFactor.usePasskeySecondStep((tx, userId, response) => passkeys.verifySecondStep(tx, userId, response as unknown as AuthenticationResponseJSON));
   twoFactor.usePasskeyStepUp((tx, userId, sessionId, response) => passkeys.verifyStepUp(tx, userId, sessionId, response as unknown as AuthenticationResponseJSON));
   stepUp.use(({ userId, sessionId, fields }) => twoFactor.verifyStepUp(userId, sessionId, fields));

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export interface DiscordIdentity {
   id: string;
@@ -40,6 +40,12 @@ export const users = pgTable(
      * change, confirmed change of address, disabling, staff reset of two-factor (decision 0200).
      */
     securityStamp: integer('security_stamp').notNull().default(0),
+    /** When the owner asked to close the account (decision 0255); null: open (or restored). */
+    closingAt: timestamp('closing_at', { withTimezone: true }),
+    /** When the erasure job erases a closing account (14 days after `closingAt`, or at once by an admin). */
+    erasureAt: timestamp('erasure_at', { withTimezone: true }),
+    /** Set by the erasure's last step: the row is `deleted-<id>` now, kept for the financial records. */
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -49,6 +55,7 @@ export const users = pgTable(
     uniqueIndex('users_referral_code_key').on(t.referralCode),
     uniqueIndex('users_discord_id_key').on(sql`(${t.discord}->>'id')`),
     uniqueIndex('users_telegram_id_key').on(sql`(${t.telegram}->>'id')`),
+    index('users_erasure_due_idx').on(t.erasureAt).where(sql`${t.erasureAt} IS NOT NULL AND ${t.erasedAt} IS NULL`),
     check('users_credits_non_negative', sql`${t.creditsCents} >= 0`),
     check('users_role_known', sql`${t.role} in ('user', 'support', 'admin')`),
   ],

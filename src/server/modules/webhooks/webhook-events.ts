@@ -1,8 +1,9 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { WebhookEvent } from '#shared/schemas/webhooks.js';
 import type { Tx } from '#server/db/client.js';
 import type { JobQueue } from '#server/jobs/job-queue.js';
+import { users } from '#server/modules/users/users.tables.js';
 import { webhookDeliveries, webhooks } from './webhooks.tables.js';
 
 export const DELIVER_JOB = 'webhooks.deliver';
@@ -33,7 +34,9 @@ export class WebhookEvents {
     const [hook] = await tx
       .select({ enabled: webhooks.enabled, events: webhooks.events })
       .from(webhooks)
-      .where(eq(webhooks.userId, userId))
+      // A closing account's webhook sends nothing (decision 0255); restoring the account brings it back.
+      .innerJoin(users, eq(users.id, webhooks.userId))
+      .where(and(eq(webhooks.userId, userId), isNull(users.closingAt)))
       .limit(1);
     if (!hook || !hook.enabled || !hook.events.includes(event)) return null;
     // A stopped queue would start itself on another connection: inside a transaction that deadlocks.
@@ -64,7 +67,8 @@ export class WebhookEvents {
     const hooks = await tx
       .select({ userId: webhooks.userId, enabled: webhooks.enabled, events: webhooks.events })
       .from(webhooks)
-      .where(inArray(webhooks.userId, userIds));
+      .innerJoin(users, eq(users.id, webhooks.userId))
+      .where(and(inArray(webhooks.userId, userIds), isNull(users.closingAt)));
     if (hooks.length === 0) return;
     const byUser = new Map(hooks.map((h) => [h.userId, h]));
     const wanted = items.filter((i) => {

@@ -406,7 +406,9 @@ export class WebhookService {
     const log = this.deps.log.child({ deliveryId: delivery.id, event: delivery.event, userId: delivery.userId, trigger });
 
     let stop: string | null = null;
+    const [owner] = await this.deps.db.select({ closingAt: users.closingAt }).from(users).where(eq(users.id, delivery.userId)).limit(1);
     if (!hook) stop = 'The webhook was removed';
+    else if (owner?.closingAt) stop = 'The account is closing';
     else if (!hook.enabled && trigger === 'automatic' && delivery.event !== WEBHOOK_TEST_EVENT) {
       stop = hook.disabledAt ? 'The webhook was turned off after five days of failed deliveries' : 'The webhook is turned off';
     }

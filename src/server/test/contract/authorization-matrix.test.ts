@@ -82,6 +82,14 @@ const MATRIX: Record<string, Row> = {
   'GET /api/users/{id}/credits': { rule: 'user', owned: 'or-staff', request: (f) => ({ path: `/api/users/${f.callers.user.userId}/credits` }) },
   'PUT /api/onboarding': { rule: 'user', request: p('/api/onboarding', { completed: true }) },
   'POST /api/users/change-password': { rule: 'user', allowed: 'any', request: p('/api/users/change-password', {}) },
+  // Closing an account (decision 0255). A wrong password: the matrix must not close its own fixture users.
+  'GET /api/users/me/closure': { rule: 'user', request: p('/api/users/me/closure') },
+  'DELETE /api/users/me': { rule: 'user', allowed: 'any', request: p('/api/users/me', { password: 'not the password 1', acknowledgeForfeitedCents: 0 }) },
+  // The credentials are the proof; an open account is refused later (409 ACCOUNT_NOT_CLOSING).
+  'POST /api/auth/restore-account': { rule: 'public', allowed: 'any', request: (f) => ({ path: '/api/auth/restore-account', body: { username: f.callers.user.username, password: TEST_PASSWORD } }) },
+  'GET /api/admin/account-closures': { rule: 'staff', request: p('/api/admin/account-closures') },
+  // Only a closing account can be erased: an open one is a 404, so no fixture is erased.
+  'POST /api/admin/account-closures/{id}/erase': { rule: 'admin', allowed: 'any', request: (f) => ({ path: `/api/admin/account-closures/${f.targetId}/erase`, body: { confirmUsername: 'not-the-name' } }) },
   'GET /api/auth/discord/authorize-url': { rule: 'user', request: p('/api/auth/discord/authorize-url') },
   'POST /api/auth/discord-exchange': { rule: 'user', allowed: 'any', request: p('/api/auth/discord-exchange', { code: 'not-a-code', state: 'not-a-state' }) },
   'POST /api/users/connect/discord': { rule: 'user', allowed: 'any', request: p('/api/users/connect/discord', {}) },

@@ -93,6 +93,10 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'PUT /api/onboarding': () => ({ body: { completed: true } }),
   // A wrong current password: the shape is valid, the change is refused, so no mutation changes it.
   'POST /api/users/change-password': () => ({ body: { currentPassword: 'not the password 1', newPassword: 'another long passphrase 7' } }),
+  // Closing an account: a wrong password (nothing closes); restoring: wrong credentials; erasing: an open account (404).
+  'DELETE /api/users/me': () => ({ body: { password: 'not the password 1', acknowledgeForfeitedCents: 0 } }),
+  'POST /api/auth/restore-account': (f) => ({ caller: 'anonymous', body: { username: f.callers.user.username, password: 'not the password 1' } }),
+  'POST /api/admin/account-closures/{id}/erase': (f) => ({ path: { id: f.targetId }, body: { confirmUsername: 'not-the-name' } }),
   'POST /api/auth/discord-exchange': () => ({ body: { code: 'not-a-code', state: 'not-a-state' } }),
   'POST /api/users/connect/discord': () => ({ body: { discordId: '123456789012345678', username: 'someone', avatar: null } }),
   'POST /api/auth/verify-telegram': () => ({ body: { id: '12345', first_name: 'Ann', auth_date: '1700000000', hash: 'abcdef' } }),

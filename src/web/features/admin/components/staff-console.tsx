@@ -4,6 +4,7 @@ import { useSessionStore } from '#web/features/auth';
 import { AdsManager } from '#web/features/ads/staff';
 import { ShopManager } from '#web/features/catalogue/staff';
 import { StaffQueue } from '#web/features/tickets';
+import { PendingClosuresPanel } from '#web/features/account-closure';
 import { ApiKeysPanel } from './api-keys-panel';
 import { AuditPanel } from './audit-panel';
 import { FlaggedAccountsPanel } from './flagged-accounts-panel';
@@ -49,6 +50,7 @@ export function StaffConsole() {
         <NavLink to={section('incidents')}>Incidents</NavLink>
         <NavLink to={section('audit')}>Audit log</NavLink>
         <NavLink to={section('mail')}>Mail</NavLink>
+        <NavLink to={section('closures')}>Closing accounts</NavLink>
         {isAdmin && <NavLink to={section('api-keys')}>API keys</NavLink>}
       </nav>
       <Routes>
@@ -63,6 +65,7 @@ export function StaffConsole() {
         <Route path="incidents" element={<IncidentsPanel />} />
         <Route path="audit" element={<AuditPanel />} />
         <Route path="mail" element={<MailPanel />} />
+        <Route path="closures" element={<PendingClosuresPanel isAdmin={isAdmin} />} />
         {isAdmin && <Route path="api-keys" element={<ApiKeysPanel />} />}
         <Route path="*" element={<UnknownSection />} />
       </Routes>

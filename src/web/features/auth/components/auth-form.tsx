@@ -1,5 +1,5 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
 import { emailSchema, passwordSchema, referralCodeSchema, usernameSchema } from '#shared/schemas/auth';
 import { ApiError } from '#web/lib/api-client';
@@ -10,6 +10,9 @@ import { BotCheck } from './bot-check';
 import type { AuthResponse } from '#shared/schemas/auth';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
 import { LoginSecondStep, PasskeySignInButton } from '#web/features/two-factor';
+import { accountClosingOf, RestoreAccount, type ClosedAccountState } from '#web/features/account-closure';
+import type { AccountClosingDetails } from '#shared/schemas/account-closure';
+import { formatDateTime } from '#web/lib/format';
 
 type FieldName = 'username' | 'email' | 'password' | 'referralCode' | 'turnstileToken';
 type FieldErrors = Partial<Record<FieldName, string>>;
@@ -65,6 +68,9 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const formRef = useRef<HTMLFormElement>(null);
   // Two-factor on: the password was right, the second step (decision 0140) finishes the sign-in.
   const [secondStep, setSecondStep] = useState<TwoFactorChallengeResponse | null>(null);
+  // A closing account (decision 0255): the right password leads to "Restore it" instead of a session.
+  const [closing, setClosing] = useState<AccountClosingDetails | null>(null);
+  const closedNow = (useLocation().state as Partial<ClosedAccountState> | null)?.accountClosingOn;
   const finishSignIn = (response: AuthResponse) => {
     useSessionStore.getState().completeSignIn(response, rememberMe);
     navigate(paths.dashboard, { replace: true });
@@ -111,6 +117,11 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       // A new account starts with the onboarding steps, which the dashboard shows until they are done.
       navigate(paths.dashboard, { replace: true });
     } catch (err) {
+      const closingAccount = isLogin ? accountClosingOf(err) : null;
+      if (closingAccount) {
+        setClosing(closingAccount);
+        return;
+      }
       const serverFields = err instanceof ApiError ? (err.fieldErrors as FieldErrors) : {};
       setFieldErrors(serverFields);
       setFormError(useSessionStore.getState().error ?? (isLogin ? 'Login failed' : 'Registration failed'));
@@ -157,9 +168,33 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
     );
   }
 
+  if (isLogin && closing) {
+    return (
+      <div className="auth-card card">
+        <RestoreAccount
+          closing={closing}
+          username={username.trim()}
+          password={password}
+          rememberMe={rememberMe}
+          onRestored={finishSignIn}
+          onCancel={() => {
+            setClosing(null);
+            setPassword('');
+          }}
+        />
+      </div>
+    );
+  }
+
   return (
     <div className="auth-card card">
       <h1 id={`${id}-title`}>{title}</h1>
+      {isLogin && closedNow && (
+        <p role="status" className="settings-notice" data-testid="account-closed-notice">
+          Your account is closing. It will be erased on {formatDateTime(closedNow)}; until then you can sign in here and restore it. We sent you a
+          mail about it.
+        </p>
+      )}
       <p className="muted">
         {isLogin ? 'Welcome back. Sign in to see your credits and tickets.' : 'Sign up to top up credits, claim exchange rewards and get support.'}
       </p>

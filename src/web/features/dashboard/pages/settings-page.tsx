@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ConnectionsPanel } from '#web/features/connections';
@@ -9,10 +9,18 @@ import { MailPreferencesPanel } from '../components/mail-preferences-panel';
 import { SessionsList } from '../components/sessions-list';
 import { WebhooksPanel } from '#web/features/webhooks';
 import { TwoFactorSettings } from '#web/features/two-factor';
+import { CloseAccountSection, type ClosedAccountState } from '#web/features/account-closure';
+import { useSessionStore } from '#web/features/auth';
 
 /** /dashboard/settings: security settings. Account connections (Discord, Telegram) belong here too. */
 export default function SettingsPage() {
   usePageMeta('Settings');
+  const navigate = useNavigate();
+  // Closing ended every session, this one too: forget it here and let the sign-in page say what happens next.
+  const onAccountClosed = (erasureAt: string) => {
+    useSessionStore.getState().clearSession();
+    navigate(paths.login, { replace: true, state: { accountClosingOn: erasureAt } satisfies ClosedAccountState });
+  };
   return (
     <section className="page dashboard-page" aria-labelledby="settings-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -39,6 +47,11 @@ export default function SettingsPage() {
         <div className="span-full">
           <WebhooksPanel />
         </div>
+        {/* Privacy: what Olympus keeps and how to leave (decision 0255). */}
+        <section className="span-full stack" aria-labelledby="privacy">
+          <h2 id="privacy">Privacy</h2>
+          <CloseAccountSection onClosed={onAccountClosed} />
+        </section>
       </div>
     </section>
   );

@@ -8,6 +8,7 @@ export const KIND_LABELS: Record<LedgerEntry['kind'], string> = {
   spend: 'Spent',
   refund: 'Refund',
   settlement: 'Owed amount paid',
+  forfeit: 'Forfeited on closing',
 };
 
 /** The order entries' description is `Order: <item>` (the catalogue's purchases). */

@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  closeAccountBodySchema,
+  closeAccountResponseSchema,
+  closureSummarySchema,
+  eraseNowBodySchema,
+  eraseNowResponseSchema,
+  pendingClosuresResponseSchema,
+  restoreAccountBodySchema,
+} from '#shared/schemas/account-closure.js';
+import { authResponseSchema } from '#shared/schemas/auth.js';
+import { errorResponses, uuidParamsSchema } from '#shared/schemas/common.js';
+import { requireUserId } from '#server/modules/auth/auth.plugin.js';
+import { requestMeta } from '#server/modules/auth/request-meta.js';
+import { toUserDto } from '#server/modules/users/users.service.js';
+import type { AccountClosureService } from './account-closure.service.js';
+
+/** Closing an account, restoring it, and the staff console's pending closures (decision 0255). */
+export function registerAccountClosureRoutes(app: FastifyInstance, service: AccountClosureService): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['account closure'];
+  const security = [{ bearer: [] }];
+
+  api.get(
+    '/users/me/closure',
+    {
+      config: { auth: 'user' },
+      schema: { tags, summary: 'What closing my account would forfeit: balance and pending orders', security, response: { 200: closureSummarySchema, ...errorResponses } },
+    },
+    async (request) => service.summary(requireUserId(request)),
+  );
+
+  api.delete(
+    '/users/me',
+    {
+      config: { auth: 'user', stepUp: true },
+      schema: {
+        tags,
+        summary: 'Close my account: erased 14 days later unless restored (password, the second factor when on, the balance acknowledged)',
+        security,
+        body: closeAccountBodySchema,
+        response: { 202: closeAccountResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => reply.status(202).send(await service.close(requireUserId(request), request.body)),
+  );
+
+  api.post(
+    '/auth/restore-account',
+    {
+      schema: {
+        tags,
+        summary: 'Restore a closing account before its erasure and sign in (credentials, and a code when two-factor is on)',
+        body: restoreAccountBodySchema,
+        response: { 200: authResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const { user, token } = await service.restore(request.body, requestMeta(request));
+      return { user: toUserDto(user), token };
+    },
+  );
+
+  api.get(
+    '/admin/account-closures',
+    {
+      config: { auth: 'staff' },
+      schema: { tags, summary: 'Accounts closing and not yet erased', security, response: { 200: pendingClosuresResponseSchema, ...errorResponses } },
+    },
+    async () => ({ closures: await service.pending() }),
+  );
+
+  api.post(
+    '/admin/account-closures/:id/erase',
+    {
+      config: { auth: 'admin', audited: true },
+      schema: {
+        tags,
+        summary: 'Erase a closing account now, at its owner’s request (the username typed again; audit-logged)',
+        security,
+        params: uuidParamsSchema('Unknown account'),
+        body: eraseNowBodySchema,
+        response: { 200: eraseNowResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => service.eraseNow({ id: requireUserId(request) }, request.params.id, request.body.confirmUsername),
+  );
+}

@@ -1,0 +1,205 @@
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
+import { ACCOUNT_ERASURE_DELAY_DAYS } from '#shared/constants.js';
+import { formatCredits } from '#shared/fees.js';
+import type { CloseAccountBody, ClosureSummary, PendingClosure, RestoreAccountBody } from '#shared/schemas/account-closure.js';
+import type { Database } from '#server/db/client.js';
+import { AppError, notFound, unauthorized } from '#server/errors.js';
+import type { AuthService, RequestMeta } from '#server/modules/auth/auth.service.js';
+import { verifyAgainstDummy, verifyPassword } from '#server/modules/auth/passwords.js';
+import type { SessionStore } from '#server/modules/auth/sessions.service.js';
+import { recordAudit } from '#server/modules/audit/audit.service.js';
+import { orders } from '#server/modules/catalogue/catalogue.tables.js';
+import type { MailService } from '#server/modules/mail/mail.service.js';
+import { accountClosingMail } from '#server/modules/mail/templates/account-closing.js';
+import { RATE_LIMITS, type RateLimiter, type RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
+import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
+import { findUserById, findUserByLogin, voidAccountLinks } from '#server/modules/users/users.service.js';
+import { users, type UserRow } from '#server/modules/users/users.tables.js';
+import { eraseAccount, type ErasureDeps } from './erasure.js';
+
+export const CLOSURE_RATE_LIMITS = {
+  /** Password checks of the closing dialog, per account (like a password change). */
+  closePerAccount: { name: 'account-close:account', limit: 5, windowSeconds: 15 * 60 },
+} satisfies Record<string, RateLimitRule>;
+
+const INVALID_CREDENTIALS = 'Invalid username or password';
+
+export interface AccountClosureDeps {
+  database: Database;
+  rateLimiter: RateLimiter;
+  sessions: SessionStore;
+  mail: MailService;
+  auth: AuthService;
+  erasure: Omit<ErasureDeps, 'database'>;
+}
+
+const dateOf = (d: Date) => `${d.toISOString().slice(0, 10)}`;
+
+export class AccountClosureService {
+  constructor(private readonly deps: AccountClosureDeps) {}
+
+  private get db() {
+    return this.deps.database.db;
+  }
+
+  /** What the closing dialog shows: the balance that would be forfeited and the orders still open. */
+  async summary(userId: string): Promise<ClosureSummary> {
+    const user = await findUserById(this.db, userId);
+    if (!user) throw unauthorized('User not found', 'USER_NOT_FOUND');
+    const pending = await this.db
+      .select({ id: orders.id, itemName: orders.itemName, priceCents: orders.priceCents, createdAt: orders.createdAt })
+      .from(orders)
+      .where(and(eq(orders.userId, userId), eq(orders.status, 'paid')))
+      .orderBy(asc(orders.createdAt));
+    const methods = this.deps.auth.signInFactor ? await this.deps.auth.signInFactor.methods(userId) : [];
+    return {
+      balanceCents: user.creditsCents,
+      pendingOrders: pending.map((o) => ({ _id: o.id, itemName: o.itemName, priceCents: o.priceCents, createdAt: o.createdAt.toISOString() })),
+      erasureDelayDays: ACCOUNT_ERASURE_DELAY_DAYS,
+      twoFactorRequired: methods.length > 0,
+    };
+  }
+
+  /**
+   * DELETE /api/users/me (the second factor was checked by the route's step-up check). In one
+   * transaction, on the locked user row: the balance must be the one the person acknowledged, then the
+   * account is marked closing, every session ends, the connections go, outstanding mail links are voided
+   * and the confirmation mail is queued. Webhooks and charges stop because they ask `closing_at`.
+   */
+  async close(userId: string, body: CloseAccountBody): Promise<{ erasureAt: string }> {
+    await this.deps.rateLimiter.consume(CLOSURE_RATE_LIMITS.closePerAccount, userId);
+    const user = await findUserById(this.db, userId);
+    if (!user) throw unauthorized('User not found', 'USER_NOT_FOUND');
+    if (!(await verifyPassword(user.passwordHash, body.password))) {
+      throw new AppError(400, 'WRONG_PASSWORD', 'That password is not right', { details: { fields: { password: 'That password is not right' } } });
+    }
+    const erasureAt = await this.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+      if (!locked) throw unauthorized('User not found', 'USER_NOT_FOUND');
+      if (locked.closingAt) throw new AppError(409, 'ACCOUNT_CLOSING', 'This account is already closing');
+      if (locked.creditsCents !== body.acknowledgeForfeitedCents) {
+        throw new AppError(
+          409,
+          'BALANCE_CHANGED',
+          `Your balance is ${formatCredits(locked.creditsCents)} credits now, not ${formatCredits(body.acknowledgeForfeitedCents)}. Check the new figure and confirm again.`,
+          { details: { balanceCents: locked.creditsCents } },
+        );
+      }
+      noteUserChanging(userId);
+      const [row] = await tx
+        .update(users)
+        .set({
+          closingAt: sql`now()`,
+          erasureAt: sql`now() + make_interval(days => ${ACCOUNT_ERASURE_DELAY_DAYS})`,
+          discord: null,
+          telegram: null,
+          ...voidAccountLinks(),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(users.id, userId))
+        .returning({ erasureAt: users.erasureAt });
+      await this.deps.sessions.revokeAllForUser(tx, userId);
+      const at = row!.erasureAt!;
+      await this.deps.mail.queue(tx, {
+        userId,
+        kind: 'account_closing',
+        to: locked.email,
+        mail: accountClosingMail({
+          username: locked.username,
+          erasureDate: `${dateOf(at)} (${ACCOUNT_ERASURE_DELAY_DAYS} days from now)`,
+          forfeitedCredits: `${formatCredits(locked.creditsCents)} credits`,
+          signInUrl: this.deps.mail.link('/login'),
+        }),
+      });
+      return at;
+    });
+    return { erasureAt: erasureAt.toISOString() };
+  }
+
+  /**
+   * POST /api/auth/restore-account: the same checks as a sign-in (throttles, one answer for an unknown
+   * name and a wrong password, the second step when the authenticator app is on), then the closure is
+   * undone and the person is signed in. Refused once the erasure time has come.
+   */
+  async restore(body: RestoreAccountBody, meta: RequestMeta): Promise<{ user: UserRow; token: string }> {
+    const { rateLimiter } = this.deps;
+    await rateLimiter.consume(RATE_LIMITS.loginPerIp, meta.ip);
+    const found = await findUserByLogin(this.db, body.username);
+    const accountKey = found ? found.id : `name:${body.username.trim().toLowerCase()}`;
+    await rateLimiter.consume(RATE_LIMITS.loginFailuresPerAccount, accountKey);
+    const valid = found ? await verifyPassword(found.passwordHash, body.password) : await verifyAgainstDummy(body.password);
+    if (!found || !valid) throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
+    await rateLimiter.reset(RATE_LIMITS.loginFailuresPerAccount, accountKey);
+    if (!found.closingAt || found.erasedAt) throw new AppError(409, 'ACCOUNT_NOT_CLOSING', 'This account is not closing: sign in as usual.');
+    await this.deps.auth.signInFactor?.verify(found.id, body.twoFactorCode);
+
+    const signedIn = await this.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(users).where(eq(users.id, found.id)).for('update');
+      if (!locked?.closingAt || locked.erasedAt) throw new AppError(409, 'ACCOUNT_NOT_CLOSING', 'This account is not closing: sign in as usual.');
+      // By the database's clock, as the erasure job decides it.
+      const [timing] = await tx.select({ over: sql<boolean>`${users.erasureAt} <= now()` }).from(users).where(eq(users.id, found.id));
+      if (!locked.erasureAt || timing?.over) {
+        throw new AppError(409, 'ACCOUNT_NOT_CLOSING', 'This account is being erased and can no longer be restored.');
+      }
+      noteUserChanging(found.id);
+      const [restored] = await tx
+        .update(users)
+        .set({ closingAt: null, erasureAt: null, updatedAt: sql`now()` })
+        .where(eq(users.id, found.id))
+        .returning();
+      return this.deps.auth.startUserSession(tx, restored!, { rememberMe: body.rememberMe, guestId: undefined }, meta);
+    });
+    await this.deps.auth.afterSignIn(signedIn.user, meta);
+    return signedIn;
+  }
+
+  /** The staff console's list: accounts closing and not yet erased, the soonest erasure first. */
+  async pending(): Promise<PendingClosure[]> {
+    const rows = await this.db
+      .select()
+      .from(users)
+      .where(and(isNotNull(users.closingAt), isNull(users.erasedAt)))
+      .orderBy(asc(users.erasureAt))
+      .limit(500);
+    return rows.map((r) => ({
+      _id: r.id,
+      username: r.username,
+      email: r.email,
+      balanceCents: r.creditsCents,
+      closingAt: r.closingAt!.toISOString(),
+      erasureAt: (r.erasureAt ?? r.closingAt!).toISOString(),
+    }));
+  }
+
+  /**
+   * An admin erases a closing account at once, at its owner's request: the username typed again must
+   * match. The erasure time is brought to now (audit-logged with the figures), then the erasure runs.
+   */
+  async eraseNow(actor: { id: string }, userId: string, confirmUsername: string): Promise<{ _id: string; username: string; erasedAt: string }> {
+    const admin = await findUserById(this.db, actor.id);
+    const target = await findUserById(this.db, userId);
+    if (!target || !target.closingAt || target.erasedAt) throw notFound('No closing account with this id');
+    if (confirmUsername.trim().toLowerCase() !== target.username.toLowerCase()) {
+      throw new AppError(400, 'VALIDATION_ERROR', 'The username typed does not match this account', {
+        details: { fields: { confirmUsername: 'Type the account’s username exactly' } },
+      });
+    }
+    await this.db.transaction(async (tx) => {
+      const [locked] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
+      if (!locked?.closingAt || locked.erasedAt) throw notFound('No closing account with this id');
+      await tx.update(users).set({ erasureAt: sql`least(${users.erasureAt}, now())` }).where(eq(users.id, userId));
+      await recordAudit(tx, {
+        actor: { id: actor.id, username: admin?.username ?? 'unknown' },
+        action: 'user.erased',
+        targetType: 'user',
+        targetId: userId,
+        before: { username: locked.username, balanceCents: locked.creditsCents, erasureAt: locked.erasureAt?.toISOString() ?? null },
+        after: { erasureAt: 'now', forfeitedCents: locked.creditsCents },
+      });
+    });
+    const outcome = await eraseAccount({ ...this.deps.erasure, database: this.deps.database }, userId);
+    const after = await findUserById(this.db, userId);
+    if (!after?.erasedAt) throw new AppError(409, 'CONFLICT', `The erasure did not finish (${outcome}); it will be retried by the erasure job.`);
+    return { _id: userId, username: after.username, erasedAt: after.erasedAt.toISOString() };
+  }
+}

@@ -1,0 +1,376 @@
+import { randomUUID } from 'node:crypto';
+import { readdir, rm } from 'node:fs/promises';
+import * as OTPAuth from 'otpauth';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { call, registerUser, TEST_PASSWORD } from '#server/test/http.js';
+import { ledgerViolations } from '#server/test/ledger-invariants.js';
+import { waitForMail } from '#server/test/mailbox.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { AttachmentStore } from '#server/modules/tickets/attachments.js';
+import { setRole } from '#server/modules/users/users.service.js';
+import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import { ERASURE_STEPS, eraseAccount, type ErasureStep } from './erasure.js';
+
+// Closing an account (decision 0255): the dialog's figures, what stops at once, restoring within the 14
+// days, the erasure and its crash safety, and the staff console's list and "erase now".
+
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+const DAY_MS = 86_400_000;
+
+function codeAt(secret: string, offset = 0): string {
+  const totp = new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret) });
+  return totp.generate({ timestamp: Date.now() + offset * 30_000 });
+}
+
+type User = Awaited<ReturnType<typeof registerUser>>;
+
+describe.each(ENGINES)('closing an account on %s', (engine) => {
+  let t: TestApp;
+  let admin: User;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine, { RATE_LIMITS: '0' });
+    admin = await registerUser(t);
+    await setRole(t.database.db, admin.userId, 'admin');
+  }, 600_000);
+  afterAll(async () => {
+    await t?.close();
+    if (t) await rm(t.config.attachmentsDir, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    expect(await ledgerViolations(t.database.db)).toEqual([]);
+  });
+
+  const sql = async (text: string, params: unknown[] = []) => (await t.database.pool.query(text, params)).rows;
+
+  async function fund(u: User, cents: number) {
+    const res = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId: u.userId, amount: cents / 100, reason: 'test funds' } });
+    expect(res.status).toBe(201);
+  }
+  const balanceOf = async (userId: string) => Number((await sql('SELECT credits_cents FROM users WHERE id = $1', [userId]))[0].credits_cents);
+  const login = (username: string, password = TEST_PASSWORD) => call(t, 'POST', '/api/login', { body: { username, password, turnstileToken: 'ok' } });
+  const close = (u: User, body: Record<string, unknown>) => call(t, 'DELETE', '/api/users/me', { token: u.token, body: { password: TEST_PASSWORD, ...body } });
+  const deliveriesOf = async (userId: string) => Number((await sql('SELECT count(*)::int AS n FROM webhook_deliveries WHERE user_id = $1', [userId]))[0].n);
+
+  async function withWebhook(u: User) {
+    await sql(`INSERT INTO webhooks (user_id, url, events, secret_ciphertext, secret_hint) VALUES ($1, 'https://hooks.example.com/olympus', '["credits.changed"]', 'sealed', '1234')`, [u.userId]);
+  }
+
+  async function turnOnTotp(u: User) {
+    const setup = await call(t, 'POST', '/api/auth/2fa/totp/setup', { token: u.token, body: { currentPassword: TEST_PASSWORD } });
+    expect(setup.status).toBe(200);
+    const secret = setup.json.secret as string;
+    // The current step's code: a busy machine may cross a 30-second step before the server checks it, and
+    // the previous step's code would then be too old. Later factors in these tests are recovery codes.
+    const enable = await call(t, 'POST', '/api/auth/2fa/totp/enable', { token: u.token, body: { code: codeAt(secret) } });
+    expect(enable.status).toBe(200);
+    return { secret, recoveryCodes: enable.json.recoveryCodes as string[] };
+  }
+
+  it('shows the balance to forfeit, refuses a wrong password or a balance the person did not see, and changes nothing then', async () => {
+    const u = await registerUser(t);
+    await fund(u, 2_500);
+    const summary = await call(t, 'GET', '/api/users/me/closure', { token: u.token });
+    expect(summary.status).toBe(200);
+    expect(summary.json).toEqual({ balanceCents: 2_500, pendingOrders: [], erasureDelayDays: 14, twoFactorRequired: false });
+
+    const wrong = await close(u, { password: 'not my password 1', acknowledgeForfeitedCents: 2_500 });
+    expect(wrong.status).toBe(400);
+    expect(wrong.json.code).toBe('WRONG_PASSWORD');
+
+    // The balance moved after the dialog showed it: refused with the new figure, nothing forfeited unseen.
+    const stale = await close(u, { acknowledgeForfeitedCents: 1_000 });
+    expect(stale.status).toBe(409);
+    expect(stale.json).toMatchObject({ code: 'BALANCE_CHANGED', details: { balanceCents: 2_500 } });
+    const [row] = await sql('SELECT closing_at, erasure_at FROM users WHERE id = $1', [u.userId]);
+    expect(row).toEqual({ closing_at: null, erasure_at: null });
+    expect((await call(t, 'GET', '/api/auth/me', { token: u.token })).status).toBe(200);
+  });
+
+  it('stops everything at once, mails how to change one’s mind, and restores everything, balance included', async () => {
+    const u = await registerUser(t);
+    await fund(u, 4_200);
+    await withWebhook(u);
+    await sql(`UPDATE users SET discord = '{"id":"d-${u.userId}","username":"dis","avatar":null,"connectedAt":"2026-01-01T00:00:00Z"}' WHERE id = $1`, [u.userId]);
+    const second = await login(u.username);
+    expect(second.status).toBe(200);
+    const key = await call(t, 'POST', '/api/admin/api-keys', { token: admin.token, body: { name: `shop ${randomUUID().slice(0, 8)}` } });
+    expect(key.status).toBe(201);
+
+    const before = Date.now();
+    const closed = await close(u, { acknowledgeForfeitedCents: 4_200 });
+    expect(closed.status).toBe(202);
+    const erasureAt = new Date(closed.json.erasureAt as string).getTime();
+    expect(erasureAt).toBeGreaterThanOrEqual(before + 14 * DAY_MS - 60_000);
+    expect(erasureAt).toBeLessThanOrEqual(Date.now() + 14 * DAY_MS + 60_000);
+
+    // Every session ended; the connection removed; the balance untouched so far.
+    for (const token of [u.token, second.json.token as string]) {
+      const me = await call(t, 'GET', '/api/auth/me', { token });
+      expect(me.status).toBe(401);
+      expect(me.json.code).toBe('SESSION_ENDED');
+    }
+    expect((await sql('SELECT discord, telegram FROM users WHERE id = $1', [u.userId]))[0]).toEqual({ discord: null, telegram: null });
+    expect(await balanceOf(u.userId)).toBe(4_200);
+
+    // Webhooks and the charge API stop.
+    const deliveries = await deliveriesOf(u.userId);
+    await fund(u, 100);
+    expect(await deliveriesOf(u.userId)).toBe(deliveries);
+    const charged = await call(t, 'POST', '/api/v1/charges', {
+      token: key.json.key as string,
+      body: { userId: u.userId, amountCents: 500, description: 'Game pass' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(charged.status).toBe(422);
+    expect(charged.json.code).toBe('ACCOUNT_CLOSING');
+    expect(await balanceOf(u.userId)).toBe(4_300);
+
+    const [mail] = await waitForMail(t, `${u.username}@example.com`, 'Your Olympus account is closing');
+    expect(mail!.text).toContain('Restore my account');
+    expect(mail!.text).toContain(new Date(erasureAt).toISOString().slice(0, 10));
+    expect(mail!.text).toContain('42.00 credits');
+
+    // Signing in says when the account closes and how to restore it; no session is made.
+    const sessionsBefore = (await sql('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [u.userId]))[0].n;
+    const refused = await login(u.username);
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ code: 'ACCOUNT_CLOSING', details: { erasureAt: closed.json.erasureAt, methods: [] } });
+    expect((await sql('SELECT count(*)::int AS n FROM sessions WHERE user_id = $1', [u.userId]))[0].n).toBe(sessionsBefore);
+
+    const badRestore = await call(t, 'POST', '/api/auth/restore-account', { body: { username: u.username, password: 'not my password 1' } });
+    expect(badRestore.status).toBe(401);
+    expect(badRestore.json.code).toBe('INVALID_CREDENTIALS');
+
+    const restored = await call(t, 'POST', '/api/auth/restore-account', { body: { username: u.username, password: TEST_PASSWORD } });
+    expect(restored.status).toBe(200);
+    const token = restored.json.token as string;
+    expect((await call(t, 'GET', '/api/auth/me', { token })).status).toBe(200);
+    expect((await call(t, 'GET', `/api/users/${u.userId}/credits`, { token })).json).toEqual({ credits: 43 });
+    expect((await login(u.username)).status).toBe(200);
+    // Webhooks and charges work again.
+    await fund(u, 100);
+    expect(await deliveriesOf(u.userId)).toBe(deliveries + 1);
+    const chargedAgain = await call(t, 'POST', '/api/v1/charges', {
+      token: key.json.key as string,
+      body: { userId: u.userId, amountCents: 500, description: 'Game pass' },
+      headers: { 'idempotency-key': randomUUID() },
+    });
+    expect(chargedAgain.status).toBe(201);
+    expect(await balanceOf(u.userId)).toBe(3_900);
+
+    // Restoring an open account is refused.
+    const again = await call(t, 'POST', '/api/auth/restore-account', { body: { username: u.username, password: TEST_PASSWORD } });
+    expect(again.status).toBe(409);
+    expect(again.json.code).toBe('ACCOUNT_NOT_CLOSING');
+  });
+
+  it('asks for the second factor to close and to restore when two-factor is on', async () => {
+    const u = await registerUser(t);
+    const { recoveryCodes } = await turnOnTotp(u);
+    const summary = await call(t, 'GET', '/api/users/me/closure', { token: u.token });
+    expect(summary.json.twoFactorRequired).toBe(true);
+
+    const without = await close(u, { acknowledgeForfeitedCents: 0 });
+    expect(without.status).toBe(403);
+    expect(without.json.code).toBe('TWO_FACTOR_REQUIRED');
+    const closed = await close(u, { acknowledgeForfeitedCents: 0, twoFactorCode: recoveryCodes[1] });
+    expect(closed.status).toBe(202);
+
+    const refused = await login(u.username);
+    expect(refused.status).toBe(403);
+    expect(refused.json).toMatchObject({ code: 'ACCOUNT_CLOSING', details: { methods: ['totp', 'recovery'] } });
+
+    const noCode = await call(t, 'POST', '/api/auth/restore-account', { body: { username: u.username, password: TEST_PASSWORD } });
+    expect(noCode.status).toBe(403);
+    expect(noCode.json.code).toBe('TWO_FACTOR_REQUIRED');
+    const wrongCode = await call(t, 'POST', '/api/auth/restore-account', { body: { username: u.username, password: TEST_PASSWORD, twoFactorCode: '000000' } });
+    expect(wrongCode.status).toBe(400);
+    expect(wrongCode.json.code).toBe('INVALID_TWO_FACTOR_CODE');
+    expect((await sql('SELECT closing_at IS NOT NULL AS closing FROM users WHERE id = $1', [u.userId]))[0].closing).toBe(true);
+
+    const restored = await call(t, 'POST', '/api/auth/restore-account', { body: { username: u.username, password: TEST_PASSWORD, twoFactorCode: recoveryCodes[0] } });
+    expect(restored.status).toBe(200);
+    expect((await call(t, 'GET', '/api/auth/me', { token: restored.json.token })).status).toBe(200);
+  });
+
+  /** A closed account with everything the erasure must remove or keep, its erasure time already past. */
+  async function closedAccountWithEverything() {
+    const u = await registerUser(t);
+    await fund(u, 2_550);
+    await withWebhook(u);
+    await fund(u, 50); // one delivery queued while the webhook works
+    const ticket = await call(t, 'POST', '/api/tickets', { token: u.token, body: { subject: 'Where is my reward', category: 'technical', priority: 'normal', message: 'My personal words' } });
+    expect(ticket.status).toBe(201);
+    const ticketId = ticket.json.ticket._id as string;
+    const uploaded = await fetch(`${t.url}/api/tickets/${ticketId}/attachments?filename=shot.png`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${u.token}`, 'content-type': 'application/octet-stream' },
+      body: new Uint8Array(PNG),
+    });
+    expect(uploaded.status).toBe(201);
+    const [file] = await sql('SELECT storage_key FROM ticket_attachments WHERE ticket_id = $1', [ticketId]);
+    const { recoveryCodes } = await turnOnTotp(u);
+    await sql(`INSERT INTO passkeys (user_id, credential_id, public_key, name) VALUES ($1, $2, 'AAAA', 'Laptop')`, [u.userId, `cred-${u.userId}`]);
+    await sql(`INSERT INTO mail_preferences (user_id, payment_credited) VALUES ($1, false)`, [u.userId]);
+    // Two-factor is on: closed with a recovery code (not racing the app's 30-second steps).
+    const closed = await close(u, { acknowledgeForfeitedCents: 2_600, twoFactorCode: recoveryCodes[0] });
+    expect(closed.status).toBe(202);
+    await sql(`UPDATE users SET erasure_at = now() - interval '1 minute' WHERE id = $1`, [u.userId]);
+    return { u, ticketId, storageKey: file.storage_key as string };
+  }
+
+  /** Everything the erasure leaves, as one comparable picture (ids and times left out). */
+  async function endState(userId: string) {
+    const [user] = await sql(
+      `SELECT username, email, password_hash, discord, telegram, credits_cents::int AS credits_cents, email_verified_at, erased_at IS NOT NULL AS erased, disabled_at IS NOT NULL AS disabled FROM users WHERE id = $1`,
+      [userId],
+    );
+    const count = async (table: string, column = 'user_id') => Number((await sql(`SELECT count(*)::int AS n FROM ${table} WHERE ${column} = $1`, [userId]))[0].n);
+    const ledger = await sql(`SELECT amount_cents::int AS amount, kind, balance_after_cents::int AS after FROM credit_ledger_entries WHERE user_id = $1 ORDER BY created_at`, [userId]);
+    const messages = await sql(`SELECT m.body, m.author FROM ticket_messages m JOIN tickets t ON t.id = m.ticket_id WHERE t.user_id = $1 ORDER BY m.created_at`, [userId]);
+    const files = Number((await sql(`SELECT count(*)::int AS n FROM ticket_attachments a JOIN tickets t ON t.id = a.ticket_id WHERE t.user_id = $1`, [userId]))[0].n);
+    return {
+      user,
+      sessions: await count('sessions'),
+      twoFactor: await count('two_factor'),
+      recoveryCodes: await count('two_factor_recovery_codes'),
+      passkeys: await count('passkeys'),
+      webhooks: await count('webhooks'),
+      deliveries: await count('webhook_deliveries'),
+      mailPreferences: await count('mail_preferences'),
+      accountTokens: await count('account_tokens'),
+      knownDevices: await count('known_devices'),
+      ledger,
+      messages,
+      files,
+    };
+  }
+
+  function erasureDeps(steps?: ErasureStep[], afterStep?: (name: string) => void) {
+    return {
+      database: t.database,
+      attachments: new AttachmentStore(t.config.attachmentsDir),
+      webhookEvents: new WebhookEvents(t.app.jobs, t.app.log),
+      ...(steps ? { steps } : {}),
+      ...(afterStep ? { afterStep } : {}),
+    };
+  }
+
+  it('erases the person and keeps the financial records, the ledger summing; the name and address can register again', async () => {
+    const { u, ticketId, storageKey } = await closedAccountWithEverything();
+    expect(await eraseAccount(erasureDeps(), u.userId)).toBe('erased');
+    const state = await endState(u.userId);
+    expect(state.user).toEqual({
+      username: `deleted-${u.userId}`,
+      email: `deleted-${u.userId}@erased.invalid`,
+      password_hash: '!erased',
+      discord: null,
+      telegram: null,
+      credits_cents: 0,
+      email_verified_at: null,
+      erased: true,
+      disabled: true,
+    });
+    expect(state).toMatchObject({ sessions: 0, twoFactor: 0, recoveryCodes: 0, passkeys: 0, webhooks: 0, deliveries: 0, mailPreferences: 0, accountTokens: 0, knownDevices: 0, files: 0 });
+    // The ledger keeps every entry, and one forfeit entry writes the balance off.
+    expect(state.ledger).toEqual([
+      { amount: 2_550, kind: 'adjustment', after: 2_550 },
+      { amount: 50, kind: 'adjustment', after: 2_600 },
+      { amount: -2_600, kind: 'forfeit', after: 0 },
+    ]);
+    expect(await readdir(t.config.attachmentsDir)).not.toContain(storageKey);
+    // The ticket and its messages stay for staff, under "Deleted user".
+    expect(state.messages.map((m) => m.body)).toContain('My personal words');
+    const staffView = await call(t, 'GET', `/api/staff/tickets/${ticketId}`, { token: admin.token });
+    expect(staffView.status).toBe(200);
+    expect(staffView.json.ticket.requester).toEqual({ type: 'user', name: 'Deleted user' });
+    expect(staffView.json.ticket.messages[0].authorName).toBe('Deleted user');
+
+    // Nobody signs in as the erased account, and running the erasure again changes nothing.
+    expect((await login(u.username)).status).toBe(401);
+    expect((await login(`deleted-${u.userId}`, '!erased')).status).toBe(401);
+    expect(await eraseAccount(erasureDeps(), u.userId)).toBe('already-erased');
+    expect(await endState(u.userId)).toEqual(state);
+
+    // The same username and address register again, as a new account with nothing of the old one.
+    const again = await registerUser(t, { username: u.username, email: `${u.username}@example.com` });
+    expect(again.userId).not.toBe(u.userId);
+    expect(await balanceOf(again.userId)).toBe(0);
+    expect((await call(t, 'GET', '/api/tickets', { token: again.token })).json.tickets).toEqual([]);
+  });
+
+  it('survives a crash after any step: the next run reaches the same end state, nothing lost from the ledger', async () => {
+    const reference = await closedAccountWithEverything();
+    await eraseAccount(erasureDeps(), reference.u.userId);
+    const expected = await endState(reference.u.userId);
+    const normalise = (state: Awaited<ReturnType<typeof endState>>, userId: string) =>
+      JSON.parse(JSON.stringify(state).replaceAll(userId, '<id>')) as unknown;
+
+    for (let crashAfter = 0; crashAfter < ERASURE_STEPS.length - 1; crashAfter++) {
+      const { u } = await closedAccountWithEverything();
+      const crash = new Error(`crash after ${ERASURE_STEPS[crashAfter]!.name}`);
+      await expect(
+        eraseAccount(
+          erasureDeps(undefined, (name) => {
+            if (name === ERASURE_STEPS[crashAfter]!.name) throw crash;
+          }),
+          u.userId,
+        ),
+      ).rejects.toBe(crash);
+      // Cut short: not marked erased, so the job picks it up again.
+      expect((await sql('SELECT erased_at FROM users WHERE id = $1', [u.userId]))[0].erased_at).toBeNull();
+      expect(await ledgerViolations(t.database.db)).toEqual([]);
+      // A step that fails inside its transaction leaves nothing of itself either.
+      const failing: ErasureStep = { name: 'boom', run: async () => Promise.reject(new Error('disk full')) };
+      await expect(eraseAccount(erasureDeps([...ERASURE_STEPS.slice(0, crashAfter + 1), failing]), u.userId)).rejects.toThrow('disk full');
+
+      expect(await eraseAccount(erasureDeps(), u.userId), `rerun after a crash after step ${crashAfter}`).toBe('erased');
+      expect(normalise(await endState(u.userId), u.userId)).toEqual(normalise(expected, reference.u.userId));
+    }
+  }, 180_000);
+
+  it('never erases an account that was restored, or before its time', async () => {
+    const u = await registerUser(t);
+    await fund(u, 300);
+    expect((await close(u, { acknowledgeForfeitedCents: 300 })).status).toBe(202);
+    expect(await eraseAccount(erasureDeps(), u.userId)).toBe('not-due');
+    expect(await balanceOf(u.userId)).toBe(300);
+    const restored = await call(t, 'POST', '/api/auth/restore-account', { body: { username: u.username, password: TEST_PASSWORD } });
+    expect(restored.status).toBe(200);
+    // The job's query would not list it, and the runner refuses it too.
+    await sql(`UPDATE users SET erasure_at = NULL WHERE id = $1`, [u.userId]);
+    expect(await eraseAccount(erasureDeps(), u.userId)).toBe('not-due');
+    expect(await balanceOf(u.userId)).toBe(300);
+  });
+
+  it('lists pending closures to staff and lets an admin erase one at once, with the username typed again, audit-logged', async () => {
+    const support = await registerUser(t);
+    await setRole(t.database.db, support.userId, 'support');
+    const u = await registerUser(t);
+    await fund(u, 1_000);
+    expect((await close(u, { acknowledgeForfeitedCents: 1_000 })).status).toBe(202);
+
+    const list = await call(t, 'GET', '/api/admin/account-closures', { token: support.token });
+    expect(list.status).toBe(200);
+    expect(list.json.closures).toContainEqual(expect.objectContaining({ _id: u.userId, username: u.username, balanceCents: 1_000 }));
+    expect((await call(t, 'GET', '/api/admin/account-closures', { token: u.token })).status).toBe(401);
+
+    const path = `/api/admin/account-closures/${u.userId}/erase`;
+    expect((await call(t, 'POST', path, { token: support.token, body: { confirmUsername: u.username } })).status).toBe(403);
+    const mismatch = await call(t, 'POST', path, { token: admin.token, body: { confirmUsername: 'someone-else' } });
+    expect(mismatch.status).toBe(400);
+    expect(await balanceOf(u.userId)).toBe(1_000);
+
+    const erased = await call(t, 'POST', path, { token: admin.token, body: { confirmUsername: u.username } });
+    expect(erased.status).toBe(200);
+    expect(erased.json).toMatchObject({ _id: u.userId, username: `deleted-${u.userId}` });
+    expect(await balanceOf(u.userId)).toBe(0);
+    const [audit] = await sql(`SELECT action, actor_id, before FROM audit_log WHERE target_id = $1 AND action = 'user.erased'`, [u.userId]);
+    expect(audit).toMatchObject({ action: 'user.erased', actor_id: admin.userId, before: { username: u.username, balanceCents: 1_000 } });
+    const after = await call(t, 'GET', '/api/admin/account-closures', { token: admin.token });
+    expect(after.json.closures.map((c: { _id: string }) => c._id)).not.toContain(u.userId);
+    // An open account cannot be erased this way.
+    expect((await call(t, 'POST', `/api/admin/account-closures/${support.userId}/erase`, { token: admin.token, body: { confirmUsername: 'x' } })).status).toBe(404);
+  });
+});

@@ -1,0 +1,205 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Database, Tx } from '#server/db/client.js';
+import { accountTokens } from '#server/modules/auth/account-tokens.tables.js';
+import { knownDevices } from '#server/modules/auth/known-devices.tables.js';
+import { sessions } from '#server/modules/auth/sessions.tables.js';
+import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
+import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
+import { mailPreferences } from '#server/modules/mail/mail.tables.js';
+import { statusSubscribers } from '#server/modules/status/status.tables.js';
+import type { AttachmentStore } from '#server/modules/tickets/attachments.js';
+import { ticketAttachments, ticketMessages, tickets } from '#server/modules/tickets/tickets.tables.js';
+import { loginChallenges, passkeys, twoFactor, twoFactorRecoveryCodes, webauthnChallenges } from '#server/modules/two-factor/two-factor.tables.js';
+import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
+import { users, type UserRow } from '#server/modules/users/users.tables.js';
+import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import { webhookDeliveries, webhooks } from '#server/modules/webhooks/webhooks.tables.js';
+
+/**
+ * The erasure of a closed account (docs/decisions/0255): an ordered list of steps, each run in its own
+ * transaction and each safe to run again. The runner stops at the first failure; the next run (the
+ * job's next tick, or an admin's "erase now") starts over from the first step, and steps already done
+ * find nothing left to do. `erased_at` is written by the last step only, so an account is never marked
+ * erased while anything of it is left.
+ *
+ * Adding a step: append an `ErasureStep` to `ERASURE_STEPS` before `anonymise-account` (which must stay
+ * last). A step deletes or blanks what belongs to `user.id`, using only `tx`; it must not fail when its
+ * rows are already gone. `user` is the row as it was before this run, so its address and name are still
+ * the real ones even when an earlier run was cut short before the last step.
+ */
+export interface ErasureStepContext {
+  tx: Tx;
+  user: UserRow;
+  attachments: AttachmentStore;
+  webhookEvents: WebhookEvents;
+}
+
+export interface ErasureStep {
+  /** Short and stable: tests and logs name steps by it. */
+  name: string;
+  run(context: ErasureStepContext): Promise<void>;
+}
+
+/** What the erased row's address becomes: unique, never deliverable (`.invalid`, RFC 2606). */
+export function erasedEmail(userId: string): string {
+  return `deleted-${userId}@erased.invalid`;
+}
+
+export const ERASURE_STEPS: ErasureStep[] = [
+  {
+    // Nobody signs in as this account again: sessions (active or ended), devices, pending sign-in steps, mail links.
+    name: 'sessions-and-links',
+    async run({ tx, user }) {
+      await tx.delete(sessions).where(eq(sessions.userId, user.id));
+      await tx.delete(knownDevices).where(eq(knownDevices.userId, user.id));
+      await tx.delete(loginChallenges).where(eq(loginChallenges.userId, user.id));
+      await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, user.id));
+      await tx.delete(accountTokens).where(eq(accountTokens.userId, user.id));
+    },
+  },
+  {
+    // The forfeited balance leaves the books through the ledger, like every change of a balance. The
+    // reference names the last entry it writes off, so a rerun posts nothing (the balance is 0 then),
+    // and credits that arrive after it (a late deposit) are written off by their own entry.
+    name: 'write-off-balance',
+    async run({ tx, user, webhookEvents }) {
+      const [row] = await tx.select({ creditsCents: users.creditsCents }).from(users).where(eq(users.id, user.id)).for('update');
+      if (!row || row.creditsCents <= 0) return;
+      const [last] = await tx
+        .select({ id: creditLedgerEntries.id })
+        .from(creditLedgerEntries)
+        .where(eq(creditLedgerEntries.userId, user.id))
+        .orderBy(desc(creditLedgerEntries.createdAt))
+        .limit(1);
+      await postLedgerEntry(
+        tx,
+        {
+          userId: user.id,
+          amountCents: -row.creditsCents,
+          kind: 'forfeit',
+          reference: `forfeit:${user.id}:${last?.id ?? 'none'}`,
+          description: 'Balance forfeited when the account was closed and erased',
+          metadata: { reason: 'account-erased' },
+        },
+        webhookEvents,
+      );
+    },
+  },
+  {
+    name: 'two-factor',
+    async run({ tx, user }) {
+      await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.userId, user.id));
+      await tx.delete(passkeys).where(eq(passkeys.userId, user.id));
+      await tx.delete(twoFactor).where(eq(twoFactor.userId, user.id));
+    },
+  },
+  {
+    name: 'webhooks',
+    async run({ tx, user }) {
+      await tx.delete(webhookDeliveries).where(eq(webhookDeliveries.userId, user.id));
+      await tx.delete(webhooks).where(eq(webhooks.userId, user.id));
+    },
+  },
+  {
+    name: 'notification-settings',
+    async run({ tx, user }) {
+      await tx.delete(mailPreferences).where(eq(mailPreferences.userId, user.id));
+      await tx.delete(statusSubscribers).where(eq(statusSubscribers.email, user.email.toLowerCase()));
+    },
+  },
+  {
+    // The files the person attached to their tickets. The messages stay for staff (shown as "Deleted
+    // user"); their files go, first from disk (removing a missing file is not an error), then the rows.
+    name: 'ticket-attachments',
+    async run({ tx, user, attachments }) {
+      const rows = await tx
+        .select({ id: ticketAttachments.id, storageKey: ticketAttachments.storageKey })
+        .from(ticketAttachments)
+        .innerJoin(ticketMessages, eq(ticketMessages.id, ticketAttachments.messageId))
+        .innerJoin(tickets, eq(tickets.id, ticketAttachments.ticketId))
+        .where(and(eq(ticketMessages.author, 'requester'), eq(tickets.userId, user.id)));
+      for (const row of rows) await attachments.remove(row.storageKey);
+      if (rows.length > 0) await tx.delete(ticketAttachments).where(inArray(ticketAttachments.id, rows.map((r) => r.id)));
+    },
+  },
+  {
+    // Last: the name and address are freed, nothing can sign in, and the row says it is erased.
+    name: 'anonymise-account',
+    async run({ tx, user }) {
+      noteUserChanging(user.id);
+      await tx
+        .update(users)
+        .set({
+          username: `deleted-${user.id}`,
+          email: erasedEmail(user.id),
+          passwordHash: '!erased',
+          discord: null,
+          telegram: null,
+          emailVerifiedAt: null,
+          subroles: [],
+          role: 'user',
+          onboardingCompleted: false,
+          disabledAt: sql`coalesce(${users.disabledAt}, now())`,
+          securityStamp: sql`${users.securityStamp} + 1`,
+          erasedAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(users.id, user.id));
+    },
+  },
+];
+
+export type ErasureOutcome = 'erased' | 'already-erased' | 'not-due' | 'unknown';
+
+export interface ErasureDeps {
+  database: Database;
+  attachments: AttachmentStore;
+  webhookEvents: WebhookEvents;
+  /** Defaults to ERASURE_STEPS; tests pass their own list to cut a run short. */
+  steps?: ErasureStep[];
+  /** Called after each step commits (tests stop a run there). */
+  afterStep?: (name: string) => void | Promise<void>;
+}
+
+/** Whether the account is closing and its erasure time has come, by the database's clock (every instance agrees). */
+const dueSql = sql<boolean>`(${users.erasureAt} IS NOT NULL AND ${users.erasedAt} IS NULL AND ${users.erasureAt} <= now())`;
+
+/**
+ * Erases one account whose erasure time has come. Each step re-checks, under a lock on the user's row,
+ * that the account is still due: a restore that won the race (before the time) leaves it untouched.
+ */
+export async function eraseAccount(deps: ErasureDeps, userId: string): Promise<ErasureOutcome> {
+  const db = deps.database.db;
+  const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
+  if (!user) return 'unknown';
+  if (user.erasedAt) return 'already-erased';
+  const [due] = await db.select({ due: dueSql }).from(users).where(eq(users.id, userId));
+  if (!due?.due) return 'not-due';
+  for (const step of deps.steps ?? ERASURE_STEPS) {
+    const ran = await db.transaction(async (tx) => {
+      // Asked of the database's own clock, under the lock, so a restore that committed first is seen.
+      const [row] = await tx
+        .select({ due: dueSql })
+        .from(users)
+        .where(eq(users.id, userId))
+        .for('update');
+      if (!row?.due) return false;
+      await step.run({ tx, user, attachments: deps.attachments, webhookEvents: deps.webhookEvents });
+      return true;
+    });
+    if (!ran) return 'not-due';
+    await deps.afterStep?.(step.name);
+  }
+  return 'erased';
+}
+
+/** Accounts whose erasure time has come (oldest first), for the job. */
+export async function dueErasures(database: Database, limit = 20): Promise<string[]> {
+  const rows = await database.db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`${users.erasureAt} IS NOT NULL AND ${users.erasedAt} IS NULL AND ${users.erasureAt} <= now()`)
+    .orderBy(users.erasureAt)
+    .limit(limit);
+  return rows.map((r) => r.id);
+}

@@ -1,0 +1,15 @@
+import { useMutation } from '@tanstack/react-query';
+import type { CloseAccountResponse } from '#shared/schemas/account-closure';
+import type { StepUpFieldsInput } from '#web/features/two-factor';
+import { api } from '#web/lib/api-client';
+
+export type CloseAccountInput = { password: string; acknowledgeForfeitedCents: number } & StepUpFieldsInput;
+
+/** DELETE /api/users/me: 202 { erasureAt }; 409 BALANCE_CHANGED when the balance is no longer the one shown. */
+export function closeAccount(input: CloseAccountInput): Promise<CloseAccountResponse> {
+  return api.delete<CloseAccountResponse>('/api/users/me', input);
+}
+
+export function useCloseAccount() {
+  return useMutation({ mutationFn: closeAccount });
+}

@@ -1,0 +1,200 @@
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { ErrorCode } from '#shared/error-codes';
+import { formatCredits } from '#shared/fees';
+import { TextField } from '#web/components/ui/forms';
+import { StepUpField, useStepUp } from '#web/features/two-factor';
+import { ApiError, errorMessage } from '#web/lib/api-client';
+import { formatDate, formatDateTime } from '#web/lib/format';
+import { useCloseAccount } from '../api/close-account';
+import { useClosureSummary } from '../api/get-closure-summary';
+import '../account-closure.css';
+
+/** Where the sign-in page says the account is closing (router state after a closure). */
+export interface ClosedAccountState {
+  accountClosingOn: string;
+}
+
+/**
+ * Settings → Privacy → "Close my account" (decision 0255). The dialog shows the balance and the orders
+ * still open, says plainly that the credits are forfeited, asks for the password (and the second factor
+ * when two-factor is on) and sends the balance it showed: when that balance moved, the server refuses
+ * (409 BALANCE_CHANGED) and the dialog shows the new figure before anyone confirms again.
+ */
+export function CloseAccountSection({ onClosed }: { onClosed: (erasureAt: string) => void }) {
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  return (
+    <section className="card settings-section close-account" aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>Close my account</h3>
+      <p>
+        Closing signs you out everywhere, stops your webhook and API use and removes your Discord and Telegram connections at once. For 14 days
+        you can still sign in and restore the account; then it is erased and <strong>any credits left are forfeited</strong>.
+      </p>
+      <button type="button" className="btn btn-danger" onClick={() => setOpen(true)} data-testid="close-account-open">
+        Close my account…
+      </button>
+      {open && <CloseAccountDialog onClose={() => setOpen(false)} onClosed={onClosed} />}
+    </section>
+  );
+}
+
+function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClosed: (erasureAt: string) => void }) {
+  const ids = useId();
+  const dialog = useRef<HTMLDialogElement>(null);
+  const summary = useClosureSummary(true);
+  const close = useCloseAccount();
+  const stepUp = useStepUp();
+  const [password, setPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | undefined>();
+  const [error, setError] = useState<string | null>(null);
+  // The balance this dialog shows and acknowledges: set from the first answer, moved only by a BALANCE_CHANGED refusal.
+  const [shownCents, setShownCents] = useState<number | null>(null);
+  const [balanceChanged, setBalanceChanged] = useState(false);
+  const [understood, setUnderstood] = useState(false);
+
+  useEffect(() => {
+    const el = dialog.current;
+    if (!el) return;
+    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    if (!el.open) el.showModal?.();
+    return () => {
+      if (el.open) el.close?.();
+      opener?.focus();
+    };
+  }, []);
+
+  useEffect(() => {
+    if (shownCents === null && summary.data) setShownCents(summary.data.balanceCents);
+  }, [summary.data, shownCents]);
+
+  const balance = shownCents ?? summary.data?.balanceCents ?? null;
+  const pending = close.isPending;
+
+  async function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (pending || balance === null) return;
+    setError(null);
+    if (!password) {
+      setPasswordError('Enter your password');
+      document.getElementById(`${ids}-password`)?.focus();
+      return;
+    }
+    if (!understood) {
+      setError('Tick the box to confirm you understand what is forfeited.');
+      return;
+    }
+    setPasswordError(undefined);
+    try {
+      const { erasureAt } = await close.mutateAsync({ password, acknowledgeForfeitedCents: balance, ...stepUp.fields() });
+      stepUp.reset();
+      // The server ended every session, this one included: the page that placed the section signs out.
+      onClosed(erasureAt);
+    } catch (err) {
+      if (stepUp.handleError(err)) return;
+      if (err instanceof ApiError && err.code === ErrorCode.BALANCE_CHANGED) {
+        const now = (err.details as { balanceCents?: number } | null)?.balanceCents;
+        if (typeof now === 'number') setShownCents(now);
+        setBalanceChanged(true);
+        setUnderstood(false);
+        return;
+      }
+      if (err instanceof ApiError && err.fieldErrors.password) {
+        setPasswordError(err.fieldErrors.password);
+        setPassword('');
+        document.getElementById(`${ids}-password`)?.focus();
+        return;
+      }
+      setError(errorMessage(err, 'Your account could not be closed. Try again.'));
+    }
+  }
+
+  return (
+    <dialog ref={dialog} className="modal close-account-dialog" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-forfeit`} onClose={onClose}>
+      <h2 id={`${ids}-title`}>Close your account?</h2>
+      {summary.isPending ? (
+        <p aria-busy="true">Checking your balance and orders…</p>
+      ) : summary.isError ? (
+        <div role="alert" className="form-error">
+          <p>{errorMessage(summary.error, 'Your balance could not be loaded.')}</p>
+          <button type="button" className="btn btn-secondary" onClick={() => void summary.refetch()}>
+            Try again
+          </button>
+        </div>
+      ) : (
+        <form noValidate onSubmit={(e) => void onSubmit(e)} aria-labelledby={`${ids}-title`}>
+          <dl className="close-account-figures">
+            <div>
+              <dt>Your balance</dt>
+              <dd data-testid="close-account-balance">{formatCredits(balance ?? 0)} credits</dd>
+            </div>
+            <div>
+              <dt>Orders not yet delivered</dt>
+              <dd data-testid="close-account-orders">
+                {summary.data.pendingOrders.length === 0 ? (
+                  'None'
+                ) : (
+                  <ul>
+                    {summary.data.pendingOrders.map((o) => (
+                      <li key={o._id}>
+                        {o.itemName}: {formatCredits(o.priceCents)} credits, {formatDateTime(o.createdAt)}
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </dd>
+            </div>
+          </dl>
+          <p id={`${ids}-forfeit`} className="close-account-forfeit">
+            {balance && balance > 0 ? (
+              <>
+                <strong>You will lose {formatCredits(balance)} credits.</strong> They are not paid out or refunded: when the account is erased they are
+                forfeited.
+              </>
+            ) : (
+              <>You have no credits to lose.</>
+            )}{' '}
+            {summary.data.pendingOrders.length > 0 && 'Orders not yet delivered may not reach you once your account is erased. '}
+            Your account is erased {summary.data.erasureDelayDays} days from now (around{' '}
+            {formatDate(new Date(Date.now() + summary.data.erasureDelayDays * 86_400_000).toISOString().slice(0, 10))}); until then you can sign in and restore it.
+          </p>
+          {balanceChanged && (
+            <p className="form-error" role="alert" data-testid="close-account-balance-changed">
+              Your balance changed to {formatCredits(balance ?? 0)} credits since this dialog opened. Check the figure above and confirm again.
+            </p>
+          )}
+          <div className="checkbox-row">
+            <input id={`${ids}-understood`} type="checkbox" checked={understood} onChange={(e) => setUnderstood(e.target.checked)} />
+            <label htmlFor={`${ids}-understood`}>
+              I understand that {balance && balance > 0 ? `${formatCredits(balance)} credits are` : 'my account is'} gone for good after 14 days.
+            </label>
+          </div>
+          <TextField
+            id={`${ids}-password`}
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            error={passwordError}
+            onChange={(e) => setPassword(e.target.value)}
+            required
+          />
+          <StepUpField stepUp={stepUp} disabled={pending} />
+          {error && (
+            <p className="form-error" role="alert">
+              {error}
+            </p>
+          )}
+          <div className="actions">
+            <button type="submit" className="btn btn-danger" disabled={pending} aria-busy={pending || undefined}>
+              {pending ? 'Closing…' : 'Close my account'}
+            </button>
+            <button type="button" className="btn btn-ghost" onClick={onClose}>
+              Keep my account
+            </button>
+          </div>
+        </form>
+      )}
+    </dialog>
+  );
+}
