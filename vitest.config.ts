@@ -1,6 +1,10 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 
+// A busy machine (several test runs at once) can stretch an app's start past the defaults;
+// TEST_TIMEOUT_SCALE=4 gives every test and hook four times as long. CI runs alone and leaves it at 1.
+const scale = Math.max(1, Number(process.env.TEST_TIMEOUT_SCALE ?? 1) || 1);
+
 export default defineConfig({
   test: {
     projects: [
@@ -9,8 +13,8 @@ export default defineConfig({
           name: 'server',
           environment: 'node',
           include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'scripts/**/*.test.mjs'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
+          testTimeout: 30_000 * scale,
+          hookTimeout: 60_000 * scale,
         },
       },
       {
@@ -20,7 +24,7 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['src/web/**/*.test.ts', 'src/web/**/*.test.tsx'],
           setupFiles: ['src/web/test/setup.ts'],
-          testTimeout: 15_000,
+          testTimeout: 15_000 * scale,
         },
       },
     ],

@@ -13,6 +13,7 @@ import { registerConnectionsModule } from './modules/connections/connections.mod
 import { registerCreditsModule } from './modules/credits/credits.module.js';
 import { registerExchangeModule } from './modules/exchange/exchange.module.js';
 import { registerHealthModule } from './modules/health/health.module.js';
+import { registerHelpModule } from './modules/help/help.module.js';
 import { registerMailModule } from './modules/mail/mail.module.js';
 import { registerMaintenanceModule } from './modules/maintenance/maintenance.module.js';
 import { registerPaymentsModule } from './modules/payments/payments.module.js';
@@ -44,6 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerAccountClosureModule(api, ctx, auth);
     registerConnectionsModule(api, ctx);
     registerTicketsModule(api, ctx);
+    registerHelpModule(api, ctx);
     registerCreditsModule(api, ctx);
     registerReceiptsModule(api, ctx);
     registerApiKeysModule(api, ctx, guards.apiKeys);

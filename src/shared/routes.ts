@@ -21,10 +21,11 @@ export const paths = {
   resetPassword: '/reset-password',
   confirmEmail: '/confirm-email',
   unsubscribe: '/unsubscribe',
+  help: '/help',
 } as const;
 
 /** The staff console's sections, each with its own URL under /dashboard/staff (docs/decisions/0236). */
-export const STAFF_SECTIONS = ['users', 'tickets', 'payments', 'exchanges', 'shop', 'ads', 'incidents', 'audit', 'mail', 'api-keys', 'closures'] as const;
+export const STAFF_SECTIONS = ['users', 'tickets', 'help', 'payments', 'exchanges', 'shop', 'ads', 'incidents', 'audit', 'mail', 'api-keys', 'closures'] as const;
 export type StaffSection = (typeof STAFF_SECTIONS)[number];
 
 /**
@@ -38,7 +39,7 @@ export const staffPaths = {
 } as const;
 
 /** Routes with a `/*` tail accept any sub-path. */
-const WILDCARD_ROUTES = ['/status', '/privacy', '/terms', '/dashboard'];
+const WILDCARD_ROUTES = ['/status', '/privacy', '/terms', '/dashboard', '/help'];
 const EXACT_ROUTES = new Set<string>(Object.values(paths));
 
 /** True when the single-page app has a page for this path (anything else is a 404). */

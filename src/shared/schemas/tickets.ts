@@ -159,3 +159,41 @@ export const ticketResponseSchema = z.object({ ticket: ticketSchema });
 export type TicketResponse = z.infer<typeof ticketResponseSchema>;
 export const ticketListResponseSchema = z.object({ tickets: z.array(ticketSchema), ...pageShape });
 export type TicketListResponse = z.infer<typeof ticketListResponseSchema>;
+
+// ---- Requester context (staff): who asks, and their money, beside the ticket (docs/decisions/0291) ----
+
+export const requesterMoneyRowSchema = z.object({
+  id: z.string(),
+  status: z.string(),
+  /** What the row is worth in credits (a payment's credits, an order's price, an exchange's USD value). */
+  amountCents: z.number().int(),
+  /** A short description: "btc top-up", "btc → eth", the item's name. */
+  label: z.string(),
+  createdAt: z.string(),
+});
+export type RequesterMoneyRow = z.infer<typeof requesterMoneyRowSchema>;
+
+export const requesterContextSchema = z.object({
+  kind: z.enum(['user', 'guest']),
+  /** A user's account; null for a guest. */
+  account: z
+    .object({
+      id: z.string(),
+      username: z.string(),
+      email: z.string(),
+      role: z.string(),
+      createdAt: z.string(),
+      emailVerified: z.boolean(),
+      twoFactor: z.object({ totp: z.boolean(), passkeys: z.number().int() }),
+      disabled: z.boolean(),
+      balanceCents: z.number().int(),
+    })
+    .nullable(),
+  payments: z.array(requesterMoneyRowSchema),
+  exchanges: z.array(requesterMoneyRowSchema),
+  orders: z.array(requesterMoneyRowSchema),
+  /** The requester's other tickets that are not resolved or closed. */
+  openTickets: z.array(z.object({ id: z.string(), number: z.number().int(), subject: z.string(), status: ticketStatusSchema })),
+});
+export type RequesterContext = z.infer<typeof requesterContextSchema>;
+export const requesterContextResponseSchema = z.object({ requester: requesterContextSchema });

@@ -41,6 +41,7 @@ const ForgotPasswordPage = page(() => import('#web/features/auth/pages/forgot-pa
 const ResetPasswordPage = page(() => import('#web/features/auth/pages/reset-password-page'));
 const ConfirmEmailPage = page(() => import('#web/features/auth/pages/confirm-email-page'));
 const UnsubscribePage = page(() => import('#web/features/auth/pages/unsubscribe-page'));
+const HelpPage = page(() => import('#web/features/help/pages/help-page'));
 const NotFoundPage = page(() => import('./not-found-page'));
 
 /**
@@ -56,6 +57,7 @@ export function AppRoutes() {
           <Route path={`${paths.status}/*`} element={StatusPage} />
           <Route path={`${paths.privacy}/*`} element={PrivacyPage} />
           <Route path={`${paths.terms}/*`} element={TermsPage} />
+          <Route path={`${paths.help}/*`} element={HelpPage} />
           <Route path={`${paths.dashboard}/*`} element={DashboardPage} />
           <Route path={paths.patchNotes} element={PatchNotesPage} />
           <Route path={paths.login} element={LoginPage} />

@@ -122,6 +122,11 @@ export function auditSentence(input: AuditTextInput): string {
       return `${who} refunded ${target}`;
     case 'catalogue.item_created':
       return `${who} added ${target} to the catalogue`;
+    case 'help.article_created':
+      return `${who} wrote the help article “${String(after.title ?? target)}”${after.status === 'published' ? ' and published it' : ' (draft)'}`;
+    case 'help.article_updated':
+      if (before.status !== after.status) return `${who} ${after.status === 'published' ? 'published' : 'unpublished'} the help article “${String(after.title ?? target)}”`;
+      return `${who} edited the help article “${String(after.title ?? target)}”`;
     case 'webhook.delivery.replay':
       return `${who} sent ${target} again`;
     default: {

@@ -14,6 +14,7 @@ import {
   mergeTicketBodySchema,
   rateTicketBodySchema,
   replyBodySchema,
+  requesterContextResponseSchema,
   staffMemberListResponseSchema,
   staffReplyBodySchema,
   ticketRatingStatsSchema,
@@ -28,6 +29,7 @@ import {
 import type { AppContext } from '#server/context.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { AttachmentStore, checkUpload, downloadHeaders } from './attachments.js';
+import { requesterContext } from './requester-context.js';
 import { TicketService, moveGuestTicketsToUser, type Requester } from './tickets.service.js';
 
 const TICKET_LIMITS = {
@@ -226,6 +228,21 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
     '/staff/tickets/:id',
     { config: staff, schema: { tags, summary: 'Any ticket with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
     async (request) => ({ ticket: await service.getAny(request.params.id) }),
+  );
+
+  api.get(
+    '/staff/tickets/:id/requester',
+    {
+      config: staff,
+      schema: {
+        tags,
+        summary: "Who asks: the requester's account, balance, newest payments, exchanges and orders, and other open tickets (read-only)",
+        security,
+        params: ticketIdParamsSchema,
+        response: { 200: requesterContextResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ requester: await requesterContext(ctx.database.db, request.params.id) }),
   );
 
   api.post(

@@ -3,6 +3,7 @@ import { staffPaths } from '#shared/routes';
 import { useSessionStore } from '#web/features/auth';
 import { AdsManager } from '#web/features/ads/staff';
 import { ShopManager } from '#web/features/catalogue/staff';
+import { HelpManager } from '#web/features/help/staff';
 import { StaffQueue } from '#web/features/tickets';
 import { PendingClosuresPanel } from '#web/features/account-closure';
 import { ApiKeysPanel } from './api-keys-panel';
@@ -43,6 +44,7 @@ export function StaffConsole() {
         </NavLink>
         <NavLink to={section('users')}>Users</NavLink>
         <NavLink to={section('tickets')}>Tickets</NavLink>
+        <NavLink to={section('help')}>Help centre</NavLink>
         <NavLink to={section('payments')}>Payments</NavLink>
         <NavLink to={section('exchanges')}>Exchanges</NavLink>
         <NavLink to={section('shop')}>Shop</NavLink>
@@ -58,6 +60,7 @@ export function StaffConsole() {
         <Route path="users" element={<><FlaggedAccountsPanel /><UsersPanel /></>} />
         <Route path="users/:id" element={<UserDetailRoute isAdmin={isAdmin} />} />
         <Route path="tickets" element={<StaffQueue />} />
+        <Route path="help" element={<HelpManager />} />
         <Route path="payments" element={<MoneyPanel key="payments" kind="payments" />} />
         <Route path="exchanges" element={<MoneyPanel key="exchanges" kind="exchanges" />} />
         <Route path="shop" element={<ShopManager isAdmin={isAdmin} />} />

@@ -11,7 +11,7 @@ import { quoteTimeLeft, useExchangeEstimate } from '../api/get-exchange-estimate
 import { exchangeKeys } from '../api/exchange-keys';
 import { useExchangeRange } from '../api/get-exchange-range';
 import { useMyExchanges } from '../api/get-my-exchanges';
-import { useDebouncedValue } from '../hooks/use-debounced-value';
+import { useDebouncedValue } from '#web/lib/use-debounced-value';
 import { useNow } from '../hooks/use-now';
 import { saveClaim } from '../lib/reward-claims';
 import { CurrencySelect } from './currency-select';

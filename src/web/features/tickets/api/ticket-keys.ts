@@ -6,6 +6,7 @@ export const ticketKeys = {
   staff: () => ['tickets', 'staff'] as const,
   staffList: (filters: Record<string, string>, page: number) => ['tickets', 'staff', 'list', { ...filters, page }] as const,
   staffDetail: (id: string) => ['tickets', 'staff', 'detail', id] as const,
+  requester: (id: string) => ['tickets', 'staff', 'requester', id] as const,
   staffMembers: () => ['tickets', 'staff', 'members'] as const,
   ratings: () => ['tickets', 'staff', 'ratings'] as const,
   cannedReplies: () => ['tickets', 'staff', 'canned-replies'] as const,

@@ -11,6 +11,7 @@ import { ApiError } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
 import { useCreateTicket } from '../api/create-ticket';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
+import { TicketSuggestions } from '#web/features/help';
 
 const CATEGORY_LABELS: Record<(typeof TICKET_CATEGORIES)[number], string> = {
   general: 'General question',
@@ -70,6 +71,7 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
           </p>
         )}
         <TextField id="new-ticket-subject" label="Subject" error={errors.subject} value={subject} maxLength={TICKET_SUBJECT_MAX} onChange={(e) => setSubject(e.target.value)} />
+        <TicketSuggestions subject={subject} />
         <div className="ticket-form-row">
           <SelectField
             id="new-ticket-category"

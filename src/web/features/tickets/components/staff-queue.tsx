@@ -21,6 +21,7 @@ import { useStaffReply, useUpdateStaffTicket, type StaffTicketChange } from '../
 import { CannedRepliesPanel } from './canned-replies-panel';
 import { firstResponseLabel } from './first-response';
 import { TicketStatusBadge } from './ticket-status-badge';
+import { RequesterContextPanel } from './requester-context-panel';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
 
@@ -95,6 +96,7 @@ export function StaffQueue() {
         <button type="button" className="btn btn-ghost btn-small" onClick={() => setSelectedId(null)}>
           ← Back to queue
         </button>
+        <div className="ticket-with-requester">
         <TicketThread
           ticket={selected}
           viewer="staff"
@@ -152,6 +154,8 @@ export function StaffQueue() {
             </>
           }
         />
+        <RequesterContextPanel ticketId={selected._id} />
+        </div>
       </section>
     );
   }

@@ -1,0 +1,210 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { paths } from '#shared/routes';
+import { PageHeader } from '#web/components/ui/page-header';
+import { QueryState } from '#web/components/ui/query-state';
+import { usePageMeta } from '#web/components/use-page-meta';
+import { errorMessage } from '#web/lib/api-client';
+import { formatDate } from '#web/lib/format';
+import { useDebouncedValue } from '#web/lib/use-debounced-value';
+import { useHelpArticle } from '../api/get-help-article';
+import { useHelpArticles } from '../api/get-help-articles';
+import { useVoteHelpArticle } from '../api/vote-help-article';
+import { helpArticlePath } from '../help-paths';
+import '../help.css';
+
+const SUPPORT_PATH = `${paths.dashboard}/support`;
+
+/** /help lists and searches the articles; /help/:slug shows one (docs/decisions/0290). */
+export default function HelpPage() {
+  const slug = (useParams()['*'] ?? '').replace(/\/+$/, '');
+  return slug ? <HelpArticleView slug={slug} /> : <HelpIndex />;
+}
+
+function HelpIndex() {
+  usePageMeta('Help centre', 'Answers to the questions people ask most about payments, exchanges, rewards and account security.');
+  const [params, setParams] = useSearchParams();
+  const q = params.get('q') ?? '';
+  const category = params.get('category') ?? '';
+  const [typed, setTyped] = useState(q);
+  const debounced = useDebouncedValue(typed.trim(), 250);
+  const articles = useHelpArticles(q, category);
+
+  // The search lives in the address, so results can be shared and the back button works.
+  useEffect(() => {
+    if (debounced === q) return;
+    const next = new URLSearchParams(params);
+    if (debounced) next.set('q', debounced);
+    else next.delete('q');
+    setParams(next, { replace: true });
+  }, [debounced, q, params, setParams]);
+
+  function choose(next: string) {
+    const nextParams = new URLSearchParams(params);
+    if (next) nextParams.set('category', next);
+    else nextParams.delete('category');
+    setParams(nextParams);
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    const next = new URLSearchParams(params);
+    if (typed.trim()) next.set('q', typed.trim());
+    else next.delete('q');
+    setParams(next, { replace: true });
+  }
+
+  const categories = articles.data?.categories ?? [];
+  return (
+    <div className="page help-page stack">
+      <PageHeader eyebrow="Help centre" title="How can we help?">
+        <p>Answers to the questions people ask us most. Can’t find yours? Our support team is one ticket away.</p>
+      </PageHeader>
+
+      <form role="search" className="help-search" onSubmit={submit}>
+        <label htmlFor="help-search-input">Search the help centre</label>
+        <div className="cluster help-search-row">
+          <input
+            id="help-search-input"
+            type="search"
+            value={typed}
+            placeholder="e.g. payment stuck in confirming"
+            autoComplete="off"
+            maxLength={200}
+            onChange={(e) => setTyped(e.target.value)}
+          />
+          <button type="submit" className="btn btn-primary">
+            Search
+          </button>
+        </div>
+      </form>
+
+      {categories.length > 0 && (
+        <nav aria-label="Categories" className="cluster help-categories">
+          <button type="button" className="btn btn-small btn-secondary" aria-pressed={category === ''} onClick={() => choose('')}>
+            All
+          </button>
+          {categories.map((c) => (
+            <button key={c} type="button" className="btn btn-small btn-secondary" aria-pressed={category === c} onClick={() => choose(c)}>
+              {c}
+            </button>
+          ))}
+        </nav>
+      )}
+
+      <section aria-labelledby="help-results-title" aria-busy={articles.isFetching}>
+        <h2 id="help-results-title" className="visually-hidden">
+          {q ? `Articles matching “${q}”` : 'Articles'}
+        </h2>
+        <p className="visually-hidden" aria-live="polite">
+          {articles.data && !articles.isFetching ? `${articles.data.articles.length} article${articles.data.articles.length === 1 ? '' : 's'} found` : ''}
+        </p>
+        <QueryState
+          data={articles.data}
+          loading={<p className="muted">Loading articles…</p>}
+          error={articles.error ? errorMessage(articles.error, 'Could not load the help centre.') : null}
+          onRetry={() => void articles.refetch()}
+          isEmpty={(d) => d.articles.length === 0}
+          empty={
+            <div className="card help-empty">
+              <p>{q ? `No article matches “${q}”.` : 'There are no articles here yet.'}</p>
+              <p>
+                <Link to={SUPPORT_PATH}>Ask our support team</Link>: we answer every ticket.
+              </p>
+            </div>
+          }
+        >
+          {(data) => (
+            <ul className="help-list" aria-label={q ? 'Search results' : 'Articles'}>
+              {data.articles.map((a) => (
+                <li key={a.slug} className="card help-card">
+                  <p className="help-card-category">{a.category}</p>
+                  <h3>
+                    <Link to={helpArticlePath(a.slug)}>{a.title}</Link>
+                  </h3>
+                  <p className="muted">{a.excerpt}</p>
+                </li>
+              ))}
+            </ul>
+          )}
+        </QueryState>
+      </section>
+    </div>
+  );
+}
+
+function HelpArticleView({ slug }: { slug: string }) {
+  const article = useHelpArticle(slug);
+  const vote = useVoteHelpArticle();
+  const [voted, setVoted] = useState<boolean | null>(null);
+  usePageMeta(article.data?.title ?? 'Help centre', article.data ? `${article.data.category}: ${article.data.title}` : undefined);
+
+  async function send(helpful: boolean) {
+    try {
+      await vote.mutateAsync({ slug, helpful });
+      setVoted(helpful);
+    } catch {
+      // The error is shown from the mutation below.
+    }
+  }
+
+  return (
+    <div className="page help-page">
+      <nav aria-label="Breadcrumb" className="help-breadcrumb">
+        <Link to={paths.help}>Help centre</Link>
+        {article.data && (
+          <>
+            <span aria-hidden="true"> › </span>
+            <Link to={`${paths.help}?category=${encodeURIComponent(article.data.category)}`}>{article.data.category}</Link>
+          </>
+        )}
+      </nav>
+      <QueryState
+        data={article.data}
+        loading={<p className="muted">Loading the article…</p>}
+        error={article.error ? errorMessage(article.error, 'Could not load this article.') : null}
+        onRetry={article.error && (article.error as { status?: number }).status === 404 ? undefined : () => void article.refetch()}
+      >
+        {(a) => (
+          <article className="help-article stack" aria-labelledby="help-article-title">
+            <header>
+              <h1 id="help-article-title">{a.title}</h1>
+              <p className="muted">Updated {formatDate(a.updatedAt.slice(0, 10))}</p>
+            </header>
+            {/* The server renders the Markdown with raw HTML off and checked links (help-markdown.ts). */}
+            <div className="help-article-body" dangerouslySetInnerHTML={{ __html: a.html }} />
+            <section className="card help-vote" aria-labelledby="help-vote-title">
+              <h2 id="help-vote-title">Was this helpful?</h2>
+              {voted === null ? (
+                <div className="cluster">
+                  <button type="button" className="btn btn-secondary" disabled={vote.isPending} onClick={() => void send(true)}>
+                    Yes
+                  </button>
+                  <button type="button" className="btn btn-secondary" disabled={vote.isPending} onClick={() => void send(false)}>
+                    No
+                  </button>
+                </div>
+              ) : null}
+              <p aria-live="polite">
+                {voted === true && 'Thanks! Glad it helped.'}
+                {voted === false && (
+                  <>
+                    Thanks for telling us. <Link to={SUPPORT_PATH}>Ask our support team</Link> and we will answer you.
+                  </>
+                )}
+              </p>
+              {vote.error && (
+                <p className="field-error" role="alert">
+                  {errorMessage(vote.error, 'Your vote could not be saved. Try again.')}
+                </p>
+              )}
+            </section>
+            <p>
+              Still stuck? <Link to={SUPPORT_PATH}>Open a support ticket</Link>.
+            </p>
+          </article>
+        )}
+      </QueryState>
+    </div>
+  );
+}
