@@ -4,7 +4,7 @@ import { paths } from '#shared/routes';
 import { emailSchema, passwordSchema, referralCodeSchema, usernameSchema } from '#shared/schemas/auth';
 import { ApiError } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
-import { useGuestLogin, useLogin, useRegister } from '../api/session-mutations';
+import { useFinishSignIn, useGuestLogin, useLogin, useRegister } from '../api/session-mutations';
 import { useSessionStore } from '../stores/session-store';
 import { BotCheck } from './bot-check';
 import type { AuthResponse } from '#shared/schemas/auth';
@@ -50,6 +50,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const login = useLogin();
   const register = useRegister();
   const guestLogin = useGuestLogin();
+  const completeSignIn = useFinishSignIn();
 
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
@@ -66,7 +67,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   // Two-factor on: the password was right, the second step (decision 0140) finishes the sign-in.
   const [secondStep, setSecondStep] = useState<TwoFactorChallengeResponse | null>(null);
   const finishSignIn = (response: AuthResponse) => {
-    useSessionStore.getState().completeSignIn(response, rememberMe);
+    completeSignIn(response, rememberMe);
     navigate(paths.dashboard, { replace: true });
   };
 

@@ -1,10 +1,16 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '#web/components/ui/toaster';
 import { configureApiClient } from '#web/lib/api-client';
 import { makeToken, startScriptedApiServer, type RecordedRequest, type ScriptedApiServer } from '#web/test/scripted-api-server';
-import { initialSessionState, useSessionStore } from '#web/features/auth';
+import { initialSessionState, startGuestSession, useSessionStore } from '#web/features/auth';
+import { sessionKeys } from '#web/features/auth/credits';
+import { useRegister } from '#web/features/auth/mutations';
+import { queryClient } from '#web/lib/query-client';
+import '#web/test/render';
 import { registerRewardRedemption } from '../register-reward-redemption';
 import { redeemClaims, redeemPendingGuestRewards, validateClaims } from './redeem-guest-rewards';
 import { readClaims, saveClaim } from './reward-claims';
@@ -65,7 +71,9 @@ function scriptServer(options: { valid: string[]; claimed: string[]; credited: n
 
 function signIn() {
   server.on('POST', '/api/register', { status: 201, body: { user, token: makeToken({ sub: USER_ID }) } });
-  return useSessionStore.getState().register({ username: 'ada', email: 'ada@example.com', password: 'a long passphrase', turnstileToken: 'ok' });
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  const { result } = renderHook(useRegister, { wrapper });
+  return result.current.mutateAsync({ username: 'ada', email: 'ada@example.com', password: 'a long passphrase', turnstileToken: 'ok' });
 }
 
 describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
@@ -94,7 +102,8 @@ describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
       userId: USER_ID,
     });
     expect(redeem!.headers.authorization).toMatch(/^Bearer /);
-    await waitFor(() => expect(useSessionStore.getState().credits).toBe(4.75));
+    // The balance in the query cache is read again (sign-in had put the user's 0 there).
+    await waitFor(() => expect(queryClient.getQueryData(sessionKeys.credits(USER_ID))).toBe(4.75));
     await waitFor(() => expect(localStorage.getItem(KEY)).toBeNull());
   });
 
@@ -139,7 +148,7 @@ describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
     saveClaim('ex-1', { claimCode: 'code', potentialRewards: 1 });
     server.on('POST', '/api/guest', { status: 201, body: { guestId: 'g_x', token: makeToken({ isGuest: true, sub: 'g_x' }), user: { _id: 'g_x', role: 'guest', isGuest: true } } });
     await act(async () => {
-      await useSessionStore.getState().guestLogin();
+      await startGuestSession();
     });
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests.filter((r) => r.path.startsWith('/api/exchange'))).toHaveLength(0);
