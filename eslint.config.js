@@ -235,12 +235,12 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [...FEATURE_BOUNDARIES, ...API_CALLS, ...PLAIN_API_FUNCTIONS] }] },
   },
   {
-    // Deliberate callers of plain api/ functions, outside any hook (docs/decisions/0225): the session
-    // store's sign-in sequences and the ads store (no query client on the home page, decision 0093), the
-    // guest-rewards redemption after a sign-in, and the connection callbacks' single-use sequence, which
-    // runs once per code as a query.
+    // Deliberate callers of plain api/ functions, outside any hook (docs/decisions/0225): the ads store
+    // and the auth entry's start-up check and guest start (no query client on the home page, decisions
+    // 0093 and 0245), the guest-rewards redemption after a sign-in, and the connection callbacks'
+    // single-use sequence, which runs once per code as a query.
     files: [
-      'src/web/features/auth/stores/session-store.ts',
+      'src/web/features/auth/index.ts',
       'src/web/features/ads/stores/ads-store.ts',
       'src/web/features/exchange/lib/redeem-guest-rewards.ts',
       'src/web/features/connections/pages/*-callback-page.tsx',

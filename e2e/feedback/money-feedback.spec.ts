@@ -94,16 +94,16 @@ test('a purchase says what was bought and the balance, and links to its receipt,
   await page.getByRole('link', { name: 'Back to dashboard' }).click();
   await expect(page.getByTestId('credit-balance')).toHaveText('19.00', SLOW);
 
-  const shop = page.getByRole('region', { name: 'Use your credits' });
-  const card = shop.getByTestId('catalogue-item').filter({ has: page.getByRole('heading', { name, exact: true }) });
+  const catalogue = page.getByRole('region', { name: 'Use your credits' });
+  const card = catalogue.getByTestId('catalogue-item').filter({ has: page.getByRole('heading', { name, exact: true }) });
   await card.getByRole('button', { name: `Buy ${name}` }).click();
   await page.getByRole('dialog', { name: `Buy ${name}?` }).getByRole('button', { name: 'Confirm: pay 12.50 credits' }).click();
 
   const sentence = `Bought ${name} for 12.50 credits. Balance: 6.50 credits.`;
-  const bought = shop.getByTestId('shop-bought');
+  const bought = catalogue.getByTestId('catalogue-bought');
   await expect(bought).toContainText(sentence);
   await expect(page.getByRole('status').filter({ hasText: sentence }).first()).toBeVisible();
-  await shoot(page, 'shop-bought', shop);
+  await shoot(page, 'catalogue-bought', catalogue);
   await bought.getByRole('link', { name: 'View the receipt' }).click();
   await expect(page.getByRole('heading', { level: 1, name: `Receipt: Purchase of ${name}` })).toBeVisible();
   await expect(page.getByTestId('receipt-amount')).toHaveText('−12.50 credits');

@@ -24,7 +24,7 @@ test('a refund after the credits were spent: the user sees what is owed and why,
   const login = await page.request.post('/api/login', { data: { username: staff.admin.username, password: staff.admin.password, turnstileToken: 'ok' } });
   const adminToken = (await login.json()).token as string;
   const spent = await page.request.post('/api/admin/credits/adjustments', {
-    data: { userId, amount: -60, reason: 'Spent in the shop' },
+    data: { userId, amount: -60, reason: 'Spent in the catalogue' },
     headers: { authorization: `Bearer ${adminToken}` },
   });
   expect(spent.status()).toBe(201);

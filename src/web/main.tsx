@@ -3,13 +3,13 @@ import './lib/zod-config';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
-import { useSessionStore } from './features/auth';
+import { checkSession } from './features/auth';
 import './styles.css';
 import './layout.css';
 
-// The session is checked once when the app starts (docs/product.md#states): client state in the session store,
-// started here rather than from an effect, so no component fetches on mount (docs/decisions/0093).
-void useSessionStore.getState().checkAuth();
+// The session is checked once when the app starts (docs/product.md#states), here rather than from an
+// effect, so no component fetches on mount (docs/decisions/0093, 0245).
+void checkSession();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,4 +1,4 @@
-import { lazy, type ComponentProps, type ComponentType } from 'react';
+import { lazy, type ComponentType } from 'react';
 
 /**
  * `React.lazy` for a component that reads server state: its chunk and the query provider load side by
@@ -6,12 +6,10 @@ import { lazy, type ComponentProps, type ComponentType } from 'react';
  * imported here only dynamically, so whatever imports this helper does not pull TanStack Query into
  * its own chunk (the entry and the home page stay under their budget; docs/decisions/0093).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any component, its props kept below
-export function lazyWithServerState<C extends ComponentType<any>>(load: () => Promise<{ default: C }>) {
+export function lazyWithServerState<P extends object>(load: () => Promise<{ default: ComponentType<P> }>) {
   return lazy(async () => {
-    const [{ default: Component }, { ServerStateProvider }] = await Promise.all([load(), import('./server-state-provider')]);
-    const Inner = Component as ComponentType<ComponentProps<C>>;
-    function WithServerState(props: ComponentProps<C>) {
+    const [{ default: Inner }, { ServerStateProvider }] = await Promise.all([load(), import('./server-state-provider')]);
+    function WithServerState(props: P) {
       return (
         <ServerStateProvider>
           <Inner {...props} />

@@ -47,7 +47,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
       seq += 1;
       await postLedgerEntry(
         t.database.db,
-        { userId: account.userId, amountCents: cents, kind: 'adjustment', reference: `adjustment:shop-${account.userId}-${seq}`, description: 'Test credits' },
+        { userId: account.userId, amountCents: cents, kind: 'adjustment', reference: `adjustment:catalogue-${account.userId}-${seq}`, description: 'Test credits' },
         new WebhookEvents(t.app.jobs, t.app.log),
       );
     }
@@ -62,7 +62,7 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     expect(res.status).toBe(201);
     return res.json.item as { _id: string; name: string; priceCents: number; stock: number | null; active: boolean };
   }
-  /** Buys `item` at the price the caller last saw of it (its `priceCents`), as the shop's dialog does. */
+  /** Buys `item` at the price the caller last saw of it (its `priceCents`), as the catalogue's buy dialog does. */
   const buy = (account: Account, item: { _id: string; priceCents: number }, idempotencyKey = key(), expectedPriceCents = item.priceCents) =>
     call(t, 'POST', '/api/orders', { token: account.token, body: { itemId: item._id, expectedPriceCents }, headers: { 'Idempotency-Key': idempotencyKey } });
   const setPrice = async (itemId: string, priceCents: number) => {

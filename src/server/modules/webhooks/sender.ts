@@ -15,8 +15,8 @@ export const RESPONSE_EXCERPT_BYTES = 1024;
 export function textExcerpt(bytes: Buffer): string {
   const head = bytes.subarray(0, RESPONSE_EXCERPT_BYTES);
   if (head.includes(0)) return '[binary answer]';
-  // eslint-disable-next-line no-control-regex
-  return head.toString('utf8').replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '');
+  // \p{Cc} is every control character (U+0000-U+001F, U+007F-U+009F); tab and newline stay.
+  return head.toString('utf8').replace(/\r\n?/g, '\n').replace(/[^\P{Cc}\t\n]/gu, '');
 }
 
 export interface OutgoingWebhook {

@@ -3,6 +3,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '#shared/schemas/auth';
 import { authenticatedState, clearedState, guestState, initialSessionState, useSessionStore } from '#web/features/auth/stores/session-store';
+import { sessionKeys } from '#web/features/auth/user';
+import { queryClient } from '#web/lib/query-client';
 import { SiteHeader } from './site-header';
 
 /** What POST /api/logout answers in each test. */
@@ -40,16 +42,20 @@ function renderHeader(path = '/dashboard/settings') {
   return router;
 }
 
-const accountButton = () => screen.getByRole('button', { name: 'Account' });
+/** The menu loads with the query library once someone is signed in (docs/decisions/0245). */
+const accountButton = () => screen.findByRole('button', { name: 'Account' });
 const accountList = () => screen.getByRole('list', { name: 'Your account' });
 
 beforeEach(() => {
   localStorage.clear();
   logoutAnswer = () => ({ message: 'Logout successful' });
   useSessionStore.setState(authenticatedState(user, 'user-token'));
+  // Sign-in put the user into the query cache.
+  queryClient.setQueryData(sessionKeys.user, user);
 });
 afterEach(() => {
   cleanup();
+  queryClient.clear();
   useSessionStore.setState(initialSessionState);
 });
 
@@ -64,9 +70,9 @@ describe('account menu', () => {
     expect(screen.queryByRole('button', { name: 'Account' })).toBeNull();
   });
 
-  it('says who is signed in and links the account pages; staff also get the console', () => {
+  it('says who is signed in and links the account pages; staff also get the console', async () => {
     renderHeader();
-    const button = accountButton();
+    const button = await accountButton();
     expect(button.getAttribute('aria-expanded')).toBe('false');
     fireEvent.click(button);
     expect(button.getAttribute('aria-expanded')).toBe('true');
@@ -81,14 +87,15 @@ describe('account menu', () => {
 
     cleanup();
     useSessionStore.setState(authenticatedState({ ...user, role: 'support' }, 'user-token'));
+    queryClient.setQueryData(sessionKeys.user, { ...user, role: 'support' });
     renderHeader();
-    fireEvent.click(accountButton());
+    fireEvent.click(await accountButton());
     expect(within(accountList()).getByRole('link', { name: 'Staff console' }).getAttribute('href')).toBe('/dashboard/staff');
   });
 
   it('closes on Escape and gives focus back to its button; also on a click outside and on a change of page', async () => {
     const router = renderHeader();
-    const button = accountButton();
+    const button = await accountButton();
     fireEvent.click(button);
     within(accountList()).getByRole('link', { name: 'Support' }).focus();
     fireEvent.keyDown(document, { key: 'Escape' });
@@ -101,12 +108,12 @@ describe('account menu', () => {
 
     fireEvent.click(button);
     await act(() => router.navigate('/dashboard/support'));
-    expect(accountButton().getAttribute('aria-expanded')).toBe('false');
+    expect((await accountButton()).getAttribute('aria-expanded')).toBe('false');
   });
 
   it('signs out and goes to /login', async () => {
     const router = renderHeader();
-    fireEvent.click(accountButton());
+    fireEvent.click(await accountButton());
     await act(async () => fireEvent.click(within(accountList()).getByRole('button', { name: 'Sign out' })));
     expect(router.state.location.pathname).toBe('/login');
     expect(useSessionStore.getState().isAuthenticated).toBe(false);
@@ -119,7 +126,7 @@ describe('account menu', () => {
     };
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const router = renderHeader();
-    fireEvent.click(accountButton());
+    fireEvent.click(await accountButton());
     await act(async () => fireEvent.click(within(accountList()).getByRole('button', { name: 'Sign out' })));
     expect(screen.getByRole('alert').textContent).toBe('Could not sign out. Check your connection and try again.');
     expect(router.state.location.pathname).toBe('/dashboard/settings');

@@ -1,7 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { NavLink, useLocation, useNavigate } from 'react-router';
 import { paths } from '#shared/routes';
-import { isGuestUser, useSessionStore } from '#web/features/auth';
+import { isGuestUser } from '#web/features/auth';
+import { useLogout } from '#web/features/auth/mutations';
+import { useSessionUser } from '#web/features/auth/user';
 
 const SIGN_OUT_FAILED = 'Could not sign out. Check your connection and try again.';
 
@@ -10,14 +12,14 @@ const SIGN_OUT_FAILED = 'Could not sign out. Check your connection and try again
  * is signed in, Dashboard, Settings, Support (and the staff console for staff), and Sign out. A
  * disclosure: the button says whether it is open (aria-expanded); Escape closes it and puts focus back on
  * the button; so do a click outside, focus leaving it, following a link and any change of page.
+ * It reads the user from the query cache, so the header loads it lazily (./site-header.tsx).
  */
 export function AccountMenu() {
-  const user = useSessionStore((s) => s.user);
-  const logout = useSessionStore((s) => s.logout);
+  const user = useSessionUser();
+  const logout = useLogout();
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const [open, setOpen] = useState(false);
-  const [signingOut, setSigningOut] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const root = useRef<HTMLDivElement>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -54,9 +56,7 @@ export function AccountMenu() {
   const close = () => setOpen(false);
   const signOut = async () => {
     setError(null);
-    setSigningOut(true);
-    const ok = await logout();
-    setSigningOut(false);
+    const ok = await logout.mutateAsync();
     if (ok) navigate(paths.login, { replace: true });
     else setError(SIGN_OUT_FAILED);
   };
@@ -111,8 +111,8 @@ export function AccountMenu() {
             </li>
           )}
           <li>
-            <button type="button" onClick={() => void signOut()} disabled={signingOut} aria-busy={signingOut || undefined}>
-              {signingOut ? 'Signing out…' : 'Sign out'}
+            <button type="button" onClick={() => void signOut()} disabled={logout.isPending} aria-busy={logout.isPending || undefined}>
+              {logout.isPending ? 'Signing out…' : 'Sign out'}
             </button>
           </li>
         </ul>

@@ -19,16 +19,14 @@ export function RootLayout() {
   // A new page starts at the top unless the link points into it; back and forward keep the browser's
   // own scroll restoration. (A small stand-in for the router's ScrollRestoration, which costs the home
   // page a kilobyte.) A layout effect, so it runs before any page effect that scrolls to a section.
-  const scrolled = useRef(false);
+  // Only a change of page scrolls: the page last scrolled for is remembered, so a change of hash or of
+  // how the page was reached alone does nothing.
+  const scrolledFor = useRef(pathname);
   useLayoutEffect(() => {
-    if (!scrolled.current) {
-      scrolled.current = true;
-      return;
-    }
+    if (scrolledFor.current === pathname) return;
+    scrolledFor.current = pathname;
     if (navigationType !== 'POP' && !hash) window.scrollTo(0, 0);
-    // Only a change of page matters here, not how it happened.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [pathname]);
+  }, [pathname, navigationType, hash]);
 
   // After a client-side page change, start reading at the new content (as a full page load would),
   // instead of leaving focus on the link that was just activated.

@@ -1,11 +1,15 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '#shared/routes';
-import { AccountMenu } from './account-menu';
+import { lazyWithServerState } from '#web/components/lazy-with-server-state';
 import { LogoMark } from './logo';
 import { MAIN_NAV } from './nav-items';
 import { ThemeToggle } from './theme-toggle';
 import { useAccountNav } from './use-account-nav';
+
+// The account menu shows the signed-in user, which is server state: it loads with the query library,
+// and only for a signed-in user, so a visitor's home page does not carry either (docs/decisions/0245).
+const AccountMenu = lazyWithServerState<object>(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 
 /**
  * Site header. On a phone the navigation folds behind a Menu button (aria-expanded says whether it
@@ -97,7 +101,11 @@ export function SiteHeader() {
           {/* In the bar on a wide screen, a row of the folded menu on a phone (decision 0240). */}
           <ThemeToggle />
         </nav>
-        <AccountMenu />
+        {account.kind === 'signed-in' && (
+          <Suspense fallback={null}>
+            <AccountMenu />
+          </Suspense>
+        )}
       </div>
     </header>
   );

@@ -28,13 +28,15 @@ interface QueryTableProps<T, R> {
   summary?: (data: T) => ReactNode;
   className?: string;
   wrapClassName?: string;
+  /** The wrapper scrolls sideways on a narrow screen: focusable and named, so a keyboard can scroll it. */
+  scrollable?: boolean;
 }
 
 /**
  * The one table over a query (docs/decisions/0225): loading while nothing has arrived, the error with
  * Try again (the last rows stay under it), a sentence when there are no rows, else the table.
  */
-export function QueryTable<T, R>({ query, label, rows, columns, row, loading, empty, failed, summary, className = 'admin-table', wrapClassName = 'table-wrap' }: QueryTableProps<T, R>) {
+export function QueryTable<T, R>({ query, label, rows, columns, row, loading, empty, failed, summary, className = 'admin-table', wrapClassName = 'table-wrap', scrollable = false }: QueryTableProps<T, R>) {
   return (
     <QueryState
       data={query.data}
@@ -47,7 +49,7 @@ export function QueryTable<T, R>({ query, label, rows, columns, row, loading, em
       {(data) => (
         <>
           {summary?.(data)}
-          <div className={wrapClassName}>
+          <div className={wrapClassName} {...(scrollable ? { tabIndex: 0, role: 'region', 'aria-label': label } : {})}>
             <table className={className} aria-label={label}>
               <thead>
                 <tr>{columns}</tr>

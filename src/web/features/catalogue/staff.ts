@@ -1,2 +1,2 @@
-/** Public entry of the shop feature for the operator console: the catalogue and orders tools. */
-export { ShopManager } from './components/shop-manager';
+/** Public entry of the catalogue feature for the operator console: the catalogue and orders tools. */
+export { CataloguePanel } from './components/catalogue-panel';

@@ -5,13 +5,16 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { configureApiClient } from '#web/lib/api-client';
 import { storage } from '#web/lib/storage';
 import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
+import { sessionKeys } from '#web/features/auth/user';
+import { queryClient } from '#web/lib/query-client';
 import { useSessionStore } from '#web/features/auth';
 import { StaffConsole } from './staff-console';
 
 let server: ScriptedApiServer;
 
 function asRole(role: string) {
-  useSessionStore.setState({ user: { _id: 'u1', username: 'someone', role } as never });
+  useSessionStore.setState({ isAuthenticated: true, userId: 'u1' });
+  queryClient.setQueryData(sessionKeys.user, { _id: 'u1', username: 'someone', role } as never);
 }
 
 function renderAt(path: string) {
@@ -45,7 +48,7 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   configureApiClient(null);
-  useSessionStore.setState({ user: null });
+  useSessionStore.setState({ isAuthenticated: false, userId: null });
 });
 
 describe('StaffConsole', () => {
@@ -67,7 +70,7 @@ describe('StaffConsole', () => {
       'Tickets',
       'Payments',
       'Exchanges',
-      'Shop',
+      'Catalogue',
       'Ads',
       'Incidents',
       'Audit log',

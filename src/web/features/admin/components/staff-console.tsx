@@ -1,8 +1,8 @@
 import { Link, NavLink, Route, Routes } from 'react-router';
 import { staffPaths } from '#shared/routes';
-import { useSessionStore } from '#web/features/auth';
+import { useSessionUser } from '#web/features/auth/user';
 import { AdsManager } from '#web/features/ads/staff';
-import { ShopManager } from '#web/features/catalogue/staff';
+import { CataloguePanel } from '#web/features/catalogue/staff';
 import { HelpManager } from '#web/features/help/staff';
 import { StaffQueue } from '#web/features/tickets';
 import { PendingClosuresPanel } from '#web/features/account-closure';
@@ -25,7 +25,7 @@ const { overview: STAFF_BASE, section } = staffPaths;
  * this only decides what to show.
  */
 export function StaffConsole() {
-  const user = useSessionStore((s) => s.user);
+  const user = useSessionUser();
   const role = user && 'role' in user ? user.role : null;
   if (role !== 'support' && role !== 'admin') {
     return (
@@ -47,7 +47,7 @@ export function StaffConsole() {
         <NavLink to={section('help')}>Help centre</NavLink>
         <NavLink to={section('payments')}>Payments</NavLink>
         <NavLink to={section('exchanges')}>Exchanges</NavLink>
-        <NavLink to={section('shop')}>Shop</NavLink>
+        <NavLink to={section('catalogue')}>Catalogue</NavLink>
         <NavLink to={section('ads')}>Ads</NavLink>
         <NavLink to={section('incidents')}>Incidents</NavLink>
         <NavLink to={section('audit')}>Audit log</NavLink>
@@ -63,7 +63,7 @@ export function StaffConsole() {
         <Route path="help" element={<HelpManager />} />
         <Route path="payments" element={<MoneyPanel key="payments" kind="payments" />} />
         <Route path="exchanges" element={<MoneyPanel key="exchanges" kind="exchanges" />} />
-        <Route path="shop" element={<ShopManager isAdmin={isAdmin} />} />
+        <Route path="catalogue" element={<CataloguePanel isAdmin={isAdmin} />} />
         <Route path="ads" element={<AdsManager />} />
         <Route path="incidents" element={<IncidentsPanel />} />
         <Route path="audit" element={<AuditPanel />} />

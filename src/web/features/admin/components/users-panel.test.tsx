@@ -69,6 +69,8 @@ async function openAlice(isAdmin: boolean) {
   expect(link.getAttribute('href')).toBe(`/dashboard/staff/users/${ID}`);
   fireEvent.click(link);
   await screen.findByRole('heading', { name: 'alice' });
+  // The balance comes with the ledger, a call of its own.
+  await waitFor(() => expect(screen.getByTestId('admin-user-balance').getAttribute('aria-busy')).toBeNull());
 }
 
 /** Fills the adjustment form and opens its confirmation. */
@@ -82,8 +84,9 @@ function reviewAdjustment(amount: string, reason: string, note = '') {
 describe('UsersPanel (operator console)', () => {
   it("shows a user's balance, ledger, sessions, tickets, payments and exchanges to support, without admin actions", async () => {
     await openAlice(false);
-    expect(screen.getByTestId('admin-user-balance').textContent).toBe('0.00 credits');
-    expect(screen.getByText(/Firefox · 203\.0\.113\.9/)).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('admin-user-balance').textContent).toBe('0.00 credits'));
+    const session = within(screen.getByRole('table', { name: 'Active sessions' })).getByRole('row', { name: /Firefox/ });
+    expect(within(session).getByText('203.0.113.9')).toBeTruthy();
     const tickets = await screen.findByRole('region', { name: 'Recent tickets' });
     expect(within(tickets).getByText(/#1001 Deposit not showing/)).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Recent payments' })).toBeTruthy();

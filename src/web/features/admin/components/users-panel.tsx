@@ -9,6 +9,7 @@ import { staffPaths } from '#shared/routes';
 import { creditAdjustmentBodySchema, DEFAULT_ADJUSTMENT_NOTE } from '#shared/schemas/credits';
 import { SelectField, TextField } from '#web/components/ui/forms';
 import { Pagination } from '#web/components/ui/pagination';
+import { QueryState } from '#web/components/ui/query-state';
 import { QueryTable } from '#web/components/ui/query-table';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useAdjustCredits } from '../api/adjust-credits';
@@ -105,70 +106,65 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
   const [ledgerPage, setLedgerPage] = useState(1);
   const detailQuery = useUser(id);
   const ledgerQuery = useUserLedger(id, ledgerPage);
-  const detail = detailQuery.data ?? null;
-  const ledger = ledgerQuery.data ?? null;
-  const failure = detailQuery.error ?? ledgerQuery.error;
-  const error = failure ? (errorMessage(failure, 'Failed to load user')) : null;
-
-  if (error) {
-    return (
-      <section className="admin-panel">
-        <BackToUsers />
-        <p className="field-error" role="alert">
-          {error}
-        </p>
-      </section>
-    );
-  }
-  if (!detail || !ledger) return <p aria-busy="true">Loading user…</p>;
-  const { user } = detail;
+  const ledger = ledgerQuery.data;
 
   return (
     <section className="admin-panel" aria-labelledby="user-detail-title">
       <BackToUsers />
-      <h2 id="user-detail-title">{user.username}</h2>
-      <dl className="admin-facts">
-        <dt>Email</dt>
-        <dd>{user.email}</dd>
-        <dt>Role</dt>
-        <dd>
-          {user.role}
-          {user.subroles.length > 0 && ` (${user.subroles.join(', ')})`}
-        </dd>
-        <dt>Balance</dt>
-        <dd data-testid="admin-user-balance">{formatCredits(ledger.balanceCents)} credits</dd>
-        <dt>State</dt>
-        <dd>{user.disabled ? 'Disabled' : 'Active'}</dd>
-        <dt>Joined</dt>
-        <dd>{new Date(user.createdAt).toLocaleString()}</dd>
-        <dt>Tickets / payments</dt>
-        <dd>
-          {detail.counts.tickets} / {detail.counts.payments}
-        </dd>
-      </dl>
+      <QueryState
+        data={detailQuery.data}
+        loading="Loading user…"
+        error={detailQuery.error ? errorMessage(detailQuery.error, 'Failed to load user') : null}
+        onRetry={() => void detailQuery.refetch()}
+      >
+        {({ user, counts, sessions }) => (
+          <>
+            <h2 id="user-detail-title">{user.username}</h2>
+            <dl className="admin-facts">
+              <dt>Email</dt>
+              <dd>{user.email}</dd>
+              <dt>Role</dt>
+              <dd>
+                {user.role}
+                {user.subroles.length > 0 && ` (${user.subroles.join(', ')})`}
+              </dd>
+              <dt>Balance</dt>
+              <dd data-testid="admin-user-balance" aria-busy={!ledger || undefined}>
+                {ledger ? `${formatCredits(ledger.balanceCents)} credits` : '…'}
+              </dd>
+              <dt>State</dt>
+              <dd>{user.disabled ? 'Disabled' : 'Active'}</dd>
+              <dt>Joined</dt>
+              <dd>{new Date(user.createdAt).toLocaleString()}</dd>
+              <dt>Tickets / payments</dt>
+              <dd>
+                {counts.tickets} / {counts.payments}
+              </dd>
+            </dl>
 
-      {isAdmin && <AdjustCreditsForm user={user} balanceCents={ledger.balanceCents} />}
-      {isAdmin && <AccountActions user={user} />}
-      {isAdmin && <AdminTwoFactorReset userId={user._id} />}
+            {isAdmin && ledger && <AdjustCreditsForm user={user} balanceCents={ledger.balanceCents} />}
+            {isAdmin && <AccountActions user={user} />}
+            {isAdmin && <AdminTwoFactorReset userId={user._id} />}
 
-      <h3>Ledger</h3>
-      {ledger.entries.length === 0 ? (
-        <p className="empty-state">No ledger entries yet.</p>
-      ) : (
-        <div className="table-wrap">
-          <table className="admin-table" aria-label="Ledger entries">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Kind</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Balance after</th>
-                <th scope="col">Customer sees</th>
-                <th scope="col">Internal reason</th>
-              </tr>
-            </thead>
-            <tbody>
-              {ledger.entries.map((e) => (
+            <h3>Ledger</h3>
+            <QueryTable
+              query={ledgerQuery}
+              label="Ledger entries"
+              rows={(data) => data.entries}
+              loading="Loading the ledger…"
+              failed="Failed to load the ledger"
+              empty="No ledger entries yet."
+              columns={
+                <>
+                  <th scope="col">When</th>
+                  <th scope="col">Kind</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Balance after</th>
+                  <th scope="col">Customer sees</th>
+                  <th scope="col">Internal reason</th>
+                </>
+              }
+              row={(e) => (
                 <tr key={e._id}>
                   <td>{new Date(e.createdAt).toLocaleString()}</td>
                   <td>{e.kind}</td>
@@ -177,29 +173,40 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
                   <td>{e.description}</td>
                   <td>{e.internalReason ?? '—'}</td>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {ledger.total > ledger.pageSize && (
-        <Pagination page={ledgerPage} pages={Math.ceil(ledger.total / ledger.pageSize)} onPage={setLedgerPage} label="Ledger pages" />
-      )}
+              )}
+            />
+            {ledger && ledger.total > ledger.pageSize && (
+              <Pagination page={ledgerPage} pages={Math.ceil(ledger.total / ledger.pageSize)} onPage={setLedgerPage} label="Ledger pages" />
+            )}
 
-      <UserActivity userId={user._id} />
+            <UserActivity userId={user._id} />
 
-      <h3>Active sessions</h3>
-      {detail.sessions.length === 0 ? (
-        <p className="empty-state">No active sessions.</p>
-      ) : (
-        <ul className="admin-sessions">
-          {detail.sessions.map((s) => (
-            <li key={s._id}>
-              {s.userAgent ?? 'Unknown device'} · {s.ip ?? 'unknown address'} · last seen {new Date(s.lastSeenAt).toLocaleString()}
-            </li>
-          ))}
-        </ul>
-      )}
+            <h3>Active sessions</h3>
+            <QueryTable
+              query={detailQuery}
+              label="Active sessions"
+              rows={() => sessions}
+              loading="Loading sessions…"
+              failed="Failed to load user"
+              empty="No active sessions."
+              columns={
+                <>
+                  <th scope="col">Device</th>
+                  <th scope="col">Address</th>
+                  <th scope="col">Last seen</th>
+                </>
+              }
+              row={(s) => (
+                <tr key={s._id}>
+                  <td>{s.userAgent ?? 'Unknown device'}</td>
+                  <td>{s.ip ?? 'unknown address'}</td>
+                  <td>{new Date(s.lastSeenAt).toLocaleString()}</td>
+                </tr>
+              )}
+            />
+          </>
+        )}
+      </QueryState>
     </section>
   );
 }
@@ -407,26 +414,38 @@ function AccountActions({ user }: { user: AdminUser }) {
   );
 }
 
+const ACTIVITY_KINDS = ['payments', 'exchanges', 'tickets'] as const;
+
 /** The user's payments, exchanges and tickets, newest first (the full lists live in their tabs). */
 function UserActivity({ userId }: { userId: string }) {
-  const rows = useUserActivity(userId).data;
-  if (!rows) return <p aria-busy="true">Loading activity…</p>;
+  const activity = useUserActivity(userId);
   return (
     <div className="admin-activity">
-      {(['payments', 'exchanges', 'tickets'] as const).map((kind) => (
+      {ACTIVITY_KINDS.map((kind) => (
         <section key={kind} aria-label={`Recent ${kind}`}>
           <h3>{kind[0]!.toUpperCase() + kind.slice(1)}</h3>
-          {rows[kind].length === 0 ? (
-            <p className="muted">None.</p>
-          ) : (
-            <ul className="admin-sessions">
-              {rows[kind].map((r) => (
-                <li key={r._id}>
-                  {r.label} · {r.status} · {new Date(r.createdAt).toLocaleDateString()}
-                </li>
-              ))}
-            </ul>
-          )}
+          <QueryTable
+            query={activity}
+            label={`Recent ${kind}`}
+            rows={(data) => data[kind]}
+            loading={`Loading ${kind}…`}
+            failed={`Failed to load ${kind}`}
+            empty="None."
+            columns={
+              <>
+                <th scope="col">What</th>
+                <th scope="col">Status</th>
+                <th scope="col">When</th>
+              </>
+            }
+            row={(r) => (
+              <tr key={r._id}>
+                <td>{r.label}</td>
+                <td>{r.status}</td>
+                <td>{new Date(r.createdAt).toLocaleDateString()}</td>
+              </tr>
+            )}
+          />
         </section>
       ))}
     </div>

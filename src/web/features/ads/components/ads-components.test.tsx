@@ -138,7 +138,7 @@ describe('AdsManager (staff)', () => {
     server.on('GET', '/api/staff/ads', { body: { ads: [staffAd] } });
     server.on('GET', '/api/staff/ads/stats', { body: { stats: [day] } });
     render(<AdsManager />);
-    const table = (await screen.findByText(/per ad and day/)).closest('table')!;
+    const table = await screen.findByRole('table', { name: /per ad and day/ });
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers).toEqual(['Day', 'Ad', 'Impressions', 'Unique viewers', 'Clicks', 'Click-through']);
     const row = await within(table).findByRole('row', { name: /Hardware wallets/ });

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
-import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX, type AdDayStats, type CreateAdBody, type StaffAd } from '#shared/schemas/ads';
+import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX, type CreateAdBody, type StaffAd } from '#shared/schemas/ads';
 import { ApiError, errorMessage } from '#web/lib/api-client';
+import { QueryTable } from '#web/components/ui/query-table';
 import { useStaffAds } from '../api/get-staff-ads';
 import { useSaveAd } from '../api/save-ad';
 import '../ads.css';
@@ -88,17 +89,14 @@ const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
  */
 export function AdsManager() {
   const adsQuery = useStaffAds(STATS_DAYS);
-  const ads: StaffAd[] | null = adsQuery.data?.ads ?? null;
-  const stats: AdDayStats[] = adsQuery.data?.stats ?? [];
-  const loadError = adsQuery.isError ? (errorMessage(adsQuery.error, 'Failed to load ads')) : null;
+  // One call answers both tables: its failure is announced once, above the ads.
+  const statsQuery = { data: adsQuery.data, error: null, refetch: adsQuery.refetch };
   const saveAd = useSaveAd();
   const saving = saveAd.isPending;
   const [editing, setEditing] = useState<StaffAd | null>(null);
   const [form, setForm] = useState<FormState>(EMPTY_FORM);
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const id = useId();
-
-  const load = () => void adsQuery.refetch();
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
 
@@ -146,20 +144,11 @@ export function AdsManager() {
     </div>
   );
   const describedBy = (name: string) => (fieldErrors[name] ? `${id}-${name}-error` : undefined);
-  const titleOf = new Map((ads ?? []).map((ad) => [ad._id, ad.title]));
+  const titleOf = new Map((adsQuery.data?.ads ?? []).map((ad) => [ad._id, ad.title]));
 
   return (
     <section className="ads-manager" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Ads</h2>
-
-      {loadError && (
-        <div className="notice" role="alert">
-          <p>{loadError}</p>
-          <button type="button" className="btn btn-secondary btn-small" onClick={load}>
-            Try again
-          </button>
-        </div>
-      )}
 
       <form onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-form-heading`} noValidate>
         <h3 id={`${id}-form-heading`} className="field-wide">
@@ -216,91 +205,84 @@ export function AdsManager() {
         </div>
       </form>
 
-      <div className="ads-table-wrap">
-        <table className="ads-table">
-          <caption>All ads</caption>
-          <thead>
-            <tr>
-              <th scope="col">Title</th>
-              <th scope="col">Placement</th>
-              <th scope="col">Schedule</th>
-              <th scope="col" className="num">Weight</th>
-              <th scope="col">State</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {ads === null && !loadError && (
-              <tr>
-                <td colSpan={6}>Loading ads…</td>
-              </tr>
-            )}
-            {ads?.length === 0 && (
-              <tr>
-                <td colSpan={6}>No ads yet. Create the first one above.</td>
-              </tr>
-            )}
-            {ads?.map((ad) => (
-              <tr key={ad._id}>
-                <th scope="row">{ad.title}</th>
-                <td>{ad.placement}</td>
-                <td>
-                  {ad.startsAt ? new Date(ad.startsAt).toLocaleString() : 'Now'} – {ad.endsAt ? new Date(ad.endsAt).toLocaleString() : 'no end'}
-                </td>
-                <td className="num">{ad.weight}</td>
-                <td>
-                  <span className="ad-live" data-live={ad.live}>
-                    {ad.live ? 'Live' : ad.active ? 'Scheduled or ended' : 'Paused'}
-                  </span>
-                </td>
-                <td>
-                  <div className="actions">
-                    <button type="button" className="btn btn-secondary btn-small" onClick={() => startEdit(ad)} aria-label={`Edit ${ad.title}`}>
-                      Edit
-                    </button>
-                    <button type="button" className="btn btn-ghost btn-small" onClick={() => void toggleActive(ad)} aria-label={`${ad.active ? 'Pause' : 'Resume'} ${ad.title}`}>
-                      {ad.active ? 'Pause' : 'Resume'}
-                    </button>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <h3>All ads</h3>
+      <QueryTable
+        query={adsQuery}
+        label="All ads"
+        rows={(data) => data.ads}
+        loading="Loading ads…"
+        failed="Failed to load ads"
+        empty="No ads yet. Create the first one above."
+        className="ads-table"
+        wrapClassName="ads-table-wrap"
+        columns={
+          <>
+            <th scope="col">Title</th>
+            <th scope="col">Placement</th>
+            <th scope="col">Schedule</th>
+            <th scope="col" className="num">Weight</th>
+            <th scope="col">State</th>
+            <th scope="col">Actions</th>
+          </>
+        }
+        row={(ad) => (
+          <tr key={ad._id}>
+            <th scope="row">{ad.title}</th>
+            <td>{ad.placement}</td>
+            <td>
+              {ad.startsAt ? new Date(ad.startsAt).toLocaleString() : 'Now'} – {ad.endsAt ? new Date(ad.endsAt).toLocaleString() : 'no end'}
+            </td>
+            <td className="num">{ad.weight}</td>
+            <td>
+              <span className="ad-live" data-live={ad.live}>
+                {ad.live ? 'Live' : ad.active ? 'Scheduled or ended' : 'Paused'}
+              </span>
+            </td>
+            <td>
+              <div className="actions">
+                <button type="button" className="btn btn-secondary btn-small" onClick={() => startEdit(ad)} aria-label={`Edit ${ad.title}`}>
+                  Edit
+                </button>
+                <button type="button" className="btn btn-ghost btn-small" onClick={() => void toggleActive(ad)} aria-label={`${ad.active ? 'Pause' : 'Resume'} ${ad.title}`}>
+                  {ad.active ? 'Pause' : 'Resume'}
+                </button>
+              </div>
+            </td>
+          </tr>
+        )}
+      />
 
-      <div className="ads-table-wrap">
-        <table className="ads-table">
-          <caption>Last {STATS_DAYS} days, per ad and day (UTC)</caption>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Ad</th>
-              <th scope="col" className="num">Impressions</th>
-              <th scope="col" className="num">Unique viewers</th>
-              <th scope="col" className="num">Clicks</th>
-              <th scope="col" className="num">Click-through</th>
-            </tr>
-          </thead>
-          <tbody>
-            {stats.length === 0 && (
-              <tr>
-                <td colSpan={6}>No impressions or clicks in this period.</td>
-              </tr>
-            )}
-            {stats.map((row) => (
-              <tr key={`${row.adId}-${row.day}`}>
-                <td>{row.day}</td>
-                <th scope="row">{titleOf.get(row.adId) ?? row.adId}</th>
-                <td className="num">{row.impressions}</td>
-                <td className="num">{row.uniqueViewers}</td>
-                <td className="num">{row.clicks}</td>
-                <td className="num">{percent(row.clickThroughRate)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <h3>Last {STATS_DAYS} days, per ad and day (UTC)</h3>
+      <QueryTable
+        query={statsQuery}
+        label={`Last ${STATS_DAYS} days, per ad and day (UTC)`}
+        rows={(data) => data.stats}
+        loading="Loading the figures…"
+        failed="Failed to load ads"
+        empty="No impressions or clicks in this period."
+        className="ads-table"
+        wrapClassName="ads-table-wrap"
+        columns={
+          <>
+            <th scope="col">Day</th>
+            <th scope="col">Ad</th>
+            <th scope="col" className="num">Impressions</th>
+            <th scope="col" className="num">Unique viewers</th>
+            <th scope="col" className="num">Clicks</th>
+            <th scope="col" className="num">Click-through</th>
+          </>
+        }
+        row={(row) => (
+          <tr key={`${row.adId}-${row.day}`}>
+            <td>{row.day}</td>
+            <th scope="row">{titleOf.get(row.adId) ?? row.adId}</th>
+            <td className="num">{row.impressions}</td>
+            <td className="num">{row.uniqueViewers}</td>
+            <td className="num">{row.clicks}</td>
+            <td className="num">{percent(row.clickThroughRate)}</td>
+          </tr>
+        )}
+      />
     </section>
   );
 }

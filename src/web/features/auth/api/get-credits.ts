@@ -1,16 +1,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { useSessionStore } from '../stores/session-store';
+import { sessionApi } from './session';
+import { sessionKeys } from './session-keys';
 
 /**
- * GET /api/users/{id}/credits, through the session store: the balance is part of the session the
- * header shows (docs/product.md#browser-state), so the store keeps it and this query only decides when to ask again.
- * Asks only while `enabled`; the store's own call fails for guests.
+ * GET /api/users/{id}/credits: the signed-in user's balance in credits (docs/product.md#browser-state).
+ * Server state, in the query cache only: sign-in puts the user's `credits` there, and whatever changes
+ * the balance (a purchase, a redeemed reward, a payment) writes or invalidates this key.
+ * Asks only while `enabled` and for a user (guests have no balance).
  */
 export const creditsQueryOptions = (userId: string | null, enabled = true) =>
   queryOptions({
-    queryKey: ['credits', 'balance', userId],
-    queryFn: () => useSessionStore.getState().fetchCredits(),
-    enabled,
+    queryKey: sessionKeys.credits(userId),
+    queryFn: async () => (await sessionApi.credits(userId!)).credits,
+    enabled: enabled && userId !== null,
     // The balance may have changed since sign-in (a payment completed): ask whenever a screen shows it.
     staleTime: 0,
     retry: false,

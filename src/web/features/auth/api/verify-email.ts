@@ -1,6 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '#web/lib/api-client';
 import { useSessionStore } from '../stores/session-store';
+import { sessionKeys } from './session-keys';
 
 type VerifyEmailResponse = { success: true; message: string; emailVerified: true };
 
@@ -10,12 +11,13 @@ type VerifyEmailResponse = { success: true; message: string; emailVerified: true
  * and hands every mount the outcome (the pattern of the connection callbacks).
  */
 export function useVerifyEmail(token: string) {
+  const client = useQueryClient();
   return useQuery({
     queryKey: ['auth', 'verify-email', token],
     queryFn: async () => {
       const answer = await api.post<VerifyEmailResponse>('/api/auth/verify-email', { token });
       // A signed-in user's banner goes away: the user object now says emailVerified.
-      if (useSessionStore.getState().isAuthenticated) void useSessionStore.getState().fetchUser().catch(() => undefined);
+      if (useSessionStore.getState().isAuthenticated) void client.invalidateQueries({ queryKey: sessionKeys.user });
       return answer;
     },
     enabled: token !== '',

@@ -4,7 +4,7 @@ import { paths } from '#shared/routes';
 import { emailSchema, passwordSchema, referralCodeSchema, usernameSchema } from '#shared/schemas/auth';
 import { ApiError } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
-import { useGuestLogin, useLogin, useRegister } from '../api/session-mutations';
+import { useFinishSignIn, useGuestLogin, useLogin, useRegister } from '../api/session-mutations';
 import { useSessionStore } from '../stores/session-store';
 import { BotCheck } from './bot-check';
 import type { AuthResponse } from '#shared/schemas/auth';
@@ -53,6 +53,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const login = useLogin();
   const register = useRegister();
   const guestLogin = useGuestLogin();
+  const completeSignIn = useFinishSignIn();
 
   const [username, setUsername] = useState('');
   const [email, setEmail] = useState('');
@@ -72,7 +73,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const [closing, setClosing] = useState<AccountClosingDetails | null>(null);
   const closedNow = (useLocation().state as Partial<ClosedAccountState> | null)?.accountClosingOn;
   const finishSignIn = (response: AuthResponse) => {
-    useSessionStore.getState().completeSignIn(response, rememberMe);
+    completeSignIn(response, rememberMe);
     navigate(paths.dashboard, { replace: true });
   };
 

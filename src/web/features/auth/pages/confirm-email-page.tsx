@@ -54,13 +54,7 @@ export default function ConfirmEmailPage() {
           className="btn btn-primary auth-submit"
           disabled={confirm.isPending}
           aria-busy={confirm.isPending || undefined}
-          onClick={() =>
-            confirm.mutate(token, {
-              onSuccess: () => {
-                if (useSessionStore.getState().isAuthenticated) void useSessionStore.getState().fetchUser().catch(() => undefined);
-              },
-            })
-          }
+          onClick={() => confirm.mutate(token)}
         >
           {confirm.isPending ? 'Changing…' : 'Use this address'}
         </button>

@@ -1,20 +1,22 @@
 /**
- * The browser's session (docs/product.md#browser-state, #states): who is signed in, their token and credits, and every
- * transition between signed out, guest and signed in. No React here beyond zustand's hook, so each
- * transition can be tested on its own; pages call these actions and decide what to show.
+ * The browser's session (docs/product.md#browser-state, #states): who is signed in and with which token,
+ * and every transition between signed out, guest and signed in. Client state only: the signed-in user's
+ * profile and balance are server state, in the query cache (`../api/get-session-user.ts`,
+ * `../api/get-credits.ts`; docs/decisions/0245). No API call and no React here beyond zustand's hook, so
+ * each transition can be tested on its own; the calls that lead to them are in `../api/`.
  */
 import { create } from 'zustand';
-import { AUTH_CHECK_DELAY_MS } from '#shared/constants';
 import type { AuthResponse, GuestUser, User } from '#shared/schemas/auth';
-import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
-import { isTokenExpired, readTokenClaims } from '#shared/token';
-import { errorMessage, onTokenChange } from '#web/lib/api-client';
+import { isTokenExpired } from '#shared/token';
+import { onTokenChange } from '#web/lib/api-client';
 import { storage, type UserType } from '#web/lib/storage';
-import { sessionApi } from '../api/session';
 
 export type SessionUser = User | GuestUser;
 
-/** Exactly the session fields of docs/product.md#browser-state. */
+/**
+ * The session fields of docs/product.md#browser-state that are client state. `user` and `credits` are
+ * read through `useSessionUser()` and `useCredits()`; `userId` says whose they are.
+ */
 export interface SessionState {
   isAuthenticated: boolean;
   isGuest: boolean;
@@ -25,8 +27,8 @@ export interface SessionState {
   lastCheck: number | null;
   error: string | null;
   guestId: string | null;
-  user: SessionUser | null;
-  credits: number;
+  /** The signed-in user's id (a guest's is the guestId); null when signed out. */
+  userId: string | null;
   isLoading: boolean;
 }
 
@@ -46,21 +48,26 @@ export interface RegisterInput {
 }
 
 export interface SessionActions {
-  checkAuth(): Promise<void>;
-  /** Resolves with the user, or with a challenge when the account has two-factor on (no session yet). */
-  login(input: LoginInput): Promise<User | TwoFactorChallengeResponse>;
-  /** Stores a sign-in that finished elsewhere (the second step, or a passkey) exactly as login does. */
-  completeSignIn(response: AuthResponse, rememberMe: boolean): User;
-  guestLogin(): Promise<GuestUser>;
-  register(input: RegisterInput): Promise<User>;
-  /** Resolves true when the server ended the session; a failure is only logged (docs/product.md#errors). */
-  logout(): Promise<boolean>;
+  /** A sign-in, registration or guest start is under way. */
+  begin(): void;
+  /** It failed: `error` says why (docs/product.md#errors). */
+  fail(error: string): void;
+  /** A call ended without changing the session (a two-factor challenge). */
+  idle(): void;
+  /** Stores a finished sign-in (login, registration, the second step or a passkey) and returns its user. */
+  completeSignIn(response: AuthResponse, rememberMe?: boolean): User;
+  startGuest(guestId: string, token: string): void;
+  /** The start-up check read the user for a stored token. */
+  userChecked(user: SessionUser, token: string): void;
+  /** docs/product.md#states: a failed user fetch sets userType guest and removes the token and guestId. */
+  userFetchFailed(error: string): void;
+  /** docs/product.md#states: a failed refresh removes the stored token and resets the user state. */
+  refreshFailed(error: string): void;
+  /** Clears the session, keeping why in `error`. */
+  reject(reason: string): void;
   clearSession(): void;
-  /** Resolves with the new token, or null for guests (they never refresh). */
-  refreshToken(): Promise<string | null>;
-  fetchUser(): Promise<SessionUser>;
-  fetchCredits(): Promise<number>;
-  completeOnboarding(completed?: boolean): Promise<User>;
+  /** After the server ended the session: all of local storage goes (docs/product.md#states). */
+  signedOut(): void;
 }
 
 export type SessionStore = SessionState & SessionActions;
@@ -96,15 +103,14 @@ export function clearedState(now = Date.now()): SessionState {
     lastCheck: now,
     error: null,
     guestId: null,
-    user: null,
-    credits: 0,
+    userId: null,
     isLoading: false,
   };
 }
 
 export const initialSessionState: SessionState = { ...clearedState(0), sessionChecked: false, lastCheck: null };
 
-/** Signed in as a registered user; credits come from the user. */
+/** Signed in as a registered user. */
 export function authenticatedState(user: User, token: string, now = Date.now()): SessionState {
   return {
     isAuthenticated: true,
@@ -115,8 +121,7 @@ export function authenticatedState(user: User, token: string, now = Date.now()):
     lastCheck: now,
     error: null,
     guestId: null,
-    user,
-    credits: user.credits,
+    userId: user._id,
     isLoading: false,
   };
 }
@@ -131,15 +136,19 @@ export function guestState(guestId: string, token: string, now = Date.now()): Se
     lastCheck: now,
     error: null,
     guestId,
-    user: { _id: guestId, role: 'guest', isGuest: true },
-    credits: 0,
+    userId: guestId,
     isLoading: false,
   };
 }
 
 /** After a failed refresh: no token and no user; the guest id, if any, is kept. */
 export function userResetState(state: SessionState, error: string | null): SessionState {
-  return { ...state, isAuthenticated: false, token: null, user: null, credits: 0, error, isLoading: false };
+  return { ...state, isAuthenticated: false, token: null, userId: null, error, isLoading: false };
+}
+
+/** The user a guest session stands for (docs/product.md#browser-state): nothing to ask the server. */
+export function guestUser(guestId: string): GuestUser {
+  return { _id: guestId, role: 'guest', isGuest: true };
 }
 
 export function isGuestUser(user: SessionUser | null | undefined): user is GuestUser {
@@ -160,7 +169,8 @@ export function onUserLogin(hook: LoginHook): () => void {
   return () => loginHooks.delete(hook);
 }
 
-function runLoginHooks(user: User): void {
+/** Called by the sign-in calls once the session and the query cache hold the new user. */
+export function runLoginHooks(user: User): void {
   for (const hook of loginHooks) {
     void Promise.resolve()
       .then(() => hook(user))
@@ -190,149 +200,59 @@ function persistGuest(guestId: string, token: string): void {
   storage.setSessionData({ userId: guestId, userType: 'guest', lastCheck: Date.now() });
 }
 
-const wait = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
 // ---- The store --------------------------------------------------------------------------------------
 
 export const useSessionStore = create<SessionStore>()((set, get) => ({
   ...initialSessionState,
 
-  async checkAuth() {
-    set({ isLoading: true });
-    const reject = (reason: string) => {
-      get().clearSession();
-      set({ error: reason });
-    };
-    try {
-      const guestId = storage.getGuestId();
-      let token = storage.getToken();
-
-      if (guestId) {
-        // Guests cannot refresh, so a guest whose token has run out starts over as a visitor.
-        if (!token) reject(AUTH_REJECTIONS.noToken);
-        else if (isTokenExpired(token)) reject(AUTH_REJECTIONS.failed);
-        else set(guestState(guestId, token));
-        return;
-      }
-      if (!token) {
-        reject(AUTH_REJECTIONS.noToken);
-        return;
-      }
-      if (isTokenExpired(token)) {
-        try {
-          token = await get().refreshToken();
-        } catch {
-          token = null;
-        }
-        if (!token) {
-          reject(AUTH_REJECTIONS.refreshFailed);
-          return;
-        }
-      }
-
-      await wait(AUTH_CHECK_DELAY_MS);
-      let user: SessionUser;
-      try {
-        user = await get().fetchUser();
-      } catch {
-        reject(AUTH_REJECTIONS.userFetchFailed);
-        return;
-      }
-      const current = storage.getToken() ?? token;
-      if (isGuestUser(user)) {
-        persistGuest(user._id, current);
-        set(guestState(user._id, current));
-      } else {
-        persistUser(user, current);
-        set(authenticatedState(user, current));
-      }
-    } catch (err) {
-      // Never leave the app waiting on a check that broke: start signed out.
-      console.error('The session check failed', err);
-      reject(AUTH_REJECTIONS.failed);
-    }
+  begin() {
+    set({ isLoading: true, error: null });
   },
 
-  async login(input) {
-    set({ isLoading: true, error: null });
-    try {
-      const response = await sessionApi.login({
-        username: input.username,
-        password: input.password,
-        guestId: storage.getGuestId(),
-        turnstileToken: input.turnstileToken,
-        rememberMe: input.rememberMe,
-      });
-      if (response && 'twoFactorRequired' in response && response.twoFactorRequired) {
-        set({ isLoading: false });
-        return response;
-      }
-      return get().completeSignIn(response as AuthResponse, input.rememberMe);
-    } catch (err) {
-      const message = err instanceof Error && err.message === SESSION_ERRORS.invalidToken ? err.message : errorMessage(err, SESSION_ERRORS.login);
-      set({ isLoading: false, error: message });
-      throw err;
-    }
+  fail(error) {
+    set({ isLoading: false, error });
+  },
+
+  idle() {
+    set({ isLoading: false });
   },
 
   completeSignIn(response, rememberMe) {
     if (!response?.token || isTokenExpired(response.token)) throw new Error(SESSION_ERRORS.invalidToken);
     persistUser(response.user, response.token, rememberMe);
     set(authenticatedState(response.user, response.token));
-    runLoginHooks(response.user);
     return response.user;
   },
 
-  async guestLogin() {
-    set({ isLoading: true, error: null });
-    try {
-      const response = await sessionApi.guest();
-      persistGuest(response.guestId, response.token);
-      set(guestState(response.guestId, response.token));
-      return response.user;
-    } catch (err) {
-      set({ isLoading: false, error: errorMessage(err, SESSION_ERRORS.guest) });
-      throw err;
+  startGuest(guestId, token) {
+    persistGuest(guestId, token);
+    set(guestState(guestId, token));
+  },
+
+  userChecked(user, token) {
+    if (isGuestUser(user)) {
+      persistGuest(user._id, token);
+      set(guestState(user._id, token));
+    } else {
+      persistUser(user, token);
+      set(authenticatedState(user, token));
     }
   },
 
-  async register(input) {
-    set({ isLoading: true, error: null });
-    try {
-      const response = await sessionApi.register({
-        username: input.username,
-        email: input.email,
-        password: input.password,
-        guestId: storage.getGuestId(),
-        turnstileToken: input.turnstileToken,
-        referralCode: input.referralCode || undefined,
-      });
-      if (!response?.token) throw new Error(SESSION_ERRORS.register);
-      persistUser(response.user, response.token);
-      set(authenticatedState(response.user, response.token));
-      runLoginHooks(response.user);
-      return response.user;
-    } catch (err) {
-      set({ isLoading: false, error: errorMessage(err, SESSION_ERRORS.register) });
-      throw err;
-    }
+  userFetchFailed(error) {
+    storage.removeToken();
+    storage.removeGuestId();
+    set({ userType: 'guest', token: null, guestId: null, userId: null, isAuthenticated: false, error });
   },
 
-  async logout() {
-    try {
-      const response = await sessionApi.logout();
-      if (response?.message !== 'Logout successful') {
-        console.error('Logout failed', response);
-        return false;
-      }
-    } catch (err) {
-      console.error('Logout failed', err);
-      return false;
-    }
-    // The auth header is built from storage on every request, so clearing storage clears it too.
-    storage.clearAll();
-    set(clearedState());
-    return true;
+  refreshFailed(error) {
+    storage.removeToken();
+    set(userResetState(get(), error));
+  },
+
+  reject(reason) {
+    get().clearSession();
+    set({ error: reason });
   },
 
   clearSession() {
@@ -340,55 +260,10 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
     set(clearedState());
   },
 
-  async refreshToken() {
-    const token = storage.getToken();
-    if (get().isGuest || storage.getUserType() === 'guest' || readTokenClaims(token)?.isGuest === true) return null;
-    try {
-      const renewed = await sessionApi.refresh();
-      set({ token: renewed, error: null });
-      return renewed;
-    } catch (err) {
-      storage.removeToken();
-      set(userResetState(get(), err instanceof Error ? err.message : 'Token refresh failed'));
-      throw err;
-    }
-  },
-
-  async fetchUser() {
-    try {
-      const { user } = await sessionApi.me();
-      set({ user, lastCheck: Date.now(), error: null, ...(isGuestUser(user) ? {} : { credits: user.credits }) });
-      return user;
-    } catch (err) {
-      storage.removeToken();
-      storage.removeGuestId();
-      set({ userType: 'guest', token: null, guestId: null, user: null, isAuthenticated: false, error: errorMessage(err, SESSION_ERRORS.fetchUser) });
-      throw err;
-    }
-  },
-
-  async fetchCredits() {
-    const user = get().user;
-    try {
-      if (!user || isGuestUser(user)) throw new Error('Only signed-in users have credits');
-      const { credits } = await sessionApi.credits(user._id);
-      set({ credits });
-      return credits;
-    } catch (err) {
-      set({ error: SESSION_ERRORS.fetchCredits });
-      throw err;
-    }
-  },
-
-  async completeOnboarding(completed = true) {
-    try {
-      const { user } = await sessionApi.onboarding(completed);
-      set({ user, error: null });
-      return user;
-    } catch (err) {
-      set({ error: SESSION_ERRORS.onboarding });
-      throw err;
-    }
+  signedOut() {
+    // The auth header is built from storage on every request, so clearing storage clears it too.
+    storage.clearAll();
+    set(clearedState());
   },
 }));
 
@@ -397,3 +272,6 @@ onTokenChange((token) => {
   if (token) useSessionStore.setState({ token });
   else useSessionStore.setState((state) => userResetState(state, state.error));
 });
+
+/** Selector: the signed-in (registered) user's id, or null for a guest or nobody. */
+export const signedInUserId = (state: SessionState): string | null => (state.isAuthenticated && !state.isGuest ? state.userId : null);

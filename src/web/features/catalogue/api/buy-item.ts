@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { IDEMPOTENCY_KEY_HEADER, type CreateOrderBody, type PurchaseResponse } from '#shared/schemas/catalogue';
 import { useSessionStore } from '#web/features/auth';
+import { sessionKeys } from '#web/features/auth/credits';
 import { api } from '#web/lib/api-client';
 import { catalogueKeys } from './catalogue-keys';
 
@@ -22,13 +23,13 @@ export function useBuyItem() {
   return useMutation({
     mutationFn: buyItem,
     onSuccess: (result) => {
-      // The session keeps the balance in credits (docs/product.md#browser-state), the API answers cents.
-      useSessionStore.setState({ credits: result.balanceCents / 100 });
+      // The balance is kept in credits (docs/product.md#browser-state), the API answers cents.
+      client.setQueryData(sessionKeys.credits(useSessionStore.getState().userId), result.balanceCents / 100);
     },
     onSettled: async () => {
       await Promise.all([
         client.invalidateQueries({ queryKey: catalogueKeys.all }),
-        client.invalidateQueries({ queryKey: ['credits'] }),
+        client.invalidateQueries({ queryKey: sessionKeys.allCredits }),
       ]);
     },
   });

@@ -12,7 +12,7 @@ export function GuestCatalogue() {
   const ids = useId();
   const catalogue = useCatalogue();
   return (
-    <section className="card shop-section" aria-labelledby={`${ids}-title`}>
+    <section className="card catalogue-section" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>Use your credits</h2>
       <p className="muted">Credits buy these. Create a free account to top up and buy.</p>
       <QueryState

@@ -5,6 +5,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '#shared/schemas/auth';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { initialSessionState, useSessionStore } from '#web/features/auth';
+import { sessionKeys } from '#web/features/auth/user';
+import { queryClient } from '#web/lib/query-client';
 import { ConnectionsPanel } from './connections-panel';
 
 
@@ -28,12 +30,14 @@ beforeEach(() => {
   server.on('GET', '/api/auth/telegram/config', {
     body: { botName: 'olympus_bot', authUrl: 'http://localhost/telegram-callback', sandboxLoginUrl: 'http://localhost/sandbox/telegram/login' },
   });
-  useSessionStore.setState({ ...initialSessionState, sessionChecked: true, isAuthenticated: true, user: USER });
+  useSessionStore.setState({ ...initialSessionState, sessionChecked: true, isAuthenticated: true, userId: USER._id });
+  queryClient.setQueryData(sessionKeys.user, USER);
 });
 afterEach(() => {
   useSessionStore.setState(initialSessionState);
 });
 
+const cachedUser = () => queryClient.getQueryData(sessionKeys.user);
 const row = (name: 'Discord' | 'Telegram') => screen.getByRole('listitem', { name });
 
 async function disconnect(name: 'Discord' | 'Telegram') {
@@ -53,7 +57,7 @@ describe('ConnectionsPanel', () => {
     await disconnect('Discord');
     expect(await within(row('Discord')).findByRole('button', { name: 'Connect Discord' })).toBeTruthy();
     expect(row('Discord').textContent).toContain('Not connected');
-    expect(useSessionStore.getState().user).toMatchObject({ discord: null, telegram: USER.telegram });
+    expect(cachedUser()).toMatchObject({ discord: null, telegram: USER.telegram });
     expect(server.requests.filter((r) => r.method === 'DELETE').map((r) => r.path)).toEqual(['/api/users/disconnect/discord']);
   });
 
@@ -64,11 +68,11 @@ describe('ConnectionsPanel', () => {
     await disconnect('Telegram');
     await waitFor(() => expect(failed).toHaveBeenCalledWith('Failed to disconnect Telegram account'));
     expect(row('Telegram').textContent).toContain('Connected as @ada_tg');
-    expect(useSessionStore.getState().user).toMatchObject({ telegram: USER.telegram });
+    expect(cachedUser()).toMatchObject({ telegram: USER.telegram });
   });
 
   it('says "Failed to connect Discord account" when no authorize URL can be had', async () => {
-    useSessionStore.setState({ user: { ...USER, discord: null } });
+    queryClient.setQueryData(sessionKeys.user, { ...USER, discord: null });
     server.on('GET', '/api/auth/discord/authorize-url', { status: 503, body: { error: 'Unavailable', code: 'UNAVAILABLE' } });
     const failed = vi.spyOn(toast, 'error');
     render(<ConnectionsPanel />);

@@ -3,6 +3,7 @@ import toast from 'react-hot-toast';
 import type { TelegramConfigResponse } from '#shared/schemas/connections';
 import { discordAvatarUrl } from '#shared/schemas/sandbox';
 import { isGuestUser, useSessionStore } from '#web/features/auth';
+import { useSessionUser } from '#web/features/auth/user';
 import { useSandboxInfo } from '#web/features/sandbox';
 import { useDisconnectDiscord } from '../api/disconnect-discord';
 import { useDiscordAuthorizeUrl } from '../api/get-discord-authorize-url';
@@ -185,7 +186,7 @@ const TelegramIcon = () => (
 
 /** /dashboard/settings: the Discord and Telegram accounts connected to this user (docs/product.md#overview). */
 export function ConnectionsPanel() {
-  const user = useSessionStore((state) => state.user);
+  const user = useSessionUser();
   const sessionChecked = useSessionStore((state) => state.sessionChecked);
   const account = user && !isGuestUser(user) ? user : null;
   const disconnectDiscord = useDisconnectDiscord();

@@ -3,7 +3,8 @@ import { useId, useState, type FormEvent } from 'react';
 import { emailSchema } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
-import { useSessionStore } from '#web/features/auth';
+import { isGuestUser } from '#web/features/auth';
+import { useSessionUser } from '#web/features/auth/user';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { useChangeEmail } from '../api/change-email';
 
@@ -15,7 +16,8 @@ type Field = 'email' | 'currentPassword';
  */
 export function ChangeEmailForm() {
   const id = useId();
-  const user = useSessionStore((s) => (s.user && !('isGuest' in s.user) ? s.user : null));
+  const sessionUser = useSessionUser();
+  const user = sessionUser && !isGuestUser(sessionUser) ? sessionUser : null;
   const [email, setEmail] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
   const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});

@@ -1,7 +1,6 @@
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import type { User } from '#shared/schemas/auth';
-import { useSessionStore } from '#web/features/auth';
 import { useCredits } from '#web/features/auth/credits';
 import { formatAmount } from '#web/lib/format';
 import { EmailVerificationBanner } from './email-verification-banner';
@@ -9,14 +8,15 @@ import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
 import { LazyExchangePanel } from '#web/features/exchange';
 import { LedgerHistory, OutstandingNotice, PaymentHistory, TopUpPanel } from '#web/features/payments';
-import { ShopSection } from '#web/features/catalogue';
+import { CatalogueSection } from '#web/features/catalogue';
 
 export function UserDashboard({ user }: { user: User }) {
-  const credits = useSessionStore((s) => s.credits);
-  // The balance from sign-in may be old (a payment may have completed since): ask for the current one.
   // Onboarding is for customers: staff accounts go straight to the dashboard (docs/decisions/0236).
   const needsOnboarding = !user.onboardingCompleted && user.role === 'user';
-  const balanceStale = useCredits(user._id, !needsOnboarding).isError;
+  // The balance from sign-in may be old (a payment may have completed since): ask for the current one.
+  const balance = useCredits(user._id, !needsOnboarding);
+  const credits = balance.data ?? user.credits;
+  const balanceStale = balance.isError;
 
   if (needsOnboarding) {
     return (
@@ -76,7 +76,7 @@ export function UserDashboard({ user }: { user: User }) {
         </div>
         <PaymentHistory />
         <LedgerHistory />
-        <ShopSection userId={user._id} />
+        <CatalogueSection userId={user._id} />
         <LazyExchangePanel />
       </div>
     </section>

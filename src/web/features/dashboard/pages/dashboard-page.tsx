@@ -3,6 +3,7 @@ import { Navigate, Route, Routes } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { isGuestUser, useSessionStore } from '#web/features/auth';
+import { useSessionUser } from '#web/features/auth/user';
 import { GuestDashboard } from '../components/guest-dashboard';
 import { UserDashboard } from '../components/user-dashboard';
 import '../dashboard.css';
@@ -42,7 +43,7 @@ export default function DashboardPage() {
   const sessionChecked = useSessionStore((s) => s.sessionChecked);
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const isGuest = useSessionStore((s) => s.isGuest);
-  const user = useSessionStore((s) => s.user);
+  const user = useSessionUser();
 
   if (!sessionChecked) return <Loading label="Loading your dashboard…" />;
   if (isGuest) {
@@ -55,7 +56,9 @@ export default function DashboardPage() {
       </Routes>
     );
   }
-  if (!isAuthenticated || !user || isGuestUser(user)) return <Navigate to={paths.login} replace />;
+  if (!isAuthenticated) return <Navigate to={paths.login} replace />;
+  // Signed in, the user is in the query cache already (sign-in and the start-up check put it there).
+  if (!user || isGuestUser(user)) return <Loading label="Loading your dashboard…" />;
 
   return (
     <Routes>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { CreateExchangeBody, CreateExchangeResponse } from '#shared/schemas/exchange';
-import { useSessionStore } from '#web/features/auth';
+import { startGuestSession, useSessionStore } from '#web/features/auth';
 import { api } from '#web/lib/api-client';
 import { exchangeKeys } from './exchange-keys';
 
@@ -10,8 +10,8 @@ export function createExchange(body: CreateExchangeBody) {
 }
 
 /**
- * Exchanges and their rewards belong to a session: a visitor without one becomes a guest first (the
- * session store's guest sign-in), then the exchange is created. One mutation, so the form's busy state
+ * Exchanges and their rewards belong to a session: a visitor without one becomes a guest first (a guest
+ * start), then the exchange is created. One mutation, so the form's busy state
  * covers both calls. A new exchange joins the session's recent exchanges.
  */
 export function useCreateExchange() {
@@ -19,7 +19,7 @@ export function useCreateExchange() {
   return useMutation({
     mutationFn: async (body: CreateExchangeBody) => {
       const session = useSessionStore.getState();
-      if (!session.isAuthenticated && !session.isGuest) await session.guestLogin();
+      if (!session.isAuthenticated && !session.isGuest) await startGuestSession();
       return createExchange(body);
     },
     onSuccess: () => client.invalidateQueries({ queryKey: exchangeKeys.mine(null).slice(0, 2) }),

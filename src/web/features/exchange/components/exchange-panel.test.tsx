@@ -75,7 +75,7 @@ const query = (req: RecordedRequest) => new URLSearchParams(req.query);
 
 const server = setupScriptedApi();
 beforeEach(() => {
-  useSessionStore.setState({ ...initialSessionState, sessionChecked: true, isAuthenticated: true, user: USER });
+  useSessionStore.setState({ ...initialSessionState, sessionChecked: true, isAuthenticated: true, userId: USER._id });
   server.on('GET', '/api/exchange/currencies', { body: { currencies: CURRENCIES } });
   server.on('GET', '/api/exchange/exchanges', { body: { exchanges: [], page: 1, pageSize: 10, total: 0 } });
   server.on('GET', '/api/exchange/range', (req) => ({

@@ -54,7 +54,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   const isGuest = useSessionStore((s) => s.isGuest);
   const sessionChecked = useSessionStore((s) => s.sessionChecked);
   const hasSession = isAuthenticated || isGuest;
-  const owner = useSessionStore((s) => s.user?._id ?? s.guestId ?? (s.isGuest ? 'guest' : null));
+  const owner = useSessionStore((s) => s.userId ?? s.guestId ?? (s.isGuest ? 'guest' : null));
 
   const currenciesQuery = useExchangeCurrencies();
   const currencies: ExchangeCurrency[] | null = currenciesQuery.data?.currencies ?? null;

@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { useGuestRewards } from '../api/get-guest-rewards-status';
@@ -11,8 +11,13 @@ import { formatCreditAmount, formatDeadline } from '#web/lib/format';
  */
 export function PendingRewards({ version }: { version: number }) {
   // What this browser keeps (expired claims dropped), read again whenever a claim was saved.
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- `version` is the signal to read storage again
-  const stored = useMemo(() => pruneExpiredClaims(), [version]);
+  // Storage is read once per `version` (the signal that a claim was saved), not on every render.
+  const [read, setRead] = useState(() => ({ version, claims: pruneExpiredClaims() }));
+  let stored = read.claims;
+  if (read.version !== version) {
+    stored = pruneExpiredClaims();
+    setRead({ version, claims: stored });
+  }
   const checked = useGuestRewards(version, stored);
   const claims: LocalRewardClaims = checked.data ?? stored;
 

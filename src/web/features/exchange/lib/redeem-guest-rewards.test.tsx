@@ -1,10 +1,16 @@
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Toaster } from '#web/components/ui/toaster';
 import { configureApiClient } from '#web/lib/api-client';
 import { makeToken, startScriptedApiServer, type RecordedRequest, type ScriptedApiServer } from '#web/test/scripted-api-server';
-import { initialSessionState, useSessionStore } from '#web/features/auth';
+import { initialSessionState, startGuestSession, useSessionStore } from '#web/features/auth';
+import { sessionKeys } from '#web/features/auth/credits';
+import { useRegister } from '#web/features/auth/mutations';
+import { queryClient } from '#web/lib/query-client';
+import '#web/test/render';
 import { registerRewardRedemption } from '../register-reward-redemption';
 import { redeemClaims, redeemPendingGuestRewards, validateClaims } from './redeem-guest-rewards';
 import { readClaims, saveClaim } from './reward-claims';
@@ -63,9 +69,14 @@ function scriptServer(options: { valid: string[]; claimed: string[]; credited: n
   server.on('GET', `/api/users/${USER_ID}/credits`, { body: { credits: options.balance } });
 }
 
+/** Registers through the app's mutation (its sign-in hooks run the redemption). */
 function signIn() {
   server.on('POST', '/api/register', { status: 201, body: { user, token: makeToken({ sub: USER_ID }) } });
-  return useSessionStore.getState().register({ username: 'ada', email: 'ada@example.com', password: 'a long passphrase', turnstileToken: 'ok' });
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>;
+  const { result } = renderHook(useRegister, { wrapper });
+  return act(async () => {
+    await result.current.mutateAsync({ username: 'ada', email: 'ada@example.com', password: 'a long passphrase', turnstileToken: 'ok' });
+  });
 }
 
 describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
@@ -76,9 +87,7 @@ describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
     saveClaim('ex-expired', { claimCode: 'code-d', potentialRewards: 7 }, Date.now() - 721 * 3600_000);
     scriptServer({ valid: ['ex-valid', 'ex-valid-2'], claimed: ['ex-valid', 'ex-valid-2'], credited: 4.75, balance: 4.75 });
 
-    await act(async () => {
-      await signIn();
-    });
+    await signIn();
 
     expect(await screen.findByText('Claimed 4.75 credits from previous exchanges!')).toBeTruthy();
     const status = requestsTo('/api/exchange/guest-rewards-status');
@@ -94,7 +103,8 @@ describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
       userId: USER_ID,
     });
     expect(redeem!.headers.authorization).toMatch(/^Bearer /);
-    await waitFor(() => expect(useSessionStore.getState().credits).toBe(4.75));
+    // The balance in the query cache is read again (sign-in had put the user's 0 there).
+    await waitFor(() => expect(queryClient.getQueryData(sessionKeys.credits(USER_ID))).toBe(4.75));
     await waitFor(() => expect(localStorage.getItem(KEY)).toBeNull());
   });
 
@@ -102,9 +112,7 @@ describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
     saveClaim('ex-1', { claimCode: 'code', potentialRewards: 1 });
     scriptServer({ valid: ['ex-1'], claimed: ['ex-1'], credited: 1, balance: 1 });
     server.on('POST', '/api/exchange/claim-guest-rewards', { delayMs: 300, body: { success: true, data: { totalCredited: 1, results: [{ exchangeId: 'ex-1', claimed: true }] } } });
-    await act(async () => {
-      await signIn();
-    });
+    await signIn();
     expect(await screen.findByText('Redeeming your rewards...')).toBeTruthy();
     expect(await screen.findByText('Claimed 1.00 credits from previous exchanges!')).toBeTruthy();
     await waitFor(() => expect(localStorage.getItem(KEY)).toBeNull());
@@ -113,9 +121,7 @@ describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
   it('says a claim on an exchange still running is taken, credited when it finishes', async () => {
     saveClaim('ex-running', { claimCode: 'code', potentialRewards: 2 });
     scriptServer({ valid: ['ex-running'], claimed: ['ex-running'], credited: 0, balance: 0 });
-    await act(async () => {
-      await signIn();
-    });
+    await signIn();
     expect(await screen.findByText('Rewards from exchanges still in progress will be credited when they finish.')).toBeTruthy();
     expect(screen.queryByText('Failed to claim pending rewards')).toBeNull();
     await waitFor(() => expect(localStorage.getItem(KEY)).toBeNull());
@@ -125,21 +131,17 @@ describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
     saveClaim('ex-1', { claimCode: 'code', potentialRewards: 1 });
     scriptServer({ valid: ['ex-1'], claimed: [], credited: 0, balance: 0 });
     server.on('POST', '/api/exchange/claim-guest-rewards', { status: 500, body: { error: 'Something broke', code: 'INTERNAL' } });
-    await act(async () => {
-      await signIn();
-    });
+    await signIn();
     expect(await screen.findByText('Failed to claim pending rewards')).toBeTruthy();
     await waitFor(() => expect(localStorage.getItem(KEY)).toBeNull());
   });
 
   it('does nothing without stored claims, and nothing after a guest sign-in', async () => {
-    await act(async () => {
-      await signIn();
-    });
+    await signIn();
     saveClaim('ex-1', { claimCode: 'code', potentialRewards: 1 });
     server.on('POST', '/api/guest', { status: 201, body: { guestId: 'g_x', token: makeToken({ isGuest: true, sub: 'g_x' }), user: { _id: 'g_x', role: 'guest', isGuest: true } } });
     await act(async () => {
-      await useSessionStore.getState().guestLogin();
+      await startGuestSession();
     });
     await new Promise((r) => setTimeout(r, 50));
     expect(server.requests.filter((r) => r.path.startsWith('/api/exchange'))).toHaveLength(0);

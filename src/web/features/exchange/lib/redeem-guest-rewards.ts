@@ -3,7 +3,8 @@
  * drop invalid and expired ones, redeem the valid ones, then force-clear whatever is left.
  */
 import toast from 'react-hot-toast';
-import { useSessionStore } from '#web/features/auth';
+import { creditsQueryOptions } from '#web/features/auth/credits';
+import { queryClient } from '#web/lib/query-client';
 import { errorMessage } from '#web/lib/api-client';
 import { postClaimGuestRewards } from '../api/claim-guest-rewards';
 import { postGuestRewardsStatus } from '../api/get-guest-rewards-status';
@@ -86,11 +87,8 @@ async function run(userId: string, now: number): Promise<ClaimsRedemption> {
     removeClaims(redemption.results.filter((r) => r.claimed).map((r) => r.exchangeId));
     if (!redemption.error && redemption.totalCredited > 0) {
       toast.success(REWARD_TOASTS.success(redemption.totalCredited), { id: toastId });
-      // The balance shown comes from the session: bring it up to date (a failure is shown where it is).
-      await useSessionStore
-        .getState()
-        .fetchCredits()
-        .catch(() => undefined);
+      // The balance shown comes from the query cache: read it again (a failure is shown where it is shown).
+      await queryClient.fetchQuery(creditsQueryOptions(userId)).catch(() => undefined);
     } else if (!redemption.error && redemption.results.some((r) => r.claimed)) {
       toast.success(REWARD_TOASTS.taken, { id: toastId });
     } else {

@@ -3,7 +3,7 @@ import { Link, useNavigate } from 'react-router';
 import { paths } from '#shared/routes';
 import { useAfterFirstRender } from '#web/components/use-after-first-render';
 import { usePageMeta } from '#web/components/use-page-meta';
-import { useSessionStore } from '#web/features/auth';
+import { startGuestSession, useSessionStore } from '#web/features/auth';
 import { LazyExchangePanel } from '#web/features/exchange';
 import { feeTierRows } from '../content/fee-tiers';
 import { HOME_FEATURES, HOME_HERO, HOME_STEPS } from '../content/home';
@@ -14,7 +14,6 @@ const AdSlot = lazy(() => import('#web/features/ads').then((m) => ({ default: m.
 
 /** Start a guest session and go to the dashboard (where guests follow swaps and tickets). */
 function ContinueAsGuestButton({ label }: { label: string }) {
-  const guestLogin = useSessionStore((s) => s.guestLogin);
   const navigate = useNavigate();
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -23,7 +22,7 @@ function ContinueAsGuestButton({ label }: { label: string }) {
     setStarting(true);
     setError(null);
     try {
-      await guestLogin();
+      await startGuestSession();
       void navigate(paths.dashboard);
     } catch {
       setError(useSessionStore.getState().error ?? 'Could not start a guest session');

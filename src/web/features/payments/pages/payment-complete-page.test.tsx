@@ -8,10 +8,11 @@ import { ApiError } from '#web/lib/api-client';
 import { useSessionStore } from '#web/features/auth';
 import PaymentCompletePage from './payment-complete-page';
 
-const api = vi.hoisted(() => ({ getPayment: vi.fn() }));
+const api = vi.hoisted(() => ({ getPayment: vi.fn(), getCredits: vi.fn() }));
 vi.mock('#web/lib/api-client', async (importOriginal) =>
   (await import('#web/test/routed-api')).withRoutes(await importOriginal(), {
     'GET /api/payments/:id': ([id]) => api.getPayment(id),
+    'GET /api/users/:id/credits': ([id]) => api.getCredits(id),
   }),
 );
 
@@ -61,10 +62,9 @@ function renderAt(url: string) {
   return router;
 }
 
-const fetchCredits = vi.fn();
 beforeEach(() => {
-  fetchCredits.mockResolvedValue(127);
-  useSessionStore.setState({ fetchCredits });
+  api.getCredits.mockResolvedValue({ credits: 127 });
+  useSessionStore.setState({ isAuthenticated: true, isGuest: false, userId: 'u1' });
 });
 afterEach(() => {
   act(() => toast.remove());
@@ -84,7 +84,7 @@ describe('/payment/complete', () => {
     expect(screen.getByTestId('complete-balance').textContent).toBe('127.00 credits');
     expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe('/dashboard');
     // The balance shown elsewhere in the app follows.
-    expect(fetchCredits).toHaveBeenCalled();
+    expect(api.getCredits).toHaveBeenCalledWith('u1');
   });
 
   it('says what was credited, in the page and a toast, and links to the receipt of the credit', async () => {

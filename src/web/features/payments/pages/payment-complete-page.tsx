@@ -6,7 +6,7 @@ import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { formatAmount } from '#web/lib/format';
 import { ApiError } from '#web/lib/api-client';
-import { useSessionStore } from '#web/features/auth';
+import { signedInUserId, useSessionStore } from '#web/features/auth';
 import { useCredits } from '#web/features/auth/credits';
 import { paymentQueryOptions } from '../api/get-payment';
 import { isCompleteStatus, PROBLEM_STATUS_MESSAGES, STATUS_LABELS } from '../payment-status';
@@ -32,7 +32,7 @@ function PaymentComplete({ id }: { id: string }) {
       : 'Failed to check payment status'
     : null;
   // Keep the balance shown elsewhere in the app in step with the ledger, once the payment is known.
-  const userId = useSessionStore((s) => s.user?._id ?? null);
+  const userId = useSessionStore(signedInUserId);
   useCredits(userId, data !== null);
 
   const payment = data?.payment;

@@ -81,7 +81,7 @@ export function RequesterContextPanel({ ticketId }: { ticketId: string }) {
             )}
             {r.account && <MoneyList title="Payments" rows={r.payments} empty="No payments." link={staffPaths.section('payments')} />}
             <MoneyList title="Exchanges" rows={r.exchanges} empty="No exchanges." link={staffPaths.section('exchanges')} />
-            {r.account && <MoneyList title="Orders" rows={r.orders} empty="No orders." link={staffPaths.section('shop')} />}
+            {r.account && <MoneyList title="Orders" rows={r.orders} empty="No orders." link={staffPaths.section('catalogue')} />}
             <section aria-label="Other open tickets">
               <h4>Other open tickets</h4>
               {r.openTickets.length === 0 ? (

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { WEBHOOK_EVENT_LABELS, type WebhookAttempt, type WebhookDelivery, type WebhookDeliveryEvent } from '#shared/schemas/webhooks';
-import { QueryState } from '#web/components/ui/query-state';
+import { QueryTable } from '#web/components/ui/query-table';
 import { ApiError } from '#web/lib/api-client';
 import { PENDING_REFRESH_MS, useWebhookDeliveries } from '../api/get-webhook-deliveries';
 import { useReplayWebhookDelivery } from '../api/replay-webhook-delivery';
@@ -89,7 +89,7 @@ export function DeliveryLog({ reloadKey }: { reloadKey: number }) {
   const deliveries = useWebhookDeliveries(page, PAGE_SIZE);
   const data = deliveries.data ?? null;
   // Try again shows the loading line, not the old error.
-  const error = !data && deliveries.isError && !deliveries.isFetching ? 'Could not load the delivery log.' : null;
+  const error = !data && deliveries.isError && !deliveries.isFetching ? deliveries.error : null;
   const pending = data?.deliveries.some((d) => d.status === 'pending') ?? false;
 
   const lastPage = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
@@ -97,78 +97,69 @@ export function DeliveryLog({ reloadKey }: { reloadKey: number }) {
   return (
     <div className="webhook-log" role="group" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>Recent deliveries</h3>
-      <QueryState
-        data={data}
+      <QueryTable
+        query={{ data: deliveries.data, error, refetch: deliveries.refetch }}
+        label="Recent deliveries"
+        rows={(data) => data.deliveries}
         loading={<span className="muted">Loading deliveries…</span>}
-        error={error}
-        onRetry={() => void deliveries.refetch()}
-      >
-        {(data) =>
-          data.total === 0 ? (
-            <p className="muted">No deliveries yet. Save a URL and send a test to see one here.</p>
-          ) : (
-            <>
-              <p className="visually-hidden" role="status">
-                {pending ? 'Some deliveries are still in progress; this list updates by itself.' : ''}
-              </p>
-              {/* Focusable so keyboard users can scroll the table sideways on a phone. */}
-              <div className="webhook-table-wrap rtable-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
-                <table className="webhook-table rtable">
-                  <thead>
-                    <tr>
-                      <th scope="col">Event</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Attempts</th>
-                      <th scope="col">Time</th>
-                      <th scope="col">Next retry</th>
-                      <th scope="col">Error</th>
-                      <th scope="col">Actions</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.deliveries.map((d) => (
-                      <tr key={d._id} data-status={d.status}>
-                        <td data-label="Event">
-                          {eventLabel(d.event)}
-                          <br />
-                          <code className="webhook-event-name">{d.event}</code>
-                        </td>
-                        <td data-label="Status">
-                          <span className={`webhook-status webhook-status-${d.status}`}>
-                            {d.statusCode ?? '—'} · {outcome(d)}
-                          </span>
-                        </td>
-                        <td data-label="Attempts">
-                          <AttemptList delivery={d} />
-                        </td>
-                        <td data-label="Time">
-                          <time dateTime={d.lastAttemptAt ?? d.createdAt}>{timeFormat.format(new Date(d.lastAttemptAt ?? d.createdAt))}</time>
-                        </td>
-                        <td data-label="Next retry">{d.nextAttemptAt && d.attempts > 0 ? <time dateTime={d.nextAttemptAt}>{timeFormat.format(new Date(d.nextAttemptAt))}</time> : '—'}</td>
-                        <td data-label="Error" className="webhook-error">{d.lastError ?? '—'}</td>
-                        <td data-label="Actions">{d.attempts > 0 && <ReplayButton delivery={d} />}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              {lastPage > 1 && (
-                <nav className="webhook-pages" aria-label="Delivery log pages">
-                  <button type="button" className="btn btn-ghost btn-small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-                    Newer
-                  </button>
-                  <span className="muted">
-                    Page {page} of {lastPage}
-                  </span>
-                  <button type="button" className="btn btn-ghost btn-small" disabled={page >= lastPage} onClick={() => setPage((p) => p + 1)}>
-                    Older
-                  </button>
-                </nav>
-              )}
-            </>
-          )
+        failed={() => 'Could not load the delivery log.'}
+        empty="No deliveries yet. Save a URL and send a test to see one here."
+        className="webhook-table rtable"
+        wrapClassName="webhook-table-wrap rtable-wrap"
+        scrollable
+        summary={() => (
+          <p className="visually-hidden" role="status">
+            {pending ? 'Some deliveries are still in progress; this list updates by itself.' : ''}
+          </p>
+        )}
+        columns={
+          <>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempts</th>
+            <th scope="col">Time</th>
+            <th scope="col">Next retry</th>
+            <th scope="col">Error</th>
+            <th scope="col">Actions</th>
+          </>
         }
-      </QueryState>
+        row={(d) => (
+          <tr key={d._id} data-status={d.status}>
+            <td data-label="Event">
+              {eventLabel(d.event)}
+              <br />
+              <code className="webhook-event-name">{d.event}</code>
+            </td>
+            <td data-label="Status">
+              <span className={`webhook-status webhook-status-${d.status}`}>
+                {d.statusCode ?? '—'} · {outcome(d)}
+              </span>
+            </td>
+            <td data-label="Attempts">
+              <AttemptList delivery={d} />
+            </td>
+            <td data-label="Time">
+              <time dateTime={d.lastAttemptAt ?? d.createdAt}>{timeFormat.format(new Date(d.lastAttemptAt ?? d.createdAt))}</time>
+            </td>
+            <td data-label="Next retry">{d.nextAttemptAt && d.attempts > 0 ? <time dateTime={d.nextAttemptAt}>{timeFormat.format(new Date(d.nextAttemptAt))}</time> : '—'}</td>
+            <td data-label="Error" className="webhook-error">{d.lastError ?? '—'}</td>
+            <td data-label="Actions">{d.attempts > 0 && <ReplayButton delivery={d} />}</td>
+          </tr>
+        )}
+      />
+      {lastPage > 1 && (
+        <nav className="webhook-pages" aria-label="Delivery log pages">
+          <button type="button" className="btn btn-ghost btn-small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
+            Newer
+          </button>
+          <span className="muted">
+            Page {page} of {lastPage}
+          </span>
+          <button type="button" className="btn btn-ghost btn-small" disabled={page >= lastPage} onClick={() => setPage((p) => p + 1)}>
+            Older
+          </button>
+        </nav>
+      )}
     </div>
   );
 }

@@ -4,7 +4,6 @@ import { toCents } from '#shared/fees';
 import { paths } from '#shared/routes';
 import type { CatalogueItem, PurchaseResponse } from '#shared/schemas/catalogue';
 import { QueryState } from '#web/components/ui/query-state';
-import { useSessionStore } from '#web/features/auth';
 import { useCredits } from '#web/features/auth/credits';
 import { errorMessage } from '#web/lib/api-client';
 import { useCatalogue } from '../api/get-catalogue';
@@ -14,22 +13,21 @@ import { MyOrders } from './my-orders';
 import '../catalogue.css';
 
 /** The dashboard's "Use your credits": the catalogue with a Buy button per item, and my orders. */
-export function ShopSection({ userId }: { userId: string }) {
+export function CatalogueSection({ userId }: { userId: string }) {
   const ids = useId();
   const catalogue = useCatalogue();
-  // The session keeps credits (12.5); the shop counts cents.
-  const balanceCents = toCents(useSessionStore((s) => s.credits));
   const [buying, setBuying] = useState<CatalogueItem | null>(null);
   const [bought, setBought] = useState<PurchaseResponse | null>(null);
-  // While the confirmation is open, ask for the current balance (a top-up may have arrived meanwhile).
-  useCredits(userId, buying !== null);
+  // The balance is in credits (12.5); the catalogue counts cents. While the confirmation is open, ask
+  // for the current balance (a top-up may have arrived meanwhile); otherwise the cached one will do.
+  const balanceCents = toCents(useCredits(userId, buying !== null).data ?? 0);
 
   return (
-    <section className="card shop-section" aria-labelledby={`${ids}-title`}>
+    <section className="card catalogue-section" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>Use your credits</h2>
-      <div role="status" aria-live="polite" className="shop-bought-status">
+      <div role="status" aria-live="polite" className="catalogue-bought-status">
         {bought && (
-          <p className="notice shop-bought" data-testid="shop-bought">
+          <p className="notice catalogue-bought" data-testid="catalogue-bought">
             {purchaseSentence(bought)}{' '}
             <Link to={`${paths.dashboard}/receipts/${encodeURIComponent(bought.order.ledgerEntryId)}`}>View the receipt</Link>
           </p>

@@ -4,12 +4,14 @@ import toast, { Toaster } from 'react-hot-toast';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CatalogueItem, Order } from '#shared/schemas/catalogue';
 import { useSessionStore } from '#web/features/auth';
+import { sessionKeys } from '#web/features/auth/credits';
+import { queryClient } from '#web/lib/query-client';
 import { configureApiClient } from '#web/lib/api-client';
 import { storage } from '#web/lib/storage';
 import { renderWithQuery as render } from '#web/test/render';
 import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
 import { GuestCatalogue } from './guest-catalogue';
-import { ShopSection } from './shop-section';
+import { CatalogueSection } from './catalogue-section';
 
 let server: ScriptedApiServer;
 const USER_ID = 'user-1';
@@ -56,23 +58,24 @@ beforeEach(() => {
   localStorage.clear();
   storage.setToken(makeToken({ sub: USER_ID }));
   configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
-  useSessionStore.setState({
-    isAuthenticated: true,
-    isGuest: false,
-    credits: 5,
-    user: { _id: USER_ID, username: 'ann', email: 'ann@example.com', role: 'user', subroles: [], credits: 5, onboardingCompleted: true } as never,
-  });
-  server.on('GET', `/api/users/${USER_ID}/credits`, () => ({ body: { credits: useSessionStore.getState().credits } }));
+  useSessionStore.setState({ isAuthenticated: true, isGuest: false, userId: USER_ID });
+  // The balance the server keeps; sign-in put the same into the query cache.
+  serverCredits = 5;
+  queryClient.setQueryData(sessionKeys.credits(USER_ID), 5);
+  server.on('GET', `/api/users/${USER_ID}/credits`, () => ({ body: { credits: serverCredits } }));
   server.on('GET', '/api/catalogue', { body: { items: [item(), item({ _id: 'item-2', name: 'Big bundle', priceCents: 1000, stock: 4 }), item({ _id: 'item-3', name: 'Gone', stock: 0 })] } });
 });
 afterEach(() => {
   act(() => toast.remove());
   cleanup();
   configureApiClient(null);
-  useSessionStore.setState({ isAuthenticated: false, user: null, credits: 0 });
+  useSessionStore.setState({ isAuthenticated: false, userId: null });
 });
 
-function renderShop(element = <ShopSection userId={USER_ID} />) {
+let serverCredits = 5;
+const cachedCredits = () => queryClient.getQueryData(sessionKeys.credits(USER_ID));
+
+function renderCatalogue(element = <CatalogueSection userId={USER_ID} />) {
   const router = createMemoryRouter([{ path: '*', element: <>{element}<Toaster /></> }], { initialEntries: ['/dashboard'] });
   render(<RouterProvider router={router} />);
   return router;
@@ -80,15 +83,16 @@ function renderShop(element = <ShopSection userId={USER_ID} />) {
 
 const cardOf = async (name: string) => (await screen.findByRole('heading', { name })).closest('li') as HTMLElement;
 
-describe('ShopSection', () => {
+describe('CatalogueSection', () => {
   it('buys after the confirmation with an Idempotency-Key, shows the new balance and the order with its receipt', async () => {
     let orders: Order[] = [];
     server.on('GET', '/api/orders', () => ({ body: { orders, page: 1, pageSize: 10, total: orders.length } }));
     server.on('POST', '/api/orders', () => {
       orders = [order()];
+      serverCredits = 2;
       return { status: 201, body: { order: orders[0], balanceCents: 200 } };
     });
-    renderShop();
+    renderCatalogue();
     expect(await screen.findByText('No orders yet.')).toBeTruthy();
     const sold = await cardOf('Gone');
     expect(within(sold).getByRole('button', { name: /Sold out/ })).toHaveProperty('disabled', true);
@@ -109,11 +113,11 @@ describe('ShopSection', () => {
     expect(posts).toHaveLength(1);
     expect(posts[0]!.body).toEqual({ itemId: 'item-1', expectedPriceCents: 300 });
     expect(posts[0]!.headers['idempotency-key']).toMatch(/^[A-Za-z0-9_-]{8,100}$/);
-    expect(useSessionStore.getState().credits).toBe(2);
+    expect(cachedCredits()).toBe(2);
     // Said twice: a toast, and the section's status line with the order's receipt.
     const sentence = 'Bought Priority support for 3.00 credits. Balance: 2.00 credits.';
     expect(await screen.findByText(sentence, { selector: '[role="status"] div, [role="status"]' })).toBeTruthy();
-    const bought = screen.getByTestId('shop-bought');
+    const bought = screen.getByTestId('catalogue-bought');
     expect(bought.textContent).toBe(`${sentence} View the receipt`);
     expect(bought.closest('[aria-live="polite"]')).toBeTruthy();
     expect(within(bought).getByRole('link', { name: 'View the receipt' }).getAttribute('href')).toBe('/dashboard/receipts/entry-1');
@@ -125,7 +129,7 @@ describe('ShopSection', () => {
 
   it('shows the shortfall and a Top up link carrying it instead of letting a short balance buy', async () => {
     server.on('GET', '/api/orders', { body: { orders: [], page: 1, pageSize: 10, total: 0 } });
-    renderShop();
+    renderCatalogue();
     fireEvent.click(within(await cardOf('Big bundle')).getByRole('button', { name: 'Buy Big bundle' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByTestId('buy-shortfall').textContent).toContain('you need 5.00 more');
@@ -144,7 +148,7 @@ describe('ShopSection', () => {
         ? { status: 503, body: { error: 'Service temporarily unavailable', code: 'UNAVAILABLE' } }
         : { status: 422, body: { error: 'Not enough credits: 1.00 more needed', code: 'INSUFFICIENT_CREDITS', details: { shortfallCents: 100, balanceCents: 200, priceCents: 300 } } };
     });
-    renderShop();
+    renderCatalogue();
     fireEvent.click(within(await cardOf('Priority support')).getByRole('button', { name: 'Buy Priority support' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: /Confirm/ }));
@@ -161,11 +165,12 @@ describe('ShopSection', () => {
     server.on('GET', '/api/orders', { body: { orders: [], page: 1, pageSize: 10, total: 0 } });
     server.on('POST', '/api/orders', (req) => {
       const body = req.body as { expectedPriceCents: number };
+      if (body.expectedPriceCents === 400) serverCredits = 1;
       return body.expectedPriceCents === 400
         ? { status: 201, body: { order: order({ priceCents: 400 }), balanceCents: 100 } }
         : { status: 409, body: { error: 'The price changed to 4.00 credits. Nothing was charged; confirm the new price to buy.', code: 'PRICE_CHANGED', details: { priceCents: 400, expectedPriceCents: body.expectedPriceCents } } };
     });
-    renderShop();
+    renderCatalogue();
     fireEvent.click(within(await cardOf('Priority support')).getByRole('button', { name: 'Buy Priority support' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm: pay 3.00 credits' }));
@@ -173,7 +178,7 @@ describe('ShopSection', () => {
     expect((await within(dialog).findByTestId('buy-price-changed')).textContent).toBe('The price changed to 4.00 credits. Buy at the new price?');
     expect(within(dialog).getByTestId('buy-price').textContent).toBe('4.00 credits');
     expect(within(dialog).getByTestId('buy-balance-after').textContent).toBe('1.00 credits');
-    expect(useSessionStore.getState().credits).toBe(5);
+    expect(cachedCredits()).toBe(5);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm: pay 4.00 credits' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
 
@@ -184,12 +189,12 @@ describe('ShopSection', () => {
     ]);
     // The refused attempt bought nothing, so the same key buys at the new price (and a lost answer is still answered once).
     expect(posts[0]!.headers['idempotency-key']).toBe(posts[1]!.headers['idempotency-key']);
-    expect(useSessionStore.getState().credits).toBe(1);
+    expect(cachedCredits()).toBe(1);
   });
 
   it('links a refunded order to both receipts', async () => {
     server.on('GET', '/api/orders', { body: { orders: [order({ status: 'refunded', refundLedgerEntryId: 'entry-2' })], page: 1, pageSize: 10, total: 1 } });
-    renderShop();
+    renderCatalogue();
     const row = await screen.findByTestId('order-row');
     expect(within(row).getByTestId('order-status').textContent).toBe('Refunded');
     expect(within(row).getByRole('link', { name: 'Refund receipt for Priority support' }).getAttribute('href')).toBe('/dashboard/receipts/entry-2');
@@ -198,7 +203,7 @@ describe('ShopSection', () => {
 
 describe('GuestCatalogue', () => {
   it('shows the items with prices and asks the guest to sign up to buy', async () => {
-    renderShop(<GuestCatalogue />);
+    renderCatalogue(<GuestCatalogue />);
     const card = await cardOf('Priority support');
     expect(within(card).getByText('3.00 credits')).toBeTruthy();
     expect(within(card).getByRole('link', { name: 'Sign up to buy Priority support' }).getAttribute('href')).toBe('/register');

@@ -1,15 +1,37 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { renderHook } from '@testing-library/react';
+import { createElement, type ReactNode } from 'react';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AUTH_CHECK_DELAY_MS, STORAGE_KEYS } from '#shared/constants';
 import type { User } from '#shared/schemas/auth';
 import { api, configureApiClient } from '#web/lib/api-client';
 import { storage } from '#web/lib/storage';
 import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
-import { initialSessionState, onUserLogin, useSessionStore } from './session-store';
+import { queryClient } from '#web/lib/query-client';
+import '#web/test/render';
+import { initialSessionState, onUserLogin, useSessionStore, type LoginInput, type RegisterInput } from '../stores/session-store';
+import { creditsQueryOptions, useCredits } from './get-credits';
+import { sessionUserQueryOptions } from './get-session-user';
+import { checkSession, startGuestSession } from './session-calls';
+import { useCompleteOnboarding, useLogin, useLogout, useRegister } from './session-mutations';
+import { sessionKeys } from './session-keys';
 
 let server: ScriptedApiServer;
 let redirects: number;
 const session = () => useSessionStore.getState();
 const hits = (path: string) => server.requests.filter((r) => r.path === path);
+/** What the query cache holds for the session: the user and their balance (docs/decisions/0245). */
+const cachedUser = () => queryClient.getQueryData(sessionKeys.user) ?? null;
+const cachedCredits = (userId: string) => queryClient.getQueryData(sessionKeys.credits(userId));
+
+/** A mutation hook's result, rendered in the app's query client as a screen would. */
+function hook<T>(use: () => T): T {
+  const wrapper = ({ children }: { children: ReactNode }) => createElement(QueryClientProvider, { client: queryClient }, children);
+  return renderHook(use, { wrapper }).result.current;
+}
+const login = (input: LoginInput) => hook(useLogin).mutateAsync(input);
+const register = (input: RegisterInput) => hook(useRegister).mutateAsync(input);
+const logout = () => hook(useLogout).mutateAsync();
 
 const GUEST_ID = `g_${'a'.repeat(32)}`;
 const user: User = {
@@ -47,29 +69,29 @@ afterEach(() => {
 });
 
 describe('session state', () => {
-  it('has exactly the fields of docs/product.md#browser-state, signed out and unchecked at first', () => {
+  it('keeps the client fields of docs/product.md#browser-state (user and credits are in the query cache), signed out and unchecked at first', () => {
     expect(Object.keys(initialSessionState).sort()).toEqual(
-      ['credits', 'error', 'guestId', 'isAuthenticated', 'isGuest', 'isLoading', 'lastCheck', 'sessionChecked', 'token', 'user', 'userType'],
+      ['error', 'guestId', 'isAuthenticated', 'isGuest', 'isLoading', 'lastCheck', 'sessionChecked', 'token', 'userId', 'userType'],
     );
-    expect(initialSessionState).toMatchObject({ isAuthenticated: false, isGuest: false, sessionChecked: false, token: null, user: null, credits: 0 });
+    expect(initialSessionState).toMatchObject({ isAuthenticated: false, isGuest: false, sessionChecked: false, token: null, userId: null });
   });
 });
 
-describe('checkAuth', () => {
+describe('checkSession (the start-up check)', () => {
   it('makes a stored guestId with a live token a guest session, without calling the server', async () => {
     const token = makeToken({ isGuest: true, sub: GUEST_ID });
     storage.setToken(token);
     storage.setGuestId(GUEST_ID);
-    await session().checkAuth();
+    await checkSession();
     expect(session()).toMatchObject({ isGuest: true, isAuthenticated: false, userType: 'guest', guestId: GUEST_ID, token, sessionChecked: true, isLoading: false });
-    expect(session().user).toEqual({ _id: GUEST_ID, role: 'guest', isGuest: true });
+    expect(session().userId).toBe(GUEST_ID);
     expect(server.requests).toHaveLength(0);
   });
 
   it('clears a guest session whose token has run out (guests cannot refresh)', async () => {
     storage.setToken(makeToken({ isGuest: true, expInSeconds: 60 }));
     storage.setGuestId(GUEST_ID);
-    await session().checkAuth();
+    await checkSession();
     expect(session()).toMatchObject({ isGuest: false, guestId: null, token: null, sessionChecked: true, error: 'Authentication failed' });
     expect(storage.getGuestId()).toBeNull();
     expect(server.requests).toHaveLength(0);
@@ -77,15 +99,15 @@ describe('checkAuth', () => {
 
   it('clears a stored guestId without a token', async () => {
     storage.setGuestId(GUEST_ID);
-    await session().checkAuth();
+    await checkSession();
     expect(session()).toMatchObject({ isGuest: false, guestId: null, token: null, sessionChecked: true, isLoading: false, error: 'No token found' });
     expect(storage.getGuestId()).toBeNull();
   });
 
   it('clears the session when no token is stored', async () => {
     localStorage.setItem(STORAGE_KEYS.userRole, 'user');
-    await session().checkAuth();
-    expect(session()).toMatchObject({ isAuthenticated: false, user: null, token: null, sessionChecked: true, isLoading: false, error: 'No token found' });
+    await checkSession();
+    expect(session()).toMatchObject({ isAuthenticated: false, userId: null, token: null, sessionChecked: true, isLoading: false, error: 'No token found' });
     expect(localStorage.getItem(STORAGE_KEYS.userRole)).toBeNull();
     expect(server.requests).toHaveLength(0);
   });
@@ -95,9 +117,11 @@ describe('checkAuth', () => {
     storage.setToken(token);
     server.on('GET', '/api/auth/me', { body: { user } });
     const started = Date.now();
-    await session().checkAuth();
+    await checkSession();
     expect(hits('/api/auth/me')[0]!.at - started).toBeGreaterThanOrEqual(AUTH_CHECK_DELAY_MS - 5);
-    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, userType: 'user', token, user, credits: 12.5, sessionChecked: true, isLoading: false, error: null });
+    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, userType: 'user', token, userId: user._id, sessionChecked: true, isLoading: false, error: null });
+    expect(cachedUser()).toEqual(user);
+    expect(cachedCredits(user._id)).toBe(12.5);
     expect(storage.getUserRole()).toBe('user');
     expect(storage.getUserSubroles()).toEqual(['beta']);
   });
@@ -107,7 +131,7 @@ describe('checkAuth', () => {
     storage.setToken(makeToken({ expInSeconds: 100 }));
     server.on('POST', '/api/refresh-token', { body: { token: fresh } });
     server.on('GET', '/api/auth/me', { body: { user } });
-    await session().checkAuth();
+    await checkSession();
     expect(server.requests.map((r) => r.path)).toEqual(['/api/refresh-token', '/api/auth/me']);
     expect(hits('/api/auth/me')[0]?.headers.authorization).toBe(`Bearer ${fresh}`);
     expect(session()).toMatchObject({ isAuthenticated: true, token: fresh });
@@ -116,9 +140,9 @@ describe('checkAuth', () => {
   it('treats an unreadable token as expired and clears the session when the refresh fails', async () => {
     storage.setToken('garbage');
     server.on('POST', '/api/refresh-token', { status: 401, body: { error: 'Invalid or expired token', code: 'INVALID_TOKEN' } });
-    await session().checkAuth();
+    await checkSession();
     expect(hits('/api/auth/me')).toHaveLength(0);
-    expect(session()).toMatchObject({ isAuthenticated: false, token: null, user: null, sessionChecked: true, isLoading: false, error: 'Token refresh failed' });
+    expect(session()).toMatchObject({ isAuthenticated: false, token: null, userId: null, sessionChecked: true, isLoading: false, error: 'Token refresh failed' });
     expect(storage.getToken()).toBeNull();
     expect(redirects).toBe(0);
   });
@@ -126,7 +150,7 @@ describe('checkAuth', () => {
   it('clears the session when the refresh answers no token', async () => {
     storage.setToken(makeToken({ expInSeconds: 100 }));
     server.on('POST', '/api/refresh-token', { body: {} });
-    await session().checkAuth();
+    await checkSession();
     expect(hits('/api/auth/me')).toHaveLength(0);
     expect(session()).toMatchObject({ isAuthenticated: false, token: null, sessionChecked: true, error: 'Token refresh failed' });
     expect(storage.getToken()).toBeNull();
@@ -136,8 +160,9 @@ describe('checkAuth', () => {
     storage.setToken(makeToken());
     storage.setUserRole('user');
     server.on('GET', '/api/auth/me', { status: 500, body: { error: 'Internal error', code: 'INTERNAL' } });
-    await session().checkAuth();
-    expect(session()).toMatchObject({ isAuthenticated: false, user: null, token: null, sessionChecked: true, isLoading: false, error: 'User fetch failed' });
+    await checkSession();
+    expect(session()).toMatchObject({ isAuthenticated: false, userId: null, token: null, sessionChecked: true, isLoading: false, error: 'User fetch failed' });
+    expect(cachedUser()).toBeNull();
     expect(storage.getToken()).toBeNull();
     expect(storage.getUserRole()).toBeNull();
   });
@@ -147,7 +172,7 @@ describe('checkAuth', () => {
       throw new Error('storage broke');
     });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    await session().checkAuth();
+    await checkSession();
     expect(session()).toMatchObject({ isAuthenticated: false, sessionChecked: true, isLoading: false, error: 'Authentication failed' });
   });
 
@@ -155,7 +180,7 @@ describe('checkAuth', () => {
     const token = makeToken({ isGuest: true, sub: GUEST_ID });
     storage.setToken(token);
     server.on('GET', '/api/auth/me', { body: { user: { _id: GUEST_ID, role: 'guest', isGuest: true } } });
-    await session().checkAuth();
+    await checkSession();
     expect(session()).toMatchObject({ isGuest: true, userType: 'guest', guestId: GUEST_ID });
     expect(storage.getGuestId()).toBe(GUEST_ID);
   });
@@ -170,10 +195,12 @@ describe('login', () => {
     server.on('POST', '/api/login', { body: { user, token } });
     const cookieWrites = vi.spyOn(document, 'cookie', 'set');
 
-    await expect(session().login(input)).resolves.toEqual(user);
+    await expect(login(input)).resolves.toEqual(user);
 
     expect(server.requests[0]?.body).toEqual({ ...input, guestId: GUEST_ID });
-    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, userType: 'user', token, user, credits: 12.5, error: null, isLoading: false });
+    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, userType: 'user', token, userId: user._id, error: null, isLoading: false });
+    expect(cachedUser()).toEqual(user);
+    expect(cachedCredits(user._id)).toBe(12.5);
     expect(storage.getToken()).toBe(token);
     expect(storage.getUserRole()).toBe('user');
     expect(storage.getUserSubroles()).toEqual(['beta']);
@@ -185,7 +212,7 @@ describe('login', () => {
   it('keeps the token cookie for 30 days with remember me', async () => {
     server.on('POST', '/api/login', { body: { user, token: makeToken({ lifetimeSeconds: 30 * 86_400 }) } });
     const cookieWrites = vi.spyOn(document, 'cookie', 'set');
-    await session().login({ ...input, rememberMe: true });
+    await login({ ...input, rememberMe: true });
     expect(cookieWrites.mock.calls.map((c) => c[0]).find((c) => c.startsWith('token='))).toContain('Max-Age=2592000');
   });
 
@@ -194,21 +221,21 @@ describe('login', () => {
     ['no token', () => ''],
   ])('refuses %s in the answer', async (_label, token) => {
     server.on('POST', '/api/login', { body: { user, token: token() } });
-    await expect(session().login(input)).rejects.toThrow('Invalid or expired token received');
+    await expect(login(input)).rejects.toThrow('Invalid or expired token received');
     expect(session()).toMatchObject({ isAuthenticated: false, error: 'Invalid or expired token received', isLoading: false });
     expect(storage.getToken()).toBeNull();
   });
 
   it("shows the server's error", async () => {
     server.on('POST', '/api/login', { status: 401, body: { error: 'Invalid username or password', code: 'INVALID_CREDENTIALS' } });
-    await expect(session().login(input)).rejects.toMatchObject({ status: 401 });
+    await expect(login(input)).rejects.toMatchObject({ status: 401 });
     expect(session().error).toBe('Invalid username or password');
     expect(redirects).toBe(0);
   });
 
   it('falls back to "Login failed" when the server gives no reason', async () => {
     server.on('POST', '/api/login', { status: 502 });
-    await expect(session().login(input)).rejects.toBeDefined();
+    await expect(login(input)).rejects.toBeDefined();
     expect(session().error).toBe('Login failed');
   });
 
@@ -220,7 +247,7 @@ describe('login', () => {
       throw new Error('hook broke');
     });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    await session().login(input);
+    await login(input);
     await vi.waitFor(() => expect(seen).toEqual(['ada']));
     expect(session().isAuthenticated).toBe(true);
     off();
@@ -228,11 +255,11 @@ describe('login', () => {
   });
 });
 
-describe('guestLogin', () => {
+describe('startGuestSession', () => {
   it('starts a guest session and stores the token and guestId', async () => {
     const token = makeToken({ isGuest: true, sub: GUEST_ID });
     server.on('POST', '/api/guest', { status: 201, body: { user: { _id: GUEST_ID, role: 'guest', isGuest: true }, token, guestId: GUEST_ID } });
-    await session().guestLogin();
+    await startGuestSession();
     expect(session()).toMatchObject({ isGuest: true, isAuthenticated: false, userType: 'guest', token, guestId: GUEST_ID });
     expect(storage.getToken()).toBe(token);
     expect(storage.getGuestId()).toBe(GUEST_ID);
@@ -244,7 +271,7 @@ describe('guestLogin', () => {
     const token = makeToken({ isGuest: true, sub: GUEST_ID });
     server.on('POST', '/api/guest', { status: 201, body: { user: { _id: GUEST_ID, role: 'guest', isGuest: true }, token, guestId: GUEST_ID } });
     const cookieWrites = vi.spyOn(document, 'cookie', 'set');
-    await session().guestLogin();
+    await startGuestSession();
     const written = cookieWrites.mock.calls.map((c) => c[0]);
     expect(written.find((c) => c.startsWith('token='))).toBe(`token=${token}; Path=/; Max-Age=86400; SameSite=lax`);
     expect(written.find((c) => c.startsWith('guestId='))).toBe(`guestId=${GUEST_ID}; Path=/; Max-Age=86400; SameSite=lax`);
@@ -252,7 +279,7 @@ describe('guestLogin', () => {
 
   it('reports a failure', async () => {
     server.on('POST', '/api/guest', { status: 429, body: { error: 'Too many requests', code: 'RATE_LIMITED' } });
-    await expect(session().guestLogin()).rejects.toBeDefined();
+    await expect(startGuestSession()).rejects.toBeDefined();
     expect(session()).toMatchObject({ isGuest: false, error: 'Too many requests', isLoading: false });
   });
 });
@@ -266,21 +293,22 @@ describe('register', () => {
     server.on('POST', '/api/register', { status: 201, body: { user, token } });
     const seen: string[] = [];
     const off = onUserLogin((u) => void seen.push(u._id));
-    await session().register(input);
+    await register(input);
     expect(server.requests[0]?.body).toEqual({ ...input, guestId: GUEST_ID });
     expect(storage.getToken()).toBe(token);
     expect(storage.getGuestId()).toBeNull();
-    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, guestId: null, user });
+    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, guestId: null, userId: user._id });
+    expect(cachedUser()).toEqual(user);
     await vi.waitFor(() => expect(seen).toEqual([user._id]));
     off();
   });
 
   it("shows the server's error, else Registration failed", async () => {
     server.on('POST', '/api/register', { status: 409, body: { error: 'That username is taken', code: 'USERNAME_TAKEN' } });
-    await expect(session().register(input)).rejects.toBeDefined();
+    await expect(register(input)).rejects.toBeDefined();
     expect(session().error).toBe('That username is taken');
     server.on('POST', '/api/register', { status: 500 });
-    await expect(session().register(input)).rejects.toBeDefined();
+    await expect(register(input)).rejects.toBeDefined();
     expect(session().error).toBe('Registration failed');
   });
 });
@@ -292,26 +320,30 @@ describe('logout', () => {
     document.documentElement.dataset.theme = 'light';
     server.on('POST', '/api/logout', { body: { message: 'Logout successful' } });
 
-    await expect(session().logout()).resolves.toBe(true);
+    await expect(logout()).resolves.toBe(true);
 
     expect(storage.getToken()).toBeNull();
     expect(localStorage.length).toBe(0);
     expect(document.documentElement.dataset.theme).toBe('system');
   });
 
-  it('clears all local storage and the user state once the server confirms', async () => {
+  it('clears all local storage, the user state and every cached answer once the server confirms', async () => {
     const token = makeToken();
     storage.setToken(token);
     localStorage.setItem(STORAGE_KEYS.rewardClaims, '{}');
-    useSessionStore.setState({ isAuthenticated: true, token, user, credits: 12.5 });
+    useSessionStore.setState({ isAuthenticated: true, token, userId: user._id });
+    queryClient.setQueryData(sessionKeys.user, user);
+    queryClient.setQueryData(sessionKeys.credits(user._id), 12.5);
     server.on('POST', '/api/logout', { body: { message: 'Logout successful' } });
     server.on('GET', '/api/things', { body: {} });
 
-    await expect(session().logout()).resolves.toBe(true);
+    await expect(logout()).resolves.toBe(true);
 
     expect(hits('/api/logout')[0]?.headers.authorization).toBe(`Bearer ${token}`);
     expect(localStorage.length).toBe(0);
-    expect(session()).toMatchObject({ isAuthenticated: false, token: null, user: null, credits: 0 });
+    expect(session()).toMatchObject({ isAuthenticated: false, token: null, userId: null });
+    expect(cachedUser()).toBeNull();
+    expect(cachedCredits(user._id)).toBeUndefined();
     await api.get('/api/things');
     expect(hits('/api/things')[0]?.headers.authorization).toBeUndefined();
   });
@@ -319,12 +351,14 @@ describe('logout', () => {
   it('only logs a failure and keeps the session', async () => {
     const token = makeToken();
     storage.setToken(token);
-    useSessionStore.setState({ isAuthenticated: true, token, user });
+    useSessionStore.setState({ isAuthenticated: true, token, userId: user._id });
+    queryClient.setQueryData(sessionKeys.user, user);
     server.on('POST', '/api/logout', { status: 503, body: { error: 'Unavailable', code: 'UNAVAILABLE' } });
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    await expect(session().logout()).resolves.toBe(false);
+    await expect(logout()).resolves.toBe(false);
     expect(logged).toHaveBeenCalled();
     expect(session()).toMatchObject({ isAuthenticated: true, token });
+    expect(cachedUser()).toEqual(user);
     expect(storage.getToken()).toBe(token);
   });
 });
@@ -335,9 +369,9 @@ describe('clearSession', () => {
     storage.setGuestId(GUEST_ID);
     storage.setUserRole('user');
     localStorage.setItem(STORAGE_KEYS.rewardClaims, '{}');
-    useSessionStore.setState({ isAuthenticated: true, user, credits: 3 });
+    useSessionStore.setState({ isAuthenticated: true, userId: user._id });
     session().clearSession();
-    expect(session()).toMatchObject({ isAuthenticated: false, isGuest: false, user: null, credits: 0, token: null, guestId: null, sessionChecked: true });
+    expect(session()).toMatchObject({ isAuthenticated: false, isGuest: false, userId: null, token: null, guestId: null, sessionChecked: true });
     expect(storage.getToken()).toBeNull();
     expect(storage.getGuestId()).toBeNull();
     expect(storage.getUserRole()).toBeNull();
@@ -345,36 +379,20 @@ describe('clearSession', () => {
   });
 });
 
-describe('refreshToken', () => {
-  it('stores and returns the new token', async () => {
-    const fresh = makeToken({ expInSeconds: 7200 });
-    storage.setToken(makeToken());
-    server.on('POST', '/api/refresh-token', { body: { token: fresh } });
-    await expect(session().refreshToken()).resolves.toBe(fresh);
-    expect(session().token).toBe(fresh);
-    expect(storage.getToken()).toBe(fresh);
-  });
-
-  it('fails with "No token to refresh" and resets the user', async () => {
-    useSessionStore.setState({ isAuthenticated: true, user });
-    await expect(session().refreshToken()).rejects.toThrow('No token to refresh');
-    expect(session()).toMatchObject({ isAuthenticated: false, user: null, error: 'No token to refresh' });
-  });
-
-  it('fails with "No token received", removes the stored token and resets the user', async () => {
-    storage.setToken(makeToken());
-    useSessionStore.setState({ isAuthenticated: true, user, credits: 12.5 });
-    server.on('POST', '/api/refresh-token', { body: {} });
-    await expect(session().refreshToken()).rejects.toThrow('No token received');
-    expect(storage.getToken()).toBeNull();
-    expect(session()).toMatchObject({ isAuthenticated: false, user: null, token: null, credits: 0 });
-  });
-
-  it('never refreshes for a guest', async () => {
-    storage.setToken(makeToken({ isGuest: true }));
-    useSessionStore.setState({ isGuest: true, userType: 'guest' });
-    await expect(session().refreshToken()).resolves.toBeNull();
+describe('token renewal', () => {
+  it('never refreshes a guest token, even without a stored guestId: the session is cleared', async () => {
+    storage.setToken(makeToken({ isGuest: true, expInSeconds: 100 }));
+    await checkSession();
     expect(server.requests).toHaveLength(0);
+    expect(session()).toMatchObject({ isGuest: false, token: null, sessionChecked: true, error: 'Token refresh failed' });
+  });
+
+  it('a failed refresh removes the stored token and resets the user (docs/product.md#states)', () => {
+    storage.setToken(makeToken());
+    useSessionStore.setState({ isAuthenticated: true, token: storage.getToken(), userId: user._id });
+    session().refreshFailed('No token received');
+    expect(storage.getToken()).toBeNull();
+    expect(session()).toMatchObject({ isAuthenticated: false, userId: null, token: null, error: 'No token received' });
   });
 
   it("mirrors the client's own refresh before a request", async () => {
@@ -390,74 +408,61 @@ describe('refreshToken', () => {
 describe('when the client cannot renew the session', () => {
   it('drops the token and the user, and sends the visitor to /login', async () => {
     storage.setToken(makeToken());
-    useSessionStore.setState({ isAuthenticated: true, userType: 'user', token: storage.getToken(), user, credits: 12.5 });
+    useSessionStore.setState({ isAuthenticated: true, userType: 'user', token: storage.getToken(), userId: user._id });
     server.on('GET', '/api/things', { status: 401, body: { error: 'Session has ended', code: 'SESSION_ENDED' } });
     server.on('POST', '/api/refresh-token', { status: 401, body: { error: 'Session has ended', code: 'SESSION_ENDED' } });
     await expect(api.get('/api/things')).rejects.toMatchObject({ status: 401 });
-    expect(session()).toMatchObject({ isAuthenticated: false, token: null, user: null, credits: 0 });
+    expect(session()).toMatchObject({ isAuthenticated: false, token: null, userId: null });
     expect(storage.getToken()).toBeNull();
     expect(redirects).toBe(1);
   });
 });
 
-describe('fetchUser', () => {
-  it('loads the user', async () => {
+describe('the user and the balance (query cache)', () => {
+  it('reads the signed-in user', async () => {
     storage.setToken(makeToken());
     server.on('GET', '/api/auth/me', { body: { user } });
-    await expect(session().fetchUser()).resolves.toEqual(user);
-    expect(session().user).toEqual(user);
+    await expect(queryClient.fetchQuery(sessionUserQueryOptions)).resolves.toEqual(user);
+    expect(cachedUser()).toEqual(user);
   });
 
-  it('on failure sets userType guest and removes the token and guestId', async () => {
-    storage.setToken(makeToken());
-    storage.setGuestId(GUEST_ID);
-    server.on('GET', '/api/auth/me', { status: 500 });
-    await expect(session().fetchUser()).rejects.toBeDefined();
-    expect(session()).toMatchObject({ userType: 'guest', token: null, guestId: null, error: 'Failed to fetch user' });
-    expect(storage.getToken()).toBeNull();
-    expect(storage.getGuestId()).toBeNull();
-  });
-
-  it("reports the server's error when there is one", async () => {
+  it('on a failed user fetch at start-up removes the token and clears the session', async () => {
     storage.setToken(makeToken());
     server.on('GET', '/api/auth/me', { status: 403, body: { error: 'Account disabled', code: 'FORBIDDEN' } });
-    await expect(session().fetchUser()).rejects.toBeDefined();
-    expect(session().error).toBe('Account disabled');
+    await checkSession();
+    expect(storage.getToken()).toBeNull();
+    expect(session()).toMatchObject({ isAuthenticated: false, token: null, guestId: null, error: 'User fetch failed' });
   });
-});
 
-describe('fetchCredits', () => {
   it("loads the signed-in user's balance", async () => {
     storage.setToken(makeToken());
-    useSessionStore.setState({ isAuthenticated: true, user });
     server.on('GET', `/api/users/${user._id}/credits`, { body: { credits: 40.25 } });
-    await expect(session().fetchCredits()).resolves.toBe(40.25);
-    expect(session().credits).toBe(40.25);
+    await expect(queryClient.fetchQuery(creditsQueryOptions(user._id))).resolves.toBe(40.25);
+    expect(cachedCredits(user._id)).toBe(40.25);
   });
 
-  it('reports "Failed to fetch credits"', async () => {
-    storage.setToken(makeToken());
-    useSessionStore.setState({ isAuthenticated: true, user });
-    server.on('GET', `/api/users/${user._id}/credits`, { status: 403, body: { error: 'Forbidden', code: 'FORBIDDEN' } });
-    await expect(session().fetchCredits()).rejects.toBeDefined();
-    expect(session().error).toBe('Failed to fetch credits');
+  it('never asks for a balance without a signed-in user', async () => {
+    expect(hook(() => useCredits(null)).fetchStatus).toBe('idle');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(server.requests).toHaveLength(0);
   });
 });
 
 describe('completeOnboarding', () => {
-  it('marks onboarding completed (completed defaults to true) and keeps the updated user', async () => {
+  it('marks onboarding completed and keeps the updated user in the cache', async () => {
     storage.setToken(makeToken());
-    useSessionStore.setState({ isAuthenticated: true, user });
+    queryClient.setQueryData(sessionKeys.user, user);
     server.on('PUT', '/api/onboarding', (r) => ({ body: { user: { ...user, onboardingCompleted: (r.body as { completed: boolean }).completed } } }));
-    await session().completeOnboarding();
+    await hook(useCompleteOnboarding).mutateAsync(true);
     expect(server.requests[0]?.body).toEqual({ completed: true });
-    expect((session().user as User).onboardingCompleted).toBe(true);
+    expect((cachedUser() as User).onboardingCompleted).toBe(true);
   });
 
-  it('reports "Failed to update onboarding"', async () => {
+  it('fails without changing the cached user', async () => {
     storage.setToken(makeToken());
+    queryClient.setQueryData(sessionKeys.user, user);
     server.on('PUT', '/api/onboarding', { status: 500 });
-    await expect(session().completeOnboarding()).rejects.toBeDefined();
-    expect(session().error).toBe('Failed to update onboarding');
+    await expect(hook(useCompleteOnboarding).mutateAsync(true)).rejects.toBeDefined();
+    expect((cachedUser() as User).onboardingCompleted).toBe(false);
   });
 });

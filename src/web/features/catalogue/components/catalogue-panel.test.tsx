@@ -6,7 +6,7 @@ import { configureApiClient } from '#web/lib/api-client';
 import { storage } from '#web/lib/storage';
 import { renderWithQuery as render } from '#web/test/render';
 import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
-import { ShopManager } from './shop-manager';
+import { CataloguePanel } from './catalogue-panel';
 
 let server: ScriptedApiServer;
 
@@ -54,10 +54,10 @@ afterEach(() => {
   configureApiClient(null);
 });
 
-describe('ShopManager', () => {
+describe('CataloguePanel', () => {
   it('adds an item with the price in cents and unlimited stock, after checking the fields itself', async () => {
     server.on('POST', '/api/admin/catalogue', (req) => ({ status: 201, body: { item: item({ _id: 'item-3', ...(req.body as object) }) } }));
-    render(<ShopManager isAdmin />);
+    render(<CataloguePanel isAdmin />);
     const table = await screen.findByRole('table', { name: 'Catalogue items' });
     expect(within(table).getByText('Hidden')).toBeTruthy();
     const form = screen.getByRole('form', { name: 'Add an item' });
@@ -78,7 +78,7 @@ describe('ShopManager', () => {
 
   it('hides an item with one change', async () => {
     server.on('PUT', '/api/admin/catalogue/item-1', (req) => ({ body: { item: item({ ...(req.body as object) }) } }));
-    render(<ShopManager isAdmin />);
+    render(<CataloguePanel isAdmin />);
     fireEvent.click(await screen.findByRole('button', { name: 'Hide Sticker pack' }));
     await waitFor(() => expect(server.requests.find((r) => r.method === 'PUT')?.body).toEqual({ active: false }));
   });
@@ -86,7 +86,7 @@ describe('ShopManager', () => {
   it('fulfils, and refunds only after a second confirmation', async () => {
     server.on('POST', '/api/admin/orders/order-1/fulfil', { body: { order: order({ status: 'fulfilled' }) } });
     server.on('POST', '/api/admin/orders/order-1/refund', { body: { order: order({ status: 'refunded', refundLedgerEntryId: 'entry-2' }) } });
-    render(<ShopManager isAdmin />);
+    render(<CataloguePanel isAdmin />);
     fireEvent.click(await screen.findByRole('button', { name: 'Fulfil Sticker pack for bob' }));
     await waitFor(() => expect(server.requests.some((r) => r.path === '/api/admin/orders/order-1/fulfil')).toBe(true));
 
@@ -98,7 +98,7 @@ describe('ShopManager', () => {
   });
 
   it('shows support the lists without the admin tools', async () => {
-    render(<ShopManager isAdmin={false} />);
+    render(<CataloguePanel isAdmin={false} />);
     await screen.findByRole('table', { name: 'Catalogue items' });
     expect(screen.queryByRole('form', { name: 'Add an item' })).toBeNull();
     expect(screen.queryByRole('button', { name: /Hide/ })).toBeNull();

@@ -2,8 +2,8 @@ import { CatalogueManager } from './catalogue-manager';
 import { OrdersManager } from './orders-manager';
 import '../catalogue.css';
 
-/** The operator console's Shop tab: the catalogue and the orders. */
-export function ShopManager({ isAdmin }: { isAdmin: boolean }) {
+/** The operator console's Catalogue tab: the catalogue and the orders. */
+export function CataloguePanel({ isAdmin }: { isAdmin: boolean }) {
   return (
     <>
       <CatalogueManager isAdmin={isAdmin} />

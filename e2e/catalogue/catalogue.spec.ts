@@ -8,7 +8,7 @@ const SLOW = { timeout: 30_000 };
 
 const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Math.random().toString(36).slice(2, 5)}`;
 
-/** A signed-in user past onboarding, so the dashboard shows the balance, the top-up form and the shop. */
+/** A signed-in user past onboarding, so the dashboard shows the balance, the top-up form and the catalogue. */
 async function signedInUser(page: Page): Promise<{ token: string; username: string }> {
   const account = await signIn(page);
   const res = await page.request.put('/api/onboarding', { data: { completed: true }, headers: { authorization: `Bearer ${account.token}` } });
@@ -27,8 +27,8 @@ async function addItemByApi(admin: Page, body: { name: string; priceCents: numbe
   return ((await res.json()) as { item: { _id: string } }).item._id;
 }
 
-const shop = (page: Page) => page.getByRole('region', { name: 'Use your credits' });
-const itemCard = (page: Page, name: string) => shop(page).getByTestId('catalogue-item').filter({ has: page.getByRole('heading', { name, exact: true }) });
+const catalogue = (page: Page) => page.getByRole('region', { name: 'Use your credits' });
+const itemCard = (page: Page, name: string) => catalogue(page).getByTestId('catalogue-item').filter({ has: page.getByRole('heading', { name, exact: true }) });
 
 test('an admin adds an item; a user tops up, buys it after confirming, sees the order and the new balance; staff fulfil it', async ({ page, browser, consoleErrors }) => {
   test.setTimeout(180_000);
@@ -37,7 +37,7 @@ test('an admin adds an item; a user tops up, buys it after confirming, sees the 
   // The admin adds the item in the staff console.
   const admin = await staffPage(browser, 'admin');
   await admin.getByRole('link', { name: 'Staff console' }).click();
-  await admin.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Shop' }).click();
+  await admin.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Catalogue' }).click();
   const form = admin.getByRole('form', { name: 'Add an item' });
   await form.getByLabel('Name').fill(name);
   await form.getByLabel('Description').fill('An answer from a person within the hour.');
@@ -87,7 +87,7 @@ test('an admin adds an item; a user tops up, buys it after confirming, sees the 
 
   await expect(page.getByTestId('credit-balance')).toHaveText('6.50', SLOW);
   await expect(card).toContainText('2 left', SLOW);
-  const orderRow = shop(page).getByTestId('order-row').filter({ hasText: name });
+  const orderRow = catalogue(page).getByTestId('order-row').filter({ hasText: name });
   await expect(orderRow.getByTestId('order-status')).toHaveText('Paid', SLOW);
   await expect(orderRow.getByRole('link', { name: `Receipt for ${name}` })).toHaveAttribute('href', /^\/dashboard\/receipts\/[0-9a-f-]{36}$/);
   await expect(page.getByRole('region', { name: 'Credit history' }).getByText('−12.50')).toBeVisible(SLOW);
@@ -102,7 +102,7 @@ test('an admin adds an item; a user tops up, buys it after confirming, sees the 
 
   // The user sees it fulfilled.
   await page.reload();
-  const fulfilled = shop(page).getByTestId('order-row').filter({ hasText: name });
+  const fulfilled = catalogue(page).getByTestId('order-row').filter({ hasText: name });
   await expect(fulfilled.getByTestId('order-status')).toHaveText('Fulfilled', SLOW);
   await admin.context().close();
 
@@ -139,7 +139,7 @@ test('not enough credits shows the shortfall and a Top up link that fills in the
   await admin.context().close();
 
   await signedInUser(page);
-  // A phone: the shop fits the width.
+  // A phone: the catalogue fits the width.
   await page.setViewportSize({ width: 360, height: 740 });
   await page.goto('/dashboard');
   await expect(page.getByTestId('credit-balance')).toHaveText('0.00', SLOW);
@@ -150,12 +150,12 @@ test('not enough credits shows the shortfall and a Top up link that fills in the
   await expect(dialog.getByRole('button', { name: /Confirm/ })).toBeDisabled();
   const link = dialog.getByRole('link', { name: 'Top up 12.50 credits' });
   await expect(link).toHaveAttribute('href', '/dashboard?topup=12.50#top-up');
-  // The dialog and the shop fit the screen (the page header's long test usernames may not: not ours).
-  for (const box of [await dialog.boundingBox(), await shop(page).boundingBox()]) {
+  // The dialog and the catalogue fit the screen (the page header's long test usernames may not: not ours).
+  for (const box of [await dialog.boundingBox(), await catalogue(page).boundingBox()]) {
     expect(box!.x).toBeGreaterThanOrEqual(0);
     expect(box!.x + box!.width).toBeLessThanOrEqual(360);
   }
-  expect(await shop(page).evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
+  expect(await catalogue(page).evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(0);
   await link.click();
 
   await expect(dialog).toBeHidden();
@@ -182,7 +182,7 @@ test('a guest sees the catalogue and is asked to sign up to buy', async ({ page,
   const card = itemCard(page, name);
   await expect(card).toContainText('4.99 credits', SLOW);
   await expect(card).toContainText('5 left');
-  await expect(shop(page).getByRole('button', { name: /Buy/ })).toHaveCount(0);
+  await expect(catalogue(page).getByRole('button', { name: /Buy/ })).toHaveCount(0);
   await card.getByRole('link', { name: `Sign up to buy ${name}` }).click();
   await expect(page).toHaveURL(/\/register$/);
   expect(consoleErrors).toEqual([]);
@@ -225,7 +225,7 @@ test('a price changed while the dialog was open is not charged: the dialog shows
   await dialog.getByRole('button', { name: 'Confirm: pay 3.00 credits' }).click();
   await expect(dialog).toBeHidden(SLOW);
   await expect(page.getByTestId('credit-balance')).toHaveText('7.00', SLOW);
-  const orderRow = shop(page).getByTestId('order-row').filter({ hasText: name });
+  const orderRow = catalogue(page).getByTestId('order-row').filter({ hasText: name });
   await expect(orderRow).toContainText('3.00', SLOW);
   await expect(orderRow.getByTestId('order-status')).toHaveText('Paid');
   expect(consoleErrors).toEqual([]);
