@@ -78,6 +78,10 @@ export async function createCore(deps: AppDeps): Promise<{ app: App; ctx: AppCon
     trustProxy: config.trustProxy,
     forceCloseConnections: 'idle',
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // Start-up hooks (listening for cache invalidations, starting the job queue) wait on the database;
+    // on a busy machine or a database still warming up they can take longer than Fastify's 10 s default,
+    // and a start that gives up is worse than a slow one (/readyz answers only once it is done).
+    pluginTimeout: 120_000,
   }).withTypeProvider<ZodTypeProvider>();
 
   // Every body, query string and path param: strict input rules, then the route's schema (decision 0110).
