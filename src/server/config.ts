@@ -27,8 +27,13 @@ const envSchema = z.object({
   DISCORD_CLIENT_ID: z.string().optional(),
   DISCORD_CLIENT_SECRET: z.string().optional(),
   DISCORD_API_BASE: z.url().optional(),
+  /** The Discord application's bot (notifications by direct message) and the product's server it sits in. */
+  DISCORD_BOT_TOKEN: z.string().optional(),
+  DISCORD_GUILD_ID: z.string().regex(/^\d{1,20}$/, 'DISCORD_GUILD_ID must be a Discord id (digits)').optional(),
   TELEGRAM_BOT_TOKEN: z.string().optional(),
   TELEGRAM_BOT_NAME: z.string().optional(),
+  /** The Bot API base (default https://api.telegram.org); `/bot<token>/<method>` is appended. */
+  TELEGRAM_API_BASE: z.url().optional(),
   TURNSTILE_SITE_KEY: z.string().optional(),
   TURNSTILE_SECRET: z.string().optional(),
   TURNSTILE_API_BASE: z.url().optional(),
@@ -86,6 +91,11 @@ export interface DiscordConfig {
   clientSecret: string;
   /** The API base (token, /users/@me); null: the sandbox mounted on this server. */
   apiBase: string | null;
+  /**
+   * The application's bot, which sends notifications as direct messages, and the product's server
+   * (guild) connecting adds people to so the bot may write to them; null: no Discord notifications.
+   */
+  bot: { token: string; guildId: string } | null;
 }
 
 export interface TelegramConfig {
@@ -93,6 +103,8 @@ export interface TelegramConfig {
   botToken: string;
   /** The bot's username, for the Login Widget's data-telegram-login. */
   botName: string;
+  /** The Bot API base (sendMessage); null: the sandbox mounted on this server. */
+  apiBase: string | null;
 }
 
 export interface SwapConfig {
@@ -153,6 +165,8 @@ export const SANDBOX_SECRETS = {
   telegramBotName: 'olympus_sandbox_bot',
   discordClientId: 'sandbox-discord-client',
   discordClientSecret: 'sandbox-discord-secret',
+  discordBotToken: 'sandbox-discord-bot-token',
+  discordGuildId: '100000000000000042',
   turnstileSiteKey: 'sandbox-site-key',
   turnstileSecret: 'sandbox-turnstile-secret',
   swapApiKey: 'sandbox-swap-api-key',
@@ -199,6 +213,12 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
 
   if (env.DISCORD_CLIENT_ID && !env.DISCORD_CLIENT_SECRET) {
     throw new ConfigError('DISCORD_CLIENT_SECRET is required with DISCORD_CLIENT_ID');
+  }
+  if (!env.DISCORD_BOT_TOKEN !== !env.DISCORD_GUILD_ID) {
+    throw new ConfigError('DISCORD_BOT_TOKEN and DISCORD_GUILD_ID go together (the bot writes to members of that server)');
+  }
+  if (env.DISCORD_BOT_TOKEN && !env.DISCORD_CLIENT_ID) {
+    throw new ConfigError('DISCORD_BOT_TOKEN needs DISCORD_CLIENT_ID (connecting is what adds people to the server)');
   }
   if (env.TELEGRAM_BOT_TOKEN && !env.TELEGRAM_BOT_NAME) {
     throw new ConfigError('TELEGRAM_BOT_NAME is required with TELEGRAM_BOT_TOKEN (the Login Widget needs it)');
@@ -253,16 +273,28 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           clientId: env.DISCORD_CLIENT_ID,
           clientSecret: env.DISCORD_CLIENT_SECRET ?? '',
           apiBase: (env.DISCORD_API_BASE ?? 'https://discord.com/api').replace(/\/$/, ''),
+          bot: env.DISCORD_BOT_TOKEN && env.DISCORD_GUILD_ID ? { token: env.DISCORD_BOT_TOKEN, guildId: env.DISCORD_GUILD_ID } : null,
         }
       : {
           sandbox: true,
           clientId: SANDBOX_SECRETS.discordClientId,
           clientSecret: SANDBOX_SECRETS.discordClientSecret,
           apiBase: env.DISCORD_API_BASE ? env.DISCORD_API_BASE.replace(/\/$/, '') : null,
+          bot: { token: SANDBOX_SECRETS.discordBotToken, guildId: SANDBOX_SECRETS.discordGuildId },
         },
     telegram: env.TELEGRAM_BOT_TOKEN
-      ? { sandbox: false, botToken: env.TELEGRAM_BOT_TOKEN, botName: env.TELEGRAM_BOT_NAME ?? '' }
-      : { sandbox: true, botToken: SANDBOX_SECRETS.telegramBotToken, botName: SANDBOX_SECRETS.telegramBotName },
+      ? {
+          sandbox: false,
+          botToken: env.TELEGRAM_BOT_TOKEN,
+          botName: env.TELEGRAM_BOT_NAME ?? '',
+          apiBase: (env.TELEGRAM_API_BASE ?? 'https://api.telegram.org').replace(/\/$/, ''),
+        }
+      : {
+          sandbox: true,
+          botToken: SANDBOX_SECRETS.telegramBotToken,
+          botName: SANDBOX_SECRETS.telegramBotName,
+          apiBase: env.TELEGRAM_API_BASE ? env.TELEGRAM_API_BASE.replace(/\/$/, '') : null,
+        },
     swap: env.SWAP_API_KEY
       ? {
           sandbox: false,

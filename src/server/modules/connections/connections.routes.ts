@@ -79,6 +79,10 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext, 
       const redirectUri = await consumeOAuthState(db, caller.sessionId, 'discord', request.body.state);
       const accessToken = await discord.exchangeCode(request.body.code, redirectUri);
       const user = await discord.fetchCurrentUser(accessToken);
+      // Joining the product's server (guilds.join) is what lets the bot send direct messages. A refusal
+      // does not stop the connection; Discord notifications then say why they were turned off.
+      const joined = await discord.joinGuild(user.id, accessToken);
+      if (joined !== 'joined' && joined !== 'already-member' && joined !== 'no-bot') request.log.warn({ discordGuildJoin: joined }, 'Discord did not add the user to the server');
       await rememberVerification(db, caller.sessionId, 'discord', user.id, { username: user.username, avatar: user.avatar });
       return { id: user.id, username: user.username, avatar: user.avatar };
     },
@@ -119,7 +123,13 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext, 
       if (config.telegram.sandbox) {
         // The same parameters Telegram's own login page receives from the widget.
         const url = new URL(`${config.publicUrl}${TELEGRAM_SANDBOX_LOGIN_PATH}`);
-        url.search = new URLSearchParams({ bot_id: config.telegram.botToken.split(':')[0] ?? '', origin: config.publicUrl, return_to: telegramAuthUrl }).toString();
+        // request_access=write, as the Login Widget's data-request-access="write": the bot may then message them.
+        url.search = new URLSearchParams({
+          bot_id: config.telegram.botToken.split(':')[0] ?? '',
+          origin: config.publicUrl,
+          request_access: 'write',
+          return_to: telegramAuthUrl,
+        }).toString();
         sandboxLoginUrl = url.toString();
       }
       return { botName: config.telegram.botName, authUrl: telegramAuthUrl, sandboxLoginUrl };

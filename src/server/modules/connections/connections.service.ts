@@ -189,3 +189,14 @@ export async function disconnect(db: DbOrTx, userId: string, provider: Provider)
   noteUserChanging(userId);
   await db.update(users).set({ ...set, updatedAt: sql`now()` }).where(eq(users.id, userId));
 }
+
+/**
+ * The account a chat notification goes to: the connected Telegram id (a private chat's id is the user's
+ * id) or Discord id; null when the user has no such connection (or does not exist).
+ */
+export async function findChatAccountId(db: DbOrTx, userId: string, provider: Provider): Promise<string | null> {
+  const column = provider === 'discord' ? users.discord : users.telegram;
+  const [row] = await db.select({ identity: column }).from(users).where(eq(users.id, userId)).limit(1);
+  const id = row?.identity?.id;
+  return typeof id === 'string' && id ? id : null;
+}

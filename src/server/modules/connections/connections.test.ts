@@ -109,7 +109,7 @@ describe.each(ENGINES)('Discord and Telegram connections on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: '0' });
-  });
+  }, 300_000);
   afterAll(async () => {
     await t?.close();
   });
@@ -119,7 +119,8 @@ describe.each(ENGINES)('Discord and Telegram connections on %s', (engine) => {
       const user = await register(t);
       const { authorizeUrl, code, state } = await authorizeDiscord(t, user.token, 'ada_discord');
       expect(authorizeUrl.searchParams.get('client_id')).toBe(SANDBOX_SECRETS.discordClientId);
-      expect(authorizeUrl.searchParams.get('scope')).toBe('identify');
+      // guilds.join: the sandbox has a bot, so connecting also adds the person to the product's server (decision 0267).
+      expect(authorizeUrl.searchParams.get('scope')).toBe('identify guilds.join');
       expect(authorizeUrl.searchParams.get('redirect_uri')).toBe(`${t.config.publicUrl}/discord-callback`);
       expect(state).toBe(authorizeUrl.searchParams.get('state'));
 
@@ -304,6 +305,8 @@ describe.each(ENGINES)('Discord and Telegram connections on %s', (engine) => {
       const login = new URL(res.json.sandboxLoginUrl as string);
       expect(login.pathname).toBe('/sandbox/telegram/login');
       expect(login.searchParams.get('return_to')).toBe(`${t.config.publicUrl}/telegram-callback`);
+      // As the widget's data-request-access="write": the bot may then send notifications (decision 0267).
+      expect(login.searchParams.get('request_access')).toBe('write');
     });
 
     it('verifies a signed login and connects exactly that account', async () => {

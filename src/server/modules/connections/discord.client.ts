@@ -38,7 +38,8 @@ export class DiscordClient {
     url.search = new URLSearchParams({
       response_type: 'code',
       client_id: this.config.clientId,
-      scope: 'identify',
+      // guilds.join lets the bot add the person to the product's server, so it may send them DMs.
+      scope: this.config.bot ? 'identify guilds.join' : 'identify',
       redirect_uri: redirectUri,
       state,
       prompt: 'consent',
@@ -84,6 +85,11 @@ export class DiscordClient {
     });
   }
 
+  /** Adds the user to the product's server with their access token (see `joinGuild`). */
+  joinGuild(discordUserId: string, accessToken: string): Promise<GuildJoin> {
+    return joinGuild(this.config, this.apiBase(), discordUserId, accessToken);
+  }
+
   async fetchCurrentUser(accessToken: string): Promise<DiscordUser> {
     let res: Response;
     let data: Partial<DiscordUser>;
@@ -106,6 +112,32 @@ export class DiscordClient {
       avatar: typeof data.avatar === 'string' ? data.avatar : null,
       global_name: data.global_name ?? null,
     };
+  }
+}
+
+export type GuildJoin = 'joined' | 'already-member' | 'no-bot' | `refused: ${string}` | 'unavailable';
+
+/**
+ * Adds the user to the product's server (`PUT /guilds/{guild.id}/members/{user.id}` with the user's
+ * `guilds.join` access token and the bot's token; 201 added, 204 already there), so the bot shares a
+ * server with them and may DM them. Answers what happened; never throws.
+ */
+export async function joinGuild(config: DiscordConfig, apiBase: string, discordUserId: string, accessToken: string): Promise<GuildJoin> {
+  if (!config.bot) return 'no-bot';
+  try {
+    const res = await fetch(`${apiBase}/guilds/${config.bot.guildId}/members/${discordUserId}`, {
+      method: 'PUT',
+      headers: { authorization: `Bot ${config.bot.token}`, 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ access_token: accessToken }),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    if (res.status === 201) return 'joined';
+    if (res.status === 204) return 'already-member';
+    const data = (await res.json().catch(() => ({}))) as { code?: number; message?: string };
+    if (res.status === 429 || res.status >= 500) return 'unavailable';
+    return `refused: ${res.status} ${data.code ?? ''} ${typeof data.message === 'string' ? data.message.slice(0, 100) : ''}`.trim() as GuildJoin;
+  } catch {
+    return 'unavailable';
   }
 }
 

@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { paths } from '#shared/routes.js';
 import type { AppContext } from '#server/context.js';
 import { DISCORD_SANDBOX_AUTHORIZE_PATH } from '#server/modules/connections/discord.client.js';
+import { registerDiscordBotSandbox } from './discord-bot.sandbox.js';
 import { discordSandboxGrants } from './discord-sandbox.tables.js';
 import { escapeHtml, sendSandboxPage } from './html-page.js';
 
@@ -41,6 +42,7 @@ type Params = Record<string, string | undefined>;
 export function registerDiscordSandbox(app: FastifyInstance, ctx: AppContext): void {
   const { config } = ctx;
   registerDiscordSandboxAvatars(app);
+  registerDiscordBotSandbox(app, ctx);
   const db = ctx.database.db;
   const registeredRedirects = [`${config.publicUrl}${paths.discordCallback}`];
   const redirectOrigins = registeredRedirects.map((uri) => new URL(uri).origin);
@@ -76,7 +78,9 @@ export function registerDiscordSandbox(app: FastifyInstance, ctx: AppContext): v
       'Discord sandbox: authorize Olympus',
       `<h1>Olympus wants to access your Discord account</h1>
 <p>This is the local imitation of Discord's consent screen. Approving sends you back to <strong>${escapeHtml(host)}</strong> with an authorization code.</p>
-<ul><li>Access your username and avatar (scope <code>identify</code>)</li></ul>
+<ul><li>Access your username and avatar (scope <code>identify</code>)</li>${
+      (q.scope ?? '').split(/[\s+]+/).includes('guilds.join') ? '<li>Join the Olympus server, so its bot can send you notifications (scope <code>guilds.join</code>)</li>' : ''
+    }</ul>
 <form method="post" action="${DISCORD_SANDBOX_AUTHORIZE_PATH}">
 ${hidden}
 <label for="username">Sandbox Discord username</label>

@@ -4,6 +4,8 @@ import { paths } from '#shared/routes.js';
 import type { AppContext } from '#server/context.js';
 import { signTelegramLogin, TELEGRAM_SANDBOX_LOGIN_PATH } from '#server/modules/connections/telegram-login.js';
 import { escapeHtml, sendSandboxPage } from '#server/sandbox/discord/html-page.js';
+import { registerTelegramBotSandbox } from './telegram-bot.sandbox.js';
+import { telegramSandboxChats } from './telegram-sandbox.tables.js';
 
 export const TELEGRAM_SANDBOX_DEFAULT_USERNAME = 'sandbox_tg';
 const USERNAME_PATTERN = /^[A-Za-z0-9_]{5,32}$/;
@@ -24,6 +26,7 @@ type Params = Record<string, string | undefined>;
  */
 export function registerTelegramSandbox(app: FastifyInstance, ctx: AppContext): void {
   const { config } = ctx;
+  const db = ctx.database.db;
   const botId = config.telegram.botToken.split(':')[0] ?? '';
   const allowedReturn = `${config.publicUrl}${paths.telegramCallback}`;
   const returnOrigin = new URL(allowedReturn).origin;
@@ -33,6 +36,7 @@ export function registerTelegramSandbox(app: FastifyInstance, ctx: AppContext): 
       done(null, Object.fromEntries(new URLSearchParams(body as string)));
     });
   }
+  registerTelegramBotSandbox(app, ctx);
 
   function problem(q: Params): string | null {
     if (q.bot_id !== botId) return 'Unknown bot (bot_id).';
@@ -56,9 +60,15 @@ ${error ? `<p class="error" role="alert">${escapeHtml(error)}</p>` : ''}
 <form method="post" action="${TELEGRAM_SANDBOX_LOGIN_PATH}">
 <input type="hidden" name="bot_id" value="${escapeHtml(q.bot_id ?? '')}">
 <input type="hidden" name="return_to" value="${escapeHtml(q.return_to ?? '')}">
+<input type="hidden" name="request_access" value="${escapeHtml(q.request_access ?? '')}">
 ${field('username', 'Telegram username', username, 'The same username is always the same Telegram account (5 to 32 letters, digits or underscores).')}
 ${field('first_name', 'First name', q.first_name ?? 'Sandbox')}
 ${field('last_name', 'Last name (optional)', q.last_name ?? 'User')}
+${
+  q.request_access === 'write'
+    ? `<label class="check"><input type="checkbox" name="allow_write" value="1"${q.allow_write === undefined || q.allow_write === '1' ? ' checked' : ''}> Allow @${escapeHtml(config.telegram.botName)} to send me messages</label>`
+    : ''
+}
 <div class="actions">
 <a class="button secondary" href="${escapeHtml(`${config.publicUrl}${paths.settings}`)}">Cancel</a>
 <button class="primary" type="submit">Confirm</button>
@@ -93,6 +103,14 @@ ${field('last_name', 'Last name (optional)', q.last_name ?? 'User')}
       photo_url: `https://t.me/i/userpic/320/${username}.jpg`,
       auth_date: String(Math.floor(Date.now() / 1000)),
     };
+    // The site asked for permission to write (request_access=write) and the person allowed it: the bot may
+    // now start a conversation with them, as on Telegram.
+    if (form.request_access === 'write' && form.allow_write === '1') {
+      await db
+        .insert(telegramSandboxChats)
+        .values({ chatId: fields.id!, writeAccessAt: new Date() })
+        .onConflictDoUpdate({ target: telegramSandboxChats.chatId, set: { writeAccessAt: new Date(), updatedAt: new Date() } });
+    }
     const target = new URL(allowedReturn);
     for (const [key, value] of Object.entries(fields)) if (value !== undefined) target.searchParams.set(key, value);
     target.searchParams.set('hash', signTelegramLogin(config.telegram.botToken, fields));
