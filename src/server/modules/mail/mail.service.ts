@@ -31,6 +31,7 @@ export type MailKind =
   | 'new_device'
   | 'two_factor_notice'
   | 'webhook_disabled'
+  | 'data_export_ready'
   | 'status_confirm'
   | 'status_notice'
   | OptionalKind;
