@@ -8,6 +8,7 @@ import { ChangePasswordForm } from '../components/change-password-form';
 import { MailPreferencesPanel } from '../components/mail-preferences-panel';
 import { SessionsList } from '../components/sessions-list';
 import { WebhooksPanel } from '#web/features/webhooks';
+import { PrivacySection } from '#web/features/privacy';
 import { TwoFactorSettings } from '#web/features/two-factor';
 
 /** /dashboard/settings: security settings. Account connections (Discord, Telegram) belong here too. */
@@ -38,6 +39,9 @@ export default function SettingsPage() {
         </div>
         <div className="span-full">
           <WebhooksPanel />
+        </div>
+        <div className="span-full">
+          <PrivacySection />
         </div>
       </div>
     </section>
