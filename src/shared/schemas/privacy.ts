@@ -35,7 +35,7 @@ export type DataExport = z.infer<typeof dataExportSchema>;
 export const latestDataExportSchema = z.object({ export: dataExportSchema.nullable() });
 export type LatestDataExport = z.infer<typeof latestDataExportSchema>;
 
-/** How long each kind of data is kept: one list for the README, the Privacy section and the prune job's tests. */
+/** How long each kind of data is kept, as the Privacy section shows it (README "How long we keep things" has the full table). */
 export interface RetentionRule {
   what: string;
   kept: string;
@@ -43,13 +43,16 @@ export interface RetentionRule {
 
 export const RETENTION_RULES: readonly RetentionRule[] = [
   { what: 'Your account, balance and settings', kept: 'While your account is open' },
-  { what: 'Ledger entries, payments, exchanges, orders and charges', kept: 'For good: they are financial records, kept even after an account is closed' },
-  { what: 'Guest sessions and guest tickets', kept: '30 days after the guest was last active; longer while a guest swap still has a reward to claim' },
-  { what: 'Signed-in sessions', kept: '30 days after they end (signed out, ended or expired)' },
-  { what: 'One-time links and sign-in challenges', kept: 'Until they expire, then 1 day' },
-  { what: 'Webhook deliveries and their attempts', kept: '30 days after they succeeded or failed for good; never while still being retried' },
-  { what: 'Copies of your data (exports)', kept: `${DATA_EXPORT_TTL_DAYS} days after they are ready` },
-  { what: 'Request logs', kept: 'Not stored in the database: one line per request (never bodies, headers or query strings) goes to the server log, kept by the operator' },
-  { what: 'Test (sandbox) provider data', kept: '30 days after its last change, never while its payment or swap is still open' },
+  { what: 'Ledger entries, payments, exchanges, orders and charges', kept: 'For good: they are financial records' },
+  {
+    what: 'Guest sessions and guest tickets',
+    kept: '30 days after the guest was last active; never while a guest swap is unfinished or its reward can still be claimed',
+  },
+  { what: 'Sessions', kept: '30 days after they end (signed out or expired)' },
+  { what: 'One-time links and sign-in challenges', kept: '1 day after they expire' },
+  { what: 'Webhook deliveries', kept: '30 days after they succeeded or failed for good' },
+  { what: 'Copies of your data', kept: `${DATA_EXPORT_TTL_DAYS} days after they are ready` },
+  { what: 'Request logs', kept: 'Not stored in our database: one line per request, without bodies or headers, goes to the server log' },
+  { what: 'Test (sandbox) provider data', kept: '30 days after its last change, never while its payment or swap is open' },
   { what: 'Rate-limit counters', kept: '1 day' },
 ];
