@@ -10,7 +10,6 @@ import {
 import { isUuid } from '#shared/schemas/common.js';
 import type { DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, notFound } from '#server/errors.js';
-import type { JobQueue } from '#server/jobs/job-queue.js';
 import { knownDevices } from '#server/modules/auth/known-devices.tables.js';
 import { sessions } from '#server/modules/auth/sessions.tables.js';
 import { orders } from '#server/modules/catalogue/catalogue.tables.js';
@@ -30,13 +29,16 @@ import { users } from '#server/modules/users/users.tables.js';
 import { webhookDeliveries, webhooks } from '#server/modules/webhooks/webhooks.tables.js';
 import { dataExports, type DataExportRow } from './privacy.tables.js';
 
-export const DATA_EXPORT_JOB = 'privacy.export';
+/**
+ * The export is built as a task of the mail queue (background work that ends in a mail), not a queue of
+ * its own: every pg-boss queue is a partition table made at start, slow on the embedded database.
+ */
+export const DATA_EXPORT_TASK = 'privacy.export';
 /** The mail kinds that are security or account notices: they belong in the security log. */
 const NOTICE_KINDS = ['password_changed', 'email_change_requested', 'email_changed', 'new_device', 'two_factor_notice', 'webhook_disabled'];
 
 export interface DataExportDeps {
   db: DbOrTx;
-  jobs: JobQueue;
   mail: MailService;
   /** ATTACHMENTS_DIR: ticket files are read from it, the exports are kept in its `exports` folder. */
   attachmentsDir: string;
@@ -69,7 +71,7 @@ export function toDataExportDto(row: DataExportRow): DataExport {
  * two requests at once make one export; the job is queued on the same transaction. A failed export does
  * not count against the day.
  */
-export async function requestDataExport(deps: Pick<DataExportDeps, 'db' | 'jobs'>, userId: string): Promise<{ exportId: string }> {
+export async function requestDataExport(deps: Pick<DataExportDeps, 'db' | 'mail'>, userId: string): Promise<{ exportId: string }> {
   return deps.db.transaction(async (tx) => {
     await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
     const [recent] = await tx
@@ -93,7 +95,7 @@ export async function requestDataExport(deps: Pick<DataExportDeps, 'db' | 'jobs'
       });
     }
     const [row] = await tx.insert(dataExports).values({ userId }).returning({ id: dataExports.id });
-    await deps.jobs.send(DATA_EXPORT_JOB, { exportId: row!.id }, { tx: tx as Tx });
+    await deps.mail.runTask(DATA_EXPORT_TASK, { exportId: row!.id }, { tx: tx as Tx });
     return { exportId: row!.id };
   });
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
-import { buildDataExport, DATA_EXPORT_JOB } from './data-export.service.js';
+import { buildDataExport, DATA_EXPORT_TASK } from './data-export.service.js';
 import { registerPrivacyRoutes } from './privacy.routes.js';
 
 /**
@@ -8,13 +8,9 @@ import { registerPrivacyRoutes } from './privacy.routes.js';
  * are deleted by the maintenance module's prune job.
  */
 export function registerPrivacyModule(api: FastifyInstance, ctx: AppContext): void {
-  ctx.jobs.define<{ exportId: string }>({
-    name: DATA_EXPORT_JOB,
-    retryLimit: 2,
-    expireInSeconds: 600,
-    handler: async (data) => {
-      await buildDataExport({ db: ctx.database.db, jobs: ctx.jobs, mail: ctx.mail, attachmentsDir: ctx.config.attachmentsDir }, data.exportId);
-    },
+  // A task of the mail queue: background work that ends in a mail, without a pg-boss queue of its own.
+  ctx.mail.defineTask(DATA_EXPORT_TASK, async (data) => {
+    await buildDataExport({ db: ctx.database.db, mail: ctx.mail, attachmentsDir: ctx.config.attachmentsDir }, String(data.exportId));
   });
   registerPrivacyRoutes(api, ctx);
 }

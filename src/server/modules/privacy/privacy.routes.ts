@@ -28,7 +28,7 @@ export function registerPrivacyRoutes(app: FastifyInstance, ctx: AppContext): vo
         response: { 202: dataExportRequestedSchema, ...errorResponses },
       },
     },
-    async (request, reply) => reply.status(202).send(await requestDataExport({ db, jobs: ctx.jobs }, requireUserId(request))),
+    async (request, reply) => reply.status(202).send(await requestDataExport({ db, mail: ctx.mail }, requireUserId(request))),
   );
 
   api.get(
