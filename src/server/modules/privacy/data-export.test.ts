@@ -147,6 +147,7 @@ describe.each(ENGINES)('a copy of my data on %s', (engine) => {
     const messages = tickets[0].messages;
     expect(messages.map((m: { author: string; body: string }) => [m.author, m.body])).toEqual([
       ['you', 'It has been an hour.'],
+      ['you', 'Attached screen shot.png'],
       ['support', 'We are looking into it.'],
     ]);
     const attachment = messages.flatMap((m: { attachments: unknown[] }) => m.attachments)[0];
