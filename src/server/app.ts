@@ -17,6 +17,7 @@ import { registerHelpModule } from './modules/help/help.module.js';
 import { registerMailModule } from './modules/mail/mail.module.js';
 import { registerMaintenanceModule } from './modules/maintenance/maintenance.module.js';
 import { registerPaymentsModule } from './modules/payments/payments.module.js';
+import { registerPrivacyModule } from './modules/privacy/privacy.module.js';
 import { registerReceiptsModule } from './modules/receipts/receipts.module.js';
 import { registerStatusModule } from './modules/status/status.module.js';
 import { registerTicketsModule } from './modules/tickets/tickets.module.js';
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerWebhooksModule(api, ctx);
     registerMailModule(api, ctx);
     registerCatalogueModule(api, ctx);
+    registerPrivacyModule(api, ctx);
   });
 
   await mountSandboxes(app, ctx);

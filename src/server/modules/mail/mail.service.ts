@@ -32,6 +32,7 @@ export type MailKind =
   | 'two_factor_notice'
   | 'webhook_disabled'
   | 'account_closing'
+  | 'data_export_ready'
   | 'status_confirm'
   | 'status_notice'
   | OptionalKind;
@@ -116,10 +117,10 @@ export class MailService {
     this.tasks.set(name, handler);
   }
 
-  /** Queues a registered task. */
-  async runTask(name: string, data: Record<string, unknown>): Promise<void> {
+  /** Queues a registered task; with `tx`, on that transaction (the task exists only if it commits). */
+  async runTask(name: string, data: Record<string, unknown>, options: { tx?: Tx } = {}): Promise<void> {
     if (!this.tasks.has(name)) throw new Error(`unknown mail task ${name}`);
-    await this.deps.jobs.send(SEND_JOB, { ...data, task: name });
+    await this.deps.jobs.send(SEND_JOB, { ...data, task: name }, options.tx ? { tx: options.tx } : {});
   }
 
   /** Writes the message to the outbox and queues its job, on `db` (a transaction: both commit together). */

@@ -192,6 +192,12 @@ const MATRIX: Record<string, Row> = {
   'POST /api/admin/api-keys/{id}/revoke': { rule: 'admin', allowed: 'any', request: p('/api/admin/api-keys/00000000-0000-4000-8000-000000000000/revoke') },
   'GET /api/credits/ledger/{id}/receipt': { rule: 'user', owned: true, request: (f) => ({ path: `/api/credits/ledger/${f.ledgerEntryId}/receipt` }) },
   'GET /api/credits/ledger.csv': { rule: 'user', request: p('/api/credits/ledger.csv?from=2026-01-01&to=2026-12-31') },
+  // A copy of my data: the owner's only; a second request the same day is refused (429), not forbidden.
+  'POST /api/users/me/export': { rule: 'user', allowed: 'any', request: p('/api/users/me/export') },
+  'GET /api/users/me/exports': { rule: 'user', request: p('/api/users/me/exports') },
+  'GET /api/users/me/exports/{id}': { rule: 'user', owned: true, request: (f) => ({ path: `/api/users/me/exports/${f.exportId}` }) },
+  // The owner gets the ZIP, or 409 while the job is still building it.
+  'GET /api/users/me/exports/{id}/download': { rule: 'user', owned: true, allowed: 'any', request: (f) => ({ path: `/api/users/me/exports/${f.exportId}/download` }) },
   'GET /api/admin/users': { rule: 'staff', request: p('/api/admin/users') },
   'GET /api/admin/users/{id}': { rule: 'staff', request: (f) => ({ path: `/api/admin/users/${f.targetId}` }) },
   'GET /api/admin/users/{id}/ledger': { rule: 'staff', request: (f) => ({ path: `/api/admin/users/${f.targetId}/ledger` }) },

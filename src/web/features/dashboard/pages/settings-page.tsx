@@ -8,6 +8,7 @@ import { ChangePasswordForm } from '../components/change-password-form';
 import { MailPreferencesPanel } from '../components/mail-preferences-panel';
 import { SessionsList } from '../components/sessions-list';
 import { WebhooksPanel } from '#web/features/webhooks';
+import { PrivacySection } from '#web/features/privacy';
 import { TwoFactorSettings } from '#web/features/two-factor';
 import { CloseAccountSection, type ClosedAccountState } from '#web/features/account-closure';
 import { useSessionStore } from '#web/features/auth';
@@ -47,11 +48,12 @@ export default function SettingsPage() {
         <div className="span-full">
           <WebhooksPanel />
         </div>
-        {/* Privacy: what Olympus keeps and how to leave (decision 0255). */}
-        <section className="span-full stack" aria-labelledby="privacy">
-          <h2 id="privacy">Privacy</h2>
-          <CloseAccountSection onClosed={onAccountClosed} />
-        </section>
+        {/* Privacy: a copy of my data, how long things are kept (decisions 0250, 0251), and leaving (0255). */}
+        <div className="span-full">
+          <PrivacySection>
+            <CloseAccountSection onClosed={onAccountClosed} />
+          </PrivacySection>
+        </div>
       </div>
     </section>
   );

@@ -7,7 +7,7 @@ import type { LegalDocument } from './types';
  */
 export const PRIVACY_POLICY: LegalDocument = {
   title: 'Privacy Policy',
-  updated: '2026-11-18',
+  updated: '2026-11-26',
   intro:
     'This policy explains what personal data Olympus collects when you use the website and its services, why we collect it, who we share it with and the choices you have. We collect as little as we can to run the service and keep it safe.',
   sections: [
@@ -135,8 +135,10 @@ export const PRIVACY_POLICY: LegalDocument = {
             'Account data: while your account exists, and up to 30 days after you ask us to delete it.',
             'Payment and credit records: for the period accounting and financial rules require (usually up to seven years), even after the account is closed.',
             'Support tickets: up to two years after a ticket is closed.',
-            'Security logs: up to 90 days.',
-            'Unclaimed guest data: deleted when its rewards can no longer be claimed.',
+            'Sessions and sign-in records: 30 days after a session ends.',
+            'Guest data: 30 days after the guest was last active, and never while a guest swap is unfinished or its reward can still be claimed.',
+            'One-time links: one day after they expire. Webhook delivery records: 30 days after they finish.',
+            'Copies of your data that you download from Settings, Privacy: 7 days after they are ready.',
           ],
         },
       ],

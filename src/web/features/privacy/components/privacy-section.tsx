@@ -1,0 +1,29 @@
+import { useEffect, useRef, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
+import { DataExportPanel } from './data-export-panel';
+import { RetentionTable } from './retention-table';
+import '../privacy.css';
+
+/**
+ * Settings → Privacy (/dashboard/settings#privacy): a copy of my data and how long things are kept.
+ * `children` go at the end of the section (account closure belongs there).
+ */
+export function PrivacySection({ children }: { children?: ReactNode }) {
+  const ref = useRef<HTMLElement>(null);
+  const { hash } = useLocation();
+  useEffect(() => {
+    // The page loads lazily, after the browser looked for the anchor: scroll to it once it exists.
+    if (hash === '#privacy') ref.current?.scrollIntoView({ block: 'start' });
+  }, [hash]);
+
+  return (
+    <section ref={ref} className="card settings-section privacy-section stack" aria-labelledby="privacy">
+      <h2 id="privacy" tabIndex={-1}>
+        Privacy
+      </h2>
+      <DataExportPanel />
+      <RetentionTable />
+      {children}
+    </section>
+  );
+}
