@@ -21,10 +21,11 @@ export const paths = {
   resetPassword: '/reset-password',
   confirmEmail: '/confirm-email',
   unsubscribe: '/unsubscribe',
+  advertise: '/advertise',
 } as const;
 
 /** The staff console's sections, each with its own URL under /dashboard/staff (docs/decisions/0236). */
-export const STAFF_SECTIONS = ['users', 'tickets', 'payments', 'exchanges', 'shop', 'ads', 'incidents', 'audit', 'mail', 'api-keys'] as const;
+export const STAFF_SECTIONS = ['users', 'tickets', 'payments', 'exchanges', 'shop', 'ads', 'ad-review', 'ad-campaigns', 'incidents', 'audit', 'mail', 'api-keys'] as const;
 export type StaffSection = (typeof STAFF_SECTIONS)[number];
 
 /**

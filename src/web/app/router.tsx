@@ -41,6 +41,7 @@ const ForgotPasswordPage = page(() => import('#web/features/auth/pages/forgot-pa
 const ResetPasswordPage = page(() => import('#web/features/auth/pages/reset-password-page'));
 const ConfirmEmailPage = page(() => import('#web/features/auth/pages/confirm-email-page'));
 const UnsubscribePage = page(() => import('#web/features/auth/pages/unsubscribe-page'));
+const AdvertisePage = page(() => import('#web/features/marketing/pages/advertise-page'));
 const NotFoundPage = page(() => import('./not-found-page'));
 
 /**
@@ -72,6 +73,7 @@ export function AppRoutes() {
           <Route path={paths.resetPassword} element={ResetPasswordPage} />
           <Route path={paths.confirmEmail} element={ConfirmEmailPage} />
           <Route path={paths.unsubscribe} element={UnsubscribePage} />
+          <Route path={paths.advertise} element={AdvertisePage} />
           <Route path="*" element={NotFoundPage} />
         </Route>
       </Routes>

@@ -13,7 +13,7 @@ import {
   type creativeBodySchema,
 } from '#shared/schemas/ads.js';
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
-import { AppError, badRequest, conflict, notFound } from '#server/errors.js';
+import { AppError, badRequest, notFound } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import { csvText } from '#server/modules/receipts/receipts.service.js';
@@ -212,7 +212,15 @@ export class CampaignsService {
       return true;
     });
     const [campaign] = await this.load(this.db, eq(adCampaigns.id, id), 1);
-    if (!campaign || campaign.ownerId !== ownerId) throw conflict('This request id was already used for another campaign');
+    // A repeat must be the same request: another account's, or another campaign's, is refused.
+    const same =
+      campaign &&
+      campaign.ownerId === ownerId &&
+      campaign.name === input.name &&
+      campaign.budgetCents === input.budgetCents &&
+      campaign.priceModel === input.priceModel &&
+      campaign.priceCents === input.priceCents;
+    if (!same) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This request id was already used for another campaign');
     return { campaign, created };
   }
 

@@ -1,7 +1,7 @@
 import { Link, NavLink, Route, Routes } from 'react-router';
 import { staffPaths } from '#shared/routes';
 import { useSessionStore } from '#web/features/auth';
-import { AdsManager } from '#web/features/ads/staff';
+import { AdReviewQueue, AdsManager, StaffCampaignList } from '#web/features/ads/staff';
 import { ShopManager } from '#web/features/catalogue/staff';
 import { StaffQueue } from '#web/features/tickets';
 import { ApiKeysPanel } from './api-keys-panel';
@@ -46,6 +46,8 @@ export function StaffConsole() {
         <NavLink to={section('exchanges')}>Exchanges</NavLink>
         <NavLink to={section('shop')}>Shop</NavLink>
         <NavLink to={section('ads')}>Ads</NavLink>
+        <NavLink to={section('ad-review')}>Ad review</NavLink>
+        <NavLink to={section('ad-campaigns')}>Ad campaigns</NavLink>
         <NavLink to={section('incidents')}>Incidents</NavLink>
         <NavLink to={section('audit')}>Audit log</NavLink>
         <NavLink to={section('mail')}>Mail</NavLink>
@@ -60,6 +62,8 @@ export function StaffConsole() {
         <Route path="exchanges" element={<MoneyPanel key="exchanges" kind="exchanges" />} />
         <Route path="shop" element={<ShopManager isAdmin={isAdmin} />} />
         <Route path="ads" element={<AdsManager />} />
+        <Route path="ad-review" element={<AdReviewQueue />} />
+        <Route path="ad-campaigns" element={<StaffCampaignList />} />
         <Route path="incidents" element={<IncidentsPanel />} />
         <Route path="audit" element={<AuditPanel />} />
         <Route path="mail" element={<MailPanel />} />
