@@ -15,7 +15,8 @@ const hoursFromNow = (h: number) => new Date(Date.now() + h * 3_600_000).toISOSt
 const CREATIVE = { kind: 'text', title: 'Cold storage, done right', body: 'Hardware wallets shipped worldwide.', targetUrl: 'https://wallets.example.com/?ref=olympus' };
 
 /** Self-serve campaigns paid with credits (docs/product.md#ads, decisions 0280-0282). */
-describe.each(ENGINES)('ad campaigns on %s', (engine) => {
+// Generous per-test time: these drive dozens of HTTP calls and the machine running them may be busy.
+describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
   let t: TestApp;
   let staff: { token: string; userId: string };
   let campaigns: CampaignsService;
