@@ -21,6 +21,7 @@ const ROUTES: { route: string; url: string }[] = [
   { route: paths.jobs, url: '/jobs' },
   { route: paths.portfolio, url: '/portfolio' },
   { route: paths.reviews, url: '/reviews' },
+  { route: paths.advertise, url: '/advertise' },
   { route: paths.discordCallback, url: '/discord-callback' },
   { route: paths.telegramCallback, url: '/telegram-callback' },
   { route: paths.verifyEmail, url: '/verify-email' },

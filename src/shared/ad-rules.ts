@@ -21,3 +21,26 @@ export const AD_VIEWABLE_RATIO = 0.5;
 export const AD_VIEWABLE_MS = 1000;
 
 export const AD_WEIGHT_MAX = 1000;
+
+/**
+ * Self-serve campaigns (docs/product.md#ads, decision 0280): the price models and the smallest prices
+ * and budgets. CPM prices are cents per 1,000 viewable impressions; CPC prices cents per click.
+ */
+export const AD_PRICE_MODELS = ['cpm', 'cpc'] as const;
+export type AdPriceModel = (typeof AD_PRICE_MODELS)[number];
+export const AD_MIN_PRICE_CENTS: Record<AdPriceModel, number> = { cpm: 200, cpc: 10 };
+export const AD_MAX_PRICE_CENTS = 100_000;
+export const AD_MIN_BUDGET_CENTS = 500;
+export const AD_MAX_BUDGET_CENTS = 10_000_000;
+export const AD_MIN_DAILY_BUDGET_CENTS = 100;
+export const AD_MAX_FREQUENCY_CAP = 100;
+export const AD_MAX_CREATIVES = 5;
+/** The longest a campaign may run. */
+export const AD_MAX_CAMPAIGN_DAYS = 366;
+/** A rejection reason is shown to the advertiser. */
+export const AD_REJECT_REASON_MAX = 500;
+/**
+ * Pacing: by a given moment of the UTC day a campaign may have spent its daily budget times the share
+ * of the day gone, plus this head start (so a campaign starting at midnight is not starved).
+ */
+export const AD_PACING_HEAD_START_SECONDS = 3600;

@@ -22,10 +22,11 @@ export const paths = {
   confirmEmail: '/confirm-email',
   unsubscribe: '/unsubscribe',
   help: '/help',
+  advertise: '/advertise',
 } as const;
 
 /** The staff console's sections, each with its own URL under /dashboard/staff (docs/decisions/0236). */
-export const STAFF_SECTIONS = ['users', 'tickets', 'help', 'payments', 'exchanges', 'catalogue', 'ads', 'incidents', 'audit', 'mail', 'api-keys', 'closures'] as const;
+export const STAFF_SECTIONS = ['users', 'tickets', 'help', 'payments', 'exchanges', 'catalogue', 'ads', 'ad-review', 'ad-campaigns', 'incidents', 'audit', 'mail', 'api-keys', 'closures'] as const;
 export type StaffSection = (typeof STAFF_SECTIONS)[number];
 
 /**

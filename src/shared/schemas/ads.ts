@@ -1,5 +1,19 @@
 import { z } from 'zod';
-import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX } from '#shared/ad-rules.js';
+import {
+  AD_KINDS,
+  AD_MAX_BUDGET_CENTS,
+  AD_MAX_CAMPAIGN_DAYS,
+  AD_MAX_CREATIVES,
+  AD_MAX_FREQUENCY_CAP,
+  AD_MAX_PRICE_CENTS,
+  AD_MIN_BUDGET_CENTS,
+  AD_MIN_DAILY_BUDGET_CENTS,
+  AD_MIN_PRICE_CENTS,
+  AD_PLACEMENTS,
+  AD_PRICE_MODELS,
+  AD_REJECT_REASON_MAX,
+  AD_WEIGHT_MAX,
+} from '#shared/ad-rules.js';
 import { multiline, uuidParamsSchema, uuidSchema } from './common.js';
 
 export { AD_IMPRESSION_WINDOW_MS, AD_KINDS, AD_PLACEMENTS, AD_VIEWABLE_MS, AD_VIEWABLE_RATIO, AD_WEIGHT_MAX, type AdKind, type AdPlacement } from '#shared/ad-rules.js';
@@ -170,3 +184,158 @@ export type AdDayStats = z.infer<typeof adDayStatsSchema>;
 
 export const adStatsResponseSchema = z.object({ stats: z.array(adDayStatsSchema) });
 export type AdStatsResponse = z.infer<typeof adStatsResponseSchema>;
+
+// ---- Campaigns (self-serve, paid with credits: docs/product.md#ads) ------------------------------------
+
+
+export {
+  AD_PACING_HEAD_START_SECONDS,
+  AD_MAX_BUDGET_CENTS,
+  AD_MAX_CAMPAIGN_DAYS,
+  AD_MAX_CREATIVES,
+  AD_MAX_FREQUENCY_CAP,
+  AD_MAX_PRICE_CENTS,
+  AD_MIN_BUDGET_CENTS,
+  AD_MIN_DAILY_BUDGET_CENTS,
+  AD_MIN_PRICE_CENTS,
+  AD_PRICE_MODELS,
+  AD_REJECT_REASON_MAX,
+  type AdPriceModel,
+} from '#shared/ad-rules.js';
+
+const cents = (label: string, min: number, max: number) =>
+  z
+    .number({ error: `${label} is required` })
+    .int(`${label} must be whole cents`)
+    .min(min, `${label} must be at least ${(min / 100).toFixed(2)} credits`)
+    .max(max, `${label} must be at most ${(max / 100).toFixed(2)} credits`);
+
+/** One creative of a campaign: the existing kinds and address rules of ads. */
+const creativeFieldsSchema = z.object({
+  kind: z.enum(AD_KINDS).default('text'),
+  title: z.string({ error: 'Title is required' }).trim().min(2, 'Title must be at least 2 characters').max(80, 'Title must be at most 80 characters'),
+  body: multiline(z.string().trim().max(280, 'Text must be at most 280 characters')).default(''),
+  imageUrl: httpsImageUrl.nullable().default(null),
+  imageAlt: z.string().trim().max(200, 'Image description must be at most 200 characters').default(''),
+  targetUrl: httpUrl('Target address'),
+});
+
+export const creativeBodySchema = creativeFieldsSchema.superRefine((ad, ctx) => {
+  for (const issue of adRuleIssues(ad)) ctx.addIssue({ code: 'custom', path: [issue.path], message: issue.message });
+});
+export type CreativeBody = z.input<typeof creativeBodySchema>;
+
+export const createCampaignBodySchema = z
+  .object({
+    /** Chosen by the browser once per form: sending the same request twice creates one campaign. */
+    requestId: uuidSchema,
+    name: z.string({ error: 'Name is required' }).trim().min(2, 'Name must be at least 2 characters').max(80, 'Name must be at most 80 characters'),
+    placements: z.array(adPlacementSchema).min(1, 'Choose at least one placement').max(AD_PLACEMENTS.length),
+    startsAt: isoDateTime,
+    endsAt: isoDateTime,
+    priceModel: z.enum(AD_PRICE_MODELS),
+    priceCents: cents('Price', 1, AD_MAX_PRICE_CENTS),
+    budgetCents: cents('Budget', AD_MIN_BUDGET_CENTS, AD_MAX_BUDGET_CENTS),
+    dailyBudgetCents: cents('Daily budget', AD_MIN_DAILY_BUDGET_CENTS, AD_MAX_BUDGET_CENTS).nullable().default(null),
+    frequencyCap: z.number().int('Use a whole number').min(1, 'At least 1 a day').max(AD_MAX_FREQUENCY_CAP, `At most ${AD_MAX_FREQUENCY_CAP} a day`).nullable().default(null),
+    creatives: z.array(creativeBodySchema).min(1, 'Add at least one creative').max(AD_MAX_CREATIVES, `At most ${AD_MAX_CREATIVES} creatives`),
+  })
+  .superRefine((c, ctx) => {
+    if (new Set(c.placements).size !== c.placements.length) ctx.addIssue({ code: 'custom', path: ['placements'], message: 'Each placement once' });
+    const start = Date.parse(c.startsAt);
+    const end = Date.parse(c.endsAt);
+    if (end <= start) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start' });
+    if (end - start > AD_MAX_CAMPAIGN_DAYS * 86_400_000) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: `A campaign runs at most ${AD_MAX_CAMPAIGN_DAYS} days` });
+    if (c.priceCents < AD_MIN_PRICE_CENTS[c.priceModel]) {
+      ctx.addIssue({ code: 'custom', path: ['priceCents'], message: `The price must be at least ${(AD_MIN_PRICE_CENTS[c.priceModel] / 100).toFixed(2)} credits` });
+    }
+    if (c.dailyBudgetCents !== null && c.dailyBudgetCents > c.budgetCents) {
+      ctx.addIssue({ code: 'custom', path: ['dailyBudgetCents'], message: 'The daily budget cannot be more than the total budget' });
+    }
+  });
+export type CreateCampaignBody = z.input<typeof createCampaignBodySchema>;
+
+export const campaignIdParamsSchema = uuidParamsSchema('Unknown campaign');
+export const creativeParamsSchema = z.object({ id: uuidSchema, creativeId: uuidSchema });
+export const rejectCreativeBodySchema = z.object({
+  reason: multiline(z.string({ error: 'Give a reason' }).trim().min(3, 'Give a reason').max(AD_REJECT_REASON_MAX, `At most ${AD_REJECT_REASON_MAX} characters`)),
+});
+
+export const AD_REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;
+/** What the advertiser sees: in review, scheduled, running, paused, or ended. */
+export const CAMPAIGN_STATES = ['in-review', 'scheduled', 'running', 'paused', 'ended'] as const;
+export type CampaignState = (typeof CAMPAIGN_STATES)[number];
+
+export const creativeSchema = z.object({
+  _id: z.string(),
+  kind: z.enum(AD_KINDS),
+  title: z.string(),
+  body: z.string(),
+  imageUrl: z.string().nullable(),
+  imageAlt: z.string(),
+  targetUrl: z.string(),
+  reviewStatus: z.enum(AD_REVIEW_STATUSES),
+  reviewReason: z.string().nullable(),
+});
+export type Creative = z.infer<typeof creativeSchema>;
+
+export const campaignSchema = z.object({
+  _id: z.string(),
+  ownerId: z.string(),
+  ownerName: z.string(),
+  name: z.string(),
+  placements: z.array(adPlacementSchema),
+  startsAt: z.string(),
+  endsAt: z.string(),
+  priceModel: z.enum(AD_PRICE_MODELS),
+  priceCents: z.number().int(),
+  budgetCents: z.number().int(),
+  dailyBudgetCents: z.number().int().nullable(),
+  frequencyCap: z.number().int().nullable(),
+  /** Spent so far, in thousandths of a cent (an impression under CPM can cost less than a cent). */
+  spentMillicents: z.number().int(),
+  remainingMillicents: z.number().int(),
+  status: z.enum(['active', 'paused', 'ended']),
+  state: z.enum(CAMPAIGN_STATES),
+  endReason: z.string().nullable(),
+  refundedCents: z.number().int().nullable(),
+  endedAt: z.string().nullable(),
+  createdAt: z.string(),
+  creatives: z.array(creativeSchema),
+});
+export type Campaign = z.infer<typeof campaignSchema>;
+export const campaignResponseSchema = z.object({ campaign: campaignSchema });
+export const campaignListResponseSchema = z.object({ campaigns: z.array(campaignSchema) });
+
+export const reviewItemSchema = z.object({
+  creative: creativeSchema,
+  campaignId: z.string(),
+  campaignName: z.string(),
+  ownerName: z.string(),
+  placements: z.array(adPlacementSchema),
+  submittedAt: z.string(),
+});
+export type ReviewItem = z.infer<typeof reviewItemSchema>;
+export const reviewQueueResponseSchema = z.object({ items: z.array(reviewItemSchema) });
+export const reviewDecisionResponseSchema = z.object({ creative: creativeSchema, campaign: campaignSchema });
+
+export const campaignReportQuerySchema = z.object({
+  days: z.coerce.number().int().min(1).max(AD_MAX_CAMPAIGN_DAYS).default(30),
+});
+export const campaignReportRowSchema = z.object({
+  /** UTC day, YYYY-MM-DD. */
+  day: z.string(),
+  creativeId: z.string(),
+  creativeTitle: z.string(),
+  served: z.number().int(),
+  viewable: z.number().int(),
+  /** Impressions refused as invalid traffic (bots, repeats, no served ad, over the cap): never charged. */
+  invalid: z.number().int(),
+  clicks: z.number().int(),
+  /** clicks / viewable, 0 without viewable impressions. */
+  clickThroughRate: z.number(),
+  spendMillicents: z.number().int(),
+});
+export type CampaignReportRow = z.infer<typeof campaignReportRowSchema>;
+export const campaignReportResponseSchema = z.object({ campaign: campaignSchema, rows: z.array(campaignReportRowSchema) });
+export type CampaignReport = z.infer<typeof campaignReportResponseSchema>;

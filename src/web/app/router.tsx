@@ -42,6 +42,7 @@ const ResetPasswordPage = page(() => import('#web/features/auth/pages/reset-pass
 const ConfirmEmailPage = page(() => import('#web/features/auth/pages/confirm-email-page'));
 const UnsubscribePage = page(() => import('#web/features/auth/pages/unsubscribe-page'));
 const HelpPage = page(() => import('#web/features/help/pages/help-page'));
+const AdvertisePage = page(() => import('#web/features/marketing/pages/advertise-page'));
 const NotFoundPage = page(() => import('./not-found-page'));
 
 /**
@@ -74,6 +75,7 @@ export function AppRoutes() {
           <Route path={paths.resetPassword} element={ResetPasswordPage} />
           <Route path={paths.confirmEmail} element={ConfirmEmailPage} />
           <Route path={paths.unsubscribe} element={UnsubscribePage} />
+          <Route path={paths.advertise} element={AdvertisePage} />
           <Route path="*" element={NotFoundPage} />
         </Route>
       </Routes>

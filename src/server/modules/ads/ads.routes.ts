@@ -16,7 +16,7 @@ import {
 import { errorResponses } from '#shared/schemas/common.js';
 import type { AppContext } from '#server/context.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
-import type { AdsService, Viewer } from './ads.service.js';
+import { isBotUserAgent, type AdsService, type Viewer } from './ads.service.js';
 
 /** docs/product.md#ads: impressions are throttled per viewer and per address. */
 export const AD_LIMITS = {
@@ -45,13 +45,19 @@ export function registerAdRoutes(app: FastifyInstance, ctx: AppContext, service:
   api.get(
     '/ads',
     {
-      config: { auth: 'public' },
-      schema: { tags, summary: 'One live ad for a placement (weighted random), or null', querystring: adPlacementQuerySchema, response: { 200: adForPlacementResponseSchema, ...errorResponses } },
+      config: { auth: 'optional' },
+      schema: {
+        tags,
+        summary: "One ad for a placement: an eligible campaign's approved creative for this viewer, else a live house ad (weighted random), or null",
+        querystring: adPlacementQuerySchema,
+        response: { 200: adForPlacementResponseSchema, ...errorResponses },
+      },
     },
     async (request, reply) => {
       // Each call may draw a different ad: never let a cache answer for us.
       reply.header('Cache-Control', 'no-store');
-      return { ad: await service.pickForPlacement(request.query.placement) };
+      const viewer = viewerOf(request);
+      return { ad: await service.pickForPlacement(request.query.placement, service.viewerKey(viewer), isBotUserAgent(viewer.userAgent)) };
     },
   );
 
@@ -67,10 +73,11 @@ export function registerAdRoutes(app: FastifyInstance, ctx: AppContext, service:
       },
     },
     async (request) => {
-      const viewerKey = service.viewerKey(viewerOf(request));
+      const viewer = viewerOf(request);
+      const viewerKey = service.viewerKey(viewer);
       await ctx.rateLimiter.consume(AD_LIMITS.impressionsPerIp, request.ip);
       await ctx.rateLimiter.consume(AD_LIMITS.impressionsPerViewer, viewerKey);
-      return { recorded: await service.recordImpression(request.params.id, viewerKey) };
+      return { recorded: await service.recordImpression(request.params.id, viewerKey, isBotUserAgent(viewer.userAgent)) };
     },
   );
 
@@ -86,8 +93,10 @@ export function registerAdRoutes(app: FastifyInstance, ctx: AppContext, service:
       },
     },
     async (request, reply) => {
-      const viewerKey = service.viewerKey(viewerOf(request));
-      const allowed = (await ctx.rateLimiter.hit(AD_LIMITS.clicksPerViewer, viewerKey)).allowed;
+      const viewer = viewerOf(request);
+      const viewerKey = service.viewerKey(viewer);
+      // Robots' clicks are never counted or charged.
+      const allowed = !isBotUserAgent(viewer.userAgent) && (await ctx.rateLimiter.hit(AD_LIMITS.clicksPerViewer, viewerKey)).allowed;
       // Only the stored URL of an existing ad is ever a destination: nothing from the request is redirected to.
       const { targetUrl } = allowed
         ? await service.recordClick(request.params.id, viewerKey)

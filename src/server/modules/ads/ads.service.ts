@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   AD_IMPRESSION_WINDOW_MS,
+  AD_PACING_HEAD_START_SECONDS,
   adRuleIssues,
   type createAdBodySchema,
   type AdDayStats,
@@ -26,8 +27,34 @@ export interface Viewer {
   userAgent: string;
 }
 
-/** An ad is live when it is active and now is inside its schedule. Used in every query that counts. */
-const isLive = sql`(${ads.active} AND (${ads.startsAt} IS NULL OR ${ads.startsAt} <= now()) AND (${ads.endsAt} IS NULL OR ${ads.endsAt} > now()))`;
+/**
+ * A campaign is running when it is active, now is inside its dates and what is left pays for at least one
+ * more unit (an impression under CPM, a click under CPC). `c` names the `ad_campaigns` row.
+ */
+export const CAMPAIGN_RUNNING = sql.raw(
+  `(c.status = 'active' AND c.starts_at <= now() AND c.ends_at > now() AND c.remaining_millicents >= c.unit_millicents)`,
+);
+
+/**
+ * An ad is live when it is active, approved by staff (house ads are), now is inside its schedule, and
+ * its campaign, if it has one, is running. Used in every query that serves or counts: nothing
+ * unreviewed is ever served or counted.
+ */
+export const isLive = sql`(${ads.active} AND ${ads.reviewStatus} = 'approved' AND (${ads.startsAt} IS NULL OR ${ads.startsAt} <= now()) AND (${ads.endsAt} IS NULL OR ${ads.endsAt} > now())
+  AND (${ads.campaignId} IS NULL OR EXISTS (SELECT 1 FROM ad_campaigns c WHERE c.id = ${ads.campaignId} AND ${CAMPAIGN_RUNNING})))`;
+
+/** Today's UTC day, as the campaign tables key it. */
+export const TODAY = sql.raw(`((now() AT TIME ZONE 'UTC')::date)`);
+
+/**
+ * Known robots by user agent (crawlers, link previews, command-line clients): their impressions and
+ * clicks are never counted or charged; on a campaign's creative they are tallied as invalid traffic.
+ */
+const BOT_USER_AGENT = /bot\b|bot\/|crawl|spider|slurp|bingpreview|facebookexternalhit|embedly|quora link preview|python-requests|python-urllib|curl\/|wget\/|libwww|httpie|scrapy|phantomjs|lighthouse/i;
+
+export function isBotUserAgent(userAgent: string): boolean {
+  return userAgent === '' ? false : BOT_USER_AGENT.test(userAgent);
+}
 
 const WINDOW_SECONDS = AD_IMPRESSION_WINDOW_MS / 1000;
 
@@ -99,13 +126,55 @@ export class AdsService {
     return `h:${digest}`;
   }
 
-  /** One live ad for the placement, drawn at random in proportion to its weight; null when none is live. */
-  async pickForPlacement(placement: AdPlacement): Promise<PublicAd | null> {
+  /**
+   * One ad for the placement: a running campaign's approved creative when one is eligible for this viewer
+   * (its placements, dates, budget left, pacing of its daily budget, the viewer's daily cap), chosen at
+   * random; otherwise a live house ad drawn in proportion to its weight; null when there is none. Serving
+   * a campaign's creative records it for this viewer (an impression without a served ad is invalid
+   * traffic) and counts it as served. Robots get house ads only.
+   */
+  async pickForPlacement(placement: AdPlacement, viewerKey: string | null = null, bot = false): Promise<PublicAd | null> {
+    if (viewerKey !== null && !bot) {
+      const paid = await this.db.execute<{ id: string; kind: string; title: string; body: string; image_url: string | null; image_alt: string; target_url: string }>(sql`
+        WITH pick AS (
+          SELECT ${ads.id} AS id, ${ads.campaignId} AS campaign_id, ${ads.kind} AS kind, ${ads.title} AS title, ${ads.body} AS body,
+            ${ads.imageUrl} AS image_url, ${ads.imageAlt} AS image_alt, ${ads.targetUrl} AS target_url
+          FROM ${ads} JOIN ad_campaigns c ON c.id = ${ads.campaignId}
+          WHERE ${placement} = ANY (c.placements) AND ${isLive} AND ${CAMPAIGN_RUNNING}
+            AND (c.daily_budget_cents IS NULL OR coalesce((SELECT sum(d.spend_millicents) FROM ad_campaign_days d WHERE d.campaign_id = c.id AND d.day = ${TODAY}), 0)
+              < c.daily_budget_cents * 1000 * LEAST(1.0, (extract(epoch FROM (now() AT TIME ZONE 'UTC') - date_trunc('day', now() AT TIME ZONE 'UTC')) + ${AD_PACING_HEAD_START_SECONDS}) / 86400.0))
+            AND (c.frequency_cap IS NULL OR coalesce((SELECT k.impressions FROM ad_campaign_caps k WHERE k.campaign_id = c.id AND k.viewer_key = ${viewerKey} AND k.day = ${TODAY}), 0) < c.frequency_cap)
+          ORDER BY random()
+          LIMIT 1
+        ), serve AS (
+          INSERT INTO ad_serves (ad_id, viewer_key, served_at) SELECT id, ${viewerKey}, now() FROM pick
+          ON CONFLICT (ad_id, viewer_key) DO UPDATE SET served_at = excluded.served_at
+        ), tally AS (
+          INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, served) SELECT id, ${TODAY}, campaign_id, 1 FROM pick
+          ON CONFLICT (ad_id, day) DO UPDATE SET served = d.served + 1
+        )
+        SELECT * FROM pick
+      `);
+      const row = paid.rows[0];
+      if (row) {
+        return {
+          _id: row.id,
+          placement,
+          kind: row.kind as PublicAd['kind'],
+          title: row.title,
+          body: row.body,
+          imageUrl: row.image_url,
+          imageAlt: row.image_alt,
+          displayHost: hostOf(row.target_url),
+          clickUrl: `/api/ads/${row.id}/click`,
+        };
+      }
+    }
     // Efraimidis–Spirakis: the smallest -ln(U)/weight wins with probability weight / sum of weights.
     const rows = await this.db
       .select()
       .from(ads)
-      .where(and(eq(ads.placement, placement), isLive))
+      .where(and(eq(ads.placement, placement), isNull(ads.campaignId), isLive))
       .orderBy(sql`-ln(1.0 - random()) / ${ads.weight}`)
       .limit(1);
     return rows[0] ? toPublicAd(rows[0]) : null;
@@ -117,19 +186,39 @@ export class AdsService {
    * statement for all the impressions that arrive while the previous batch is written), answered once
    * its batch has committed. Answers whether it counted.
    */
-  async recordImpression(adId: string, viewerKey: string): Promise<boolean> {
-    const outcome = await this.impressions.record(adId, viewerKey);
+  async recordImpression(adId: string, viewerKey: string, bot = false): Promise<boolean> {
+    const outcome = await this.impressions.record(adId, viewerKey, bot);
     if (!outcome.exists) throw notFound('Ad not found');
     return outcome.recorded;
   }
 
-  /** Records a click (any ad that exists; only live ones count) and answers the stored target, the only place we redirect to. */
+  /**
+   * Records a click (any ad that exists; only live ones count) and answers the stored target, the only
+   * place we redirect to. A click on a CPC campaign's creative is charged once per viewer and creative
+   * per window, and only when that creative was served to this viewer: one atomic draw from what is left.
+   */
   async recordClick(adId: string, viewerKey: string): Promise<{ targetUrl: string; counted: boolean }> {
+    const window = sql`make_interval(secs => ${WINDOW_SECONDS})`;
     const result = await this.db.execute<{ target_url: string; counted: boolean }>(sql`
       WITH ad AS (
-        SELECT ${ads.id} AS id, ${ads.targetUrl} AS target_url, ${isLive} AS live FROM ${ads} WHERE ${ads.id} = ${adId}
+        SELECT ${ads.id} AS id, ${ads.targetUrl} AS target_url, ${ads.campaignId} AS campaign_id, ${isLive} AS live FROM ${ads} WHERE ${ads.id} = ${adId}
       ), click AS (
         INSERT INTO ad_clicks (ad_id, viewer_key) SELECT id, ${viewerKey} FROM ad WHERE live RETURNING ad_id
+      ), paid_gate AS (
+        INSERT INTO ad_paid_clicks AS p (ad_id, viewer_key, last_charged_at)
+        SELECT ad.id, ${viewerKey}, now() FROM ad JOIN ad_campaigns c ON c.id = ad.campaign_id AND c.price_model = 'cpc'
+        WHERE ad.live AND EXISTS (SELECT 1 FROM ad_serves s WHERE s.ad_id = ad.id AND s.viewer_key = ${viewerKey} AND s.served_at > now() - ${window})
+        ON CONFLICT (ad_id, viewer_key) DO UPDATE SET last_charged_at = excluded.last_charged_at
+          WHERE p.last_charged_at <= excluded.last_charged_at - ${window}
+        RETURNING p.ad_id
+      ), draw AS (
+        UPDATE ad_campaigns c SET remaining_millicents = c.remaining_millicents - c.unit_millicents, last_draw_units = 1
+        FROM ad WHERE c.id = ad.campaign_id AND EXISTS (SELECT 1 FROM paid_gate) AND c.remaining_millicents >= c.unit_millicents
+        RETURNING c.unit_millicents
+      ), days AS (
+        INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, clicks, spend_millicents)
+        SELECT ad.id, ${TODAY}, ad.campaign_id, 1, coalesce((SELECT unit_millicents FROM draw), 0) FROM ad WHERE ad.campaign_id IS NOT NULL AND ad.live
+        ON CONFLICT (ad_id, day) DO UPDATE SET clicks = d.clicks + 1, spend_millicents = d.spend_millicents + excluded.spend_millicents
       )
       SELECT target_url, EXISTS (SELECT 1 FROM click) AS counted FROM ad
     `);
@@ -151,12 +240,14 @@ export class AdsService {
     const rows = await this.db
       .select({ ad: ads, live: sql<boolean>`${isLive}` })
       .from(ads)
+      .where(isNull(ads.campaignId))
       .orderBy(ads.placement, desc(ads.createdAt));
     return rows.map((r) => toStaffAd({ ...r.ad, live: r.live }));
   }
 
   private async getStaffAd(id: string): Promise<StaffAd> {
-    const rows = await this.db.select({ ad: ads, live: sql<boolean>`${isLive}` }).from(ads).where(eq(ads.id, id)).limit(1);
+    // House ads only: a campaign's creatives change through their campaign and staff review.
+    const rows = await this.db.select({ ad: ads, live: sql<boolean>`${isLive}` }).from(ads).where(and(eq(ads.id, id), isNull(ads.campaignId))).limit(1);
     const row = rows[0];
     if (!row) throw notFound('Ad not found');
     return toStaffAd({ ...row.ad, live: row.live });

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import { users } from '#server/modules/users/users.tables.js';
 
 export const ads = pgTable(
@@ -23,8 +23,18 @@ export const ads = pgTable(
     updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    /** A campaign's creative (null: a house ad placed by staff). */
+    campaignId: uuid('campaign_id').references((): AnyPgColumn => adCampaigns.id, { onDelete: 'cascade' }),
+    /** Staff review of a campaign's creative; house ads are approved. Only approved ads are ever live. */
+    reviewStatus: text('review_status').$type<AdReviewStatus>().notNull().default('approved'),
+    reviewReason: text('review_reason'),
+    reviewedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
+    reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
   },
   (t) => [
+    index('ads_campaign_idx').on(t.campaignId),
+    index('ads_review_idx').on(t.reviewStatus),
+    check('ads_review_status_known', sql`${t.reviewStatus} in ('pending', 'approved', 'rejected')`),
     index('ads_placement_idx').on(t.placement, t.active),
     check('ads_kind_known', sql`${t.kind} in ('text', 'image')`),
     check('ads_weight_positive', sql`${t.weight} between 1 and 1000`),
@@ -81,3 +91,122 @@ export const adClicks = pgTable(
 );
 
 export type AdRow = typeof ads.$inferSelect;
+export type AdReviewStatus = 'pending' | 'approved' | 'rejected';
+export type CampaignStatus = 'active' | 'paused' | 'ended';
+
+/**
+ * A self-serve campaign (docs/decisions/0280): its budget was reserved from the owner's balance with a
+ * `spend` entry (`ad-campaign:<id>`); delivery draws `unit_millicents` per charged impression (CPM) or
+ * click (CPC) from `remaining_millicents`; what is left comes back once when it ends
+ * (`ad-campaign-refund:<id>`).
+ */
+export const adCampaigns = pgTable(
+  'ad_campaigns',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    ownerId: uuid('owner_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    name: text('name').notNull(),
+    placements: text('placements').array().notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true }).notNull(),
+    priceModel: text('price_model').$type<'cpm' | 'cpc'>().notNull(),
+    /** Cents per 1,000 viewable impressions (CPM) or per click (CPC). */
+    priceCents: integer('price_cents').notNull(),
+    /** What one charged impression (CPM: price_cents) or click (CPC: price_cents * 1000) draws, in thousandths of a cent. */
+    unitMillicents: bigint('unit_millicents', { mode: 'number' }).notNull(),
+    budgetCents: bigint('budget_cents', { mode: 'number' }).notNull(),
+    dailyBudgetCents: bigint('daily_budget_cents', { mode: 'number' }),
+    /** Charged impressions per viewer per UTC day; null: no cap. */
+    frequencyCap: integer('frequency_cap'),
+    remainingMillicents: bigint('remaining_millicents', { mode: 'number' }).notNull(),
+    /** Written by each draw: how many units that draw took (read back through RETURNING). */
+    lastDrawUnits: bigint('last_draw_units', { mode: 'number' }).notNull().default(0),
+    status: text('status').$type<CampaignStatus>().notNull().default('active'),
+    endReason: text('end_reason'),
+    refundedCents: bigint('refunded_cents', { mode: 'number' }),
+    endedAt: timestamp('ended_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('ad_campaigns_owner_idx').on(t.ownerId, t.createdAt),
+    index('ad_campaigns_status_idx').on(t.status, t.endsAt),
+    check('ad_campaigns_price_model_known', sql`${t.priceModel} in ('cpm', 'cpc')`),
+    check('ad_campaigns_status_known', sql`${t.status} in ('active', 'paused', 'ended')`),
+    check('ad_campaigns_price_positive', sql`${t.priceCents} > 0`),
+    check(
+      'ad_campaigns_unit_matches',
+      sql`${t.unitMillicents} = CASE WHEN ${t.priceModel} = 'cpm' THEN ${t.priceCents}::bigint ELSE ${t.priceCents}::bigint * 1000 END`,
+    ),
+    check('ad_campaigns_budget_positive', sql`${t.budgetCents} > 0`),
+    check('ad_campaigns_daily_positive', sql`${t.dailyBudgetCents} is null or ${t.dailyBudgetCents} > 0`),
+    check('ad_campaigns_cap_positive', sql`${t.frequencyCap} is null or ${t.frequencyCap} > 0`),
+    check('ad_campaigns_remaining_in_budget', sql`${t.remainingMillicents} >= 0 and ${t.remainingMillicents} <= ${t.budgetCents} * 1000`),
+    check('ad_campaigns_schedule_order', sql`${t.endsAt} > ${t.startsAt}`),
+    check('ad_campaigns_ended_empty', sql`${t.status} <> 'ended' or ${t.remainingMillicents} = 0`),
+  ],
+);
+
+/** Per creative and UTC day: the campaign report (served, viewable, invalid traffic, clicks, spend). */
+export const adCampaignDays = pgTable(
+  'ad_campaign_days',
+  {
+    adId: uuid('ad_id')
+      .notNull()
+      .references(() => ads.id, { onDelete: 'cascade' }),
+    day: date('day').notNull(),
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => adCampaigns.id, { onDelete: 'cascade' }),
+    served: integer('served').notNull().default(0),
+    viewable: integer('viewable').notNull().default(0),
+    invalid: integer('invalid').notNull().default(0),
+    clicks: integer('clicks').notNull().default(0),
+    spendMillicents: bigint('spend_millicents', { mode: 'number' }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.adId, t.day] }), index('ad_campaign_days_campaign_idx').on(t.campaignId, t.day)],
+);
+
+/** Charged impressions per campaign, viewer and UTC day: the frequency cap. */
+export const adCampaignCaps = pgTable(
+  'ad_campaign_caps',
+  {
+    campaignId: uuid('campaign_id')
+      .notNull()
+      .references(() => adCampaigns.id, { onDelete: 'cascade' }),
+    viewerKey: text('viewer_key').notNull(),
+    day: date('day').notNull(),
+    impressions: integer('impressions').notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.campaignId, t.viewerKey, t.day] })],
+);
+
+/** When a campaign creative was last served to a viewer: an impression or click without one is invalid traffic. */
+export const adServes = pgTable(
+  'ad_serves',
+  {
+    adId: uuid('ad_id')
+      .notNull()
+      .references(() => ads.id, { onDelete: 'cascade' }),
+    viewerKey: text('viewer_key').notNull(),
+    servedAt: timestamp('served_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.adId, t.viewerKey] })],
+);
+
+/** When a viewer's click on a CPC creative was last charged: at most one per viewer and creative per window. */
+export const adPaidClicks = pgTable(
+  'ad_paid_clicks',
+  {
+    adId: uuid('ad_id')
+      .notNull()
+      .references(() => ads.id, { onDelete: 'cascade' }),
+    viewerKey: text('viewer_key').notNull(),
+    lastChargedAt: timestamp('last_charged_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.adId, t.viewerKey] })],
+);
+
+export type CampaignRow = typeof adCampaigns.$inferSelect;

@@ -15,6 +15,8 @@ export interface ImpressionOutcome {
 interface Waiting {
   adId: string;
   viewerKey: string;
+  /** A known robot's user agent: never counted, tallied as invalid traffic for a campaign's creative. */
+  bot: boolean;
   resolve: (outcome: ImpressionOutcome) => void;
   reject: (err: unknown) => void;
 }
@@ -32,6 +34,15 @@ interface Waiting {
  * ad and viewer per window). Rows are sorted by (ad, viewer) so two instances' batches lock gate rows
  * in the same order (no deadlock). Duplicates inside a batch are answered from the first one: counted
  * at most once.
+ *
+ * Campaigns are charged in the same statement (docs/decisions/0281): a counted impression of a campaign's
+ * creative counts only if that creative was served to that viewer within the window and the viewer is
+ * under the campaign's daily cap; the campaign's `remaining_millicents` goes down in one UPDATE per
+ * campaign and batch, by at most what is left (`LEAST(wanted, remaining / unit)` units), under the row
+ * lock that UPDATE takes: a budget is never overspent, whatever the number of batches or instances in
+ * flight. Everything not counted for a live creative (robots, repeats, no served ad, over the cap) is
+ * tallied as invalid in `ad_campaign_days` and never charged. A batch that meets a deadlock (two
+ * instances drawing from the same campaigns in another order) is written again: the statement is atomic.
  */
 export class ImpressionBatcher {
   private forming: Waiting[] = [];
@@ -44,9 +55,9 @@ export class ImpressionBatcher {
     private readonly windowSeconds: number,
   ) {}
 
-  record(adId: string, viewerKey: string): Promise<ImpressionOutcome> {
+  record(adId: string, viewerKey: string, bot = false): Promise<ImpressionOutcome> {
     return new Promise((resolve, reject) => {
-      this.forming.push({ adId, viewerKey, resolve, reject });
+      this.forming.push({ adId, viewerKey, bot, resolve, reject });
       if (!this.writing) void this.writeNext();
     });
   }
@@ -74,26 +85,7 @@ export class ImpressionBatcher {
     }
     const unique = [...firsts.values()].sort((a, b) => (a.adId < b.adId ? -1 : a.adId > b.adId ? 1 : a.viewerKey < b.viewerKey ? -1 : a.viewerKey > b.viewerKey ? 1 : 0));
     try {
-      const result = await this.db.execute<{ n: number; exists: boolean; recorded: boolean }>(sql`
-        WITH input AS (
-          SELECT i.ad_id, i.viewer_key, i.n
-          FROM unnest(${sql.param(unique.map((w) => w.adId))}::uuid[], ${sql.param(unique.map((w) => w.viewerKey))}::text[]) WITH ORDINALITY AS i(ad_id, viewer_key, n)
-        ), gate AS (
-          INSERT INTO ad_viewer_impressions AS v (ad_id, viewer_key, last_counted_at)
-          SELECT input.ad_id, input.viewer_key, now() FROM input JOIN ${ads} ON ${ads.id} = input.ad_id
-          WHERE ${this.isLive}
-          ORDER BY input.n
-          ON CONFLICT (ad_id, viewer_key) DO UPDATE SET last_counted_at = excluded.last_counted_at
-            WHERE v.last_counted_at <= excluded.last_counted_at - make_interval(secs => ${this.windowSeconds})
-          RETURNING v.ad_id, v.viewer_key
-        ), counted AS (
-          INSERT INTO ad_impressions (ad_id, viewer_key) SELECT ad_id, viewer_key FROM gate RETURNING ad_id, viewer_key
-        )
-        SELECT input.n::int AS n, (${ads.id} IS NOT NULL) AS exists, (counted.ad_id IS NOT NULL) AS recorded
-        FROM input
-        LEFT JOIN ${ads} ON ${ads.id} = input.ad_id
-        LEFT JOIN counted ON counted.ad_id = input.ad_id AND counted.viewer_key = input.viewer_key
-      `);
+      const result = await this.writeWithRetry(unique);
       const outcomes = new Map<string, ImpressionOutcome>();
       for (const row of result.rows) {
         const w = unique[Number(row.n) - 1]!;
@@ -108,5 +100,77 @@ export class ImpressionBatcher {
     } catch (err) {
       for (const w of batch) w.reject(err);
     }
+  }
+
+  private async writeWithRetry(unique: Waiting[]) {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await this.statement(unique);
+      } catch (err) {
+        if (attempt >= 3 || (err as { code?: string }).code !== '40P01') throw err;
+      }
+    }
+  }
+
+  private statement(unique: Waiting[]) {
+    const today = sql`(now() AT TIME ZONE 'UTC')::date`;
+    const window = sql`make_interval(secs => ${this.windowSeconds})`;
+    return this.db.execute<{ n: number; exists: boolean; recorded: boolean }>(sql`
+      WITH input AS (
+        SELECT i.ad_id, i.viewer_key, i.bot, i.n
+        FROM unnest(${sql.param(unique.map((w) => w.adId))}::uuid[], ${sql.param(unique.map((w) => w.viewerKey))}::text[], ${sql.param(unique.map((w) => w.bot))}::boolean[])
+          WITH ORDINALITY AS i(ad_id, viewer_key, bot, n)
+      ), gate AS (
+        INSERT INTO ad_viewer_impressions AS v (ad_id, viewer_key, last_counted_at)
+        SELECT input.ad_id, input.viewer_key, now() FROM input JOIN ${ads} ON ${ads.id} = input.ad_id
+        WHERE ${this.isLive} AND NOT input.bot
+          AND (${ads.campaignId} IS NULL OR EXISTS (
+            SELECT 1 FROM ad_serves s WHERE s.ad_id = input.ad_id AND s.viewer_key = input.viewer_key AND s.served_at > now() - ${window}))
+        ORDER BY input.n
+        ON CONFLICT (ad_id, viewer_key) DO UPDATE SET last_counted_at = excluded.last_counted_at
+          WHERE v.last_counted_at <= excluded.last_counted_at - ${window}
+        RETURNING v.ad_id, v.viewer_key
+      ), counted AS (
+        INSERT INTO ad_impressions (ad_id, viewer_key) SELECT ad_id, viewer_key FROM gate RETURNING ad_id, viewer_key
+      ), paid AS (
+        SELECT g.ad_id, g.viewer_key, c.id AS campaign_id, c.frequency_cap,
+          row_number() OVER (PARTITION BY c.id, g.viewer_key ORDER BY g.ad_id) + coalesce(k.impressions, 0) AS nth_today
+        FROM gate g
+        JOIN ${ads} AS pa ON pa.id = g.ad_id
+        JOIN ad_campaigns c ON c.id = pa.campaign_id
+        LEFT JOIN ad_campaign_caps k ON k.campaign_id = c.id AND k.viewer_key = g.viewer_key AND k.day = ${today}
+      ), eligible AS (
+        SELECT ad_id, viewer_key, campaign_id, row_number() OVER (PARTITION BY campaign_id ORDER BY ad_id, viewer_key) AS r
+        FROM paid WHERE frequency_cap IS NULL OR nth_today <= frequency_cap
+      ), draw AS (
+        UPDATE ad_campaigns c
+        SET remaining_millicents = c.remaining_millicents - LEAST(w.n, c.remaining_millicents / c.unit_millicents) * c.unit_millicents,
+            last_draw_units = LEAST(w.n, c.remaining_millicents / c.unit_millicents)
+        FROM (SELECT campaign_id, count(*) AS n FROM eligible GROUP BY campaign_id) w
+        WHERE c.id = w.campaign_id AND c.price_model = 'cpm'
+        RETURNING c.id, c.last_draw_units, c.unit_millicents
+      ), caps AS (
+        INSERT INTO ad_campaign_caps AS k (campaign_id, viewer_key, day, impressions)
+        SELECT campaign_id, viewer_key, ${today}, count(*) FROM eligible GROUP BY campaign_id, viewer_key
+        ON CONFLICT (campaign_id, viewer_key, day) DO UPDATE SET impressions = k.impressions + excluded.impressions
+      ), days AS (
+        INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, viewable, invalid, spend_millicents)
+        SELECT ${ads.id}, ${today}, ${ads.campaignId},
+          count(e.ad_id),
+          count(*) FILTER (WHERE e.ad_id IS NULL),
+          coalesce(sum(dr.unit_millicents) FILTER (WHERE e.r <= dr.last_draw_units), 0)
+        FROM input
+        JOIN ${ads} ON ${ads.id} = input.ad_id AND ${ads.campaignId} IS NOT NULL AND ${this.isLive}
+        LEFT JOIN eligible e ON e.ad_id = input.ad_id AND e.viewer_key = input.viewer_key
+        LEFT JOIN draw dr ON dr.id = ${ads.campaignId}
+        GROUP BY ${ads.id}, ${ads.campaignId}
+        ON CONFLICT (ad_id, day) DO UPDATE SET viewable = d.viewable + excluded.viewable, invalid = d.invalid + excluded.invalid,
+          spend_millicents = d.spend_millicents + excluded.spend_millicents
+      )
+      SELECT input.n::int AS n, (${ads.id} IS NOT NULL) AS exists, (counted.ad_id IS NOT NULL) AS recorded
+      FROM input
+      LEFT JOIN ${ads} ON ${ads.id} = input.ad_id
+      LEFT JOIN counted ON counted.ad_id = input.ad_id AND counted.viewer_key = input.viewer_key
+    `);
   }
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRole } from '#server/modules/users/users.service.js';
 import { call, startGuest, TEST_PASSWORD, uniqueName } from '../http.js';
@@ -240,6 +241,45 @@ const MATRIX: Record<string, Row> = {
   'POST /api/staff/ads': { rule: 'staff', request: p('/api/staff/ads', { placement: 'patch-notes', title: 'Matrix ad', targetUrl: 'https://example.com/' }) },
   'PUT /api/staff/ads/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/ads/${f.adId}`, body: { weight: 2 } }) },
   'GET /api/staff/ads/stats': { rule: 'staff', request: p('/api/staff/ads/stats') },
+  // Self-serve campaigns: the owner's own (someone else's is a 404); review and every campaign for staff.
+  'GET /api/ad-campaigns': { rule: 'user', request: p('/api/ad-campaigns') },
+  // Each allowed caller sends a fresh request id; without credits to reserve it is refused (422), never 401/403.
+  'POST /api/ad-campaigns': {
+    rule: 'user',
+    allowed: 'any',
+    request: () => ({
+      path: '/api/ad-campaigns',
+      body: {
+        requestId: randomUUID(),
+        name: 'Matrix campaign',
+        placements: ['patch-notes'],
+        startsAt: '2026-01-01T00:00:00.000Z',
+        endsAt: '2030-01-01T00:00:00.000Z',
+        priceModel: 'cpm',
+        priceCents: 1000,
+        budgetCents: 500,
+        creatives: [{ title: 'Matrix creative', targetUrl: 'https://example.com/' }],
+      },
+    }),
+  },
+  'GET /api/ad-campaigns/{id}': { rule: 'user', owned: true, request: (f) => ({ path: `/api/ad-campaigns/${f.campaignId}` }) },
+  'GET /api/ad-campaigns/{id}/report': { rule: 'user', owned: true, request: (f) => ({ path: `/api/ad-campaigns/${f.campaignId}/report` }) },
+  'GET /api/ad-campaigns/{id}/report.csv': { rule: 'user', owned: true, request: (f) => ({ path: `/api/ad-campaigns/${f.campaignId}/report.csv` }) },
+  'POST /api/ad-campaigns/{id}/pause': { rule: 'user', owned: true, allowed: 'any', request: (f) => ({ path: `/api/ad-campaigns/${f.campaignId}/pause` }) },
+  'POST /api/ad-campaigns/{id}/resume': { rule: 'user', owned: true, allowed: 'any', request: (f) => ({ path: `/api/ad-campaigns/${f.campaignId}/resume` }) },
+  'PUT /api/ad-campaigns/{id}/creatives/{creativeId}': {
+    rule: 'user',
+    owned: true,
+    allowed: 'any',
+    request: (f) => ({ path: `/api/ad-campaigns/${f.campaignId}/creatives/${f.creativeId}`, body: { title: 'Matrix creative', targetUrl: 'https://example.com/' } }),
+  },
+  'POST /api/ad-campaigns/{id}/stop': { rule: 'user', owned: true, allowed: 'any', request: (f) => ({ path: `/api/ad-campaigns/${f.campaignId}/stop` }) },
+  'GET /api/staff/ad-campaigns': { rule: 'staff', request: p('/api/staff/ad-campaigns') },
+  'GET /api/staff/ad-campaigns/{id}/report': { rule: 'staff', request: (f) => ({ path: `/api/staff/ad-campaigns/${f.campaignId}/report` }) },
+  'GET /api/staff/ad-campaigns/{id}/report.csv': { rule: 'staff', request: (f) => ({ path: `/api/staff/ad-campaigns/${f.campaignId}/report.csv` }) },
+  'GET /api/staff/ad-reviews': { rule: 'staff', request: p('/api/staff/ad-reviews') },
+  'POST /api/staff/ad-reviews/{id}/approve': { rule: 'staff', allowed: 'any', request: (f) => ({ path: `/api/staff/ad-reviews/${f.creativeId}/approve` }) },
+  'POST /api/staff/ad-reviews/{id}/reject': { rule: 'staff', allowed: 'any', request: (f) => ({ path: `/api/staff/ad-reviews/${f.creativeId}/reject`, body: { reason: 'Matrix rejection' } }) },
 
   'GET /api/status': { rule: 'public', request: p('/api/status') },
   'GET /api/sandbox': { rule: 'public', request: p('/api/sandbox') },

@@ -1,7 +1,7 @@
 import { Link, NavLink, Route, Routes } from 'react-router';
 import { staffPaths } from '#shared/routes';
 import { useSessionUser } from '#web/features/auth/user';
-import { AdsManager } from '#web/features/ads/staff';
+import { AdReviewQueue, AdsManager, StaffCampaignList } from '#web/features/ads/staff';
 import { CataloguePanel } from '#web/features/catalogue/staff';
 import { HelpManager } from '#web/features/help/staff';
 import { StaffQueue } from '#web/features/tickets';
@@ -49,6 +49,8 @@ export function StaffConsole() {
         <NavLink to={section('exchanges')}>Exchanges</NavLink>
         <NavLink to={section('catalogue')}>Catalogue</NavLink>
         <NavLink to={section('ads')}>Ads</NavLink>
+        <NavLink to={section('ad-review')}>Ad review</NavLink>
+        <NavLink to={section('ad-campaigns')}>Ad campaigns</NavLink>
         <NavLink to={section('incidents')}>Incidents</NavLink>
         <NavLink to={section('audit')}>Audit log</NavLink>
         <NavLink to={section('mail')}>Mail</NavLink>
@@ -65,6 +67,8 @@ export function StaffConsole() {
         <Route path="exchanges" element={<MoneyPanel key="exchanges" kind="exchanges" />} />
         <Route path="catalogue" element={<CataloguePanel isAdmin={isAdmin} />} />
         <Route path="ads" element={<AdsManager />} />
+        <Route path="ad-review" element={<AdReviewQueue />} />
+        <Route path="ad-campaigns" element={<StaffCampaignList />} />
         <Route path="incidents" element={<IncidentsPanel />} />
         <Route path="audit" element={<AuditPanel />} />
         <Route path="mail" element={<MailPanel />} />

@@ -48,6 +48,9 @@ export function UserDashboard({ user }: { user: User }) {
           <Link className="btn btn-ghost" to={`${paths.dashboard}/support`}>
             Support
           </Link>
+          <Link className="btn btn-ghost" to={`${paths.dashboard}/advertise`}>
+            Advertise
+          </Link>
           <Link className="btn btn-ghost" to={paths.settings}>
             Settings
           </Link>

@@ -13,6 +13,7 @@ const SettingsPage = lazy(() => import('./settings-page'));
 const SupportPage = lazy(() => import('#web/features/tickets/pages/support-page'));
 const StaffPage = lazy(() => import('#web/features/admin/pages/staff-page'));
 const ReceiptPage = lazy(() => import('#web/features/payments/pages/receipt-page'));
+const AdvertisePage = lazy(() => import('#web/features/ads/pages/advertise-dashboard-page'));
 
 function Loading({ label }: { label: string }) {
   return (
@@ -67,6 +68,7 @@ export default function DashboardPage() {
       <Route path="support" element={<Lazy page={SupportPage} loading="Loading support…" />} />
       <Route path="staff/*" element={<Lazy page={StaffPage} loading="Loading the staff console…" />} />
       <Route path="receipts/:entryId" element={<Lazy page={ReceiptPage} loading="Loading the receipt…" />} />
+      <Route path="advertise" element={<Lazy page={AdvertisePage} loading="Loading advertising…" />} />
       <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
     </Routes>
   );

@@ -1,0 +1,430 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { call, registerUser } from '#server/test/http.js';
+import { ledgerViolations } from '#server/test/ledger-invariants.js';
+import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { setRole } from '#server/modules/users/users.service.js';
+import { AD_PACING_HEAD_START_SECONDS } from '#shared/ad-rules.js';
+import { AdsService } from './ads.service.js';
+import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import { CampaignsService } from './campaigns.service.js';
+
+const PLACEMENT = 'patch-notes';
+const hoursFromNow = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
+
+const CREATIVE = { kind: 'text', title: 'Cold storage, done right', body: 'Hardware wallets shipped worldwide.', targetUrl: 'https://wallets.example.com/?ref=olympus' };
+
+/** Self-serve campaigns paid with credits (docs/product.md#ads, decisions 0280-0282). */
+// Generous per-test time: these drive dozens of HTTP calls and the machine running them may be busy.
+describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
+  let t: TestApp;
+  let staff: { token: string; userId: string };
+  let campaigns: CampaignsService;
+
+  beforeAll(async () => {
+    t = await startTestApp(engine, { RATE_LIMITS: '0' });
+    staff = await registerUser(t);
+    await setRole(t.database.db, staff.userId, 'admin');
+    // Campaigns only: no house ad answers for the placement.
+    await t.database.pool.query('UPDATE ads SET active = false WHERE campaign_id IS NULL');
+    // The same service the app runs, on its job queue (as another instance's job or account closing would).
+    campaigns = new CampaignsService(t.database.db, new WebhookEvents(t.app.jobs, t.app.log));
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+  afterEach(async () => {
+    expect(await ledgerViolations(t.database.db)).toEqual([]);
+  });
+
+  const balance = async (userId: string) => Number((await t.database.pool.query('SELECT credits_cents AS c FROM users WHERE id = $1', [userId])).rows[0].c);
+  const entries = async (campaignId: string) =>
+    (
+      await t.database.pool.query<{ kind: string; amount: number; reference: string }>(
+        "SELECT kind, amount_cents::int AS amount, reference FROM credit_ledger_entries WHERE reference IN ($1, $2) ORDER BY created_at, reference",
+        [`ad-campaign:${campaignId}`, `ad-campaign-refund:${campaignId}`],
+      )
+    ).rows;
+  const campaignRow = async (id: string) =>
+    (await t.database.pool.query('SELECT status, end_reason, remaining_millicents::bigint AS remaining, refunded_cents::int AS refunded FROM ad_campaigns WHERE id = $1', [id])).rows[0] as {
+      status: string;
+      end_reason: string | null;
+      remaining: string;
+      refunded: number | null;
+    };
+  const spent = async (id: string) => Number((await t.database.pool.query('SELECT coalesce(sum(spend_millicents), 0)::bigint AS s FROM ad_campaign_days WHERE campaign_id = $1', [id])).rows[0].s);
+
+  async function fundedUser(cents: number) {
+    const u = await registerUser(t);
+    const res = await call(t, 'POST', '/api/admin/credits/adjustments', { token: staff.token, body: { userId: u.userId, amount: cents / 100, reason: 'test funds' } });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    return u;
+  }
+
+  function campaignBody(overrides: Record<string, unknown> = {}) {
+    return {
+      requestId: randomUUID(),
+      name: 'Wallet launch',
+      placements: [PLACEMENT],
+      startsAt: hoursFromNow(-1),
+      endsAt: hoursFromNow(24 * 7),
+      priceModel: 'cpm',
+      priceCents: 1000, // 10.00 per 1,000 viewable impressions: one cent each
+      budgetCents: 500,
+      creatives: [CREATIVE],
+      ...overrides,
+    };
+  }
+
+  async function createCampaign(owner: { token: string }, overrides: Record<string, unknown> = {}) {
+    const res = await call(t, 'POST', '/api/ad-campaigns', { token: owner.token, body: campaignBody(overrides) });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    return res.json.campaign as { _id: string; creatives: { _id: string }[]; state: string };
+  }
+
+  async function approveAll(campaign: { creatives: { _id: string }[] }) {
+    for (const c of campaign.creatives) {
+      const res = await call(t, 'POST', `/api/staff/ad-reviews/${c._id}/approve`, { token: staff.token });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+    }
+  }
+
+  const serve = (ua: string) => call(t, 'GET', `/api/ads?placement=${PLACEMENT}`, { headers: { 'user-agent': ua } });
+  const impression = (adId: string, ua: string) => call(t, 'POST', `/api/ads/${adId}/impression`, { headers: { 'user-agent': ua } });
+  /** Lets the same viewer count again (as if 30 minutes had passed). */
+  const forgetGate = (adId: string) => t.database.pool.query('UPDATE ad_viewer_impressions SET last_counted_at = now() - interval \'31 minutes\' WHERE ad_id = $1', [adId]);
+  /** Ends the running campaigns other tests left, so each test's campaign is the only one served. */
+  const clearStage = async () => {
+    const open = await t.database.pool.query("SELECT id FROM ad_campaigns WHERE status <> 'ended'");
+    await t.database.db.transaction(async (tx) => {
+      for (const row of open.rows as { id: string }[]) await campaigns.endCampaign(tx, row.id, 'stopped');
+    });
+  };
+
+  it('reserves the budget, serves nothing before review, then serves and charges viewable impressions and refunds the rest once', async () => {
+    await clearStage();
+    const owner = await fundedUser(2000);
+    const campaign = await createCampaign(owner);
+    expect(campaign.state).toBe('in-review');
+    expect(await balance(owner.userId)).toBe(1500);
+    expect(await entries(campaign._id)).toEqual([{ kind: 'spend', amount: -500, reference: `ad-campaign:${campaign._id}` }]);
+    const creative = campaign.creatives[0]!._id;
+
+    // Nothing unreviewed is ever served, and an impression of it is not counted or charged.
+    for (let i = 0; i < 15; i += 1) expect((await serve(`reader-pre-${i}`)).json.ad).toBeNull();
+    expect((await impression(creative, 'reader-pre-0')).json).toEqual({ recorded: false });
+    expect(await spent(campaign._id)).toBe(0);
+
+    // Staff see it waiting, approve it; it is served with its tracked link.
+    const queue = await call(t, 'GET', '/api/staff/ad-reviews', { token: staff.token });
+    expect(queue.json.items.map((i: { creative: { _id: string } }) => i.creative._id)).toContain(creative);
+    await approveAll(campaign);
+    const served = await serve('reader-1');
+    expect(served.json.ad).toMatchObject({ _id: creative, placement: PLACEMENT, title: CREATIVE.title, displayHost: 'wallets.example.com', clickUrl: `/api/ads/${creative}/click` });
+    expect(JSON.stringify(served.json)).not.toContain('ref=olympus');
+
+    // A viewable impression draws one cent (1,000 thousandths) from the reservation.
+    expect((await impression(creative, 'reader-1')).json).toEqual({ recorded: true });
+    expect(await spent(campaign._id)).toBe(1000);
+    expect(Number((await campaignRow(campaign._id)).remaining)).toBe(499_000);
+    expect(await balance(owner.userId)).toBe(1500);
+
+    const report = await call(t, 'GET', `/api/ad-campaigns/${campaign._id}/report?days=7`, { token: owner.token });
+    expect(report.status).toBe(200);
+    expect(report.json.rows).toEqual([
+      // The impression before review was not counted at all: an ad that is not live has no traffic.
+      { day: new Date().toISOString().slice(0, 10), creativeId: creative, creativeTitle: CREATIVE.title, served: 1, viewable: 1, invalid: 0, clicks: 0, clickThroughRate: 0, spendMillicents: 1000 },
+    ]);
+    expect(report.json.campaign).toMatchObject({ state: 'running', spentMillicents: 1000, remainingMillicents: 499_000 });
+
+    // Stopping gives back the unspent 4.99 once; stopping again changes nothing.
+    const stopped = await call(t, 'POST', `/api/ad-campaigns/${campaign._id}/stop`, { token: owner.token });
+    expect(stopped.status).toBe(200);
+    expect(stopped.json.campaign).toMatchObject({ state: 'ended', endReason: 'stopped', refundedCents: 499, remainingMillicents: 0 });
+    expect((await call(t, 'POST', `/api/ad-campaigns/${campaign._id}/stop`, { token: owner.token })).status).toBe(200);
+    expect(await balance(owner.userId)).toBe(1999);
+    expect(await entries(campaign._id)).toEqual([
+      { kind: 'spend', amount: -500, reference: `ad-campaign:${campaign._id}` },
+      { kind: 'refund', amount: 499, reference: `ad-campaign-refund:${campaign._id}` },
+    ]);
+    // An ended campaign is no longer served, counted or changeable.
+    expect((await serve('reader-after')).json.ad).toBeNull();
+    expect((await impression(creative, 'reader-1')).json).toEqual({ recorded: false });
+    expect((await call(t, 'POST', `/api/ad-campaigns/${campaign._id}/resume`, { token: owner.token })).json.code).toBe('CAMPAIGN_ENDED');
+  });
+
+  it('never overspends a budget under 50 parallel impressions from two instances, and refunds the rest when it is spent', async () => {
+    await clearStage();
+    const owner = await fundedUser(1000);
+    // 30 cents an impression (300.00 CPM): 10.00 pays for 33 impressions and leaves 10 cents.
+    const campaign = await createCampaign(owner, { priceCents: 30_000, budgetCents: 1000 });
+    await approveAll(campaign);
+    const creative = campaign.creatives[0]!._id;
+    // A second instance's batcher on the same database, next to the app's.
+    const other = new AdsService(t.database.db, t.config.jwtSecret);
+    const viewers = Array.from({ length: 50 }, (_, i) => `race-viewer-${i}`);
+    for (const ua of viewers) expect((await serve(ua)).json.ad?._id).toBe(creative);
+    const keys = viewers.map((ua) => other.viewerKey({ userId: null, guestId: null, ip: '127.0.0.1', userAgent: ua }));
+    const answers = await Promise.all(
+      viewers.map((ua, i) => (i % 2 === 0 ? impression(creative, ua).then((r) => r.json.recorded as boolean) : other.recordImpression(creative, keys[i]!))),
+    );
+    // At most 33 were paid for, whichever instance wrote them; once nothing pays for one more the
+    // creative is no longer live, and later impressions are neither counted nor charged.
+    const recorded = answers.filter(Boolean).length;
+    expect(recorded).toBeGreaterThanOrEqual(33);
+    expect(answers.filter((a, i) => a && i % 2 === 0).length).toBeGreaterThan(0);
+    expect(answers.filter((a, i) => a && i % 2 === 1).length).toBeGreaterThan(0);
+    expect(await spent(campaign._id)).toBe(33 * 30_000);
+    expect(Number((await campaignRow(campaign._id)).remaining)).toBe(10_000);
+    expect((await serve('race-late')).json.ad).toBeNull();
+
+    // The end job sees that what is left cannot pay for one more impression, ends it and refunds 10 cents.
+    expect(await campaigns.endDueCampaigns()).toBeGreaterThanOrEqual(1);
+    expect(await campaignRow(campaign._id)).toMatchObject({ status: 'ended', end_reason: 'budget-spent', refunded: 10 });
+    expect(await balance(owner.userId)).toBe(10);
+    expect(await entries(campaign._id)).toEqual([
+      { kind: 'spend', amount: -1000, reference: `ad-campaign:${campaign._id}` },
+      { kind: 'refund', amount: 10, reference: `ad-campaign-refund:${campaign._id}` },
+    ]);
+  });
+
+  it("caps each viewer's charged impressions per day and serves the campaign to others", async () => {
+    await clearStage();
+    const owner = await fundedUser(1000);
+    const campaign = await createCampaign(owner, { frequencyCap: 2 });
+    await approveAll(campaign);
+    const creative = campaign.creatives[0]!._id;
+    for (let round = 0; round < 2; round += 1) {
+      expect((await serve('capped-viewer')).json.ad?._id).toBe(creative);
+      expect((await impression(creative, 'capped-viewer')).json).toEqual({ recorded: true });
+      await forgetGate(creative);
+    }
+    expect(await spent(campaign._id)).toBe(2000);
+    // The third time this viewer gets nothing from this campaign; another viewer still gets it.
+    expect((await serve('capped-viewer')).json.ad).toBeNull();
+    expect((await serve('fresh-viewer')).json.ad?._id).toBe(creative);
+    // An impression past the cap (the served record is still fresh) is not charged, and counted as invalid.
+    expect((await impression(creative, 'capped-viewer')).json).toEqual({ recorded: true });
+    expect(await spent(campaign._id)).toBe(2000);
+    const report = await call(t, 'GET', `/api/ad-campaigns/${campaign._id}/report`, { token: owner.token });
+    expect(report.json.rows[0]).toMatchObject({ served: 3, viewable: 2, invalid: 1, spendMillicents: 2000 });
+  });
+
+  it('paces a daily budget across the day instead of spending it at once', async () => {
+    await clearStage();
+    const owner = await fundedUser(1000);
+    // 10 cents an impression, 1.00 a day out of 10.00.
+    const campaign = await createCampaign(owner, { priceCents: 10_000, budgetCents: 1000, dailyBudgetCents: 100 });
+    await approveAll(campaign);
+    const creative = campaign.creatives[0]!._id;
+    const since = Number((await t.database.pool.query("SELECT extract(epoch FROM (now() AT TIME ZONE 'UTC') - date_trunc('day', now() AT TIME ZONE 'UTC'))::float AS s")).rows[0].s);
+    const allowed = 100_000 * Math.min(1, (since + AD_PACING_HEAD_START_SECONDS) / 86_400);
+    let shown = 0;
+    for (let i = 0; i < 30; i += 1) {
+      const ad = (await serve(`paced-${i}`)).json.ad;
+      if (!ad) break;
+      expect((await impression(creative, `paced-${i}`)).json).toEqual({ recorded: true });
+      shown += 1;
+    }
+    const spentNow = await spent(campaign._id);
+    // Serving stopped once the day's share was reached: at most one impression over it, far from the total.
+    expect(spentNow).toBeGreaterThanOrEqual(allowed);
+    expect(spentNow).toBeLessThan(allowed + 10_000);
+    expect(shown).toBe(spentNow / 10_000);
+    expect(spentNow).toBeLessThan(1000 * 1000);
+    expect((await campaignRow(campaign._id)).status).toBe('active');
+  });
+
+  it('counts invalid traffic apart and never charges it: robots, impressions without a served ad, repeats', async () => {
+    await clearStage();
+    const owner = await fundedUser(1000);
+    const campaign = await createCampaign(owner);
+    await approveAll(campaign);
+    const creative = campaign.creatives[0]!._id;
+    const bot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+    expect((await serve(bot)).json.ad).toBeNull();
+    expect((await impression(creative, bot)).json).toEqual({ recorded: false });
+    expect((await impression(creative, 'never-served')).json).toEqual({ recorded: false });
+    expect((await serve('real-reader')).json.ad?._id).toBe(creative);
+    expect((await impression(creative, 'real-reader')).json).toEqual({ recorded: true });
+    expect((await impression(creative, 'real-reader')).json).toEqual({ recorded: false });
+    expect(await spent(campaign._id)).toBe(1000);
+    const report = await call(t, 'GET', `/api/ad-campaigns/${campaign._id}/report`, { token: owner.token });
+    expect(report.json.rows[0]).toMatchObject({ served: 1, viewable: 1, invalid: 3, spendMillicents: 1000 });
+  });
+
+  it('charges a CPC click once per viewer, only for a served creative', async () => {
+    await clearStage();
+    const owner = await fundedUser(1000);
+    const campaign = await createCampaign(owner, { priceModel: 'cpc', priceCents: 25 });
+    await approveAll(campaign);
+    const creative = campaign.creatives[0]!._id;
+    const click = (ua: string) => fetch(`${t.url}/api/ads/${creative}/click`, { redirect: 'manual', headers: { 'user-agent': ua } });
+    expect((await click('clicker-unserved')).status).toBe(302);
+    expect(await spent(campaign._id)).toBe(0);
+    expect((await serve('clicker')).json.ad?._id).toBe(creative);
+    // Impressions of a CPC campaign are counted, not charged.
+    expect((await impression(creative, 'clicker')).json).toEqual({ recorded: true });
+    expect(await spent(campaign._id)).toBe(0);
+    const first = await click('clicker');
+    expect(first.headers.get('location')).toBe(CREATIVE.targetUrl);
+    await click('clicker');
+    expect(await spent(campaign._id)).toBe(25_000);
+    expect(Number((await campaignRow(campaign._id)).remaining)).toBe(500_000 - 25_000);
+  });
+
+  it('does not serve a campaign before its start date, nor a paused one', async () => {
+    await clearStage();
+    const owner = await fundedUser(2000);
+    const later = await createCampaign(owner, { startsAt: hoursFromNow(2), endsAt: hoursFromNow(48) });
+    await approveAll(later);
+    expect((await call(t, 'GET', `/api/ad-campaigns/${later._id}`, { token: owner.token })).json.campaign.state).toBe('scheduled');
+    expect((await serve('early-bird')).json.ad).toBeNull();
+
+    const now = await createCampaign(owner);
+    await approveAll(now);
+    expect((await serve('pause-1')).json.ad?._id).toBe(now.creatives[0]!._id);
+    expect((await call(t, 'POST', `/api/ad-campaigns/${now._id}/pause`, { token: owner.token })).json.campaign.state).toBe('paused');
+    expect((await serve('pause-2')).json.ad).toBeNull();
+    expect((await impression(now.creatives[0]!._id, 'pause-1')).json).toEqual({ recorded: false });
+    expect((await call(t, 'POST', `/api/ad-campaigns/${now._id}/resume`, { token: owner.token })).json.campaign.state).toBe('running');
+    expect((await serve('pause-3')).json.ad?._id).toBe(now.creatives[0]!._id);
+
+    // Past its end date, the end job ends it and refunds the whole unspent budget.
+    await t.database.pool.query("UPDATE ad_campaigns SET starts_at = now() - interval '2 days', ends_at = now() - interval '1 minute' WHERE id = $1", [now._id]);
+    expect((await serve('pause-4')).json.ad).toBeNull();
+    await campaigns.endDueCampaigns();
+    expect(await campaignRow(now._id)).toMatchObject({ status: 'ended', end_reason: 'finished', refunded: 500 });
+  });
+
+  it('sends a changed creative back to review and serves nothing of it until approved again', async () => {
+    await clearStage();
+    const owner = await fundedUser(1000);
+    const campaign = await createCampaign(owner);
+    await approveAll(campaign);
+    const creative = campaign.creatives[0]!._id;
+    expect((await serve('edit-1')).json.ad?._id).toBe(creative);
+    const changed = await call(t, 'PUT', `/api/ad-campaigns/${campaign._id}/creatives/${creative}`, { token: owner.token, body: { ...CREATIVE, title: 'A new headline' } });
+    expect(changed.status, JSON.stringify(changed.json)).toBe(200);
+    expect(changed.json.campaign.creatives[0]).toMatchObject({ title: 'A new headline', reviewStatus: 'pending' });
+    for (let i = 0; i < 5; i += 1) expect((await serve(`edit-x${i}`)).json.ad).toBeNull();
+    expect((await impression(creative, 'edit-1')).json).toEqual({ recorded: false });
+    await approveAll(campaign);
+    expect((await serve('edit-2')).json.ad).toMatchObject({ _id: creative, title: 'A new headline' });
+  });
+
+  it('rejects with a reason (audited) and refunds a campaign left with nothing to show', async () => {
+    await clearStage();
+    const owner = await fundedUser(1000);
+    const campaign = await createCampaign(owner);
+    const creative = campaign.creatives[0]!._id;
+    expect((await call(t, 'POST', `/api/staff/ad-reviews/${creative}/reject`, { token: owner.token, body: { reason: 'no' } })).status).toBe(403);
+    const rejected = await call(t, 'POST', `/api/staff/ad-reviews/${creative}/reject`, { token: staff.token, body: { reason: 'Misleading claim about returns' } });
+    expect(rejected.status, JSON.stringify(rejected.json)).toBe(200);
+    expect(rejected.json.creative).toMatchObject({ reviewStatus: 'rejected', reviewReason: 'Misleading claim about returns' });
+    expect(rejected.json.campaign).toMatchObject({ state: 'ended', endReason: 'rejected', refundedCents: 500 });
+    expect(await balance(owner.userId)).toBe(1000);
+    const again = await call(t, 'POST', `/api/staff/ad-reviews/${creative}/approve`, { token: staff.token });
+    expect(again.status).toBe(409);
+    const audit = await t.database.pool.query("SELECT action, reason FROM audit_log WHERE target_id = $1", [creative]);
+    expect(audit.rows).toEqual([{ action: 'ad-creative.reject', reason: 'Misleading claim about returns' }]);
+    const owned = await call(t, 'GET', `/api/ad-campaigns/${campaign._id}`, { token: owner.token });
+    expect(owned.json.campaign.creatives[0].reviewReason).toBe('Misleading claim about returns');
+  });
+
+  it('refunds exactly once when stop, the end job and a rejection race', async () => {
+    await clearStage();
+    const owner = await fundedUser(1000);
+    const campaign = await createCampaign(owner);
+    await t.database.pool.query("UPDATE ad_campaigns SET starts_at = now() - interval '2 days', ends_at = now() - interval '1 minute' WHERE id = $1", [campaign._id]);
+    await Promise.all([
+      call(t, 'POST', `/api/ad-campaigns/${campaign._id}/stop`, { token: owner.token }),
+      campaigns.endDueCampaigns(),
+      call(t, 'POST', `/api/staff/ad-reviews/${campaign.creatives[0]!._id}/reject`, { token: staff.token, body: { reason: 'Racing the stop' } }),
+      call(t, 'POST', `/api/ad-campaigns/${campaign._id}/stop`, { token: owner.token }),
+      campaigns.endDueCampaigns(),
+    ]);
+    const money = await entries(campaign._id);
+    expect(money.filter((e) => e.kind === 'refund')).toEqual([{ kind: 'refund', amount: 500, reference: `ad-campaign-refund:${campaign._id}` }]);
+    expect(await balance(owner.userId)).toBe(1000);
+  });
+
+  it('refuses a campaign the balance cannot pay for, storing nothing, and creates one campaign for a repeated request', async () => {
+    const owner = await fundedUser(400);
+    const short = await call(t, 'POST', '/api/ad-campaigns', { token: owner.token, body: campaignBody() });
+    expect(short.status).toBe(422);
+    expect(short.json.code).toBe('INSUFFICIENT_CREDITS');
+    expect((await call(t, 'GET', '/api/ad-campaigns', { token: owner.token })).json.campaigns).toEqual([]);
+    expect(await balance(owner.userId)).toBe(400);
+
+    const rich = await fundedUser(1000);
+    const body = campaignBody();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => call(t, 'POST', '/api/ad-campaigns', { token: rich.token, body })));
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 200, 200, 200, 201]);
+    expect(new Set(answers.map((a) => a.json.campaign._id))).toEqual(new Set([body.requestId]));
+    expect(await balance(rich.userId)).toBe(500);
+    // Someone else using that request id gets nothing of it.
+    expect((await call(t, 'POST', '/api/ad-campaigns', { token: owner.token, body })).status).toBe(409);
+  });
+
+  it("shows advertisers only their own campaigns (someone else's is a 404) and staff all of them", async () => {
+    const owner = await fundedUser(1000);
+    const stranger = await fundedUser(0 + 100);
+    const campaign = await createCampaign(owner);
+    for (const path of [`/api/ad-campaigns/${campaign._id}`, `/api/ad-campaigns/${campaign._id}/report`, `/api/ad-campaigns/${campaign._id}/report.csv`]) {
+      expect((await call(t, 'GET', path, { token: stranger.token })).status).toBe(404);
+    }
+    for (const action of ['pause', 'resume', 'stop']) {
+      expect((await call(t, 'POST', `/api/ad-campaigns/${campaign._id}/${action}`, { token: stranger.token })).status).toBe(404);
+    }
+    expect((await call(t, 'PUT', `/api/ad-campaigns/${campaign._id}/creatives/${campaign.creatives[0]!._id}`, { token: stranger.token, body: CREATIVE })).status).toBe(404);
+    expect((await call(t, 'GET', '/api/ad-campaigns', { token: stranger.token })).json.campaigns).toEqual([]);
+    expect((await campaignRow(campaign._id)).status).toBe('active');
+    const all = await call(t, 'GET', '/api/staff/ad-campaigns', { token: staff.token });
+    expect(all.json.campaigns.map((c: { _id: string }) => c._id)).toContain(campaign._id);
+    expect((await call(t, 'GET', `/api/staff/ad-campaigns/${campaign._id}/report`, { token: staff.token })).status).toBe(200);
+    expect((await call(t, 'GET', '/api/staff/ad-campaigns', { token: owner.token })).status).toBe(403);
+  });
+
+  it('exports the report as CSV with formula cells defused', async () => {
+    await clearStage();
+    const owner = await fundedUser(1000);
+    const campaign = await createCampaign(owner, { creatives: [{ ...CREATIVE, title: '=HYPERLINK("https://evil.example")' }] });
+    await approveAll(campaign);
+    const creative = campaign.creatives[0]!._id;
+    await serve('csv-reader');
+    await impression(creative, 'csv-reader');
+    const res = await fetch(`${t.url}/api/ad-campaigns/${campaign._id}/report.csv`, { headers: { authorization: `Bearer ${owner.token}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    expect(res.headers.get('content-disposition')).toContain('attachment');
+    const text = await res.text();
+    const day = new Date().toISOString().slice(0, 10);
+    expect(text).toBe(`day,creative_id,creative,served,viewable,invalid,clicks,ctr,spend\r\n${day},${creative},"'=HYPERLINK(""https://evil.example"")",1,1,0,0,0.0000,0.01000\r\n`);
+  });
+
+  it('ends every open campaign of a user on the caller transaction and refunds each (closing an account)', async () => {
+    const owner = await fundedUser(3000);
+    const a = await createCampaign(owner);
+    const b = await createCampaign(owner);
+    const c = await createCampaign(owner);
+    await call(t, 'POST', `/api/ad-campaigns/${b._id}/pause`, { token: owner.token });
+    await call(t, 'POST', `/api/ad-campaigns/${c._id}/stop`, { token: owner.token });
+    expect(await balance(owner.userId)).toBe(2000);
+    // Rolled back with its transaction: nothing happens.
+    await expect(
+      t.database.db.transaction(async (tx) => {
+        expect(await campaigns.endCampaignsOfUser(tx, owner.userId)).toBe(2);
+        throw new Error('account closing failed');
+      }),
+    ).rejects.toThrow('account closing failed');
+    expect((await campaignRow(a._id)).status).toBe('active');
+    expect(await balance(owner.userId)).toBe(2000);
+
+    const ended = await t.database.db.transaction((tx) => campaigns.endCampaignsOfUser(tx, owner.userId));
+    expect(ended).toBe(2);
+    for (const id of [a._id, b._id]) expect(await campaignRow(id)).toMatchObject({ status: 'ended', end_reason: 'account-closed', refunded: 500 });
+    expect(await balance(owner.userId)).toBe(3000);
+    expect(await t.database.db.transaction((tx) => campaigns.endCampaignsOfUser(tx, owner.userId))).toBe(0);
+  });
+});

@@ -1,0 +1,164 @@
+import { useState, type FormEvent } from 'react';
+import toast from 'react-hot-toast';
+import {
+  AD_MIN_BUDGET_CENTS,
+  AD_MIN_PRICE_CENTS,
+  AD_PLACEMENTS,
+  type AdPriceModel,
+  type CreateCampaignBody,
+} from '#shared/schemas/ads';
+import { CheckboxField, SelectField, TextareaField, TextField } from '#web/components/ui/forms';
+import { ApiError } from '#web/lib/api-client';
+import { ErrorCode } from '#shared/error-codes';
+import { newIdempotencyKey } from '#web/lib/idempotency-key';
+import { useCreateCampaign } from '../api/create-campaign';
+
+const PLACEMENT_LABELS: Record<string, string> = { 'home-banner': 'Home page banner', 'patch-notes': 'Patch notes page' };
+
+/** A UUID for the campaign's request id (one per form: a double submit creates one campaign). */
+function newRequestId(): string {
+  const hex = newIdempotencyKey();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${((parseInt(hex[16]!, 16) & 0x3) | 0x8).toString(16)}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
+function localInput(date: Date): string {
+  const local = new Date(date.getTime() - date.getTimezoneOffset() * 60_000);
+  return local.toISOString().slice(0, 16);
+}
+
+const toCents = (credits: string) => Math.round(Number(credits) * 100);
+
+/** Creating and funding a campaign: its budget is reserved from the balance when it is created. */
+export function CampaignForm({ onCreated }: { onCreated?: (id: string) => void }) {
+  const create = useCreateCampaign();
+  const [requestId, setRequestId] = useState(newRequestId);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [form, setForm] = useState(() => ({
+    name: '',
+    placements: [AD_PLACEMENTS[0]] as string[],
+    startsAt: localInput(new Date()),
+    endsAt: localInput(new Date(Date.now() + 7 * 86_400_000)),
+    priceModel: 'cpm' as AdPriceModel,
+    price: (AD_MIN_PRICE_CENTS.cpm / 100).toFixed(2),
+    budget: (AD_MIN_BUDGET_CENTS / 100).toFixed(2),
+    dailyBudget: '',
+    frequencyCap: '',
+    kind: 'text',
+    title: '',
+    body: '',
+    imageUrl: '',
+    imageAlt: '',
+    targetUrl: 'https://',
+  }));
+  const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm((f) => ({ ...f, [key]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    setErrors({});
+    const body: CreateCampaignBody = {
+      requestId,
+      name: form.name,
+      placements: form.placements as CreateCampaignBody['placements'],
+      startsAt: new Date(form.startsAt).toISOString(),
+      endsAt: new Date(form.endsAt).toISOString(),
+      priceModel: form.priceModel,
+      priceCents: toCents(form.price),
+      budgetCents: toCents(form.budget),
+      dailyBudgetCents: form.dailyBudget ? toCents(form.dailyBudget) : null,
+      frequencyCap: form.frequencyCap ? Number(form.frequencyCap) : null,
+      creatives: [
+        {
+          kind: form.kind as 'text' | 'image',
+          title: form.title,
+          body: form.body,
+          imageUrl: form.kind === 'image' ? form.imageUrl || null : null,
+          imageAlt: form.kind === 'image' ? form.imageAlt : '',
+          targetUrl: form.targetUrl,
+        },
+      ],
+    };
+    try {
+      const { campaign } = await create.mutateAsync(body);
+      toast.success(`Campaign created: ${(campaign.budgetCents / 100).toFixed(2)} credits reserved. It starts once staff approve it.`);
+      setRequestId(newRequestId());
+      setForm((f) => ({ ...f, name: '', title: '', body: '' }));
+      onCreated?.(campaign._id);
+    } catch (err) {
+      if (err instanceof ApiError) {
+        const fields = Object.fromEntries(Object.entries(err.fieldErrors).map(([k, v]) => [k.replace(/^creatives\.0\./, ''), v]));
+        setErrors(fields);
+        toast.error(err.code === ErrorCode.INSUFFICIENT_CREDITS ? 'Your balance does not cover this budget. Top up or lower the budget.' : err.message);
+      } else {
+        toast.error('Failed to create the campaign');
+      }
+    }
+  }
+
+  const togglePlacement = (p: string, on: boolean) => set('placements', on ? [...form.placements, p] : form.placements.filter((x) => x !== p));
+  const unit = form.priceModel === 'cpm' ? 'credits per 1,000 viewable impressions' : 'credits per click';
+
+  return (
+    <form className="card campaign-form stack" onSubmit={(e) => void submit(e)} aria-labelledby="new-campaign-title" noValidate>
+      <h2 id="new-campaign-title">New campaign</h2>
+      <TextField label="Campaign name" value={form.name} maxLength={80} required error={errors.name} onChange={(e) => set('name', e.target.value)} />
+      <fieldset>
+        <legend>Where it shows</legend>
+        {AD_PLACEMENTS.map((p) => (
+          <CheckboxField key={p} label={PLACEMENT_LABELS[p] ?? p} checked={form.placements.includes(p)} onChange={(e) => togglePlacement(p, e.target.checked)} />
+        ))}
+        {errors.placements && <p className="field-error">{errors.placements}</p>}
+      </fieldset>
+      <div className="grid grid-2">
+        <TextField label="Starts" type="datetime-local" value={form.startsAt} required error={errors.startsAt} onChange={(e) => set('startsAt', e.target.value)} />
+        <TextField label="Ends" type="datetime-local" value={form.endsAt} required error={errors.endsAt} onChange={(e) => set('endsAt', e.target.value)} />
+      </div>
+      <fieldset>
+        <legend>Price and budget</legend>
+        <div className="grid grid-2">
+          <SelectField
+            label="Pay for"
+            value={form.priceModel}
+            options={[
+              { value: 'cpm', label: 'Viewable impressions (CPM)' },
+              { value: 'cpc', label: 'Clicks (CPC)' },
+            ]}
+            onChange={(e) => {
+              const model = e.target.value as AdPriceModel;
+              setForm((f) => ({ ...f, priceModel: model, price: (AD_MIN_PRICE_CENTS[model] / 100).toFixed(2) }));
+            }}
+          />
+          <TextField label={`Price (${unit})`} inputMode="decimal" value={form.price} required error={errors.priceCents} note={`At least ${(AD_MIN_PRICE_CENTS[form.priceModel] / 100).toFixed(2)}`} onChange={(e) => set('price', e.target.value)} />
+          <TextField label="Total budget (credits)" inputMode="decimal" value={form.budget} required error={errors.budgetCents} note="Reserved from your balance now; what is not spent comes back." onChange={(e) => set('budget', e.target.value)} />
+          <TextField label="Daily budget (credits, optional)" inputMode="decimal" value={form.dailyBudget} error={errors.dailyBudgetCents} note="Spread evenly across the day." onChange={(e) => set('dailyBudget', e.target.value)} />
+          <TextField label="Most impressions per viewer a day (optional)" inputMode="numeric" value={form.frequencyCap} error={errors.frequencyCap} onChange={(e) => set('frequencyCap', e.target.value)} />
+        </div>
+      </fieldset>
+      <fieldset>
+        <legend>Creative</legend>
+        <SelectField
+          label="Kind"
+          value={form.kind}
+          options={[
+            { value: 'text', label: 'Text' },
+            { value: 'image', label: 'Image and text' },
+          ]}
+          onChange={(e) => set('kind', e.target.value)}
+        />
+        <TextField label="Title" value={form.title} maxLength={80} required error={errors.title} onChange={(e) => set('title', e.target.value)} />
+        <TextareaField label="Text" value={form.body} maxLength={280} rows={2} error={errors.body} onChange={(e) => set('body', e.target.value)} />
+        {form.kind === 'image' && (
+          <>
+            <TextField label="Image address (https)" type="url" value={form.imageUrl} error={errors.imageUrl} onChange={(e) => set('imageUrl', e.target.value)} />
+            <TextField label="Image description" value={form.imageAlt} maxLength={200} error={errors.imageAlt} onChange={(e) => set('imageAlt', e.target.value)} />
+          </>
+        )}
+        <TextField label="Link (http or https)" type="url" value={form.targetUrl} required error={errors.targetUrl} onChange={(e) => set('targetUrl', e.target.value)} />
+      </fieldset>
+      <div className="cluster">
+        <button type="submit" className="btn btn-primary" disabled={create.isPending}>
+          {create.isPending ? 'Creating…' : `Create and reserve ${Number.isFinite(Number(form.budget)) ? Number(form.budget).toFixed(2) : '0.00'} credits`}
+        </button>
+      </div>
+    </form>
+  );
+}

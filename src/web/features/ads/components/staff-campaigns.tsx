@@ -1,0 +1,130 @@
+import { useState } from 'react';
+import toast from 'react-hot-toast';
+import type { ReviewItem } from '#shared/schemas/ads';
+import { QueryState } from '#web/components/ui/query-state';
+import { TextareaField } from '#web/components/ui/forms';
+import { ApiError, errorMessage } from '#web/lib/api-client';
+import { useReviewQueue, useStaffCampaigns } from '../api/get-review-queue';
+import { useReviewCreative } from '../api/review-creative';
+import { CampaignCard } from './campaign-card';
+import { CampaignReport } from './campaign-report';
+import '../ads.css';
+
+function ReviewCard({ item }: { item: ReviewItem }) {
+  const review = useReviewCreative();
+  const [rejecting, setRejecting] = useState(false);
+  const [reason, setReason] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const c = item.creative;
+
+  async function decide(reject: boolean) {
+    setError(null);
+    try {
+      await review.mutateAsync({ id: c._id, reason: reject ? reason : undefined });
+      toast.success(reject ? `Rejected “${c.title}”` : `Approved “${c.title}”`);
+    } catch (err) {
+      if (err instanceof ApiError && err.fieldErrors.reason) setError(err.fieldErrors.reason);
+      toast.error(errorMessage(err, 'Failed to record the review'));
+    }
+  }
+
+  return (
+    <li className="card stack">
+      <article aria-labelledby={`review-${c._id}`} className="stack">
+        <h3 id={`review-${c._id}`}>{c.title}</h3>
+        <p className="muted">
+          {item.campaignName} by {item.ownerName} · {item.placements.join(', ')} · sent {new Date(item.submittedAt).toLocaleString()}
+        </p>
+        <div className="campaign-creative-preview">
+          {c.body && <p>{c.body}</p>}
+          {c.imageUrl && (
+            <p>
+              Image: <code>{c.imageUrl}</code> ({c.imageAlt})
+            </p>
+          )}
+          <p>
+            Links to <code>{c.targetUrl}</code>
+          </p>
+        </div>
+        {rejecting && <TextareaField label="Reason (the advertiser reads it)" value={reason} maxLength={500} rows={2} error={error} errorAlert onChange={(e) => setReason(e.target.value)} />}
+        <div className="cluster">
+          {!rejecting && (
+            <button type="button" className="btn btn-primary btn-small" disabled={review.isPending} onClick={() => void decide(false)}>
+              Approve
+            </button>
+          )}
+          {rejecting ? (
+            <>
+              <button type="button" className="btn btn-secondary btn-small" disabled={review.isPending} onClick={() => void decide(true)}>
+                Reject with this reason
+              </button>
+              <button type="button" className="btn btn-ghost btn-small" onClick={() => setRejecting(false)}>
+                Cancel
+              </button>
+            </>
+          ) : (
+            <button type="button" className="btn btn-ghost btn-small" onClick={() => setRejecting(true)}>
+              Reject…
+            </button>
+          )}
+        </div>
+      </article>
+    </li>
+  );
+}
+
+/** Staff console → Ad review: creatives waiting for approval, oldest first. */
+export function AdReviewQueue() {
+  const queue = useReviewQueue();
+  return (
+    <section className="admin-panel stack" aria-labelledby="ad-review-title">
+      <h2 id="ad-review-title">Ad review</h2>
+      <p className="muted">Nothing is shown to visitors until it is approved here. A campaign whose last creative is rejected ends and is refunded.</p>
+      <QueryState
+        data={queue.data}
+        error={queue.isError ? errorMessage(queue.error, 'Failed to load the review queue') : null}
+        onRetry={() => void queue.refetch()}
+        loading={<p role="status" className="muted">Loading the review queue…</p>}
+        isEmpty={(items) => items.length === 0}
+        empty={<p className="muted">Nothing is waiting for review.</p>}
+      >
+        {(items) => (
+          <ul className="campaign-list stack" aria-label="Waiting for review">
+            {items.map((item) => (
+              <ReviewCard key={item.creative._id} item={item} />
+            ))}
+          </ul>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+/** Staff console → Ad campaigns: every campaign, with its report. */
+export function StaffCampaignList() {
+  const campaigns = useStaffCampaigns();
+  const [reportOf, setReportOf] = useState<string | null>(null);
+  const shown = campaigns.data?.find((c) => c._id === reportOf) ?? null;
+  return (
+    <section className="admin-panel stack" aria-labelledby="ad-campaigns-title">
+      <h2 id="ad-campaigns-title">Ad campaigns</h2>
+      <QueryState
+        data={campaigns.data}
+        error={campaigns.isError ? errorMessage(campaigns.error, 'Failed to load campaigns') : null}
+        onRetry={() => void campaigns.refetch()}
+        loading={<p role="status" className="muted">Loading campaigns…</p>}
+        isEmpty={(list) => list.length === 0}
+        empty={<p className="muted">No campaigns yet.</p>}
+      >
+        {(list) => (
+          <div className="grid grid-2">
+            {list.map((c) => (
+              <CampaignCard key={c._id} campaign={c} controls={false} onReport={() => setReportOf(c._id)} />
+            ))}
+          </div>
+        )}
+      </QueryState>
+      {shown && <CampaignReport campaign={shown} staff />}
+    </section>
+  );
+}
