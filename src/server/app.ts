@@ -14,6 +14,7 @@ import { registerExchangeModule } from './modules/exchange/exchange.module.js';
 import { registerHealthModule } from './modules/health/health.module.js';
 import { registerMailModule } from './modules/mail/mail.module.js';
 import { registerMaintenanceModule } from './modules/maintenance/maintenance.module.js';
+import { registerNotificationsModule } from './modules/notifications/notifications.module.js';
 import { registerPaymentsModule } from './modules/payments/payments.module.js';
 import { registerReceiptsModule } from './modules/receipts/receipts.module.js';
 import { registerStatusModule } from './modules/status/status.module.js';
@@ -53,6 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerStatusModule(api, ctx);
     registerWebhooksModule(api, ctx);
     registerMailModule(api, ctx);
+    registerNotificationsModule(api, ctx, { chatChannels: deps.chatChannels ?? [] });
     registerCatalogueModule(api, ctx);
   });
 

@@ -103,6 +103,8 @@ export const ErrorCode = {
   WEBHOOK_NOT_CONFIGURED: 'WEBHOOK_NOT_CONFIGURED',
   WEBHOOK_NO_EVENTS: 'WEBHOOK_NO_EVENTS',
   WEBHOOK_DELIVERY_BUSY: 'WEBHOOK_DELIVERY_BUSY',
+  // Notifications
+  NOTIFICATION_LOCKED: 'NOTIFICATION_LOCKED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

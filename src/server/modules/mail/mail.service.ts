@@ -33,6 +33,8 @@ export type MailKind =
   | 'webhook_disabled'
   | 'status_confirm'
   | 'status_notice'
+  /** A notice of the notifications module for an event that has no mail of its own. */
+  | 'notification'
   | OptionalKind;
 
 export interface QueueMailInput {

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '#server/db/client.js';
+import { pruneOldNotifications } from '#server/modules/notifications/notifications.service.js';
 import { pruneUnconfirmedSubscribers } from '#server/modules/status/status-subscriptions.js';
 
 export const PRUNE_JOB = 'maintenance.prune';
@@ -16,6 +17,8 @@ export interface PruneResult {
   adViewerImpressions: number;
   /** Status subscriptions never confirmed within their link's lifetime (docs/decisions/0194). */
   unconfirmedStatusSubscribers: number;
+  /** Notifications (and their chat deliveries) past their 90 days. */
+  notifications: number;
 }
 
 /**
@@ -32,5 +35,6 @@ export async function pruneDeadRows(db: DbOrTx): Promise<PruneResult> {
     rateLimitCounters: counters.rowCount ?? 0,
     adViewerImpressions: markers.rowCount ?? 0,
     unconfirmedStatusSubscribers: await pruneUnconfirmedSubscribers(db),
+    notifications: await pruneOldNotifications(db),
   };
 }
