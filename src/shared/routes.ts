@@ -21,6 +21,7 @@ export const paths = {
   resetPassword: '/reset-password',
   confirmEmail: '/confirm-email',
   unsubscribe: '/unsubscribe',
+  notifications: '/notifications',
 } as const;
 
 /** The staff console's sections, each with its own URL under /dashboard/staff (docs/decisions/0236). */

@@ -41,6 +41,7 @@ const ForgotPasswordPage = page(() => import('#web/features/auth/pages/forgot-pa
 const ResetPasswordPage = page(() => import('#web/features/auth/pages/reset-password-page'));
 const ConfirmEmailPage = page(() => import('#web/features/auth/pages/confirm-email-page'));
 const UnsubscribePage = page(() => import('#web/features/auth/pages/unsubscribe-page'));
+const NotificationsPage = page(() => import('#web/features/notifications/pages/notifications-page'));
 const NotFoundPage = page(() => import('./not-found-page'));
 
 /**
@@ -72,6 +73,7 @@ export function AppRoutes() {
           <Route path={paths.resetPassword} element={ResetPasswordPage} />
           <Route path={paths.confirmEmail} element={ConfirmEmailPage} />
           <Route path={paths.unsubscribe} element={UnsubscribePage} />
+          <Route path={paths.notifications} element={NotificationsPage} />
           <Route path="*" element={NotFoundPage} />
         </Route>
       </Routes>

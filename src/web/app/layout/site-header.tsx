@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '#shared/routes';
+import { LazyNotificationBell } from '#web/features/notifications';
 import { AccountMenu } from './account-menu';
 import { LogoMark } from './logo';
 import { MAIN_NAV } from './nav-items';
@@ -97,6 +98,7 @@ export function SiteHeader() {
           {/* In the bar on a wide screen, a row of the folded menu on a phone (decision 0240). */}
           <ThemeToggle />
         </nav>
+        <LazyNotificationBell />
         <AccountMenu />
       </div>
     </header>
