@@ -59,7 +59,7 @@ export function registerNotificationsRoutes(
       config: { auth: 'session' },
       schema: {
         tags: ['notifications'],
-        summary: 'Server-sent events: `unread` with { unreadCount } now and whenever my notifications change (ends after `timeout` seconds; connect again)',
+        summary: 'Server-sent events (send Accept: text/event-stream): `unread` with { unreadCount } now and whenever my notifications change; ends after `timeout` seconds (connect again)',
         security,
         querystring: notificationStreamQuerySchema,
         produces: ['text/event-stream'],
@@ -72,8 +72,12 @@ export function registerNotificationsRoutes(
       const headers: Record<string, string> = {};
       for (const [name, value] of Object.entries(reply.getHeaders())) if (typeof value === 'string') headers[name] = value;
       headers['x-request-id'] = request.id;
+      // Held open only for a client that asks for an event stream (EventSource and the app do); any
+      // other caller gets the current count as one event and the end of the answer.
+      const wantsStream = (request.headers.accept ?? '').includes('text/event-stream');
+      const seconds = wantsStream ? (request.query.timeout ?? DEFAULT_STREAM_SECONDS) : 0;
       reply.hijack();
-      await hub.open(NotificationsService.streamKey(to), reply.raw, headers, () => notifications.unreadCount(to), request.query.timeout ?? DEFAULT_STREAM_SECONDS);
+      await hub.open(NotificationsService.streamKey(to), reply.raw, headers, () => notifications.unreadCount(to), seconds);
     },
   );
 

@@ -26,7 +26,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** A real HTTP client on the server-sent events feed: collects each `unread` event's count. */
 async function openStream(t: TestApp, auth: { token: string; headers?: Record<string, string> }) {
   const controller = new AbortController();
-  const res = await fetch(`${t.url}/api/notifications/stream`, { headers: { authorization: `Bearer ${auth.token}`, ...(auth.headers ?? {}) }, signal: controller.signal });
+  const res = await fetch(`${t.url}/api/notifications/stream`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${auth.token}`, ...(auth.headers ?? {}) }, signal: controller.signal });
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const counts: number[] = [];

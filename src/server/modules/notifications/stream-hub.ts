@@ -47,6 +47,15 @@ export class NotificationStreamHub {
 
   /** Holds `res` open for `key` until the client goes, `timeoutSeconds` pass, or the app closes. */
   async open(key: string, res: ServerResponse, headers: Record<string, string>, count: () => Promise<number>, timeoutSeconds: number): Promise<void> {
+    let first: number;
+    try {
+      first = await count();
+    } catch {
+      // The database went away: no stream; the client polls and tries again.
+      res.writeHead(503, { ...headers, 'content-type': 'application/json; charset=utf-8', 'retry-after': '5' });
+      res.end(JSON.stringify({ error: 'Service temporarily unavailable', code: 'UNAVAILABLE' }));
+      return;
+    }
     res.writeHead(200, {
       ...headers,
       'content-type': 'text/event-stream; charset=utf-8',
@@ -55,7 +64,7 @@ export class NotificationStreamHub {
       'x-accel-buffering': 'no',
     });
     res.write(`retry: 3000\n\n`);
-    res.write(event(await count()));
+    res.write(event(first));
     const stream: Stream = { key, res, count, pending: null, end: setTimeout(() => this.close(stream), timeoutSeconds * 1000) };
     stream.end.unref();
     if (timeoutSeconds === 0) {

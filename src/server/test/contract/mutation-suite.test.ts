@@ -186,6 +186,9 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'POST /api/admin/api-keys/{id}/revoke': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' } }),
   'GET /api/credits/ledger/{id}/receipt': (f) => ({ path: { id: f.ledgerEntryId } }),
   'GET /api/credits/ledger.csv': () => ({ query: { from: '2026-01-01', to: '2026-12-31' } }),
+  // The stream answers its one event and ends (no Accept: text/event-stream here).
+  'GET /api/notifications/stream': () => ({ query: { timeout: '0' } }),
+  'POST /api/notifications/read': () => ({ body: { all: true } }),
 };
 
 /** Who calls an operation: staff routes as an admin, guest-only routes as a guest, the rest as a user. */
