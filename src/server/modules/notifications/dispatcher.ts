@@ -42,7 +42,7 @@ export class NotificationDispatcher {
     this.deps.notifications.useChatChannels(this.deps.channels.map((c) => c.name));
     this.deps.jobs.define<DeliverNoticeJob>({
       name: DELIVER_NOTICE_JOB,
-      concurrency: 2,
+      concurrency: 4,
       retryLimit: 2,
       expireInSeconds: 120,
       handler: async (data) => {
