@@ -31,7 +31,8 @@ export function registerNotificationsModule(api: FastifyInstance, ctx: AppContex
     await ctx.notifications.onBalanceChanged(tx, userId, String(payload.entryId), Number(payload.amountCents), Number(payload.balanceCents));
   });
   ctx.guestLinkers.push((tx, guestId, userId) => ctx.notifications.linkGuest(tx, guestId, userId));
-  const hub = new NotificationStreamHub(ctx.invalidation);
+  // Embedded database: its listener misses notifications raised through the socket, so the hub polls.
+  const hub = new NotificationStreamHub(ctx.invalidation, ctx.database.listenEmbedded ? 2000 : 0);
   api.addHook('preClose', async () => hub.stop());
   registerNotificationsRoutes(api, { notifications: ctx.notifications, hub, rateLimiter: ctx.rateLimiter });
   return dispatcher;

@@ -12,6 +12,8 @@ interface Stream {
   count: () => Promise<number>;
   pending: NodeJS.Timeout | null;
   end: NodeJS.Timeout;
+  /** The count this stream was last told. */
+  last: number;
 }
 
 /**
@@ -24,8 +26,20 @@ export class NotificationStreamHub {
   private readonly streams = new Set<Stream>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly detach: Array<() => void>;
+  private readonly poll: NodeJS.Timeout | null = null;
 
-  constructor(bus: InvalidationBus) {
+  /**
+   * `pollMs`: also re-read every stream's count this often and tell it when it changed. The embedded
+   * database's in-process listener does not hear notifications raised through its socket connections,
+   * so there this keeps the count live; on PostgreSQL it is 0 (NOTIFY is heard).
+   */
+  constructor(bus: InvalidationBus, pollMs = 0) {
+    if (pollMs > 0) {
+      this.poll = setInterval(() => {
+        for (const s of this.streams) this.schedule(s);
+      }, pollMs);
+      this.poll.unref();
+    }
     this.detach = [
       bus.onKey((kind, id) => {
         if (kind !== 'n') return;
@@ -65,7 +79,7 @@ export class NotificationStreamHub {
     });
     res.write(`retry: 3000\n\n`);
     res.write(event(first));
-    const stream: Stream = { key, res, count, pending: null, end: setTimeout(() => this.close(stream), timeoutSeconds * 1000) };
+    const stream: Stream = { key, res, count, pending: null, end: setTimeout(() => this.close(stream), timeoutSeconds * 1000), last: first };
     stream.end.unref();
     if (timeoutSeconds === 0) {
       this.close(stream);
@@ -82,7 +96,9 @@ export class NotificationStreamHub {
       if (!this.streams.has(s)) return;
       s.count().then(
         (n) => {
-          if (this.streams.has(s)) s.res.write(event(n));
+          if (!this.streams.has(s) || n === s.last) return;
+          s.last = n;
+          s.res.write(event(n));
         },
         () => {},
       );
@@ -100,6 +116,7 @@ export class NotificationStreamHub {
   /** Ends every stream (the app is closing); clients connect again to another instance. */
   stop(): void {
     clearInterval(this.heartbeat);
+    if (this.poll) clearInterval(this.poll);
     for (const d of this.detach) d();
     for (const s of [...this.streams]) this.close(s);
   }
