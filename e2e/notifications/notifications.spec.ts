@@ -64,7 +64,9 @@ for (const width of [1280, 375]) {
     await page.goto('/dashboard/settings');
     const discord = page.getByRole('checkbox', { name: 'Payment credited by Discord', exact: true });
     await expect(discord).toBeChecked();
-    await discord.uncheck();
+    // The box follows the saved setting: it turns off once the server has answered.
+    await discord.click();
+    await expect(discord).not.toBeChecked();
     await expect(page.getByText('Saved.').first()).toBeVisible();
     await page.reload();
     await expect(page.getByRole('checkbox', { name: 'Payment credited by Discord', exact: true })).not.toBeChecked();
