@@ -15,7 +15,7 @@ for (const [name, viewport] of [
     await page.goto('/dashboard/settings');
     const panel = page.getByRole('region', { name: 'Email notifications' });
     for (const label of ['Payment credited', 'Support replies']) {
-      const box = page.getByRole('checkbox', { name: label });
+      const box = panel.getByRole('checkbox', { name: label });
       await expect(box).toBeChecked();
       const input = (await box.boundingBox())!;
       const text = (await panel.getByText(label, { exact: true }).boundingBox())!;

@@ -16,6 +16,7 @@ import { registerHealthModule } from './modules/health/health.module.js';
 import { registerHelpModule } from './modules/help/help.module.js';
 import { registerMailModule } from './modules/mail/mail.module.js';
 import { registerMaintenanceModule } from './modules/maintenance/maintenance.module.js';
+import { registerNotificationsModule } from './modules/notifications/notifications.module.js';
 import { registerPaymentsModule } from './modules/payments/payments.module.js';
 import { registerPrivacyModule } from './modules/privacy/privacy.module.js';
 import { registerReceiptsModule } from './modules/receipts/receipts.module.js';
@@ -58,6 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerStatusModule(api, ctx);
     registerWebhooksModule(api, ctx);
     registerMailModule(api, ctx);
+    registerNotificationsModule(api, ctx, { chatChannels: deps.chatChannels ?? [] });
     registerCatalogueModule(api, ctx);
     registerPrivacyModule(api, ctx);
   });

@@ -3,6 +3,7 @@ import type { Database, Tx } from './db/client.js';
 import type { InvalidationBus } from './db/invalidation.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { MailService } from './modules/mail/mail.service.js';
+import type { NotificationsService } from './modules/notifications/notifications.service.js';
 import type { RateLimiter } from './modules/rate-limit/rate-limit.service.js';
 import type { WebhookEvents } from './modules/webhooks/webhook-events.js';
 
@@ -25,6 +26,8 @@ export interface AppContext {
   webhookEvents: WebhookEvents;
   /** Outgoing mail: queue a message on the outbox (SMTP or the mail sandbox delivers it in the background). */
   mail: MailService;
+  /** Notifications (in-app, chat, mail per the account's matrix): emitted inside the transaction of the change. */
+  notifications: NotificationsService;
   /** Row changes heard from the database (any instance), for long-lived per-instance caches (decision 0170). */
   invalidation: InvalidationBus;
 }

@@ -112,6 +112,8 @@ export const ErrorCode = {
   EXPORT_ALREADY_REQUESTED: 'EXPORT_ALREADY_REQUESTED',
   EXPORT_NOT_READY: 'EXPORT_NOT_READY',
   EXPORT_EXPIRED: 'EXPORT_EXPIRED',
+  // Notifications
+  NOTIFICATION_LOCKED: 'NOTIFICATION_LOCKED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 

@@ -23,6 +23,7 @@ export const paths = {
   unsubscribe: '/unsubscribe',
   help: '/help',
   advertise: '/advertise',
+  notifications: '/notifications',
 } as const;
 
 /** The staff console's sections, each with its own URL under /dashboard/staff (docs/decisions/0236). */

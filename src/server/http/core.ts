@@ -16,6 +16,8 @@ import { InvalidationBus } from '#server/db/invalidation.js';
 import { AppError } from '#server/errors.js';
 import { JobQueue } from '#server/jobs/job-queue.js';
 import { MailService } from '#server/modules/mail/mail.service.js';
+import type { ChatChannel } from '#server/modules/notifications/chat-channel.js';
+import { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { createRateLimitModule } from '#server/modules/rate-limit/rate-limit.module.js';
 import { userReadCache } from '#server/modules/users/user-read-cache.js';
 import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
@@ -33,6 +35,8 @@ export interface AppDeps {
   isMigrated?: () => boolean;
   /** Where log lines go (one JSON line per write); standard output, batched, when absent. Tests capture the log with it. */
   logStream?: { write(line: string): void };
+  /** The chat apps notifications go to (Telegram, Discord); none when absent. */
+  chatChannels?: ChatChannel[];
 }
 
 export type App = FastifyInstance;
@@ -147,6 +151,7 @@ export async function createCore(deps: AppDeps): Promise<{ app: App; ctx: AppCon
 function buildContext(app: App, deps: AppDeps): AppContext {
   const { config } = deps;
   const jobs = new JobQueue(deps.database, app.log);
+  const mail = new MailService({ database: deps.database, config, jobs, log: app.log });
   const ctx: AppContext = {
     config,
     database: deps.database,
@@ -156,7 +161,8 @@ function buildContext(app: App, deps: AppDeps): AppContext {
     isMigrated: deps.isMigrated ?? (() => true),
     jobs,
     webhookEvents: new WebhookEvents(jobs, app.log),
-    mail: new MailService({ database: deps.database, config, jobs, log: app.log }),
+    mail,
+    notifications: new NotificationsService({ database: deps.database, jobs, mail, log: app.log }),
     invalidation: new InvalidationBus(deps.database, app.log),
   };
   // Listening starts before the app answers (caches keep entries long only once it listens) and stops on close.

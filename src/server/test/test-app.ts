@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { buildApp, type App } from '#server/app.js';
+import type { ChatChannel } from '#server/modules/notifications/chat-channel.js';
 import { loadConfig, type Config } from '#server/config.js';
 import { openDatabase, type Database } from '#server/db/client.js';
 import { runMigrations } from '#server/db/migrate.js';
@@ -66,9 +67,10 @@ export interface TestApp {
 export async function startTestApp(
   engine: Engine,
   env: Record<string, string> = {},
-  options: { logStream?: { write(line: string): void } } = {},
+  options: { logStream?: { write(line: string): void }; chatChannels?: ChatChannel[]; database?: Database } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase(engine);
+  // A second instance on the same database passes the first one's (its owner drops it).
+  const db = options.database ? { database: options.database, dispose: async () => {} } : await createTestDatabase(engine);
   const config = loadConfig({
     NODE_ENV: 'test',
     PORT: '0',
@@ -77,7 +79,7 @@ export async function startTestApp(
     DATA_DIR: 'memory://',
     ...env,
   });
-  const app = await buildApp({ config, database: db.database, isMigrated: () => true, logStream: options.logStream });
+  const app = await buildApp({ config, database: db.database, isMigrated: () => true, logStream: options.logStream, chatChannels: options.chatChannels });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     app,

@@ -43,6 +43,7 @@ const ConfirmEmailPage = page(() => import('#web/features/auth/pages/confirm-ema
 const UnsubscribePage = page(() => import('#web/features/auth/pages/unsubscribe-page'));
 const HelpPage = page(() => import('#web/features/help/pages/help-page'));
 const AdvertisePage = page(() => import('#web/features/marketing/pages/advertise-page'));
+const NotificationsPage = page(() => import('#web/features/notifications/pages/notifications-page'));
 const NotFoundPage = page(() => import('./not-found-page'));
 
 /**
@@ -76,6 +77,7 @@ export function AppRoutes() {
           <Route path={paths.confirmEmail} element={ConfirmEmailPage} />
           <Route path={paths.unsubscribe} element={UnsubscribePage} />
           <Route path={paths.advertise} element={AdvertisePage} />
+          <Route path={paths.notifications} element={NotificationsPage} />
           <Route path="*" element={NotFoundPage} />
         </Route>
       </Routes>

@@ -268,6 +268,21 @@ async function request<T>(method: string, path: string, body: unknown, options: 
   return (await parseBody(response)) as T;
 }
 
+/**
+ * Opens a long-lived GET (server-sent events) with the session's headers, renewing an expired token
+ * first as every call does; answers the raw response for the caller to read. A refused session rejects
+ * with the ApiError, without the sign-in redirect (the caller falls back to polling).
+ */
+export async function openStream(path: string, signal: AbortSignal): Promise<Response> {
+  const token = storage.getToken();
+  if (token && mayRefreshFor(path, token) && isTokenExpired(token)) {
+    await refreshAccessToken().catch(() => undefined);
+  }
+  const response = await fetch(urlFor(path), { method: 'GET', headers: { Accept: 'text/event-stream', ...authHeaders(path) }, signal, credentials: 'include' });
+  if (!response.ok) throw await toError(response);
+  return response;
+}
+
 export const api = {
   get: <T>(path: string, options?: RequestOptions) => request<T>('GET', path, undefined, options),
   post: <T>(path: string, body?: unknown, options?: RequestOptions) => request<T>('POST', path, body, options),

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '#server/config.js';
@@ -8,6 +8,7 @@ import { safeError, type MailService } from '#server/modules/mail/mail.service.j
 import { knownDevices } from './known-devices.tables.js';
 import { emailChangeRequestedMail, emailChangedMail, confirmEmailChangeMail } from '#server/modules/mail/templates/email-change.js';
 import { newDeviceMail } from '#server/modules/mail/templates/new-device.js';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { passwordChangedMail } from '#server/modules/mail/templates/password-changed.js';
 import { resetPasswordMail } from '#server/modules/mail/templates/reset-password.js';
 import { verifyEmailMail } from '#server/modules/mail/templates/verify-email.js';
@@ -42,6 +43,8 @@ export interface EmailFlowsDeps {
   sessions: SessionStore;
   rateLimiter: RateLimiter;
   mail: MailService;
+  /** The in-app and chat notices of security events (optional). */
+  notifications?: NotificationsService;
   log: FastifyBaseLogger;
 }
 
@@ -210,6 +213,14 @@ export class EmailFlows {
       to: user.email,
       mail: passwordChangedMail({ username: user.username, when: when(), ip: info.ip, forgotUrl: this.deps.mail.link('/forgot-password') }),
     });
+    await this.deps.notifications?.emit(db, {
+      to: { userId: user.id },
+      event: 'security.password_changed',
+      key: `security.password_changed:${user.id}:${randomUUID()}`,
+      title: 'Your password was changed',
+      body: `Your password was changed (from ${info.ip}). If this was not you, reset it now and review your sessions.`,
+      link: '/dashboard/settings#sessions',
+    });
   }
 
   /** After a password change in settings (auth.service.ts). Never fails the change. */
@@ -257,6 +268,14 @@ export class EmailFlows {
             sessionsUrl: this.deps.mail.link('/dashboard/settings'),
             forgotUrl: this.deps.mail.link('/forgot-password'),
           }),
+        });
+        await this.deps.notifications?.emit(tx, {
+          to: { userId: user.id },
+          event: 'security.sign_in',
+          key: `security.sign_in:${user.id}:${randomUUID()}`,
+          title: 'New sign-in to your account',
+          body: `Someone signed in from a device new to your account (${describeBrowser(info.userAgent)}, ${info.ip}). If this was not you, change your password.`,
+          link: '/dashboard/settings#sessions',
         });
       });
     } catch (err) {
@@ -338,6 +357,14 @@ export class EmailFlows {
         kind: 'email_changed',
         to: user.email,
         mail: emailChangedMail({ username: user.username, newEmail: spent.email, when: when() }),
+      });
+      await this.deps.notifications?.emit(tx, {
+        to: { userId: user.id },
+        event: 'security.email_changed',
+        key: `security.email_changed:${user.id}:${randomUUID()}`,
+        title: 'Your email address was changed',
+        body: `Your account's email address is now ${spent.email}. If this was not you, contact support at once.`,
+        link: '/dashboard/settings',
       });
       return spent.email;
     });

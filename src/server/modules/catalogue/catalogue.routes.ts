@@ -28,7 +28,7 @@ const PURCHASE_LIMIT: RateLimitRule = { name: 'orders:create', limit: 120, windo
  */
 export function registerCatalogueRoutes(app: FastifyInstance, ctx: AppContext): CatalogueService {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const service = new CatalogueService({ db: ctx.database.db, webhookEvents: ctx.webhookEvents, mail: ctx.mail });
+  const service = new CatalogueService({ db: ctx.database.db, webhookEvents: ctx.webhookEvents, mail: ctx.mail, notifications: ctx.notifications });
   const security = [{ bearer: [] }];
 
   api.get(

@@ -19,6 +19,8 @@ import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { notifyOrderUpdate } from '#server/modules/mail/notifications.js';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
+import { orderNotice } from '#server/modules/notifications/notices.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
@@ -29,6 +31,8 @@ export interface CatalogueDeps {
   webhookEvents: WebhookEvents;
   /** Order mails (optional: a service built without it sends none). */
   mail?: MailService;
+  /** In-app and chat notices of fulfilled and refunded orders (optional). */
+  notifications?: NotificationsService;
 }
 
 export interface PurchaseResult {
@@ -342,6 +346,9 @@ export class CatalogueService {
   private async announce(tx: Tx, row: OrderRow, status: OrderStatus, amountCents: number, ledgerReference: string): Promise<void> {
     await this.deps.webhookEvents.enqueue(tx, row.userId, `order.${status}`, { ...toOrderDto(row), orderId: row.id });
     await notifyOrderUpdate(this.deps.mail, tx, { userId: row.userId, event: status, orderId: row.id, itemName: row.itemName, amountCents, ledgerReference });
+    if (status === 'fulfilled' || status === 'refunded') {
+      await this.deps.notifications?.emit(tx, orderNotice({ id: row.id, userId: row.userId, itemName: row.itemName, amountCents }, status));
+    }
   }
 }
 

@@ -6,6 +6,8 @@ import type { Db, DbOrTx } from '#server/db/client.js';
 import { AppError, notFound, unprocessable } from '#server/errors.js';
 import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
+import { chargeNotice } from '#server/modules/notifications/notices.js';
 import { users } from '#server/modules/users/users.tables.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { charges, type ChargeRow } from './charges.tables.js';
@@ -50,6 +52,7 @@ export class ChargeService {
   constructor(
     private readonly db: Db,
     private readonly webhookEvents: WebhookEvents,
+    private readonly notifications?: NotificationsService,
   ) {}
 
   async create(apiKeyId: string, idempotencyKey: string, body: CreateChargeBody): Promise<ChargeResult> {
@@ -111,6 +114,7 @@ export class ChargeService {
         this.webhookEvents,
       );
       const [charge] = await tx.update(charges).set({ ledgerEntryId: posted.entry.id }).where(eq(charges.id, id)).returning();
+      await this.notifications?.emit(tx, chargeNotice({ id, userId: body.userId, amountCents: body.amountCents, description: body.description }, false));
       return { charge: charge!, balanceCents: posted.balanceCents, replayed: false };
     });
   }
@@ -150,6 +154,7 @@ export class ChargeService {
         .set({ status: 'refunded', refundLedgerEntryId: posted.entry.id, refundedAt: posted.entry.createdAt })
         .where(eq(charges.id, id))
         .returning();
+      await this.notifications?.emit(tx, chargeNotice({ id: charge.id, userId: charge.userId, amountCents: charge.amountCents, description: charge.description }, true));
       return { charge: refunded!, balanceCents: posted.balanceCents, replayed: false };
     });
   }

@@ -25,6 +25,7 @@ export function registerExchangeModule(api: FastifyInstance, ctx: AppContext): E
     rewardPercent: ctx.config.rewardPercent,
     log: api.log,
     webhookEvents: ctx.webhookEvents,
+    notifications: ctx.notifications,
   });
   const claims = new GuestClaimsService({ db: ctx.database.db, rateLimiter: ctx.rateLimiter, log: api.log, exchange: service });
   services.set(ctx, service);

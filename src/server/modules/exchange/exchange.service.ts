@@ -17,6 +17,7 @@ import {
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, notFound, unprocessable } from '#server/errors.js';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';
@@ -112,6 +113,8 @@ export interface ExchangeServiceDeps {
   rewardPercent: number;
   log: FastifyBaseLogger;
   webhookEvents: WebhookEvents;
+  /** "Exchange finished" and "reward claimed" notices (optional). */
+  notifications?: NotificationsService;
 }
 
 export type UpdateSource = 'poll' | 'read' | 'sandbox';
@@ -478,6 +481,22 @@ export class ExchangeService {
           earnedRewardCents: earned,
         });
       }
+      if (finishingNow) {
+        const to = row.userId ? { userId: row.userId } : row.guestId ? { guestId: row.guestId } : null;
+        const claimable = row.rewardMode === 'claim' && (earned ?? 0) > 0;
+        if (to) {
+          await this.deps.notifications?.emit(tx, {
+            to,
+            event: 'exchange.finished',
+            key: `exchange.finished:${row.id}`,
+            title: claimable ? 'Exchange finished: your reward is ready' : 'Exchange finished',
+            body: `Your exchange of ${row.amountFrom} ${row.fromCurrency.toUpperCase()} to ${row.toCurrency.toUpperCase()} finished.${
+              claimable ? ` A reward of ${formatCredits(earned!)} credits is ready to claim.` : (earned ?? 0) > 0 && rewardCreditedAt ? ` ${formatCredits(earned!)} credits were added to your balance.` : ''
+            }`,
+            link: `/dashboard?exchange=${row.id}`,
+          });
+        }
+      }
       return { before: row, after: updated! };
     });
     if (result.before.status !== result.after.status) {
@@ -496,6 +515,17 @@ export class ExchangeService {
       description: `Exchange reward: ${row.amountFrom} ${row.fromCurrency.toUpperCase()} to ${row.toCurrency.toUpperCase()} (${formatCredits(cents)} credits)`,
       metadata: { exchangeId: row.id, providerExchangeId: row.providerExchangeId, mode: row.rewardMode, source },
     }, this.deps.webhookEvents);
+    // Reward claimed: a claim code redeemed (a direct reward is told by "exchange finished").
+    if (posted.created && row.rewardMode === 'claim') {
+      await this.deps.notifications?.emit(tx, {
+        to: { userId },
+        event: 'reward.claimed',
+        key: `reward.claimed:${row.id}`,
+        title: 'Reward claimed',
+        body: `${formatCredits(cents)} credits from your exchange of ${row.amountFrom} ${row.fromCurrency.toUpperCase()} were added to your balance.`,
+        link: `/dashboard?exchange=${row.id}`,
+      });
+    }
     return posted.created;
   }
 

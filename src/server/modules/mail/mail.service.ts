@@ -35,6 +35,8 @@ export type MailKind =
   | 'data_export_ready'
   | 'status_confirm'
   | 'status_notice'
+  /** A notice of the notifications module for an event that has no mail of its own. */
+  | 'notification'
   | OptionalKind;
 
 export interface QueueMailInput {

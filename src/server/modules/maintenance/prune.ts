@@ -3,6 +3,7 @@ import { FINAL_EXCHANGE_STATUSES } from '#shared/exchange-statuses.js';
 import { FINAL_PAYMENT_STATUSES } from '#shared/schemas/payments.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { pruneDataExports } from '#server/modules/privacy/data-export.service.js';
+import { pruneOldNotifications } from '#server/modules/notifications/notifications.service.js';
 import { pruneUnconfirmedSubscribers } from '#server/modules/status/status-subscriptions.js';
 import { AttachmentStore } from '#server/modules/tickets/attachments.js';
 
@@ -56,6 +57,8 @@ export interface PruneResult {
   sandboxRows: number;
   /** Copies of data past their 7 days (files and rows). */
   dataExports: number;
+  /** Notifications (and their chat deliveries) past their 90 days. */
+  notifications: number;
 }
 
 /**
@@ -129,5 +132,6 @@ export async function pruneDeadRows(db: DbOrTx, attachmentsDir?: string): Promis
     finishedWebhookDeliveries,
     sandboxRows,
     dataExports,
+    notifications: await pruneOldNotifications(db),
   };
 }

@@ -5,6 +5,8 @@ import type { Db, Tx } from '#server/db/client.js';
 import { creditDebts } from '#server/modules/credits/credits.tables.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { notifyPaymentsCredited } from '#server/modules/mail/notifications.js';
+import { paymentNotice } from '#server/modules/notifications/notices.js';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 import { users } from '#server/modules/users/users.tables.js';
 import type { WebhookEvent } from '#shared/schemas/webhooks.js';
@@ -45,6 +47,7 @@ export interface IpnBatcherDeps {
   log: FastifyBaseLogger;
   webhookEvents: WebhookEvents;
   mail?: MailService | undefined;
+  notifications?: NotificationsService | undefined;
   /** Drops a payment's cached status; called before the batch commits. */
   forget: (paymentId: string) => void;
   /** The single-IPN path (PaymentsService.handleIpn): anything unusual, and a failed batch's IPNs. */
@@ -232,6 +235,7 @@ export class IpnBatcher {
     const webhooks: { userId: string; event: WebhookEvent; payload: Record<string, unknown> }[] = [];
     const mails: Parameters<typeof notifyPaymentsCredited>[2] = [];
     const applied: Applied[] = [];
+    const notices: NonNullable<ReturnType<typeof paymentNotice>>[] = [];
     const update = { ids: [] as string[], status: [] as string[], credited: [] as number[], paid: [] as (string | null)[], data: [] as string[], changed: [] as boolean[] };
     let balanceIndex = 0;
     for (const p of plans) {
@@ -275,6 +279,8 @@ export class IpnBatcher {
         mails.push({ userId: row.userId, paymentId: row.id, priceAmountCents: row.priceAmountCents, feeCents: row.feeCents, creditedCents: credited, payCurrency: row.payCurrency });
       }
       applied.push({ w: p.w, paymentId: row.id, from: row.status, to: status, creditedCents: credited });
+      const notice = paymentNotice(row, row.status, status, credited);
+      if (notice) notices.push(notice);
     }
     await tx.execute(sql`
       UPDATE payments AS p SET
@@ -301,6 +307,7 @@ export class IpnBatcher {
       ORDER BY v.n`);
     await this.deps.webhookEvents.enqueueMany(tx, webhooks);
     await notifyPaymentsCredited(this.deps.mail, tx, mails);
+    for (const notice of notices) await this.deps.notifications?.emit(tx, notice);
     return applied;
   }
 }

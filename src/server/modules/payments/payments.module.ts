@@ -26,6 +26,7 @@ export function registerPaymentsModule(api: FastifyInstance, ctx: AppContext): P
     log: api.log,
     webhookEvents: ctx.webhookEvents,
     mail: ctx.mail,
+    notifications: ctx.notifications,
     invalidation: ctx.invalidation,
   });
   registerPaymentRoutes(api, ctx, service);

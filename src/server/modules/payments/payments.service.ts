@@ -19,6 +19,8 @@ import { latestEntryIdFor, postLedgerEntry, reverseWithDebt } from '#server/modu
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { notifyPaymentCredited } from '#server/modules/mail/notifications.js';
+import { paymentNotice } from '#server/modules/notifications/notices.js';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { IpnBatcher, type IpnOutcome } from './ipn-batch.js';
 import { KeyedLock } from './keyed-lock.js';
 import { creditDue, decimalString, ipnMismatches, nextStatus, REVERSAL_STATUSES } from './payment-rules.js';
@@ -90,6 +92,8 @@ export interface PaymentsServiceDeps {
   webhookEvents: WebhookEvents;
   /** "Payment credited" mails (optional: a service built without it sends none). */
   mail?: MailService;
+  /** In-app and chat notices of each status step (optional like mail). */
+  notifications?: NotificationsService;
   /** Status changes heard from every instance: without it, each status poll reads the database. */
   invalidation?: InvalidationBus;
 }
@@ -127,6 +131,7 @@ export class PaymentsService {
       log: deps.log,
       webhookEvents: deps.webhookEvents,
       mail: deps.mail,
+      notifications: deps.notifications,
       forget: (paymentId) => this.statusCache.forget(paymentId),
       single: (body) => this.handleIpn(body),
     });
@@ -432,6 +437,8 @@ export class PaymentsService {
         });
         await notifyPaymentCredited(this.deps.mail, tx, { userId: row.userId, paymentId: row.id, priceAmountCents: row.priceAmountCents, feeCents: row.feeCents, creditedCents: credited, payCurrency: row.payCurrency });
       }
+      const notice = paymentNotice(row, row.status, status, credited);
+      if (notice) await this.deps.notifications?.emit(tx, notice);
       return { before: row, after: updated! };
     });
     if (result.before.status !== result.after.status) {

@@ -54,7 +54,7 @@ function subjectKey(requester: Requester): string {
  */
 export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const service = new TicketService(ctx.database.db, ctx.webhookEvents, ctx.mail, new AttachmentStore(ctx.config.attachmentsDir));
+  const service = new TicketService(ctx.database.db, ctx.webhookEvents, ctx.mail, new AttachmentStore(ctx.config.attachmentsDir), ctx.notifications);
   ctx.guestLinkers.push(moveGuestTicketsToUser);
 
   for (const [prefix, auth, security] of [

@@ -17,6 +17,8 @@ import { users } from '#server/modules/users/users.tables.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { notifyTicketReply } from '#server/modules/mail/notifications.js';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
+import { ticketReplyNotice } from '#server/modules/notifications/notices.js';
 import type { AttachmentStore, CheckedFile } from './attachments.js';
 import { ticketAttachments, ticketCannedReplies, ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
 
@@ -174,6 +176,7 @@ export class TicketService {
     private readonly webhookEvents: WebhookEvents,
     private readonly mail?: MailService,
     private readonly files?: AttachmentStore,
+    private readonly notifications?: NotificationsService,
   ) {}
 
   /**
@@ -368,6 +371,8 @@ export class TicketService {
   async answerWithIdIn(tx: Tx, staff: StaffMember, ticket: TicketRow, message: string): Promise<{ ticket: TicketRow; messageId: string }> {
     const next = ticket.status === 'closed' || ticket.status === 'resolved' ? ticket.status : 'pending';
     const added = await addMessage(tx, ticket, 'staff', staff.userId, message, next);
+    const notice = ticketReplyNotice(ticket);
+    if (notice) await this.notifications?.emit(tx, { ...notice, key: `ticket.reply:${added.messageId}` });
     if (ticket.userId) {
       await this.webhookEvents.enqueue(tx, ticket.userId, 'ticket.answered', { ticketId: ticket.id, number: ticket.number, subject: ticket.subject, status: next });
       await notifyTicketReply(this.mail, tx, { userId: ticket.userId, ticketId: ticket.id, number: ticket.number, subject: ticket.subject, message });

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -69,6 +70,14 @@ function mailNotifier(app: FastifyInstance, ctx: AppContext): TwoFactorNotifier 
         kind: 'two_factor_notice',
         to: user.email,
         mail: twoFactorNoticeMail({ kind, username: user.username, when, facts, settingsUrl: ctx.mail.link(paths.settings) }),
+      });
+      await ctx.notifications.emit(ctx.database.db, {
+        to: { userId: user.id },
+        event: 'security.two_factor_changed',
+        key: `security.two_factor_changed:${user.id}:${randomUUID()}`,
+        title: 'Two-factor authentication changed',
+        body: `${kind.replace(/_/g, ' ')}${facts.length ? ` (${facts.map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}. If this was not you, change your password.`,
+        link: paths.settings,
       });
     })().catch((err: unknown) => app.log.error({ err: { name: (err as Error)?.name }, twoFactorEvent: event.type }, 'two-factor notice could not be queued'));
   };

@@ -8,6 +8,8 @@ import { webhookDeliveries, webhooks } from './webhooks.tables.js';
 
 export const DELIVER_JOB = 'webhooks.deliver';
 
+export type EventObserver = (tx: Tx, userId: string, event: WebhookEvent, payload: Record<string, unknown>) => Promise<void>;
+
 export interface DeliverJobData {
   deliveryId: string;
 }
@@ -19,6 +21,8 @@ export interface DeliverJobData {
  * commits or rolls back with the change.
  */
 export class WebhookEvents {
+  private readonly observers: EventObserver[] = [];
+
   constructor(
     private readonly jobs: JobQueue,
     private readonly log: FastifyBaseLogger,
@@ -30,7 +34,17 @@ export class WebhookEvents {
    * webhook for this event. It never fails the caller: a webhook must not undo a payment, so its writes
    * run in a savepoint and a failure there is logged and dropped.
    */
+  /**
+   * Another module hears every event as it is reported, in the same transaction, whether or not the
+   * user has a webhook (notifications: a balance below the account's threshold). An observer must not
+   * fail the caller (it catches its own errors).
+   */
+  observe(observer: EventObserver): void {
+    this.observers.push(observer);
+  }
+
   async enqueue(tx: Tx, userId: string, event: WebhookEvent, payload: Record<string, unknown>): Promise<string | null> {
+    for (const observer of this.observers) await observer(tx, userId, event, payload);
     const [hook] = await tx
       .select({ enabled: webhooks.enabled, events: webhooks.events })
       .from(webhooks)
@@ -63,6 +77,7 @@ export class WebhookEvents {
    */
   async enqueueMany(tx: Tx, items: { userId: string; event: WebhookEvent; payload: Record<string, unknown> }[]): Promise<void> {
     if (items.length === 0) return;
+    for (const observer of this.observers) for (const i of items) await observer(tx, i.userId, i.event, i.payload);
     const userIds = [...new Set(items.map((i) => i.userId))];
     const hooks = await tx
       .select({ userId: webhooks.userId, enabled: webhooks.enabled, events: webhooks.events })

@@ -15,6 +15,7 @@ export function registerWebhooksModule(app: FastifyInstance, ctx: AppContext): W
     serverSecret: ctx.config.jwtSecret,
     allowPrivateTargets: ctx.config.webhooks.allowPrivateTargets,
     mail: ctx.mail,
+    notifications: ctx.notifications,
   });
 
   ctx.jobs.define<Partial<DeliverJobData>>({

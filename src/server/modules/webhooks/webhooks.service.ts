@@ -18,6 +18,7 @@ import { AppError, notFound } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { notifyWebhookDisabled } from '#server/modules/mail/notifications.js';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { SecretBox } from '#server/secret-box.js';
 import { TargetRefusedError, vetTarget } from './address-policy.js';
@@ -54,6 +55,8 @@ export interface WebhookServiceDeps {
   allowPrivateTargets: boolean;
   /** Tells the owner when failures disable a webhook; without it (or while stopped) nothing is mailed. */
   mail?: MailService;
+  /** The in-app and chat notice of a webhook turned off (optional). */
+  notifications?: NotificationsService;
   /** The time: schedules, the signing timestamp, rotation overlaps and the five-day rule all read it (tests move it). */
   now?: () => Date;
 }
@@ -536,5 +539,13 @@ export class WebhookService {
     if (!disabled) return;
     this.deps.log.warn({ userId, failingSince: hook.failingSince }, 'webhook turned off after five days of failures');
     await notifyWebhookDisabled(this.deps.mail, tx, { userId, url: hook.url, failingSince: hook.failingSince, lastError: error });
+    await this.deps.notifications?.emit(tx, {
+      to: { userId },
+      event: 'webhook.disabled',
+      key: `webhook.disabled:${userId}:${now.toISOString()}`,
+      title: 'Webhook turned off',
+      body: `Your webhook endpoint ${hook.url} failed for ${WEBHOOK_DISABLE_AFTER_DAYS} days and was turned off. Turn it back on in your settings once it answers again.`,
+      link: '/dashboard/settings#webhooks',
+    });
   }
 }

@@ -107,6 +107,12 @@ const MATRIX: Record<string, Row> = {
   'POST /api/auth/confirm-email-change': { rule: 'public', allowed: 'any', request: p('/api/auth/confirm-email-change', { token: 'not-a-real-token' }) },
   'PUT /api/users/email': { rule: 'user', allowed: 'any', request: p('/api/users/email', {}) },
   'GET /api/users/mail-preferences': { rule: 'user', request: p('/api/users/mail-preferences') },
+  // Notifications (decision 0260): a session's own notices (guests included); the matrix is an account's.
+  'GET /api/notifications': { rule: 'session', request: p('/api/notifications') },
+  'POST /api/notifications/read': { rule: 'session', request: p('/api/notifications/read', { all: true }) },
+  'GET /api/notifications/stream': { rule: 'session', request: p('/api/notifications/stream?timeout=0') },
+  'GET /api/users/notification-preferences': { rule: 'user', request: p('/api/users/notification-preferences') },
+  'PUT /api/users/notification-preferences': { rule: 'user', request: p('/api/users/notification-preferences', {}) },
   'PUT /api/users/mail-preferences': { rule: 'user', request: p('/api/users/mail-preferences', {}) },
   'POST /api/mail/unsubscribe': { rule: 'public', allowed: 'any', request: p('/api/mail/unsubscribe', { token: 'not.a-token' }) },
   'GET /api/admin/mail': { rule: 'staff', request: p('/api/admin/mail') },

@@ -227,6 +227,9 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'GET /api/credits/ledger.csv': () => ({ query: { from: '2026-01-01', to: '2026-12-31' } }),
   'GET /api/users/me/exports/{id}': (f) => ({ path: { id: f.exportId } }),
   'GET /api/users/me/exports/{id}/download': (f) => ({ path: { id: f.exportId } }),
+  // The stream answers its one event and ends (no Accept: text/event-stream here).
+  'GET /api/notifications/stream': () => ({ query: { timeout: '0' } }),
+  'POST /api/notifications/read': () => ({ body: { all: true } }),
 };
 
 /** Who calls an operation: staff routes as an admin, guest-only routes as a guest, the rest as a user. */

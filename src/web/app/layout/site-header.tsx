@@ -2,6 +2,7 @@ import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '#shared/routes';
 import { lazyWithServerState } from '#web/components/lazy-with-server-state';
+import { LazyNotificationBell } from '#web/features/notifications';
 import { LogoMark } from './logo';
 import { MAIN_NAV } from './nav-items';
 import { ThemeToggle } from './theme-toggle';
@@ -101,6 +102,7 @@ export function SiteHeader() {
           {/* In the bar on a wide screen, a row of the folded menu on a phone (decision 0240). */}
           <ThemeToggle />
         </nav>
+        <LazyNotificationBell />
         {account.kind === 'signed-in' && (
           <Suspense fallback={null}>
             <AccountMenu />

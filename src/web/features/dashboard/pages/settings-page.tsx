@@ -2,6 +2,7 @@ import { Link, useNavigate } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ConnectionsPanel } from '#web/features/connections';
+import { NotificationPreferencesPanel } from '#web/features/notifications';
 import { AppearancePanel } from '../components/appearance-panel';
 import { ChangeEmailForm } from '../components/change-email-form';
 import { ChangePasswordForm } from '../components/change-password-form';
@@ -39,6 +40,9 @@ export default function SettingsPage() {
         </div>
         <ChangeEmailForm />
         <MailPreferencesPanel />
+        <div className="span-full">
+          <NotificationPreferencesPanel />
+        </div>
         <div className="span-full">
           <AppearancePanel />
         </div>

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
 import type { Ticket } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
@@ -28,6 +29,14 @@ export function SupportCenter() {
   const openCreate = useUiStore((s) => s.setCreatingTicketModal);
   const [selectedId, setSelectedId] = useState<string | null>(null);
   const [page, setPage] = useState(1);
+  // `?ticket=<id>` (the link of a "new reply" notice or mail) opens that ticket.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const linkedTicket = searchParams.get('ticket');
+  useEffect(() => {
+    if (!linkedTicket || !/^[0-9a-f-]{36}$/i.test(linkedTicket)) return;
+    setSelectedId(linkedTicket);
+    setActiveView('ticketDetail');
+  }, [linkedTicket, setActiveView]);
 
   const showingDetail = activeView === 'ticketDetail' && selectedId !== null;
 
@@ -60,6 +69,7 @@ export function SupportCenter() {
   function backToList() {
     setActiveView('ticketList');
     setSelectedId(null);
+    if (linkedTicket) setSearchParams({}, { replace: true });
   }
 
   return (

@@ -1,0 +1,132 @@
+import { useEffect, useId, useRef, useState } from 'react';
+import { Link, useLocation } from 'react-router';
+import { paths } from '#shared/routes';
+import type { Notification } from '#shared/schemas/notifications';
+import { useSessionStore } from '#web/features/auth';
+import { useLatestNotifications } from '../api/get-notifications';
+import { useMarkNotificationsRead } from '../api/mark-notifications-read';
+import { useNotificationStream } from '../lib/use-notification-stream';
+import { NotificationItem } from './notification-item';
+import './notifications.css';
+
+/**
+ * The bell in the header of every page while a session (an account or a guest) is open: the unread
+ * count, kept live by the notifications stream (polling while it is down), and a panel with the newest
+ * notices, "Mark all read" and a link to the notifications page. A disclosure like the account menu:
+ * Escape, a click outside, focus leaving it and a change of page close it.
+ */
+export function NotificationBell() {
+  const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
+  const isGuest = useSessionStore((s) => s.isGuest);
+  const hasSession = isAuthenticated || isGuest;
+  const live = useNotificationStream(hasSession);
+  const latest = useLatestNotifications(hasSession, !live);
+  const markRead = useMarkNotificationsRead();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  const { pathname } = useLocation();
+
+  const [shownFor, setShownFor] = useState(pathname);
+  if (shownFor !== pathname) {
+    setShownFor(pathname);
+    setOpen(false);
+  }
+
+  useEffect(() => {
+    if (!open) return;
+    const onKeyDown = (event: KeyboardEvent) => {
+      if (event.key !== 'Escape') return;
+      setOpen(false);
+      button.current?.focus();
+    };
+    const onPointerDown = (event: PointerEvent) => {
+      if (!root.current?.contains(event.target as Node)) setOpen(false);
+    };
+    document.addEventListener('keydown', onKeyDown);
+    document.addEventListener('pointerdown', onPointerDown);
+    return () => {
+      document.removeEventListener('keydown', onKeyDown);
+      document.removeEventListener('pointerdown', onPointerDown);
+    };
+  }, [open]);
+
+  if (!hasSession) return null;
+  const count = latest.data?.unreadCount ?? 0;
+  const label = count === 0 ? 'Notifications' : `Notifications, ${count} unread`;
+  const openOne = (n: Notification) => {
+    setOpen(false);
+    if (n.readAt === null) markRead.mutate({ ids: [n.id] });
+  };
+
+  return (
+    <div
+      ref={root}
+      className="notification-bell"
+      onBlur={(event) => {
+        if (event.relatedTarget && !event.currentTarget.contains(event.relatedTarget as Node)) setOpen(false);
+      }}
+    >
+      <button
+        ref={button}
+        type="button"
+        className="notification-bell-button"
+        aria-expanded={open}
+        aria-controls={panelId}
+        aria-label={label}
+        data-testid="notification-bell"
+        onClick={() => setOpen((o) => !o)}
+      >
+        <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+          <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+          <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+        </svg>
+        {count > 0 && (
+          <span className="notification-badge" aria-hidden="true" data-testid="notification-count">
+            {count > 99 ? '99+' : count}
+          </span>
+        )}
+      </button>
+      {/* The count is announced politely when it changes, without moving focus. */}
+      <span className="visually-hidden" aria-live="polite">
+        {count > 0 ? `${count} unread notifications` : ''}
+      </span>
+      <div id={panelId} className="notification-panel" hidden={!open} role="region" aria-label="Notifications">
+        <div className="notification-panel-head">
+          <h2>Notifications</h2>
+          <button type="button" className="btn btn-ghost btn-small" disabled={count === 0 || markRead.isPending} onClick={() => markRead.mutate({ all: true })}>
+            Mark all read
+          </button>
+        </div>
+        {latest.isError && !latest.data ? (
+          <p className="field-error" role="alert">
+            Could not load your notifications.{' '}
+            <button type="button" className="btn btn-secondary btn-small" onClick={() => void latest.refetch()}>
+              Try again
+            </button>
+          </p>
+        ) : !latest.data ? (
+          <p className="muted" aria-busy="true">
+            Loading…
+          </p>
+        ) : latest.data.notifications.length === 0 ? (
+          <p className="muted">Nothing yet. Payments, exchanges, support replies and orders show up here.</p>
+        ) : (
+          <ul className="notification-list">
+            {latest.data.notifications.map((n) => (
+              <NotificationItem key={n.id} notification={n} onOpen={openOne} />
+            ))}
+          </ul>
+        )}
+        <p className="notification-panel-foot">
+          <Link to={paths.notifications} onClick={() => setOpen(false)}>
+            See all notifications
+          </Link>
+        </p>
+      </div>
+    </div>
+  );
+}
+
+export default NotificationBell;

@@ -1,0 +1,139 @@
+import { useId, useState } from 'react';
+import {
+  NOTIFICATION_CHANNEL_LABELS,
+  NOTIFICATION_CHANNELS,
+  NOTIFICATION_EVENT_LABELS,
+  type ChannelState,
+  type NotificationChannel,
+  type NotificationPreferences,
+} from '#shared/schemas/notifications';
+import { QueryState } from '#web/components/ui/query-state';
+import { errorMessage } from '#web/lib/api-client';
+import { useNotificationPreferences } from '../api/get-notification-preferences';
+import { useUpdateNotificationPreferences } from '../api/update-notification-preferences';
+import './notifications.css';
+
+/** Why a chat column does nothing yet, or was turned off by the platform's refusal. */
+function ChannelNotice({ state, onResume, busy }: { state: ChannelState; onResume: () => void; busy: boolean }) {
+  const name = NOTIFICATION_CHANNEL_LABELS[state.channel];
+  if (state.disabledReason) {
+    return (
+      <div className="notification-channel-off" role="note">
+        <p>
+          <strong>{name} is turned off</strong> because {name} refused our last message: “{state.disabledReason}”. Unblock the bot or open your
+          messages, then turn it back on.
+        </p>
+        <button type="button" className="btn btn-secondary btn-small" onClick={onResume} disabled={busy}>
+          Turn {name} back on
+        </button>
+      </div>
+    );
+  }
+  if (!state.connected) return <p className="muted">{name}: not connected. Connect it under Connections to receive these notices there.</p>;
+  return null;
+}
+
+/**
+ * The preferences matrix (event × channel: email, in-app, Telegram, Discord). Security notices always go by
+ * email and in the app (those boxes are checked and locked); the email column is the same setting as the
+ * unsubscribe links in mails. A chat channel the platform refused is shown turned off, with why.
+ */
+export function NotificationPreferencesPanel() {
+  const id = useId();
+  const preferences = useNotificationPreferences();
+  const update = useUpdateNotificationPreferences();
+  const [threshold, setThreshold] = useState<string | null>(null);
+
+  const save = (body: Parameters<typeof update.mutate>[0]) => update.mutate(body);
+  const thresholdValue = (data: NotificationPreferences) => threshold ?? (data.lowBalanceThresholdCents === null ? '' : (data.lowBalanceThresholdCents / 100).toFixed(2));
+
+  return (
+    <section className="card settings-section" aria-labelledby={`${id}-title`} id="notifications">
+      <h2 id={`${id}-title`}>Notifications</h2>
+      <p className="muted">Choose where each kind of notice reaches you. Security notices always come by email and in the app.</p>
+      <QueryState
+        data={preferences.isError ? undefined : preferences.data}
+        loading="Loading…"
+        error={preferences.isError ? 'Could not load your notification settings.' : null}
+        onRetry={() => void preferences.refetch()}
+      >
+        {(data) => (
+          <div className="stack" style={{ ['--stack-gap' as string]: '14px' }}>
+            {data.channels
+              .filter((c) => c.channel === 'telegram' || c.channel === 'discord')
+              .map((c) => (
+                <ChannelNotice key={c.channel} state={c} busy={update.isPending} onResume={() => save({ resumeChannels: [c.channel as 'telegram' | 'discord'] })} />
+              ))}
+            <div className="rtable-wrap notification-matrix-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
+              <table className="rtable notification-matrix">
+                <caption className="visually-hidden">Notifications by event and channel</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Event</th>
+                    {NOTIFICATION_CHANNELS.map((channel) => (
+                      <th scope="col" key={channel}>
+                        {NOTIFICATION_CHANNEL_LABELS[channel]}
+                      </th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {data.matrix.map((row) => (
+                    <tr key={row.event}>
+                      <th scope="row">{NOTIFICATION_EVENT_LABELS[row.event]}</th>
+                      {NOTIFICATION_CHANNELS.map((channel: NotificationChannel) => {
+                        const cell = row.channels[channel]!;
+                        const label = `${NOTIFICATION_EVENT_LABELS[row.event]} by ${NOTIFICATION_CHANNEL_LABELS[channel]}`;
+                        return (
+                          <td key={channel} data-label={NOTIFICATION_CHANNEL_LABELS[channel]}>
+                            <input
+                              type="checkbox"
+                              aria-label={cell.locked ? `${label} (always on)` : label}
+                              checked={cell.enabled}
+                              disabled={cell.locked || update.isPending}
+                              title={cell.locked ? 'Security notices always reach you here' : undefined}
+                              onChange={(e) => save({ changes: [{ event: row.event, channel, enabled: e.target.checked }] })}
+                            />
+                          </td>
+                        );
+                      })}
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <form
+              className="cluster notification-threshold"
+              onSubmit={(e) => {
+                e.preventDefault();
+                const raw = thresholdValue(data).trim();
+                const cents = raw === '' ? null : Math.round(Number(raw) * 100);
+                if (cents !== null && (!Number.isFinite(cents) || cents < 0)) return;
+                save({ lowBalanceThresholdCents: cents });
+                setThreshold(null);
+              }}
+            >
+              <label htmlFor={`${id}-threshold`}>Tell me when my balance falls below (credits)</label>
+              <input
+                id={`${id}-threshold`}
+                type="number"
+                min="0"
+                step="0.01"
+                inputMode="decimal"
+                placeholder="Never"
+                value={thresholdValue(data)}
+                onChange={(e) => setThreshold(e.target.value)}
+              />
+              <button type="submit" className="btn btn-secondary btn-small" disabled={update.isPending}>
+                Save
+              </button>
+            </form>
+          </div>
+        )}
+      </QueryState>
+      <p role="status" aria-live="polite" className="settings-notice">
+        {update.isSuccess ? 'Saved.' : update.isError ? errorMessage(update.error, 'Could not save. Try again.') : null}
+      </p>
+    </section>
+  );
+}
