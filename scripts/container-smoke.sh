@@ -130,6 +130,11 @@ DUP=$(podman exec "${PROJECT}_postgres_1" psql -U olympus -d olympus -Atc "SELEC
 [ "$DUP" = 0 ] || fail "a migration was applied twice"
 say "migrations applied once: $(podman exec "${PROJECT}_postgres_1" psql -U olympus -d olympus -Atc 'SELECT count(*) FROM drizzle.__drizzle_migrations') in the journal"
 
+# The operator command works inside the image (staff accounts).
+podman exec "${PROJECT}_olympus-1_1" node dist/server/cli.js create-user --username smoke_admin --password 'a long admin passphrase 42' --role admin >/dev/null \
+  || fail "the operator command failed inside the container"
+say "operator command in the container: staff account created"
+
 # 4-6. The user's side, in Node (fetch) --------------------------------------------------------------
 node_step() { BASE_URL="$BASE_URL" STATE="$WORK/state.json" node --input-type=module -e "$1"; }
 

@@ -89,7 +89,8 @@ export class JobQueue {
 
   start(): Promise<void> {
     this.stopped = false;
-    this.starting ??= this.doStart();
+    // The workers' polling loops begin here: with traces on, outside the trace of whatever started them.
+    this.starting ??= traceHooks.current ? traceHooks.current.detached(() => this.doStart()) : this.doStart();
     return this.starting;
   }
 

@@ -10,6 +10,8 @@ export interface TraceHooks {
   /** The active trace context as W3C headers, to carry in a queued job's data. */
   inject(): Record<string, string>;
   /** Runs a job's handler in a span that continues the trace carried by `carrier` (the one that queued it). */
+  /** Runs `run` outside any trace (work that outlives the caller, like the job queue's workers). */
+  detached<T>(run: () => T): T;
   runJob<T>(name: string, jobId: string, carrier: Record<string, string> | undefined, run: () => Promise<T>): Promise<T>;
 }
 

@@ -1,4 +1,3 @@
-import { createRequire, register } from 'node:module';
 import { traceHooks } from './hooks.js';
 
 /**
@@ -9,11 +8,8 @@ import { traceHooks } from './hooks.js';
  * OTEL_SERVICE_NAME, OTEL_TRACES_SAMPLER…). Answers a function that flushes and stops it.
  */
 export async function startTracing(): Promise<() => Promise<void>> {
-  // ESM imports of the instrumented packages go through import-in-the-middle's loader hook.
-  const require = createRequire(import.meta.url);
-  const sdkRequire = createRequire(require.resolve('@opentelemetry/sdk-node'));
-  if (process.env.EXP_IITM) register(pathToUrl(sdkRequire.resolve('@opentelemetry/instrumentation/hook.mjs')), import.meta.url);
-
+  // `http`, `pg` and `fastify` are CommonJS: even imported from the server's ES modules they load through
+  // require, where the instrumentations' require hook patches them. No ESM loader hook is needed.
   const [{ NodeSDK }, { HttpInstrumentation }, { PgInstrumentation }, { FastifyInstrumentation }, api, { resourceFromAttributes }, semconv] =
     await Promise.all([
       import('@opentelemetry/sdk-node'),
@@ -49,6 +45,7 @@ export async function startTracing(): Promise<() => Promise<void>> {
       api.propagation.inject(api.context.active(), carrier);
       return carrier;
     },
+    detached: (run) => api.context.with(api.ROOT_CONTEXT, run),
     runJob: (name, jobId, carrier, run) => {
       const parent = carrier ? api.propagation.extract(api.ROOT_CONTEXT, carrier) : api.ROOT_CONTEXT;
       return tracer.startActiveSpan(
@@ -73,8 +70,4 @@ export async function startTracing(): Promise<() => Promise<void>> {
     traceHooks.current = null;
     await sdk.shutdown();
   };
-}
-
-function pathToUrl(file: string): string {
-  return new URL(`file://${file}`).href;
 }

@@ -220,7 +220,7 @@ describe.each(ENGINES)('traces on %s', (engine) => {
       if (process.env.TRACE_DUMP) (await import('node:fs')).writeFileSync(process.env.TRACE_DUMP, JSON.stringify(receiver.spans, null, 1));
       const inTrace = () => receiver.spans.filter((s) => s.traceId === traceId);
       const job = await until('the delivery job span in the same trace', () => inTrace().find((s) => s.name === 'job webhooks.deliver'));
-      const ledgerWrite = inTrace().find((s) => /insert into "credit_ledger_entries"/i.test(statement(s)));
+      const ledgerWrite = inTrace().find((s) => /insert into "?credit_ledger_entries"?/i.test(statement(s)));
       expect(ledgerWrite, inTrace().map((s) => `${s.name} ${statement(s).slice(0, 60)}`).join('\n')).toBeDefined();
       // The job continues the trace of the request that queued it, and its own work (the delivery's POST
       // to the receiver) is inside it.
