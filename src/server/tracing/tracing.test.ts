@@ -131,7 +131,7 @@ async function api(base: string, method: string, url: string, options: { token?:
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
   });
   const text = await res.text();
-  return { status: res.status, json: (text ? JSON.parse(text) : null) as Record<string, unknown> & { [k: string]: any } };
+  return { status: res.status, json: (text ? JSON.parse(text) : null) as Record<string, unknown> & { payment: { providerPaymentId: string }; token: string; user?: { _id: string } } };
 }
 
 const attribute = (span: OtlpSpan, key: string) => span.attributes?.find((a) => a.key === key)?.value.stringValue;

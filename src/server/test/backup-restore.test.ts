@@ -7,10 +7,10 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '#server/db/client.js';
 import { runMigrations } from '#server/db/migrate.js';
-import { call, registerUser, TEST_PASSWORD } from '#server/test/http.js';
-import { ledgerViolations } from '#server/test/ledger-invariants.js';
-import { control, deposit } from '#server/test/payments.js';
-import { startTestApp, type TestApp } from '#server/test/test-app.js';
+import { call, registerUser, TEST_PASSWORD } from './http.js';
+import { ledgerViolations } from './ledger-invariants.js';
+import { control, deposit } from './payments.js';
+import { startTestApp, type TestApp } from './test-app.js';
 import { buildApp } from '#server/app.js';
 import { loadConfig } from '#server/config.js';
 
@@ -54,7 +54,7 @@ describe.skipIf(!ADMIN_URL)('a pg_dump backup restored into a fresh database', (
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('keeps every balance, every ledger entry and the invariants; the app signs in and pays on it', async () => {
+  it('keeps every balance, every ledger entry and the invariants; and the app signs the same account in with the same balance', async () => {
     // Users with different balances: two top-ups, one, and none.
     const users = await Promise.all([registerUser(t), registerUser(t), registerUser(t)]);
     for (const [user, amounts] of [
