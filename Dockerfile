@@ -9,6 +9,10 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 
 # 1. Build: every dependency (TypeScript, Vite), then the server and the web app, then drop dev dependencies.
 FROM ${NODE_IMAGE} AS build
+# argon2 compiles its native addon at install (its prebuilt binaries do not match); the slim image has no compiler.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
