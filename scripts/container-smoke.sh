@@ -77,6 +77,10 @@ mkdir -p "$NODE_CTX"
 cp "$(command -v node)" "$NODE_CTX/node"
 cp -r "$(dirname "$(readlink -f "$(command -v npm)")")/.." "$NODE_CTX/npm"
 cp /etc/ssl/certs/ca-certificates.crt "$NODE_CTX/ca-certificates.crt"
+NODE_HEADERS=$(node -p 'require("path").resolve(process.execPath, "../../include/node")')
+[ -f "$NODE_HEADERS/node_api.h" ] || NODE_HEADERS=/usr/include/node
+[ -f "$NODE_HEADERS/node_api.h" ] || fail "Node.js headers not found (needed to compile argon2 without nodejs.org)"
+cp -r "$NODE_HEADERS" "$NODE_CTX/include"
 [ "$("$NODE_CTX/node" -p 'process.versions.node.split(".")[0]')" = 20 ] || fail "the stand-in needs this machine's node to be Node.js 20"
 standin node:20-bookworm-slim "$ROOT/scripts/container-standins/node.Containerfile" "$NODE_CTX"
 standin postgres:16 "$ROOT/scripts/container-standins/postgres.Containerfile" "$ROOT/scripts/container-standins"
