@@ -1,11 +1,23 @@
-import { buildApp } from './app.js';
-import { ConfigError, loadConfig } from './config.js';
-import { openDatabase } from './db/client.js';
-import { runMigrations } from './db/migrate.js';
-import { limitHeapGrowth } from './heap-growth.js';
+import { ConfigError } from './config.js';
 
-/** Starts the product: database, migrations, HTTP server; stops gracefully on SIGTERM/SIGINT. */
+/**
+ * Starts the product: database, migrations, HTTP server; stops gracefully on SIGTERM/SIGINT.
+ *
+ * With OTEL_EXPORTER_OTLP_ENDPOINT set, traces start first (tracing/start.ts), because OpenTelemetry
+ * patches `http`, `pg` and `fastify` as they load; so the app is imported only afterwards. Without it
+ * nothing of OpenTelemetry is loaded (docs/decisions/0272-traces-only-when-asked.md).
+ */
 async function main(): Promise<void> {
+  const stopTracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? await (await import('./tracing/start.js')).startTracing()
+    : null;
+  const [{ buildApp }, { loadConfig }, { openDatabase }, { runMigrations }, { limitHeapGrowth }] = await Promise.all([
+    import('./app.js'),
+    import('./config.js'),
+    import('./db/client.js'),
+    import('./db/migrate.js'),
+    import('./heap-growth.js'),
+  ]);
   limitHeapGrowth();
   const config = loadConfig();
   const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -16,6 +28,8 @@ async function main(): Promise<void> {
   const app = await buildApp({ config, database, isMigrated: () => migrated });
   app.addHook('onClose', async () => {
     await database.close();
+    // The last spans (the shutdown's own queries) go out before the process ends.
+    await stopTracing?.().catch((err: unknown) => app.log.warn({ err }, 'traces not flushed at shutdown'));
   });
 
   let stopping = false;

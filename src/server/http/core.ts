@@ -27,6 +27,7 @@ import { registerMetrics } from '#server/plugins/observability.js';
 import { LazyChildLogger, requestLogLine } from '#server/plugins/request-log.js';
 import { securityHeaders } from '#server/plugins/security.js';
 import { strictValidatorCompiler } from '#server/plugins/strict-input.js';
+import { traceHooks } from '#server/tracing/hooks.js';
 
 export interface AppDeps {
   config: Config;
@@ -97,11 +98,29 @@ export async function createCore(deps: AppDeps): Promise<{ app: App; ctx: AppCon
   });
   // The request log: one line per answered request (method, path without its query, status, time),
   // written to the logger's stream as pino would (request-log.ts: no serializer or redaction needed).
+  // With traces on (decision 0272) the line also carries the request's trace id, taken when the request
+  // arrives (inside its span); with them off this is the hook as it always was.
+  const traces = traceHooks.current;
   if (logStream && ['info', 'debug', 'trace'].includes(config.logLevel)) {
-    app.addHook('onResponse', (request, reply, done) => {
-      logStream.write(requestLogLine(request.id, request.method, request.url, reply.statusCode, reply.elapsedTime));
-      done();
-    });
+    if (!traces) {
+      app.addHook('onResponse', (request, reply, done) => {
+        logStream.write(requestLogLine(request.id, request.method, request.url, reply.statusCode, reply.elapsedTime));
+        done();
+      });
+    } else {
+      const traceIds = new WeakMap<object, string>();
+      app.addHook('onRequest', (request, _reply, done) => {
+        const traceId = traces.traceId();
+        if (traceId) traceIds.set(request, traceId);
+        done();
+      });
+      app.addHook('onResponse', (request, reply, done) => {
+        logStream.write(
+          requestLogLine(request.id, request.method, request.url, reply.statusCode, reply.elapsedTime, traceIds.get(request)),
+        );
+        done();
+      });
+    }
   }
 
   registerErrorHandling(app);

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import PgBoss from 'pg-boss';
 import type { Database, Tx } from '#server/db/client.js';
+import { JOB_TRACE_KEY, traceHooks } from '#server/tracing/hooks.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -88,7 +89,8 @@ export class JobQueue {
 
   start(): Promise<void> {
     this.stopped = false;
-    this.starting ??= this.doStart();
+    // The workers' polling loops begin here: with traces on, outside the trace of whatever started them.
+    this.starting ??= traceHooks.current ? traceHooks.current.detached(() => this.doStart()) : this.doStart();
     return this.starting;
   }
 
@@ -146,7 +148,7 @@ export class JobQueue {
           async (jobs) => {
             for (const job of jobs) {
               try {
-                await this.track(this.handlers, def.handler((job.data ?? {}) as object, { id: job.id, name: job.name }));
+                await this.track(this.handlers, this.runHandler(def, job));
               } catch (err) {
                 if (gate.open) this.log.error({ err, job: job.name, jobId: job.id }, 'job failed; it will be retried');
                 // Outlived the stop: pg-boss released it already, and the pool may be gone.
@@ -161,6 +163,31 @@ export class JobQueue {
       else await boss.unschedule(def.name).catch(() => {});
     }
     this.boss = boss;
+  }
+
+  /**
+   * Runs a job's handler on its data. With traces on, the handler runs in a span continuing the trace
+   * that queued the job (carried in the data by withTrace); the carrier is never shown to the handler.
+   */
+  private runHandler(def: JobDefinition<object>, job: { id: string; name: string; data: unknown }): Promise<void> {
+    const data = (job.data ?? {}) as Record<string, unknown>;
+    const meta = { id: job.id, name: job.name };
+    if (!(JOB_TRACE_KEY in data)) {
+      const hooks = traceHooks.current;
+      return hooks ? hooks.runJob(job.name, job.id, undefined, () => def.handler(data, meta)) : def.handler(data, meta);
+    }
+    const { [JOB_TRACE_KEY]: carrier, ...rest } = data;
+    const hooks = traceHooks.current;
+    if (!hooks) return def.handler(rest, meta);
+    return hooks.runJob(job.name, job.id, carrier as Record<string, string>, () => def.handler(rest, meta));
+  }
+
+  /** The job's data, carrying the current trace when traces are on (the data as given otherwise). */
+  private withTrace(data: object): object {
+    const hooks = traceHooks.current;
+    if (!hooks) return data;
+    const carrier = hooks.inject();
+    return Object.keys(carrier).length === 0 ? data : { ...data, [JOB_TRACE_KEY]: carrier };
   }
 
   /** Enqueues a job; answers its id, or null when a singleton job is already queued. */
@@ -178,7 +205,7 @@ export class JobQueue {
       const client = transactionClient(options.tx);
       sendOptions.db = { executeSql: (text, values) => client.query(text, values) as Promise<{ rows: unknown[] }> };
     }
-    return boss.send(name, data, sendOptions);
+    return boss.send(name, this.withTrace(data), sendOptions);
   }
 
   /**
@@ -192,7 +219,7 @@ export class JobQueue {
     if (!this.boss) await this.start();
     const client = transactionClient(options.tx);
     await this.boss!.insert(
-      data.map((d) => ({ name, data: d })),
+      data.map((d) => ({ name, data: this.withTrace(d) })),
       { db: { executeSql: (text, values) => client.query(text, values) as Promise<{ rows: unknown[] }> } },
     );
   }

@@ -14,11 +14,20 @@ const BINDINGS = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}
  * there, decision 0176), the status and the time are ever in it, so it needs neither pino's serializers
  * nor its redaction, which cost several times the line itself on every request (docs/decisions/0192).
  */
-export function requestLogLine(id: string, method: string, url: string, statusCode: number, elapsedMs: number): string {
+export function requestLogLine(
+  id: string,
+  method: string,
+  url: string,
+  statusCode: number,
+  elapsedMs: number,
+  traceId?: string,
+): string {
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
   const reqId = JSON.stringify(id);
-  return `${HEAD}${Date.now()}${BINDINGS}${reqId},"req":{"id":${reqId},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)}},"res":{"statusCode":${statusCode}},"responseTime":${Math.round(elapsedMs * 10) / 10},"msg":"request completed"}\n`;
+  // With traces on (decision 0272), the request's trace id: a log line leads to its trace and back.
+  const trace = traceId === undefined ? '' : `,"traceId":${JSON.stringify(traceId)}`;
+  return `${HEAD}${Date.now()}${BINDINGS}${reqId},"req":{"id":${reqId},"method":${JSON.stringify(method)},"path":${JSON.stringify(path)}},"res":{"statusCode":${statusCode}},"responseTime":${Math.round(elapsedMs * 10) / 10}${trace},"msg":"request completed"}\n`;
 }
 
 type LogMethod = (...args: unknown[]) => void;
