@@ -58,6 +58,8 @@ export function UsersPanel() {
       <QueryTable
         query={users}
         label="Users"
+        className="admin-table rtable"
+        wrapClassName="table-wrap rtable-wrap"
         rows={(data) => data.users}
         loading="Loading users…"
         failed="Failed to search users"
@@ -67,19 +69,23 @@ export function UsersPanel() {
             <th scope="col">Username</th>
             <th scope="col">Email</th>
             <th scope="col">Role</th>
-            <th scope="col">Credits</th>
+            <th scope="col" className="num">
+              Credits
+            </th>
             <th scope="col">State</th>
           </>
         }
         row={(u) => (
           <tr key={u._id}>
-            <td>
+            <td data-label="Username">
               <Link to={staffPaths.user(u._id)}>{u.username}</Link>
             </td>
-            <td>{u.email}</td>
-            <td>{u.role}</td>
-            <td>{u.credits.toFixed(2)}</td>
-            <td>{u.disabled ? 'Disabled' : 'Active'}</td>
+            <td data-label="Email">{u.email}</td>
+            <td data-label="Role">{u.role}</td>
+            <td data-label="Credits" className="num">
+              {u.credits.toFixed(2)}
+            </td>
+            <td data-label="State">{u.disabled ? 'Disabled' : 'Active'}</td>
           </tr>
         )}
       />
@@ -155,14 +161,18 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
       {ledger.entries.length === 0 ? (
         <p className="empty-state">No ledger entries yet.</p>
       ) : (
-        <div className="table-wrap">
-          <table className="admin-table" aria-label="Ledger entries">
+        <div className="table-wrap rtable-wrap">
+          <table className="admin-table rtable" aria-label="Ledger entries">
             <thead>
               <tr>
                 <th scope="col">When</th>
                 <th scope="col">Kind</th>
-                <th scope="col">Amount</th>
-                <th scope="col">Balance after</th>
+                <th scope="col" className="num">
+                  Amount
+                </th>
+                <th scope="col" className="num">
+                  Balance after
+                </th>
                 <th scope="col">Customer sees</th>
                 <th scope="col">Internal reason</th>
               </tr>
@@ -170,12 +180,16 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
             <tbody>
               {ledger.entries.map((e) => (
                 <tr key={e._id}>
-                  <td>{new Date(e.createdAt).toLocaleString()}</td>
-                  <td>{e.kind}</td>
-                  <td>{(e.amountCents > 0 ? '+' : '') + formatCredits(e.amountCents)}</td>
-                  <td>{formatCredits(e.balanceAfterCents)}</td>
-                  <td>{e.description}</td>
-                  <td>{e.internalReason ?? '—'}</td>
+                  <td data-label="When">{new Date(e.createdAt).toLocaleString()}</td>
+                  <td data-label="Kind">{e.kind}</td>
+                  <td data-label="Amount" className="num">
+                    {(e.amountCents > 0 ? '+' : '') + formatCredits(e.amountCents)}
+                  </td>
+                  <td data-label="Balance after" className="num">
+                    {formatCredits(e.balanceAfterCents)}
+                  </td>
+                  <td data-label="Customer sees">{e.description}</td>
+                  <td data-label="Internal reason">{e.internalReason ?? '—'}</td>
                 </tr>
               ))}
             </tbody>
