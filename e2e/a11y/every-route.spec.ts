@@ -56,9 +56,9 @@ for (const width of [375, 1280]) {
             if (overflow > 0) scrolls[path] = `${overflow} px too wide: ${sticking}`;
           }
         }
-        await context.close();
         expect(found).toEqual({});
         expect(scrolls).toEqual({});
+        await context.close();
       });
     }
   }
