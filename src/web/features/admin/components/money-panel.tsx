@@ -120,27 +120,31 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
             {detail.events.length === 0 ? (
               <p className="empty-state">The provider has not reported on this payment yet.</p>
             ) : (
-              <div className="table-wrap">
-                <table className="admin-table" aria-label="Provider history">
+              <div className="table-wrap rtable-wrap">
+                <table className="admin-table rtable" aria-label="Provider history">
                   <thead>
                     <tr>
                       <th scope="col">When</th>
                       <th scope="col">Source</th>
                       <th scope="col">Provider said</th>
                       <th scope="col">Our status</th>
-                      <th scope="col">Credited</th>
+                      <th scope="col" className="num">
+                        Credited
+                      </th>
                     </tr>
                   </thead>
                   <tbody>
                     {detail.events.map((e) => (
                       <tr key={e._id}>
-                        <td>{new Date(e.createdAt).toLocaleString()}</td>
-                        <td>{e.source}</td>
-                        <td>{e.providerStatus}</td>
-                        <td>
+                        <td data-label="When">{new Date(e.createdAt).toLocaleString()}</td>
+                        <td data-label="Source">{e.source}</td>
+                        <td data-label="Provider said">{e.providerStatus}</td>
+                        <td data-label="Our status">
                           {e.statusBefore} → {e.statusAfter}
                         </td>
-                        <td>{(e.creditedCents / 100).toFixed(2)}</td>
+                        <td data-label="Credited" className="num">
+                          {(e.creditedCents / 100).toFixed(2)}
+                        </td>
                       </tr>
                     ))}
                   </tbody>
@@ -196,6 +200,8 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
         // The last answer stays under a failed or running load.
         query={{ data: list ?? undefined, error: listQuery.error, refetch: listQuery.refetch }}
         label={title}
+        className="admin-table rtable"
+        wrapClassName="table-wrap rtable-wrap"
         rows={(data) => data.rows}
         loading="Loading…"
         failed={`Failed to load ${kind}`}
@@ -210,14 +216,14 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
         }
         row={(row) => (
           <tr key={row._id}>
-            <td>{new Date(row.createdAt).toLocaleString()}</td>
-            <td>
+            <td data-label="When">{new Date(row.createdAt).toLocaleString()}</td>
+            <td data-label="What">
               <button type="button" className="link-button" onClick={() => void open(row._id)}>
                 {summary(kind, row)}
               </button>
             </td>
-            <td>{ownerLabel(row.owner)}</td>
-            <td>{row.status}</td>
+            <td data-label="Owner">{ownerLabel(row.owner)}</td>
+            <td data-label="Status">{row.status}</td>
           </tr>
         )}
       />

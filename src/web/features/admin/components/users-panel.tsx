@@ -59,6 +59,8 @@ export function UsersPanel() {
       <QueryTable
         query={users}
         label="Users"
+        className="admin-table rtable"
+        wrapClassName="table-wrap rtable-wrap"
         rows={(data) => data.users}
         loading="Loading users…"
         failed="Failed to search users"
@@ -68,19 +70,23 @@ export function UsersPanel() {
             <th scope="col">Username</th>
             <th scope="col">Email</th>
             <th scope="col">Role</th>
-            <th scope="col">Credits</th>
+            <th scope="col" className="num">
+              Credits
+            </th>
             <th scope="col">State</th>
           </>
         }
         row={(u) => (
           <tr key={u._id}>
-            <td>
+            <td data-label="Username">
               <Link to={staffPaths.user(u._id)}>{u.username}</Link>
             </td>
-            <td>{u.email}</td>
-            <td>{u.role}</td>
-            <td>{u.credits.toFixed(2)}</td>
-            <td>{u.disabled ? 'Disabled' : 'Active'}</td>
+            <td data-label="Email">{u.email}</td>
+            <td data-label="Role">{u.role}</td>
+            <td data-label="Credits" className="num">
+              {u.credits.toFixed(2)}
+            </td>
+            <td data-label="State">{u.disabled ? 'Disabled' : 'Active'}</td>
           </tr>
         )}
       />
@@ -154,24 +160,34 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
               loading="Loading the ledger…"
               failed="Failed to load the ledger"
               empty="No ledger entries yet."
+              className="admin-table rtable"
+              wrapClassName="table-wrap rtable-wrap"
               columns={
                 <>
                   <th scope="col">When</th>
                   <th scope="col">Kind</th>
-                  <th scope="col">Amount</th>
-                  <th scope="col">Balance after</th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
+                  <th scope="col" className="num">
+                    Balance after
+                  </th>
                   <th scope="col">Customer sees</th>
                   <th scope="col">Internal reason</th>
                 </>
               }
               row={(e) => (
                 <tr key={e._id}>
-                  <td>{new Date(e.createdAt).toLocaleString()}</td>
-                  <td>{e.kind}</td>
-                  <td>{(e.amountCents > 0 ? '+' : '') + formatCredits(e.amountCents)}</td>
-                  <td>{formatCredits(e.balanceAfterCents)}</td>
-                  <td>{e.description}</td>
-                  <td>{e.internalReason ?? '—'}</td>
+                  <td data-label="When">{new Date(e.createdAt).toLocaleString()}</td>
+                  <td data-label="Kind">{e.kind}</td>
+                  <td data-label="Amount" className="num">
+                    {(e.amountCents > 0 ? '+' : '') + formatCredits(e.amountCents)}
+                  </td>
+                  <td data-label="Balance after" className="num">
+                    {formatCredits(e.balanceAfterCents)}
+                  </td>
+                  <td data-label="Customer sees">{e.description}</td>
+                  <td data-label="Internal reason">{e.internalReason ?? '—'}</td>
                 </tr>
               )}
             />

@@ -1,0 +1,108 @@
+import { request as playwrightRequest, type Page } from '@playwright/test';
+import { paths, STAFF_SECTIONS, staffPaths } from '../../src/shared/routes.js';
+import { crashHeading, expect } from '../support/fixtures.js';
+import { guestSession, seedUser, staffToken, type Role, type SeededUser } from '../support/seed.js';
+
+/**
+ * Every route of the app's route table (src/web/app/router.tsx, src/shared/routes.ts) for each kind of
+ * visitor, with the data that makes the page show what it is for: a user with a finished and an open
+ * top-up, a receipt and a ticket; staff on every section of the console and on a user's page.
+ */
+
+export interface Sessions {
+  user: SeededUser;
+  guest: { token: string; guestId: string };
+  staff: string;
+}
+
+let sessions: Promise<Sessions> | undefined;
+
+/** Made once per run and shared by every test of the file that asks (workers run one at a time). */
+export function sharedSessions(baseURL: string): Promise<Sessions> {
+  sessions ??= (async () => {
+    const request = await playwrightRequest.newContext({ baseURL });
+    const result = { user: await seedUser(request, 'sweep'), guest: await guestSession(request), staff: await staffToken(request, 'admin') };
+    await request.dispose();
+    return result;
+  })();
+  return sessions;
+}
+
+/** Routes a signed-out visitor can open: every path of the route table, plus one that is not there. */
+export const SIGNED_OUT_ROUTES: string[] = [
+  ...Object.values(paths),
+  '/status/confirm?token=not-a-real-token',
+  '/status/unsubscribe?token=not-a-real-token',
+  '/no-such-page',
+];
+
+export function routesFor(role: Role, s: Sessions): string[] {
+  switch (role) {
+    case 'signed-out':
+      return SIGNED_OUT_ROUTES;
+    case 'guest':
+      return [paths.home, paths.dashboard, `${paths.dashboard}/support`, paths.settings];
+    case 'user':
+      return [
+        paths.dashboard,
+        paths.settings,
+        `${paths.dashboard}/support`,
+        `${paths.dashboard}/receipts/${encodeURIComponent(s.user.receiptEntryId)}`,
+        s.user.openPaymentUrl,
+        `${paths.paymentComplete}?id=${encodeURIComponent(s.user.finishedPaymentId)}`,
+      ];
+    case 'staff':
+      return [staffPaths.overview, ...STAFF_SECTIONS.map((section) => staffPaths.section(section)), staffPaths.user(s.user.userId)];
+  }
+}
+
+export function sessionFor(role: Role, s: Sessions): { token?: string; guestId?: string } {
+  if (role === 'guest') return s.guest;
+  if (role === 'user') return { token: s.user.token };
+  if (role === 'staff') return { token: s.staff };
+  return {};
+}
+
+/** Opens `path` and waits until its page has rendered (a heading in main, not the crash screen) and settled. */
+export async function openRoute(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page.getByRole('main').getByRole('heading').first(), `${path}: a heading in main`).toBeVisible();
+  await expect(crashHeading(page), `${path}: not the crash screen`).toHaveCount(0);
+  // Loading messages gone, lazily loaded parts (the status feed, the ad, tables) in. The exchange panel
+  // loads only as the visitor scrolls to it; its placeholder is what is on the page until then.
+  await page.waitForLoadState('networkidle');
+  await expect(
+    page.locator('main [role=status]').filter({ hasText: /^Loading/ }).filter({ hasNotText: 'Loading the exchange' }),
+    `${path}: loaded`,
+  ).toHaveCount(0, { timeout: 20_000 });
+}
+
+/** The palette now on screen. */
+export const shownTheme = (page: Page) => page.evaluate(() => document.documentElement.dataset.theme as 'light' | 'dark');
+
+/** Switches the palette in place, as the header button does, and keeps the choice for the next page. */
+export async function switchTheme(page: Page): Promise<'light' | 'dark'> {
+  const next = (await shownTheme(page)) === 'dark' ? 'light' : 'dark';
+  await page.evaluate((t) => {
+    window.localStorage.setItem('theme', t);
+    document.documentElement.dataset.theme = t;
+  }, next);
+  return next;
+}
+
+/** How far the page scrolls sideways, and what sticks out when it does. */
+export async function sidewaysScroll(page: Page): Promise<{ overflow: number; sticking: string }> {
+  return page.evaluate(() => {
+    const el = document.scrollingElement ?? document.documentElement;
+    const overflow = el.scrollWidth - window.innerWidth;
+    const sticking =
+      overflow > 0
+        ? [...document.querySelectorAll('body *')]
+            .filter((node) => node.getBoundingClientRect().right > window.innerWidth + 1)
+            .slice(-4)
+            .map((node) => `${node.tagName.toLowerCase()}${node.className ? `.${String(node.className).split(' ').join('.')}` : ''}`)
+            .join(', ')
+        : '';
+    return { overflow, sticking };
+  });
+}
