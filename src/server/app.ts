@@ -59,7 +59,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerStatusModule(api, ctx);
     registerWebhooksModule(api, ctx);
     registerMailModule(api, ctx);
-    registerNotificationsModule(api, ctx, { chatChannels: deps.chatChannels ?? [] });
+    registerNotificationsModule(api, ctx, { chatChannels: deps.chatChannels });
     registerCatalogueModule(api, ctx);
     registerPrivacyModule(api, ctx);
   });

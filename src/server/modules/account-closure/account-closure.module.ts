@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
 import type { AuthService } from '#server/modules/auth/auth.service.js';
+import { exportStore } from '#server/modules/privacy/data-export.service.js';
 import { AttachmentStore } from '#server/modules/tickets/attachments.js';
 import { registerAccountClosureRoutes } from './account-closure.routes.js';
 import { AccountClosureService } from './account-closure.service.js';
@@ -13,7 +14,7 @@ export const ERASURE_JOB = 'accounts.erase-due';
  * "erase now", and the job that erases accounts whose 14 days are over.
  */
 export function registerAccountClosureModule(api: FastifyInstance, ctx: AppContext, auth: AuthService): AccountClosureService {
-  const erasure = { attachments: new AttachmentStore(ctx.config.attachmentsDir), webhookEvents: ctx.webhookEvents };
+  const erasure = { attachments: new AttachmentStore(ctx.config.attachmentsDir), exports: exportStore(ctx.config.attachmentsDir), webhookEvents: ctx.webhookEvents };
   const service = new AccountClosureService({
     database: ctx.database,
     rateLimiter: ctx.rateLimiter,

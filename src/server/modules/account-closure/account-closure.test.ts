@@ -6,6 +6,7 @@ import { call, registerUser, TEST_PASSWORD } from '#server/test/http.js';
 import { ledgerViolations } from '#server/test/ledger-invariants.js';
 import { waitForMail } from '#server/test/mailbox.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { exportStore } from '#server/modules/privacy/data-export.service.js';
 import { AttachmentStore } from '#server/modules/tickets/attachments.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
@@ -251,6 +252,7 @@ describe.each(ENGINES)('closing an account on %s', (engine) => {
     return {
       database: t.database,
       attachments: new AttachmentStore(t.config.attachmentsDir),
+      exports: exportStore(t.config.attachmentsDir),
       webhookEvents: new WebhookEvents(t.app.jobs, t.app.log),
       ...(steps ? { steps } : {}),
       ...(afterStep ? { afterStep } : {}),

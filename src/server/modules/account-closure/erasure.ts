@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { Database, Tx } from '#server/db/client.js';
+import type { Database, Db, Tx } from '#server/db/client.js';
 import { accountTokens } from '#server/modules/auth/account-tokens.tables.js';
 import { knownDevices } from '#server/modules/auth/known-devices.tables.js';
 import { sessions } from '#server/modules/auth/sessions.tables.js';
@@ -8,6 +8,15 @@ import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
 import { mailPreferences } from '#server/modules/mail/mail.tables.js';
 import { statusSubscribers } from '#server/modules/status/status.tables.js';
 import type { AttachmentStore } from '#server/modules/tickets/attachments.js';
+import { CampaignsService } from '#server/modules/ads/campaigns.service.js';
+import {
+  notificationChannelStates,
+  notificationDeliveries,
+  notificationPreferences,
+  notifications,
+  notificationSettings,
+} from '#server/modules/notifications/notifications.tables.js';
+import { dataExports } from '#server/modules/privacy/privacy.tables.js';
 import { ticketAttachments, ticketMessages, tickets } from '#server/modules/tickets/tickets.tables.js';
 import { loginChallenges, passkeys, twoFactor, twoFactorRecoveryCodes, webauthnChallenges } from '#server/modules/two-factor/two-factor.tables.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
@@ -31,6 +40,8 @@ export interface ErasureStepContext {
   tx: Tx;
   user: UserRow;
   attachments: AttachmentStore;
+  /** Where copies of people's data are kept (ATTACHMENTS_DIR/exports, decision 0250). */
+  exports: AttachmentStore;
   webhookEvents: WebhookEvents;
 }
 
@@ -55,6 +66,14 @@ export const ERASURE_STEPS: ErasureStep[] = [
       await tx.delete(loginChallenges).where(eq(loginChallenges.userId, user.id));
       await tx.delete(webauthnChallenges).where(eq(webauthnChallenges.userId, user.id));
       await tx.delete(accountTokens).where(eq(accountTokens.userId, user.id));
+    },
+  },
+  {
+    // Ad campaigns stop, and what their budgets did not spend comes back to the balance by a refund
+    // entry (decision 0280), so that the write-off below forfeits it with the rest and the books balance.
+    name: 'ad-campaigns',
+    async run({ tx, user, webhookEvents }) {
+      await new CampaignsService(tx as unknown as Db, webhookEvents).endCampaignsOfUser(tx, user.id);
     },
   },
   {
@@ -108,6 +127,26 @@ export const ERASURE_STEPS: ErasureStep[] = [
     },
   },
   {
+    // In-app notices, chat deliveries, notification preferences and the channels' state (decision 0260).
+    name: 'notifications',
+    async run({ tx, user }) {
+      await tx.delete(notificationDeliveries).where(eq(notificationDeliveries.userId, user.id));
+      await tx.delete(notifications).where(eq(notifications.userId, user.id));
+      await tx.delete(notificationPreferences).where(eq(notificationPreferences.userId, user.id));
+      await tx.delete(notificationSettings).where(eq(notificationSettings.userId, user.id));
+      await tx.delete(notificationChannelStates).where(eq(notificationChannelStates.userId, user.id));
+    },
+  },
+  {
+    // Copies of the person's data: the files first (a missing file is not an error), then the rows.
+    name: 'data-exports',
+    async run({ tx, user, exports }) {
+      const rows = await tx.select({ id: dataExports.id, storageKey: dataExports.storageKey }).from(dataExports).where(eq(dataExports.userId, user.id));
+      for (const row of rows) if (row.storageKey) await exports.remove(row.storageKey);
+      await tx.delete(dataExports).where(eq(dataExports.userId, user.id));
+    },
+  },
+  {
     // The files the person attached to their tickets. The messages stay for staff (shown as "Deleted
     // user"); their files go, first from disk (removing a missing file is not an error), then the rows.
     name: 'ticket-attachments',
@@ -154,6 +193,7 @@ export type ErasureOutcome = 'erased' | 'already-erased' | 'not-due' | 'unknown'
 export interface ErasureDeps {
   database: Database;
   attachments: AttachmentStore;
+  exports: AttachmentStore;
   webhookEvents: WebhookEvents;
   /** Defaults to ERASURE_STEPS; tests pass their own list to cut a run short. */
   steps?: ErasureStep[];
@@ -184,7 +224,7 @@ export async function eraseAccount(deps: ErasureDeps, userId: string): Promise<E
         .where(eq(users.id, userId))
         .for('update');
       if (!row?.due) return false;
-      await step.run({ tx, user, attachments: deps.attachments, webhookEvents: deps.webhookEvents });
+      await step.run({ tx, user, attachments: deps.attachments, exports: deps.exports, webhookEvents: deps.webhookEvents });
       return true;
     });
     if (!ran) return 'not-due';

@@ -1,13 +1,17 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
 import type { ChatChannel } from './chat-channel.js';
+import { createChatChannels } from './channels/chat-channels.js';
 import { NotificationDispatcher } from './dispatcher.js';
 import { registerNotificationsRoutes } from './notifications.routes.js';
 import { NotificationStreamHub } from './stream-hub.js';
 
 export interface NotificationsModuleDeps {
-  /** The chat apps notices go to (Telegram, Discord); none: in-app and email only. */
-  chatChannels: ChatChannel[];
+  /**
+   * The chat apps notices go to. Unset: the real Telegram and Discord clients (against the local
+   * sandboxes without credentials); tests may pass their own, or none for in-app and email only.
+   */
+  chatChannels?: ChatChannel[];
 }
 
 /**
@@ -20,7 +24,7 @@ export function registerNotificationsModule(api: FastifyInstance, ctx: AppContex
     database: ctx.database,
     jobs: ctx.jobs,
     notifications: ctx.notifications,
-    channels: deps.chatChannels,
+    channels: deps.chatChannels ?? createChatChannels(ctx),
     publicUrl: ctx.config.publicUrl,
     log: api.log,
   });
