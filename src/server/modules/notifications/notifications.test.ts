@@ -290,7 +290,7 @@ describe.each(ENGINES)('notifications on %s', { timeout: 60_000 }, (engine) => {
   it('a refusal turns the channel off with its reason, shown in settings; nothing more goes there until it is resumed', { timeout: 120_000 }, async () => {
     const user = await registerUser(t);
     const events = emitter(t);
-    telegram.script.push({ outcome: 'refused', reason: 'Forbidden: bot was blocked by the user' });
+    telegram.script.push({ userId: user.userId, outcome: 'refused', reason: 'Forbidden: bot was blocked by the user' });
     await t.database.db.transaction(async (tx) => events.emit(tx, chargeNotice(user.userId, 1)));
     await waitFor('the refusal', () => deliveries(t, `test.charge:${user.userId}:1`), (rows) => rows.some((r) => r.status === 'refused'));
     const prefs = (await call(t, 'GET', '/api/users/notification-preferences', { token: user.token })).json;
@@ -310,7 +310,7 @@ describe.each(ENGINES)('notifications on %s', { timeout: 60_000 }, (engine) => {
   it('a retryable failure is retried no sooner than the retry-after, and sent once', async () => {
     const user = await registerUser(t);
     const events = emitter(t);
-    discord.script.push({ retryAfterMs: 6000 });
+    discord.script.push({ userId: user.userId, retryAfterMs: 6000 });
     await t.database.db.transaction(async (tx) => events.emit(tx, chargeNotice(user.userId, 1)));
     const attempts = await waitFor('the retry', () => discord.for(user.userId), (d) => d.length === 2, 45_000);
     expect(attempts[1]!.at - attempts[0]!.at).toBeGreaterThanOrEqual(6000);
