@@ -1,5 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectPageRendered, test } from '../support/fixtures.js';
+import { expect, expectPageRendered, quietNotificationStream, test } from '../support/fixtures.js';
 
 /**
  * The narrowest phone we support (360 px) with the longest username the register form accepts
@@ -113,6 +113,7 @@ test('the home page and /status fit 360 px, signed in with a long username and s
   expect(consoleErrors).toEqual([]);
 
   const context = await browser.newContext({ viewport: { width: WIDTH, height: 740 }, isMobile: true, hasTouch: true });
+  await quietNotificationStream(context);
   const guest = await context.newPage();
   for (const path of ['/', '/status']) {
     await guest.goto(path);

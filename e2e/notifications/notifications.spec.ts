@@ -2,6 +2,9 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, signIn, test } from '../support/fixtures';
 
+// The bell's live count is what these tests are about: keep the server-sent events stream.
+test.use({ liveNotifications: true });
+
 /**
  * The notification centre (decisions 0260–0263): the bell's count goes up live, without a reload, when
  * a sandbox payment finishes; the panel and /notifications list the notice with a link to the payment;

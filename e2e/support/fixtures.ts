@@ -1,4 +1,4 @@
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type BrowserContext, type Page } from '@playwright/test';
 
 /**
  * Collects what would show up red in the browser console: uncaught exceptions and console.error
@@ -19,7 +19,21 @@ export function watchConsole(page: Page): string[] {
   return errors;
 }
 
-export const test = base.extend<{ consoleErrors: string[] }>({
+/**
+ * The notification bell holds a server-sent events stream open on every signed-in page, so the network
+ * is never idle. Tests that wait for an idle network (and every test that does not check notifications)
+ * get an empty answer instead: the bell falls back to polling, and nothing else changes.
+ */
+export async function quietNotificationStream(context: BrowserContext): Promise<void> {
+  await context.route('**/api/notifications/stream*', (route) => route.fulfill({ status: 204, body: '' }));
+}
+
+export const test = base.extend<{ consoleErrors: string[]; liveNotifications: boolean }>({
+  liveNotifications: [false, { option: true }],
+  context: async ({ context, liveNotifications }, use) => {
+    if (!liveNotifications) await quietNotificationStream(context);
+    await use(context);
+  },
   consoleErrors: async ({ page }, use) => {
     await use(watchConsole(page));
   },

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Browser, BrowserContext, Page } from '@playwright/test';
-import { expect } from './fixtures.js';
+import { expect, quietNotificationStream } from './fixtures.js';
 import staff from './staff-accounts.json' with { type: 'json' };
 
 /**
@@ -120,6 +120,7 @@ export async function contextAs(
   options: { width: number; height?: number; theme?: 'light' | 'dark' },
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: options.width, height: options.height ?? 900 } });
+  await quietNotificationStream(context);
   await context.addInitScript(
     ({ role, session, theme }) => {
       if (theme && !window.localStorage.getItem('theme')) window.localStorage.setItem('theme', theme);

@@ -1,5 +1,5 @@
 import type { Browser, Page } from '@playwright/test';
-import { expect } from './fixtures.js';
+import { expect, quietNotificationStream } from './fixtures.js';
 import staff from './staff-accounts.json' with { type: 'json' };
 
 export type StaffRole = keyof typeof staff;
@@ -7,6 +7,7 @@ export type StaffRole = keyof typeof staff;
 /** Signs a staff member in through the login page, in a browser context of its own. */
 export async function staffPage(browser: Browser, role: StaffRole): Promise<Page> {
   const context = await browser.newContext();
+  await quietNotificationStream(context);
   const page = await context.newPage();
   const account = staff[role];
   await page.goto('/login');

@@ -1,6 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { crashHeading, expect, signIn, test } from '../support/fixtures.js';
+import { crashHeading, expect, quietNotificationStream, signIn, test } from '../support/fixtures.js';
 
 /**
  * Both palettes meet WCAG AA (decision 0240): axe finds no serious or critical violation (contrast
@@ -22,6 +22,7 @@ for (const theme of ['light', 'dark'] as const) {
     test(`the main routes have no serious or critical WCAG AA violation in the ${theme} theme at ${width} px`, async ({ browser }) => {
       test.setTimeout(180_000);
       const context = await browser.newContext({ viewport: { width, height: 900 } });
+      await quietNotificationStream(context);
       // The choice the way the app stores it; the system preference is the other one, so the choice must win.
       await context.addInitScript((t) => localStorage.setItem('theme', t), theme);
       const page = await context.newPage();
