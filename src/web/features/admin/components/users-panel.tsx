@@ -154,6 +154,7 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
 
             <h3>Ledger</h3>
             <QueryTable
+              scrollable
               query={ledgerQuery}
               label="Ledger entries"
               rows={(data) => data.entries}
@@ -199,6 +200,7 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
 
             <h3>Active sessions</h3>
             <QueryTable
+              scrollable
               query={detailQuery}
               label="Active sessions"
               rows={() => sessions}
@@ -441,6 +443,7 @@ function UserActivity({ userId }: { userId: string }) {
         <section key={kind} aria-label={`Recent ${kind}`}>
           <h3>{kind[0]!.toUpperCase() + kind.slice(1)}</h3>
           <QueryTable
+            scrollable
             query={activity}
             label={`Recent ${kind}`}
             rows={(data) => data[kind]}
