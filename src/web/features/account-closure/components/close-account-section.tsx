@@ -15,6 +15,16 @@ export interface ClosedAccountState {
 }
 
 /**
+ * The closing date also waits in this tab's session storage: the session ended on the server, so any
+ * request still in flight (the notification bell's) may be refused and send the browser to the sign-in
+ * page with a full reload, which loses the navigation state. The sign-in page reads it once.
+ */
+export const CLOSED_ACCOUNT_NOTICE_KEY = 'olympus_account_closing_on';
+
+export const readClosedAccountNotice = (): string | null => window.sessionStorage.getItem(CLOSED_ACCOUNT_NOTICE_KEY);
+export const forgetClosedAccountNotice = (): void => window.sessionStorage.removeItem(CLOSED_ACCOUNT_NOTICE_KEY);
+
+/**
  * Settings → Privacy → "Close my account" (decision 0255). The dialog shows the balance and the orders
  * still open, says plainly that the credits are forfeited, asks for the password (and the second factor
  * when two-factor is on) and sends the balance it showed: when that balance moved, the server refuses
@@ -88,6 +98,7 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
       const { erasureAt } = await close.mutateAsync({ password, acknowledgeForfeitedCents: balance, ...stepUp.fields() });
       stepUp.reset();
       // The server ended every session, this one included: the page that placed the section signs out.
+      window.sessionStorage.setItem(CLOSED_ACCOUNT_NOTICE_KEY, erasureAt);
       onClosed(erasureAt);
     } catch (err) {
       if (stepUp.handleError(err)) return;

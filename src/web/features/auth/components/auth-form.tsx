@@ -10,7 +10,7 @@ import { BotCheck } from './bot-check';
 import type { AuthResponse } from '#shared/schemas/auth';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
 import { LoginSecondStep, PasskeySignInButton } from '#web/features/two-factor';
-import { accountClosingOf, RestoreAccount, type ClosedAccountState } from '#web/features/account-closure';
+import { accountClosingOf, forgetClosedAccountNotice, readClosedAccountNotice, RestoreAccount, type ClosedAccountState } from '#web/features/account-closure';
 import type { AccountClosingDetails } from '#shared/schemas/account-closure';
 import { formatDateTime } from '#web/lib/format';
 
@@ -71,7 +71,11 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const [secondStep, setSecondStep] = useState<TwoFactorChallengeResponse | null>(null);
   // A closing account (decision 0255): the right password leads to "Restore it" instead of a session.
   const [closing, setClosing] = useState<AccountClosingDetails | null>(null);
-  const closedNow = (useLocation().state as Partial<ClosedAccountState> | null)?.accountClosingOn;
+  const closedState = (useLocation().state as Partial<ClosedAccountState> | null)?.accountClosingOn;
+  const [closedStored] = useState(() => (isLogin ? readClosedAccountNotice() : null));
+  // Said once: a later visit to the sign-in page in this tab does not repeat it.
+  useEffect(() => forgetClosedAccountNotice(), []);
+  const closedNow = closedState ?? closedStored;
   const finishSignIn = (response: AuthResponse) => {
     completeSignIn(response, rememberMe);
     navigate(paths.dashboard, { replace: true });
