@@ -215,6 +215,7 @@ export function AdsManager() {
         empty="No ads yet. Create the first one above."
         className="ads-table"
         wrapClassName="ads-table-wrap"
+        scrollable
         columns={
           <>
             <th scope="col">Title</th>
@@ -262,6 +263,7 @@ export function AdsManager() {
         empty="No impressions or clicks in this period."
         className="ads-table"
         wrapClassName="ads-table-wrap"
+        scrollable
         columns={
           <>
             <th scope="col">Day</th>
