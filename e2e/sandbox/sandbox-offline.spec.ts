@@ -91,6 +91,8 @@ test('connecting Discord through its sandbox loads nothing from the internet, an
   await expect(discord).toContainText(`Connected as @${name}`);
   const avatar = discord.locator('img.connection-avatar');
   await expect(avatar).toHaveAttribute('src', /^\/sandbox\/discord\/avatars\/\d+\/[0-9a-f]{32}\.svg$/);
+  // The avatar loads lazily, as a person scrolls to it (settings is a long page).
+  await avatar.scrollIntoViewIfNeeded();
   await expect.poll(() => avatar.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
 
   expect(outside).toEqual([]);

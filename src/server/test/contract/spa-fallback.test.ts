@@ -32,6 +32,7 @@ const APP_ROUTES = [
   '/status/api',
   '/privacy/cookies',
   '/terms/2024/archive',
+  '/help/payment-stuck-in-confirming',
   '/dashboard/settings',
   '/dashboard/payments',
   '/dashboard/receipts/00000000-0000-4000-8000-000000000000',
@@ -59,8 +60,10 @@ describe.each(ENGINES)('single-page app history fallback on %s', (engine) => {
   });
 
   it('covers every documented route, and the pages the mails link to', () => {
-    // 16 routes of docs/product.md#routes, and 5 that mails link to (decision 0130).
-    expect(Object.values(paths)).toHaveLength(21);
+    // 19 routes of docs/product.md#routes (the help centre, the notifications page and /advertise
+    // among them), and 5 that mails link to (decision 0130).
+    expect(Object.values(paths)).toHaveLength(24);
+    expect(Object.values(paths)).toEqual(expect.arrayContaining(['/help', '/notifications', '/advertise']));
     expect(Object.values(paths)).toEqual(expect.arrayContaining(['/verify-email', '/forgot-password', '/reset-password', '/confirm-email', '/unsubscribe']));
   });
 
