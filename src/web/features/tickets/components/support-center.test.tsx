@@ -1,3 +1,4 @@
+import { MemoryRouter } from 'react-router';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithQuery as render } from '#web/test/render';
 import { toast } from 'react-hot-toast';
@@ -61,7 +62,7 @@ function pollNow() {
 describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
   it('starts on the ticket list with status badges, from the guest calls with the Guest-ID header', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket(), ticket({ _id: 't2', number: 1002, subject: 'Login trouble', status: 'pending' })]));
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     expect(useUiStore.getState().activeView).toBe('ticketList');
     const rows = await screen.findByRole('list', { name: 'Your tickets' });
     expect(within(rows).getAllByRole('button').map((b) => b.textContent)).toEqual([
@@ -78,14 +79,14 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     storage.setToken(makeToken());
     localStorage.removeItem('guestId');
     server.on('GET', '/api/tickets', list([]));
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     await screen.findByText(/No tickets yet/);
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/tickets']);
   });
 
   it('says when the list cannot be loaded and tries again on request', async () => {
     server.on('GET', '/api/tickets/guest', { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } });
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     const alert = await screen.findByRole('alert');
     expect(screen.queryByText('Loading your tickets…')).toBeNull();
     server.on('GET', '/api/tickets/guest', list([ticket()]));
@@ -99,7 +100,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     const created = ticket({ messages: [message()] });
     server.on('POST', '/api/tickets/guest', { status: 201, body: { ticket: created } });
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: created } });
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     await screen.findByText('Older ticket');
 
     fireEvent.click(screen.getByRole('button', { name: 'New ticket' }));
@@ -126,7 +127,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
   it('shows a staff answer without a reload, merging the ticket by _id', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const thread = await screen.findByRole('list', { name: 'Messages' });
     expect(within(thread).getAllByRole('listitem')).toHaveLength(1);
@@ -147,7 +148,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     const html = '<img src=x onerror="window.hacked=1"><b>bold</b>';
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message({ body: html })] }) } });
-    const { container } = render(<SupportCenter />);
+    const { container } = render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     expect(await screen.findByText(html)).toBeTruthy();
     expect(container.querySelector('.ticket-messages img, .ticket-messages b')).toBeNull();
@@ -158,7 +159,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
     const reply = message({ _id: 'm2', body: 'Any news?' });
     server.on('POST', '/api/tickets/guest/t1/messages', { status: 201, body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) } });
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     await screen.findByRole('list', { name: 'Messages' });
     fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Any news?' } });
@@ -180,7 +181,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
     const reply = message({ _id: 'm2', body: 'Any news?' });
     server.on('POST', '/api/tickets/guest/t1/messages', { status: 201, delayMs: 300, body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) } });
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     await screen.findByRole('list', { name: 'Messages' });
     fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Any news?' } });
@@ -207,7 +208,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
       server.on('GET', '/api/tickets/guest/t1', { body: { ticket: rated } });
       return { body: { ticket: rated } };
     });
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const form = await screen.findByRole('form', { name: 'Rate the answer' });
     fireEvent.click(within(form).getByRole('button', { name: 'Send rating' }));
@@ -233,7 +234,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     const createObjectURL = vi.fn(() => 'blob:fake');
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     // The scripted server reads bodies as JSON, so the "file" holds JSON text.
     const picked = new File(['"not really a png"'], 'shot.png', { type: 'image/png' });
@@ -253,7 +254,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
   it('refuses a file over 10 MB before sending it', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const huge = new File(['x'], 'big.pdf', { type: 'application/pdf' });
     Object.defineProperty(huge, 'size', { value: 10 * 1024 * 1024 + 1 });
@@ -270,7 +271,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     });
     server.on('GET', '/api/tickets/guest', list([merged]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: merged } });
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     expect(await screen.findByText('This ticket was merged into #1009.')).toBeTruthy();
     expect(screen.getByText('Merged into #1009.')).toBeTruthy();
@@ -285,7 +286,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
         ? list([ticket({ _id: 'p2', subject: 'On page two' })], SUPPORT_PAGE_SIZE + 1, 2)
         : list([ticket()], SUPPORT_PAGE_SIZE + 1),
     );
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     await screen.findByText('Deposit not showing');
     expect(screen.getByText('Page 1 of 2')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
@@ -296,7 +297,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
 
   it('goes back to the list when the open ticket is gone (404)', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
-    render(<SupportCenter />);
+    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     await waitFor(() => expect(useUiStore.getState().activeView).toBe('ticketList'));
     await screen.findByRole('list', { name: 'Your tickets' });
