@@ -1,6 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithQuery as render } from '#web/test/render';
 import { toast } from 'react-hot-toast';
+import { queryClient } from '#web/lib/query-client';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { WebhookDelivery, WebhookSettings } from '#shared/schemas/webhooks';
 import { Toaster } from '#web/components/ui/toaster';
@@ -104,6 +105,8 @@ describe('WebhooksPanel', () => {
     expect(await screen.findByText('A public https address. Private and local network addresses are refused.')).toBeTruthy();
 
     cleanup();
+    // A second visit, not a refetch: the app's one query client forgets the first answer, as a reload would.
+    queryClient.clear();
     server.on('GET', '/api/users/webhook-settings', { body: { ...NOT_CONFIGURED, privateTargetsAllowed: true } });
     renderPanel();
     expect(await screen.findByText('An https or http address. This server also delivers to private and local network addresses.')).toBeTruthy();
