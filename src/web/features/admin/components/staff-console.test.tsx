@@ -68,13 +68,17 @@ describe('StaffConsole', () => {
       'Overview',
       'Users',
       'Tickets',
+      'Help centre',
       'Payments',
       'Exchanges',
       'Catalogue',
       'Ads',
+      'Ad review',
+      'Ad campaigns',
       'Incidents',
       'Audit log',
       'Mail',
+      'Closing accounts',
       // The charge API's keys are for admins only.
       ...(role === 'admin' ? ['API keys'] : []),
     ]);
