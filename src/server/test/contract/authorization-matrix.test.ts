@@ -59,6 +59,10 @@ interface Row {
 
 const p = (path: string, body?: unknown) => () => ({ path, body });
 
+/** A campaign window that is valid whenever the suite runs (at most 366 days), the same for every request of a run. */
+const CAMPAIGN_STARTS_AT = new Date().toISOString();
+const CAMPAIGN_ENDS_AT = new Date(Date.now() + 300 * 86_400_000).toISOString();
+
 const MATRIX: Record<string, Row> = {
   'POST /api/guest': { rule: 'public', request: p('/api/guest') },
   'POST /api/register': {
@@ -259,8 +263,8 @@ const MATRIX: Record<string, Row> = {
         requestId: randomUUID(),
         name: 'Matrix campaign',
         placements: ['patch-notes'],
-        startsAt: '2026-01-01T00:00:00.000Z',
-        endsAt: '2030-01-01T00:00:00.000Z',
+        startsAt: CAMPAIGN_STARTS_AT,
+        endsAt: CAMPAIGN_ENDS_AT,
         priceModel: 'cpm',
         priceCents: 1000,
         budgetCents: 500,

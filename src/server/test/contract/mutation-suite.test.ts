@@ -16,6 +16,10 @@ import { setRole } from '#server/modules/users/users.service.js';
  */
 
 type Part = 'body' | 'query' | 'path';
+
+/** A campaign window that is valid whenever the suite runs (at most 366 days), the same for every request of a run. */
+const CAMPAIGN_STARTS_AT = new Date().toISOString();
+const CAMPAIGN_ENDS_AT = new Date(Date.now() + 300 * 86_400_000).toISOString();
 /** `apiKey`: the charge API's caller, an API key made by the admin (docs/decisions/0165). */
 type Caller = 'anonymous' | 'guest' | 'user' | 'admin' | 'apiKey';
 
@@ -168,8 +172,8 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
       requestId: '00000000-0000-4000-8000-00000000ad01',
       name: 'Mutation campaign',
       placements: ['patch-notes'],
-      startsAt: '2026-01-01T00:00:00.000Z',
-      endsAt: '2030-01-01T00:00:00.000Z',
+      startsAt: CAMPAIGN_STARTS_AT,
+      endsAt: CAMPAIGN_ENDS_AT,
       priceModel: 'cpm',
       priceCents: 1000,
       budgetCents: 500,
