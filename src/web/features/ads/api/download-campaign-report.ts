@@ -1,5 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { api } from '#web/lib/api-client';
+import { saveCsv } from '#web/lib/save-csv';
 
 /** GET /api/ad-campaigns/{id}/report.csv (or the staff one): the report as CSV text. */
 export async function fetchCampaignCsv({ id, staff }: { id: string; staff: boolean }): Promise<{ csv: string; filename: string }> {
@@ -7,18 +8,6 @@ export async function fetchCampaignCsv({ id, staff }: { id: string; staff: boole
   return { csv: typeof csv === 'string' ? csv : '', filename: `olympus-campaign-${id}.csv` };
 }
 
-/** Saves the file through a temporary link (the call needs the Authorization header, so no plain link). */
-function save({ csv, filename }: { csv: string; filename: string }) {
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
-}
-
 export function useDownloadCampaignCsv() {
-  return useMutation({ mutationFn: fetchCampaignCsv, onSuccess: save });
+  return useMutation({ mutationFn: fetchCampaignCsv, onSuccess: saveCsv });
 }
