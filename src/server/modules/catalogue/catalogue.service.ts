@@ -347,7 +347,7 @@ export class CatalogueService {
     await this.deps.webhookEvents.enqueue(tx, row.userId, `order.${status}`, { ...toOrderDto(row), orderId: row.id });
     await notifyOrderUpdate(this.deps.mail, tx, { userId: row.userId, event: status, orderId: row.id, itemName: row.itemName, amountCents, ledgerReference });
     if (status === 'fulfilled' || status === 'refunded') {
-      await this.deps.notifications?.emit(tx, orderNotice({ id: row.id, userId: row.userId, itemName: row.itemName, amountCents }, status));
+      await this.deps.notifications?.emit(tx, orderNotice({ id: row.id, userId: row.userId, itemName: row.itemName, amountCents, ledgerEntryId: status === 'refunded' ? row.refundLedgerEntryId ?? row.ledgerEntryId : row.ledgerEntryId }, status));
     }
   }
 }

@@ -371,6 +371,20 @@ describe.each(ENGINES)('catalogue and orders on %s', (engine) => {
     expect((await call(t, 'POST', `/api/admin/orders/${order._id}/fulfil`, { token: admin.token })).status).toBe(409);
   }, 60_000);
 
+  it('fulfilling and refunding an order are told in the app, each linking to its receipt', async () => {
+    const item = await newItem({ name: 'Linked thing', priceCents: 200 });
+    const buyer = await userWith(500);
+    const order = (await buy(buyer, item)).json.order;
+    expect((await call(t, 'POST', `/api/admin/orders/${order._id}/fulfil`, { token: admin.token })).status).toBe(200);
+    const refunded = (await call(t, 'POST', `/api/admin/orders/${order._id}/refund`, { token: admin.token })).json.order;
+    const { notifications } = (await call(t, 'GET', '/api/notifications', { token: buyer.token })).json as { notifications: Array<{ event: string; link: string }> };
+    const linkOf = (event: string) => notifications.find((n) => n.event === event)?.link;
+    expect(linkOf('order.fulfilled')).toBe(`/dashboard/receipts/${order.ledgerEntryId}`);
+    expect(linkOf('order.refunded')).toBe(`/dashboard/receipts/${refunded.refundLedgerEntryId}`);
+    const receipt = await call(t, 'GET', `/api/credits/ledger/${refunded.refundLedgerEntryId}/receipt`, { token: buyer.token });
+    expect(receipt.status).toBe(200);
+  });
+
   it('a user sees only their own orders', async () => {
     const item = await newItem({ priceCents: 100 });
     const owner = await userWith(500);

@@ -114,7 +114,7 @@ export class ChargeService {
         this.webhookEvents,
       );
       const [charge] = await tx.update(charges).set({ ledgerEntryId: posted.entry.id }).where(eq(charges.id, id)).returning();
-      await this.notifications?.emit(tx, chargeNotice({ id, userId: body.userId, amountCents: body.amountCents, description: body.description }, false));
+      await this.notifications?.emit(tx, chargeNotice({ id, userId: body.userId, amountCents: body.amountCents, description: body.description, ledgerEntryId: posted.entry.id }, false));
       return { charge: charge!, balanceCents: posted.balanceCents, replayed: false };
     });
   }
@@ -154,7 +154,7 @@ export class ChargeService {
         .set({ status: 'refunded', refundLedgerEntryId: posted.entry.id, refundedAt: posted.entry.createdAt })
         .where(eq(charges.id, id))
         .returning();
-      await this.notifications?.emit(tx, chargeNotice({ id: charge.id, userId: charge.userId, amountCents: charge.amountCents, description: charge.description }, true));
+      await this.notifications?.emit(tx, chargeNotice({ id: charge.id, userId: charge.userId, amountCents: charge.amountCents, description: charge.description, ledgerEntryId: posted.entry.id }, true));
       return { charge: refunded!, balanceCents: posted.balanceCents, replayed: false };
     });
   }

@@ -215,6 +215,24 @@ describe.each(ENGINES)('the charge API on %s', (engine) => {
     expect(replay.json).toMatchObject({ balanceCents: 600, charge: { id, status: 'refunded' } });
   });
 
+  it('the charge and its refund are told in the app, each linking to its own receipt', async () => {
+    const { key } = await createKey();
+    const u = await fundedUser(1000);
+    const made = await charge(key, 'told', { userId: u.userId, amountCents: 300, description: 'Render job' });
+    expect(made.status).toBe(201);
+    const refunded = await call(t, 'POST', `/api/v1/charges/${made.json.charge.id}/refund`, { token: key });
+    expect(refunded.status).toBe(200);
+    const { notifications } = (await call(t, 'GET', '/api/notifications', { token: u.token })).json as { notifications: Array<{ event: string; link: string }> };
+    const linkOf = (event: string) => notifications.find((n) => n.event === event)?.link;
+    expect(linkOf('charge.succeeded')).toBe(`/dashboard/receipts/${made.json.charge.ledgerEntryId}`);
+    expect(linkOf('charge.refunded')).toBe(`/dashboard/receipts/${refunded.json.charge.refundLedgerEntryId}`);
+    // Each link opens a receipt the owner can read.
+    for (const link of [linkOf('charge.succeeded')!, linkOf('charge.refunded')!]) {
+      const receipt = await call(t, 'GET', `/api/credits/ledger/${link.split('/').pop()}/receipt`, { token: u.token });
+      expect(receipt.status).toBe(200);
+    }
+  });
+
   it('refuses a revoked key at once, and revoking is audited', async () => {
     const { key, id } = await createKey();
     const u = await fundedUser(500);

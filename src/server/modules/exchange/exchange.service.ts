@@ -22,6 +22,7 @@ import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';
 import { checkPayout, checkRefund, supportedCurrency, SUPPORTED_CURRENCIES, USD_REFERENCE_TICKER } from './payout-address.js';
+import { exchangeLink } from '#server/modules/notifications/notices.js';
 import { earnedRewardCents, hashClaimCode, newClaimCode, rewardCentsFor } from './rewards.js';
 import { SwapProviderError, type SwapClient, type SwapCurrency, type SwapTransaction } from './swap.client.js';
 
@@ -493,7 +494,7 @@ export class ExchangeService {
             body: `Your exchange of ${row.amountFrom} ${row.fromCurrency.toUpperCase()} to ${row.toCurrency.toUpperCase()} finished.${
               claimable ? ` A reward of ${formatCredits(earned!)} credits is ready to claim.` : (earned ?? 0) > 0 && rewardCreditedAt ? ` ${formatCredits(earned!)} credits were added to your balance.` : ''
             }`,
-            link: `/dashboard?exchange=${row.id}`,
+            link: exchangeLink(row.id),
           });
         }
       }
@@ -523,7 +524,7 @@ export class ExchangeService {
         key: `reward.claimed:${row.id}`,
         title: 'Reward claimed',
         body: `${formatCredits(cents)} credits from your exchange of ${row.amountFrom} ${row.fromCurrency.toUpperCase()} were added to your balance.`,
-        link: `/dashboard?exchange=${row.id}`,
+        link: exchangeLink(row.id),
       });
     }
     return posted.created;

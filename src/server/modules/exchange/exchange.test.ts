@@ -147,6 +147,9 @@ describe.each(ENGINES)('exchange and guest rewards on %s', (engine) => {
     const entries = await rewardEntries(t, user.token);
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ amountCents: 325, reference: `reward:${exchange._id}` });
+    // Told once in the app, linking to the exchange itself.
+    const told = (await call(t, 'GET', '/api/notifications', { token: user.token })).json.notifications.filter((n: { event: string }) => n.event === 'exchange.finished');
+    expect(told).toEqual([expect.objectContaining({ title: 'Exchange finished', link: `/dashboard?exchange=${exchange._id}#exchange` })]);
   });
 
   it('finishes an exchange through the status poller when nothing nudges the app', async () => {

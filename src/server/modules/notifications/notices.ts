@@ -60,24 +60,30 @@ export function ticketReplyNotice(t: { id: string; number: number; subject: stri
 /** The support page opened on one ticket. */
 export const ticketLink = (ticketId: string) => `/dashboard/support?ticket=${ticketId}`;
 
-export function orderNotice(o: { id: string; userId: string; itemName: string; amountCents: number }, status: 'fulfilled' | 'refunded'): EmitInput {
+/** The printable receipt of one ledger entry (an order, a charge, their refunds). */
+export const receiptLink = (ledgerEntryId: string) => `/dashboard/receipts/${ledgerEntryId}`;
+
+/** The dashboard's exchange section opened on one exchange (guests have it too). */
+export const exchangeLink = (exchangeId: string) => `/dashboard?exchange=${exchangeId}#exchange`;
+
+export function orderNotice(o: { id: string; userId: string; itemName: string; amountCents: number; ledgerEntryId: string }, status: 'fulfilled' | 'refunded'): EmitInput {
   return {
     to: { userId: o.userId },
     event: status === 'fulfilled' ? 'order.fulfilled' : 'order.refunded',
     key: `order.${status}:${o.id}`,
     title: status === 'fulfilled' ? 'Order fulfilled' : 'Order refunded',
     body: status === 'fulfilled' ? `Your order of ${o.itemName} was fulfilled.` : `Your order of ${o.itemName} was refunded: ${usd(o.amountCents)} credits are back on your balance.`,
-    link: `/dashboard?order=${o.id}#orders`,
+    link: receiptLink(o.ledgerEntryId),
   };
 }
 
-export function chargeNotice(c: { id: string; userId: string; amountCents: number; description: string }, refunded: boolean): EmitInput {
+export function chargeNotice(c: { id: string; userId: string; amountCents: number; description: string; ledgerEntryId: string }, refunded: boolean): EmitInput {
   return {
     to: { userId: c.userId },
     event: refunded ? 'charge.refunded' : 'charge.succeeded',
     key: `charge.${refunded ? 'refunded' : 'succeeded'}:${c.id}`,
     title: refunded ? 'Charge refunded' : 'Credits charged',
     body: refunded ? `${usd(c.amountCents)} credits of "${c.description}" were refunded.` : `${usd(c.amountCents)} credits were charged for "${c.description}".`,
-    link: `/dashboard?charge=${c.id}#credits`,
+    link: receiptLink(c.ledgerEntryId),
   };
 }

@@ -39,3 +39,17 @@ export function useExchangeStatus(initial: Exchange): { exchange: Exchange; erro
   const query = useQuery(exchangeStatusQueryOptions(initial));
   return { exchange: query.data.exchange, error: query.isError ? 'Could not update the status. Retrying…' : null, refresh: () => void query.refetch() };
 }
+
+/**
+ * The exchange a link names (`?exchange=<id>` from a notification), asked for once; `null` asks nothing.
+ * An id that is not the session's answers 404, and the panel then simply shows its form.
+ */
+export function useLinkedExchange(id: string | null) {
+  return useQuery({
+    queryKey: [...exchangeKeys.detail(id ?? ''), 'linked'] as const,
+    queryFn: ({ signal }) => getExchange(id!, signal),
+    enabled: id !== null && id !== '',
+    retry: false,
+    staleTime: Infinity,
+  });
+}

@@ -174,4 +174,16 @@ describe('the exchange form: limits, fixed or floating rate, refund address', ()
     expect(creates()[1]!.body).toMatchObject({ rateType: 'fixed', rateId: 'rate-new' });
     expect((await screen.findByTestId('exchange-rate-type')).textContent).toMatch(`Fixed rate, deposit before ${formatClock(Date.parse(second))}`);
   });
+
+  it('opens the exchange a notification links to (?exchange=<id>), and goes back to the form from it', async () => {
+    const linked = { ...exchangeFrom({ amount: 0.5, payoutAddress: ETH_ADDRESS }, null), _id: 'ex-9', status: 'finished' as const };
+    server.on('GET', '/api/exchange/exchanges/ex-9', { body: { exchange: linked } });
+    render(
+      <MemoryRouter initialEntries={['/dashboard?exchange=ex-9#exchange']}>
+        <ExchangePanel />
+      </MemoryRouter>,
+    );
+    expect((await screen.findByTestId('exchange-status')).textContent).toBe('Exchange finished! The coins are on their way to your address.');
+    expect(screen.getByText('ex-9')).toBeTruthy();
+  });
 });

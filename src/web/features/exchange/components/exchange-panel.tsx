@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useSearchParams } from 'react-router';
 import { REWARD_CLAIM_VALIDITY_HOURS } from '#shared/constants';
 import type { EstimateResponse, Exchange, ExchangeCurrency, ExchangeRewards, RateType } from '#shared/schemas/exchange';
 import { TextField } from '#web/components/ui/forms';
@@ -11,6 +12,7 @@ import { quoteTimeLeft, useExchangeEstimate } from '../api/get-exchange-estimate
 import { exchangeKeys } from '../api/exchange-keys';
 import { useExchangeRange } from '../api/get-exchange-range';
 import { useMyExchanges } from '../api/get-my-exchanges';
+import { useLinkedExchange } from '../api/get-exchange';
 import { useDebouncedValue } from '#web/lib/use-debounced-value';
 import { useNow } from '../hooks/use-now';
 import { saveClaim } from '../lib/reward-claims';
@@ -104,6 +106,17 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   // A session's recent exchanges, so one can be followed again after a reload.
   const myExchanges = useMyExchanges(sessionChecked && hasSession ? owner : null);
   const recent: Exchange[] = sessionChecked && hasSession ? (myExchanges.data?.exchanges ?? []) : [];
+  // A notification links to one exchange (/dashboard?exchange=<id>#exchange): open it once, as if its
+  // line in the recent list had been chosen; "back to the form" then stays on the form.
+  const [searchParams] = useSearchParams();
+  const linkedExchange = useLinkedExchange(sessionChecked && hasSession ? searchParams.get('exchange') : null);
+  const openedLinked = useRef<string | null>(null);
+  useEffect(() => {
+    const exchange = linkedExchange.data?.exchange;
+    if (!exchange || openedLinked.current === exchange._id) return;
+    openedLinked.current = exchange._id;
+    setActive({ exchange });
+  }, [linkedExchange.data]);
   const client = useQueryClient();
   const createExchange = useCreateExchange();
   const submitting = createExchange.isPending;

@@ -1,5 +1,6 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
+import { useScrollToSection } from '#web/components/use-scroll-to-section';
 import { DataExportPanel } from './data-export-panel';
 import { RetentionTable } from './retention-table';
 import '../privacy.css';
@@ -11,10 +12,8 @@ import '../privacy.css';
 export function PrivacySection({ children }: { children?: ReactNode }) {
   const ref = useRef<HTMLElement>(null);
   const { hash } = useLocation();
-  useEffect(() => {
-    // The page loads lazily, after the browser looked for the anchor: scroll to it once it exists.
-    if (hash === '#privacy') ref.current?.scrollIntoView({ block: 'start' });
-  }, [hash]);
+  // The page loads lazily, after the browser looked for the anchor: scroll to it once it exists.
+  useScrollToSection(ref, hash === '#privacy');
 
   return (
     <section ref={ref} className="card settings-section privacy-section stack" aria-labelledby="privacy">
