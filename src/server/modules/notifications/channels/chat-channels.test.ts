@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser } from '#server/test/http.js';
+import { control, deposit } from '#server/test/payments.js';
 import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { ChatDeliveryRetryableError, type ChatChannel, type ChatNotice } from '#server/modules/notifications/chat-channel.js';
 import { DiscordChannel } from './discord.channel.js';
@@ -214,6 +215,48 @@ describe.each(ENGINES)('Telegram and Discord notification channels on %s', { tim
       const html = await (await fetch(`${t.url}/sandbox/discord`)).text();
       expect(html).toContain('Discord sandbox: what the bot sent');
       expect(html).toContain('\\*now\\*');
+    });
+  });
+
+  describe('through the app', () => {
+    const waitForCount = async (what: string, read: () => Promise<unknown[]>, n: number) => {
+      const until = Date.now() + 40_000;
+      for (;;) {
+        const rows = await read();
+        if (rows.length === n) return rows;
+        if (rows.length > n || Date.now() > until) throw new Error(`${what}: ${rows.length} messages, expected ${n}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const finish = async (token: string) => {
+      const p = await deposit(t, token);
+      for (const step of ['confirming', 'confirmed', 'sending', 'finished']) await control(t, p.providerPaymentId, { status: step });
+      // The provider repeats itself: nothing more is sent.
+      await control(t, p.providerPaymentId, { status: 'finished' });
+      return p as { _id: string };
+    };
+
+    it('a finished sandbox payment reaches the connected chat and the Discord DM once each, linking to it; a channel turned off gets nothing', async () => {
+      const user = await registerUser(t);
+      const chatId = await connectTelegram(t, user.token);
+      const discordId = await connectDiscord(t, user.token);
+
+      const first = await finish(user.token);
+      const [sent] = await waitForCount('Telegram', () => telegramMessages(chatId), 1);
+      const [dm] = await waitForCount('Discord', () => discordMessages(discordId), 1);
+      expect((sent as { links: string[] }).links).toEqual([`${t.config.publicUrl}/payment/complete?id=${first._id}`]);
+      expect((dm as { content: string }).content).toContain(`<${t.config.publicUrl}/payment/complete?id=${first._id}>`);
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(await telegramMessages(chatId)).toHaveLength(1);
+      expect(await discordMessages(discordId)).toHaveLength(1);
+
+      // Discord turned off for credited payments: the next one goes to Telegram only.
+      const off = await call(t, 'PUT', '/api/users/notification-preferences', { token: user.token, body: { changes: [{ event: 'payment.credited', channel: 'discord', enabled: false }] } });
+      expect(off.status).toBe(200);
+      await finish(user.token);
+      await waitForCount('Telegram', () => telegramMessages(chatId), 2);
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(await discordMessages(discordId)).toHaveLength(1);
     });
   });
 });

@@ -1,3 +1,4 @@
+import { ACCOUNT_ERASURE_DELAY_DAYS } from '#shared/constants';
 import { PRIVACY_EMAIL } from './site';
 import type { LegalDocument } from './types';
 
@@ -132,7 +133,7 @@ export const PRIVACY_POLICY: LegalDocument = {
         {
           kind: 'ul',
           items: [
-            'Account data: while your account exists, and up to 30 days after you ask us to delete it.',
+            `Account data: while your account exists. When you close your account in Settings, Privacy, it is erased ${ACCOUNT_ERASURE_DELAY_DAYS} days later; until then, signing in lets you restore it. Payment and credit records stay, as below, no longer linked to your name.`,
             'Payment and credit records: for the period accounting and financial rules require (usually up to seven years), even after the account is closed.',
             'Support tickets: up to two years after a ticket is closed.',
             'Sessions and sign-in records: 30 days after a session ends.',
@@ -159,7 +160,7 @@ export const PRIVACY_POLICY: LegalDocument = {
       blocks: [
         {
           kind: 'p',
-          text: 'Depending on where you live, you may have the right to access, correct, delete or export your personal data, to object to or restrict some processing, and to complain to a data protection authority. To use any of these rights, write to us from the email address on your account; we answer within 30 days.',
+          text: 'Depending on where you live, you may have the right to access, correct, delete or export your personal data, to object to or restrict some processing, and to complain to a data protection authority. You can download a copy of your data and close your account yourself, in Settings, Privacy. To use any other right, write to us from the email address on your account; we answer within 30 days.',
         },
       ],
     },
