@@ -18,6 +18,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ALLOW_SANDBOX: z.enum(['0', '1']).default('0'),
   TRUST_PROXY: z.enum(['0', '1']).default('0'),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(60_000).default(0),
   NOWPAYMENTS_API_KEY: z.string().optional(),
   NOWPAYMENTS_IPN_SECRET: z.string().optional(),
   NOWPAYMENTS_API_BASE: z.url().optional(),
@@ -137,6 +138,8 @@ export interface Config {
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
   trustProxy: boolean;
+  /** After SIGTERM, how long /readyz says "stopping" while requests are still served, so a proxy moves away first (decision 0273). */
+  shutdownDrainMs: number;
   rateLimits: boolean;
   turnstile: TurnstileConfig;
   depositLimitsUsd: { min: number; max: number };
@@ -240,6 +243,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     logLevel: env.LOG_LEVEL,
     trustProxy: env.TRUST_PROXY === '1',
+    shutdownDrainMs: env.SHUTDOWN_DRAIN_MS,
     rateLimits: env.RATE_LIMITS === '1',
     turnstile: {
       sandbox: turnstileSandbox,

@@ -20,6 +20,8 @@ export interface AppContext {
   /** This server's own base URL as it listens, for clients of the mounted sandboxes. */
   selfUrl: () => string;
   isMigrated: () => boolean;
+  /** True once the process was told to stop: /readyz then answers 503 while requests are still served. */
+  isStopping: () => boolean;
   /** The background job queue (started when the app is ready, stopped before it closes). */
   jobs: JobQueue;
   /** How services queue webhook events inside their own transactions (on `jobs`). */

@@ -25,24 +25,30 @@ async function main(): Promise<void> {
   await runMigrations(database.pool);
   migrated = true;
 
-  const app = await buildApp({ config, database, isMigrated: () => migrated });
+  let stopping = false;
+  const app = await buildApp({ config, database, isMigrated: () => migrated, isStopping: () => stopping });
   app.addHook('onClose', async () => {
     await database.close();
     // The last spans (the shutdown's own queries) go out before the process ends.
     await stopTracing?.().catch((err: unknown) => app.log.warn({ err }, 'traces not flushed at shutdown'));
   });
 
-  let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     const timer = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);
-    }, 15_000);
+    }, 15_000 + config.shutdownDrainMs);
     timer.unref();
     try {
+      if (config.shutdownDrainMs > 0) {
+        // Behind a proxy: /readyz fails from now on, and requests are still answered until the proxy's
+        // health check has moved traffic away; only then does the listener close (decision 0273).
+        app.log.info({ signal, drainMs: config.shutdownDrainMs }, 'draining: /readyz answers 503 before shutting down');
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDrainMs));
+      }
+      app.log.info({ signal }, 'shutting down: finishing in-flight requests');
       await app.close();
       process.exit(0);
     } catch (err) {

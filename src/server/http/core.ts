@@ -34,6 +34,8 @@ export interface AppDeps {
   database: Database;
   /** Whether migrations have been applied (for /readyz). */
   isMigrated?: () => boolean;
+  /** Whether the process is stopping (for /readyz during the drain of decision 0273). */
+  isStopping?: () => boolean;
   /** Where log lines go (one JSON line per write); standard output, batched, when absent. Tests capture the log with it. */
   logStream?: { write(line: string): void };
   /** The chat apps notifications go to (Telegram, Discord); none when absent. */
@@ -178,6 +180,7 @@ function buildContext(app: App, deps: AppDeps): AppContext {
     guestLinkers: [],
     selfUrl: () => selfUrl(app),
     isMigrated: deps.isMigrated ?? (() => true),
+    isStopping: deps.isStopping ?? (() => false),
     jobs,
     webhookEvents: new WebhookEvents(jobs, app.log),
     mail,

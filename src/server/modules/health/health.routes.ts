@@ -6,6 +6,8 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppContext): vo
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    // Draining before a stop: the proxy takes this instance out while it still answers (decision 0273).
+    if (deps.isStopping()) return reply.status(503).send({ status: 'stopping', checks: {} });
     const migrated = deps.isMigrated();
     let database = false;
     try {

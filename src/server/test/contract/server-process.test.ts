@@ -187,6 +187,23 @@ describe.each(ENGINES)('the server process on %s', (engine) => {
     expect(await stopServer(again)).toBe(0);
   }, 180_000);
 
+  it('with a drain time, says "stopping" on /readyz and still answers requests before it closes', async () => {
+    const server = (running = await startServer({ ...storage.env, SHUTDOWN_DRAIN_MS: '3000' }));
+    expect((await fetch(`${server.url}/readyz`)).status).toBe(200);
+    const sent = Date.now();
+    const exitCode = stopServer(server);
+    await sleep(300);
+    const ready = await fetch(`${server.url}/readyz`);
+    expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ status: 'stopping' });
+    // A proxy's request that arrives before its health check noticed is still served, on a new connection.
+    const registered = await fetch(`${server.url}/api/register`, { method: 'POST', headers: { 'content-type': 'application/json', connection: 'close' }, body: JSON.stringify(newUser()) });
+    expect(registered.status).toBe(201);
+    expect(await exitCode).toBe(0);
+    expect(Date.now() - sent).toBeGreaterThanOrEqual(3000);
+    expect(server.output()).toMatch(/draining/);
+  }, 120_000);
+
   it('keeps accounts and sessions across a restart on the same data', async () => {
     const user = newUser();
     const first = (running = await startServer(storage.env));
