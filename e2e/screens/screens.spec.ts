@@ -1,0 +1,189 @@
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { expect, test } from '../support/fixtures.js';
+import { movePayment, paymentProcessPath, staffToken, startTopUp } from '../support/seed.js';
+
+/**
+ * The main screens, compared with committed images (README, "Accessibility and screenshot checks"):
+ * home, the dashboard with data, a payment, settings, support and the staff console's view of a user,
+ * at 375 and 1280 px, in both themes. A change of look is a change of these images, reviewed like code
+ * (`npx playwright test e2e/screens --update-snapshots`, then look at every changed picture).
+ *
+ * What changes from run to run is made still: the account has a fixed name (each run has a fresh
+ * database), every date the API answers is moved so that "now" is FIXED_NOW, the page's clock stands
+ * at FIXED_NOW, and what stays random (ids, deposit addresses, QR codes, ads) is masked.
+ */
+
+const FIXED_NOW = Date.parse('2026-03-02T10:00:00.000Z');
+const USERNAME = 'screens_ada';
+const PASSWORD = 'correct horse battery staple';
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+/** Every ISO timestamp in an API answer, moved by `shift` ms and cut to the minute (seconds differ between runs). */
+function shiftDates(value: Json, shift: number): Json {
+  if (typeof value === 'string') return ISO.test(value) ? new Date(Math.floor((Date.parse(value) + shift) / 60_000) * 60_000).toISOString() : value;
+  if (Array.isArray(value)) return value.map((v) => shiftDates(v, shift));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shiftDates(v, shift)]));
+  return value;
+}
+
+interface Seeded {
+  token: string;
+  userId: string;
+  openPaymentPath: string;
+  shift: number;
+}
+
+let seeded: Seeded;
+
+async function ok<T>(res: Awaited<ReturnType<APIRequestContext['post']>>, status: number): Promise<T> {
+  expect(res.status(), await res.text()).toBe(status);
+  return (await res.json()) as T;
+}
+
+/** The account and its data, made once per server (a test that fails starts a new worker, which finds them). */
+test.beforeAll(async ({ request }) => {
+  // What the seeding makes lands in the minute of FIXED_NOW (it takes a few seconds).
+  const shift = FIXED_NOW + 5_000 - Date.now();
+  const registered = await request.post('/api/register', { data: { username: USERNAME, email: `${USERNAME}@example.com`, password: PASSWORD, turnstileToken: 'ok' } });
+  if (registered.status() === 409) {
+    const { token } = await ok<{ token: string }>(await request.post('/api/login', { data: { username: USERNAME, password: PASSWORD, turnstileToken: 'ok' } }), 200);
+    const auth = { authorization: `Bearer ${token}` };
+    const { payments } = await ok<{ payments: Array<Parameters<typeof paymentProcessPath>[0] & { status: string }> }>(await request.get('/api/payments/mine', { headers: auth }), 200);
+    const open = payments.find((p) => p.status === 'waiting');
+    expect(open).toBeTruthy();
+    const me = await ok<{ user: { _id: string } }>(await request.get('/api/auth/me', { headers: auth }), 200);
+    seeded = { token, userId: me.user._id, openPaymentPath: paymentProcessPath(open!), shift };
+    return;
+  }
+  const { token } = await ok<{ token: string }>(registered, 201);
+  const auth = { authorization: `Bearer ${token}` };
+  expect((await request.put('/api/onboarding', { data: { completed: true }, headers: auth })).status()).toBe(200);
+  const finished = await startTopUp(request, auth, 100);
+  await movePayment(request, finished.providerPaymentId, 'finished');
+  const open = await startTopUp(request, auth, 25);
+  await ok(await request.post('/api/tickets', { data: { subject: 'Where is my deposit?', message: 'I sent BTC an hour ago and the page still says waiting.', category: 'payments' }, headers: auth }), 201);
+  const me = await ok<{ user: { _id: string } }>(await request.get('/api/auth/me', { headers: auth }), 200);
+  seeded = { token, userId: me.user._id, openPaymentPath: paymentProcessPath(open), shift };
+});
+
+async function screenPage(browser: Browser, options: { width: number; theme: 'light' | 'dark'; token?: string }): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: options.width, height: 900 }, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
+  await context.route('**/api/**', async (route) => {
+    const response = await route.fetch().catch(() => null);
+    if (!response) return route.abort().catch(() => undefined);
+    if (!(response.headers()['content-type'] ?? '').includes('application/json')) return route.fulfill({ response });
+    return route.fulfill({ response, json: shiftDates((await response.json()) as Json, seeded.shift) });
+  });
+  // Registered last, so it is asked first: the bell polls instead of holding a stream open.
+  await context.route('**/api/notifications/stream*', (route) => route.fulfill({ status: 204, body: '' }));
+  await context.addInitScript(
+    ({ theme, token }) => {
+      window.localStorage.setItem('theme', theme);
+      if (token && !window.localStorage.getItem('token')) {
+        window.localStorage.setItem('token', token);
+        window.localStorage.setItem('userType', 'user');
+      }
+    },
+    { theme: options.theme, token: options.token },
+  );
+  const page = await context.newPage();
+  await page.clock.setFixedTime(FIXED_NOW);
+  return page;
+}
+
+/** What differs between two runs of the same screen even with the dates made still. */
+const masked = (page: Page) => [
+  page.locator('code'),
+  // Ticket numbers count every ticket of the run; "last seen" moves with the test's own requests.
+  page.locator('.session-meta, td[data-label="Last seen"]'),
+  // A staff account's unread count depends on what the other tests of the run did.
+  page.getByTestId('notification-count'),
+  page.locator('td, li, a, span', { hasText: /^#\d{3,}\b/ }),
+  page.locator('.ad-slot'),
+  page.locator('.payment-qr, .deposit-qr'),
+  page.locator('[data-testid="payment-countdown"]'),
+];
+
+const SCREENS: Array<{ name: string; staff?: boolean; signedOut?: boolean; path: () => string; ready: (page: Page) => Promise<void> }> = [
+  {
+    name: 'home',
+    signedOut: true,
+    path: () => '/',
+    ready: async (page) => {
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    },
+  },
+  {
+    name: 'dashboard',
+    path: () => '/dashboard',
+    ready: async (page) => {
+      await expect(page.getByRole('main').getByText('97.00').first()).toBeVisible();
+      await expect(page.getByRole('link', { name: /^Receipt/ }).first()).toBeVisible();
+    },
+  },
+  {
+    name: 'payment',
+    path: () => seeded.openPaymentPath,
+    ready: async (page) => {
+      await expect(page.getByRole('main').getByRole('heading', { level: 1 })).toBeVisible();
+      await expect(page.locator('.payment-qr svg')).toBeVisible();
+    },
+  },
+  {
+    name: 'settings',
+    path: () => '/dashboard/settings',
+    ready: async (page) => {
+      await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
+      await expect(page.getByRole('region', { name: 'Privacy' })).toBeVisible();
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    },
+  },
+  {
+    name: 'support',
+    path: () => '/dashboard/support',
+    ready: async (page) => {
+      await expect(page.getByText('Where is my deposit?').first()).toBeVisible();
+    },
+  },
+  {
+    name: 'staff-user',
+    staff: true,
+    path: () => `/dashboard/staff/users/${seeded.userId}`,
+    ready: async (page) => {
+      await expect(page.getByRole('heading', { name: new RegExp(USERNAME) }).first()).toBeVisible();
+      await expect(page.getByTestId('admin-user-balance')).toContainText('97.00');
+      await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+    },
+  },
+];
+
+for (const screen of SCREENS) {
+  for (const width of [375, 1280]) {
+    for (const theme of ['light', 'dark'] as const) {
+      test(`${screen.name} at ${width} px, ${theme}`, async ({ browser, request }) => {
+        const token = screen.signedOut ? undefined : screen.staff ? await staffToken(request, 'admin') : seeded.token;
+        const page = await screenPage(browser, { width, theme, ...(token ? { token } : {}) });
+        await page.goto(screen.path());
+        await screen.ready(page);
+        // Sections that load when scrolled near (the exchange) load before the full-page picture.
+        for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
+          await page.evaluate((top) => window.scrollTo(0, top), y);
+          await page.waitForTimeout(50);
+        }
+        await expect(page.getByText('Loading the exchange…')).toHaveCount(0);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.evaluate(() => document.fonts.ready);
+        await expect(page).toHaveScreenshot(`${screen.name}-${width}-${theme}.png`, {
+          fullPage: true,
+          animations: 'disabled',
+          caret: 'hide',
+          mask: masked(page),
+          maxDiffPixelRatio: 0.002,
+        });
+        await page.context().close();
+      });
+    }
+  }
+}
