@@ -14,7 +14,7 @@ import {
 } from '#shared/schemas/auth.js';
 import { errorResponses, messageResponseSchema, uuidParamsSchema } from '#shared/schemas/common.js';
 import { twoFactorChallengeResponseSchema } from '#shared/schemas/two-factor.js';
-import { twoFactorStatusCached } from '#server/modules/two-factor/two-factor.status.js';
+import { twoFactorStatusCached } from './two-factor-summary.js';
 import type { AppContext } from '#server/context.js';
 import { forbidden, notFound, unauthorized } from '#server/errors.js';
 import { findUserById, toUserDto } from '#server/modules/users/users.service.js';

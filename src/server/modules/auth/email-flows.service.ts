@@ -2,13 +2,13 @@ import { createHash, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '#server/config.js';
+import type { AppContext } from '#server/context.js';
 import type { Database, DbOrTx } from '#server/db/client.js';
 import { AppError, badRequest, conflict, unauthorized } from '#server/errors.js';
 import { safeError, type MailService } from '#server/modules/mail/mail.service.js';
 import { knownDevices } from './known-devices.tables.js';
 import { emailChangeRequestedMail, emailChangedMail, confirmEmailChangeMail } from '#server/modules/mail/templates/email-change.js';
 import { newDeviceMail } from '#server/modules/mail/templates/new-device.js';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { passwordChangedMail } from '#server/modules/mail/templates/password-changed.js';
 import { resetPasswordMail } from '#server/modules/mail/templates/reset-password.js';
 import { verifyEmailMail } from '#server/modules/mail/templates/verify-email.js';
@@ -44,7 +44,8 @@ export interface EmailFlowsDeps {
   rateLimiter: RateLimiter;
   mail: MailService;
   /** The in-app and chat notices of security events (optional). */
-  notifications?: NotificationsService;
+  /** The context's notifications (named through it: auth sits below the notifications module, decision 0221). */
+  notifications?: AppContext['notifications'];
   log: FastifyBaseLogger;
 }
 

@@ -6,7 +6,7 @@ import { notFound } from '#server/errors.js';
 import { catalogueItems, orders } from '#server/modules/catalogue/catalogue.tables.js';
 import { exchanges } from '#server/modules/exchange/exchange.tables.js';
 import { payments } from '#server/modules/payments/payments.tables.js';
-import { twoFactorStatus } from '#server/modules/two-factor/two-factor.status.js';
+import { twoFactorStatus } from '#server/modules/auth/two-factor-summary.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { tickets } from './tickets.tables.js';
 

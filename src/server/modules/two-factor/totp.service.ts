@@ -16,7 +16,7 @@ import { users, type UserRow } from '#server/modules/users/users.tables.js';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes.js';
 import { SecretBox } from '#server/secret-box.js';
 import { matchingStep, newTotpSecret, otpauthUrl } from './totp.js';
-import { twoFactorStatus } from './two-factor.status.js';
+import { twoFactorStatus } from '#server/modules/auth/two-factor-summary.js';
 import { loginChallenges, passkeys, twoFactor, twoFactorRecoveryCodes, type LoginChallengeRow } from './two-factor.tables.js';
 
 /** decision 0140: a login challenge lives 5 minutes and dies after 5 wrong codes. */

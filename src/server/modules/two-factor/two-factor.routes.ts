@@ -36,7 +36,7 @@ import { findUserById } from '#server/modules/users/users.service.js';
 import { PasskeyService } from './passkeys.service.js';
 import type { StepUpVerifier } from './step-up.js';
 import { TwoFactorService, type TwoFactorEvent, type TwoFactorNotifier } from './totp.service.js';
-import { hasSecondFactor } from './two-factor.status.js';
+import { hasSecondFactor } from '#server/modules/auth/two-factor-summary.js';
 import { twoFactorNoticeMail, type TwoFactorNoticeKind } from '#server/modules/mail/templates/two-factor-notice.js';
 import { paths } from '#shared/routes.js';
 

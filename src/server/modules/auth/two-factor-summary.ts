@@ -3,6 +3,10 @@ import type { TwoFactorStatus } from '#shared/schemas/two-factor.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { userScopedCache } from '#server/modules/users/user-read-cache.js';
 
+// The account's second-factor summary lives with auth, which shows it on GET /api/auth/me: the two-factor
+// module builds on auth, and this reads its tables with plain SQL, so nothing here imports it
+// (decision 0221).
+
 /** `user.twoFactor` of GET /api/auth/me, in one round trip. */
 export async function twoFactorStatus(db: DbOrTx, userId: string): Promise<TwoFactorStatus> {
   const result = await db.execute<{ totp: boolean; passkeys: number; recovery: number }>(sql`
