@@ -1,6 +1,7 @@
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
-import { movePayment, paymentProcessPath, staffToken, startTopUp } from '../support/seed.js';
+import { ISOLATED_ADMIN, startServer, type IsolatedServer } from '../support/isolated-server.js';
+import { movePayment, paymentProcessPath, startTopUp } from '../support/seed.js';
 
 /**
  * The main screens, compared with committed images (README, "Accessibility and screenshot checks"):
@@ -8,9 +9,10 @@ import { movePayment, paymentProcessPath, staffToken, startTopUp } from '../supp
  * at 375 and 1280 px, in both themes. A change of look is a change of these images, reviewed like code
  * (`npx playwright test e2e/screens --update-snapshots`, then look at every changed picture).
  *
- * What changes from run to run is made still: the account has a fixed name (each run has a fresh
- * database), every date the API answers is moved so that "now" is FIXED_NOW, the page's clock stands
- * at FIXED_NOW, and what stays random (ids, deposit addresses, QR codes, ads) is masked.
+ * What changes from run to run is made still: the screens have a server and database of their own (what
+ * the other tests sell, advertise or count never shows here), the account has a fixed name, every date
+ * the API answers is moved so that "now" is FIXED_NOW, the page's clock stands at FIXED_NOW, and what
+ * stays random (ids, deposit addresses, QR codes) is masked.
  */
 
 const FIXED_NOW = Date.parse('2026-03-02T10:00:00.000Z');
@@ -30,11 +32,13 @@ function shiftDates(value: Json, shift: number): Json {
 
 interface Seeded {
   token: string;
+  staffToken: string;
   userId: string;
   openPaymentPath: string;
   shift: number;
 }
 
+let server: IsolatedServer;
 let seeded: Seeded;
 
 async function ok<T>(res: Awaited<ReturnType<APIRequestContext['post']>>, status: number): Promise<T> {
@@ -42,22 +46,17 @@ async function ok<T>(res: Awaited<ReturnType<APIRequestContext['post']>>, status
   return (await res.json()) as T;
 }
 
-/** The account and its data, made once per server (a test that fails starts a new worker, which finds them). */
-test.beforeAll(async ({ request }) => {
+/** A server of the screens' own (made again by a worker that starts over after a failure), and its data. */
+test.beforeAll(async ({ playwright }) => {
+  test.setTimeout(240_000);
+  server = await startServer({ withAdmin: true, env: { RATE_LIMITS: '0' } });
+  const request = await playwright.request.newContext({ baseURL: server.url });
   // What the seeding makes lands in the minute of FIXED_NOW (it takes a few seconds).
   const shift = FIXED_NOW + 5_000 - Date.now();
-  const registered = await request.post('/api/register', { data: { username: USERNAME, email: `${USERNAME}@example.com`, password: PASSWORD, turnstileToken: 'ok' } });
-  if (registered.status() === 409) {
-    const { token } = await ok<{ token: string }>(await request.post('/api/login', { data: { username: USERNAME, password: PASSWORD, turnstileToken: 'ok' } }), 200);
-    const auth = { authorization: `Bearer ${token}` };
-    const { payments } = await ok<{ payments: Array<Parameters<typeof paymentProcessPath>[0] & { status: string }> }>(await request.get('/api/payments/mine', { headers: auth }), 200);
-    const open = payments.find((p) => p.status === 'waiting');
-    expect(open).toBeTruthy();
-    const me = await ok<{ user: { _id: string } }>(await request.get('/api/auth/me', { headers: auth }), 200);
-    seeded = { token, userId: me.user._id, openPaymentPath: paymentProcessPath(open!), shift };
-    return;
-  }
-  const { token } = await ok<{ token: string }>(registered, 201);
+  const { token } = await ok<{ token: string }>(
+    await request.post('/api/register', { data: { username: USERNAME, email: `${USERNAME}@example.com`, password: PASSWORD, turnstileToken: 'ok' } }),
+    201,
+  );
   const auth = { authorization: `Bearer ${token}` };
   expect((await request.put('/api/onboarding', { data: { completed: true }, headers: auth })).status()).toBe(200);
   const finished = await startTopUp(request, auth, 100);
@@ -65,7 +64,14 @@ test.beforeAll(async ({ request }) => {
   const open = await startTopUp(request, auth, 25);
   await ok(await request.post('/api/tickets', { data: { subject: 'Where is my deposit?', message: 'I sent BTC an hour ago and the page still says waiting.', category: 'payments' }, headers: auth }), 201);
   const me = await ok<{ user: { _id: string } }>(await request.get('/api/auth/me', { headers: auth }), 200);
-  seeded = { token, userId: me.user._id, openPaymentPath: paymentProcessPath(open), shift };
+  const staff = await ok<{ token: string }>(await request.post('/api/login', { data: { ...ISOLATED_ADMIN, turnstileToken: 'ok' } }), 200);
+  expect((await request.put('/api/onboarding', { data: { completed: true }, headers: { authorization: `Bearer ${staff.token}` } })).status()).toBe(200);
+  seeded = { token, staffToken: staff.token, userId: me.user._id, openPaymentPath: paymentProcessPath(open), shift };
+  await request.dispose();
+});
+
+test.afterAll(async () => {
+  await server?.stop();
 });
 
 async function screenPage(browser: Browser, options: { width: number; theme: 'light' | 'dark'; token?: string }): Promise<Page> {
@@ -98,8 +104,6 @@ const masked = (page: Page) => [
   page.locator('code'),
   // Ticket numbers count every ticket of the run; "last seen" moves with the test's own requests.
   page.locator('.session-meta, td[data-label="Last seen"]'),
-  // A staff account's unread count depends on what the other tests of the run did.
-  page.getByTestId('notification-count'),
   page.locator('td, li, a, span', { hasText: /^#\d{3,}\b/ }),
   page.locator('.ad-slot'),
   page.locator('.payment-qr, .deposit-qr'),
@@ -162,10 +166,10 @@ const SCREENS: Array<{ name: string; staff?: boolean; signedOut?: boolean; path:
 for (const screen of SCREENS) {
   for (const width of [375, 1280]) {
     for (const theme of ['light', 'dark'] as const) {
-      test(`${screen.name} at ${width} px, ${theme}`, async ({ browser, request }) => {
-        const token = screen.signedOut ? undefined : screen.staff ? await staffToken(request, 'admin') : seeded.token;
+      test(`${screen.name} at ${width} px, ${theme}`, async ({ browser }) => {
+        const token = screen.signedOut ? undefined : screen.staff ? seeded.staffToken : seeded.token;
         const page = await screenPage(browser, { width, theme, ...(token ? { token } : {}) });
-        await page.goto(screen.path());
+        await page.goto(`${server.url}${screen.path()}`);
         await screen.ready(page);
         // Sections that load when scrolled near (the exchange) load before the full-page picture.
         for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
