@@ -99,3 +99,44 @@ for (const [name, viewport] of [
     expect(consoleErrors).toEqual([]);
   });
 }
+
+test('an admin erases a closing account at once; its name and address then register anew, starting from nothing', async ({ page, browser, consoleErrors }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  const { token, username } = await signIn(page);
+  await giveCredits(page, username, 5);
+  const closed = await page.request.delete('/api/users/me', {
+    data: { password: PASSWORD, acknowledgeForfeitedCents: 500 },
+    headers: { authorization: `Bearer ${token}` },
+  });
+  expect(closed.status(), await closed.text()).toBe(202);
+
+  const admin = await staffPage(browser, 'admin');
+  await admin.goto('/dashboard/staff/closures');
+  const table = admin.getByRole('table', { name: 'Closing accounts' });
+  await table.getByRole('button', { name: `Erase ${username} now` }).click();
+  const form = admin.getByRole('form', { name: `Erase ${username} now?` });
+  // The name typed wrong is refused; typed right, the account is erased and the forfeit written off.
+  await form.getByLabel(`Type ${username} to confirm`).fill(`${username}x`);
+  await form.getByRole('button', { name: 'Erase now' }).click();
+  await expect(form.getByRole('alert')).toBeVisible(SLOW);
+  await form.getByLabel(`Type ${username} to confirm`).fill(username);
+  await form.getByRole('button', { name: 'Erase now' }).click();
+  await expect(admin.getByRole('status').filter({ hasText: `${username} was erased; 5.00 credits were written off.` })).toBeVisible(SLOW);
+  await expect(table.getByRole('row').filter({ hasText: username })).toHaveCount(0);
+  await admin.context().close();
+
+  // The name and the address are free again: a new account, with nothing of the old one.
+  const fresh = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await fresh.goto('/register');
+  await fresh.getByLabel('Username').fill(username);
+  await fresh.getByLabel('Email').fill(`${username}@example.com`);
+  await fresh.getByLabel('Password').fill(PASSWORD);
+  await fresh.getByLabel("I'm not a robot").check();
+  await fresh.getByRole('button', { name: 'Create account' }).click();
+  await expect(fresh.getByRole('heading', { name: 'Welcome to Olympus' })).toBeVisible(SLOW);
+  const me = await fresh.evaluate(async () => (await fetch('/api/auth/me', { headers: { authorization: `Bearer ${localStorage.getItem('token')}` } })).json());
+  expect(me.user).toMatchObject({ username, credits: 0 });
+  await fresh.close();
+  expect(consoleErrors).toEqual([]);
+});

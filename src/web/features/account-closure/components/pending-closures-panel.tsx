@@ -38,6 +38,7 @@ function EraseNowForm({ closure, onDone }: { closure: PendingClosure; onDone: (m
         autoComplete="off"
         required
         error={erase.isError ? errorMessage(erase.error, 'The account could not be erased') : undefined}
+        errorAlert
       />
       <div className="actions">
         <button type="submit" className="btn btn-danger btn-small" disabled={erase.isPending || typed.trim() === ''} aria-busy={erase.isPending || undefined}>
