@@ -12,6 +12,7 @@ import {
   fingerprintDiff,
   listEndpoints,
   rawCall,
+  jobsDone,
   settle,
   stateFingerprint,
   type CallerName,
@@ -460,6 +461,7 @@ describe.each(ENGINES)('every endpoint as every caller on %s', (engine) => {
         if (req.token && caller === 'guest') delete headers['guest-id'];
         if (token) headers.authorization = `Bearer ${token}`;
         if (req.body !== undefined) headers['content-type'] = 'application/json';
+        if (expected !== 'allowed') await jobsDone(t);
         const before = expected === 'allowed' ? null : await stateFingerprint(t);
         const { res, raw } = await rawCall(t, method, req.path, { headers, body: req.body === undefined ? undefined : JSON.stringify(req.body) });
         const problems = answerProblems(res, raw);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { registerUser, startGuest, TEST_PASSWORD, uniqueName } from '../http.js';
 import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
-import { createCallers, createResources, ETH_ADDRESS, rowCounts, settle, type Callers, type Resources } from '../fixtures/bad-input.js';
+import { createCallers, createResources, ETH_ADDRESS, jobsDone, rowCounts, settle, type Callers, type Resources } from '../fixtures/bad-input.js';
 import { setRole } from '#server/modules/users/users.service.js';
 
 /**
@@ -544,9 +544,11 @@ describe.each(ENGINES)('the mutation suite on %s', (engine) => {
       // The base request must pass validation: otherwise "every other field valid" would not hold.
       const baseline = await send({}, queryString(queryValues), bodyWith(null, null));
       if (baseline.status === 400 && baseline.json.code === 'VALIDATION_ERROR') problems.push(`${op.key}: the valid base request was refused: ${baseline.raw.slice(0, 200)}`);
-      // Staff changes are audited just after the answer is sent: let those writes land.
-      const quiet = async () => (caller === 'admin' ? settle(t) : undefined);
+      // Staff changes are audited just after the answer is sent, and jobs an accepted call queued (a
+      // notice's mail) write a moment later: let those writes land before counting.
+      const quiet = async () => (caller === 'admin' ? settle(t) : jobsDone(t));
       if (baseline.status < 400) await quiet();
+      else await jobsDone(t);
       let counts = await rowCounts(t);
       let xmax = await nextTransactionId();
 
