@@ -224,7 +224,10 @@ test('a change of address and turning two-factor off need the code in the same f
   await section.getByLabel('Enter the 6-digit code the app shows').fill(codeFor(secret, -1));
   await expect(section.getByLabel('Sign out every other session')).toBeChecked();
   await section.getByRole('button', { name: 'Turn on' }).click();
-  const recoveryCodes = (await section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem').allInnerTexts()).map((c) => c.trim());
+  // Read the codes once they are shown (allInnerTexts does not wait for them).
+  const codes = section.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+  await expect(codes).toHaveCount(10);
+  const recoveryCodes = (await codes.allInnerTexts()).map((c) => c.trim());
   await section.getByRole('button', { name: 'I have saved them' }).click();
   await expect(section.getByText('On', { exact: true })).toBeVisible();
 
