@@ -1,3 +1,4 @@
+import { receiptPath } from '#shared/routes.js';
 import type { EmitInput } from './notifications.service.js';
 
 /**
@@ -60,9 +61,6 @@ export function ticketReplyNotice(t: { id: string; number: number; subject: stri
 /** The support page opened on one ticket. */
 export const ticketLink = (ticketId: string) => `/dashboard/support?ticket=${ticketId}`;
 
-/** The printable receipt of one ledger entry (an order, a charge, their refunds). */
-export const receiptLink = (ledgerEntryId: string) => `/dashboard/receipts/${ledgerEntryId}`;
-
 /** The dashboard's exchange section opened on one exchange (guests have it too). */
 export const exchangeLink = (exchangeId: string) => `/dashboard?exchange=${exchangeId}#exchange`;
 
@@ -73,7 +71,7 @@ export function orderNotice(o: { id: string; userId: string; itemName: string; a
     key: `order.${status}:${o.id}`,
     title: status === 'fulfilled' ? 'Order fulfilled' : 'Order refunded',
     body: status === 'fulfilled' ? `Your order of ${o.itemName} was fulfilled.` : `Your order of ${o.itemName} was refunded: ${usd(o.amountCents)} credits are back on your balance.`,
-    link: receiptLink(o.ledgerEntryId),
+    link: receiptPath(o.ledgerEntryId),
   };
 }
 
@@ -84,6 +82,6 @@ export function chargeNotice(c: { id: string; userId: string; amountCents: numbe
     key: `charge.${refunded ? 'refunded' : 'succeeded'}:${c.id}`,
     title: refunded ? 'Charge refunded' : 'Credits charged',
     body: refunded ? `${usd(c.amountCents)} credits of "${c.description}" were refunded.` : `${usd(c.amountCents)} credits were charged for "${c.description}".`,
-    link: receiptLink(c.ledgerEntryId),
+    link: receiptPath(c.ledgerEntryId),
   };
 }

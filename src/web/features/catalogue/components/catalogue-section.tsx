@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toCents } from '#shared/fees';
-import { paths } from '#shared/routes';
+import { receiptPath } from '#shared/routes';
 import type { CatalogueItem, PurchaseResponse } from '#shared/schemas/catalogue';
 import { QueryState } from '#web/components/ui/query-state';
 import { useCredits } from '#web/features/auth/credits';
@@ -29,7 +29,7 @@ export function CatalogueSection({ userId }: { userId: string }) {
         {bought && (
           <p className="notice catalogue-bought" data-testid="catalogue-bought">
             {purchaseSentence(bought)}{' '}
-            <Link to={`${paths.dashboard}/receipts/${encodeURIComponent(bought.order.ledgerEntryId)}`}>View the receipt</Link>
+            <Link to={receiptPath(bought.order.ledgerEntryId)}>View the receipt</Link>
           </p>
         )}
       </div>

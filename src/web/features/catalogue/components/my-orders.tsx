@@ -5,7 +5,8 @@ import { Pagination } from '#web/components/ui/pagination';
 import { errorMessage } from '#web/lib/api-client';
 import { MY_ORDERS_PAGE_SIZE, useMyOrders } from '../api/get-my-orders';
 import { creditsText, formatWhen } from '#web/lib/format';
-import { ORDER_STATUS_LABELS, receiptPath } from '../lib/format';
+import { receiptPath } from '#shared/routes';
+import { ORDER_STATUS_LABELS } from '../lib/format';
 
 /** My orders, newest first: status, price and the receipt of each ledger entry the order made. */
 export function MyOrders() {

@@ -13,4 +13,3 @@ export function stockLabel(stock: number | null): string | null {
 }
 
 /** Where a ledger entry's receipt lives (the receipts page of docs/product.md#receipts). */
-export const receiptPath = (ledgerEntryId: string) => `/dashboard/receipts/${encodeURIComponent(ledgerEntryId)}`;

@@ -3,7 +3,7 @@ import { QueryState } from '#web/components/ui/query-state';
 import { useId, useState } from 'react';
 import { formatCredits } from '#shared/fees';
 import { Link } from 'react-router';
-import { paths } from '#shared/routes';
+import { receiptPath } from '#shared/routes';
 import { useLedgerHistory } from '../api/get-ledger-history';
 import { KIND_LABELS } from './ledger-kinds';
 import { LedgerExportForm } from './ledger-export-form';
@@ -58,7 +58,7 @@ export function LedgerHistory() {
                     </td>
                     <td data-label="Balance" className="num">{formatCredits(e.balanceAfterCents)}</td>
                     <td data-label="Receipt">
-                      <Link to={`${paths.dashboard}/receipts/${encodeURIComponent(e._id)}`} className="receipt-link">
+                      <Link to={receiptPath(e._id)} className="receipt-link">
                         Receipt<span className="visually-hidden"> for {e.description}</span>
                       </Link>
                     </td>
