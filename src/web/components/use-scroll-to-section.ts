@@ -13,10 +13,10 @@ export function useScrollToSection(ref: RefObject<HTMLElement | null>, active: b
   useEffect(() => {
     const element = ref.current;
     if (!active || !element) return;
-    element.scrollIntoView({ block: 'start' });
+    element.scrollIntoView?.({ block: 'start' });
     if (typeof ResizeObserver === 'undefined') return;
 
-    const observer = new ResizeObserver(() => element.scrollIntoView({ block: 'start' }));
+    const observer = new ResizeObserver(() => element.scrollIntoView?.({ block: 'start' }));
     observer.observe(document.body);
     const events = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
     const stop = () => {

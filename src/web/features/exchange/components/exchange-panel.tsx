@@ -13,6 +13,7 @@ import { exchangeKeys } from '../api/exchange-keys';
 import { useExchangeRange } from '../api/get-exchange-range';
 import { useMyExchanges } from '../api/get-my-exchanges';
 import { useLinkedExchange } from '../api/get-exchange';
+import { useScrollToSection } from '#web/components/use-scroll-to-section';
 import { useDebouncedValue } from '#web/lib/use-debounced-value';
 import { useNow } from '../hooks/use-now';
 import { saveClaim } from '../lib/reward-claims';
@@ -111,12 +112,17 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   const [searchParams] = useSearchParams();
   const linkedExchange = useLinkedExchange(sessionChecked && hasSession ? searchParams.get('exchange') : null);
   const openedLinked = useRef<string | null>(null);
+  const [showLinked, setShowLinked] = useState(false);
   useEffect(() => {
     const exchange = linkedExchange.data?.exchange;
     if (!exchange || openedLinked.current === exchange._id) return;
     openedLinked.current = exchange._id;
     setActive({ exchange });
+    setShowLinked(true);
   }, [linkedExchange.data]);
+  // The sections above load after this one: keep it in view while they do.
+  const sectionRef = useRef<HTMLElement>(null);
+  useScrollToSection(sectionRef, showLinked);
   const client = useQueryClient();
   const createExchange = useCreateExchange();
   const submitting = createExchange.isPending;
@@ -213,7 +219,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   const errorId = (field: string) => `${titleId}-${field}-error`;
 
   return (
-    <section id={id} className="section exchange-section" aria-labelledby={titleId}>
+    <section id={id} ref={sectionRef} className="section exchange-section" aria-labelledby={titleId}>
       <div className="section-header">
         <p className="eyebrow">Exchange</p>
         <h2 id={titleId}>Swap crypto and earn rewards</h2>
