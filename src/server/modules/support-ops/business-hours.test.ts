@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { createTestDatabase, ENGINES } from '#server/test/test-app.js';
+import { loadBusinessCalendar, loadSlaTargets } from './support-calendar.js';
 import { addBusinessMs, businessMsBetween, DEFAULT_BUSINESS_CALENDAR, isValidCalendar, type BusinessCalendar } from './business-hours.js';
 
 const HOUR = 3_600_000;
@@ -41,5 +43,19 @@ describe('business hours', () => {
     expect(isValidCalendar({ ...berlin, startMinute: 600, endMinute: 600 })).toBe(false);
     expect(isValidCalendar({ ...berlin, timeZone: 'Mars/Olympus' })).toBe(false);
     expect(isValidCalendar(berlin)).toBe(true);
+  });
+});
+
+describe.each(ENGINES)('the stored calendar (%s)', (engine) => {
+  it('starts a new installation on weekdays 09:00-17:00 UTC with a target for every priority', async () => {
+    const t = await createTestDatabase(engine);
+    try {
+      expect(await loadBusinessCalendar(t.database.db)).toEqual(DEFAULT_BUSINESS_CALENDAR);
+      const targets = await loadSlaTargets(t.database.db);
+      expect([...targets.keys()].sort()).toEqual(['high', 'low', 'normal', 'urgent']);
+      expect(targets.get('urgent')).toMatchObject({ firstResponseMinutes: 60, resolutionMinutes: 480 });
+    } finally {
+      await t.dispose();
+    }
   });
 });
