@@ -295,7 +295,7 @@ function TargetsForm({ targets, readOnly }: { targets: SlaTarget[]; readOnly: bo
                   <th scope="row" data-label="Priority">
                     {PRIORITY_LABELS[t.priority]}
                   </th>
-                  <td data-label="First response (hours)">
+                  <td data-label="First response">
                     <TextField
                       className="sla-target-field"
                       label={<span className="visually-hidden">{PRIORITY_LABELS[t.priority]}: first response in business hours</span>}
@@ -306,7 +306,7 @@ function TargetsForm({ targets, readOnly }: { targets: SlaTarget[]; readOnly: bo
                       onChange={(e) => set(t.priority, 'firstResponse', e.target.value)}
                     />
                   </td>
-                  <td data-label="Resolution (hours)">
+                  <td data-label="Resolution">
                     <TextField
                       className="sla-target-field"
                       label={<span className="visually-hidden">{PRIORITY_LABELS[t.priority]}: resolution in business hours</span>}
