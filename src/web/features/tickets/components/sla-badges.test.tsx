@@ -59,4 +59,21 @@ describe('the staff queue with SLA', () => {
     await waitFor(() => expect(screen.queryByRole('button', { name: /All fine/ })).toBeNull());
     expect(within(screen.getByRole('list', { name: 'Tickets' })).getByText(/Breached 3 h ago/)).toBeTruthy();
   });
+
+  it('opens the ticket a breach notice links to (?ticket=), with its targets met or missed', async () => {
+    const id = '0b0e9c51-8a53-4a3e-9d0f-3c1f0e1b2a44';
+    server.on('GET', '/api/staff/tickets', { body: { tickets: [], page: 1, pageSize: 20, total: 0 } });
+    server.on('GET', `/api/staff/tickets/${id}`, {
+      body: { ticket: ticket({ _id: id, firstResponseAt: '2026-01-13T09:30:00.000Z', sla: { firstResponse: { state: 'met', dueAt: '2026-01-13T10:00:00.000Z', businessMsLeft: 0 }, resolution: breachedAt('2026-01-13T10:00:00.000Z') } }) },
+    });
+    window.history.pushState({}, '', `/dashboard/staff/tickets?ticket=${id}`);
+    try {
+      renderWithQuery(<StaffQueue />);
+      expect(await screen.findByText(/^Met/)).toBeTruthy();
+      expect(screen.getByText(/Breached/).textContent).toMatch(/^Resolution target: Breached/);
+      expect(screen.getByRole('button', { name: '← Back to queue' })).toBeTruthy();
+    } finally {
+      window.history.pushState({}, '', '/');
+    }
+  });
 });
