@@ -14,6 +14,7 @@ export const NOTIFICATION_EVENTS = [
   'exchange.finished',
   'reward.claimed',
   'ticket.reply',
+  'ticket.sla_breached',
   'order.fulfilled',
   'order.refunded',
   'charge.succeeded',
@@ -40,6 +41,7 @@ export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
   'exchange.finished': 'Exchange finished, reward ready',
   'reward.claimed': 'Reward claimed',
   'ticket.reply': 'Support replied to a ticket',
+  'ticket.sla_breached': 'A ticket passed its SLA target (staff)',
   'order.fulfilled': 'Order fulfilled',
   'order.refunded': 'Order refunded',
   'charge.succeeded': 'Charge through the API',
@@ -58,6 +60,16 @@ export const NOTIFICATION_CHANNEL_LABELS: Record<NotificationChannel, string> = 
   telegram: 'Telegram',
   discord: 'Discord',
 };
+
+/**
+ * Events only staff (support and admin) can get: the preferences matrix lists them for staff accounts
+ * only (docs/decisions/0293).
+ */
+export const STAFF_NOTIFICATION_EVENTS: readonly NotificationEvent[] = ['ticket.sla_breached'];
+/** The events an account of this role sees in its preferences matrix. */
+export function notificationEventsFor(role: string): readonly NotificationEvent[] {
+  return role === 'support' || role === 'admin' ? NOTIFICATION_EVENTS : NOTIFICATION_EVENTS.filter((e) => !STAFF_NOTIFICATION_EVENTS.includes(e));
+}
 
 /** Security events always reach email and the in-app centre; only the chat channels can be chosen for them. */
 export const isSecurityEvent = (event: NotificationEvent): boolean => event.startsWith('security.');

@@ -193,6 +193,12 @@ const MATRIX: Record<string, Row> = {
   'GET /api/tickets/{id}/attachments/{attachmentId}': { rule: 'user', owned: true, request: async (f) => ({ path: `/api/tickets/${f.ticketId}/attachments/${await freshAttachment(f, 'user')}` }) },
   'GET /api/staff/tickets/{id}/attachments/{attachmentId}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/tickets/${f.ticketId}/attachments/${await freshAttachment(f, 'user')}` }) },
   'DELETE /api/staff/ticket-replies/{id}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/ticket-replies/${await freshCannedReply(f)}` }) },
+  // Business hours and SLA targets (decision 0293): staff read, admins change.
+  'GET /api/staff/support/sla': { rule: 'staff', request: p('/api/staff/support/sla') },
+  'PUT /api/staff/support/sla/calendar': { rule: 'admin', request: p('/api/staff/support/sla/calendar', { timeZone: 'UTC', days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00' }) },
+  'POST /api/staff/support/sla/holidays': { rule: 'admin', request: async () => ({ path: '/api/staff/support/sla/holidays', body: { day: nextHolidayDay(), name: 'Matrix holiday' } }) },
+  'DELETE /api/staff/support/sla/holidays/{day}': { rule: 'admin', request: async (f) => ({ path: `/api/staff/support/sla/holidays/${await freshHoliday(f)}` }) },
+  'PUT /api/staff/support/sla/targets': { rule: 'admin', request: p('/api/staff/support/sla/targets', { targets: [{ priority: 'low', firstResponseMinutes: 960, resolutionMinutes: 4800 }] }) },
 
   // Charge API (decision 0165): only an API key opens it, so every session caller is refused with 401; the
   // console's key management is for admins; receipts and the export are the owner's.
@@ -373,6 +379,20 @@ async function freshAttachment(f: Fixtures, owner: 'user' | 'guest'): Promise<st
 async function freshCannedReply(f: Fixtures): Promise<string> {
   const res = await call(currentApp, 'POST', '/api/staff/ticket-replies', { token: f.callers.admin.token, body: { title: uniqueName('canned'), body: 'A canned answer.' } });
   return res.json.reply._id as string;
+}
+
+let holidayCount = 0;
+/** A date no earlier request made a holiday. */
+function nextHolidayDay(): string {
+  holidayCount += 1;
+  return new Date(Date.UTC(2040, 0, holidayCount)).toISOString().slice(0, 10);
+}
+
+/** A holiday made by the admin for one DELETE. */
+async function freshHoliday(f: Fixtures): Promise<string> {
+  const day = nextHolidayDay();
+  await call(currentApp, 'POST', '/api/staff/support/sla/holidays', { token: f.callers.admin.token, body: { day, name: 'Matrix holiday' } });
+  return day;
 }
 
 /** The id of a second session of `user` (the resource owner), made for one DELETE. */

@@ -142,6 +142,11 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'GET /api/tickets/{id}/attachments/{attachmentId}': (f) => ({ path: { id: f.ticketId, attachmentId: '00000000-0000-4000-8000-000000000000' } }),
   'GET /api/staff/tickets/{id}/attachments/{attachmentId}': (f) => ({ path: { id: f.ticketId, attachmentId: '00000000-0000-4000-8000-000000000000' } }),
   'DELETE /api/staff/ticket-replies/{id}': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' } }),
+  // Business hours and SLA targets (decision 0293).
+  'PUT /api/staff/support/sla/calendar': () => ({ body: { timeZone: 'Europe/Berlin', days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00' } }),
+  'POST /api/staff/support/sla/holidays': () => ({ body: { day: '2041-05-01', name: 'Mutation holiday' } }),
+  'DELETE /api/staff/support/sla/holidays/{day}': () => ({ path: { day: '2041-05-02' } }),
+  'PUT /api/staff/support/sla/targets': () => ({ body: { targets: [{ priority: 'low', firstResponseMinutes: 960, resolutionMinutes: 4800 }] } }),
   'GET /api/admin/users/{id}': (f) => ({ path: { id: f.targetId } }),
   'GET /api/admin/users/{id}/ledger': (f) => ({ path: { id: f.targetId } }),
   'PUT /api/admin/users/{id}/role': (f) => ({ path: { id: f.targetId }, body: { role: 'user' } }),

@@ -69,6 +69,7 @@ describe('StaffConsole', () => {
       'Users',
       'Tickets',
       'Help centre',
+      'Business hours & SLA',
       'Payments',
       'Exchanges',
       'Catalogue',

@@ -5,6 +5,7 @@ import { AdReviewQueue, AdsManager, StaffCampaignList } from '#web/features/ads/
 import { CataloguePanel } from '#web/features/catalogue/staff';
 import { HelpManager } from '#web/features/help/staff';
 import { StaffQueue } from '#web/features/tickets';
+import { SlaSettingsPanel } from '#web/features/support-sla/staff';
 import { PendingClosuresPanel } from '#web/features/account-closure';
 import { ApiKeysPanel } from './api-keys-panel';
 import { AuditPanel } from './audit-panel';
@@ -45,6 +46,7 @@ export function StaffConsole() {
         <NavLink to={section('users')}>Users</NavLink>
         <NavLink to={section('tickets')}>Tickets</NavLink>
         <NavLink to={section('help')}>Help centre</NavLink>
+        <NavLink to={section('sla')}>Business hours &amp; SLA</NavLink>
         <NavLink to={section('payments')}>Payments</NavLink>
         <NavLink to={section('exchanges')}>Exchanges</NavLink>
         <NavLink to={section('catalogue')}>Catalogue</NavLink>
@@ -63,6 +65,7 @@ export function StaffConsole() {
         <Route path="users/:id" element={<UserDetailRoute isAdmin={isAdmin} />} />
         <Route path="tickets" element={<StaffQueue />} />
         <Route path="help" element={<HelpManager />} />
+        <Route path="sla" element={<SlaSettingsPanel isAdmin={isAdmin} />} />
         <Route path="payments" element={<MoneyPanel key="payments" kind="payments" />} />
         <Route path="exchanges" element={<MoneyPanel key="exchanges" kind="exchanges" />} />
         <Route path="catalogue" element={<CataloguePanel isAdmin={isAdmin} />} />
