@@ -21,6 +21,7 @@ import { registerPaymentsModule } from './modules/payments/payments.module.js';
 import { registerPrivacyModule } from './modules/privacy/privacy.module.js';
 import { registerReceiptsModule } from './modules/receipts/receipts.module.js';
 import { registerStatusModule } from './modules/status/status.module.js';
+import { registerSupportReportsModule } from './modules/support-reports/support-reports.module.js';
 import { registerTicketsModule } from './modules/tickets/tickets.module.js';
 import { registerTwoFactorModule } from './modules/two-factor/two-factor.module.js';
 import { registerUsersModule } from './modules/users/users.module.js';
@@ -48,6 +49,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerConnectionsModule(api, ctx);
     registerTicketsModule(api, ctx);
     registerHelpModule(api, ctx);
+    registerSupportReportsModule(api, ctx);
     registerCreditsModule(api, ctx);
     registerReceiptsModule(api, ctx);
     registerApiKeysModule(api, ctx, guards.apiKeys);
