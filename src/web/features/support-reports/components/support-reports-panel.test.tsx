@@ -77,9 +77,8 @@ describe('support reports panel', () => {
     expect(figure('Resolution SLA')).toBe('50%3 of 6');
     expect(figure('Average rating')).toBe('3.504 rated');
 
-    const chart = screen.getByRole('img', { name: /Tickets opened and resolved per week/ });
-    expect(chart.getAttribute('aria-labelledby')).toBeTruthy();
-    expect(chart.querySelector('desc')!.textContent).toBe('2 weeks from 2026-W10 to 2026-W11: 6 opened and 5 resolved in all; the most opened in one week was 4, in 2026-W10.');
+    const chart = screen.getByRole('img', { name: 'Tickets opened and resolved per week' });
+    expect(document.getElementById(chart.getAttribute('aria-describedby')!)!.textContent).toBe('2 weeks from 2026-W10 to 2026-W11: 6 opened and 5 resolved in all; the most opened in one week was 4, in 2026-W10.');
 
     const weekly = screen.getByRole('table', { name: /Weekly/ });
     expect(cells(within(weekly).getByRole('row', { name: /2026-W10/ }))).toEqual(['2026-W10 from 2026-03-02', '4', '3', '1 h', '75%', '50%']);

@@ -28,6 +28,8 @@ export function formatMinutes(minutes: number | null): string {
 
 const percent = (a: Attainment) => (a.percent === null ? '—' : `${a.percent}%`);
 const metOf = (a: Attainment) => (a.counted === 0 ? 'nothing decided yet' : `${a.met} of ${a.counted}`);
+/** "75% (3 of 4)"; a dash alone when nothing is decided. */
+const slaCell = (a: Attainment) => (a.counted === 0 ? '—' : `${percent(a)} (${metOf(a)})`);
 const rating = (v: number | null) => (v === null ? '—' : v.toFixed(2));
 
 /** Staff console → Reports: the desk's figures over a range of days (docs/support-reports.md). */
@@ -145,15 +147,15 @@ export function ReportView({ report: r, busy = false }: { report: SupportReport;
                 {p.priority}
               </th>
               <Num label="Tickets">{p.tickets}</Num>
-              <Num label="First response SLA">{`${percent(p.firstResponse)} (${metOf(p.firstResponse)})`}</Num>
-              <Num label="Resolution SLA">{`${percent(p.resolution)} (${metOf(p.resolution)})`}</Num>
+              <Num label="First response SLA">{slaCell(p.firstResponse)}</Num>
+              <Num label="Resolution SLA">{slaCell(p.resolution)}</Num>
             </tr>
           ))}
         </tbody>
       </Table>
 
       <div className="grid-2 grid support-reports-pair">
-        <Table caption="By tag">
+        <Table caption="By tag" compact>
           <thead>
             <tr>
               <th scope="col">Tag</th>
@@ -171,7 +173,7 @@ export function ReportView({ report: r, busy = false }: { report: SupportReport;
             ))}
           </tbody>
         </Table>
-        <Table caption="Ratings">
+        <Table caption="Ratings" compact>
           <thead>
             <tr>
               <th scope="col">Stars</th>
@@ -231,13 +233,21 @@ function Figure({ label, value, note }: { label: string; value: string; note?: s
   );
 }
 
-function Table({ caption, children }: { caption: string; children: ReactNode }) {
+/**
+ * A table named by the heading above it (a caption would be squeezed when the rows turn into cards);
+ * `compact` (two short columns) stays a table at any width instead of turning into cards.
+ */
+function Table({ caption, compact = false, children }: { caption: string; compact?: boolean; children: ReactNode }) {
+  const id = useId();
+  const table = (
+    <table className="rtable" aria-labelledby={id}>
+      {children}
+    </table>
+  );
   return (
-    <div className="rtable-wrap">
-      <table className="rtable">
-        <caption>{caption}</caption>
-        {children}
-      </table>
+    <div className="support-table">
+      <h3 id={id}>{caption}</h3>
+      {compact ? table : <div className="rtable-wrap">{table}</div>}
     </div>
   );
 }
@@ -271,7 +281,7 @@ export function WeeklyChart({ weeks }: { weeks: SupportReport['weeks'] }) {
         (busiest && busiest.opened > 0 ? `; the most opened in one week was ${busiest.opened}, in ${busiest.isoWeek}.` : '.');
   return (
     <figure className="support-chart">
-      <svg viewBox={`0 0 ${width} ${height + 2}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="none">
+      <svg viewBox={`0 0 ${width} ${height + 2}`} role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`} preserveAspectRatio="none">
         <title id={`${id}-title`}>Tickets opened and resolved per week</title>
         <desc id={`${id}-desc`}>{description}</desc>
         {weeks.map((w, i) => {
