@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext } from '@playwright/test';
 import { expect, registerUser, test } from '../support/fixtures.js';
 import { staffToken } from '../support/seed.js';
@@ -59,6 +60,8 @@ test('staff open Reports, see the tickets made here counted, and download the CS
   await expect(mine.locator('td').nth(2)).toHaveText(String(mineBefore.resolved + 1));
   await expect(support.getByRole('img', { name: /Tickets opened and resolved per week/ })).toBeVisible();
   await expect(support.getByRole('table', { name: /Weekly/ })).toBeVisible();
+  const { violations } = await new AxeBuilder({ page: support }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
   // The CSV: the same total as the page.
   const [download] = await Promise.all([support.waitForEvent('download'), support.getByRole('button', { name: 'Download CSV' }).click()]);
