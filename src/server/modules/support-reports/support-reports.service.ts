@@ -3,7 +3,7 @@ import type { Attainment, DurationStats, SupportReport } from '#shared/schemas/s
 import { TICKET_PRIORITIES } from '#shared/schemas/tickets.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { csvText } from '#server/modules/receipts/receipts.service.js';
-import { businessMsBetween, type BusinessCalendar } from '#server/modules/support-ops/business-hours.js';
+import { addBusinessMs, businessMsBetween, type BusinessCalendar } from '#server/modules/support-ops/business-hours.js';
 import { loadBusinessCalendar, loadSlaTargets, type SlaTarget } from '#server/modules/support-ops/support-calendar.js';
 import { tickets } from '#server/modules/tickets/tickets.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
@@ -55,15 +55,16 @@ class Tally {
 type Verdict = 'met' | 'missed' | 'none';
 
 /**
- * One target judged for one ticket. `doneAt` is when the thing measured happened (first reply,
- * resolution), null when it has not; `stillOpen` says whether it may yet happen.
+ * One target judged for one ticket. `tookMs` is the business time the thing measured took (first
+ * reply, resolution), null when it has not happened; `stillOpen` says whether it may yet happen. An
+ * open ticket is judged by its due instant, so a ticket open for a year costs no more than a new one.
  */
-function judge(cal: BusinessCalendar, targetMinutes: number | null, createdAt: Date, doneAt: Date | null, stillOpen: boolean, now: Date): Verdict {
+function judge(cal: BusinessCalendar, targetMinutes: number | null, createdAt: Date, tookMs: number | null, stillOpen: boolean, now: Date): Verdict {
   if (targetMinutes === null) return 'none';
-  const limit = targetMinutes * MINUTE;
-  if (doneAt) return businessMsBetween(cal, createdAt, doneAt) <= limit ? 'met' : 'missed';
+  if (tookMs !== null) return tookMs <= targetMinutes * MINUTE ? 'met' : 'missed';
   if (!stillOpen) return 'none';
-  return businessMsBetween(cal, createdAt, now) > limit ? 'missed' : 'none';
+  const due = addBusinessMs(cal, createdAt, targetMinutes * MINUTE);
+  return due !== null && now.getTime() > due.getTime() ? 'missed' : 'none';
 }
 
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -148,15 +149,17 @@ export async function buildSupportReport(db: DbOrTx, from: string, to: string, n
   for (const t of rows) {
     const done = DONE.has(t.status);
     const target: SlaTarget | undefined = targets.get(t.priority);
-    const frMinutes = t.firstResponseAt ? businessMsBetween(cal, t.createdAt, t.firstResponseAt) / MINUTE : null;
+    const frMs = t.firstResponseAt ? businessMsBetween(cal, t.createdAt, t.firstResponseAt) : null;
+    const resMs = done && t.closedAt ? businessMsBetween(cal, t.createdAt, t.closedAt) : null;
+    const frMinutes = frMs === null ? null : frMs / MINUTE;
     if (frMinutes !== null) firstResponses.push(frMinutes);
-    if (done && t.closedAt) {
+    if (resMs !== null) {
       resolved += 1;
-      resolutions.push(businessMsBetween(cal, t.createdAt, t.closedAt) / MINUTE);
+      resolutions.push(resMs / MINUTE);
     }
     // A ticket closed without a visible reply has no first response to judge (docs/decisions/0295).
-    const frVerdict = judge(cal, target?.firstResponseMinutes ?? null, t.createdAt, t.firstResponseAt, !done, now);
-    const resVerdict = judge(cal, target?.resolutionMinutes ?? null, t.createdAt, done ? t.closedAt : null, !done, now);
+    const frVerdict = judge(cal, target?.firstResponseMinutes ?? null, t.createdAt, frMs, !done, now);
+    const resVerdict = judge(cal, target?.resolutionMinutes ?? null, t.createdAt, resMs, !done, now);
     fr.add(frVerdict);
     res.add(resVerdict);
 
