@@ -144,17 +144,26 @@ describe.each(ENGINES)('support reports on %s', (engine) => {
     ]);
   });
 
-  it('does not count an open ticket that is still within its target', async () => {
+  it('does not count an open ticket still within its target, nor the first response of one closed unanswered', async () => {
     const today = new Date().toISOString().slice(0, 10);
     await t.database.db.execute(sql`
       INSERT INTO tickets (user_id, subject, category, priority, status, created_at)
       VALUES (${user.userId}, 'Just asked', 'other', 'low', 'open', now() - interval '1 minute')`);
-    const r = (await report(`from=${today}&to=${today}`)).json;
+    let r = (await report(`from=${today}&to=${today}`)).json;
     expect(r.tickets).toBe(1);
     expect(r.sla.firstResponse).toEqual({ met: 0, counted: 0, percent: null });
     expect(r.sla.resolution).toEqual({ met: 0, counted: 0, percent: null });
     expect(r.firstResponse).toEqual({ count: 0, medianMinutes: null, p90Minutes: null });
     expect(r.byTag).toEqual([{ tag: null, tickets: 1 }]);
+
+    // Withdrawn by the requester a minute later, never answered: resolved within target, no first response to judge.
+    await t.database.db.execute(sql`
+      INSERT INTO tickets (user_id, subject, category, priority, status, created_at, closed_at)
+      VALUES (${user.userId}, 'Never mind', 'other', 'urgent', 'closed', now() - interval '2 minutes', now() - interval '1 minute')`);
+    r = (await report(`from=${today}&to=${today}`)).json;
+    expect(r.tickets).toBe(2);
+    expect(r.sla.firstResponse).toEqual({ met: 0, counted: 0, percent: null });
+    expect(r.sla.resolution).toEqual({ met: 1, counted: 1, percent: 100 });
   });
 
   it('is for support and admin only', async () => {
