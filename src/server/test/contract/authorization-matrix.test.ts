@@ -181,6 +181,8 @@ const MATRIX: Record<string, Row> = {
   'POST /api/staff/tickets/{id}/merge': { rule: 'staff', allowed: 'any', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/merge`, body: { sourceId: f.ticketId } }) },
   'GET /api/staff/tickets/staff-members': { rule: 'staff', request: p('/api/staff/tickets/staff-members') },
   'GET /api/staff/tickets/ratings': { rule: 'staff', request: p('/api/staff/tickets/ratings') },
+  'GET /api/staff/support/report': { rule: 'staff', request: p('/api/staff/support/report?from=2026-01-01&to=2026-01-31') },
+  'GET /api/staff/support/report.csv': { rule: 'staff', request: p('/api/staff/support/report.csv?from=2026-01-01&to=2026-01-31') },
   'GET /api/staff/ticket-replies': { rule: 'staff', request: p('/api/staff/ticket-replies') },
   'POST /api/staff/ticket-replies': { rule: 'staff', request: p('/api/staff/ticket-replies', { title: 'Matrix', body: 'A canned answer.' }) },
   'PUT /api/staff/ticket-replies/{id}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/ticket-replies/${await freshCannedReply(f)}`, body: { title: 'Matrix', body: 'Changed.' } }) },

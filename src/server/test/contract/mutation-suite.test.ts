@@ -234,6 +234,8 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'POST /api/admin/api-keys/{id}/revoke': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' } }),
   'GET /api/credits/ledger/{id}/receipt': (f) => ({ path: { id: f.ledgerEntryId } }),
   'GET /api/credits/ledger.csv': () => ({ query: { from: '2026-01-01', to: '2026-12-31' } }),
+  'GET /api/staff/support/report': () => ({ query: { from: '2026-01-01', to: '2026-01-31' } }),
+  'GET /api/staff/support/report.csv': () => ({ query: { from: '2026-01-01', to: '2026-01-31' } }),
   'GET /api/users/me/exports/{id}': (f) => ({ path: { id: f.exportId } }),
   'GET /api/users/me/exports/{id}/download': (f) => ({ path: { id: f.exportId } }),
   // The stream answers its one event and ends (no Accept: text/event-stream here).

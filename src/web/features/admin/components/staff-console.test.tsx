@@ -68,6 +68,7 @@ describe('StaffConsole', () => {
       'Overview',
       'Users',
       'Tickets',
+      'Reports',
       'Help centre',
       'Business hours & SLA',
       'Payments',

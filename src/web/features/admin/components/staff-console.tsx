@@ -4,6 +4,7 @@ import { useSessionUser } from '#web/features/auth/user';
 import { AdReviewQueue, AdsManager, StaffCampaignList } from '#web/features/ads/staff';
 import { CataloguePanel } from '#web/features/catalogue/staff';
 import { HelpManager } from '#web/features/help/staff';
+import { SupportReportsPanel } from '#web/features/support-reports';
 import { StaffQueue } from '#web/features/tickets';
 import { SlaSettingsPanel } from '#web/features/support-sla/staff';
 import { PendingClosuresPanel } from '#web/features/account-closure';
@@ -45,6 +46,7 @@ export function StaffConsole() {
         </NavLink>
         <NavLink to={section('users')}>Users</NavLink>
         <NavLink to={section('tickets')}>Tickets</NavLink>
+        <NavLink to={section('reports')}>Reports</NavLink>
         <NavLink to={section('help')}>Help centre</NavLink>
         <NavLink to={section('sla')}>Business hours &amp; SLA</NavLink>
         <NavLink to={section('payments')}>Payments</NavLink>
@@ -64,6 +66,7 @@ export function StaffConsole() {
         <Route path="users" element={<><FlaggedAccountsPanel /><UsersPanel /></>} />
         <Route path="users/:id" element={<UserDetailRoute isAdmin={isAdmin} />} />
         <Route path="tickets" element={<StaffQueue />} />
+        <Route path="reports" element={<SupportReportsPanel />} />
         <Route path="help" element={<HelpManager />} />
         <Route path="sla" element={<SlaSettingsPanel isAdmin={isAdmin} />} />
         <Route path="payments" element={<MoneyPanel key="payments" kind="payments" />} />
