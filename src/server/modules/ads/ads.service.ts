@@ -29,10 +29,11 @@ export interface Viewer {
 
 /**
  * A campaign is running when it is active, now is inside its dates and what is left pays for at least one
- * more unit (an impression under CPM, a click under CPC). `c` names the `ad_campaigns` row.
+ * more unit (an impression under CPM, a click under CPC); a house campaign without a budget has no
+ * limit (`remaining_millicents` null, docs/decisions/0283). `c` names the `ad_campaigns` row.
  */
 export const CAMPAIGN_RUNNING = sql.raw(
-  `(c.status = 'active' AND c.starts_at <= now() AND c.ends_at > now() AND c.remaining_millicents >= c.unit_millicents)`,
+  `(c.status = 'active' AND c.starts_at <= now() AND c.ends_at > now() AND (c.remaining_millicents IS NULL OR c.remaining_millicents >= c.unit_millicents))`,
 );
 
 /**
@@ -129,7 +130,8 @@ export class AdsService {
   /**
    * One ad for the placement: a running campaign's approved creative when one is eligible for this viewer
    * (its placements, dates, budget left, pacing of its daily budget, the viewer's daily cap), chosen at
-   * random; otherwise a live house ad drawn in proportion to its weight; null when there is none. Serving
+   * random among the paid campaigns first and among house campaigns only when no paid one is eligible
+   * (docs/decisions/0283: house campaigns never take a paid campaign's impression); otherwise a live house ad drawn in proportion to its weight; null when there is none. Serving
    * a campaign's creative records it for this viewer (an impression without a served ad is invalid
    * traffic) and counts it as served. Robots get house ads only.
    */
@@ -144,7 +146,7 @@ export class AdsService {
             AND (c.daily_budget_cents IS NULL OR coalesce((SELECT sum(d.spend_millicents) FROM ad_campaign_days d WHERE d.campaign_id = c.id AND d.day = ${TODAY}), 0)
               < c.daily_budget_cents * 1000 * LEAST(1.0, (extract(epoch FROM (now() AT TIME ZONE 'UTC') - date_trunc('day', now() AT TIME ZONE 'UTC')) + ${AD_PACING_HEAD_START_SECONDS}) / 86400.0))
             AND (c.frequency_cap IS NULL OR coalesce((SELECT k.impressions FROM ad_campaign_caps k WHERE k.campaign_id = c.id AND k.viewer_key = ${viewerKey} AND k.day = ${TODAY}), 0) < c.frequency_cap)
-          ORDER BY random()
+          ORDER BY c.house, random()
           LIMIT 1
         ), serve AS (
           INSERT INTO ad_serves (ad_id, viewer_key, served_at) SELECT id, ${viewerKey}, now() FROM pick
@@ -213,7 +215,7 @@ export class AdsService {
         RETURNING p.ad_id
       ), draw AS (
         UPDATE ad_campaigns c SET remaining_millicents = c.remaining_millicents - c.unit_millicents, last_draw_units = 1
-        FROM ad WHERE c.id = ad.campaign_id AND EXISTS (SELECT 1 FROM paid_gate) AND c.remaining_millicents >= c.unit_millicents
+        FROM ad WHERE c.id = ad.campaign_id AND EXISTS (SELECT 1 FROM paid_gate) AND (c.remaining_millicents IS NULL OR c.remaining_millicents >= c.unit_millicents)
         RETURNING c.unit_millicents
       ), days AS (
         INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, clicks, spend_millicents)

@@ -143,6 +143,8 @@ export class ImpressionBatcher {
         SELECT ad_id, viewer_key, campaign_id, row_number() OVER (PARTITION BY campaign_id ORDER BY ad_id, viewer_key) AS r
         FROM paid WHERE frequency_cap IS NULL OR nth_today <= frequency_cap
       ), draw AS (
+        -- A house campaign without a budget has remaining_millicents null: LEAST ignores the null, so
+        -- every eligible impression is counted at its price, and the rest stays null (decision 0283).
         UPDATE ad_campaigns c
         SET remaining_millicents = c.remaining_millicents - LEAST(w.n, c.remaining_millicents / c.unit_millicents) * c.unit_millicents,
             last_draw_units = LEAST(w.n, c.remaining_millicents / c.unit_millicents)
