@@ -111,6 +111,30 @@ test('a user funds a campaign, staff approve it, a visitor sees it and is charge
   await expect(admin.getByRole('article', { name: 'Browser campaign' })).toBeVisible(SLOW);
   await axe(admin);
   await shots(admin, 'staff-ad-campaigns');
+
+  // An admin runs a house campaign (decision 0283): approved at once, marked in the list, nothing paid.
+  await admin.getByRole('button', { name: 'New house campaign' }).click();
+  const houseForm = admin.getByRole('form', { name: 'New house campaign' });
+  await houseForm.getByLabel('Campaign name').fill('Olympus Pro');
+  await houseForm.getByLabel('Title').fill('Try Olympus Pro');
+  await houseForm.getByLabel('Link (http or https)').fill('https://olympus.example/pro');
+  await axe(admin);
+  await shots(admin, 'staff-house-form');
+  await houseForm.getByRole('button', { name: 'Create house campaign' }).click();
+  const houseCard = admin.getByRole('article', { name: 'Olympus Pro' });
+  await expect(houseCard.getByTestId('campaign-house')).toHaveText('House', SLOW);
+  await expect(houseCard.getByTestId('campaign-state')).toHaveText('Running', SLOW);
+  await expect(houseCard).toContainText('no budget limit, nothing paid');
+  await axe(admin);
+  await shots(admin, 'staff-ad-campaigns-house');
+  // With no paid campaign left, a visitor gets the house campaign's creative.
+  const houseVisitor = await browser.newPage();
+  await houseVisitor.goto('/');
+  await expect(houseVisitor.locator('[data-placement="home-banner"]')).toContainText('Try Olympus Pro', SLOW);
+  await houseVisitor.close();
+  admin.once('dialog', (dialog) => void dialog.accept());
+  await houseCard.getByRole('button', { name: 'Stop', exact: true }).click();
+  await expect(houseCard.getByTestId('campaign-state')).toHaveText('Ended', SLOW);
   await admin.close();
   expect(consoleErrors).toEqual([]);
 });

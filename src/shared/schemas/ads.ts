@@ -225,7 +225,7 @@ export const creativeBodySchema = creativeFieldsSchema.superRefine((ad, ctx) => 
 });
 export type CreativeBody = z.input<typeof creativeBodySchema>;
 
-export const createCampaignBodySchema = z
+const campaignFieldsSchema = z
   .object({
     /** Chosen by the browser once per form: sending the same request twice creates one campaign. */
     requestId: uuidSchema,
@@ -239,8 +239,9 @@ export const createCampaignBodySchema = z
     dailyBudgetCents: cents('Daily budget', AD_MIN_DAILY_BUDGET_CENTS, AD_MAX_BUDGET_CENTS).nullable().default(null),
     frequencyCap: z.number().int('Use a whole number').min(1, 'At least 1 a day').max(AD_MAX_FREQUENCY_CAP, `At most ${AD_MAX_FREQUENCY_CAP} a day`).nullable().default(null),
     creatives: z.array(creativeBodySchema).min(1, 'Add at least one creative').max(AD_MAX_CREATIVES, `At most ${AD_MAX_CREATIVES} creatives`),
-  })
-  .superRefine((c, ctx) => {
+  });
+
+function campaignRules(c: { placements: string[]; startsAt: string; endsAt: string; priceModel: (typeof AD_PRICE_MODELS)[number]; priceCents: number; budgetCents: number | null; dailyBudgetCents: number | null }, ctx: z.RefinementCtx) {
     if (new Set(c.placements).size !== c.placements.length) ctx.addIssue({ code: 'custom', path: ['placements'], message: 'Each placement once' });
     const start = Date.parse(c.startsAt);
     const end = Date.parse(c.endsAt);
@@ -249,11 +250,22 @@ export const createCampaignBodySchema = z
     if (c.priceCents < AD_MIN_PRICE_CENTS[c.priceModel]) {
       ctx.addIssue({ code: 'custom', path: ['priceCents'], message: `The price must be at least ${(AD_MIN_PRICE_CENTS[c.priceModel] / 100).toFixed(2)} credits` });
     }
-    if (c.dailyBudgetCents !== null && c.dailyBudgetCents > c.budgetCents) {
+    if (c.dailyBudgetCents !== null && c.budgetCents !== null && c.dailyBudgetCents > c.budgetCents) {
       ctx.addIssue({ code: 'custom', path: ['dailyBudgetCents'], message: 'The daily budget cannot be more than the total budget' });
     }
-  });
+}
+
+export const createCampaignBodySchema = campaignFieldsSchema.superRefine(campaignRules);
 export type CreateCampaignBody = z.input<typeof createCampaignBodySchema>;
+
+/**
+ * A house campaign (staff, docs/decisions/0283): the same fields, but the budget is optional (null: no
+ * limit) and is counted, never paid.
+ */
+export const createHouseCampaignBodySchema = campaignFieldsSchema
+  .extend({ budgetCents: cents('Budget', AD_MIN_BUDGET_CENTS, AD_MAX_BUDGET_CENTS).nullable().default(null) })
+  .superRefine(campaignRules);
+export type CreateHouseCampaignBody = z.input<typeof createHouseCampaignBodySchema>;
 
 export const campaignIdParamsSchema = uuidParamsSchema('Unknown campaign');
 export const creativeParamsSchema = z.object({ id: uuidSchema, creativeId: uuidSchema });
@@ -281,20 +293,25 @@ export type Creative = z.infer<typeof creativeSchema>;
 
 export const campaignSchema = z.object({
   _id: z.string(),
-  ownerId: z.string(),
-  ownerName: z.string(),
+  /** Null for a house campaign (no account pays for it). */
+  ownerId: z.string().nullable(),
+  /** The owner, or for a house campaign the admin who created it (null once that account is gone). */
+  ownerName: z.string().nullable(),
+  /** Run by staff for the house: no balance reserved, no ledger entry, served only where no paid campaign is (docs/decisions/0283). */
+  house: z.boolean(),
   name: z.string(),
   placements: z.array(adPlacementSchema),
   startsAt: z.string(),
   endsAt: z.string(),
   priceModel: z.enum(AD_PRICE_MODELS),
   priceCents: z.number().int(),
-  budgetCents: z.number().int(),
+  /** Null: a house campaign without a budget. */
+  budgetCents: z.number().int().nullable(),
   dailyBudgetCents: z.number().int().nullable(),
   frequencyCap: z.number().int().nullable(),
-  /** Spent so far, in thousandths of a cent (an impression under CPM can cost less than a cent). */
+  /** Spent so far (for a house campaign: counted at its price, never paid), in thousandths of a cent (an impression under CPM can cost less than a cent). */
   spentMillicents: z.number().int(),
-  remainingMillicents: z.number().int(),
+  remainingMillicents: z.number().int().nullable(),
   status: z.enum(['active', 'paused', 'ended']),
   state: z.enum(CAMPAIGN_STATES),
   endReason: z.string().nullable(),

@@ -15,6 +15,7 @@ import type { Db } from '#server/db/client.js';
 import { badRequest, notFound } from '#server/errors.js';
 import { ads, type AdRow } from './ads.tables.js';
 import { ImpressionBatcher } from './impression-batcher.js';
+import { ServeBatcher } from './serve-batcher.js';
 
 type CreateAd = z.output<typeof createAdBodySchema>;
 export type UpdateAd = Partial<CreateAd>;
@@ -29,10 +30,11 @@ export interface Viewer {
 
 /**
  * A campaign is running when it is active, now is inside its dates and what is left pays for at least one
- * more unit (an impression under CPM, a click under CPC). `c` names the `ad_campaigns` row.
+ * more unit (an impression under CPM, a click under CPC); a house campaign without a budget has no
+ * limit (`remaining_millicents` null, docs/decisions/0283). `c` names the `ad_campaigns` row.
  */
 export const CAMPAIGN_RUNNING = sql.raw(
-  `(c.status = 'active' AND c.starts_at <= now() AND c.ends_at > now() AND c.remaining_millicents >= c.unit_millicents)`,
+  `(c.status = 'active' AND c.starts_at <= now() AND c.ends_at > now() AND (c.remaining_millicents IS NULL OR c.remaining_millicents >= c.unit_millicents))`,
 );
 
 /**
@@ -107,6 +109,7 @@ function toStaffAd(row: AdRow & { live: boolean }): StaffAd {
 export class AdsService {
   private readonly viewerHashKey: Buffer;
   private readonly impressions: ImpressionBatcher;
+  private readonly serves: ServeBatcher;
 
   constructor(
     private readonly db: Db,
@@ -116,6 +119,7 @@ export class AdsService {
     // A dedicated key, so the hash reveals nothing about the signing secret it is derived from.
     this.viewerHashKey = createHmac('sha256', Buffer.from(secret)).update('olympus/ad-viewer/v1').digest();
     this.impressions = new ImpressionBatcher(db, isLive, WINDOW_SECONDS);
+    this.serves = new ServeBatcher(db);
   }
 
   /** `u:`, `g:` or `h:` (a keyed hash: the raw IP is never stored, and the hash cannot be reversed without the key). */
@@ -129,34 +133,28 @@ export class AdsService {
   /**
    * One ad for the placement: a running campaign's approved creative when one is eligible for this viewer
    * (its placements, dates, budget left, pacing of its daily budget, the viewer's daily cap), chosen at
-   * random; otherwise a live house ad drawn in proportion to its weight; null when there is none. Serving
+   * random among the paid campaigns first and among house campaigns only when no paid one is eligible
+   * (docs/decisions/0283: house campaigns never take a paid campaign's impression); otherwise a live house ad drawn in proportion to its weight; null when there is none. Serving
    * a campaign's creative records it for this viewer (an impression without a served ad is invalid
-   * traffic) and counts it as served. Robots get house ads only.
+   * traffic) and counts it as served, in a batch (ServeBatcher) that has committed before the ad is
+   * answered. Robots get house ads only.
    */
   async pickForPlacement(placement: AdPlacement, viewerKey: string | null = null, bot = false): Promise<PublicAd | null> {
     if (viewerKey !== null && !bot) {
-      const paid = await this.db.execute<{ id: string; kind: string; title: string; body: string; image_url: string | null; image_alt: string; target_url: string }>(sql`
-        WITH pick AS (
-          SELECT ${ads.id} AS id, ${ads.campaignId} AS campaign_id, ${ads.kind} AS kind, ${ads.title} AS title, ${ads.body} AS body,
-            ${ads.imageUrl} AS image_url, ${ads.imageAlt} AS image_alt, ${ads.targetUrl} AS target_url
-          FROM ${ads} JOIN ad_campaigns c ON c.id = ${ads.campaignId}
-          WHERE ${placement} = ANY (c.placements) AND ${isLive} AND ${CAMPAIGN_RUNNING}
-            AND (c.daily_budget_cents IS NULL OR coalesce((SELECT sum(d.spend_millicents) FROM ad_campaign_days d WHERE d.campaign_id = c.id AND d.day = ${TODAY}), 0)
-              < c.daily_budget_cents * 1000 * LEAST(1.0, (extract(epoch FROM (now() AT TIME ZONE 'UTC') - date_trunc('day', now() AT TIME ZONE 'UTC')) + ${AD_PACING_HEAD_START_SECONDS}) / 86400.0))
-            AND (c.frequency_cap IS NULL OR coalesce((SELECT k.impressions FROM ad_campaign_caps k WHERE k.campaign_id = c.id AND k.viewer_key = ${viewerKey} AND k.day = ${TODAY}), 0) < c.frequency_cap)
-          ORDER BY random()
-          LIMIT 1
-        ), serve AS (
-          INSERT INTO ad_serves (ad_id, viewer_key, served_at) SELECT id, ${viewerKey}, now() FROM pick
-          ON CONFLICT (ad_id, viewer_key) DO UPDATE SET served_at = excluded.served_at
-        ), tally AS (
-          INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, served) SELECT id, ${TODAY}, campaign_id, 1 FROM pick
-          ON CONFLICT (ad_id, day) DO UPDATE SET served = d.served + 1
-        )
-        SELECT * FROM pick
+      const paid = await this.db.execute<{ id: string; campaign_id: string; kind: string; title: string; body: string; image_url: string | null; image_alt: string; target_url: string }>(sql`
+        SELECT ${ads.id} AS id, ${ads.campaignId} AS campaign_id, ${ads.kind} AS kind, ${ads.title} AS title, ${ads.body} AS body,
+          ${ads.imageUrl} AS image_url, ${ads.imageAlt} AS image_alt, ${ads.targetUrl} AS target_url
+        FROM ${ads} JOIN ad_campaigns c ON c.id = ${ads.campaignId}
+        WHERE ${placement} = ANY (c.placements) AND ${isLive} AND ${CAMPAIGN_RUNNING}
+          AND (c.daily_budget_cents IS NULL OR coalesce((SELECT sum(d.spend_millicents) FROM ad_campaign_days d WHERE d.campaign_id = c.id AND d.day = ${TODAY}), 0)
+            < c.daily_budget_cents * 1000 * LEAST(1.0, (extract(epoch FROM (now() AT TIME ZONE 'UTC') - date_trunc('day', now() AT TIME ZONE 'UTC')) + ${AD_PACING_HEAD_START_SECONDS}) / 86400.0))
+          AND (c.frequency_cap IS NULL OR coalesce((SELECT k.impressions FROM ad_campaign_caps k WHERE k.campaign_id = c.id AND k.viewer_key = ${viewerKey} AND k.day = ${TODAY}), 0) < c.frequency_cap)
+        ORDER BY c.house, random()
+        LIMIT 1
       `);
       const row = paid.rows[0];
       if (row) {
+        await this.serves.record(row.id, row.campaign_id, viewerKey);
         return {
           _id: row.id,
           placement,
@@ -213,7 +211,7 @@ export class AdsService {
         RETURNING p.ad_id
       ), draw AS (
         UPDATE ad_campaigns c SET remaining_millicents = c.remaining_millicents - c.unit_millicents, last_draw_units = 1
-        FROM ad WHERE c.id = ad.campaign_id AND EXISTS (SELECT 1 FROM paid_gate) AND c.remaining_millicents >= c.unit_millicents
+        FROM ad WHERE c.id = ad.campaign_id AND EXISTS (SELECT 1 FROM paid_gate) AND (c.remaining_millicents IS NULL OR c.remaining_millicents >= c.unit_millicents)
         RETURNING c.unit_millicents
       ), days AS (
         INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, clicks, spend_millicents)

@@ -104,9 +104,12 @@ export const adCampaigns = pgTable(
   'ad_campaigns',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    ownerId: uuid('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'restrict' }),
+    /** The paying account; null for a house campaign (docs/decisions/0283). */
+    ownerId: uuid('owner_id').references(() => users.id, { onDelete: 'restrict' }),
+    /** A house campaign: run by staff, paid by nobody, served only where no paid campaign is (docs/decisions/0283). */
+    house: boolean('house').notNull().default(false),
+    /** The admin who created a house campaign (null for a paid one: its owner created it). */
+    createdBy: uuid('created_by').references(() => users.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     placements: text('placements').array().notNull(),
     startsAt: timestamp('starts_at', { withTimezone: true }).notNull(),
@@ -116,11 +119,12 @@ export const adCampaigns = pgTable(
     priceCents: integer('price_cents').notNull(),
     /** What one charged impression (CPM: price_cents) or click (CPC: price_cents * 1000) draws, in thousandths of a cent. */
     unitMillicents: bigint('unit_millicents', { mode: 'number' }).notNull(),
-    budgetCents: bigint('budget_cents', { mode: 'number' }).notNull(),
+    /** Null only for a house campaign without a budget (then `remaining_millicents` is null too). */
+    budgetCents: bigint('budget_cents', { mode: 'number' }),
     dailyBudgetCents: bigint('daily_budget_cents', { mode: 'number' }),
     /** Charged impressions per viewer per UTC day; null: no cap. */
     frequencyCap: integer('frequency_cap'),
-    remainingMillicents: bigint('remaining_millicents', { mode: 'number' }).notNull(),
+    remainingMillicents: bigint('remaining_millicents', { mode: 'number' }),
     /** Written by each draw: how many units that draw took (read back through RETURNING). */
     lastDrawUnits: bigint('last_draw_units', { mode: 'number' }).notNull().default(0),
     status: text('status').$type<CampaignStatus>().notNull().default('active'),
@@ -145,6 +149,9 @@ export const adCampaigns = pgTable(
     check('ad_campaigns_cap_positive', sql`${t.frequencyCap} is null or ${t.frequencyCap} > 0`),
     check('ad_campaigns_remaining_in_budget', sql`${t.remainingMillicents} >= 0 and ${t.remainingMillicents} <= ${t.budgetCents} * 1000`),
     check('ad_campaigns_schedule_order', sql`${t.endsAt} > ${t.startsAt}`),
+    check('ad_campaigns_house_unowned', sql`${t.house} = (${t.ownerId} is null)`),
+    check('ad_campaigns_paid_budgeted', sql`${t.house} or (${t.budgetCents} is not null and ${t.remainingMillicents} is not null)`),
+    check('ad_campaigns_budget_both_or_none', sql`(${t.budgetCents} is null) = (${t.remainingMillicents} is null)`),
     check('ad_campaigns_ended_empty', sql`${t.status} <> 'ended' or ${t.remainingMillicents} = 0`),
   ],
 );

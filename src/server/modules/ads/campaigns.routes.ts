@@ -8,6 +8,7 @@ import {
   campaignReportResponseSchema,
   campaignResponseSchema,
   createCampaignBodySchema,
+  createHouseCampaignBodySchema,
   creativeBodySchema,
   creativeParamsSchema,
   rejectCreativeBodySchema,
@@ -137,6 +138,46 @@ export function registerCampaignRoutes(app: FastifyInstance, ctx: AppContext, se
     { config: staff, schema: { tags: staffTags, summary: 'Every campaign, newest first', security, response: { 200: campaignListResponseSchema, ...errorResponses } } },
     async () => ({ campaigns: await service.listAll() }),
   );
+
+  // House campaigns (docs/decisions/0283): admins only; the creation writes its own audit entry, the
+  // pause, resume and stop are logged by the staff audit hook.
+  const admin = { auth: 'admin' } as const;
+
+  api.post(
+    '/staff/ad-campaigns',
+    {
+      config: { auth: 'admin', audited: true },
+      schema: {
+        tags: staffTags,
+        summary: 'Create a house campaign (no balance is reserved; its creatives are approved by the creating admin)',
+        description: 'The budget is optional and counted, never paid. House campaigns are served only where no paid campaign is eligible. Sending the same requestId again answers the same campaign (200).',
+        security,
+        body: createHouseCampaignBodySchema,
+        response: { 200: campaignResponseSchema, 201: campaignResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      const { campaign, created } = await service.createHouse(requireUserId(request), request.body);
+      return reply.status(created ? 201 : 200).send({ campaign });
+    },
+  );
+
+  for (const action of ['pause', 'resume', 'stop'] as const) {
+    api.post(
+      `/staff/ad-campaigns/:id/${action}`,
+      {
+        config: admin,
+        schema: {
+          tags: staffTags,
+          summary: `${action === 'pause' ? 'Pause' : action === 'resume' ? 'Resume' : 'Stop for good'} a house campaign (a paid campaign is its owner's: 404)`,
+          security,
+          params: campaignIdParamsSchema,
+          response: { 200: campaignResponseSchema, ...errorResponses },
+        },
+      },
+      async (request) => ({ campaign: await service.changeHouse(request.params.id, action) }),
+    );
+  }
 
   api.get(
     '/staff/ad-campaigns/:id/report',

@@ -10,6 +10,7 @@ import {
   type Creative,
   type ReviewItem,
   type createCampaignBodySchema,
+  type createHouseCampaignBodySchema,
   type creativeBodySchema,
 } from '#shared/schemas/ads.js';
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
@@ -23,6 +24,7 @@ import { TODAY } from './ads.service.js';
 import { adCampaigns, ads, type AdRow, type CampaignRow } from './ads.tables.js';
 
 type CreateCampaign = z.output<typeof createCampaignBodySchema>;
+type CreateHouseCampaign = z.output<typeof createHouseCampaignBodySchema>;
 type CreativeInput = z.output<typeof creativeBodySchema>;
 
 /** Why a campaign ended (shown to its owner). */
@@ -88,7 +90,8 @@ export class CampaignsService {
     const rows = await db
       .select({ campaign: adCampaigns, ownerName: users.username })
       .from(adCampaigns)
-      .innerJoin(users, eq(users.id, adCampaigns.ownerId))
+      // The owner, or for a house campaign the admin who created it.
+      .leftJoin(users, eq(users.id, sql`coalesce(${adCampaigns.ownerId}, ${adCampaigns.createdBy})`))
       .where(where)
       .orderBy(desc(adCampaigns.createdAt), desc(adCampaigns.id))
       .limit(limit);
@@ -106,6 +109,7 @@ export class CampaignsService {
         _id: c.id,
         ownerId: c.ownerId,
         ownerName,
+        house: c.house,
         name: c.name,
         placements: c.placements as AdPlacement[],
         startsAt: c.startsAt.toISOString(),
@@ -287,12 +291,14 @@ export class CampaignsService {
   async endCampaign(tx: Tx, id: string, reason: EndReason): Promise<boolean> {
     const [c] = await tx.select().from(adCampaigns).where(eq(adCampaigns.id, id)).for('update');
     if (!c || c.status === 'ended') return false;
-    const refundCents = Math.ceil(c.remainingMillicents / 1000);
+    // A house campaign reserved nothing, so nothing comes back (docs/decisions/0283); without a budget
+    // there is no rest to zero.
+    const refundCents = c.house || c.remainingMillicents === null ? null : Math.ceil(c.remainingMillicents / 1000);
     await tx
       .update(adCampaigns)
-      .set({ status: 'ended', endReason: reason, remainingMillicents: 0, refundedCents: refundCents, endedAt: new Date(), updatedAt: new Date() })
+      .set({ status: 'ended', endReason: reason, remainingMillicents: c.remainingMillicents === null ? null : 0, refundedCents: refundCents, endedAt: new Date(), updatedAt: new Date() })
       .where(eq(adCampaigns.id, id));
-    if (refundCents > 0) {
+    if (refundCents !== null && refundCents > 0 && c.ownerId !== null) {
       await postLedgerEntry(
         tx,
         {
@@ -342,12 +348,101 @@ export class CampaignsService {
         const [c] = await tx.select().from(adCampaigns).where(eq(adCampaigns.id, id)).for('update');
         if (!c || c.status === 'ended') return false;
         const finished = c.endsAt.getTime() <= Date.now();
-        if (!finished && c.remainingMillicents >= c.unitMillicents) return false;
+        if (!finished && (c.remainingMillicents === null || c.remainingMillicents >= c.unitMillicents)) return false;
         return this.endCampaign(tx, id, finished ? 'finished' : 'budget-spent');
       });
       if (done) ended += 1;
     }
     return ended;
+  }
+
+  // ---- House campaigns (staff) ------------------------------------------------------------------------
+
+  /**
+   * An admin creates a campaign for the house (docs/decisions/0283): no owner, no reservation and no
+   * ledger entry; its optional budget is drawn from like a paid one's (so caps and pacing hold) but
+   * counted, never paid. Its creatives are approved by the admin who creates it, and the creation is
+   * audit-logged in the same transaction. The `requestId` makes a double submit create one campaign.
+   */
+  async createHouse(actorId: string, input: CreateHouseCampaign): Promise<{ campaign: Campaign; created: boolean }> {
+    const id = input.requestId;
+    const created = await this.db.transaction(async (tx) => {
+      const [inserted] = await tx
+        .insert(adCampaigns)
+        .values({
+          id,
+          ownerId: null,
+          house: true,
+          createdBy: actorId,
+          name: input.name,
+          placements: input.placements,
+          startsAt: new Date(input.startsAt),
+          endsAt: new Date(input.endsAt),
+          priceModel: input.priceModel,
+          priceCents: input.priceCents,
+          unitMillicents: input.priceModel === 'cpm' ? input.priceCents : input.priceCents * 1000,
+          budgetCents: input.budgetCents,
+          dailyBudgetCents: input.dailyBudgetCents,
+          frequencyCap: input.frequencyCap,
+          remainingMillicents: input.budgetCents === null ? null : input.budgetCents * 1000,
+          status: 'active',
+        })
+        .onConflictDoNothing({ target: adCampaigns.id })
+        .returning({ id: adCampaigns.id });
+      if (!inserted) return false;
+      const now = new Date();
+      const creatives = await tx
+        .insert(ads)
+        .values(
+          input.creatives.map((creative) => ({
+            ...creativeValues(creative),
+            placement: input.placements[0]!,
+            campaignId: id,
+            reviewStatus: 'approved' as const,
+            reviewedBy: actorId,
+            reviewedAt: now,
+            createdBy: actorId,
+            updatedBy: actorId,
+          })),
+        )
+        .returning({ id: ads.id, title: ads.title });
+      const [actor] = await tx.select({ username: users.username }).from(users).where(eq(users.id, actorId)).limit(1);
+      await recordAudit(tx, {
+        actor: { id: actorId, username: actor?.username ?? 'unknown' },
+        action: 'ad-campaign.create-house',
+        targetType: 'ad-campaign',
+        targetId: id,
+        before: null,
+        after: {
+          name: input.name,
+          placements: input.placements,
+          priceModel: input.priceModel,
+          priceCents: input.priceCents,
+          budgetCents: input.budgetCents,
+          creatives: creatives.map((c) => ({ id: c.id, title: c.title, reviewStatus: 'approved' })),
+        },
+        reason: null,
+      });
+      return true;
+    });
+    const [campaign] = await this.load(this.db, eq(adCampaigns.id, id), 1);
+    const same = campaign && campaign.house && campaign.name === input.name && campaign.budgetCents === input.budgetCents && campaign.priceModel === input.priceModel && campaign.priceCents === input.priceCents;
+    if (!same) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This request id was already used for another campaign');
+    return { campaign, created };
+  }
+
+  /** Staff pause, resume or stop a house campaign (a paid one is its owner's to change: 404 here). Stopping refunds nothing. */
+  async changeHouse(id: string, action: 'pause' | 'resume' | 'stop'): Promise<Campaign> {
+    return this.db.transaction(async (tx) => {
+      const c = await this.lockOwn(tx, null, id);
+      if (!c.house) throw notFound('Campaign not found');
+      if (action === 'stop') await this.endCampaign(tx, id, 'stopped');
+      else {
+        if (c.status === 'ended') throw campaignEnded();
+        await tx.update(adCampaigns).set({ status: action === 'pause' ? 'paused' : 'active', updatedAt: new Date() }).where(eq(adCampaigns.id, id));
+      }
+      return this.one(tx, id, null);
+    });
   }
 
   // ---- Staff review -----------------------------------------------------------------------------------

@@ -427,4 +427,116 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     expect(await balance(owner.userId)).toBe(3000);
     expect(await t.database.db.transaction((tx) => campaigns.endCampaignsOfUser(tx, owner.userId))).toBe(0);
   });
+
+  // ---- House campaigns (docs/decisions/0283) ----------------------------------------------------------
+
+  const ledgerEntriesNaming = async (campaignId: string) =>
+    Number((await t.database.pool.query('SELECT count(*)::int AS n FROM credit_ledger_entries WHERE reference LIKE $1 OR metadata::text LIKE $1', [`%${campaignId}%`])).rows[0].n);
+  const ledgerCount = async () => Number((await t.database.pool.query('SELECT count(*)::int AS n FROM credit_ledger_entries')).rows[0].n);
+
+  it('an admin creates a house campaign: approved at once and audit-logged, served and counted, with no balance reserved and no ledger entry', async () => {
+    await clearStage();
+    const entriesBefore = await ledgerCount();
+    const adminBalance = await balance(staff.userId);
+    const res = await call(t, 'POST', '/api/staff/ad-campaigns', { token: staff.token, body: campaignBody({ name: 'Olympus Pro', budgetCents: null }) });
+    expect(res.status, JSON.stringify(res.json)).toBe(201);
+    const house = res.json.campaign as { _id: string; creatives: { _id: string; reviewStatus: string }[] };
+    expect(res.json.campaign).toMatchObject({ house: true, ownerId: null, state: 'running', budgetCents: null, remainingMillicents: null });
+    expect(house.creatives.map((c) => c.reviewStatus)).toEqual(['approved']);
+    const creative = house.creatives[0]!._id;
+
+    // The admin who made it approved it, in the audit log; it never waits in the review queue.
+    const audit = await t.database.pool.query("SELECT actor_id FROM audit_log WHERE action = 'ad-campaign.create-house' AND target_id = $1", [house._id]);
+    expect(audit.rows).toEqual([{ actor_id: staff.userId }]);
+    const queue = await call(t, 'GET', '/api/staff/ad-reviews', { token: staff.token });
+    expect(queue.json.items.map((i: { creative: { _id: string } }) => i.creative._id)).not.toContain(creative);
+
+    // Served and counted like any campaign; its spend is counted at its price, never paid.
+    expect((await serve('house-reader')).json.ad?._id).toBe(creative);
+    expect((await impression(creative, 'house-reader')).json).toEqual({ recorded: true });
+    expect(await spent(house._id)).toBe(1000);
+    expect((await campaignRow(house._id)).remaining).toBeNull();
+    expect(await ledgerCount()).toBe(entriesBefore);
+    expect(await ledgerEntriesNaming(house._id)).toBe(0);
+    expect(await balance(staff.userId)).toBe(adminBalance);
+
+    // Marked in the staff list; not in the admin's own campaigns (no account owns it).
+    const list = await call(t, 'GET', '/api/staff/ad-campaigns', { token: staff.token });
+    expect(list.json.campaigns.find((c: { _id: string }) => c._id === house._id)).toMatchObject({ house: true, ownerId: null, ownerName: expect.any(String) });
+    expect((await call(t, 'GET', '/api/ad-campaigns', { token: staff.token })).json.campaigns.map((c: { _id: string }) => c._id)).not.toContain(house._id);
+    const report = await call(t, 'GET', `/api/staff/ad-campaigns/${house._id}/report?days=1`, { token: staff.token });
+    expect(report.json.rows).toMatchObject([{ creativeId: creative, served: 1, viewable: 1, spendMillicents: 1000 }]);
+
+    // Pause, resume and stop: stopping refunds nothing and writes no entry.
+    expect((await call(t, 'POST', `/api/staff/ad-campaigns/${house._id}/pause`, { token: staff.token })).json.campaign.state).toBe('paused');
+    expect((await serve('house-reader-2')).json.ad).toBeNull();
+    expect((await call(t, 'POST', `/api/staff/ad-campaigns/${house._id}/resume`, { token: staff.token })).json.campaign.state).toBe('running');
+    const stopped = await call(t, 'POST', `/api/staff/ad-campaigns/${house._id}/stop`, { token: staff.token });
+    expect(stopped.json.campaign).toMatchObject({ state: 'ended', endReason: 'stopped', refundedCents: null });
+    expect(await ledgerCount()).toBe(entriesBefore);
+    expect((await serve('house-reader-3')).json.ad).toBeNull();
+  });
+
+  it('a house campaign only takes what no paid campaign is eligible for, and its optional budget is drawn from but never paid or refunded', async () => {
+    await clearStage();
+    const entriesBefore = await ledgerCount();
+    // 30 cents an impression, 5.00 budget: 16 impressions and 20 cents left over.
+    const houseRes = await call(t, 'POST', '/api/staff/ad-campaigns', { token: staff.token, body: campaignBody({ name: 'House with budget', priceCents: 30_000, budgetCents: 500 }) });
+    expect(houseRes.status, JSON.stringify(houseRes.json)).toBe(201);
+    const houseCreative = houseRes.json.campaign.creatives[0]._id as string;
+    const owner = await fundedUser(1000);
+    const paid = await createCampaign(owner);
+    await approveAll(paid);
+    const paidCreative = paid.creatives[0]!._id;
+    const entriesWithPaid = await ledgerCount();
+    expect(entriesWithPaid).toBe(entriesBefore + 2); // the paid campaign's reservation and the funding, nothing for the house
+
+    // While the paid campaign is eligible, every serve is the paid campaign's.
+    for (let i = 0; i < 12; i += 1) expect((await serve(`mixed-${i}`)).json.ad?._id).toBe(paidCreative);
+    // Paused by its owner, the house campaign fills the placement.
+    expect((await call(t, 'POST', `/api/ad-campaigns/${paid._id}/pause`, { token: owner.token })).status).toBe(200);
+    const viewers = Array.from({ length: 20 }, (_, i) => `house-budget-${i}`);
+    for (const ua of viewers) expect((await serve(ua)).json.ad?._id).toBe(houseCreative);
+    const answers = await Promise.all(viewers.map((ua) => impression(houseCreative, ua).then((r) => r.json.recorded as boolean)));
+    expect(answers.filter(Boolean).length).toBeGreaterThanOrEqual(16);
+    expect(await spent(houseRes.json.campaign._id)).toBe(16 * 30_000);
+    expect(Number((await campaignRow(houseRes.json.campaign._id)).remaining)).toBe(20_000);
+
+    // Its budget spent, the end job ends it without any refund.
+    expect(await campaigns.endDueCampaigns()).toBeGreaterThanOrEqual(1);
+    expect(await campaignRow(houseRes.json.campaign._id)).toMatchObject({ status: 'ended', end_reason: 'budget-spent', refunded: null });
+    expect(await ledgerEntriesNaming(houseRes.json.campaign._id)).toBe(0);
+    expect(await ledgerCount()).toBe(entriesWithPaid);
+  });
+
+  it('only an admin creates or changes a house campaign, and no owner can change one', async () => {
+    const user = await fundedUser(1000);
+    const moderator = await registerUser(t);
+    await setRole(t.database.db, moderator.userId, 'support');
+    const before = Number((await t.database.pool.query('SELECT count(*)::int AS n FROM ad_campaigns WHERE house')).rows[0].n);
+    const entriesBefore = await ledgerCount();
+    expect((await call(t, 'POST', '/api/staff/ad-campaigns', { token: user.token, body: campaignBody({ budgetCents: null }) })).status).toBe(403);
+    expect((await call(t, 'POST', '/api/staff/ad-campaigns', { token: moderator.token, body: campaignBody({ budgetCents: null }) })).status).toBe(403);
+    // The self-serve route has no house: a null budget is refused, and a campaign it creates is paid for.
+    expect((await call(t, 'POST', '/api/ad-campaigns', { token: user.token, body: campaignBody({ budgetCents: null }) })).status).toBe(400);
+    expect(Number((await t.database.pool.query('SELECT count(*)::int AS n FROM ad_campaigns WHERE house')).rows[0].n)).toBe(before);
+    expect(await ledgerCount()).toBe(entriesBefore);
+    // Asking for a house campaign there is ignored: it is the user's, and its budget is reserved.
+    const sneaky = await call(t, 'POST', '/api/ad-campaigns', { token: user.token, body: { ...campaignBody(), house: true } });
+    expect(sneaky.status).toBe(201);
+    expect(sneaky.json.campaign).toMatchObject({ house: false, ownerId: user.userId });
+    expect(await entries(sneaky.json.campaign._id)).toEqual([{ kind: 'spend', amount: -500, reference: `ad-campaign:${sneaky.json.campaign._id}` }]);
+
+    const created = await call(t, 'POST', '/api/staff/ad-campaigns', { token: staff.token, body: campaignBody({ budgetCents: null }) });
+    const id = created.json.campaign._id as string;
+    for (const action of ['pause', 'stop']) {
+      expect((await call(t, 'POST', `/api/ad-campaigns/${id}/${action}`, { token: user.token })).status).toBe(404);
+      expect((await call(t, 'POST', `/api/staff/ad-campaigns/${id}/${action}`, { token: user.token })).status).toBe(403);
+    }
+    // A paid campaign is its owner's: staff cannot stop it through the house routes.
+    const paid = await createCampaign(user);
+    expect((await call(t, 'POST', `/api/staff/ad-campaigns/${paid._id}/stop`, { token: staff.token })).status).toBe(404);
+    expect((await campaignRow(paid._id)).status).toBe('active');
+    expect((await campaignRow(id)).status).toBe('active');
+  });
 });

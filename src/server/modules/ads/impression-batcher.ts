@@ -133,16 +133,21 @@ export class ImpressionBatcher {
       ), counted AS (
         INSERT INTO ad_impressions (ad_id, viewer_key) SELECT ad_id, viewer_key FROM gate RETURNING ad_id, viewer_key
       ), paid AS (
+        -- The viewer's count so far today, looked up by the whole key (campaign, viewer, day): as a join
+        -- the planner matched the viewer by filtering every row of the campaign's day, a cost that
+        -- grew with the campaign's audience (docs/performance.md).
         SELECT g.ad_id, g.viewer_key, c.id AS campaign_id, c.frequency_cap,
-          row_number() OVER (PARTITION BY c.id, g.viewer_key ORDER BY g.ad_id) + coalesce(k.impressions, 0) AS nth_today
+          row_number() OVER (PARTITION BY c.id, g.viewer_key ORDER BY g.ad_id)
+            + coalesce((SELECT k.impressions FROM ad_campaign_caps k WHERE k.campaign_id = c.id AND k.viewer_key = g.viewer_key AND k.day = ${today}), 0) AS nth_today
         FROM gate g
         JOIN ${ads} AS pa ON pa.id = g.ad_id
         JOIN ad_campaigns c ON c.id = pa.campaign_id
-        LEFT JOIN ad_campaign_caps k ON k.campaign_id = c.id AND k.viewer_key = g.viewer_key AND k.day = ${today}
       ), eligible AS (
         SELECT ad_id, viewer_key, campaign_id, row_number() OVER (PARTITION BY campaign_id ORDER BY ad_id, viewer_key) AS r
         FROM paid WHERE frequency_cap IS NULL OR nth_today <= frequency_cap
       ), draw AS (
+        -- A house campaign without a budget has remaining_millicents null: LEAST ignores the null, so
+        -- every eligible impression is counted at its price, and the rest stays null (decision 0283).
         UPDATE ad_campaigns c
         SET remaining_millicents = c.remaining_millicents - LEAST(w.n, c.remaining_millicents / c.unit_millicents) * c.unit_millicents,
             last_draw_units = LEAST(w.n, c.remaining_millicents / c.unit_millicents)

@@ -42,6 +42,13 @@ const IDLE_GUESTS = sql`
 export interface PruneResult {
   rateLimitCounters: number;
   adViewerImpressions: number;
+  /**
+   * Campaign delivery bookkeeping (docs/decisions/0284): served records and charged-click markers a day
+   * past their last use, frequency-cap counts of days before yesterday (UTC).
+   */
+  adServes: number;
+  adPaidClicks: number;
+  adCampaignCaps: number;
   /** Status subscriptions never confirmed within their link's lifetime (docs/decisions/0194). */
   unconfirmedStatusSubscribers: number;
   /** One-time links, sign-in and passkey challenges a day past their expiry. */
@@ -64,12 +71,21 @@ export interface PruneResult {
 /**
  * Enforces the retention table (README "How long we keep things", docs/decisions/0251): deletes
  * bookkeeping rows that only grow and personal data past its time. Never touched here: users, the
- * ledger, debts, payments, exchanges, orders, charges, the audit log, ad impressions and clicks;
+ * ledger, debts, payments, exchanges, orders, charges, the audit log, ad impressions and clicks, the
+ * campaign reports (`ad_campaign_days`);
  * nothing an open payment, swap or guest claim still needs.
  */
 export async function pruneDeadRows(db: DbOrTx, attachmentsDir?: string): Promise<PruneResult> {
   const counters = await db.execute(sql`DELETE FROM rate_limit_counters WHERE window_start < now() - ${DEAD_AFTER}`);
   const markers = await db.execute(sql`DELETE FROM ad_viewer_impressions WHERE last_counted_at < now() - ${DEAD_AFTER}`);
+  // Campaign delivery (docs/decisions/0284): a served record or a charged-click marker only matters
+  // inside the 30-minute window (an impression or click is valid, a click charged again, only within it),
+  // and a frequency cap counts only today's (UTC) impressions. A missing row answers exactly as an
+  // expired one, so these deletions change no count, cap or charge. Yesterday's cap rows stay, for a
+  // batch that began just before midnight.
+  const adServes = (await db.execute(sql`DELETE FROM ad_serves WHERE served_at < now() - ${DEAD_AFTER}`)).rowCount ?? 0;
+  const adPaidClicks = (await db.execute(sql`DELETE FROM ad_paid_clicks WHERE last_charged_at < now() - ${DEAD_AFTER}`)).rowCount ?? 0;
+  const adCampaignCaps = (await db.execute(sql`DELETE FROM ad_campaign_caps WHERE day < (now() AT TIME ZONE 'UTC')::date - 1`)).rowCount ?? 0;
   const unconfirmedStatusSubscribers = await pruneUnconfirmedSubscribers(db);
 
   let expiredTokens = 0;
@@ -124,6 +140,9 @@ export async function pruneDeadRows(db: DbOrTx, attachmentsDir?: string): Promis
   return {
     rateLimitCounters: counters.rowCount ?? 0,
     adViewerImpressions: markers.rowCount ?? 0,
+    adServes,
+    adPaidClicks,
+    adCampaignCaps,
     unconfirmedStatusSubscribers,
     expiredTokens,
     endedSessions,

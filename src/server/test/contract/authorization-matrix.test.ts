@@ -294,6 +294,27 @@ const MATRIX: Record<string, Row> = {
   },
   'POST /api/ad-campaigns/{id}/stop': { rule: 'user', owned: true, allowed: 'any', request: (f) => ({ path: `/api/ad-campaigns/${f.campaignId}/stop` }) },
   'GET /api/staff/ad-campaigns': { rule: 'staff', request: p('/api/staff/ad-campaigns') },
+  // House campaigns (decision 0283): admins only. The fixture's campaign is paid, so an admin gets a 404.
+  'POST /api/staff/ad-campaigns': {
+    rule: 'admin',
+    request: () => ({
+      path: '/api/staff/ad-campaigns',
+      body: {
+        requestId: randomUUID(),
+        name: 'Matrix house campaign',
+        placements: ['patch-notes'],
+        startsAt: CAMPAIGN_STARTS_AT,
+        endsAt: CAMPAIGN_ENDS_AT,
+        priceModel: 'cpm',
+        priceCents: 1000,
+        budgetCents: null,
+        creatives: [{ title: 'Matrix creative', targetUrl: 'https://example.com/' }],
+      },
+    }),
+  },
+  'POST /api/staff/ad-campaigns/{id}/pause': { rule: 'admin', allowed: 'any', request: (f) => ({ path: `/api/staff/ad-campaigns/${f.campaignId}/pause` }) },
+  'POST /api/staff/ad-campaigns/{id}/resume': { rule: 'admin', allowed: 'any', request: (f) => ({ path: `/api/staff/ad-campaigns/${f.campaignId}/resume` }) },
+  'POST /api/staff/ad-campaigns/{id}/stop': { rule: 'admin', allowed: 'any', request: (f) => ({ path: `/api/staff/ad-campaigns/${f.campaignId}/stop` }) },
   'GET /api/staff/ad-campaigns/{id}/report': { rule: 'staff', request: (f) => ({ path: `/api/staff/ad-campaigns/${f.campaignId}/report` }) },
   'GET /api/staff/ad-campaigns/{id}/report.csv': { rule: 'staff', request: (f) => ({ path: `/api/staff/ad-campaigns/${f.campaignId}/report.csv` }) },
   'GET /api/staff/ad-reviews': { rule: 'staff', request: p('/api/staff/ad-reviews') },

@@ -192,6 +192,24 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'POST /api/ad-campaigns/{id}/resume': (f) => ({ path: { id: f.campaignId } }),
   'POST /api/ad-campaigns/{id}/stop': (f) => ({ path: { id: f.campaignId } }),
   'PUT /api/ad-campaigns/{id}/creatives/{creativeId}': (f) => ({ path: { id: f.campaignId, creativeId: f.creativeId }, body: { title: 'Mutation creative', targetUrl: 'https://example.com/' } }),
+  // A house campaign (decision 0283): one request id, so the base creates at most one.
+  'POST /api/staff/ad-campaigns': () => ({
+    body: {
+      requestId: '00000000-0000-4000-8000-00000000ad02',
+      name: 'Mutation house campaign',
+      placements: ['patch-notes'],
+      startsAt: CAMPAIGN_STARTS_AT,
+      endsAt: CAMPAIGN_ENDS_AT,
+      priceModel: 'cpm',
+      priceCents: 1000,
+      budgetCents: null,
+      creatives: [{ title: 'Mutation creative', targetUrl: 'https://example.com/' }],
+    },
+  }),
+  // The fixture's campaign is a paid one: the house routes answer 404 for it and change nothing.
+  'POST /api/staff/ad-campaigns/{id}/pause': (f) => ({ path: { id: f.campaignId } }),
+  'POST /api/staff/ad-campaigns/{id}/resume': (f) => ({ path: { id: f.campaignId } }),
+  'POST /api/staff/ad-campaigns/{id}/stop': (f) => ({ path: { id: f.campaignId } }),
   'GET /api/staff/ad-campaigns/{id}/report': (f) => ({ path: { id: f.campaignId }, query: { days: '7' } }),
   'GET /api/staff/ad-campaigns/{id}/report.csv': (f) => ({ path: { id: f.campaignId }, query: { days: '7' } }),
   'POST /api/staff/ad-reviews/{id}/approve': (f) => ({ path: { id: f.creativeId } }),

@@ -74,7 +74,7 @@ export function StaffConsole() {
         <Route path="catalogue" element={<CataloguePanel isAdmin={isAdmin} />} />
         <Route path="ads" element={<AdsManager />} />
         <Route path="ad-review" element={<AdReviewQueue />} />
-        <Route path="ad-campaigns" element={<StaffCampaignList />} />
+        <Route path="ad-campaigns" element={<StaffCampaignList isAdmin={isAdmin} />} />
         <Route path="incidents" element={<IncidentsPanel />} />
         <Route path="audit" element={<AuditPanel />} />
         <Route path="mail" element={<MailPanel />} />

@@ -2,6 +2,7 @@ import toast from 'react-hot-toast';
 import type { Campaign } from '#shared/schemas/ads';
 import { errorMessage } from '#web/lib/api-client';
 import { useChangeCampaign, type CampaignAction } from '../api/change-campaign';
+import { useChangeHouseCampaign } from '../api/house-campaigns';
 import { formatSpend } from './campaign-report';
 
 export const STATE_LABELS: Record<Campaign['state'], string> = {
@@ -20,16 +21,33 @@ const END_REASONS: Record<string, string> = {
   'account-closed': 'the account was closed',
 };
 
-/** One campaign: state, budget, creatives with their review, and the owner's controls. */
-export function CampaignCard({ campaign, onReport, controls = true }: { campaign: Campaign; onReport: () => void; controls?: boolean }) {
-  const change = useChangeCampaign();
+/**
+ * One campaign: state, budget, creatives with their review, and the owner's controls. In the staff
+ * console (`controls` false) a house campaign is marked, and admins (`houseControls`) get the same
+ * controls for it (docs/decisions/0283).
+ */
+export function CampaignCard({ campaign, onReport, controls = true, houseControls: mayChangeHouse = false }: { campaign: Campaign; onReport: () => void; controls?: boolean; houseControls?: boolean }) {
+  const changeOwn = useChangeCampaign();
+  const changeHouse = useChangeHouseCampaign();
   const c = campaign;
+  const houseControls = !controls && c.house && mayChangeHouse;
+  const change = houseControls ? changeHouse : changeOwn;
+  const showControls = controls || houseControls;
 
   async function act(action: CampaignAction) {
-    if (action === 'stop' && !window.confirm(`Stop “${c.name}” for good? What it has not spent comes back to your balance.`)) return;
+    const confirmText = c.house ? `Stop the house campaign “${c.name}” for good?` : `Stop “${c.name}” for good? What it has not spent comes back to your balance.`;
+    if (action === 'stop' && !window.confirm(confirmText)) return;
     try {
       const { campaign: after } = await change.mutateAsync({ id: c._id, action });
-      toast.success(action === 'stop' ? `Stopped. ${((after.refundedCents ?? 0) / 100).toFixed(2)} credits came back to your balance.` : action === 'pause' ? 'Paused' : 'Resumed');
+      toast.success(
+        action === 'stop'
+          ? c.house
+            ? 'Stopped.'
+            : `Stopped. ${((after.refundedCents ?? 0) / 100).toFixed(2)} credits came back to your balance.`
+          : action === 'pause'
+            ? 'Paused'
+            : 'Resumed',
+      );
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to change the campaign'));
     }
@@ -39,6 +57,11 @@ export function CampaignCard({ campaign, onReport, controls = true }: { campaign
     <article className="card stack" aria-labelledby={`campaign-${c._id}`}>
       <div className="cluster">
         <h3 id={`campaign-${c._id}`}>{c.name}</h3>
+        {c.house && (
+          <span className="campaign-state campaign-house" data-testid="campaign-house">
+            House
+          </span>
+        )}
         <span className="campaign-state" data-testid="campaign-state">
           {STATE_LABELS[c.state]}
         </span>
@@ -46,16 +69,17 @@ export function CampaignCard({ campaign, onReport, controls = true }: { campaign
       <p className="muted">
         {c.priceModel === 'cpm' ? `${(c.priceCents / 100).toFixed(2)} credits per 1,000 viewable impressions` : `${(c.priceCents / 100).toFixed(2)} credits per click`} ·{' '}
         {new Date(c.startsAt).toLocaleString()} – {new Date(c.endsAt).toLocaleString()}
-        {c.ownerName && !controls ? ` · by ${c.ownerName}` : ''}
+        {c.ownerName && !controls ? (c.house ? ` · house campaign, created by ${c.ownerName}` : ` · by ${c.ownerName}`) : ''}
       </p>
       <p>
-        Spent <strong data-testid="campaign-spent">{formatSpend(c.spentMillicents)}</strong> of {(c.budgetCents / 100).toFixed(2)} credits
+        {c.house ? 'Counted' : 'Spent'} <strong data-testid="campaign-spent">{formatSpend(c.spentMillicents)}</strong>
+        {c.budgetCents === null ? ' (no budget limit, nothing paid)' : ` of ${(c.budgetCents / 100).toFixed(2)} credits${c.house ? ' (counted, not paid)' : ''}`}
         {c.dailyBudgetCents !== null && ` · ${(c.dailyBudgetCents / 100).toFixed(2)} a day`}
         {c.frequencyCap !== null && ` · at most ${c.frequencyCap} a day per viewer`}
       </p>
       {c.state === 'ended' && (
         <p>
-          Ended: {END_REASONS[c.endReason ?? ''] ?? c.endReason}. {((c.refundedCents ?? 0) / 100).toFixed(2)} credits came back.
+          Ended: {END_REASONS[c.endReason ?? ''] ?? c.endReason}.{c.house ? '' : ` ${((c.refundedCents ?? 0) / 100).toFixed(2)} credits came back.`}
         </p>
       )}
       <ul className="campaign-list stack">
@@ -70,19 +94,19 @@ export function CampaignCard({ campaign, onReport, controls = true }: { campaign
         <button type="button" className="btn btn-secondary btn-small" onClick={onReport}>
           Report
         </button>
-        {controls && c.status === 'active' && (
+        {showControls && c.status === 'active' && (
           <button type="button" className="btn btn-ghost btn-small" disabled={change.isPending} onClick={() => void act('pause')}>
             Pause
           </button>
         )}
-        {controls && c.status === 'paused' && (
+        {showControls && c.status === 'paused' && (
           <button type="button" className="btn btn-ghost btn-small" disabled={change.isPending} onClick={() => void act('resume')}>
             Resume
           </button>
         )}
-        {controls && c.status !== 'ended' && (
+        {showControls && c.status !== 'ended' && (
           <button type="button" className="btn btn-ghost btn-small" disabled={change.isPending} onClick={() => void act('stop')}>
-            Stop and refund
+            {c.house ? 'Stop' : 'Stop and refund'}
           </button>
         )}
       </div>

@@ -12,6 +12,7 @@ import { ApiError } from '#web/lib/api-client';
 import { ErrorCode } from '#shared/error-codes';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
 import { useCreateCampaign } from '../api/create-campaign';
+import { useCreateHouseCampaign } from '../api/house-campaigns';
 
 const PLACEMENT_LABELS: Record<string, string> = { 'home-banner': 'Home page banner', 'patch-notes': 'Patch notes page' };
 
@@ -28,9 +29,15 @@ function localInput(date: Date): string {
 
 const toCents = (credits: string) => Math.round(Number(credits) * 100);
 
-/** Creating and funding a campaign: its budget is reserved from the balance when it is created. */
-export function CampaignForm({ onCreated }: { onCreated?: (id: string) => void }) {
-  const create = useCreateCampaign();
+/**
+ * Creating and funding a campaign: its budget is reserved from the balance when it is created. With
+ * `house` (staff console, admins): a house campaign, approved at once, whose budget is optional and
+ * never paid (docs/decisions/0283).
+ */
+export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: string) => void; house?: boolean }) {
+  const createPaid = useCreateCampaign();
+  const createHouse = useCreateHouseCampaign();
+  const create = house ? createHouse : createPaid;
   const [requestId, setRequestId] = useState(newRequestId);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [form, setForm] = useState(() => ({
@@ -40,7 +47,7 @@ export function CampaignForm({ onCreated }: { onCreated?: (id: string) => void }
     endsAt: localInput(new Date(Date.now() + 7 * 86_400_000)),
     priceModel: 'cpm' as AdPriceModel,
     price: (AD_MIN_PRICE_CENTS.cpm / 100).toFixed(2),
-    budget: (AD_MIN_BUDGET_CENTS / 100).toFixed(2),
+    budget: house ? '' : (AD_MIN_BUDGET_CENTS / 100).toFixed(2),
     dailyBudget: '',
     frequencyCap: '',
     kind: 'text',
@@ -78,8 +85,12 @@ export function CampaignForm({ onCreated }: { onCreated?: (id: string) => void }
       ],
     };
     try {
-      const { campaign } = await create.mutateAsync(body);
-      toast.success(`Campaign created: ${(campaign.budgetCents / 100).toFixed(2)} credits reserved. It starts once staff approve it.`);
+      const { campaign } = house
+        ? await createHouse.mutateAsync({ ...body, budgetCents: form.budget.trim() ? toCents(form.budget) : null })
+        : await createPaid.mutateAsync(body);
+      toast.success(
+        house ? 'House campaign created and approved.' : `Campaign created: ${((campaign.budgetCents ?? 0) / 100).toFixed(2)} credits reserved. It starts once staff approve it.`,
+      );
       setRequestId(newRequestId());
       setForm((f) => ({ ...f, name: '', title: '', body: '' }));
       onCreated?.(campaign._id);
@@ -99,7 +110,8 @@ export function CampaignForm({ onCreated }: { onCreated?: (id: string) => void }
 
   return (
     <form className="card campaign-form stack" onSubmit={(e) => void submit(e)} aria-labelledby="new-campaign-title" noValidate>
-      <h2 id="new-campaign-title">New campaign</h2>
+      <h2 id="new-campaign-title">{house ? 'New house campaign' : 'New campaign'}</h2>
+      {house && <p className="muted">Run for the house: nothing is paid and it is approved now. It is shown only where no paid campaign is.</p>}
       <TextField label="Campaign name" value={form.name} maxLength={80} required error={errors.name} onChange={(e) => set('name', e.target.value)} />
       <fieldset>
         <legend>Where it shows</legend>
@@ -128,7 +140,15 @@ export function CampaignForm({ onCreated }: { onCreated?: (id: string) => void }
             }}
           />
           <TextField label={`Price (${unit})`} inputMode="decimal" value={form.price} required error={errors.priceCents} note={`At least ${(AD_MIN_PRICE_CENTS[form.priceModel] / 100).toFixed(2)}`} onChange={(e) => set('price', e.target.value)} />
-          <TextField label="Total budget (credits)" inputMode="decimal" value={form.budget} required error={errors.budgetCents} note="Reserved from your balance now; what is not spent comes back." onChange={(e) => set('budget', e.target.value)} />
+          <TextField
+            label={house ? 'Total budget (credits, optional)' : 'Total budget (credits)'}
+            inputMode="decimal"
+            value={form.budget}
+            required={!house}
+            error={errors.budgetCents}
+            note={house ? 'Counted at the price above, never paid; it ends the campaign when reached. Empty: no limit.' : 'Reserved from your balance now; what is not spent comes back.'}
+            onChange={(e) => set('budget', e.target.value)}
+          />
           <TextField label="Daily budget (credits, optional)" inputMode="decimal" value={form.dailyBudget} error={errors.dailyBudgetCents} note="Spread evenly across the day." onChange={(e) => set('dailyBudget', e.target.value)} />
           <TextField label="Most impressions per viewer a day (optional)" inputMode="numeric" value={form.frequencyCap} error={errors.frequencyCap} onChange={(e) => set('frequencyCap', e.target.value)} />
         </div>
@@ -156,7 +176,7 @@ export function CampaignForm({ onCreated }: { onCreated?: (id: string) => void }
       </fieldset>
       <div className="cluster">
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : `Create and reserve ${Number.isFinite(Number(form.budget)) ? Number(form.budget).toFixed(2) : '0.00'} credits`}
+          {create.isPending ? 'Creating…' : house ? 'Create house campaign' : `Create and reserve ${Number.isFinite(Number(form.budget)) ? Number(form.budget).toFixed(2) : '0.00'} credits`}
         </button>
       </div>
     </form>

@@ -7,6 +7,7 @@ import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useReviewQueue, useStaffCampaigns } from '../api/get-review-queue';
 import { useReviewCreative } from '../api/review-creative';
 import { CampaignCard } from './campaign-card';
+import { CampaignForm } from './campaign-form';
 import { CampaignReport } from './campaign-report';
 import '../ads.css';
 
@@ -100,14 +101,26 @@ export function AdReviewQueue() {
   );
 }
 
-/** Staff console → Ad campaigns: every campaign, with its report. */
-export function StaffCampaignList() {
+/**
+ * Staff console → Ad campaigns: every campaign, with its report; house campaigns are marked, and
+ * admins create, pause, resume and stop them here (docs/decisions/0283).
+ */
+export function StaffCampaignList({ isAdmin = false }: { isAdmin?: boolean }) {
   const campaigns = useStaffCampaigns();
   const [reportOf, setReportOf] = useState<string | null>(null);
+  const [creating, setCreating] = useState(false);
   const shown = campaigns.data?.find((c) => c._id === reportOf) ?? null;
   return (
     <section className="admin-panel stack" aria-labelledby="ad-campaigns-title">
-      <h2 id="ad-campaigns-title">Ad campaigns</h2>
+      <div className="cluster">
+        <h2 id="ad-campaigns-title">Ad campaigns</h2>
+        {isAdmin && (
+          <button type="button" className="btn btn-secondary btn-small" aria-expanded={creating} onClick={() => setCreating((v) => !v)}>
+            {creating ? 'Close the form' : 'New house campaign'}
+          </button>
+        )}
+      </div>
+      {isAdmin && creating && <CampaignForm house onCreated={() => setCreating(false)} />}
       <QueryState
         data={campaigns.data}
         error={campaigns.isError ? errorMessage(campaigns.error, 'Failed to load campaigns') : null}
@@ -119,7 +132,7 @@ export function StaffCampaignList() {
         {(list) => (
           <div className="grid grid-2">
             {list.map((c) => (
-              <CampaignCard key={c._id} campaign={c} controls={false} onReport={() => setReportOf(c._id)} />
+              <CampaignCard key={c._id} campaign={c} controls={false} houseControls={isAdmin} onReport={() => setReportOf(c._id)} />
             ))}
           </div>
         )}
