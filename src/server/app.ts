@@ -20,6 +20,7 @@ import { registerNotificationsModule } from './modules/notifications/notificatio
 import { registerPaymentsModule } from './modules/payments/payments.module.js';
 import { registerPrivacyModule } from './modules/privacy/privacy.module.js';
 import { registerReceiptsModule } from './modules/receipts/receipts.module.js';
+import { registerSupportRulesModule } from './modules/support-rules/support-rules.module.js';
 import { registerStatusModule } from './modules/status/status.module.js';
 import { registerTicketsModule } from './modules/tickets/tickets.module.js';
 import { registerTwoFactorModule } from './modules/two-factor/two-factor.module.js';
@@ -47,6 +48,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerAccountClosureModule(api, ctx, auth);
     registerConnectionsModule(api, ctx);
     registerTicketsModule(api, ctx);
+    registerSupportRulesModule(api, ctx);
     registerHelpModule(api, ctx);
     registerCreditsModule(api, ctx);
     registerReceiptsModule(api, ctx);
