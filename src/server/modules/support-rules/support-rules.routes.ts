@@ -54,8 +54,8 @@ export function registerSupportRulesRoutes(app: FastifyInstance, service: Suppor
     async (request) => ({ rule: await service.save(request.auth!.userId!, request.params.id, request.body) }),
   );
 
-  api.patch(
-    '/staff/support-rules/:id',
+  api.put(
+    '/staff/support-rules/:id/enabled',
     { config: adminChange, schema: { tags, summary: 'Enable or disable a rule', security, params: idParamsSchema, body: ruleEnabledBodySchema, response: { 200: ruleResponseSchema, ...errorResponses } } },
     async (request) => ({ rule: await service.setEnabled(request.auth!.userId!, request.params.id, request.body.enabled) }),
   );

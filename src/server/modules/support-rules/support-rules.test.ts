@@ -64,7 +64,7 @@ describe.each(ENGINES)('support rules on %s', (engine) => {
   }
   async function disableAll() {
     for (const r of (await call(t, 'GET', '/api/staff/support-rules', { token: admin.token })).json.rules as Array<{ _id: string }>) {
-      expect((await call(t, 'PATCH', `/api/staff/support-rules/${r._id}`, { token: admin.token, body: { enabled: false } })).status).toBe(200);
+      expect((await call(t, 'PUT', `/api/staff/support-rules/${r._id}/enabled`, { token: admin.token, body: { enabled: false } })).status).toBe(200);
     }
   }
   async function openTicket(token: string, subject: string, priority = 'normal') {
@@ -113,8 +113,8 @@ describe.each(ENGINES)('support rules on %s', (engine) => {
       const id = await createRule(valid);
       const listed = await call(t, 'GET', '/api/staff/support-rules', { token: support.token });
       expect(listed.json.rules.find((r: { _id: string }) => r._id === id)).toMatchObject({ name: 'Tag refunds', enabled: true, trigger: { type: 'ticket_created' } });
-      expect((await call(t, 'PATCH', `/api/staff/support-rules/${id}`, { token: support.token, body: { enabled: false } })).status).toBe(403);
-      const off = await call(t, 'PATCH', `/api/staff/support-rules/${id}`, { token: admin.token, body: { enabled: false } });
+      expect((await call(t, 'PUT', `/api/staff/support-rules/${id}/enabled`, { token: support.token, body: { enabled: false } })).status).toBe(403);
+      const off = await call(t, 'PUT', `/api/staff/support-rules/${id}/enabled`, { token: admin.token, body: { enabled: false } });
       expect(off.json.rule.enabled).toBe(false);
       const edited = await call(t, 'PUT', `/api/staff/support-rules/${id}`, { token: admin.token, body: { ...valid, name: 'Renamed', enabled: false } });
       expect(edited.json.rule).toMatchObject({ name: 'Renamed', enabled: false });

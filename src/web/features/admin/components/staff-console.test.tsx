@@ -68,6 +68,7 @@ describe('StaffConsole', () => {
       'Overview',
       'Users',
       'Tickets',
+      'Automation',
       'Help centre',
       'Payments',
       'Exchanges',

@@ -4,6 +4,7 @@ import { useSessionUser } from '#web/features/auth/user';
 import { AdReviewQueue, AdsManager, StaffCampaignList } from '#web/features/ads/staff';
 import { CataloguePanel } from '#web/features/catalogue/staff';
 import { HelpManager } from '#web/features/help/staff';
+import { AutomationPanel } from '#web/features/support-rules/staff';
 import { StaffQueue } from '#web/features/tickets';
 import { PendingClosuresPanel } from '#web/features/account-closure';
 import { ApiKeysPanel } from './api-keys-panel';
@@ -44,6 +45,7 @@ export function StaffConsole() {
         </NavLink>
         <NavLink to={section('users')}>Users</NavLink>
         <NavLink to={section('tickets')}>Tickets</NavLink>
+        <NavLink to={section('automation')}>Automation</NavLink>
         <NavLink to={section('help')}>Help centre</NavLink>
         <NavLink to={section('payments')}>Payments</NavLink>
         <NavLink to={section('exchanges')}>Exchanges</NavLink>
@@ -62,6 +64,7 @@ export function StaffConsole() {
         <Route path="users" element={<><FlaggedAccountsPanel /><UsersPanel /></>} />
         <Route path="users/:id" element={<UserDetailRoute isAdmin={isAdmin} />} />
         <Route path="tickets" element={<StaffQueue />} />
+        <Route path="automation" element={<AutomationPanel isAdmin={isAdmin} />} />
         <Route path="help" element={<HelpManager />} />
         <Route path="payments" element={<MoneyPanel key="payments" kind="payments" />} />
         <Route path="exchanges" element={<MoneyPanel key="exchanges" kind="exchanges" />} />

@@ -21,6 +21,7 @@ import { useStaffReply, useUpdateStaffTicket, type StaffTicketChange } from '../
 import { CannedRepliesPanel } from './canned-replies-panel';
 import { firstResponseLabel } from './first-response';
 import { TicketStatusBadge } from './ticket-status-badge';
+import { TagList, TicketTags } from './ticket-tags';
 import { RequesterContextPanel } from './requester-context-panel';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
@@ -134,6 +135,8 @@ export function StaffQueue() {
               <button type="button" className="btn btn-secondary btn-small" onClick={() => void change({ assignToMe: true })}>
                 Assign to me
               </button>
+              {/* Tags: staff labels, also set by automation rules (decision 0294). */}
+              <TicketTags ticketId={selected._id} tags={selected.tags ?? []} />
               {!selected.mergedInto && (
                 <form
                   className="inline-field merge-form"
@@ -247,6 +250,7 @@ export function StaffQueue() {
                       {firstResponseLabel(ticket, now) && <span className={ticket.firstResponseAt ? 'muted' : 'waiting'}> · {firstResponseLabel(ticket, now)}</span>}
                       {ticket.mergedInto && <span className="muted"> · merged into #{ticket.mergedInto.number}</span>}
                     </span>
+                    {ticket.tags && ticket.tags.length > 0 && <TagList tags={ticket.tags} />}
                   </button>
                 </li>
               ))}
