@@ -161,9 +161,11 @@ export function AutomationPanel({ isAdmin }: { isAdmin: boolean }) {
             }}
           />
         ) : (
-          <button type="button" className="btn btn-primary btn-small" onClick={() => setEditing('new')}>
-            New rule
-          </button>
+          <div className="rule-form-buttons">
+            <button type="button" className="btn btn-primary btn-small" onClick={() => setEditing('new')}>
+              New rule
+            </button>
+          </div>
         ))}
 
       <AutoCloseSetting isAdmin={isAdmin} />
@@ -228,6 +230,15 @@ function AutoCloseSetting({ isAdmin }: { isAdmin: boolean }) {
   );
 }
 
+/** The run log's trigger column, from the first word of the event key. */
+const EVENT_LABELS: Record<string, string> = {
+  created: 'ticket created',
+  message: 'requester message',
+  status: 'status changed',
+  auto_close: 'status changed (auto-close)',
+  no_reply: 'no staff reply',
+};
+
 function RunLog() {
   const runs = useRuleRuns();
   return (
@@ -256,7 +267,7 @@ function RunLog() {
             <td data-label="When">{formatDateTime(r.createdAt)}</td>
             <td data-label="Rule">{r.ruleName}</td>
             <td data-label="Ticket">{r.ticketNumber === null ? '—' : `#${r.ticketNumber}`}</td>
-            <td data-label="Trigger">{r.event.replace(/_/g, ' ')}</td>
+            <td data-label="Trigger">{EVENT_LABELS[r.event] ?? r.event}</td>
             <td data-label="Actions taken">{r.actions.join(', ') || '—'}</td>
           </tr>
         )}
