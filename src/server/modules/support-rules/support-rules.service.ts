@@ -360,12 +360,23 @@ export class SupportRulesService {
       WHERE t.status IN ('open', 'pending') AND t.merged_into IS NULL AND m.kind = 'reply'
         AND t.last_message_at <= ${cutoff.toISOString()}::timestamptz
       ORDER BY m.ticket_id, m.created_at DESC, m.id DESC`);
+    const waiting = result.rows.filter((r) => r.author === 'requester');
+    if (waiting.length === 0) return 0;
+    // Runs already made for these messages: a ticket that stays unanswered costs one read a minute, not a transaction.
+    const done = new Set(
+      (
+        await this.db
+          .select({ ruleId: supportRuleRuns.ruleId, key: supportRuleRuns.eventKey })
+          .from(supportRuleRuns)
+          .where(inArray(supportRuleRuns.eventKey, waiting.map((r) => `no_reply:${r.message_id}`)))
+      ).map((r) => `${r.ruleId}|${r.key}`),
+    );
     let ran = 0;
-    for (const row of result.rows) {
-      if (row.author !== 'requester') continue;
+    for (const row of waiting) {
       const waited = businessMsBetween(calendar, new Date(row.created_at), now);
       for (const rule of rules) {
         if (rule.trigger.type !== 'no_staff_reply' || waited < rule.trigger.hours * 3_600_000) continue;
+        if (done.has(`${rule.id}|no_reply:${row.message_id}`)) continue;
         ran += await this.runEvent({ kind: 'no_staff_reply', ticketId: row.ticket_id, key: `no_reply:${row.message_id}`, origin: 'system', ruleId: rule.id });
       }
     }
