@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import {
+  RULES_MAX,
   TAGS_MAX,
   type Rule,
   type RuleAction,
@@ -151,7 +152,7 @@ export class SupportRulesService {
       let row: SupportRuleRow | undefined;
       if (id === null) {
         const [n] = await tx.select({ n: count() }).from(supportRules);
-        if (Number(n?.n ?? 0) >= 100) throw unprocessable('At most 100 rules', 'TOO_MANY_RULES');
+        if (Number(n?.n ?? 0) >= RULES_MAX) throw unprocessable(`At most ${RULES_MAX} rules`, 'TOO_MANY_RULES');
         [row] = await tx
           .insert(supportRules)
           .values({ name: body.name, enabled: body.enabled, trigger: body.trigger, conditions: body.conditions, actions: body.actions, createdBy: staffId })
