@@ -9,6 +9,9 @@ ARG NODE_IMAGE=node:20-bookworm-slim
 
 # 1. Build: every dependency (TypeScript, Vite), then the server and the web app, then drop dev dependencies.
 FROM ${NODE_IMAGE} AS build
+# The embedded database (PGlite, about 21 MB) is left out: an image is run against PostgreSQL, as compose
+# does. EMBEDDED_DATABASE=1 keeps it, for one container with its data on a volume at /data.
+ARG EMBEDDED_DATABASE=0
 # argon2 compiles its native addon at install (its prebuilt binaries do not match); the slim image has no compiler.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
@@ -17,9 +20,18 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY . .
+# Then leave out of the run stage what Node never loads at run time: type declarations, source maps,
+# TypeScript sources, package docs and tests, and OpenTelemetry's ES builds for bundlers (Node loads
+# its CommonJS build); licences stay. Decision 0270 has the sizes.
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund \
- && rm -rf node_modules/.cache
+ && rm -rf node_modules/.cache \
+ && find node_modules -type f \( -name '*.d.ts' -o -name '*.d.cts' -o -name '*.d.mts' -o -name '*.map' \
+      -o -name '*.ts' -o -name '*.tsx' -o -iname 'README*' -o -iname 'CHANGELOG*' -o -iname 'HISTORY*' -o -name '*.markdown' \) -delete \
+ && find node_modules -type d \( -name test -o -name tests -o -name __tests__ -o -name benchmark -o -name benchmarks \) -path 'node_modules/*/*' -prune -exec rm -rf {} + \
+ && find node_modules/@opentelemetry -type d \( -path '*/build/esm' -o -path '*/build/esnext' \) -prune -exec rm -rf {} + \
+ && find dist -type f -name '*.map' -delete \
+ && if [ "$EMBEDDED_DATABASE" != 1 ]; then rm -rf node_modules/@electric-sql; fi
 
 # 2. Run: production dependencies, the build and the migrations, as the unprivileged `node` user.
 FROM ${NODE_IMAGE}

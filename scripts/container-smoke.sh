@@ -100,6 +100,16 @@ say "image localhost/olympus:latest: $(( SIZE_BYTES / 1000000 )) MB ($(( (SIZE_B
 [ "$(podman image inspect --format '{{.Config.User}}' localhost/olympus:latest)" = node ] || fail "the image does not run as the node user"
 podman image inspect --format '{{json .Config.Healthcheck}}' localhost/olympus:latest | grep -q readyz || fail "no HEALTHCHECK on /readyz"
 say "runs as user: node; HEALTHCHECK: /readyz; STOPSIGNAL: $(podman image inspect --format '{{.Config.StopSignal}}' localhost/olympus:latest)"
+# Without DATABASE_URL the default image (no embedded database) must say so and stop, not hang.
+NO_DB=$(podman run --rm "${ULIMITS[@]}" -e ALLOW_SANDBOX=1 -e JWT_SECRET="$(node -p 'require("crypto").randomBytes(32).toString("hex")')" \
+  localhost/olympus:latest 2>&1 | grep -v 'level=error' || true)
+printf '%s\n' "$NO_DB" | grep -q 'set DATABASE_URL to a PostgreSQL database' || { printf '%s\n' "$NO_DB" | tail -20; fail "no clear message without DATABASE_URL"; }
+say "without DATABASE_URL the image stops with: $(printf '%s\n' "$NO_DB" | grep -o 'This build has no embedded database[^:]*')"
+# Traces load in the image as built (the Dockerfile trims OpenTelemetry's bundler builds).
+TRACING=$(podman run --rm "${ULIMITS[@]}" -e OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:9 localhost/olympus:latest node -e \
+  "import('/app/dist/server/tracing/start.js').then((m) => m.startTracing()).then((stop) => { console.log('tracing started'); return stop(); })" 2>&1 | grep -v 'level=error' || true)
+printf '%s\n' "$TRACING" | grep -q 'tracing started' || { printf '%s\n' "$TRACING" | tail -20; fail "OpenTelemetry does not load in the image"; }
+say "OpenTelemetry loads in the image (OTEL_EXPORTER_OTLP_ENDPOINT set)"
 
 # 3. compose.yaml, as shipped, with its .env --------------------------------------------------------
 mkdir -p "$WORK/project/deploy"

@@ -20,8 +20,10 @@ import { registerNotificationsModule } from './modules/notifications/notificatio
 import { registerPaymentsModule } from './modules/payments/payments.module.js';
 import { registerPrivacyModule } from './modules/privacy/privacy.module.js';
 import { registerReceiptsModule } from './modules/receipts/receipts.module.js';
+import { registerSupportSlaModule } from './modules/support-sla/support-sla.module.js';
 import { registerSupportRulesModule } from './modules/support-rules/support-rules.module.js';
 import { registerStatusModule } from './modules/status/status.module.js';
+import { registerSupportReportsModule } from './modules/support-reports/support-reports.module.js';
 import { registerTicketsModule } from './modules/tickets/tickets.module.js';
 import { registerTwoFactorModule } from './modules/two-factor/two-factor.module.js';
 import { registerUsersModule } from './modules/users/users.module.js';
@@ -50,6 +52,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerTicketsModule(api, ctx);
     registerSupportRulesModule(api, ctx);
     registerHelpModule(api, ctx);
+    registerSupportSlaModule(api, ctx);
+    registerSupportReportsModule(api, ctx);
     registerCreditsModule(api, ctx);
     registerReceiptsModule(api, ctx);
     registerApiKeysModule(api, ctx, guards.apiKeys);

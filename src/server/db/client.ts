@@ -49,6 +49,10 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
  * loopback socket by pglite-socket, so the ORM, the job queue and every query share one code path
  * (docs/decisions/0002-one-code-path-for-pglite-and-postgresql.md).
  */
+/** Said at start-up by a build without the embedded database (the default container image). */
+export const EMBEDDED_DATABASE_MISSING =
+  'This build has no embedded database (a container image built without EMBEDDED_DATABASE=1): set DATABASE_URL to a PostgreSQL database.';
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const poolSize = options.poolSize ?? 10;
   if (options.databaseUrl) {
@@ -66,7 +70,13 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
 
   // Loaded only for the embedded database: a server on PostgreSQL never loads PGlite's code.
-  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]);
+  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]).catch(
+    (err: NodeJS.ErrnoException) => {
+      // The container image leaves PGlite out unless built with EMBEDDED_DATABASE=1 (decision 0270).
+      if (err.code === 'ERR_MODULE_NOT_FOUND') throw new Error(EMBEDDED_DATABASE_MISSING, { cause: err });
+      throw err;
+    },
+  );
   const memory = options.dataDir === 'memory://';
   const pgliteDir = memory ? undefined : path.join(options.dataDir, 'pglite');
   if (pgliteDir) mkdirSync(pgliteDir, { recursive: true });

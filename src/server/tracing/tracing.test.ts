@@ -27,15 +27,24 @@ interface OtlpSpan {
   attributes?: { key: string; value: { stringValue?: string; intValue?: string | number } }[];
 }
 
-/** An OTLP/HTTP receiver: POST /v1/traces with the JSON encoding; keeps every span. */
-async function startReceiver(): Promise<{ url: string; spans: OtlpSpan[]; posts: () => number; close: () => Promise<void> }> {
+/**
+ * An OTLP/HTTP receiver: POST /v1/traces. Keeps every span of the JSON encoding; counts the posts in
+ * the protobuf encoding (the default) without decoding them.
+ */
+async function startReceiver(): Promise<{ url: string; spans: OtlpSpan[]; posts: () => number; protobufPosts: () => number; close: () => Promise<void> }> {
   const spans: OtlpSpan[] = [];
   let posts = 0;
+  let protobufPosts = 0;
   const server: Server = createServer((req, res) => {
     let body = '';
     req.setEncoding('utf8');
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
+      if (req.method === 'POST' && req.url === '/v1/traces' && String(req.headers['content-type']) === 'application/x-protobuf' && body.length > 0) {
+        protobufPosts++;
+        res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+        return;
+      }
       if (req.method !== 'POST' || req.url !== '/v1/traces' || !String(req.headers['content-type']).includes('json')) {
         res.writeHead(415).end();
         return;
@@ -48,7 +57,7 @@ async function startReceiver(): Promise<{ url: string; spans: OtlpSpan[]; posts:
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}`, spans, posts: () => posts, close: () => new Promise((r) => server.close(() => r())) };
+  return { url: `http://127.0.0.1:${port}`, spans, posts: () => posts, protobufPosts: () => protobufPosts, close: () => new Promise((r) => server.close(() => r())) };
 }
 
 /** A user's webhook receiver: answers 200 and keeps the bodies. */
@@ -243,6 +252,19 @@ describe.each(ENGINES)('traces on %s', (engine) => {
     } finally {
       await receiver.close();
       await hooks.close();
+    }
+  }, 600_000);
+
+  it('exports in the protobuf encoding when no protocol is named', async () => {
+    const receiver = await startReceiver();
+    try {
+      const server = (running = await startServer({ ...storage.env, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, OTEL_BSP_SCHEDULE_DELAY: '200' }));
+      expect((await api(server.url, 'GET', '/api/status')).status).toBe(200);
+      await until('a protobuf export', () => receiver.protobufPosts() > 0);
+      expect(receiver.posts()).toBe(0);
+      expect(await stopServer(server)).toBe(0);
+    } finally {
+      await receiver.close();
     }
   }, 600_000);
 

@@ -14,6 +14,7 @@ export const NOTIFICATION_EVENTS = [
   'exchange.finished',
   'reward.claimed',
   'ticket.reply',
+  'ticket.sla_breached',
   /** A ticket closed automatically after it stayed resolved: please rate the answer (docs/decisions/0294). */
   'ticket.rating_request',
   'order.fulfilled',
@@ -42,6 +43,7 @@ export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
   'exchange.finished': 'Exchange finished, reward ready',
   'reward.claimed': 'Reward claimed',
   'ticket.reply': 'Support replied to a ticket',
+  'ticket.sla_breached': 'A ticket passed its SLA target (staff)',
   'ticket.rating_request': 'Rate a closed ticket',
   'order.fulfilled': 'Order fulfilled',
   'order.refunded': 'Order refunded',
@@ -61,6 +63,16 @@ export const NOTIFICATION_CHANNEL_LABELS: Record<NotificationChannel, string> = 
   telegram: 'Telegram',
   discord: 'Discord',
 };
+
+/**
+ * Events only staff (support and admin) can get: the preferences matrix lists them for staff accounts
+ * only (docs/decisions/0293).
+ */
+export const STAFF_NOTIFICATION_EVENTS: readonly NotificationEvent[] = ['ticket.sla_breached'];
+/** The events an account of this role sees in its preferences matrix. */
+export function notificationEventsFor(role: string): readonly NotificationEvent[] {
+  return role === 'support' || role === 'admin' ? NOTIFICATION_EVENTS : NOTIFICATION_EVENTS.filter((e) => !STAFF_NOTIFICATION_EVENTS.includes(e));
+}
 
 /** Security events always reach email and the in-app centre; only the chat channels can be chosen for them. */
 export const isSecurityEvent = (event: NotificationEvent): boolean => event.startsWith('security.');

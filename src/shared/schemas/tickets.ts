@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SLA_QUEUE_FILTERS, ticketSlaSchema } from './support-sla.js';
 import { idParamsSchema, multiline, pageShape, paginationQuerySchema, uuidSchema } from './common.js';
 
 export const TICKET_STATUSES = ['open', 'pending', 'resolved', 'closed'] as const;
@@ -90,6 +91,8 @@ export const staffTicketListQuerySchema = ticketListQuerySchema.extend({
   assigned: z.enum(['me', 'unassigned', 'any']).default('any'),
   /** Only this user's tickets (operator console, user detail). */
   userId: uuidSchema.optional(),
+  /** Only tickets with a target breached or due within a business hour (docs/decisions/0293). */
+  sla: z.enum(SLA_QUEUE_FILTERS).optional(),
 });
 export type StaffTicketListQuery = z.input<typeof staffTicketListQuerySchema>;
 
@@ -153,6 +156,8 @@ export const ticketSchema = z
     /** Staff labels (docs/decisions/0294); absent in what requesters get. */
     tags: z.array(z.string()).optional(),
     messages: z.array(ticketMessageSchema).optional(),
+    /** Staff views only: the first-response and resolution targets in business time (docs/decisions/0293). */
+    sla: ticketSlaSchema.optional(),
   })
   .meta({ id: 'Ticket' });
 export type Ticket = z.infer<typeof ticketSchema>;

@@ -4,7 +4,7 @@ import {
   defaultPreference,
   isLockedCell,
   NOTIFICATION_CHANNELS,
-  NOTIFICATION_EVENTS,
+  notificationEventsFor,
   type ChannelState,
   type Notification,
   type NotificationChannel,
@@ -270,7 +270,9 @@ export class NotificationsService {
     const db = this.deps.database.db;
     const overrides = await db.select().from(notificationPreferences).where(eq(notificationPreferences.userId, userId));
     const mail = await readMailPreferences(db, userId);
-    const matrix = NOTIFICATION_EVENTS.map((event) => {
+    const [account] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId)).limit(1);
+    // Staff-only events (an SLA breach) are listed for support and admin accounts only (docs/decisions/0293).
+    const matrix = notificationEventsFor(account?.role ?? 'user').map((event) => {
       const channels = {} as NotificationPreferences['matrix'][number]['channels'];
       for (const channel of NOTIFICATION_CHANNELS) {
         const locked = isLockedCell(event, channel);

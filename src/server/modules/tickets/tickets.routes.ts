@@ -28,6 +28,7 @@ import {
 } from '#shared/schemas/tickets.js';
 import type { AppContext } from '#server/context.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
+import { withSla } from '#server/modules/support-sla/sla-state.js';
 import { ruleEventSink } from '#server/modules/support-rules/support-rules.service.js';
 import { AttachmentStore, checkUpload, downloadHeaders } from './attachments.js';
 import { requesterContext } from './requester-context.js';
@@ -130,7 +131,11 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
   api.get(
     '/staff/tickets',
     { config: staff, schema: { tags, summary: 'All tickets, filtered', security, querystring: staffTicketListQuerySchema, response: { 200: ticketListResponseSchema, ...errorResponses } } },
-    async (request) => service.listAll(request.query, { userId: request.auth!.userId! }),
+    // SLA state per ticket (support-sla module, docs/decisions/0293).
+    async (request) => {
+      const list = await service.listAll(request.query, { userId: request.auth!.userId! });
+      return { ...list, tickets: await withSla(ctx.database.db, list.tickets) };
+    },
   );
 
   api.get(
@@ -229,7 +234,8 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
   api.get(
     '/staff/tickets/:id',
     { config: staff, schema: { tags, summary: 'Any ticket with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
-    async (request) => ({ ticket: await service.getAny(request.params.id) }),
+    // SLA state of the ticket (support-sla module, docs/decisions/0293).
+    async (request) => ({ ticket: (await withSla(ctx.database.db, [await service.getAny(request.params.id)]))[0]! }),
   );
 
   api.get(

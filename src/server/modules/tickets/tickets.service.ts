@@ -22,6 +22,8 @@ import type { NotificationsService } from '#server/modules/notifications/notific
 import { ticketReplyNotice } from '#server/modules/notifications/notices.js';
 import type { AttachmentStore, CheckedFile } from './attachments.js';
 import { ticketAttachments, ticketCannedReplies, ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
+import type { SlaQueueFilter } from '#shared/schemas/support-sla.js';
+import { slaQueueCondition } from '#server/modules/support-sla/sla-state.js';
 
 /** Who asks: a signed-in user or a guest. Staff act on every ticket. */
 export type Requester = { kind: 'user'; userId: string } | { kind: 'guest'; guestId: string };
@@ -348,6 +350,7 @@ export class TicketService {
     search?: string | undefined;
     assigned: 'me' | 'unassigned' | 'any';
     userId?: string | undefined;
+    sla?: SlaQueueFilter | undefined;
     page: number;
     pageSize: number;
   }, staff: StaffMember): Promise<TicketListResponse> {
@@ -357,6 +360,8 @@ export class TicketService {
       query.assigned === 'me' ? eq(tickets.assignedTo, staff.userId) : undefined,
       query.assigned === 'unassigned' ? isNull(tickets.assignedTo) : undefined,
       query.userId ? eq(tickets.userId, query.userId) : undefined,
+      // SLA "breached" / "due soon" (support-sla module, docs/decisions/0293).
+      query.sla ? await slaQueueCondition(this.db, query.sla) : undefined,
     ];
     if (query.search) {
       const pattern = likePattern(query.search);

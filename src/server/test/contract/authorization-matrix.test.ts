@@ -184,6 +184,8 @@ const MATRIX: Record<string, Row> = {
   'POST /api/staff/tickets/{id}/merge': { rule: 'staff', allowed: 'any', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/merge`, body: { sourceId: f.ticketId } }) },
   'GET /api/staff/tickets/staff-members': { rule: 'staff', request: p('/api/staff/tickets/staff-members') },
   'GET /api/staff/tickets/ratings': { rule: 'staff', request: p('/api/staff/tickets/ratings') },
+  'GET /api/staff/support/report': { rule: 'staff', request: p('/api/staff/support/report?from=2026-01-01&to=2026-01-31') },
+  'GET /api/staff/support/report.csv': { rule: 'staff', request: p('/api/staff/support/report.csv?from=2026-01-01&to=2026-01-31') },
   'GET /api/staff/ticket-replies': { rule: 'staff', request: p('/api/staff/ticket-replies') },
   'POST /api/staff/ticket-replies': { rule: 'staff', request: p('/api/staff/ticket-replies', { title: 'Matrix', body: 'A canned answer.' }) },
   'PUT /api/staff/ticket-replies/{id}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/ticket-replies/${await freshCannedReply(f)}`, body: { title: 'Matrix', body: 'Changed.' } }) },
@@ -196,6 +198,12 @@ const MATRIX: Record<string, Row> = {
   'GET /api/tickets/{id}/attachments/{attachmentId}': { rule: 'user', owned: true, request: async (f) => ({ path: `/api/tickets/${f.ticketId}/attachments/${await freshAttachment(f, 'user')}` }) },
   'GET /api/staff/tickets/{id}/attachments/{attachmentId}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/tickets/${f.ticketId}/attachments/${await freshAttachment(f, 'user')}` }) },
   'DELETE /api/staff/ticket-replies/{id}': { rule: 'staff', request: async (f) => ({ path: `/api/staff/ticket-replies/${await freshCannedReply(f)}` }) },
+  // Business hours and SLA targets (decision 0293): staff read, admins change.
+  'GET /api/staff/support/sla': { rule: 'staff', request: p('/api/staff/support/sla') },
+  'PUT /api/staff/support/sla/calendar': { rule: 'admin', request: p('/api/staff/support/sla/calendar', { timeZone: 'UTC', days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00' }) },
+  'POST /api/staff/support/sla/holidays': { rule: 'admin', request: async () => ({ path: '/api/staff/support/sla/holidays', body: { day: nextHolidayDay(), name: 'Matrix holiday' } }) },
+  'DELETE /api/staff/support/sla/holidays/{day}': { rule: 'admin', request: async (f) => ({ path: `/api/staff/support/sla/holidays/${await freshHoliday(f)}` }) },
+  'PUT /api/staff/support/sla/targets': { rule: 'admin', request: p('/api/staff/support/sla/targets', { targets: [{ priority: 'low', firstResponseMinutes: 960, resolutionMinutes: 4800 }] }) },
   // Support automation (decision 0294): staff tag tickets and read rules; admins change rules and auto-close.
   'PUT /api/staff/tickets/{id}/tags': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/tags`, body: { tags: ['matrix'] } }) },
   'GET /api/staff/support-rules': { rule: 'staff', request: p('/api/staff/support-rules') },
@@ -392,6 +400,20 @@ async function freshRule(f: Fixtures): Promise<string> {
 async function freshCannedReply(f: Fixtures): Promise<string> {
   const res = await call(currentApp, 'POST', '/api/staff/ticket-replies', { token: f.callers.admin.token, body: { title: uniqueName('canned'), body: 'A canned answer.' } });
   return res.json.reply._id as string;
+}
+
+let holidayCount = 0;
+/** A date no earlier request made a holiday. */
+function nextHolidayDay(): string {
+  holidayCount += 1;
+  return new Date(Date.UTC(2040, 0, holidayCount)).toISOString().slice(0, 10);
+}
+
+/** A holiday made by the admin for one DELETE. */
+async function freshHoliday(f: Fixtures): Promise<string> {
+  const day = nextHolidayDay();
+  await call(currentApp, 'POST', '/api/staff/support/sla/holidays', { token: f.callers.admin.token, body: { day, name: 'Matrix holiday' } });
+  return day;
 }
 
 /** The id of a second session of `user` (the resource owner), made for one DELETE. */

@@ -145,6 +145,11 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'GET /api/tickets/{id}/attachments/{attachmentId}': (f) => ({ path: { id: f.ticketId, attachmentId: '00000000-0000-4000-8000-000000000000' } }),
   'GET /api/staff/tickets/{id}/attachments/{attachmentId}': (f) => ({ path: { id: f.ticketId, attachmentId: '00000000-0000-4000-8000-000000000000' } }),
   'DELETE /api/staff/ticket-replies/{id}': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' } }),
+  // Business hours and SLA targets (decision 0293).
+  'PUT /api/staff/support/sla/calendar': () => ({ body: { timeZone: 'Europe/Berlin', days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00' } }),
+  'POST /api/staff/support/sla/holidays': () => ({ body: { day: '2041-05-01', name: 'Mutation holiday' } }),
+  'DELETE /api/staff/support/sla/holidays/{day}': () => ({ path: { day: '2041-05-02' } }),
+  'PUT /api/staff/support/sla/targets': () => ({ body: { targets: [{ priority: 'low', firstResponseMinutes: 960, resolutionMinutes: 4800 }] } }),
   'PUT /api/staff/tickets/{id}/tags': (f) => ({ path: { id: f.ticketId }, body: { tags: ['mutation'] } }),
   'POST /api/staff/support-rules': () => ({ body: MUTATION_RULE }),
   'PUT /api/staff/support-rules/{id}': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' }, body: MUTATION_RULE }),
@@ -238,6 +243,8 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'POST /api/admin/api-keys/{id}/revoke': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' } }),
   'GET /api/credits/ledger/{id}/receipt': (f) => ({ path: { id: f.ledgerEntryId } }),
   'GET /api/credits/ledger.csv': () => ({ query: { from: '2026-01-01', to: '2026-12-31' } }),
+  'GET /api/staff/support/report': () => ({ query: { from: '2026-01-01', to: '2026-01-31' } }),
+  'GET /api/staff/support/report.csv': () => ({ query: { from: '2026-01-01', to: '2026-01-31' } }),
   'GET /api/users/me/exports/{id}': (f) => ({ path: { id: f.exportId } }),
   'GET /api/users/me/exports/{id}/download': (f) => ({ path: { id: f.exportId } }),
   // The stream answers its one event and ends (no Accept: text/event-stream here).

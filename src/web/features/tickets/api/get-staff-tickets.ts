@@ -12,6 +12,8 @@ export interface StaffTicketFilters {
   priority: string;
   search: string;
   assigned: string;
+  /** '', 'breached' or 'due_soon' (docs/decisions/0293). */
+  sla?: string;
 }
 
 /** GET /api/staff/tickets: one page of the queue, filtered. */

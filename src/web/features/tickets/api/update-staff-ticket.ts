@@ -19,7 +19,7 @@ export function useUpdateStaffTicket(id: string) {
   return useMutation({
     mutationFn: (change: StaffTicketChange) => updateStaffTicket(id, change),
     onSuccess: (res) => {
-      client.setQueryData(ticketKeys.staffDetail(id), res);
+      client.setQueryData(ticketKeys.staffDetail(id), keepSla(res));
       void client.invalidateQueries({ queryKey: ticketKeys.ratings() });
       return client.invalidateQueries({ queryKey: [...ticketKeys.staff(), 'list'] });
     },
@@ -35,9 +35,17 @@ export function useStaffReply(id: string) {
   return useMutation({
     mutationFn: ({ message, internal }: { message: string; internal: boolean }) => updateStaffTicket(id, { kind: 'reply', message, internal }),
     onSuccess: (res) => {
-      client.setQueryData(ticketKeys.staffDetail(id), res);
+      client.setQueryData(ticketKeys.staffDetail(id), keepSla(res));
       void client.invalidateQueries({ queryKey: ticketKeys.ratings() });
       return client.invalidateQueries({ queryKey: [...ticketKeys.staff(), 'list'] });
     },
   });
+}
+
+/**
+ * A change's answer carries no SLA state (only the queue and the ticket's GET do: docs/decisions/0293);
+ * the badges keep the last known one until the next poll of the open ticket brings the new one.
+ */
+function keepSla(res: TicketResponse) {
+  return (old: TicketResponse | undefined): TicketResponse => (res.ticket.sla || !old?.ticket.sla ? res : { ticket: { ...res.ticket, sla: old.ticket.sla } });
 }

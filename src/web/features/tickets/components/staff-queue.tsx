@@ -20,6 +20,7 @@ import { useUploadStaffAttachment } from '../api/upload-attachment';
 import { useStaffReply, useUpdateStaffTicket, type StaffTicketChange } from '../api/update-staff-ticket';
 import { CannedRepliesPanel } from './canned-replies-panel';
 import { firstResponseLabel } from './first-response';
+import { SlaBadges } from './sla-badges';
 import { TicketStatusBadge } from './ticket-status-badge';
 import { TagList, TicketTags } from './ticket-tags';
 import { RequesterContextPanel } from './requester-context-panel';
@@ -30,9 +31,10 @@ const PAGE_SIZE = STAFF_PAGE_SIZE;
 
 /** Staff queue: every ticket, filtered, with answer, status and assignment (support and admin). */
 export function StaffQueue() {
-  const [filters, setFilters] = useState({ status: '', priority: '', search: '', assigned: 'any' });
+  const [filters, setFilters] = useState({ status: '', priority: '', search: '', assigned: 'any', sla: '' });
   const [page, setPage] = useState(1);
-  const [selectedId, setSelectedId] = useState<string | null>(null);
+  // A notice's link (?ticket=<id>, e.g. an SLA breach: docs/decisions/0293) opens that ticket.
+  const [selectedId, setSelectedId] = useState<string | null>(() => ticketFromLink());
   const client = useQueryClient();
 
   // The queue polls while no ticket is open; a changed filter or page asks at once (a new key).
@@ -44,7 +46,8 @@ export function StaffQueue() {
   const error = listQuery.isError ? (errorMessage(listQuery.error, 'Failed to load tickets')) : null;
 
   // The open ticket polls every 5 seconds; a failed poll keeps what is shown.
-  const selected = useStaffTicket(selectedId).data?.ticket ?? null;
+  const selectedQuery = useStaffTicket(selectedId);
+  const selected = selectedQuery.data?.ticket ?? null;
   const updateTicket = useUpdateStaffTicket(selectedId ?? '');
   const mergeTicket = useMergeTicket(selectedId ?? '');
   const reply = useStaffReply(selectedId ?? '');
@@ -108,6 +111,8 @@ export function StaffQueue() {
           download={downloadFile}
           actions={
             <>
+              {/* SLA targets, met and late ones too (docs/decisions/0293). */}
+              <SlaBadges ticket={selected} now={selectedQuery.dataUpdatedAt || now} showDone />
               <label className="inline-field">
                 <span>Status</span>
                 <select value={selected.status} onChange={(e) => void change({ status: e.target.value })}>
@@ -225,6 +230,15 @@ export function StaffQueue() {
             <option value="unassigned">Unassigned</option>
           </select>
         </label>
+        {/* SLA filter (docs/decisions/0293). */}
+        <label className="inline-field">
+          <span>SLA</span>
+          <select value={filters.sla} onChange={update('sla')}>
+            <option value="">Any</option>
+            <option value="breached">Breached</option>
+            <option value="due_soon">Due within a business hour</option>
+          </select>
+        </label>
       </form>
 
       <QueryState data={list} error={error} loading="Loading tickets…" isEmpty={(l) => l.tickets.length === 0} empty="No tickets match these filters.">
@@ -250,6 +264,9 @@ export function StaffQueue() {
                       {firstResponseLabel(ticket, now) && <span className={ticket.firstResponseAt ? 'muted' : 'waiting'}> · {firstResponseLabel(ticket, now)}</span>}
                       {ticket.mergedInto && <span className="muted"> · merged into #{ticket.mergedInto.number}</span>}
                     </span>
+                    <span className="ticket-row-sla">
+                      <SlaBadges ticket={ticket} now={now} />
+                    </span>
                     {ticket.tags && ticket.tags.length > 0 && <TagList tags={ticket.tags} />}
                   </button>
                 </li>
@@ -261,4 +278,10 @@ export function StaffQueue() {
       </QueryState>
     </section>
   );
+}
+
+/** The ticket id in the page's `?ticket=` (a notice's link), when it looks like one. */
+function ticketFromLink(): string | null {
+  const id = new URLSearchParams(window.location.search).get('ticket');
+  return id && /^[0-9a-f-]{36}$/i.test(id) ? id : null;
 }

@@ -1,0 +1,317 @@
+import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { supportReportQuerySchema, type Attainment, type SupportReport } from '#shared/schemas/support-reports';
+import { TextField } from '#web/components/ui/forms';
+import { QueryState } from '#web/components/ui/query-state';
+import { errorMessage } from '#web/lib/api-client';
+import { useDownloadSupportReportCsv } from '../api/download-support-report';
+import { useSupportReport, type ReportRange } from '../api/get-support-report';
+import './support-reports.css';
+
+const DAY = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** The last 8 weeks up to today (UTC), both days included. */
+export function defaultRange(now = Date.now()): ReportRange {
+  return { from: isoDay(now - 55 * DAY), to: isoDay(now) };
+}
+
+/** Business minutes as people read them: "45 min", "8 h 30 min"; a dash when nothing was measured. */
+export function formatMinutes(minutes: number | null): string {
+  if (minutes === null) return '—';
+  const whole = Math.round(minutes);
+  if (whole === 0) return minutes > 0 ? '< 1 min' : '0 min';
+  const h = Math.floor(whole / 60);
+  const m = whole % 60;
+  if (h === 0) return `${m} min`;
+  return m === 0 ? `${h} h` : `${h} h ${m} min`;
+}
+
+const percent = (a: Attainment) => (a.percent === null ? '—' : `${a.percent}%`);
+const metOf = (a: Attainment) => (a.counted === 0 ? 'nothing decided yet' : `${a.met} of ${a.counted}`);
+/** "75% (3 of 4)"; a dash alone when nothing is decided. */
+const slaCell = (a: Attainment) => (a.counted === 0 ? '—' : `${percent(a)} (${metOf(a)})`);
+const rating = (v: number | null) => (v === null ? '—' : v.toFixed(2));
+
+/** Staff console → Reports: the desk's figures over a range of days (docs/support-reports.md). */
+export function SupportReportsPanel() {
+  const ids = useId();
+  const [draft, setDraft] = useState<ReportRange>(() => defaultRange());
+  const [range, setRange] = useState<ReportRange>(draft);
+  const [formError, setFormError] = useState<string | null>(null);
+  const report = useSupportReport(range);
+  const download = useDownloadSupportReportCsv();
+
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const parsed = supportReportQuerySchema.safeParse(draft);
+    if (!parsed.success) {
+      setFormError(parsed.error.issues[0]?.message ?? 'Check the dates');
+      return;
+    }
+    setFormError(null);
+    setRange(parsed.data);
+  }
+
+  return (
+    <section className="admin-panel stack support-reports" aria-labelledby={`${ids}-title`}>
+      <h2 id={`${ids}-title`}>Support reports</h2>
+      <form className="support-reports-form" onSubmit={submit} aria-label="Report range" noValidate>
+        <TextField label="From" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} required />
+        <TextField label="To" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} required error={formError} errorAlert />
+        <div className="cluster support-reports-actions">
+          <button type="submit" className="btn btn-primary">
+            Show report
+          </button>
+          <button type="button" className="btn btn-ghost" onClick={() => download.mutate(range)} disabled={download.isPending}>
+            {download.isPending ? 'Preparing…' : 'Download CSV'}
+          </button>
+        </div>
+      </form>
+      <p className="field-note">
+        Tickets created from {range.from} to {range.to} (UTC, both days included). Times are business hours of the desk&apos;s calendar.
+      </p>
+      {download.isError && (
+        <p className="field-error" role="alert">
+          {errorMessage(download.error, 'Could not download the CSV')}
+        </p>
+      )}
+      <QueryState
+        data={report.data}
+        loading="Loading the report…"
+        error={report.isError ? errorMessage(report.error, 'Failed to load the report') : null}
+        onRetry={() => void report.refetch()}
+        isEmpty={(r) => r.tickets === 0 && r.weeks.every((w) => w.resolved === 0)}
+        empty="No tickets were created in this range. Pick other days."
+      >
+        {(r) => <ReportView report={r} busy={report.isFetching} />}
+      </QueryState>
+    </section>
+  );
+}
+
+/** Everything one report shows; `busy` while the next range loads over it. */
+export function ReportView({ report: r, busy = false }: { report: SupportReport; busy?: boolean }) {
+  return (
+    <div className="stack" aria-busy={busy || undefined}>
+      <dl className="support-figures" aria-label="Summary">
+        <Figure label="Tickets" value={String(r.tickets)} />
+        <Figure label="Resolved" value={String(r.resolved)} />
+        <Figure label="First response, median" value={formatMinutes(r.firstResponse.medianMinutes)} note={`90th percentile ${formatMinutes(r.firstResponse.p90Minutes)}`} />
+        <Figure label="Resolution, median" value={formatMinutes(r.resolution.medianMinutes)} note={`90th percentile ${formatMinutes(r.resolution.p90Minutes)}`} />
+        <Figure label="First response SLA" value={percent(r.sla.firstResponse)} note={metOf(r.sla.firstResponse)} />
+        <Figure label="Resolution SLA" value={percent(r.sla.resolution)} note={metOf(r.sla.resolution)} />
+        <Figure label="Average rating" value={rating(r.ratings.average)} note={`${r.ratings.count} rated`} />
+      </dl>
+
+      <WeeklyChart weeks={r.weeks} />
+      <Table caption="Weekly (ISO weeks, Monday to Sunday, UTC)">
+        <thead>
+          <tr>
+            <th scope="col">Week</th>
+            <th scope="col" className="num">Opened</th>
+            <th scope="col" className="num">Resolved</th>
+            <th scope="col" className="num">Median first response</th>
+            <th scope="col" className="num">First response SLA</th>
+            <th scope="col" className="num">Resolution SLA</th>
+          </tr>
+        </thead>
+        <tbody>
+          {r.weeks.map((w) => (
+            <tr key={w.weekStart}>
+              <th scope="row" data-label="Week">
+                {w.isoWeek} <span className="muted">from {w.weekStart}</span>
+              </th>
+              <Num label="Opened">{w.opened}</Num>
+              <Num label="Resolved">{w.resolved}</Num>
+              <Num label="Median first response">{formatMinutes(w.firstResponseMedianMinutes)}</Num>
+              <Num label="First response SLA">{percent(w.firstResponse)}</Num>
+              <Num label="Resolution SLA">{percent(w.resolution)}</Num>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+
+      <Table caption="SLA by priority">
+        <thead>
+          <tr>
+            <th scope="col">Priority</th>
+            <th scope="col" className="num">Tickets</th>
+            <th scope="col" className="num">First response SLA</th>
+            <th scope="col" className="num">Resolution SLA</th>
+          </tr>
+        </thead>
+        <tbody>
+          {r.sla.byPriority.map((p) => (
+            <tr key={p.priority}>
+              <th scope="row" data-label="Priority">
+                {p.priority}
+              </th>
+              <Num label="Tickets">{p.tickets}</Num>
+              <Num label="First response SLA">{slaCell(p.firstResponse)}</Num>
+              <Num label="Resolution SLA">{slaCell(p.resolution)}</Num>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+
+      <div className="grid-2 grid support-reports-pair">
+        <Table caption="By tag" compact>
+          <thead>
+            <tr>
+              <th scope="col">Tag</th>
+              <th scope="col" className="num">Tickets</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.byTag.map((t) => (
+              <tr key={t.tag ?? '\u0000untagged'}>
+                <th scope="row" data-label="Tag">
+                  {t.tag ?? <em>Untagged</em>}
+                </th>
+                <Num label="Tickets">{t.tickets}</Num>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+        <Table caption="Ratings" compact>
+          <thead>
+            <tr>
+              <th scope="col">Stars</th>
+              <th scope="col" className="num">Tickets</th>
+            </tr>
+          </thead>
+          <tbody>
+            {[...r.ratings.stars].reverse().map((s) => (
+              <tr key={s.stars}>
+                <th scope="row" data-label="Stars">
+                  {s.stars} {s.stars === 1 ? 'star' : 'stars'}
+                </th>
+                <Num label="Tickets">{s.count}</Num>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      </div>
+
+      <Table caption="By assignee">
+        <thead>
+          <tr>
+            <th scope="col">Assignee</th>
+            <th scope="col" className="num">Tickets</th>
+            <th scope="col" className="num">Median first response</th>
+            <th scope="col" className="num">Resolved</th>
+            <th scope="col" className="num">Average rating</th>
+          </tr>
+        </thead>
+        <tbody>
+          {r.byAssignee.map((a) => (
+            <tr key={a.assigneeId ?? 'unassigned'}>
+              <th scope="row" data-label="Assignee">
+                {a.assigneeId === null ? <em>Unassigned</em> : (a.name ?? 'Former account')}
+              </th>
+              <Num label="Tickets">{a.tickets}</Num>
+              <Num label="Median first response">{formatMinutes(a.firstResponseMedianMinutes)}</Num>
+              <Num label="Resolved">{a.resolved}</Num>
+              <Num label="Average rating">{a.ratings === 0 ? '—' : `${rating(a.averageRating)} (${a.ratings})`}</Num>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </div>
+  );
+}
+
+function Figure({ label, value, note }: { label: string; value: string; note?: string }) {
+  return (
+    <div className="support-figure">
+      <dt>{label}</dt>
+      <dd>
+        <span className="support-figure-value">{value}</span>
+        {note && <span className="muted support-figure-note">{note}</span>}
+      </dd>
+    </div>
+  );
+}
+
+/**
+ * A table named by the heading above it (a caption would be squeezed when the rows turn into cards);
+ * `compact` (two short columns) stays a table at any width instead of turning into cards.
+ */
+function Table({ caption, compact = false, children }: { caption: string; compact?: boolean; children: ReactNode }) {
+  const id = useId();
+  const table = (
+    <table className="rtable" aria-labelledby={id}>
+      {children}
+    </table>
+  );
+  return (
+    <div className="support-table">
+      <h3 id={id}>{caption}</h3>
+      {compact ? table : <div className="rtable-wrap">{table}</div>}
+    </div>
+  );
+}
+
+function Num({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <td className="num" data-label={label}>
+      {children}
+    </td>
+  );
+}
+
+/**
+ * Opened and resolved per week as paired bars in an inline SVG. Its title and description say the
+ * totals and the busiest week in words; the weekly table under it holds every figure.
+ */
+export function WeeklyChart({ weeks }: { weeks: SupportReport['weeks'] }) {
+  const id = useId();
+  const width = 640;
+  const height = 160;
+  const max = Math.max(1, ...weeks.flatMap((w) => [w.opened, w.resolved]));
+  const slot = width / Math.max(weeks.length, 1);
+  const bar = slot * 0.35;
+  const opened = weeks.reduce((s, w) => s + w.opened, 0);
+  const resolved = weeks.reduce((s, w) => s + w.resolved, 0);
+  const busiest = weeks.reduce<SupportReport['weeks'][number] | null>((b, w) => (b === null || w.opened > b.opened ? w : b), null);
+  const description =
+    weeks.length === 0
+      ? 'No weeks in this range.'
+      : `${weeks.length} weeks from ${weeks[0]!.isoWeek} to ${weeks.at(-1)!.isoWeek}: ${opened} opened and ${resolved} resolved in all` +
+        (busiest && busiest.opened > 0 ? `; the most opened in one week was ${busiest.opened}, in ${busiest.isoWeek}.` : '.');
+  return (
+    <figure className="support-chart">
+      <svg viewBox={`0 0 ${width} ${height + 2}`} role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`} preserveAspectRatio="none">
+        <title id={`${id}-title`}>Tickets opened and resolved per week</title>
+        <desc id={`${id}-desc`}>{description}</desc>
+        {weeks.map((w, i) => {
+          const ho = Math.round((w.opened / max) * height);
+          const hr = Math.round((w.resolved / max) * height);
+          const x = i * slot + slot * 0.13;
+          return (
+            <g key={w.weekStart}>
+              <rect x={x} y={height - ho} width={bar} height={ho} className="support-chart-opened">
+                <title>{`${w.isoWeek}: ${w.opened} opened`}</title>
+              </rect>
+              <rect x={x + bar + slot * 0.04} y={height - hr} width={bar} height={hr} className="support-chart-resolved">
+                <title>{`${w.isoWeek}: ${w.resolved} resolved`}</title>
+              </rect>
+            </g>
+          );
+        })}
+        <line x1="0" x2={width} y1={height + 1} y2={height + 1} className="support-chart-axis" />
+      </svg>
+      <figcaption className="cluster">
+        <span>
+          <span className="support-chart-key support-chart-opened" aria-hidden="true" /> Opened
+        </span>
+        <span>
+          <span className="support-chart-key support-chart-resolved" aria-hidden="true" /> Resolved
+        </span>
+        <span className="muted">
+          per ISO week, {weeks[0]?.weekStart ?? ''} to {weeks.at(-1)?.weekStart ?? ''} (Mondays); tallest bar {max}
+        </span>
+      </figcaption>
+    </figure>
+  );
+}
