@@ -21,6 +21,7 @@ import { registerPaymentsModule } from './modules/payments/payments.module.js';
 import { registerPrivacyModule } from './modules/privacy/privacy.module.js';
 import { registerReceiptsModule } from './modules/receipts/receipts.module.js';
 import { registerSupportSlaModule } from './modules/support-sla/support-sla.module.js';
+import { registerSupportRulesModule } from './modules/support-rules/support-rules.module.js';
 import { registerStatusModule } from './modules/status/status.module.js';
 import { registerSupportReportsModule } from './modules/support-reports/support-reports.module.js';
 import { registerTicketsModule } from './modules/tickets/tickets.module.js';
@@ -49,6 +50,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerAccountClosureModule(api, ctx, auth);
     registerConnectionsModule(api, ctx);
     registerTicketsModule(api, ctx);
+    registerSupportRulesModule(api, ctx);
     registerHelpModule(api, ctx);
     registerSupportSlaModule(api, ctx);
     registerSupportReportsModule(api, ctx);

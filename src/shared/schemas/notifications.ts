@@ -15,6 +15,8 @@ export const NOTIFICATION_EVENTS = [
   'reward.claimed',
   'ticket.reply',
   'ticket.sla_breached',
+  /** A ticket closed automatically after it stayed resolved: please rate the answer (docs/decisions/0294). */
+  'ticket.rating_request',
   'order.fulfilled',
   'order.refunded',
   'charge.succeeded',
@@ -42,6 +44,7 @@ export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
   'reward.claimed': 'Reward claimed',
   'ticket.reply': 'Support replied to a ticket',
   'ticket.sla_breached': 'A ticket passed its SLA target (staff)',
+  'ticket.rating_request': 'Rate a closed ticket',
   'order.fulfilled': 'Order fulfilled',
   'order.refunded': 'Order refunded',
   'charge.succeeded': 'Charge through the API',
@@ -86,7 +89,7 @@ export function isLockedCell(event: NotificationEvent, channel: NotificationChan
  * mail where the product always sent one; the chat apps for what someone waits for.
  */
 const QUIET: NotificationEvent[] = ['payment.detected', 'payment.confirming'];
-const MAILED: NotificationEvent[] = ['payment.credited', 'ticket.reply', 'order.fulfilled', 'order.refunded', 'webhook.disabled', 'balance.low'];
+const MAILED: NotificationEvent[] = ['payment.credited', 'ticket.reply', 'ticket.rating_request', 'order.fulfilled', 'order.refunded', 'webhook.disabled', 'balance.low'];
 export function defaultPreference(event: NotificationEvent, channel: NotificationChannel): boolean {
   if (isLockedCell(event, channel)) return true;
   if (QUIET.includes(event)) return false;

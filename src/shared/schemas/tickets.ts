@@ -153,6 +153,8 @@ export const ticketSchema = z
     /** The ticket this one was merged into (it is closed and its messages are there). */
     mergedInto: z.object({ _id: z.string(), number: z.number().int() }).nullable(),
     rating: z.object({ score: z.number().int(), comment: z.string().nullable(), ratedAt: z.string() }).nullable(),
+    /** Staff labels (docs/decisions/0294); absent in what requesters get. */
+    tags: z.array(z.string()).optional(),
     messages: z.array(ticketMessageSchema).optional(),
     /** Staff views only: the first-response and resolution targets in business time (docs/decisions/0293). */
     sla: ticketSlaSchema.optional(),

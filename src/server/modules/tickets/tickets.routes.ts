@@ -29,6 +29,7 @@ import {
 import type { AppContext } from '#server/context.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { withSla } from '#server/modules/support-sla/sla-state.js';
+import { ruleEventSink } from '#server/modules/support-rules/support-rules.service.js';
 import { AttachmentStore, checkUpload, downloadHeaders } from './attachments.js';
 import { requesterContext } from './requester-context.js';
 import { TicketService, moveGuestTicketsToUser, type Requester } from './tickets.service.js';
@@ -55,7 +56,8 @@ function subjectKey(requester: Requester): string {
  */
 export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const service = new TicketService(ctx.database.db, ctx.webhookEvents, ctx.mail, new AttachmentStore(ctx.config.attachmentsDir), ctx.notifications);
+  // The last argument queues events for the automation rules (support-rules module, decision 0294).
+  const service = new TicketService(ctx.database.db, ctx.webhookEvents, ctx.mail, new AttachmentStore(ctx.config.attachmentsDir), ctx.notifications, ruleEventSink(ctx.jobs));
   ctx.guestLinkers.push(moveGuestTicketsToUser);
 
   for (const [prefix, auth, security] of [

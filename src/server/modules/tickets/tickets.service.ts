@@ -10,6 +10,7 @@ import type {
   TicketMessage,
   TicketRatingStats,
 } from '#shared/schemas/tickets.js';
+import { randomUUID } from 'node:crypto';
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, notFound, unprocessable } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
@@ -31,6 +32,21 @@ export interface StaffMember {
 }
 
 const STAFF_NAME = 'Olympus Support';
+
+/**
+ * Automation rules (docs/decisions/0294): a change that may trigger rules queues a ticket event in its own
+ * transaction. `origin` says who made the change; changes made by rules carry 'rule' and trigger nothing.
+ */
+export interface TicketEvent {
+  kind: 'ticket_created' | 'requester_message' | 'status_changed';
+  ticketId: string;
+  /** Unique per occurrence: a rule runs at most once per (rule, ticket, key). */
+  key: string;
+  origin: 'requester' | 'staff' | 'rule' | 'system';
+  /** The new status, for status_changed. */
+  status?: string;
+}
+export type TicketEventSink = (tx: Tx, event: TicketEvent) => Promise<void>;
 
 function ownedBy(requester: Requester): SQL {
   return requester.kind === 'user' ? eq(tickets.userId, requester.userId) : eq(tickets.guestId, requester.guestId);
@@ -76,6 +92,7 @@ async function toDtos(db: DbOrTx, rows: TicketRow[]): Promise<Ticket[]> {
     firstResponseAt: row.firstResponseAt?.toISOString() ?? null,
     mergedInto: row.mergedInto && targets.has(row.mergedInto) ? { _id: row.mergedInto, number: targets.get(row.mergedInto)! } : null,
     rating: row.rating !== null && row.ratedAt ? { score: row.rating, comment: row.ratingComment, ratedAt: row.ratedAt.toISOString() } : null,
+    tags: row.tags,
   }));
 }
 
@@ -108,7 +125,8 @@ async function messagesFor(db: DbOrTx, ticket: TicketRow, requesterName: string,
 
 async function withMessages(db: DbOrTx, row: TicketRow, viewer: Viewer): Promise<Ticket> {
   const [dto] = await toDtos(db, [row]);
-  return { ...dto!, messages: await messagesFor(db, row, dto!.requester.name, viewer) };
+  // Tags are staff labels (decision 0294): never shown to the requester.
+  return { ...dto!, tags: viewer === 'staff' ? dto!.tags : undefined, messages: await messagesFor(db, row, dto!.requester.name, viewer) };
 }
 
 /** What the audit log keeps of a ticket before and after a staff action. */
@@ -179,7 +197,19 @@ export class TicketService {
     private readonly mail?: MailService,
     private readonly files?: AttachmentStore,
     private readonly notifications?: NotificationsService,
+    /** Queues events for the automation rules (support-rules module, decision 0294). */
+    private readonly ruleEvents?: TicketEventSink,
   ) {}
+
+  /** Rule events of a change made by `origin`: the message it added, and its status change if any. */
+  private async emitRuleEvents(tx: Tx, before: TicketRow | null, after: TicketRow, origin: TicketEvent['origin'], messageId?: string): Promise<void> {
+    if (!this.ruleEvents) return;
+    if (before === null) await this.ruleEvents(tx, { kind: 'ticket_created', ticketId: after.id, key: `created:${after.id}`, origin });
+    else if (messageId && origin === 'requester') await this.ruleEvents(tx, { kind: 'requester_message', ticketId: after.id, key: `message:${messageId}`, origin });
+    if (before && before.status !== after.status) {
+      await this.ruleEvents(tx, { kind: 'status_changed', ticketId: after.id, key: `status:${after.id}:${randomUUID()}`, origin, status: after.status });
+    }
+  }
 
   /**
    * A requester attaches a checked file: it comes as a new message (the note, or "Attached <name>"),
@@ -193,6 +223,7 @@ export class TicketService {
       if (locked.status === 'closed') throw unprocessable('This ticket is closed. Open a new ticket to continue.', 'TICKET_CLOSED');
       const added = await addMessage(tx, locked, 'requester', requester.kind === 'user' ? requester.userId : null, note || `Attached ${file.filename}`, 'open');
       await tx.insert(ticketAttachments).values({ ticketId: locked.id, messageId: added.messageId, storageKey: key, filename: file.filename, contentType: file.contentType, size: file.bytes.length });
+      await this.emitRuleEvents(tx, locked, added.ticket, 'requester', added.messageId); // automation rules (decision 0294)
       return added.ticket;
     });
     return withMessages(this.db, row, 'requester');
@@ -269,14 +300,17 @@ export class TicketService {
         })
         .returning();
       const authorUserId = requester.kind === 'user' ? requester.userId : null;
-      return (await addMessage(tx, ticket!, 'requester', authorUserId, body.message, 'open')).ticket;
+      const created = (await addMessage(tx, ticket!, 'requester', authorUserId, body.message, 'open')).ticket;
+      await this.emitRuleEvents(tx, null, created, 'requester'); // automation rules (decision 0294)
+      return created;
     });
     return withMessages(this.db, row, 'requester');
   }
 
   async listMine(requester: Requester, query: { status?: string | undefined; page: number; pageSize: number }): Promise<TicketListResponse> {
     const where = and(ownedBy(requester), query.status ? eq(tickets.status, query.status) : undefined);
-    return this.page(where, query.page, query.pageSize);
+    const mine = await this.page(where, query.page, query.pageSize);
+    return { ...mine, tickets: mine.tickets.map((t) => ({ ...t, tags: undefined })) }; // staff labels stay with staff (decision 0294)
   }
 
   async getMine(requester: Requester, id: string): Promise<Ticket> {
@@ -290,7 +324,9 @@ export class TicketService {
       if (ticket.status === 'closed') {
         throw unprocessable('This ticket is closed. Open a new ticket to continue.', 'TICKET_CLOSED');
       }
-      return (await addMessage(tx, ticket, 'requester', requester.kind === 'user' ? requester.userId : null, message, 'open')).ticket;
+      const added = await addMessage(tx, ticket, 'requester', requester.kind === 'user' ? requester.userId : null, message, 'open');
+      await this.emitRuleEvents(tx, ticket, added.ticket, 'requester', added.messageId); // automation rules (decision 0294)
+      return added.ticket;
     });
     return withMessages(this.db, row, 'requester');
   }
@@ -300,12 +336,12 @@ export class TicketService {
     if (ticket.mergedInto && status === 'open') {
       throw unprocessable('This ticket was merged into another one: continue there.', 'TICKET_MERGED');
     }
-    const [row] = await this.db
-      .update(tickets)
-      .set({ status, updatedAt: sql`now()` })
-      .where(eq(tickets.id, ticket.id))
-      .returning();
-    return withMessages(this.db, row!, 'requester');
+    const row = await this.db.transaction(async (tx) => {
+      const [updated] = await tx.update(tickets).set({ status, updatedAt: sql`now()` }).where(eq(tickets.id, ticket.id)).returning();
+      await this.emitRuleEvents(tx, ticket, updated!, 'requester'); // automation rules (decision 0294)
+      return updated!;
+    });
+    return withMessages(this.db, row, 'requester');
   }
 
   async listAll(query: {
@@ -359,6 +395,7 @@ export class TicketService {
         // Metadata only: the audit log never copies what was written to or by a customer (docs/decisions/0234).
         after: { ...auditView(after), messageLength: message.length },
       });
+      await this.emitRuleEvents(tx, ticket, after, 'staff'); // automation rules: a status change (decision 0294)
       return after;
     });
     return withMessages(this.db, row, 'staff');
@@ -421,6 +458,7 @@ export class TicketService {
         before: auditView(ticket),
         after: auditView(updated!),
       });
+      await this.emitRuleEvents(tx, ticket, updated!, 'staff'); // automation rules (decision 0294)
       return updated!;
     });
     return withMessages(this.db, row, 'staff');

@@ -60,6 +60,9 @@ interface Row {
 
 const p = (path: string, body?: unknown) => () => ({ path, body });
 
+/** A rule that never matches (its subject condition), so the matrix's own tickets stay as they are. */
+const MATRIX_RULE = { name: 'Matrix rule', enabled: false, trigger: { type: 'ticket_created' }, conditions: [{ type: 'subject_contains', text: 'matrix-never-matches' }], actions: [{ type: 'add_tag', tag: 'matrix' }] };
+
 /** A campaign window that is valid whenever the suite runs (at most 366 days), the same for every request of a run. */
 const CAMPAIGN_STARTS_AT = new Date().toISOString();
 const CAMPAIGN_ENDS_AT = new Date(Date.now() + 300 * 86_400_000).toISOString();
@@ -201,6 +204,16 @@ const MATRIX: Record<string, Row> = {
   'POST /api/staff/support/sla/holidays': { rule: 'admin', request: async () => ({ path: '/api/staff/support/sla/holidays', body: { day: nextHolidayDay(), name: 'Matrix holiday' } }) },
   'DELETE /api/staff/support/sla/holidays/{day}': { rule: 'admin', request: async (f) => ({ path: `/api/staff/support/sla/holidays/${await freshHoliday(f)}` }) },
   'PUT /api/staff/support/sla/targets': { rule: 'admin', request: p('/api/staff/support/sla/targets', { targets: [{ priority: 'low', firstResponseMinutes: 960, resolutionMinutes: 4800 }] }) },
+  // Support automation (decision 0294): staff tag tickets and read rules; admins change rules and auto-close.
+  'PUT /api/staff/tickets/{id}/tags': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/tags`, body: { tags: ['matrix'] } }) },
+  'GET /api/staff/support-rules': { rule: 'staff', request: p('/api/staff/support-rules') },
+  'GET /api/staff/support-rules/runs': { rule: 'staff', request: p('/api/staff/support-rules/runs') },
+  'POST /api/staff/support-rules': { rule: 'admin', request: p('/api/staff/support-rules', MATRIX_RULE) },
+  'PUT /api/staff/support-rules/{id}': { rule: 'admin', request: async (f) => ({ path: `/api/staff/support-rules/${await freshRule(f)}`, body: MATRIX_RULE }) },
+  'PUT /api/staff/support-rules/{id}/enabled': { rule: 'admin', request: async (f) => ({ path: `/api/staff/support-rules/${await freshRule(f)}/enabled`, body: { enabled: false } }) },
+  'DELETE /api/staff/support-rules/{id}': { rule: 'admin', request: async (f) => ({ path: `/api/staff/support-rules/${await freshRule(f)}` }) },
+  'GET /api/staff/support-settings/auto-close': { rule: 'staff', request: p('/api/staff/support-settings/auto-close') },
+  'PUT /api/staff/support-settings/auto-close': { rule: 'admin', request: p('/api/staff/support-settings/auto-close', { autoCloseDays: 7 }) },
 
   // Charge API (decision 0165): only an API key opens it, so every session caller is refused with 401; the
   // console's key management is for admins; receipts and the export are the owner's.
@@ -396,6 +409,12 @@ async function freshAttachment(f: Fixtures, owner: 'user' | 'guest'): Promise<st
   const res = await fetch(`${currentApp.url}${path}?filename=m.png`, { method: 'POST', headers, body: new Uint8Array(PNG_1X1) });
   const json = (await res.json()) as { ticket: { messages: Array<{ attachments: Array<{ _id: string }> }> } };
   return json.ticket.messages.at(-1)!.attachments[0]!._id;
+}
+
+/** A rule made by the admin for one call (PUT and DELETE each need one that exists). */
+async function freshRule(f: Fixtures): Promise<string> {
+  const res = await call(currentApp, 'POST', '/api/staff/support-rules', { token: f.callers.admin.token, body: MATRIX_RULE });
+  return res.json.rule._id as string;
 }
 
 /** A canned reply made by the admin for one call (PUT and DELETE each need one that exists). */

@@ -17,6 +17,9 @@ import { setRole } from '#server/modules/users/users.service.js';
 
 type Part = 'body' | 'query' | 'path';
 
+/** An automation rule that never matches (decision 0294), switched off. */
+const MUTATION_RULE = { name: 'Mutation rule', enabled: false, trigger: { type: 'ticket_created' }, conditions: [{ type: 'subject_contains', text: 'mutation-never-matches' }], actions: [{ type: 'add_tag', tag: 'mutation' }] };
+
 /** A campaign window that is valid whenever the suite runs (at most 366 days), the same for every request of a run. */
 const CAMPAIGN_STARTS_AT = new Date().toISOString();
 const CAMPAIGN_ENDS_AT = new Date(Date.now() + 300 * 86_400_000).toISOString();
@@ -147,6 +150,12 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
   'POST /api/staff/support/sla/holidays': () => ({ body: { day: '2041-05-01', name: 'Mutation holiday' } }),
   'DELETE /api/staff/support/sla/holidays/{day}': () => ({ path: { day: '2041-05-02' } }),
   'PUT /api/staff/support/sla/targets': () => ({ body: { targets: [{ priority: 'low', firstResponseMinutes: 960, resolutionMinutes: 4800 }] } }),
+  'PUT /api/staff/tickets/{id}/tags': (f) => ({ path: { id: f.ticketId }, body: { tags: ['mutation'] } }),
+  'POST /api/staff/support-rules': () => ({ body: MUTATION_RULE }),
+  'PUT /api/staff/support-rules/{id}': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' }, body: MUTATION_RULE }),
+  'PUT /api/staff/support-rules/{id}/enabled': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' }, body: { enabled: false } }),
+  'DELETE /api/staff/support-rules/{id}': () => ({ path: { id: '00000000-0000-4000-8000-000000000000' } }),
+  'PUT /api/staff/support-settings/auto-close': () => ({ body: { autoCloseDays: 7 } }),
   'GET /api/admin/users/{id}': (f) => ({ path: { id: f.targetId } }),
   'GET /api/admin/users/{id}/ledger': (f) => ({ path: { id: f.targetId } }),
   'PUT /api/admin/users/{id}/role': (f) => ({ path: { id: f.targetId }, body: { role: 'user' } }),

@@ -69,6 +69,7 @@ describe('StaffConsole', () => {
       'Users',
       'Tickets',
       'Reports',
+      'Automation',
       'Help centre',
       'Business hours & SLA',
       'Payments',

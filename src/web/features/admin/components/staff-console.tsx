@@ -5,6 +5,7 @@ import { AdReviewQueue, AdsManager, StaffCampaignList } from '#web/features/ads/
 import { CataloguePanel } from '#web/features/catalogue/staff';
 import { HelpManager } from '#web/features/help/staff';
 import { SupportReportsPanel } from '#web/features/support-reports';
+import { AutomationPanel } from '#web/features/support-rules/staff';
 import { StaffQueue } from '#web/features/tickets';
 import { SlaSettingsPanel } from '#web/features/support-sla/staff';
 import { PendingClosuresPanel } from '#web/features/account-closure';
@@ -47,6 +48,7 @@ export function StaffConsole() {
         <NavLink to={section('users')}>Users</NavLink>
         <NavLink to={section('tickets')}>Tickets</NavLink>
         <NavLink to={section('reports')}>Reports</NavLink>
+        <NavLink to={section('automation')}>Automation</NavLink>
         <NavLink to={section('help')}>Help centre</NavLink>
         <NavLink to={section('sla')}>Business hours &amp; SLA</NavLink>
         <NavLink to={section('payments')}>Payments</NavLink>
@@ -67,6 +69,7 @@ export function StaffConsole() {
         <Route path="users/:id" element={<UserDetailRoute isAdmin={isAdmin} />} />
         <Route path="tickets" element={<StaffQueue />} />
         <Route path="reports" element={<SupportReportsPanel />} />
+        <Route path="automation" element={<AutomationPanel isAdmin={isAdmin} />} />
         <Route path="help" element={<HelpManager />} />
         <Route path="sla" element={<SlaSettingsPanel isAdmin={isAdmin} />} />
         <Route path="payments" element={<MoneyPanel key="payments" kind="payments" />} />

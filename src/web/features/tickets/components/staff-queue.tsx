@@ -22,6 +22,7 @@ import { CannedRepliesPanel } from './canned-replies-panel';
 import { firstResponseLabel } from './first-response';
 import { SlaBadges } from './sla-badges';
 import { TicketStatusBadge } from './ticket-status-badge';
+import { TagList, TicketTags } from './ticket-tags';
 import { RequesterContextPanel } from './requester-context-panel';
 import { TicketThread } from './ticket-thread';
 import './tickets.css';
@@ -139,6 +140,8 @@ export function StaffQueue() {
               <button type="button" className="btn btn-secondary btn-small" onClick={() => void change({ assignToMe: true })}>
                 Assign to me
               </button>
+              {/* Tags: staff labels, also set by automation rules (decision 0294). */}
+              <TicketTags ticketId={selected._id} tags={selected.tags ?? []} />
               {!selected.mergedInto && (
                 <form
                   className="inline-field merge-form"
@@ -264,6 +267,7 @@ export function StaffQueue() {
                     <span className="ticket-row-sla">
                       <SlaBadges ticket={ticket} now={now} />
                     </span>
+                    {ticket.tags && ticket.tags.length > 0 && <TagList tags={ticket.tags} />}
                   </button>
                 </li>
               ))}

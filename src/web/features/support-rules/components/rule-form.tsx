@@ -1,0 +1,253 @@
+import { useId, useState, type FormEvent } from 'react';
+import {
+  RULE_ACTION_LABELS,
+  RULE_CONDITION_LABELS,
+  RULE_NAME_MAX,
+  RULE_TRIGGER_LABELS,
+  RULE_TRIGGERS,
+  TICKET_PRIORITIES,
+  TICKET_STATUSES,
+  ruleBodySchema,
+  type Rule,
+  type RuleAction,
+  type RuleBody,
+  type RuleCondition,
+  type RuleTrigger,
+} from '#shared/schemas/support-rules';
+import { CheckboxField, SelectField, TextareaField, TextField } from '#web/components/ui/forms';
+
+/** What the form edits: loose while typed (hours as text), checked by the shared schema on save. */
+interface Draft {
+  name: string;
+  enabled: boolean;
+  trigger: RuleTrigger;
+  hours: string;
+  toStatus: string;
+  conditions: RuleCondition[];
+  actions: RuleAction[];
+}
+
+export interface RuleFormProps {
+  rule: Rule | null;
+  staff: ReadonlyArray<{ _id: string; username: string }>;
+  cannedReplies: ReadonlyArray<{ _id: string; title: string }>;
+  /** Saves; a rejection with field errors (path → message) shows them. */
+  onSave: (body: RuleBody) => Promise<void>;
+  onCancel: () => void;
+  saving?: boolean;
+}
+
+function draftOf(rule: Rule | null): Draft {
+  return {
+    name: rule?.name ?? '',
+    enabled: rule?.enabled ?? true,
+    trigger: rule?.trigger.type ?? 'ticket_created',
+    hours: rule?.trigger.type === 'no_staff_reply' ? String(rule.trigger.hours) : '8',
+    toStatus: rule?.trigger.type === 'status_changed' ? (rule.trigger.to ?? '') : '',
+    conditions: rule?.conditions ?? [],
+    actions: rule?.actions ?? [],
+  };
+}
+
+function newCondition(type: RuleCondition['type']): RuleCondition {
+  switch (type) {
+    case 'subject_contains':
+      return { type, text: '' };
+    case 'priority_in':
+      return { type, priorities: [] };
+    case 'requester_kind':
+      return { type, kind: 'guest' };
+    case 'has_tag':
+    case 'lacks_tag':
+      return { type, tag: '' };
+  }
+}
+
+function newAction(type: RuleAction['type'], staff: RuleFormProps['staff'], canned: RuleFormProps['cannedReplies']): RuleAction {
+  switch (type) {
+    case 'assign':
+      return { type, assigneeId: staff[0]?._id ?? '' };
+    case 'set_priority':
+      return { type, priority: 'high' };
+    case 'add_tag':
+      return { type, tag: '' };
+    case 'canned_reply':
+      return { type, cannedReplyId: canned[0]?._id ?? '' };
+    case 'internal_note':
+      return { type, body: '' };
+    case 'close':
+      return { type };
+    case 'set_status':
+      return { type, status: 'pending' };
+  }
+}
+
+/** The body the API takes, from the draft. */
+export function bodyOf(d: Draft): RuleBody {
+  const trigger =
+    d.trigger === 'no_staff_reply'
+      ? { type: d.trigger, hours: Number(d.hours) }
+      : d.trigger === 'status_changed'
+        ? { type: d.trigger, ...(d.toStatus ? { to: d.toStatus as (typeof TICKET_STATUSES)[number] } : {}) }
+        : { type: d.trigger };
+  return { name: d.name, enabled: d.enabled, trigger: trigger as RuleBody['trigger'], conditions: d.conditions, actions: d.actions };
+}
+
+const conditionTypes = Object.keys(RULE_CONDITION_LABELS) as Array<RuleCondition['type']>;
+const actionTypes = Object.keys(RULE_ACTION_LABELS) as Array<RuleAction['type']>;
+
+/**
+ * Create or change an automation rule: name, trigger, conditions (all must hold), actions (in order).
+ * Checked with the server's own schema before it is sent; the server's field errors show the same way.
+ */
+export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving = false }: RuleFormProps) {
+  const id = useId();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(rule));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
+  const setCondition = (i: number, c: RuleCondition) => set({ conditions: draft.conditions.map((x, j) => (j === i ? c : x)) });
+  const setAction = (i: number, a: RuleAction) => set({ actions: draft.actions.map((x, j) => (j === i ? a : x)) });
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const body = bodyOf(draft);
+    const parsed = ruleBodySchema.safeParse(body);
+    if (!parsed.success) {
+      const found: Record<string, string> = {};
+      for (const issue of parsed.error.issues) {
+        const key = issue.path.length ? issue.path.join('.') : 'form';
+        found[key] ??= issue.message;
+      }
+      setErrors(found);
+      return;
+    }
+    setErrors({});
+    try {
+      await onSave(body);
+    } catch (err) {
+      const fields = (err as { fieldErrors?: Record<string, string> }).fieldErrors;
+      setErrors(fields && Object.keys(fields).length ? fields : { form: err instanceof Error ? err.message : 'Failed to save' });
+    }
+  }
+
+  const err = (key: string) => errors[key];
+
+  return (
+    <form className="rule-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
+      <h3 id={`${id}-title`}>{rule ? `Edit rule "${rule.name}"` : 'New rule'}</h3>
+      <TextField label="Name" value={draft.name} maxLength={RULE_NAME_MAX} onChange={(e) => set({ name: e.target.value })} error={err('name')} />
+      <fieldset>
+        <legend>When</legend>
+        <SelectField
+          label="Trigger"
+          value={draft.trigger}
+          onChange={(e) => set({ trigger: e.target.value as RuleTrigger })}
+          options={RULE_TRIGGERS.map((t) => ({ value: t, label: RULE_TRIGGER_LABELS[t] }))}
+        />
+        {draft.trigger === 'no_staff_reply' && (
+          <TextField label="Business hours without a staff reply" inputMode="numeric" value={draft.hours} onChange={(e) => set({ hours: e.target.value })} error={err('trigger.hours')} />
+        )}
+        {draft.trigger === 'status_changed' && (
+          <SelectField
+            label="To status"
+            value={draft.toStatus}
+            onChange={(e) => set({ toStatus: e.target.value })}
+            options={[{ value: '', label: 'Any status' }, ...TICKET_STATUSES.map((s) => ({ value: s, label: s }))]}
+          />
+        )}
+      </fieldset>
+
+      <fieldset>
+        <legend>If all of these hold</legend>
+        {draft.conditions.length === 0 && <p className="muted">No conditions: every ticket of the trigger.</p>}
+        <ol className="rule-parts" aria-label="Conditions">
+          {draft.conditions.map((c, i) => (
+            <li key={i} className="rule-part">
+              <SelectField
+                label={`Condition ${i + 1}`}
+                value={c.type}
+                onChange={(e) => setCondition(i, newCondition(e.target.value as RuleCondition['type']))}
+                options={conditionTypes.map((t) => ({ value: t, label: RULE_CONDITION_LABELS[t] }))}
+              />
+              {c.type === 'subject_contains' && <TextField label="Text" value={c.text} onChange={(e) => setCondition(i, { ...c, text: e.target.value })} error={err(`conditions.${i}.text`)} />}
+              {(c.type === 'has_tag' || c.type === 'lacks_tag') && <TextField label="Tag" value={c.tag} onChange={(e) => setCondition(i, { ...c, tag: e.target.value })} error={err(`conditions.${i}.tag`)} />}
+              {c.type === 'requester_kind' && (
+                <SelectField label="Requester" value={c.kind} onChange={(e) => setCondition(i, { ...c, kind: e.target.value as 'user' | 'guest' })} options={[{ value: 'user', label: 'a user' }, { value: 'guest', label: 'a guest' }]} />
+              )}
+              {c.type === 'priority_in' && (
+                <fieldset className="rule-priorities">
+                  <legend>Priorities</legend>
+                  {TICKET_PRIORITIES.map((p) => (
+                    <CheckboxField
+                      key={p}
+                      label={p}
+                      checked={c.priorities.includes(p)}
+                      onChange={(e) => setCondition(i, { ...c, priorities: e.target.checked ? [...c.priorities, p] : c.priorities.filter((x) => x !== p) })}
+                    />
+                  ))}
+                  {err(`conditions.${i}.priorities`) && <p className="field-error">{err(`conditions.${i}.priorities`)}</p>}
+                </fieldset>
+              )}
+              <button type="button" className="btn btn-ghost btn-small" aria-label={`Remove condition ${i + 1}`} onClick={() => set({ conditions: draft.conditions.filter((_, j) => j !== i) })}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ol>
+        <button type="button" className="btn btn-secondary btn-small" onClick={() => set({ conditions: [...draft.conditions, newCondition('subject_contains')] })}>
+          Add condition
+        </button>
+      </fieldset>
+
+      <fieldset>
+        <legend>Then, in order</legend>
+        <ol className="rule-parts" aria-label="Actions">
+          {draft.actions.map((a, i) => (
+            <li key={i} className="rule-part">
+              <SelectField
+                label={`Action ${i + 1}`}
+                value={a.type}
+                onChange={(e) => setAction(i, newAction(e.target.value as RuleAction['type'], staff, cannedReplies))}
+                options={actionTypes.map((t) => ({ value: t, label: RULE_ACTION_LABELS[t] }))}
+              />
+              {a.type === 'assign' && (
+                <SelectField label="Staff member" value={a.assigneeId} onChange={(e) => setAction(i, { ...a, assigneeId: e.target.value })} options={staff.map((s) => ({ value: s._id, label: s.username }))} error={err(`actions.${i}.assigneeId`)} />
+              )}
+              {a.type === 'set_priority' && <SelectField label="Priority" value={a.priority} onChange={(e) => setAction(i, { ...a, priority: e.target.value as typeof a.priority })} options={[...TICKET_PRIORITIES]} />}
+              {a.type === 'set_status' && <SelectField label="Status" value={a.status} onChange={(e) => setAction(i, { ...a, status: e.target.value as typeof a.status })} options={[...TICKET_STATUSES]} />}
+              {a.type === 'add_tag' && <TextField label="Tag" value={a.tag} onChange={(e) => setAction(i, { ...a, tag: e.target.value })} error={err(`actions.${i}.tag`)} />}
+              {a.type === 'canned_reply' && (
+                <SelectField
+                  label="Canned reply"
+                  value={a.cannedReplyId}
+                  onChange={(e) => setAction(i, { ...a, cannedReplyId: e.target.value })}
+                  options={cannedReplies.length ? cannedReplies.map((r) => ({ value: r._id, label: r.title })) : [{ value: '', label: 'No canned replies yet' }]}
+                  error={err(`actions.${i}.cannedReplyId`)}
+                />
+              )}
+              {a.type === 'internal_note' && <TextareaField label="Note" rows={2} value={a.body} onChange={(e) => setAction(i, { ...a, body: e.target.value })} error={err(`actions.${i}.body`)} />}
+              <button type="button" className="btn btn-ghost btn-small" aria-label={`Remove action ${i + 1}`} onClick={() => set({ actions: draft.actions.filter((_, j) => j !== i) })}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ol>
+        {err('actions') && <p className="field-error" role="alert">{err('actions')}</p>}
+        <button type="button" className="btn btn-secondary btn-small" onClick={() => set({ actions: [...draft.actions, newAction('add_tag', staff, cannedReplies)] })}>
+          Add action
+        </button>
+      </fieldset>
+
+      <CheckboxField label="Enabled" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
+      {err('form') && <p className="field-error" role="alert">{err('form')}</p>}
+      <div className="rule-form-buttons">
+        <button type="submit" className="btn btn-primary btn-small" disabled={saving}>
+          {rule ? 'Save rule' : 'Create rule'}
+        </button>
+        <button type="button" className="btn btn-ghost btn-small" onClick={onCancel}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
