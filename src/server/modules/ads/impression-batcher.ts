@@ -138,12 +138,13 @@ export class ImpressionBatcher {
         -- grew with the campaign's audience (docs/performance.md).
         SELECT g.ad_id, g.viewer_key, c.id AS campaign_id, c.frequency_cap,
           row_number() OVER (PARTITION BY c.id, g.viewer_key ORDER BY g.ad_id)
-            + coalesce((SELECT k.impressions FROM ad_campaign_caps k WHERE k.campaign_id = c.id AND k.viewer_key = g.viewer_key AND k.day = ${today}), 0) AS nth_today
+            + CASE WHEN c.frequency_cap IS NULL THEN 0
+                ELSE coalesce((SELECT k.impressions FROM ad_campaign_caps k WHERE k.campaign_id = c.id AND k.viewer_key = g.viewer_key AND k.day = ${today}), 0) END AS nth_today
         FROM gate g
         JOIN ${ads} AS pa ON pa.id = g.ad_id
         JOIN ad_campaigns c ON c.id = pa.campaign_id
       ), eligible AS (
-        SELECT ad_id, viewer_key, campaign_id, row_number() OVER (PARTITION BY campaign_id ORDER BY ad_id, viewer_key) AS r
+        SELECT ad_id, viewer_key, campaign_id, frequency_cap, row_number() OVER (PARTITION BY campaign_id ORDER BY ad_id, viewer_key) AS r
         FROM paid WHERE frequency_cap IS NULL OR nth_today <= frequency_cap
       ), draw AS (
         -- A house campaign without a budget has remaining_millicents null: LEAST ignores the null, so
@@ -155,8 +156,10 @@ export class ImpressionBatcher {
         WHERE c.id = w.campaign_id AND c.price_model = 'cpm'
         RETURNING c.id, c.last_draw_units, c.unit_millicents
       ), caps AS (
+        -- Counted only for campaigns with a cap: nothing reads a count of an uncapped one (a cap set
+        -- during the day counts that viewer's impressions from then on; docs/decisions/0281).
         INSERT INTO ad_campaign_caps AS k (campaign_id, viewer_key, day, impressions)
-        SELECT campaign_id, viewer_key, ${today}, count(*) FROM eligible GROUP BY campaign_id, viewer_key
+        SELECT campaign_id, viewer_key, ${today}, count(*) FROM eligible WHERE frequency_cap IS NOT NULL GROUP BY campaign_id, viewer_key
         ON CONFLICT (campaign_id, viewer_key, day) DO UPDATE SET impressions = k.impressions + excluded.impressions
       ), days AS (
         INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, viewable, invalid, spend_millicents)
