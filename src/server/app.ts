@@ -25,6 +25,8 @@ import { registerSupportRulesModule } from './modules/support-rules/support-rule
 import { registerStatusModule } from './modules/status/status.module.js';
 import { registerSupportReportsModule } from './modules/support-reports/support-reports.module.js';
 import { registerTicketsModule } from './modules/tickets/tickets.module.js';
+import { slaQueueCondition, withSla } from './modules/support-sla/sla-state.js';
+import { ruleEventSink } from './modules/support-rules/support-rules.service.js';
 import { registerTwoFactorModule } from './modules/two-factor/two-factor.module.js';
 import { registerUsersModule } from './modules/users/users.module.js';
 import { registerWebhooksModule } from './modules/webhooks/webhooks.module.js';
@@ -49,7 +51,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerUsersModule(api, ctx, auth);
     registerAccountClosureModule(api, ctx, auth);
     registerConnectionsModule(api, ctx);
-    registerTicketsModule(api, ctx);
+    registerTicketsModule(api, ctx, { ruleEvents: ruleEventSink(ctx.jobs), withSla, slaCondition: slaQueueCondition });
     registerSupportRulesModule(api, ctx);
     registerHelpModule(api, ctx);
     registerSupportSlaModule(api, ctx);

@@ -27,9 +27,8 @@ import {
   ticketResponseSchema,
 } from '#shared/schemas/tickets.js';
 import type { AppContext } from '#server/context.js';
+import type { DeskExtensions } from './desk-extensions.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
-import { withSla } from '#server/modules/support-sla/sla-state.js';
-import { ruleEventSink } from '#server/modules/support-rules/support-rules.service.js';
 import { AttachmentStore, checkUpload, downloadHeaders } from './attachments.js';
 import { requesterContext } from './requester-context.js';
 import { TicketService, moveGuestTicketsToUser, type Requester } from './tickets.service.js';
@@ -54,10 +53,11 @@ function subjectKey(requester: Requester): string {
  * Tickets for requesters (guests under /tickets/guest, users under /tickets) and for staff
  * (/staff/tickets). The requester routes share one implementation; only the auth rule differs.
  */
-export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk: DeskExtensions = {}): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  // The last argument queues events for the automation rules (support-rules module, decision 0294).
-  const service = new TicketService(ctx.database.db, ctx.webhookEvents, ctx.mail, new AttachmentStore(ctx.config.attachmentsDir), ctx.notifications, ruleEventSink(ctx.jobs));
+  // The last arguments queue events for the automation rules and filter the queue by SLA state (DeskExtensions).
+  const service = new TicketService(ctx.database.db, ctx.webhookEvents, ctx.mail, new AttachmentStore(ctx.config.attachmentsDir), ctx.notifications, desk.ruleEvents, desk.slaCondition);
+  const withSla = async <T extends { _id: string }>(items: T[]) => (desk.withSla ? desk.withSla(ctx.database.db, items) : items);
   ctx.guestLinkers.push(moveGuestTicketsToUser);
 
   for (const [prefix, auth, security] of [
@@ -134,7 +134,7 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
     // SLA state per ticket (support-sla module, docs/decisions/0293).
     async (request) => {
       const list = await service.listAll(request.query, { userId: request.auth!.userId! });
-      return { ...list, tickets: await withSla(ctx.database.db, list.tickets) };
+      return { ...list, tickets: await withSla(list.tickets) };
     },
   );
 
@@ -235,7 +235,7 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext): voi
     '/staff/tickets/:id',
     { config: staff, schema: { tags, summary: 'Any ticket with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
     // SLA state of the ticket (support-sla module, docs/decisions/0293).
-    async (request) => ({ ticket: (await withSla(ctx.database.db, [await service.getAny(request.params.id)]))[0]! }),
+    async (request) => ({ ticket: (await withSla([await service.getAny(request.params.id)]))[0]! }),
   );
 
   api.get(

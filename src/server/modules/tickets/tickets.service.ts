@@ -23,7 +23,6 @@ import { ticketReplyNotice } from '#server/modules/notifications/notices.js';
 import type { AttachmentStore, CheckedFile } from './attachments.js';
 import { ticketAttachments, ticketCannedReplies, ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
 import type { SlaQueueFilter } from '#shared/schemas/support-sla.js';
-import { slaQueueCondition } from '#server/modules/support-sla/sla-state.js';
 
 /** Who asks: a signed-in user or a guest. Staff act on every ticket. */
 export type Requester = { kind: 'user'; userId: string } | { kind: 'guest'; guestId: string };
@@ -199,6 +198,8 @@ export class TicketService {
     private readonly notifications?: NotificationsService,
     /** Queues events for the automation rules (support-rules module, decision 0294). */
     private readonly ruleEvents?: TicketEventSink,
+    /** The queue's SLA filter as a condition on tickets (support-sla module, decision 0293). */
+    private readonly slaCondition?: (db: DbOrTx, filter: SlaQueueFilter) => Promise<SQL>,
   ) {}
 
   /** Rule events of a change made by `origin`: the message it added, and its status change if any. */
@@ -361,7 +362,7 @@ export class TicketService {
       query.assigned === 'unassigned' ? isNull(tickets.assignedTo) : undefined,
       query.userId ? eq(tickets.userId, query.userId) : undefined,
       // SLA "breached" / "due soon" (support-sla module, docs/decisions/0293).
-      query.sla ? await slaQueueCondition(this.db, query.sla) : undefined,
+      query.sla && this.slaCondition ? await this.slaCondition(this.db, query.sla) : undefined,
     ];
     if (query.search) {
       const pattern = likePattern(query.search);
