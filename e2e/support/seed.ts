@@ -119,7 +119,9 @@ export async function contextAs(
   session: { token?: string; guestId?: string },
   options: { width: number; height?: number; theme?: 'light' | 'dark' },
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ viewport: { width: options.width, height: options.height ?? 900 } });
+  // Reduced motion: colours change at once when the theme switches, so axe reads the settled page and
+  // never a button half-way through its 0.15 s colour transition.
+  const context = await browser.newContext({ viewport: { width: options.width, height: options.height ?? 900 }, reducedMotion: 'reduce' });
   await quietNotificationStream(context);
   await context.addInitScript(
     ({ role, session, theme }) => {

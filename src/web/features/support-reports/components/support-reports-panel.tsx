@@ -247,7 +247,15 @@ function Table({ caption, compact = false, children }: { caption: string; compac
   return (
     <div className="support-table">
       <h3 id={id}>{caption}</h3>
-      {compact ? table : <div className="rtable-wrap">{table}</div>}
+      {compact ? (
+        table
+      ) : (
+        // Between the cards' width and the weekly table's full width (a tablet) the table scrolls in its
+        // own box, which the keyboard can reach, rather than the page scrolling sideways.
+        <div className="rtable-wrap support-table-scroll" role="region" aria-labelledby={id} tabIndex={0}>
+          {table}
+        </div>
+      )}
     </div>
   );
 }
