@@ -78,6 +78,22 @@ function creativeValues(input: CreativeInput) {
  * budget spent, rejected, account closed) zeroes what is left under the campaign's row lock and gives
  * it back once as a `refund` entry (`ad-campaign-refund:<id>`).
  */
+/** The terms a paid and a house campaign are created with alike (price per unit in millicents). */
+function campaignTerms(input: CreateCampaign | CreateHouseCampaign) {
+  return {
+    name: input.name,
+    placements: input.placements,
+    startsAt: new Date(input.startsAt),
+    endsAt: new Date(input.endsAt),
+    priceModel: input.priceModel,
+    priceCents: input.priceCents,
+    unitMillicents: input.priceModel === 'cpm' ? input.priceCents : input.priceCents * 1000,
+    budgetCents: input.budgetCents,
+    dailyBudgetCents: input.dailyBudgetCents,
+    frequencyCap: input.frequencyCap,
+  };
+}
+
 export class CampaignsService {
   constructor(
     private readonly db: Db,
@@ -174,16 +190,7 @@ export class CampaignsService {
         .values({
           id,
           ownerId,
-          name: input.name,
-          placements: input.placements,
-          startsAt: new Date(input.startsAt),
-          endsAt: new Date(input.endsAt),
-          priceModel: input.priceModel,
-          priceCents: input.priceCents,
-          unitMillicents: input.priceModel === 'cpm' ? input.priceCents : input.priceCents * 1000,
-          budgetCents: input.budgetCents,
-          dailyBudgetCents: input.dailyBudgetCents,
-          frequencyCap: input.frequencyCap,
+          ...campaignTerms(input),
           remainingMillicents: input.budgetCents * 1000,
           status: 'active',
         })
@@ -374,16 +381,7 @@ export class CampaignsService {
           ownerId: null,
           house: true,
           createdBy: actorId,
-          name: input.name,
-          placements: input.placements,
-          startsAt: new Date(input.startsAt),
-          endsAt: new Date(input.endsAt),
-          priceModel: input.priceModel,
-          priceCents: input.priceCents,
-          unitMillicents: input.priceModel === 'cpm' ? input.priceCents : input.priceCents * 1000,
-          budgetCents: input.budgetCents,
-          dailyBudgetCents: input.dailyBudgetCents,
-          frequencyCap: input.frequencyCap,
+          ...campaignTerms(input),
           remainingMillicents: input.budgetCents === null ? null : input.budgetCents * 1000,
           status: 'active',
         })
