@@ -15,14 +15,15 @@ const MIGRATION_LOCK_ID = 7_310_512_001;
 
 /**
  * Applies pending migrations once. A session-level advisory lock makes instances that start together
- * take turns: the first applies, the others find nothing left to do.
+ * take turns: the first applies, the others find nothing left to do. `migrationsFolder` is for tests that
+ * stop at an earlier migration.
  */
-export async function runMigrations(pool: pg.Pool): Promise<void> {
+export async function runMigrations(pool: pg.Pool, migrationsFolder = MIGRATIONS_FOLDER): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     try {
-      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
+      await migrate(drizzle(client), { migrationsFolder });
     } finally {
       await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
     }

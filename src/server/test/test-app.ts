@@ -19,12 +19,13 @@ export interface TestDatabase {
 
 /**
  * A fresh, migrated database: an in-memory PGlite, or a new database on the PostgreSQL server of
- * TEST_DATABASE_URL (created and dropped here, so runs never see each other's data).
+ * TEST_DATABASE_URL (created and dropped here, so runs never see each other's data). `migrate: false`
+ * leaves it empty, for a test of a migration over existing rows.
  */
-export async function createTestDatabase(engine: Engine): Promise<TestDatabase> {
+export async function createTestDatabase(engine: Engine, { migrate = true }: { migrate?: boolean } = {}): Promise<TestDatabase> {
   if (engine === 'pglite') {
     const database = await openDatabase({ dataDir: 'memory://' });
-    await runMigrations(database.pool);
+    if (migrate) await runMigrations(database.pool);
     return { database, dispose: () => database.close().catch(() => {}) };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
@@ -37,7 +38,7 @@ export async function createTestDatabase(engine: Engine): Promise<TestDatabase> 
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
   const database = await openDatabase({ databaseUrl: url.toString(), dataDir: 'unused' });
-  await runMigrations(database.pool);
+  if (migrate) await runMigrations(database.pool);
   return {
     database,
     async dispose() {

@@ -142,13 +142,21 @@ export class AdsService {
   async pickForPlacement(placement: AdPlacement, viewerKey: string | null = null, bot = false): Promise<PublicAd | null> {
     if (viewerKey !== null && !bot) {
       const paid = await this.db.execute<{ id: string; campaign_id: string; kind: string; title: string; body: string; image_url: string | null; image_alt: string; target_url: string }>(sql`
+        WITH eligible AS MATERIALIZED (
+          -- The running campaigns on this placement that pacing and the viewer's cap still allow, each
+          -- checked once: as one join with the creatives, the planner checked pacing and the cap for every
+          -- pair of creative and campaign (docs/performance.md).
+          SELECT c.id, c.house FROM ad_campaigns c
+          WHERE ${placement} = ANY (c.placements) AND ${CAMPAIGN_RUNNING}
+            AND (c.daily_budget_cents IS NULL OR coalesce((SELECT sum(d.spend_millicents) FROM ad_campaign_days d WHERE d.campaign_id = c.id AND d.day = ${TODAY}), 0)
+              < c.daily_budget_cents * 1000 * LEAST(1.0, (extract(epoch FROM (now() AT TIME ZONE 'UTC') - date_trunc('day', now() AT TIME ZONE 'UTC')) + ${AD_PACING_HEAD_START_SECONDS}) / 86400.0))
+            AND (c.frequency_cap IS NULL OR (SELECT coalesce(sum(w.counted_today), 0) FROM ads pa JOIN ad_viewer_impressions w ON w.ad_id = pa.id AND w.viewer_key = ${viewerKey}
+              WHERE pa.campaign_id = c.id AND w.counted_day = ${TODAY}) < c.frequency_cap)
+        )
         SELECT ${ads.id} AS id, ${ads.campaignId} AS campaign_id, ${ads.kind} AS kind, ${ads.title} AS title, ${ads.body} AS body,
           ${ads.imageUrl} AS image_url, ${ads.imageAlt} AS image_alt, ${ads.targetUrl} AS target_url
-        FROM ${ads} JOIN ad_campaigns c ON c.id = ${ads.campaignId}
-        WHERE ${placement} = ANY (c.placements) AND ${isLive} AND ${CAMPAIGN_RUNNING}
-          AND (c.daily_budget_cents IS NULL OR coalesce((SELECT sum(d.spend_millicents) FROM ad_campaign_days d WHERE d.campaign_id = c.id AND d.day = ${TODAY}), 0)
-            < c.daily_budget_cents * 1000 * LEAST(1.0, (extract(epoch FROM (now() AT TIME ZONE 'UTC') - date_trunc('day', now() AT TIME ZONE 'UTC')) + ${AD_PACING_HEAD_START_SECONDS}) / 86400.0))
-          AND (c.frequency_cap IS NULL OR coalesce((SELECT k.impressions FROM ad_campaign_caps k WHERE k.campaign_id = c.id AND k.viewer_key = ${viewerKey} AND k.day = ${TODAY}), 0) < c.frequency_cap)
+        FROM eligible c JOIN ${ads} ON ${ads.campaignId} = c.id
+        WHERE ${isLive}
         ORDER BY c.house, random()
         LIMIT 1
       `);
@@ -205,7 +213,7 @@ export class AdsService {
       ), paid_gate AS (
         INSERT INTO ad_paid_clicks AS p (ad_id, viewer_key, last_charged_at)
         SELECT ad.id, ${viewerKey}, now() FROM ad JOIN ad_campaigns c ON c.id = ad.campaign_id AND c.price_model = 'cpc'
-        WHERE ad.live AND EXISTS (SELECT 1 FROM ad_serves s WHERE s.ad_id = ad.id AND s.viewer_key = ${viewerKey} AND s.served_at > now() - ${window})
+        WHERE ad.live AND EXISTS (SELECT 1 FROM ad_viewer_impressions s WHERE s.ad_id = ad.id AND s.viewer_key = ${viewerKey} AND s.served_at > now() - ${window})
         ON CONFLICT (ad_id, viewer_key) DO UPDATE SET last_charged_at = excluded.last_charged_at
           WHERE p.last_charged_at <= excluded.last_charged_at - ${window}
         RETURNING p.ad_id

@@ -46,9 +46,13 @@ export const ads = pgTable(
 );
 
 /**
- * When each viewer's impression of each ad was last counted. The gate for de-duplication: one
- * `INSERT ... ON CONFLICT DO UPDATE ... WHERE` on this row decides atomically, on every instance,
- * whether a new impression counts (docs/product.md#ads: once per viewer per ad per 30 minutes).
+ * A viewer's delivery state for one ad (docs/decisions/0296). `last_counted_at` is the gate for
+ * de-duplication: one `INSERT ... ON CONFLICT DO UPDATE ... WHERE` (or, for a campaign's creative, one
+ * `UPDATE` of the row its serve wrote) decides atomically, on every instance, whether a new impression
+ * counts (docs/product.md#ads: once per viewer per ad per 30 minutes). `served_at` is when a campaign's
+ * creative was last served to the viewer: its impression or click without a serve in the window is invalid
+ * traffic. `counted_today` counts the viewer's counted impressions on `counted_day` (UTC): a campaign's
+ * frequency cap adds them up over its creatives.
  */
 export const adViewerImpressions = pgTable(
   'ad_viewer_impressions',
@@ -58,9 +62,15 @@ export const adViewerImpressions = pgTable(
       .references(() => ads.id, { onDelete: 'cascade' }),
     /** `u:<userId>`, `g:<guestId>` or `h:<keyed hash of IP and user agent>`; never a raw IP. */
     viewerKey: text('viewer_key').notNull(),
-    lastCountedAt: timestamp('last_counted_at', { withTimezone: true }).notNull(),
+    lastCountedAt: timestamp('last_counted_at', { withTimezone: true }),
+    servedAt: timestamp('served_at', { withTimezone: true }),
+    countedDay: date('counted_day'),
+    countedToday: integer('counted_today').notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.adId, t.viewerKey] })],
+  (t) => [
+    primaryKey({ columns: [t.adId, t.viewerKey] }),
+    check('ad_viewer_impressions_served_or_counted', sql`${t.servedAt} is not null or ${t.lastCountedAt} is not null`),
+  ],
 );
 
 /** Every counted impression, for the per-day statistics. */
@@ -174,33 +184,6 @@ export const adCampaignDays = pgTable(
     spendMillicents: bigint('spend_millicents', { mode: 'number' }).notNull().default(0),
   },
   (t) => [primaryKey({ columns: [t.adId, t.day] }), index('ad_campaign_days_campaign_idx').on(t.campaignId, t.day)],
-);
-
-/** Charged impressions per campaign, viewer and UTC day: the frequency cap. */
-export const adCampaignCaps = pgTable(
-  'ad_campaign_caps',
-  {
-    campaignId: uuid('campaign_id')
-      .notNull()
-      .references(() => adCampaigns.id, { onDelete: 'cascade' }),
-    viewerKey: text('viewer_key').notNull(),
-    day: date('day').notNull(),
-    impressions: integer('impressions').notNull().default(0),
-  },
-  (t) => [primaryKey({ columns: [t.campaignId, t.viewerKey, t.day] })],
-);
-
-/** When a campaign creative was last served to a viewer: an impression or click without one is invalid traffic. */
-export const adServes = pgTable(
-  'ad_serves',
-  {
-    adId: uuid('ad_id')
-      .notNull()
-      .references(() => ads.id, { onDelete: 'cascade' }),
-    viewerKey: text('viewer_key').notNull(),
-    servedAt: timestamp('served_at', { withTimezone: true }).notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.adId, t.viewerKey] })],
 );
 
 /** When a viewer's click on a CPC creative was last charged: at most one per viewer and creative per window. */

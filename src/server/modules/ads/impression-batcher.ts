@@ -29,15 +29,17 @@ interface Waiting {
  * A crash loses only impressions not yet answered: at most the batch being written and the one
  * forming, each at most MAX_IMPRESSION_BATCH.
  *
- * The statement keeps every rule of the one-at-a-time write: live ads only, and the gate row's upsert
- * in `ad_viewer_impressions` decides on every instance whether a viewer's impression counts (once per
- * ad and viewer per window). Rows are sorted by (ad, viewer) so two instances' batches lock gate rows
- * in the same order (no deadlock). Duplicates inside a batch are answered from the first one: counted
- * at most once.
+ * The statement keeps every rule of the one-at-a-time write: live ads only, and the viewer's row of the ad
+ * in `ad_viewer_impressions` decides on every instance whether an impression counts (once per ad and
+ * viewer per window): an upsert for a house ad, an update of the row its serve wrote for a campaign's
+ * creative (decision 0296). Rows are sorted by (ad, viewer) so two instances' upserts lock rows in the
+ * same order; the update's order is the planner's, and a deadlock is written again (below). Duplicates inside a batch are answered from the first one: counted at most
+ * once. Each ad of the batch is looked up once, not once per impression.
  *
  * Campaigns are charged in the same statement (docs/decisions/0281): a counted impression of a campaign's
  * creative counts only if that creative was served to that viewer within the window and the viewer is
- * under the campaign's daily cap; the campaign's `remaining_millicents` goes down in one UPDATE per
+ * under the campaign's daily cap (their counts of the day on the rows of its creatives); the campaign's
+ * `remaining_millicents` goes down in one UPDATE per
  * campaign and batch, by at most what is left (`LEAST(wanted, remaining / unit)` units), under the row
  * lock that UPDATE takes: a budget is never overspent, whatever the number of batches or instances in
  * flight. Everything not counted for a live creative (robots, repeats, no served ad, over the cap) is
@@ -120,29 +122,47 @@ export class ImpressionBatcher {
         SELECT i.ad_id, i.viewer_key, i.bot, i.n
         FROM unnest(${sql.param(unique.map((w) => w.adId))}::uuid[], ${sql.param(unique.map((w) => w.viewerKey))}::text[], ${sql.param(unique.map((w) => w.bot))}::boolean[])
           WITH ORDINALITY AS i(ad_id, viewer_key, bot, n)
-      ), gate AS (
+      ), ad AS (
+        -- Each ad of the batch looked up once, with whether it is live and its campaign's terms, instead
+        -- of once per impression in every step below (docs/performance.md).
+        SELECT ${ads.id} AS id, ${ads.campaignId} AS campaign_id, camp.frequency_cap, ${this.isLive} AS live
+        FROM ${ads} LEFT JOIN ad_campaigns camp ON camp.id = ${ads.campaignId}
+        WHERE ${ads.id} IN (SELECT ad_id FROM input)
+      ), house_gate AS (
+        -- A house ad's impression (no campaign: no serve to match, no cap to count) writes the viewer's
+        -- row, or reopens it after the window.
         INSERT INTO ad_viewer_impressions AS v (ad_id, viewer_key, last_counted_at)
-        SELECT input.ad_id, input.viewer_key, now() FROM input JOIN ${ads} ON ${ads.id} = input.ad_id
-        WHERE ${this.isLive} AND NOT input.bot
-          AND (${ads.campaignId} IS NULL OR EXISTS (
-            SELECT 1 FROM ad_serves s WHERE s.ad_id = input.ad_id AND s.viewer_key = input.viewer_key AND s.served_at > now() - ${window}))
+        SELECT input.ad_id, input.viewer_key, now() FROM input JOIN ad ON ad.id = input.ad_id
+        WHERE ad.live AND NOT input.bot AND ad.campaign_id IS NULL
         ORDER BY input.n
         ON CONFLICT (ad_id, viewer_key) DO UPDATE SET last_counted_at = excluded.last_counted_at
-          WHERE v.last_counted_at <= excluded.last_counted_at - ${window}
+          WHERE v.last_counted_at IS NULL OR v.last_counted_at <= excluded.last_counted_at - ${window}
         RETURNING v.ad_id, v.viewer_key
+      ), paid_gate AS (
+        -- A campaign creative's impression counts only on the row its serve wrote, within the window after
+        -- that serve: one update of a row the serve has just touched (docs/decisions/0296).
+        -- The day's count restarts on a new UTC day (the frequency cap reads only today's).
+        UPDATE ad_viewer_impressions v SET last_counted_at = now(),
+          counted_today = CASE WHEN v.counted_day = ${today} THEN v.counted_today + 1 ELSE 1 END, counted_day = ${today}
+        FROM input JOIN ad ON ad.id = input.ad_id
+        WHERE v.ad_id = input.ad_id AND v.viewer_key = input.viewer_key
+          AND ad.live AND NOT input.bot AND ad.campaign_id IS NOT NULL
+          AND v.served_at > now() - ${window}
+          AND (v.last_counted_at IS NULL OR v.last_counted_at <= now() - ${window})
+        RETURNING v.ad_id, v.viewer_key
+      ), gate AS (
+        SELECT ad_id, viewer_key FROM house_gate UNION ALL SELECT ad_id, viewer_key FROM paid_gate
       ), counted AS (
         INSERT INTO ad_impressions (ad_id, viewer_key) SELECT ad_id, viewer_key FROM gate RETURNING ad_id, viewer_key
       ), paid AS (
-        -- The viewer's count so far today, looked up by the whole key (campaign, viewer, day): as a join
-        -- the planner matched the viewer by filtering every row of the campaign's day, a cost that
-        -- grew with the campaign's audience (docs/performance.md).
-        SELECT g.ad_id, g.viewer_key, c.id AS campaign_id, c.frequency_cap,
-          row_number() OVER (PARTITION BY c.id, g.viewer_key ORDER BY g.ad_id)
-            + CASE WHEN c.frequency_cap IS NULL THEN 0
-                ELSE coalesce((SELECT k.impressions FROM ad_campaign_caps k WHERE k.campaign_id = c.id AND k.viewer_key = g.viewer_key AND k.day = ${today}), 0) END AS nth_today
-        FROM gate g
-        JOIN ${ads} AS pa ON pa.id = g.ad_id
-        JOIN ad_campaigns c ON c.id = pa.campaign_id
+        -- The viewer's count so far today is the sum of their rows of the campaign's creatives as they
+        -- were before this statement (each looked up by its whole key), plus their earlier ones in this batch.
+        SELECT g.ad_id, g.viewer_key, ad.campaign_id, ad.frequency_cap,
+          row_number() OVER (PARTITION BY ad.campaign_id, g.viewer_key ORDER BY g.ad_id)
+            + CASE WHEN ad.frequency_cap IS NULL THEN 0
+                ELSE (SELECT coalesce(sum(w.counted_today), 0) FROM ads pa JOIN ad_viewer_impressions w ON w.ad_id = pa.id AND w.viewer_key = g.viewer_key
+                  WHERE pa.campaign_id = ad.campaign_id AND w.counted_day = ${today}) END AS nth_today
+        FROM gate g JOIN ad ON ad.id = g.ad_id AND ad.campaign_id IS NOT NULL
       ), eligible AS (
         SELECT ad_id, viewer_key, campaign_id, frequency_cap, row_number() OVER (PARTITION BY campaign_id ORDER BY ad_id, viewer_key) AS r
         FROM paid WHERE frequency_cap IS NULL OR nth_today <= frequency_cap
@@ -155,29 +175,23 @@ export class ImpressionBatcher {
         FROM (SELECT campaign_id, count(*) AS n FROM eligible GROUP BY campaign_id) w
         WHERE c.id = w.campaign_id AND c.price_model = 'cpm'
         RETURNING c.id, c.last_draw_units, c.unit_millicents
-      ), caps AS (
-        -- Counted only for campaigns with a cap: nothing reads a count of an uncapped one (a cap set
-        -- during the day counts that viewer's impressions from then on; docs/decisions/0281).
-        INSERT INTO ad_campaign_caps AS k (campaign_id, viewer_key, day, impressions)
-        SELECT campaign_id, viewer_key, ${today}, count(*) FROM eligible WHERE frequency_cap IS NOT NULL GROUP BY campaign_id, viewer_key
-        ON CONFLICT (campaign_id, viewer_key, day) DO UPDATE SET impressions = k.impressions + excluded.impressions
       ), days AS (
         INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, viewable, invalid, spend_millicents)
-        SELECT ${ads.id}, ${today}, ${ads.campaignId},
+        SELECT ad.id, ${today}, ad.campaign_id,
           count(e.ad_id),
           count(*) FILTER (WHERE e.ad_id IS NULL),
           coalesce(sum(dr.unit_millicents) FILTER (WHERE e.r <= dr.last_draw_units), 0)
         FROM input
-        JOIN ${ads} ON ${ads.id} = input.ad_id AND ${ads.campaignId} IS NOT NULL AND ${this.isLive}
+        JOIN ad ON ad.id = input.ad_id AND ad.campaign_id IS NOT NULL AND ad.live
         LEFT JOIN eligible e ON e.ad_id = input.ad_id AND e.viewer_key = input.viewer_key
-        LEFT JOIN draw dr ON dr.id = ${ads.campaignId}
-        GROUP BY ${ads.id}, ${ads.campaignId}
+        LEFT JOIN draw dr ON dr.id = ad.campaign_id
+        GROUP BY ad.id, ad.campaign_id
         ON CONFLICT (ad_id, day) DO UPDATE SET viewable = d.viewable + excluded.viewable, invalid = d.invalid + excluded.invalid,
           spend_millicents = d.spend_millicents + excluded.spend_millicents
       )
-      SELECT input.n::int AS n, (${ads.id} IS NOT NULL) AS exists, (counted.ad_id IS NOT NULL) AS recorded
+      SELECT input.n::int AS n, (ad.id IS NOT NULL) AS exists, (counted.ad_id IS NOT NULL) AS recorded
       FROM input
-      LEFT JOIN ${ads} ON ${ads.id} = input.ad_id
+      LEFT JOIN ad ON ad.id = input.ad_id
       LEFT JOIN counted ON counted.ad_id = input.ad_id AND counted.viewer_key = input.viewer_key
     `);
   }

@@ -46,7 +46,7 @@ describe.each(ENGINES)('pruning dead bookkeeping rows on %s', (engine) => {
     expect(await pruneDeadRows(db)).toMatchObject({ rateLimitCounters: 0, adViewerImpressions: 0, unconfirmedStatusSubscribers: 0 });
   });
 
-  it('deletes campaign serves, charged-click markers and cap counts past their use, and keeps what caps and charging still need', async () => {
+  it("deletes viewers' delivery rows and charged-click markers past their use, and keeps what caps and charging still need", async () => {
     const db = t.database.db;
     // A running house campaign (no owner, no money: decision 0283) capped at one impression per viewer a day.
     const [campaign] = (
@@ -59,38 +59,31 @@ describe.each(ENGINES)('pruning dead bookkeeping rows on %s', (engine) => {
         INSERT INTO ads (placement, title, target_url, campaign_id) VALUES ('patch-notes', 'Prune creative', 'https://example.com/', ${campaign!.id}) RETURNING id`)
     ).rows;
     const headers = { 'user-agent': 'prune-viewer' };
-    // Served, then charged: today's cap row and the served record exist.
+    // Served, then charged: the viewer's row holds the serve and today's count of one.
     expect((await call(t, 'GET', '/api/ads?placement=patch-notes', { headers })).json.ad?._id).toBe(creative!.id);
     expect((await call(t, 'POST', `/api/ads/${creative!.id}/impression`, { headers })).json).toEqual({ recorded: true });
 
     await db.execute(sql`
-      INSERT INTO ad_serves (ad_id, viewer_key, served_at) VALUES
-        (${creative!.id}, 'h:serve-old', now() - interval '25 hours'),
-        (${creative!.id}, 'h:serve-recent', now() - interval '20 minutes')`);
+      INSERT INTO ad_viewer_impressions (ad_id, viewer_key, served_at, last_counted_at, counted_day, counted_today) VALUES
+        (${creative!.id}, 'h:serve-old', now() - interval '25 hours', NULL, NULL, 0),
+        (${creative!.id}, 'h:serve-recent', now() - interval '20 minutes', NULL, NULL, 0),
+        (${creative!.id}, 'h:counted-old', now() - interval '3 days', now() - interval '2 days', (now() AT TIME ZONE 'UTC')::date - 2, 3),
+        (${creative!.id}, 'h:served-again', now() - interval '5 minutes', now() - interval '2 days', (now() AT TIME ZONE 'UTC')::date - 2, 3)`);
     await db.execute(sql`
       INSERT INTO ad_paid_clicks (ad_id, viewer_key, last_charged_at) VALUES
         (${creative!.id}, 'h:click-old', now() - interval '2 days'),
         (${creative!.id}, 'h:click-recent', now() - interval '5 minutes')`);
-    await db.execute(sql`
-      INSERT INTO ad_campaign_caps (campaign_id, viewer_key, day, impressions) VALUES
-        (${campaign!.id}, 'h:cap', (now() AT TIME ZONE 'UTC')::date - 10, 3),
-        (${campaign!.id}, 'h:cap', (now() AT TIME ZONE 'UTC')::date - 2, 3),
-        (${campaign!.id}, 'h:cap', (now() AT TIME ZONE 'UTC')::date - 1, 3),
-        (${campaign!.id}, 'h:cap', (now() AT TIME ZONE 'UTC')::date, 1)`);
 
     const result = await pruneDeadRows(db);
-    expect(result).toMatchObject({ adServes: 1, adPaidClicks: 1, adCampaignCaps: 2 });
+    expect(result).toMatchObject({ adViewerImpressions: 2, adPaidClicks: 1 });
 
-    const serves = await db.execute<{ viewer_key: string }>(sql`SELECT viewer_key FROM ad_serves WHERE ad_id = ${creative!.id} ORDER BY viewer_key`);
-    // The browser's serve of a moment ago and the one 20 minutes ago stay; the one of yesterday goes.
-    expect(serves.rows).toHaveLength(2);
-    expect(serves.rows.map((r) => r.viewer_key)).toContain('h:serve-recent');
+    // The browser's row of a moment ago, the serve of 20 minutes ago and the old count served again stay;
+    // a serve of yesterday and a count of two days ago go.
+    const rows = await db.execute<{ viewer_key: string }>(sql`SELECT viewer_key FROM ad_viewer_impressions WHERE ad_id = ${creative!.id} ORDER BY viewer_key`);
+    expect(rows.rows.map((r) => r.viewer_key).filter((k) => k !== 'h:serve-recent' && k !== 'h:served-again')).toEqual([expect.stringMatching(/^h:[A-Za-z0-9_-]{20,}$/)]);
+    expect(rows.rows.map((r) => r.viewer_key)).toEqual(expect.arrayContaining(['h:serve-recent', 'h:served-again']));
     const clicks = await db.execute<{ viewer_key: string }>(sql`SELECT viewer_key FROM ad_paid_clicks WHERE ad_id = ${creative!.id}`);
     expect(clicks.rows.map((r) => r.viewer_key)).toEqual(['h:click-recent']);
-    const caps = await db.execute<{ viewer_key: string; ago: number }>(sql`
-      SELECT viewer_key, ((now() AT TIME ZONE 'UTC')::date - day)::int AS ago FROM ad_campaign_caps WHERE campaign_id = ${campaign!.id} ORDER BY viewer_key, day`);
-    expect(caps.rows.filter((r) => r.viewer_key === 'h:cap').map((r) => r.ago)).toEqual([1, 0]);
-    expect(caps.rows.filter((r) => r.viewer_key !== 'h:cap')).toEqual([{ viewer_key: expect.stringMatching(/^h:/), ago: 0 }]);
 
     // The viewer's cap still holds after pruning: the campaign is not served to them again today,
     // while another viewer still gets it.
@@ -100,6 +93,6 @@ describe.each(ENGINES)('pruning dead bookkeeping rows on %s', (engine) => {
     const days = await db.execute<{ viewable: number }>(sql`SELECT viewable FROM ad_campaign_days WHERE campaign_id = ${campaign!.id}`);
     expect(days.rows).toEqual([{ viewable: 1 }]);
 
-    expect(await pruneDeadRows(db)).toMatchObject({ adServes: 0, adPaidClicks: 0, adCampaignCaps: 0 });
+    expect(await pruneDeadRows(db)).toMatchObject({ adViewerImpressions: 0, adPaidClicks: 0 });
   });
 });

@@ -42,13 +42,8 @@ const IDLE_GUESTS = sql`
 export interface PruneResult {
   rateLimitCounters: number;
   adViewerImpressions: number;
-  /**
-   * Campaign delivery bookkeeping (docs/decisions/0284): served records and charged-click markers a day
-   * past their last use, frequency-cap counts of days before yesterday (UTC).
-   */
-  adServes: number;
+  /** Charged-click markers of CPC creatives a day past their last use (docs/decisions/0284). */
   adPaidClicks: number;
-  adCampaignCaps: number;
   /** Status subscriptions never confirmed within their link's lifetime (docs/decisions/0194). */
   unconfirmedStatusSubscribers: number;
   /** One-time links, sign-in and passkey challenges a day past their expiry. */
@@ -77,15 +72,11 @@ export interface PruneResult {
  */
 export async function pruneDeadRows(db: DbOrTx, attachmentsDir?: string): Promise<PruneResult> {
   const counters = await db.execute(sql`DELETE FROM rate_limit_counters WHERE window_start < now() - ${DEAD_AFTER}`);
-  const markers = await db.execute(sql`DELETE FROM ad_viewer_impressions WHERE last_counted_at < now() - ${DEAD_AFTER}`);
-  // Campaign delivery (docs/decisions/0284): a served record or a charged-click marker only matters
-  // inside the 30-minute window (an impression or click is valid, a click charged again, only within it),
-  // and a frequency cap counts only today's (UTC) impressions. A missing row answers exactly as an
-  // expired one, so these deletions change no count, cap or charge. Yesterday's cap rows stay, for a
-  // batch that began just before midnight.
-  const adServes = (await db.execute(sql`DELETE FROM ad_serves WHERE served_at < now() - ${DEAD_AFTER}`)).rowCount ?? 0;
+  // A viewer's row of an ad (docs/decisions/0284, 0296) matters only inside the 30-minute window after
+  // its last serve or counted impression, and its day count only on that UTC day: a row untouched for a
+  // day answers exactly as a missing one, so deleting it changes no count, cap or charge.
+  const markers = await db.execute(sql`DELETE FROM ad_viewer_impressions WHERE greatest(last_counted_at, served_at) < now() - ${DEAD_AFTER}`);
   const adPaidClicks = (await db.execute(sql`DELETE FROM ad_paid_clicks WHERE last_charged_at < now() - ${DEAD_AFTER}`)).rowCount ?? 0;
-  const adCampaignCaps = (await db.execute(sql`DELETE FROM ad_campaign_caps WHERE day < (now() AT TIME ZONE 'UTC')::date - 1`)).rowCount ?? 0;
   const unconfirmedStatusSubscribers = await pruneUnconfirmedSubscribers(db);
 
   let expiredTokens = 0;
@@ -140,9 +131,7 @@ export async function pruneDeadRows(db: DbOrTx, attachmentsDir?: string): Promis
   return {
     rateLimitCounters: counters.rowCount ?? 0,
     adViewerImpressions: markers.rowCount ?? 0,
-    adServes,
     adPaidClicks,
-    adCampaignCaps,
     unconfirmedStatusSubscribers,
     expiredTokens,
     endedSessions,
