@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import type { Db } from '#server/db/client.js';
 import { badRequest, notFound } from '#server/errors.js';
 import { ads, type AdRow } from './ads.tables.js';
-import { ImpressionBatcher } from './impression-batcher.js';
+import { ImpressionBatcher, viewerCountToday } from './impression-batcher.js';
 import { ServeBatcher } from './serve-batcher.js';
 
 type CreateAd = z.output<typeof createAdBodySchema>;
@@ -150,8 +150,7 @@ export class AdsService {
           WHERE ${placement} = ANY (c.placements) AND ${CAMPAIGN_RUNNING}
             AND (c.daily_budget_cents IS NULL OR coalesce((SELECT sum(d.spend_millicents) FROM ad_campaign_days d WHERE d.campaign_id = c.id AND d.day = ${TODAY}), 0)
               < c.daily_budget_cents * 1000 * LEAST(1.0, (extract(epoch FROM (now() AT TIME ZONE 'UTC') - date_trunc('day', now() AT TIME ZONE 'UTC')) + ${AD_PACING_HEAD_START_SECONDS}) / 86400.0))
-            AND (c.frequency_cap IS NULL OR (SELECT coalesce(sum(w.counted_today), 0) FROM ads pa JOIN ad_viewer_impressions w ON w.ad_id = pa.id AND w.viewer_key = ${viewerKey}
-              WHERE pa.campaign_id = c.id AND w.counted_day = ${TODAY}) < c.frequency_cap)
+            AND (c.frequency_cap IS NULL OR ${viewerCountToday(sql`c.id`, viewerKey)} < c.frequency_cap)
         )
         SELECT ${ads.id} AS id, ${ads.campaignId} AS campaign_id, ${ads.kind} AS kind, ${ads.title} AS title, ${ads.body} AS body,
           ${ads.imageUrl} AS image_url, ${ads.imageAlt} AS image_alt, ${ads.targetUrl} AS target_url

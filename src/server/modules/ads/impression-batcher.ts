@@ -1,6 +1,16 @@
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '#server/db/client.js';
 import { ads } from './ads.tables.js';
+
+/**
+ * A viewer's counted impressions today of one campaign: the day's counts on their rows of its creatives
+ * (docs/decisions/0296), each row looked up by its whole key. The frequency cap compares it with the cap,
+ * both when serving and when charging.
+ */
+export function viewerCountToday(campaignId: SQL, viewerKey: SQL | string): SQL {
+  return sql`(SELECT coalesce(sum(w.counted_today), 0) FROM ads pa JOIN ad_viewer_impressions w ON w.ad_id = pa.id AND w.viewer_key = ${viewerKey}
+    WHERE pa.campaign_id = ${campaignId} AND w.counted_day = (now() AT TIME ZONE 'UTC')::date)`;
+}
 
 /** The most impressions one statement carries. */
 export const MAX_IMPRESSION_BATCH = 1000;
@@ -33,14 +43,14 @@ interface Waiting {
  * in `ad_viewer_impressions` decides on every instance whether an impression counts (once per ad and
  * viewer per window): an upsert for a house ad, an update of the row its serve wrote for a campaign's
  * creative (decision 0296). Rows are sorted by (ad, viewer) so two instances' upserts lock rows in the
- * same order; the update's order is the planner's, and a deadlock is written again (below). Duplicates inside a batch are answered from the first one: counted at most
- * once. Each ad of the batch is looked up once, not once per impression.
+ * same order; the update's order is the planner's, and a deadlock is written again (below).
+ * Duplicates inside a batch are answered from the first one: counted at most once. Each ad of the batch
+ * is looked up once, not once per impression.
  *
  * Campaigns are charged in the same statement (docs/decisions/0281): a counted impression of a campaign's
  * creative counts only if that creative was served to that viewer within the window and the viewer is
- * under the campaign's daily cap (their counts of the day on the rows of its creatives); the campaign's
- * `remaining_millicents` goes down in one UPDATE per
- * campaign and batch, by at most what is left (`LEAST(wanted, remaining / unit)` units), under the row
+ * under the campaign's daily cap (viewerCountToday); the campaign's `remaining_millicents` goes down in
+ * one UPDATE per campaign and batch, by at most what is left (`LEAST(wanted, remaining / unit)` units), under the row
  * lock that UPDATE takes: a budget is never overspent, whatever the number of batches or instances in
  * flight. Everything not counted for a live creative (robots, repeats, no served ad, over the cap) is
  * tallied as invalid in `ad_campaign_days` and never charged. A batch that meets a deadlock (two
@@ -160,8 +170,7 @@ export class ImpressionBatcher {
         SELECT g.ad_id, g.viewer_key, ad.campaign_id, ad.frequency_cap,
           row_number() OVER (PARTITION BY ad.campaign_id, g.viewer_key ORDER BY g.ad_id)
             + CASE WHEN ad.frequency_cap IS NULL THEN 0
-                ELSE (SELECT coalesce(sum(w.counted_today), 0) FROM ads pa JOIN ad_viewer_impressions w ON w.ad_id = pa.id AND w.viewer_key = g.viewer_key
-                  WHERE pa.campaign_id = ad.campaign_id AND w.counted_day = ${today}) END AS nth_today
+                ELSE ${viewerCountToday(sql`ad.campaign_id`, sql`g.viewer_key`)} END AS nth_today
         FROM gate g JOIN ad ON ad.id = g.ad_id AND ad.campaign_id IS NOT NULL
       ), eligible AS (
         SELECT ad_id, viewer_key, campaign_id, frequency_cap, row_number() OVER (PARTITION BY campaign_id ORDER BY ad_id, viewer_key) AS r
