@@ -11,10 +11,9 @@ const SERVER_ALIAS = { regex: '^#server/', message: 'The web app must not import
  * those api/ folders and src/web/lib call the API client; everything else may still use its ApiError,
  * errorMessage and the rest.
  */
-const API_CALLS_MESSAGE = 'Call the server through a query or mutation hook in features/<name>/api/ (docs/decisions/0225), not the API client.';
-const API_CALLS = [
-  { group: ['**/lib/api-client'], importNames: ['api', 'refreshAccessToken'], message: API_CALLS_MESSAGE },
-];
+const API_CALLS_MESSAGE =
+  'Call the server through a query or mutation hook in features/<name>/api/ (docs/decisions/0225), not the API client.';
+const API_CALLS = [{ group: ['**/lib/api-client'], importNames: ['api', 'refreshAccessToken'], message: API_CALLS_MESSAGE }];
 /**
  * The convention of a feature's api/ folder: what its screens import from it are hooks (`useX`), query
  * options (`xQueryOptions`, to prefetch or fetch once) and query keys (`xKeys`), besides constants and
@@ -26,7 +25,8 @@ const PLAIN_API_FUNCTIONS = [
   {
     regex: '^\\.{1,2}/api/',
     importNamePattern: '^(?!use[A-Z]|[A-Z]|.*(QueryOptions|Keys)$|(quoteTimeLeft|requesterBase)$)',
-    message: "Use the api/ folder's hooks (useX), query options and keys here, not its plain call functions: wrap the call in a mutation or query hook there (docs/decisions/0225).",
+    message:
+      "Use the api/ folder's hooks (useX), query options and keys here, not its plain call functions: wrap the call in a mutation or query hook there (docs/decisions/0225).",
   },
 ];
 
@@ -36,12 +36,12 @@ const FEATURE_BOUNDARIES = [
   SERVER_ALIAS,
   {
     regex: '^#web/features/[^/]+/(api|components|hooks|lib|stores|pages|content)/',
-    message: "Import another feature through its public entry (features/<name>/index.ts), not its internals.",
+    message: 'Import another feature through its public entry (features/<name>/index.ts), not its internals.',
   },
   { regex: '^#web/app/', message: 'Features do not import the app: it composes them.' },
   {
     regex: '^(\\.\\./){1,3}[^./][^/]*/(api|components|hooks|lib|stores|pages|content)/',
-    message: "Import another feature through its public entry (features/<name>/index.ts), not its internals.",
+    message: 'Import another feature through its public entry (features/<name>/index.ts), not its internals.',
   },
   { group: ['**/app/*', '**/app/**'], message: 'Features do not import the app: it composes them.' },
 ];
@@ -162,7 +162,17 @@ function serverModuleRules() {
     },
     {
       files: ['src/server/modules/**/*.routes.ts'],
-      rules: { 'no-restricted-imports': ['error', { patterns: [...MODULE_IMPORTS, ...ROUTES_IMPORTS] }] },
+      rules: {
+        'no-restricted-imports': ['error', { patterns: [...MODULE_IMPORTS, ...ROUTES_IMPORTS] }],
+        // The module file builds a module's services (docs/architecture.md#server-modules); its routes are handed them.
+        'no-restricted-syntax': [
+          'error',
+          {
+            selector: 'NewExpression[callee.name=/(Service|Flows|Store)$/]',
+            message: 'A routes file is handed its services: build them in the module file (<domain>.module.ts).',
+          },
+        ],
+      },
     },
   ];
 }

@@ -19,15 +19,15 @@
 // Next to req/s, the server's CPU time per request (from /proc; the embedded database runs inside the
 // server process, PostgreSQL does not) is the figure to compare on a shared machine. `--profile` writes
 // CPU profiles. Writes bench/results/<time>.json and prints a table.
-import { spawn } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { PASSWORD, ROOT, SERVER_JS, api, freePort, pool, signIpn, sleep } from '../test/reliability/lib.mjs';
+import { PASSWORD, api, pool, signIpn, sleep } from '../test/reliability/lib.mjs';
+import { createUser, ensureBuilt, freePort, ROOT, startBuiltServer } from '../scripts/built-app.mjs';
 
 process.chdir(ROOT);
 const args = process.argv.slice(2);
@@ -57,7 +57,12 @@ const ONLY = opt('only', null)?.split(',') ?? null;
  */
 const MEM = args.includes('--mem');
 /** `--node-args="..."`: node options for the server process (space-separated), e.g. to compare a V8 setting with the entry's. */
-const NODE_ARGS = args.find((a) => a.startsWith('--node-args='))?.slice('--node-args='.length).split(' ').filter(Boolean) ?? [];
+const NODE_ARGS =
+  args
+    .find((a) => a.startsWith('--node-args='))
+    ?.slice('--node-args='.length)
+    .split(' ')
+    .filter(Boolean) ?? [];
 const wanted = (key) => !ONLY || ONLY.includes(key);
 const DB_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const ENGINES = opt('engines', DB_URL ? 'postgres,pglite' : 'pglite').split(',');
@@ -76,54 +81,8 @@ const GOALS = {
   rss: { mib: 300, text: '< 300 MB, flat' },
 };
 
-function newest(entry) {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(entry) ? 0 : stat.mtimeMs;
-  return Math.max(0, ...readdirSync(entry).map((name) => newest(path.join(entry, name))));
-}
-const run = (cmd, argv) => new Promise((resolve) => spawn(cmd, argv, { stdio: 'inherit' }).on('exit', (code) => resolve(code ?? 1)));
-if (!existsSync(SERVER_JS) || Math.max(newest('src/server'), newest('src/shared')) > statSync(SERVER_JS).mtimeMs) {
-  console.log('Building the server (dist/server is missing or older than the sources)...');
-  if ((await run('npm', ['run', 'build:server'])) !== 0) process.exit(1);
-}
+if (!(await ensureBuilt({ parts: ['server'] }))) process.exit(1);
 const { openDatabase } = await import(pathToFileURL(path.join(ROOT, 'dist/server/db/client.js')).href);
-
-/** A child process, answering once `readyUrl` answers 200 (bounded). Its stdout (the request log) goes to /dev/null. */
-async function startProcess(argv, env, readyUrl) {
-  const child = spawn(process.execPath, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (c) => (stderr = (stderr + c).slice(-5000)));
-  const deadline = Date.now() + 60_000;
-  while (!(await fetch(readyUrl, { signal: AbortSignal.timeout(2000) }).then((r) => r.ok, () => false))) {
-    if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${argv.join(' ')} did not start:\n${stderr}`);
-    }
-    await sleep(200);
-  }
-  return {
-    child,
-    rssMiB() {
-      try {
-        const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1]);
-        return Number.isFinite(kb) ? Math.round(kb / 102.4) / 10 : null;
-      } catch {
-        return null;
-      }
-    },
-    stop: () =>
-      new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-        child.once('exit', () => {
-          clearTimeout(timer);
-          resolve();
-        });
-        child.kill('SIGTERM');
-      }),
-  };
-}
 
 const CEILING_SOURCE = `
 const body = JSON.stringify({ status: 'ok' });
@@ -247,11 +206,9 @@ async function seed(env) {
 
 /** The bare node:http server, started once per pass and driven before each scenario. */
 async function startCeiling() {
-  const port = await freePort();
-  const server = await startProcess(['-e', CEILING_SOURCE], { PORT: String(port) }, `http://127.0.0.1:${port}/`);
-  const base = `http://127.0.0.1:${port}`;
+  const server = await startBuiltServer({ program: ['-e', CEILING_SOURCE], captureOutput: 'stderr', label: 'the ceiling server' });
   return {
-    run: (name, requestsFor, warmupAmount) => drive(name, { url: `${base}/`, ...requestsFor(base) }, server.child.pid, warmupAmount),
+    run: (name, requestsFor, warmupAmount) => drive(name, { url: `${server.url}/`, ...requestsFor(server.url) }, server.pid, warmupAmount),
     stop: () => server.stop(),
   };
 }
@@ -270,6 +227,8 @@ async function benchEngine(engine) {
     LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'info',
     // Rate limits would answer 429 to a load generator on one address; they are measured off.
     RATE_LIMITS: '0',
+    // The bench's admins sign in with a password alone (staff two-factor is on by default).
+    REQUIRE_STAFF_2FA: '0',
     DATA_DIR: mkdtempSync(path.join(os.tmpdir(), 'olympus-bench-')),
   };
   if (engine === 'postgres') {
@@ -291,39 +250,65 @@ async function benchEngine(engine) {
   let server = null;
   const ceilingServer = await startCeiling();
   try {
-    // An admin account (to create the ads), made with the CLI (which migrates) before the server holds the database.
+    // Two admins, made with the CLI (which migrates) before the server holds the database: one creates
+    // the ads, moves the sandbox payments and funds the campaigns; the other approves those fundings
+    // (1000 credits or more wait for a second admin).
     const adminName = `benchadmin${randomBytes(3).toString('hex')}`;
-    const cli = spawn(process.execPath, [path.join(ROOT, 'dist/server/cli.js'), 'create-user', '--username', adminName, '--password', PASSWORD, '--role', 'admin'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: 'ignore',
-    });
-    if ((await new Promise((resolve) => cli.on('exit', resolve))) !== 0) throw new Error('could not create the admin account');
+    const approverName = `benchapprover${randomBytes(3).toString('hex')}`;
+    await createUser({ env }, { username: adminName, password: PASSWORD, role: 'admin' });
+    await createUser({ env }, { username: approverName, password: PASSWORD, role: 'admin' });
     const seedStarted = Date.now();
     const { tokens, payments } = await seed(env);
     console.log(`  seeded ${USERS} users, ${tokens.length} sessions, ${payments.length} payments in ${Date.now() - seedStarted} ms`);
     const profileArgs = PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${path.join(ROOT, 'bench/results/profiles', engine)}`] : [];
     const memFile = MEM ? path.join(env.DATA_DIR, 'mem-probe.jsonl') : null;
     const memArgs = MEM ? ['--import', pathToFileURL(path.join(ROOT, 'bench/mem-probe.mjs')).href] : [];
-    server = await startProcess([...NODE_ARGS, ...profileArgs, ...memArgs, SERVER_JS], memFile ? { ...env, MEM_PROBE_FILE: memFile } : env, `${url}/readyz`);
+    server = await startBuiltServer({
+      port,
+      dataDir: env.DATA_DIR,
+      nodeArgs: [...NODE_ARGS, ...profileArgs, ...memArgs],
+      env: memFile ? { ...env, MEM_PROBE_FILE: memFile } : env,
+      // Its stdout is the request log: to /dev/null.
+      captureOutput: 'stderr',
+      label: `the server (${engine})`,
+    });
 
-    const adminLogin = await api(url, 'POST', '/api/login', { body: { username: adminName, password: PASSWORD, turnstileToken: 'ok' } });
+    const signIn = async (username) => {
+      const res = await api(url, 'POST', '/api/login', { body: { username, password: PASSWORD, turnstileToken: 'ok' } });
+      if (res.status !== 200) throw new Error(`login ${username}: ${res.status} ${res.text}`);
+      return res;
+    };
+    const adminLogin = await signIn(adminName);
     const adIds = [];
     for (let i = 0; i < ADS; i++) {
-      const ad = await api(url, 'POST', '/api/staff/ads', { token: adminLogin.json.token, body: { placement: 'home-banner', title: `Bench ad ${i}`, targetUrl: 'https://example.com/' } });
+      const ad = await api(url, 'POST', '/api/staff/ads', {
+        token: adminLogin.json.token,
+        body: { placement: 'home-banner', title: `Bench ad ${i}`, targetUrl: 'https://example.com/' },
+      });
       adIds.push(ad.json.ad._id);
     }
     // IPNs: deposits of many users, finished at the sandbox provider without sending their IPN.
     const ipnStarted = Date.now();
     const depositors = tokens.filter((_, i) => i % 3 === 0);
-    const ipnFixtures = await pool(Array.from({ length: IPNS }, (_, i) => depositors[i % depositors.length]), 8, async (user) => {
-      const created = await api(url, 'POST', '/api/payments/deposit', { token: user.token, body: { crypto: 'btc', amount: 10 } });
-      if (created.status !== 201) throw new Error(`deposit: ${created.status} ${created.text}`);
-      const p = created.json.payment;
-      await api(url, 'POST', `/sandbox/nowpayments/payments/${p.providerPaymentId}/status`, { body: { status: 'finished', ipn: false } });
-      const remote = await api(url, 'GET', `/sandbox/nowpayments/v1/payment/${p.providerPaymentId}`, { headers: { 'x-api-key': 'sandbox-api-key' } });
-      return { user, body: JSON.stringify(remote.json), sig: signIpn(remote.json), cents: Math.round(p.credits * 100) };
-    });
+    const ipnFixtures = await pool(
+      Array.from({ length: IPNS }, (_, i) => depositors[i % depositors.length]),
+      8,
+      async (user) => {
+        const created = await api(url, 'POST', '/api/payments/deposit', { token: user.token, body: { crypto: 'btc', amount: 10 } });
+        if (created.status !== 201) throw new Error(`deposit: ${created.status} ${created.text}`);
+        const p = created.json.payment;
+        // A sandbox control: staff only in production.
+        const moved = await api(url, 'POST', `/sandbox/nowpayments/payments/${p.providerPaymentId}/status`, {
+          token: adminLogin.json.token,
+          body: { status: 'finished', ipn: false },
+        });
+        if (moved.status !== 200) throw new Error(`sandbox: ${moved.status} ${moved.text}`);
+        const remote = await api(url, 'GET', `/sandbox/nowpayments/v1/payment/${p.providerPaymentId}`, {
+          headers: { 'x-api-key': 'sandbox-api-key' },
+        });
+        return { user, body: JSON.stringify(remote.json), sig: signIpn(remote.json), cents: Math.round(p.credits * 100) };
+      },
+    );
     const ipns = ipnFixtures.map((r) => {
       if (!r.ok) throw r.error;
       return r.value;
@@ -337,7 +322,7 @@ async function benchEngine(engine) {
       if (!wanted(key)) return {};
       const ceiling = (QUICK && quickCeiling) || (await ceilingServer.run(`ceiling for ${name}`, ceilingRequests, warmupAmount));
       if (QUICK) quickCeiling = ceiling;
-      const measured = await drive(name, serverOptions, server.child.pid, warmupAmount);
+      const measured = await drive(name, serverOptions, server.pid, warmupAmount);
       measured.ceiling = ceiling.rps;
       measured.ceilingCpuUsPerRequest = ceiling.cpuUsPerRequest;
       measured.ratio = Math.round((measured.rps / ceiling.rps) * 1000) / 1000;
@@ -355,12 +340,25 @@ async function benchEngine(engine) {
       url: `${url}/api/auth/me`,
       headers: { authorization: `Bearer ${tokens[0].token}` },
     });
-    await pair('meMany', `GET /api/auth/me, ${tokens.length} sessions`, () => ({ requests: withTokens(tokens) }), { url: `${url}/api/auth/me`, requests: withTokens(tokens) }, tokens.length);
-    const statusRequests = (base) => roundRobin(payments, (p) => ({ path: base ? `/api/payments/${p.id}/status` : '/', headers: { authorization: `Bearer ${p.token}` } }));
-    await pair('status', `GET /api/payments/{id}/status, ${payments.length} payments`, () => ({ requests: statusRequests(false) }), {
-      url,
-      requests: statusRequests(true),
-    }, payments.length);
+    await pair(
+      'meMany',
+      `GET /api/auth/me, ${tokens.length} sessions`,
+      () => ({ requests: withTokens(tokens) }),
+      { url: `${url}/api/auth/me`, requests: withTokens(tokens) },
+      tokens.length,
+    );
+    const statusRequests = (base) =>
+      roundRobin(payments, (p) => ({ path: base ? `/api/payments/${p.id}/status` : '/', headers: { authorization: `Bearer ${p.token}` } }));
+    await pair(
+      'status',
+      `GET /api/payments/{id}/status, ${payments.length} payments`,
+      () => ({ requests: statusRequests(false) }),
+      {
+        url,
+        requests: statusRequests(true),
+      },
+      payments.length,
+    );
     // Impressions: a new anonymous viewer (user agent) for each, over the ads: every one is counted.
     const before = await countImpressions(env);
     const impressionRequests = (toServer) => {
@@ -370,15 +368,25 @@ async function benchEngine(engine) {
         {
           setupRequest: (req) => {
             n++;
-            return { ...req, method: 'POST', path: toServer ? `/api/ads/${adIds[n % adIds.length]}/impression` : '/', headers: { 'user-agent': `bench-${id}-${n}` } };
+            return {
+              ...req,
+              method: 'POST',
+              path: toServer ? `/api/ads/${adIds[n % adIds.length]}/impression` : '/',
+              headers: { 'user-agent': `bench-${id}-${n}` },
+            };
           },
         },
       ];
     };
-    const impressions = await pair('impressions', 'POST /api/ads/{id}/impression, new viewers', () => ({ requests: impressionRequests(false) }), {
-      url,
-      requests: impressionRequests(true),
-    });
+    const impressions = await pair(
+      'impressions',
+      'POST /api/ads/{id}/impression, new viewers',
+      () => ({ requests: impressionRequests(false) }),
+      {
+        url,
+        requests: impressionRequests(true),
+      },
+    );
     await sleep(1500); // Batched impressions reach the table within a second.
     if (before !== null) impressions.counted = (await countImpressions(env)) - before;
 
@@ -391,11 +399,20 @@ async function benchEngine(engine) {
     // VIEWERS viewers served just before (the figure comparable with the plain impressions).
     if (wanted('campaignImpressions')) {
       const adminToken = adminLogin.json.token;
+      const approverToken = (await signIn(approverName)).json.token;
       const owners = [...new Map(tokens.map((t) => [t.userId, t])).values()].slice(0, CAMPAIGNS);
       const creativeIds = [];
       for (const [i, owner] of owners.entries()) {
-        const funded = await api(url, 'POST', '/api/admin/credits/adjustments', { token: adminToken, body: { userId: owner.userId, amount: 100_000, reason: 'bench campaign budget' } });
-        if (funded.status !== 201) throw new Error(`fund: ${funded.status} ${funded.text}`);
+        const funded = await api(url, 'POST', '/api/admin/credits/adjustments', {
+          token: adminToken,
+          body: { userId: owner.userId, amount: 100_000, reason: 'bench campaign budget' },
+        });
+        if (funded.status !== 202) throw new Error(`fund: ${funded.status} ${funded.text}`);
+        const approved = await api(url, 'POST', `/api/admin/credits/adjustment-requests/${funded.json.request._id}/approve`, {
+          token: approverToken,
+          body: {},
+        });
+        if (approved.status !== 200) throw new Error(`approve funding: ${approved.status} ${approved.text}`);
         const created = await api(url, 'POST', '/api/ad-campaigns', {
           token: owner.token,
           body: {
@@ -427,71 +444,110 @@ async function benchEngine(engine) {
         {
           setupRequest: (req, context) => {
             context.ua = `camp-${flowId}-${v++}`;
-            return { ...req, method: 'GET', path: toServer ? '/api/ads?placement=home-banner' : '/', headers: { 'user-agent': context.ua } };
+            return {
+              ...req,
+              method: 'GET',
+              path: toServer ? '/api/ads?placement=home-banner' : '/',
+              headers: { 'user-agent': context.ua },
+            };
           },
           onResponse: (status, body, context) => {
             context.adId = toServer && status === 200 ? JSON.parse(body).ad?._id : 'none';
           },
         },
         {
-          setupRequest: (req, context) => ({ ...req, method: 'POST', path: toServer ? `/api/ads/${context.adId ?? 'none'}/impression` : '/', headers: { 'user-agent': context.ua } }),
+          setupRequest: (req, context) => ({
+            ...req,
+            method: 'POST',
+            path: toServer ? `/api/ads/${context.adId ?? 'none'}/impression` : '/',
+            headers: { 'user-agent': context.ua },
+          }),
         },
       ];
-      const flow = await pair('campaignFlow', `GET /api/ads + impression, ${CAMPAIGNS} campaigns`, () => ({ requests: flowRequests(false) }), { url, requests: flowRequests(true) });
+      const flow = await pair(
+        'campaignFlow',
+        `GET /api/ads + impression, ${CAMPAIGNS} campaigns`,
+        () => ({ requests: flowRequests(false) }),
+        { url, requests: flowRequests(true) },
+      );
       flow.viewersPerSecond = Math.round(flow.rps / 2);
 
       // (2) VIEWERS new viewers served (timed: the serve figure), then each one's impression (timed: the campaign impression figure).
       const served = [];
       const serveId = randomBytes(3).toString('hex');
       let sv = 0;
-      const serve = await drive(`GET /api/ads, ${CAMPAIGNS} campaigns (${VIEWERS} viewers)`, {
-        url,
-        amount: VIEWERS,
-        requests: [
-          {
-            setupRequest: (req, context) => {
-              context.ua = `served-${serveId}-${sv++}`;
-              return { ...req, method: 'GET', path: '/api/ads?placement=home-banner', headers: { 'user-agent': context.ua } };
+      const serve = await drive(
+        `GET /api/ads, ${CAMPAIGNS} campaigns (${VIEWERS} viewers)`,
+        {
+          url,
+          amount: VIEWERS,
+          requests: [
+            {
+              setupRequest: (req, context) => {
+                context.ua = `served-${serveId}-${sv++}`;
+                return { ...req, method: 'GET', path: '/api/ads?placement=home-banner', headers: { 'user-agent': context.ua } };
+              },
+              onResponse: (status, body, context) => {
+                const id = status === 200 ? JSON.parse(body).ad?._id : null;
+                if (id) served.push({ ua: context.ua, adId: id });
+              },
             },
-            onResponse: (status, body, context) => {
-              const id = status === 200 ? JSON.parse(body).ad?._id : null;
-              if (id) served.push({ ua: context.ua, adId: id });
-            },
-          },
-        ],
-      }, server.child.pid);
+          ],
+        },
+        server.child.pid,
+      );
       serve.key = 'campaignServe';
       rows.push(serve);
-      console.log(`  ${serve.name}: ${serve.rps}/s, p99 ${serve.p99} ms, non-2xx ${serve.non2xx}, server CPU ${serve.cpuUsPerRequest} us/request`);
+      console.log(
+        `  ${serve.name}: ${serve.rps}/s, p99 ${serve.p99} ms, non-2xx ${serve.non2xx}, server CPU ${serve.cpuUsPerRequest} us/request`,
+      );
       let iv = 0;
-      const campaignImpressions = await drive(`POST impression of a served campaign ad (${served.length})`, {
-        url,
-        amount: served.length,
-        requests: [
-          {
-            setupRequest: (req) => {
-              const item = served[iv++ % served.length];
-              return { ...req, method: 'POST', path: `/api/ads/${item.adId}/impression`, headers: { 'user-agent': item.ua } };
+      const campaignImpressions = await drive(
+        `POST impression of a served campaign ad (${served.length})`,
+        {
+          url,
+          amount: served.length,
+          requests: [
+            {
+              setupRequest: (req) => {
+                const item = served[iv++ % served.length];
+                return { ...req, method: 'POST', path: `/api/ads/${item.adId}/impression`, headers: { 'user-agent': item.ua } };
+              },
             },
-          },
-        ],
-      }, server.child.pid);
+          ],
+        },
+        server.child.pid,
+      );
       campaignImpressions.key = 'campaignImpressions';
       await sleep(1500);
       const spent = await campaignSpend(env);
       // The plain impressions again, right after: the machine's speed drifts between runs a minute apart
       // (the ceiling moved by a third within one pass here), and the database has grown by the campaign
       // runs' rows. The campaign figure is compared with the mean of the plain figures before and after it.
-      const impressionsAfter = impressions.rps ? await drive('POST /api/ads/{id}/impression, new viewers, again after', { url, requests: impressionRequests(true) }, server.child.pid) : null;
+      const impressionsAfter = impressions.rps
+        ? await drive(
+            'POST /api/ads/{id}/impression, new viewers, again after',
+            { url, requests: impressionRequests(true) },
+            server.child.pid,
+          )
+        : null;
       if (impressionsAfter) {
         impressionsAfter.key = 'impressionsAfter';
         rows.push(impressionsAfter);
-        console.log(`  ${impressionsAfter.name}: ${impressionsAfter.rps}/s, p99 ${impressionsAfter.p99} ms, non-2xx ${impressionsAfter.non2xx}, server CPU ${impressionsAfter.cpuUsPerRequest} us/request`);
+        console.log(
+          `  ${impressionsAfter.name}: ${impressionsAfter.rps}/s, p99 ${impressionsAfter.p99} ms, non-2xx ${impressionsAfter.non2xx}, server CPU ${impressionsAfter.cpuUsPerRequest} us/request`,
+        );
       }
-      const plainMean = impressions.rps ? (impressionsAfter ? Math.round((impressions.rps + impressionsAfter.rps) / 2) : impressions.rps) : null;
+      const plainMean = impressions.rps
+        ? impressionsAfter
+          ? Math.round((impressions.rps + impressionsAfter.rps) / 2)
+          : impressions.rps
+        : null;
       campaignImpressions.relativeTo = plainMean;
       campaignImpressions.ratioToPlain = plainMean ? Math.round((campaignImpressions.rps / plainMean) * 1000) / 1000 : null;
-      campaignImpressions.ratioToPlainBefore = impressions.rps ? Math.round((campaignImpressions.rps / impressions.rps) * 1000) / 1000 : null;
+      campaignImpressions.ratioToPlainBefore = impressions.rps
+        ? Math.round((campaignImpressions.rps / impressions.rps) * 1000) / 1000
+        : null;
       if (spent !== null) {
         campaignImpressions.charged = spent.viewable - spendBefore.viewable;
         campaignImpressions.unbalanced = spent.unbalanced;
@@ -504,38 +560,51 @@ async function benchEngine(engine) {
 
     // IPNs: each of the prepared payments exactly once, as fast as the server takes them.
     if (wanted('ipn')) {
-    let next = 0;
-    const ipn = await drive('POST /api/payments/ipn (signed, each once)', {
-      url: `${url}/api/payments/ipn`,
-      method: 'POST',
-      amount: ipns.length,
-      requests: [
+      let next = 0;
+      const ipn = await drive(
+        'POST /api/payments/ipn (signed, each once)',
         {
-          setupRequest: (req) => {
-            const item = ipns[next++ % ipns.length];
-            return { ...req, headers: { ...req.headers, 'content-type': 'application/json', 'x-nowpayments-sig': item.sig }, body: item.body };
-          },
+          url: `${url}/api/payments/ipn`,
+          method: 'POST',
+          amount: ipns.length,
+          requests: [
+            {
+              setupRequest: (req) => {
+                const item = ipns[next++ % ipns.length];
+                return {
+                  ...req,
+                  headers: { ...req.headers, 'content-type': 'application/json', 'x-nowpayments-sig': item.sig },
+                  body: item.body,
+                };
+              },
+            },
+          ],
         },
-      ],
-    }, server.child.pid);
-    ipn.key = 'ipn';
-    // Each IPN credited exactly once: every depositor's balance is the sum of their payments.
-    const expected = new Map();
-    for (const item of ipns) expected.set(item.user.userId, (expected.get(item.user.userId) ?? 0) + item.cents);
-    let creditedOnce = true;
-    await pool([...expected.keys()], 8, async (userId) => {
-      const token = tokens.find((t) => t.userId === userId).token;
-      const res = await api(url, 'GET', `/api/users/${userId}/credits`, { token });
-      if (Math.round(res.json.credits * 100) !== expected.get(userId)) creditedOnce = false;
-    });
-    ipn.creditedOnce = creditedOnce;
-    rows.push(ipn);
-    console.log(`  IPNs: ${ipn.rps}/s, each credited once: ${creditedOnce ? 'yes' : 'NO'}`);
+        server.child.pid,
+      );
+      ipn.key = 'ipn';
+      // Each IPN credited exactly once: every depositor's balance is the sum of their payments.
+      const expected = new Map();
+      for (const item of ipns) expected.set(item.user.userId, (expected.get(item.user.userId) ?? 0) + item.cents);
+      let creditedOnce = true;
+      await pool([...expected.keys()], 8, async (userId) => {
+        const token = tokens.find((t) => t.userId === userId).token;
+        const res = await api(url, 'GET', `/api/users/${userId}/credits`, { token });
+        if (Math.round(res.json.credits * 100) !== expected.get(userId)) creditedOnce = false;
+      });
+      ipn.creditedOnce = creditedOnce;
+      rows.push(ipn);
+      console.log(`  IPNs: ${ipn.rps}/s, each credited once: ${creditedOnce ? 'yes' : 'NO'}`);
     }
 
     if (LOGIN) {
       const loginBody = JSON.stringify({ username: adminName, password: PASSWORD, turnstileToken: 'ok' });
-      const login = await drive('POST /api/login', { url: `${url}/api/login`, method: 'POST', headers: { 'content-type': 'application/json' }, body: loginBody });
+      const login = await drive('POST /api/login', {
+        url: `${url}/api/login`,
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: loginBody,
+      });
       login.perCore = Math.round((login.rps / CORES) * 10) / 10;
       login.key = 'login';
       rows.push(login);
@@ -556,8 +625,20 @@ async function benchEngine(engine) {
         {
           setupRequest: (req) => {
             m++;
-            if (m % 3 === 0) return { ...req, method: 'POST', path: `/api/ads/${adIds[m % adIds.length]}/impression`, headers: { 'user-agent': `mix-${mixId}-${m}` } };
-            if (m % 3 === 1) return { ...req, method: 'GET', path: '/api/auth/me', headers: { authorization: `Bearer ${tokens[m % tokens.length].token}` } };
+            if (m % 3 === 0)
+              return {
+                ...req,
+                method: 'POST',
+                path: `/api/ads/${adIds[m % adIds.length]}/impression`,
+                headers: { 'user-agent': `mix-${mixId}-${m}` },
+              };
+            if (m % 3 === 1)
+              return {
+                ...req,
+                method: 'GET',
+                path: '/api/auth/me',
+                headers: { authorization: `Bearer ${tokens[m % tokens.length].token}` },
+              };
             const p = payments[m % payments.length];
             return { ...req, method: 'GET', path: `/api/payments/${p.id}/status`, headers: { authorization: `Bearer ${p.token}` } };
           },
@@ -585,7 +666,9 @@ async function benchEngine(engine) {
     });
     if (memFile) {
       const { atStart, atEnd, peak } = rows.at(-1).memory;
-      const show = (m) => m && `rss ${m.rssMiB}, heap ${m.heapUsedMiB} used / ${m.heapTotalMiB} total (new ${m.spaces.new}, old ${m.spaces.old}, code ${m.spaces.code}, large ${m.spaces.large_object}), external ${m.externalMiB} (array buffers ${m.arrayBuffersMiB}), anonymous ${m.anonMiB}, file-backed ${m.fileMiB} MB`;
+      const show = (m) =>
+        m &&
+        `rss ${m.rssMiB}, heap ${m.heapUsedMiB} used / ${m.heapTotalMiB} total (new ${m.spaces.new}, old ${m.spaces.old}, code ${m.spaces.code}, large ${m.spaces.large_object}), external ${m.externalMiB} (array buffers ${m.arrayBuffersMiB}), anonymous ${m.anonMiB}, file-backed ${m.fileMiB} MB`;
       console.log(`  memory at the start of the mixed traffic: ${show(atStart)}`);
       console.log(`  memory at its end:                        ${show(atEnd)}`);
       console.log(`  memory at its peak RSS:                   ${show(peak)}`);
@@ -602,7 +685,12 @@ async function benchEngine(engine) {
 
 /** The probe's samples (bench/mem-probe.mjs): the first after `since`, the last, and the one with the highest RSS. */
 function memoryBreakdown(file, since) {
-  const lines = existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+  const lines = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l))
+    : [];
   const during = lines.filter((l) => l.t >= since);
   const half = Math.floor(during.length / 2);
   // The lowest heapUsed of a half is about what its full collections kept alive: live data, not garbage.
@@ -668,7 +756,13 @@ for (const engine of ENGINES) {
 
 const result = {
   at: new Date().toISOString(),
-  machine: { cpus: CORES, cpuModel: os.cpus()[0]?.model ?? null, memoryGiB: Math.round(os.totalmem() / 2 ** 30), node: process.version, platform: `${os.platform()} ${os.release()}` },
+  machine: {
+    cpus: CORES,
+    cpuModel: os.cpus()[0]?.model ?? null,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    node: process.version,
+    platform: `${os.platform()} ${os.release()}`,
+  },
   settings: {
     connections: CONNECTIONS,
     durationSeconds: DURATION,
@@ -692,8 +786,12 @@ writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 
 const pad = (s, n) => String(s).padEnd(n);
 const padL = (s, n) => String(s).padStart(n);
-console.log(`\nOlympus benchmark, ${CONNECTIONS} connections, ${DURATION} s per run, ${CORES} cores, Node ${process.version}, request log at ${result.settings.logLevel}`);
-console.log(`${pad('', 9)}${pad('scenario', 46)}${padL('req/s', 8)}${padL('ceiling', 9)}${padL('x ceil', 8)}${padL('p99 ms', 8)}${padL('non-2xx', 9)}${padL('us CPU/req', 12)}  ${pad('goal', 24)}verdict`);
+console.log(
+  `\nOlympus benchmark, ${CONNECTIONS} connections, ${DURATION} s per run, ${CORES} cores, Node ${process.version}, request log at ${result.settings.logLevel}`,
+);
+console.log(
+  `${pad('', 9)}${pad('scenario', 46)}${padL('req/s', 8)}${padL('ceiling', 9)}${padL('x ceil', 8)}${padL('p99 ms', 8)}${padL('non-2xx', 9)}${padL('us CPU/req', 12)}  ${pad('goal', 24)}verdict`,
+);
 for (const [engine, rows] of Object.entries(result.engines)) {
   for (const r of rows) {
     if (r.key === 'rss') {
@@ -708,7 +806,16 @@ for (const [engine, rows] of Object.entries(result.engines)) {
       );
       continue;
     }
-    const extra = r.key === 'campaignFlow' ? ` (${r.viewersPerSecond} viewers/s: serve + impression each)` : r.key === 'ipn' ? ` (credited once: ${r.creditedOnce ? 'yes' : 'NO'})` : r.key === 'impressions' && r.counted != null ? ` (${r.counted} counted)` : r.key === 'login' ? ` (${r.perCore}/s per core)` : '';
+    const extra =
+      r.key === 'campaignFlow'
+        ? ` (${r.viewersPerSecond} viewers/s: serve + impression each)`
+        : r.key === 'ipn'
+          ? ` (credited once: ${r.creditedOnce ? 'yes' : 'NO'})`
+          : r.key === 'impressions' && r.counted != null
+            ? ` (${r.counted} counted)`
+            : r.key === 'login'
+              ? ` (${r.perCore}/s per core)`
+              : '';
     console.log(
       `${pad(engine, 9)}${pad(r.name, 46)}${padL(r.rps, 8)}${padL(r.ceiling ?? '', 9)}${padL(r.ratio?.toFixed(3) ?? '', 8)}${padL(r.p99, 8)}${padL(r.non2xx, 9)}${padL(r.cpuUsPerRequest == null ? '' : r.ceilingCpuUsPerRequest ? `${r.cpuUsPerRequest}/${r.ceilingCpuUsPerRequest}` : r.cpuUsPerRequest, 12)}  ${pad(GOALS[r.key]?.text ?? '', 24)}${r.verdict}${extra}`,
     );

@@ -14,29 +14,26 @@
 // times (default 3; a run takes about 10 s) and keeps the run with the median performance score, as
 // Lighthouse advises: one run's performance score moves by 5 points or more on a busy machine;
 // --lighthouse-reports also writes each page's full Lighthouse report (JSON) next to the results.
-// Builds first when dist/web (or, for Lighthouse, dist/server/server.js) is missing, or holds React's
-// development build (vite build under NODE_ENV=development or test). Writes bench/results/web-<time>.json.
+// Builds first when dist/web (or, for Lighthouse, dist/server) is missing or older than its sources, or
+// dist/web holds React's development build (vite build under NODE_ENV=development or test). Writes bench/results/web-<time>.json.
 // Every wait is bounded; a Lighthouse run that ends in a runtime error is retried once. Exits non-zero
 // only when Lighthouse could not run; a missed budget or target is reported, not fatal.
-import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
-import { freePort } from '../test/reliability/lib.mjs';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+import { buildIsStale, ensureBuilt, ROOT, startBuiltServer } from '../scripts/built-app.mjs';
 
 process.chdir(ROOT);
 const WEB = path.join(ROOT, 'dist/web');
 const MANIFEST = path.join(WEB, '.vite/manifest.json');
 const HOME_BUDGET_KIB = 110;
 
-const SERVER_JS = path.join(ROOT, 'dist/server/server.js');
 const LIGHTHOUSE = !process.argv.includes('--no-lighthouse');
-const RUNS = Math.max(1, Number(/^--lighthouse-runs=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--lighthouse-runs=')) ?? '')?.[1] ?? 3));
+const RUNS = Math.max(
+  1,
+  Number(/^--lighthouse-runs=(\d+)$/.exec(process.argv.find((a) => a.startsWith('--lighthouse-runs=')) ?? '')?.[1] ?? 3),
+);
 const PAGES = ['/', '/login', '/payment/process'];
 const TARGETS = { performance: 95, accessibility: 95 };
 const SAVE_REPORTS = process.argv.includes('--lighthouse-reports');
@@ -57,17 +54,20 @@ function developmentBuild() {
   }
 }
 
-function build(script, why) {
-  console.log(`Building (npm run ${script}): ${why}...`);
-  // NODE_ENV=production whatever the caller's shell says, so Vite bundles React's production build.
-  const env = { ...process.env, NODE_ENV: 'production' };
-  if (spawnSync('npm', ['run', script], { stdio: 'inherit', env }).status !== 0) process.exit(1);
+// Lighthouse needs the server too. A half is rebuilt when it is missing, older than its sources, or
+// (the web half) bundles React's development build; both with --build.
+const parts = LIGHTHOUSE ? ['server', 'web'] : ['web'];
+const devBuild = developmentBuild();
+const toBuild = process.argv.includes('--build') ? parts : parts.filter((part) => buildIsStale([part]) || (part === 'web' && devBuild));
+if (toBuild.length) {
+  const why = process.argv.includes('--build')
+    ? '--build'
+    : devBuild && !buildIsStale(toBuild)
+      ? 'dist/web holds a development build of React'
+      : 'dist/ is missing or older than the sources';
+  if (!(await ensureBuilt({ parts: toBuild, force: true, announce: (script) => console.log(`Building (npm run ${script}): ${why}...`) })))
+    process.exit(1);
 }
-
-if (process.argv.includes('--build')) build(LIGHTHOUSE ? 'build' : 'build:web', '--build');
-else if (LIGHTHOUSE && !existsSync(SERVER_JS)) build('build', 'dist/server/server.js is missing');
-else if (!existsSync(MANIFEST)) build('build:web', 'dist/web/.vite/manifest.json is missing');
-else if (developmentBuild()) build('build:web', 'dist/web holds a development build of React');
 const manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
 
 const sizeCache = new Map();
@@ -132,8 +132,12 @@ const result = {
 };
 
 console.log('Home page before interaction (gzip):');
-console.log(`  entry + home route:            JS ${kib(home.entryAndHomeRoute.js)} KiB, CSS ${kib(home.entryAndHomeRoute.css)} KiB (${home.entryAndHomeRoute.files} files)`);
-console.log(`  + lazy chunks the manifest links:  JS ${kib(home.includingFirstRenderChunks.js)} KiB, CSS ${kib(home.includingFirstRenderChunks.css)} KiB (${home.includingFirstRenderChunks.files} files)`);
+console.log(
+  `  entry + home route:            JS ${kib(home.entryAndHomeRoute.js)} KiB, CSS ${kib(home.entryAndHomeRoute.css)} KiB (${home.entryAndHomeRoute.files} files)`,
+);
+console.log(
+  `  + lazy chunks the manifest links:  JS ${kib(home.includingFirstRenderChunks.js)} KiB, CSS ${kib(home.includingFirstRenderChunks.css)} KiB (${home.includingFirstRenderChunks.files} files)`,
+);
 console.log(`  (a static estimate; with Lighthouse on, the budget is judged on what the browser loaded)`);
 console.log('\nEach route (its own chunk and imports the entry does not already load, gzip):');
 for (const r of routes) console.log(`  ${r.page.padEnd(52)} JS ${kib(r.js).padStart(6)} KiB  CSS ${kib(r.css).padStart(5)} KiB`);
@@ -143,7 +147,6 @@ for (const r of routes) console.log(`  ${r.page.padEnd(52)} JS ${kib(r.js).padSt
 
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const METRICS = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index'];
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `promise`, or an error once `ms` have passed without an answer. */
 async function within(ms, what, promise) {
@@ -160,73 +163,25 @@ async function within(ms, what, promise) {
   }
 }
 
-
-/** Children still running and temporary directories, cleaned up if this process exits early (an error, Ctrl-C). */
+/** Browsers still running, killed if this process exits early (an error, Ctrl-C); the server sees to itself. */
 const live = new Set();
-const tempDirs = new Set();
 process.once('exit', () => {
   for (const child of live) child.kill('SIGKILL');
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => process.exit(130));
 
 /** dist/server/server.js on a loopback port with PGlite in a temporary directory; ready once /readyz answers 200. */
-async function startServer() {
-  const port = await freePort();
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'olympus-bench-web-'));
-  tempDirs.add(dataDir);
-  // No DATABASE_URL from the caller's environment: the bench always uses a fresh PGlite database.
-  const { DATABASE_URL: _unused, ...env } = process.env;
-  const child = spawn(process.execPath, [SERVER_JS], {
-    cwd: ROOT,
+function startServer() {
+  return startBuiltServer({
+    // No DATABASE_URL from the caller's environment: the bench always uses a fresh PGlite database.
     env: {
-      ...env,
+      DATABASE_URL: undefined,
       NODE_ENV: 'production',
       ALLOW_SANDBOX: '1',
-      HOST: '127.0.0.1',
-      PORT: String(port),
       JWT_SECRET: randomBytes(32).toString('hex'),
-      DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  live.add(child);
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk.toString()).slice(-10_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  const gone = () => child.exitCode !== null || child.signalCode !== null;
-  const server = {
-    url: `http://127.0.0.1:${port}`,
-    output: () => output,
-    async stop() {
-      if (!gone()) child.kill('SIGTERM');
-      await within(10_000, 'server stop', exited).catch(async () => {
-        child.kill('SIGKILL');
-        await within(5_000, 'server kill', exited).catch(() => {});
-      });
-      live.delete(child);
-      rmSync(dataDir, { recursive: true, force: true });
-      tempDirs.delete(dataDir);
-    },
-  };
-  const deadline = Date.now() + 60_000;
-  try {
-    for (;;) {
-      if (gone()) throw new Error(`the server exited during start:\n${output}`);
-      const ready = await fetch(`${server.url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status === 200, () => false);
-      if (ready) return server;
-      if (Date.now() > deadline) throw new Error(`the server was not ready within 60 s:\n${output}`);
-      await sleep(250);
-    }
-  } catch (err) {
-    await server.stop();
-    throw err;
-  }
 }
 
 const score = (category) => (category?.score == null ? null : Math.round(category.score * 100));
@@ -332,7 +287,6 @@ if (LIGHTHOUSE) {
   }
 }
 
-
 const lh = result.lighthouse;
 if (!LIGHTHOUSE) {
   console.log('\nLighthouse: skipped (--no-lighthouse).');
@@ -347,7 +301,9 @@ if (!LIGHTHOUSE) {
     const s = r.scores;
     const landed = r.finalUrl ? new URL(r.finalUrl).pathname + new URL(r.finalUrl).search : '?';
     const runs = r.performanceRuns.length > 1 ? `  (performance runs: ${r.performanceRuns.map((n) => n ?? '-').join(', ')})` : '';
-    console.log(`  ${page.padEnd(18)} ${cell(s.performance)} ${cell(s.accessibility)} ${cell(s['best-practices'])} ${cell(s.seo)}  ${landed}${runs}`);
+    console.log(
+      `  ${page.padEnd(18)} ${cell(s.performance)} ${cell(s.accessibility)} ${cell(s['best-practices'])} ${cell(s.seo)}  ${landed}${runs}`,
+    );
     if (r.runtimeError) console.log(`    runtime error: ${r.runtimeError}`);
   }
   const m = lh.pages['/'].metrics;
@@ -356,7 +312,9 @@ if (!LIGHTHOUSE) {
   if (loaded.files > 0) {
     result.home.loadedInBrowser = loaded;
     const met = loaded.gzip / 1024 < HOME_BUDGET_KIB;
-    console.log(`  / JavaScript the browser loaded before interaction: ${kib(loaded.gzip)} KiB gzip in ${loaded.files} files -> budget ${HOME_BUDGET_KIB} KiB ${met ? 'met' : 'MISSED'}`);
+    console.log(
+      `  / JavaScript the browser loaded before interaction: ${kib(loaded.gzip)} KiB gzip in ${loaded.files} files -> budget ${HOME_BUDGET_KIB} KiB ${met ? 'met' : 'MISSED'}`,
+    );
   }
   const s = lh.pages['/'].scores;
   console.log(

@@ -70,7 +70,8 @@ export function loadRepository(root = ROOT) {
     for (const name of readdirSync(dir)) {
       const full = path.join(dir, name);
       if (statSync(full).isDirectory()) walk(full);
-      else if (name.endsWith('.md')) docs.set(path.relative(path.join(root, 'docs'), full).split(path.sep).join('/'), anchorsOf(readFileSync(full, 'utf8')));
+      else if (name.endsWith('.md'))
+        docs.set(path.relative(path.join(root, 'docs'), full).split(path.sep).join('/'), anchorsOf(readFileSync(full, 'utf8')));
     }
   };
   walk(path.join(root, 'docs'));

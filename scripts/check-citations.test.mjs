@@ -82,7 +82,11 @@ describe('check-citations: a whole repository', () => {
     write('scripts/bad.mjs', '// design.md section 2\n');
     write('node_modules/pkg/issue.js', '// issue 1\n');
     write('README.md', '// issue 2 (not scanned)\n');
-    expect(checkRepository(root).map((p) => `${p.file}:${p.line} ${p.text}`).sort()).toEqual([
+    expect(
+      checkRepository(root)
+        .map((p) => `${p.file}:${p.line} ${p.text}`)
+        .sort(),
+    ).toEqual([
       'bench/bad.mjs:1 docs/performance.md#goals',
       'e2e/x/bad.spec.ts:1 Issue 19',
       'scripts/bad.mjs:1 design.md',

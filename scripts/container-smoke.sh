@@ -121,6 +121,8 @@ JWT_SECRET=$(node -p 'require("crypto").randomBytes(48).toString("base64")')
 PUBLIC_URL=$BASE_URL
 HTTP_PORT=$HTTP_PORT
 ALLOW_SANDBOX=1
+# The smoke's admin signs in with a password alone to move the sandbox payment (staff only in production).
+REQUIRE_STAFF_2FA=0
 EOF
 compose down -v >/dev/null 2>&1 || true
 say "podman-compose up -d (postgres, olympus-1, olympus-2, proxy)"
@@ -149,12 +151,14 @@ DUP=$(podman exec "${PROJECT}_postgres_1" psql -U olympus -d olympus -Atc "SELEC
 say "migrations applied once: $(podman exec "${PROJECT}_postgres_1" psql -U olympus -d olympus -Atc 'SELECT count(*) FROM drizzle.__drizzle_migrations') in the journal"
 
 # The operator command works inside the image (staff accounts).
-podman exec "${PROJECT}_olympus-1_1" node dist/server/cli.js create-user --username smoke_admin --password 'a long admin passphrase 42' --role admin >/dev/null \
+ADMIN_USER=smoke_admin
+ADMIN_PASSWORD='a long admin passphrase 42'
+podman exec "${PROJECT}_olympus-1_1" node dist/server/cli.js create-user --username "$ADMIN_USER" --password "$ADMIN_PASSWORD" --role admin >/dev/null \
   || fail "the operator command failed inside the container"
 say "operator command in the container: staff account created"
 
 # 4-6. The user's side, in Node (fetch) --------------------------------------------------------------
-node_step() { BASE_URL="$BASE_URL" STATE="$WORK/state.json" node --input-type=module -e "$1"; }
+node_step() { BASE_URL="$BASE_URL" STATE="$WORK/state.json" ADMIN_USER="$ADMIN_USER" ADMIN_PASSWORD="$ADMIN_PASSWORD" node --input-type=module -e "$1"; }
 
 say "registering through the proxy and topping up in the sandbox"
 node_step '
@@ -172,7 +176,10 @@ if (reg.status !== 201) throw new Error("register: " + reg.status + " " + JSON.s
 const { token, user } = reg.json;
 const dep = await call("POST", "/api/payments/deposit", { crypto: "btc", amount: 25 }, token);
 if (dep.status !== 201) throw new Error("deposit: " + dep.status + " " + JSON.stringify(dep.json));
-const done = await call("POST", `/sandbox/nowpayments/payments/${dep.json.payment._id}/status`, { status: "finished" });
+// The sandbox control answers staff only in production: the admin made above signs in for it.
+const staff = await call("POST", "/api/login", { username: process.env.ADMIN_USER, password: process.env.ADMIN_PASSWORD, turnstileToken: "ok" });
+if (staff.status !== 200) throw new Error("admin login: " + staff.status + " " + JSON.stringify(staff.json));
+const done = await call("POST", `/sandbox/nowpayments/payments/${dep.json.payment._id}/status`, { status: "finished" }, staff.json.token);
 if (done.status !== 200) throw new Error("sandbox: " + done.status + " " + JSON.stringify(done.json));
 let credits = 0;
 for (let i = 0; i < 60 && credits === 0; i++) {

@@ -30,7 +30,8 @@ for (const file of ['tsconfig.json', 'tsconfig.web.json']) {
   const paths = config.compilerOptions?.paths ?? {};
   // tsconfig.json serves test and e2e files of every area (and Playwright's loader): it needs them all.
   if (file === 'tsconfig.json') {
-    for (const alias of Object.keys(imports)) if (!paths[alias]) fail(`${file} "paths" lacks ${alias}, which package.json "imports" defines.`);
+    for (const alias of Object.keys(imports))
+      if (!paths[alias]) fail(`${file} "paths" lacks ${alias}, which package.json "imports" defines.`);
   }
   for (const [alias, targets] of Object.entries(paths)) {
     if (!alias.startsWith('#')) continue;

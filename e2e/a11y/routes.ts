@@ -1,6 +1,6 @@
 import { request as playwrightRequest, type Page } from '@playwright/test';
 import { paths, STAFF_SECTIONS, staffPaths } from '../../src/shared/routes.js';
-import { crashHeading, expect } from '../support/fixtures.js';
+import { crashHeading, expect, settled } from '../support/fixtures.js';
 import { guestSession, seedUser, staffToken, type Role, type SeededUser } from '../support/seed.js';
 
 /**
@@ -17,11 +17,15 @@ export interface Sessions {
 
 let sessions: Promise<Sessions> | undefined;
 
-/** Made once per run and shared by every test of the file that asks (workers run one at a time). */
+/** Made once per worker and shared by every test of that worker that asks. */
 export function sharedSessions(baseURL: string): Promise<Sessions> {
   sessions ??= (async () => {
     const request = await playwrightRequest.newContext({ baseURL });
-    const result = { user: await seedUser(request, 'sweep'), guest: await guestSession(request), staff: await staffToken(request, 'admin') };
+    const result = {
+      user: await seedUser(request, 'sweep'),
+      guest: await guestSession(request),
+      staff: await staffToken(request, 'admin'),
+    };
     await request.dispose();
     return result;
   })();
@@ -68,13 +72,8 @@ export async function openRoute(page: Page, path: string): Promise<void> {
   await page.goto(path);
   await expect(page.getByRole('main').getByRole('heading').first(), `${path}: a heading in main`).toBeVisible();
   await expect(crashHeading(page), `${path}: not the crash screen`).toHaveCount(0);
-  // Loading messages gone, lazily loaded parts (the status feed, the ad, tables) in. The exchange panel
-  // loads only as the visitor scrolls to it; its placeholder is what is on the page until then.
-  await page.waitForLoadState('networkidle');
-  await expect(
-    page.locator('main [role=status]').filter({ hasText: /^Loading/ }).filter({ hasNotText: 'Loading the exchange' }),
-    `${path}: loaded`,
-  ).toHaveCount(0, { timeout: 20_000 });
+  // Loading messages gone, lazily loaded parts (the status feed, the ad, tables) in.
+  await settled(page);
 }
 
 /** The palette now on screen. */

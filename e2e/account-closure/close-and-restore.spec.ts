@@ -16,12 +16,19 @@ async function expectNoAxeViolations(page: Page) {
 
 /** Credits for the user, posted by the admin through the API (the staff console's own call). */
 async function giveCredits(page: Page, username: string, amount: number) {
-  const login = await page.request.post('/api/login', { data: { username: staff.admin.username, password: staff.admin.password, turnstileToken: 'ok' } });
+  const login = await page.request.post('/api/login', {
+    data: { username: staff.admin.username, password: staff.admin.password, turnstileToken: 'ok' },
+  });
   expect(login.status(), await login.text()).toBe(200);
   const adminToken = ((await login.json()) as { token: string }).token;
-  const found = await page.request.get(`/api/admin/users?search=${encodeURIComponent(username)}`, { headers: { authorization: `Bearer ${adminToken}` } });
+  const found = await page.request.get(`/api/admin/users?search=${encodeURIComponent(username)}`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
   const userId = ((await found.json()) as { users: { _id: string; username: string }[] }).users.find((u) => u.username === username)!._id;
-  const res = await page.request.post('/api/admin/credits/adjustments', { data: { userId, amount, reason: 'browser test funds' }, headers: { authorization: `Bearer ${adminToken}` } });
+  const res = await page.request.post('/api/admin/credits/adjustments', {
+    data: { userId, amount, reason: 'browser test funds' },
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
   expect(res.status(), await res.text()).toBe(201);
 }
 
@@ -29,7 +36,11 @@ for (const [name, viewport] of [
   ['phone', { width: 375, height: 812 }],
   ['desktop', { width: 1280, height: 900 }],
 ] as const) {
-  test(`closing shows what is forfeited, ends the session, and signing in restores everything (${name})`, async ({ page, browser, consoleErrors }) => {
+  test(`closing shows what is forfeited, ends the session, and signing in restores everything (${name})`, async ({
+    page,
+    browser,
+    consoleErrors,
+  }) => {
     test.setTimeout(180_000);
     await page.setViewportSize(viewport);
     const { token, username } = await signIn(page);
@@ -94,13 +105,21 @@ for (const [name, viewport] of [
     await page.screenshot({ path: `test-results/restore-account-${name}.png`, fullPage: true });
     await page.getByRole('button', { name: 'Restore my account' }).click();
 
+    // The step says what came back before it signs in.
+    await expect(page.getByRole('heading', { name: 'Your account is restored' })).toBeVisible(SLOW);
+    await expect(page.getByTestId('restored-came-back')).toContainText('Your balance: 13.34 credits');
+    await page.getByRole('button', { name: 'Continue to my dashboard' }).click();
     await expect(page).toHaveURL(/\/dashboard$/, SLOW);
     await expect(page.getByTestId('credit-balance')).toHaveText('13.34', SLOW);
     expect(consoleErrors).toEqual([]);
   });
 }
 
-test('an admin erases a closing account at once; its name and address then register anew, starting from nothing', async ({ page, browser, consoleErrors }) => {
+test('an admin erases a closing account at once; its name and address then register anew, starting from nothing', async ({
+  page,
+  browser,
+  consoleErrors,
+}) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   const { token, username } = await signIn(page);
@@ -135,8 +154,78 @@ test('an admin erases a closing account at once; its name and address then regis
   await fresh.getByLabel("I'm not a robot").check();
   await fresh.getByRole('button', { name: 'Create account' }).click();
   await expect(fresh.getByRole('heading', { name: 'Welcome to Olympus' })).toBeVisible(SLOW);
-  const me = await fresh.evaluate(async () => (await fetch('/api/auth/me', { headers: { authorization: `Bearer ${localStorage.getItem('token')}` } })).json());
+  const me = await fresh.evaluate(async () =>
+    (await fetch('/api/auth/me', { headers: { authorization: `Bearer ${localStorage.getItem('token')}` } })).json(),
+  );
   expect(me.user).toMatchObject({ username, credits: 0 });
   await fresh.close();
   expect(consoleErrors).toEqual([]);
 });
+
+for (const [name, viewport] of [
+  ['phone', { width: 375, height: 812 }],
+  ['desktop', { width: 1280, height: 900 }],
+] as const) {
+  test(`the close dialog counts what ad campaigns hold, and the restore says they stay paused (${name})`, async ({
+    page,
+    consoleErrors,
+  }) => {
+    test.setTimeout(180_000);
+    await page.setViewportSize(viewport);
+    const { token, username } = await signIn(page);
+    await page.request.put('/api/onboarding', { data: { completed: true }, headers: { authorization: `Bearer ${token}` } });
+    await giveCredits(page, username, 20);
+    const created = await page.request.post('/api/ad-campaigns', {
+      headers: { authorization: `Bearer ${token}` },
+      data: {
+        requestId: crypto.randomUUID(),
+        name: 'Wallet launch',
+        placements: ['patch-notes'],
+        startsAt: new Date(Date.now() - 3_600_000).toISOString(),
+        endsAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
+        priceModel: 'cpm',
+        priceCents: 1000,
+        budgetCents: 500,
+        creatives: [
+          {
+            kind: 'text',
+            title: 'Cold storage, done right',
+            body: 'Hardware wallets shipped worldwide.',
+            targetUrl: 'https://wallets.example.com/',
+          },
+        ],
+      },
+    });
+    expect(created.status(), await created.text()).toBe(201);
+
+    await page.goto('/dashboard/settings');
+    const privacy = page.getByRole('region', { name: 'Privacy' });
+    await privacy.getByRole('button', { name: 'Close my account…' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Close your account?' });
+    await expect(dialog.getByTestId('close-account-balance')).toHaveText('15.00 credits', SLOW);
+    await expect(dialog.getByTestId('close-account-campaigns')).toHaveText('Wallet launch: 5.00 credits left in its budget');
+    await expect(dialog).toContainText('You will lose 20.00 credits.');
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `test-results/close-account-dialog-campaigns-${name}.png`, fullPage: true });
+    await dialog.getByRole('checkbox').check();
+    await dialog.getByLabel('Password').fill(PASSWORD);
+    await dialog.getByRole('button', { name: 'Close my account' }).click();
+    await expect(page).toHaveURL(/\/login$/, SLOW);
+
+    await page.getByLabel('Username').fill(username);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByLabel("I'm not a robot").check();
+    await page.getByRole('button', { name: 'Log in', exact: true }).click();
+    await page.getByRole('button', { name: 'Restore my account' }).click();
+    await expect(page.getByRole('heading', { name: 'Your account is restored' })).toBeVisible(SLOW);
+    await expect(page.getByTestId('restored-came-back')).toContainText('Your balance: 15.00 credits');
+    await expect(page.getByTestId('restored-to-redo')).toContainText(
+      'Resume the ad campaign “Wallet launch” (5.00 credits left in its budget)',
+    );
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: `test-results/account-restored-${name}.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Continue to my dashboard' }).click();
+    await expect(page).toHaveURL(/\/dashboard$/, SLOW);
+    expect(consoleErrors).toEqual([]);
+  });
+}

@@ -27,13 +27,20 @@ const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const balanceOf = async (page: Page, token: string, userId: string) =>
   ((await (await page.request.get(`/api/users/${userId}/credits`, { headers: bearer(token) })).json()) as { credits: number }).credits;
 
-test('a user funds a campaign, staff approve it, a visitor sees it and is charged for, and stopping refunds the rest', async ({ page, browser, consoleErrors }) => {
+test('a user funds a campaign, staff approve it, a visitor sees it and is charged for, and stopping refunds the rest', async ({
+  page,
+  browser,
+  consoleErrors,
+}) => {
   test.setTimeout(240_000);
   const admin = await staffPage(browser, 'admin');
   const adminToken = (await admin.evaluate(() => window.localStorage.getItem('token')))!;
   // House ads would share the home banner: pause them so the campaign is what the visitor gets.
-  const house = (await (await admin.request.get('/api/staff/ads', { headers: bearer(adminToken) })).json()) as { ads: { _id: string; active: boolean }[] };
-  for (const ad of house.ads.filter((a) => a.active)) await admin.request.put(`/api/staff/ads/${ad._id}`, { headers: bearer(adminToken), data: { active: false } });
+  const house = (await (await admin.request.get('/api/staff/ads', { headers: bearer(adminToken) })).json()) as {
+    ads: { _id: string; active: boolean }[];
+  };
+  for (const ad of house.ads.filter((a) => a.active))
+    await admin.request.put(`/api/staff/ads/${ad._id}`, { headers: bearer(adminToken), data: { active: false } });
 
   // A user with 19.00 credits (a 20 USD top-up in the payment sandbox).
   const { token } = await signIn(page);

@@ -1,19 +1,34 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { APIRequestContext, Page, Request } from '@playwright/test';
-import staffAccounts from '../support/staff-accounts.json' with { type: 'json' };
-import { expect, test } from '../support/fixtures.js';
+import { expect, test as base } from '../support/fixtures.js';
+import { ISOLATED_ADMIN, startServer, type IsolatedServer } from '../support/isolated-server.js';
 
 /**
  * Ads in Chromium (docs/product.md#ads): an impression counts when at least half of the ad has been on
  * screen for one continuous second, once per viewer per ad per 30 minutes. Ads are created through the
- * staff API, signed in as the admin account the e2e server makes with the operator command.
+ * staff API, signed in as the admin account the server is started with (the operator command).
+ * These tests pause every home-banner ad and count one ad's impressions, so they run on a server of
+ * their own: the other specs, side by side on the shared one, see the home page as visitors do.
  */
+const test = base.extend<object, { adServer: IsolatedServer }>({
+  adServer: [
+    // Playwright reads a fixture's dependencies from its first parameter, so it must be a pattern.
+    // eslint-disable-next-line no-empty-pattern
+    async ({}, use) => {
+      const server = await startServer({ withAdmin: true });
+      await use(server);
+      await server.stop();
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
+  baseURL: async ({ adServer }, use) => use(adServer.url),
+});
 
 const TARGET = 'https://advertiser.example/landing?campaign=e2e';
 const AD_SELECTOR = '[data-placement="home-banner"]';
 
 async function adminToken(request: APIRequestContext): Promise<string> {
-  const { username, password } = staffAccounts.admin;
+  const { username, password } = ISOLATED_ADMIN;
   const res = await request.post('/api/login', { data: { username, password, turnstileToken: 'ok', rememberMe: false } });
   expect(res.status(), await res.text()).toBe(200);
   return ((await res.json()) as { token: string }).token;
@@ -22,7 +37,9 @@ async function adminToken(request: APIRequestContext): Promise<string> {
 /** Pauses every home-banner ad, then creates one fresh live ad, so each test counts only its own. */
 async function freshHomeAd(request: APIRequestContext, token: string, title: string): Promise<string> {
   const headers = { authorization: `Bearer ${token}` };
-  const list = (await (await request.get('/api/staff/ads', { headers })).json()) as { ads: { _id: string; placement: string; active: boolean }[] };
+  const list = (await (await request.get('/api/staff/ads', { headers })).json()) as {
+    ads: { _id: string; placement: string; active: boolean }[];
+  };
   for (const ad of list.ads.filter((a) => a.placement === 'home-banner' && a.active)) {
     await request.put(`/api/staff/ads/${ad._id}`, { headers, data: { active: false } });
   }
@@ -59,20 +76,13 @@ async function openHomeWithAd(page: Page, adId: string) {
 }
 
 test.describe('viewable ad impressions', () => {
+  // The ad's animation is part of what these tests check: motion as a visitor's browser has it by default.
+  test.use({ reducedMotion: 'no-preference' });
   let token: string;
 
-  test.beforeAll(async ({ playwright }) => {
-    const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
+  test.beforeAll(async ({ playwright, adServer }) => {
+    const request = await playwright.request.newContext({ baseURL: adServer.url });
     token = await adminToken(request);
-    await request.dispose();
-  });
-
-  // Other pages' tests should see the home page as visitors usually do: without these test ads.
-  test.afterAll(async ({ playwright }) => {
-    const request = await playwright.request.newContext({ baseURL: test.info().project.use.baseURL });
-    const headers = { authorization: `Bearer ${token}` };
-    const list = (await (await request.get('/api/staff/ads', { headers })).json()) as { ads: { _id: string; active: boolean }[] };
-    for (const ad of list.ads.filter((a) => a.active)) await request.put(`/api/staff/ads/${ad._id}`, { headers, data: { active: false } });
     await request.dispose();
   });
 
@@ -146,7 +156,6 @@ test.describe('viewable ad impressions', () => {
 
   test('the ad is labelled, goes through the tracked redirect, animates for 800 ms unless motion is reduced', async ({ page, request }) => {
     const adId = await freshHomeAd(request, token, 'Tracked click');
-    await page.route('https://advertiser.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Advertiser</title><h1>Advertiser</h1>' }));
     const ad = await openHomeWithAd(page, adId);
     await ad.scrollIntoViewIfNeeded();
 
@@ -170,10 +179,13 @@ test.describe('viewable ad impressions', () => {
     expect(await card.evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
     await expect(ad.getByRole('button', { name: /animation/ })).toBeHidden();
 
+    // The browser asks for the advertiser's page by way of our click URL. The page itself is on the
+    // internet, which this machine does not reach (and the headless shell cannot stand in for a page a
+    // redirect leads to), so the test ends at the request.
+    const clickUrl = new URL(`/api/ads/${adId}/click`, page.url()).toString();
     const redirect = page.waitForRequest((req) => req.url() === TARGET);
     await card.click();
-    await redirect;
-    await expect(page).toHaveURL(TARGET);
+    expect((await redirect).redirectedFrom()?.url()).toBe(clickUrl);
     const stats = await request.get(`/api/staff/ads/stats?adId=${adId}&days=1`, { headers: { authorization: `Bearer ${token}` } });
     expect(((await stats.json()) as { stats: { clicks: number }[] }).stats[0]?.clicks).toBe(1);
   });

@@ -151,7 +151,11 @@ test('settings list the sessions, end another one, and a password change ends th
   await expect(list.getByRole('listitem')).toHaveCount(4); // registration, this browser, two others
   await expect(list.getByRole('listitem').first().getByText('This device', { exact: true })).toBeVisible();
 
-  await list.getByRole('listitem').nth(1).getByRole('button', { name: /End session/ }).click();
+  await list
+    .getByRole('listitem')
+    .nth(1)
+    .getByRole('button', { name: /End session/ })
+    .click();
   await expect(page.getByRole('status').filter({ hasText: 'Ended the session' })).toBeVisible();
   await expect(list.getByRole('listitem')).toHaveCount(3);
 

@@ -11,7 +11,10 @@ const uniqueName = (prefix: string) => `${prefix} ${Date.now().toString(36)}${Ma
 /** A signed-in user past onboarding, so the dashboard shows the balance, the top-up form and the catalogue. */
 async function signedInUser(page: Page): Promise<{ token: string; username: string }> {
   const account = await signIn(page);
-  const res = await page.request.put('/api/onboarding', { data: { completed: true }, headers: { authorization: `Bearer ${account.token}` } });
+  const res = await page.request.put('/api/onboarding', {
+    data: { completed: true },
+    headers: { authorization: `Bearer ${account.token}` },
+  });
   expect(res.status()).toBe(200);
   return account;
 }
@@ -28,9 +31,16 @@ async function addItemByApi(admin: Page, body: { name: string; priceCents: numbe
 }
 
 const catalogue = (page: Page) => page.getByRole('region', { name: 'Use your credits' });
-const itemCard = (page: Page, name: string) => catalogue(page).getByTestId('catalogue-item').filter({ has: page.getByRole('heading', { name, exact: true }) });
+const itemCard = (page: Page, name: string) =>
+  catalogue(page)
+    .getByTestId('catalogue-item')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) });
 
-test('an admin adds an item; a user tops up, buys it after confirming, sees the order and the new balance; staff fulfil it', async ({ page, browser, consoleErrors }) => {
+test('an admin adds an item; a user tops up, buys it after confirming, sees the order and the new balance; staff fulfil it', async ({
+  page,
+  browser,
+  consoleErrors,
+}) => {
   test.setTimeout(180_000);
   const name = uniqueName('Priority support');
 
@@ -89,7 +99,10 @@ test('an admin adds an item; a user tops up, buys it after confirming, sees the 
   await expect(card).toContainText('2 left', SLOW);
   const orderRow = catalogue(page).getByTestId('order-row').filter({ hasText: name });
   await expect(orderRow.getByTestId('order-status')).toHaveText('Paid', SLOW);
-  await expect(orderRow.getByRole('link', { name: `Receipt for ${name}` })).toHaveAttribute('href', /^\/dashboard\/receipts\/[0-9a-f-]{36}$/);
+  await expect(orderRow.getByRole('link', { name: `Receipt for ${name}` })).toHaveAttribute(
+    'href',
+    /^\/dashboard\/receipts\/[0-9a-f-]{36}$/,
+  );
   await expect(page.getByRole('region', { name: 'Credit history' }).getByText('−12.50')).toBeVisible(SLOW);
 
   // Staff fulfil it in the console.
@@ -131,7 +144,11 @@ test('an admin adds an item; a user tops up, buys it after confirming, sees the 
   expect(consoleErrors).toEqual([]);
 });
 
-test('not enough credits shows the shortfall and a Top up link that fills in the payment covering it', async ({ page, browser, consoleErrors }) => {
+test('not enough credits shows the shortfall and a Top up link that fills in the payment covering it', async ({
+  page,
+  browser,
+  consoleErrors,
+}) => {
   test.setTimeout(120_000);
   const name = uniqueName('Big bundle');
   const admin = await staffPage(browser, 'admin');
@@ -188,7 +205,11 @@ test('a guest sees the catalogue and is asked to sign up to buy', async ({ page,
   expect(consoleErrors).toEqual([]);
 });
 
-test('a price changed while the dialog was open is not charged: the dialog shows the new price and asks again', async ({ page, browser, consoleErrors }) => {
+test('a price changed while the dialog was open is not charged: the dialog shows the new price and asks again', async ({
+  page,
+  browser,
+  consoleErrors,
+}) => {
   test.setTimeout(120_000);
   const name = uniqueName('Moving price');
   const admin = await staffPage(browser, 'admin');
@@ -199,7 +220,10 @@ test('a price changed while the dialog was open is not charged: the dialog shows
   const { token } = await signedInUser(page);
   const me = await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${token}` } });
   const userId = ((await me.json()) as { user: { _id: string } }).user._id;
-  const credited = await admin.request.post('/api/admin/credits/adjustments', { data: { userId, amount: 10, reason: 'Browser test credits' }, headers: adminApi });
+  const credited = await admin.request.post('/api/admin/credits/adjustments', {
+    data: { userId, amount: 10, reason: 'Browser test credits' },
+    headers: adminApi,
+  });
   expect(credited.status(), await credited.text()).toBe(201);
 
   await page.goto('/dashboard');

@@ -40,15 +40,24 @@ test('an admin key charges a user, who sees the charge, its receipt and the CSV 
 
   // The operator's service charges with the key; a retry with the same Idempotency-Key charges nothing more.
   const chargeBody = { userId, amountCents: 350, description: 'E2E render job #42', metadata: { job: '42' } };
-  const first = await page.request.post('/api/v1/charges', { headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'e2e-job-42' }, data: chargeBody });
+  const first = await page.request.post('/api/v1/charges', {
+    headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'e2e-job-42' },
+    data: chargeBody,
+  });
   expect(first.status(), await first.text()).toBe(201);
   const charged = (await first.json()) as { charge: { id: string }; balanceCents: number };
   expect(charged.balanceCents).toBe(1650);
-  const retry = await page.request.post('/api/v1/charges', { headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'e2e-job-42' }, data: chargeBody });
+  const retry = await page.request.post('/api/v1/charges', {
+    headers: { authorization: `Bearer ${key}`, 'idempotency-key': 'e2e-job-42' },
+    data: chargeBody,
+  });
   expect(retry.status()).toBe(201);
   expect(((await retry.json()) as { charge: { id: string } }).charge.id).toBe(charged.charge.id);
   // The user's own session token never opens the charge API.
-  const withSession = await page.request.post('/api/v1/charges', { headers: { authorization: `Bearer ${account.token}`, 'idempotency-key': 'e2e-x' }, data: chargeBody });
+  const withSession = await page.request.post('/api/v1/charges', {
+    headers: { authorization: `Bearer ${account.token}`, 'idempotency-key': 'e2e-x' },
+    data: chargeBody,
+  });
   expect(withSession.status()).toBe(401);
 
   // The user sees the charge and opens its receipt.

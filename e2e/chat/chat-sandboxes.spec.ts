@@ -25,7 +25,11 @@ async function me(page: Page, token: string) {
 
 async function expectAccessible(page: Page) {
   const { violations } = await new AxeBuilder({ page }).analyze();
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  expect(
+    violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 }
 
 async function screenshots(page: Page, name: string) {
@@ -77,13 +81,20 @@ test('Discord: connecting joins the server, and the sandbox page shows the direc
   await page.getByRole('button', { name: 'Authorize' }).click();
   await expect(page.getByText('Discord account connected successfully!')).toBeVisible();
   const discordId = (await me(page, token)).discord!.id;
-  const members = (await (await page.request.get(`/sandbox/discord/members?userId=${discordId}`)).json()) as { members: { userId: string }[] };
+  const members = (await (await page.request.get(`/sandbox/discord/members?userId=${discordId}`)).json()) as {
+    members: { userId: string }[];
+  };
   expect(members.members.map((m) => m.userId)).toEqual([discordId]);
 
-  const channel = (await (await page.request.post('/sandbox/discord/api/users/@me/channels', { headers: DISCORD_BOT, data: { recipient_id: discordId } })).json()) as { id: string };
+  const channel = (await (
+    await page.request.post('/sandbox/discord/api/users/@me/channels', { headers: DISCORD_BOT, data: { recipient_id: discordId } })
+  ).json()) as { id: string };
   const sent = await page.request.post(`/sandbox/discord/api/channels/${channel.id}/messages`, {
     headers: DISCORD_BOT,
-    data: { content: `**Reply on ticket \\#12**\nSupport answered\\: \\*thanks\\*\n<${origin}/support/tickets/12>`, allowed_mentions: { parse: [] } },
+    data: {
+      content: `**Reply on ticket \\#12**\nSupport answered\\: \\*thanks\\*\n<${origin}/support/tickets/12>`,
+      allowed_mentions: { parse: [] },
+    },
   });
   expect(sent.status()).toBe(200);
 

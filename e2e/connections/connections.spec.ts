@@ -28,20 +28,47 @@ async function openSettings(page: Page, origin: string) {
 
 async function me(page: Page, token: string) {
   const res = await page.request.get('/api/auth/me', { headers: { Authorization: `Bearer ${token}` } });
-  return ((await res.json()) as { user: { discord: { id: string; username: string } | null; telegram: { username: string | null } | null } }).user;
+  return (
+    (await res.json()) as { user: { discord: { id: string; username: string } | null; telegram: { username: string | null } | null } }
+  ).user;
 }
 
 /** The error view of docs/product.md#routes: "Connection Failed", the message, then /dashboard/settings after 3 s. */
+/**
+ * When the error first showed and when the app moved to the settings page, by the page's own clock
+ * (an init script watches for the alert and for the history change), so a busy machine that looks late
+ * cannot make the 3 seconds seem shorter or longer than the page really waited.
+ */
+test.beforeEach(async ({ page }) => {
+  await page.addInitScript(() => {
+    const times = window as unknown as { errorShownAt?: number; settingsAt?: number };
+    new MutationObserver(() => {
+      if (times.errorShownAt !== undefined) return;
+      const alert = [...document.querySelectorAll('[role=alert]')].find((el) => el.textContent?.trim());
+      if (alert) times.errorShownAt = performance.now();
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+    for (const name of ['pushState', 'replaceState'] as const) {
+      const original = history[name].bind(history);
+      history[name] = (...args: Parameters<History['pushState']>) => {
+        original(...args);
+        if (times.settingsAt === undefined && location.pathname.endsWith('/dashboard/settings')) times.settingsAt = performance.now();
+      };
+    }
+  });
+});
+
 async function expectErrorViewThenSettings(page: Page, message: string) {
   await expect(page.getByRole('heading', { level: 1, name: 'Connection Failed' })).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: message })).toHaveText(message);
-  const shownAt = Date.now();
-  // Still on the callback screen a little before the 3 seconds are up...
-  await page.waitForTimeout(REDIRECT_MS - 1000);
-  expect(new URL(page.url()).pathname).toMatch(/-callback$/);
-  // ...and on the settings page soon after.
-  await page.waitForURL(/\/dashboard\/settings$/, { timeout: REDIRECT_MS + 3000 });
-  expect(Date.now() - shownAt).toBeGreaterThanOrEqual(REDIRECT_MS - 1000);
+  // On the settings page once the 3 seconds are up, and not before.
+  await page.waitForURL(/\/dashboard\/settings$/, { timeout: REDIRECT_MS + 10_000 });
+  const { errorShownAt, settingsAt } = await page.evaluate(() => {
+    const times = window as unknown as { errorShownAt?: number; settingsAt?: number };
+    return { errorShownAt: times.errorShownAt, settingsAt: times.settingsAt };
+  });
+  expect(errorShownAt, 'the error was seen on the page').toBeDefined();
+  expect(settingsAt! - errorShownAt!).toBeGreaterThanOrEqual(REDIRECT_MS - 100);
+  expect(settingsAt! - errorShownAt!).toBeLessThan(REDIRECT_MS + 3000);
   await expect(page.getByRole('heading', { name: 'Connected accounts' })).toBeVisible();
 }
 
@@ -117,20 +144,34 @@ test.describe('Discord', () => {
     );
   });
 
-  test('a Discord account already connected to another user is refused with the server\'s message', async ({ page }) => {
+  test("a Discord account already connected to another user is refused with the server's message", async ({ page }) => {
     const origin = await publicOrigin(page);
     const discordName = uniqueName('dc_');
     // Someone else connects this Discord account first, through the same sandbox.
     const other = await registerUser(page);
     const auth = { Authorization: `Bearer ${other.token}` };
-    const url = new URL(((await (await page.request.get('/api/auth/discord/authorize-url', { headers: auth })).json()) as { url: string }).url);
+    const url = new URL(
+      ((await (await page.request.get('/api/auth/discord/authorize-url', { headers: auth })).json()) as { url: string }).url,
+    );
     const approve = await page.request.post(`${url.pathname}`, {
       form: { ...Object.fromEntries(url.searchParams), username: discordName, decision: 'approve' },
       maxRedirects: 0,
     });
     const back = new URL(approve.headers().location!);
-    const identity = (await (await page.request.post('/api/auth/discord-exchange', { headers: auth, data: { code: back.searchParams.get('code'), state: back.searchParams.get('state') } })).json()) as { id: string };
-    expect((await page.request.post('/api/users/connect/discord', { headers: auth, data: { discordId: identity.id, username: discordName, avatar: null } })).status()).toBe(200);
+    const identity = (await (
+      await page.request.post('/api/auth/discord-exchange', {
+        headers: auth,
+        data: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
+      })
+    ).json()) as { id: string };
+    expect(
+      (
+        await page.request.post('/api/users/connect/discord', {
+          headers: auth,
+          data: { discordId: identity.id, username: discordName, avatar: null },
+        })
+      ).status(),
+    ).toBe(200);
 
     const { token } = await signIn(page);
     await openSettings(page, origin);
@@ -143,7 +184,9 @@ test.describe('Discord', () => {
     const origin = await publicOrigin(page);
     await signIn(page);
     // The real server always answers with an id; only a broken answer (e.g. from a proxy) lacks it.
-    await page.route('**/api/auth/discord-exchange', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }));
+    await page.route('**/api/auth/discord-exchange', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: '{}' }),
+    );
     await page.goto(`${origin}/discord-callback?code=abc&state=def`);
     await expectErrorViewThenSettings(page, 'Invalid response from Discord authentication');
   });

@@ -50,7 +50,10 @@ for (const width of WIDTHS) {
     await page.goto('/');
     // The widget loads when it comes into view.
     // (The placeholder may already have been replaced by the widget: then there is nothing to scroll to.)
-    await page.locator('#exchange').scrollIntoViewIfNeeded({ timeout: 5_000 }).catch(() => undefined);
+    await page
+      .locator('#exchange')
+      .scrollIntoViewIfNeeded({ timeout: 5_000 })
+      .catch(() => undefined);
     const group = page.getByRole('group', { name: 'Rate' });
     await expect(group).toBeVisible({ timeout: 20_000 });
     await group.scrollIntoViewIfNeeded();

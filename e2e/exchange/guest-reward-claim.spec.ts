@@ -75,7 +75,9 @@ test('a guest exchanges, the swap finishes, the guest registers and gets the rew
     const moved = await page.request.post(`/sandbox/swap/exchanges/${exchange.providerExchangeId}/status`, { data: { status } });
     expect(moved.ok()).toBe(true);
   }
-  await expect(section.getByTestId('exchange-status')).toHaveText('Exchange finished! The coins are on their way to your address.', { timeout: 15_000 });
+  await expect(section.getByTestId('exchange-status')).toHaveText('Exchange finished! The coins are on their way to your address.', {
+    timeout: 15_000,
+  });
 
   // Register: the claim is redeemed after sign-in.
   await section.getByRole('link', { name: 'Create an account' }).first().click();

@@ -37,7 +37,10 @@ async function shoot(page: Page, name: string, part?: Locator): Promise<void> {
   }
 }
 
-test('a sandbox top-up reads confirming, then finished, and Payment complete links to the receipt of the credit', async ({ page, consoleErrors }) => {
+test('a sandbox top-up reads confirming, then finished, and Payment complete links to the receipt of the credit', async ({
+  page,
+  consoleErrors,
+}) => {
   test.setTimeout(120_000);
   await signedInUser(page);
   await topUpTo(page, '100');
@@ -76,7 +79,11 @@ test('a sandbox top-up reads confirming, then finished, and Payment complete lin
   expect(consoleErrors).toEqual([]);
 });
 
-test('a purchase says what was bought and the balance, and links to its receipt, titled after the item', async ({ page, browser, consoleErrors }) => {
+test('a purchase says what was bought and the balance, and links to its receipt, titled after the item', async ({
+  page,
+  browser,
+  consoleErrors,
+}) => {
   test.setTimeout(180_000);
   const name = `Feedback item ${Date.now().toString(36)}`;
   const admin = await staffPage(browser, 'admin');
@@ -97,7 +104,10 @@ test('a purchase says what was bought and the balance, and links to its receipt,
   const catalogue = page.getByRole('region', { name: 'Use your credits' });
   const card = catalogue.getByTestId('catalogue-item').filter({ has: page.getByRole('heading', { name, exact: true }) });
   await card.getByRole('button', { name: `Buy ${name}` }).click();
-  await page.getByRole('dialog', { name: `Buy ${name}?` }).getByRole('button', { name: 'Confirm: pay 12.50 credits' }).click();
+  await page
+    .getByRole('dialog', { name: `Buy ${name}?` })
+    .getByRole('button', { name: 'Confirm: pay 12.50 credits' })
+    .click();
 
   const sentence = `Bought ${name} for 12.50 credits. Balance: 6.50 credits.`;
   const bought = catalogue.getByTestId('catalogue-bought');

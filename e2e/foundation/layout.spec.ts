@@ -20,7 +20,10 @@ const footer = (page: Page) => page.getByRole('contentinfo');
 
 /** Nothing sticks out sideways: a phone user never has to scroll horizontally to read a page. */
 async function expectNoHorizontalScroll(page: Page): Promise<void> {
-  const { overflow, innerWidth } = await page.evaluate(() => ({ overflow: document.documentElement.scrollWidth - window.innerWidth, innerWidth: window.innerWidth }));
+  const { overflow, innerWidth } = await page.evaluate(() => ({
+    overflow: document.documentElement.scrollWidth - window.innerWidth,
+    innerWidth: window.innerWidth,
+  }));
   // A mobile Chromium widens the layout viewport to fit wide content instead of scrolling: the page is
   // as wide as the phone only if innerWidth is still the phone's width.
   expect(innerWidth).toBe(page.viewportSize()?.width);

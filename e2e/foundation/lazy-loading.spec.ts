@@ -1,5 +1,5 @@
 import type { Page, Route } from '@playwright/test';
-import { crashHeading, expect, expectPageRendered, test } from '../support/fixtures.js';
+import { crashHeading, expect, expectPageRendered, test, settled } from '../support/fixtures.js';
 
 /** Records the URL of every script the page fetches, from now on. */
 function recordScripts(page: Page): Set<string> {
@@ -16,16 +16,17 @@ test('opening /jobs loads a JavaScript chunk that / did not load', async ({ page
   const scripts = recordScripts(page);
   await page.goto('/');
   await expectPageRendered(page);
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   const forHome = new Set(scripts);
   expect(forHome.size).toBeGreaterThan(0);
 
   await mainNav(page).getByRole('link', { name: 'Jobs', exact: true }).click();
   await expect(page).toHaveURL(/\/jobs$/);
   await expectPageRendered(page);
-  const newChunks = [...scripts].filter((url) => !forHome.has(url));
-  expect(newChunks.length).toBeGreaterThan(0);
-  for (const url of newChunks) expect(url).toMatch(/^\/assets\/.+\.js$/);
+  // The browser's response events reach the test after the page has used them: wait for them.
+  const newChunks = () => [...scripts].filter((url) => !forHome.has(url));
+  await expect.poll(() => newChunks().length, { message: 'a chunk / did not load' }).toBeGreaterThan(0);
+  for (const url of newChunks()) expect(url).toMatch(/^\/assets\/.+\.js$/);
   expect(consoleErrors).toEqual([]);
 });
 
@@ -34,7 +35,7 @@ test('the home page loads the exchange panel only when the visitor comes near it
   const scripts = recordScripts(page);
   await page.goto('/');
   await expectPageRendered(page);
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   const panelChunk = () => [...scripts].filter((url) => /\/exchange-panel-[^/]+\.js$/.test(url));
   expect(panelChunk()).toEqual([]);
   await expect(page.locator('section#exchange')).toContainText('Loading the exchange…');
@@ -62,12 +63,11 @@ test('a page whose code fails to load shows "Something went wrong", and Reload P
   const scripts = recordScripts(page);
   await page.goto('/');
   await expectPageRendered(page);
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   const forHome = new Set(scripts);
 
   // From now on every script the home page did not need fails, as during a deploy or a network drop.
-  const failNewChunks = (route: Route) =>
-    forHome.has(new URL(route.request().url()).pathname) ? route.continue() : route.abort('failed');
+  const failNewChunks = (route: Route) => (forHome.has(new URL(route.request().url()).pathname) ? route.continue() : route.abort('failed'));
   await page.route('**/assets/*.js', failNewChunks);
 
   await page.getByRole('banner').getByRole('navigation').getByRole('link', { name: 'Jobs', exact: true }).click();
@@ -82,18 +82,16 @@ test('a page whose code fails to load shows "Something went wrong", and Reload P
   await expect(crashHeading(page)).toHaveCount(0);
 });
 
-test('a page that throws while starting shows "Something went wrong" on a direct visit, and Reload Page recovers', async ({
-  page,
-}) => {
+test('a page that throws while starting shows "Something went wrong" on a direct visit, and Reload Page recovers', async ({ page }) => {
   // Learn which chunk is the jobs page's: the one /jobs loads beyond what / loads.
   const scripts = recordScripts(page);
   await page.goto('/');
   await expectPageRendered(page);
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   const forHome = new Set(scripts);
   await page.goto('/jobs');
   await expectPageRendered(page);
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   const jobsChunks = [...scripts].filter((url) => !forHome.has(url));
   expect(jobsChunks.length).toBeGreaterThan(0);
 

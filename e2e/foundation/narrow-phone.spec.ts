@@ -45,7 +45,10 @@ async function signInLongName(page: Page): Promise<string> {
   expect(res.status(), await res.text()).toBe(201);
   const { token } = (await res.json()) as { token: string };
   // Past onboarding, so the dashboard shows its header.
-  const onboarding = await page.request.put('/api/onboarding', { data: { completed: true }, headers: { authorization: `Bearer ${token}` } });
+  const onboarding = await page.request.put('/api/onboarding', {
+    data: { completed: true },
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(onboarding.status()).toBe(200);
   await page.addInitScript((t) => {
     window.localStorage.setItem('token', t);

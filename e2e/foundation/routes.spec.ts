@@ -1,5 +1,5 @@
 import { paths } from '#shared/routes.js';
-import { crashHeading, expect, expectPageRendered, signIn, test } from '../support/fixtures.js';
+import { crashHeading, expect, expectPageRendered, signIn, test, settled } from '../support/fixtures.js';
 
 /**
  * Every route of docs/product.md#routes, as a visitor would open it: by typing the address (a full page load
@@ -34,6 +34,9 @@ const ROUTES: { route: string; url: string }[] = [
   { route: paths.unsubscribe, url: '/unsubscribe' },
 ];
 
+// Each test opens its own page with its own account, so they spread over the workers.
+test.describe.configure({ mode: 'parallel' });
+
 test('the list covers every documented route', () => {
   const covered = new Set(ROUTES.map((r) => r.url.split('?')[0]));
   for (const route of Object.values(paths)) expect(covered, route).toContain(route);
@@ -50,7 +53,7 @@ for (const signedIn of [false, true]) {
         // wherever it lands must render, and nothing may fail on the way.
         await expectPageRendered(page);
         await expect(page.getByRole('heading', { name: /page not found/i })).toHaveCount(0);
-        await page.waitForLoadState('networkidle');
+        await settled(page);
         await expect(crashHeading(page)).toHaveCount(0);
         expect(consoleErrors).toEqual([]);
       });

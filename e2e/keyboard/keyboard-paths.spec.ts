@@ -91,7 +91,10 @@ test('buy from the catalogue with the keyboard only: Buy, the confirmation, Ente
   await page.goto('/dashboard');
   await expect(page.getByTestId('credit-balance')).toHaveText('97.00');
 
-  const card = page.getByRole('region', { name: 'Use your credits' }).getByTestId('catalogue-item').filter({ has: page.getByRole('heading', { name, exact: true }) });
+  const card = page
+    .getByRole('region', { name: 'Use your credits' })
+    .getByTestId('catalogue-item')
+    .filter({ has: page.getByRole('heading', { name, exact: true }) });
   const buy = card.getByRole('button', { name: `Buy ${name}` });
   await tabTo(page, buy, 'Buy');
   await page.keyboard.press('Enter');
@@ -110,7 +113,10 @@ test('buy from the catalogue with the keyboard only: Buy, the confirmation, Ente
   expect(consoleErrors).toEqual([]);
 });
 
-test('set up two-factor sign-in with the keyboard only, typing the code computed from the shown secret', async ({ page, consoleErrors }) => {
+test('set up two-factor sign-in with the keyboard only, typing the code computed from the shown secret', async ({
+  page,
+  consoleErrors,
+}) => {
   const { token } = await registerPastOnboarding(page.request, 'kb');
   await signInBrowser(page, token);
   await page.goto('/dashboard/settings');
@@ -139,7 +145,10 @@ test('set up two-factor sign-in with the keyboard only, typing the code computed
   expect(consoleErrors).toEqual([]);
 });
 
-test('open a support ticket with the keyboard only: New ticket, the form, a category by arrow keys, Create', async ({ page, consoleErrors }) => {
+test('open a support ticket with the keyboard only: New ticket, the form, a category by arrow keys, Create', async ({
+  page,
+  consoleErrors,
+}) => {
   const { token } = await registerPastOnboarding(page.request, 'kb');
   await signInBrowser(page, token);
   await page.goto('/dashboard');

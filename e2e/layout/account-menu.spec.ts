@@ -67,7 +67,9 @@ for (const width of [375, 1280]) {
     await page.keyboard.press('Enter');
     await expect(button).toHaveAttribute('aria-expanded', 'true');
     await page.keyboard.press('Tab');
-    await expect(page.getByRole('banner').getByRole('list', { name: 'Your account' }).getByRole('link', { name: 'Dashboard' })).toBeFocused();
+    await expect(
+      page.getByRole('banner').getByRole('list', { name: 'Your account' }).getByRole('link', { name: 'Dashboard' }),
+    ).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(button).toHaveAttribute('aria-expanded', 'false');
     await expect(button).toBeFocused();

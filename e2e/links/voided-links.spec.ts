@@ -38,7 +38,9 @@ test('a reset link sent before the account moved to a new address is no longer v
   const resetLink = await linkFromMail(page.request, oldEmail, 'Reset your password', '/reset-password');
 
   const auth = { authorization: `Bearer ${account.token}` };
-  expect((await page.request.put('/api/users/email', { headers: auth, data: { email: newEmail, currentPassword: PASSWORD } })).status()).toBe(202);
+  expect(
+    (await page.request.put('/api/users/email', { headers: auth, data: { email: newEmail, currentPassword: PASSWORD } })).status(),
+  ).toBe(202);
   const confirmLink = await linkFromMail(page.request, newEmail, 'Confirm your new email address', '/confirm-email');
   const token = new URL(confirmLink, 'http://x').searchParams.get('token');
   expect((await page.request.post('/api/auth/confirm-email-change', { data: { token } })).status()).toBe(200);
@@ -63,7 +65,10 @@ test('a change-of-address link asked for before a password change is no longer v
   const auth = { authorization: `Bearer ${account.token}` };
   expect((await page.request.put('/api/users/email', { headers: auth, data: { email, currentPassword: PASSWORD } })).status()).toBe(202);
   const confirmLink = await linkFromMail(page.request, email, 'Confirm your new email address', '/confirm-email');
-  const changed = await page.request.post('/api/users/change-password', { headers: auth, data: { currentPassword: PASSWORD, newPassword: 'the owner changed it' } });
+  const changed = await page.request.post('/api/users/change-password', {
+    headers: auth,
+    data: { currentPassword: PASSWORD, newPassword: 'the owner changed it' },
+  });
   expect(changed.status()).toBe(200);
 
   await page.goto(confirmLink);

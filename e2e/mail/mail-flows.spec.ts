@@ -56,7 +56,10 @@ async function skipOnboarding(page: Page): Promise<void> {
 
 const uniqueName = () => `mail_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
-test('register → "Confirm your email" → the link confirms the address and the dashboard banner goes away', async ({ page, consoleErrors }) => {
+test('register → "Confirm your email" → the link confirms the address and the dashboard banner goes away', async ({
+  page,
+  consoleErrors,
+}) => {
   const username = uniqueName();
   const email = `${username}@example.com`;
   await page.goto('/register');
@@ -118,6 +121,8 @@ test('forgot password → mail → reset → the old sessions are refused → lo
   await page.getByLabel('Repeat the new password').fill('something else entirely');
   await page.getByRole('button', { name: 'Set new password' }).click();
   await expect(page.getByText('The two passwords do not match')).toBeVisible();
+  // Offered by default: a passkey someone else added would otherwise still sign in.
+  await expect(page.getByLabel('Also remove every passkey from the account')).toBeChecked();
   await page.getByLabel('Repeat the new password').fill(newPassword);
   await page.getByRole('button', { name: 'Set new password' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Your password was changed' })).toBeVisible();
@@ -147,7 +152,10 @@ test('forgot password → mail → reset → the old sessions are refused → lo
   expect(consoleErrors).toEqual([]);
 });
 
-test('change of address: a link to the new address, a notice to the old one, and the change when the link is opened', async ({ page, consoleErrors }) => {
+test('change of address: a link to the new address, a notice to the old one, and the change when the link is opened', async ({
+  page,
+  consoleErrors,
+}) => {
   const { username } = await signIn(page);
   const oldEmail = `${username}@example.com`;
   const newEmail = `${username}.new@example.org`;
@@ -179,7 +187,10 @@ test('change of address: a link to the new address, a notice to the old one, and
   expect(consoleErrors).toEqual([]);
 });
 
-test('notifications arrive once each: payment credited, staff reply (then unsubscribed), password changed, new device', async ({ page, browser }) => {
+test('notifications arrive once each: payment credited, staff reply (then unsubscribed), password changed, new device', async ({
+  page,
+  browser,
+}) => {
   const { token, username } = await signIn(page);
   const email = `${username}@example.com`;
   const auth = { authorization: `Bearer ${token}` };
@@ -199,13 +210,21 @@ test('notifications arrive once each: payment credited, staff reply (then unsubs
   expect(credited!.text).toContain(`/payment/complete?id=${paymentId}`);
 
   // A staff reply on the user's ticket.
-  const created = await page.request.post('/api/tickets', { data: { subject: 'Where is my <b>money</b>?', message: 'Please check my payment.', category: 'general' }, headers: auth });
+  const created = await page.request.post('/api/tickets', {
+    data: { subject: 'Where is my <b>money</b>?', message: 'Please check my payment.', category: 'general' },
+    headers: auth,
+  });
   expect(created.status()).toBe(201);
   const createdBody = (await created.json()) as { ticket?: { _id: string }; _id?: string };
   const ticketId = createdBody.ticket?._id ?? createdBody._id!;
-  const staffLogin = await page.request.post('/api/login', { data: { username: staff.support.username, password: staff.support.password, turnstileToken: 'ok' } });
+  const staffLogin = await page.request.post('/api/login', {
+    data: { username: staff.support.username, password: staff.support.password, turnstileToken: 'ok' },
+  });
   const staffAuth = { authorization: `Bearer ${((await staffLogin.json()) as { token: string }).token}` };
-  const reply = await page.request.post(`/api/staff/tickets/${ticketId}/messages`, { data: { message: 'We found it: <script>alert(1)</script> credited now.' }, headers: staffAuth });
+  const reply = await page.request.post(`/api/staff/tickets/${ticketId}/messages`, {
+    data: { message: 'We found it: <script>alert(1)</script> credited now.' },
+    headers: staffAuth,
+  });
   expect(reply.status()).toBeLessThan(300);
   const [answered] = await waitForMail(page.request, email, await waitForTicketSubject(page.request, email));
   expect(answered!.html).not.toContain('<script>');
@@ -234,8 +253,12 @@ test('notifications arrive once each: payment credited, staff reply (then unsubs
   await waitForMail(page.request, email, 'Your password was changed');
 
   // A sign-in from another browser.
-  const other = await browser.newContext({ userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Firefox/140.0' });
-  const otherLogin = await other.request.post('/api/login', { data: { username, password: 'my second long passphrase', turnstileToken: 'ok' } });
+  const other = await browser.newContext({
+    userAgent: 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Firefox/140.0',
+  });
+  const otherLogin = await other.request.post('/api/login', {
+    data: { username, password: 'my second long passphrase', turnstileToken: 'ok' },
+  });
   expect(otherLogin.status()).toBe(200);
   await other.close();
   const [device] = await waitForMail(page.request, email, 'New sign-in to your account');

@@ -12,7 +12,9 @@ test.use({ liveNotifications: true });
  */
 async function seriousViolations(page: Page, include: string): Promise<string[]> {
   const { violations } = await new AxeBuilder({ page }).include(include).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 for (const width of [1280, 375]) {
@@ -32,7 +34,9 @@ for (const width of [1280, 375]) {
     const created = await page.request.post('/api/payments/deposit', { data: { crypto: 'btc', amount: 100 }, headers: auth });
     expect(created.status()).toBe(201);
     const payment = (await created.json()).payment as { _id: string; providerPaymentId: string };
-    const finished = await page.request.post(`/sandbox/nowpayments/payments/${payment.providerPaymentId}/status`, { data: { status: 'finished' } });
+    const finished = await page.request.post(`/sandbox/nowpayments/payments/${payment.providerPaymentId}/status`, {
+      data: { status: 'finished' },
+    });
     expect((await finished.json()).ipn).toMatchObject({ delivered: true });
     await expect(page.getByTestId('notification-count')).toHaveText('1');
     await expect(bell).toHaveAccessibleName('Notifications, 1 unread');

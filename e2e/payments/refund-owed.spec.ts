@@ -6,7 +6,11 @@ import { staffPage } from '../support/staff-login.js';
  * A payment refunded after its credits were spent (docs/decisions/0120): the user sees what the
  * account owes and why on the dashboard; staff see the account flagged in the console.
  */
-test('a refund after the credits were spent: the user sees what is owed and why, staff see the flag', async ({ page, browser, consoleErrors }) => {
+test('a refund after the credits were spent: the user sees what is owed and why, staff see the flag', async ({
+  page,
+  browser,
+  consoleErrors,
+}) => {
   const { token, username } = await signIn(page);
   const auth = { authorization: `Bearer ${token}` };
   expect((await page.request.put('/api/onboarding', { data: { completed: true }, headers: auth })).status()).toBe(200);
@@ -17,18 +21,24 @@ test('a refund after the credits were spent: the user sees what is owed and why,
   const created = await page.request.post('/api/payments/deposit', { data: { crypto: 'btc', amount: 100 }, headers: auth });
   expect(created.status()).toBe(201);
   const payment = (await created.json()).payment as { _id: string; providerPaymentId: string };
-  const finished = await page.request.post(`/sandbox/nowpayments/payments/${payment.providerPaymentId}/status`, { data: { status: 'finished' } });
+  const finished = await page.request.post(`/sandbox/nowpayments/payments/${payment.providerPaymentId}/status`, {
+    data: { status: 'finished' },
+  });
   expect((await finished.json()).ipn).toMatchObject({ delivered: true });
 
   // 60.00 of them go (a staff deduction stands in for spending), then the provider refunds the payment.
-  const login = await page.request.post('/api/login', { data: { username: staff.admin.username, password: staff.admin.password, turnstileToken: 'ok' } });
+  const login = await page.request.post('/api/login', {
+    data: { username: staff.admin.username, password: staff.admin.password, turnstileToken: 'ok' },
+  });
   const adminToken = (await login.json()).token as string;
   const spent = await page.request.post('/api/admin/credits/adjustments', {
     data: { userId, amount: -60, reason: 'Spent in the catalogue' },
     headers: { authorization: `Bearer ${adminToken}` },
   });
   expect(spent.status()).toBe(201);
-  const refunded = await page.request.post(`/sandbox/nowpayments/payments/${payment.providerPaymentId}/status`, { data: { status: 'refunded' } });
+  const refunded = await page.request.post(`/sandbox/nowpayments/payments/${payment.providerPaymentId}/status`, {
+    data: { status: 'refunded' },
+  });
   expect((await refunded.json()).ipn).toMatchObject({ delivered: true });
 
   await page.goto('/dashboard');

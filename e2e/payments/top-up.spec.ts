@@ -16,7 +16,10 @@ async function movePayment(page: Page, providerPaymentId: string, status: string
   expect((await res.json()).ipn).toMatchObject({ delivered: true });
 }
 
-test('top up 100 USD in BTC, follow the status as the payment moves, land on the complete page with 97.00 credits', async ({ page, consoleErrors }) => {
+test('top up 100 USD in BTC, follow the status as the payment moves, land on the complete page with 97.00 credits', async ({
+  page,
+  consoleErrors,
+}) => {
   const token = await signedInUser(page);
   await page.clock.install();
   await page.goto('/dashboard');
@@ -83,9 +86,14 @@ test('the payment page sends a link with a missing parameter to the dashboard', 
 
 test('a forged link shows a warning instead of the address and QR code', async ({ page }) => {
   const token = await signedInUser(page);
-  const res = await page.request.post('/api/payments/deposit', { data: { crypto: 'btc', amount: 20 }, headers: { authorization: `Bearer ${token}` } });
+  const res = await page.request.post('/api/payments/deposit', {
+    data: { crypto: 'btc', amount: 20 },
+    headers: { authorization: `Bearer ${token}` },
+  });
   const payment = (await res.json()).payment as { _id: string; payAmount: string };
-  await page.goto(`/payment/process?address=bc1qattacker000000000000000000000000000000&amount=${payment.payAmount}&currency=btc&id=${payment._id}`);
+  await page.goto(
+    `/payment/process?address=bc1qattacker000000000000000000000000000000&amount=${payment.payAmount}&currency=btc&id=${payment._id}`,
+  );
   await expect(page.getByTestId('payment-forged')).toBeVisible();
   await expect(page.locator('.payment-qr')).toHaveCount(0);
   await expect(page.getByText('bc1qattacker', { exact: false })).toHaveCount(0);
@@ -93,7 +101,10 @@ test('a forged link shows a warning instead of the address and QR code', async (
 
 test('the countdown survives a reload, and at zero forgets the payment and returns to the dashboard', async ({ page }) => {
   const token = await signedInUser(page);
-  const res = await page.request.post('/api/payments/deposit', { data: { crypto: 'xrp', amount: 50 }, headers: { authorization: `Bearer ${token}` } });
+  const res = await page.request.post('/api/payments/deposit', {
+    data: { crypto: 'xrp', amount: 50 },
+    headers: { authorization: `Bearer ${token}` },
+  });
   const p = (await res.json()).payment as { _id: string; payAmount: string; payAddress: string; extraId: string };
   const url = `/payment/process?address=${p.payAddress}&amount=${p.payAmount}&currency=xrp&id=${p._id}&extraId=${p.extraId}`;
   const key = `payment_expiry_${p._id}`;

@@ -34,7 +34,10 @@ test('download my data: request, progress, ready, download, and one a day', asyn
   await expect(section.getByRole('button', { name: /Request a/ })).toHaveCount(0);
   await screenshot(page, 'privacy-1280-ready');
 
-  const [download] = await Promise.all([page.waitForEvent('download'), section.getByRole('button', { name: 'Download my data (ZIP)' }).click()]);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    section.getByRole('button', { name: 'Download my data (ZIP)' }).click(),
+  ]);
   expect(download.suggestedFilename()).toMatch(/^olympus-data-\d{4}-\d{2}-\d{2}\.zip$/);
   const zip = unzipSync(new Uint8Array(await readFile((await download.path())!)));
   const account_ = JSON.parse(strFromU8(zip['account.json']!)) as { profile: { username: string; email: string } };
@@ -46,7 +49,10 @@ test('download my data: request, progress, ready, download, and one a day', asyn
   expect(again.status()).toBe(429);
   expect(((await again.json()) as { code: string }).code).toBe('EXPORT_ALREADY_REQUESTED');
 
-  const { violations } = await new AxeBuilder({ page }).include('.privacy-section').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .include('.privacy-section')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
   expect(consoleErrors).toEqual([]);
 });
@@ -68,7 +74,10 @@ test('the retention table, on a phone and in both themes', async ({ page, consol
     await screenshot(page, `privacy-375-${theme}`);
     await page.setViewportSize({ width: 1280, height: 800 });
     await screenshot(page, `privacy-1280-${theme}`);
-    const { violations } = await new AxeBuilder({ page }).include('.privacy-section').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    const { violations } = await new AxeBuilder({ page })
+      .include('.privacy-section')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+      .analyze();
     expect(violations.map((v) => v.id)).toEqual([]);
   }
   expect(consoleErrors).toEqual([]);

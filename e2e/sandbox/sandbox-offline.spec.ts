@@ -24,10 +24,15 @@ async function publicOrigin(page: Page): Promise<string> {
   return new URL(authUrl).origin;
 }
 
-test('top up through the Sandbox panel to finished and see the credit, with nothing loaded from the internet', async ({ page, consoleErrors }) => {
+test('top up through the Sandbox panel to finished and see the credit, with nothing loaded from the internet', async ({
+  page,
+  consoleErrors,
+}) => {
   const outside = watchOutsideRequests(page);
   const { token } = await signIn(page);
-  expect((await page.request.put('/api/onboarding', { data: { completed: true }, headers: { authorization: `Bearer ${token}` } })).status()).toBe(200);
+  expect(
+    (await page.request.put('/api/onboarding', { data: { completed: true }, headers: { authorization: `Bearer ${token}` } })).status(),
+  ).toBe(200);
   await page.goto('/dashboard');
 
   const topUp = page.getByRole('region', { name: 'Top up credits' });
@@ -73,7 +78,10 @@ test('top up through the Sandbox panel to finished and see the credit, with noth
   expect(consoleErrors).toEqual([]);
 });
 
-test('connecting Discord through its sandbox loads nothing from the internet, and the avatar is served locally', async ({ page, consoleErrors }) => {
+test('connecting Discord through its sandbox loads nothing from the internet, and the avatar is served locally', async ({
+  page,
+  consoleErrors,
+}) => {
   const outside = watchOutsideRequests(page);
   const origin = await publicOrigin(page);
   await signIn(page);

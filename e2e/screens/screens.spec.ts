@@ -24,7 +24,8 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Every ISO timestamp in an API answer, moved by `shift` ms and cut to the minute (seconds differ between runs). */
 function shiftDates(value: Json, shift: number): Json {
-  if (typeof value === 'string') return ISO.test(value) ? new Date(Math.floor((Date.parse(value) + shift) / 60_000) * 60_000).toISOString() : value;
+  if (typeof value === 'string')
+    return ISO.test(value) ? new Date(Math.floor((Date.parse(value) + shift) / 60_000) * 60_000).toISOString() : value;
   if (Array.isArray(value)) return value.map((v) => shiftDates(v, shift));
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shiftDates(v, shift)]));
   return value;
@@ -54,7 +55,9 @@ test.beforeAll(async ({ playwright }) => {
   // What the seeding makes lands in the minute of FIXED_NOW (it takes a few seconds).
   const shift = FIXED_NOW + 5_000 - Date.now();
   const { token } = await ok<{ token: string }>(
-    await request.post('/api/register', { data: { username: USERNAME, email: `${USERNAME}@example.com`, password: PASSWORD, turnstileToken: 'ok' } }),
+    await request.post('/api/register', {
+      data: { username: USERNAME, email: `${USERNAME}@example.com`, password: PASSWORD, turnstileToken: 'ok' },
+    }),
     201,
   );
   const auth = { authorization: `Bearer ${token}` };
@@ -62,10 +65,18 @@ test.beforeAll(async ({ playwright }) => {
   const finished = await startTopUp(request, auth, 100);
   await movePayment(request, finished.providerPaymentId, 'finished');
   const open = await startTopUp(request, auth, 25);
-  await ok(await request.post('/api/tickets', { data: { subject: 'Where is my deposit?', message: 'I sent BTC an hour ago and the page still says waiting.', category: 'payments' }, headers: auth }), 201);
+  await ok(
+    await request.post('/api/tickets', {
+      data: { subject: 'Where is my deposit?', message: 'I sent BTC an hour ago and the page still says waiting.', category: 'payments' },
+      headers: auth,
+    }),
+    201,
+  );
   const me = await ok<{ user: { _id: string } }>(await request.get('/api/auth/me', { headers: auth }), 200);
   const staff = await ok<{ token: string }>(await request.post('/api/login', { data: { ...ISOLATED_ADMIN, turnstileToken: 'ok' } }), 200);
-  expect((await request.put('/api/onboarding', { data: { completed: true }, headers: { authorization: `Bearer ${staff.token}` } })).status()).toBe(200);
+  expect(
+    (await request.put('/api/onboarding', { data: { completed: true }, headers: { authorization: `Bearer ${staff.token}` } })).status(),
+  ).toBe(200);
   seeded = { token, staffToken: staff.token, userId: me.user._id, openPaymentPath: paymentProcessPath(open), shift };
   await request.dispose();
 });
@@ -75,7 +86,12 @@ test.afterAll(async () => {
 });
 
 async function screenPage(browser: Browser, options: { width: number; theme: 'light' | 'dark'; token?: string }): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: options.width, height: 900 }, timezoneId: 'UTC', locale: 'en-US', reducedMotion: 'reduce' });
+  const context = await browser.newContext({
+    viewport: { width: options.width, height: 900 },
+    timezoneId: 'UTC',
+    locale: 'en-US',
+    reducedMotion: 'reduce',
+  });
   await context.route('**/api/**', async (route) => {
     const response = await route.fetch().catch(() => null);
     if (!response) return route.abort().catch(() => undefined);

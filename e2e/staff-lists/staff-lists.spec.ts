@@ -14,7 +14,10 @@ async function expectNoAxeViolations(page: Page): Promise<void> {
 }
 
 for (const width of [375, 1280]) {
-  test(`at ${width} px a user's detail shows its ledger, sessions and activity as tables, and the ads manager its two tables`, async ({ page, browser }) => {
+  test(`at ${width} px a user's detail shows its ledger, sessions and activity as tables, and the ads manager its two tables`, async ({
+    page,
+    browser,
+  }) => {
     const account = await registerUser(page);
     const me = await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${account.token}` } });
     const userId = ((await me.json()) as { user: { _id: string } }).user._id;
@@ -33,7 +36,9 @@ for (const width of [375, 1280]) {
 
     await admin.goto('/dashboard/staff/ads');
     await expect(admin.getByRole('heading', { name: 'All ads' })).toBeVisible();
-    await expect(admin.getByRole('table', { name: 'All ads' }).or(admin.getByText('No ads yet. Create the first one above.'))).toBeVisible();
+    await expect(
+      admin.getByRole('table', { name: 'All ads' }).or(admin.getByText('No ads yet. Create the first one above.')),
+    ).toBeVisible();
     await admin.screenshot({ path: `test-results/staff-lists/ads-${width}.png`, fullPage: true });
     await expectNoAxeViolations(admin);
     await admin.context().close();

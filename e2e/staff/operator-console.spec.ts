@@ -1,7 +1,11 @@
 import { expect, registerUser, test } from '../support/fixtures.js';
 import { skipOnboarding, staffPage } from '../support/staff-login.js';
 
-test('an admin opens a user by URL, adjusts the balance through a confirmation with before and after; the customer reads the note, never the reason', async ({ page, browser, consoleErrors }) => {
+test('an admin opens a user by URL, adjusts the balance through a confirmation with before and after; the customer reads the note, never the reason', async ({
+  page,
+  browser,
+  consoleErrors,
+}) => {
   const account = await registerUser(page);
   const me = await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${account.token}` } });
   const userId = ((await me.json()) as { user: { _id: string } }).user._id;
@@ -50,7 +54,9 @@ test('an admin opens a user by URL, adjusts the balance through a confirmation w
   await admin.getByRole('button', { name: 'Search' }).click();
   const entry = admin.getByRole('list', { name: 'Audit entries' }).getByRole('listitem').filter({ hasText: 'adjusted the balance' });
   await expect(entry).toHaveCount(1);
-  await expect(entry).toContainText(`e2e_admin (admin) adjusted the balance of ${account.username}@example.com by +10.00 credits: 0.00 → 10.00`);
+  await expect(entry).toContainText(
+    `e2e_admin (admin) adjusted the balance of ${account.username}@example.com by +10.00 credits: 0.00 → 10.00`,
+  );
   await expect(entry).toContainText('balance: 0.00 credits → 10.00 credits');
   await admin.context().close();
 

@@ -65,7 +65,10 @@ test('staff schedule maintenance that shows on /status in advance', async ({ bro
   expect(consoleErrors).toEqual([]);
 });
 
-test('a visitor subscribes, confirms from the mail and receives the incident notice; the feed lists the incident', async ({ page, consoleErrors }) => {
+test('a visitor subscribes, confirms from the mail and receives the incident notice; the feed lists the incident', async ({
+  page,
+  consoleErrors,
+}) => {
   const email = `status-${Date.now().toString(36)}@example.com`;
   await page.goto('/status');
   await expect(page.locator('head link[rel="alternate"][type="application/atom+xml"]')).toHaveAttribute('href', '/api/status/feed.atom');
@@ -80,7 +83,9 @@ test('a visitor subscribes, confirms from the mail and receives the incident not
   await expect(page.getByText(/^Subscribed: you will get a mail/)).toBeVisible();
 
   // Staff post an incident; the subscriber is told.
-  const login = await page.request.post('/api/login', { data: { username: staff.support.username, password: staff.support.password, turnstileToken: 'ok' } });
+  const login = await page.request.post('/api/login', {
+    data: { username: staff.support.username, password: staff.support.password, turnstileToken: 'ok' },
+  });
   const token = ((await login.json()) as { token: string }).token;
   const title = `Swaps delayed <${Date.now().toString(36)}> & more`;
   const posted = await page.request.post('/api/status/incidents', {

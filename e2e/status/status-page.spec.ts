@@ -23,7 +23,11 @@ test.describe('live status page', () => {
     await provider?.close();
   });
 
-  test('shows the payment provider down when nothing answers, and operational once it answers again', async ({ page, request, consoleErrors }) => {
+  test('shows the payment provider down when nothing answers, and operational once it answers again', async ({
+    page,
+    request,
+    consoleErrors,
+  }) => {
     // The check that runs as the server starts: bounded by its 3 s timeout.
     await expect
       .poll(

@@ -31,7 +31,10 @@ test.describe('the status page tells the truth', () => {
     expect(posted.status()).toBe(201);
     const incidentId = ((await posted.json()) as { incident: { _id: string } }).incident._id;
 
-    const api = (await (await request.get(`${server.url}/api/status`)).json()) as { overall: string; components: { id: string; state: string }[] };
+    const api = (await (await request.get(`${server.url}/api/status`)).json()) as {
+      overall: string;
+      components: { id: string; state: string }[];
+    };
     expect(api.overall).toBe('down');
     expect(api.components.find((c) => c.id === 'swap-provider')?.state).toBe('down');
 
@@ -47,7 +50,9 @@ test.describe('the status page tells the truth', () => {
     await expect(swap.getByTestId('uptime-summary')).toContainText(/uptime over 1 day measured/);
     await expect(swap.getByTestId('uptime-summary')).toContainText('No data');
     await expect(swap.locator('.uptime-day[data-level="none"]')).toHaveCount(89);
-    await expect(swap.getByRole('img', { name: /Swap provider, last 90 days: .* uptime over 1 day measured, 89 days with no data/ })).toBeVisible();
+    await expect(
+      swap.getByRole('img', { name: /Swap provider, last 90 days: .* uptime over 1 day measured, 89 days with no data/ }),
+    ).toBeVisible();
 
     await page.setViewportSize({ width: 375, height: 900 });
     await page.screenshot({ path: 'test-results/status-incident-375.png', fullPage: true });
@@ -55,7 +60,10 @@ test.describe('the status page tells the truth', () => {
     await page.screenshot({ path: 'test-results/status-incident-1280.png', fullPage: true });
 
     // Resolved: the next refresh says operational again (no cached answer in between).
-    const resolved = await request.put(`${server.url}/api/status/incidents/${incidentId}`, { headers, data: { status: 'resolved', message: 'Swaps work again.' } });
+    const resolved = await request.put(`${server.url}/api/status/incidents/${incidentId}`, {
+      headers,
+      data: { status: 'resolved', message: 'Swaps work again.' },
+    });
     expect(resolved.status()).toBe(200);
     await page.getByRole('button', { name: 'Refresh now' }).click();
     await expect(swap.locator('.state-badge')).not.toHaveText('Down');

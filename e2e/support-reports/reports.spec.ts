@@ -33,13 +33,20 @@ test('staff open Reports, see the tickets made here counted, and download the CS
   const userAuth = { authorization: `Bearer ${user.token}` };
   const ids: string[] = [];
   for (const subject of ['Report test: deposit missing', 'Report test: cannot log in']) {
-    const created = await page.request.post('/api/tickets', { data: { subject, message: 'Please help.', category: 'general' }, headers: userAuth });
+    const created = await page.request.post('/api/tickets', {
+      data: { subject, message: 'Please help.', category: 'general' },
+      headers: userAuth,
+    });
     expect(created.status(), await created.text()).toBe(201);
     ids.push(((await created.json()) as { ticket: { _id: string } }).ticket._id);
   }
   const me = (await (await page.request.get('/api/auth/me', { headers: auth })).json()) as { user: { _id: string } };
   expect((await page.request.put(`/api/staff/tickets/${ids[0]}`, { data: { assigneeId: me.user._id }, headers: auth })).status()).toBe(200);
-  expect((await page.request.post(`/api/staff/tickets/${ids[0]}/messages`, { data: { message: 'Found it, credited.' }, headers: auth })).status()).toBeLessThan(300);
+  expect(
+    (
+      await page.request.post(`/api/staff/tickets/${ids[0]}/messages`, { data: { message: 'Found it, credited.' }, headers: auth })
+    ).status(),
+  ).toBeLessThan(300);
   expect((await page.request.put(`/api/staff/tickets/${ids[0]}`, { data: { status: 'resolved' }, headers: auth })).status()).toBe(200);
 
   const support = await staffPage(browser, 'support');
@@ -52,7 +59,11 @@ test('staff open Reports, see the tickets made here counted, and download the CS
   await expect(support.getByLabel('To', { exact: true })).toHaveValue(today());
 
   const summary = support.getByLabel('Summary');
-  const figure = (label: string) => summary.locator('div').filter({ has: support.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('.support-figure-value');
+  const figure = (label: string) =>
+    summary
+      .locator('div')
+      .filter({ has: support.locator('dt', { hasText: new RegExp(`^${label}$`) }) })
+      .locator('.support-figure-value');
   await expect(figure('Tickets')).toHaveText(String(before.tickets + 2));
   await expect(figure('Resolved')).toHaveText(String(before.resolved + 1));
   const mine = support.getByRole('table', { name: 'By assignee' }).getByRole('row', { name: new RegExp(staff.support.username) });
@@ -60,8 +71,14 @@ test('staff open Reports, see the tickets made here counted, and download the CS
   await expect(mine.locator('td').nth(2)).toHaveText(String(mineBefore.resolved + 1));
   await expect(support.getByRole('img', { name: /Tickets opened and resolved per week/ })).toBeVisible();
   await expect(support.getByRole('table', { name: /Weekly/ })).toBeVisible();
-  const { violations } = await new AxeBuilder({ page: support }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  const { violations } = await new AxeBuilder({ page: support })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  expect(
+    violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+  ).toEqual([]);
 
   // The CSV: the same total as the page.
   const [download] = await Promise.all([support.waitForEvent('download'), support.getByRole('button', { name: 'Download CSV' }).click()]);

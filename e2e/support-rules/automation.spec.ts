@@ -2,6 +2,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expect, signIn, test } from '../support/fixtures.js';
 import { staffPage } from '../support/staff-login.js';
+import { sidewaysScroll } from '../a11y/routes.js';
 
 /** Support automation (docs/support-rules.md): an admin writes a rule, a user's ticket meets it, staff see its effect. */
 
@@ -19,7 +20,10 @@ async function shoot(page: Page, name: string) {
   }
 }
 
-test('an admin creates "ticket created, subject contains refund → tag, high priority, note"; staff see it on a user\'s ticket', async ({ page, browser }) => {
+test('an admin creates "ticket created, subject contains refund → tag, high priority, note"; staff see it on a user\'s ticket', async ({
+  page,
+  browser,
+}) => {
   const tag = Date.now().toString(36);
   const name = `Refunds ${tag}`;
   const admin = await staffPage(browser, 'admin');
@@ -83,8 +87,16 @@ test('an admin creates "ticket created, subject contains refund → tag, high pr
   await shoot(admin, 'automation');
   for (const width of [375, 1280]) {
     await admin.setViewportSize({ width, height: 900 });
-    const scroll = await admin.evaluate(() => document.scrollingElement!.scrollWidth - window.innerWidth);
-    expect(scroll).toBeLessThanOrEqual(0);
+    // The header and console nav re-render for the new width a frame or two after the resize: wait for it.
+    await expect
+      .poll(
+        async () => {
+          const { overflow, sticking } = await sidewaysScroll(admin);
+          return overflow > 0 ? `${overflow} px too wide: ${sticking}` : 'fits';
+        },
+        { message: `no sideways scroll at ${width} px` },
+      )
+      .toBe('fits');
   }
   await admin.getByRole('button', { name: `Delete ${name}` }).click();
   await expect(admin.getByRole('list', { name: 'Rules' }).getByText(name)).toHaveCount(0);

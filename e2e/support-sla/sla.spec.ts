@@ -18,7 +18,10 @@ const DEFAULT_TARGETS = [
 /** Puts back what a new installation has, so the other specs see the usual queue. */
 async function restoreDefaults(request: APIRequestContext) {
   const auth = { authorization: `Bearer ${await staffToken(request, 'admin')}` };
-  await request.put('/api/staff/support/sla/calendar', { data: { timeZone: 'UTC', days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00' }, headers: auth });
+  await request.put('/api/staff/support/sla/calendar', {
+    data: { timeZone: 'UTC', days: [1, 2, 3, 4, 5], start: '09:00', end: '17:00' },
+    headers: auth,
+  });
   await request.put('/api/staff/support/sla/targets', { data: { targets: DEFAULT_TARGETS }, headers: auth });
 }
 
@@ -59,7 +62,10 @@ test('an admin sets business hours and a one-minute target; a ticket past it sho
 
   const subject = `SLA breach ${Date.now().toString(36)}`;
   const user = await registerPastOnboarding(request, 'sla');
-  const created = await request.post('/api/tickets', { data: { subject, message: 'Nobody answers.', category: 'general', priority: 'urgent' }, headers: user.auth });
+  const created = await request.post('/api/tickets', {
+    data: { subject, message: 'Nobody answers.', category: 'general', priority: 'urgent' },
+    headers: user.auth,
+  });
   expect(created.status()).toBe(201);
 
   await admin.goto('/dashboard/staff/tickets');

@@ -50,6 +50,23 @@ export async function expectPageRendered(page: Page): Promise<void> {
   await expect(crashHeading(page)).toHaveCount(0);
 }
 
+/**
+ * The page has finished what it loads on its own: no "Loading…" status left in main (the exchange panel's
+ * placeholder aside: it loads only as the visitor scrolls to it), the document and its fonts loaded.
+ * What a test waits for instead of the network going quiet (docs/decisions/0300-the-test-suite.md).
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForLoadState('load');
+  await expect(
+    page
+      .locator('main [role=status]')
+      .filter({ hasText: /^Loading/ })
+      .filter({ hasNotText: 'Loading the exchange' }),
+    'everything the page loads on its own is in',
+  ).toHaveCount(0, { timeout: 20_000 });
+  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+}
+
 /** Registers a fresh account through the API (the sandbox bot check accepts any token but 'sandbox-fail'). */
 export async function registerUser(page: Page): Promise<{ token: string; username: string }> {
   const username = `e2e_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;

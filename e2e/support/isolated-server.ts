@@ -1,19 +1,8 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { freePort, startBuiltServer } from '../../scripts/built-app.mjs';
 
 export const ISOLATED_ADMIN = { username: 'status_admin', password: 'status admin passphrase 1' };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 export interface IsolatedServer {
   url: string;
@@ -40,42 +29,17 @@ export async function startIsolatedServer(env: Record<string, string>): Promise<
 
 export async function startServer(options: IsolatedServerOptions = {}): Promise<IsolatedServer> {
   const { env = {}, host = '127.0.0.1', withAdmin = false, readyTimeoutMs = 180_000 } = options;
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'olympus-e2e-'));
-  const baseEnv = { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' };
-  if (withAdmin) {
-    execFileSync(
-      process.execPath,
-      ['dist/server/cli.js', 'create-user', '--username', ISOLATED_ADMIN.username, '--password', ISOLATED_ADMIN.password, '--role', 'admin'],
-      { env: baseEnv, stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-  }
   const port = await freePort();
   const url = `http://${host}:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['dist/server/server.js'], {
-    env: { ...baseEnv, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...(host === 'localhost' ? { PUBLIC_URL: url } : {}), ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
+  const server = await startBuiltServer({
+    port,
+    readyTimeoutMs,
+    label: 'isolated server',
+    captureOutput: 'stderr',
+    users: withAdmin ? [{ ...ISOLATED_ADMIN, role: 'admin' }] : [],
+    env: { LOG_LEVEL: 'warn', REQUIRE_STAFF_2FA: '0', ...(host === 'localhost' ? { PUBLIC_URL: url } : {}), ...env },
   });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  // Never outlive the test run, even when it is interrupted before afterAll.
-  const killChild = () => child.kill('SIGTERM');
-  process.once('exit', killChild);
-  const deadline = Date.now() + readyTimeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`isolated server exited with ${child.exitCode}`);
-    const ready = await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok).catch(() => false);
-    if (ready) break;
-    if (Date.now() > deadline) throw new Error('isolated server did not become ready');
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  return {
-    url,
-    async stop() {
-      process.off('exit', killChild);
-      child.kill('SIGTERM');
-      await exited;
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-  };
+  return { url, stop: () => server.stop() };
 }
 
 export type ProviderMode = 'ok' | 'silent';

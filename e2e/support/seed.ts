@@ -29,7 +29,10 @@ async function json<T>(res: Awaited<ReturnType<APIRequestContext['get']>>, statu
 }
 
 /** A fresh account, past onboarding. `prefix` keeps names of the same width between runs. */
-export async function registerPastOnboarding(request: APIRequestContext, prefix = 'e2e'): Promise<{ token: string; username: string; auth: Auth }> {
+export async function registerPastOnboarding(
+  request: APIRequestContext,
+  prefix = 'e2e',
+): Promise<{ token: string; username: string; auth: Auth }> {
   const username = `${prefix}_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
   const { token } = await json<{ token: string }>(
     await request.post('/api/register', { data: { username, email: `${username}@example.com`, password: PASSWORD, turnstileToken: 'ok' } }),
@@ -51,7 +54,10 @@ interface CreatedPayment {
 
 /** Starts a top-up of `amount` USD in BTC. */
 export async function startTopUp(request: APIRequestContext, auth: Auth, amount: number): Promise<CreatedPayment> {
-  const { payment } = await json<{ payment: CreatedPayment }>(await request.post('/api/payments/deposit', { data: { crypto: 'btc', amount }, headers: auth }), 201);
+  const { payment } = await json<{ payment: CreatedPayment }>(
+    await request.post('/api/payments/deposit', { data: { crypto: 'btc', amount }, headers: auth }),
+    201,
+  );
   return payment;
 }
 
@@ -73,7 +79,10 @@ export async function seedUser(request: APIRequestContext, prefix = 'e2e'): Prom
   const finished = await startTopUp(request, auth, 100);
   await movePayment(request, finished.providerPaymentId, 'finished');
   const open = await startTopUp(request, auth, 25);
-  const { receiptEntryId } = await json<{ receiptEntryId: string | null }>(await request.get(`/api/payments/${finished._id}`, { headers: auth }), 200);
+  const { receiptEntryId } = await json<{ receiptEntryId: string | null }>(
+    await request.get(`/api/payments/${finished._id}`, { headers: auth }),
+    200,
+  );
   expect(receiptEntryId).toBeTruthy();
   const me = await json<{ user: { _id: string } }>(await request.get('/api/auth/me', { headers: auth }), 200);
   const ticket = await request.post('/api/tickets', {

@@ -7,6 +7,11 @@ import { expect, signIn, test } from '../support/fixtures.js';
  * Content-Security-Policy allows by its hash.
  */
 
+// The palette is read right after each switch, as a visitor with the browser's default motion setting
+// sees it (the suite's default is reduced motion, where every colour change takes a 0.01 ms transition
+// and shows a frame later).
+test.use({ reducedMotion: 'no-preference' });
+
 const LIGHT_BG = 'rgb(245, 247, 251)';
 const DARK_BG = 'rgb(11, 16, 32)';
 
@@ -21,7 +26,9 @@ async function recordFirstPaint(page: Page) {
   await page.addInitScript(() => {
     const w = window as unknown as Record<string, unknown>;
     w.__cspViolations = [];
-    document.addEventListener('securitypolicyviolation', (e) => (w.__cspViolations as string[]).push(`${e.violatedDirective} ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      (w.__cspViolations as string[]).push(`${e.violatedDirective} ${e.blockedURI}`),
+    );
     const observer = new MutationObserver(() => {
       if (!document.body || '__themeAtBody' in w) return;
       w.__themeAtBody = document.documentElement.dataset.theme ?? null;
@@ -120,8 +127,14 @@ test('signing out clears the stored theme with the rest of local storage: the pa
   await page.emulateMedia({ colorScheme: 'dark' });
   await signIn(page);
   await page.goto('/dashboard/settings');
-  await page.getByRole('group', { name: 'Theme' }).getByRole('radio', { name: /^Light/ }).check();
-  await page.getByRole('banner').getByRole('button', { name: /Account/ }).click();
+  await page
+    .getByRole('group', { name: 'Theme' })
+    .getByRole('radio', { name: /^Light/ })
+    .check();
+  await page
+    .getByRole('banner')
+    .getByRole('button', { name: /Account/ })
+    .click();
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/login$/);
   expect(await bodyBackground(page)).toBe(DARK_BG);

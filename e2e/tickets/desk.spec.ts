@@ -10,7 +10,10 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const DISGUISED_SVG = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"></svg>');
 
 async function openTicket(page: Page, token: string, subject: string, message: string): Promise<{ id: string; number: number }> {
-  const res = await page.request.post('/api/tickets', { headers: { authorization: `Bearer ${token}` }, data: { subject, message, category: 'payments' } });
+  const res = await page.request.post('/api/tickets', {
+    headers: { authorization: `Bearer ${token}` },
+    data: { subject, message, category: 'payments' },
+  });
   expect(res.status()).toBe(201);
   const { ticket } = (await res.json()) as { ticket: { _id: string; number: number } };
   return { id: ticket._id, number: ticket.number };
@@ -22,7 +25,13 @@ async function openQueue(support: Page, search: string) {
   await support.getByRole('searchbox').fill(search);
 }
 
-test('staff note, canned reply, assignment and merge; the user attaches a PNG, staff download it; the user rates the answer', async ({ page, browser, consoleErrors }) => {
+test('staff note, canned reply, assignment and merge; the user attaches a PNG, staff download it; the user rates the answer', async ({
+  page,
+  browser,
+  consoleErrors,
+}) => {
+  // A long path through two sessions (user and staff); a busy two-core machine needs more than the default.
+  test.setTimeout(180_000);
   const tag = Date.now().toString(36);
   const account = await signIn(page);
   const first = await openTicket(page, account.token, `Card charged twice ${tag}`, 'I was charged twice for one deposit.');
@@ -116,7 +125,9 @@ test('a disguised SVG is refused by the API and never served', async ({ page }) 
   });
   expect(res.status()).toBe(415);
   expect(((await res.json()) as { code: string }).code).toBe('ATTACHMENT_MARKUP_REFUSED');
-  const ticket = (await (await page.request.get(`/api/tickets/${id}`, { headers: { authorization: `Bearer ${account.token}` } })).json()) as {
+  const ticket = (await (
+    await page.request.get(`/api/tickets/${id}`, { headers: { authorization: `Bearer ${account.token}` } })
+  ).json()) as {
     ticket: { messages: Array<{ attachments: unknown[] }> };
   };
   expect(ticket.ticket.messages.flatMap((m) => m.attachments)).toEqual([]);

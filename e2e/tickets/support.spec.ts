@@ -29,7 +29,9 @@ test('a guest opens a ticket, support answers it, and the guest keeps it after r
   await support.getByRole('button', { name: new RegExp(subject) }).click();
   await support.getByLabel('Your reply').fill('Found it: your payment is confirming. Credits follow within minutes.');
   await support.getByRole('button', { name: 'Send reply' }).click();
-  await expect(support.getByRole('list', { name: 'Messages' }).getByText('Found it: your payment is confirming.', { exact: false })).toBeVisible();
+  await expect(
+    support.getByRole('list', { name: 'Messages' }).getByText('Found it: your payment is confirming.', { exact: false }),
+  ).toBeVisible();
   await support.context().close();
 
   // The guest sees the answer without reloading (the open ticket polls).
@@ -48,6 +50,8 @@ test('a guest opens a ticket, support answers it, and the guest keeps it after r
   await page.goto('/dashboard/support');
   await expect(page.getByRole('button', { name: new RegExp(subject) })).toBeVisible();
   await page.getByRole('button', { name: new RegExp(subject) }).click();
-  await expect(page.getByRole('list', { name: 'Messages' }).getByText('Found it: your payment is confirming.', { exact: false })).toBeVisible();
+  await expect(
+    page.getByRole('list', { name: 'Messages' }).getByText('Found it: your payment is confirming.', { exact: false }),
+  ).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });

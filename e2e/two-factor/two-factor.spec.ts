@@ -63,7 +63,10 @@ function codeFor(secret: string, stepsAhead = 0): string {
   return totp.generate({ timestamp: Date.now() + stepsAhead * 30_000 });
 }
 
-test('authenticator app from the QR secret, sign in with a code and with a recovery code, then turn it off', async ({ page, consoleErrors }) => {
+test('authenticator app from the QR secret, sign in with a code and with a recovery code, then turn it off', async ({
+  page,
+  consoleErrors,
+}) => {
   const username = await register(page);
   await enterPassword(page, username);
   await expectDashboard(page);
@@ -141,7 +144,14 @@ test('add a passkey in settings and sign in with it alone (Chromium virtual auth
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
 
   const username = await register(page);
@@ -152,6 +162,11 @@ test('add a passkey in settings and sign in with it alone (Chromium virtual auth
   await expect(passkeys.getByText('No passkeys yet.')).toBeVisible();
   await passkeys.getByLabel('Passkey name').fill('Virtual laptop');
   await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+  // A new way into the account: the password first (a stolen session alone cannot add one).
+  await passkeys.getByRole('button', { name: 'Continue to your device' }).click();
+  await expect(passkeys.getByText('Current password is required')).toBeVisible();
+  await passkeys.getByLabel('Current password').fill(PASSWORD);
+  await passkeys.getByRole('button', { name: 'Continue to your device' }).click();
   const item = passkeys.getByRole('list', { name: 'Your passkeys' }).getByRole('listitem');
   await expect(item).toHaveCount(1);
   await expect(item).toContainText('Virtual laptop');
@@ -186,7 +201,14 @@ test('a passkey answers the second step of a password sign-in', async ({ page })
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   const username = await register(page);
   await enterPassword(page, username);
@@ -195,7 +217,9 @@ test('a passkey answers the second step of a password sign-in', async ({ page })
   const passkeys = page.getByRole('region', { name: 'Passkeys' });
   await passkeys.getByLabel('Passkey name').fill('Phone');
   await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
-  await expect(passkeys.getByText('Phone')).toBeVisible();
+  await passkeys.getByLabel('Current password').fill(PASSWORD);
+  await passkeys.getByRole('button', { name: 'Continue to your device' }).click();
+  await expect(passkeys.getByRole('list', { name: 'Your passkeys' }).getByText('Phone')).toBeVisible();
   const section = page.getByRole('region', { name: 'Two-factor sign-in' });
   await section.getByRole('button', { name: 'Set up authenticator app' }).click();
   await section.getByLabel('Current password').fill(PASSWORD);

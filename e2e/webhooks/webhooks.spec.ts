@@ -95,7 +95,10 @@ test('save webhook settings, send a test, and see it delivered and signed', asyn
   await expect(panel.getByRole('checkbox', { name: /Payment finished/ })).toBeChecked();
   await expect(panel.getByRole('table')).toContainText('200 · Delivered');
 
-  const { violations } = await new AxeBuilder({ page }).include('.webhooks-panel').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .include('.webhooks-panel')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
   expect(consoleErrors).toEqual([]);
 });
@@ -155,7 +158,10 @@ test('a failing endpoint shows each attempt in the log, and a replay by hand del
   await page.setViewportSize({ width: 375, height: 740 });
   await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
-  const { violations } = await new AxeBuilder({ page }).include('.webhooks-panel').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const { violations } = await new AxeBuilder({ page })
+    .include('.webhooks-panel')
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
   expect(violations.map((v) => v.id)).toEqual([]);
   expect(consoleErrors).toEqual([]);
 });

@@ -63,7 +63,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     const payments = registerPaymentsModule(api, ctx);
     const exchange = registerExchangeModule(api, ctx);
     registerAdminModule(api, ctx, { payments, exchange });
-    registerAdsModule(api, ctx);
+    registerAdsModule(api, ctx, { imageFetcher: deps.adImageFetcher });
     registerStatusModule(api, ctx);
     registerWebhooksModule(api, ctx);
     registerMailModule(api, ctx);

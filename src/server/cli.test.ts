@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './db/client.js';
 import { verifyPassword } from './modules/auth/passwords.js';
 import { findUserByLogin } from './modules/users/users.service.js';
-import { createTestDatabase, ENGINES } from './test/test-app.js';
+import { createTestDatabase, enginesFor } from './test/test-app.js';
 
 const run = promisify(execFile);
 const TSX = path.resolve('node_modules/.bin/tsx');
@@ -50,18 +50,22 @@ describe('operator command create-user', () => {
     const dup = await cli(['create-user', '--username', 'opsadmin', '--password', 'operator passphrase 1'], { DATA_DIR: dataDir });
     expect(dup.code).not.toBe(0);
     expect(dup.stderr).toMatch(/already exists/);
-    const role = await cli(['create-user', '--username', 'x_y_z', '--password', 'operator passphrase 1', '--role', 'root'], { DATA_DIR: dataDir });
+    const role = await cli(['create-user', '--username', 'x_y_z', '--password', 'operator passphrase 1', '--role', 'root'], {
+      DATA_DIR: dataDir,
+    });
     expect(role.stderr).toMatch(/--role must be one of user, support, admin/);
     const short = await cli(['create-user', '--username', 'shorty', '--password', 'short'], { DATA_DIR: dataDir });
     expect(short.stderr).toMatch(/--password: Password must be at least 8 characters/);
-    const common = await cli(['create-user', '--username', 'weakadmin', '--password', 'Password123', '--role', 'admin'], { DATA_DIR: dataDir });
+    const common = await cli(['create-user', '--username', 'weakadmin', '--password', 'Password123', '--role', 'admin'], {
+      DATA_DIR: dataDir,
+    });
     expect(common.code).not.toBe(0);
     expect(common.stderr).toMatch(/--password: This password is too common/);
   });
 });
 
-// Runs when TEST_DATABASE_URL names a PostgreSQL server (ENGINES then includes it).
-describe.each(ENGINES.filter((engine) => engine === 'postgres'))('operator command on %s', (engine) => {
+// Runs when TEST_DATABASE_URL names a PostgreSQL server (enginesFor('database') then includes it).
+describe.each(enginesFor('database').filter((engine) => engine === 'postgres'))('operator command on %s', (engine) => {
   it('creates a support account', async () => {
     const db = await createTestDatabase(engine);
     try {

@@ -16,6 +16,13 @@ Commands:
       existing account instead of failing.
 `;
 
+/** What a new staff account does first while staff two-factor is required (the default). */
+const STAFF_TWO_FACTOR_STEPS = `Staff accounts need two-factor sign-in before the console opens to them (REQUIRE_STAFF_2FA=1, the default):
+  1. Sign in at /login with this username and password.
+  2. Open Settings, then "Two-factor sign-in": set up an authenticator app (scan the QR code, enter a code,
+     keep the recovery codes), or add a passkey.
+  3. Open the console at /dashboard/staff. Sensitive staff actions ask for a code again.`;
+
 async function createUserCommand(args: string[]): Promise<void> {
   const { values } = parseArgs({
     args,
@@ -39,7 +46,12 @@ async function createUserCommand(args: string[]): Promise<void> {
   const role = values.role as Role;
 
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    timeouts: config.databaseTimeouts,
+    poolSize: 2,
+  });
   try {
     await runMigrations(database.pool);
     const existing = await findUserByLogin(database.db, username.data);
@@ -47,6 +59,7 @@ async function createUserCommand(args: string[]): Promise<void> {
       if (!values['update-role']) throw new Error(`User ${existing.username} already exists (use --update-role to change its role)`);
       await setRole(database.db, existing.id, role);
       console.log(`Updated ${existing.username}: role ${role}`);
+      if (role !== 'user' && config.raw.REQUIRE_STAFF_2FA === '1') console.log(STAFF_TWO_FACTOR_STEPS);
       return;
     }
     const user = await createUser(database.db, {
@@ -56,6 +69,7 @@ async function createUserCommand(args: string[]): Promise<void> {
       role,
     });
     console.log(`Created ${user.username} (${user.id}) with role ${user.role}`);
+    if (role !== 'user' && config.raw.REQUIRE_STAFF_2FA === '1') console.log(STAFF_TWO_FACTOR_STEPS);
   } finally {
     await database.close();
   }

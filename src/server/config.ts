@@ -13,6 +13,10 @@ const envSchema = z.object({
   /** Ticket attachments (decision 0190); default DATA_DIR/attachments. Several instances must share it. */
   ATTACHMENTS_DIR: z.string().optional(),
   DATABASE_URL: z.string().optional(),
+  /** PostgreSQL: how long a statement waits for a row lock before it gives up (409, retry); decision 0301. */
+  DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** PostgreSQL: the longest a request's statement may run (503, retry); migrations are exempt. */
+  DATABASE_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   JWT_SECRET: z.string().min(32, 'JWT_SECRET must be at least 32 bytes').optional(),
   PUBLIC_URL: z.url().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -30,7 +34,10 @@ const envSchema = z.object({
   DISCORD_API_BASE: z.url().optional(),
   /** The Discord application's bot (notifications by direct message) and the product's server it sits in. */
   DISCORD_BOT_TOKEN: z.string().optional(),
-  DISCORD_GUILD_ID: z.string().regex(/^\d{1,20}$/, 'DISCORD_GUILD_ID must be a Discord id (digits)').optional(),
+  DISCORD_GUILD_ID: z
+    .string()
+    .regex(/^\d{1,20}$/, 'DISCORD_GUILD_ID must be a Discord id (digits)')
+    .optional(),
   TELEGRAM_BOT_TOKEN: z.string().optional(),
   TELEGRAM_BOT_NAME: z.string().optional(),
   /** The Bot API base (default https://api.telegram.org); `/bot<token>/<method>` is appended. */
@@ -51,7 +58,8 @@ const envSchema = z.object({
   /** 1 lets webhooks reach private, loopback and link-local addresses and plain http (tests, private deployments). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: z.enum(['0', '1']).default('0'),
   /** 1: support and admin accounts must set up two-factor sign-in before they can use the staff console. */
-  REQUIRE_STAFF_2FA: z.enum(['0', '1']).default('0'),
+  /** Staff (support, admin) set up two-factor before the console opens to them: on unless turned off (docs/security.md#staff-powers). */
+  REQUIRE_STAFF_2FA: z.enum(['0', '1']).default('1'),
   /** Real mail delivery: smtp://user:pass@host:587 or smtps://…; unset: the mail sandbox. */
   SMTP_URL: z
     .string()
@@ -134,6 +142,8 @@ export interface Config {
   /** Where ticket attachments are kept (outside the database directory; decision 0190). */
   attachmentsDir: string;
   databaseUrl: string | undefined;
+  /** PostgreSQL session limits (decision 0301): a request never holds a connection for long waiting on a lock. */
+  databaseTimeouts: { lockMs: number; statementMs: number };
   jwtSecret: Uint8Array;
   publicUrl: string;
   logLevel: Env['LOG_LEVEL'];
@@ -209,9 +219,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
   if (!env.SMTP_URL) sandboxes.push('mail');
 
   if (env.NODE_ENV === 'production' && sandboxes.length > 0 && env.ALLOW_SANDBOX !== '1') {
-    throw new ConfigError(
-      `Production refuses sandbox providers (${sandboxes.join(', ')}); configure them or set ALLOW_SANDBOX=1`,
-    );
+    throw new ConfigError(`Production refuses sandbox providers (${sandboxes.join(', ')}); configure them or set ALLOW_SANDBOX=1`);
   }
 
   if (env.DISCORD_CLIENT_ID && !env.DISCORD_CLIENT_SECRET) {
@@ -239,6 +247,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         ? path.join(tmpdir(), `olympus-attachments-${process.pid}-${randomBytes(4).toString('hex')}`)
         : path.join(dataDir, 'attachments'),
     databaseUrl: env.DATABASE_URL,
+    databaseTimeouts: { lockMs: env.DATABASE_LOCK_TIMEOUT_MS, statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS },
     jwtSecret: loadJwtSecret(env, dataDir),
     publicUrl,
     logLevel: env.LOG_LEVEL,
@@ -262,7 +271,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
           // Without an IPN secret NOWPayments sends no IPN; reconciliation still completes payments.
           ipnSecret: env.NOWPAYMENTS_IPN_SECRET ?? null,
           apiBase: (env.NOWPAYMENTS_API_BASE ?? 'https://api.nowpayments.io/v1').replace(/\/$/, ''),
-          login: env.NOWPAYMENTS_EMAIL && env.NOWPAYMENTS_PASSWORD ? { email: env.NOWPAYMENTS_EMAIL, password: env.NOWPAYMENTS_PASSWORD } : null,
+          login:
+            env.NOWPAYMENTS_EMAIL && env.NOWPAYMENTS_PASSWORD ? { email: env.NOWPAYMENTS_EMAIL, password: env.NOWPAYMENTS_PASSWORD } : null,
         }
       : {
           sandbox: true,

@@ -21,17 +21,13 @@ export class AppError extends Error {
   }
 }
 
-export const badRequest = (message: string, details?: unknown) =>
-  new AppError(400, 'BAD_REQUEST', message, { details });
-export const unauthorized = (message = 'Authentication failed', code: ErrorCode = 'UNAUTHORIZED') =>
-  new AppError(401, code, message);
-export const forbidden = (message = 'You do not have access to this resource') =>
-  new AppError(403, 'FORBIDDEN', message);
+export const badRequest = (message: string, details?: unknown) => new AppError(400, 'BAD_REQUEST', message, { details });
+export const unauthorized = (message = 'Authentication failed', code: ErrorCode = 'UNAUTHORIZED') => new AppError(401, code, message);
+export const forbidden = (message = 'You do not have access to this resource') => new AppError(403, 'FORBIDDEN', message);
 export const notFound = (message = 'Not found') => new AppError(404, 'NOT_FOUND', message);
 export const conflict = (message: string, details?: unknown) => new AppError(409, 'CONFLICT', message, { details });
 export const unprocessable = (message: string, code: ErrorCode = 'RULE_BROKEN', details?: unknown) =>
   new AppError(422, code, message, { details });
 export const tooManyRequests = (retryAfter: number) =>
   new AppError(429, 'RATE_LIMITED', `Too many requests. Try again in ${retryAfter} seconds.`, { retryAfter });
-export const serviceUnavailable = (message = 'Service temporarily unavailable') =>
-  new AppError(503, 'UNAVAILABLE', message);
+export const serviceUnavailable = (message = 'Service temporarily unavailable') => new AppError(503, 'UNAVAILABLE', message);

@@ -8,9 +8,7 @@ import { ConfigError } from './config.js';
  * nothing of OpenTelemetry is loaded (docs/decisions/0272-traces-only-when-asked.md).
  */
 async function main(): Promise<void> {
-  const stopTracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT
-    ? await (await import('./tracing/start.js')).startTracing()
-    : null;
+  const stopTracing = process.env.OTEL_EXPORTER_OTLP_ENDPOINT ? await (await import('./tracing/start.js')).startTracing() : null;
   const [{ buildApp }, { loadConfig }, { openDatabase }, { runMigrations }, { limitHeapGrowth }] = await Promise.all([
     import('./app.js'),
     import('./config.js'),
@@ -20,7 +18,7 @@ async function main(): Promise<void> {
   ]);
   limitHeapGrowth();
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts });
   let migrated = false;
   await runMigrations(database.pool);
   migrated = true;

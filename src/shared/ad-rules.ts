@@ -44,3 +44,8 @@ export const AD_REJECT_REASON_MAX = 500;
  * of the day gone, plus this head start (so a campaign starting at midnight is not starved).
  */
 export const AD_PACING_HEAD_START_SECONDS = 3600;
+
+/** The largest ad image we fetch and keep at approval (docs/decisions/0303). */
+export const AD_IMAGE_MAX_BYTES = 512 * 1024;
+/** A guest session younger than this is not a paid viewer: it is served house ads only (docs/decisions/0302). */
+export const AD_PAID_GUEST_MIN_AGE_MS = 60 * 60 * 1000;

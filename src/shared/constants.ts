@@ -71,3 +71,11 @@ export const PASSWORD_MAX_LENGTH = 128;
 
 /** How long a closing account can still be restored before the erasure job erases it (decision 0255). */
 export const ACCOUNT_ERASURE_DELAY_DAYS = 14;
+
+/**
+ * Staff powers (docs/security.md#staff-powers): refunding an order worth this much or more asks for the
+ * admin's second factor, and a balance adjustment of this much or more (either way) waits for a second
+ * admin's approval.
+ */
+export const REFUND_STEP_UP_CENTS = 5_000;
+export const ADJUSTMENT_APPROVAL_CENTS = 100_000;

@@ -30,7 +30,25 @@ export const paths = {
 export const receiptPath = (ledgerEntryId: string) => `${paths.dashboard}/receipts/${encodeURIComponent(ledgerEntryId)}`;
 
 /** The staff console's sections, each with its own URL under /dashboard/staff (docs/decisions/0236). */
-export const STAFF_SECTIONS = ['users', 'tickets', 'help', 'sla', 'reports', 'payments', 'exchanges', 'catalogue', 'ads', 'ad-review', 'ad-campaigns', 'incidents', 'audit', 'mail', 'api-keys', 'closures', 'automation'] as const;
+export const STAFF_SECTIONS = [
+  'users',
+  'tickets',
+  'help',
+  'sla',
+  'reports',
+  'payments',
+  'exchanges',
+  'catalogue',
+  'ads',
+  'ad-review',
+  'ad-campaigns',
+  'incidents',
+  'audit',
+  'mail',
+  'api-keys',
+  'closures',
+  'automation',
+] as const;
 export type StaffSection = (typeof STAFF_SECTIONS)[number];
 
 /**

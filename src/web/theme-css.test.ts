@@ -59,7 +59,11 @@ describe('theme palettes', () => {
   it('sets every colour property of the dark palette in the light one too', () => {
     const dark = declarations(block(styles, ':root'))
       .map((d) => d.split(':')[0]!)
-      .filter((name) => name.startsWith('--') && !/^--(radius|container|header-height|font|font-mono|radius-small|qr-bg|discord|telegram|brand-ink)$/.test(name));
+      .filter(
+        (name) =>
+          name.startsWith('--') &&
+          !/^--(radius|container|header-height|font|font-mono|radius-small|qr-bg|discord|telegram|brand-ink)$/.test(name),
+      );
     const light = declarations(block(styles, ":root[data-theme='light']")).map((d) => d.split(':')[0]!);
     expect(dark.filter((name) => !light.includes(name))).toEqual([]);
   });

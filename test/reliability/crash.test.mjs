@@ -39,7 +39,11 @@ test(`kill -9 during ${PAYMENTS} IPNs: after restart and reconciliation every pa
   // 20 users, 200 deposits finished at the provider; their IPNs are about to arrive.
   const users = [];
   for (let i = 0; i < Math.max(1, Math.ceil(PAYMENTS / 10)); i++) users.push(await register(server.url, 'crash'));
-  const made = await pool(Array.from({ length: PAYMENTS }, (_, i) => users[i % users.length]), 8, (user) => finishedDeposit(server.url, user));
+  const made = await pool(
+    Array.from({ length: PAYMENTS }, (_, i) => users[i % users.length]),
+    8,
+    (user) => finishedDeposit(server.url, user),
+  );
   const deposits = made.map((r) => {
     if (!r.ok) throw r.error;
     return r.value;
@@ -66,7 +70,10 @@ test(`kill -9 during ${PAYMENTS} IPNs: after restart and reconciliation every pa
   const bad = results.filter((r) => r.ok && r.value !== 200).map((r) => r.value);
   assert.deepEqual(bad, [], 'IPNs answered before the crash are all 200');
   assert.ok(killedAt > 0, 'the server was killed mid-burst');
-  const before = await unfinishedCount(db.pool, expected.map((e) => e.id));
+  const before = await unfinishedCount(
+    db.pool,
+    expected.map((e) => e.id),
+  );
   console.log(`# burst: ${ok} IPNs answered 200, ${failed} cut off by kill -9; ${before} payments left unfinished`);
   assert.ok(before > 0, 'the crash left payments for reconciliation');
 
@@ -76,7 +83,10 @@ test(`kill -9 during ${PAYMENTS} IPNs: after restart and reconciliation every pa
   let left = before;
   while (left > 0 && Date.now() - restartedAt < RECONCILE_DEADLINE_MS) {
     await sleep(2000);
-    left = await unfinishedCount(db.pool, expected.map((e) => e.id));
+    left = await unfinishedCount(
+      db.pool,
+      expected.map((e) => e.id),
+    );
   }
   console.log(`# reconciliation finished ${before - left} of ${before} payments in ${secs(Date.now() - restartedAt)} after restart`);
   assert.equal(left, 0, `${left} payments still unfinished after ${secs(RECONCILE_DEADLINE_MS)}`);
@@ -87,8 +97,13 @@ test(`kill -9 during ${PAYMENTS} IPNs: after restart and reconciliation every pa
 
   assert.deepEqual(await paymentViolations(db.pool, expected), []);
   assert.deepEqual(await ledgerViolations(db.pool), []);
-  const total = await db.pool.query(`SELECT count(*)::int AS n, coalesce(sum(amount_cents), 0)::bigint AS cents FROM credit_ledger_entries`);
+  const total = await db.pool.query(
+    `SELECT count(*)::int AS n, coalesce(sum(amount_cents), 0)::bigint AS cents FROM credit_ledger_entries`,
+  );
   assert.equal(total.rows[0].n, PAYMENTS);
-  assert.equal(Number(total.rows[0].cents), expected.reduce((s, e) => s + e.creditsCents, 0));
+  assert.equal(
+    Number(total.rows[0].cents),
+    expected.reduce((s, e) => s + e.creditsCents, 0),
+  );
   await server.stop();
 });

@@ -1,17 +1,15 @@
 // Shared pieces of the reliability suite: a throwaway PostgreSQL database, the production build as a
 // child process, HTTP helpers with deadlines, and the ledger invariants. Loopback only; every wait
 // is bounded.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { createUser, ROOT, startBuiltServer } from '../../scripts/built-app.mjs';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const SERVER_JS = path.join(ROOT, 'dist/server/server.js');
+export { freePort, ROOT, SERVER_JS } from '../../scripts/built-app.mjs';
 export const IPN_SECRET = 'sandbox-ipn-secret';
 export const PASSWORD = 'a long passphrase 42';
 
@@ -23,8 +21,15 @@ export function adminUrl() {
   return url;
 }
 
-/** A new, empty database on the PostgreSQL server of TEST_DATABASE_URL; `drop()` removes it. */
-export async function createDatabase(prefix = 'olympus_rel') {
+/** The admin every test database gets, made with the operator command (createDatabase). */
+export const STAFF = { username: 'reliability_admin', password: PASSWORD, role: 'admin' };
+
+/**
+ * A new database on the PostgreSQL server of TEST_DATABASE_URL, migrated and with the STAFF admin
+ * (the sandbox controls answer staff only in production); `drop()` removes it. `root`: the built checkout
+ * whose operator command migrates it and makes the admin (a previous release: its migrations only).
+ */
+export async function createDatabase(prefix = 'olympus_rel', { root } = {}) {
   const name = `${prefix}_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
@@ -32,6 +37,7 @@ export async function createDatabase(prefix = 'olympus_rel') {
   await admin.end();
   const url = new URL(adminUrl());
   url.pathname = `/${name}`;
+  await createUser({ env: { DATABASE_URL: url.toString() }, root }, STAFF);
   const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
   pool.on('error', () => {});
   return {
@@ -48,86 +54,27 @@ export async function createDatabase(prefix = 'olympus_rel') {
   };
 }
 
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 /**
  * The production build (dist/server/server.js) as a child process on a loopback port, with the
  * sandbox providers. Answers once /readyz says ready (bounded); `kill(signal)` and `stop()` end it.
+ * Staff sign in with a password alone (REQUIRE_STAFF_2FA=0): the sandbox controls need a staff session.
  */
-export async function startServer({ databaseUrl, port, jwtSecret, env = {}, label = 'server' }) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'olympus-rel-'));
-  const child = spawn(process.execPath, [SERVER_JS], {
-    cwd: ROOT,
+export function startServer({ databaseUrl, port, jwtSecret, env = {}, label = 'server', root }) {
+  return startBuiltServer({
+    port,
+    label,
+    root,
     env: {
-      ...process.env,
       NODE_ENV: 'production',
       ALLOW_SANDBOX: '1',
-      HOST: '127.0.0.1',
-      PORT: String(port),
       DATABASE_URL: databaseUrl,
       JWT_SECRET: jwtSecret,
-      DATA_DIR: dataDir,
       LOG_LEVEL: process.env.RELIABILITY_LOG_LEVEL ?? 'fatal',
       RATE_LIMITS: '0',
+      REQUIRE_STAFF_2FA: '0',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  const keep = (chunk) => {
-    output = (output + chunk.toString()).slice(-20_000);
-  };
-  child.stdout.on('data', keep);
-  child.stderr.on('data', keep);
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${label} exited during start:\n${output}`);
-    const ready = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) }).then((r) => r.status === 200, () => false);
-    if (ready) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`${label} not ready within 60 s:\n${output}`);
-    }
-    await sleep(200);
-  }
-  return {
-    url,
-    pid: child.pid,
-    child,
-    output: () => output,
-    async kill(signal = 'SIGKILL') {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-      let timer;
-      await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 20_000)))]);
-      clearTimeout(timer);
-      rmSync(dataDir, { recursive: true, force: true });
-    },
-    async stop() {
-      await this.kill('SIGTERM');
-    },
-    /** Resident set size of the process in MiB (Linux /proc), or null elsewhere. */
-    async rssMiB() {
-      const { readFile } = await import('node:fs/promises');
-      try {
-        const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
-        const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
-        return Number.isFinite(kb) ? Math.round(kb / 102.4) / 10 : null;
-      } catch {
-        return null;
-      }
-    },
-  };
 }
 
 /** One JSON call with a deadline: never hangs longer than `timeoutMs`. */
@@ -165,13 +112,46 @@ export async function register(base, name) {
 function sortKeys(value) {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+    return Object.fromEntries(
+      Object.keys(value)
+        .sort()
+        .map((k) => [k, sortKeys(value[k])]),
+    );
   }
   return value;
 }
 
 export function signIpn(body, secret = IPN_SECRET) {
-  return createHmac('sha512', secret).update(JSON.stringify(sortKeys(body))).digest('hex');
+  return createHmac('sha512', secret)
+    .update(JSON.stringify(sortKeys(body)))
+    .digest('hex');
+}
+
+const staffSessions = new Map();
+
+/** A STAFF access token for the server at `base`: one sign-in per server, shared by concurrent callers. */
+export function staffToken(base) {
+  if (!staffSessions.has(base)) {
+    const signIn = api(base, 'POST', '/api/login', {
+      body: { username: STAFF.username, password: STAFF.password, turnstileToken: 'ok' },
+    }).then((res) => {
+      if (res.status !== 200) throw new Error(`staff login: ${res.status} ${res.text}`);
+      return res.json.token;
+    });
+    signIn.catch(() => staffSessions.delete(base));
+    staffSessions.set(base, signIn);
+  }
+  return staffSessions.get(base);
+}
+
+/** A sandbox control (staff only in production); signs in again once if the session is gone (a restarted server). */
+export async function sandboxControl(base, route, body) {
+  let res = await api(base, 'POST', route, { body, token: await staffToken(base) });
+  if (res.status === 401) {
+    staffSessions.delete(base);
+    res = await api(base, 'POST', route, { body, token: await staffToken(base) });
+  }
+  return res;
 }
 
 /** Creates a sandbox deposit and finishes it at the provider without sending the IPN; answers the IPN to send. */
@@ -179,9 +159,14 @@ export async function finishedDeposit(base, user, amount = 20) {
   const created = await api(base, 'POST', '/api/payments/deposit', { token: user.token, body: { crypto: 'btc', amount } });
   if (created.status !== 201) throw new Error(`deposit: ${created.status} ${created.text}`);
   const payment = created.json.payment;
-  const moved = await api(base, 'POST', `/sandbox/nowpayments/payments/${payment.providerPaymentId}/status`, { body: { status: 'finished', ipn: false } });
+  const moved = await sandboxControl(base, `/sandbox/nowpayments/payments/${payment.providerPaymentId}/status`, {
+    status: 'finished',
+    ipn: false,
+  });
   if (moved.status !== 200) throw new Error(`sandbox: ${moved.status} ${moved.text}`);
-  const remote = await api(base, 'GET', `/sandbox/nowpayments/v1/payment/${payment.providerPaymentId}`, { headers: { 'x-api-key': 'sandbox-api-key' } });
+  const remote = await api(base, 'GET', `/sandbox/nowpayments/v1/payment/${payment.providerPaymentId}`, {
+    headers: { 'x-api-key': 'sandbox-api-key' },
+  });
   return { payment, ipn: remote.json, creditsCents: Math.round(payment.credits * 100) };
 }
 
@@ -221,7 +206,8 @@ export async function ledgerViolations(db) {
   for (const row of sums.rows) {
     if (Number(row.balance) !== Number(row.total)) problems.push(`user ${row.id}: balance ${row.balance} != sum of entries ${row.total}`);
     if (Number(row.balance) < 0) problems.push(`user ${row.id}: negative balance ${row.balance}`);
-    if (row.last_after !== null && Number(row.last_after) !== Number(row.balance)) problems.push(`user ${row.id}: last balance-after ${row.last_after} != balance ${row.balance}`);
+    if (row.last_after !== null && Number(row.last_after) !== Number(row.balance))
+      problems.push(`user ${row.id}: last balance-after ${row.last_after} != balance ${row.balance}`);
   }
   const dupes = await db.query(`SELECT reference, count(*)::int AS n FROM credit_ledger_entries GROUP BY reference HAVING count(*) > 1`);
   for (const row of dupes.rows) problems.push(`reference ${row.reference} used ${row.n} times`);
@@ -243,7 +229,8 @@ export async function paymentViolations(db, expected) {
     if (!row) problems.push(`payment ${id} missing`);
     else if (row.status !== 'completed') problems.push(`payment ${id} is ${row.status}`);
     else if (row.entries !== 1) problems.push(`payment ${id} has ${row.entries} ledger entries`);
-    else if (Number(row.credited) !== creditsCents || Number(row.credited_cents) !== creditsCents) problems.push(`payment ${id} credited ${row.credited} (row says ${row.credited_cents}), expected ${creditsCents}`);
+    else if (Number(row.credited) !== creditsCents || Number(row.credited_cents) !== creditsCents)
+      problems.push(`payment ${id} credited ${row.credited} (row says ${row.credited_cents}), expected ${creditsCents}`);
   }
   return problems;
 }
@@ -263,4 +250,90 @@ export function flag(name, envName, fallback) {
   const raw = arg ? arg.split('=')[1] : process.env[envName];
   const n = Number(raw);
   return raw !== undefined && Number.isFinite(n) ? n : fallback;
+}
+
+/** Runs a command to its end within `timeoutMs`; answers its output, throws with it on failure. */
+function runTo(cmd, args, { cwd, timeoutMs = 300_000 }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const keep = (chunk) => (output = (output + chunk).slice(-10_000));
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.once('error', (err) => reject(err));
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve(output);
+      else reject(new Error(`${cmd} ${args.join(' ')} failed (${code ?? signal}):\n${output}`));
+    });
+  });
+}
+
+/**
+ * The release in production (the last of src/server/db/migrations/releases.json), built from its commit:
+ * `git archive` of the commit into a directory under the system's temporary directory, node_modules linked
+ * to this checkout's (the dependencies are the same), and its server half built as its own
+ * `build:server` does, without type-checking. The web half is not built: the server starts without it.
+ * The directory is kept per commit (a commit never changes), so the next run starts at once. Fails with
+ * what to do when the commit is not in this clone.
+ * @returns {Promise<{ name: string, commit: string, lastMigration: string, root: string }>}
+ */
+export async function previousRelease() {
+  const { releases } = JSON.parse(readFileSync(path.join(ROOT, 'src/server/db/migrations/releases.json'), 'utf8'));
+  const release = releases.at(-1);
+  const git = (...args) => execFileSync('git', args, { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim();
+  const has = () => {
+    try {
+      return git('rev-parse', '--verify', '--quiet', `${release.commit}^{commit}`);
+    } catch {
+      return '';
+    }
+  };
+  let commit = has();
+  if (!commit && git('rev-parse', '--is-shallow-repository') === 'true') {
+    if (!git('remote')) {
+      throw new Error(
+        `The previous release ${release.name} (commit ${release.commit}) is not in this shallow clone, which has no remote to fetch it from: clone the repository in full.`,
+      );
+    }
+    console.log(`# shallow clone: fetching the full history for commit ${release.commit}`);
+    git('fetch', '--unshallow', '--quiet');
+    commit = has();
+  }
+  if (!commit) {
+    throw new Error(
+      `The previous release ${release.name} (commit ${release.commit} in src/server/db/migrations/releases.json) is not in this repository: fetch it, or correct the record.`,
+    );
+  }
+
+  const root = path.join(tmpdir(), `olympus-release-${commit}`);
+  const built = () => existsSync(path.join(root, 'dist/server/server.js')) && existsSync(path.join(root, 'dist/package.json'));
+  if (!built()) {
+    const work = `${root}.part-${process.pid}`;
+    rmSync(work, { recursive: true, force: true });
+    mkdirSync(work, { recursive: true });
+    try {
+      await runTo('sh', ['-c', `git archive ${commit} | tar -x -C "${work}"`], { cwd: ROOT });
+      if (!existsSync(path.join(work, 'scripts/write-dist-package.mjs')))
+        throw new Error(`commit ${commit} has no scripts/write-dist-package.mjs: this test cannot build it`);
+      symlinkSync(realpathSync(path.join(ROOT, 'node_modules')), path.join(work, 'node_modules'));
+      console.log(`# building the previous release ${release.name} (${release.commit}): server half`);
+      await runTo(process.execPath, [path.join(work, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.server.json', '--noCheck'], {
+        cwd: work,
+      });
+      await runTo(process.execPath, ['scripts/write-dist-package.mjs'], { cwd: work });
+      rmSync(root, { recursive: true, force: true });
+      renameSync(work, root);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  return { name: release.name, commit, lastMigration: release.lastMigration, root };
+}
+
+/** How many migrations a database has applied (Drizzle's journal table). */
+export async function appliedMigrationCount(db) {
+  const res = await db.query(`SELECT count(*)::int AS n FROM drizzle.__drizzle_migrations`);
+  return res.rows[0].n;
 }

@@ -1,11 +1,11 @@
-// `npm run test:reliability`: crash, database outage, two instances and sustained load against the
-// production build on PostgreSQL (TEST_DATABASE_URL; each test creates and drops its own database).
+// `npm run test:reliability`: crash, database outage, two instances, a rolling upgrade from the previous
+// release and sustained load against the production build on PostgreSQL (TEST_DATABASE_URL; each test
+// creates and drops its own database).
 // Builds dist/ first when it is missing or older than the sources. Flags pass through to the tests:
-//   --soak-seconds=300 (default 30), --outage-seconds=10, --crash-payments=200, --only=crash,caches,soak
+//   --soak-seconds=300 (default 30), --outage-seconds=10, --crash-payments=200, --only=crash,rolling,soak
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, SERVER_JS } from './lib.mjs';
+import { ensureBuilt, ROOT } from '../../scripts/built-app.mjs';
 
 process.chdir(ROOT);
 if (!process.env.TEST_DATABASE_URL) {
@@ -13,23 +13,16 @@ if (!process.env.TEST_DATABASE_URL) {
   process.exit(1);
 }
 
-function newest(entry) {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(entry) ? 0 : stat.mtimeMs;
-  return Math.max(0, ...readdirSync(entry).map((name) => newest(path.join(entry, name))));
-}
-
 const run = (cmd, args) =>
   new Promise((resolve) => spawn(cmd, args, { stdio: 'inherit' }).on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 
-if (!existsSync(SERVER_JS) || newest('src/server') > statSync(SERVER_JS).mtimeMs || newest('src/shared') > statSync(SERVER_JS).mtimeMs) {
-  console.log('Building the server (dist/server is missing or older than the sources)...');
-  if ((await run('npm', ['run', 'build:server'])) !== 0) process.exit(1);
-}
+if (!(await ensureBuilt({ parts: ['server'] }))) process.exit(1);
 
-const only = process.argv.find((a) => a.startsWith('--only='))?.split('=')[1]?.split(',');
-const files = ['crash', 'outage', 'two-instances', 'caches', 'soak']
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.split('=')[1]
+  ?.split(',');
+const files = ['crash', 'outage', 'two-instances', 'rolling', 'caches', 'soak']
   .filter((name) => !only || only.includes(name))
   .map((name) => path.join('test/reliability', `${name}.test.mjs`));
 // Flags reach the test processes as environment: --soak-seconds=300 becomes RELIABILITY_SOAK_SECONDS=300.

@@ -25,7 +25,10 @@ test(`${SOAK_MS / 1000} s of mixed traffic: no errors, memory reported`, { timeo
   for (const user of users) payments.push({ user, id: (await finishedDeposit(server.url, user)).payment._id });
   const admin = users[0];
   await db.pool.query(`UPDATE users SET role = 'admin' WHERE id = $1`, [admin.userId]);
-  const ad = await api(server.url, 'POST', '/api/staff/ads', { token: admin.token, body: { placement: 'home-banner', title: 'Soak ad', targetUrl: 'https://example.com/' } });
+  const ad = await api(server.url, 'POST', '/api/staff/ads', {
+    token: admin.token,
+    body: { placement: 'home-banner', title: 'Soak ad', targetUrl: 'https://example.com/' },
+  });
   assert.equal(ad.status, 201, ad.text);
   const adId = ad.json.ad._id;
 
@@ -60,7 +63,9 @@ test(`${SOAK_MS / 1000} s of mixed traffic: no errors, memory reported`, { timeo
   const logins = async () => {
     while (Date.now() < deadline) {
       const user = users[Math.floor(Math.random() * users.length)];
-      const res = await api(server.url, 'POST', '/api/login', { body: { username: user.username, password: PASSWORD, turnstileToken: 'ok' } });
+      const res = await api(server.url, 'POST', '/api/login', {
+        body: { username: user.username, password: PASSWORD, turnstileToken: 'ok' },
+      });
       record('login', res, res.status === 200);
       // Sign the new session out again, so sessions do not pile up beyond what a real day would have.
       if (res.status === 200) await api(server.url, 'POST', '/api/logout', { token: res.json.token });
@@ -100,7 +105,11 @@ test(`${SOAK_MS / 1000} s of mixed traffic: no errors, memory reported`, { timeo
   latencies.sort((x, y) => x - y);
   const p = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
   const total = Object.values(counts).reduce((s, n) => s + n, 0);
-  console.log(`# ${total} requests in ${secs(elapsed)} (${Math.round(total / (elapsed / 1000))}/s): ${Object.entries(counts).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  console.log(
+    `# ${total} requests in ${secs(elapsed)} (${Math.round(total / (elapsed / 1000))}/s): ${Object.entries(counts)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
+  );
   console.log(`# latency p50 ${p(0.5)} ms, p99 ${p(0.99)} ms; errors ${errors.length}`);
   // Warm: the highest RSS in the first quarter of the run, once the heap and argon2's buffers have grown to size.
   const warm = Math.max(...rss.samples.slice(0, Math.max(1, Math.floor(rss.samples.length / 4))));

@@ -15,6 +15,7 @@ import {
   pool,
   postIpn,
   register,
+  sandboxControl,
   secs,
   sleep,
   startServer,
@@ -41,7 +42,7 @@ async function finishedGuestSwap(base) {
   });
   if (created.status !== 201) throw new Error(`exchange: ${created.status} ${created.text}`);
   const { exchange, rewards } = created.json.data;
-  const moved = await api(base, 'POST', `/sandbox/swap/exchanges/${exchange.providerExchangeId}/status`, { body: { status: 'finished' } });
+  const moved = await sandboxControl(base, `/sandbox/swap/exchanges/${exchange.providerExchangeId}/status`, { status: 'finished' });
   if (moved.status !== 200) throw new Error(`swap sandbox: ${moved.status} ${moved.text}`);
   return { exchangeId: exchange._id, claimCode: rewards.claimCode };
 }
@@ -58,7 +59,11 @@ test('two instances on one database: every credit once, every scheduled job once
 
   const users = [];
   for (let i = 0; i < 6; i++) users.push(await register(i % 2 ? b.url : a.url, 'twin'));
-  const made = await pool(Array.from({ length: PAYMENTS }, (_, i) => i), 6, (i) => finishedDeposit(i % 2 ? b.url : a.url, users[i % users.length]));
+  const made = await pool(
+    Array.from({ length: PAYMENTS }, (_, i) => i),
+    6,
+    (i) => finishedDeposit(i % 2 ? b.url : a.url, users[i % users.length]),
+  );
   const deposits = made.map((r) => {
     if (!r.ok) throw r.error;
     return r.value;
@@ -69,21 +74,32 @@ test('two instances on one database: every credit once, every scheduled job once
   // Everything at once: 4 copies of every IPN and every claim, split across the instances, plus
   // fresh deposits on both.
   const work = [];
-  for (const d of deposits) for (let k = 0; k < 4; k++) work.push(() => postIpn(k % 2 ? b.url : a.url, d.ipn).then((r) => ['ipn', r.status]));
+  for (const d of deposits)
+    for (let k = 0; k < 4; k++) work.push(() => postIpn(k % 2 ? b.url : a.url, d.ipn).then((r) => ['ipn', r.status]));
   swaps.forEach((swap, i) => {
     const owner = users[i % users.length];
     for (let k = 0; k < 4; k++) {
       work.push(() =>
-        api(k % 2 ? b.url : a.url, 'POST', '/api/exchange/claim-guest-rewards', { token: owner.token, body: { claims: [swap], userId: owner.userId } }).then((r) => ['claim', r.status]),
+        api(k % 2 ? b.url : a.url, 'POST', '/api/exchange/claim-guest-rewards', {
+          token: owner.token,
+          body: { claims: [swap], userId: owner.userId },
+        }).then((r) => ['claim', r.status]),
       );
     }
   });
   for (let k = 0; k < 20; k++) {
-    work.push(() => api(k % 2 ? b.url : a.url, 'POST', '/api/payments/deposit', { token: users[k % users.length].token, body: { crypto: 'eth', amount: 10 } }).then((r) => ['deposit', r.status]));
+    work.push(() =>
+      api(k % 2 ? b.url : a.url, 'POST', '/api/payments/deposit', {
+        token: users[k % users.length].token,
+        body: { crypto: 'eth', amount: 10 },
+      }).then((r) => ['deposit', r.status]),
+    );
   }
   work.sort(() => Math.random() - 0.5);
   const results = await pool(work, 24, (fn) => fn());
-  const failures = results.filter((r) => !r.ok || ![200, 201].includes(r.value[1])).map((r) => (r.ok ? r.value.join(' ') : String(r.error)));
+  const failures = results
+    .filter((r) => !r.ok || ![200, 201].includes(r.value[1]))
+    .map((r) => (r.ok ? r.value.join(' ') : String(r.error)));
   assert.deepEqual(failures, [], 'every concurrent call succeeded');
 
   // Both schedulers run for at least one full minute, so each cron tick has two candidates.
@@ -91,7 +107,13 @@ test('two instances on one database: every credit once, every scheduled job once
   while (Date.now() < waitUntil) await sleep(1000);
   await sleep(5000);
 
-  assert.deepEqual(await paymentViolations(db.pool, deposits.map((d) => ({ id: d.payment._id, creditsCents: d.creditsCents }))), []);
+  assert.deepEqual(
+    await paymentViolations(
+      db.pool,
+      deposits.map((d) => ({ id: d.payment._id, creditsCents: d.creditsCents })),
+    ),
+    [],
+  );
   assert.deepEqual(await ledgerViolations(db.pool), []);
   const rewards = await db.pool.query(`SELECT count(*)::int AS n FROM credit_ledger_entries WHERE kind = 'reward'`);
   assert.equal(rewards.rows[0].n, CLAIMS, 'each guest reward credited once');
@@ -108,10 +130,20 @@ test('two instances on one database: every credit once, every scheduled job once
     [CRON_JOBS],
   );
   const tickCount = Object.fromEntries(CRON_JOBS.map((name) => [name, ticks.rows.filter((r) => r.name === name).length]));
-  console.log(`# over ${secs(Date.now() - startedAt)}: cron ticks ${JSON.stringify(tickCount)}; jobs ${runs.rows.map((r) => `${r.name}=${r.n} (${r.completed} completed)`).join(', ')}`);
-  assert.deepEqual(ticks.rows.filter((r) => r.n > 1).map((r) => `${r.name} ${r.singleton_on} x${r.n}`), [], 'no cron tick scheduled twice');
+  console.log(
+    `# over ${secs(Date.now() - startedAt)}: cron ticks ${JSON.stringify(tickCount)}; jobs ${runs.rows.map((r) => `${r.name}=${r.n} (${r.completed} completed)`).join(', ')}`,
+  );
+  assert.deepEqual(
+    ticks.rows.filter((r) => r.n > 1).map((r) => `${r.name} ${r.singleton_on} x${r.n}`),
+    [],
+    'no cron tick scheduled twice',
+  );
   // exchange.sync is also sent on demand (a swap nudge), so only the pure cron jobs are counted against ticks.
-  for (const row of runs.rows.filter((r) => r.name !== 'exchange.sync')) assert.ok(row.n <= tickCount[row.name], `${row.name}: ${row.n} jobs for ${tickCount[row.name]} ticks`);
-  assert.ok(runs.rows.some((r) => r.completed >= 1), 'at least one scheduled job ran while both instances were up');
+  for (const row of runs.rows.filter((r) => r.name !== 'exchange.sync'))
+    assert.ok(row.n <= tickCount[row.name], `${row.name}: ${row.n} jobs for ${tickCount[row.name]} ticks`);
+  assert.ok(
+    runs.rows.some((r) => r.completed >= 1),
+    'at least one scheduled job ran while both instances were up',
+  );
   await Promise.all([a.stop(), b.stop()]);
 });

@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { lockEmbeddedDirectory } from './embedded-lock.js';
 
 /**
  * The ORM handle. The database layer knows no module's tables: each module imports its own
@@ -25,6 +26,8 @@ export interface Database {
    * change). PostgreSQL is listened to on a dedicated connection instead (db/invalidation.ts).
    */
   listenEmbedded?: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+  /** The embedded database only: its whole data directory as an uncompressed tarball (see `loadDataDir`). */
+  dumpEmbedded?: () => Promise<Blob>;
   close(): Promise<void>;
 }
 
@@ -35,6 +38,18 @@ export interface OpenDatabaseOptions {
   dataDir: string;
   /** PostgreSQL pool size (the embedded database always uses one connection). */
   poolSize?: number;
+  /**
+   * PostgreSQL session limits (decision 0301): a statement waiting longer than `lockMs` for a row lock, or
+   * running longer than `statementMs`, is cancelled (the request answers 409 or 503 with Retry-After), and
+   * a connection left idle inside a transaction is closed, so a burst of one user's requests or a stuck
+   * query never holds the pool. Defaults: 5 s and 30 s. Migrations lift both for their own session.
+   */
+  timeouts?: { lockMs: number; statementMs: number };
+  /**
+   * The embedded database only: start from this data directory (a tarball from `dumpEmbedded`) instead
+   * of an empty one. The tests copy one migrated database this way (docs/decisions/0300-the-test-suite.md).
+   */
+  loadDataDir?: Blob;
 }
 
 // BIGINT columns (cents) come back as strings by default; our amounts fit safely in a JS number.
@@ -53,10 +68,20 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => {
 export const EMBEDDED_DATABASE_MISSING =
   'This build has no embedded database (a container image built without EMBEDDED_DATABASE=1): set DATABASE_URL to a PostgreSQL database.';
 
+const DEFAULT_TIMEOUTS = { lockMs: 5_000, statementMs: 30_000 };
+
 export async function openDatabase(options: OpenDatabaseOptions): Promise<Database> {
   const poolSize = options.poolSize ?? 10;
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: poolSize, connectionTimeoutMillis: 5000 });
+    const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: poolSize,
+      connectionTimeoutMillis: 5000,
+      lock_timeout: timeouts.lockMs,
+      statement_timeout: timeouts.statementMs,
+      idle_in_transaction_session_timeout: 60_000,
+    });
     pool.on('error', () => {
       // An idle client lost its connection (database restart); the pool replaces it on next use.
     });
@@ -70,19 +95,32 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
 
   // Loaded only for the embedded database: a server on PostgreSQL never loads PGlite's code.
-  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite-socket')]).catch(
-    (err: NodeJS.ErrnoException) => {
-      // The container image leaves PGlite out unless built with EMBEDDED_DATABASE=1 (decision 0270).
-      if (err.code === 'ERR_MODULE_NOT_FOUND') throw new Error(EMBEDDED_DATABASE_MISSING, { cause: err });
-      throw err;
-    },
-  );
+  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('@electric-sql/pglite-socket'),
+  ]).catch((err: NodeJS.ErrnoException) => {
+    // The container image leaves PGlite out unless built with EMBEDDED_DATABASE=1 (decision 0270).
+    if (err.code === 'ERR_MODULE_NOT_FOUND') throw new Error(EMBEDDED_DATABASE_MISSING, { cause: err });
+    throw err;
+  });
   const memory = options.dataDir === 'memory://';
   const pgliteDir = memory ? undefined : path.join(options.dataDir, 'pglite');
   if (pgliteDir) mkdirSync(pgliteDir, { recursive: true });
-  const lite = await PGlite.create(pgliteDir ? { dataDir: pgliteDir } : {});
-  const socketServer = new PGLiteSocketServer({ db: lite, host: '127.0.0.1', port: 0, maxConnections: 4 });
-  await socketServer.start();
+  // One process per directory (embedded-lock.ts): the operator command refuses while the server runs.
+  const unlock = pgliteDir ? lockEmbeddedDirectory(options.dataDir) : () => {};
+  let lite: InstanceType<typeof PGlite>;
+  let socketServer: InstanceType<typeof PGLiteSocketServer>;
+  try {
+    lite = await PGlite.create({
+      ...(pgliteDir ? { dataDir: pgliteDir } : {}),
+      ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+    });
+    socketServer = new PGLiteSocketServer({ db: lite, host: '127.0.0.1', port: 0, maxConnections: 4 });
+    await socketServer.start();
+  } catch (err) {
+    unlock();
+    throw err;
+  }
   const connectionString = `postgres://postgres@${socketServer.getServerConn()}/postgres?sslmode=disable`;
   // One connection: PGlite has a single session, and pglite-socket can interleave the extended-protocol
   // messages of concurrent connections (electric-sql/pglite #985, #1046): seen here as hung requests and
@@ -97,10 +135,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     db: drizzle(pool),
     connectionString,
     listenEmbedded: (channel, onPayload) => lite.listen(channel, onPayload),
+    dumpEmbedded: () => lite.dumpDataDir('none'),
     async close() {
-      await pool.end();
-      await socketServer.stop();
-      await lite.close();
+      try {
+        await pool.end();
+        await socketServer.stop();
+        await lite.close();
+      } finally {
+        unlock();
+      }
     },
   };
 }

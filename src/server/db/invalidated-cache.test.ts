@@ -4,7 +4,13 @@ import { CHANGE_HOLD_MS, InvalidatedCache } from './invalidated-cache.js';
 function setup(live: boolean) {
   let now = 1_000_000;
   const state = { live };
-  const cache = new InvalidatedCache<string>({ live: () => state.live, longTtlMs: 600_000, shortTtlMs: 750, maxEntries: 100, now: () => now });
+  const cache = new InvalidatedCache<string>({
+    live: () => state.live,
+    longTtlMs: 600_000,
+    shortTtlMs: 750,
+    maxEntries: 100,
+    now: () => now,
+  });
   let loads = 0;
   let value = 'v1';
   const load = async () => {

@@ -1,14 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { AdImageFetcher } from '#server/modules/ads/ad-images.js';
 import type { AddressInfo } from 'node:net';
 import fastifyCompress from '@fastify/compress';
 import fastifySwagger from '@fastify/swagger';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import {
-  jsonSchemaTransform,
-  jsonSchemaTransformObject,
-  serializerCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from '#server/config.js';
 import type { AppContext } from '#server/context.js';
 import type { Database } from '#server/db/client.js';
@@ -40,6 +36,10 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** The chat apps notifications go to (Telegram, Discord); none when absent. */
   chatChannels?: ChatChannel[];
+  /** How often each job worker polls for work (2 s when absent); tests of the queue's shutdown shorten it. */
+  jobPollingIntervalSeconds?: number;
+  /** How approved ad images are fetched (docs/decisions/0303); over HTTPS with the webhooks' address checks when absent. Tests pass their own. */
+  adImageFetcher?: AdImageFetcher;
 }
 
 export type App = FastifyInstance;
@@ -171,7 +171,11 @@ export async function createCore(deps: AppDeps): Promise<{ app: App; ctx: AppCon
 /** The shared services, each built once per app, with the hooks that start and stop them. */
 function buildContext(app: App, deps: AppDeps): AppContext {
   const { config } = deps;
-  const jobs = new JobQueue(deps.database, app.log);
+  const jobs = new JobQueue(
+    deps.database,
+    app.log,
+    deps.jobPollingIntervalSeconds ? { pollingIntervalSeconds: deps.jobPollingIntervalSeconds } : {},
+  );
   const mail = new MailService({ database: deps.database, config, jobs, log: app.log });
   const ctx: AppContext = {
     config,
@@ -215,6 +219,11 @@ const listenAddresses = new WeakMap<App, AddressInfo>();
 function selfUrl(app: App): string {
   const address = listenAddresses.get(app) ?? app.server.address();
   if (!address || typeof address === 'string') throw new AppError(503, 'UNAVAILABLE', 'Service temporarily unavailable');
-  const host = address.family === 'IPv6' ? `[${address.address === '::' ? '::1' : address.address}]` : address.address === '0.0.0.0' ? '127.0.0.1' : address.address;
+  const host =
+    address.family === 'IPv6'
+      ? `[${address.address === '::' ? '::1' : address.address}]`
+      : address.address === '0.0.0.0'
+        ? '127.0.0.1'
+        : address.address;
   return `http://${host}:${address.port}`;
 }

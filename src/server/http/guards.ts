@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
-import { registerApiKeys } from '#server/modules/api-keys/api-keys.routes.js';
+import { registerApiKeyGuard } from '#server/modules/api-keys/api-keys.module.js';
 import type { ApiKeyService } from '#server/modules/api-keys/api-keys.service.js';
 import { registerAuditModule } from '#server/modules/audit/audit.module.js';
 import { registerAuth } from '#server/modules/auth/auth.plugin.js';
@@ -19,7 +19,7 @@ export function registerRequestGuards(
   ctx: AppContext,
 ): { apiKeys: ApiKeyService; stepUp: { use(verify: StepUpVerifier): void } } {
   registerAuth(app, ctx);
-  const apiKeys = registerApiKeys(app, ctx);
+  const apiKeys = registerApiKeyGuard(app, ctx);
   registerStaffTwoFactorGate(app, ctx);
   registerAuditModule(app, ctx);
   const stepUp = registerStepUpCheck(app);

@@ -19,5 +19,5 @@ export async function mountApi(app: FastifyInstance, ctx: AppContext, register: 
 
 /** The local imitation of each provider without real credentials, under /sandbox. */
 export async function mountSandboxes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  await app.register(async (sandbox) => registerSandboxes(sandbox, ctx), { prefix: '/sandbox' });
+  await app.register(async (sandbox) => registerSandboxes(sandbox, ctx, app), { prefix: '/sandbox' });
 }

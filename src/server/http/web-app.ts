@@ -48,10 +48,7 @@ export async function serveWebApp(app: FastifyInstance): Promise<void> {
       return reply.status(404).send({ error: 'Not found', code: 'NOT_FOUND' });
     }
     if (!hasBuild) {
-      return reply
-        .status(503)
-        .type('text/plain')
-        .send('The web app is not built. Run `npm run build` (npm start does it for you).');
+      return reply.status(503).type('text/plain').send('The web app is not built. Run `npm run build` (npm start does it for you).');
     }
     // History fallback: the app renders every route, and its 404 page for the rest (with a real 404).
     reply.header('Cache-Control', 'no-cache');

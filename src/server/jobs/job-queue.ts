@@ -70,6 +70,8 @@ export class JobQueue {
   private starting: Promise<void> | null = null;
   /** Set by stop(): a send from a request still in flight during shutdown must not start it again. */
   private stopped = false;
+  /** The ids of this instance's pg-boss workers, so drain() can wake them. */
+  private workerIds: string[] = [];
 
   constructor(
     private readonly database: Database,
@@ -107,6 +109,7 @@ export class JobQueue {
     const gate = { open: true };
     this.gate = gate;
     let lateQueries = 0;
+    this.workerIds = [];
     const boss = new PgBoss({
       // Share the app's pool: no second set of connections (the embedded database has a fixed number).
       // Once stopped, a query pg-boss still makes (only the completion or failure of a job that outlived
@@ -142,7 +145,7 @@ export class JobQueue {
       // One pg-boss worker per unit of concurrency: each fetches and runs one job at a time, so a slow
       // job (a webhook receiver taking its full timeout) holds up only its own worker.
       for (let worker = 0; worker < Math.max(1, def.concurrency ?? 1); worker++) {
-        await boss.work(
+        const workerId = await boss.work(
           def.name,
           { batchSize: 1, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 },
           async (jobs) => {
@@ -158,6 +161,7 @@ export class JobQueue {
             }
           },
         );
+        this.workerIds.push(workerId);
       }
       if (def.cron) await boss.schedule(def.name, def.cron, {}, { singletonKey: def.name });
       else await boss.unschedule(def.name).catch(() => {});
@@ -225,6 +229,43 @@ export class JobQueue {
   }
 
   /**
+   * Runs every job that is due now, and every job those jobs queue, then answers: the workers are woken
+   * instead of waiting for their next poll, and drain() returns once no job of this queue's names is
+   * due or running and no handler is in flight. Jobs scheduled for later (a retry's backoff,
+   * `startAfterSeconds`) are left alone. Tests wait with this rather than sleeping through a poll
+   * (docs/decisions/0300-the-test-suite.md); it changes nothing about how jobs run. Answers whether it
+   * found any job due or running, so a caller can tell that nothing ran since it last looked.
+   */
+  async drain({ timeoutMs = 30_000 }: { timeoutMs?: number } = {}): Promise<boolean> {
+    if (!this.starting) return false;
+    await this.starting;
+    const boss = this.boss;
+    if (!boss) return false;
+    let foundWork = false;
+    const names = [...this.definitions.keys()];
+    const deadline = Date.now() + timeoutMs;
+    let quietChecks = 0;
+    for (;;) {
+      const { rows } = await this.database.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pgboss.job
+          WHERE name = ANY($1::text[]) AND (state = 'active' OR (state IN ('created', 'retry') AND start_after <= now()))`,
+        [names],
+      );
+      const waiting = rows[0]?.n ?? 0;
+      if (waiting === 0 && this.handlers.size === 0) {
+        // A completion that was just answered may still be on its way; look twice before calling it done.
+        if (++quietChecks >= 2) return foundWork;
+      } else {
+        quietChecks = 0;
+        foundWork = true;
+      }
+      if (Date.now() > deadline) throw new Error(`job queue not drained within ${timeoutMs} ms (${waiting} due or running)`);
+      for (const id of this.workerIds) boss.notifyWorker(id);
+      await Promise.race([Promise.allSettled([...this.handlers]), sleep(20)]);
+    }
+  }
+
+  /**
    * Stops fetching and waits, up to `stopTimeoutMs`, for every running job and every query pg-boss has
    * in flight (a poll that hands out one more job, that job, its completion, a maintenance or cron
    * tick); a job still running then is released for a retry. Afterwards pg-boss no longer reaches the
@@ -248,7 +289,11 @@ export class JobQueue {
     }
     const quiet = await this.settle(deadline);
     gate.open = false;
-    if (!quiet) this.log.warn({ handlers: this.handlers.size, queries: this.inflight.size }, 'job queue stopped with work still running; its jobs run again later');
+    if (!quiet)
+      this.log.warn(
+        { handlers: this.handlers.size, queries: this.inflight.size },
+        'job queue stopped with work still running; its jobs run again later',
+      );
   }
 
   /** Waits until no query or handler is in flight (and none starts right after), or the deadline. */

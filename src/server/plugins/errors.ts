@@ -3,9 +3,22 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import { AppError } from '#server/errors.js';
 
 /** Connection errors from `pg` when the database is down: answer 503, not 500 (docs/product.md#api-conventions). */
-const DB_UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', '57P01', '57P02', '57P03', 'ETIMEDOUT', 'EPIPE', '08000', '08001', '08003', '08006']);
+const DB_UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  '57P01',
+  '57P02',
+  '57P03',
+  'ETIMEDOUT',
+  'EPIPE',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+]);
 /** pg reports a dropped connection and a pool that cannot connect in time without a code. */
-const DB_UNAVAILABLE_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+const DB_UNAVAILABLE_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
 /** Whether the database being unreachable caused this error; Drizzle wraps driver errors (DrizzleQueryError.cause). */
 function isDatabaseUnavailable(error: unknown): boolean {
@@ -20,13 +33,33 @@ function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /**
+ * SQLSTATEs of a wait the database gave up (decision 0301): a row lock not granted within the lock
+ * timeout, a deadlock, a serialization failure. Another change to the same rows was in the way; the
+ * same request is expected to succeed when sent again.
+ */
+const DB_CONTENTION_CODES = new Set(['55P03', '40P01', '40001']);
+/** A statement cancelled by the statement timeout (or an operator). */
+const DB_CANCELLED_CODES = new Set(['57014']);
+
+function sqlState(error: unknown, codes: Set<string>): boolean {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current !== null && typeof current === 'object'; depth++) {
+    const { code, cause } = current as { code?: unknown; cause?: unknown };
+    if (typeof code === 'string' && codes.has(code)) return true;
+    current = cause;
+  }
+  return false;
+}
+
+/**
  * SQLSTATEs of data the database refused because of what a request carried: invalid byte sequence (a
  * NUL byte in text), unsupported Unicode escape (NUL in JSON), numeric value out of range, invalid text
  * representation, string too long, bad date or time. Validation should have refused such input first,
  * so each one is a bug to fix in a schema; the caller still gets a 400, never a 500 (decision 0110).
  */
 const DB_DATA_ERROR_CODES = new Set(['22021', '22P05', '22003', '22P02', '22001', '22007', '22008']);
-const DB_DATA_ERROR_MESSAGES = /invalid byte sequence|unsupported Unicode escape sequence|cannot be converted to text|contains a null byte|out of range for type|invalid input syntax/i;
+const DB_DATA_ERROR_MESSAGES =
+  /invalid byte sequence|unsupported Unicode escape sequence|cannot be converted to text|contains a null byte|out of range for type|invalid input syntax/i;
 
 interface DbDataError {
   code: string | undefined;
@@ -114,8 +147,25 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     const dataError = databaseDataError(error);
     if (dataError) {
-      request.log.error({ dbError: dataError, route: request.routeOptions.url }, 'bug: the database refused input that validation let through');
+      request.log.error(
+        { dbError: dataError, route: request.routeOptions.url },
+        'bug: the database refused input that validation let through',
+      );
       return reply.status(400).send({ error: 'Invalid request: a value could not be stored', code: 'VALIDATION_ERROR' });
+    }
+    if (sqlState(error, DB_CONTENTION_CODES)) {
+      request.log.warn({ route: request.routeOptions.url }, 'gave up waiting for a row lock');
+      return reply.status(409).header('Retry-After', '1').send({
+        error: 'Another change to the same account or item is still in progress. Try again in a moment.',
+        code: 'CONCURRENT_CHANGE',
+      });
+    }
+    if (sqlState(error, DB_CANCELLED_CODES)) {
+      request.log.error({ route: request.routeOptions.url }, 'statement cancelled (statement timeout)');
+      return reply
+        .status(503)
+        .header('Retry-After', '5')
+        .send({ error: 'The request took too long. Try again in a moment.', code: 'UNAVAILABLE' });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');

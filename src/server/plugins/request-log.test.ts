@@ -9,12 +9,16 @@ async function pinoLine(request: { id: string; method: string; url: string }, st
   const app = Fastify({
     logger: {
       level: 'info',
-      serializers: { req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }) },
+      serializers: {
+        req: (req: { method: string; url: string; id: string }) => ({ id: req.id, method: req.method, path: req.url.split('?')[0] }),
+      },
       redact: ['req.headers.authorization', 'req.headers.cookie', '*.password', '*.token'],
       stream: { write: (s: string) => void (line = s) },
     },
   });
-  app.log.child({ reqId: request.id }, {}).info({ req: request, res: { statusCode }, responseTime: Math.round(elapsedMs * 10) / 10 }, 'request completed');
+  app.log
+    .child({ reqId: request.id }, {})
+    .info({ req: request, res: { statusCode }, responseTime: Math.round(elapsedMs * 10) / 10 }, 'request completed');
   await app.close();
   return line;
 }

@@ -14,14 +14,7 @@ const BINDINGS = `,"pid":${process.pid},"hostname":${JSON.stringify(hostname())}
  * there, decision 0176), the status and the time are ever in it, so it needs neither pino's serializers
  * nor its redaction, which cost several times the line itself on every request (docs/decisions/0192).
  */
-export function requestLogLine(
-  id: string,
-  method: string,
-  url: string,
-  statusCode: number,
-  elapsedMs: number,
-  traceId?: string,
-): string {
+export function requestLogLine(id: string, method: string, url: string, statusCode: number, elapsedMs: number, traceId?: string): string {
   const query = url.indexOf('?');
   const path = query === -1 ? url : url.slice(0, query);
   const reqId = JSON.stringify(id);

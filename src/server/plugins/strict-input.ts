@@ -114,7 +114,10 @@ export function inputIssues(data: unknown, policy: Policy, httpPart: string | un
   const walk = (value: unknown, path: Segment[], depth: number): void => {
     if (depth > 64) return; // the route's schema refuses deeper nesting on its own
     if (typeof value === 'string') {
-      const problem = textProblem(value, policy.multiline.some((p) => matches(p, path)));
+      const problem = textProblem(
+        value,
+        policy.multiline.some((p) => matches(p, path)),
+      );
       if (problem) issues.push({ path, message: `${label(path)} ${problem}` });
       return;
     }

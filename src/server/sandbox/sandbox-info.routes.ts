@@ -13,13 +13,20 @@ export function registerSandboxInfo(app: FastifyInstance, ctx: AppContext): void
   const controls = config.env !== 'production';
   const info = {
     sandboxes: [...config.sandboxes],
-    controls: { payments: controls && config.nowpayments.sandbox && !config.nowpayments.apiBase, exchanges: controls && config.swap.sandbox && !config.swap.apiBase },
+    controls: {
+      payments: controls && config.nowpayments.sandbox && !config.nowpayments.apiBase,
+      exchanges: controls && config.swap.sandbox && !config.swap.apiBase,
+    },
   };
   app.withTypeProvider<ZodTypeProvider>().get(
     '/sandbox',
     {
       config: { auth: 'public' },
-      schema: { tags: ['sandbox'], summary: 'Which providers run as local sandboxes, and whether pages offer the sandbox controls', response: { 200: sandboxInfoResponseSchema, ...errorResponses } },
+      schema: {
+        tags: ['sandbox'],
+        summary: 'Which providers run as local sandboxes, and whether pages offer the sandbox controls',
+        response: { 200: sandboxInfoResponseSchema, ...errorResponses },
+      },
     },
     async (_request, reply) => {
       reply.header('Cache-Control', 'no-cache');

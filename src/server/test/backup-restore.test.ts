@@ -88,7 +88,9 @@ describe.skipIf(!ADMIN_URL)('a pg_dump backup restored into a fresh database', (
     try {
       const after = await restored.pool.query<{ id: string; credits_cents: number }>('SELECT id, credits_cents FROM users ORDER BY id');
       expect(after.rows).toEqual(before.rows);
-      const ledgerAfter = await restored.pool.query('SELECT reference, amount_cents, balance_after_cents FROM credit_ledger_entries ORDER BY reference');
+      const ledgerAfter = await restored.pool.query(
+        'SELECT reference, amount_cents, balance_after_cents FROM credit_ledger_entries ORDER BY reference',
+      );
       expect(ledgerAfter.rows).toEqual(ledgerBefore.rows);
       expect(await ledgerViolations(restored.db)).toEqual([]);
       // Migrations see nothing left to apply, and the ledger's immutability trigger came back with it.
@@ -105,7 +107,9 @@ describe.skipIf(!ADMIN_URL)('a pg_dump backup restored into a fresh database', (
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     try {
       const restoredApp = { app, config, database, url, close: async () => {} } as TestApp;
-      const login = await call(restoredApp, 'POST', '/api/login', { body: { username: users[0]!.username, password: TEST_PASSWORD, turnstileToken: 'ok' } });
+      const login = await call(restoredApp, 'POST', '/api/login', {
+        body: { username: users[0]!.username, password: TEST_PASSWORD, turnstileToken: 'ok' },
+      });
       expect(login.status).toBe(200);
       const credits = await call(restoredApp, 'GET', `/api/users/${users[0]!.userId}/credits`, { token: login.json.token as string });
       expect(credits.json.credits).toBe(shownBefore);

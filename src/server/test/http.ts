@@ -21,9 +21,7 @@ export async function call(
   const res = await fetch(`${t.url}${path}`, {
     method,
     headers,
-    ...(options.body !== undefined
-      ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) }
-      : {}),
+    ...(options.body !== undefined ? { body: typeof options.body === 'string' ? options.body : JSON.stringify(options.body) } : {}),
   });
   const text = await res.text();
   let json: unknown = {};

@@ -31,12 +31,16 @@ export async function ledgerViolations(db: DbOrTx): Promise<string[]> {
     const balance = n(row.balance);
     if (balance !== n(row.total)) problems.push(`user ${row.id}: balance ${balance} != sum of entries ${row.total}`);
     if (balance < 0) problems.push(`user ${row.id}: negative balance ${balance}`);
-    if (row.last_after !== null && n(row.last_after) !== balance) problems.push(`user ${row.id}: last balance-after ${row.last_after} != balance ${balance}`);
+    if (row.last_after !== null && n(row.last_after) !== balance)
+      problems.push(`user ${row.id}: last balance-after ${row.last_after} != balance ${balance}`);
     if (n(row.owed) < 0) problems.push(`user ${row.id}: negative outstanding amount ${row.owed}`);
     if (n(row.owed) > 0 && balance > 0) problems.push(`user ${row.id}: owes ${row.owed} yet holds ${balance}`);
-    if (n(row.debts_paid) !== n(row.settled)) problems.push(`user ${row.id}: debts went down by ${row.debts_paid}, settlements paid ${row.settled}`);
+    if (n(row.debts_paid) !== n(row.settled))
+      problems.push(`user ${row.id}: debts went down by ${row.debts_paid}, settlements paid ${row.settled}`);
   }
-  for (const row of await rows(sql`SELECT reference, count(*)::int AS n FROM credit_ledger_entries GROUP BY reference HAVING count(*) > 1`)) {
+  for (const row of await rows(
+    sql`SELECT reference, count(*)::int AS n FROM credit_ledger_entries GROUP BY reference HAVING count(*) > 1`,
+  )) {
     problems.push(`reference ${row.reference} used ${row.n} times`);
   }
   for (const row of await rows(sql`
@@ -50,7 +54,9 @@ export async function ledgerViolations(db: DbOrTx): Promise<string[]> {
     const credited = n(row.credited);
     if (credited > n(row.credits_cents)) problems.push(`payment ${row.id}: credited ${credited}, more than its ${row.credits_cents}`);
     if (credited - n(row.taken_back) - n(row.owed) !== n(row.credited_cents)) {
-      problems.push(`payment ${row.id} (${row.status}): credited ${credited} - taken back ${row.taken_back} - owed ${row.owed} != ${row.credited_cents} held`);
+      problems.push(
+        `payment ${row.id} (${row.status}): credited ${credited} - taken back ${row.taken_back} - owed ${row.owed} != ${row.credited_cents} held`,
+      );
     }
   }
   return problems;

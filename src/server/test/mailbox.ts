@@ -18,15 +18,20 @@ export async function mailTo(t: TestApp, to: string): Promise<SandboxMail[]> {
   return res.json.messages as SandboxMail[];
 }
 
-/** Waits (the send job runs in the background) until `count` messages with this subject reached `to`. */
+/**
+ * Waits until `count` messages with this subject reached `to`: the send job runs in the background, so
+ * the job queue is drained first (every due job run now) and the mailbox read after it. A message
+ * still missing then is looked for again until the deadline (a send that failed and is retried later).
+ */
 export async function waitForMail(t: TestApp, to: string, subject: string | RegExp, count = 1, timeoutMs = 20_000): Promise<SandboxMail[]> {
   const deadline = Date.now() + timeoutMs;
   const matches = (m: SandboxMail) => (typeof subject === 'string' ? m.subject === subject : subject.test(m.subject));
   for (;;) {
+    await t.app.jobs.drain();
     const found = (await mailTo(t, to)).filter(matches);
     if (found.length >= count) return found;
     if (Date.now() > deadline) throw new Error(`no mail "${String(subject)}" to ${to} within ${timeoutMs} ms (found ${found.length})`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 

@@ -1,4 +1,10 @@
-import { ChatDeliveryRetryableError, type ChatChannel, type ChatChannelName, type ChatDeliveryResult, type ChatNotice } from '#server/modules/notifications/chat-channel.js';
+import {
+  ChatDeliveryRetryableError,
+  type ChatChannel,
+  type ChatChannelName,
+  type ChatDeliveryResult,
+  type ChatNotice,
+} from '#server/modules/notifications/chat-channel.js';
 
 /**
  * A chat channel for tests (the Telegram and Discord clients live in their own files): it records every

@@ -11,19 +11,27 @@ import { traceHooks } from './hooks.js';
 export async function startTracing(): Promise<() => Promise<void>> {
   // `http`, `pg` and `fastify` are CommonJS: even imported from the server's ES modules they load through
   // require, where the instrumentations' require hook patches them. No ESM loader hook is needed.
-  const [{ NodeTracerProvider, BatchSpanProcessor }, exporterModule, { HttpInstrumentation }, { PgInstrumentation }, { FastifyInstrumentation }, api, { resourceFromAttributes }, semconv] =
-    await Promise.all([
-      import('@opentelemetry/sdk-trace-node'),
-      // Only the trace exporter the settings ask for, and no gRPC: the whole NodeSDK (every exporter for
-      // logs, metrics and traces) weighed about 200 MB in the container image (decision 0272).
-      otlpProtocol() === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : import('@opentelemetry/exporter-trace-otlp-proto'),
-      import('@opentelemetry/instrumentation-http'),
-      import('@opentelemetry/instrumentation-pg'),
-      import('@opentelemetry/instrumentation-fastify'),
-      import('@opentelemetry/api'),
-      import('@opentelemetry/resources'),
-      import('@opentelemetry/semantic-conventions'),
-    ]);
+  const [
+    { NodeTracerProvider, BatchSpanProcessor },
+    exporterModule,
+    { HttpInstrumentation },
+    { PgInstrumentation },
+    { FastifyInstrumentation },
+    api,
+    { resourceFromAttributes },
+    semconv,
+  ] = await Promise.all([
+    import('@opentelemetry/sdk-trace-node'),
+    // Only the trace exporter the settings ask for, and no gRPC: the whole NodeSDK (every exporter for
+    // logs, metrics and traces) weighed about 200 MB in the container image (decision 0272).
+    otlpProtocol() === 'http/json' ? import('@opentelemetry/exporter-trace-otlp-http') : import('@opentelemetry/exporter-trace-otlp-proto'),
+    import('@opentelemetry/instrumentation-http'),
+    import('@opentelemetry/instrumentation-pg'),
+    import('@opentelemetry/instrumentation-fastify'),
+    import('@opentelemetry/api'),
+    import('@opentelemetry/resources'),
+    import('@opentelemetry/semantic-conventions'),
+  ]);
 
   const probes = new Set(['/healthz', '/readyz', '/metrics']);
   const provider = new NodeTracerProvider({
@@ -61,7 +69,10 @@ export async function startTracing(): Promise<() => Promise<void>> {
       const parent = carrier ? api.propagation.extract(api.ROOT_CONTEXT, carrier) : api.ROOT_CONTEXT;
       return tracer.startActiveSpan(
         `job ${name}`,
-        { kind: api.SpanKind.CONSUMER, attributes: { 'messaging.system': 'pg-boss', 'messaging.destination.name': name, 'messaging.message.id': jobId } },
+        {
+          kind: api.SpanKind.CONSUMER,
+          attributes: { 'messaging.system': 'pg-boss', 'messaging.destination.name': name, 'messaging.message.id': jobId },
+        },
         parent,
         async (span) => {
           try {

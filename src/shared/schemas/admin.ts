@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ROLES } from '#shared/constants.js';
 import { userSchema } from './auth.js';
 import { pageShape, paginationQuery, paginationQuerySchema, uuidSchema } from './common.js';
+import { STEP_UP_FIELDS } from './two-factor.js';
 
 export const adminUserListQuerySchema = paginationQuerySchema.extend({
   search: z.string().trim().max(100).optional(),
@@ -34,9 +35,21 @@ export const adminUserDetailResponseSchema = z.object({
 });
 export type AdminUserDetailResponse = z.infer<typeof adminUserDetailResponseSchema>;
 
+/** Granting a role is a staff power: the admin's second factor rides along (docs/security.md#staff-powers). */
 export const roleChangeBodySchema = z.object({
   role: z.enum(ROLES),
-  subroles: z.array(z.string().trim().min(1).max(40).regex(/^[a-z0-9_-]+$/, 'Subroles are lower-case words')).max(20).optional(),
+  subroles: z
+    .array(
+      z
+        .string()
+        .trim()
+        .min(1)
+        .max(40)
+        .regex(/^[a-z0-9_-]+$/, 'Subroles are lower-case words'),
+    )
+    .max(20)
+    .optional(),
+  ...STEP_UP_FIELDS,
 });
 
 export const disableBodySchema = z.object({
@@ -110,7 +123,11 @@ export const adminPaymentListQuerySchema = moneyListQuerySchema;
 export const adminExchangeListQuerySchema = moneyListQuerySchema;
 export type AdminMoneyListQuery = z.input<typeof moneyListQuerySchema>;
 
-export const adminOwnerSchema = z.object({ userId: z.string().nullable(), username: z.string().nullable(), guestId: z.string().nullable() });
+export const adminOwnerSchema = z.object({
+  userId: z.string().nullable(),
+  username: z.string().nullable(),
+  guestId: z.string().nullable(),
+});
 
 export const paymentEventSchema = z.object({
   _id: z.string(),

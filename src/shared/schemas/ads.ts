@@ -16,7 +16,16 @@ import {
 } from '#shared/ad-rules.js';
 import { multiline, uuidParamsSchema, uuidSchema } from './common.js';
 
-export { AD_IMPRESSION_WINDOW_MS, AD_KINDS, AD_PLACEMENTS, AD_VIEWABLE_MS, AD_VIEWABLE_RATIO, AD_WEIGHT_MAX, type AdKind, type AdPlacement } from '#shared/ad-rules.js';
+export {
+  AD_IMPRESSION_WINDOW_MS,
+  AD_KINDS,
+  AD_PLACEMENTS,
+  AD_VIEWABLE_MS,
+  AD_VIEWABLE_RATIO,
+  AD_WEIGHT_MAX,
+  type AdKind,
+  type AdPlacement,
+} from '#shared/ad-rules.js';
 export const adPlacementSchema = z.enum(AD_PLACEMENTS);
 
 /**
@@ -67,21 +76,32 @@ const isoDateTime = z.iso.datetime({ offset: true, error: 'Use a full date and t
 const adFieldsSchema = z.object({
   placement: adPlacementSchema,
   kind: z.enum(AD_KINDS).default('text'),
-  title: z.string({ error: 'Title is required' }).trim().min(2, 'Title must be at least 2 characters').max(80, 'Title must be at most 80 characters'),
+  title: z
+    .string({ error: 'Title is required' })
+    .trim()
+    .min(2, 'Title must be at least 2 characters')
+    .max(80, 'Title must be at most 80 characters'),
   body: multiline(z.string().trim().max(280, 'Text must be at most 280 characters')).default(''),
   imageUrl: httpsImageUrl.nullable().default(null),
   imageAlt: z.string().trim().max(200, 'Image description must be at most 200 characters').default(''),
   targetUrl: httpUrl('Target address'),
   startsAt: isoDateTime.nullable().default(null),
   endsAt: isoDateTime.nullable().default(null),
-  weight: z.number().int('Weight must be a whole number').min(1, 'Weight must be at least 1').max(AD_WEIGHT_MAX, `Weight must be at most ${AD_WEIGHT_MAX}`).default(1),
+  weight: z
+    .number()
+    .int('Weight must be a whole number')
+    .min(1, 'Weight must be at least 1')
+    .max(AD_WEIGHT_MAX, `Weight must be at most ${AD_WEIGHT_MAX}`)
+    .default(1),
   active: z.boolean().default(true),
 });
 
 type AdFields = z.infer<typeof adFieldsSchema>;
 
 /** Rules that involve more than one field, shared by create and by update (on the merged ad). */
-export function adRuleIssues(ad: Partial<Pick<AdFields, 'kind' | 'imageUrl' | 'imageAlt' | 'startsAt' | 'endsAt'>>): { path: string; message: string }[] {
+export function adRuleIssues(
+  ad: Partial<Pick<AdFields, 'kind' | 'imageUrl' | 'imageAlt' | 'startsAt' | 'endsAt'>>,
+): { path: string; message: string }[] {
   const issues: { path: string; message: string }[] = [];
   if (ad.kind === 'image' && !ad.imageUrl) issues.push({ path: 'imageUrl', message: 'An image ad needs an image address' });
   if (ad.kind === 'image' && ad.imageUrl && !ad.imageAlt) {
@@ -109,13 +129,19 @@ export const updateAdBodySchema = adFieldsSchema
     imageAlt: z.string().trim().max(200, 'Image description must be at most 200 characters').optional(),
     startsAt: isoDateTime.nullable().optional(),
     endsAt: isoDateTime.nullable().optional(),
-    weight: z.number().int('Weight must be a whole number').min(1, 'Weight must be at least 1').max(AD_WEIGHT_MAX, `Weight must be at most ${AD_WEIGHT_MAX}`).optional(),
+    weight: z
+      .number()
+      .int('Weight must be a whole number')
+      .min(1, 'Weight must be at least 1')
+      .max(AD_WEIGHT_MAX, `Weight must be at most ${AD_WEIGHT_MAX}`)
+      .optional(),
     active: z.boolean().optional(),
   })
   .refine((v) => Object.values(v).some((x) => x !== undefined), { message: 'Nothing to change' });
 export type UpdateAdBody = z.input<typeof updateAdBodySchema>;
 
 export const adIdParamsSchema = uuidParamsSchema('Unknown ad');
+export const adImageParamsSchema = uuidParamsSchema('Unknown ad image');
 export const adPlacementQuerySchema = z.object({ placement: adPlacementSchema });
 
 /** What a visitor's browser gets: the creative and the tracked link, never anything about targeting. */
@@ -187,7 +213,6 @@ export type AdStatsResponse = z.infer<typeof adStatsResponseSchema>;
 
 // ---- Campaigns (self-serve, paid with credits: docs/product.md#ads) ------------------------------------
 
-
 export {
   AD_PACING_HEAD_START_SECONDS,
   AD_MAX_BUDGET_CENTS,
@@ -213,7 +238,11 @@ const cents = (label: string, min: number, max: number) =>
 /** One creative of a campaign: the existing kinds and address rules of ads. */
 const creativeFieldsSchema = z.object({
   kind: z.enum(AD_KINDS).default('text'),
-  title: z.string({ error: 'Title is required' }).trim().min(2, 'Title must be at least 2 characters').max(80, 'Title must be at most 80 characters'),
+  title: z
+    .string({ error: 'Title is required' })
+    .trim()
+    .min(2, 'Title must be at least 2 characters')
+    .max(80, 'Title must be at most 80 characters'),
   body: multiline(z.string().trim().max(280, 'Text must be at most 280 characters')).default(''),
   imageUrl: httpsImageUrl.nullable().default(null),
   imageAlt: z.string().trim().max(200, 'Image description must be at most 200 characters').default(''),
@@ -225,34 +254,60 @@ export const creativeBodySchema = creativeFieldsSchema.superRefine((ad, ctx) => 
 });
 export type CreativeBody = z.input<typeof creativeBodySchema>;
 
-const campaignFieldsSchema = z
-  .object({
-    /** Chosen by the browser once per form: sending the same request twice creates one campaign. */
-    requestId: uuidSchema,
-    name: z.string({ error: 'Name is required' }).trim().min(2, 'Name must be at least 2 characters').max(80, 'Name must be at most 80 characters'),
-    placements: z.array(adPlacementSchema).min(1, 'Choose at least one placement').max(AD_PLACEMENTS.length),
-    startsAt: isoDateTime,
-    endsAt: isoDateTime,
-    priceModel: z.enum(AD_PRICE_MODELS),
-    priceCents: cents('Price', 1, AD_MAX_PRICE_CENTS),
-    budgetCents: cents('Budget', AD_MIN_BUDGET_CENTS, AD_MAX_BUDGET_CENTS),
-    dailyBudgetCents: cents('Daily budget', AD_MIN_DAILY_BUDGET_CENTS, AD_MAX_BUDGET_CENTS).nullable().default(null),
-    frequencyCap: z.number().int('Use a whole number').min(1, 'At least 1 a day').max(AD_MAX_FREQUENCY_CAP, `At most ${AD_MAX_FREQUENCY_CAP} a day`).nullable().default(null),
-    creatives: z.array(creativeBodySchema).min(1, 'Add at least one creative').max(AD_MAX_CREATIVES, `At most ${AD_MAX_CREATIVES} creatives`),
-  });
+const campaignFieldsSchema = z.object({
+  /** Chosen by the browser once per form: sending the same request twice creates one campaign. */
+  requestId: uuidSchema,
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(2, 'Name must be at least 2 characters')
+    .max(80, 'Name must be at most 80 characters'),
+  placements: z.array(adPlacementSchema).min(1, 'Choose at least one placement').max(AD_PLACEMENTS.length),
+  startsAt: isoDateTime,
+  endsAt: isoDateTime,
+  priceModel: z.enum(AD_PRICE_MODELS),
+  priceCents: cents('Price', 1, AD_MAX_PRICE_CENTS),
+  budgetCents: cents('Budget', AD_MIN_BUDGET_CENTS, AD_MAX_BUDGET_CENTS),
+  dailyBudgetCents: cents('Daily budget', AD_MIN_DAILY_BUDGET_CENTS, AD_MAX_BUDGET_CENTS).nullable().default(null),
+  frequencyCap: z
+    .number()
+    .int('Use a whole number')
+    .min(1, 'At least 1 a day')
+    .max(AD_MAX_FREQUENCY_CAP, `At most ${AD_MAX_FREQUENCY_CAP} a day`)
+    .nullable()
+    .default(null),
+  creatives: z.array(creativeBodySchema).min(1, 'Add at least one creative').max(AD_MAX_CREATIVES, `At most ${AD_MAX_CREATIVES} creatives`),
+});
 
-function campaignRules(c: { placements: string[]; startsAt: string; endsAt: string; priceModel: (typeof AD_PRICE_MODELS)[number]; priceCents: number; budgetCents: number | null; dailyBudgetCents: number | null }, ctx: z.RefinementCtx) {
-    if (new Set(c.placements).size !== c.placements.length) ctx.addIssue({ code: 'custom', path: ['placements'], message: 'Each placement once' });
-    const start = Date.parse(c.startsAt);
-    const end = Date.parse(c.endsAt);
-    if (end <= start) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start' });
-    if (end - start > AD_MAX_CAMPAIGN_DAYS * 86_400_000) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: `A campaign runs at most ${AD_MAX_CAMPAIGN_DAYS} days` });
-    if (c.priceCents < AD_MIN_PRICE_CENTS[c.priceModel]) {
-      ctx.addIssue({ code: 'custom', path: ['priceCents'], message: `The price must be at least ${(AD_MIN_PRICE_CENTS[c.priceModel] / 100).toFixed(2)} credits` });
-    }
-    if (c.dailyBudgetCents !== null && c.budgetCents !== null && c.dailyBudgetCents > c.budgetCents) {
-      ctx.addIssue({ code: 'custom', path: ['dailyBudgetCents'], message: 'The daily budget cannot be more than the total budget' });
-    }
+function campaignRules(
+  c: {
+    placements: string[];
+    startsAt: string;
+    endsAt: string;
+    priceModel: (typeof AD_PRICE_MODELS)[number];
+    priceCents: number;
+    budgetCents: number | null;
+    dailyBudgetCents: number | null;
+  },
+  ctx: z.RefinementCtx,
+) {
+  if (new Set(c.placements).size !== c.placements.length)
+    ctx.addIssue({ code: 'custom', path: ['placements'], message: 'Each placement once' });
+  const start = Date.parse(c.startsAt);
+  const end = Date.parse(c.endsAt);
+  if (end <= start) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'The end must be after the start' });
+  if (end - start > AD_MAX_CAMPAIGN_DAYS * 86_400_000)
+    ctx.addIssue({ code: 'custom', path: ['endsAt'], message: `A campaign runs at most ${AD_MAX_CAMPAIGN_DAYS} days` });
+  if (c.priceCents < AD_MIN_PRICE_CENTS[c.priceModel]) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['priceCents'],
+      message: `The price must be at least ${(AD_MIN_PRICE_CENTS[c.priceModel] / 100).toFixed(2)} credits`,
+    });
+  }
+  if (c.dailyBudgetCents !== null && c.budgetCents !== null && c.dailyBudgetCents > c.budgetCents) {
+    ctx.addIssue({ code: 'custom', path: ['dailyBudgetCents'], message: 'The daily budget cannot be more than the total budget' });
+  }
 }
 
 export const createCampaignBodySchema = campaignFieldsSchema.superRefine(campaignRules);
@@ -270,7 +325,13 @@ export type CreateHouseCampaignBody = z.input<typeof createHouseCampaignBodySche
 export const campaignIdParamsSchema = uuidParamsSchema('Unknown campaign');
 export const creativeParamsSchema = z.object({ id: uuidSchema, creativeId: uuidSchema });
 export const rejectCreativeBodySchema = z.object({
-  reason: multiline(z.string({ error: 'Give a reason' }).trim().min(3, 'Give a reason').max(AD_REJECT_REASON_MAX, `At most ${AD_REJECT_REASON_MAX} characters`)),
+  reason: multiline(
+    z
+      .string({ error: 'Give a reason' })
+      .trim()
+      .min(3, 'Give a reason')
+      .max(AD_REJECT_REASON_MAX, `At most ${AD_REJECT_REASON_MAX} characters`),
+  ),
 });
 
 export const AD_REVIEW_STATUSES = ['pending', 'approved', 'rejected'] as const;

@@ -36,7 +36,9 @@ export type CatalogueResponse = z.infer<typeof catalogueResponseSchema>;
 export const catalogueItemResponseSchema = z.object({ item: catalogueItemSchema });
 
 const nameField = z.string({ error: 'Enter a name' }).trim().min(1, 'Enter a name').max(120, 'Keep the name under 120 characters');
-const descriptionField = multiline(z.string({ error: 'Enter a description' }).trim().max(2000, 'Keep the description under 2000 characters'));
+const descriptionField = multiline(
+  z.string({ error: 'Enter a description' }).trim().max(2000, 'Keep the description under 2000 characters'),
+);
 const priceField = z
   .number({ error: 'Enter a price in cents' })
   .int('The price is a whole number of cents')
@@ -136,7 +138,9 @@ export const orderListResponseSchema = z.object({ orders: z.array(orderSchema), 
 export type OrderListResponse = z.infer<typeof orderListResponseSchema>;
 
 /** Staff view of an order: who bought it. */
-export const adminOrderSchema = orderSchema.extend({ owner: z.object({ userId: z.string(), username: z.string() }) }).meta({ id: 'AdminOrder' });
+export const adminOrderSchema = orderSchema
+  .extend({ owner: z.object({ userId: z.string(), username: z.string() }) })
+  .meta({ id: 'AdminOrder' });
 export type AdminOrder = z.infer<typeof adminOrderSchema>;
 export const adminOrderListQuerySchema = paginationQuery(20).extend({ status: orderStatusSchema.optional() });
 export type AdminOrderListQuery = z.input<typeof adminOrderListQuerySchema>;

@@ -30,7 +30,12 @@ export type ApiKey = z.infer<typeof apiKeySchema>;
 export const createApiKeyBodySchema = z.object({
   name: z.string({ error: 'Give the key a name' }).trim().min(1, 'Give the key a name').max(80, 'Keep the name under 80 characters'),
   /** Charge API calls allowed per minute with this key (default 120). */
-  rateLimitPerMinute: z.number().int('Use a whole number').min(1, 'At least 1 call a minute').max(10_000, 'At most 10000 calls a minute').optional(),
+  rateLimitPerMinute: z
+    .number()
+    .int('Use a whole number')
+    .min(1, 'At least 1 call a minute')
+    .max(10_000, 'At most 10000 calls a minute')
+    .optional(),
   ...STEP_UP_FIELDS,
 });
 export type CreateApiKeyBody = z.infer<typeof createApiKeyBodySchema>;
@@ -54,7 +59,10 @@ const METADATA_KEY = /^[A-Za-z0-9_.-]{1,40}$/;
 
 /** A small flat object of strings: at most 20 keys of 1-40 characters (letters, digits, `_.-`), values up to 500. */
 export const chargeMetadataSchema = z
-  .record(z.string().regex(METADATA_KEY, 'Metadata keys are 1-40 letters, digits, _ . or -'), z.string().max(500, 'Metadata values are at most 500 characters'))
+  .record(
+    z.string().regex(METADATA_KEY, 'Metadata keys are 1-40 letters, digits, _ . or -'),
+    z.string().max(500, 'Metadata values are at most 500 characters'),
+  )
   .refine((m) => Object.keys(m).length <= METADATA_MAX_KEYS, `At most ${METADATA_MAX_KEYS} metadata keys`);
 
 export const createChargeBodySchema = z.object({
@@ -64,7 +72,11 @@ export const createChargeBodySchema = z.object({
     .int('amountCents must be a whole number of cents')
     .min(1, 'amountCents must be at least 1')
     .max(100_000_000, 'amountCents is at most 100000000 (1,000,000 credits)'),
-  description: z.string({ error: 'Give a description' }).trim().min(1, 'Give a description').max(200, 'Keep the description under 200 characters'),
+  description: z
+    .string({ error: 'Give a description' })
+    .trim()
+    .min(1, 'Give a description')
+    .max(200, 'Keep the description under 200 characters'),
   metadata: chargeMetadataSchema.optional(),
 });
 export type CreateChargeBody = z.infer<typeof createChargeBodySchema>;

@@ -123,7 +123,11 @@ export function textProblem(value: string, allowLineBreaks: boolean): string | n
     const c = value.charCodeAt(i);
     if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
       if (allowLineBreaks && (c === 0x09 || c === 0x0a || c === 0x0d)) continue;
-      return c === 0 ? 'must not contain a NUL character' : c === 0x0a || c === 0x0d || c === 0x09 ? 'must be a single line (no line breaks or tabs)' : 'must not contain control characters';
+      return c === 0
+        ? 'must not contain a NUL character'
+        : c === 0x0a || c === 0x0d || c === 0x09
+          ? 'must be a single line (no line breaks or tabs)'
+          : 'must not contain control characters';
     }
     if (c >= 0xd800 && c <= 0xdbff) {
       const next = value.charCodeAt(i + 1);

@@ -50,7 +50,10 @@ export type TelegramConfigResponse = z.infer<typeof telegramConfigResponseSchema
 // The query string gives strings; a JSON client may send numbers for id and auth_date. Either way the
 // server checks the hash over the decimal text, exactly as Telegram signed it.
 const decimal = (message: string) =>
-  z.union([z.string(), z.number().int().nonnegative()]).transform(String).pipe(z.string().regex(/^\d{1,20}$/, message));
+  z
+    .union([z.string(), z.number().int().nonnegative()])
+    .transform(String)
+    .pipe(z.string().regex(/^\d{1,20}$/, message));
 const optionalText = (max: number) => z.string().max(max).optional();
 
 /** POST /api/auth/verify-telegram: the Login Widget's fields, as received (docs/product.md#browser-state). */
@@ -78,7 +81,10 @@ export type VerifyTelegramResponse = z.infer<typeof verifyTelegramResponseSchema
 
 /** POST /api/users/connect/telegram (docs/product.md#browser-state: telegramId, username, firstName, lastName). */
 export const connectTelegramBodySchema = z.object({
-  telegramId: z.union([z.string(), z.number().int().nonnegative()]).transform(String).pipe(z.string().regex(/^\d{1,20}$/, 'Invalid Telegram id')),
+  telegramId: z
+    .union([z.string(), z.number().int().nonnegative()])
+    .transform(String)
+    .pipe(z.string().regex(/^\d{1,20}$/, 'Invalid Telegram id')),
   username: z.string().max(64).nullable().optional(),
   firstName: z.string().max(256).nullable().optional(),
   lastName: z.string().max(256).nullable().optional(),

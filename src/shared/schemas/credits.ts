@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageShape, uuidField } from './common.js';
+import { STEP_UP_FIELDS } from './two-factor.js';
 
 export const LEDGER_ENTRY_KINDS = ['payment', 'reward', 'adjustment', 'spend', 'refund', 'settlement', 'forfeit'] as const;
 export const ledgerEntryKindSchema = z.enum(LEDGER_ENTRY_KINDS);
@@ -48,13 +49,54 @@ export const creditAdjustmentBodySchema = z.object({
    */
   expectedBalanceCents: z.number().int().min(0).optional(),
   /** Lets a retried request post once. */
-  idempotencyKey: z.string().trim().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/).optional(),
+  idempotencyKey: z
+    .string()
+    .trim()
+    .min(8)
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
+  /** Moving money is a staff power: the admin's second factor (docs/security.md#staff-powers). */
+  ...STEP_UP_FIELDS,
 });
 export type CreditAdjustmentBody = z.infer<typeof creditAdjustmentBodySchema>;
 
 /** A ledger entry as the operator console sees it: with the internal reason of an adjustment. */
 export const adminLedgerEntrySchema = ledgerEntrySchema.extend({ internalReason: z.string().nullable() });
 export type AdminLedgerEntry = z.infer<typeof adminLedgerEntrySchema>;
+
+// ---- Four eyes on large adjustments (docs/security.md#staff-powers) ---------------------------------------------------
+
+export const ADJUSTMENT_REQUEST_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+/** An adjustment of ADJUSTMENT_APPROVAL_CENTS or more, waiting for (or decided by) a second admin. */
+export const adjustmentRequestSchema = z
+  .object({
+    _id: z.string(),
+    user: z.object({ userId: z.string(), username: z.string() }),
+    amountCents: z.number().int(),
+    reason: z.string(),
+    customerNote: z.string().nullable(),
+    requestedBy: z.object({ userId: z.string(), username: z.string() }),
+    requestedAt: z.string(),
+    status: z.enum(ADJUSTMENT_REQUEST_STATUSES),
+    decidedBy: z.object({ userId: z.string(), username: z.string() }).nullable(),
+    decidedAt: z.string().nullable(),
+    decisionNote: z.string().nullable(),
+    ledgerEntryId: z.string().nullable(),
+  })
+  .meta({ id: 'AdjustmentRequest' });
+export type AdjustmentRequest = z.infer<typeof adjustmentRequestSchema>;
+
+export const adjustmentRequestListQuerySchema = z.object({
+  status: z.enum(ADJUSTMENT_REQUEST_STATUSES).optional(),
+  userId: uuidField('Unknown user').optional(),
+});
+export const adjustmentRequestListResponseSchema = z.object({ requests: z.array(adjustmentRequestSchema) });
+export const adjustmentRequestResponseSchema = z.object({ request: adjustmentRequestSchema });
+export const rejectAdjustmentBodySchema = z.object({
+  note: z.string({ error: 'Say why' }).trim().min(3, 'Say why (at least 3 characters)').max(500, 'Keep it under 500 characters'),
+});
 
 // ---- Receipts and export (docs/product.md#receipts) -------------------------------------------------------------------
 
@@ -91,7 +133,8 @@ export const receiptSchema = z
 export type Receipt = z.infer<typeof receiptSchema>;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isRealDate = (v: string) => DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const isRealDate = (v: string) =>
+  DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 
 /** Both days included, in UTC. */
 export const ledgerExportQuerySchema = z

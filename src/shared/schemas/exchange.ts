@@ -108,7 +108,11 @@ export const createExchangeBodySchema = z.object({
   from: tickerSchema,
   to: tickerSchema,
   amount: cryptoAmountSchema,
-  payoutAddress: z.string({ error: 'Enter your payout address' }).trim().min(1, 'Enter your payout address').max(200, 'That address is too long'),
+  payoutAddress: z
+    .string({ error: 'Enter your payout address' })
+    .trim()
+    .min(1, 'Enter your payout address')
+    .max(200, 'That address is too long'),
   /** Memo / destination tag for currencies that use one. */
   payoutExtraId: z.string().trim().max(100, 'That memo is too long').optional(),
   /** Where the provider returns the coins if the swap cannot be made (in the `from` currency). */

@@ -82,9 +82,19 @@ const categoryField = z
 
 export const helpArticleWriteBodySchema = z.object({
   slug: helpSlugSchema,
-  title: z.string({ error: 'Enter a title' }).trim().min(3, 'The title must be at least 3 characters').max(HELP_TITLE_MAX, `The title must be at most ${HELP_TITLE_MAX} characters`),
+  title: z
+    .string({ error: 'Enter a title' })
+    .trim()
+    .min(3, 'The title must be at least 3 characters')
+    .max(HELP_TITLE_MAX, `The title must be at most ${HELP_TITLE_MAX} characters`),
   category: categoryField,
-  body: multiline(z.string({ error: 'Write the article' }).trim().min(1, 'Write the article').max(HELP_BODY_MAX, `An article is at most ${HELP_BODY_MAX} characters`)),
+  body: multiline(
+    z
+      .string({ error: 'Write the article' })
+      .trim()
+      .min(1, 'Write the article')
+      .max(HELP_BODY_MAX, `An article is at most ${HELP_BODY_MAX} characters`),
+  ),
   status: z.enum(HELP_ARTICLE_STATUSES, { error: 'Choose draft or published' }),
 });
 export type HelpArticleWriteBody = z.infer<typeof helpArticleWriteBodySchema>;
@@ -117,5 +127,7 @@ export type StaffHelpArticleListResponse = z.infer<typeof staffHelpArticleListRe
 export const staffHelpArticleResponseSchema = z.object({ article: staffHelpArticleSchema });
 export type StaffHelpArticleResponse = z.infer<typeof staffHelpArticleResponseSchema>;
 
-export const helpPreviewBodySchema = z.object({ body: multiline(z.string().max(HELP_BODY_MAX, `An article is at most ${HELP_BODY_MAX} characters`)) });
+export const helpPreviewBodySchema = z.object({
+  body: multiline(z.string().max(HELP_BODY_MAX, `An article is at most ${HELP_BODY_MAX} characters`)),
+});
 export const helpPreviewResponseSchema = z.object({ html: z.string() });

@@ -13,7 +13,15 @@ export const accountTokenSchema = z
 
 export const verifyEmailBodySchema = z.object({ token: accountTokenSchema });
 export const forgotPasswordBodySchema = z.object({ email: emailSchema });
-export const resetPasswordBodySchema = z.object({ token: accountTokenSchema, password: passwordSchema });
+/**
+ * `removePasskeys` (default true, the checked box of the reset page): a reset is what someone does who
+ * thinks another person got into the account, and a passkey that person added would still sign in.
+ */
+export const resetPasswordBodySchema = z.object({
+  token: accountTokenSchema,
+  password: passwordSchema,
+  removePasskeys: z.boolean().default(true),
+});
 export const changeEmailBodySchema = z.object({
   email: emailSchema,
   currentPassword: z.string({ error: 'Current password is required' }).min(1, 'Current password is required').max(128),
@@ -34,7 +42,10 @@ export const mailPreferencesBodySchema = mailPreferencesSchema.partial();
 
 /** Signed, without sign-in; also accepted from the List-Unsubscribe URL's query (RFC 8058 one-click). */
 export const unsubscribeTokenSchema = z.string().trim().min(1, 'The link is missing its token').max(300, 'This link is not valid');
-export const unsubscribeBodySchema = z.object({ token: unsubscribeTokenSchema.optional(), 'List-Unsubscribe': z.string().max(50).optional() });
+export const unsubscribeBodySchema = z.object({
+  token: unsubscribeTokenSchema.optional(),
+  'List-Unsubscribe': z.string().max(50).optional(),
+});
 export const unsubscribeQuerySchema = z.object({ token: unsubscribeTokenSchema.optional() });
 export const unsubscribeResponseSchema = z.object({
   success: z.literal(true),

@@ -27,6 +27,8 @@ export const NOTIFICATION_EVENTS = [
   'security.password_changed',
   'security.email_changed',
   'security.two_factor_changed',
+  /** A closing account was restored (docs/decisions/0304). */
+  'security.account_restored',
 ] as const;
 export type NotificationEvent = (typeof NOTIFICATION_EVENTS)[number];
 
@@ -55,6 +57,7 @@ export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
   'security.password_changed': 'Password changed',
   'security.email_changed': 'Email address changed',
   'security.two_factor_changed': 'Two-factor authentication changed',
+  'security.account_restored': 'Closing account restored',
 };
 
 export const NOTIFICATION_CHANNEL_LABELS: Record<NotificationChannel, string> = {
@@ -71,7 +74,9 @@ export const NOTIFICATION_CHANNEL_LABELS: Record<NotificationChannel, string> = 
 export const STAFF_NOTIFICATION_EVENTS: readonly NotificationEvent[] = ['ticket.sla_breached'];
 /** The events an account of this role sees in its preferences matrix. */
 export function notificationEventsFor(role: string): readonly NotificationEvent[] {
-  return role === 'support' || role === 'admin' ? NOTIFICATION_EVENTS : NOTIFICATION_EVENTS.filter((e) => !STAFF_NOTIFICATION_EVENTS.includes(e));
+  return role === 'support' || role === 'admin'
+    ? NOTIFICATION_EVENTS
+    : NOTIFICATION_EVENTS.filter((e) => !STAFF_NOTIFICATION_EVENTS.includes(e));
 }
 
 /** Security events always reach email and the in-app centre; only the chat channels can be chosen for them. */
@@ -89,7 +94,15 @@ export function isLockedCell(event: NotificationEvent, channel: NotificationChan
  * mail where the product always sent one; the chat apps for what someone waits for.
  */
 const QUIET: NotificationEvent[] = ['payment.detected', 'payment.confirming'];
-const MAILED: NotificationEvent[] = ['payment.credited', 'ticket.reply', 'ticket.rating_request', 'order.fulfilled', 'order.refunded', 'webhook.disabled', 'balance.low'];
+const MAILED: NotificationEvent[] = [
+  'payment.credited',
+  'ticket.reply',
+  'ticket.rating_request',
+  'order.fulfilled',
+  'order.refunded',
+  'webhook.disabled',
+  'balance.low',
+];
 export function defaultPreference(event: NotificationEvent, channel: NotificationChannel): boolean {
   if (isLockedCell(event, channel)) return true;
   if (QUIET.includes(event)) return false;
@@ -166,7 +179,10 @@ export const updateNotificationPreferencesBodySchema = z.object({
     .max(NOTIFICATION_EVENTS.length * NOTIFICATION_CHANNELS.length)
     .optional(),
   /** Turns a chat channel that was turned off after a refusal back on. */
-  resumeChannels: z.array(z.enum(['telegram', 'discord'])).max(2).optional(),
+  resumeChannels: z
+    .array(z.enum(['telegram', 'discord']))
+    .max(2)
+    .optional(),
   lowBalanceThresholdCents: z.number().int().min(0).max(100_000_000).nullable().optional(),
 });
 export type UpdateNotificationPreferencesBody = z.infer<typeof updateNotificationPreferencesBodySchema>;

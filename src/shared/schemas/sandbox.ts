@@ -2,7 +2,17 @@ import { z } from 'zod';
 import { EXCHANGE_STATUSES } from '#shared/exchange-statuses.js';
 
 /** Where the payment sandbox can move a payment (NOWPayments' own statuses), in the order a payment goes. */
-export const SANDBOX_PAYMENT_STATUSES = ['waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'failed', 'refunded', 'expired'] as const;
+export const SANDBOX_PAYMENT_STATUSES = [
+  'waiting',
+  'confirming',
+  'confirmed',
+  'sending',
+  'partially_paid',
+  'finished',
+  'failed',
+  'refunded',
+  'expired',
+] as const;
 export type SandboxPaymentStatus = (typeof SANDBOX_PAYMENT_STATUSES)[number];
 
 /** Where the swap sandbox can move an exchange: the provider's statuses but our own `new` and `verifying`. */

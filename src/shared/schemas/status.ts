@@ -134,7 +134,11 @@ const incidentMessage = multiline(
 );
 
 export const createIncidentBodySchema = z.object({
-  title: z.string({ error: 'Title is required' }).trim().min(3, 'Title must be at least 3 characters').max(120, 'Title must be at most 120 characters'),
+  title: z
+    .string({ error: 'Title is required' })
+    .trim()
+    .min(3, 'Title must be at least 3 characters')
+    .max(120, 'Title must be at most 120 characters'),
   impact: z.enum(INCIDENT_IMPACTS).default('minor'),
   status: z.enum(INCIDENT_STATUSES).default('investigating'),
   components: z.array(statusComponentIdSchema).max(STATUS_COMPONENT_IDS.length).default([]),
@@ -159,15 +163,22 @@ export const incidentResponseSchema = z.object({ incident: incidentSchema });
 
 // ---- Scheduled maintenance and subscriptions (decision 0186) ------------------------------------------------
 
-
 /** An ISO 8601 date-time with its offset (what `Date.toISOString()` writes). */
 const isoDateTime = z.iso.datetime({ offset: true, error: 'Enter a date and time' });
 
 export const createMaintenanceBodySchema = z
   .object({
-    title: z.string({ error: 'Title is required' }).trim().min(3, 'Title must be at least 3 characters').max(120, 'Title must be at most 120 characters'),
+    title: z
+      .string({ error: 'Title is required' })
+      .trim()
+      .min(3, 'Title must be at least 3 characters')
+      .max(120, 'Title must be at most 120 characters'),
     description: multiline(
-      z.string({ error: 'Description is required' }).trim().min(3, 'Description must be at least 3 characters').max(2000, 'Description must be at most 2000 characters'),
+      z
+        .string({ error: 'Description is required' })
+        .trim()
+        .min(3, 'Description must be at least 3 characters')
+        .max(2000, 'Description must be at most 2000 characters'),
     ),
     startsAt: isoDateTime,
     endsAt: isoDateTime,
@@ -182,7 +193,10 @@ export const updateMaintenanceBodySchema = z
     startsAt: isoDateTime.optional(),
     endsAt: isoDateTime.optional(),
   })
-  .refine((v) => !v.startsAt || !v.endsAt || Date.parse(v.endsAt) > Date.parse(v.startsAt), { message: 'The end must be after the start', path: ['endsAt'] });
+  .refine((v) => !v.startsAt || !v.endsAt || Date.parse(v.endsAt) > Date.parse(v.startsAt), {
+    message: 'The end must be after the start',
+    path: ['endsAt'],
+  });
 export type UpdateMaintenanceBody = z.input<typeof updateMaintenanceBodySchema>;
 export const maintenanceIdParamsSchema = uuidParamsSchema('Unknown maintenance');
 export const maintenanceResponseSchema = z.object({ maintenance: maintenanceSchema });
@@ -198,6 +212,9 @@ export type SubscriptionTokenBody = z.infer<typeof subscriptionTokenBodySchema>;
  * Unsubscribing: the page's button sends `{ token }` as JSON; a mail client's RFC 8058 one-click POST
  * sends the form `List-Unsubscribe=One-Click` to the List-Unsubscribe URL, which carries the token.
  */
-export const unsubscribeStatusBodySchema = z.object({ token: subscriptionTokenSchema.optional(), 'List-Unsubscribe': z.literal('One-Click').optional() });
+export const unsubscribeStatusBodySchema = z.object({
+  token: subscriptionTokenSchema.optional(),
+  'List-Unsubscribe': z.literal('One-Click').optional(),
+});
 export const unsubscribeStatusQuerySchema = z.object({ token: subscriptionTokenSchema.optional() });
 export const subscriptionMessageResponseSchema = z.object({ message: z.string() });

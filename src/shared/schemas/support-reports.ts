@@ -11,7 +11,8 @@ export const SUPPORT_REPORT_CSV_PATH = '/api/staff/support/report.csv';
 export const SUPPORT_REPORT_MAX_DAYS = 366;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const isRealDate = (v: string) => DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
+const isRealDate = (v: string) =>
+  DATE.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && new Date(`${v}T00:00:00Z`).toISOString().startsWith(v);
 const DAY_MS = 86_400_000;
 
 /** Days from `from` to `to`, both included (1 when they are the same day). */
@@ -24,7 +25,10 @@ export const supportReportQuerySchema = z
     from: z.string({ error: 'Give a start date' }).refine(isRealDate, 'from must be a date (YYYY-MM-DD)'),
     to: z.string({ error: 'Give an end date' }).refine(isRealDate, 'to must be a date (YYYY-MM-DD)'),
   })
-  .refine((q) => !isRealDate(q.from) || !isRealDate(q.to) || q.from <= q.to, { message: 'The end date must not be before the start date', path: ['to'] })
+  .refine((q) => !isRealDate(q.from) || !isRealDate(q.to) || q.from <= q.to, {
+    message: 'The end date must not be before the start date',
+    path: ['to'],
+  })
   .refine((q) => !isRealDate(q.from) || !isRealDate(q.to) || q.from > q.to || reportRangeDays(q.from, q.to) <= SUPPORT_REPORT_MAX_DAYS, {
     message: `A report covers at most ${SUPPORT_REPORT_MAX_DAYS} days`,
     path: ['to'],
@@ -61,7 +65,9 @@ export const supportReportSchema = z
     sla: z.object({
       firstResponse: attainmentSchema,
       resolution: attainmentSchema,
-      byPriority: z.array(z.object({ priority: z.string(), tickets: z.number().int(), firstResponse: attainmentSchema, resolution: attainmentSchema })),
+      byPriority: z.array(
+        z.object({ priority: z.string(), tickets: z.number().int(), firstResponse: attainmentSchema, resolution: attainmentSchema }),
+      ),
     }),
     /** A ticket with two tags counts under each; `tag: null` is the untagged row. */
     byTag: z.array(z.object({ tag: z.string().nullable(), tickets: z.number().int() })),

@@ -62,7 +62,11 @@ export const ruleTriggerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('requester_message') }),
   z.object({
     type: z.literal('no_staff_reply'),
-    hours: z.number({ error: 'Hours must be a whole number' }).int('Hours must be a whole number').min(1, 'At least 1 business hour').max(NO_REPLY_HOURS_MAX, `At most ${NO_REPLY_HOURS_MAX} business hours`),
+    hours: z
+      .number({ error: 'Hours must be a whole number' })
+      .int('Hours must be a whole number')
+      .min(1, 'At least 1 business hour')
+      .max(NO_REPLY_HOURS_MAX, `At most ${NO_REPLY_HOURS_MAX} business hours`),
   }),
   /** Without `to`, any change of status. */
   z.object({ type: z.literal('status_changed'), to: ticketStatusSchema.optional() }),
@@ -71,7 +75,10 @@ export type RuleTriggerSpec = z.infer<typeof ruleTriggerSchema>;
 
 export const ruleConditionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('subject_contains'), text: z.string().trim().min(1, 'Text is required').max(100, 'At most 100 characters') }),
-  z.object({ type: z.literal('priority_in'), priorities: z.array(ticketPrioritySchema).min(1, 'Choose at least one priority').max(TICKET_PRIORITIES.length) }),
+  z.object({
+    type: z.literal('priority_in'),
+    priorities: z.array(ticketPrioritySchema).min(1, 'Choose at least one priority').max(TICKET_PRIORITIES.length),
+  }),
   z.object({ type: z.literal('requester_kind'), kind: z.enum(['user', 'guest']) }),
   z.object({ type: z.literal('has_tag'), tag: ticketTagSchema }),
   z.object({ type: z.literal('lacks_tag'), tag: ticketTagSchema }),
@@ -108,7 +115,11 @@ export const RULE_ACTION_LABELS: Record<RuleAction['type'], string> = {
 };
 
 export const ruleBodySchema = z.object({
-  name: z.string({ error: 'Name is required' }).trim().min(1, 'Name is required').max(RULE_NAME_MAX, `Name must be at most ${RULE_NAME_MAX} characters`),
+  name: z
+    .string({ error: 'Name is required' })
+    .trim()
+    .min(1, 'Name is required')
+    .max(RULE_NAME_MAX, `Name must be at most ${RULE_NAME_MAX} characters`),
   enabled: z.boolean().default(true),
   trigger: ruleTriggerSchema,
   conditions: z.array(ruleConditionSchema).max(RULE_CONDITIONS_MAX, `At most ${RULE_CONDITIONS_MAX} conditions`).default([]),
@@ -153,7 +164,11 @@ export const ruleRunListResponseSchema = z.object({ runs: z.array(ruleRunSchema)
 export const AUTO_CLOSE_DAYS_MAX = 365;
 export const autoCloseSettingsSchema = z.object({
   /** Close tickets resolved this many days ago that the requester did not answer; 0 = never. */
-  autoCloseDays: z.number({ error: 'Days must be a whole number' }).int('Days must be a whole number').min(0, 'At least 0 days').max(AUTO_CLOSE_DAYS_MAX, `At most ${AUTO_CLOSE_DAYS_MAX} days`),
+  autoCloseDays: z
+    .number({ error: 'Days must be a whole number' })
+    .int('Days must be a whole number')
+    .min(0, 'At least 0 days')
+    .max(AUTO_CLOSE_DAYS_MAX, `At most ${AUTO_CLOSE_DAYS_MAX} days`),
 });
 export type AutoCloseSettings = z.infer<typeof autoCloseSettingsSchema>;
 

@@ -38,7 +38,8 @@ export function isIanaZone(zone: string): boolean {
   }
 }
 
-const timeField = (label: string) => z.string({ error: `Enter the ${label} time` }).regex(HHMM, `Enter the ${label} time as HH:MM, e.g. 09:00`);
+const timeField = (label: string) =>
+  z.string({ error: `Enter the ${label} time` }).regex(HHMM, `Enter the ${label} time as HH:MM, e.g. 09:00`);
 
 export const slaCalendarSchema = z.object({
   timeZone: z
@@ -49,7 +50,9 @@ export const slaCalendarSchema = z.object({
     .refine(isIanaZone, 'Unknown time zone: use an IANA name such as Europe/Berlin'),
   /** ISO weekdays worked: 1 = Monday … 7 = Sunday. */
   days: z
-    .array(z.number({ error: 'A weekday is a number from 1 (Monday) to 7 (Sunday)' }).int().min(1).max(7), { error: 'Choose the working days' })
+    .array(z.number({ error: 'A weekday is a number from 1 (Monday) to 7 (Sunday)' }).int().min(1).max(7), {
+      error: 'Choose the working days',
+    })
     .min(1, 'Choose at least one working day')
     .max(7)
     .refine((d) => new Set(d).size === d.length, 'Each weekday once'),
@@ -59,16 +62,23 @@ export const slaCalendarSchema = z.object({
 export type SlaCalendar = z.infer<typeof slaCalendarSchema>;
 
 /** The body of PUT /staff/support/calendar: the window must hold some working time. */
-export const slaCalendarBodySchema = slaCalendarSchema.refine((c) => !HHMM.test(c.start) || !HHMM.test(c.end) || minutesOfDay(c.start) < minutesOfDay(c.end), {
-  message: 'The day must end after it starts: a calendar with no working time is refused',
-  path: ['end'],
-});
+export const slaCalendarBodySchema = slaCalendarSchema.refine(
+  (c) => !HHMM.test(c.start) || !HHMM.test(c.end) || minutesOfDay(c.start) < minutesOfDay(c.end),
+  {
+    message: 'The day must end after it starts: a calendar with no working time is refused',
+    path: ['end'],
+  },
+);
 export type SlaCalendarBody = z.infer<typeof slaCalendarBodySchema>;
 
 export const slaHolidaySchema = z.object({
   /** A local date in the calendar's zone. */
   day: z.iso.date({ error: 'Enter the date as YYYY-MM-DD' }),
-  name: z.string({ error: 'Name the holiday' }).trim().min(1, 'Name the holiday').max(HOLIDAY_NAME_MAX, `At most ${HOLIDAY_NAME_MAX} characters`),
+  name: z
+    .string({ error: 'Name the holiday' })
+    .trim()
+    .min(1, 'Name the holiday')
+    .max(HOLIDAY_NAME_MAX, `At most ${HOLIDAY_NAME_MAX} characters`),
 });
 export type SlaHoliday = z.infer<typeof slaHolidaySchema>;
 export const slaHolidayParamsSchema = z.object({ day: z.string().min(1).max(20) });

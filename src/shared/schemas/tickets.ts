@@ -45,14 +45,24 @@ export const mergeTicketBodySchema = z.object({ sourceId: uuidSchema });
 export const TICKET_RATING_COMMENT_MAX = 1000;
 /** The requester's rating of the answer, given once (decision 0190). */
 export const rateTicketBodySchema = z.object({
-  score: z.number({ error: 'Score must be a whole number from 1 to 5' }).int('Score must be a whole number from 1 to 5').min(1, 'Score must be a whole number from 1 to 5').max(5, 'Score must be a whole number from 1 to 5'),
-  comment: multiline(z.string().trim().max(TICKET_RATING_COMMENT_MAX, `Comment must be at most ${TICKET_RATING_COMMENT_MAX} characters`)).optional(),
+  score: z
+    .number({ error: 'Score must be a whole number from 1 to 5' })
+    .int('Score must be a whole number from 1 to 5')
+    .min(1, 'Score must be a whole number from 1 to 5')
+    .max(5, 'Score must be a whole number from 1 to 5'),
+  comment: multiline(
+    z.string().trim().max(TICKET_RATING_COMMENT_MAX, `Comment must be at most ${TICKET_RATING_COMMENT_MAX} characters`),
+  ).optional(),
 });
 export type RateTicketBody = z.infer<typeof rateTicketBodySchema>;
 
 export const CANNED_TITLE_MAX = 80;
 export const cannedReplyBodySchema = z.object({
-  title: z.string({ error: 'Title is required' }).trim().min(1, 'Title is required').max(CANNED_TITLE_MAX, `Title must be at most ${CANNED_TITLE_MAX} characters`),
+  title: z
+    .string({ error: 'Title is required' })
+    .trim()
+    .min(1, 'Title is required')
+    .max(CANNED_TITLE_MAX, `Title must be at most ${CANNED_TITLE_MAX} characters`),
   body: ticketMessageBodySchema,
 });
 export type CannedReplyBody = z.infer<typeof cannedReplyBodySchema>;

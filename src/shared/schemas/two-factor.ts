@@ -53,10 +53,7 @@ export const webauthnResponseSchema = z
  */
 export const stepUpFieldsSchema = z.object({
   twoFactorCode: emptyAsAbsent(
-    z
-      .string({ error: 'Enter a code from your authenticator app or a recovery code' })
-      .trim()
-      .max(64, 'That code is not valid'),
+    z.string({ error: 'Enter a code from your authenticator app or a recovery code' }).trim().max(64, 'That code is not valid'),
   ),
   twoFactorAssertion: webauthnResponseSchema.optional(),
 });
@@ -115,7 +112,11 @@ export const passkeySchema = z
   .object({ _id: z.string(), name: z.string(), createdAt: z.string(), lastUsedAt: z.string().nullable(), backedUp: z.boolean() })
   .meta({ id: 'Passkey' });
 export type Passkey = z.infer<typeof passkeySchema>;
-export const passkeyListResponseSchema = z.object({ passkeys: z.array(passkeySchema), available: z.boolean(), reason: z.string().nullable() });
+export const passkeyListResponseSchema = z.object({
+  passkeys: z.array(passkeySchema),
+  available: z.boolean(),
+  reason: z.string().nullable(),
+});
 export type PasskeyListResponse = z.infer<typeof passkeyListResponseSchema>;
 
 export const passkeyNameSchema = z
@@ -125,6 +126,13 @@ export const passkeyNameSchema = z
   .max(60, 'Use at most 60 characters');
 
 export const passkeyRegisterBodySchema = z.object({ name: passkeyNameSchema, response: webauthnResponseSchema });
+/**
+ * Adding a passkey gives a new way into the account, so asking for its options is a sensitive change: the
+ * current password, and the second factor when two-factor is on (decision 0205). The options' challenge is
+ * bound to the session that proved them.
+ */
+export const passkeyOptionsBodySchema = z.object({ currentPassword: currentPasswordSchema, ...STEP_UP_FIELDS });
+export type PasskeyOptionsBody = z.infer<typeof passkeyOptionsBodySchema>;
 export const passkeyLoginOptionsBodySchema = z.object({ challenge: challengeTokenSchema.optional() }).default({});
 export const passkeyLoginBodySchema = z.object({
   response: webauthnResponseSchema,
@@ -137,6 +145,7 @@ export const webauthnOptionsResponseSchema = z.object({ options: z.record(z.stri
 
 export const adminTwoFactorResetBodySchema = z.object({
   reason: z.string({ error: 'A reason is required' }).trim().min(3, 'Say why (at least 3 characters)').max(500),
+  ...STEP_UP_FIELDS,
 });
 
 /** Why passkeys cannot work at this address, or null when they can (browsers refuse bare IP addresses). */

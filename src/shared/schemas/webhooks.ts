@@ -6,7 +6,15 @@ import { STEP_UP_FIELDS } from './two-factor.js';
 // and the server share these shapes; docs/decisions/0080-outbound-webhooks.md explains the choices.
 
 /** What a user can subscribe to. */
-export const WEBHOOK_EVENTS = ['payment.finished', 'credits.changed', 'ticket.answered', 'exchange.finished', 'order.paid', 'order.fulfilled', 'order.refunded'] as const;
+export const WEBHOOK_EVENTS = [
+  'payment.finished',
+  'credits.changed',
+  'ticket.answered',
+  'exchange.finished',
+  'order.paid',
+  'order.fulfilled',
+  'order.refunded',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 /** Sent only by the Send test button; never subscribed to. */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

@@ -4,9 +4,7 @@ import { usePageMeta } from '#web/components/use-page-meta';
 /** A lazy page whose chunk could not be fetched (typically: a new version was deployed meanwhile). */
 function isChunkLoadError(error: unknown): boolean {
   const message = error instanceof Error ? error.message : String(error ?? '');
-  return /dynamically imported module|Importing a module script failed|error loading dynamically|Loading chunk/i.test(
-    message,
-  );
+  return /dynamically imported module|Importing a module script failed|error loading dynamically|Loading chunk/i.test(message);
 }
 
 interface ErrorFallbackProps {

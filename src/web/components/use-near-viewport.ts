@@ -15,9 +15,12 @@ export function useNearViewport(ref: RefObject<Element | null>, options: { margi
       setNear(true);
       return;
     }
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) setNear(true);
-    }, { rootMargin: margin });
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting)) setNear(true);
+      },
+      { rootMargin: margin },
+    );
     observer.observe(element);
     // A link to the anchor followed after the page loaded ("See how swaps work").
     const onHash = () => {

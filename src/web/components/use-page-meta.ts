@@ -1,8 +1,7 @@
 import { useEffect } from 'react';
 
 export const SITE_NAME = 'Olympus';
-export const DEFAULT_DESCRIPTION =
-  'Olympus: top up credits in crypto, swap coins and earn rewards, get support fast.';
+export const DEFAULT_DESCRIPTION = 'Olympus: top up credits in crypto, swap coins and earn rewards, get support fast.';
 
 function descriptionTag(): HTMLMetaElement {
   let tag = document.head.querySelector<HTMLMetaElement>('meta[name="description"]');

@@ -218,7 +218,9 @@ describe('API client after a 401', () => {
     storage.setToken(old);
     server.on('POST', '/api/refresh-token', { body: { token: fresh } });
     server.on('GET', '/api/things', (r) =>
-      r.headers.authorization === `Bearer ${fresh}` ? { body: { ok: true } } : { status: 401, body: { error: 'Session has ended', code: 'SESSION_ENDED' } },
+      r.headers.authorization === `Bearer ${fresh}`
+        ? { body: { ok: true } }
+        : { status: 401, body: { error: 'Session has ended', code: 'SESSION_ENDED' } },
     );
 
     await expect(api.get('/api/things')).resolves.toEqual({ ok: true });
@@ -289,7 +291,9 @@ describe('API client after a 401', () => {
     const fresh = makeToken({ expInSeconds: 7200 });
     storage.setToken(makeToken());
     server.on('POST', '/api/refresh-token', { delayMs: 50, body: { token: fresh } });
-    server.on('GET', '/api/things', (r) => (r.headers.authorization === `Bearer ${fresh}` ? { body: {} } : { status: 401, body: { error: 'x', code: 'x' } }));
+    server.on('GET', '/api/things', (r) =>
+      r.headers.authorization === `Bearer ${fresh}` ? { body: {} } : { status: 401, body: { error: 'x', code: 'x' } },
+    );
     await Promise.all([api.get('/api/things'), api.get('/api/things'), api.get('/api/things')]);
     expect(hits('/api/refresh-token')).toHaveLength(1);
   });

@@ -69,7 +69,14 @@ export const NETWORK_MESSAGE = 'No response from server. Please check your conne
 
 const REFRESH_PATH = '/api/refresh-token';
 /** docs/product.md#api: these paths carry neither Guest-ID nor Authorization (the sign-in steps of decision 0140 neither). */
-const NO_AUTH_PATHS = ['/api/login', '/api/register', '/api/csrf-token', '/api/login/2fa', '/api/login/passkey', '/api/login/passkey/options'];
+const NO_AUTH_PATHS = [
+  '/api/login',
+  '/api/register',
+  '/api/csrf-token',
+  '/api/login/2fa',
+  '/api/login/passkey',
+  '/api/login/passkey/options',
+];
 /** docs/product.md#roles: guest ticket calls never trigger a refresh. */
 const GUEST_TICKETS_PREFIX = '/api/tickets/guest/';
 
@@ -122,12 +129,7 @@ function isGuestSession(token: string | null): boolean {
 
 function mayRefreshFor(path: string, token: string | null): boolean {
   const pathname = pathnameOf(path);
-  return (
-    pathname !== REFRESH_PATH &&
-    !skipsAuthHeaders(path) &&
-    !pathname.includes(GUEST_TICKETS_PREFIX) &&
-    !isGuestSession(token)
-  );
+  return pathname !== REFRESH_PATH && !skipsAuthHeaders(path) && !pathname.includes(GUEST_TICKETS_PREFIX) && !isGuestSession(token);
 }
 
 function urlFor(path: string): string {
@@ -145,7 +147,13 @@ async function parseBody(response: Response): Promise<unknown> {
 }
 
 /** One HTTP exchange with the timeout; no auth logic. */
-async function send(method: string, path: string, body: unknown, options: RequestOptions, headers: Record<string, string>): Promise<Response> {
+async function send(
+  method: string,
+  path: string,
+  body: unknown,
+  options: RequestOptions,
+  headers: Record<string, string>,
+): Promise<Response> {
   const controller = new AbortController();
   let timedOut = false;
   const timer = setTimeout(() => {
@@ -155,7 +163,12 @@ async function send(method: string, path: string, body: unknown, options: Reques
   const onCallerAbort = () => controller.abort();
   options.signal?.addEventListener('abort', onCallerAbort, { once: true });
   try {
-    const init: RequestInit = { method, headers: { Accept: 'application/json', ...headers, ...options.headers }, credentials: 'include', signal: controller.signal };
+    const init: RequestInit = {
+      method,
+      headers: { Accept: 'application/json', ...headers, ...options.headers },
+      credentials: 'include',
+      signal: controller.signal,
+    };
     if (body instanceof Blob) {
       // A file upload: the body is the file's bytes (ticket attachments), read once here.
       init.body = new Uint8Array(await body.arrayBuffer());
@@ -177,9 +190,7 @@ async function send(method: string, path: string, body: unknown, options: Reques
 
 async function toError(response: Response): Promise<ApiError> {
   const data = (await parseBody(response)) as
-    | { error?: unknown; code?: unknown; details?: unknown; error_description?: unknown }
-    | string
-    | undefined;
+    { error?: unknown; code?: unknown; details?: unknown; error_description?: unknown } | string | undefined;
   if (data && typeof data === 'object') {
     const code = typeof data.code === 'string' ? data.code : ClientErrorCode.REQUEST_FAILED;
     if (typeof data.error === 'string') {
@@ -278,7 +289,12 @@ export async function openStream(path: string, signal: AbortSignal): Promise<Res
   if (token && mayRefreshFor(path, token) && isTokenExpired(token)) {
     await refreshAccessToken().catch(() => undefined);
   }
-  const response = await fetch(urlFor(path), { method: 'GET', headers: { Accept: 'text/event-stream', ...authHeaders(path) }, signal, credentials: 'include' });
+  const response = await fetch(urlFor(path), {
+    method: 'GET',
+    headers: { Accept: 'text/event-stream', ...authHeaders(path) },
+    signal,
+    credentials: 'include',
+  });
   if (!response.ok) throw await toError(response);
   return response;
 }

@@ -11,8 +11,7 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         // A 4xx will not change by asking again (not found, forbidden, bad input); network trouble may.
-        retry: (failureCount, error) =>
-          failureCount < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+        retry: (failureCount, error) => failureCount < 2 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
         refetchOnWindowFocus: false,
         staleTime: 5_000,
       },

@@ -2,12 +2,7 @@
  * The browser's session storage: local storage keys and cookies of docs/product.md#browser-state, #constants.
  * Every read and write of those keys goes through here, so the API client and the session store agree.
  */
-import {
-  REMEMBER_ME_LIFETIME_S,
-  SESSION_COOKIE_MAX_AGE_S,
-  STORAGE_KEYS,
-  TOKEN_COOKIE,
-} from '#shared/constants';
+import { REMEMBER_ME_LIFETIME_S, SESSION_COOKIE_MAX_AGE_S, STORAGE_KEYS, TOKEN_COOKIE } from '#shared/constants';
 import { readTokenClaims } from '#shared/token';
 import { setThemeChoice } from './theme';
 

@@ -20,15 +20,13 @@ export function routedApi(real: Api, routes: Record<string, RouteHandler>): Api 
     const source = pattern.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z]+/g, '([^/?]+)');
     return { method, regex: new RegExp(`^${source}(?:\\?.*)?$`), handler };
   });
-  const call =
-    (method: string, fallback: (path: string, body?: unknown) => Promise<unknown>) =>
-    async (path: string, body?: unknown) => {
-      for (const route of table) {
-        const match = route.method === method ? route.regex.exec(path) : null;
-        if (match) return route.handler(match.slice(1).map(decodeURIComponent), body);
-      }
-      return fallback(path, body);
-    };
+  const call = (method: string, fallback: (path: string, body?: unknown) => Promise<unknown>) => async (path: string, body?: unknown) => {
+    for (const route of table) {
+      const match = route.method === method ? route.regex.exec(path) : null;
+      if (match) return route.handler(match.slice(1).map(decodeURIComponent), body);
+    }
+    return fallback(path, body);
+  };
   return {
     get: call('GET', (path) => real.get(path)),
     post: call('POST', (path, body) => real.post(path, body)),

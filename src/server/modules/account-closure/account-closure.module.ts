@@ -14,12 +14,17 @@ export const ERASURE_JOB = 'accounts.erase-due';
  * "erase now", and the job that erases accounts whose 14 days are over.
  */
 export function registerAccountClosureModule(api: FastifyInstance, ctx: AppContext, auth: AuthService): AccountClosureService {
-  const erasure = { attachments: new AttachmentStore(ctx.config.attachmentsDir), exports: exportStore(ctx.config.attachmentsDir), webhookEvents: ctx.webhookEvents };
+  const erasure = {
+    attachments: new AttachmentStore(ctx.config.attachmentsDir),
+    exports: exportStore(ctx.config.attachmentsDir),
+    webhookEvents: ctx.webhookEvents,
+  };
   const service = new AccountClosureService({
     database: ctx.database,
     rateLimiter: ctx.rateLimiter,
     sessions: api.sessions,
     mail: ctx.mail,
+    notifications: ctx.notifications,
     auth,
     erasure,
   });

@@ -6,10 +6,12 @@ import {
   closureSummarySchema,
   eraseNowBodySchema,
   eraseNowResponseSchema,
+  latePaymentRefundedBodySchema,
+  latePaymentRefundSchema,
   pendingClosuresResponseSchema,
   restoreAccountBodySchema,
+  restoreAccountResponseSchema,
 } from '#shared/schemas/account-closure.js';
-import { authResponseSchema } from '#shared/schemas/auth.js';
 import { errorResponses, uuidParamsSchema } from '#shared/schemas/common.js';
 import { requireUserId } from '#server/modules/auth/auth.plugin.js';
 import { requestMeta } from '#server/modules/auth/request-meta.js';
@@ -26,7 +28,12 @@ export function registerAccountClosureRoutes(app: FastifyInstance, service: Acco
     '/users/me/closure',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'What closing my account would forfeit: balance and pending orders', security, response: { 200: closureSummarySchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'What closing my account would forfeit: balance, ad campaigns’ reserve, pending orders',
+        security,
+        response: { 200: closureSummarySchema, ...errorResponses },
+      },
     },
     async (request) => service.summary(requireUserId(request)),
   );
@@ -51,14 +58,15 @@ export function registerAccountClosureRoutes(app: FastifyInstance, service: Acco
     {
       schema: {
         tags,
-        summary: 'Restore a closing account before its erasure and sign in (credentials, and a code when two-factor is on)',
+        summary:
+          'Restore a closing account before its erasure and sign in; says what came back and what to redo (credentials, and a code when two-factor is on)',
         body: restoreAccountBodySchema,
-        response: { 200: authResponseSchema, ...errorResponses },
+        response: { 200: restoreAccountResponseSchema, ...errorResponses },
       },
     },
     async (request) => {
-      const { user, token } = await service.restore(request.body, requestMeta(request));
-      return { user: toUserDto(user), token };
+      const { user, token, restored } = await service.restore(request.body, requestMeta(request));
+      return { user: toUserDto(user), token, restored };
     },
   );
 
@@ -66,15 +74,38 @@ export function registerAccountClosureRoutes(app: FastifyInstance, service: Acco
     '/admin/account-closures',
     {
       config: { auth: 'staff' },
-      schema: { tags, summary: 'Accounts closing and not yet erased', security, response: { 200: pendingClosuresResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Accounts closing and not yet erased, and payments that finished after an erasure, waiting for a refund',
+        security,
+        response: { 200: pendingClosuresResponseSchema, ...errorResponses },
+      },
     },
-    async () => ({ closures: await service.pending() }),
+    async () => ({ closures: await service.pending(), latePayments: await service.latePayments() }),
+  );
+
+  api.post(
+    '/admin/account-closures/late-payments/:id/refunded',
+    {
+      // Records money sent back outside Olympus (docs/decisions/0305): no balance moves; audit-logged.
+      config: { auth: 'admin', audited: true },
+      schema: {
+        tags,
+        summary: 'Record that a payment which finished after its account was erased was sent back to its sender (audit-logged)',
+        security,
+        params: uuidParamsSchema('Unknown late payment'),
+        body: latePaymentRefundedBodySchema,
+        response: { 200: latePaymentRefundSchema, ...errorResponses },
+      },
+    },
+    async (request) => service.markLatePaymentRefunded({ id: requireUserId(request) }, request.params.id, request.body.note),
   );
 
   api.post(
     '/admin/account-closures/:id/erase',
     {
-      config: { auth: 'admin', audited: true },
+      // Cannot be undone: the admin's second factor (docs/security.md#staff-powers).
+      config: { auth: 'admin', audited: true, stepUp: true },
       schema: {
         tags,
         summary: 'Erase a closing account now, at its owner’s request (the username typed again; audit-logged)',

@@ -18,7 +18,13 @@ import {
 } from '#server/modules/notifications/notifications.tables.js';
 import { dataExports } from '#server/modules/privacy/privacy.tables.js';
 import { ticketAttachments, ticketMessages, tickets } from '#server/modules/tickets/tickets.tables.js';
-import { loginChallenges, passkeys, twoFactor, twoFactorRecoveryCodes, webauthnChallenges } from '#server/modules/two-factor/two-factor.tables.js';
+import {
+  loginChallenges,
+  passkeys,
+  twoFactor,
+  twoFactorRecoveryCodes,
+  webauthnChallenges,
+} from '#server/modules/two-factor/two-factor.tables.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 import { users, type UserRow } from '#server/modules/users/users.tables.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
@@ -141,7 +147,10 @@ export const ERASURE_STEPS: ErasureStep[] = [
     // Copies of the person's data: the files first (a missing file is not an error), then the rows.
     name: 'data-exports',
     async run({ tx, user, exports }) {
-      const rows = await tx.select({ id: dataExports.id, storageKey: dataExports.storageKey }).from(dataExports).where(eq(dataExports.userId, user.id));
+      const rows = await tx
+        .select({ id: dataExports.id, storageKey: dataExports.storageKey })
+        .from(dataExports)
+        .where(eq(dataExports.userId, user.id));
       for (const row of rows) if (row.storageKey) await exports.remove(row.storageKey);
       await tx.delete(dataExports).where(eq(dataExports.userId, user.id));
     },
@@ -158,7 +167,13 @@ export const ERASURE_STEPS: ErasureStep[] = [
         .innerJoin(tickets, eq(tickets.id, ticketAttachments.ticketId))
         .where(and(eq(ticketMessages.author, 'requester'), eq(tickets.userId, user.id)));
       for (const row of rows) await attachments.remove(row.storageKey);
-      if (rows.length > 0) await tx.delete(ticketAttachments).where(inArray(ticketAttachments.id, rows.map((r) => r.id)));
+      if (rows.length > 0)
+        await tx.delete(ticketAttachments).where(
+          inArray(
+            ticketAttachments.id,
+            rows.map((r) => r.id),
+          ),
+        );
     },
   },
   {
@@ -202,7 +217,8 @@ export interface ErasureDeps {
 }
 
 /** Whether the account is closing and its erasure time has come, by the database's clock (every instance agrees). */
-const dueSql = sql<boolean>`(${users.erasureAt} IS NOT NULL AND ${users.erasedAt} IS NULL AND ${users.erasureAt} <= now())`;
+// A held closure (a payment finished while closing, decision 0305) is not due: it waits for the person.
+const dueSql = sql<boolean>`(${users.erasureAt} IS NOT NULL AND ${users.erasedAt} IS NULL AND ${users.closureHeldAt} IS NULL AND ${users.erasureAt} <= now())`;
 
 /**
  * Erases one account whose erasure time has come. Each step re-checks, under a lock on the user's row,
@@ -218,11 +234,7 @@ export async function eraseAccount(deps: ErasureDeps, userId: string): Promise<E
   for (const step of deps.steps ?? ERASURE_STEPS) {
     const ran = await db.transaction(async (tx) => {
       // Asked of the database's own clock, under the lock, so a restore that committed first is seen.
-      const [row] = await tx
-        .select({ due: dueSql })
-        .from(users)
-        .where(eq(users.id, userId))
-        .for('update');
+      const [row] = await tx.select({ due: dueSql }).from(users).where(eq(users.id, userId)).for('update');
       if (!row?.due) return false;
       await step.run({ tx, user, attachments: deps.attachments, exports: deps.exports, webhookEvents: deps.webhookEvents });
       return true;
@@ -235,11 +247,6 @@ export async function eraseAccount(deps: ErasureDeps, userId: string): Promise<E
 
 /** Accounts whose erasure time has come (oldest first), for the job. */
 export async function dueErasures(database: Database, limit = 20): Promise<string[]> {
-  const rows = await database.db
-    .select({ id: users.id })
-    .from(users)
-    .where(sql`${users.erasureAt} IS NOT NULL AND ${users.erasedAt} IS NULL AND ${users.erasureAt} <= now()`)
-    .orderBy(users.erasureAt)
-    .limit(limit);
+  const rows = await database.db.select({ id: users.id }).from(users).where(dueSql).orderBy(users.erasureAt).limit(limit);
   return rows.map((r) => r.id);
 }

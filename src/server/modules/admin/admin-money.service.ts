@@ -13,7 +13,6 @@ import { findUserById } from '#server/modules/users/users.service.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 
-
 async function usernames(db: DbOrTx, ids: Array<string | null>): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((x): x is string => Boolean(x)))];
   if (!wanted.length) return new Map();
@@ -81,9 +80,18 @@ export class AdminMoneyService {
       userFilter(payments.userId, q.user),
       ...dateRange(payments.createdAt, q),
     );
-    const rows = await db.select().from(payments).where(where).orderBy(desc(payments.createdAt), desc(payments.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
+    const rows = await db
+      .select()
+      .from(payments)
+      .where(where)
+      .orderBy(desc(payments.createdAt), desc(payments.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize);
     const [total] = await db.select({ n: count() }).from(payments).where(where);
-    const names = await usernames(db, rows.map((r) => r.userId));
+    const names = await usernames(
+      db,
+      rows.map((r) => r.userId),
+    );
     return {
       payments: rows.map((r) => ({
         ...toPaymentDto(r),
@@ -104,7 +112,11 @@ export class AdminMoneyService {
     const events = await db.select().from(paymentEvents).where(eq(paymentEvents.paymentId, row.id)).orderBy(asc(paymentEvents.createdAt));
     const names = await usernames(db, [row.userId]);
     return {
-      payment: { ...toPaymentDto(row), owner: { userId: row.userId, username: names.get(row.userId) ?? null, guestId: null }, providerData: row.providerData ?? null },
+      payment: {
+        ...toPaymentDto(row),
+        owner: { userId: row.userId, username: names.get(row.userId) ?? null, guestId: null },
+        providerData: row.providerData ?? null,
+      },
       events: events.map((e) => ({
         _id: e.id,
         source: e.source,
@@ -142,9 +154,18 @@ export class AdminMoneyService {
       q.user ? or(userFilter(exchanges.userId, q.user), eq(exchanges.guestId, q.user)) : undefined,
       ...dateRange(exchanges.createdAt, q),
     );
-    const rows = await db.select().from(exchanges).where(where).orderBy(desc(exchanges.createdAt), desc(exchanges.id)).limit(q.pageSize).offset((q.page - 1) * q.pageSize);
+    const rows = await db
+      .select()
+      .from(exchanges)
+      .where(where)
+      .orderBy(desc(exchanges.createdAt), desc(exchanges.id))
+      .limit(q.pageSize)
+      .offset((q.page - 1) * q.pageSize);
     const [total] = await db.select({ n: count() }).from(exchanges).where(where);
-    const names = await usernames(db, rows.map((r) => r.userId));
+    const names = await usernames(
+      db,
+      rows.map((r) => r.userId),
+    );
     return {
       exchanges: rows.map((r) => ({
         ...toExchangeDto(r),

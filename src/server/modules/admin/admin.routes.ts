@@ -31,13 +31,31 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext, admin
 
   api.get(
     '/admin/users',
-    { config: { auth: 'staff' }, schema: { tags, summary: 'Search users', security, querystring: adminUserListQuerySchema, response: { 200: adminUserListResponseSchema, ...errorResponses } } },
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags,
+        summary: 'Search users',
+        security,
+        querystring: adminUserListQuerySchema,
+        response: { 200: adminUserListResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => admin.searchUsers(request.query),
   );
 
   api.get(
     '/admin/users/:id',
-    { config: { auth: 'staff' }, schema: { tags, summary: 'A user with sessions and counts', security, params: idParamsSchema, response: { 200: adminUserDetailResponseSchema, ...errorResponses } } },
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags,
+        summary: 'A user with sessions and counts',
+        security,
+        params: idParamsSchema,
+        response: { 200: adminUserDetailResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => admin.userDetail(request.params.id),
   );
 
@@ -72,21 +90,55 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext, admin
 
   api.put(
     '/admin/users/:id/role',
-    { config: { auth: 'admin', audited: true }, schema: { tags, summary: 'Change role and subroles', security, params: idParamsSchema, body: roleChangeBodySchema, response: { 200: z.object({ user: adminUserSchema }), ...errorResponses } } },
+    {
+      config: { auth: 'admin', audited: true, stepUp: true },
+      schema: {
+        tags,
+        summary: "Change role and subroles (the admin's second factor in the body)",
+        security,
+        params: idParamsSchema,
+        body: roleChangeBodySchema,
+        response: { 200: z.object({ user: adminUserSchema }), ...errorResponses },
+      },
+    },
     async (request) => ({ user: await admin.changeRole(await admin.actor(request.auth!.userId!), request.params.id, request.body) }),
   );
 
   api.put(
     '/admin/users/:id/disabled',
-    { config: { auth: 'admin', audited: true }, schema: { tags, summary: 'Disable (ending every session) or re-enable an account', security, params: idParamsSchema, body: disableBodySchema, response: { 200: z.object({ user: adminUserSchema }), ...errorResponses } } },
+    {
+      config: { auth: 'admin', audited: true },
+      schema: {
+        tags,
+        summary: 'Disable (ending every session) or re-enable an account',
+        security,
+        params: idParamsSchema,
+        body: disableBodySchema,
+        response: { 200: z.object({ user: adminUserSchema }), ...errorResponses },
+      },
+    },
     async (request) => ({
-      user: await admin.setDisabled(await admin.actor(request.auth!.userId!), request.params.id, request.body.disabled, request.body.reason),
+      user: await admin.setDisabled(
+        await admin.actor(request.auth!.userId!),
+        request.params.id,
+        request.body.disabled,
+        request.body.reason,
+      ),
     }),
   );
 
   api.get(
     '/admin/audit',
-    { config: { auth: 'staff' }, schema: { tags, summary: 'The audit log, newest first', security, querystring: auditListQuerySchema, response: { 200: auditListResponseSchema, ...errorResponses } } },
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags,
+        summary: 'The audit log, newest first',
+        security,
+        querystring: auditListQuerySchema,
+        response: { 200: auditListResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => {
       const { entries, total } = await listAudit(ctx.database.db, request.query);
       return { entries, total, page: request.query.page, pageSize: request.query.pageSize };
@@ -95,8 +147,16 @@ export function registerAdminRoutes(app: FastifyInstance, ctx: AppContext, admin
 
   api.get(
     '/admin/overview',
-    { config: { auth: 'staff' }, schema: { tags, summary: 'Sign-ups, deposits, credits and tickets per day', security, querystring: overviewQuerySchema, response: { 200: overviewResponseSchema, ...errorResponses } } },
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags,
+        summary: 'Sign-ups, deposits, credits and tickets per day',
+        security,
+        querystring: overviewQuerySchema,
+        response: { 200: overviewResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => admin.overview(request.query.days),
   );
-
 }

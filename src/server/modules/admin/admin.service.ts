@@ -132,7 +132,11 @@ export class AdminService {
       const [row] = await tx
         .update(users)
         // Disabling also voids the account's outstanding one-time links (decision 0200).
-        .set({ disabledAt: disabled ? (target.disabledAt ?? new Date()) : null, updatedAt: sql`now()`, ...(disabled ? voidAccountLinks() : {}) })
+        .set({
+          disabledAt: disabled ? (target.disabledAt ?? new Date()) : null,
+          updatedAt: sql`now()`,
+          ...(disabled ? voidAccountLinks() : {}),
+        })
         .where(eq(users.id, target.id))
         .returning();
       let ended: string[] = [];
@@ -177,7 +181,10 @@ export class AdminService {
       FROM d ORDER BY d.day
     `);
     const [[open], [total]] = await Promise.all([
-      this.db.select({ n: count() }).from(tickets).where(sql`${tickets.status} in ('open', 'pending')`),
+      this.db
+        .select({ n: count() })
+        .from(tickets)
+        .where(sql`${tickets.status} in ('open', 'pending')`),
       this.db.select({ n: count() }).from(users),
     ]);
     return {

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
 import { registerAdRoutes } from './ads.routes.js';
+import { AdImageStore, httpImageFetcher, type AdImageFetcher } from './ad-images.js';
 import { AdsService } from './ads.service.js';
 import { registerCampaignRoutes } from './campaigns.routes.js';
 import { CampaignsService } from './campaigns.service.js';
@@ -12,9 +13,15 @@ export const END_CAMPAIGNS_JOB = 'ads.end-campaigns';
  * routes, and the job that ends campaigns past their dates or out of budget and refunds what is left.
  * Answers the services; `campaigns.endCampaignsOfUser(tx, userId)` is for closing an account.
  */
-export function registerAdsModule(api: FastifyInstance, ctx: AppContext): { ads: AdsService; campaigns: CampaignsService } {
-  const service = new AdsService(ctx.database.db, ctx.config.jwtSecret);
-  const campaigns = new CampaignsService(ctx.database.db, ctx.webhookEvents);
+export function registerAdsModule(
+  api: FastifyInstance,
+  ctx: AppContext,
+  options: { imageFetcher?: AdImageFetcher } = {},
+): { ads: AdsService; campaigns: CampaignsService } {
+  // Approved images are fetched with the webhooks' outbound-request safety (docs/decisions/0303).
+  const images = new AdImageStore(options.imageFetcher ?? httpImageFetcher({ allowPrivate: ctx.config.webhooks.allowPrivateTargets }));
+  const service = new AdsService(ctx.database.db, ctx.config.jwtSecret, images);
+  const campaigns = new CampaignsService(ctx.database.db, ctx.webhookEvents, images);
   registerAdRoutes(api, ctx, service);
   registerCampaignRoutes(api, ctx, campaigns);
   ctx.jobs.define({

@@ -13,14 +13,16 @@ import {
 import type { z } from 'zod';
 import type { Db } from '#server/db/client.js';
 import { badRequest, notFound } from '#server/errors.js';
+import { parseIPv4, parseIPv6 } from '#server/modules/webhooks/address-policy.js';
 import { ads, type AdRow } from './ads.tables.js';
-import { ImpressionBatcher, viewerCountToday } from './impression-batcher.js';
+import { adImagePath, type AdImageStore } from './ad-images.js';
+import { ImpressionBatcher, servedCountToday, SPENT_TODAY } from './impression-batcher.js';
 import { ServeBatcher } from './serve-batcher.js';
 
 type CreateAd = z.output<typeof createAdBodySchema>;
 export type UpdateAd = Partial<CreateAd>;
 
-/** Who saw or clicked an ad, as a stable key: the account, the guest, or a keyed hash of the device. */
+/** Who saw or clicked an ad, as a stable key: the account, the guest, or a keyed hash of the network address. */
 export interface Viewer {
   userId: string | null;
   guestId: string | null;
@@ -45,14 +47,37 @@ export const CAMPAIGN_RUNNING = sql.raw(
 export const isLive = sql`(${ads.active} AND ${ads.reviewStatus} = 'approved' AND (${ads.startsAt} IS NULL OR ${ads.startsAt} <= now()) AND (${ads.endsAt} IS NULL OR ${ads.endsAt} > now())
   AND (${ads.campaignId} IS NULL OR EXISTS (SELECT 1 FROM ad_campaigns c WHERE c.id = ${ads.campaignId} AND ${CAMPAIGN_RUNNING})))`;
 
+/**
+ * Where a click on an ad may go (docs/decisions/0302): the target staff last approved, unless the
+ * creative was rejected since; null (404) for a creative never approved.
+ */
+const REDIRECT_TARGET = sql`(CASE WHEN ${ads.reviewStatus} = 'rejected' THEN NULL ELSE ${ads.approvedTargetUrl} END)`;
+
 /** Today's UTC day, as the campaign tables key it. */
 export const TODAY = sql.raw(`((now() AT TIME ZONE 'UTC')::date)`);
+
+/**
+ * The network a request comes from, as the paid limits count it (docs/decisions/0302): an IPv4 address
+ * (also when it arrives IPv4-mapped), or the /64 of an IPv6 address (one subscriber's whole network: a
+ * device picks a new address in it at will). Anything else is kept as it is.
+ */
+export function networkOf(ip: string): string {
+  if (parseIPv4(ip) !== null) return ip;
+  const g = parseIPv6(ip);
+  if (!g) return ip;
+  if (g.slice(0, 5).every((x) => x === 0) && g[5] === 0xffff) return `${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`;
+  return `${g
+    .slice(0, 4)
+    .map((x) => x.toString(16))
+    .join(':')}::/64`;
+}
 
 /**
  * Known robots by user agent (crawlers, link previews, command-line clients): their impressions and
  * clicks are never counted or charged; on a campaign's creative they are tallied as invalid traffic.
  */
-const BOT_USER_AGENT = /bot\b|bot\/|crawl|spider|slurp|bingpreview|facebookexternalhit|embedly|quora link preview|python-requests|python-urllib|curl\/|wget\/|libwww|httpie|scrapy|phantomjs|lighthouse/i;
+const BOT_USER_AGENT =
+  /bot\b|bot\/|crawl|spider|slurp|bingpreview|facebookexternalhit|embedly|quora link preview|python-requests|python-urllib|curl\/|wget\/|libwww|httpie|scrapy|phantomjs|lighthouse/i;
 
 export function isBotUserAgent(userAgent: string): boolean {
   return userAgent === '' ? false : BOT_USER_AGENT.test(userAgent);
@@ -79,9 +104,10 @@ export function toPublicAd(row: AdRow): PublicAd {
     kind: row.kind as PublicAd['kind'],
     title: row.title,
     body: row.body,
-    imageUrl: row.imageUrl,
+    // Our copy, taken at approval (docs/decisions/0303): never the advertiser's address.
+    imageUrl: row.approvedImageId ? adImagePath(row.approvedImageId) : null,
     imageAlt: row.imageAlt,
-    displayHost: hostOf(row.targetUrl),
+    displayHost: hostOf(row.approvedTargetUrl ?? row.targetUrl),
     clickUrl: `/api/ads/${row.id}/click`,
   };
 }
@@ -113,8 +139,9 @@ export class AdsService {
 
   constructor(
     private readonly db: Db,
-    /** Server-side secret; anonymous viewers are keyed by an HMAC of IP and user agent under a key derived from it. */
+    /** Server-side secret; anonymous viewers and network addresses are keyed by an HMAC under a key derived from it. */
     secret: Uint8Array,
+    private readonly images: AdImageStore,
   ) {
     // A dedicated key, so the hash reveals nothing about the signing secret it is derived from.
     this.viewerHashKey = createHmac('sha256', Buffer.from(secret)).update('olympus/ad-viewer/v1').digest();
@@ -122,12 +149,39 @@ export class AdsService {
     this.serves = new ServeBatcher(db);
   }
 
-  /** `u:`, `g:` or `h:` (a keyed hash: the raw IP is never stored, and the hash cannot be reversed without the key). */
+  /**
+   * `u:`, `g:` or `h:` (a keyed hash of the network address: the raw IP is never stored, and the hash
+   * cannot be reversed without the key). The user agent is not part of it: it is whatever the client
+   * says, and rotating it made every request a new viewer (docs/decisions/0302).
+   */
   viewerKey(viewer: Viewer): string {
     if (viewer.userId) return `u:${viewer.userId}`;
     if (viewer.guestId) return `g:${viewer.guestId}`;
-    const digest = createHmac('sha256', this.viewerHashKey).update(`${viewer.ip}\n${viewer.userAgent}`).digest('base64url');
-    return `h:${digest}`;
+    return `h:${this.networkDigest(viewer.ip)}`;
+  }
+
+  /** `a:` and a keyed hash of the viewer's network (networkOf): what the paid limits per address count. */
+  addressKey(viewer: Viewer): string {
+    return `a:${this.networkDigest(viewer.ip)}`;
+  }
+
+  private networkDigest(ip: string): string {
+    return createHmac('sha256', this.viewerHashKey).update(networkOf(ip)).digest('base64url');
+  }
+
+  /**
+   * Whether a guest session is old enough to be a paid viewer (docs/decisions/0302): a guest costs one
+   * request to make, so a guest minted minutes ago is served house ads only.
+   */
+  async guestIsPaidViewer(sessionId: string, minAgeMs: number): Promise<boolean> {
+    const result = await this.db.execute<{ old: boolean }>(sql`
+      SELECT created_at <= now() - make_interval(secs => ${minAgeMs / 1000}) AS old FROM sessions WHERE id = ${sessionId}`);
+    return Boolean(result.rows[0]?.old);
+  }
+
+  /** An approved ad image (our copy), or null when no ad uses it. */
+  image(id: string) {
+    return this.images.read(this.db, id);
   }
 
   /**
@@ -141,19 +195,29 @@ export class AdsService {
    */
   async pickForPlacement(placement: AdPlacement, viewerKey: string | null = null, bot = false): Promise<PublicAd | null> {
     if (viewerKey !== null && !bot) {
-      const paid = await this.db.execute<{ id: string; campaign_id: string; kind: string; title: string; body: string; image_url: string | null; image_alt: string; target_url: string }>(sql`
+      const paid = await this.db.execute<{
+        id: string;
+        campaign_id: string;
+        kind: string;
+        title: string;
+        body: string;
+        image_id: string | null;
+        image_alt: string;
+        target_url: string;
+      }>(sql`
         WITH eligible AS MATERIALIZED (
           -- The running campaigns on this placement that pacing and the viewer's cap still allow, each
           -- checked once: as one join with the creatives, the planner checked pacing and the cap for every
           -- pair of creative and campaign (docs/performance.md).
+          -- The cap counts what this viewer was served today, not what was charged (docs/decisions/0302).
           SELECT c.id, c.house FROM ad_campaigns c
           WHERE ${placement} = ANY (c.placements) AND ${CAMPAIGN_RUNNING}
-            AND (c.daily_budget_cents IS NULL OR coalesce((SELECT sum(d.spend_millicents) FROM ad_campaign_days d WHERE d.campaign_id = c.id AND d.day = ${TODAY}), 0)
+            AND (c.daily_budget_cents IS NULL OR ${SPENT_TODAY}
               < c.daily_budget_cents * 1000 * LEAST(1.0, (extract(epoch FROM (now() AT TIME ZONE 'UTC') - date_trunc('day', now() AT TIME ZONE 'UTC')) + ${AD_PACING_HEAD_START_SECONDS}) / 86400.0))
-            AND (c.frequency_cap IS NULL OR ${viewerCountToday(sql`c.id`, viewerKey)} < c.frequency_cap)
+            AND (c.frequency_cap IS NULL OR ${servedCountToday(sql`c.id`, viewerKey)} < c.frequency_cap)
         )
         SELECT ${ads.id} AS id, ${ads.campaignId} AS campaign_id, ${ads.kind} AS kind, ${ads.title} AS title, ${ads.body} AS body,
-          ${ads.imageUrl} AS image_url, ${ads.imageAlt} AS image_alt, ${ads.targetUrl} AS target_url
+          ${ads.approvedImageId} AS image_id, ${ads.imageAlt} AS image_alt, ${ads.approvedTargetUrl} AS target_url
         FROM eligible c JOIN ${ads} ON ${ads.campaignId} = c.id
         WHERE ${isLive}
         ORDER BY c.house, random()
@@ -168,7 +232,7 @@ export class AdsService {
           kind: row.kind as PublicAd['kind'],
           title: row.title,
           body: row.body,
-          imageUrl: row.image_url,
+          imageUrl: row.image_id ? adImagePath(row.image_id) : null,
           imageAlt: row.image_alt,
           displayHost: hostOf(row.target_url),
           clickUrl: `/api/ads/${row.id}/click`,
@@ -191,22 +255,31 @@ export class AdsService {
    * statement for all the impressions that arrive while the previous batch is written), answered once
    * its batch has committed. Answers whether it counted.
    */
-  async recordImpression(adId: string, viewerKey: string, bot = false): Promise<boolean> {
-    const outcome = await this.impressions.record(adId, viewerKey, bot);
+  async recordImpression(adId: string, viewerKey: string, bot = false, addressKey = viewerKey): Promise<boolean> {
+    const outcome = await this.impressions.record(adId, viewerKey, bot, addressKey);
     if (!outcome.exists) throw notFound('Ad not found');
     return outcome.recorded;
   }
 
   /**
-   * Records a click (any ad that exists; only live ones count) and answers the stored target, the only
-   * place we redirect to. A click on a CPC campaign's creative is charged once per viewer and creative
-   * per window, and only when that creative was served to this viewer: one atomic draw from what is left.
+   * Records a click and answers where it goes: the target staff last approved, the only place we ever
+   * redirect to (docs/decisions/0302). A creative never approved, or rejected, has none: 404, like an ad
+   * that does not exist, so our origin never redirects to an address nobody reviewed. An approved
+   * creative of a stopped or ended campaign, or one edited and waiting for review, still goes to its
+   * last approved target (the visitor saw that ad), but only a live ad's click counts.
+   *
+   * A click on a CPC campaign's creative is charged when all of these hold, in one statement: it was
+   * served to this viewer within the window; this viewer has no charged click of it in the window; no
+   * charged unit of it came from this network address in the window (`ad_address_charges`); what is
+   * left pays for it; and today's spend plus this click stays within the daily budget. The last two are
+   * checked on the campaign's row under the lock the draw takes, so parallel clicks never overspend
+   * either budget; a click past them still redirects.
    */
-  async recordClick(adId: string, viewerKey: string): Promise<{ targetUrl: string; counted: boolean }> {
+  async recordClick(adId: string, viewerKey: string, addressKey = viewerKey): Promise<{ targetUrl: string; counted: boolean }> {
     const window = sql`make_interval(secs => ${WINDOW_SECONDS})`;
-    const result = await this.db.execute<{ target_url: string; counted: boolean }>(sql`
+    const result = await this.db.execute<{ target_url: string | null; counted: boolean }>(sql`
       WITH ad AS (
-        SELECT ${ads.id} AS id, ${ads.targetUrl} AS target_url, ${ads.campaignId} AS campaign_id, ${isLive} AS live FROM ${ads} WHERE ${ads.id} = ${adId}
+        SELECT ${ads.id} AS id, ${REDIRECT_TARGET} AS target_url, ${ads.campaignId} AS campaign_id, ${isLive} AS live FROM ${ads} WHERE ${ads.id} = ${adId}
       ), click AS (
         INSERT INTO ad_clicks (ad_id, viewer_key) SELECT id, ${viewerKey} FROM ad WHERE live RETURNING ad_id
       ), paid_gate AS (
@@ -216,9 +289,18 @@ export class AdsService {
         ON CONFLICT (ad_id, viewer_key) DO UPDATE SET last_charged_at = excluded.last_charged_at
           WHERE p.last_charged_at <= excluded.last_charged_at - ${window}
         RETURNING p.ad_id
+      ), address_gate AS (
+        INSERT INTO ad_address_charges AS g (ad_id, address_key, last_charged_at)
+        SELECT ad_id, ${addressKey}, now() FROM paid_gate
+        ON CONFLICT (ad_id, address_key) DO UPDATE SET last_charged_at = excluded.last_charged_at
+          WHERE g.last_charged_at <= excluded.last_charged_at - ${window}
+        RETURNING g.ad_id
       ), draw AS (
-        UPDATE ad_campaigns c SET remaining_millicents = c.remaining_millicents - c.unit_millicents, last_draw_units = 1
-        FROM ad WHERE c.id = ad.campaign_id AND EXISTS (SELECT 1 FROM paid_gate) AND (c.remaining_millicents IS NULL OR c.remaining_millicents >= c.unit_millicents)
+        UPDATE ad_campaigns c SET remaining_millicents = c.remaining_millicents - c.unit_millicents, last_draw_units = 1,
+          spend_today_millicents = ${SPENT_TODAY} + c.unit_millicents, spend_day = ${TODAY}
+        FROM ad WHERE c.id = ad.campaign_id AND EXISTS (SELECT 1 FROM address_gate)
+          AND (c.remaining_millicents IS NULL OR c.remaining_millicents >= c.unit_millicents)
+          AND (c.daily_budget_cents IS NULL OR ${SPENT_TODAY} + c.unit_millicents <= c.daily_budget_cents * 1000)
         RETURNING c.unit_millicents
       ), days AS (
         INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, clicks, spend_millicents)
@@ -228,15 +310,20 @@ export class AdsService {
       SELECT target_url, EXISTS (SELECT 1 FROM click) AS counted FROM ad
     `);
     const row = result.rows[0];
-    if (!row) throw notFound('Ad not found');
+    if (!row?.target_url) throw notFound('Ad not found');
     return { targetUrl: row.target_url, counted: row.counted };
   }
 
-  /** The stored target of an existing ad, without counting (for clicks over the rate limit). */
+  /** Where a click on an ad goes, without counting (for clicks over the rate limit and robots): the same rule as recordClick. */
   async targetOf(adId: string): Promise<{ targetUrl: string }> {
-    const rows = await this.db.select({ targetUrl: ads.targetUrl }).from(ads).where(eq(ads.id, adId)).limit(1);
-    if (!rows[0]) throw notFound('Ad not found');
-    return rows[0];
+    const rows = await this.db
+      .select({ targetUrl: sql<string | null>`${REDIRECT_TARGET}` })
+      .from(ads)
+      .where(eq(ads.id, adId))
+      .limit(1);
+    const targetUrl = rows[0]?.targetUrl;
+    if (!targetUrl) throw notFound('Ad not found');
+    return { targetUrl };
   }
 
   // ---- Staff ------------------------------------------------------------------------------------------
@@ -252,13 +339,22 @@ export class AdsService {
 
   private async getStaffAd(id: string): Promise<StaffAd> {
     // House ads only: a campaign's creatives change through their campaign and staff review.
-    const rows = await this.db.select({ ad: ads, live: sql<boolean>`${isLive}` }).from(ads).where(and(eq(ads.id, id), isNull(ads.campaignId))).limit(1);
+    const rows = await this.db
+      .select({ ad: ads, live: sql<boolean>`${isLive}` })
+      .from(ads)
+      .where(and(eq(ads.id, id), isNull(ads.campaignId)))
+      .limit(1);
     const row = rows[0];
     if (!row) throw notFound('Ad not found');
     return toStaffAd({ ...row.ad, live: row.live });
   }
 
+  /**
+   * A house ad is staff's own and approved as it is saved: its target is the approved one, and its
+   * image is fetched and kept now (docs/decisions/0303), so it too is served from our origin.
+   */
   async create(input: CreateAd, staffUserId: string): Promise<StaffAd> {
+    const imageId = input.kind === 'image' && input.imageUrl ? await this.images.take(this.db, input.imageUrl) : null;
     const [row] = await this.db
       .insert(ads)
       .values({
@@ -269,6 +365,8 @@ export class AdsService {
         imageUrl: input.kind === 'image' ? input.imageUrl : null,
         imageAlt: input.kind === 'image' ? input.imageAlt : '',
         targetUrl: input.targetUrl,
+        approvedTargetUrl: input.targetUrl,
+        approvedImageId: imageId,
         startsAt: input.startsAt ? new Date(input.startsAt) : null,
         endsAt: input.endsAt ? new Date(input.endsAt) : null,
         weight: input.weight,
@@ -305,7 +403,20 @@ export class AdsService {
       set.imageUrl = null;
       set.imageAlt = '';
     }
-    if (change.targetUrl !== undefined) set.targetUrl = change.targetUrl;
+    if (change.targetUrl !== undefined) {
+      set.targetUrl = change.targetUrl;
+      set.approvedTargetUrl = change.targetUrl;
+    }
+    // A new image address is a new picture to take; the same one is kept as it was taken.
+    const [stored] = await this.db.select({ imageId: ads.approvedImageId }).from(ads).where(eq(ads.id, id)).limit(1);
+    if (
+      merged.kind === 'image' &&
+      merged.imageUrl &&
+      (merged.imageUrl !== current.imageUrl || current.kind !== 'image' || !stored?.imageId)
+    ) {
+      set.approvedImageId = await this.images.take(this.db, merged.imageUrl);
+    }
+    if (merged.kind === 'text') set.approvedImageId = null;
     if (change.startsAt !== undefined) set.startsAt = change.startsAt ? new Date(change.startsAt) : null;
     if (change.endsAt !== undefined) set.endsAt = change.endsAt ? new Date(change.endsAt) : null;
     if (change.weight !== undefined) set.weight = change.weight;

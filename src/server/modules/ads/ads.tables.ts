@@ -1,5 +1,19 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, index, integer, pgTable, primaryKey, text, timestamp, uuid, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  customType,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+  type AnyPgColumn,
+} from 'drizzle-orm/pg-core';
 import { users } from '#server/modules/users/users.tables.js';
 
 export const ads = pgTable(
@@ -12,7 +26,7 @@ export const ads = pgTable(
     body: text('body').notNull().default(''),
     imageUrl: text('image_url'),
     imageAlt: text('image_alt').notNull().default(''),
-    /** Where a click goes. The click redirect reads only this column, so it can never be an open redirect. */
+    /** The target as last submitted (under review for a campaign's creative); a click goes to `approved_target_url` only. */
     targetUrl: text('target_url').notNull(),
     /** Schedule; null means unbounded on that side. */
     startsAt: timestamp('starts_at', { withTimezone: true }),
@@ -30,6 +44,13 @@ export const ads = pgTable(
     reviewReason: text('review_reason'),
     reviewedBy: uuid('reviewed_by').references(() => users.id, { onDelete: 'set null' }),
     reviewedAt: timestamp('reviewed_at', { withTimezone: true }),
+    /**
+     * The target staff last approved (house ads: the one staff set): the only place a click redirects to
+     * (docs/decisions/0302). Null until a first approval; an edit waiting for review keeps the old one.
+     */
+    approvedTargetUrl: text('approved_target_url'),
+    /** The approved image, fetched once at approval and served from our origin (docs/decisions/0303). */
+    approvedImageId: uuid('approved_image_id').references((): AnyPgColumn => adImages.id, { onDelete: 'set null' }),
   },
   (t) => [
     index('ads_campaign_idx').on(t.campaignId),
@@ -40,6 +61,7 @@ export const ads = pgTable(
     check('ads_weight_positive', sql`${t.weight} between 1 and 1000`),
     // A second line of defence behind the API's validation: no javascript:, data: or relative targets.
     check('ads_target_http', sql`${t.targetUrl} ~* '^https?://[^/]'`),
+    check('ads_approved_target_http', sql`${t.approvedTargetUrl} is null or ${t.approvedTargetUrl} ~* '^https?://[^/]'`),
     check('ads_image_https', sql`${t.imageUrl} is null or ${t.imageUrl} ~* '^https://[^/]'`),
     check('ads_schedule_order', sql`${t.startsAt} is null or ${t.endsAt} is null or ${t.endsAt} > ${t.startsAt}`),
   ],
@@ -66,6 +88,9 @@ export const adViewerImpressions = pgTable(
     servedAt: timestamp('served_at', { withTimezone: true }),
     countedDay: date('counted_day'),
     countedToday: integer('counted_today').notNull().default(0),
+    /** Serves of this ad to this viewer on `served_day` (UTC): the frequency cap adds them up over a campaign's creatives. */
+    servedDay: date('served_day'),
+    servedToday: integer('served_today').notNull().default(0),
   },
   (t) => [
     primaryKey({ columns: [t.adId, t.viewerKey] }),
@@ -137,6 +162,9 @@ export const adCampaigns = pgTable(
     remainingMillicents: bigint('remaining_millicents', { mode: 'number' }),
     /** Written by each draw: how many units that draw took (read back through RETURNING). */
     lastDrawUnits: bigint('last_draw_units', { mode: 'number' }).notNull().default(0),
+    /** What the draws took on `spend_day` (UTC): the daily budget is checked against it under the row lock of each draw. */
+    spendDay: date('spend_day'),
+    spendTodayMillicents: bigint('spend_today_millicents', { mode: 'number' }).notNull().default(0),
     status: text('status').$type<CampaignStatus>().notNull().default('active'),
     endReason: text('end_reason'),
     refundedCents: bigint('refunded_cents', { mode: 'number' }),
@@ -197,6 +225,41 @@ export const adPaidClicks = pgTable(
     lastChargedAt: timestamp('last_charged_at', { withTimezone: true }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.adId, t.viewerKey] })],
+);
+
+/**
+ * When a charged unit (a CPM impression or a CPC click) of a creative was last drawn for a network
+ * address (an IPv4 address, an IPv6 /64; `address_key` is a keyed hash of it): at most one per
+ * creative and address per window, whatever the user agents, guests or accounts behind it (docs/decisions/0302).
+ */
+export const adAddressCharges = pgTable(
+  'ad_address_charges',
+  {
+    adId: uuid('ad_id')
+      .notNull()
+      .references(() => ads.id, { onDelete: 'cascade' }),
+    addressKey: text('address_key').notNull(),
+    lastChargedAt: timestamp('last_charged_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.adId, t.addressKey] })],
+);
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/** An approved ad image, fetched once from the advertiser's address at approval (docs/decisions/0303). */
+export const adImages = pgTable(
+  'ad_images',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sourceUrl: text('source_url').notNull(),
+    contentType: text('content_type').notNull(),
+    /** Read and written as base64 through SQL (`encode`/`decode`): both engines agree on text. */
+    bytes: bytea('bytes').notNull(),
+    byteSize: integer('byte_size').notNull(),
+    sha256: text('sha256').notNull(),
+    fetchedAt: timestamp('fetched_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [check('ad_images_type_known', sql`${t.contentType} in ('image/png', 'image/jpeg', 'image/gif', 'image/webp')`)],
 );
 
 export type CampaignRow = typeof adCampaigns.$inferSelect;

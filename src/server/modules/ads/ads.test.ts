@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, guestHeaders, registerUser, startGuest } from '#server/test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { AD_LIMITS } from './ads.routes.js';
 
@@ -12,14 +12,17 @@ const TEXT_AD = {
   targetUrl: 'https://wallets.example.com/offer?ref=olympus',
 };
 
+/** A 1×1 PNG: what the tests' image fetcher answers for any address. */
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
 const hoursFromNow = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
 
-describe.each(ENGINES)('ads on %s', (engine) => {
+describe.each(enginesFor('database'))('ads on %s', (engine) => {
   let t: TestApp;
   let staff: { token: string; userId: string };
 
   beforeAll(async () => {
-    t = await startTestApp(engine, { RATE_LIMITS: '0' });
+    t = await startTestApp(engine, { RATE_LIMITS: '0', TRUST_PROXY: '1' }, { adImageFetcher: async () => PNG });
     staff = await registerUser(t);
     await setRole(t.database.db, staff.userId, 'support');
   });
@@ -84,7 +87,10 @@ describe.each(ENGINES)('ads on %s', (engine) => {
     const admin = await registerUser(t);
     await setRole(t.database.db, admin.userId, 'admin');
     const id = await createAd();
-    const edited = await call(t, 'PUT', `/api/staff/ads/${id}`, { token: admin.token, body: { title: 'Cold storage, 20% off', weight: 5 } });
+    const edited = await call(t, 'PUT', `/api/staff/ads/${id}`, {
+      token: admin.token,
+      body: { title: 'Cold storage, 20% off', weight: 5 },
+    });
     expect(edited.status).toBe(200);
     expect(edited.json.ad).toMatchObject({ title: 'Cold storage, 20% off', weight: 5, body: TEXT_AD.body, live: true });
 
@@ -92,13 +98,24 @@ describe.each(ENGINES)('ads on %s', (engine) => {
     expect(noImage.status).toBe(400);
     expect(noImage.json.details.fields.imageUrl).toBe('An image ad needs an image address');
 
-    const backwards = await call(t, 'PUT', `/api/staff/ads/${id}`, { token: admin.token, body: { startsAt: hoursFromNow(2), endsAt: hoursFromNow(1) } });
+    const backwards = await call(t, 'PUT', `/api/staff/ads/${id}`, {
+      token: admin.token,
+      body: { startsAt: hoursFromNow(2), endsAt: hoursFromNow(1) },
+    });
     expect(backwards.status).toBe(400);
   });
 
   it('accepts only http and https targets, and https images', async () => {
     // A line break would be dropped by the URL parser but kept in the stored value (and the Location header).
-    for (const targetUrl of ['javascript:alert(1)', 'data:text/html,hi', '//evil.example', '/relative', 'ftp://files.example.com', 'https://ok.example/a\r\nSet-Cookie: x=1', 'https://ok.example/a\tb']) {
+    for (const targetUrl of [
+      'javascript:alert(1)',
+      'data:text/html,hi',
+      '//evil.example',
+      '/relative',
+      'ftp://files.example.com',
+      'https://ok.example/a\r\nSet-Cookie: x=1',
+      'https://ok.example/a\tb',
+    ]) {
       const res = await call(t, 'POST', '/api/staff/ads', { token: staff.token, body: { ...TEXT_AD, targetUrl } });
       expect(res.status, targetUrl).toBe(400);
       expect(res.json.code).toBe('VALIDATION_ERROR');
@@ -110,7 +127,13 @@ describe.each(ENGINES)('ads on %s', (engine) => {
     expect(httpImage.status).toBe(400);
     const ok = await call(t, 'POST', '/api/staff/ads', {
       token: staff.token,
-      body: { ...TEXT_AD, targetUrl: 'http://plain.example.com/', kind: 'image', imageUrl: 'https://img.example.com/a.png', imageAlt: 'A wallet' },
+      body: {
+        ...TEXT_AD,
+        targetUrl: 'http://plain.example.com/',
+        kind: 'image',
+        imageUrl: 'https://img.example.com/a.png',
+        imageAlt: 'A wallet',
+      },
     });
     expect(ok.status).toBe(201);
   });
@@ -130,18 +153,21 @@ describe.each(ENGINES)('ads on %s', (engine) => {
     expect((await impression(id, { token: user.token })).json).toEqual({ recorded: true });
     expect((await impression(id, { token: user.token })).json).toEqual({ recorded: false });
 
-    // Without a session the device is the viewer: same address and browser, same viewer.
-    const browserA = { headers: { 'user-agent': 'Mozilla/5.0 (test A)' } };
-    const browserB = { headers: { 'user-agent': 'Mozilla/5.0 (test B)' } };
+    // Without a session the network address is the viewer (docs/decisions/0302): another browser on
+    // the same address is the same viewer; another address is another.
+    const browserA = { headers: { 'user-agent': 'Mozilla/5.0 (test A)', 'x-forwarded-for': '203.0.113.10' } };
+    const browserB = { headers: { 'user-agent': 'Mozilla/5.0 (test B)', 'x-forwarded-for': '203.0.113.10' } };
+    const elsewhere = { headers: { 'user-agent': 'Mozilla/5.0 (test A)', 'x-forwarded-for': '203.0.113.11' } };
     expect((await impression(id, browserA)).json).toEqual({ recorded: true });
     expect((await impression(id, browserA)).json).toEqual({ recorded: false });
-    expect((await impression(id, browserB)).json).toEqual({ recorded: true });
+    expect((await impression(id, browserB)).json).toEqual({ recorded: false });
+    expect((await impression(id, elsewhere)).json).toEqual({ recorded: true });
     expect(await counted(id)).toBe(4);
 
     // No raw address is stored: anonymous viewers are keyed hashes.
     const keys = await t.database.pool.query("SELECT viewer_key FROM ad_impressions WHERE ad_id = $1 AND viewer_key LIKE 'h:%'", [id]);
     expect(keys.rows).toHaveLength(2);
-    for (const row of keys.rows) expect(row.viewer_key).not.toContain('127.0.0.1');
+    for (const row of keys.rows) expect(row.viewer_key).not.toContain('203.0.113');
 
     // 29 minutes later it still does not count; after 30 it counts again.
     const gate = `UPDATE ad_viewer_impressions SET last_counted_at = now() - make_interval(mins => $2) WHERE ad_id = $1 AND viewer_key = $3`;
@@ -167,11 +193,12 @@ describe.each(ENGINES)('ads on %s', (engine) => {
     const [a, b, paused] = [await createAd(), await createAd(), await createAd({ active: false })];
     const unknown = '00000000-0000-4000-8000-00000000abcd';
     // 60 anonymous devices on two ads, each sent twice at once, plus a paused and an unknown ad in the same burst.
-    const sends = Array.from({ length: 60 }, (_, i) => ({ id: i % 2 ? a : b, ua: `batch-device-${i}` }));
+    const sends = Array.from({ length: 60 }, (_, i) => ({ id: i % 2 ? a : b, ip: `198.18.0.${i + 1}` }));
+    const device = (ip: string) => ({ headers: { 'user-agent': 'batch-device', 'x-forwarded-for': ip } });
     const answers = await Promise.all([
-      ...[...sends, ...sends].map((s) => impression(s.id, { headers: { 'user-agent': s.ua } })),
-      impression(paused, { headers: { 'user-agent': 'batch-device-0' } }),
-      impression(unknown, { headers: { 'user-agent': 'batch-device-0' } }),
+      ...[...sends, ...sends].map((s) => impression(s.id, device(s.ip))),
+      impression(paused, device('198.18.0.1')),
+      impression(unknown, device('198.18.0.1')),
     ]);
     const forSends = answers.slice(0, 120);
     expect(forSends.map((r) => r.status)).toEqual(Array(120).fill(200));
@@ -182,7 +209,7 @@ describe.each(ENGINES)('ads on %s', (engine) => {
     expect((await counted(a)) + (await counted(b))).toBe(60);
     expect(await counted(paused)).toBe(0);
     // Answered means committed: a recorded impression is in the table when its answer arrives.
-    const more = await impression(a, { headers: { 'user-agent': 'batch-device-late' } });
+    const more = await impression(a, device('198.18.1.1'));
     expect(more.json).toEqual({ recorded: true });
     expect(await counted(a)).toBe(31);
   });
@@ -236,7 +263,9 @@ describe.each(ENGINES)('ads on %s', (engine) => {
 
   it("redirects a click to the ad's stored URL only, and counts it", async () => {
     const id = await createAd();
-    const res = await fetch(`${t.url}/api/ads/${id}/click?url=https://evil.example/&redirect=https://evil.example/`, { redirect: 'manual' });
+    const res = await fetch(`${t.url}/api/ads/${id}/click?url=https://evil.example/&redirect=https://evil.example/`, {
+      redirect: 'manual',
+    });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe(TEXT_AD.targetUrl);
     const clicks = await t.database.pool.query('SELECT count(*)::int AS n FROM ad_clicks WHERE ad_id = $1', [id]);
@@ -261,10 +290,10 @@ describe.each(ENGINES)('ads on %s', (engine) => {
     const guests = [await startGuest(t), await startGuest(t), await startGuest(t), await startGuest(t)];
     for (const g of guests) await impression(id, { token: g.token, headers: guestHeaders(g) });
     // The first guest is counted again after the window: 5 impressions from 4 viewers.
-    await t.database.pool.query("UPDATE ad_viewer_impressions SET last_counted_at = now() - interval '31 minutes' WHERE ad_id = $1 AND viewer_key = $2", [
-      id,
-      `g:${guests[0]!.guestId}`,
-    ]);
+    await t.database.pool.query(
+      "UPDATE ad_viewer_impressions SET last_counted_at = now() - interval '31 minutes' WHERE ad_id = $1 AND viewer_key = $2",
+      [id, `g:${guests[0]!.guestId}`],
+    );
     await impression(id, { token: guests[0]!.token, headers: guestHeaders(guests[0]!) });
     await fetch(`${t.url}/api/ads/${id}/click`, { redirect: 'manual' });
 
@@ -276,7 +305,7 @@ describe.each(ENGINES)('ads on %s', (engine) => {
   });
 });
 
-describe.each(ENGINES)('ad impression rate limits on %s', (engine) => {
+describe.each(enginesFor('database'))('ad impression rate limits on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(engine);
@@ -299,7 +328,9 @@ describe.each(ENGINES)('ad impression rate limits on %s', (engine) => {
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another viewer is not affected.
     const other = await startGuest(t);
-    expect((await call(t, 'POST', `/api/ads/${id}/impression`, { token: other.token, headers: guestHeaders(other) })).json).toEqual({ recorded: true });
+    expect((await call(t, 'POST', `/api/ads/${id}/impression`, { token: other.token, headers: guestHeaders(other) })).json).toEqual({
+      recorded: true,
+    });
   });
 
   it('still redirects clicks over the limit, but stops counting them', async () => {
@@ -308,7 +339,11 @@ describe.each(ENGINES)('ad impression rate limits on %s', (engine) => {
     const created = await call(t, 'POST', '/api/staff/ads', { token: staff.token, body: TEXT_AD });
     const id = created.json.ad._id as string;
     const guest = await startGuest(t);
-    const click = () => fetch(`${t.url}/api/ads/${id}/click`, { redirect: 'manual', headers: { authorization: `Bearer ${guest.token}`, ...guestHeaders(guest) } });
+    const click = () =>
+      fetch(`${t.url}/api/ads/${id}/click`, {
+        redirect: 'manual',
+        headers: { authorization: `Bearer ${guest.token}`, ...guestHeaders(guest) },
+      });
     for (let i = 0; i <= AD_LIMITS.clicksPerViewer.limit; i += 1) {
       const res = await click();
       expect(res.status).toBe(302);

@@ -48,7 +48,15 @@ export function registerCampaignRoutes(app: FastifyInstance, ctx: AppContext, se
 
   api.get(
     '/ad-campaigns',
-    { config: user, schema: { tags, summary: 'My ad campaigns, newest first', security, response: { 200: campaignListResponseSchema, ...errorResponses } } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'My ad campaigns, newest first',
+        security,
+        response: { 200: campaignListResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => ({ campaigns: await service.listOwn(requireUserId(request)) }),
   );
 
@@ -59,7 +67,8 @@ export function registerCampaignRoutes(app: FastifyInstance, ctx: AppContext, se
       schema: {
         tags,
         summary: 'Create a campaign and reserve its budget from my balance',
-        description: 'The budget is taken at once (a spend entry); what the campaign does not spend comes back when it ends. Sending the same requestId again answers the same campaign (200) without charging again.',
+        description:
+          'The budget is taken at once (a spend entry); what the campaign does not spend comes back when it ends. Sending the same requestId again answers the same campaign (200) without charging again.',
         security,
         body: createCampaignBodySchema,
         response: { 200: campaignResponseSchema, 201: campaignResponseSchema, ...errorResponses },
@@ -75,19 +84,46 @@ export function registerCampaignRoutes(app: FastifyInstance, ctx: AppContext, se
 
   api.get(
     '/ad-campaigns/:id',
-    { config: user, schema: { tags, summary: 'One of my campaigns', security, params: campaignIdParamsSchema, response: { 200: campaignResponseSchema, ...errorResponses } } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'One of my campaigns',
+        security,
+        params: campaignIdParamsSchema,
+        response: { 200: campaignResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => ({ campaign: await service.getOwn(requireUserId(request), request.params.id) }),
   );
 
   api.post(
     '/ad-campaigns/:id/pause',
-    { config: user, schema: { tags, summary: 'Pause my campaign (nothing is served or charged until it resumes)', security, params: campaignIdParamsSchema, response: { 200: campaignResponseSchema, ...errorResponses } } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Pause my campaign (nothing is served or charged until it resumes)',
+        security,
+        params: campaignIdParamsSchema,
+        response: { 200: campaignResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => ({ campaign: await service.pause(requireUserId(request), request.params.id) }),
   );
 
   api.post(
     '/ad-campaigns/:id/resume',
-    { config: user, schema: { tags, summary: 'Resume my paused campaign', security, params: campaignIdParamsSchema, response: { 200: campaignResponseSchema, ...errorResponses } } },
+    {
+      config: user,
+      schema: {
+        tags,
+        summary: 'Resume my paused campaign',
+        security,
+        params: campaignIdParamsSchema,
+        response: { 200: campaignResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => ({ campaign: await service.resume(requireUserId(request), request.params.id) }),
   );
 
@@ -95,7 +131,13 @@ export function registerCampaignRoutes(app: FastifyInstance, ctx: AppContext, se
     '/ad-campaigns/:id/stop',
     {
       config: user,
-      schema: { tags, summary: 'Stop my campaign for good; what it did not spend comes back as a refund', security, params: campaignIdParamsSchema, response: { 200: campaignResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Stop my campaign for good; what it did not spend comes back as a refund',
+        security,
+        params: campaignIdParamsSchema,
+        response: { 200: campaignResponseSchema, ...errorResponses },
+      },
     },
     async (request) => ({ campaign: await service.stop(requireUserId(request), request.params.id) }),
   );
@@ -104,16 +146,32 @@ export function registerCampaignRoutes(app: FastifyInstance, ctx: AppContext, se
     '/ad-campaigns/:id/creatives/:creativeId',
     {
       config: user,
-      schema: { tags, summary: 'Change a creative of my campaign (it waits for review again)', security, params: creativeParamsSchema, body: creativeBodySchema, response: { 200: campaignResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Change a creative of my campaign (it waits for review again)',
+        security,
+        params: creativeParamsSchema,
+        body: creativeBodySchema,
+        response: { 200: campaignResponseSchema, ...errorResponses },
+      },
     },
-    async (request) => ({ campaign: await service.updateCreative(requireUserId(request), request.params.id, request.params.creativeId, request.body) }),
+    async (request) => ({
+      campaign: await service.updateCreative(requireUserId(request), request.params.id, request.params.creativeId, request.body),
+    }),
   );
 
   api.get(
     '/ad-campaigns/:id/report',
     {
       config: user,
-      schema: { tags, summary: 'My campaign per UTC day and creative: served, viewable, invalid, clicks, CTR, spend', security, params: campaignIdParamsSchema, querystring: campaignReportQuerySchema, response: { 200: campaignReportResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'My campaign per UTC day and creative: served, viewable, invalid, clicks, CTR, spend',
+        security,
+        params: campaignIdParamsSchema,
+        querystring: campaignReportQuerySchema,
+        response: { 200: campaignReportResponseSchema, ...errorResponses },
+      },
     },
     async (request) => service.report(requireUserId(request), request.params.id, request.query.days),
   );
@@ -122,9 +180,19 @@ export function registerCampaignRoutes(app: FastifyInstance, ctx: AppContext, se
     '/ad-campaigns/:id/report.csv',
     {
       config: user,
-      schema: { tags, summary: 'My campaign report as CSV', description: CSV_DESCRIPTION, security, params: campaignIdParamsSchema, querystring: campaignReportQuerySchema, produces: ['text/csv'], response: { 200: z.string().describe('text/csv'), ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'My campaign report as CSV',
+        description: CSV_DESCRIPTION,
+        security,
+        params: campaignIdParamsSchema,
+        querystring: campaignReportQuerySchema,
+        produces: ['text/csv'],
+        response: { 200: z.string().describe('text/csv'), ...errorResponses },
+      },
     },
-    async (request, reply) => sendCsv(reply, request.params.id, await service.reportCsv(requireUserId(request), request.params.id, request.query.days)),
+    async (request, reply) =>
+      sendCsv(reply, request.params.id, await service.reportCsv(requireUserId(request), request.params.id, request.query.days)),
   );
 
   // ---- Staff ------------------------------------------------------------------------------------------
@@ -135,7 +203,15 @@ export function registerCampaignRoutes(app: FastifyInstance, ctx: AppContext, se
 
   api.get(
     '/staff/ad-campaigns',
-    { config: staff, schema: { tags: staffTags, summary: 'Every campaign, newest first', security, response: { 200: campaignListResponseSchema, ...errorResponses } } },
+    {
+      config: staff,
+      schema: {
+        tags: staffTags,
+        summary: 'Every campaign, newest first',
+        security,
+        response: { 200: campaignListResponseSchema, ...errorResponses },
+      },
+    },
     async () => ({ campaigns: await service.listAll() }),
   );
 
@@ -150,7 +226,8 @@ export function registerCampaignRoutes(app: FastifyInstance, ctx: AppContext, se
       schema: {
         tags: staffTags,
         summary: 'Create a house campaign (no balance is reserved; its creatives are approved by the creating admin)',
-        description: 'The budget is optional and counted, never paid. House campaigns are served only where no paid campaign is eligible. Sending the same requestId again answers the same campaign (200).',
+        description:
+          'The budget is optional and counted, never paid. House campaigns are served only where no paid campaign is eligible. Sending the same requestId again answers the same campaign (200).',
         security,
         body: createHouseCampaignBodySchema,
         response: { 200: campaignResponseSchema, 201: campaignResponseSchema, ...errorResponses },
@@ -183,7 +260,14 @@ export function registerCampaignRoutes(app: FastifyInstance, ctx: AppContext, se
     '/staff/ad-campaigns/:id/report',
     {
       config: staff,
-      schema: { tags: staffTags, summary: 'Any campaign per UTC day and creative', security, params: campaignIdParamsSchema, querystring: campaignReportQuerySchema, response: { 200: campaignReportResponseSchema, ...errorResponses } },
+      schema: {
+        tags: staffTags,
+        summary: 'Any campaign per UTC day and creative',
+        security,
+        params: campaignIdParamsSchema,
+        querystring: campaignReportQuerySchema,
+        response: { 200: campaignReportResponseSchema, ...errorResponses },
+      },
     },
     async (request) => service.report(null, request.params.id, request.query.days),
   );
@@ -192,20 +276,46 @@ export function registerCampaignRoutes(app: FastifyInstance, ctx: AppContext, se
     '/staff/ad-campaigns/:id/report.csv',
     {
       config: staff,
-      schema: { tags: staffTags, summary: 'Any campaign report as CSV', description: CSV_DESCRIPTION, security, params: campaignIdParamsSchema, querystring: campaignReportQuerySchema, produces: ['text/csv'], response: { 200: z.string().describe('text/csv'), ...errorResponses } },
+      schema: {
+        tags: staffTags,
+        summary: 'Any campaign report as CSV',
+        description: CSV_DESCRIPTION,
+        security,
+        params: campaignIdParamsSchema,
+        querystring: campaignReportQuerySchema,
+        produces: ['text/csv'],
+        response: { 200: z.string().describe('text/csv'), ...errorResponses },
+      },
     },
     async (request, reply) => sendCsv(reply, request.params.id, await service.reportCsv(null, request.params.id, request.query.days)),
   );
 
   api.get(
     '/staff/ad-reviews',
-    { config: staff, schema: { tags: staffTags, summary: 'Creatives waiting for review, oldest first', security, response: { 200: reviewQueueResponseSchema, ...errorResponses } } },
+    {
+      config: staff,
+      schema: {
+        tags: staffTags,
+        summary: 'Creatives waiting for review, oldest first',
+        security,
+        response: { 200: reviewQueueResponseSchema, ...errorResponses },
+      },
+    },
     async () => ({ items: await service.reviewQueue() }),
   );
 
   api.post(
     '/staff/ad-reviews/:id/approve',
-    { config: staffChange, schema: { tags: staffTags, summary: 'Approve a waiting creative (it can be served from now on)', security, params: idParamsSchema, response: { 200: reviewDecisionResponseSchema, ...errorResponses } } },
+    {
+      config: staffChange,
+      schema: {
+        tags: staffTags,
+        summary: 'Approve a waiting creative (it can be served from now on)',
+        security,
+        params: idParamsSchema,
+        response: { 200: reviewDecisionResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => service.review(request.params.id, { approve: true }, requireUserId(request)),
   );
 

@@ -16,10 +16,11 @@ import {
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, badRequest, notFound } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
-import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
+import { lockUserForMoney, postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import { csvText } from '#server/modules/receipts/receipts.service.js';
 import { users } from '#server/modules/users/users.tables.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import { AdImageStore, httpImageFetcher } from './ad-images.js';
 import { TODAY } from './ads.service.js';
 import { adCampaigns, ads, type AdRow, type CampaignRow } from './ads.tables.js';
 
@@ -98,6 +99,8 @@ export class CampaignsService {
   constructor(
     private readonly db: Db,
     private readonly webhookEvents: WebhookEvents,
+    /** Where approved images are taken and kept (docs/decisions/0303). */
+    private readonly images: AdImageStore = new AdImageStore(httpImageFetcher({ allowPrivate: false })),
   ) {}
 
   // ---- Reading ----------------------------------------------------------------------------------------
@@ -116,7 +119,10 @@ export class CampaignsService {
     const creatives = await db.select().from(ads).where(inArray(ads.campaignId, ids)).orderBy(asc(ads.createdAt), asc(ads.id));
     const spent = await db.execute<{ campaign_id: string; spent: string }>(sql`
       SELECT campaign_id, coalesce(sum(spend_millicents), 0)::bigint AS spent FROM ad_campaign_days
-      WHERE campaign_id IN (${sql.join(ids.map((id) => sql`${id}::uuid`), sql`, `)}) GROUP BY campaign_id`);
+      WHERE campaign_id IN (${sql.join(
+        ids.map((id) => sql`${id}::uuid`),
+        sql`, `,
+      )}) GROUP BY campaign_id`);
     const spentBy = new Map(spent.rows.map((r) => [r.campaign_id, Number(r.spent)]));
     const now = new Date();
     return rows.map(({ campaign: c, ownerName }) => {
@@ -185,6 +191,9 @@ export class CampaignsService {
   async create(ownerId: string, input: CreateCampaign): Promise<{ campaign: Campaign; created: boolean }> {
     const id = input.requestId;
     const created = await this.db.transaction(async (tx) => {
+      // The owner's row first (decision 0301): the campaign's foreign key would otherwise take a share
+      // lock on it before the ledger asks for the update lock, and parallel creations deadlock.
+      if (!(await lockUserForMoney(tx, ownerId))) throw notFound('User not found');
       const [inserted] = await tx
         .insert(adCampaigns)
         .values({
@@ -235,8 +244,16 @@ export class CampaignsService {
     return { campaign, created };
   }
 
+  /**
+   * Locks a campaign for a change, after its owner's row (decision 0301: the user first, then the rows
+   * that reference it; ending a campaign refunds its owner). A campaign never changes owner, so the
+   * owner is read before either lock.
+   */
   private async lockOwn(tx: Tx, ownerId: string | null, id: string): Promise<CampaignRow> {
     const where = ownerId === null ? eq(adCampaigns.id, id) : and(eq(adCampaigns.id, id), eq(adCampaigns.ownerId, ownerId));
+    const [owner] = await tx.select({ ownerId: adCampaigns.ownerId }).from(adCampaigns).where(where).limit(1);
+    if (!owner) throw notFound('Campaign not found');
+    if (owner.ownerId !== null) await lockUserForMoney(tx, owner.ownerId);
     const [row] = await tx.select().from(adCampaigns).where(where).for('update');
     if (!row) throw notFound('Campaign not found');
     return row;
@@ -269,16 +286,28 @@ export class CampaignsService {
     });
   }
 
-  /** Changes a creative; the changed creative is not served again until staff approve it. */
+  /**
+   * Changes a creative; the changed creative is not served again until staff approve it, and a click on
+   * it meanwhile still goes to the target approved last (docs/decisions/0302), never to the new one.
+   */
   async updateCreative(ownerId: string, id: string, creativeId: string, input: CreativeInput): Promise<Campaign> {
     const issues = adRuleIssues(input);
-    if (issues.length > 0) throw badRequest(`Invalid request: ${issues[0]!.message}`, { fields: Object.fromEntries(issues.map((i) => [i.path, i.message])) });
+    if (issues.length > 0)
+      throw badRequest(`Invalid request: ${issues[0]!.message}`, { fields: Object.fromEntries(issues.map((i) => [i.path, i.message])) });
     return this.db.transaction(async (tx) => {
       const c = await this.lockOwn(tx, ownerId, id);
       if (c.status === 'ended') throw campaignEnded();
       const changed = await tx
         .update(ads)
-        .set({ ...creativeValues(input), reviewStatus: 'pending', reviewReason: null, reviewedBy: null, reviewedAt: null, updatedAt: new Date(), updatedBy: ownerId })
+        .set({
+          ...creativeValues(input),
+          reviewStatus: 'pending',
+          reviewReason: null,
+          reviewedBy: null,
+          reviewedAt: null,
+          updatedAt: new Date(),
+          updatedBy: ownerId,
+        })
         .where(and(eq(ads.id, creativeId), eq(ads.campaignId, id)))
         .returning({ id: ads.id });
       if (changed.length === 0) throw notFound('Creative not found');
@@ -303,7 +332,14 @@ export class CampaignsService {
     const refundCents = c.house || c.remainingMillicents === null ? null : Math.ceil(c.remainingMillicents / 1000);
     await tx
       .update(adCampaigns)
-      .set({ status: 'ended', endReason: reason, remainingMillicents: c.remainingMillicents === null ? null : 0, refundedCents: refundCents, endedAt: new Date(), updatedAt: new Date() })
+      .set({
+        status: 'ended',
+        endReason: reason,
+        remainingMillicents: c.remainingMillicents === null ? null : 0,
+        refundedCents: refundCents,
+        endedAt: new Date(),
+        updatedAt: new Date(),
+      })
       .where(eq(adCampaigns.id, id));
     if (refundCents !== null && refundCents > 0 && c.ownerId !== null) {
       await postLedgerEntry(
@@ -328,6 +364,7 @@ export class CampaignsService {
    * many it ended.
    */
   async endCampaignsOfUser(tx: Tx, userId: string): Promise<number> {
+    await lockUserForMoney(tx, userId);
     const open = await tx
       .select({ id: adCampaigns.id })
       .from(adCampaigns)
@@ -346,13 +383,18 @@ export class CampaignsService {
     const due = await this.db
       .select({ id: adCampaigns.id })
       .from(adCampaigns)
-      .where(and(ne(adCampaigns.status, 'ended'), sql`(${adCampaigns.endsAt} <= now() OR ${adCampaigns.remainingMillicents} < ${adCampaigns.unitMillicents})`))
+      .where(
+        and(
+          ne(adCampaigns.status, 'ended'),
+          sql`(${adCampaigns.endsAt} <= now() OR ${adCampaigns.remainingMillicents} < ${adCampaigns.unitMillicents})`,
+        ),
+      )
       .orderBy(asc(adCampaigns.id))
       .limit(500);
     let ended = 0;
     for (const { id } of due) {
       const done = await this.db.transaction(async (tx) => {
-        const [c] = await tx.select().from(adCampaigns).where(eq(adCampaigns.id, id)).for('update');
+        const c = await this.lockOwn(tx, null, id).catch(() => null);
         if (!c || c.status === 'ended') return false;
         const finished = c.endsAt.getTime() <= Date.now();
         if (!finished && (c.remainingMillicents === null || c.remainingMillicents >= c.unitMillicents)) return false;
@@ -373,6 +415,12 @@ export class CampaignsService {
    */
   async createHouse(actorId: string, input: CreateHouseCampaign): Promise<{ campaign: Campaign; created: boolean }> {
     const id = input.requestId;
+    // The admin's creatives are approved as they are saved: their images are taken now, before the
+    // transaction (a fetch takes seconds and holds no lock), docs/decisions/0303.
+    const imageIds: (string | null)[] = [];
+    for (const creative of input.creatives) {
+      imageIds.push(creative.kind === 'image' && creative.imageUrl ? await this.images.take(this.db, creative.imageUrl) : null);
+    }
     const created = await this.db.transaction(async (tx) => {
       const [inserted] = await tx
         .insert(adCampaigns)
@@ -392,8 +440,10 @@ export class CampaignsService {
       const creatives = await tx
         .insert(ads)
         .values(
-          input.creatives.map((creative) => ({
+          input.creatives.map((creative, i) => ({
             ...creativeValues(creative),
+            approvedTargetUrl: creative.targetUrl,
+            approvedImageId: imageIds[i] ?? null,
             placement: input.placements[0]!,
             campaignId: id,
             reviewStatus: 'approved' as const,
@@ -424,7 +474,13 @@ export class CampaignsService {
       return true;
     });
     const [campaign] = await this.load(this.db, eq(adCampaigns.id, id), 1);
-    const same = campaign && campaign.house && campaign.name === input.name && campaign.budgetCents === input.budgetCents && campaign.priceModel === input.priceModel && campaign.priceCents === input.priceCents;
+    const same =
+      campaign &&
+      campaign.house &&
+      campaign.name === input.name &&
+      campaign.budgetCents === input.budgetCents &&
+      campaign.priceModel === input.priceModel &&
+      campaign.priceCents === input.priceCents;
     if (!same) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This request id was already used for another campaign');
     return { campaign, created };
   }
@@ -437,7 +493,10 @@ export class CampaignsService {
       if (action === 'stop') await this.endCampaign(tx, id, 'stopped');
       else {
         if (c.status === 'ended') throw campaignEnded();
-        await tx.update(adCampaigns).set({ status: action === 'pause' ? 'paused' : 'active', updatedAt: new Date() }).where(eq(adCampaigns.id, id));
+        await tx
+          .update(adCampaigns)
+          .set({ status: action === 'pause' ? 'paused' : 'active', updatedAt: new Date() })
+          .where(eq(adCampaigns.id, id));
       }
       return this.one(tx, id, null);
     });
@@ -469,7 +528,24 @@ export class CampaignsService {
    * Approves or rejects a waiting creative (409 ALREADY_REVIEWED otherwise), audit-logged in the same
    * transaction. Rejecting the last creative that could still run ends the campaign and refunds it.
    */
-  async review(creativeId: string, decision: { approve: true } | { approve: false; reason: string }, actorId: string): Promise<{ creative: Creative; campaign: Campaign }> {
+  async review(
+    creativeId: string,
+    decision: { approve: true } | { approve: false; reason: string },
+    actorId: string,
+  ): Promise<{ creative: Creative; campaign: Campaign }> {
+    // Approving an image creative takes its picture first (docs/decisions/0303): fetched once, checked,
+    // kept in our storage, outside the transaction (a fetch holds no lock). 422 AD_IMAGE_REFUSED when it
+    // cannot be taken, and then nothing changes.
+    let image: { from: string; id: string } | null = null;
+    if (decision.approve) {
+      const [pre] = await this.db
+        .select({ kind: ads.kind, imageUrl: ads.imageUrl, reviewStatus: ads.reviewStatus })
+        .from(ads)
+        .where(eq(ads.id, creativeId))
+        .limit(1);
+      if (pre?.reviewStatus === 'pending' && pre.kind === 'image' && pre.imageUrl)
+        image = { from: pre.imageUrl, id: await this.images.take(this.db, pre.imageUrl) };
+    }
     return this.db.transaction(async (tx) => {
       const [found] = await tx.select({ campaignId: ads.campaignId }).from(ads).where(eq(ads.id, creativeId)).limit(1);
       if (!found?.campaignId) throw notFound('Creative not found');
@@ -479,12 +555,25 @@ export class CampaignsService {
       if (!creative) throw notFound('Creative not found');
       if (campaign.status === 'ended') throw campaignEnded();
       if (creative.reviewStatus !== 'pending') throw new AppError(409, 'ALREADY_REVIEWED', 'This creative was already reviewed');
+      // The picture taken must be the one under review: an edit in between is a new review.
+      if (decision.approve && creative.kind === 'image' && creative.imageUrl !== image?.from) {
+        throw new AppError(409, 'CREATIVE_CHANGED', 'The creative changed while it was being reviewed; review it again');
+      }
       const [actor] = await tx.select({ username: users.username }).from(users).where(eq(users.id, actorId)).limit(1);
       const status = decision.approve ? 'approved' : 'rejected';
       const reason = decision.approve ? null : decision.reason;
       const [updated] = await tx
         .update(ads)
-        .set({ reviewStatus: status, reviewReason: reason, reviewedBy: actorId, reviewedAt: new Date() })
+        .set({
+          reviewStatus: status,
+          reviewReason: reason,
+          reviewedBy: actorId,
+          reviewedAt: new Date(),
+          // What a click redirects to and the picture we serve are the ones approved here (docs/decisions/0302, 0303).
+          ...(decision.approve
+            ? { approvedTargetUrl: creative.targetUrl, approvedImageId: creative.kind === 'image' ? image!.id : null }
+            : {}),
+        })
         .where(eq(ads.id, creativeId))
         .returning();
       await recordAudit(tx, {
@@ -546,7 +635,17 @@ export class CampaignsService {
     const lines = ['day,creative_id,creative,served,viewable,invalid,clicks,ctr,spend'];
     for (const r of rows) {
       lines.push(
-        [r.day, r.creativeId, csvText(r.creativeTitle), r.served, r.viewable, r.invalid, r.clicks, r.clickThroughRate.toFixed(4), (r.spendMillicents / 100_000).toFixed(5)].join(','),
+        [
+          r.day,
+          r.creativeId,
+          csvText(r.creativeTitle),
+          r.served,
+          r.viewable,
+          r.invalid,
+          r.clicks,
+          r.clickThroughRate.toFixed(4),
+          (r.spendMillicents / 100_000).toFixed(5),
+        ].join(','),
       );
     }
     return `${lines.join('\r\n')}\r\n`;

@@ -1,28 +1,41 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser } from '#server/test/http.js';
 import { ledgerViolations } from '#server/test/ledger-invariants.js';
-import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { AD_PACING_HEAD_START_SECONDS } from '#shared/ad-rules.js';
 import { AdsService } from './ads.service.js';
 import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { CampaignsService } from './campaigns.service.js';
+import { AdImageStore } from './ad-images.js';
+
+/** A made-up public IPv4 address per viewer name (the tests' server trusts X-Forwarded-For). */
+function ipOf(name: string): string {
+  const h = createHash('sha256').update(name).digest();
+  return `${11 + (h[0]! % 100)}.${h[1]}.${h[2]}.${h[3]}`;
+}
+const viewerHeaders = (name: string) => ({ 'user-agent': name, 'x-forwarded-for': ipOf(name) });
 
 const PLACEMENT = 'patch-notes';
 const hoursFromNow = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
 
-const CREATIVE = { kind: 'text', title: 'Cold storage, done right', body: 'Hardware wallets shipped worldwide.', targetUrl: 'https://wallets.example.com/?ref=olympus' };
+const CREATIVE = {
+  kind: 'text',
+  title: 'Cold storage, done right',
+  body: 'Hardware wallets shipped worldwide.',
+  targetUrl: 'https://wallets.example.com/?ref=olympus',
+};
 
 /** Self-serve campaigns paid with credits (docs/product.md#ads, decisions 0280-0282). */
 // Generous per-test time: these drive dozens of HTTP calls and the machine running them may be busy.
-describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
+describe.each(enginesFor('database'))('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
   let t: TestApp;
   let staff: { token: string; userId: string };
   let campaigns: CampaignsService;
 
   beforeAll(async () => {
-    t = await startTestApp(engine, { RATE_LIMITS: '0' });
+    t = await startTestApp(engine, { RATE_LIMITS: '0', TRUST_PROXY: '1' });
     staff = await registerUser(t);
     await setRole(t.database.db, staff.userId, 'admin');
     // Campaigns only: no house ad answers for the placement.
@@ -37,26 +50,42 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     expect(await ledgerViolations(t.database.db)).toEqual([]);
   });
 
-  const balance = async (userId: string) => Number((await t.database.pool.query('SELECT credits_cents AS c FROM users WHERE id = $1', [userId])).rows[0].c);
+  const balance = async (userId: string) =>
+    Number((await t.database.pool.query('SELECT credits_cents AS c FROM users WHERE id = $1', [userId])).rows[0].c);
   const entries = async (campaignId: string) =>
     (
       await t.database.pool.query<{ kind: string; amount: number; reference: string }>(
-        "SELECT kind, amount_cents::int AS amount, reference FROM credit_ledger_entries WHERE reference IN ($1, $2) ORDER BY created_at, reference",
+        'SELECT kind, amount_cents::int AS amount, reference FROM credit_ledger_entries WHERE reference IN ($1, $2) ORDER BY created_at, reference',
         [`ad-campaign:${campaignId}`, `ad-campaign-refund:${campaignId}`],
       )
     ).rows;
   const campaignRow = async (id: string) =>
-    (await t.database.pool.query('SELECT status, end_reason, remaining_millicents::bigint AS remaining, refunded_cents::int AS refunded FROM ad_campaigns WHERE id = $1', [id])).rows[0] as {
+    (
+      await t.database.pool.query(
+        'SELECT status, end_reason, remaining_millicents::bigint AS remaining, refunded_cents::int AS refunded FROM ad_campaigns WHERE id = $1',
+        [id],
+      )
+    ).rows[0] as {
       status: string;
       end_reason: string | null;
       remaining: string;
       refunded: number | null;
     };
-  const spent = async (id: string) => Number((await t.database.pool.query('SELECT coalesce(sum(spend_millicents), 0)::bigint AS s FROM ad_campaign_days WHERE campaign_id = $1', [id])).rows[0].s);
+  const spent = async (id: string) =>
+    Number(
+      (
+        await t.database.pool.query('SELECT coalesce(sum(spend_millicents), 0)::bigint AS s FROM ad_campaign_days WHERE campaign_id = $1', [
+          id,
+        ])
+      ).rows[0].s,
+    );
 
   async function fundedUser(cents: number) {
     const u = await registerUser(t);
-    const res = await call(t, 'POST', '/api/admin/credits/adjustments', { token: staff.token, body: { userId: u.userId, amount: cents / 100, reason: 'test funds' } });
+    const res = await call(t, 'POST', '/api/admin/credits/adjustments', {
+      token: staff.token,
+      body: { userId: u.userId, amount: cents / 100, reason: 'test funds' },
+    });
     expect(res.status, JSON.stringify(res.json)).toBe(201);
     return u;
   }
@@ -89,10 +118,16 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     }
   }
 
-  const serve = (ua: string) => call(t, 'GET', `/api/ads?placement=${PLACEMENT}`, { headers: { 'user-agent': ua } });
-  const impression = (adId: string, ua: string) => call(t, 'POST', `/api/ads/${adId}/impression`, { headers: { 'user-agent': ua } });
-  /** Lets the same viewer count again (as if 30 minutes had passed). */
-  const forgetGate = (adId: string) => t.database.pool.query('UPDATE ad_viewer_impressions SET last_counted_at = now() - interval \'31 minutes\' WHERE ad_id = $1', [adId]);
+  // Each named anonymous viewer is its own network address (docs/decisions/0302: the user agent does not make a viewer).
+  const serve = (ua: string) => call(t, 'GET', `/api/ads?placement=${PLACEMENT}`, { headers: viewerHeaders(ua) });
+  const impression = (adId: string, ua: string) => call(t, 'POST', `/api/ads/${adId}/impression`, { headers: viewerHeaders(ua) });
+  // As if 31 minutes had passed since the ad's last counted impression (the viewer's and the address's gates).
+  const forgetGate = async (adId: string) => {
+    await t.database.pool.query("UPDATE ad_viewer_impressions SET last_counted_at = now() - interval '31 minutes' WHERE ad_id = $1", [
+      adId,
+    ]);
+    await t.database.pool.query("UPDATE ad_address_charges SET last_charged_at = now() - interval '31 minutes' WHERE ad_id = $1", [adId]);
+  };
   /** Ends the running campaigns other tests left, so each test's campaign is the only one served. */
   const clearStage = async () => {
     const open = await t.database.pool.query("SELECT id FROM ad_campaigns WHERE status <> 'ended'");
@@ -120,7 +155,13 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     expect(queue.json.items.map((i: { creative: { _id: string } }) => i.creative._id)).toContain(creative);
     await approveAll(campaign);
     const served = await serve('reader-1');
-    expect(served.json.ad).toMatchObject({ _id: creative, placement: PLACEMENT, title: CREATIVE.title, displayHost: 'wallets.example.com', clickUrl: `/api/ads/${creative}/click` });
+    expect(served.json.ad).toMatchObject({
+      _id: creative,
+      placement: PLACEMENT,
+      title: CREATIVE.title,
+      displayHost: 'wallets.example.com',
+      clickUrl: `/api/ads/${creative}/click`,
+    });
     expect(JSON.stringify(served.json)).not.toContain('ref=olympus');
 
     // A viewable impression draws one cent (1,000 thousandths) from the reservation.
@@ -133,7 +174,17 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     expect(report.status).toBe(200);
     expect(report.json.rows).toEqual([
       // The impression before review was not counted at all: an ad that is not live has no traffic.
-      { day: new Date().toISOString().slice(0, 10), creativeId: creative, creativeTitle: CREATIVE.title, served: 1, viewable: 1, invalid: 0, clicks: 0, clickThroughRate: 0, spendMillicents: 1000 },
+      {
+        day: new Date().toISOString().slice(0, 10),
+        creativeId: creative,
+        creativeTitle: CREATIVE.title,
+        served: 1,
+        viewable: 1,
+        invalid: 0,
+        clicks: 0,
+        clickThroughRate: 0,
+        spendMillicents: 1000,
+      },
     ]);
     expect(report.json.campaign).toMatchObject({ state: 'running', spentMillicents: 1000, remainingMillicents: 499_000 });
 
@@ -161,12 +212,16 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     await approveAll(campaign);
     const creative = campaign.creatives[0]!._id;
     // A second instance's batcher on the same database, next to the app's.
-    const other = new AdsService(t.database.db, t.config.jwtSecret);
+    const other = new AdsService(t.database.db, t.config.jwtSecret, new AdImageStore(async () => Buffer.alloc(0)));
     const viewers = Array.from({ length: 50 }, (_, i) => `race-viewer-${i}`);
     for (const ua of viewers) expect((await serve(ua)).json.ad?._id).toBe(creative);
-    const keys = viewers.map((ua) => other.viewerKey({ userId: null, guestId: null, ip: '127.0.0.1', userAgent: ua }));
+    const viewerOf = (ua: string) => ({ userId: null, guestId: null, ip: ipOf(ua), userAgent: ua });
     const answers = await Promise.all(
-      viewers.map((ua, i) => (i % 2 === 0 ? impression(creative, ua).then((r) => r.json.recorded as boolean) : other.recordImpression(creative, keys[i]!))),
+      viewers.map((ua, i) =>
+        i % 2 === 0
+          ? impression(creative, ua).then((r) => r.json.recorded as boolean)
+          : other.recordImpression(creative, other.viewerKey(viewerOf(ua)), false, other.addressKey(viewerOf(ua))),
+      ),
     );
     // At most 33 were paid for, whichever instance wrote them; once nothing pays for one more the
     // creative is no longer live, and later impressions are neither counted nor charged.
@@ -188,7 +243,7 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     ]);
   });
 
-  it("caps each viewer's charged impressions per day and serves the campaign to others", async () => {
+  it('caps what each viewer is served per day (and so what is charged) and serves the campaign to others', async () => {
     await clearStage();
     const owner = await fundedUser(1000);
     const campaign = await createCampaign(owner, { frequencyCap: 2 });
@@ -217,7 +272,13 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     const campaign = await createCampaign(owner, { priceCents: 10_000, budgetCents: 1000, dailyBudgetCents: 100 });
     await approveAll(campaign);
     const creative = campaign.creatives[0]!._id;
-    const since = Number((await t.database.pool.query("SELECT extract(epoch FROM (now() AT TIME ZONE 'UTC') - date_trunc('day', now() AT TIME ZONE 'UTC'))::float AS s")).rows[0].s);
+    const since = Number(
+      (
+        await t.database.pool.query(
+          "SELECT extract(epoch FROM (now() AT TIME ZONE 'UTC') - date_trunc('day', now() AT TIME ZONE 'UTC'))::float AS s",
+        )
+      ).rows[0].s,
+    );
     const allowed = 100_000 * Math.min(1, (since + AD_PACING_HEAD_START_SECONDS) / 86_400);
     let shown = 0;
     for (let i = 0; i < 30; i += 1) {
@@ -259,7 +320,7 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     const campaign = await createCampaign(owner, { priceModel: 'cpc', priceCents: 25 });
     await approveAll(campaign);
     const creative = campaign.creatives[0]!._id;
-    const click = (ua: string) => fetch(`${t.url}/api/ads/${creative}/click`, { redirect: 'manual', headers: { 'user-agent': ua } });
+    const click = (ua: string) => fetch(`${t.url}/api/ads/${creative}/click`, { redirect: 'manual', headers: viewerHeaders(ua) });
     expect((await click('clicker-unserved')).status).toBe(302);
     expect(await spent(campaign._id)).toBe(0);
     expect((await serve('clicker')).json.ad?._id).toBe(creative);
@@ -291,7 +352,10 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     expect((await serve('pause-3')).json.ad?._id).toBe(now.creatives[0]!._id);
 
     // Past its end date, the end job ends it and refunds the whole unspent budget.
-    await t.database.pool.query("UPDATE ad_campaigns SET starts_at = now() - interval '2 days', ends_at = now() - interval '1 minute' WHERE id = $1", [now._id]);
+    await t.database.pool.query(
+      "UPDATE ad_campaigns SET starts_at = now() - interval '2 days', ends_at = now() - interval '1 minute' WHERE id = $1",
+      [now._id],
+    );
     expect((await serve('pause-4')).json.ad).toBeNull();
     await campaigns.endDueCampaigns();
     expect(await campaignRow(now._id)).toMatchObject({ status: 'ended', end_reason: 'finished', refunded: 500 });
@@ -304,7 +368,10 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     await approveAll(campaign);
     const creative = campaign.creatives[0]!._id;
     expect((await serve('edit-1')).json.ad?._id).toBe(creative);
-    const changed = await call(t, 'PUT', `/api/ad-campaigns/${campaign._id}/creatives/${creative}`, { token: owner.token, body: { ...CREATIVE, title: 'A new headline' } });
+    const changed = await call(t, 'PUT', `/api/ad-campaigns/${campaign._id}/creatives/${creative}`, {
+      token: owner.token,
+      body: { ...CREATIVE, title: 'A new headline' },
+    });
     expect(changed.status, JSON.stringify(changed.json)).toBe(200);
     expect(changed.json.campaign.creatives[0]).toMatchObject({ title: 'A new headline', reviewStatus: 'pending' });
     for (let i = 0; i < 5; i += 1) expect((await serve(`edit-x${i}`)).json.ad).toBeNull();
@@ -318,15 +385,20 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     const owner = await fundedUser(1000);
     const campaign = await createCampaign(owner);
     const creative = campaign.creatives[0]!._id;
-    expect((await call(t, 'POST', `/api/staff/ad-reviews/${creative}/reject`, { token: owner.token, body: { reason: 'no' } })).status).toBe(403);
-    const rejected = await call(t, 'POST', `/api/staff/ad-reviews/${creative}/reject`, { token: staff.token, body: { reason: 'Misleading claim about returns' } });
+    expect((await call(t, 'POST', `/api/staff/ad-reviews/${creative}/reject`, { token: owner.token, body: { reason: 'no' } })).status).toBe(
+      403,
+    );
+    const rejected = await call(t, 'POST', `/api/staff/ad-reviews/${creative}/reject`, {
+      token: staff.token,
+      body: { reason: 'Misleading claim about returns' },
+    });
     expect(rejected.status, JSON.stringify(rejected.json)).toBe(200);
     expect(rejected.json.creative).toMatchObject({ reviewStatus: 'rejected', reviewReason: 'Misleading claim about returns' });
     expect(rejected.json.campaign).toMatchObject({ state: 'ended', endReason: 'rejected', refundedCents: 500 });
     expect(await balance(owner.userId)).toBe(1000);
     const again = await call(t, 'POST', `/api/staff/ad-reviews/${creative}/approve`, { token: staff.token });
     expect(again.status).toBe(409);
-    const audit = await t.database.pool.query("SELECT action, reason FROM audit_log WHERE target_id = $1", [creative]);
+    const audit = await t.database.pool.query('SELECT action, reason FROM audit_log WHERE target_id = $1', [creative]);
     expect(audit.rows).toEqual([{ action: 'ad-creative.reject', reason: 'Misleading claim about returns' }]);
     const owned = await call(t, 'GET', `/api/ad-campaigns/${campaign._id}`, { token: owner.token });
     expect(owned.json.campaign.creatives[0].reviewReason).toBe('Misleading claim about returns');
@@ -336,16 +408,24 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     await clearStage();
     const owner = await fundedUser(1000);
     const campaign = await createCampaign(owner);
-    await t.database.pool.query("UPDATE ad_campaigns SET starts_at = now() - interval '2 days', ends_at = now() - interval '1 minute' WHERE id = $1", [campaign._id]);
+    await t.database.pool.query(
+      "UPDATE ad_campaigns SET starts_at = now() - interval '2 days', ends_at = now() - interval '1 minute' WHERE id = $1",
+      [campaign._id],
+    );
     await Promise.all([
       call(t, 'POST', `/api/ad-campaigns/${campaign._id}/stop`, { token: owner.token }),
       campaigns.endDueCampaigns(),
-      call(t, 'POST', `/api/staff/ad-reviews/${campaign.creatives[0]!._id}/reject`, { token: staff.token, body: { reason: 'Racing the stop' } }),
+      call(t, 'POST', `/api/staff/ad-reviews/${campaign.creatives[0]!._id}/reject`, {
+        token: staff.token,
+        body: { reason: 'Racing the stop' },
+      }),
       call(t, 'POST', `/api/ad-campaigns/${campaign._id}/stop`, { token: owner.token }),
       campaigns.endDueCampaigns(),
     ]);
     const money = await entries(campaign._id);
-    expect(money.filter((e) => e.kind === 'refund')).toEqual([{ kind: 'refund', amount: 500, reference: `ad-campaign-refund:${campaign._id}` }]);
+    expect(money.filter((e) => e.kind === 'refund')).toEqual([
+      { kind: 'refund', amount: 500, reference: `ad-campaign-refund:${campaign._id}` },
+    ]);
     expect(await balance(owner.userId)).toBe(1000);
   });
 
@@ -371,13 +451,24 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     const owner = await fundedUser(1000);
     const stranger = await fundedUser(0 + 100);
     const campaign = await createCampaign(owner);
-    for (const path of [`/api/ad-campaigns/${campaign._id}`, `/api/ad-campaigns/${campaign._id}/report`, `/api/ad-campaigns/${campaign._id}/report.csv`]) {
+    for (const path of [
+      `/api/ad-campaigns/${campaign._id}`,
+      `/api/ad-campaigns/${campaign._id}/report`,
+      `/api/ad-campaigns/${campaign._id}/report.csv`,
+    ]) {
       expect((await call(t, 'GET', path, { token: stranger.token })).status).toBe(404);
     }
     for (const action of ['pause', 'resume', 'stop']) {
       expect((await call(t, 'POST', `/api/ad-campaigns/${campaign._id}/${action}`, { token: stranger.token })).status).toBe(404);
     }
-    expect((await call(t, 'PUT', `/api/ad-campaigns/${campaign._id}/creatives/${campaign.creatives[0]!._id}`, { token: stranger.token, body: CREATIVE })).status).toBe(404);
+    expect(
+      (
+        await call(t, 'PUT', `/api/ad-campaigns/${campaign._id}/creatives/${campaign.creatives[0]!._id}`, {
+          token: stranger.token,
+          body: CREATIVE,
+        })
+      ).status,
+    ).toBe(404);
     expect((await call(t, 'GET', '/api/ad-campaigns', { token: stranger.token })).json.campaigns).toEqual([]);
     expect((await campaignRow(campaign._id)).status).toBe('active');
     const all = await call(t, 'GET', '/api/staff/ad-campaigns', { token: staff.token });
@@ -394,13 +485,17 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     const creative = campaign.creatives[0]!._id;
     await serve('csv-reader');
     await impression(creative, 'csv-reader');
-    const res = await fetch(`${t.url}/api/ad-campaigns/${campaign._id}/report.csv`, { headers: { authorization: `Bearer ${owner.token}` } });
+    const res = await fetch(`${t.url}/api/ad-campaigns/${campaign._id}/report.csv`, {
+      headers: { authorization: `Bearer ${owner.token}` },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
     expect(res.headers.get('content-disposition')).toContain('attachment');
     const text = await res.text();
     const day = new Date().toISOString().slice(0, 10);
-    expect(text).toBe(`day,creative_id,creative,served,viewable,invalid,clicks,ctr,spend\r\n${day},${creative},"'=HYPERLINK(""https://evil.example"")",1,1,0,0,0.0000,0.01000\r\n`);
+    expect(text).toBe(
+      `day,creative_id,creative,served,viewable,invalid,clicks,ctr,spend\r\n${day},${creative},"'=HYPERLINK(""https://evil.example"")",1,1,0,0,0.0000,0.01000\r\n`,
+    );
   });
 
   it('ends every open campaign of a user on the caller transaction and refunds each (closing an account)', async () => {
@@ -423,7 +518,8 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
 
     const ended = await t.database.db.transaction((tx) => campaigns.endCampaignsOfUser(tx, owner.userId));
     expect(ended).toBe(2);
-    for (const id of [a._id, b._id]) expect(await campaignRow(id)).toMatchObject({ status: 'ended', end_reason: 'account-closed', refunded: 500 });
+    for (const id of [a._id, b._id])
+      expect(await campaignRow(id)).toMatchObject({ status: 'ended', end_reason: 'account-closed', refunded: 500 });
     expect(await balance(owner.userId)).toBe(3000);
     expect(await t.database.db.transaction((tx) => campaigns.endCampaignsOfUser(tx, owner.userId))).toBe(0);
   });
@@ -431,14 +527,24 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
   // ---- House campaigns (docs/decisions/0283) ----------------------------------------------------------
 
   const ledgerEntriesNaming = async (campaignId: string) =>
-    Number((await t.database.pool.query('SELECT count(*)::int AS n FROM credit_ledger_entries WHERE reference LIKE $1 OR metadata::text LIKE $1', [`%${campaignId}%`])).rows[0].n);
+    Number(
+      (
+        await t.database.pool.query(
+          'SELECT count(*)::int AS n FROM credit_ledger_entries WHERE reference LIKE $1 OR metadata::text LIKE $1',
+          [`%${campaignId}%`],
+        )
+      ).rows[0].n,
+    );
   const ledgerCount = async () => Number((await t.database.pool.query('SELECT count(*)::int AS n FROM credit_ledger_entries')).rows[0].n);
 
   it('an admin creates a house campaign: approved at once and audit-logged, served and counted, with no balance reserved and no ledger entry', async () => {
     await clearStage();
     const entriesBefore = await ledgerCount();
     const adminBalance = await balance(staff.userId);
-    const res = await call(t, 'POST', '/api/staff/ad-campaigns', { token: staff.token, body: campaignBody({ name: 'Olympus Pro', budgetCents: null }) });
+    const res = await call(t, 'POST', '/api/staff/ad-campaigns', {
+      token: staff.token,
+      body: campaignBody({ name: 'Olympus Pro', budgetCents: null }),
+    });
     expect(res.status, JSON.stringify(res.json)).toBe(201);
     const house = res.json.campaign as { _id: string; creatives: { _id: string; reviewStatus: string }[] };
     expect(res.json.campaign).toMatchObject({ house: true, ownerId: null, state: 'running', budgetCents: null, remainingMillicents: null });
@@ -446,7 +552,10 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     const creative = house.creatives[0]!._id;
 
     // The admin who made it approved it, in the audit log; it never waits in the review queue.
-    const audit = await t.database.pool.query("SELECT actor_id FROM audit_log WHERE action = 'ad-campaign.create-house' AND target_id = $1", [house._id]);
+    const audit = await t.database.pool.query(
+      "SELECT actor_id FROM audit_log WHERE action = 'ad-campaign.create-house' AND target_id = $1",
+      [house._id],
+    );
     expect(audit.rows).toEqual([{ actor_id: staff.userId }]);
     const queue = await call(t, 'GET', '/api/staff/ad-reviews', { token: staff.token });
     expect(queue.json.items.map((i: { creative: { _id: string } }) => i.creative._id)).not.toContain(creative);
@@ -462,15 +571,25 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
 
     // Marked in the staff list; not in the admin's own campaigns (no account owns it).
     const list = await call(t, 'GET', '/api/staff/ad-campaigns', { token: staff.token });
-    expect(list.json.campaigns.find((c: { _id: string }) => c._id === house._id)).toMatchObject({ house: true, ownerId: null, ownerName: expect.any(String) });
-    expect((await call(t, 'GET', '/api/ad-campaigns', { token: staff.token })).json.campaigns.map((c: { _id: string }) => c._id)).not.toContain(house._id);
+    expect(list.json.campaigns.find((c: { _id: string }) => c._id === house._id)).toMatchObject({
+      house: true,
+      ownerId: null,
+      ownerName: expect.any(String),
+    });
+    expect(
+      (await call(t, 'GET', '/api/ad-campaigns', { token: staff.token })).json.campaigns.map((c: { _id: string }) => c._id),
+    ).not.toContain(house._id);
     const report = await call(t, 'GET', `/api/staff/ad-campaigns/${house._id}/report?days=1`, { token: staff.token });
     expect(report.json.rows).toMatchObject([{ creativeId: creative, served: 1, viewable: 1, spendMillicents: 1000 }]);
 
     // Pause, resume and stop: stopping refunds nothing and writes no entry.
-    expect((await call(t, 'POST', `/api/staff/ad-campaigns/${house._id}/pause`, { token: staff.token })).json.campaign.state).toBe('paused');
+    expect((await call(t, 'POST', `/api/staff/ad-campaigns/${house._id}/pause`, { token: staff.token })).json.campaign.state).toBe(
+      'paused',
+    );
     expect((await serve('house-reader-2')).json.ad).toBeNull();
-    expect((await call(t, 'POST', `/api/staff/ad-campaigns/${house._id}/resume`, { token: staff.token })).json.campaign.state).toBe('running');
+    expect((await call(t, 'POST', `/api/staff/ad-campaigns/${house._id}/resume`, { token: staff.token })).json.campaign.state).toBe(
+      'running',
+    );
     const stopped = await call(t, 'POST', `/api/staff/ad-campaigns/${house._id}/stop`, { token: staff.token });
     expect(stopped.json.campaign).toMatchObject({ state: 'ended', endReason: 'stopped', refundedCents: null });
     expect(await ledgerCount()).toBe(entriesBefore);
@@ -481,7 +600,10 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     await clearStage();
     const entriesBefore = await ledgerCount();
     // 30 cents an impression, 5.00 budget: 16 impressions and 20 cents left over.
-    const houseRes = await call(t, 'POST', '/api/staff/ad-campaigns', { token: staff.token, body: campaignBody({ name: 'House with budget', priceCents: 30_000, budgetCents: 500 }) });
+    const houseRes = await call(t, 'POST', '/api/staff/ad-campaigns', {
+      token: staff.token,
+      body: campaignBody({ name: 'House with budget', priceCents: 30_000, budgetCents: 500 }),
+    });
     expect(houseRes.status, JSON.stringify(houseRes.json)).toBe(201);
     const houseCreative = houseRes.json.campaign.creatives[0]._id as string;
     const owner = await fundedUser(1000);
@@ -515,8 +637,12 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     await setRole(t.database.db, moderator.userId, 'support');
     const before = Number((await t.database.pool.query('SELECT count(*)::int AS n FROM ad_campaigns WHERE house')).rows[0].n);
     const entriesBefore = await ledgerCount();
-    expect((await call(t, 'POST', '/api/staff/ad-campaigns', { token: user.token, body: campaignBody({ budgetCents: null }) })).status).toBe(403);
-    expect((await call(t, 'POST', '/api/staff/ad-campaigns', { token: moderator.token, body: campaignBody({ budgetCents: null }) })).status).toBe(403);
+    expect(
+      (await call(t, 'POST', '/api/staff/ad-campaigns', { token: user.token, body: campaignBody({ budgetCents: null }) })).status,
+    ).toBe(403);
+    expect(
+      (await call(t, 'POST', '/api/staff/ad-campaigns', { token: moderator.token, body: campaignBody({ budgetCents: null }) })).status,
+    ).toBe(403);
     // The self-serve route has no house: a null budget is refused, and a campaign it creates is paid for.
     expect((await call(t, 'POST', '/api/ad-campaigns', { token: user.token, body: campaignBody({ budgetCents: null }) })).status).toBe(400);
     expect(Number((await t.database.pool.query('SELECT count(*)::int AS n FROM ad_campaigns WHERE house')).rows[0].n)).toBe(before);
@@ -525,7 +651,9 @@ describe.each(ENGINES)('ad campaigns on %s', { timeout: 120_000 }, (engine) => {
     const sneaky = await call(t, 'POST', '/api/ad-campaigns', { token: user.token, body: { ...campaignBody(), house: true } });
     expect(sneaky.status).toBe(201);
     expect(sneaky.json.campaign).toMatchObject({ house: false, ownerId: user.userId });
-    expect(await entries(sneaky.json.campaign._id)).toEqual([{ kind: 'spend', amount: -500, reference: `ad-campaign:${sneaky.json.campaign._id}` }]);
+    expect(await entries(sneaky.json.campaign._id)).toEqual([
+      { kind: 'spend', amount: -500, reference: `ad-campaign:${sneaky.json.campaign._id}` },
+    ]);
 
     const created = await call(t, 'POST', '/api/staff/ad-campaigns', { token: staff.token, body: campaignBody({ budgetCents: null }) });
     const id = created.json.campaign._id as string;

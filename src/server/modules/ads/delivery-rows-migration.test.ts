@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER, runMigrations } from '#server/db/migrate.js';
-import { createTestDatabase, ENGINES, type TestDatabase } from '#server/test/test-app.js';
+import { createTestDatabase, enginesFor, type TestDatabase } from '#server/test/test-app.js';
 
 /** The migrations folder as it was up to (and including) migration `last`. */
 function migrationsUpTo(last: number): string {
@@ -18,7 +18,7 @@ function migrationsUpTo(last: number): string {
 
 // Served records and cap counts move onto the viewer's row of the ad (docs/decisions/0296): a database
 // that has them when it is updated keeps every serve inside its window and every cap of today.
-describe.each(ENGINES)('migration 0035: one delivery row per ad and viewer (%s)', (engine) => {
+describe.each(enginesFor('database'))('migration 0035: one delivery row per ad and viewer (%s)', (engine) => {
   let t: TestDatabase;
   let oldFolder: string;
 
@@ -39,15 +39,26 @@ describe.each(ENGINES)('migration 0035: one delivery row per ad and viewer (%s)'
         VALUES (true, 'Migrated', ARRAY['home-banner'], now() - interval '1 hour', now() + interval '7 days', 'cpm', 1000, 1000, 3) RETURNING id`)
     ).rows[0].id as string;
     const [first, second] = (
-      await q(`INSERT INTO ads (placement, title, target_url, campaign_id) VALUES
-        ('home-banner', 'One', 'https://example.com/', $1), ('home-banner', 'Two', 'https://example.com/', $1) RETURNING id`, [campaign])
+      await q(
+        `INSERT INTO ads (placement, title, target_url, campaign_id) VALUES
+        ('home-banner', 'One', 'https://example.com/', $1), ('home-banner', 'Two', 'https://example.com/', $1) RETURNING id`,
+        [campaign],
+      )
     ).rows.map((r) => r.id as string) as [string, string];
     // h:a was served the first creative and counted twice today (and once two days ago); h:b was only
     // served the second one, 10 minutes ago.
-    await q(`INSERT INTO ad_viewer_impressions (ad_id, viewer_key, last_counted_at) VALUES ($1, 'h:a', now() - interval '5 minutes')`, [first]);
-    await q(`INSERT INTO ad_serves (ad_id, viewer_key, served_at) VALUES ($1, 'h:a', now() - interval '6 minutes'), ($2, 'h:b', now() - interval '10 minutes')`, [first, second]);
-    await q(`INSERT INTO ad_campaign_caps (campaign_id, viewer_key, day, impressions) VALUES
-      ($1, 'h:a', (now() AT TIME ZONE 'UTC')::date, 2), ($1, 'h:a', (now() AT TIME ZONE 'UTC')::date - 2, 1)`, [campaign]);
+    await q(`INSERT INTO ad_viewer_impressions (ad_id, viewer_key, last_counted_at) VALUES ($1, 'h:a', now() - interval '5 minutes')`, [
+      first,
+    ]);
+    await q(
+      `INSERT INTO ad_serves (ad_id, viewer_key, served_at) VALUES ($1, 'h:a', now() - interval '6 minutes'), ($2, 'h:b', now() - interval '10 minutes')`,
+      [first, second],
+    );
+    await q(
+      `INSERT INTO ad_campaign_caps (campaign_id, viewer_key, day, impressions) VALUES
+      ($1, 'h:a', (now() AT TIME ZONE 'UTC')::date, 2), ($1, 'h:a', (now() AT TIME ZONE 'UTC')::date - 2, 1)`,
+      [campaign],
+    );
 
     await runMigrations(t.database.pool);
 
@@ -60,9 +71,13 @@ describe.each(ENGINES)('migration 0035: one delivery row per ad and viewer (%s)'
       { ad_id: first, viewer_key: 'h:a', counted: true, served_recently: true, today: true, counted_today: 2 },
       { ad_id: second, viewer_key: 'h:b', counted: false, served_recently: true, today: null, counted_today: 0 },
     ]);
-    const tables = (await q(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('ad_serves', 'ad_campaign_caps')`)).rows[0].n;
+    const tables = (
+      await q(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('ad_serves', 'ad_campaign_caps')`)
+    ).rows[0].n;
     expect(tables).toBe(0);
     // A row with neither a serve nor a count means nothing, and the database refuses it.
-    await expect(q(`INSERT INTO ad_viewer_impressions (ad_id, viewer_key) VALUES ($1, 'h:c')`, [first])).rejects.toThrow(/served_or_counted/);
+    await expect(q(`INSERT INTO ad_viewer_impressions (ad_id, viewer_key) VALUES ($1, 'h:c')`, [first])).rejects.toThrow(
+      /served_or_counted/,
+    );
   });
 });

@@ -2,14 +2,34 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '#server/db/client.js';
 import { ads } from './ads.tables.js';
 
+const SPENT_TODAY_TEXT = `(CASE WHEN c.spend_day = ((now() AT TIME ZONE 'UTC')::date) THEN c.spend_today_millicents ELSE 0 END)`;
+/** What a campaign (`c`) has drawn today: its row's day total, zero once the UTC day has turned (docs/decisions/0302). */
+export const SPENT_TODAY = sql.raw(SPENT_TODAY_TEXT);
+/**
+ * The units a draw takes for `w.n` chargeable impressions: no more than what is left pays for, nor
+ * than the daily budget leaves room for today. LEAST ignores a null (no budget, no daily budget).
+ */
+const UNITS = sql.raw(
+  `LEAST(w.n, c.remaining_millicents / c.unit_millicents, CASE WHEN c.daily_budget_cents IS NULL THEN NULL ELSE GREATEST(0, c.daily_budget_cents * 1000 - ${SPENT_TODAY_TEXT}) / c.unit_millicents END)`,
+);
+
 /**
  * A viewer's counted impressions today of one campaign: the day's counts on their rows of its creatives
- * (docs/decisions/0296), each row looked up by its whole key. The frequency cap compares it with the cap,
- * both when serving and when charging.
+ * (docs/decisions/0296), each row looked up by its whole key. Charging compares it with the frequency
+ * cap (serving compares the serves: servedCountToday).
  */
 export function viewerCountToday(campaignId: SQL, viewerKey: SQL | string): SQL {
   return sql`(SELECT coalesce(sum(w.counted_today), 0) FROM ads pa JOIN ad_viewer_impressions w ON w.ad_id = pa.id AND w.viewer_key = ${viewerKey}
     WHERE pa.campaign_id = ${campaignId} AND w.counted_day = (now() AT TIME ZONE 'UTC')::date)`;
+}
+
+/**
+ * How many times a campaign's creatives were served to a viewer today (UTC): the frequency cap compares
+ * it with the cap before serving (docs/decisions/0302: a cap of 2 a day means 2 ads seen, not 2 charged).
+ */
+export function servedCountToday(campaignId: SQL, viewerKey: SQL | string): SQL {
+  return sql`(SELECT coalesce(sum(w.served_today), 0) FROM ads pa JOIN ad_viewer_impressions w ON w.ad_id = pa.id AND w.viewer_key = ${viewerKey}
+    WHERE pa.campaign_id = ${campaignId} AND w.served_day = (now() AT TIME ZONE 'UTC')::date)`;
 }
 
 /** The most impressions one statement carries. */
@@ -25,6 +45,8 @@ export interface ImpressionOutcome {
 interface Waiting {
   adId: string;
   viewerKey: string;
+  /** The viewer's network address (a keyed hash): one charged impression per creative and address per window. */
+  addressKey: string;
   /** A known robot's user agent: never counted, tallied as invalid traffic for a campaign's creative. */
   bot: boolean;
   resolve: (outcome: ImpressionOutcome) => void;
@@ -67,9 +89,9 @@ export class ImpressionBatcher {
     private readonly windowSeconds: number,
   ) {}
 
-  record(adId: string, viewerKey: string, bot = false): Promise<ImpressionOutcome> {
+  record(adId: string, viewerKey: string, bot = false, addressKey = viewerKey): Promise<ImpressionOutcome> {
     return new Promise((resolve, reject) => {
-      this.forming.push({ adId, viewerKey, bot, resolve, reject });
+      this.forming.push({ adId, viewerKey, addressKey, bot, resolve, reject });
       if (!this.writing) void this.writeNext();
     });
   }
@@ -95,7 +117,9 @@ export class ImpressionBatcher {
       if (firsts.has(key)) duplicates.push(w);
       else firsts.set(key, w);
     }
-    const unique = [...firsts.values()].sort((a, b) => (a.adId < b.adId ? -1 : a.adId > b.adId ? 1 : a.viewerKey < b.viewerKey ? -1 : a.viewerKey > b.viewerKey ? 1 : 0));
+    const unique = [...firsts.values()].sort((a, b) =>
+      a.adId < b.adId ? -1 : a.adId > b.adId ? 1 : a.viewerKey < b.viewerKey ? -1 : a.viewerKey > b.viewerKey ? 1 : 0,
+    );
     try {
       const result = await this.writeWithRetry(unique);
       const outcomes = new Map<string, ImpressionOutcome>();
@@ -129,13 +153,14 @@ export class ImpressionBatcher {
     const window = sql`make_interval(secs => ${this.windowSeconds})`;
     return this.db.execute<{ n: number; exists: boolean; recorded: boolean }>(sql`
       WITH input AS (
-        SELECT i.ad_id, i.viewer_key, i.bot, i.n
-        FROM unnest(${sql.param(unique.map((w) => w.adId))}::uuid[], ${sql.param(unique.map((w) => w.viewerKey))}::text[], ${sql.param(unique.map((w) => w.bot))}::boolean[])
-          WITH ORDINALITY AS i(ad_id, viewer_key, bot, n)
+        SELECT i.ad_id, i.viewer_key, i.bot, i.address_key, i.n
+        FROM unnest(${sql.param(unique.map((w) => w.adId))}::uuid[], ${sql.param(unique.map((w) => w.viewerKey))}::text[], ${sql.param(unique.map((w) => w.bot))}::boolean[],
+          ${sql.param(unique.map((w) => w.addressKey))}::text[])
+          WITH ORDINALITY AS i(ad_id, viewer_key, bot, address_key, n)
       ), ad AS (
         -- Each ad of the batch looked up once, with whether it is live and its campaign's terms, instead
         -- of once per impression in every step below (docs/performance.md).
-        SELECT ${ads.id} AS id, ${ads.campaignId} AS campaign_id, camp.frequency_cap, ${this.isLive} AS live
+        SELECT ${ads.id} AS id, ${ads.campaignId} AS campaign_id, camp.frequency_cap, camp.price_model, ${this.isLive} AS live
         FROM ${ads} LEFT JOIN ad_campaigns camp ON camp.id = ${ads.campaignId}
         WHERE ${ads.id} IN (SELECT ad_id FROM input)
       ), house_gate AS (
@@ -173,15 +198,35 @@ export class ImpressionBatcher {
                 ELSE ${viewerCountToday(sql`ad.campaign_id`, sql`g.viewer_key`)} END AS nth_today
         FROM gate g JOIN ad ON ad.id = g.ad_id AND ad.campaign_id IS NOT NULL
       ), eligible AS (
-        SELECT ad_id, viewer_key, campaign_id, frequency_cap, row_number() OVER (PARTITION BY campaign_id ORDER BY ad_id, viewer_key) AS r
+        SELECT ad_id, viewer_key, campaign_id, frequency_cap
         FROM paid WHERE frequency_cap IS NULL OR nth_today <= frequency_cap
+      ), address_pick AS (
+        -- One charged impression per CPM creative and network address per window (docs/decisions/0302),
+        -- whatever the user agents, guests or accounts behind the address: one candidate per address here.
+        SELECT DISTINCT ON (e.ad_id, i.address_key) e.ad_id, e.viewer_key, e.campaign_id, i.address_key
+        FROM eligible e JOIN input i ON i.ad_id = e.ad_id AND i.viewer_key = e.viewer_key
+        JOIN ad ON ad.id = e.ad_id AND ad.price_model = 'cpm'
+        ORDER BY e.ad_id, i.address_key, e.viewer_key
+      ), address_gate AS (
+        INSERT INTO ad_address_charges AS g (ad_id, address_key, last_charged_at)
+        SELECT ad_id, address_key, now() FROM address_pick ORDER BY ad_id, address_key
+        ON CONFLICT (ad_id, address_key) DO UPDATE SET last_charged_at = excluded.last_charged_at
+          WHERE g.last_charged_at <= excluded.last_charged_at - ${window}
+        RETURNING g.ad_id, g.address_key
+      ), chargeable AS (
+        SELECT p.ad_id, p.viewer_key, p.campaign_id, row_number() OVER (PARTITION BY p.campaign_id ORDER BY p.ad_id, p.viewer_key) AS r
+        FROM address_pick p JOIN address_gate g ON g.ad_id = p.ad_id AND g.address_key = p.address_key
       ), draw AS (
         -- A house campaign without a budget has remaining_millicents null: LEAST ignores the null, so
         -- every eligible impression is counted at its price, and the rest stays null (decision 0283).
+        -- The daily budget holds here too: no more units than today's spend leaves room for, checked on
+        -- the campaign's row under this UPDATE's lock (docs/decisions/0302).
         UPDATE ad_campaigns c
-        SET remaining_millicents = c.remaining_millicents - LEAST(w.n, c.remaining_millicents / c.unit_millicents) * c.unit_millicents,
-            last_draw_units = LEAST(w.n, c.remaining_millicents / c.unit_millicents)
-        FROM (SELECT campaign_id, count(*) AS n FROM eligible GROUP BY campaign_id) w
+        SET remaining_millicents = c.remaining_millicents - ${UNITS} * c.unit_millicents,
+            last_draw_units = ${UNITS},
+            spend_today_millicents = ${SPENT_TODAY} + ${UNITS} * c.unit_millicents,
+            spend_day = ${today}
+        FROM (SELECT campaign_id, count(*) AS n FROM chargeable GROUP BY campaign_id) w
         WHERE c.id = w.campaign_id AND c.price_model = 'cpm'
         RETURNING c.id, c.last_draw_units, c.unit_millicents
       ), days AS (
@@ -189,10 +234,11 @@ export class ImpressionBatcher {
         SELECT ad.id, ${today}, ad.campaign_id,
           count(e.ad_id),
           count(*) FILTER (WHERE e.ad_id IS NULL),
-          coalesce(sum(dr.unit_millicents) FILTER (WHERE e.r <= dr.last_draw_units), 0)
+          coalesce(sum(dr.unit_millicents) FILTER (WHERE ch.r <= dr.last_draw_units), 0)
         FROM input
         JOIN ad ON ad.id = input.ad_id AND ad.campaign_id IS NOT NULL AND ad.live
         LEFT JOIN eligible e ON e.ad_id = input.ad_id AND e.viewer_key = input.viewer_key
+        LEFT JOIN chargeable ch ON ch.ad_id = input.ad_id AND ch.viewer_key = input.viewer_key
         LEFT JOIN draw dr ON dr.id = ad.campaign_id
         GROUP BY ad.id, ad.campaign_id
         ON CONFLICT (ad_id, day) DO UPDATE SET viewable = d.viewable + excluded.viewable, invalid = d.invalid + excluded.invalid,

@@ -16,7 +16,8 @@ interface Waiting {
  * The served records of campaign creatives, written together (group commit, like impressions:
  * docs/decisions/0172). Serving a campaign's creative writes when it was served on the viewer's row of
  * that ad (`ad_viewer_impressions.served_at`, which makes its impression and click valid:
- * docs/decisions/0296) and adds one to the creative's served count of the day (`ad_campaign_days`). Written one serve at a time, every serve of a creative updated the same day row,
+ * docs/decisions/0296), and counts the serve on that row's day (`served_today`: the frequency cap counts
+ * serves, docs/decisions/0302) and adds one to the creative's served count of the day (`ad_campaign_days`). Written one serve at a time, every serve of a creative updated the same day row,
  * and the row lock held until each commit made serving one creative a queue of commits (docs/performance.md).
  * Here each serve joins the next batch and is answered once that batch's one statement has committed, so
  * the ad is never shown before its served record exists; a creative's day row is updated once per batch.
@@ -69,9 +70,11 @@ export class ServeBatcher {
         FROM unnest(${sql.param(batch.map((w) => w.adId))}::uuid[], ${sql.param(batch.map((w) => w.campaignId))}::uuid[], ${sql.param(batch.map((w) => w.viewerKey))}::text[])
           AS i(ad_id, campaign_id, viewer_key)
       ), serve AS (
-        INSERT INTO ad_viewer_impressions AS v (ad_id, viewer_key, served_at)
-        SELECT DISTINCT ad_id, viewer_key, now() FROM input ORDER BY ad_id, viewer_key
-        ON CONFLICT (ad_id, viewer_key) DO UPDATE SET served_at = excluded.served_at
+        -- The day's serves count towards the frequency cap (docs/decisions/0302); a new UTC day restarts it.
+        INSERT INTO ad_viewer_impressions AS v (ad_id, viewer_key, served_at, served_day, served_today)
+        SELECT ad_id, viewer_key, now(), (now() AT TIME ZONE 'UTC')::date, count(*) FROM input GROUP BY ad_id, viewer_key ORDER BY ad_id, viewer_key
+        ON CONFLICT (ad_id, viewer_key) DO UPDATE SET served_at = excluded.served_at, served_day = excluded.served_day,
+          served_today = CASE WHEN v.served_day = excluded.served_day THEN v.served_today + excluded.served_today ELSE excluded.served_today END
       )
       INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, served)
       SELECT ad_id, (now() AT TIME ZONE 'UTC')::date, campaign_id, count(*) FROM input GROUP BY ad_id, campaign_id ORDER BY ad_id

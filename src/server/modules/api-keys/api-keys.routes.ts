@@ -1,29 +1,38 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { apiKeyListResponseSchema, apiKeyResponseSchema, createApiKeyBodySchema, createApiKeyResponseSchema } from '#shared/schemas/charges.js';
+import {
+  apiKeyListResponseSchema,
+  apiKeyResponseSchema,
+  createApiKeyBodySchema,
+  createApiKeyResponseSchema,
+} from '#shared/schemas/charges.js';
 import { errorResponses, idParamsSchema } from '#shared/schemas/common.js';
 import { stepUpBodySchema } from '#shared/schemas/two-factor.js';
 import type { AppContext } from '#server/context.js';
 import { findUserById } from '#server/modules/users/users.service.js';
-import { registerApiKeyAuth } from './api-key-auth.js';
-import { ApiKeyService, type Actor } from './api-keys.service.js';
+import type { Actor, ApiKeyService } from './api-keys.service.js';
 
-/** The console's API keys (admin only, each change audited) and the API-key check of the charge API. */
-export function registerApiKeys(app: FastifyInstance, ctx: AppContext): ApiKeyService {
-  const keys = new ApiKeyService(ctx.database.db);
-  registerApiKeyAuth(app, ctx, keys);
-  return keys;
-}
-
+/** The console's API keys (admin only, each change audited). */
 export function registerApiKeyRoutes(app: FastifyInstance, ctx: AppContext, keys: ApiKeyService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['operator console'];
   const security = [{ bearer: [] }];
-  const actor = async (userId: string): Promise<Actor> => ({ id: userId, username: (await findUserById(ctx.database.db, userId))?.username ?? 'unknown' });
+  const actor = async (userId: string): Promise<Actor> => ({
+    id: userId,
+    username: (await findUserById(ctx.database.db, userId))?.username ?? 'unknown',
+  });
 
   api.get(
     '/admin/api-keys',
-    { config: { auth: 'admin' }, schema: { tags, summary: 'API keys of the charge API (never the keys themselves)', security, response: { 200: apiKeyListResponseSchema, ...errorResponses } } },
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags,
+        summary: 'API keys of the charge API (never the keys themselves)',
+        security,
+        response: { 200: apiKeyListResponseSchema, ...errorResponses },
+      },
+    },
     async () => ({ apiKeys: await keys.list() }),
   );
 

@@ -44,7 +44,13 @@ export class ApiKeyService {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(apiKeys)
-        .values({ name: input.name, prefix, keyHash: hashApiKey(key), rateLimitPerMinute: input.rateLimitPerMinute ?? 120, createdBy: actor.id })
+        .values({
+          name: input.name,
+          prefix,
+          keyHash: hashApiKey(key),
+          rateLimitPerMinute: input.rateLimitPerMinute ?? 120,
+          createdBy: actor.id,
+        })
         .returning();
       await recordAudit(tx, {
         actor,

@@ -19,10 +19,7 @@ export const apiKeys = pgTable(
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
   },
-  (t) => [
-    uniqueIndex('api_keys_key_hash_key').on(t.keyHash),
-    check('api_keys_rate_limit_positive', sql`${t.rateLimitPerMinute} > 0`),
-  ],
+  (t) => [uniqueIndex('api_keys_key_hash_key').on(t.keyHash), check('api_keys_rate_limit_positive', sql`${t.rateLimitPerMinute} > 0`)],
 );
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;

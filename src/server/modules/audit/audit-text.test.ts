@@ -28,7 +28,12 @@ describe('the audit log as sentences', () => {
   });
 
   it('keeps the length of free text written in a staff call, never the words', () => {
-    const kept = redactForAudit({ message: 'My card number is 4111 1111 1111 1111', internal: false, password: 'pw', title: 'x'.repeat(300) });
+    const kept = redactForAudit({
+      message: 'My card number is 4111 1111 1111 1111',
+      internal: false,
+      password: 'pw',
+      title: 'x'.repeat(300),
+    });
     expect(kept).toEqual({ message: { length: 37 }, internal: false, password: '[redacted]', title: { length: 300 } });
   });
 });

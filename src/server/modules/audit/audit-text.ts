@@ -42,7 +42,8 @@ function formatValue(key: string, value: unknown, names?: ReadonlyMap<string, st
   if (key.endsWith('Cents') && typeof value === 'number') return `${formatCredits(value)} credits`;
   if (typeof value === 'string') return names?.get(value) ?? value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value === true ? 'yes' : value === false ? 'no' : value);
-  if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+  if (Array.isArray(value))
+    return value.length === 0 ? 'none' : value.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
   if (typeof value === 'object' && 'length' in value && typeof (value as { length: unknown }).length === 'number') {
     return `${(value as { length: number }).length} characters`;
   }
@@ -87,12 +88,23 @@ export function auditSentence(input: AuditTextInput): string {
       const amount = cents(after.amountCents) ?? (from !== null && to !== null ? to - from : null);
       const by = amount === null ? '' : ` by ${signed(amount)} credits`;
       const figures = from !== null && to !== null ? `: ${formatCredits(from)} → ${formatCredits(to)}` : '';
-      return `${who} adjusted the balance of ${target}${by}${figures}`;
+      // Four eyes: the approving admin posts it; the one who asked is named too.
+      const asked = typeof after.requestedBy === 'string' ? `, approving ${after.requestedBy}'s request` : '';
+      return `${who} adjusted the balance of ${target}${by}${figures}${asked}`;
+    }
+    case 'credits.adjustment_requested': {
+      const amount = cents(after.amountCents);
+      return `${who} asked a second admin to approve ${amount === null ? 'an adjustment' : `an adjustment of ${signed(amount)} credits`} to the balance of ${target}`;
+    }
+    case 'credits.adjustment_rejected': {
+      const amount = cents(after.amountCents);
+      return `${who} rejected ${amount === null ? 'an adjustment' : `an adjustment of ${signed(amount)} credits`} to the balance of ${target}`;
     }
     case 'user.role_changed':
       return `${who} changed the role of ${target}${after.role ? ` to ${String(after.role)}` : ''}`;
     case 'user.disabled': {
-      const ended = typeof after.sessionsEnded === 'number' ? ` and ended ${after.sessionsEnded} session${after.sessionsEnded === 1 ? '' : 's'}` : '';
+      const ended =
+        typeof after.sessionsEnded === 'number' ? ` and ended ${after.sessionsEnded} session${after.sessionsEnded === 1 ? '' : 's'}` : '';
       return `${who} disabled the account of ${target}${ended}`;
     }
     case 'user.enabled':
@@ -125,7 +137,8 @@ export function auditSentence(input: AuditTextInput): string {
     case 'help.article_created':
       return `${who} wrote the help article “${String(after.title ?? target)}”${after.status === 'published' ? ' and published it' : ' (draft)'}`;
     case 'help.article_updated':
-      if (before.status !== after.status) return `${who} ${after.status === 'published' ? 'published' : 'unpublished'} the help article “${String(after.title ?? target)}”`;
+      if (before.status !== after.status)
+        return `${who} ${after.status === 'published' ? 'published' : 'unpublished'} the help article “${String(after.title ?? target)}”`;
       return `${who} edited the help article “${String(after.title ?? target)}”`;
     case 'webhook.delivery.replay':
       return `${who} sent ${target} again`;

@@ -52,7 +52,10 @@ function idsIn(row: AuditRow): string[] {
 async function peopleFor(db: DbOrTx, rows: AuditRow[]): Promise<Map<string, Person>> {
   const ids = [...new Set(rows.flatMap(idsIn))];
   if (ids.length === 0) return new Map();
-  const found = await db.select({ id: users.id, username: users.username, email: users.email, role: users.role }).from(users).where(inArray(users.id, ids));
+  const found = await db
+    .select({ id: users.id, username: users.username, email: users.email, role: users.role })
+    .from(users)
+    .where(inArray(users.id, ids));
   return new Map(found.map((p) => [p.id, p]));
 }
 

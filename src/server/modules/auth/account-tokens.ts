@@ -62,11 +62,17 @@ export async function issueAccountToken(
 export type TokenProblem = 'invalid' | 'expired' | 'used' | 'superseded' | 'voided';
 
 const PROBLEMS: Record<TokenProblem, { code: ErrorCode; message: string }> = {
-  invalid: { code: 'TOKEN_INVALID', message: 'This link is not valid. Check that you opened the whole link from the email, or ask for a new one.' },
+  invalid: {
+    code: 'TOKEN_INVALID',
+    message: 'This link is not valid. Check that you opened the whole link from the email, or ask for a new one.',
+  },
   expired: { code: 'TOKEN_EXPIRED', message: 'This link has expired. Ask for a new one.' },
   used: { code: 'TOKEN_USED', message: 'This link has already been used. Ask for a new one if you still need it.' },
   superseded: { code: 'TOKEN_SUPERSEDED', message: 'A newer link was sent after this one. Use the link in the most recent email.' },
-  voided: { code: 'TOKEN_VOIDED', message: 'This link is no longer valid because your account changed after it was sent. Ask for a new one.' },
+  voided: {
+    code: 'TOKEN_VOIDED',
+    message: 'This link is no longer valid because your account changed after it was sent. Ask for a new one.',
+  },
 };
 
 export function tokenError(problem: TokenProblem): AppError {

@@ -36,6 +36,16 @@ declare module 'fastify' {
   }
   interface FastifyInstance {
     sessions: SessionStore;
+    /**
+     * Enforces a rule on a request outside the route table's `auth` (the sandboxes' tools in production).
+     * `cookie`: a page opened by the browser has no bearer header; the `token` cookie the web app keeps
+     * stands in for it (GET pages only: the cookie is SameSite=Lax, and a change must carry the header).
+     */
+    requireCaller(
+      request: FastifyRequest,
+      requirement: Exclude<AuthRequirement, 'public' | 'optional'>,
+      options?: { cookie?: boolean },
+    ): Promise<void>;
   }
 }
 
@@ -44,6 +54,23 @@ function bearerToken(request: FastifyRequest): string | null {
   if (typeof header !== 'string') return null;
   const match = /^Bearer\s+(\S+)$/i.exec(header);
   return match?.[1] ?? null;
+}
+
+/** The web app's `token` cookie (docs/product.md#browser-state), for pages the browser opens itself. */
+function tokenCookie(request: FastifyRequest): string | null {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return null;
+  for (const part of header.split(';')) {
+    const [name, ...rest] = part.trim().split('=');
+    if (name === 'token' && rest.length > 0) {
+      try {
+        return decodeURIComponent(rest.join('=')) || null;
+      } catch {
+        return null;
+      }
+    }
+  }
+  return null;
 }
 
 /** Resolves the caller from the bearer token and its session row, then enforces the route's rule. */
@@ -74,8 +101,7 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
     return claims;
   }
 
-  async function authenticate(request: FastifyRequest): Promise<AuthContext> {
-    const token = bearerToken(request);
+  async function authenticate(request: FastifyRequest, token = bearerToken(request)): Promise<AuthContext> {
     if (!token) throw unauthorized('Authentication required', 'NO_TOKEN');
     // API keys are for the charge API only (docs/decisions/0165), never a session.
     if (token.startsWith(API_KEY_FAMILY)) throw unauthorized('API keys work only on the charge API (/api/v1)', 'API_KEY_NOT_ACCEPTED');
@@ -104,7 +130,11 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
   }
 
   /** The route's rule, enforced after `authenticate` (which throws 401 without a valid session). */
-  async function enforce(request: FastifyRequest, requirement: Exclude<AuthRequirement, 'public'>): Promise<void> {
+  async function enforce(
+    request: FastifyRequest,
+    requirement: Exclude<AuthRequirement, 'public'>,
+    token = bearerToken(request),
+  ): Promise<void> {
     if (requirement === 'optional') {
       try {
         request.auth = await authenticate(request);
@@ -114,7 +144,7 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
       }
       return;
     }
-    const auth = await authenticate(request);
+    const auth = await authenticate(request, token);
     request.auth = auth;
     switch (requirement) {
       case 'session':
@@ -137,6 +167,14 @@ export function registerAuth(app: FastifyInstance, deps: AppContext): void {
       }
     }
   }
+
+  app.decorate(
+    'requireCaller',
+    (request: FastifyRequest, requirement: Exclude<AuthRequirement, 'public' | 'optional'>, options: { cookie?: boolean } = {}) => {
+      const token = bearerToken(request) ?? (options.cookie && request.method === 'GET' ? tokenCookie(request) : null);
+      return enforce(request, requirement, token);
+    },
+  );
 
   /**
    * Each route's rule is known when the route is declared, so the check is attached to the routes that

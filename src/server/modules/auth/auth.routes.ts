@@ -18,27 +18,12 @@ import { twoFactorStatusCached } from './two-factor-summary.js';
 import type { AppContext } from '#server/context.js';
 import { forbidden, notFound, unauthorized } from '#server/errors.js';
 import { findUserById, toUserDto } from '#server/modules/users/users.service.js';
-import { AuthService } from './auth.service.js';
+import type { AuthService } from './auth.service.js';
 import { requestMeta } from './request-meta.js';
-import { registerEmailFlowRoutes } from './email-flows.routes.js';
-import { EmailFlows } from './email-flows.service.js';
 import { userReadCache } from '#server/modules/users/user-read-cache.js';
 
-
-export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthService {
+export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, auth: AuthService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const emailFlows = new EmailFlows({ ...ctx, sessions: app.sessions, mail: ctx.mail, log: app.log });
-  emailFlows.defineJobs();
-  registerEmailFlowRoutes(app, ctx, emailFlows);
-  const auth = new AuthService({
-    config: ctx.config,
-    database: ctx.database,
-    sessions: app.sessions,
-    rateLimiter: ctx.rateLimiter,
-    guestLinkers: ctx.guestLinkers,
-    selfUrl: ctx.selfUrl,
-    emailFlows,
-  });
   const tags = ['auth'];
 
   api.post(
@@ -84,7 +69,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     '/refresh-token',
     {
       config: { auth: 'session' },
-      schema: { tags, summary: 'Re-issue the token of the current session', security: [{ bearer: [] }], response: { 200: tokenResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Re-issue the token of the current session',
+        security: [{ bearer: [] }],
+        response: { 200: tokenResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const session = request.auth!;
@@ -97,7 +87,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     '/logout',
     {
       config: { auth: 'session' },
-      schema: { tags, summary: 'End the current session', security: [{ bearer: [] }], response: { 200: messageResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'End the current session',
+        security: [{ bearer: [] }],
+        response: { 200: messageResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       await app.sessions.revoke(ctx.database.db, request.auth!.sessionId);
@@ -109,7 +104,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     '/auth/me',
     {
       config: { auth: 'session' },
-      schema: { tags, summary: 'The signed-in user or guest', security: [{ bearer: [] }], response: { 200: meResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'The signed-in user or guest',
+        security: [{ bearer: [] }],
+        response: { 200: meResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const session = request.auth!;
@@ -125,7 +125,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
     '/auth/sessions',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'My active sessions', security: [{ bearer: [] }], response: { 200: sessionListResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'My active sessions',
+        security: [{ bearer: [] }],
+        response: { 200: sessionListResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const rows = await app.sessions.listActiveForUser(request.auth!.userId!);
@@ -165,13 +170,17 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): AuthS
 
   api.get(
     '/csrf-token',
-    { schema: { tags, summary: 'A CSRF token (the API authenticates by bearer token, not cookies)', response: { 200: csrfResponseSchema, ...errorResponses } } },
+    {
+      schema: {
+        tags,
+        summary: 'A CSRF token (the API authenticates by bearer token, not cookies)',
+        response: { 200: csrfResponseSchema, ...errorResponses },
+      },
+    },
     async (_request, reply) => {
       const csrfToken = randomBytes(24).toString('base64url');
       reply.header('Set-Cookie', `csrf=${csrfToken}; Path=/; SameSite=Lax; HttpOnly${ctx.config.env === 'production' ? '; Secure' : ''}`);
       return { csrfToken };
     },
   );
-
-  return auth;
 }

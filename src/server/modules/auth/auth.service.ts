@@ -4,13 +4,7 @@ import type { GuestLinker } from '#server/context.js';
 import type { Database, Tx } from '#server/db/client.js';
 import { AppError, badRequest, forbidden, unauthorized } from '#server/errors.js';
 import { RATE_LIMITS, type RateLimiter } from '#server/modules/rate-limit/rate-limit.service.js';
-import {
-  createUser,
-  findUserByLogin,
-  findUserByReferralCode,
-  findUserById,
-  setPasswordHash,
-} from '#server/modules/users/users.service.js';
+import { createUser, findUserByLogin, findUserByReferralCode, findUserById, setPasswordHash } from '#server/modules/users/users.service.js';
 import type { UserRow } from '#server/modules/users/users.tables.js';
 import { hashPassword, isCommonPassword, needsRehash, verifyAgainstDummy, verifyPassword } from './passwords.js';
 import { newGuestId, type SessionStore } from './sessions.service.js';
@@ -19,7 +13,7 @@ import { signSessionToken, verifySessionToken } from './tokens.js';
 import { verifyTurnstileToken } from './turnstile.js';
 import { eq } from 'drizzle-orm';
 import type { TwoFactorChallengeResponse, TwoFactorMethod } from '#shared/schemas/two-factor.js';
-import type { EmailFlows } from './email-flows.service.js';
+import type { EmailFlows, PasswordResetStep } from './email-flows.service.js';
 
 /**
  * Asked after a correct password: answers the second-step challenge when the account has two-factor on,
@@ -78,6 +72,11 @@ export class AuthService {
     this.secondStep = check;
   }
 
+  /** Installs what a password reset also does inside its transaction (the two-factor module: remove passkeys). */
+  usePasswordResetStep(step: PasswordResetStep): void {
+    this.deps.emailFlows?.useResetStep(step);
+  }
+
   /** Installs the code check used where a password is checked outside the sign-in challenge. */
   useFactorCheck(check: SignInFactorCheck): void {
     this.factorCheck = check;
@@ -109,10 +108,7 @@ export class AuthService {
     const guestSession = await this.deps.sessions.findActiveGuest(tx, guestId);
     if (!guestSession || guestSession.id !== claims.sid) return;
     for (const link of this.deps.guestLinkers) await link(tx, guestId, userId);
-    await tx
-      .update(sessions)
-      .set({ revokedAt: new Date() })
-      .where(eq(sessions.guestId, guestId));
+    await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.guestId, guestId));
     this.deps.sessions.forget(guestSession.id);
   }
 
@@ -187,7 +183,9 @@ export class AuthService {
     const challenge = this.secondStep ? await this.secondStep(found, body) : null;
     if (challenge) return challenge;
 
-    const signedIn = await db.transaction((tx) => this.startUserSession(tx, found, { rememberMe: body.rememberMe, guestId: body.guestId }, meta));
+    const signedIn = await db.transaction((tx) =>
+      this.startUserSession(tx, found, { rememberMe: body.rememberMe, guestId: body.guestId }, meta),
+    );
     await this.afterSignIn(found, meta);
     return signedIn;
   }

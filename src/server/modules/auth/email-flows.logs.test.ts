@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser, TEST_PASSWORD, uniqueName } from '#server/test/http.js';
 import { linkToken, waitForMail, type SandboxMail } from '#server/test/mailbox.js';
-import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { setRole } from '#server/modules/users/users.service.js';
 
 const PUBLIC_URL = 'https://olympus.example';
@@ -13,14 +13,18 @@ const PUBLIC_URL = 'https://olympus.example';
  * the session tokens used, must appear nowhere in it, even when they travel in a URL's query string
  * (a link opened as is, a one-click unsubscribe, a client that puts the token in the query by mistake).
  */
-describe.each(ENGINES)('no token or link from the email flows reaches the log (%s)', (engine) => {
+describe.each(enginesFor('logic'))('no token or link from the email flows reaches the log (%s)', (engine) => {
   let t: TestApp;
   const lines: string[] = [];
   const secrets = new Map<string, string>();
   const mails: SandboxMail[] = [];
 
   beforeAll(async () => {
-    t = await startTestApp(engine, { PUBLIC_URL, RATE_LIMITS: '0', LOG_LEVEL: 'trace' }, { logStream: { write: (line) => void lines.push(line) } });
+    t = await startTestApp(
+      engine,
+      { PUBLIC_URL, RATE_LIMITS: '0', LOG_LEVEL: 'trace' },
+      { logStream: { write: (line) => void lines.push(line) } },
+    );
   }, 180_000);
   afterAll(async () => t?.close());
 
@@ -66,7 +70,9 @@ describe.each(ENGINES)('no token or link from the email flows reaches the log (%
     keep('reset token', token);
     await open(linkTo(m, '/reset-password'));
     // A refused attempt (password too short) carrying the token in its query and body.
-    expect((await call(t, 'POST', `/api/auth/reset-password?token=${encodeURIComponent(token)}`, { body: { token, password: 'short' } })).status).toBe(400);
+    expect(
+      (await call(t, 'POST', `/api/auth/reset-password?token=${encodeURIComponent(token)}`, { body: { token, password: 'short' } })).status,
+    ).toBe(400);
     expect((await call(t, 'POST', '/api/auth/reset-password', { body: { token, password: 'a brand new passphrase 7' } })).status).toBe(200);
   });
 
@@ -74,7 +80,9 @@ describe.each(ENGINES)('no token or link from the email flows reaches the log (%
     const account = await registerUser(t);
     keep('session of the account changing address', account.token);
     const next = `${uniqueName('moved')}@example.org`;
-    expect((await call(t, 'PUT', '/api/users/email', { token: account.token, body: { email: next, currentPassword: TEST_PASSWORD } })).status).toBe(202);
+    expect(
+      (await call(t, 'PUT', '/api/users/email', { token: account.token, body: { email: next, currentPassword: TEST_PASSWORD } })).status,
+    ).toBe(202);
     const m = await mail(next, 'Confirm your new email address');
     const token = linkToken(m, '/confirm-email');
     keep('email change token', token);
@@ -85,16 +93,24 @@ describe.each(ENGINES)('no token or link from the email flows reaches the log (%
 
   it('unsubscribe: the link in a notification and its List-Unsubscribe one-click URL', async () => {
     const account = await registerUser(t);
-    const created = await call(t, 'POST', '/api/tickets', { token: account.token, body: { subject: 'Logs', message: 'Please help me.', category: 'general' } });
+    const created = await call(t, 'POST', '/api/tickets', {
+      token: account.token,
+      body: { subject: 'Logs', message: 'Please help me.', category: 'general' },
+    });
     expect(created.status).toBe(201);
     const staff = await registerUser(t);
     await setRole(t.database.db, staff.userId, 'support');
     keep('staff session', staff.token);
-    await call(t, 'POST', `/api/staff/tickets/${created.json.ticket._id as string}/messages`, { token: staff.token, body: { message: 'Answered.' } });
+    await call(t, 'POST', `/api/staff/tickets/${created.json.ticket._id as string}/messages`, {
+      token: staff.token,
+      body: { message: 'Answered.' },
+    });
     const m = await mail(`${account.username}@example.com`, /^New reply on ticket #\d+$/);
     const token = linkToken(m, '/unsubscribe');
     keep('unsubscribe token', token);
-    const [stored] = (await t.database.db.execute<{ headers: Record<string, string> }>(sql`SELECT headers FROM mail_sandbox_messages WHERE id = ${m.id}`)).rows;
+    const [stored] = (
+      await t.database.db.execute<{ headers: Record<string, string> }>(sql`SELECT headers FROM mail_sandbox_messages WHERE id = ${m.id}`)
+    ).rows;
     const oneClick = /^<(.+)>$/.exec(stored!.headers['List-Unsubscribe']!)![1]!;
     keep('List-Unsubscribe URL', oneClick);
     await open(linkTo(m, '/unsubscribe'));
@@ -109,18 +125,28 @@ describe.each(ENGINES)('no token or link from the email flows reaches the log (%
   });
 
   it('the log saw every one of those requests, and none of the tokens or links', async () => {
-    // Let the last mail jobs finish and log.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    const text = log();
-    // The log is on and recorded the requests (so the check below is not vacuous).
-    for (const path of ['/api/auth/verify-email', '/api/auth/reset-password', '/api/auth/confirm-email-change', '/api/mail/unsubscribe', '/verify-email', '/reset-password', '/confirm-email']) {
-      expect(text, path).toContain(`"path":"${path}`);
+    // The last mail jobs have finished and logged.
+    await t.app.jobs.drain();
+    // The log is on and recorded the requests (so the check below is not vacuous); a request's last line
+    // may be written just after its answer reached the client.
+    for (const path of [
+      '/api/auth/verify-email',
+      '/api/auth/reset-password',
+      '/api/auth/confirm-email-change',
+      '/api/mail/unsubscribe',
+      '/verify-email',
+      '/reset-password',
+      '/confirm-email',
+    ]) {
+      await expect.poll(log, { message: path, timeout: 5000 }).toContain(`"path":"${path}`);
     }
+    const text = log();
     expect(text).toContain('mail sent');
 
     const links = new Set<string>();
     for (const m of mails) {
-      for (const found of `${m.text}\n${m.html}`.matchAll(/https?:\/\/[^\s"'<>]+/g)) if (found[0].includes('token=')) links.add(found[0].replace(/&amp;/g, '&'));
+      for (const found of `${m.text}\n${m.html}`.matchAll(/https?:\/\/[^\s"'<>]+/g))
+        if (found[0].includes('token=')) links.add(found[0].replace(/&amp;/g, '&'));
     }
     expect(links.size).toBeGreaterThanOrEqual(4);
     for (const link of links) secrets.set(`link ${link}`, link);

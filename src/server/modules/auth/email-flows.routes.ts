@@ -31,7 +31,12 @@ export function registerEmailFlowRoutes(app: FastifyInstance, _ctx: AppContext, 
   api.post(
     '/auth/verify-email',
     {
-      schema: { tags, summary: 'Confirm the email address with the link from the mail', body: verifyEmailBodySchema, response: { 200: verifyEmailResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Confirm the email address with the link from the mail',
+        body: verifyEmailBodySchema,
+        response: { 200: verifyEmailResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       await flows.verifyEmail(request.body.token, request.ip);
@@ -76,10 +81,15 @@ export function registerEmailFlowRoutes(app: FastifyInstance, _ctx: AppContext, 
   api.post(
     '/auth/reset-password',
     {
-      schema: { tags, summary: 'Set a new password with the link from the mail (ends every session)', body: resetPasswordBodySchema, response: { 200: successResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Set a new password with the link from the mail (ends every session)',
+        body: resetPasswordBodySchema,
+        response: { 200: successResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
-      await flows.resetPassword(request.body.token, request.body.password, info(request));
+      await flows.resetPassword(request.body.token, request.body.password, info(request), { removePasskeys: request.body.removePasskeys });
       return { success: true as const, message: 'Your password was changed. Log in with your new password.' };
     },
   );
@@ -109,7 +119,12 @@ export function registerEmailFlowRoutes(app: FastifyInstance, _ctx: AppContext, 
   api.post(
     '/auth/confirm-email-change',
     {
-      schema: { tags, summary: 'Make the address change with the link sent to the new address', body: confirmEmailChangeBodySchema, response: { 200: confirmEmailChangeResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Make the address change with the link sent to the new address',
+        body: confirmEmailChangeBodySchema,
+        response: { 200: confirmEmailChangeResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const email = await flows.confirmEmailChange(request.body.token, request.ip);

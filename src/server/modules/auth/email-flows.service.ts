@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '#server/config.js';
 import type { AppContext } from '#server/context.js';
-import type { Database, DbOrTx } from '#server/db/client.js';
+import type { Database, DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, badRequest, conflict, unauthorized } from '#server/errors.js';
 import { safeError, type MailService } from '#server/modules/mail/mail.service.js';
 import { knownDevices } from './known-devices.tables.js';
@@ -36,6 +36,9 @@ export interface RequestInfo {
   ip: string;
   userAgent: string | undefined;
 }
+
+/** Runs inside a password reset's transaction, after the new password is set (AuthService.usePasswordResetStep). */
+export type PasswordResetStep = (tx: Tx, userId: string, choice: { removePasskeys: boolean }) => Promise<void>;
 
 export interface EmailFlowsDeps {
   config: Config;
@@ -101,7 +104,13 @@ export class EmailFlows {
   // ---- verification -------------------------------------------------------------------------------
 
   async queueVerification(db: DbOrTx, user: UserRow): Promise<void> {
-    const token = await issueAccountToken(db, { userId: user.id, purpose: 'verify_email', email: user.email, supersede: false, securityStamp: user.securityStamp });
+    const token = await issueAccountToken(db, {
+      userId: user.id,
+      purpose: 'verify_email',
+      email: user.email,
+      supersede: false,
+      securityStamp: user.securityStamp,
+    });
     await this.deps.mail.queue(db, {
       userId: user.id,
       kind: 'verify_email',
@@ -139,7 +148,10 @@ export class EmailFlows {
       const user = await findUserById(tx, spent.userId);
       if (!user) throw tokenError('invalid');
       noteUserChanging(user.id);
-      await tx.update(users).set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: sql`now()` }).where(eq(users.id, user.id));
+      await tx
+        .update(users)
+        .set({ emailVerifiedAt: sql`coalesce(${users.emailVerifiedAt}, now())`, updatedAt: sql`now()` })
+        .where(eq(users.id, user.id));
     });
   }
 
@@ -159,10 +171,20 @@ export class EmailFlows {
   /** The job: a new reset link (older ones stop working) for the account with this address, if any. */
   async sendResetLink(email: string): Promise<void> {
     if (!email) return;
-    const [user] = await this.db.select().from(users).where(sql`lower(${users.email}) = ${email.toLowerCase()}`).limit(1);
+    const [user] = await this.db
+      .select()
+      .from(users)
+      .where(sql`lower(${users.email}) = ${email.toLowerCase()}`)
+      .limit(1);
     if (!user || user.disabledAt) return;
     await this.db.transaction(async (tx) => {
-      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'reset_password', email: user.email, supersede: true, securityStamp: user.securityStamp });
+      const token = await issueAccountToken(tx, {
+        userId: user.id,
+        purpose: 'reset_password',
+        email: user.email,
+        supersede: true,
+        securityStamp: user.securityStamp,
+      });
       await this.deps.mail.queue(tx, {
         userId: user.id,
         kind: 'reset_password',
@@ -177,7 +199,19 @@ export class EmailFlows {
    * Sets a new password through a reset link: ends every session of the account, confirms the address
    * the link went to, and tells the owner.
    */
-  async resetPassword(token: string, password: string, info: RequestInfo): Promise<void> {
+  private resetSteps: PasswordResetStep[] = [];
+
+  /** What another module does inside every reset's transaction (AuthService.usePasswordResetStep). */
+  useResetStep(step: PasswordResetStep): void {
+    this.resetSteps.push(step);
+  }
+
+  async resetPassword(
+    token: string,
+    password: string,
+    info: RequestInfo,
+    choice: { removePasskeys: boolean } = { removePasskeys: true },
+  ): Promise<void> {
     await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.resetPerIp, info.ip);
     if (isCommonPassword(password)) {
       throw badRequest('This password is too common. Choose one that is harder to guess.', {
@@ -203,6 +237,7 @@ export class EmailFlows {
         })
         .where(eq(users.id, user.id));
       await this.deps.sessions.revokeAllForUser(tx, user.id);
+      for (const step of this.resetSteps) await step(tx, user.id, choice);
       await this.queuePasswordChanged(tx, user, info);
     });
   }
@@ -239,7 +274,9 @@ export class EmailFlows {
 
   /** Records the device; answers true when the account had signed in before, but never from it. */
   private async rememberDevice(db: DbOrTx, userId: string, userAgent: string | undefined): Promise<boolean> {
-    const deviceKey = createHash('sha256').update(userAgent ?? '').digest('hex');
+    const deviceKey = createHash('sha256')
+      .update(userAgent ?? '')
+      .digest('hex');
     const result = await db.execute<{ inserted: boolean; others: number }>(sql`
       WITH upsert AS (
         INSERT INTO known_devices (user_id, device_key) VALUES (${userId}, ${deviceKey})
@@ -302,7 +339,13 @@ export class EmailFlows {
     }
     await this.assertAddressFree(this.db, newEmail, user.id);
     await this.db.transaction(async (tx) => {
-      const token = await issueAccountToken(tx, { userId: user.id, purpose: 'change_email', email: newEmail, supersede: true, securityStamp: user.securityStamp });
+      const token = await issueAccountToken(tx, {
+        userId: user.id,
+        purpose: 'change_email',
+        email: newEmail,
+        supersede: true,
+        securityStamp: user.securityStamp,
+      });
       await this.deps.mail.queue(tx, {
         userId: user.id,
         kind: 'email_change_confirm',
@@ -350,7 +393,8 @@ export class EmailFlows {
         );
       } catch (err) {
         const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
-        if (code === '23505') throw conflict('An account with that email already exists', { fields: { email: 'An account with that email already exists' } });
+        if (code === '23505')
+          throw conflict('An account with that email already exists', { fields: { email: 'An account with that email already exists' } });
         throw err;
       }
       await this.deps.mail.queue(tx, {

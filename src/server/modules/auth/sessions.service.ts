@@ -214,14 +214,7 @@ export class SessionStore {
     const [row] = await db
       .select()
       .from(sessions)
-      .where(
-        and(
-          eq(sessions.guestId, guestId),
-          eq(sessions.isGuest, true),
-          isNull(sessions.revokedAt),
-          gt(sessions.expiresAt, sql`now()`),
-        ),
-      )
+      .where(and(eq(sessions.guestId, guestId), eq(sessions.isGuest, true), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)))
       .limit(1);
     return row ?? null;
   }

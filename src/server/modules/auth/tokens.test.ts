@@ -77,12 +77,23 @@ describe('verifySessionToken', () => {
 
   it('refuses malformed compact forms', () => {
     const token = handMade({ alg: 'HS256' }, goodPayload());
-    for (const bad of ['', '.', '..', 'a.b', `${token}.`, ` ${token}`, `${token}=`, token.replace('.', '.+'), `${'a'.repeat(5000)}.${token}`]) {
+    for (const bad of [
+      '',
+      '.',
+      '..',
+      'a.b',
+      `${token}.`,
+      ` ${token}`,
+      `${token}=`,
+      token.replace('.', '.+'),
+      `${'a'.repeat(5000)}.${token}`,
+    ]) {
       expect(verifySessionToken(secret, bad), bad.slice(0, 30)).toBeNull();
     }
     const [h, p, s] = token.split('.') as [string, string, string];
     const notJson = Buffer.from('{not json').toString('base64url');
-    const signedGarbage = (header: string, payload: string) => `${header}.${payload}.${createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url')}`;
+    const signedGarbage = (header: string, payload: string) =>
+      `${header}.${payload}.${createHmac('sha256', secret).update(`${header}.${payload}`).digest('base64url')}`;
     expect(verifySessionToken(secret, signedGarbage(notJson, p))).toBeNull();
     expect(verifySessionToken(secret, signedGarbage(h, notJson))).toBeNull();
     expect(verifySessionToken(secret, `${h}.${p}.${s}${s}`)).toBeNull();

@@ -1,9 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
 import { registerCatalogueRoutes } from './catalogue.routes.js';
-import type { CatalogueService } from './catalogue.service.js';
+import { CatalogueService } from './catalogue.service.js';
 
-/** The catalogue and orders (its routes build the service). */
+/** The catalogue and orders. */
 export function registerCatalogueModule(api: FastifyInstance, ctx: AppContext): CatalogueService {
-  return registerCatalogueRoutes(api, ctx);
+  const service = new CatalogueService({
+    db: ctx.database.db,
+    webhookEvents: ctx.webhookEvents,
+    mail: ctx.mail,
+    notifications: ctx.notifications,
+  });
+  registerCatalogueRoutes(api, ctx, service);
+  return service;
 }

@@ -16,7 +16,7 @@ import { isUuid } from '#shared/schemas/common.js';
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
-import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
+import { lockUserForMoney, postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { notifyOrderUpdate } from '#server/modules/mail/notifications.js';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
@@ -79,7 +79,13 @@ function itemAuditView(row: CatalogueItemRow) {
 }
 
 function orderAuditView(row: OrderRow) {
-  return { status: row.status, userId: row.userId, itemId: row.itemId, priceCents: row.priceCents, refundLedgerEntryId: row.refundLedgerEntryId };
+  return {
+    status: row.status,
+    userId: row.userId,
+    itemId: row.itemId,
+    priceCents: row.priceCents,
+    refundLedgerEntryId: row.refundLedgerEntryId,
+  };
 }
 
 function isUniqueViolation(err: unknown): boolean {
@@ -103,13 +109,20 @@ export class CatalogueService {
 
   /** What users and guests see: active items, sold-out ones included (they show as sold out). */
   async listActive(): Promise<CatalogueItem[]> {
-    const rows = await this.db.select().from(catalogueItems).where(eq(catalogueItems.active, true)).orderBy(asc(catalogueItems.name), asc(catalogueItems.id));
+    const rows = await this.db
+      .select()
+      .from(catalogueItems)
+      .where(eq(catalogueItems.active, true))
+      .orderBy(asc(catalogueItems.name), asc(catalogueItems.id));
     return rows.map(toItemDto);
   }
 
   /** Staff: every item, hidden ones too. */
   async listAllItems(): Promise<CatalogueItem[]> {
-    const rows = await this.db.select().from(catalogueItems).orderBy(desc(catalogueItems.active), asc(catalogueItems.name), asc(catalogueItems.id));
+    const rows = await this.db
+      .select()
+      .from(catalogueItems)
+      .orderBy(desc(catalogueItems.active), asc(catalogueItems.name), asc(catalogueItems.id));
     return rows.map(toItemDto);
   }
 
@@ -117,9 +130,21 @@ export class CatalogueService {
     return this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(catalogueItems)
-        .values({ name: body.name, description: body.description, priceCents: body.priceCents, stock: body.stock, active: body.active ?? true })
+        .values({
+          name: body.name,
+          description: body.description,
+          priceCents: body.priceCents,
+          stock: body.stock,
+          active: body.active ?? true,
+        })
         .returning();
-      await recordAudit(tx, { actor: await actor(tx, staffId), action: 'catalogue.item_created', targetType: 'catalogue_item', targetId: row!.id, after: itemAuditView(row!) });
+      await recordAudit(tx, {
+        actor: await actor(tx, staffId),
+        action: 'catalogue.item_created',
+        targetType: 'catalogue_item',
+        targetId: row!.id,
+        after: itemAuditView(row!),
+      });
       return toItemDto(row!);
     });
   }
@@ -134,8 +159,20 @@ export class CatalogueService {
         .set({ ...body, updatedAt: sql`now()` })
         .where(eq(catalogueItems.id, id))
         .returning();
-      const action = body.active === false && before.active ? 'catalogue.item_hidden' : body.active === true && !before.active ? 'catalogue.item_shown' : 'catalogue.item_updated';
-      await recordAudit(tx, { actor: await actor(tx, staffId), action, targetType: 'catalogue_item', targetId: id, before: itemAuditView(before), after: itemAuditView(after!) });
+      const action =
+        body.active === false && before.active
+          ? 'catalogue.item_hidden'
+          : body.active === true && !before.active
+            ? 'catalogue.item_shown'
+            : 'catalogue.item_updated';
+      await recordAudit(tx, {
+        actor: await actor(tx, staffId),
+        action,
+        targetType: 'catalogue_item',
+        targetId: id,
+        before: itemAuditView(before),
+        after: itemAuditView(after!),
+      });
       return toItemDto(after!);
     });
   }
@@ -162,9 +199,13 @@ export class CatalogueService {
     }
   }
 
-  private async purchaseOnce(userId: string, { itemId, expectedPriceCents }: { itemId: string; expectedPriceCents: number }, idempotencyKey: string): Promise<PurchaseResult> {
+  private async purchaseOnce(
+    userId: string,
+    { itemId, expectedPriceCents }: { itemId: string; expectedPriceCents: number },
+    idempotencyKey: string,
+  ): Promise<PurchaseResult> {
     return this.db.transaction(async (tx) => {
-      const [user] = await tx.select({ creditsCents: users.creditsCents }).from(users).where(eq(users.id, userId)).for('update');
+      const user = await lockUserForMoney(tx, userId);
       if (!user) throw notFound('User not found');
 
       const [earlier] = await tx
@@ -174,14 +215,21 @@ export class CatalogueService {
         .limit(1);
       if (earlier) {
         if (earlier.itemId !== itemId) {
-          throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used to buy another item', { details: { orderId: earlier.id } });
+          throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used to buy another item', {
+            details: { orderId: earlier.id },
+          });
         }
         if (earlier.priceCents !== expectedPriceCents) {
           // The same key must mean the same purchase: answering "bought" to a request that confirmed
           // another price would tell the client something it did not ask for.
-          throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', `This Idempotency-Key already bought this item at ${formatCredits(earlier.priceCents)} credits`, {
-            details: { orderId: earlier.id, priceCents: earlier.priceCents },
-          });
+          throw new AppError(
+            409,
+            'IDEMPOTENCY_KEY_REUSED',
+            `This Idempotency-Key already bought this item at ${formatCredits(earlier.priceCents)} credits`,
+            {
+              details: { orderId: earlier.id, priceCents: earlier.priceCents },
+            },
+          );
         }
         return { order: toOrderDto(earlier), balanceCents: user.creditsCents, replayed: true };
       }
@@ -193,7 +241,12 @@ export class CatalogueService {
       // is the one the person confirmed, never one that changed in between.
       if (item.priceCents !== expectedPriceCents) {
         const details: PriceChangedDetails = { priceCents: item.priceCents, expectedPriceCents };
-        throw new AppError(409, 'PRICE_CHANGED', `The price changed to ${formatCredits(item.priceCents)} credits. Nothing was charged; confirm the new price to buy.`, { details });
+        throw new AppError(
+          409,
+          'PRICE_CHANGED',
+          `The price changed to ${formatCredits(item.priceCents)} credits. Nothing was charged; confirm the new price to buy.`,
+          { details },
+        );
       }
       if (user.creditsCents < item.priceCents) {
         const details: InsufficientCreditsDetails = {
@@ -218,7 +271,10 @@ export class CatalogueService {
         this.deps.webhookEvents,
       );
       if (item.stock !== null) {
-        await tx.update(catalogueItems).set({ stock: sql`${catalogueItems.stock} - 1` }).where(eq(catalogueItems.id, item.id));
+        await tx
+          .update(catalogueItems)
+          .set({ stock: sql`${catalogueItems.stock} - 1` })
+          .where(eq(catalogueItems.id, item.id));
       }
       const [row] = await tx
         .insert(orders)
@@ -241,7 +297,17 @@ export class CatalogueService {
 
   // ---- Orders ---------------------------------------------------------------------------------------
 
-  async listMine(userId: string, page: { page: number; pageSize: number }): Promise<{ orders: Order[]; page: number; pageSize: number; total: number }> {
+  /** What an order cost (0 for an unknown one: the route answers 404 after the checks). */
+  async orderPriceCents(id: string): Promise<number> {
+    if (!isUuid(id)) return 0;
+    const [row] = await this.db.select({ priceCents: orders.priceCents }).from(orders).where(eq(orders.id, id)).limit(1);
+    return row?.priceCents ?? 0;
+  }
+
+  async listMine(
+    userId: string,
+    page: { page: number; pageSize: number },
+  ): Promise<{ orders: Order[]; page: number; pageSize: number; total: number }> {
     const where = eq(orders.userId, userId);
     const rows = await this.db
       .select()
@@ -257,12 +323,18 @@ export class CatalogueService {
   /** One of the user's orders; anyone else's answers 404, never a hint that it exists. */
   async getMine(userId: string, id: string): Promise<Order> {
     if (!isUuid(id)) throw notFound('Order not found');
-    const [row] = await this.db.select().from(orders).where(and(eq(orders.id, id), eq(orders.userId, userId))).limit(1);
+    const [row] = await this.db
+      .select()
+      .from(orders)
+      .where(and(eq(orders.id, id), eq(orders.userId, userId)))
+      .limit(1);
     if (!row) throw notFound('Order not found');
     return toOrderDto(row);
   }
 
-  async listAllOrders(query: AdminOrderListQuery & { page: number; pageSize: number }): Promise<{ orders: AdminOrder[]; page: number; pageSize: number; total: number }> {
+  async listAllOrders(
+    query: AdminOrderListQuery & { page: number; pageSize: number },
+  ): Promise<{ orders: AdminOrder[]; page: number; pageSize: number; total: number }> {
     const where: SQL | undefined = query.status ? eq(orders.status, query.status) : undefined;
     const rows = await this.db
       .select({ order: orders, username: users.username })
@@ -284,8 +356,15 @@ export class CatalogueService {
   /** Staff: a paid order is delivered. A fulfilled or refunded order answers 409. */
   async fulfil(staffId: string, id: string): Promise<AdminOrder> {
     return this.changeOrder(staffId, id, async (tx, before) => {
-      if (before.status !== 'paid') throw conflict(before.status === 'fulfilled' ? 'This order is already fulfilled' : 'A refunded order cannot be fulfilled', { status: before.status });
-      const [after] = await tx.update(orders).set({ status: 'fulfilled', fulfilledAt: sql`now()` }).where(eq(orders.id, before.id)).returning();
+      if (before.status !== 'paid')
+        throw conflict(before.status === 'fulfilled' ? 'This order is already fulfilled' : 'A refunded order cannot be fulfilled', {
+          status: before.status,
+        });
+      const [after] = await tx
+        .update(orders)
+        .set({ status: 'fulfilled', fulfilledAt: sql`now()` })
+        .where(eq(orders.id, before.id))
+        .returning();
       await this.announce(tx, after!, 'fulfilled', after!.priceCents, orderReference(after!.id));
       return { after: after!, action: 'order.fulfilled' };
     });
@@ -333,10 +412,21 @@ export class CatalogueService {
   ): Promise<AdminOrder> {
     if (!isUuid(id)) throw notFound('Order not found');
     return this.db.transaction(async (tx) => {
+      // The owner's row before the order's (decision 0301); an order never changes owner.
+      const [ownerOf] = await tx.select({ userId: orders.userId }).from(orders).where(eq(orders.id, id)).limit(1);
+      if (!ownerOf) throw notFound('Order not found');
+      await lockUserForMoney(tx, ownerOf.userId);
       const [before] = await tx.select().from(orders).where(eq(orders.id, id)).for('update');
       if (!before) throw notFound('Order not found');
       const { after, action } = await change(tx, before);
-      await recordAudit(tx, { actor: await actor(tx, staffId), action, targetType: 'order', targetId: id, before: orderAuditView(before), after: orderAuditView(after) });
+      await recordAudit(tx, {
+        actor: await actor(tx, staffId),
+        action,
+        targetType: 'order',
+        targetId: id,
+        before: orderAuditView(before),
+        after: orderAuditView(after),
+      });
       const owner = await findUserById(tx, after.userId);
       return { ...toOrderDto(after), owner: { userId: after.userId, username: owner?.username ?? 'unknown' } };
     });
@@ -345,9 +435,28 @@ export class CatalogueService {
   /** The order's webhook event and mail, in the transaction that made the change. */
   private async announce(tx: Tx, row: OrderRow, status: OrderStatus, amountCents: number, ledgerReference: string): Promise<void> {
     await this.deps.webhookEvents.enqueue(tx, row.userId, `order.${status}`, { ...toOrderDto(row), orderId: row.id });
-    await notifyOrderUpdate(this.deps.mail, tx, { userId: row.userId, event: status, orderId: row.id, itemName: row.itemName, amountCents, ledgerReference });
+    await notifyOrderUpdate(this.deps.mail, tx, {
+      userId: row.userId,
+      event: status,
+      orderId: row.id,
+      itemName: row.itemName,
+      amountCents,
+      ledgerReference,
+    });
     if (status === 'fulfilled' || status === 'refunded') {
-      await this.deps.notifications?.emit(tx, orderNotice({ id: row.id, userId: row.userId, itemName: row.itemName, amountCents, ledgerEntryId: status === 'refunded' ? row.refundLedgerEntryId ?? row.ledgerEntryId : row.ledgerEntryId }, status));
+      await this.deps.notifications?.emit(
+        tx,
+        orderNotice(
+          {
+            id: row.id,
+            userId: row.userId,
+            itemName: row.itemName,
+            amountCents,
+            ledgerEntryId: status === 'refunded' ? (row.refundLedgerEntryId ?? row.ledgerEntryId) : row.ledgerEntryId,
+          },
+          status,
+        ),
+      );
     }
   }
 }

@@ -25,11 +25,11 @@ export function registerChargeRoutes(app: FastifyInstance, ctx: AppContext, char
         tags,
         summary: "Charge a user's credits",
         description:
-          'Takes `amountCents` from the user\'s balance as one `spend` ledger entry (reference `charge:<id>`). ' +
+          "Takes `amountCents` from the user's balance as one `spend` ledger entry (reference `charge:<id>`). " +
           'The `Idempotency-Key` header is required and scoped to the API key: the same key with the same body answers ' +
           'the first result again (201, header `Idempotent-Replayed: true`, the balance right after that charge); with ' +
           'another body a 409 `IDEMPOTENCY_KEY_REUSED`. Not enough credits: 422 `INSUFFICIENT_CREDITS` with ' +
-          '`details.shortfallCents`. Unknown user: 404. Over the key\'s per-minute limit: 429 with Retry-After.',
+          "`details.shortfallCents`. Unknown user: 404. Over the key's per-minute limit: 429 with Retry-After.",
         security,
         headers: chargeHeadersSchema,
         body: createChargeBodySchema,
@@ -48,7 +48,13 @@ export function registerChargeRoutes(app: FastifyInstance, ctx: AppContext, char
     '/v1/charges/:id',
     {
       config,
-      schema: { tags, summary: 'A charge', security, params: idParamsSchema, response: { 200: chargeOnlyResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'A charge',
+        security,
+        params: idParamsSchema,
+        response: { 200: chargeOnlyResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       requireApiKey(request);

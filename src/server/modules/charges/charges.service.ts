@@ -5,10 +5,9 @@ import { isUuid } from '#shared/schemas/common.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
 import { AppError, notFound, unprocessable } from '#server/errors.js';
 import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
-import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
+import { lockUserForMoney, postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { chargeNotice } from '#server/modules/notifications/notices.js';
-import { users } from '#server/modules/users/users.tables.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { charges, type ChargeRow } from './charges.tables.js';
 
@@ -60,13 +59,23 @@ export class ChargeService {
     const metadata = body.metadata ?? {};
     return this.db.transaction(async (tx) => {
       const id = randomUUID();
-      const [known] = await tx.select({ id: users.id }).from(users).where(eq(users.id, body.userId)).limit(1);
-      if (!known) throw notFound('User not found');
-      // The unique (api key, idempotency key) index decides: a parallel request with the same key waits
-      // here until the first commits (then finds its row) or rolls back (then goes on as the first).
+      // The user's row first (decision 0301): parallel charges of one user queue here, and a parallel
+      // request with the same key then finds the first one's row below (or goes on as the first when
+      // that one rolled back).
+      const user = await lockUserForMoney(tx, body.userId);
+      if (!user) throw notFound('User not found');
       const [inserted] = await tx
         .insert(charges)
-        .values({ id, apiKeyId, idempotencyKey, requestHash: hash, userId: body.userId, amountCents: body.amountCents, description: body.description, metadata })
+        .values({
+          id,
+          apiKeyId,
+          idempotencyKey,
+          requestHash: hash,
+          userId: body.userId,
+          amountCents: body.amountCents,
+          description: body.description,
+          metadata,
+        })
         .onConflictDoNothing({ target: [charges.apiKeyId, charges.idempotencyKey] })
         .returning({ id: charges.id });
       if (!inserted) {
@@ -77,17 +86,13 @@ export class ChargeService {
           .limit(1);
         if (!first) throw new AppError(409, 'CONFLICT', 'A request with this Idempotency-Key is still being processed; try again');
         if (first.requestHash !== hash) {
-          throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body', { details: { chargeId: first.id } });
+          throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body', {
+            details: { chargeId: first.id },
+          });
         }
         return { charge: first, balanceCents: await this.balanceAfter(tx, first.ledgerEntryId), replayed: true };
       }
 
-      const [user] = await tx
-        .select({ creditsCents: users.creditsCents, disabledAt: users.disabledAt, closingAt: users.closingAt })
-        .from(users)
-        .where(eq(users.id, body.userId))
-        .for('update');
-      if (!user) throw notFound('User not found');
       // A closing account's credits are not spent through the API (decision 0255); nothing is kept, so the
       // same request succeeds if the owner restores the account.
       if (user.closingAt) throw unprocessable('This account is closing and cannot be charged', 'ACCOUNT_CLOSING');
@@ -114,7 +119,13 @@ export class ChargeService {
         this.webhookEvents,
       );
       const [charge] = await tx.update(charges).set({ ledgerEntryId: posted.entry.id }).where(eq(charges.id, id)).returning();
-      await this.notifications?.emit(tx, chargeNotice({ id, userId: body.userId, amountCents: body.amountCents, description: body.description, ledgerEntryId: posted.entry.id }, false));
+      await this.notifications?.emit(
+        tx,
+        chargeNotice(
+          { id, userId: body.userId, amountCents: body.amountCents, description: body.description, ledgerEntryId: posted.entry.id },
+          false,
+        ),
+      );
       return { charge: charge!, balanceCents: posted.balanceCents, replayed: false };
     });
   }
@@ -130,6 +141,10 @@ export class ChargeService {
   async refund(id: string): Promise<ChargeResult> {
     if (!isUuid(id)) throw notFound('Charge not found');
     return this.db.transaction(async (tx) => {
+      // The owner's row before the charge's (decision 0301); a charge never changes owner, so reading it first is safe.
+      const [owner] = await tx.select({ userId: charges.userId }).from(charges).where(eq(charges.id, id)).limit(1);
+      if (!owner) throw notFound('Charge not found');
+      await lockUserForMoney(tx, owner.userId);
       const [charge] = await tx.select().from(charges).where(eq(charges.id, id)).for('update');
       if (!charge) throw notFound('Charge not found');
       if (charge.status === 'refunded') {
@@ -154,14 +169,30 @@ export class ChargeService {
         .set({ status: 'refunded', refundLedgerEntryId: posted.entry.id, refundedAt: posted.entry.createdAt })
         .where(eq(charges.id, id))
         .returning();
-      await this.notifications?.emit(tx, chargeNotice({ id: charge.id, userId: charge.userId, amountCents: charge.amountCents, description: charge.description, ledgerEntryId: posted.entry.id }, true));
+      await this.notifications?.emit(
+        tx,
+        chargeNotice(
+          {
+            id: charge.id,
+            userId: charge.userId,
+            amountCents: charge.amountCents,
+            description: charge.description,
+            ledgerEntryId: posted.entry.id,
+          },
+          true,
+        ),
+      );
       return { charge: refunded!, balanceCents: posted.balanceCents, replayed: false };
     });
   }
 
   private async balanceAfter(db: DbOrTx, entryId: string | null): Promise<number> {
     if (!entryId) return 0;
-    const [entry] = await db.select({ balanceAfterCents: creditLedgerEntries.balanceAfterCents }).from(creditLedgerEntries).where(eq(creditLedgerEntries.id, entryId)).limit(1);
+    const [entry] = await db
+      .select({ balanceAfterCents: creditLedgerEntries.balanceAfterCents })
+      .from(creditLedgerEntries)
+      .where(eq(creditLedgerEntries.id, entryId))
+      .limit(1);
     return entry?.balanceAfterCents ?? 0;
   }
 }

@@ -3,7 +3,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser } from '#server/test/http.js';
 import { ledgerViolations } from '#server/test/ledger-invariants.js';
-import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { apiKeys } from '#server/modules/api-keys/api-keys.tables.js';
 import { hashApiKey } from '#server/modules/api-keys/api-keys.service.js';
 import { auditLog } from '#server/modules/audit/audit.tables.js';
@@ -12,7 +12,7 @@ import { setRole } from '#server/modules/users/users.service.js';
 import { charges } from './charges.tables.js';
 
 /** The charge API and its API keys (decision 0165). */
-describe.each(ENGINES)('the charge API on %s', (engine) => {
+describe.each(enginesFor('database'))('the charge API on %s', (engine) => {
   let t: TestApp;
   let admin: { token: string; userId: string };
 
@@ -30,7 +30,10 @@ describe.each(ENGINES)('the charge API on %s', (engine) => {
   });
 
   async function createKey(body: Record<string, unknown> = {}) {
-    const res = await call(t, 'POST', '/api/admin/api-keys', { token: admin.token, body: { name: `key ${randomUUID().slice(0, 8)}`, ...body } });
+    const res = await call(t, 'POST', '/api/admin/api-keys', {
+      token: admin.token,
+      body: { name: `key ${randomUUID().slice(0, 8)}`, ...body },
+    });
     expect(res.status).toBe(201);
     return { key: res.json.key as string, id: res.json.apiKey._id as string, apiKey: res.json.apiKey };
   }
@@ -42,14 +45,18 @@ describe.each(ENGINES)('the charge API on %s', (engine) => {
   async function fundedUser(cents: number) {
     const u = await newUser();
     if (cents > 0) {
-      const res = await call(t, 'POST', '/api/admin/credits/adjustments', { token: admin.token, body: { userId: u.userId, amount: cents / 100, reason: 'test funds' } });
+      const res = await call(t, 'POST', '/api/admin/credits/adjustments', {
+        token: admin.token,
+        body: { userId: u.userId, amount: cents / 100, reason: 'test funds' },
+      });
       expect(res.status).toBe(201);
     }
     return u;
   }
   const charge = (key: string, idem: string, body: unknown) =>
     call(t, 'POST', '/api/v1/charges', { token: key, body, headers: { 'idempotency-key': idem } });
-  const balance = async (userId: string) => Number((await t.database.pool.query<{ c: string }>('SELECT credits_cents AS c FROM users WHERE id = $1', [userId])).rows[0]!.c);
+  const balance = async (userId: string) =>
+    Number((await t.database.pool.query<{ c: string }>('SELECT credits_cents AS c FROM users WHERE id = $1', [userId])).rows[0]!.c);
 
   it('shows a new key once, stores only its hash, lists it without the key and audits it', async () => {
     const created = await createKey({ name: 'billing service' });
@@ -61,7 +68,7 @@ describe.each(ENGINES)('the charge API on %s', (engine) => {
     // Nothing in the database holds the key's text.
     const dump = await t.database.pool.query('SELECT row_to_json(k)::text AS j FROM api_keys k');
     for (const r of dump.rows as { j: string }[]) expect(r.j).not.toContain(created.key.slice(17));
-    const audit = await t.database.pool.query("SELECT row_to_json(a)::text AS j FROM audit_log a WHERE target_id = $1", [created.id]);
+    const audit = await t.database.pool.query('SELECT row_to_json(a)::text AS j FROM audit_log a WHERE target_id = $1', [created.id]);
     expect(audit.rows.length).toBe(1);
     expect((audit.rows[0] as { j: string }).j).toContain('api-key.created');
     expect((audit.rows[0] as { j: string }).j).not.toContain(created.key.slice(17));
@@ -81,12 +88,30 @@ describe.each(ENGINES)('the charge API on %s', (engine) => {
   it('charges once, answers the charge and the new balance, and notes when the key was used', async () => {
     const { key, id: keyId } = await createKey();
     const u = await fundedUser(1000);
-    const res = await charge(key, 'first-charge', { userId: u.userId, amountCents: 250, description: 'Image render', metadata: { job: 'r-1' } });
+    const res = await charge(key, 'first-charge', {
+      userId: u.userId,
+      amountCents: 250,
+      description: 'Image render',
+      metadata: { job: 'r-1' },
+    });
     expect(res.status).toBe(201);
     expect(res.json.balanceCents).toBe(750);
-    expect(res.json.charge).toMatchObject({ userId: u.userId, amountCents: 250, description: 'Image render', metadata: { job: 'r-1' }, status: 'succeeded', refundLedgerEntryId: null });
+    expect(res.json.charge).toMatchObject({
+      userId: u.userId,
+      amountCents: 250,
+      description: 'Image render',
+      metadata: { job: 'r-1' },
+      status: 'succeeded',
+      refundLedgerEntryId: null,
+    });
     const [entry] = await t.database.db.select().from(creditLedgerEntries).where(eq(creditLedgerEntries.id, res.json.charge.ledgerEntryId));
-    expect(entry).toMatchObject({ kind: 'spend', amountCents: -250, balanceAfterCents: 750, reference: `charge:${res.json.charge.id}`, userId: u.userId });
+    expect(entry).toMatchObject({
+      kind: 'spend',
+      amountCents: -250,
+      balanceAfterCents: 750,
+      reference: `charge:${res.json.charge.id}`,
+      userId: u.userId,
+    });
     expect(await balance(u.userId)).toBe(750);
 
     const got = await call(t, 'GET', `/api/v1/charges/${res.json.charge.id}`, { token: key });
@@ -109,7 +134,9 @@ describe.each(ENGINES)('the charge API on %s', (engine) => {
     expect(none.json.error).toMatch(/idempotency-key/i);
     const bigMetadata = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, 'v']));
     expect((await charge(key, 'meta', { userId: u.userId, amountCents: 1, description: 'x', metadata: bigMetadata })).status).toBe(400);
-    expect((await charge(key, 'nested', { userId: u.userId, amountCents: 1, description: 'x', metadata: { a: { b: 'c' } } })).status).toBe(400);
+    expect((await charge(key, 'nested', { userId: u.userId, amountCents: 1, description: 'x', metadata: { a: { b: 'c' } } })).status).toBe(
+      400,
+    );
     expect((await charge(key, 'zero', { userId: u.userId, amountCents: 0, description: 'x' })).status).toBe(400);
     expect((await charge(key, 'frac', { userId: u.userId, amountCents: 1.5, description: 'x' })).status).toBe(400);
     expect(await balance(u.userId)).toBe(500);
@@ -222,7 +249,9 @@ describe.each(ENGINES)('the charge API on %s', (engine) => {
     expect(made.status).toBe(201);
     const refunded = await call(t, 'POST', `/api/v1/charges/${made.json.charge.id}/refund`, { token: key });
     expect(refunded.status).toBe(200);
-    const { notifications } = (await call(t, 'GET', '/api/notifications', { token: u.token })).json as { notifications: Array<{ event: string; link: string }> };
+    const { notifications } = (await call(t, 'GET', '/api/notifications', { token: u.token })).json as {
+      notifications: Array<{ event: string; link: string }>;
+    };
     const linkOf = (event: string) => notifications.find((n) => n.event === event)?.link;
     expect(linkOf('charge.succeeded')).toBe(`/dashboard/receipts/${made.json.charge.ledgerEntryId}`);
     expect(linkOf('charge.refunded')).toBe(`/dashboard/receipts/${refunded.json.charge.refundLedgerEntryId}`);
@@ -279,7 +308,8 @@ describe.each(ENGINES)('the charge API on %s', (engine) => {
     const other = await createKey();
     const u = await fundedUser(500);
     const statuses: number[] = [];
-    for (let i = 0; i < 5; i++) statuses.push((await charge(limited.key, `rl-${i}`, { userId: u.userId, amountCents: 1, description: 'rl' })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await charge(limited.key, `rl-${i}`, { userId: u.userId, amountCents: 1, description: 'rl' })).status);
     expect(statuses).toEqual([201, 201, 201, 429, 429]);
     const refused = await call(t, 'GET', `/api/v1/charges/${randomUUID()}`, { token: limited.key });
     expect(refused.status).toBe(429);
@@ -294,12 +324,16 @@ describe.each(ENGINES)('the charge API on %s', (engine) => {
     expect(doc.components.securitySchemes.apiKey).toMatchObject({ type: 'http', scheme: 'bearer' });
     const post = doc.paths['/api/v1/charges'].post;
     expect(post.security).toEqual([{ apiKey: [] }]);
-    expect(post.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'idempotency-key', required: true })]));
+    expect(post.parameters).toEqual(
+      expect.arrayContaining([expect.objectContaining({ in: 'header', name: 'idempotency-key', required: true })]),
+    );
     expect(doc.paths['/api/v1/charges/{id}/refund'].post.security).toEqual([{ apiKey: [] }]);
   });
 
   it('keeps the database consistent', async () => {
-    const [row] = (await t.database.db.execute(sql`SELECT count(*)::int AS n FROM charges WHERE ledger_entry_id IS NULL`)).rows as { n: number }[];
+    const [row] = (await t.database.db.execute(sql`SELECT count(*)::int AS n FROM charges WHERE ledger_entry_id IS NULL`)).rows as {
+      n: number;
+    }[];
     expect(row!.n).toBe(0);
   });
 });

@@ -51,7 +51,12 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext, 
     '/auth/discord/authorize-url',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Discord authorize URL with a state bound to this session', security, response: { 200: discordAuthorizeUrlResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Discord authorize URL with a state bound to this session',
+        security,
+        response: { 200: discordAuthorizeUrlResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const caller = request.auth!;
@@ -82,7 +87,8 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext, 
       // Joining the product's server (guilds.join) is what lets the bot send direct messages. A refusal
       // does not stop the connection; Discord notifications then say why they were turned off.
       const joined = await discord.joinGuild(user.id, accessToken);
-      if (joined !== 'joined' && joined !== 'already-member' && joined !== 'no-bot') request.log.warn({ discordGuildJoin: joined }, 'Discord did not add the user to the server');
+      if (joined !== 'joined' && joined !== 'already-member' && joined !== 'no-bot')
+        request.log.warn({ discordGuildJoin: joined }, 'Discord did not add the user to the server');
       await rememberVerification(db, caller.sessionId, 'discord', user.id, { username: user.username, avatar: user.avatar });
       return { id: user.id, username: user.username, avatar: user.avatar };
     },
@@ -92,7 +98,13 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext, 
     '/users/connect/discord',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Connect the Discord account verified for this session', security, body: connectDiscordBodySchema, response: { 200: connectDiscordResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Connect the Discord account verified for this session',
+        security,
+        body: connectDiscordBodySchema,
+        response: { 200: connectDiscordResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const caller = request.auth!;
@@ -116,7 +128,11 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext, 
   api.get(
     '/auth/telegram/config',
     {
-      schema: { tags, summary: 'Telegram Login Widget settings (or the sandbox login page)', response: { 200: telegramConfigResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Telegram Login Widget settings (or the sandbox login page)',
+        response: { 200: telegramConfigResponseSchema, ...errorResponses },
+      },
     },
     async () => {
       let sandboxLoginUrl: string | null = null;
@@ -175,7 +191,13 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext, 
     '/users/connect/telegram',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Connect the Telegram account verified for this session', security, body: connectTelegramBodySchema, response: { 200: connectTelegramResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Connect the Telegram account verified for this session',
+        security,
+        body: connectTelegramBodySchema,
+        response: { 200: connectTelegramResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const caller = request.auth!;
@@ -188,7 +210,12 @@ export function registerConnectionRoutes(app: FastifyInstance, ctx: AppContext, 
     '/users/disconnect/telegram',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Disconnect the Telegram account', security, response: { 200: disconnectResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Disconnect the Telegram account',
+        security,
+        response: { 200: disconnectResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       await disconnect(db, request.auth!.userId!, 'telegram');

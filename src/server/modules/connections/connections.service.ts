@@ -51,7 +51,11 @@ export async function consumeOAuthState(db: DbOrTx, sessionId: string, provider:
     )
     .returning({ redirectUri: oauthStates.redirectUri });
   if (!row) {
-    throw new AppError(400, 'INVALID_OAUTH_STATE', 'This Discord authorization has expired or was already used. Please connect again from your settings.');
+    throw new AppError(
+      400,
+      'INVALID_OAUTH_STATE',
+      'This Discord authorization has expired or was already used. Please connect again from your settings.',
+    );
   }
   return row.redirectUri;
 }
@@ -76,7 +80,12 @@ export async function rememberVerification(
 }
 
 /** The profile this session proved for exactly this provider id in the last few minutes, or null. */
-async function findVerification(db: DbOrTx, sessionId: string, provider: Provider, providerUserId: string): Promise<VerifiedProfile | null> {
+async function findVerification(
+  db: DbOrTx,
+  sessionId: string,
+  provider: Provider,
+  providerUserId: string,
+): Promise<VerifiedProfile | null> {
   const [row] = await db
     .select({ profile: connectionVerifications.profile })
     .from(connectionVerifications)
@@ -114,11 +123,19 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
 
 function notVerified(provider: Provider): AppError {
   const name = provider === 'discord' ? 'Discord' : 'Telegram';
-  return new AppError(403, 'CONNECTION_NOT_VERIFIED', `This ${name} account was not verified for your session. Please connect again from your settings.`);
+  return new AppError(
+    403,
+    'CONNECTION_NOT_VERIFIED',
+    `This ${name} account was not verified for your session. Please connect again from your settings.`,
+  );
 }
 
 const alreadyTaken = (provider: Provider) =>
-  new AppError(409, 'CONNECTION_TAKEN', `This ${provider === 'discord' ? 'Discord' : 'Telegram'} account is already connected to another user.`);
+  new AppError(
+    409,
+    'CONNECTION_TAKEN',
+    `This ${provider === 'discord' ? 'Discord' : 'Telegram'} account is already connected to another user.`,
+  );
 
 // The users table belongs to the users module; only its `discord` and `telegram` columns are written here,
 // and only through the two functions below.
@@ -144,7 +161,10 @@ async function linkDiscord(db: DbOrTx, sessionId: string, userId: string, discor
   };
   noteUserChanging(userId);
   try {
-    await db.update(users).set({ discord: identity, updatedAt: sql`now()` }).where(eq(users.id, userId));
+    await db
+      .update(users)
+      .set({ discord: identity, updatedAt: sql`now()` })
+      .where(eq(users.id, userId));
   } catch (err) {
     if (isUniqueViolation(err, 'users_discord_id_key')) throw alreadyTaken('discord');
     throw err;
@@ -172,7 +192,10 @@ async function linkTelegram(db: DbOrTx, sessionId: string, userId: string, teleg
   };
   noteUserChanging(userId);
   try {
-    await db.update(users).set({ telegram: identity, updatedAt: sql`now()` }).where(eq(users.id, userId));
+    await db
+      .update(users)
+      .set({ telegram: identity, updatedAt: sql`now()` })
+      .where(eq(users.id, userId));
   } catch (err) {
     if (isUniqueViolation(err, 'users_telegram_id_key')) throw alreadyTaken('telegram');
     throw err;
@@ -187,7 +210,10 @@ async function linkTelegram(db: DbOrTx, sessionId: string, userId: string, teleg
 export async function disconnect(db: DbOrTx, userId: string, provider: Provider): Promise<void> {
   const set = provider === 'discord' ? { discord: null } : { telegram: null };
   noteUserChanging(userId);
-  await db.update(users).set({ ...set, updatedAt: sql`now()` }).where(eq(users.id, userId));
+  await db
+    .update(users)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(users.id, userId));
 }
 
 /**

@@ -77,7 +77,7 @@ export class DiscordClient {
     }
     if (res.status === 401 || data.error === 'invalid_client') {
       // The operator's client id or secret is wrong: not the user's fault, and not theirs to fix.
-      throw new AppError(502, 'DISCORD_CLIENT_REJECTED', 'Discord refused this site\'s credentials. Please try again later.');
+      throw new AppError(502, 'DISCORD_CLIENT_REJECTED', "Discord refused this site's credentials. Please try again later.");
     }
     if (res.status === 429 || res.status >= 500) throw unavailable();
     throw new AppError(502, 'DISCORD_BAD_RESPONSE', 'Discord answered unexpectedly. Please try again later.', {

@@ -33,7 +33,10 @@ export const creditLedgerEntries = pgTable(
     index('credit_ledger_entries_user_created_idx').on(t.userId, t.createdAt),
     check('credit_ledger_entries_amount_nonzero', sql`${t.amountCents} <> 0`),
     check('credit_ledger_entries_balance_non_negative', sql`${t.balanceAfterCents} >= 0`),
-    check('credit_ledger_entries_kind_known', sql`${t.kind} in ('payment', 'reward', 'adjustment', 'spend', 'refund', 'settlement', 'forfeit')`),
+    check(
+      'credit_ledger_entries_kind_known',
+      sql`${t.kind} in ('payment', 'reward', 'adjustment', 'spend', 'refund', 'settlement', 'forfeit')`,
+    ),
   ],
 );
 
@@ -69,10 +72,52 @@ export const creditDebts = pgTable(
   (t) => [
     uniqueIndex('credit_debts_reference_key').on(t.reference),
     index('credit_debts_user_created_idx').on(t.userId, t.createdAt),
-    index('credit_debts_outstanding_idx').on(t.userId).where(sql`${t.outstandingCents} > 0`),
+    index('credit_debts_outstanding_idx')
+      .on(t.userId)
+      .where(sql`${t.outstandingCents} > 0`),
     check('credit_debts_amount_positive', sql`${t.amountCents} > 0`),
     check('credit_debts_outstanding_within_amount', sql`${t.outstandingCents} >= 0 AND ${t.outstandingCents} <= ${t.amountCents}`),
   ],
 );
 
 export type CreditDebtRow = typeof creditDebts.$inferSelect;
+
+export type AdjustmentRequestStatus = 'pending' | 'approved' | 'rejected';
+
+/**
+ * Balance adjustments waiting for a second admin (four eyes, docs/security.md#staff-powers): one of
+ * ADJUSTMENT_APPROVAL_CENTS or more is stored here instead of posted; an approval by another admin posts
+ * it (`ledger_entry_id`), a rejection closes it. Both admins are named here and in the audit log.
+ */
+export const creditAdjustmentRequests = pgTable(
+  'credit_adjustment_requests',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    amountCents: bigint('amount_cents', { mode: 'number' }).notNull(),
+    reason: text('reason').notNull(),
+    customerNote: text('customer_note'),
+    idempotencyKey: text('idempotency_key'),
+    requestedBy: uuid('requested_by')
+      .notNull()
+      .references(() => users.id, { onDelete: 'restrict' }),
+    requestedAt: timestamp('requested_at', { withTimezone: true }).notNull().defaultNow(),
+    status: text('status').$type<AdjustmentRequestStatus>().notNull().default('pending'),
+    decidedBy: uuid('decided_by').references(() => users.id, { onDelete: 'restrict' }),
+    decidedAt: timestamp('decided_at', { withTimezone: true }),
+    decisionNote: text('decision_note'),
+    ledgerEntryId: uuid('ledger_entry_id').references(() => creditLedgerEntries.id, { onDelete: 'restrict' }),
+  },
+  (t) => [
+    uniqueIndex('credit_adjustment_requests_idempotency_key').on(t.idempotencyKey),
+    index('credit_adjustment_requests_status_idx').on(t.status, t.requestedAt),
+    index('credit_adjustment_requests_user_idx').on(t.userId, t.requestedAt),
+    check('credit_adjustment_requests_amount_nonzero', sql`${t.amountCents} <> 0`),
+    check('credit_adjustment_requests_status_known', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+    check('credit_adjustment_requests_decided', sql`(${t.status} = 'pending') = (${t.decidedBy} is null)`),
+  ],
+);
+
+export type AdjustmentRequestRow = typeof creditAdjustmentRequests.$inferSelect;

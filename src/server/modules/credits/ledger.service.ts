@@ -5,7 +5,14 @@ import type { DbOrTx } from '#server/db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '#server/errors.js';
 import { users } from '#server/modules/users/users.tables.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
-import { creditDebts, creditLedgerEntries, type CreditDebtRow, type DebtReason, type LedgerEntryRow, type LedgerKind } from './credits.tables.js';
+import {
+  creditDebts,
+  creditLedgerEntries,
+  type CreditDebtRow,
+  type DebtReason,
+  type LedgerEntryRow,
+  type LedgerKind,
+} from './credits.tables.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 
 export interface PostLedgerEntryInput {
@@ -44,12 +51,35 @@ function repeatOf(existing: LedgerEntryRow, input: PostLedgerEntryInput): PostLe
 }
 
 /**
+ * The first lock of every transaction that spends or returns a user's credits (docs/decisions/0301):
+ * the user's row, before any row that references it is written or locked (a campaign, a charge, an
+ * order, a creative), so two transactions of one user queue here instead of deadlocking. Answers the
+ * row's balance and state, or null for an unknown user. postLedgerEntry takes the same lock again,
+ * which costs nothing once held.
+ */
+export async function lockUserForMoney(
+  tx: DbOrTx,
+  userId: string,
+): Promise<{ creditsCents: number; disabledAt: Date | null; closingAt: Date | null } | null> {
+  const [row] = await tx
+    .select({ creditsCents: users.creditsCents, disabledAt: users.disabledAt, closingAt: users.closingAt })
+    .from(users)
+    .where(eq(users.id, userId))
+    .for('update');
+  return row ?? null;
+}
+
+/**
  * The only way a balance changes (docs/product.md#credits). In one transaction (a savepoint when given a
  * transaction): lock the user's row, refuse a result below zero, insert the immutable entry with its
  * balance after, write the balance. A repeated reference posts nothing and answers the first entry,
  * which makes every crediting idempotent - duplicated IPNs, retried jobs, racing instances.
  */
-export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput, webhookEvents: WebhookEvents): Promise<PostLedgerEntryResult> {
+export async function postLedgerEntry(
+  db: DbOrTx,
+  input: PostLedgerEntryInput,
+  webhookEvents: WebhookEvents,
+): Promise<PostLedgerEntryResult> {
   if (!Number.isSafeInteger(input.amountCents) || input.amountCents === 0) {
     throw new RangeError('amountCents must be a non-zero safe integer');
   }
@@ -59,11 +89,7 @@ export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput, w
     const earlier = await findByReference(tx, input.reference);
     if (earlier) return repeatOf(earlier, input);
 
-    const [user] = await tx
-      .select({ creditsCents: users.creditsCents })
-      .from(users)
-      .where(eq(users.id, input.userId))
-      .for('update');
+    const [user] = await tx.select({ creditsCents: users.creditsCents }).from(users).where(eq(users.id, input.userId)).for('update');
     if (!user) throw notFound('User not found');
     const balanceAfter = user.creditsCents + input.amountCents;
     if (balanceAfter < 0) {
@@ -97,7 +123,10 @@ export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput, w
     }
 
     noteUserChanging(input.userId);
-    await tx.update(users).set({ creditsCents: balanceAfter, updatedAt: sql`now()` }).where(eq(users.id, input.userId));
+    await tx
+      .update(users)
+      .set({ creditsCents: balanceAfter, updatedAt: sql`now()` })
+      .where(eq(users.id, input.userId));
     await webhookEvents.enqueue(tx, input.userId, 'credits.changed', {
       entryId: entry.id,
       kind: entry.kind,
@@ -108,7 +137,8 @@ export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput, w
       createdAt: entry.createdAt.toISOString(),
     });
     // A credit pays what the account owes first (docs/decisions/0120), in the same transaction.
-    const settledCents = input.amountCents > 0 && input.kind !== 'settlement' ? await settleDebts(tx, entry, balanceAfter, webhookEvents) : 0;
+    const settledCents =
+      input.amountCents > 0 && input.kind !== 'settlement' ? await settleDebts(tx, entry, balanceAfter, webhookEvents) : 0;
     return { entry, created: true, balanceCents: balanceAfter - settledCents, settledCents };
   });
 }
@@ -144,17 +174,27 @@ async function settleDebts(db: DbOrTx, credit: LedgerEntryRow, balanceCents: num
       })
       .where(eq(creditDebts.id, debt.id));
   }
-  const posted = await postLedgerEntry(db, {
-    userId: credit.userId,
-    amountCents: -pay,
-    kind: 'settlement',
-    reference: `settlement:${credit.id}`,
-    description:
-      owed > pay
-        ? `Paid towards the outstanding amount (${formatCredits(owed - pay)} credits still owed)`
-        : `Outstanding amount paid (${formatCredits(pay)} credits)`,
-    metadata: { creditEntryId: credit.id, creditReference: credit.reference, debts: parts, owedBeforeCents: owed, owedAfterCents: owed - pay },
-  }, webhookEvents);
+  const posted = await postLedgerEntry(
+    db,
+    {
+      userId: credit.userId,
+      amountCents: -pay,
+      kind: 'settlement',
+      reference: `settlement:${credit.id}`,
+      description:
+        owed > pay
+          ? `Paid towards the outstanding amount (${formatCredits(owed - pay)} credits still owed)`
+          : `Outstanding amount paid (${formatCredits(pay)} credits)`,
+      metadata: {
+        creditEntryId: credit.id,
+        creditReference: credit.reference,
+        debts: parts,
+        owedBeforeCents: owed,
+        owedAfterCents: owed - pay,
+      },
+    },
+    webhookEvents,
+  );
   return posted.created ? pay : 0;
 }
 
@@ -200,7 +240,18 @@ export async function reverseWithDebt(db: DbOrTx, input: ReversalInput, webhookE
     const owedCents = input.cents - takenCents;
     const metadata = { ...input.metadata, reason: input.reason, reversedCents: input.cents, owedCents };
     if (takenCents > 0) {
-      await postLedgerEntry(tx, { userId: input.userId, amountCents: -takenCents, kind: 'refund', reference: input.reference, description: input.description, metadata }, webhookEvents);
+      await postLedgerEntry(
+        tx,
+        {
+          userId: input.userId,
+          amountCents: -takenCents,
+          kind: 'refund',
+          reference: input.reference,
+          description: input.description,
+          metadata,
+        },
+        webhookEvents,
+      );
     }
     if (owedCents > 0) {
       await tx.insert(creditDebts).values({
@@ -220,7 +271,12 @@ export async function reverseWithDebt(db: DbOrTx, input: ReversalInput, webhookE
 
 /** The account's debts, newest first (settled ones too, for history). */
 export async function listDebts(db: DbOrTx, userId: string): Promise<CreditDebtRow[]> {
-  return db.select().from(creditDebts).where(eq(creditDebts.userId, userId)).orderBy(desc(creditDebts.createdAt), desc(creditDebts.id)).limit(100);
+  return db
+    .select()
+    .from(creditDebts)
+    .where(eq(creditDebts.userId, userId))
+    .orderBy(desc(creditDebts.createdAt), desc(creditDebts.id))
+    .limit(100);
 }
 
 export async function outstandingCents(db: DbOrTx, userId: string): Promise<number> {

@@ -40,7 +40,11 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     '/exchange/currencies',
     {
       config: { auth: 'optional' },
-      schema: { tags, summary: 'Currencies that can be exchanged (payout addresses we can check)', response: { 200: exchangeCurrenciesResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Currencies that can be exchanged (payout addresses we can check)',
+        response: { 200: exchangeCurrenciesResponseSchema, ...errorResponses },
+      },
     },
     async () => ({ currencies: await service.listCurrencies() }),
   );
@@ -102,7 +106,13 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     '/exchange/exchanges',
     {
       config: { auth: 'session' },
-      schema: { tags, summary: 'My exchanges, newest first', security: sessionSecurity, querystring: myExchangesQuerySchema, response: { 200: myExchangesResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'My exchanges, newest first',
+        security: sessionSecurity,
+        querystring: myExchangesQuerySchema,
+        response: { 200: myExchangesResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const { rows, total } = await service.listMine(ownerOf(request), request.query);
@@ -114,7 +124,13 @@ export function registerExchangeRoutes(app: FastifyInstance, ctx: AppContext, se
     '/exchange/exchanges/:id',
     {
       config: { auth: 'session' },
-      schema: { tags, summary: 'My exchange with its current status (404 for anyone else)', security: sessionSecurity, params: idParamsSchema, response: { 200: exchangeResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'My exchange with its current status (404 for anyone else)',
+        security: sessionSecurity,
+        params: idParamsSchema,
+        response: { 200: exchangeResponseSchema, ...errorResponses },
+      },
     },
     async (request) => ({ exchange: toExchangeDto(await service.getOwn(ownerOf(request), request.params.id)) }),
   );

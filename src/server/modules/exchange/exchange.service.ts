@@ -74,7 +74,6 @@ function decimal(value: unknown): string | null {
   return typeof value === 'string' ? value : String(Number(n.toFixed(8)));
 }
 
-
 export function toExchangeDto(row: ExchangeRow): Exchange {
   return {
     _id: row.id,
@@ -194,7 +193,10 @@ export class ExchangeService {
   /** Refuses an amount outside the pair's limits, naming both limits. */
   private assertInRange(from: string, amount: number, min: number, max: number | null): void {
     const ticker = from.toUpperCase();
-    const limits = max === null ? `The minimum for this pair is ${min} ${ticker}` : `The amount must be between ${min} ${ticker} and ${max} ${ticker} for this pair`;
+    const limits =
+      max === null
+        ? `The minimum for this pair is ${min} ${ticker}`
+        : `The amount must be between ${min} ${ticker} and ${max} ${ticker} for this pair`;
     const details = { fields: { amount: limits }, minAmount: String(min), maxAmount: max === null ? null : String(max) };
     if (amount < min) throw unprocessable(limits, 'AMOUNT_BELOW_MINIMUM', details);
     if (max !== null && amount > max) throw unprocessable(limits, 'AMOUNT_ABOVE_MAXIMUM', details);
@@ -219,9 +221,16 @@ export class ExchangeService {
   async estimate(from: string, to: string, amount: number, rateType: RateType = 'floating'): Promise<EstimateResponse> {
     await this.assertPair(from, to);
     const { min, max } = await this.providerRange(from, to, rateType);
-    let quote: { estimatedAmount: number; transactionSpeedForecast?: string | null; warningMessage?: string | null; rateId?: string; validUntil?: string };
+    let quote: {
+      estimatedAmount: number;
+      transactionSpeedForecast?: string | null;
+      warningMessage?: string | null;
+      rateId?: string;
+      validUntil?: string;
+    };
     try {
-      quote = rateType === 'fixed' ? await this.deps.client.fixedEstimate(amount, from, to) : await this.deps.client.estimate(amount, from, to);
+      quote =
+        rateType === 'fixed' ? await this.deps.client.fixedEstimate(amount, from, to) : await this.deps.client.estimate(amount, from, to);
     } catch (err) {
       throw this.mapProviderError(err);
     }
@@ -255,7 +264,12 @@ export class ExchangeService {
   }
 
   /** A fixed quote the provider no longer honours (expired or unknown): refused, with a new quote to accept. */
-  private async quoteRefused(code: 'FIXED_RATE_EXPIRED' | 'FIXED_RATE_UNKNOWN', from: string, to: string, amount: number): Promise<AppError> {
+  private async quoteRefused(
+    code: 'FIXED_RATE_EXPIRED' | 'FIXED_RATE_UNKNOWN',
+    from: string,
+    to: string,
+    amount: number,
+  ): Promise<AppError> {
     const quote = await this.estimate(from, to, amount, 'fixed');
     const time = quote.validUntil ? quote.validUntil.slice(11, 19) : '';
     const reason = code === 'FIXED_RATE_EXPIRED' ? 'That fixed rate has expired' : 'That fixed rate is not known';
@@ -286,7 +300,9 @@ export class ExchangeService {
             fields: { refundAddress: 'The exchange service refused this address' },
           });
         case 'pair_is_inactive':
-          return unprocessable('This pair cannot be exchanged right now', 'PAIR_INACTIVE', { fields: { to: 'This pair cannot be exchanged right now' } });
+          return unprocessable('This pair cannot be exchanged right now', 'PAIR_INACTIVE', {
+            fields: { to: 'This pair cannot be exchanged right now' },
+          });
         default:
           break;
       }
@@ -314,7 +330,11 @@ export class ExchangeService {
     if (rateType === 'fixed' && !rateId) fields.rateId = 'Get a fixed-rate quote first';
     if (rateType === 'floating' && rateId) fields.rateId = 'A floating-rate exchange takes no fixed-rate quote';
     if (Object.keys(fields).length > 0) {
-      const code = fields.rateId ? 'FIXED_RATE_REQUIRED' : fields.payoutAddress || fields.payoutExtraId ? 'INVALID_PAYOUT_ADDRESS' : 'INVALID_REFUND_ADDRESS';
+      const code = fields.rateId
+        ? 'FIXED_RATE_REQUIRED'
+        : fields.payoutAddress || fields.payoutExtraId
+          ? 'INVALID_PAYOUT_ADDRESS'
+          : 'INVALID_REFUND_ADDRESS';
       throw unprocessable(Object.values(fields)[0]!, code, { fields });
     }
     const { min, max } = await this.providerRange(from, to, rateType);
@@ -333,10 +353,13 @@ export class ExchangeService {
     };
     let created;
     try {
-      created = rateId ? await this.deps.client.createFixedTransaction({ ...input, rateId }) : await this.deps.client.createTransaction(input);
+      created = rateId
+        ? await this.deps.client.createFixedTransaction({ ...input, rateId })
+        : await this.deps.client.createTransaction(input);
     } catch (err) {
       const mapped = this.mapProviderError(err);
-      if (mapped.code === 'FIXED_RATE_EXPIRED' || mapped.code === 'FIXED_RATE_UNKNOWN') throw await this.quoteRefused(mapped.code, from, to, body.amount);
+      if (mapped.code === 'FIXED_RATE_EXPIRED' || mapped.code === 'FIXED_RATE_UNKNOWN')
+        throw await this.quoteRefused(mapped.code, from, to, body.amount);
       throw mapped;
     }
     if (!created?.id || !created.payinAddress) throw this.providerDown(new Error('provider answered without an id or deposit address'));
@@ -371,7 +394,10 @@ export class ExchangeService {
         providerData: created,
       })
       .returning();
-    this.deps.log.info({ exchangeId: row!.id, providerExchangeId: created.id, from, to, rateType, owner: owner.kind, rewardCents }, 'exchange created');
+    this.deps.log.info(
+      { exchangeId: row!.id, providerExchangeId: created.id, from, to, rateType, owner: owner.kind, rewardCents },
+      'exchange created',
+    );
     return { row: row!, claimCode };
   }
 
@@ -453,7 +479,10 @@ export class ExchangeService {
       }
 
       const changed =
-        status !== row.status || amountSent !== row.amountSent || amountReceived !== row.amountReceived || rewardCreditedAt !== row.rewardCreditedAt;
+        status !== row.status ||
+        amountSent !== row.amountSent ||
+        amountReceived !== row.amountReceived ||
+        rewardCreditedAt !== row.rewardCreditedAt;
       const [updated] = await tx
         .update(exchanges)
         .set({
@@ -492,7 +521,11 @@ export class ExchangeService {
             key: `exchange.finished:${row.id}`,
             title: claimable ? 'Exchange finished: your reward is ready' : 'Exchange finished',
             body: `Your exchange of ${row.amountFrom} ${row.fromCurrency.toUpperCase()} to ${row.toCurrency.toUpperCase()} finished.${
-              claimable ? ` A reward of ${formatCredits(earned!)} credits is ready to claim.` : (earned ?? 0) > 0 && rewardCreditedAt ? ` ${formatCredits(earned!)} credits were added to your balance.` : ''
+              claimable
+                ? ` A reward of ${formatCredits(earned!)} credits is ready to claim.`
+                : (earned ?? 0) > 0 && rewardCreditedAt
+                  ? ` ${formatCredits(earned!)} credits were added to your balance.`
+                  : ''
             }`,
             link: exchangeLink(row.id),
           });
@@ -508,14 +541,18 @@ export class ExchangeService {
 
   /** Credits `cents` of an exchange's reward to `userId` once (reference `reward:<id>`); answers whether it posted now. */
   async creditReward(tx: Tx, row: ExchangeRow, userId: string, cents: number, source: string): Promise<boolean> {
-    const posted = await postLedgerEntry(tx, {
-      userId,
-      amountCents: cents,
-      kind: 'reward',
-      reference: `reward:${row.id}`,
-      description: `Exchange reward: ${row.amountFrom} ${row.fromCurrency.toUpperCase()} to ${row.toCurrency.toUpperCase()} (${formatCredits(cents)} credits)`,
-      metadata: { exchangeId: row.id, providerExchangeId: row.providerExchangeId, mode: row.rewardMode, source },
-    }, this.deps.webhookEvents);
+    const posted = await postLedgerEntry(
+      tx,
+      {
+        userId,
+        amountCents: cents,
+        kind: 'reward',
+        reference: `reward:${row.id}`,
+        description: `Exchange reward: ${row.amountFrom} ${row.fromCurrency.toUpperCase()} to ${row.toCurrency.toUpperCase()} (${formatCredits(cents)} credits)`,
+        metadata: { exchangeId: row.id, providerExchangeId: row.providerExchangeId, mode: row.rewardMode, source },
+      },
+      this.deps.webhookEvents,
+    );
     // Reward claimed: a claim code redeemed (a direct reward is told by "exchange finished").
     if (posted.created && row.rewardMode === 'claim') {
       await this.deps.notifications?.emit(tx, {

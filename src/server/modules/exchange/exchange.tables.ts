@@ -62,8 +62,14 @@ export const exchanges = pgTable(
     index('exchanges_status_idx').on(t.status),
     check('exchanges_owner_present', sql`${t.userId} IS NOT NULL OR ${t.guestId} IS NOT NULL`),
     check('exchanges_reward_mode_known', sql`${t.rewardMode} in ('direct', 'claim')`),
-    check('exchanges_claim_has_code', sql`${t.rewardMode} <> 'claim' OR (${t.claimCodeHash} IS NOT NULL AND ${t.claimDeadline} IS NOT NULL)`),
-    check('exchanges_rate_type_known', sql`${t.rateType} IN ('floating', 'fixed') AND (${t.rateType} = 'floating' OR ${t.rateId} IS NOT NULL)`),
+    check(
+      'exchanges_claim_has_code',
+      sql`${t.rewardMode} <> 'claim' OR (${t.claimCodeHash} IS NOT NULL AND ${t.claimDeadline} IS NOT NULL)`,
+    ),
+    check(
+      'exchanges_rate_type_known',
+      sql`${t.rateType} IN ('floating', 'fixed') AND (${t.rateType} = 'floating' OR ${t.rateId} IS NOT NULL)`,
+    ),
     check('exchanges_reward_non_negative', sql`${t.rewardCents} >= 0 AND ${t.usdValueCents} >= 0`),
   ],
 );

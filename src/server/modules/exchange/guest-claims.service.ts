@@ -42,7 +42,10 @@ export class GuestClaimsService {
   private async creditFinishedClaim(tx: Tx, row: ExchangeRow, userId: string, source: string): Promise<number> {
     const cents = row.earnedRewardCents ?? 0;
     if (!(await this.deps.exchange.creditReward(tx, row, userId, cents, source))) return 0;
-    await tx.update(exchanges).set({ rewardUserId: userId, rewardCreditedAt: sql`now()`, updatedAt: sql`now()` }).where(eq(exchanges.id, row.id));
+    await tx
+      .update(exchanges)
+      .set({ rewardUserId: userId, rewardCreditedAt: sql`now()`, updatedAt: sql`now()` })
+      .where(eq(exchanges.id, row.id));
     return cents;
   }
 

@@ -53,8 +53,20 @@ interface AddressFields {
   label: string;
 }
 
-const PAYOUT_FIELDS: AddressFields = { currencyField: 'to', address: 'payoutAddress', extraId: 'payoutExtraId', purpose: 'payouts', label: '' };
-const REFUND_FIELDS: AddressFields = { currencyField: 'from', address: 'refundAddress', extraId: 'refundExtraId', purpose: 'refunds', label: ' refund' };
+const PAYOUT_FIELDS: AddressFields = {
+  currencyField: 'to',
+  address: 'payoutAddress',
+  extraId: 'payoutExtraId',
+  purpose: 'payouts',
+  label: '',
+};
+const REFUND_FIELDS: AddressFields = {
+  currencyField: 'from',
+  address: 'refundAddress',
+  extraId: 'refundExtraId',
+  purpose: 'refunds',
+  label: ' refund',
+};
 
 /** Field messages for an address and memo in `ticker`; empty when both are acceptable. */
 function checkAddress(ticker: string, address: string, extraId: string | undefined, fields: AddressFields): Record<string, string> {

@@ -148,7 +148,10 @@ export class SwapClient {
   }
 
   estimate(amount: number, from: string, to: string): Promise<SwapEstimate> {
-    return this.request('GET', `/exchange-amount/${encodeURIComponent(String(amount))}/${encodeURIComponent(`${from}_${to}`)}?api_key=${this.key}`);
+    return this.request(
+      'GET',
+      `/exchange-amount/${encodeURIComponent(String(amount))}/${encodeURIComponent(`${from}_${to}`)}?api_key=${this.key}`,
+    );
   }
 
   createTransaction(input: CreateSwapInput): Promise<SwapCreated> {

@@ -20,8 +20,6 @@ export function registerHealthRoutes(app: FastifyInstance, deps: AppContext): vo
       request.log.warn({ err }, 'readiness: database unreachable');
     }
     const ready = database && migrated;
-    return reply
-      .status(ready ? 200 : 503)
-      .send({ status: ready ? 'ready' : 'not ready', checks: { database, migrations: migrated } });
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks: { database, migrations: migrated } });
   });
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 
-describe.each(ENGINES)('health endpoints on %s', (engine) => {
+describe.each(enginesFor('logic'))('health endpoints on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(engine);

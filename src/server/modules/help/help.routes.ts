@@ -53,7 +53,15 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
 
   api.get(
     '/help/articles/:slug',
-    { config: { auth: 'public' }, schema: { tags, summary: 'One published article, rendered', params: helpSlugParamsSchema, response: { 200: helpArticleResponseSchema, ...errorResponses } } },
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'One published article, rendered',
+        params: helpSlugParamsSchema,
+        response: { 200: helpArticleResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => service.getPublished(request.params.slug),
   );
 
@@ -123,13 +131,30 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
 
   api.get(
     '/staff/help/articles',
-    { config: { auth: 'staff' }, schema: { tags: staffTags, summary: 'Every article, drafts too, with votes and tickets avoided', security, response: { 200: staffHelpArticleListResponseSchema, ...errorResponses } } },
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags: staffTags,
+        summary: 'Every article, drafts too, with votes and tickets avoided',
+        security,
+        response: { 200: staffHelpArticleListResponseSchema, ...errorResponses },
+      },
+    },
     async () => service.listForStaff(),
   );
 
   api.get(
     '/staff/help/articles/:id',
-    { config: { auth: 'staff' }, schema: { tags: staffTags, summary: 'One article as written', security, params: idParamsSchema, response: { 200: staffHelpArticleResponseSchema, ...errorResponses } } },
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags: staffTags,
+        summary: 'One article as written',
+        security,
+        params: idParamsSchema,
+        response: { 200: staffHelpArticleResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => ({ article: await service.getForStaff(request.params.id) }),
   );
 
@@ -137,7 +162,13 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
     '/staff/help/articles',
     {
       config: staffChange,
-      schema: { tags: staffTags, summary: 'Write an article (409 when its address is taken)', security, body: helpArticleWriteBodySchema, response: { 201: staffHelpArticleResponseSchema, ...errorResponses } },
+      schema: {
+        tags: staffTags,
+        summary: 'Write an article (409 when its address is taken)',
+        security,
+        body: helpArticleWriteBodySchema,
+        response: { 201: staffHelpArticleResponseSchema, ...errorResponses },
+      },
     },
     async (request, reply) => reply.status(201).send({ article: await service.create(request.body, request.auth!.userId!) }),
   );
@@ -146,7 +177,14 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
     '/staff/help/articles/:id',
     {
       config: staffChange,
-      schema: { tags: staffTags, summary: 'Change an article, publish or unpublish it', security, params: idParamsSchema, body: helpArticleWriteBodySchema, response: { 200: staffHelpArticleResponseSchema, ...errorResponses } },
+      schema: {
+        tags: staffTags,
+        summary: 'Change an article, publish or unpublish it',
+        security,
+        params: idParamsSchema,
+        body: helpArticleWriteBodySchema,
+        response: { 200: staffHelpArticleResponseSchema, ...errorResponses },
+      },
     },
     async (request) => ({ article: await service.update(request.params.id, request.body, request.auth!.userId!) }),
   );
@@ -156,7 +194,13 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
     {
       // Renders only; changes nothing, so there is nothing to audit.
       config: { auth: 'staff', audited: true },
-      schema: { tags: staffTags, summary: 'How Markdown will look, rendered exactly as readers will see it', security, body: helpPreviewBodySchema, response: { 200: helpPreviewResponseSchema, ...errorResponses } },
+      schema: {
+        tags: staffTags,
+        summary: 'How Markdown will look, rendered exactly as readers will see it',
+        security,
+        body: helpPreviewBodySchema,
+        response: { 200: helpPreviewResponseSchema, ...errorResponses },
+      },
     },
     async (request) => ({ html: service.preview(request.body.body) }),
   );

@@ -238,7 +238,13 @@ export class HelpService {
         .onConflictDoNothing({ target: helpArticles.slug })
         .returning();
       if (!row) throw conflict('Another article already has this address');
-      await recordAudit(tx, { actor: await actor(tx, staffId), action: 'help.article_created', targetType: 'help_article', targetId: row.id, after: auditView(row) });
+      await recordAudit(tx, {
+        actor: await actor(tx, staffId),
+        action: 'help.article_created',
+        targetType: 'help_article',
+        targetId: row.id,
+        after: auditView(row),
+      });
       return row.id;
     });
     return this.getForStaff(id);
@@ -264,7 +270,14 @@ export class HelpService {
         })
         .where(eq(helpArticles.id, id))
         .returning();
-      await recordAudit(tx, { actor: await actor(tx, staffId), action: 'help.article_updated', targetType: 'help_article', targetId: id, before: auditView(current), after: auditView(after!) });
+      await recordAudit(tx, {
+        actor: await actor(tx, staffId),
+        action: 'help.article_updated',
+        targetType: 'help_article',
+        targetId: id,
+        before: auditView(current),
+        after: auditView(after!),
+      });
     });
     return this.getForStaff(id);
   }
@@ -288,4 +301,3 @@ async function actor(db: DbOrTx, userId: string): Promise<{ id: string; username
 export function anonymousVoter(ip: string, salt: string): string {
   return `ip:${createHash('sha256').update(`${salt}:${ip}`).digest('base64url').slice(0, 32)}`;
 }
-

@@ -26,7 +26,10 @@ export const helpArticles = pgTable(
     helpfulCount: integer('helpful_count').notNull().default(0),
     notHelpfulCount: integer('not_helpful_count').notNull().default(0),
   },
-  (t) => [index('help_articles_status_idx').on(t.status, t.category), check('help_articles_status_known', sql`${t.status} in ('draft', 'published')`)],
+  (t) => [
+    index('help_articles_status_idx').on(t.status, t.category),
+    check('help_articles_status_known', sql`${t.status} in ('draft', 'published')`),
+  ],
 );
 
 /** One vote per article and voter (a user or guest id, or a hash of the address for visitors). */

@@ -6,7 +6,11 @@ import { mailPreferences } from './mail.tables.js';
 
 /** Which optional notifications the account receives (all of them until it says otherwise). */
 export async function readMailPreferences(db: DbOrTx, userId: string): Promise<MailPreferences> {
-  const [row] = await db.select().from(mailPreferences).where(sql`${mailPreferences.userId} = ${userId}`).limit(1);
+  const [row] = await db
+    .select()
+    .from(mailPreferences)
+    .where(sql`${mailPreferences.userId} = ${userId}`)
+    .limit(1);
   return { paymentCredited: row?.paymentCredited ?? true, ticketReply: row?.ticketReply ?? true, orderUpdates: row?.orderUpdates ?? true };
 }
 
@@ -22,7 +26,11 @@ export async function updateMailPreferences(db: DbOrTx, userId: string, change: 
 
 /** Turns one kind off (the unsubscribe link). False when the account no longer exists. */
 export async function turnOffMailKind(db: DbOrTx, userId: string, kind: OptionalKind): Promise<boolean> {
-  const column = { payment_credited: { paymentCredited: false }, ticket_reply: { ticketReply: false }, order_updates: { orderUpdates: false } }[kind];
+  const column = {
+    payment_credited: { paymentCredited: false },
+    ticket_reply: { ticketReply: false },
+    order_updates: { orderUpdates: false },
+  }[kind];
   const inserted = await db
     .insert(mailPreferences)
     .values({ userId, ...column })

@@ -37,7 +37,15 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
 
   api.get(
     '/users/mail-preferences',
-    { config: { auth: 'user' }, schema: { tags: ['users'], summary: 'Which optional notifications I receive', security, response: { 200: mailPreferencesSchema, ...errorResponses } } },
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags: ['users'],
+        summary: 'Which optional notifications I receive',
+        security,
+        response: { 200: mailPreferencesSchema, ...errorResponses },
+      },
+    },
     async (request) => readMailPreferences(db, request.auth!.userId!),
   );
 
@@ -45,7 +53,13 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/users/mail-preferences',
     {
       config: { auth: 'user' },
-      schema: { tags: ['users'], summary: 'Turn optional notifications on or off (security mails are always sent)', security, body: mailPreferencesBodySchema, response: { 200: mailPreferencesSchema, ...errorResponses } },
+      schema: {
+        tags: ['users'],
+        summary: 'Turn optional notifications on or off (security mails are always sent)',
+        security,
+        body: mailPreferencesBodySchema,
+        response: { 200: mailPreferencesSchema, ...errorResponses },
+      },
     },
     async (request) => updateMailPreferences(db, request.auth!.userId!, request.body),
   );
@@ -70,7 +84,11 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
         if (!token) throw badRequest('The link is missing its token');
         const parsed = mail.readUnsubscribeToken(token);
         if (!parsed || !isUuid(parsed.userId)) {
-          throw new AppError(400, 'TOKEN_INVALID', 'This unsubscribe link is not valid. Change your notifications in your settings instead.');
+          throw new AppError(
+            400,
+            'TOKEN_INVALID',
+            'This unsubscribe link is not valid. Change your notifications in your settings instead.',
+          );
         }
         if (!(await turnOffMailKind(db, parsed.userId, parsed.kind))) throw notFound('This account no longer exists');
         return { success: true as const, message: `You will no longer receive ${KIND_NAMES[parsed.kind]} by email.`, kind: parsed.kind };
@@ -82,7 +100,13 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/admin/mail',
     {
       config: { auth: 'staff' },
-      schema: { tags: ['admin'], summary: 'Outgoing mail, newest first (failed ones with their last error)', security, querystring: adminMailQuerySchema, response: { 200: adminMailListResponseSchema, ...errorResponses } },
+      schema: {
+        tags: ['admin'],
+        summary: 'Outgoing mail, newest first (failed ones with their last error)',
+        security,
+        querystring: adminMailQuerySchema,
+        response: { 200: adminMailListResponseSchema, ...errorResponses },
+      },
     },
     async (request) => mail.list(request.query),
   );
@@ -91,7 +115,13 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
     '/admin/mail/:id/retry',
     {
       config: { auth: 'staff' },
-      schema: { tags: ['admin'], summary: 'Send a failed message again', security, params: uuidParamsSchema(), response: { 200: messageResponseSchema, ...errorResponses } },
+      schema: {
+        tags: ['admin'],
+        summary: 'Send a failed message again',
+        security,
+        params: uuidParamsSchema(),
+        response: { 200: messageResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       if (!(await mail.retry(request.params.id))) throw notFound('No failed message with this id can be sent again');

@@ -32,6 +32,8 @@ export type MailKind =
   | 'two_factor_notice'
   | 'webhook_disabled'
   | 'account_closing'
+  | 'account_restored'
+  | 'account_closure_held'
   | 'data_export_ready'
   | 'status_confirm'
   | 'status_notice'
@@ -182,10 +184,17 @@ export class MailService {
           ) WITH ORDINALITY AS v(user_id, kind, to_address, subject, text_body, html_body, headers, sensitive, n)
           ORDER BY v.n
           RETURNING id`);
-        await this.deps.jobs.sendMany(SEND_JOB, inserted.rows.map((r) => ({ messageId: r.id })), { tx: savepoint });
+        await this.deps.jobs.sendMany(
+          SEND_JOB,
+          inserted.rows.map((r) => ({ messageId: r.id })),
+          { tx: savepoint },
+        );
       });
     } catch (err) {
-      this.deps.log.error({ err: safeError(err), kinds: [...new Set(inputs.map((i) => i.kind))], count: inputs.length }, 'mails could not be queued');
+      this.deps.log.error(
+        { err: safeError(err), kinds: [...new Set(inputs.map((i) => i.kind))], count: inputs.length },
+        'mails could not be queued',
+      );
     }
   }
 
@@ -294,7 +303,11 @@ export class MailService {
         })
         .where(and(eq(mailMessages.id, message.id), eq(mailMessages.status, 'sending')));
       if (!final) {
-        await this.deps.jobs.send(SEND_JOB, { messageId: message.id }, { tx, ...(delay >= 1 ? { startAfterSeconds: Math.round(delay) } : {}) });
+        await this.deps.jobs.send(
+          SEND_JOB,
+          { messageId: message.id },
+          { tx, ...(delay >= 1 ? { startAfterSeconds: Math.round(delay) } : {}) },
+        );
       }
     });
   }
@@ -333,7 +346,10 @@ export class MailService {
       .orderBy(desc(mailMessages.createdAt), desc(mailMessages.id))
       .limit(filter.pageSize)
       .offset((filter.page - 1) * filter.pageSize);
-    const [total] = await db.select({ n: sql<number>`count(*)::int` }).from(mailMessages).where(where);
+    const [total] = await db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(mailMessages)
+      .where(where);
     return {
       messages: rows.map((r) => ({
         _id: r.id,

@@ -53,7 +53,9 @@ export const mailSandboxMessages = pgTable(
     text: text('text_body').notNull(),
     html: text('html_body').notNull(),
     headers: jsonb('headers').$type<Record<string, string>>().notNull().default({}),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+    createdAt: timestamp('created_at', { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
   },
   (t) => [
     uniqueIndex('mail_sandbox_messages_message_key').on(t.messageId),

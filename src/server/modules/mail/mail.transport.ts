@@ -53,7 +53,15 @@ export function sandboxTransport(db: Db): MailTransport {
     async send(mail) {
       await db
         .insert(mailSandboxMessages)
-        .values({ messageId: mail.id, from: mail.from, to: mail.to, subject: mail.subject, text: mail.text, html: mail.html, headers: mail.headers })
+        .values({
+          messageId: mail.id,
+          from: mail.from,
+          to: mail.to,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          headers: mail.headers,
+        })
         .onConflictDoNothing({ target: mailSandboxMessages.messageId });
       return { messageId: `<${mail.id}@sandbox>` };
     },

@@ -17,11 +17,7 @@ const usd = (cents: number) => (cents / 100).toFixed(2);
  * the mail exists only if the change commits, once per change. A user who turned the kind off gets
  * nothing. Never fails the caller: errors are logged by the mail service and dropped.
  */
-export async function notifyPaymentCredited(
-  mail: MailService | undefined,
-  tx: Tx,
-  input: PaymentCredited,
-): Promise<void> {
+export async function notifyPaymentCredited(mail: MailService | undefined, tx: Tx, input: PaymentCredited): Promise<void> {
   // A stopped queue (an app closing, a service built without mail) sends nothing, as webhook events do.
   if (!mail?.started) return;
   if (!(await mail.wants(tx, input.userId, 'payment_credited'))) return;
@@ -30,10 +26,21 @@ export async function notifyPaymentCredited(
   await mail.queueSafely(tx, paymentCreditedMessage(mail, user, input));
 }
 
-type PaymentCredited = { userId: string; paymentId: string; priceAmountCents: number; feeCents: number; creditedCents: number; payCurrency: string };
+type PaymentCredited = {
+  userId: string;
+  paymentId: string;
+  priceAmountCents: number;
+  feeCents: number;
+  creditedCents: number;
+  payCurrency: string;
+};
 
 /** The "payment credited" mail to one user, as the single and the batched notification queue it. */
-function paymentCreditedMessage(mail: MailService, user: { id: string; email: string; username: string }, input: PaymentCredited): QueueMailInput {
+function paymentCreditedMessage(
+  mail: MailService,
+  user: { id: string; email: string; username: string },
+  input: PaymentCredited,
+): QueueMailInput {
   const unsubscribe = mail.unsubscribe(user.id, 'payment_credited');
   return {
     userId: user.id,
@@ -56,11 +63,7 @@ function paymentCreditedMessage(mail: MailService, user: { id: string; email: st
  * notifyPaymentCredited() for many payments at once (group commit of IPNs, docs/decisions/0191): one
  * read of the users and their preferences, one savepoint writing every mail and its job.
  */
-export async function notifyPaymentsCredited(
-  mail: MailService | undefined,
-  tx: Tx,
-  inputs: PaymentCredited[],
-): Promise<void> {
+export async function notifyPaymentsCredited(mail: MailService | undefined, tx: Tx, inputs: PaymentCredited[]): Promise<void> {
   if (!mail?.started || inputs.length === 0) return;
   const rows = await tx
     .select({ id: users.id, email: users.email, username: users.username, wants: mailPreferences.paymentCredited })

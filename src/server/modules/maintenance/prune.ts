@@ -18,7 +18,11 @@ const DEAD_AFTER = sql`interval '1 day'`;
 /** Sessions, idle guests, finished webhook deliveries and sandbox rows: README "How long we keep things". */
 const KEPT_FOR = sql`interval '30 days'`;
 
-const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+const list = (values: readonly string[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
 
 /**
  * Guests with nothing for 30 days (no session seen, no ticket message, no exchange change) and nothing
@@ -44,6 +48,8 @@ export interface PruneResult {
   adViewerImpressions: number;
   /** Charged-click markers of CPC creatives a day past their last use (docs/decisions/0284). */
   adPaidClicks: number;
+  /** Per-address charge markers (docs/decisions/0302) a day after their last charge. */
+  adAddressCharges: number;
   /** Status subscriptions never confirmed within their link's lifetime (docs/decisions/0194). */
   unconfirmedStatusSubscribers: number;
   /** One-time links, sign-in and passkey challenges a day past their expiry. */
@@ -75,8 +81,13 @@ export async function pruneDeadRows(db: DbOrTx, attachmentsDir?: string): Promis
   // A viewer's row of an ad (docs/decisions/0284, 0296) matters only inside the 30-minute window after
   // its last serve or counted impression, and its day count only on that UTC day: a row untouched for a
   // day answers exactly as a missing one, so deleting it changes no count, cap or charge.
-  const markers = await db.execute(sql`DELETE FROM ad_viewer_impressions WHERE greatest(last_counted_at, served_at) < now() - ${DEAD_AFTER}`);
+  const markers = await db.execute(
+    sql`DELETE FROM ad_viewer_impressions WHERE greatest(last_counted_at, served_at) < now() - ${DEAD_AFTER}`,
+  );
   const adPaidClicks = (await db.execute(sql`DELETE FROM ad_paid_clicks WHERE last_charged_at < now() - ${DEAD_AFTER}`)).rowCount ?? 0;
+  // The per-address gate of charged units (docs/decisions/0302) matters only inside its 30-minute window.
+  const adAddressCharges =
+    (await db.execute(sql`DELETE FROM ad_address_charges WHERE last_charged_at < now() - ${DEAD_AFTER}`)).rowCount ?? 0;
   const unconfirmedStatusSubscribers = await pruneUnconfirmedSubscribers(db);
 
   let expiredTokens = 0;
@@ -93,30 +104,33 @@ export async function pruneDeadRows(db: DbOrTx, attachmentsDir?: string): Promis
     for (const file of guestFiles.rows) await store.remove(file.storage_key);
   }
   const idleGuestSessions = (await db.execute(sql`DELETE FROM sessions WHERE is_guest AND guest_id IN (${IDLE_GUESTS})`)).rowCount ?? 0;
-  const endedSessions = (
-    await db.execute(sql`DELETE FROM sessions WHERE LEAST(COALESCE(revoked_at, expires_at), expires_at) < now() - ${KEPT_FOR}`)
-  ).rowCount ?? 0;
+  const endedSessions =
+    (await db.execute(sql`DELETE FROM sessions WHERE LEAST(COALESCE(revoked_at, expires_at), expires_at) < now() - ${KEPT_FOR}`))
+      .rowCount ?? 0;
 
-  const finishedWebhookDeliveries = (
-    await db.execute(sql`
+  const finishedWebhookDeliveries =
+    (
+      await db.execute(sql`
       DELETE FROM webhook_deliveries
       WHERE status IN ('succeeded', 'failed') AND COALESCE(delivered_at, last_attempt_at, created_at) < now() - ${KEPT_FOR}`)
-  ).rowCount ?? 0;
+    ).rowCount ?? 0;
 
   let sandboxRows = 0;
   sandboxRows += (await db.execute(sql`DELETE FROM mail_sandbox_messages WHERE created_at < now() - ${KEPT_FOR}`)).rowCount ?? 0;
   sandboxRows += (await db.execute(sql`DELETE FROM discord_sandbox_grants WHERE created_at < now() - ${KEPT_FOR}`)).rowCount ?? 0;
-  sandboxRows += (
-    await db.execute(sql`
+  sandboxRows +=
+    (
+      await db.execute(sql`
       DELETE FROM sandbox_nowpayments_payments s
       WHERE s.updated_at < now() - ${KEPT_FOR}
         AND NOT EXISTS (
           SELECT 1 FROM payments p WHERE p.provider_payment_id = s.payment_id
             AND (p.status NOT IN (${list(FINAL_PAYMENT_STATUSES)}) OR p.updated_at > now() - ${KEPT_FOR})
         )`)
-  ).rowCount ?? 0;
-  sandboxRows += (
-    await db.execute(sql`
+    ).rowCount ?? 0;
+  sandboxRows +=
+    (
+      await db.execute(sql`
       DELETE FROM sandbox_swap_exchanges s
       WHERE s.updated_at < now() - ${KEPT_FOR}
         AND NOT EXISTS (
@@ -124,7 +138,7 @@ export async function pruneDeadRows(db: DbOrTx, attachmentsDir?: string): Promis
             AND (x.status NOT IN (${list(FINAL_EXCHANGE_STATUSES)}) OR x.updated_at > now() - ${KEPT_FOR}
                  OR (x.reward_mode = 'claim' AND x.reward_credited_at IS NULL AND x.claim_deadline > now()))
         )`)
-  ).rowCount ?? 0;
+    ).rowCount ?? 0;
 
   const dataExports = attachmentsDir ? await pruneDataExports(db, attachmentsDir) : 0;
 
@@ -132,6 +146,7 @@ export async function pruneDeadRows(db: DbOrTx, attachmentsDir?: string): Promis
     rateLimitCounters: counters.rowCount ?? 0,
     adViewerImpressions: markers.rowCount ?? 0,
     adPaidClicks,
+    adAddressCharges,
     unconfirmedStatusSubscribers,
     expiredTokens,
     endedSessions,

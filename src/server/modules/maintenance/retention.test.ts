@@ -7,14 +7,14 @@ import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { registerUser } from '#server/test/http.js';
 import { ledgerViolations } from '#server/test/ledger-invariants.js';
-import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { pruneDeadRows } from './prune.js';
 
 /**
  * The retention table (README "How long we keep things", decision 0251), enforced by the prune job:
  * what is past its time goes, and nothing the ledger or an open claim needs is ever pruned.
  */
-describe.each(ENGINES)('retention on %s', (engine) => {
+describe.each(enginesFor('database'))('retention on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: '0' });
@@ -63,7 +63,9 @@ describe.each(ENGINES)('retention on %s', (engine) => {
         { userId: claim.creditedTo, amountCents: 250, kind: 'reward', reference: `reward:${id}`, description: 'Exchange reward' },
         new WebhookEvents(t.app.jobs, t.app.log),
       );
-      await t.database.db.execute(sql`UPDATE exchanges SET reward_user_id = ${claim.creditedTo}, reward_credited_at = now() - make_interval(days => ${daysAgo}) WHERE id = ${id}`);
+      await t.database.db.execute(
+        sql`UPDATE exchanges SET reward_user_id = ${claim.creditedTo}, reward_credited_at = now() - make_interval(days => ${daysAgo}) WHERE id = ${id}`,
+      );
     }
     return id;
   }
@@ -115,16 +117,21 @@ describe.each(ENGINES)('retention on %s', (engine) => {
       q<{ id: string }>(sql`INSERT INTO webhook_deliveries (user_id, event, payload, status, created_at, delivered_at)
         VALUES (${user.userId}, 'credits.changed', '{}'::jsonb, ${status}, now() - make_interval(days => ${daysAgo}), ${status === 'succeeded' ? sql`now() - make_interval(days => ${daysAgo})` : null}) RETURNING id`);
     const [oldDelivery] = await delivery('succeeded', 31);
-    await t.database.db.execute(sql`INSERT INTO webhook_delivery_attempts (delivery_id, attempt, url, status_code, duration_ms) VALUES (${oldDelivery!.id}, 1, 'https://x', 200, 5)`);
+    await t.database.db.execute(
+      sql`INSERT INTO webhook_delivery_attempts (delivery_id, attempt, url, status_code, duration_ms) VALUES (${oldDelivery!.id}, 1, 'https://x', 200, 5)`,
+    );
     const [recentDelivery] = await delivery('succeeded', 5);
     const [pendingDelivery] = await delivery('pending', 40);
 
     // Sandbox: a payment's provider row, 40 days old, while its payment is still waiting (stays) and once it is final (goes).
     const sandboxPayment = async (status: string) => {
       const providerId = `sbx-${randomUUID()}`;
-      await t.database.db.execute(sql`INSERT INTO payments (user_id, provider_payment_id, status, price_amount_cents, pay_currency, fee_percent, fee_cents, credits_cents, expires_at, created_at, updated_at)
+      await t.database.db
+        .execute(sql`INSERT INTO payments (user_id, provider_payment_id, status, price_amount_cents, pay_currency, fee_percent, fee_cents, credits_cents, expires_at, created_at, updated_at)
         VALUES (${user.userId}, ${providerId}, ${status}, 1000, 'btc', 3, 30, 970, now() - interval '39 days', now() - interval '40 days', now() - interval '40 days')`);
-      await t.database.db.execute(sql`INSERT INTO sandbox_nowpayments_payments (payment_id, data, created_at, updated_at) VALUES (${providerId}, '{}'::jsonb, now() - interval '40 days', now() - interval '40 days')`);
+      await t.database.db.execute(
+        sql`INSERT INTO sandbox_nowpayments_payments (payment_id, data, created_at, updated_at) VALUES (${providerId}, '{}'::jsonb, now() - interval '40 days', now() - interval '40 days')`,
+      );
       return providerId;
     };
     const waiting = await sandboxPayment('waiting');
@@ -158,15 +165,29 @@ describe.each(ENGINES)('retention on %s', (engine) => {
     expect(sessionIds.length).toBeGreaterThanOrEqual(2); // the registration's live session stays too
 
     // Tokens
-    expect((await q<{ token_hash: string }>(sql`SELECT token_hash FROM account_tokens WHERE user_id = ${user.userId} AND (token_hash LIKE 'old-%' OR token_hash LIKE 'live-%')`)).map((r) => r.token_hash)).toEqual([`live-${user.userId}`]);
+    expect(
+      (
+        await q<{ token_hash: string }>(
+          sql`SELECT token_hash FROM account_tokens WHERE user_id = ${user.userId} AND (token_hash LIKE 'old-%' OR token_hash LIKE 'live-%')`,
+        )
+      ).map((r) => r.token_hash),
+    ).toEqual([`live-${user.userId}`]);
 
     // Webhook deliveries
-    const deliveries = (await q<{ id: string }>(sql`SELECT id FROM webhook_deliveries WHERE user_id = ${user.userId}`)).map((r) => r.id).sort();
+    const deliveries = (await q<{ id: string }>(sql`SELECT id FROM webhook_deliveries WHERE user_id = ${user.userId}`))
+      .map((r) => r.id)
+      .sort();
     expect(deliveries).toEqual([recentDelivery!.id, pendingDelivery!.id].sort());
     expect(await count(sql`SELECT count(*)::int AS n FROM webhook_delivery_attempts WHERE delivery_id = ${oldDelivery!.id}`)).toBe(0);
 
     // Sandbox rows: the open payment's stays, the final one's goes; both payments stay.
-    expect((await q<{ payment_id: string }>(sql`SELECT payment_id FROM sandbox_nowpayments_payments WHERE payment_id IN (${waiting}, ${expired})`)).map((r) => r.payment_id)).toEqual([waiting]);
+    expect(
+      (
+        await q<{ payment_id: string }>(
+          sql`SELECT payment_id FROM sandbox_nowpayments_payments WHERE payment_id IN (${waiting}, ${expired})`,
+        )
+      ).map((r) => r.payment_id),
+    ).toEqual([waiting]);
 
     // The books: nothing financial deleted, every ledger reference still resolves, the ledger sums.
     expect(await count(financial)).toBe(financialBefore);

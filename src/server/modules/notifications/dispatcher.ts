@@ -61,7 +61,11 @@ export class NotificationDispatcher {
       .where(and(where, eq(notificationDeliveries.status, 'pending'), sql`${notificationDeliveries.nextAttemptAt} <= now()`))
       .returning();
     if (!claimed) {
-      const [row] = await db.select({ status: notificationDeliveries.status, due: notificationDeliveries.nextAttemptAt }).from(notificationDeliveries).where(where).limit(1);
+      const [row] = await db
+        .select({ status: notificationDeliveries.status, due: notificationDeliveries.nextAttemptAt })
+        .from(notificationDeliveries)
+        .where(where)
+        .limit(1);
       // Early (a duplicate job, or pg-boss's own retry before the platform's retry-after): its own job is queued.
       return row?.status === 'pending' ? 'not-due' : 'taken';
     }

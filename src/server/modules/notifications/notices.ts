@@ -27,24 +27,60 @@ export function paymentNotice(p: PaymentFacts, from: string, to: string, credite
   const waiting = ['pending', 'waiting'];
   const done = (s: string) => s === 'finished' || s === 'completed';
   if (done(to) && !done(from)) {
-    return { ...base, event: 'payment.credited', key: `payment.credited:${p.id}`, title: 'Payment credited', body: `Your payment of ${amount} is complete: ${usd(creditedCents)} credits were added to your balance.` };
+    return {
+      ...base,
+      event: 'payment.credited',
+      key: `payment.credited:${p.id}`,
+      title: 'Payment credited',
+      body: `Your payment of ${amount} is complete: ${usd(creditedCents)} credits were added to your balance.`,
+    };
   }
   if (to === 'confirming' && waiting.includes(from)) {
-    return { ...base, event: 'payment.detected', key: `payment.detected:${p.id}`, title: 'Payment detected', body: `Your payment of ${amount} was seen on the network and is waiting for confirmations.` };
+    return {
+      ...base,
+      event: 'payment.detected',
+      key: `payment.detected:${p.id}`,
+      title: 'Payment detected',
+      body: `Your payment of ${amount} was seen on the network and is waiting for confirmations.`,
+    };
   }
   if ((to === 'confirmed' || to === 'sending') && (waiting.includes(from) || from === 'confirming')) {
-    return { ...base, event: 'payment.confirming', key: `payment.confirming:${p.id}`, title: 'Payment confirming', body: `Your payment of ${amount} is confirmed on the network and being processed.` };
+    return {
+      ...base,
+      event: 'payment.confirming',
+      key: `payment.confirming:${p.id}`,
+      title: 'Payment confirming',
+      body: `Your payment of ${amount} is confirmed on the network and being processed.`,
+    };
   }
   if (to === 'partially_paid') {
-    return { ...base, event: 'payment.partially_paid', key: `payment.partially_paid:${p.id}`, title: 'Payment partially paid', body: `Less than the full amount of your ${amount} payment arrived. The credits for what arrived are added.` };
+    return {
+      ...base,
+      event: 'payment.partially_paid',
+      key: `payment.partially_paid:${p.id}`,
+      title: 'Payment partially paid',
+      body: `Less than the full amount of your ${amount} payment arrived. The credits for what arrived are added.`,
+    };
   }
   if (to === 'expired') {
-    return { ...base, event: 'payment.expired', key: `payment.expired:${p.id}`, title: 'Payment expired', body: `Your payment of ${amount} expired before any money arrived.` };
+    return {
+      ...base,
+      event: 'payment.expired',
+      key: `payment.expired:${p.id}`,
+      title: 'Payment expired',
+      body: `Your payment of ${amount} expired before any money arrived.`,
+    };
   }
   return null;
 }
 
-export function ticketReplyNotice(t: { id: string; number: number; subject: string; userId: string | null; guestId: string | null }): EmitInput | null {
+export function ticketReplyNotice(t: {
+  id: string;
+  number: number;
+  subject: string;
+  userId: string | null;
+  guestId: string | null;
+}): EmitInput | null {
   const to = t.userId ? { userId: t.userId } : t.guestId ? { guestId: t.guestId } : null;
   if (!to) return null;
   return {
@@ -64,24 +100,35 @@ export const ticketLink = (ticketId: string) => `/dashboard/support?ticket=${tic
 /** The dashboard's exchange section opened on one exchange (guests have it too). */
 export const exchangeLink = (exchangeId: string) => `/dashboard?exchange=${exchangeId}#exchange`;
 
-export function orderNotice(o: { id: string; userId: string; itemName: string; amountCents: number; ledgerEntryId: string }, status: 'fulfilled' | 'refunded'): EmitInput {
+export function orderNotice(
+  o: { id: string; userId: string; itemName: string; amountCents: number; ledgerEntryId: string },
+  status: 'fulfilled' | 'refunded',
+): EmitInput {
   return {
     to: { userId: o.userId },
     event: status === 'fulfilled' ? 'order.fulfilled' : 'order.refunded',
     key: `order.${status}:${o.id}`,
     title: status === 'fulfilled' ? 'Order fulfilled' : 'Order refunded',
-    body: status === 'fulfilled' ? `Your order of ${o.itemName} was fulfilled.` : `Your order of ${o.itemName} was refunded: ${usd(o.amountCents)} credits are back on your balance.`,
+    body:
+      status === 'fulfilled'
+        ? `Your order of ${o.itemName} was fulfilled.`
+        : `Your order of ${o.itemName} was refunded: ${usd(o.amountCents)} credits are back on your balance.`,
     link: receiptPath(o.ledgerEntryId),
   };
 }
 
-export function chargeNotice(c: { id: string; userId: string; amountCents: number; description: string; ledgerEntryId: string }, refunded: boolean): EmitInput {
+export function chargeNotice(
+  c: { id: string; userId: string; amountCents: number; description: string; ledgerEntryId: string },
+  refunded: boolean,
+): EmitInput {
   return {
     to: { userId: c.userId },
     event: refunded ? 'charge.refunded' : 'charge.succeeded',
     key: `charge.${refunded ? 'refunded' : 'succeeded'}:${c.id}`,
     title: refunded ? 'Charge refunded' : 'Credits charged',
-    body: refunded ? `${usd(c.amountCents)} credits of "${c.description}" were refunded.` : `${usd(c.amountCents)} credits were charged for "${c.description}".`,
+    body: refunded
+      ? `${usd(c.amountCents)} credits of "${c.description}" were refunded.`
+      : `${usd(c.amountCents)} credits were charged for "${c.description}".`,
     link: receiptPath(c.ledgerEntryId),
   };
 }

@@ -32,7 +32,13 @@ export function registerNotificationsModule(api: FastifyInstance, ctx: AppContex
   // balance.low: the ledger reports every balance change as `credits.changed`, in its transaction.
   ctx.webhookEvents.observe(async (tx, userId, event, payload) => {
     if (event !== 'credits.changed') return;
-    await ctx.notifications.onBalanceChanged(tx, userId, String(payload.entryId), Number(payload.amountCents), Number(payload.balanceCents));
+    await ctx.notifications.onBalanceChanged(
+      tx,
+      userId,
+      String(payload.entryId),
+      Number(payload.amountCents),
+      Number(payload.balanceCents),
+    );
   });
   ctx.guestLinkers.push((tx, guestId, userId) => ctx.notifications.linkGuest(tx, guestId, userId));
   // Embedded database: its listener misses notifications raised through the socket, so the hub polls.

@@ -39,7 +39,13 @@ export function registerNotificationsRoutes(
     '/notifications',
     {
       config: { auth: 'session' },
-      schema: { tags: ['notifications'], summary: 'My notifications, newest first (cursor-paged), and how many are unread', security, querystring: notificationListQuerySchema, response: { 200: notificationListResponseSchema, ...errorResponses } },
+      schema: {
+        tags: ['notifications'],
+        summary: 'My notifications, newest first (cursor-paged), and how many are unread',
+        security,
+        querystring: notificationListQuerySchema,
+        response: { 200: notificationListResponseSchema, ...errorResponses },
+      },
     },
     async (request) => notifications.list(recipient(request), request.query),
   );
@@ -48,7 +54,13 @@ export function registerNotificationsRoutes(
     '/notifications/read',
     {
       config: { auth: 'session' },
-      schema: { tags: ['notifications'], summary: 'Mark some ({ ids }) or all ({ all: true }) of my notifications read', security, body: markNotificationsReadBodySchema, response: { 200: markNotificationsReadResponseSchema, ...errorResponses } },
+      schema: {
+        tags: ['notifications'],
+        summary: 'Mark some ({ ids }) or all ({ all: true }) of my notifications read',
+        security,
+        body: markNotificationsReadBodySchema,
+        response: { 200: markNotificationsReadResponseSchema, ...errorResponses },
+      },
     },
     async (request) => notifications.markRead(recipient(request), request.body),
   );
@@ -59,7 +71,8 @@ export function registerNotificationsRoutes(
       config: { auth: 'session' },
       schema: {
         tags: ['notifications'],
-        summary: 'Server-sent events (send Accept: text/event-stream): `unread` with { unreadCount } now and whenever my notifications change; ends after `timeout` seconds (connect again)',
+        summary:
+          'Server-sent events (send Accept: text/event-stream): `unread` with { unreadCount } now and whenever my notifications change; ends after `timeout` seconds (connect again)',
         security,
         querystring: notificationStreamQuerySchema,
         produces: ['text/event-stream'],
@@ -85,7 +98,12 @@ export function registerNotificationsRoutes(
     '/users/notification-preferences',
     {
       config: { auth: 'user' },
-      schema: { tags: ['users'], summary: 'The notification matrix (event × channel), channel states and the low-balance threshold', security: [{ bearer: [] }], response: { 200: notificationPreferencesSchema, ...errorResponses } },
+      schema: {
+        tags: ['users'],
+        summary: 'The notification matrix (event × channel), channel states and the low-balance threshold',
+        security: [{ bearer: [] }],
+        response: { 200: notificationPreferencesSchema, ...errorResponses },
+      },
     },
     async (request) => notifications.preferences(request.auth!.userId!),
   );
@@ -96,7 +114,8 @@ export function registerNotificationsRoutes(
       config: { auth: 'user' },
       schema: {
         tags: ['users'],
-        summary: 'Change cells of the matrix (security events always reach email and the app), resume a refused chat channel, set the low-balance threshold',
+        summary:
+          'Change cells of the matrix (security events always reach email and the app), resume a refused chat channel, set the low-balance threshold',
         security: [{ bearer: [] }],
         body: updateNotificationPreferencesBodySchema,
         response: { 200: notificationPreferencesSchema, ...errorResponses },
@@ -104,7 +123,8 @@ export function registerNotificationsRoutes(
     },
     async (request) => {
       const locked = (request.body.changes ?? []).find((c) => !c.enabled && isLockedCell(c.event, c.channel));
-      if (locked) throw new AppError(422, 'NOTIFICATION_LOCKED', 'Security notices always go by email and in the app; they cannot be turned off');
+      if (locked)
+        throw new AppError(422, 'NOTIFICATION_LOCKED', 'Security notices always go by email and in the app; they cannot be turned off');
       return notifications.updatePreferences(request.auth!.userId!, request.body);
     },
   );

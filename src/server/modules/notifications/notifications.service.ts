@@ -87,6 +87,7 @@ const OWN_MAIL: ReadonlySet<NotificationEvent> = new Set([
   'security.password_changed',
   'security.email_changed',
   'security.two_factor_changed',
+  'security.account_restored',
 ]);
 
 export interface NotificationsDeps {
@@ -149,7 +150,14 @@ export class NotificationsService {
     if (!('userId' in input.to)) {
       await tx
         .insert(notifications)
-        .values({ guestId: input.to.guestId, event: input.event, eventKey: input.key, title: input.title, body: input.body, link: input.link })
+        .values({
+          guestId: input.to.guestId,
+          event: input.event,
+          eventKey: input.key,
+          title: input.title,
+          body: input.body,
+          link: input.link,
+        })
         .onConflictDoNothing({ target: notifications.eventKey });
       return;
     }
@@ -162,7 +170,12 @@ export class NotificationsService {
         .onConflictDoNothing({ target: notifications.eventKey });
     }
     const off = new Set(
-      (await tx.select({ channel: notificationChannelStates.channel }).from(notificationChannelStates).where(eq(notificationChannelStates.userId, userId))).map((r) => r.channel),
+      (
+        await tx
+          .select({ channel: notificationChannelStates.channel })
+          .from(notificationChannelStates)
+          .where(eq(notificationChannelStates.userId, userId))
+      ).map((r) => r.channel),
     );
     const chat = this.chatChannels.filter((c) => wants[c] && !off.has(c));
     if (chat.length > 0) {
@@ -173,7 +186,11 @@ export class NotificationsService {
         .onConflictDoNothing()
         .returning({ channel: notificationDeliveries.channel });
       for (const row of inserted) {
-        await this.deps.jobs.send(DELIVER_NOTICE_JOB, { eventKey: input.key, channel: row.channel as ChatChannelName } satisfies DeliverNoticeJob, { tx });
+        await this.deps.jobs.send(
+          DELIVER_NOTICE_JOB,
+          { eventKey: input.key, channel: row.channel as ChatChannelName } satisfies DeliverNoticeJob,
+          { tx },
+        );
       }
     }
     if (wants.email && !OWN_MAIL.has(input.event) && this.deps.mail.started) {
@@ -181,7 +198,15 @@ export class NotificationsService {
       // The (event key, email) row is the mail's at-most-once key: only the first write of a key mails.
       const [first] = await tx
         .insert(notificationDeliveries)
-        .values({ eventKey: input.key, channel: 'email', userId, event: input.event, notice: { title: input.title, body: input.body, link: input.link }, status: 'sent', sentAt: new Date() })
+        .values({
+          eventKey: input.key,
+          channel: 'email',
+          userId,
+          event: input.event,
+          notice: { title: input.title, body: input.body, link: input.link },
+          status: 'sent',
+          sentAt: new Date(),
+        })
         .onConflictDoNothing()
         .returning({ channel: notificationDeliveries.channel });
       if (user && first) {
@@ -207,7 +232,10 @@ export class NotificationsService {
       .select({ channel: notificationPreferences.channel, enabled: notificationPreferences.enabled })
       .from(notificationPreferences)
       .where(and(eq(notificationPreferences.userId, userId), eq(notificationPreferences.event, event)));
-    const cells = Object.fromEntries(NOTIFICATION_CHANNELS.map((c) => [c, defaultPreference(event, c)])) as Record<NotificationChannel, boolean>;
+    const cells = Object.fromEntries(NOTIFICATION_CHANNELS.map((c) => [c, defaultPreference(event, c)])) as Record<
+      NotificationChannel,
+      boolean
+    >;
     for (const r of rows) cells[r.channel as NotificationChannel] = r.enabled;
     const kind = MAIL_KINDS[event];
     if (kind) cells.email = (await readMailPreferences(db, userId))[MAIL_COLUMN[kind]];
@@ -216,7 +244,10 @@ export class NotificationsService {
   }
 
   /** Newest first, `limit` at a time; `cursor` is the last id of the previous page. */
-  async list(to: Recipient, query: { cursor?: string | undefined; limit?: number | undefined; unread?: 'true' | 'false' | undefined }): Promise<NotificationListResponse> {
+  async list(
+    to: Recipient,
+    query: { cursor?: string | undefined; limit?: number | undefined; unread?: 'true' | 'false' | undefined },
+  ): Promise<NotificationListResponse> {
     const db = this.deps.database.db;
     const limit = query.limit ?? PAGE_DEFAULT;
     const filters: SQL[] = [owner(to)];
@@ -263,7 +294,10 @@ export class NotificationsService {
 
   /** Moves what a guest received to the account that signs in with that guestId. */
   async linkGuest(tx: Tx, guestId: string, userId: string): Promise<void> {
-    await tx.update(notifications).set({ userId, guestId: null }).where(and(isNull(notifications.userId), eq(notifications.guestId, guestId)));
+    await tx
+      .update(notifications)
+      .set({ userId, guestId: null })
+      .where(and(isNull(notifications.userId), eq(notifications.guestId, guestId)));
   }
 
   async preferences(userId: string): Promise<NotificationPreferences> {
@@ -322,7 +356,10 @@ export class NotificationsService {
         await tx
           .insert(notificationSettings)
           .values({ userId, lowBalanceThresholdCents: body.lowBalanceThresholdCents })
-          .onConflictDoUpdate({ target: notificationSettings.userId, set: { lowBalanceThresholdCents: body.lowBalanceThresholdCents, updatedAt: sql`now()` } });
+          .onConflictDoUpdate({
+            target: notificationSettings.userId,
+            set: { lowBalanceThresholdCents: body.lowBalanceThresholdCents, updatedAt: sql`now()` },
+          });
       }
     });
     return this.preferences(userId);

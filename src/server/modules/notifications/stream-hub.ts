@@ -60,7 +60,13 @@ export class NotificationStreamHub {
   }
 
   /** Holds `res` open for `key` until the client goes, `timeoutSeconds` pass, or the app closes. */
-  async open(key: string, res: ServerResponse, headers: Record<string, string>, count: () => Promise<number>, timeoutSeconds: number): Promise<void> {
+  async open(
+    key: string,
+    res: ServerResponse,
+    headers: Record<string, string>,
+    count: () => Promise<number>,
+    timeoutSeconds: number,
+  ): Promise<void> {
     let first: number;
     try {
       first = await count();
@@ -79,7 +85,14 @@ export class NotificationStreamHub {
     });
     res.write(`retry: 3000\n\n`);
     res.write(event(first));
-    const stream: Stream = { key, res, count, pending: null, end: setTimeout(() => this.close(stream), timeoutSeconds * 1000), last: first };
+    const stream: Stream = {
+      key,
+      res,
+      count,
+      pending: null,
+      end: setTimeout(() => this.close(stream), timeoutSeconds * 1000),
+      last: first,
+    };
     stream.end.unref();
     if (timeoutSeconds === 0) {
       this.close(stream);

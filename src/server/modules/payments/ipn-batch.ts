@@ -122,7 +122,10 @@ export class IpnBatcher {
     }
     for (const a of applied) {
       if (a.from !== a.to) {
-        this.deps.log.info({ paymentId: a.paymentId, from: a.from, to: a.to, creditedCents: a.creditedCents, source: 'ipn' }, 'payment status changed');
+        this.deps.log.info(
+          { paymentId: a.paymentId, from: a.from, to: a.to, creditedCents: a.creditedCents, source: 'ipn' },
+          'payment status changed',
+        );
       }
       a.w.resolve({ status: a.to });
     }
@@ -135,7 +138,15 @@ export class IpnBatcher {
     const rows = await tx
       .select()
       .from(payments)
-      .where(and(eq(payments.provider, 'nowpayments'), inArray(payments.providerPaymentId, list.map((w) => w.providerId))))
+      .where(
+        and(
+          eq(payments.provider, 'nowpayments'),
+          inArray(
+            payments.providerPaymentId,
+            list.map((w) => w.providerId),
+          ),
+        ),
+      )
       .orderBy(payments.id)
       .for('update');
     const byProviderId = new Map(rows.map((r) => [r.providerPaymentId!, r]));
@@ -167,17 +178,20 @@ export class IpnBatcher {
       plans.push({ w, row, incoming, status, actuallyPaid, due: creditDue(row, status, actuallyPaid) });
     }
 
-    // The users credited: locked (id order), and left to the single path if they owe (settlement).
+    // The users credited: locked (id order), and left to the single path if they owe (settlement) or are
+    // closing or erased.
     const creditUserIds = [...new Set(plans.filter((p) => p.due.cents > 0).map((p) => p.row.userId))].sort();
     const balances = new Map<string, number>();
     if (creditUserIds.length > 0) {
       const locked = await tx
-        .select({ id: users.id, creditsCents: users.creditsCents })
+        .select({ id: users.id, creditsCents: users.creditsCents, closingAt: users.closingAt, erasedAt: users.erasedAt })
         .from(users)
         .where(inArray(users.id, creditUserIds))
         .orderBy(users.id)
         .for('update');
-      for (const u of locked) balances.set(u.id, u.creditsCents);
+      // A closing or erased account is the single path's (decision 0305: the closure is held, or the
+      // credits written off and the payment queued for a refund).
+      for (const u of locked) if (!u.closingAt && !u.erasedAt) balances.set(u.id, u.creditsCents);
       // After the lock: a reversal (which locks the user first) has committed its debt by now.
       const owing = await tx
         .selectDistinct({ userId: creditDebts.userId })
@@ -236,7 +250,14 @@ export class IpnBatcher {
     const mails: Parameters<typeof notifyPaymentsCredited>[2] = [];
     const applied: Applied[] = [];
     const notices: NonNullable<ReturnType<typeof paymentNotice>>[] = [];
-    const update = { ids: [] as string[], status: [] as string[], credited: [] as number[], paid: [] as (string | null)[], data: [] as string[], changed: [] as boolean[] };
+    const update = {
+      ids: [] as string[],
+      status: [] as string[],
+      credited: [] as number[],
+      paid: [] as (string | null)[],
+      data: [] as string[],
+      changed: [] as boolean[],
+    };
     let balanceIndex = 0;
     for (const p of plans) {
       const { row } = p;
@@ -274,9 +295,22 @@ export class IpnBatcher {
         webhooks.push({
           userId: row.userId,
           event: 'payment.finished',
-          payload: { paymentId: row.id, status, priceAmountCents: row.priceAmountCents, creditedCents: credited, payCurrency: row.payCurrency },
+          payload: {
+            paymentId: row.id,
+            status,
+            priceAmountCents: row.priceAmountCents,
+            creditedCents: credited,
+            payCurrency: row.payCurrency,
+          },
         });
-        mails.push({ userId: row.userId, paymentId: row.id, priceAmountCents: row.priceAmountCents, feeCents: row.feeCents, creditedCents: credited, payCurrency: row.payCurrency });
+        mails.push({
+          userId: row.userId,
+          paymentId: row.id,
+          priceAmountCents: row.priceAmountCents,
+          feeCents: row.feeCents,
+          creditedCents: credited,
+          payCurrency: row.payCurrency,
+        });
       }
       applied.push({ w: p.w, paymentId: row.id, from: row.status, to: status, creditedCents: credited });
       const notice = paymentNotice(row, row.status, status, credited);

@@ -13,7 +13,9 @@ export function sortKeysDeep(value: unknown): unknown {
 
 /** Hex HMAC-SHA-512, keyed with the IPN secret, of JSON.stringify of the body with sorted keys. */
 export function signIpnPayload(payload: unknown, secret: string): string {
-  return createHmac('sha512', secret).update(JSON.stringify(sortKeysDeep(payload))).digest('hex');
+  return createHmac('sha512', secret)
+    .update(JSON.stringify(sortKeysDeep(payload)))
+    .digest('hex');
 }
 
 /** Constant-time check of `x-nowpayments-sig`. */

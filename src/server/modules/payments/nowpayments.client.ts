@@ -154,12 +154,19 @@ export class NowPaymentsClient {
   }
 
   /** Minimum payable amount; `fiat_equivalent` is its USD value. */
-  minAmount(currencyFrom: string, currencyTo: string): Promise<{ currency_from: string; currency_to: string; min_amount: number; fiat_equivalent?: number }> {
+  minAmount(
+    currencyFrom: string,
+    currencyTo: string,
+  ): Promise<{ currency_from: string; currency_to: string; min_amount: number; fiat_equivalent?: number }> {
     const q = new URLSearchParams({ currency_from: currencyFrom, currency_to: currencyTo, fiat_equivalent: 'usd' });
     return this.request('GET', `/min-amount?${q}`);
   }
 
-  estimate(amount: number, currencyFrom: string, currencyTo: string): Promise<{ currency_from: string; amount_from: number; currency_to: string; estimated_amount: number | string }> {
+  estimate(
+    amount: number,
+    currencyFrom: string,
+    currencyTo: string,
+  ): Promise<{ currency_from: string; amount_from: number; currency_to: string; estimated_amount: number | string }> {
     const q = new URLSearchParams({ amount: String(amount), currency_from: currencyFrom, currency_to: currencyTo });
     return this.request('GET', `/estimate?${q}`);
   }
@@ -193,7 +200,8 @@ export class NowPaymentsClient {
       return await this.request('GET', `/payment/?${q}`, undefined, await this.token());
     } catch (err) {
       // An expired or revoked JWT: log in again once.
-      if (err instanceof NowPaymentsError && (err.status === 401 || err.status === 403)) return this.request('GET', `/payment/?${q}`, undefined, await this.token(true));
+      if (err instanceof NowPaymentsError && (err.status === 401 || err.status === 403))
+        return this.request('GET', `/payment/?${q}`, undefined, await this.token(true));
       throw err;
     }
   }

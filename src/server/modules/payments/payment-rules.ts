@@ -66,7 +66,10 @@ export function decimalString(value: unknown): string | null {
 }
 
 /** Credits due for what actually arrived on a partial payment: its USD share, minus that value's fee. */
-export function partialCreditsCents(row: Pick<PaymentRow, 'priceAmountCents' | 'payAmount' | 'creditsCents'>, actuallyPaid: string | null): number {
+export function partialCreditsCents(
+  row: Pick<PaymentRow, 'priceAmountCents' | 'payAmount' | 'creditsCents'>,
+  actuallyPaid: string | null,
+): number {
   const paid = Number(actuallyPaid ?? 0);
   const due = Number(row.payAmount ?? 0);
   if (!(paid > 0) || !(due > 0)) return 0;
@@ -100,7 +103,10 @@ export function creditDue(
 }
 
 /** How an IPN differs from the payment we created (order, currency, price); empty when it matches. */
-export function ipnMismatches(row: Pick<PaymentRow, 'id' | 'parentPaymentId' | 'payCurrency' | 'priceAmountCents'>, body: NowPaymentsPayment): string[] {
+export function ipnMismatches(
+  row: Pick<PaymentRow, 'id' | 'parentPaymentId' | 'payCurrency' | 'priceAmountCents'>,
+  body: NowPaymentsPayment,
+): string[] {
   const problems: string[] = [];
   if (body.order_id != null && String(body.order_id) !== row.id && !row.parentPaymentId) problems.push('order_id');
   if (body.pay_currency != null && String(body.pay_currency).toLowerCase() !== row.payCurrency) problems.push('pay_currency');

@@ -30,14 +30,22 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/payments/cryptos',
     {
       config: { auth: 'optional' },
-      schema: { tags, summary: 'Currencies a top-up can be paid in, and the amount limits', response: { 200: cryptosResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Currencies a top-up can be paid in, and the amount limits',
+        response: { 200: cryptosResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       try {
         return { cryptos: await service.listCryptos(), limits: service.limits };
       } catch (err) {
         request.log.error({ err }, 'could not list NOWPayments currencies');
-        throw new AppError(503, 'PAYMENT_PROVIDER_ERROR', 'The payment provider is not available right now. Please try again in a few minutes.');
+        throw new AppError(
+          503,
+          'PAYMENT_PROVIDER_ERROR',
+          'The payment provider is not available right now. Please try again in a few minutes.',
+        );
       }
     },
   );
@@ -64,7 +72,13 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/payments/mine',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'My payments, newest first', security, querystring: myPaymentsQuerySchema, response: { 200: myPaymentsResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'My payments, newest first',
+        security,
+        querystring: myPaymentsQuerySchema,
+        response: { 200: myPaymentsResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const { rows, total } = await service.listMine(requireUserId(request), request.query);
@@ -94,7 +108,13 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/payments/:id/status',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Status of my payment', security, params: idParamsSchema, response: { 200: paymentStatusResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Status of my payment',
+        security,
+        params: idParamsSchema,
+        response: { 200: paymentStatusResponseSchema, ...errorResponses },
+      },
     },
     async (request) => toStatusResponse(await service.getOwnStatus(requireUserId(request), request.params.id)),
   );
@@ -103,7 +123,13 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/payments/:id',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'My payment, with my balance now', security, params: idParamsSchema, response: { 200: paymentDetailResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'My payment, with my balance now',
+        security,
+        params: idParamsSchema,
+        response: { 200: paymentDetailResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const userId = requireUserId(request);

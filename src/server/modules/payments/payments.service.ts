@@ -3,13 +3,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { PAYMENT_EXPIRY_S } from '#shared/constants.js';
 import { calculateFee, formatCredits, toCents } from '#shared/fees.js';
 import { isUuid } from '#shared/schemas/common.js';
-import type {
-  CryptoOption,
-  MyPaymentsQuery,
-  Payment,
-  PaymentStatus,
-  PaymentStatusResponse,
-} from '#shared/schemas/payments.js';
+import type { CryptoOption, MyPaymentsQuery, Payment, PaymentStatus, PaymentStatusResponse } from '#shared/schemas/payments.js';
 import type { NowPaymentsConfig } from '#server/config.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
 import { InvalidatedCache } from '#server/db/invalidated-cache.js';
@@ -20,6 +14,11 @@ import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { notifyPaymentCredited } from '#server/modules/mail/notifications.js';
 import { paymentNotice } from '#server/modules/notifications/notices.js';
+import {
+  afterPaymentCredited,
+  settleLatePaymentByProvider,
+  type LatePaymentOutcome,
+} from '#server/modules/account-closure/late-payments.js';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { IpnBatcher, type IpnOutcome } from './ipn-batch.js';
 import { KeyedLock } from './keyed-lock.js';
@@ -136,13 +135,23 @@ export class PaymentsService {
       single: (body) => this.handleIpn(body),
     });
     const bus = deps.invalidation;
-    this.statusCache = new InvalidatedCache<PaymentStatusEntry>({ live: () => bus?.live ?? false, longTtlMs: 10 * 60_000, shortTtlMs: 0, maxEntries: 50_000 });
+    this.statusCache = new InvalidatedCache<PaymentStatusEntry>({
+      live: () => bus?.live ?? false,
+      longTtlMs: 10 * 60_000,
+      shortTtlMs: 0,
+      maxEntries: 50_000,
+    });
     bus?.onKey((kind, id) => {
       if (kind === 'p') this.statusCache.forget(id);
     });
     bus?.onReset(() => this.statusCache.forgetAll());
     this.statusQuery = deps.db
-      .select({ userId: payments.userId, status: payments.status, priceAmountCents: payments.priceAmountCents, payCurrency: payments.payCurrency })
+      .select({
+        userId: payments.userId,
+        status: payments.status,
+        priceAmountCents: payments.priceAmountCents,
+        payCurrency: payments.payCurrency,
+      })
       .from(payments)
       .where(eq(payments.id, sql.placeholder('paymentId')))
       .limit(1)
@@ -200,7 +209,9 @@ export class PaymentsService {
       throw this.providerDown(err);
     }
     if (!cryptos.some((c) => c.code === crypto)) {
-      throw unprocessable('That currency is not available', 'CURRENCY_UNAVAILABLE', { fields: { crypto: 'That currency is not available' } });
+      throw unprocessable('That currency is not available', 'CURRENCY_UNAVAILABLE', {
+        fields: { crypto: 'That currency is not available' },
+      });
     }
     try {
       const min = await this.deps.client.minAmount(crypto, crypto);
@@ -273,7 +284,11 @@ export class PaymentsService {
   private providerDown(err: unknown): AppError {
     this.deps.log.error({ err }, 'NOWPayments call failed');
     const status = err instanceof NowPaymentsError && err.status === 400 ? 422 : 503;
-    return new AppError(status, 'PAYMENT_PROVIDER_ERROR', 'The payment provider is not available right now. Please try again in a few minutes.');
+    return new AppError(
+      status,
+      'PAYMENT_PROVIDER_ERROR',
+      'The payment provider is not available right now. Please try again in a few minutes.',
+    );
   }
 
   /** The caller's own payment, or 404 (another user's payment does not exist for them). */
@@ -316,7 +331,10 @@ export class PaymentsService {
   /** Records the user's transaction hash and asks the provider now. */
   async check(userId: string, paymentId: string, txHash: string): Promise<PaymentRow> {
     const own = await this.getOwn(userId, paymentId);
-    await this.deps.db.update(payments).set({ txHash, updatedAt: sql`now()` }).where(eq(payments.id, own.id));
+    await this.deps.db
+      .update(payments)
+      .set({ txHash, updatedAt: sql`now()` })
+      .where(eq(payments.id, own.id));
     return (await this.refreshFromProvider(own.id, 'check')) ?? (await this.getOwn(userId, paymentId));
   }
 
@@ -357,36 +375,60 @@ export class PaymentsService {
       const target = due.target;
 
       let credited = row.creditedCents;
+      let late: LatePaymentOutcome = 'open';
       if (due.cents > 0) {
-        await postLedgerEntry(tx, {
-          userId: row.userId,
-          amountCents: due.cents,
-          kind: 'payment',
-          reference: due.reference,
-          description: due.description,
-          metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
-        }, this.deps.webhookEvents);
+        const posted = await postLedgerEntry(
+          tx,
+          {
+            userId: row.userId,
+            amountCents: due.cents,
+            kind: 'payment',
+            reference: due.reference,
+            description: due.description,
+            metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
+          },
+          this.deps.webhookEvents,
+        );
         credited = target;
+        // A closing or erased account (decision 0305): the closure waits, or the credits are written off
+        // and the payment queued for a refund to its sender. Under the user's lock the entry just took.
+        if (posted.created) {
+          late = await afterPaymentCredited(
+            tx,
+            { mail: this.deps.mail, webhookEvents: this.deps.webhookEvents, log: this.deps.log },
+            row,
+            due.cents - posted.settledCents,
+            target,
+          );
+        }
       }
       if (status === 'finished' && credited === row.creditsCents) status = 'completed';
       const reversal = REVERSAL_STATUSES[status];
-      if (reversal && credited > 0) {
+      // A late payment of an erased account (decision 0305) was written off when it was credited: the
+      // provider sending the money back is its refund, and there is nothing left to take back.
+      if (reversal && credited > 0 && (await settleLatePaymentByProvider(tx, row.id, status))) {
+        this.deps.log.info({ paymentId: row.id, status }, 'late payment of an erased account refunded by the provider');
+      } else if (reversal && credited > 0) {
         // The money went back to the sender: so do the credits it bought. What the balance holds is
         // taken back by one `refund` entry; what was already spent becomes an outstanding amount that
         // later credits settle first (docs/decisions/0120). Repeats find the same reference.
         const coin = row.payCurrency.toUpperCase();
-        const result = await reverseWithDebt(tx, {
-          userId: row.userId,
-          cents: credited,
-          reference: `payment:${row.id}:${status}:${credited}`,
-          reason: reversal,
-          paymentId: row.id,
-          description: `Crypto payment ${status === 'refunded' ? 'refunded' : 'charged back'} (${coin}): its credits taken back`,
-          debtDescription: `Crypto payment of ${formatCredits(row.priceAmountCents)} USD (${coin}) ${
-            status === 'refunded' ? 'refunded to the sender' : 'charged back'
-          } after its ${formatCredits(credited)} credits had been partly spent`,
-          metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
-        }, this.deps.webhookEvents);
+        const result = await reverseWithDebt(
+          tx,
+          {
+            userId: row.userId,
+            cents: credited,
+            reference: `payment:${row.id}:${status}:${credited}`,
+            reason: reversal,
+            paymentId: row.id,
+            description: `Crypto payment ${status === 'refunded' ? 'refunded' : 'charged back'} (${coin}): its credits taken back`,
+            debtDescription: `Crypto payment of ${formatCredits(row.priceAmountCents)} USD (${coin}) ${
+              status === 'refunded' ? 'refunded to the sender' : 'charged back'
+            } after its ${formatCredits(credited)} credits had been partly spent`,
+            metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
+          },
+          this.deps.webhookEvents,
+        );
         credited = 0;
         if (result.owedCents > 0) {
           this.deps.log.warn(
@@ -435,9 +477,19 @@ export class PaymentsService {
           creditedCents: credited,
           payCurrency: row.payCurrency,
         });
-        await notifyPaymentCredited(this.deps.mail, tx, { userId: row.userId, paymentId: row.id, priceAmountCents: row.priceAmountCents, feeCents: row.feeCents, creditedCents: credited, payCurrency: row.payCurrency });
+        // An erased account has nobody to tell (its address is `.invalid`); staff see the refund queue.
+        if (late !== 'refund-queued') {
+          await notifyPaymentCredited(this.deps.mail, tx, {
+            userId: row.userId,
+            paymentId: row.id,
+            priceAmountCents: row.priceAmountCents,
+            feeCents: row.feeCents,
+            creditedCents: credited,
+            payCurrency: row.payCurrency,
+          });
+        }
       }
-      const notice = paymentNotice(row, row.status, status, credited);
+      const notice = late === 'refund-queued' ? null : paymentNotice(row, row.status, status, credited);
       if (notice) await this.deps.notifications?.emit(tx, notice);
       return { before: row, after: updated! };
     });
@@ -549,11 +601,17 @@ export class PaymentsService {
             ),
             and(
               inArray(payments.status, LATE_MONEY_STATUSES),
-              or(isNull(payments.lastCheckedAt), lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${Math.max(minAgeSeconds, LATE_MONEY_RECHECK_SECONDS)})`)),
+              or(
+                isNull(payments.lastCheckedAt),
+                lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${Math.max(minAgeSeconds, LATE_MONEY_RECHECK_SECONDS)})`),
+              ),
             ),
             and(
               eq(payments.status, 'completed'),
-              or(isNull(payments.lastCheckedAt), lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${Math.max(minAgeSeconds, COMPLETED_RECHECK_SECONDS)})`)),
+              or(
+                isNull(payments.lastCheckedAt),
+                lt(payments.lastCheckedAt, sql`now() - make_interval(secs => ${Math.max(minAgeSeconds, COMPLETED_RECHECK_SECONDS)})`),
+              ),
             ),
           ),
         ),
@@ -589,7 +647,7 @@ export class PaymentsService {
       try {
         list = await this.deps.client.listPayments({ limit: pageSize, page, sortBy: 'created_at', orderBy: 'desc', dateFrom });
       } catch (err) {
-        this.deps.log.warn({ err }, 'reconciliation could not list the provider\'s payments');
+        this.deps.log.warn({ err }, "reconciliation could not list the provider's payments");
         break;
       }
       const items = Array.isArray(list.data) ? list.data : [];
@@ -606,7 +664,9 @@ export class PaymentsService {
             ).map((r) => r.id),
       );
       const unknown = items.filter((p) => p.payment_id != null && !known.has(String(p.payment_id)));
-      const parents = unknown.map((p) => (p.parent_payment_id != null ? String(p.parent_payment_id) : null)).filter((x): x is string => Boolean(x));
+      const parents = unknown
+        .map((p) => (p.parent_payment_id != null ? String(p.parent_payment_id) : null))
+        .filter((x): x is string => Boolean(x));
       const addresses = unknown.map((p) => p.pay_address).filter((x): x is string => typeof x === 'string' && x.length > 0);
       const ours =
         parents.length + addresses.length === 0

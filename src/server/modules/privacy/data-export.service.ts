@@ -1,17 +1,14 @@
 import path from 'node:path';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { and, asc, desc, eq, gt, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
-import { strToU8, zipSync, type Zippable } from 'fflate';
-import {
-  DATA_EXPORT_INTERVAL_HOURS,
-  DATA_EXPORT_TTL_DAYS,
-  type DataExport,
-  type DataExportStatus,
-} from '#shared/schemas/privacy.js';
+import { strToU8, Zip, ZipDeflate, ZipPassThrough } from 'fflate';
+import { DATA_EXPORT_INTERVAL_HOURS, DATA_EXPORT_TTL_DAYS, type DataExport, type DataExportStatus } from '#shared/schemas/privacy.js';
 import { isUuid } from '#shared/schemas/common.js';
 import type { DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, notFound } from '#server/errors.js';
 import { knownDevices } from '#server/modules/auth/known-devices.tables.js';
 import { sessions } from '#server/modules/auth/sessions.tables.js';
+import { adCampaigns, ads } from '#server/modules/ads/ads.tables.js';
 import { orders } from '#server/modules/catalogue/catalogue.tables.js';
 import { charges } from '#server/modules/charges/charges.tables.js';
 import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
@@ -35,7 +32,15 @@ import { dataExports, type DataExportRow } from './privacy.tables.js';
  */
 export const DATA_EXPORT_TASK = 'privacy.export';
 /** The mail kinds that are security or account notices: they belong in the security log. */
-const NOTICE_KINDS = ['password_changed', 'email_change_requested', 'email_changed', 'new_device', 'two_factor_notice', 'webhook_disabled'];
+const NOTICE_KINDS = [
+  'password_changed',
+  'email_change_requested',
+  'email_changed',
+  'new_device',
+  'two_factor_notice',
+  'webhook_disabled',
+  'account_restored',
+];
 
 export interface DataExportDeps {
   db: DbOrTx;
@@ -89,10 +94,15 @@ export async function requestDataExport(deps: Pick<DataExportDeps, 'db' | 'mail'
     if (recent) {
       const next = new Date(recent.requestedAt.getTime() + DATA_EXPORT_INTERVAL_HOURS * 60 * 60 * 1000);
       const retryAfter = Math.max(1, Math.ceil((next.getTime() - Date.now()) / 1000));
-      throw new AppError(429, 'EXPORT_ALREADY_REQUESTED', `You can ask for one copy of your data a day. The next one can be requested after ${next.toUTCString()}.`, {
-        details: { exportId: recent.id, nextRequestAt: next.toISOString() },
-        retryAfter,
-      });
+      throw new AppError(
+        429,
+        'EXPORT_ALREADY_REQUESTED',
+        `You can ask for one copy of your data a day. The next one can be requested after ${next.toUTCString()}.`,
+        {
+          details: { exportId: recent.id, nextRequestAt: next.toISOString() },
+          retryAfter,
+        },
+      );
     }
     const [row] = await tx.insert(dataExports).values({ userId }).returning({ id: dataExports.id });
     await deps.mail.runTask(DATA_EXPORT_TASK, { exportId: row!.id }, { tx: tx as Tx });
@@ -127,39 +137,46 @@ export async function latestDataExport(db: DbOrTx, userId: string): Promise<Data
   return row ? toDataExportDto(row) : null;
 }
 
-/** The ZIP's bytes, for the owner, while the export is ready (409 while pending, 410 once expired). */
+/** The ZIP as a stream and its size (never read whole: decision 0308), for the owner, while the export is ready (409 while pending, 410 once expired). */
 export async function openDataExport(deps: Pick<DataExportDeps, 'db' | 'attachmentsDir'>, userId: string, exportId: string) {
   const row = await ownExport(deps.db, userId, exportId);
   const status = statusOf(row);
   if (status === 'expired') throw new AppError(410, 'EXPORT_EXPIRED', 'This copy of your data has expired. Request a new one.');
   if (status !== 'ready' || !row.storageKey) throw new AppError(409, 'EXPORT_NOT_READY', 'This copy of your data is not ready yet.');
-  const bytes = await exportStore(deps.attachmentsDir)
-    .read(row.storageKey)
+  const file = await exportStore(deps.attachmentsDir)
+    .openStream(row.storageKey)
     .catch(() => {
       throw new AppError(410, 'EXPORT_EXPIRED', 'This copy of your data is no longer available. Request a new one.');
     });
-  return { bytes, filename: `olympus-data-${row.requestedAt.toISOString().slice(0, 10)}.zip` };
+  return { ...file, filename: `olympus-data-${row.requestedAt.toISOString().slice(0, 10)}.zip` };
 }
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
 const json = (value: unknown) => strToU8(`${JSON.stringify(value, null, 2)}\n`);
 /** A name safe in a ZIP path: no folders, no control characters, no dots at the start. */
-const safeName = (name: string) => name.replace(/[^\w.\- ]+/g, '_').replace(/^\.+/, '_').slice(0, 100) || 'file';
+const safeName = (name: string) =>
+  name
+    .replace(/[^\w.\- ]+/g, '_')
+    .replace(/^\.+/, '_')
+    .slice(0, 100) || 'file';
 
 const LEDGER_CSV_HEADER = ['date', 'entry_id', 'kind', 'description', 'amount', 'balance_after', 'reference'];
 
+/** One file of the ZIP: bytes made here (JSON, CSV, text), or a ticket attachment read from its store. */
+export type ExportEntry = { name: string; data: Uint8Array } | { name: string; stream: AsyncIterable<Uint8Array> };
+
 /**
- * Builds the files of one user's export (README "A copy of my data" lists each file and field). Every
- * query is filtered by the user's id; secrets, hashes, internal notes, staff audit data and provider raw
- * data are never selected.
+ * Yields the files of one user's export, one at a time (README "A copy of my data" lists each file and
+ * field). Every query is filtered by the user's id; secrets, hashes, internal notes, staff audit data and
+ * provider raw data are never selected. An attachment is opened only when its turn comes and streamed
+ * (decision 0308), so the export never holds more than a chunk of one file.
  */
-export async function collectExportFiles(
+export async function* exportEntries(
   db: DbOrTx,
   store: AttachmentStore,
   userId: string,
   onProgress: (percent: number) => Promise<void> = async () => undefined,
-): Promise<Zippable> {
-  const files: Zippable = {};
+): AsyncGenerator<ExportEntry> {
   const [user] = await db.select().from(users).where(eq(users.id, userId)).limit(1);
   if (!user) throw new Error('export of a user that does not exist');
 
@@ -170,58 +187,71 @@ export async function collectExportFiles(
     .from(twoFactorRecoveryCodes)
     .where(eq(twoFactorRecoveryCodes.userId, userId));
   const keys = await db
-    .select({ name: passkeys.name, deviceType: passkeys.deviceType, backedUp: passkeys.backedUp, createdAt: passkeys.createdAt, lastUsedAt: passkeys.lastUsedAt })
+    .select({
+      name: passkeys.name,
+      deviceType: passkeys.deviceType,
+      backedUp: passkeys.backedUp,
+      createdAt: passkeys.createdAt,
+      lastUsedAt: passkeys.lastUsedAt,
+    })
     .from(passkeys)
     .where(eq(passkeys.userId, userId))
     .orderBy(asc(passkeys.createdAt));
   const [prefs] = await db.select().from(mailPreferences).where(eq(mailPreferences.userId, userId)).limit(1);
-  files['account.json'] = json({
-    profile: {
-      id: user.id,
-      username: user.username,
-      email: user.email,
-      role: user.role,
-      referralCode: user.referralCode,
-      referredBy: user.referredBy,
-      creditsCents: user.creditsCents,
-      onboardingCompleted: user.onboardingCompleted,
-      createdAt: iso(user.createdAt),
-      updatedAt: iso(user.updatedAt),
-      disabledAt: iso(user.disabledAt),
-    },
-    verification: { emailVerified: user.emailVerifiedAt !== null, emailVerifiedAt: iso(user.emailVerifiedAt) },
-    twoFactor: {
-      authenticatorApp: tf?.totpEnabledAt ? { enabled: true, enabledAt: iso(tf.totpEnabledAt) } : { enabled: false, enabledAt: null },
-      recoveryCodes: { total: codes.length, unused: codes.filter((c) => c.usedAt === null).length },
-      passkeys: keys.map((k) => ({ name: k.name, deviceType: k.deviceType, backedUp: k.backedUp, createdAt: iso(k.createdAt), lastUsedAt: iso(k.lastUsedAt) })),
-    },
-    connections: {
-      discord: user.discord ? { id: user.discord.id, username: user.discord.username, avatar: user.discord.avatar, connectedAt: user.discord.connectedAt } : null,
-      telegram: user.telegram
-        ? {
-            id: user.telegram.id,
-            username: user.telegram.username,
-            firstName: user.telegram.firstName,
-            lastName: user.telegram.lastName,
-            connectedAt: user.telegram.connectedAt,
-          }
-        : null,
-    },
-    notificationSettings: {
-      paymentCredited: prefs?.paymentCredited ?? true,
-      ticketReply: prefs?.ticketReply ?? true,
-      orderUpdates: prefs?.orderUpdates ?? true,
-      securityNotices: 'always sent',
-    },
-  });
+  yield {
+    name: 'account.json',
+    data: json({
+      profile: {
+        id: user.id,
+        username: user.username,
+        email: user.email,
+        role: user.role,
+        referralCode: user.referralCode,
+        referredBy: user.referredBy,
+        creditsCents: user.creditsCents,
+        onboardingCompleted: user.onboardingCompleted,
+        createdAt: iso(user.createdAt),
+        updatedAt: iso(user.updatedAt),
+        disabledAt: iso(user.disabledAt),
+      },
+      verification: { emailVerified: user.emailVerifiedAt !== null, emailVerifiedAt: iso(user.emailVerifiedAt) },
+      twoFactor: {
+        authenticatorApp: tf?.totpEnabledAt ? { enabled: true, enabledAt: iso(tf.totpEnabledAt) } : { enabled: false, enabledAt: null },
+        recoveryCodes: { total: codes.length, unused: codes.filter((c) => c.usedAt === null).length },
+        passkeys: keys.map((k) => ({
+          name: k.name,
+          deviceType: k.deviceType,
+          backedUp: k.backedUp,
+          createdAt: iso(k.createdAt),
+          lastUsedAt: iso(k.lastUsedAt),
+        })),
+      },
+      connections: {
+        discord: user.discord
+          ? { id: user.discord.id, username: user.discord.username, avatar: user.discord.avatar, connectedAt: user.discord.connectedAt }
+          : null,
+        telegram: user.telegram
+          ? {
+              id: user.telegram.id,
+              username: user.telegram.username,
+              firstName: user.telegram.firstName,
+              lastName: user.telegram.lastName,
+              connectedAt: user.telegram.connectedAt,
+            }
+          : null,
+      },
+      notificationSettings: {
+        paymentCredited: prefs?.paymentCredited ?? true,
+        ticketReply: prefs?.ticketReply ?? true,
+        orderUpdates: prefs?.orderUpdates ?? true,
+        securityNotices: 'always sent',
+      },
+    }),
+  };
   await onProgress(10);
 
   // sessions.json and the sign-ins of security-log.json
-  const sessionRows = await db
-    .select()
-    .from(sessions)
-    .where(eq(sessions.userId, userId))
-    .orderBy(asc(sessions.createdAt));
+  const sessionRows = await db.select().from(sessions).where(eq(sessions.userId, userId)).orderBy(asc(sessions.createdAt));
   const now = new Date();
   const sessionDtos = sessionRows.map((s) => ({
     id: s.id,
@@ -234,7 +264,7 @@ export async function collectExportFiles(
     ip: s.ip,
     userAgent: s.userAgent,
   }));
-  files['sessions.json'] = json({ sessions: sessionDtos });
+  yield { name: 'sessions.json', data: json({ sessions: sessionDtos }) };
   await onProgress(20);
 
   // ledger.csv and ledger.json
@@ -244,98 +274,197 @@ export async function collectExportFiles(
     .where(eq(creditLedgerEntries.userId, userId))
     .orderBy(asc(creditLedgerEntries.createdAt), asc(creditLedgerEntries.balanceAfterCents), asc(creditLedgerEntries.id));
   const ledger = entries.map(toLedgerEntryDto);
-  files['ledger.json'] = json({ balanceCents: user.creditsCents, entries: ledger });
+  yield { name: 'ledger.json', data: json({ balanceCents: user.creditsCents, entries: ledger }) };
   const csvLines = [LEDGER_CSV_HEADER.join(',')];
   for (const e of ledger) {
     csvLines.push(
-      [e.createdAt, e._id, csvText(e.kind), csvText(e.description), (e.amountCents / 100).toFixed(2), (e.balanceAfterCents / 100).toFixed(2), csvText(e.reference)].join(','),
+      [
+        e.createdAt,
+        e._id,
+        csvText(e.kind),
+        csvText(e.description),
+        (e.amountCents / 100).toFixed(2),
+        (e.balanceAfterCents / 100).toFixed(2),
+        csvText(e.reference),
+      ].join(','),
     );
   }
-  files['ledger.csv'] = strToU8(`${csvLines.join('\r\n')}\r\n`);
+  yield { name: 'ledger.csv', data: strToU8(`${csvLines.join('\r\n')}\r\n`) };
   await onProgress(35);
 
   // payments.json, exchanges.json, orders.json, charges.json
   const paymentRows = await db.select().from(payments).where(eq(payments.userId, userId)).orderBy(asc(payments.createdAt));
-  files['payments.json'] = json({
-    payments: paymentRows.map((p) => ({
-      id: p.id,
-      status: p.status,
-      priceAmountCents: p.priceAmountCents,
-      priceCurrency: p.priceCurrency,
-      payCurrency: p.payCurrency,
-      payAmount: p.payAmount,
-      payAddress: p.payAddress,
-      payinExtraId: p.payinExtraId,
-      network: p.network,
-      feePercent: p.feePercent,
-      feeCents: p.feeCents,
-      creditsCents: p.creditsCents,
-      creditedCents: p.creditedCents,
-      actuallyPaid: p.actuallyPaid,
-      txHash: p.txHash,
-      providerPaymentId: p.providerPaymentId,
-      failureReason: p.failureReason,
-      createdAt: iso(p.createdAt),
-      expiresAt: iso(p.expiresAt),
-      completedAt: iso(p.completedAt),
-    })),
-  });
+  yield {
+    name: 'payments.json',
+    data: json({
+      payments: paymentRows.map((p) => ({
+        id: p.id,
+        status: p.status,
+        priceAmountCents: p.priceAmountCents,
+        priceCurrency: p.priceCurrency,
+        payCurrency: p.payCurrency,
+        payAmount: p.payAmount,
+        payAddress: p.payAddress,
+        payinExtraId: p.payinExtraId,
+        network: p.network,
+        feePercent: p.feePercent,
+        feeCents: p.feeCents,
+        creditsCents: p.creditsCents,
+        creditedCents: p.creditedCents,
+        actuallyPaid: p.actuallyPaid,
+        txHash: p.txHash,
+        providerPaymentId: p.providerPaymentId,
+        failureReason: p.failureReason,
+        createdAt: iso(p.createdAt),
+        expiresAt: iso(p.expiresAt),
+        completedAt: iso(p.completedAt),
+      })),
+    }),
+  };
   const exchangeRows = await db.select().from(exchanges).where(eq(exchanges.userId, userId)).orderBy(asc(exchanges.createdAt));
-  files['exchanges.json'] = json({
-    exchanges: exchangeRows.map((x) => ({
-      id: x.id,
-      status: x.status,
-      fromCurrency: x.fromCurrency,
-      toCurrency: x.toCurrency,
-      amountFrom: x.amountFrom,
-      expectedAmountTo: x.expectedAmountTo,
-      amountSent: x.amountSent,
-      amountReceived: x.amountReceived,
-      payinAddress: x.payinAddress,
-      payinExtraId: x.payinExtraId,
-      payoutAddress: x.payoutAddress,
-      payoutExtraId: x.payoutExtraId,
-      refundAddress: x.refundAddress,
-      refundExtraId: x.refundExtraId,
-      rateType: x.rateType,
-      payinHash: x.payinHash,
-      payoutHash: x.payoutHash,
-      usdValueCents: x.usdValueCents,
-      rewardCents: x.rewardCents,
-      earnedRewardCents: x.earnedRewardCents,
-      rewardMode: x.rewardMode,
-      rewardCreditedAt: iso(x.rewardCreditedAt),
-      createdAt: iso(x.createdAt),
-      finishedAt: iso(x.finishedAt),
-    })),
-  });
+  yield {
+    name: 'exchanges.json',
+    data: json({
+      exchanges: exchangeRows.map((x) => ({
+        id: x.id,
+        status: x.status,
+        fromCurrency: x.fromCurrency,
+        toCurrency: x.toCurrency,
+        amountFrom: x.amountFrom,
+        expectedAmountTo: x.expectedAmountTo,
+        amountSent: x.amountSent,
+        amountReceived: x.amountReceived,
+        payinAddress: x.payinAddress,
+        payinExtraId: x.payinExtraId,
+        payoutAddress: x.payoutAddress,
+        payoutExtraId: x.payoutExtraId,
+        refundAddress: x.refundAddress,
+        refundExtraId: x.refundExtraId,
+        rateType: x.rateType,
+        payinHash: x.payinHash,
+        payoutHash: x.payoutHash,
+        usdValueCents: x.usdValueCents,
+        rewardCents: x.rewardCents,
+        earnedRewardCents: x.earnedRewardCents,
+        rewardMode: x.rewardMode,
+        rewardCreditedAt: iso(x.rewardCreditedAt),
+        createdAt: iso(x.createdAt),
+        finishedAt: iso(x.finishedAt),
+      })),
+    }),
+  };
   const orderRows = await db.select().from(orders).where(eq(orders.userId, userId)).orderBy(asc(orders.createdAt));
-  files['orders.json'] = json({
-    orders: orderRows.map((o) => ({
-      id: o.id,
-      itemId: o.itemId,
-      itemName: o.itemName,
-      priceCents: o.priceCents,
-      status: o.status,
-      ledgerEntryId: o.ledgerEntryId,
-      refundLedgerEntryId: o.refundLedgerEntryId,
-      createdAt: iso(o.createdAt),
-      fulfilledAt: iso(o.fulfilledAt),
-      refundedAt: iso(o.refundedAt),
-    })),
-  });
+  yield {
+    name: 'orders.json',
+    data: json({
+      orders: orderRows.map((o) => ({
+        id: o.id,
+        itemId: o.itemId,
+        itemName: o.itemName,
+        priceCents: o.priceCents,
+        status: o.status,
+        ledgerEntryId: o.ledgerEntryId,
+        refundLedgerEntryId: o.refundLedgerEntryId,
+        createdAt: iso(o.createdAt),
+        fulfilledAt: iso(o.fulfilledAt),
+        refundedAt: iso(o.refundedAt),
+      })),
+    }),
+  };
   const chargeRows = await db.select().from(charges).where(eq(charges.userId, userId)).orderBy(asc(charges.createdAt));
-  files['charges.json'] = json({
-    charges: chargeRows.map((c) => ({
-      id: c.id,
-      amountCents: c.amountCents,
-      description: c.description,
-      metadata: c.metadata,
-      status: c.status,
-      createdAt: iso(c.createdAt),
-      refundedAt: iso(c.refundedAt),
-    })),
-  });
+  yield {
+    name: 'charges.json',
+    data: json({
+      charges: chargeRows.map((c) => ({
+        id: c.id,
+        amountCents: c.amountCents,
+        description: c.description,
+        metadata: c.metadata,
+        status: c.status,
+        createdAt: iso(c.createdAt),
+        refundedAt: iso(c.refundedAt),
+      })),
+    }),
+  };
+  // campaigns.json: the person's own ad campaigns and their creatives (decision 0304): the terms, the money
+  // (spent, still reserved, refunded), the review's outcome and reason as the owner sees them, and the
+  // daily delivery figures. Who reviewed a creative (a staff account) is not theirs and is left out.
+  const campaignRows = await db
+    .select()
+    .from(adCampaigns)
+    .where(eq(adCampaigns.ownerId, userId))
+    .orderBy(asc(adCampaigns.createdAt), asc(adCampaigns.id));
+  const campaignIds = campaignRows.map((c) => c.id);
+  const creativeRows = campaignIds.length
+    ? await db.select().from(ads).where(inArray(ads.campaignId, campaignIds)).orderBy(asc(ads.createdAt), asc(ads.id))
+    : [];
+  const dayRows = campaignIds.length
+    ? (
+        await db.execute<{
+          campaign_id: string;
+          ad_id: string;
+          day: string;
+          served: number;
+          viewable: number;
+          clicks: number;
+          spend: string;
+        }>(sql`
+          SELECT campaign_id, ad_id, to_char(day, 'YYYY-MM-DD') AS day, served, viewable, clicks, spend_millicents AS spend FROM ad_campaign_days
+          WHERE campaign_id IN (${sql.join(
+            campaignIds.map((id) => sql`${id}::uuid`),
+            sql`, `,
+          )}) ORDER BY day, ad_id`)
+      ).rows
+    : [];
+  yield {
+    name: 'campaigns.json',
+    data: json({
+      campaigns: campaignRows.map((c) => ({
+        id: c.id,
+        name: c.name,
+        placements: c.placements,
+        startsAt: iso(c.startsAt),
+        endsAt: iso(c.endsAt),
+        priceModel: c.priceModel,
+        priceCents: c.priceCents,
+        budgetCents: c.budgetCents,
+        dailyBudgetCents: c.dailyBudgetCents,
+        frequencyCap: c.frequencyCap,
+        remainingMillicents: c.remainingMillicents,
+        status: c.status,
+        endReason: c.endReason,
+        refundedCents: c.refundedCents,
+        createdAt: iso(c.createdAt),
+        endedAt: iso(c.endedAt),
+        creatives: creativeRows
+          .filter((a) => a.campaignId === c.id)
+          .map((a) => ({
+            id: a.id,
+            kind: a.kind,
+            title: a.title,
+            body: a.body,
+            imageUrl: a.imageUrl,
+            imageAlt: a.imageAlt,
+            targetUrl: a.targetUrl,
+            reviewStatus: a.reviewStatus,
+            reviewReason: a.reviewReason,
+            reviewedAt: iso(a.reviewedAt),
+            createdAt: iso(a.createdAt),
+            updatedAt: iso(a.updatedAt),
+          })),
+        days: dayRows
+          .filter((d) => d.campaign_id === c.id)
+          .map((d) => ({
+            day: d.day,
+            creativeId: d.ad_id,
+            served: Number(d.served),
+            viewable: Number(d.viewable),
+            clicks: Number(d.clicks),
+            spendMillicents: Number(d.spend),
+          })),
+      })),
+    }),
+  };
   await onProgress(50);
 
   // tickets.json and attachments/: replies and notices only; an internal note (and a file on one) never.
@@ -352,46 +481,62 @@ export async function collectExportFiles(
     ? await db
         .select()
         .from(ticketAttachments)
-        .where(inArray(ticketAttachments.messageId, messageRows.map((m) => m.id)))
+        .where(
+          inArray(
+            ticketAttachments.messageId,
+            messageRows.map((m) => m.id),
+          ),
+        )
         .orderBy(asc(ticketAttachments.createdAt))
     : [];
+  // Each file is streamed into the ZIP before tickets.json is written, so the listing knows which are there.
   const filePaths = new Map<string, string | null>();
+  let filesDone = 0;
   for (const f of fileRows) {
     const ticket = ticketRows.find((t) => t.id === f.ticketId)!;
     const zipPath = `attachments/${ticket.number}/${f.id}-${safeName(f.filename)}`;
-    try {
-      files[zipPath] = [new Uint8Array(await store.read(f.storageKey)), { level: 0 }];
-      filePaths.set(f.id, zipPath);
-    } catch {
-      filePaths.set(f.id, null); // the file is gone from storage; the listing says so
-    }
+    const opened = await store.openStream(f.storageKey).catch(() => null);
+    filePaths.set(f.id, opened ? zipPath : null); // a file gone from storage: the listing says so
+    if (opened) yield { name: zipPath, stream: opened.stream };
+    filesDone += 1;
+    const percent = 50 + Math.floor((25 * filesDone) / fileRows.length);
+    if (percent > 50 + Math.floor((25 * (filesDone - 1)) / fileRows.length)) await onProgress(percent);
   }
-  files['tickets.json'] = json({
-    tickets: ticketRows.map((t) => ({
-      id: t.id,
-      number: t.number,
-      subject: t.subject,
-      category: t.category,
-      priority: t.priority,
-      status: t.status,
-      createdAt: iso(t.createdAt),
-      lastMessageAt: iso(t.lastMessageAt),
-      closedAt: iso(t.closedAt),
-      rating: t.rating !== null ? { score: t.rating, comment: t.ratingComment, ratedAt: iso(t.ratedAt) } : null,
-      messages: messageRows
-        .filter((m) => m.ticketId === t.id)
-        .map((m) => ({
-          id: m.id,
-          author: m.author === 'staff' ? 'support' : 'you',
-          kind: m.kind,
-          body: m.body,
-          createdAt: iso(m.createdAt),
-          attachments: fileRows
-            .filter((f) => f.messageId === m.id)
-            .map((f) => ({ id: f.id, filename: f.filename, contentType: f.contentType, size: f.size, file: filePaths.get(f.id) ?? null })),
-        })),
-    })),
-  });
+  yield {
+    name: 'tickets.json',
+    data: json({
+      tickets: ticketRows.map((t) => ({
+        id: t.id,
+        number: t.number,
+        subject: t.subject,
+        category: t.category,
+        priority: t.priority,
+        status: t.status,
+        createdAt: iso(t.createdAt),
+        lastMessageAt: iso(t.lastMessageAt),
+        closedAt: iso(t.closedAt),
+        rating: t.rating !== null ? { score: t.rating, comment: t.ratingComment, ratedAt: iso(t.ratedAt) } : null,
+        messages: messageRows
+          .filter((m) => m.ticketId === t.id)
+          .map((m) => ({
+            id: m.id,
+            author: m.author === 'staff' ? 'support' : 'you',
+            kind: m.kind,
+            body: m.body,
+            createdAt: iso(m.createdAt),
+            attachments: fileRows
+              .filter((f) => f.messageId === m.id)
+              .map((f) => ({
+                id: f.id,
+                filename: f.filename,
+                contentType: f.contentType,
+                size: f.size,
+                file: filePaths.get(f.id) ?? null,
+              })),
+          })),
+      })),
+    }),
+  };
   await onProgress(75);
 
   // webhooks.json: the settings without the secret (nor its hint), and the delivery log without payloads.
@@ -409,21 +554,24 @@ export async function collectExportFiles(
     .from(webhookDeliveries)
     .where(eq(webhookDeliveries.userId, userId))
     .orderBy(asc(webhookDeliveries.createdAt));
-  files['webhooks.json'] = json({
-    webhook: hook
-      ? {
-          url: hook.url,
-          events: hook.events,
-          enabled: hook.enabled,
-          secretRotatedAt: iso(hook.secretRotatedAt),
-          failingSince: iso(hook.failingSince),
-          disabledAt: iso(hook.disabledAt),
-          createdAt: iso(hook.createdAt),
-          updatedAt: iso(hook.updatedAt),
-        }
-      : null,
-    deliveries: deliveries.map((d) => ({ ...d, createdAt: iso(d.createdAt), deliveredAt: iso(d.deliveredAt) })),
-  });
+  yield {
+    name: 'webhooks.json',
+    data: json({
+      webhook: hook
+        ? {
+            url: hook.url,
+            events: hook.events,
+            enabled: hook.enabled,
+            secretRotatedAt: iso(hook.secretRotatedAt),
+            failingSince: iso(hook.failingSince),
+            disabledAt: iso(hook.disabledAt),
+            createdAt: iso(hook.createdAt),
+            updatedAt: iso(hook.updatedAt),
+          }
+        : null,
+      deliveries: deliveries.map((d) => ({ ...d, createdAt: iso(d.createdAt), deliveredAt: iso(d.deliveredAt) })),
+    }),
+  };
   await onProgress(85);
 
   // security-log.json: sign-ins and account events, newest first. Staff actions (the audit log) are not in it.
@@ -448,20 +596,75 @@ export async function collectExportFiles(
   for (const d of devices) add(d.firstSeenAt, 'device.first_seen');
   for (const n of notices) add(n.createdAt, `notice.${n.kind}`, n.subject);
   events.sort((a, b) => b.at.localeCompare(a.at));
-  files['security-log.json'] = json({
-    signIns: [...sessionDtos].reverse().map((s) => ({ at: s.startedAt, ip: s.ip, userAgent: s.userAgent, sessionId: s.id })),
-    events,
-  });
-  files['README.txt'] = strToU8(
-    [
-      `A copy of the data Olympus holds about ${user.username}, made ${new Date().toUTCString()}.`,
-      'Every file is described in the README of Olympus, section "A copy of my data".',
-      'Amounts ending in Cents are integer cents of USD (1 credit = 1 USD); times are ISO 8601 in UTC.',
-      '',
-    ].join('\r\n'),
-  );
+  yield {
+    name: 'security-log.json',
+    data: json({
+      signIns: [...sessionDtos].reverse().map((s) => ({ at: s.startedAt, ip: s.ip, userAgent: s.userAgent, sessionId: s.id })),
+      events,
+    }),
+  };
+  yield {
+    name: 'README.txt',
+    data: strToU8(
+      [
+        `A copy of the data Olympus holds about ${user.username}, made ${new Date().toUTCString()}.`,
+        'Every file is described in the README of Olympus, section "A copy of my data".',
+        'Amounts ending in Cents are integer cents of USD (1 credit = 1 USD); times are ISO 8601 in UTC.',
+        '',
+      ].join('\r\n'),
+    ),
+  };
   await onProgress(95);
-  return files;
+}
+
+/** Deflate input is handed over this much at a time, with a turn of the event loop in between. */
+const ZIP_CHUNK_BYTES = 64 * 1024;
+
+/**
+ * The ZIP of `entries` as a stream of chunks (decision 0308): fflate's streaming `Zip`, the JSON, CSV and
+ * text files deflated (`ZipDeflate`, level 6) a chunk at a time, attachments stored as they are
+ * (`ZipPassThrough`: already compressed images and PDFs) chunk by chunk from their file. The consumer
+ * pulls: the next entry is not read until what came before has been taken (written to the file), and
+ * every chunk gives the event loop a turn, so other requests are served while an export is built.
+ */
+export async function* zipStream(entries: AsyncIterable<ExportEntry>, mtime: Date): AsyncGenerator<Uint8Array> {
+  const ready: Uint8Array[] = [];
+  let failure: Error | null = null;
+  const zip = new Zip((err, chunk) => {
+    if (err) failure ??= err;
+    else if (chunk.length > 0) ready.push(chunk);
+  });
+  function* take(): Generator<Uint8Array> {
+    if (failure) throw failure;
+    while (ready.length > 0) yield ready.shift()!;
+  }
+  for await (const entry of entries) {
+    if ('data' in entry) {
+      const file = new ZipDeflate(entry.name, { level: 6 });
+      file.mtime = mtime;
+      zip.add(file);
+      let at = 0;
+      do {
+        const end = Math.min(at + ZIP_CHUNK_BYTES, entry.data.length);
+        file.push(entry.data.subarray(at, end), end === entry.data.length);
+        at = end;
+        yield* take();
+        await nextTurn();
+      } while (at < entry.data.length);
+    } else {
+      const file = new ZipPassThrough(entry.name);
+      file.mtime = mtime;
+      zip.add(file);
+      for await (const chunk of entry.stream) {
+        file.push(chunk as Uint8Array);
+        yield* take();
+      }
+      file.push(new Uint8Array(0), true);
+      yield* take();
+    }
+  }
+  zip.end();
+  yield* take();
 }
 
 /**
@@ -477,11 +680,14 @@ export async function buildDataExport(deps: DataExportDeps, exportId: string): P
   const store = exportStore(deps.attachmentsDir);
   let key: string | null = null;
   try {
-    const files = await collectExportFiles(db, new AttachmentStore(deps.attachmentsDir), row.userId, async (progress) => {
-      await db.update(dataExports).set({ progress }).where(and(eq(dataExports.id, exportId), eq(dataExports.status, 'pending')));
+    const entries = exportEntries(db, new AttachmentStore(deps.attachmentsDir), row.userId, async (progress) => {
+      await db
+        .update(dataExports)
+        .set({ progress })
+        .where(and(eq(dataExports.id, exportId), eq(dataExports.status, 'pending')));
     });
-    const zip = zipSync(files, { level: 6, mtime: new Date() });
-    key = await store.save(Buffer.from(zip.buffer, zip.byteOffset, zip.byteLength));
+    const saved = await store.saveStream(zipStream(entries, new Date()));
+    key = saved.key;
     const savedKey = key;
     const done = await db.transaction(async (tx) => {
       const [updated] = await tx
@@ -490,14 +696,18 @@ export async function buildDataExport(deps: DataExportDeps, exportId: string): P
           status: 'ready',
           progress: 100,
           storageKey: savedKey,
-          sizeBytes: zip.byteLength,
+          sizeBytes: saved.size,
           readyAt: sql`now()`,
           expiresAt: sql`now() + make_interval(days => ${DATA_EXPORT_TTL_DAYS})`,
         })
         .where(and(eq(dataExports.id, exportId), eq(dataExports.status, 'pending')))
         .returning();
       if (!updated) return false;
-      const [user] = await tx.select({ username: users.username, email: users.email }).from(users).where(eq(users.id, updated.userId)).limit(1);
+      const [user] = await tx
+        .select({ username: users.username, email: users.email })
+        .from(users)
+        .where(eq(users.id, updated.userId))
+        .limit(1);
       if (user) {
         await deps.mail.queueSafely(tx, {
           userId: updated.userId,
@@ -515,7 +725,10 @@ export async function buildDataExport(deps: DataExportDeps, exportId: string): P
     if (!done) await store.remove(savedKey); // another run finished it first
   } catch (err) {
     if (key) await store.remove(key);
-    await db.update(dataExports).set({ status: 'failed' }).where(and(eq(dataExports.id, exportId), eq(dataExports.status, 'pending')));
+    await db
+      .update(dataExports)
+      .set({ status: 'failed' })
+      .where(and(eq(dataExports.id, exportId), eq(dataExports.status, 'pending')));
     throw err;
   }
 }
@@ -537,7 +750,11 @@ export async function pruneDataExports(db: DbOrTx, attachmentsDir: string): Prom
     );
   for (const row of old) if (row.storageKey) await store.remove(row.storageKey);
   if (old.length === 0) return 0;
-  const deleted = await db.delete(dataExports).where(inArray(dataExports.id, old.map((r) => r.id)));
+  const deleted = await db.delete(dataExports).where(
+    inArray(
+      dataExports.id,
+      old.map((r) => r.id),
+    ),
+  );
   return deleted.rowCount ?? old.length;
 }
-

@@ -35,7 +35,12 @@ export function registerPrivacyRoutes(app: FastifyInstance, ctx: AppContext): vo
     '/users/me/exports',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'My latest copy of my data (requested within 7 days), or null', security, response: { 200: latestDataExportSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'My latest copy of my data (requested within 7 days), or null',
+        security,
+        response: { 200: latestDataExportSchema, ...errorResponses },
+      },
     },
     async (request) => ({ export: await latestDataExport(db, requireUserId(request)) }),
   );
@@ -76,7 +81,8 @@ export function registerPrivacyRoutes(app: FastifyInstance, ctx: AppContext): vo
         .header('content-disposition', `attachment; filename="${file.filename}"`)
         .header('cache-control', 'private, no-store')
         .header('x-content-type-options', 'nosniff')
-        .send(file.bytes);
+        .header('content-length', String(file.size))
+        .send(file.stream);
     },
   );
 }

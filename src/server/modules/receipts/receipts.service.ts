@@ -32,7 +32,11 @@ export async function getReceipt(db: DbOrTx, userId: string, entryId: string): P
   let payment: Receipt['payment'] = null;
   const paymentId = PAYMENT_REFERENCE.exec(entry.reference)?.[1];
   if (paymentId) {
-    const [p] = await db.select().from(payments).where(and(eq(payments.id, paymentId), eq(payments.userId, userId))).limit(1);
+    const [p] = await db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))
+      .limit(1);
     if (p) {
       payment = {
         id: p.id,
@@ -51,7 +55,11 @@ export async function getReceipt(db: DbOrTx, userId: string, entryId: string): P
   let charge: Receipt['charge'] = null;
   const chargeId = CHARGE_REFERENCE.exec(entry.reference)?.[1];
   if (chargeId) {
-    const [c] = await db.select().from(charges).where(and(eq(charges.id, chargeId), eq(charges.userId, userId))).limit(1);
+    const [c] = await db
+      .select()
+      .from(charges)
+      .where(and(eq(charges.id, chargeId), eq(charges.userId, userId)))
+      .limit(1);
     if (c) charge = { id: c.id, description: c.description, metadata: c.metadata, status: c.status };
   }
 

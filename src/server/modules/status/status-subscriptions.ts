@@ -81,7 +81,10 @@ export class StatusSubscriptions {
         // address was last submitted until it is confirmed), so the new mail's link works.
         .onConflictDoUpdate({
           target: statusSubscribers.email,
-          set: { email: sql`excluded.email`, createdAt: sql`CASE WHEN ${statusSubscribers.confirmedAt} IS NULL THEN now() ELSE ${statusSubscribers.createdAt} END` },
+          set: {
+            email: sql`excluded.email`,
+            createdAt: sql`CASE WHEN ${statusSubscribers.confirmedAt} IS NULL THEN now() ELSE ${statusSubscribers.createdAt} END`,
+          },
         })
         .returning();
       if (!row || row.confirmedAt || !this.mail?.started) return;
@@ -90,7 +93,11 @@ export class StatusSubscriptions {
         kind: 'status_confirm',
         to: address,
         sensitive: true,
-        mail: statusConfirmMail({ confirmUrl: this.link('/status/confirm', { token: this.token('confirm', row.id) }), statusUrl: this.link(), validDays: CONFIRMATION_VALID_DAYS }),
+        mail: statusConfirmMail({
+          confirmUrl: this.link('/status/confirm', { token: this.token('confirm', row.id) }),
+          statusUrl: this.link(),
+          validDays: CONFIRMATION_VALID_DAYS,
+        }),
       });
     });
   }
@@ -106,7 +113,12 @@ export class StatusSubscriptions {
     const [row] = await this.db
       .update(statusSubscribers)
       .set({ confirmedAt: sql`coalesce(${statusSubscribers.confirmedAt}, now())` })
-      .where(and(eq(statusSubscribers.id, id), or(isNotNull(statusSubscribers.confirmedAt), gt(statusSubscribers.createdAt, confirmationCutoff()))))
+      .where(
+        and(
+          eq(statusSubscribers.id, id),
+          or(isNotNull(statusSubscribers.confirmedAt), gt(statusSubscribers.createdAt, confirmationCutoff())),
+        ),
+      )
       .returning({ id: statusSubscribers.id });
     if (!row) throw unprocessable(CONFIRMATION_EXPIRED_MESSAGE, 'TOKEN_EXPIRED');
   }

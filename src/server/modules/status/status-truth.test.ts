@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_COMPONENT_IDS } from '#shared/schemas/status.js';
 import { call, registerUser } from '#server/test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { setRole } from '#server/modules/users/users.service.js';
 
 interface Component {
@@ -18,7 +18,7 @@ interface Component {
  * the headline, by its impact whatever the checks find; maintenance under way shows as maintenance;
  * uptime is measured only over the days that had checks.
  */
-describe.each(ENGINES)('status reflects incidents, maintenance and measured days on %s', (engine) => {
+describe.each(enginesFor('logic'))('status reflects incidents, maintenance and measured days on %s', (engine) => {
   let t: TestApp;
   let staffToken: string;
 
@@ -125,7 +125,9 @@ describe.each(ENGINES)('status reflects incidents, maintenance and measured days
     expect((await status()).overall).toBe('down');
     await resolve(id);
 
-    expect((await call(t, 'POST', `/api/status/maintenance/${created.json.maintenance._id}/cancel`, { token: staffToken })).status).toBe(204);
+    expect((await call(t, 'POST', `/api/status/maintenance/${created.json.maintenance._id}/cancel`, { token: staffToken })).status).toBe(
+      204,
+    );
     expect((await status()).overall).toBe('up');
   });
 

@@ -78,7 +78,11 @@ export function httpProbe(
   return {
     component,
     async run(signal) {
-      const res = await fetch(url(), { headers: { accept: 'application/json', ...(options.headers?.() ?? {}) }, signal, redirect: 'manual' });
+      const res = await fetch(url(), {
+        headers: { accept: 'application/json', ...(options.headers?.() ?? {}) },
+        signal,
+        redirect: 'manual',
+      });
       const text = await res.text();
       if (!res.ok) return { kind: 'http-error', status: res.status };
       if (!options.looksHealthy) return { kind: 'ok' };

@@ -39,12 +39,22 @@ const STATUS_LIMITS = {
 
 const checkResultsSchema = z.object({
   results: z.array(
-    z.object({ component: statusComponentIdSchema, state: z.enum(CHECK_STATES), latencyMs: z.number().int().nullable(), detail: z.string().nullable() }),
+    z.object({
+      component: statusComponentIdSchema,
+      state: z.enum(CHECK_STATES),
+      latencyMs: z.number().int().nullable(),
+      detail: z.string().nullable(),
+    }),
   ),
 });
 
 /** The status page's API: the public report, staff incidents and maintenance, and mail subscriptions. */
-export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext, service: StatusService, subscriptions: StatusSubscriptions): void {
+export function registerStatusRoutes(
+  app: FastifyInstance,
+  ctx: AppContext,
+  service: StatusService,
+  subscriptions: StatusSubscriptions,
+): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   const tags = ['status'];
@@ -53,7 +63,14 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext, serv
 
   api.get(
     '/status',
-    { config: { auth: 'public' }, schema: { tags, summary: 'Component health, 90 days of daily history, and incidents', response: { 200: statusResponseSchema, ...errorResponses } } },
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'Component health, 90 days of daily history, and incidents',
+        response: { 200: statusResponseSchema, ...errorResponses },
+      },
+    },
     async (_request, reply) => {
       reply.header('Cache-Control', 'no-cache');
       return service.report();
@@ -62,7 +79,16 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext, serv
 
   api.post(
     '/status/incidents',
-    { config: staff, schema: { tags, summary: 'Post an incident', security, body: createIncidentBodySchema, response: { 201: incidentResponseSchema, ...errorResponses } } },
+    {
+      config: staff,
+      schema: {
+        tags,
+        summary: 'Post an incident',
+        security,
+        body: createIncidentBodySchema,
+        response: { 201: incidentResponseSchema, ...errorResponses },
+      },
+    },
     async (request, reply) => reply.status(201).send({ incident: await service.createIncident(request.body, request.auth!.userId!) }),
   );
 
@@ -70,7 +96,14 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext, serv
     '/status/incidents/:id',
     {
       config: staff,
-      schema: { tags, summary: 'Update an incident (a message adds to its timeline)', security, params: incidentIdParamsSchema, body: updateIncidentBodySchema, response: { 200: incidentResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Update an incident (a message adds to its timeline)',
+        security,
+        params: incidentIdParamsSchema,
+        body: updateIncidentBodySchema,
+        response: { 200: incidentResponseSchema, ...errorResponses },
+      },
     },
     async (request) => ({ incident: await service.updateIncident(request.params.id, request.body, request.auth!.userId!) }),
   );
@@ -79,7 +112,13 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext, serv
     '/status/maintenance',
     {
       config: staff,
-      schema: { tags, summary: 'Schedule a maintenance window (subscribers are told)', security, body: createMaintenanceBodySchema, response: { 201: maintenanceResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Schedule a maintenance window (subscribers are told)',
+        security,
+        body: createMaintenanceBodySchema,
+        response: { 201: maintenanceResponseSchema, ...errorResponses },
+      },
     },
     async (request, reply) => reply.status(201).send({ maintenance: await service.createMaintenance(request.body, request.auth!.userId!) }),
   );
@@ -106,7 +145,8 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext, serv
       config: staff,
       schema: {
         tags,
-        summary: 'Cancel a maintenance window not over yet: it leaves the page and the feed, subscribers are told (409 once over or cancelled)',
+        summary:
+          'Cancel a maintenance window not over yet: it leaves the page and the feed, subscribers are told (409 once over or cancelled)',
         security,
         params: maintenanceIdParamsSchema,
         response: { 204: z.null().describe('Cancelled'), ...errorResponses },
@@ -158,7 +198,12 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext, serv
     '/status/subscriptions/confirm',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'Confirm a status subscription (the link in the confirmation mail)', body: subscriptionTokenBodySchema, response: { 200: subscriptionMessageResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Confirm a status subscription (the link in the confirmation mail)',
+        body: subscriptionTokenBodySchema,
+        response: { 200: subscriptionMessageResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       await ctx.rateLimiter.consume(STATUS_LIMITS.tokenPerIp, request.ip);
@@ -177,7 +222,8 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext, serv
         config: { auth: 'public' },
         schema: {
           tags,
-          summary: 'End a status subscription: the button of the unsubscribe page (token in the body), or a mail client\'s RFC 8058 one-click POST (token in the query)',
+          summary:
+            "End a status subscription: the button of the unsubscribe page (token in the body), or a mail client's RFC 8058 one-click POST (token in the query)",
           querystring: unsubscribeStatusQuerySchema,
           body: unsubscribeStatusBodySchema.optional(),
           response: { 200: subscriptionMessageResponseSchema, ...errorResponses },
@@ -216,7 +262,15 @@ export function registerStatusRoutes(app: FastifyInstance, ctx: AppContext, serv
 
   api.post(
     '/status/checks',
-    { config: staff, schema: { tags, summary: 'Run the status checks now (after fixing something, without waiting a minute)', security, response: { 200: checkResultsSchema, ...errorResponses } } },
+    {
+      config: staff,
+      schema: {
+        tags,
+        summary: 'Run the status checks now (after fixing something, without waiting a minute)',
+        security,
+        response: { 200: checkResultsSchema, ...errorResponses },
+      },
+    },
     async (request) => {
       await ctx.rateLimiter.consume(STATUS_LIMITS.checkNow, request.auth!.userId!);
       return { results: await service.runChecks() };

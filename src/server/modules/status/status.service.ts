@@ -109,7 +109,12 @@ function toIncident(row: StatusIncidentRow, updates: StatusIncidentUpdateRow[]):
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     resolvedAt: row.resolvedAt ? row.resolvedAt.toISOString() : null,
-    updates: updates.map((u) => ({ _id: u.id, status: u.status as IncidentStatus, message: u.message, createdAt: u.createdAt.toISOString() })),
+    updates: updates.map((u) => ({
+      _id: u.id,
+      status: u.status as IncidentStatus,
+      message: u.message,
+      createdAt: u.createdAt.toISOString(),
+    })),
   };
 }
 
@@ -157,11 +162,23 @@ export class StatusService {
   }
 
   async report(now = new Date()): Promise<StatusResponse> {
-    const latest = await this.db.execute<{ component: string; state: string; latency_ms: number | null; detail: string | null; checked_at: Date }>(sql`
+    const latest = await this.db.execute<{
+      component: string;
+      state: string;
+      latency_ms: number | null;
+      detail: string | null;
+      checked_at: Date;
+    }>(sql`
       SELECT DISTINCT ON (component) component, state, latency_ms, detail, checked_at
       FROM status_checks ORDER BY component, checked_at DESC
     `);
-    const daily = await this.db.execute<{ component: string; day: string; up_count: number; degraded_count: number; down_count: number }>(sql`
+    const daily = await this.db.execute<{
+      component: string;
+      day: string;
+      up_count: number;
+      degraded_count: number;
+      down_count: number;
+    }>(sql`
       SELECT component, to_char(day, 'YYYY-MM-DD') AS day, up_count, degraded_count, down_count
       FROM status_daily WHERE day > (now() AT TIME ZONE 'UTC')::date - ${STATUS_HISTORY_DAYS}::int
     `);
@@ -194,7 +211,9 @@ export class StatusService {
         return { day, up, degraded, down, uptimePercent: count > 0 ? roundPercent(((up + degraded) / count) * 100) : null };
       });
       const checkState = (stale ? 'unknown' : last!.state) as ComponentState;
-      const state = open.filter((i) => i.components.includes(id)).reduce<ComponentState>((s, i) => worse(s, INCIDENT_IMPACT_STATE[i.impact]), checkState);
+      const state = open
+        .filter((i) => i.components.includes(id))
+        .reduce<ComponentState>((s, i) => worse(s, INCIDENT_IMPACT_STATE[i.impact]), checkState);
       return {
         id,
         name: STATUS_COMPONENT_NAMES[id],
@@ -221,7 +240,12 @@ export class StatusService {
     const rows = await this.db
       .select()
       .from(statusMaintenances)
-      .where(and(isNull(statusMaintenances.cancelledAt), gt(statusMaintenances.endsAt, sql`now() - make_interval(days => ${MAINTENANCE_KEPT_DAYS})`)))
+      .where(
+        and(
+          isNull(statusMaintenances.cancelledAt),
+          gt(statusMaintenances.endsAt, sql`now() - make_interval(days => ${MAINTENANCE_KEPT_DAYS})`),
+        ),
+      )
       .orderBy(asc(statusMaintenances.startsAt))
       .limit(50);
     return rows.map((r) => toMaintenance(r, now));
@@ -232,7 +256,13 @@ export class StatusService {
     const row = await this.db.transaction(async (tx) => {
       const [created] = await tx
         .insert(statusMaintenances)
-        .values({ title: input.title, description: input.description, startsAt: new Date(input.startsAt), endsAt: new Date(input.endsAt), createdBy: staffUserId })
+        .values({
+          title: input.title,
+          description: input.description,
+          startsAt: new Date(input.startsAt),
+          endsAt: new Date(input.endsAt),
+          createdBy: staffUserId,
+        })
         .returning();
       await this.options.subscriptions?.notify(tx, {
         subject: `Scheduled maintenance: ${created!.title}`,
@@ -264,7 +294,8 @@ export class StatusService {
       const current = await this.changeableMaintenance(tx, id, now);
       const startsAt = change.startsAt ? new Date(change.startsAt) : current.startsAt;
       const endsAt = change.endsAt ? new Date(change.endsAt) : current.endsAt;
-      if (endsAt <= startsAt) throw badRequest('The end must be after the start', { fields: { endsAt: 'The end must be after the start' } });
+      if (endsAt <= startsAt)
+        throw badRequest('The end must be after the start', { fields: { endsAt: 'The end must be after the start' } });
       const [updated] = await tx
         .update(statusMaintenances)
         .set({ title: change.title ?? current.title, description: change.description ?? current.description, startsAt, endsAt })
@@ -306,16 +337,28 @@ export class StatusService {
     const rows = await this.db
       .select()
       .from(statusIncidents)
-      .where(or(isNull(statusIncidents.resolvedAt), gt(statusIncidents.resolvedAt, sql`now() - make_interval(days => ${STATUS_HISTORY_DAYS})`)))
+      .where(
+        or(isNull(statusIncidents.resolvedAt), gt(statusIncidents.resolvedAt, sql`now() - make_interval(days => ${STATUS_HISTORY_DAYS})`)),
+      )
       .orderBy(desc(statusIncidents.createdAt))
       .limit(50);
     if (rows.length === 0) return [];
     const updates = await this.db
       .select()
       .from(statusIncidentUpdates)
-      .where(inArray(statusIncidentUpdates.incidentId, rows.map((r) => r.id)))
+      .where(
+        inArray(
+          statusIncidentUpdates.incidentId,
+          rows.map((r) => r.id),
+        ),
+      )
       .orderBy(desc(statusIncidentUpdates.createdAt));
-    return rows.map((row) => toIncident(row, updates.filter((u) => u.incidentId === row.id)));
+    return rows.map((row) =>
+      toIncident(
+        row,
+        updates.filter((u) => u.incidentId === row.id),
+      ),
+    );
   }
 
   private async incident(id: string): Promise<Incident> {
@@ -342,7 +385,9 @@ export class StatusService {
           resolvedAt: input.status === 'resolved' ? new Date() : null,
         })
         .returning({ id: statusIncidents.id });
-      await tx.insert(statusIncidentUpdates).values({ incidentId: row!.id, status: input.status, message: input.message, createdBy: staffUserId });
+      await tx
+        .insert(statusIncidentUpdates)
+        .values({ incidentId: row!.id, status: input.status, message: input.message, createdBy: staffUserId });
       await this.options.subscriptions?.notify(tx, {
         subject: `Incident: ${input.title}`,
         heading: `New incident: ${input.title}`,

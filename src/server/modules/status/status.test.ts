@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STATUS_CHECK_INTERVAL_S, STATUS_HISTORY_DAYS } from '#shared/schemas/status.js';
 import { call, registerUser } from '#server/test/http.js';
-import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { runProbe } from './status.checks.js';
 import { STATUS_CHECK_JOB } from './status.module.js';
@@ -46,7 +46,7 @@ async function startFakeProvider(): Promise<{ url: string; setMode(mode: Provide
   };
 }
 
-describe.each(ENGINES)('status on %s', (engine) => {
+describe.each(enginesFor('logic'))('status on %s', (engine) => {
   let t: TestApp;
   let provider: Awaited<ReturnType<typeof startFakeProvider>>;
   let checker: StatusService;
@@ -55,7 +55,9 @@ describe.each(ENGINES)('status on %s', (engine) => {
     provider = await startFakeProvider();
     t = await startTestApp(engine, { RATE_LIMITS: '0', NOWPAYMENTS_API_BASE: provider.url });
     // The same probes the periodic job runs, with a shorter timeout so the test does not wait 3 s per check.
-    checker = new StatusService(t.database.db, defaultProbes({ config: t.config, database: t.database, selfUrl: () => t.url }), { timeoutMs: 800 });
+    checker = new StatusService(t.database.db, defaultProbes({ config: t.config, database: t.database, selfUrl: () => t.url }), {
+      timeoutMs: 800,
+    });
   });
   afterAll(async () => {
     await t?.close();
@@ -148,7 +150,14 @@ describe.each(ENGINES)('status on %s', (engine) => {
   it('counts a refused connection as down, and a slow answer as degraded', async () => {
     const closed = await startFakeProvider();
     await closed.close();
-    const refused = await runProbe(defaultProbes({ config: { ...t.config, nowpayments: { ...t.config.nowpayments, apiBase: closed.url } }, database: t.database, selfUrl: () => t.url })[2]!, 800);
+    const refused = await runProbe(
+      defaultProbes({
+        config: { ...t.config, nowpayments: { ...t.config.nowpayments, apiBase: closed.url } },
+        database: t.database,
+        selfUrl: () => t.url,
+      })[2]!,
+      800,
+    );
     expect(refused).toMatchObject({ component: 'payment-provider', state: 'down', detail: 'Connection refused' });
 
     const slow = await runProbe({ component: 'api', run: () => new Promise((r) => setTimeout(() => r({ kind: 'ok' }), 150)) }, 1000, 100);
@@ -173,7 +182,9 @@ describe.each(ENGINES)('status on %s', (engine) => {
   });
 
   it('shows a component whose last check is old as unknown', async () => {
-    await t.database.pool.query("UPDATE status_checks SET checked_at = checked_at - interval '10 minutes' WHERE component = 'swap-provider'");
+    await t.database.pool.query(
+      "UPDATE status_checks SET checked_at = checked_at - interval '10 minutes' WHERE component = 'swap-provider'",
+    );
     expect((await component('swap-provider')).state).toBe('unknown');
   });
 
@@ -181,7 +192,12 @@ describe.each(ENGINES)('status on %s', (engine) => {
     const support = await registerUser(t);
     await setRole(t.database.db, support.userId, 'support');
     const user = await registerUser(t);
-    const incident = { title: 'Top-ups delayed', impact: 'major', components: ['payment-provider'], message: 'Payments are confirming slowly.' };
+    const incident = {
+      title: 'Top-ups delayed',
+      impact: 'major',
+      components: ['payment-provider'],
+      message: 'Payments are confirming slowly.',
+    };
 
     expect((await call(t, 'POST', '/api/status/incidents', { token: user.token, body: incident })).status).toBe(403);
     expect((await call(t, 'POST', '/api/status/incidents', { body: incident })).status).toBe(401);
@@ -207,7 +223,14 @@ describe.each(ENGINES)('status on %s', (engine) => {
 
     const status = await call(t, 'GET', '/api/status');
     expect(status.json.incidents.map((i: { _id: string }) => i._id)).toContain(id);
-    expect((await call(t, 'PUT', '/api/status/incidents/00000000-0000-4000-8000-000000000000', { token: support.token, body: { status: 'resolved' } })).status).toBe(404);
+    expect(
+      (
+        await call(t, 'PUT', '/api/status/incidents/00000000-0000-4000-8000-000000000000', {
+          token: support.token,
+          body: { status: 'resolved' },
+        })
+      ).status,
+    ).toBe(404);
 
     const checkNow = await call(t, 'POST', '/api/status/checks', { token: support.token });
     expect(checkNow.status).toBe(200);

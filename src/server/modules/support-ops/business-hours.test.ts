@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTestDatabase, ENGINES } from '#server/test/test-app.js';
+import { createTestDatabase, enginesFor } from '#server/test/test-app.js';
 import { loadBusinessCalendar, loadSlaTargets } from './support-calendar.js';
 import { addBusinessMs, businessMsBetween, DEFAULT_BUSINESS_CALENDAR, isValidCalendar, type BusinessCalendar } from './business-hours.js';
 
@@ -46,7 +46,7 @@ describe('business hours', () => {
   });
 });
 
-describe.each(ENGINES)('the stored calendar (%s)', (engine) => {
+describe.each(enginesFor('logic'))('the stored calendar (%s)', (engine) => {
   it('starts a new installation on weekdays 09:00-17:00 UTC with a target for every priority', async () => {
     const t = await createTestDatabase(engine);
     try {

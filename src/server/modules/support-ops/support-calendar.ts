@@ -26,5 +26,10 @@ export async function loadBusinessCalendar(db: DbOrTx): Promise<BusinessCalendar
 
 export async function loadSlaTargets(db: DbOrTx): Promise<Map<string, SlaTarget>> {
   const rows = await db.select().from(supportSlaTargets);
-  return new Map(rows.map((r) => [r.priority, { priority: r.priority, firstResponseMinutes: r.firstResponseMinutes, resolutionMinutes: r.resolutionMinutes }]));
+  return new Map(
+    rows.map((r) => [
+      r.priority,
+      { priority: r.priority, firstResponseMinutes: r.firstResponseMinutes, resolutionMinutes: r.resolutionMinutes },
+    ]),
+  );
 }

@@ -9,7 +9,10 @@ export const supportCalendar = pgTable(
     id: integer('id').primaryKey().default(1),
     timeZone: text('time_zone').notNull().default('UTC'),
     /** ISO weekdays worked: 1 = Monday … 7 = Sunday. */
-    days: integer('days').array().notNull().default(sql`'{1,2,3,4,5}'::integer[]`),
+    days: integer('days')
+      .array()
+      .notNull()
+      .default(sql`'{1,2,3,4,5}'::integer[]`),
     startMinute: integer('start_minute').notNull().default(540),
     endMinute: integer('end_minute').notNull().default(1020),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),

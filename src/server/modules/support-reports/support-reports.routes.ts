@@ -2,7 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorResponses } from '#shared/schemas/common.js';
-import { SUPPORT_REPORT_CSV_PATH, SUPPORT_REPORT_PATH, supportReportQuerySchema, supportReportSchema } from '#shared/schemas/support-reports.js';
+import {
+  SUPPORT_REPORT_CSV_PATH,
+  SUPPORT_REPORT_PATH,
+  supportReportQuerySchema,
+  supportReportSchema,
+} from '#shared/schemas/support-reports.js';
 import type { AppContext } from '#server/context.js';
 import { buildSupportReport, supportReportCsv } from './support-reports.service.js';
 
@@ -21,7 +26,8 @@ export function registerSupportReportRoutes(app: FastifyInstance, ctx: AppContex
       config: { auth: 'staff' },
       schema: {
         tags,
-        summary: 'Tickets created from one UTC day to another (both included, at most 366 days): volume, response and resolution times, SLA attainment, tags, assignees, ratings, weeks',
+        summary:
+          'Tickets created from one UTC day to another (both included, at most 366 days): volume, response and resolution times, SLA attainment, tags, assignees, ratings, weeks',
         security,
         querystring: supportReportQuerySchema,
         response: { 200: supportReportSchema, ...errorResponses },

@@ -59,7 +59,14 @@ type Verdict = 'met' | 'missed' | 'none';
  * reply, resolution), null when it has not happened; `stillOpen` says whether it may yet happen. An
  * open ticket is judged by its due instant, so a ticket open for a year costs no more than a new one.
  */
-function judge(cal: BusinessCalendar, targetMinutes: number | null, createdAt: Date, tookMs: number | null, stillOpen: boolean, now: Date): Verdict {
+function judge(
+  cal: BusinessCalendar,
+  targetMinutes: number | null,
+  createdAt: Date,
+  tookMs: number | null,
+  stillOpen: boolean,
+  now: Date,
+): Verdict {
   if (targetMinutes === null) return 'none';
   if (tookMs !== null) return tookMs <= targetMinutes * MINUTE ? 'met' : 'missed';
   if (!stillOpen) return 'none';
@@ -128,7 +135,14 @@ export async function buildSupportReport(db: DbOrTx, from: string, to: string, n
   const resolvedInRange = await db
     .select({ closedAt: tickets.closedAt })
     .from(tickets)
-    .where(and(gte(tickets.closedAt, start), lt(tickets.closedAt, end), inArray(tickets.status, ['resolved', 'closed']), isNull(tickets.mergedInto)));
+    .where(
+      and(
+        gte(tickets.closedAt, start),
+        lt(tickets.closedAt, end),
+        inArray(tickets.status, ['resolved', 'closed']),
+        isNull(tickets.mergedInto),
+      ),
+    );
 
   const weeks = new Map<number, WeekAcc>();
   for (let m = mondayOf(start.getTime()); m < end.getTime(); m += 7 * DAY) {
@@ -140,7 +154,11 @@ export async function buildSupportReport(db: DbOrTx, from: string, to: string, n
   const resolutions: number[] = [];
   const fr = new Tally();
   const res = new Tally();
-  const byPriority = new Map<string, { tickets: number; fr: Tally; res: Tally }>(TICKET_PRIORITIES.slice().reverse().map((p) => [p, { tickets: 0, fr: new Tally(), res: new Tally() }]));
+  const byPriority = new Map<string, { tickets: number; fr: Tally; res: Tally }>(
+    TICKET_PRIORITIES.slice()
+      .reverse()
+      .map((p) => [p, { tickets: 0, fr: new Tally(), res: new Tally() }]),
+  );
   const byTag = new Map<string | null, number>();
   const byAssignee = new Map<string | null, AssigneeAcc>();
   const stars = [0, 0, 0, 0, 0];
@@ -173,7 +191,11 @@ export async function buildSupportReport(db: DbOrTx, from: string, to: string, n
     for (const tag of tags) byTag.set(tag, (byTag.get(tag) ?? 0) + 1);
 
     let who = byAssignee.get(t.assignedTo);
-    if (!who) byAssignee.set(t.assignedTo, (who = { id: t.assignedTo, name: t.assigneeName, tickets: 0, firstResponses: [], resolved: 0, ratingSum: 0, ratings: 0 }));
+    if (!who)
+      byAssignee.set(
+        t.assignedTo,
+        (who = { id: t.assignedTo, name: t.assigneeName, tickets: 0, firstResponses: [], resolved: 0, ratingSum: 0, ratings: 0 }),
+      );
     who.tickets += 1;
     if (frMinutes !== null) who.firstResponses.push(frMinutes);
     if (done) who.resolved += 1;
@@ -193,7 +215,11 @@ export async function buildSupportReport(db: DbOrTx, from: string, to: string, n
   const rated = stars.reduce((s, c) => s + c, 0);
   const ratingTotal = stars.reduce((s, c, i) => s + c * (i + 1), 0);
   const average = (sum: number, n: number) => (n === 0 ? null : Math.round((sum / n) * 100) / 100);
-  const median = (values: number[]) => nearestRank([...values].sort((a, b) => a - b), 50);
+  const median = (values: number[]) =>
+    nearestRank(
+      [...values].sort((a, b) => a - b),
+      50,
+    );
 
   return {
     from,
@@ -223,7 +249,9 @@ export async function buildSupportReport(db: DbOrTx, from: string, to: string, n
         ratings: a.ratings,
         averageRating: average(a.ratingSum, a.ratings),
       }))
-      .sort((a, b) => (a.assigneeId === null ? 1 : b.assigneeId === null ? -1 : b.tickets - a.tickets || (a.name ?? '').localeCompare(b.name ?? ''))),
+      .sort((a, b) =>
+        a.assigneeId === null ? 1 : b.assigneeId === null ? -1 : b.tickets - a.tickets || (a.name ?? '').localeCompare(b.name ?? ''),
+      ),
     ratings: { count: rated, average: average(ratingTotal, rated), stars: stars.map((count, i) => ({ stars: i + 1, count })) },
     weeks: [...weeks.values()].map((w) => ({
       weekStart: isoDay(w.monday),
@@ -265,16 +293,47 @@ export function supportReportCsv(report: SupportReport): string {
   const att = (a: Attainment) => [String(a.met), String(a.counted), numCell(a.percent)];
   const blankAtt = ['', '', ''];
   lines.push(
-    ['total', `${report.from}..${report.to}`, report.tickets, report.resolved, minutesCell(report.firstResponse.medianMinutes), ...att(report.sla.firstResponse), ...att(report.sla.resolution), numCell(report.ratings.average)].join(','),
+    [
+      'total',
+      `${report.from}..${report.to}`,
+      report.tickets,
+      report.resolved,
+      minutesCell(report.firstResponse.medianMinutes),
+      ...att(report.sla.firstResponse),
+      ...att(report.sla.resolution),
+      numCell(report.ratings.average),
+    ].join(','),
   );
   for (const w of report.weeks) {
-    lines.push(['week', w.weekStart, w.opened, w.resolved, minutesCell(w.firstResponseMedianMinutes), ...att(w.firstResponse), ...att(w.resolution), ''].join(','));
+    lines.push(
+      [
+        'week',
+        w.weekStart,
+        w.opened,
+        w.resolved,
+        minutesCell(w.firstResponseMedianMinutes),
+        ...att(w.firstResponse),
+        ...att(w.resolution),
+        '',
+      ].join(','),
+    );
   }
   for (const p of report.sla.byPriority) {
     lines.push(['priority', csvText(p.priority), p.tickets, '', '', ...att(p.firstResponse), ...att(p.resolution), ''].join(','));
   }
   for (const a of report.byAssignee) {
-    lines.push(['assignee', a.assigneeId === null ? '(unassigned)' : csvText(a.name ?? a.assigneeId), a.tickets, a.resolved, minutesCell(a.firstResponseMedianMinutes), ...blankAtt, ...blankAtt, numCell(a.averageRating)].join(','));
+    lines.push(
+      [
+        'assignee',
+        a.assigneeId === null ? '(unassigned)' : csvText(a.name ?? a.assigneeId),
+        a.tickets,
+        a.resolved,
+        minutesCell(a.firstResponseMedianMinutes),
+        ...blankAtt,
+        ...blankAtt,
+        numCell(a.averageRating),
+      ].join(','),
+    );
   }
   for (const t of report.byTag) {
     lines.push(['tag', t.tag === null ? '(untagged)' : csvText(t.tag), t.tickets, '', '', ...blankAtt, ...blankAtt, ''].join(','));

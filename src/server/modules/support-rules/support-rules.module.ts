@@ -1,7 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
 import { registerSupportRulesRoutes } from './support-rules.routes.js';
-import { AUTO_CLOSE_JOB, NO_REPLY_SWEEP_JOB, RULE_EVENT_JOB, ruleEventSink, SupportRulesService, type RuleEvent } from './support-rules.service.js';
+import {
+  AUTO_CLOSE_JOB,
+  NO_REPLY_SWEEP_JOB,
+  RULE_EVENT_JOB,
+  ruleEventSink,
+  SupportRulesService,
+  type RuleEvent,
+} from './support-rules.service.js';
 
 /**
  * Ticket tags, the support desk's automation rules and auto-close of resolved tickets

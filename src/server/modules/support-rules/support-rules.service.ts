@@ -125,7 +125,11 @@ export class SupportRulesService {
       const id = parseId(ticketId);
       const [ticket] = id ? await tx.select().from(tickets).where(eq(tickets.id, id)).for('update') : [];
       if (!ticket) throw notFound('Ticket not found');
-      const [updated] = await tx.update(tickets).set({ tags, updatedAt: sql`now()` }).where(eq(tickets.id, ticket.id)).returning({ tags: tickets.tags });
+      const [updated] = await tx
+        .update(tickets)
+        .set({ tags, updatedAt: sql`now()` })
+        .where(eq(tickets.id, ticket.id))
+        .returning({ tags: tickets.tags });
       await recordAudit(tx, {
         actor: await actorOf(tx, staffId),
         action: 'ticket.tags_changed',
@@ -155,13 +159,27 @@ export class SupportRulesService {
         if (Number(n?.n ?? 0) >= RULES_MAX) throw unprocessable(`At most ${RULES_MAX} rules`, 'TOO_MANY_RULES');
         [row] = await tx
           .insert(supportRules)
-          .values({ name: body.name, enabled: body.enabled, trigger: body.trigger, conditions: body.conditions, actions: body.actions, createdBy: staffId })
+          .values({
+            name: body.name,
+            enabled: body.enabled,
+            trigger: body.trigger,
+            conditions: body.conditions,
+            actions: body.actions,
+            createdBy: staffId,
+          })
           .returning();
       } else {
         before = await findRule(tx, id);
         [row] = await tx
           .update(supportRules)
-          .set({ name: body.name, enabled: body.enabled, trigger: body.trigger, conditions: body.conditions, actions: body.actions, updatedAt: sql`now()` })
+          .set({
+            name: body.name,
+            enabled: body.enabled,
+            trigger: body.trigger,
+            conditions: body.conditions,
+            actions: body.actions,
+            updatedAt: sql`now()`,
+          })
           .where(eq(supportRules.id, before.id))
           .returning();
       }
@@ -180,7 +198,11 @@ export class SupportRulesService {
   async setEnabled(staffId: string, id: string, enabled: boolean): Promise<Rule> {
     return this.db.transaction(async (tx) => {
       const before = await findRule(tx, id);
-      const [row] = await tx.update(supportRules).set({ enabled, updatedAt: sql`now()` }).where(eq(supportRules.id, before.id)).returning();
+      const [row] = await tx
+        .update(supportRules)
+        .set({ enabled, updatedAt: sql`now()` })
+        .where(eq(supportRules.id, before.id))
+        .returning();
       await recordAudit(tx, {
         actor: await actorOf(tx, staffId),
         action: enabled ? 'support_rule.enabled' : 'support_rule.disabled',
@@ -197,7 +219,13 @@ export class SupportRulesService {
     await this.db.transaction(async (tx) => {
       const before = await findRule(tx, id);
       await tx.delete(supportRules).where(eq(supportRules.id, before.id));
-      await recordAudit(tx, { actor: await actorOf(tx, staffId), action: 'support_rule.deleted', targetType: 'support_rule', targetId: before.id, before: ruleAudit(before) });
+      await recordAudit(tx, {
+        actor: await actorOf(tx, staffId),
+        action: 'support_rule.deleted',
+        targetType: 'support_rule',
+        targetId: before.id,
+        before: ruleAudit(before),
+      });
     });
   }
 
@@ -228,11 +256,15 @@ export class SupportRulesService {
         .select({ id: users.id })
         .from(users)
         .where(and(inArray(users.id, assignees), inArray(users.role, ['support', 'admin']), isNull(users.disabledAt)));
-      if (staff.length !== new Set(assignees).size) throw unprocessable('Tickets can be assigned only to an active support or admin account', 'NOT_STAFF');
+      if (staff.length !== new Set(assignees).size)
+        throw unprocessable('Tickets can be assigned only to an active support or admin account', 'NOT_STAFF');
     }
     const canned = actions.flatMap((a) => (a.type === 'canned_reply' ? [a.cannedReplyId] : []));
     if (canned.length) {
-      const found = await tx.select({ id: ticketCannedReplies.id }).from(ticketCannedReplies).where(inArray(ticketCannedReplies.id, canned));
+      const found = await tx
+        .select({ id: ticketCannedReplies.id })
+        .from(ticketCannedReplies)
+        .where(inArray(ticketCannedReplies.id, canned));
       if (found.length !== new Set(canned).size) throw unprocessable('That canned reply does not exist', 'CANNED_REPLY_NOT_FOUND');
     }
   }
@@ -247,9 +279,13 @@ export class SupportRulesService {
    */
   async runEvent(event: RuleEvent): Promise<number> {
     if (event.origin === 'rule') return 0;
-    const candidates = (await this.db.select().from(supportRules).where(eq(supportRules.enabled, true)).orderBy(asc(supportRules.createdAt), asc(supportRules.id))).filter(
-      (r) => triggerMatches(r.trigger, event) && (event.ruleId === undefined || r.id === event.ruleId),
-    );
+    const candidates = (
+      await this.db
+        .select()
+        .from(supportRules)
+        .where(eq(supportRules.enabled, true))
+        .orderBy(asc(supportRules.createdAt), asc(supportRules.id))
+    ).filter((r) => triggerMatches(r.trigger, event) && (event.ruleId === undefined || r.id === event.ruleId));
     if (candidates.length === 0) return 0;
     return this.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(tickets).where(eq(tickets.id, event.ticketId)).for('update');
@@ -279,7 +315,16 @@ export class SupportRulesService {
           targetType: 'ticket',
           targetId: ticket.id,
           before: { status: before.status, priority: before.priority, assignedTo: before.assignedTo, tags: before.tags },
-          after: { rule: { id: rule.id, name: rule.name }, event: event.key, origin: event.origin, actions: taken, status: ticket.status, priority: ticket.priority, assignedTo: ticket.assignedTo, tags: ticket.tags },
+          after: {
+            rule: { id: rule.id, name: rule.name },
+            event: event.key,
+            origin: event.origin,
+            actions: taken,
+            status: ticket.status,
+            priority: ticket.priority,
+            assignedTo: ticket.assignedTo,
+            tags: ticket.tags,
+          },
         });
         ran++;
       }
@@ -290,7 +335,11 @@ export class SupportRulesService {
   /** One action on the locked ticket; answers the ticket after it and what was done, in words. */
   private async apply(tx: Tx, ticket: TicketRow, action: RuleAction): Promise<{ ticket: TicketRow; summary: string }> {
     const update = async (set: Partial<typeof tickets.$inferInsert>) => {
-      const [row] = await tx.update(tickets).set({ ...set, updatedAt: sql`now()` }).where(eq(tickets.id, ticket.id)).returning();
+      const [row] = await tx
+        .update(tickets)
+        .set({ ...set, updatedAt: sql`now()` })
+        .where(eq(tickets.id, ticket.id))
+        .returning();
       return row!;
     };
     switch (action.type) {
@@ -336,8 +385,19 @@ export class SupportRulesService {
     const notice = ticketReplyNotice(ticket);
     if (notice) await this.deps.notifications?.emit(tx, { ...notice, key: `ticket.reply:${added.messageId}` });
     if (ticket.userId) {
-      await this.deps.webhookEvents.enqueue(tx, ticket.userId, 'ticket.answered', { ticketId: ticket.id, number: ticket.number, subject: ticket.subject, status: next });
-      await notifyTicketReply(this.deps.mail, tx, { userId: ticket.userId, ticketId: ticket.id, number: ticket.number, subject: ticket.subject, message: body });
+      await this.deps.webhookEvents.enqueue(tx, ticket.userId, 'ticket.answered', {
+        ticketId: ticket.id,
+        number: ticket.number,
+        subject: ticket.subject,
+        status: next,
+      });
+      await notifyTicketReply(this.deps.mail, tx, {
+        userId: ticket.userId,
+        ticketId: ticket.id,
+        number: ticket.number,
+        subject: ticket.subject,
+        message: body,
+      });
     }
     return added.ticket;
   }
@@ -348,7 +408,9 @@ export class SupportRulesService {
    * run that rule once for that message (event key `no_reply:<message id>`).
    */
   async sweepNoReply(now: Date = new Date()): Promise<number> {
-    const rules = (await this.db.select().from(supportRules).where(eq(supportRules.enabled, true))).filter((r) => r.trigger.type === 'no_staff_reply');
+    const rules = (await this.db.select().from(supportRules).where(eq(supportRules.enabled, true))).filter(
+      (r) => r.trigger.type === 'no_staff_reply',
+    );
     if (rules.length === 0) return 0;
     const calendar = await loadBusinessCalendar(this.db);
     const minHours = Math.min(...rules.map((r) => (r.trigger.type === 'no_staff_reply' ? r.trigger.hours : Infinity)));
@@ -369,7 +431,12 @@ export class SupportRulesService {
         await this.db
           .select({ ruleId: supportRuleRuns.ruleId, key: supportRuleRuns.eventKey })
           .from(supportRuleRuns)
-          .where(inArray(supportRuleRuns.eventKey, waiting.map((r) => `no_reply:${r.message_id}`)))
+          .where(
+            inArray(
+              supportRuleRuns.eventKey,
+              waiting.map((r) => `no_reply:${r.message_id}`),
+            ),
+          )
       ).map((r) => `${r.ruleId}|${r.key}`),
     );
     let ran = 0;
@@ -378,7 +445,13 @@ export class SupportRulesService {
       for (const rule of rules) {
         if (rule.trigger.type !== 'no_staff_reply' || waited < rule.trigger.hours * 3_600_000) continue;
         if (done.has(`${rule.id}|no_reply:${row.message_id}`)) continue;
-        ran += await this.runEvent({ kind: 'no_staff_reply', ticketId: row.ticket_id, key: `no_reply:${row.message_id}`, origin: 'system', ruleId: rule.id });
+        ran += await this.runEvent({
+          kind: 'no_staff_reply',
+          ticketId: row.ticket_id,
+          key: `no_reply:${row.message_id}`,
+          origin: 'system',
+          ruleId: rule.id,
+        });
       }
     }
     return ran;
@@ -395,8 +468,17 @@ export class SupportRulesService {
   async setAutoCloseDays(staffId: string, days: number): Promise<number> {
     return this.db.transaction(async (tx) => {
       const before = await this.autoCloseDays(tx);
-      await tx.execute(sql`INSERT INTO support_calendar (id, auto_close_days) VALUES (1, ${days}) ON CONFLICT (id) DO UPDATE SET auto_close_days = ${days}, updated_at = now()`);
-      await recordAudit(tx, { actor: await actorOf(tx, staffId), action: 'support.auto_close_changed', targetType: 'support_settings', targetId: null, before: { autoCloseDays: before }, after: { autoCloseDays: days } });
+      await tx.execute(
+        sql`INSERT INTO support_calendar (id, auto_close_days) VALUES (1, ${days}) ON CONFLICT (id) DO UPDATE SET auto_close_days = ${days}, updated_at = now()`,
+      );
+      await recordAudit(tx, {
+        actor: await actorOf(tx, staffId),
+        action: 'support.auto_close_changed',
+        targetType: 'support_settings',
+        targetId: null,
+        before: { autoCloseDays: before },
+        after: { autoCloseDays: days },
+      });
       return days;
     });
   }
@@ -433,7 +515,15 @@ export class SupportRulesService {
         if (!ticket || ticket.status !== 'resolved' || !ticket.closedAt || ticket.closedAt > cutoff) return false;
         const [first] = await tx.insert(supportAutoCloses).values({ ticketId: id }).onConflictDoNothing().returning();
         if (!first) return false;
-        const { ticket: after } = await addMessage(tx, ticket, 'staff', null, `Closed automatically: resolved ${days} day${days === 1 ? '' : 's'} ago without a reply.`, 'closed', 'event');
+        const { ticket: after } = await addMessage(
+          tx,
+          ticket,
+          'staff',
+          null,
+          `Closed automatically: resolved ${days} day${days === 1 ? '' : 's'} ago without a reply.`,
+          'closed',
+          'event',
+        );
         await tx.insert(auditLog).values({
           actorId: null,
           actorName: AUTOMATION,

@@ -54,20 +54,30 @@ export async function recordSlaBreaches(database: Database, notifications: Notif
   const known = await db
     .select({ ticketId: supportSlaBreaches.ticketId, kind: supportSlaBreaches.kind })
     .from(supportSlaBreaches)
-    .where(inArray(supportSlaBreaches.ticketId, open.map((t) => t.id)));
+    .where(
+      inArray(
+        supportSlaBreaches.ticketId,
+        open.map((t) => t.id),
+      ),
+    );
   const seen = new Set(known.map((k) => `${k.ticketId}:${k.kind}`));
   let recorded = 0;
   let desk: string[] | null = null;
   for (const t of open) {
     const sla = ticketSla(ctx, t, now);
     const due: Array<[SlaKind, string]> = [];
-    if (sla.firstResponse?.state === 'breached' && t.firstResponseAt === null && sla.firstResponse.dueAt) due.push(['first_response', sla.firstResponse.dueAt]);
+    if (sla.firstResponse?.state === 'breached' && t.firstResponseAt === null && sla.firstResponse.dueAt)
+      due.push(['first_response', sla.firstResponse.dueAt]);
     if (sla.resolution?.state === 'breached' && sla.resolution.dueAt) due.push(['resolution', sla.resolution.dueAt]);
     for (const [kind, dueAt] of due) {
       if (seen.has(`${t.id}:${kind}`)) continue;
       const recipients = t.assignedTo ? [t.assignedTo] : (desk ??= await deskStaff(database));
       await db.transaction(async (tx) => {
-        const [won] = await tx.insert(supportSlaBreaches).values({ ticketId: t.id, kind, dueAt: new Date(dueAt) }).onConflictDoNothing().returning({ kind: supportSlaBreaches.kind });
+        const [won] = await tx
+          .insert(supportSlaBreaches)
+          .values({ ticketId: t.id, kind, dueAt: new Date(dueAt) })
+          .onConflictDoNothing()
+          .returning({ kind: supportSlaBreaches.kind });
         if (!won) return;
         recorded += 1;
         for (const userId of recipients) await notifications.emit(tx, breachNotice(t, kind, userId));

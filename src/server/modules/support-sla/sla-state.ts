@@ -31,7 +31,13 @@ export async function loadSlaContext(db: DbOrTx): Promise<SlaContext> {
 const MINUTE = 60_000;
 
 /** One clock: due = addBusinessMs(opened, target); met, breached or the business time left. */
-export function clockState(calendar: BusinessCalendar, openedAt: Date, targetMinutes: number | null, doneAt: Date | null, now: Date): SlaClock | null {
+export function clockState(
+  calendar: BusinessCalendar,
+  openedAt: Date,
+  targetMinutes: number | null,
+  doneAt: Date | null,
+  now: Date,
+): SlaClock | null {
   if (targetMinutes === null) return null;
   const due = addBusinessMs(calendar, openedAt, targetMinutes * MINUTE);
   if (!due) return { state: doneAt ? 'met' : 'running', dueAt: null, businessMsLeft: 0 };
@@ -46,7 +52,9 @@ export function ticketSla(ctx: SlaContext, t: SlaFacts, now: Date): TicketSla {
   // A ticket resolved or closed with no visible answer owes none: its first-response clock is off.
   const firstResponseOff = t.firstResponseAt === null && t.closedAt !== null;
   return {
-    firstResponse: firstResponseOff ? null : clockState(ctx.calendar, t.createdAt, target?.firstResponseMinutes ?? null, t.firstResponseAt, now),
+    firstResponse: firstResponseOff
+      ? null
+      : clockState(ctx.calendar, t.createdAt, target?.firstResponseMinutes ?? null, t.firstResponseAt, now),
     resolution: clockState(ctx.calendar, t.createdAt, target?.resolutionMinutes ?? null, t.closedAt, now),
   };
 }
@@ -59,9 +67,20 @@ export async function withSla<T extends { _id: string }>(db: DbOrTx, items: T[],
   if (items.length === 0) return [];
   const ctx = await loadSlaContext(db);
   const rows = await db
-    .select({ id: tickets.id, createdAt: tickets.createdAt, firstResponseAt: tickets.firstResponseAt, closedAt: tickets.closedAt, priority: tickets.priority })
+    .select({
+      id: tickets.id,
+      createdAt: tickets.createdAt,
+      firstResponseAt: tickets.firstResponseAt,
+      closedAt: tickets.closedAt,
+      priority: tickets.priority,
+    })
     .from(tickets)
-    .where(inArray(tickets.id, items.map((i) => i._id)));
+    .where(
+      inArray(
+        tickets.id,
+        items.map((i) => i._id),
+      ),
+    );
   const byId = new Map(rows.map((r) => [r.id, r]));
   return items.map((item) => {
     const row = byId.get(item._id);
@@ -90,7 +109,13 @@ function matches(clock: SlaClock | null, filter: SlaQueueFilter, done: boolean):
 export async function slaQueueCondition(db: DbOrTx, filter: SlaQueueFilter, now = new Date()): Promise<SQL> {
   const ctx = await loadSlaContext(db);
   const rows = await db
-    .select({ id: tickets.id, createdAt: tickets.createdAt, firstResponseAt: tickets.firstResponseAt, closedAt: tickets.closedAt, priority: tickets.priority })
+    .select({
+      id: tickets.id,
+      createdAt: tickets.createdAt,
+      firstResponseAt: tickets.firstResponseAt,
+      closedAt: tickets.closedAt,
+      priority: tickets.priority,
+    })
     .from(tickets)
     .where(and(owesSomething, isNull(tickets.mergedInto)))
     .limit(SLA_SCAN_MAX);

@@ -33,7 +33,10 @@ export class SupportSlaService {
 
   async settings(db: DbOrTx = this.deps.db): Promise<SlaSettingsResponse> {
     const [cal] = await db.select().from(supportCalendar).where(eq(supportCalendar.id, 1));
-    const holidays = await db.select({ day: supportHolidays.day, name: supportHolidays.name }).from(supportHolidays).orderBy(asc(supportHolidays.day));
+    const holidays = await db
+      .select({ day: supportHolidays.day, name: supportHolidays.name })
+      .from(supportHolidays)
+      .orderBy(asc(supportHolidays.day));
     const rows = await db.select().from(supportSlaTargets);
     const targets = PRIORITY_ORDER.map((priority) => {
       const row = rows.find((r) => r.priority === priority);
@@ -65,7 +68,10 @@ export class SupportSlaService {
       await tx
         .insert(supportCalendar)
         .values({ id: 1, timeZone: body.timeZone, days, startMinute, endMinute, updatedBy: adminId })
-        .onConflictDoUpdate({ target: supportCalendar.id, set: { timeZone: body.timeZone, days, startMinute, endMinute, updatedBy: adminId, updatedAt: sql`now()` } });
+        .onConflictDoUpdate({
+          target: supportCalendar.id,
+          set: { timeZone: body.timeZone, days, startMinute, endMinute, updatedBy: adminId, updatedAt: sql`now()` },
+        });
       const after = { timeZone: body.timeZone, days, start: body.start, end: body.end };
       await recordAudit(tx, {
         actor: await actor(tx, adminId),
@@ -83,7 +89,13 @@ export class SupportSlaService {
     return this.deps.db.transaction(async (tx) => {
       const [row] = await tx.insert(supportHolidays).values({ day: body.day, name: body.name }).onConflictDoNothing().returning();
       if (!row) throw conflict(`${body.day} is already a holiday`);
-      await recordAudit(tx, { actor: await actor(tx, adminId), action: 'support.holiday_added', targetType: 'support_holiday', targetId: body.day, after: { day: body.day, name: body.name } });
+      await recordAudit(tx, {
+        actor: await actor(tx, adminId),
+        action: 'support.holiday_added',
+        targetType: 'support_holiday',
+        targetId: body.day,
+        after: { day: body.day, name: body.name },
+      });
       return this.settings(tx);
     });
   }
@@ -93,7 +105,13 @@ export class SupportSlaService {
     return this.deps.db.transaction(async (tx) => {
       const [row] = await tx.delete(supportHolidays).where(eq(supportHolidays.day, day)).returning();
       if (!row) throw notFound('No holiday on that date');
-      await recordAudit(tx, { actor: await actor(tx, adminId), action: 'support.holiday_removed', targetType: 'support_holiday', targetId: day, before: { day: row.day, name: row.name } });
+      await recordAudit(tx, {
+        actor: await actor(tx, adminId),
+        action: 'support.holiday_removed',
+        targetType: 'support_holiday',
+        targetId: day,
+        before: { day: row.day, name: row.name },
+      });
       return this.settings(tx);
     });
   }
@@ -112,7 +130,14 @@ export class SupportSlaService {
           });
       }
       const result = await this.settings(tx);
-      await recordAudit(tx, { actor: await actor(tx, adminId), action: 'support.sla_targets_saved', targetType: 'support_sla_targets', targetId: 'all', before: { targets: before }, after: { targets: result.targets } });
+      await recordAudit(tx, {
+        actor: await actor(tx, adminId),
+        action: 'support.sla_targets_saved',
+        targetType: 'support_sla_targets',
+        targetId: 'all',
+        before: { targets: before },
+        after: { targets: result.targets },
+      });
       return result;
     });
   }

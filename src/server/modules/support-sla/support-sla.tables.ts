@@ -13,5 +13,8 @@ export const supportSlaBreaches = pgTable(
     dueAt: timestamp('due_at', { withTimezone: true }).notNull(),
     recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ name: 'support_sla_breaches_pkey', columns: [t.ticketId, t.kind] }), check('support_sla_breaches_kind_known', sql`${t.kind} in ('first_response', 'resolution')`)],
+  (t) => [
+    primaryKey({ name: 'support_sla_breaches_pkey', columns: [t.ticketId, t.kind] }),
+    check('support_sla_breaches_kind_known', sql`${t.kind} in ('first_response', 'resolution')`),
+  ],
 );

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { inflateSync } from 'node:zlib';
 import { ATTACHMENT_MAX_BYTES, type TicketAttachment } from '#shared/schemas/tickets.js';
 import { AppError, badRequest } from '#server/errors.js';
@@ -21,7 +24,8 @@ const EXTENSION: Record<AllowedType, string> = {
   'application/pdf': 'pdf',
 };
 
-const startsWith = (buf: Buffer, bytes: number[], offset = 0) => buf.length >= offset + bytes.length && bytes.every((b, i) => buf[offset + i] === b);
+const startsWith = (buf: Buffer, bytes: number[], offset = 0) =>
+  buf.length >= offset + bytes.length && bytes.every((b, i) => buf[offset + i] === b);
 const ascii = (text: string) => [...text].map((c) => c.charCodeAt(0));
 
 /** The type the bytes are, or null. */
@@ -128,7 +132,12 @@ export function pdfProblem(buf: Buffer): PdfProblem | null {
     let content: Buffer;
     if (filters.length === 0 && !dict.has('Filter') && !dict.has('F')) {
       continue; // not compressed: its names were read with the rest of the file
-    } else if (filters.length === 1 && (filters[0] === 'FlateDecode' || filters[0] === 'Fl') && !dict.has('DecodeParms') && !dict.has('DP')) {
+    } else if (
+      filters.length === 1 &&
+      (filters[0] === 'FlateDecode' || filters[0] === 'Fl') &&
+      !dict.has('DecodeParms') &&
+      !dict.has('DP')
+    ) {
       try {
         content = inflateSync(Buffer.from(stream.data, 'latin1'), { maxOutputLength: OBJECT_STREAM_MAX_INFLATED_BYTES - inflatedBytes });
       } catch {
@@ -173,7 +182,11 @@ export function checkUpload(body: unknown, declaredName: string): CheckedFile & 
   if (body.length > ATTACHMENT_MAX_BYTES) throw new AppError(413, 'BODY_TOO_LARGE', 'Files can be at most 10 MB');
   const detected = detectType(body);
   if (detected && hidesActiveMarkup(body)) {
-    throw new AppError(415, 'ATTACHMENT_MARKUP_REFUSED', 'This file carries HTML or SVG behind an image or PDF header and is not accepted.');
+    throw new AppError(
+      415,
+      'ATTACHMENT_MARKUP_REFUSED',
+      'This file carries HTML or SVG behind an image or PDF header and is not accepted.',
+    );
   }
   if (detected === 'application/pdf') {
     const problem = pdfProblem(body);
@@ -195,9 +208,17 @@ export function checkUpload(body: unknown, declaredName: string): CheckedFile & 
   }
   if (!detected) {
     if (looksLikeMarkup(body)) {
-      throw new AppError(415, 'ATTACHMENT_MARKUP_REFUSED', 'HTML, SVG and other markup files are not accepted, whatever their name. Attach a PNG, JPEG, GIF, WebP image or a PDF.');
+      throw new AppError(
+        415,
+        'ATTACHMENT_MARKUP_REFUSED',
+        'HTML, SVG and other markup files are not accepted, whatever their name. Attach a PNG, JPEG, GIF, WebP image or a PDF.',
+      );
     }
-    throw new AppError(415, 'ATTACHMENT_TYPE_REFUSED', 'Only PNG, JPEG, GIF and WebP images and PDF files can be attached (checked by their content).');
+    throw new AppError(
+      415,
+      'ATTACHMENT_TYPE_REFUSED',
+      'Only PNG, JPEG, GIF and WebP images and PDF files can be attached (checked by their content).',
+    );
   }
   return { bytes: body, contentType: detected, filename: safeFilename(declaredName, detected) };
 }
@@ -231,8 +252,42 @@ export class AttachmentStore {
     return key;
   }
 
+  /**
+   * Writes what `source` yields to a new file as it comes, with the file's backpressure: `source` is
+   * pulled only as fast as the disk takes it, so the file is never whole in memory (a data export,
+   * decision 0308). A failed or aborted write leaves no file behind.
+   */
+  async saveStream(source: AsyncIterable<Uint8Array>): Promise<{ key: string; size: number }> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const key = randomBytes(16).toString('hex');
+    const file = this.pathOf(key);
+    const out = createWriteStream(file, { flags: 'wx', mode: 0o600 });
+    try {
+      await pipeline(source, out);
+    } catch (err) {
+      await unlink(file).catch(() => undefined);
+      throw err;
+    }
+    return { key, size: out.bytesWritten };
+  }
+
   read(key: string): Promise<Buffer> {
     return readFile(this.pathOf(key));
+  }
+
+  /**
+   * A file's size and a stream of its bytes, read a chunk at a time (decision 0308). Rejects (ENOENT)
+   * when the file is gone; the stream closes the file when it ends or is destroyed.
+   */
+  async openStream(key: string): Promise<{ size: number; stream: Readable }> {
+    const handle = await open(this.pathOf(key), 'r');
+    try {
+      const { size } = await handle.stat();
+      return { size, stream: handle.createReadStream() };
+    } catch (err) {
+      await handle.close();
+      throw err;
+    }
   }
 
   async remove(key: string): Promise<void> {

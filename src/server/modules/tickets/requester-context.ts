@@ -21,7 +21,11 @@ export const REQUESTER_CONTEXT_ROWS = 5;
  */
 export async function requesterContext(db: Db, ticketId: string): Promise<RequesterContext> {
   if (!isUuid(ticketId)) throw notFound('Ticket not found');
-  const [ticket] = await db.select({ id: tickets.id, userId: tickets.userId, guestId: tickets.guestId }).from(tickets).where(eq(tickets.id, ticketId)).limit(1);
+  const [ticket] = await db
+    .select({ id: tickets.id, userId: tickets.userId, guestId: tickets.guestId })
+    .from(tickets)
+    .where(eq(tickets.id, ticketId))
+    .limit(1);
   if (!ticket) throw notFound('Ticket not found');
   const owner = ticket.userId ? eq(tickets.userId, ticket.userId) : eq(tickets.guestId, ticket.guestId!);
   const openTickets = await db
@@ -51,7 +55,13 @@ export async function requesterContext(db: Db, ticketId: string): Promise<Reques
   const [paymentRows, orderRows, twoFactor] = await Promise.all([
     db.select().from(payments).where(eq(payments.userId, user.id)).orderBy(desc(payments.createdAt)).limit(REQUESTER_CONTEXT_ROWS),
     db
-      .select({ id: orders.id, status: orders.status, priceCents: orders.priceCents, createdAt: orders.createdAt, name: catalogueItems.name })
+      .select({
+        id: orders.id,
+        status: orders.status,
+        priceCents: orders.priceCents,
+        createdAt: orders.createdAt,
+        name: catalogueItems.name,
+      })
       .from(orders)
       .leftJoin(catalogueItems, eq(catalogueItems.id, orders.itemId))
       .where(eq(orders.userId, user.id))
@@ -79,7 +89,13 @@ export async function requesterContext(db: Db, ticketId: string): Promise<Reques
       label: `${p.payCurrency} top-up`,
       createdAt: p.createdAt.toISOString(),
     })),
-    orders: orderRows.map((o) => ({ id: o.id, status: o.status, amountCents: o.priceCents, label: o.name ?? 'Item', createdAt: o.createdAt.toISOString() })),
+    orders: orderRows.map((o) => ({
+      id: o.id,
+      status: o.status,
+      amountCents: o.priceCents,
+      label: o.name ?? 'Item',
+      createdAt: o.createdAt.toISOString(),
+    })),
     ...base,
   };
 }

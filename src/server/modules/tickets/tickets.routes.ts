@@ -29,9 +29,9 @@ import {
 import type { AppContext } from '#server/context.js';
 import type { DeskExtensions } from './desk-extensions.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
-import { AttachmentStore, checkUpload, downloadHeaders } from './attachments.js';
+import { checkUpload, downloadHeaders } from './attachments.js';
 import { requesterContext } from './requester-context.js';
-import { TicketService, moveGuestTicketsToUser, type Requester } from './tickets.service.js';
+import type { Requester, TicketService } from './tickets.service.js';
 
 const TICKET_LIMITS = {
   createPerRequester: { name: 'tickets:create', limit: 5, windowSeconds: 60 * 60 },
@@ -53,12 +53,9 @@ function subjectKey(requester: Requester): string {
  * Tickets for requesters (guests under /tickets/guest, users under /tickets) and for staff
  * (/staff/tickets). The requester routes share one implementation; only the auth rule differs.
  */
-export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk: DeskExtensions = {}): void {
+export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, service: TicketService, desk: DeskExtensions = {}): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  // The last arguments queue events for the automation rules and filter the queue by SLA state (DeskExtensions).
-  const service = new TicketService(ctx.database.db, ctx.webhookEvents, ctx.mail, new AttachmentStore(ctx.config.attachmentsDir), ctx.notifications, desk.ruleEvents, desk.slaCondition);
   const withSla = async <T extends { _id: string }>(items: T[]) => (desk.withSla ? desk.withSla(ctx.database.db, items) : items);
-  ctx.guestLinkers.push(moveGuestTicketsToUser);
 
   for (const [prefix, auth, security] of [
     ['/tickets/guest', 'guest', [{ bearer: [], guestId: [] }]],
@@ -69,7 +66,16 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
 
     api.post(
       prefix,
-      { config, schema: { tags, summary: 'Open a ticket', security, body: createTicketBodySchema, response: { 201: ticketResponseSchema, ...errorResponses } } },
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Open a ticket',
+          security,
+          body: createTicketBodySchema,
+          response: { 201: ticketResponseSchema, ...errorResponses },
+        },
+      },
       async (request, reply) => {
         const requester = requesterOf(request);
         await ctx.rateLimiter.consume(TICKET_LIMITS.createPerIp, request.ip);
@@ -80,19 +86,47 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
 
     api.get(
       prefix,
-      { config, schema: { tags, summary: 'My tickets, most recent activity first', security, querystring: ticketListQuerySchema, response: { 200: ticketListResponseSchema, ...errorResponses } } },
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'My tickets, most recent activity first',
+          security,
+          querystring: ticketListQuerySchema,
+          response: { 200: ticketListResponseSchema, ...errorResponses },
+        },
+      },
       async (request) => service.listMine(requesterOf(request), request.query),
     );
 
     api.get(
       `${prefix}/:id`,
-      { config, schema: { tags, summary: 'One of my tickets with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'One of my tickets with its messages',
+          security,
+          params: ticketIdParamsSchema,
+          response: { 200: ticketResponseSchema, ...errorResponses },
+        },
+      },
       async (request) => ({ ticket: await service.getMine(requesterOf(request), request.params.id) }),
     );
 
     api.post(
       `${prefix}/:id/messages`,
-      { config, schema: { tags, summary: 'Reply on my ticket', security, params: ticketIdParamsSchema, body: replyBodySchema, response: { 201: ticketResponseSchema, ...errorResponses } } },
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Reply on my ticket',
+          security,
+          params: ticketIdParamsSchema,
+          body: replyBodySchema,
+          response: { 201: ticketResponseSchema, ...errorResponses },
+        },
+      },
       async (request, reply) => {
         const requester = requesterOf(request);
         await ctx.rateLimiter.consume(TICKET_LIMITS.messagesPerRequester, subjectKey(requester));
@@ -102,13 +136,32 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
 
     api.put(
       `${prefix}/:id`,
-      { config, schema: { tags, summary: 'Close or reopen my ticket', security, params: ticketIdParamsSchema, body: requesterTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Close or reopen my ticket',
+          security,
+          params: ticketIdParamsSchema,
+          body: requesterTicketUpdateBodySchema,
+          response: { 200: ticketResponseSchema, ...errorResponses },
+        },
+      },
       async (request) => ({ ticket: await service.setStatusAsRequester(requesterOf(request), request.params.id, request.body.status) }),
     );
 
     api.get(
       `${prefix}/:id/attachments/:attachmentId`,
-      { config, schema: { tags, summary: 'Download a file of my ticket (images inline, anything else as a download)', security, params: attachmentParamsSchema, response: errorResponses } },
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Download a file of my ticket (images inline, anything else as a download)',
+          security,
+          params: attachmentParamsSchema,
+          response: errorResponses,
+        },
+      },
       async (request, reply) => {
         const file = await service.attachmentForRequester(requesterOf(request), request.params.id, request.params.attachmentId);
         return reply.headers(downloadHeaders(file)).send(file.bytes as never);
@@ -117,7 +170,17 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
 
     api.post(
       `${prefix}/:id/rating`,
-      { config, schema: { tags, summary: 'Rate the answer on my resolved or closed ticket (once)', security, params: ticketIdParamsSchema, body: rateTicketBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
+      {
+        config,
+        schema: {
+          tags,
+          summary: 'Rate the answer on my resolved or closed ticket (once)',
+          security,
+          params: ticketIdParamsSchema,
+          body: rateTicketBodySchema,
+          response: { 200: ticketResponseSchema, ...errorResponses },
+        },
+      },
       async (request) => ({ ticket: await service.rate(requesterOf(request), request.params.id, request.body) }),
     );
   }
@@ -130,7 +193,16 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
 
   api.get(
     '/staff/tickets',
-    { config: staff, schema: { tags, summary: 'All tickets, filtered', security, querystring: staffTicketListQuerySchema, response: { 200: ticketListResponseSchema, ...errorResponses } } },
+    {
+      config: staff,
+      schema: {
+        tags,
+        summary: 'All tickets, filtered',
+        security,
+        querystring: staffTicketListQuerySchema,
+        response: { 200: ticketListResponseSchema, ...errorResponses },
+      },
+    },
     // SLA state per ticket (support-sla module, docs/decisions/0293).
     async (request) => {
       const list = await service.listAll(request.query, { userId: request.auth!.userId! });
@@ -140,37 +212,79 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
 
   api.get(
     '/staff/tickets/staff-members',
-    { config: staff, schema: { tags, summary: 'Support and admin accounts tickets can be assigned to', security, response: { 200: staffMemberListResponseSchema, ...errorResponses } } },
+    {
+      config: staff,
+      schema: {
+        tags,
+        summary: 'Support and admin accounts tickets can be assigned to',
+        security,
+        response: { 200: staffMemberListResponseSchema, ...errorResponses },
+      },
+    },
     async () => ({ staff: await service.staffMembers() }),
   );
 
   api.get(
     '/staff/tickets/ratings',
-    { config: staff, schema: { tags, summary: 'Average rating, overall and per assigned staff member', security, response: { 200: ticketRatingStatsSchema, ...errorResponses } } },
+    {
+      config: staff,
+      schema: {
+        tags,
+        summary: 'Average rating, overall and per assigned staff member',
+        security,
+        response: { 200: ticketRatingStatsSchema, ...errorResponses },
+      },
+    },
     async () => service.ratingStats(),
   );
 
   api.get(
     '/staff/ticket-replies',
-    { config: staff, schema: { tags, summary: 'Canned replies', security, response: { 200: cannedReplyListResponseSchema, ...errorResponses } } },
+    {
+      config: staff,
+      schema: { tags, summary: 'Canned replies', security, response: { 200: cannedReplyListResponseSchema, ...errorResponses } },
+    },
     async () => ({ replies: await service.cannedReplies() }),
   );
 
   api.post(
     '/staff/ticket-replies',
-    { config: staffChange, schema: { tags, summary: 'Add a canned reply', security, body: cannedReplyBodySchema, response: { 201: cannedReplyResponseSchema, ...errorResponses } } },
-    async (request, reply) => reply.status(201).send({ reply: await service.saveCannedReply({ userId: request.auth!.userId! }, null, request.body) }),
+    {
+      config: staffChange,
+      schema: {
+        tags,
+        summary: 'Add a canned reply',
+        security,
+        body: cannedReplyBodySchema,
+        response: { 201: cannedReplyResponseSchema, ...errorResponses },
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send({ reply: await service.saveCannedReply({ userId: request.auth!.userId! }, null, request.body) }),
   );
 
   api.put(
     '/staff/ticket-replies/:id',
-    { config: staffChange, schema: { tags, summary: 'Change a canned reply', security, params: idParamsSchema, body: cannedReplyBodySchema, response: { 200: cannedReplyResponseSchema, ...errorResponses } } },
+    {
+      config: staffChange,
+      schema: {
+        tags,
+        summary: 'Change a canned reply',
+        security,
+        params: idParamsSchema,
+        body: cannedReplyBodySchema,
+        response: { 200: cannedReplyResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => ({ reply: await service.saveCannedReply({ userId: request.auth!.userId! }, request.params.id, request.body) }),
   );
 
   api.delete(
     '/staff/ticket-replies/:id',
-    { config: staffChange, schema: { tags, summary: 'Delete a canned reply', security, params: idParamsSchema, response: { 204: z.null(), ...errorResponses } } },
+    {
+      config: staffChange,
+      schema: { tags, summary: 'Delete a canned reply', security, params: idParamsSchema, response: { 204: z.null(), ...errorResponses } },
+    },
     async (request, reply) => {
       await service.deleteCannedReply({ userId: request.auth!.userId! }, request.params.id);
       return reply.status(204).send(null);
@@ -179,7 +293,10 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
 
   api.get(
     '/staff/tickets/:id/attachments/:attachmentId',
-    { config: staff, schema: { tags, summary: 'Download a file of any ticket', security, params: attachmentParamsSchema, response: errorResponses } },
+    {
+      config: staff,
+      schema: { tags, summary: 'Download a file of any ticket', security, params: attachmentParamsSchema, response: errorResponses },
+    },
     async (request, reply) => {
       const file = await service.attachmentForStaff(request.params.id, request.params.attachmentId);
       return reply.headers(downloadHeaders(file)).send(file.bytes as never);
@@ -194,7 +311,8 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
     scope.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: ATTACHMENT_MAX_BYTES }, (_request, body, done) => done(null, body));
     const files = scope.withTypeProvider<ZodTypeProvider>();
     const consumes = [...ATTACHMENT_TYPES, 'application/octet-stream'];
-    const description = 'The request body is the file itself (up to 10 MB; PNG, JPEG, GIF, WebP or PDF, detected from the content). The name goes in `filename`.';
+    const description =
+      'The request body is the file itself (up to 10 MB; PNG, JPEG, GIF, WebP or PDF, detected from the content). The name goes in `filename`.';
     for (const [prefix, auth, security] of [
       ['/tickets/guest', 'guest', [{ bearer: [], guestId: [] }]],
       ['/tickets', 'user', [{ bearer: [] }]],
@@ -204,7 +322,16 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
         {
           config: { auth },
           bodyLimit: ATTACHMENT_MAX_BYTES,
-          schema: { tags: [auth === 'guest' ? 'tickets (guest)' : 'tickets'], summary: 'Attach a file to my ticket (as a new message)', description, consumes, security, params: ticketIdParamsSchema, querystring: attachmentUploadQuerySchema, response: { 201: ticketResponseSchema, ...errorResponses } },
+          schema: {
+            tags: [auth === 'guest' ? 'tickets (guest)' : 'tickets'],
+            summary: 'Attach a file to my ticket (as a new message)',
+            description,
+            consumes,
+            security,
+            params: ticketIdParamsSchema,
+            querystring: attachmentUploadQuerySchema,
+            response: { 201: ticketResponseSchema, ...errorResponses },
+          },
         },
         async (request, reply) => {
           const requester = requesterOf(request);
@@ -212,7 +339,9 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
           // Ownership first: someone else's ticket is a 404 whatever the file.
           await service.getMine(requester, request.params.id);
           const file = checkUpload(request.body, request.query.filename);
-          return reply.status(201).send({ ticket: await service.attachAsRequester(requester, request.params.id, file, request.query.note) });
+          return reply
+            .status(201)
+            .send({ ticket: await service.attachAsRequester(requester, request.params.id, file, request.query.note) });
         },
       );
     }
@@ -221,19 +350,39 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
       {
         config: staffChange,
         bodyLimit: ATTACHMENT_MAX_BYTES,
-        schema: { tags, summary: 'Attach a file to a ticket as a staff answer', description, consumes, security, params: ticketIdParamsSchema, querystring: attachmentUploadQuerySchema, response: { 201: ticketResponseSchema, ...errorResponses } },
+        schema: {
+          tags,
+          summary: 'Attach a file to a ticket as a staff answer',
+          description,
+          consumes,
+          security,
+          params: ticketIdParamsSchema,
+          querystring: attachmentUploadQuerySchema,
+          response: { 201: ticketResponseSchema, ...errorResponses },
+        },
       },
       async (request, reply) => {
         await service.getAny(request.params.id);
         const file = checkUpload(request.body, request.query.filename);
-        return reply.status(201).send({ ticket: await service.attachAsStaff({ userId: request.auth!.userId! }, request.params.id, file, request.query.note) });
+        return reply
+          .status(201)
+          .send({ ticket: await service.attachAsStaff({ userId: request.auth!.userId! }, request.params.id, file, request.query.note) });
       },
     );
   });
 
   api.get(
     '/staff/tickets/:id',
-    { config: staff, schema: { tags, summary: 'Any ticket with its messages', security, params: ticketIdParamsSchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
+    {
+      config: staff,
+      schema: {
+        tags,
+        summary: 'Any ticket with its messages',
+        security,
+        params: ticketIdParamsSchema,
+        response: { 200: ticketResponseSchema, ...errorResponses },
+      },
+    },
     // SLA state of the ticket (support-sla module, docs/decisions/0293).
     async (request) => ({ ticket: (await withSla([await service.getAny(request.params.id)]))[0]! }),
   );
@@ -255,20 +404,57 @@ export function registerTicketRoutes(app: FastifyInstance, ctx: AppContext, desk
 
   api.post(
     '/staff/tickets/:id/messages',
-    { config: staffChange, schema: { tags, summary: 'Answer a ticket, or add an internal note (internal: true) the requester never sees', security, params: ticketIdParamsSchema, body: staffReplyBodySchema, response: { 201: ticketResponseSchema, ...errorResponses } } },
+    {
+      config: staffChange,
+      schema: {
+        tags,
+        summary: 'Answer a ticket, or add an internal note (internal: true) the requester never sees',
+        security,
+        params: ticketIdParamsSchema,
+        body: staffReplyBodySchema,
+        response: { 201: ticketResponseSchema, ...errorResponses },
+      },
+    },
     async (request, reply) =>
-      reply.status(201).send({ ticket: await service.replyAsStaff({ userId: request.auth!.userId! }, request.params.id, request.body.message, request.body.internal === true) }),
+      reply.status(201).send({
+        ticket: await service.replyAsStaff(
+          { userId: request.auth!.userId! },
+          request.params.id,
+          request.body.message,
+          request.body.internal === true,
+        ),
+      }),
   );
 
   api.post(
     '/staff/tickets/:id/merge',
-    { config: staffChange, schema: { tags, summary: 'Merge a duplicate ticket of the same requester into this one', security, params: ticketIdParamsSchema, body: mergeTicketBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
+    {
+      config: staffChange,
+      schema: {
+        tags,
+        summary: 'Merge a duplicate ticket of the same requester into this one',
+        security,
+        params: ticketIdParamsSchema,
+        body: mergeTicketBodySchema,
+        response: { 200: ticketResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => ({ ticket: await service.merge({ userId: request.auth!.userId! }, request.params.id, request.body.sourceId) }),
   );
 
   api.put(
     '/staff/tickets/:id',
-    { config: staffChange, schema: { tags, summary: 'Change status or priority, or assign (to me or a named staff member)', security, params: ticketIdParamsSchema, body: staffTicketUpdateBodySchema, response: { 200: ticketResponseSchema, ...errorResponses } } },
+    {
+      config: staffChange,
+      schema: {
+        tags,
+        summary: 'Change status or priority, or assign (to me or a named staff member)',
+        security,
+        params: ticketIdParamsSchema,
+        body: staffTicketUpdateBodySchema,
+        response: { 200: ticketResponseSchema, ...errorResponses },
+      },
+    },
     async (request) => ({ ticket: await service.updateAsStaff({ userId: request.auth!.userId! }, request.params.id, request.body) }),
   );
 }

@@ -21,7 +21,14 @@ import { notifyTicketReply } from '#server/modules/mail/notifications.js';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { ticketReplyNotice } from '#server/modules/notifications/notices.js';
 import type { AttachmentStore, CheckedFile } from './attachments.js';
-import { ticketAttachments, ticketCannedReplies, ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
+import {
+  ticketAttachments,
+  ticketCannedReplies,
+  ticketMessages,
+  tickets,
+  type TicketMessageRow,
+  type TicketRow,
+} from './tickets.tables.js';
 import type { SlaQueueFilter } from '#shared/schemas/support-sla.js';
 
 /** Who asks: a signed-in user or a guest. Staff act on every ticket. */
@@ -62,16 +69,27 @@ export const DELETED_USER_NAME = 'Deleted user';
 async function namesFor(db: DbOrTx, ids: Array<string | null>): Promise<Map<string, string>> {
   const wanted = [...new Set(ids.filter((id): id is string => Boolean(id)))];
   if (wanted.length === 0) return new Map();
-  const rows = await db.select({ id: users.id, username: users.username, erasedAt: users.erasedAt }).from(users).where(inArray(users.id, wanted));
+  const rows = await db
+    .select({ id: users.id, username: users.username, erasedAt: users.erasedAt })
+    .from(users)
+    .where(inArray(users.id, wanted));
   // An erased account's messages stay for staff, under a name that says what happened (decision 0255).
   return new Map(rows.map((r) => [r.id, r.erasedAt ? DELETED_USER_NAME : r.username]));
 }
 
 async function toDtos(db: DbOrTx, rows: TicketRow[]): Promise<Ticket[]> {
-  const names = await namesFor(db, rows.flatMap((r) => [r.userId, r.assignedTo]));
+  const names = await namesFor(
+    db,
+    rows.flatMap((r) => [r.userId, r.assignedTo]),
+  );
   const targetIds = [...new Set(rows.map((r) => r.mergedInto).filter((id): id is string => Boolean(id)))];
   const targets = targetIds.length
-    ? new Map((await db.select({ id: tickets.id, number: tickets.number }).from(tickets).where(inArray(tickets.id, targetIds))).map((r) => [r.id, r.number]))
+    ? new Map(
+        (await db.select({ id: tickets.id, number: tickets.number }).from(tickets).where(inArray(tickets.id, targetIds))).map((r) => [
+          r.id,
+          r.number,
+        ]),
+      )
     : new Map<string, number>();
   return rows.map((row) => ({
     _id: row.id,
@@ -80,9 +98,7 @@ async function toDtos(db: DbOrTx, rows: TicketRow[]): Promise<Ticket[]> {
     category: row.category as Ticket['category'],
     priority: row.priority as Ticket['priority'],
     status: row.status as Ticket['status'],
-    requester: row.userId
-      ? { type: 'user' as const, name: names.get(row.userId) ?? 'User' }
-      : { type: 'guest' as const, name: 'Guest' },
+    requester: row.userId ? { type: 'user' as const, name: names.get(row.userId) ?? 'User' } : { type: 'guest' as const, name: 'Guest' },
     assignedTo: row.assignedTo ? { _id: row.assignedTo, username: names.get(row.assignedTo) ?? 'Staff' } : null,
     messageCount: row.messageCount,
     createdAt: row.createdAt.toISOString(),
@@ -90,7 +106,8 @@ async function toDtos(db: DbOrTx, rows: TicketRow[]): Promise<Ticket[]> {
     lastMessageAt: row.lastMessageAt.toISOString(),
     firstResponseAt: row.firstResponseAt?.toISOString() ?? null,
     mergedInto: row.mergedInto && targets.has(row.mergedInto) ? { _id: row.mergedInto, number: targets.get(row.mergedInto)! } : null,
-    rating: row.rating !== null && row.ratedAt ? { score: row.rating, comment: row.ratingComment, ratedAt: row.ratedAt.toISOString() } : null,
+    rating:
+      row.rating !== null && row.ratedAt ? { score: row.rating, comment: row.ratingComment, ratedAt: row.ratedAt.toISOString() } : null,
     tags: row.tags,
   }));
 }
@@ -105,9 +122,21 @@ async function messagesFor(db: DbOrTx, ticket: TicketRow, requesterName: string,
     .from(ticketMessages)
     .where(and(eq(ticketMessages.ticketId, ticket.id), viewer === 'requester' ? ne(ticketMessages.kind, 'internal') : undefined))
     .orderBy(asc(ticketMessages.createdAt), asc(ticketMessages.id));
-  const staffNames = await namesFor(db, rows.filter((m) => m.author === 'staff').map((m) => m.authorUserId));
+  const staffNames = await namesFor(
+    db,
+    rows.filter((m) => m.author === 'staff').map((m) => m.authorUserId),
+  );
   const files = rows.length
-    ? await db.select().from(ticketAttachments).where(inArray(ticketAttachments.messageId, rows.map((m) => m.id))).orderBy(asc(ticketAttachments.createdAt))
+    ? await db
+        .select()
+        .from(ticketAttachments)
+        .where(
+          inArray(
+            ticketAttachments.messageId,
+            rows.map((m) => m.id),
+          ),
+        )
+        .orderBy(asc(ticketAttachments.createdAt))
     : [];
   return rows.map((m) => ({
     _id: m.id,
@@ -130,7 +159,13 @@ async function withMessages(db: DbOrTx, row: TicketRow, viewer: Viewer): Promise
 
 /** What the audit log keeps of a ticket before and after a staff action. */
 function auditView(row: TicketRow) {
-  return { status: row.status, priority: row.priority, assignedTo: row.assignedTo, messageCount: row.messageCount, mergedInto: row.mergedInto };
+  return {
+    status: row.status,
+    priority: row.priority,
+    assignedTo: row.assignedTo,
+    messageCount: row.messageCount,
+    mergedInto: row.mergedInto,
+  };
 }
 
 async function staffActor(db: DbOrTx, staff: StaffMember): Promise<{ id: string; username: string }> {
@@ -146,7 +181,11 @@ function parseId(id: string): string | null {
 async function findOwned(db: DbOrTx, requester: Requester, id: string): Promise<TicketRow> {
   const ticketId = parseId(id);
   if (!ticketId) throw notFound('Ticket not found');
-  const [row] = await db.select().from(tickets).where(and(eq(tickets.id, ticketId), ownedBy(requester))).limit(1);
+  const [row] = await db
+    .select()
+    .from(tickets)
+    .where(and(eq(tickets.id, ticketId), ownedBy(requester)))
+    .limit(1);
   if (!row) throw notFound('Ticket not found');
   return row;
 }
@@ -173,7 +212,10 @@ export async function addMessage(
   nextStatus: string,
   kind: 'reply' | 'internal' | 'event' = 'reply',
 ): Promise<{ ticket: TicketRow; messageId: string }> {
-  const [message] = await tx.insert(ticketMessages).values({ ticketId: ticket.id, author, authorUserId, body, kind }).returning({ id: ticketMessages.id });
+  const [message] = await tx
+    .insert(ticketMessages)
+    .values({ ticketId: ticket.id, author, authorUserId, body, kind })
+    .returning({ id: ticketMessages.id });
   if (kind === 'internal') return { ticket, messageId: message!.id };
   const [updated] = await tx
     .update(tickets)
@@ -203,12 +245,25 @@ export class TicketService {
   ) {}
 
   /** Rule events of a change made by `origin`: the message it added, and its status change if any. */
-  private async emitRuleEvents(tx: Tx, before: TicketRow | null, after: TicketRow, origin: TicketEvent['origin'], messageId?: string): Promise<void> {
+  private async emitRuleEvents(
+    tx: Tx,
+    before: TicketRow | null,
+    after: TicketRow,
+    origin: TicketEvent['origin'],
+    messageId?: string,
+  ): Promise<void> {
     if (!this.ruleEvents) return;
     if (before === null) await this.ruleEvents(tx, { kind: 'ticket_created', ticketId: after.id, key: `created:${after.id}`, origin });
-    else if (messageId && origin === 'requester') await this.ruleEvents(tx, { kind: 'requester_message', ticketId: after.id, key: `message:${messageId}`, origin });
+    else if (messageId && origin === 'requester')
+      await this.ruleEvents(tx, { kind: 'requester_message', ticketId: after.id, key: `message:${messageId}`, origin });
     if (before && before.status !== after.status) {
-      await this.ruleEvents(tx, { kind: 'status_changed', ticketId: after.id, key: `status:${after.id}:${randomUUID()}`, origin, status: after.status });
+      await this.ruleEvents(tx, {
+        kind: 'status_changed',
+        ticketId: after.id,
+        key: `status:${after.id}:${randomUUID()}`,
+        origin,
+        status: after.status,
+      });
     }
   }
 
@@ -216,14 +271,33 @@ export class TicketService {
    * A requester attaches a checked file: it comes as a new message (the note, or "Attached <name>"),
    * like a reply. The bytes are written first; a failed insert removes them again.
    */
-  async attachAsRequester(requester: Requester, id: string, file: CheckedFile & { bytes: Buffer }, note: string | undefined): Promise<Ticket> {
+  async attachAsRequester(
+    requester: Requester,
+    id: string,
+    file: CheckedFile & { bytes: Buffer },
+    note: string | undefined,
+  ): Promise<Ticket> {
     const ticket = await findOwned(this.db, requester, id);
     if (ticket.status === 'closed') throw unprocessable('This ticket is closed. Open a new ticket to continue.', 'TICKET_CLOSED');
     const row = await this.withStoredFile(file, async (tx, key) => {
       const locked = await findOwned(tx, requester, id);
       if (locked.status === 'closed') throw unprocessable('This ticket is closed. Open a new ticket to continue.', 'TICKET_CLOSED');
-      const added = await addMessage(tx, locked, 'requester', requester.kind === 'user' ? requester.userId : null, note || `Attached ${file.filename}`, 'open');
-      await tx.insert(ticketAttachments).values({ ticketId: locked.id, messageId: added.messageId, storageKey: key, filename: file.filename, contentType: file.contentType, size: file.bytes.length });
+      const added = await addMessage(
+        tx,
+        locked,
+        'requester',
+        requester.kind === 'user' ? requester.userId : null,
+        note || `Attached ${file.filename}`,
+        'open',
+      );
+      await tx.insert(ticketAttachments).values({
+        ticketId: locked.id,
+        messageId: added.messageId,
+        storageKey: key,
+        filename: file.filename,
+        contentType: file.contentType,
+        size: file.bytes.length,
+      });
       await this.emitRuleEvents(tx, locked, added.ticket, 'requester', added.messageId); // automation rules (decision 0294)
       return added.ticket;
     });
@@ -236,7 +310,14 @@ export class TicketService {
     const row = await this.withStoredFile(file, async (tx, key) => {
       const ticket = await findAny(tx, id);
       const added = await this.answerWithIdIn(tx, staff, ticket, note || `Attached ${file.filename}`);
-      await tx.insert(ticketAttachments).values({ ticketId: ticket.id, messageId: added.messageId, storageKey: key, filename: file.filename, contentType: file.contentType, size: file.bytes.length });
+      await tx.insert(ticketAttachments).values({
+        ticketId: ticket.id,
+        messageId: added.messageId,
+        storageKey: key,
+        filename: file.filename,
+        contentType: file.contentType,
+        size: file.bytes.length,
+      });
       await recordAudit(tx, {
         actor: await staffActor(tx, staff),
         action: 'ticket.file_attached',
@@ -308,7 +389,10 @@ export class TicketService {
     return withMessages(this.db, row, 'requester');
   }
 
-  async listMine(requester: Requester, query: { status?: string | undefined; page: number; pageSize: number }): Promise<TicketListResponse> {
+  async listMine(
+    requester: Requester,
+    query: { status?: string | undefined; page: number; pageSize: number },
+  ): Promise<TicketListResponse> {
     const where = and(ownedBy(requester), query.status ? eq(tickets.status, query.status) : undefined);
     const mine = await this.page(where, query.page, query.pageSize);
     return { ...mine, tickets: mine.tickets.map((t) => ({ ...t, tags: undefined })) }; // staff labels stay with staff (decision 0294)
@@ -338,23 +422,30 @@ export class TicketService {
       throw unprocessable('This ticket was merged into another one: continue there.', 'TICKET_MERGED');
     }
     const row = await this.db.transaction(async (tx) => {
-      const [updated] = await tx.update(tickets).set({ status, updatedAt: sql`now()` }).where(eq(tickets.id, ticket.id)).returning();
+      const [updated] = await tx
+        .update(tickets)
+        .set({ status, updatedAt: sql`now()` })
+        .where(eq(tickets.id, ticket.id))
+        .returning();
       await this.emitRuleEvents(tx, ticket, updated!, 'requester'); // automation rules (decision 0294)
       return updated!;
     });
     return withMessages(this.db, row, 'requester');
   }
 
-  async listAll(query: {
-    status?: string | undefined;
-    priority?: string | undefined;
-    search?: string | undefined;
-    assigned: 'me' | 'unassigned' | 'any';
-    userId?: string | undefined;
-    sla?: SlaQueueFilter | undefined;
-    page: number;
-    pageSize: number;
-  }, staff: StaffMember): Promise<TicketListResponse> {
+  async listAll(
+    query: {
+      status?: string | undefined;
+      priority?: string | undefined;
+      search?: string | undefined;
+      assigned: 'me' | 'unassigned' | 'any';
+      userId?: string | undefined;
+      sla?: SlaQueueFilter | undefined;
+      page: number;
+      pageSize: number;
+    },
+    staff: StaffMember,
+  ): Promise<TicketListResponse> {
     const conditions: Array<SQL | undefined> = [
       query.status ? eq(tickets.status, query.status) : undefined,
       query.priority ? eq(tickets.priority, query.priority) : undefined,
@@ -417,8 +508,19 @@ export class TicketService {
     const notice = ticketReplyNotice(ticket);
     if (notice) await this.notifications?.emit(tx, { ...notice, key: `ticket.reply:${added.messageId}` });
     if (ticket.userId) {
-      await this.webhookEvents.enqueue(tx, ticket.userId, 'ticket.answered', { ticketId: ticket.id, number: ticket.number, subject: ticket.subject, status: next });
-      await notifyTicketReply(this.mail, tx, { userId: ticket.userId, ticketId: ticket.id, number: ticket.number, subject: ticket.subject, message });
+      await this.webhookEvents.enqueue(tx, ticket.userId, 'ticket.answered', {
+        ticketId: ticket.id,
+        number: ticket.number,
+        subject: ticket.subject,
+        status: next,
+      });
+      await notifyTicketReply(this.mail, tx, {
+        userId: ticket.userId,
+        ticketId: ticket.id,
+        number: ticket.number,
+        subject: ticket.subject,
+        message,
+      });
     }
     if (added.ticket.assignedTo) return added;
     const [assigned] = await tx.update(tickets).set({ assignedTo: staff.userId }).where(eq(tickets.id, ticket.id)).returning();
@@ -428,7 +530,12 @@ export class TicketService {
   async updateAsStaff(
     staff: StaffMember,
     id: string,
-    change: { status?: string | undefined; priority?: string | undefined; assignToMe?: boolean | undefined; assigneeId?: string | null | undefined },
+    change: {
+      status?: string | undefined;
+      priority?: string | undefined;
+      assignToMe?: boolean | undefined;
+      assigneeId?: string | null | undefined;
+    },
   ): Promise<Ticket> {
     const row = await this.db.transaction(async (tx) => {
       const ticket = await findAny(tx, id);
@@ -437,7 +544,9 @@ export class TicketService {
       if (change.assignToMe === false) assignedTo = null;
       if (change.assigneeId !== undefined) {
         if (change.assigneeId !== null && !(await isStaffMember(tx, change.assigneeId))) {
-          throw unprocessable('Tickets can be assigned only to a support or admin account', 'NOT_STAFF', { fields: { assigneeId: 'Not a staff member' } });
+          throw unprocessable('Tickets can be assigned only to a support or admin account', 'NOT_STAFF', {
+            fields: { assigneeId: 'Not a staff member' },
+          });
         }
         assignedTo = change.assigneeId;
       }
@@ -477,12 +586,18 @@ export class TicketService {
       const source = await findAny(tx, sourceId);
       if (target.id === source.id) throw unprocessable('A ticket cannot be merged into itself', 'MERGE_SAME_TICKET');
       // Row locks in a fixed order, so two merges of the same pair cannot interleave.
-      const locked = await tx.select().from(tickets).where(inArray(tickets.id, [target.id, source.id])).orderBy(asc(tickets.id)).for('update');
+      const locked = await tx
+        .select()
+        .from(tickets)
+        .where(inArray(tickets.id, [target.id, source.id]))
+        .orderBy(asc(tickets.id))
+        .for('update');
       const lockedTarget = locked.find((r) => r.id === target.id);
       const lockedSource = locked.find((r) => r.id === source.id);
       if (lockedSource!.mergedInto) throw unprocessable(`Ticket #${source.number} is already merged`, 'TICKET_MERGED');
       if (lockedTarget!.mergedInto) throw unprocessable(`Ticket #${target.number} was merged into another ticket`, 'TICKET_MERGED');
-      const sameOwner = (source.userId !== null && source.userId === target.userId) || (source.guestId !== null && source.guestId === target.guestId);
+      const sameOwner =
+        (source.userId !== null && source.userId === target.userId) || (source.guestId !== null && source.guestId === target.guestId);
       if (!sameOwner) throw unprocessable('Only tickets of the same requester can be merged', 'MERGE_OTHER_OWNER');
 
       await tx.update(ticketMessages).set({ ticketId: target.id }).where(eq(ticketMessages.ticketId, source.id));
@@ -497,7 +612,15 @@ export class TicketService {
         })
         .where(eq(tickets.id, target.id));
       const [afterTarget] = await tx.select().from(tickets).where(eq(tickets.id, target.id));
-      const merged = await addMessage(tx, afterTarget!, 'staff', staff.userId, `Ticket #${source.number} was merged into this ticket.`, afterTarget!.status, 'event');
+      const merged = await addMessage(
+        tx,
+        afterTarget!,
+        'staff',
+        staff.userId,
+        `Ticket #${source.number} was merged into this ticket.`,
+        afterTarget!.status,
+        'event',
+      );
       const [emptied] = await tx
         .update(tickets)
         .set({ mergedInto: target.id, messageCount: 0, updatedAt: sql`now()` })
@@ -576,12 +699,17 @@ export class TicketService {
       let row;
       if (id === null) {
         const [count_] = await tx.select({ n: count() }).from(ticketCannedReplies);
-        if (Number(count_?.n ?? 0) >= CANNED_REPLIES_MAX) throw unprocessable(`At most ${CANNED_REPLIES_MAX} canned replies`, 'TOO_MANY_CANNED_REPLIES');
+        if (Number(count_?.n ?? 0) >= CANNED_REPLIES_MAX)
+          throw unprocessable(`At most ${CANNED_REPLIES_MAX} canned replies`, 'TOO_MANY_CANNED_REPLIES');
         [row] = await tx.insert(ticketCannedReplies).values({ title: body.title, body: body.body, createdBy: staff.userId }).returning();
       } else {
         const existing = await findCanned(tx, id);
         before = { title: existing.title, body: existing.body };
-        [row] = await tx.update(ticketCannedReplies).set({ title: body.title, body: body.body, updatedAt: sql`now()` }).where(eq(ticketCannedReplies.id, existing.id)).returning();
+        [row] = await tx
+          .update(ticketCannedReplies)
+          .set({ title: body.title, body: body.body, updatedAt: sql`now()` })
+          .where(eq(ticketCannedReplies.id, existing.id))
+          .returning();
       }
       await recordAudit(tx, {
         actor: await staffActor(tx, staff),
@@ -644,5 +772,8 @@ async function isStaffMember(db: DbOrTx, userId: string): Promise<boolean> {
 
 /** Guest tickets become the account's when that guest signs in or registers (docs/product.md#tickets). */
 export async function moveGuestTicketsToUser(tx: Tx, guestId: string, userId: string): Promise<void> {
-  await tx.update(tickets).set({ userId, guestId: null, updatedAt: sql`now()` }).where(eq(tickets.guestId, guestId));
+  await tx
+    .update(tickets)
+    .set({ userId, guestId: null, updatedAt: sql`now()` })
+    .where(eq(tickets.guestId, guestId));
 }

@@ -34,7 +34,10 @@ export const tickets = pgTable(
     ratingComment: text('rating_comment'),
     ratedAt: timestamp('rated_at', { withTimezone: true }),
     /** Lower-case labels set by staff and automation rules (docs/decisions/0292). */
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
   },
   (t) => [
     index('tickets_user_id_idx').on(t.userId, t.lastMessageAt),

@@ -74,7 +74,9 @@ export class PasskeyService {
   private async storeChallenge(challenge: string, purpose: Purpose, userId: string | null): Promise<void> {
     // Expired ones go as new ones come, so the table never grows with abandoned attempts.
     await this.db.delete(webauthnChallenges).where(sql`${webauthnChallenges.expiresAt} < now() - interval '1 hour'`);
-    await this.db.insert(webauthnChallenges).values({ challenge, purpose, userId, expiresAt: new Date(Date.now() + WEBAUTHN_CHALLENGE_TTL_MS) });
+    await this.db
+      .insert(webauthnChallenges)
+      .values({ challenge, purpose, userId, expiresAt: new Date(Date.now() + WEBAUTHN_CHALLENGE_TTL_MS) });
   }
 
   /** Spends a challenge once: true only for a live, unused challenge of this purpose and user. */
@@ -109,7 +111,19 @@ export class PasskeyService {
     noteUserChanging(userId);
   }
 
-  async registrationOptions(userId: string) {
+  /** Removes every passkey of the account (a password reset that asked for it); answers how many went. */
+  async removeAll(db: DbOrTx, userId: string): Promise<number> {
+    const rows = await db.delete(passkeys).where(eq(passkeys.userId, userId)).returning({ id: passkeys.id });
+    if (rows.length > 0) noteUserChanging(userId);
+    return rows.length;
+  }
+
+  /**
+   * Options to create a passkey, for a session that has just proved the password (and the second factor
+   * when two-factor is on: the route's step-up check). The challenge is bound to that session like a
+   * step-up challenge (`challengeFor`), so a register call from any other session is refused.
+   */
+  async registrationOptions(userId: string, sessionId: string) {
     this.assertAvailable();
     const user = await findUserById(this.db, userId);
     if (!user) throw unauthorized();
@@ -126,18 +140,21 @@ export class PasskeyService {
       // Discoverable, so "Sign in with a passkey" works without a username.
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
       timeout: WEBAUTHN_CHALLENGE_TTL_MS,
+      challenge: this.challengeFor('register', sessionId),
     });
     await this.storeChallenge(options.challenge, 'register', userId);
     return options;
   }
 
-  async register(userId: string, name: string, response: RegistrationResponseJSON): Promise<Passkey> {
+  /** Adds the passkey answering options this session asked for (`registrationOptions`). */
+  async register(userId: string, sessionId: string, name: string, response: RegistrationResponseJSON): Promise<Passkey> {
     this.assertAvailable();
     let verification;
     try {
       verification = await verifyRegistrationResponse({
         response,
-        expectedChallenge: (challenge) => this.claimChallenge(this.db, challenge, 'register', userId),
+        expectedChallenge: async (challenge) =>
+          this.isChallengeOf('register', sessionId, challenge) && (await this.claimChallenge(this.db, challenge, 'register', userId)),
         expectedOrigin: this.origin,
         expectedRPID: this.rpId,
         requireUserVerification: true,
@@ -234,19 +251,32 @@ export class PasskeyService {
   }
 
   /**
-   * A step-up challenge (decision 0205) is bound to the session that asked for it without a new column:
-   * 16 random bytes followed by the first 16 bytes of an HMAC of them and the session id under a key
-   * derived from the server secret. It is stored like a second-step challenge (purpose `login`, this
-   * user), single use and 5 minutes; another session cannot answer it.
+   * A step-up challenge (decision 0205) and a registration challenge are bound to the session that asked
+   * for them without a new column: 16 random bytes followed by the first 16 bytes of an HMAC of them, the
+   * purpose and the session id under a key derived from the server secret. Stored like any challenge,
+   * single use and 5 minutes; another session cannot answer it.
    */
-  private stepUpMac(sessionId: string, nonce: Buffer): Buffer {
-    return createHmac('sha256', this.deps.config.jwtSecret).update('olympus step-up challenge v1\0').update(sessionId).update('\0').update(nonce).digest().subarray(0, 16);
+  private sessionMac(purpose: 'step-up' | 'register', sessionId: string, nonce: Buffer): Buffer {
+    // The step-up label predates registration challenges and stays as it was (challenges in flight at an upgrade).
+    const label = purpose === 'step-up' ? 'olympus step-up challenge v1\0' : 'olympus passkey registration challenge v1\0';
+    return createHmac('sha256', this.deps.config.jwtSecret)
+      .update(label)
+      .update(sessionId)
+      .update('\0')
+      .update(nonce)
+      .digest()
+      .subarray(0, 16);
   }
 
-  private isStepUpChallengeOf(sessionId: string, challenge: string): boolean {
+  private challengeFor(purpose: 'step-up' | 'register', sessionId: string): Uint8Array<ArrayBuffer> {
+    const nonce = randomBytes(16);
+    return new Uint8Array(Buffer.concat([nonce, this.sessionMac(purpose, sessionId, nonce)]));
+  }
+
+  private isChallengeOf(purpose: 'step-up' | 'register', sessionId: string, challenge: string): boolean {
     const bytes = Buffer.from(challenge, 'base64url');
     if (bytes.length !== 32) return false;
-    return timingSafeEqual(bytes.subarray(16), this.stepUpMac(sessionId, bytes.subarray(0, 16)));
+    return timingSafeEqual(bytes.subarray(16), this.sessionMac(purpose, sessionId, bytes.subarray(0, 16)));
   }
 
   /** POST /api/two-factor/step-up/passkey-options: options to confirm a sensitive change with one of the user's passkeys. */
@@ -254,12 +284,11 @@ export class PasskeyService {
     this.assertAvailable();
     const mine = await this.db.select().from(passkeys).where(eq(passkeys.userId, userId));
     if (mine.length === 0) throw badRequest('This account has no passkey. Use a code instead.');
-    const nonce = randomBytes(16);
     const options = await generateAuthenticationOptions({
       rpID: this.rpId,
       userVerification: 'required',
       timeout: WEBAUTHN_CHALLENGE_TTL_MS,
-      challenge: new Uint8Array(Buffer.concat([nonce, this.stepUpMac(sessionId, nonce)])),
+      challenge: this.challengeFor('step-up', sessionId),
       allowCredentials: mine.map((p) => ({ id: p.credentialId, transports: p.transports as AuthenticatorTransport[] })),
     });
     await this.storeChallenge(options.challenge, 'login', userId);
@@ -269,7 +298,7 @@ export class PasskeyService {
   /** The step-up check's passkey answer: one of `userId`'s passkeys, signing a challenge of this session. */
   async verifyStepUp(tx: Tx, userId: string, sessionId: string, response: AuthenticationResponseJSON): Promise<boolean> {
     if (this.unavailableReason) return false;
-    return (await this.verifyAssertion(tx, response, userId, (challenge) => this.isStepUpChallengeOf(sessionId, challenge))) !== null;
+    return (await this.verifyAssertion(tx, response, userId, (challenge) => this.isChallengeOf('step-up', sessionId, challenge))) !== null;
   }
 
   /** For POST /api/login/2fa {challenge, passkey}. */

@@ -25,5 +25,7 @@ export function normalizeRecoveryCode(code: string): string {
  * copy of the table from being attacked for all users at once.
  */
 export function hashRecoveryCode(userId: string, code: string): string {
-  return createHash('sha256').update(`olympus-recovery:${userId}:${normalizeRecoveryCode(code)}`).digest('hex');
+  return createHash('sha256')
+    .update(`olympus-recovery:${userId}:${normalizeRecoveryCode(code)}`)
+    .digest('hex');
 }

@@ -20,7 +20,10 @@ export type StepUpVerifier = (request: { userId: string; sessionId: string; fiel
 
 /** The object schema's shape behind a body schema (through defaults, optionals, refinements and pipes). */
 function objectShape(schema: unknown, depth = 0): Record<string, unknown> | null {
-  const def = (schema as { _zod?: { def?: { type?: string; shape?: Record<string, unknown>; innerType?: unknown; in?: unknown; out?: unknown } } } | undefined)?._zod?.def;
+  const def = (
+    schema as
+      { _zod?: { def?: { type?: string; shape?: Record<string, unknown>; innerType?: unknown; in?: unknown; out?: unknown } } } | undefined
+  )?._zod?.def;
   if (!def || depth > 10) return null;
   if (def.type === 'object') return def.shape ?? null;
   for (const inner of [def.innerType, def.in, def.out]) {
@@ -33,7 +36,9 @@ function objectShape(schema: unknown, depth = 0): Record<string, unknown> | null
 /** Whether a route's body schema carries the shared step-up fields (the same schema objects). */
 export function carriesStepUpFields(body: unknown): boolean {
   const shape = objectShape(body);
-  return Boolean(shape && shape.twoFactorCode === STEP_UP_FIELDS.twoFactorCode && shape.twoFactorAssertion === STEP_UP_FIELDS.twoFactorAssertion);
+  return Boolean(
+    shape && shape.twoFactorCode === STEP_UP_FIELDS.twoFactorCode && shape.twoFactorAssertion === STEP_UP_FIELDS.twoFactorAssertion,
+  );
 }
 
 /**

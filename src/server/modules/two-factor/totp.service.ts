@@ -1,7 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { LoginBody } from '#shared/schemas/auth.js';
-import type { LoginSecondStepBody, StepUpFields, TwoFactorChallengeResponse, TwoFactorMethod, TwoFactorStatus } from '#shared/schemas/two-factor.js';
+import type {
+  LoginSecondStepBody,
+  StepUpFields,
+  TwoFactorChallengeResponse,
+  TwoFactorMethod,
+  TwoFactorStatus,
+} from '#shared/schemas/two-factor.js';
 import type { Config } from '#server/config.js';
 import type { Database, DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, conflict, forbidden, unauthorized } from '#server/errors.js';
@@ -48,7 +54,12 @@ function wrongPassword(): AppError {
 /** Checks a passkey answer as the second step of a sign-in (passkeys.service.ts). */
 export type PasskeySecondStep = (tx: Tx, userId: string, response: NonNullable<LoginSecondStepBody['passkey']>) => Promise<boolean>;
 /** Checks a passkey answer to a step-up challenge of this session (passkeys.service.ts). */
-export type PasskeyStepUp = (tx: Tx, userId: string, sessionId: string, response: NonNullable<StepUpFields['twoFactorAssertion']>) => Promise<boolean>;
+export type PasskeyStepUp = (
+  tx: Tx,
+  userId: string,
+  sessionId: string,
+  response: NonNullable<StepUpFields['twoFactorAssertion']>,
+) => Promise<boolean>;
 
 /** The second factors an account can answer with, as `methods` of a challenge or a step-up refusal. */
 export function methodsOf(status: TwoFactorStatus): TwoFactorMethod[] {
@@ -125,6 +136,11 @@ export class TwoFactorService {
     return row ?? null;
   }
 
+  /** The current password of a sensitive change (rate limited per account like every settings call). */
+  confirmPassword(userId: string, currentPassword: string): Promise<UserRow> {
+    return this.checkPassword(userId, currentPassword);
+  }
+
   private async checkPassword(userId: string, currentPassword: string): Promise<UserRow> {
     await this.deps.rateLimiter.consume(TWO_FACTOR_RATE_LIMITS.settingsPerAccount, userId);
     const user = await findUserById(this.db, userId);
@@ -154,7 +170,11 @@ export class TwoFactorService {
    * `signOutOtherSessions` (the default of the API and the checked box of the web app) every session but
    * `currentSessionId` ends in the same transaction: a thief holding a session does not keep it.
    */
-  async enableTotp(userId: string, code: string, options: { currentSessionId?: string; signOutOtherSessions?: boolean } = {}): Promise<string[]> {
+  async enableTotp(
+    userId: string,
+    code: string,
+    options: { currentSessionId?: string; signOutOtherSessions?: boolean } = {},
+  ): Promise<string[]> {
     await this.deps.rateLimiter.consume(TWO_FACTOR_RATE_LIMITS.settingsPerAccount, userId);
     const existing = await this.row(this.db, userId);
     if (existing?.totpEnabledAt) throw conflict('The authenticator app is already on.');
@@ -175,7 +195,13 @@ export class TwoFactorService {
           totpLastStep: step,
           updatedAt: new Date(),
         })
-        .where(and(eq(twoFactor.userId, userId), isNull(twoFactor.totpEnabledAt), eq(twoFactor.totpPendingCiphertext, existing!.totpPendingCiphertext!)))
+        .where(
+          and(
+            eq(twoFactor.userId, userId),
+            isNull(twoFactor.totpEnabledAt),
+            eq(twoFactor.totpPendingCiphertext, existing!.totpPendingCiphertext!),
+          ),
+        )
         .returning({ userId: twoFactor.userId });
       if (!updated) throw conflict('The authenticator app was set up meanwhile. Reload the page.');
       await this.replaceRecoveryCodes(tx, userId, codes);
@@ -239,7 +265,10 @@ export class TwoFactorService {
       await this.turnOff(tx, userId);
       await tx.delete(passkeys).where(eq(passkeys.userId, userId));
       // Staff changed how the account signs in: its outstanding one-time links stop working (decision 0200).
-      await tx.update(users).set({ ...voidAccountLinks(), updatedAt: sql`now()` }).where(eq(users.id, userId));
+      await tx
+        .update(users)
+        .set({ ...voidAccountLinks(), updatedAt: sql`now()` })
+        .where(eq(users.id, userId));
       await recordAudit(tx, {
         actor: { id: actor.id, username: actor.username },
         action: 'user.two_factor_reset',
@@ -312,7 +341,8 @@ export class TwoFactorService {
     await rateLimiter.consume(TWO_FACTOR_RATE_LIMITS.secondStepFailuresPerAccount, userId);
     const check = await this.db.transaction(async (tx): Promise<FactorCheck> => {
       if (fields.twoFactorAssertion !== undefined) {
-        if (!this.passkeyStepUp || !status.passkeys) return { ok: false, message: 'That passkey could not be checked. Try again or use a code.' };
+        if (!this.passkeyStepUp || !status.passkeys)
+          return { ok: false, message: 'That passkey could not be checked. Try again or use a code.' };
         return (await this.passkeyStepUp(tx, userId, sessionId, fields.twoFactorAssertion))
           ? { ok: true, recoveryUsed: false }
           : { ok: false, message: 'That passkey could not be checked. Try again or use a code.' };
@@ -348,13 +378,21 @@ export class TwoFactorService {
     const methods = await this.signInMethods(userId);
     if (methods.length === 0) return;
     if (code === undefined) {
-      throw new AppError(403, 'TWO_FACTOR_REQUIRED', 'Two-factor sign-in is on for this account: enter a code from your authenticator app or a recovery code.', { details: { methods } });
+      throw new AppError(
+        403,
+        'TWO_FACTOR_REQUIRED',
+        'Two-factor sign-in is on for this account: enter a code from your authenticator app or a recovery code.',
+        { details: { methods } },
+      );
     }
     const { rateLimiter } = this.deps;
     await rateLimiter.consume(TWO_FACTOR_RATE_LIMITS.secondStepFailuresPerAccount, userId);
     const digits = code.replace(/\s+/g, '');
-    const check = await this.db.transaction((tx) => (/^\d{6}$/.test(digits) ? this.acceptTotp(tx, userId, digits) : this.spendRecoveryCode(tx, userId, code)));
-    if (!check.ok) throw new AppError(400, 'INVALID_TWO_FACTOR_CODE', check.message, { details: { fields: { twoFactorCode: check.message }, methods } });
+    const check = await this.db.transaction((tx) =>
+      /^\d{6}$/.test(digits) ? this.acceptTotp(tx, userId, digits) : this.spendRecoveryCode(tx, userId, code),
+    );
+    if (!check.ok)
+      throw new AppError(400, 'INVALID_TWO_FACTOR_CODE', check.message, { details: { fields: { twoFactorCode: check.message }, methods } });
     await rateLimiter.reset(TWO_FACTOR_RATE_LIMITS.secondStepFailuresPerAccount, userId);
     if (check.recoveryUsed) {
       const { recoveryCodesLeft } = await this.status(userId);
@@ -381,7 +419,11 @@ export class TwoFactorService {
 
   /** The live challenge behind a token, or null (unknown, expired, used or dead after 5 wrong codes). */
   async liveChallenge(db: DbOrTx, token: string): Promise<LoginChallengeRow | null> {
-    const [row] = await db.select().from(loginChallenges).where(eq(loginChallenges.tokenHash, sha256(token))).limit(1);
+    const [row] = await db
+      .select()
+      .from(loginChallenges)
+      .where(eq(loginChallenges.tokenHash, sha256(token)))
+      .limit(1);
     if (!row || row.usedAt || row.expiresAt.getTime() <= Date.now() || row.failedAttempts >= LOGIN_CHALLENGE_MAX_FAILURES) return null;
     return row;
   }
@@ -421,9 +463,18 @@ export class TwoFactorService {
           .set({ usedAt: null, failedAttempts: sql`${loginChallenges.failedAttempts} + 1` })
           .where(eq(loginChallenges.id, challenge.id))
           .returning({ failedAttempts: loginChallenges.failedAttempts });
-        return { kind: 'wrong' as const, message: check.message, attemptsLeft: LOGIN_CHALLENGE_MAX_FAILURES - (after?.failedAttempts ?? LOGIN_CHALLENGE_MAX_FAILURES) };
+        return {
+          kind: 'wrong' as const,
+          message: check.message,
+          attemptsLeft: LOGIN_CHALLENGE_MAX_FAILURES - (after?.failedAttempts ?? LOGIN_CHALLENGE_MAX_FAILURES),
+        };
       }
-      const signedIn = await this.deps.auth.startUserSession(tx, user, { rememberMe: claimed.rememberMe, guestId: claimed.guestId ?? undefined }, meta);
+      const signedIn = await this.deps.auth.startUserSession(
+        tx,
+        user,
+        { rememberMe: claimed.rememberMe, guestId: claimed.guestId ?? undefined },
+        meta,
+      );
       return { kind: 'ok' as const, signedIn, recoveryUsed: check.recoveryUsed };
     });
 

@@ -2,7 +2,7 @@ import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, guestCookie, registerUser, startGuest, TEST_PASSWORD, uniqueName } from '#server/test/http.js';
 import { mailTo, waitForMail } from '#server/test/mailbox.js';
-import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 
 function totp(secret: string) {
   return new OTPAuth.TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: OTPAuth.Secret.fromBase32(secret) });
@@ -35,7 +35,7 @@ async function challengeFor(t: TestApp, username: string) {
   return res.json.challenge as string;
 }
 
-describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
+describe.each(enginesFor('logic'))('two-factor sign-in on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: '0' });
@@ -46,7 +46,10 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
 
   it('sets up an authenticator: secret and otpauth URL, nothing on until enabled with a code', async () => {
     const u = await registerUser(t);
-    const wrongPassword = await call(t, 'POST', '/api/auth/2fa/totp/setup', { token: u.token, body: { currentPassword: 'not my password' } });
+    const wrongPassword = await call(t, 'POST', '/api/auth/2fa/totp/setup', {
+      token: u.token,
+      body: { currentPassword: 'not my password' },
+    });
     expect(wrongPassword.status).toBe(400);
     expect(wrongPassword.json.code).toBe('WRONG_PASSWORD');
 
@@ -111,7 +114,9 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     expect(replay.json.code).toBe('INVALID_TWO_FACTOR_CODE');
     expect(replay.json.error).toMatch(/already been used/);
     // An older step than the one used is refused too.
-    const older = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), code: codeAt(u.secret, -1) } });
+    const older = await call(t, 'POST', '/api/login/2fa', {
+      body: { challenge: await challengeFor(t, u.username), code: codeAt(u.secret, -1) },
+    });
     expect(older.status).toBe(401);
 
     const next = codeAt(u.secret, 1);
@@ -124,9 +129,13 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
 
   it('accepts one step of drift either way and nothing beyond', async () => {
     const u = await userWithTotp(t);
-    const far = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), code: codeAt(u.secret, 3) } });
+    const far = await call(t, 'POST', '/api/login/2fa', {
+      body: { challenge: await challengeFor(t, u.username), code: codeAt(u.secret, 3) },
+    });
     expect(far.status).toBe(401);
-    const ahead = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), code: codeAt(u.secret, 1) } });
+    const ahead = await call(t, 'POST', '/api/login/2fa', {
+      body: { challenge: await challengeFor(t, u.username), code: codeAt(u.secret, 1) },
+    });
     expect(ahead.status).toBe(200);
   });
 
@@ -179,7 +188,9 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     // B's code and recovery code are still good for B, and A's challenge still signs in only A.
     const asA = await call(t, 'POST', '/api/login/2fa', { body: { challenge: challengeOfA, code: codeAt(a.secret) } });
     expect(asA.json.user._id).toBe(a.userId);
-    const asB = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, b.username), recoveryCode: b.recoveryCodes[0] } });
+    const asB = await call(t, 'POST', '/api/login/2fa', {
+      body: { challenge: await challengeFor(t, b.username), recoveryCode: b.recoveryCodes[0] },
+    });
     expect(asB.json.user._id).toBe(b.userId);
   });
 
@@ -199,12 +210,19 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
 
   it('replaces recovery codes (old ones stop working)', async () => {
     const u = await userWithTotp(t);
-    const res = await call(t, 'POST', '/api/auth/2fa/recovery-codes', { token: u.token, body: { currentPassword: TEST_PASSWORD, twoFactorCode: codeAt(u.secret) } });
+    const res = await call(t, 'POST', '/api/auth/2fa/recovery-codes', {
+      token: u.token,
+      body: { currentPassword: TEST_PASSWORD, twoFactorCode: codeAt(u.secret) },
+    });
     expect(res.status).toBe(200);
     expect(res.json.recoveryCodes).toHaveLength(10);
-    const old = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), recoveryCode: u.recoveryCodes[0] } });
+    const old = await call(t, 'POST', '/api/login/2fa', {
+      body: { challenge: await challengeFor(t, u.username), recoveryCode: u.recoveryCodes[0] },
+    });
     expect(old.status).toBe(401);
-    const fresh = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), recoveryCode: res.json.recoveryCodes[0] } });
+    const fresh = await call(t, 'POST', '/api/login/2fa', {
+      body: { challenge: await challengeFor(t, u.username), recoveryCode: res.json.recoveryCodes[0] },
+    });
     expect(fresh.status).toBe(200);
   });
 
@@ -214,12 +232,21 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     const noCode = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD } });
     expect(noCode.status).toBe(403);
     expect(noCode.json.code).toBe('TWO_FACTOR_REQUIRED');
-    const wrongCode = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, twoFactorCode: codeAt(u.secret, 9) } });
+    const wrongCode = await call(t, 'POST', '/api/auth/2fa/disable', {
+      token: u.token,
+      body: { currentPassword: TEST_PASSWORD, twoFactorCode: codeAt(u.secret, 9) },
+    });
     expect(wrongCode.status).toBe(400);
     expect(wrongCode.json.code).toBe('INVALID_TWO_FACTOR_CODE');
-    const wrongPassword = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: 'nope nope nope', twoFactorCode: codeAt(u.secret) } });
+    const wrongPassword = await call(t, 'POST', '/api/auth/2fa/disable', {
+      token: u.token,
+      body: { currentPassword: 'nope nope nope', twoFactorCode: codeAt(u.secret) },
+    });
     expect(wrongPassword.json.code).toBe('WRONG_PASSWORD');
-    const off = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, twoFactorCode: u.recoveryCodes[1] } });
+    const off = await call(t, 'POST', '/api/auth/2fa/disable', {
+      token: u.token,
+      body: { currentPassword: TEST_PASSWORD, twoFactorCode: u.recoveryCodes[1] },
+    });
     expect(off.status).toBe(200);
     expect(off.json.twoFactor).toEqual({ totp: false, passkeys: 0, recoveryCodesLeft: 0 });
     // A sign-in that was waiting for its second step cannot finish any more.
@@ -228,7 +255,10 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     const plain = await login(t, u.username);
     expect(plain.json.token).toEqual(expect.any(String));
     expect(plain.json.twoFactorRequired).toBeUndefined();
-    const again = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, twoFactorCode: '123456' } });
+    const again = await call(t, 'POST', '/api/auth/2fa/disable', {
+      token: u.token,
+      body: { currentPassword: TEST_PASSWORD, twoFactorCode: '123456' },
+    });
     expect(again.status).toBe(409);
   });
 
@@ -237,7 +267,9 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     const email = `${u.username}@example.com`;
     // Earlier tests' mails queue ahead of these on one send queue: give it time under load.
     await waitForMail(t, email, 'Two-factor sign-in was turned on', 1, 60_000);
-    const used = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), recoveryCode: u.recoveryCodes[0] } });
+    const used = await call(t, 'POST', '/api/login/2fa', {
+      body: { challenge: await challengeFor(t, u.username), recoveryCode: u.recoveryCodes[0] },
+    });
     expect(used.status).toBe(200);
     const [notice] = await waitForMail(t, email, 'A recovery code was used to sign in', 1, 60_000);
     expect(notice!.text).toContain('Recovery codes left');
@@ -245,12 +277,19 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     // No code or secret ever goes into a mail.
     expect(notice!.text).not.toContain(u.recoveryCodes[0]!);
     expect(notice!.text).not.toContain(u.secret);
-    const off = await call(t, 'POST', '/api/auth/2fa/disable', { token: u.token, body: { currentPassword: TEST_PASSWORD, twoFactorCode: u.recoveryCodes[1] } });
+    const off = await call(t, 'POST', '/api/auth/2fa/disable', {
+      token: u.token,
+      body: { currentPassword: TEST_PASSWORD, twoFactorCode: u.recoveryCodes[1] },
+    });
     expect(off.status).toBe(200);
     await waitForMail(t, email, 'Two-factor sign-in was turned off', 1, 60_000);
     // Each notice once: the jobs have run and nothing was sent twice.
     const subjects = (await mailTo(t, email)).map((m) => m.subject);
-    for (const subject of ['Two-factor sign-in was turned on', 'A recovery code was used to sign in', 'Two-factor sign-in was turned off']) {
+    for (const subject of [
+      'Two-factor sign-in was turned on',
+      'A recovery code was used to sign in',
+      'Two-factor sign-in was turned off',
+    ]) {
       expect(subjects.filter((x) => x === subject)).toHaveLength(1);
     }
   }, 240_000);
@@ -265,7 +304,10 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     });
     expect(ticket.status).toBeLessThan(300);
     const first = await login(t, u.username, { guestId: guest.guestId }, guestCookie(guest));
-    const done = await call(t, 'POST', '/api/login/2fa', { body: { challenge: first.json.challenge, code: codeAt(u.secret) }, headers: guestCookie(guest) });
+    const done = await call(t, 'POST', '/api/login/2fa', {
+      body: { challenge: first.json.challenge, code: codeAt(u.secret) },
+      headers: guestCookie(guest),
+    });
     expect(done.status).toBe(200);
     const mine = await call(t, 'GET', '/api/tickets', { token: done.json.token as string });
     expect(JSON.stringify(mine.json)).toContain('Help with two-factor');
@@ -292,7 +334,9 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
     }
     expect((await call(t, 'POST', '/api/auth/2fa/totp/setup', { body: { currentPassword: TEST_PASSWORD } })).status).toBe(401);
     const guest = await startGuest(t);
-    expect((await call(t, 'POST', '/api/auth/2fa/totp/setup', { token: guest.token, body: { currentPassword: TEST_PASSWORD } })).status).toBe(403);
+    expect(
+      (await call(t, 'POST', '/api/auth/2fa/totp/setup', { token: guest.token, body: { currentPassword: TEST_PASSWORD } })).status,
+    ).toBe(403);
   });
 
   it("lets an admin turn off a user's two-factor with a reason, in the audit log", async () => {
@@ -318,7 +362,7 @@ describe.each(ENGINES)('two-factor sign-in on %s', (engine) => {
   }, 240_000);
 });
 
-describe.each(ENGINES)('two-factor throttling and staff rule on %s', (engine) => {
+describe.each(enginesFor('logic'))('two-factor throttling and staff rule on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(engine, { REQUIRE_STAFF_2FA: '1' });
@@ -344,7 +388,9 @@ describe.each(ENGINES)('two-factor throttling and staff rule on %s', (engine) =>
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
     // Another account is not affected.
     const other = await userWithTotp(t);
-    const fine = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, other.username), code: codeAt(other.secret) } });
+    const fine = await call(t, 'POST', '/api/login/2fa', {
+      body: { challenge: await challengeFor(t, other.username), code: codeAt(other.secret) },
+    });
     expect(fine.status).toBe(200);
   });
 
@@ -359,7 +405,9 @@ describe.each(ENGINES)('two-factor throttling and staff rule on %s', (engine) =>
     // Settings stay reachable, so they can set it up.
     const setup = await call(t, 'POST', '/api/auth/2fa/totp/setup', { token: staff.token, body: { currentPassword: TEST_PASSWORD } });
     expect(setup.status).toBe(200);
-    expect((await call(t, 'POST', '/api/auth/2fa/totp/enable', { token: staff.token, body: { code: codeAt(setup.json.secret) } })).status).toBe(200);
+    expect(
+      (await call(t, 'POST', '/api/auth/2fa/totp/enable', { token: staff.token, body: { code: codeAt(setup.json.secret) } })).status,
+    ).toBe(200);
     const after = await call(t, 'GET', '/api/admin/users', { token: staff.token });
     expect(after.status).toBe(200);
     // Plain users are still refused as before (not by this rule).

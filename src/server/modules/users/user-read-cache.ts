@@ -143,7 +143,12 @@ export const userReadCache = new UserReadCache();
  * user's row, or their two-factor rows: migration 0018), or a start-over. Long-lived on the same terms.
  */
 export function userScopedCache<V>(): InvalidatedCache<V> {
-  const cache = new InvalidatedCache<V>({ live: () => userReadCache.allLive(), longTtlMs: USER_CACHE_LIVE_MS, shortTtlMs: USER_CACHE_MS, maxEntries: MAX_ENTRIES });
+  const cache = new InvalidatedCache<V>({
+    live: () => userReadCache.allLive(),
+    longTtlMs: USER_CACHE_LIVE_MS,
+    shortTtlMs: USER_CACHE_MS,
+    maxEntries: MAX_ENTRIES,
+  });
   userReadCache.followers.add(cache);
   return cache;
 }

@@ -29,7 +29,13 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: 
     '/users/:id/credits',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Credit balance (own account, or staff)', security, params: idParamsSchema, response: { 200: creditsResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Credit balance (own account, or staff)',
+        security,
+        params: idParamsSchema,
+        response: { 200: creditsResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const caller = request.auth!;
@@ -47,7 +53,13 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: 
     '/onboarding',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Mark onboarding completed', security, body: onboardingBodySchema, response: { 200: userResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Mark onboarding completed',
+        security,
+        body: onboardingBodySchema,
+        response: { 200: userResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const user = await setOnboardingCompleted(ctx.database.db, request.auth!.userId!, request.body.completed);
@@ -60,11 +72,19 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: 
     '/users/change-password',
     {
       config: { auth: 'user', stepUp: true },
-      schema: { tags, summary: 'Change password (ends the other sessions; the second factor when two-factor is on)', security, body: changePasswordBodySchema, response: { 200: messageResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Change password (ends the other sessions; the second factor when two-factor is on)',
+        security,
+        body: changePasswordBodySchema,
+        response: { 200: messageResponseSchema, ...errorResponses },
+      },
     },
     async (request) => {
       const caller = request.auth!;
-      await auth.changePassword(caller.userId!, caller.sessionId, request.body.currentPassword, request.body.newPassword, { ip: request.ip });
+      await auth.changePassword(caller.userId!, caller.sessionId, request.body.currentPassword, request.body.newPassword, {
+        ip: request.ip,
+      });
       return { message: 'Password updated' };
     },
   );

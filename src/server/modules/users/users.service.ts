@@ -36,7 +36,12 @@ export function toUserDto(row: UserRow): User {
 function prepareFindUserById(db: DbOrTx) {
   // Unnamed (''): the SQL text is built once, and nothing is left behind in the server session, which
   // the embedded database shares between its connections.
-  return db.select().from(users).where(eq(users.id, sql.placeholder('id'))).limit(1).prepare('');
+  return db
+    .select()
+    .from(users)
+    .where(eq(users.id, sql.placeholder('id')))
+    .limit(1)
+    .prepare('');
 }
 /** Every authenticated request reads its user: the query is built once per database handle, not per call. */
 const findUserByIdQueries = new WeakMap<DbOrTx, ReturnType<typeof prepareFindUserById>>();

@@ -46,6 +46,14 @@ export const users = pgTable(
     erasureAt: timestamp('erasure_at', { withTimezone: true }),
     /** Set by the erasure's last step: the row is `deleted-<id>` now, kept for the financial records. */
     erasedAt: timestamp('erased_at', { withTimezone: true }),
+    /**
+     * A payment finished while the account was closing (decision 0305): the erasure waits (it does not
+     * run while this is set) until the person gives a new acknowledgement by restoring and closing again,
+     * or an admin erases the account at their request. Null: nothing waits.
+     */
+    closureHeldAt: timestamp('closure_held_at', { withTimezone: true }),
+    /** The chat connections closing removed (`discord`, `telegram`), so a restore can say which to connect again. */
+    closureRemovedConnections: jsonb('closure_removed_connections').$type<('discord' | 'telegram')[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -55,7 +63,9 @@ export const users = pgTable(
     uniqueIndex('users_referral_code_key').on(t.referralCode),
     uniqueIndex('users_discord_id_key').on(sql`(${t.discord}->>'id')`),
     uniqueIndex('users_telegram_id_key').on(sql`(${t.telegram}->>'id')`),
-    index('users_erasure_due_idx').on(t.erasureAt).where(sql`${t.erasureAt} IS NOT NULL AND ${t.erasedAt} IS NULL`),
+    index('users_erasure_due_idx')
+      .on(t.erasureAt)
+      .where(sql`${t.erasureAt} IS NOT NULL AND ${t.erasedAt} IS NULL`),
     check('users_credits_non_negative', sql`${t.creditsCents} >= 0`),
     check('users_role_known', sql`${t.role} in ('user', 'support', 'admin')`),
   ],

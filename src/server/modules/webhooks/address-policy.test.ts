@@ -34,12 +34,20 @@ describe('classifyAddress', () => {
     if (!verdict.allowed) expect(verdict.reason).toContain(reason);
   });
 
-  it.each(['1.1.1.1', '8.8.8.8', '93.184.216.34', '100.63.255.255', '100.128.0.0', '172.15.255.255', '172.32.0.0', '169.253.255.255', '192.169.0.1', '223.255.255.255'])(
-    'allows public IPv4 %s',
-    (address) => {
-      expect(classifyAddress(address)).toEqual({ allowed: true });
-    },
-  );
+  it.each([
+    '1.1.1.1',
+    '8.8.8.8',
+    '93.184.216.34',
+    '100.63.255.255',
+    '100.128.0.0',
+    '172.15.255.255',
+    '172.32.0.0',
+    '169.253.255.255',
+    '192.169.0.1',
+    '223.255.255.255',
+  ])('allows public IPv4 %s', (address) => {
+    expect(classifyAddress(address)).toEqual({ allowed: true });
+  });
 
   it.each([
     ['::', 'unspecified'],
@@ -78,12 +86,17 @@ describe('classifyAddress', () => {
     if (!verdict.allowed) expect(verdict.reason).toContain(reason);
   });
 
-  it.each(['2606:4700:4700::1111', '2001:4860:4860::8888', '2a00:1450:4001:81c::200e', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:0808:0808::1', '2001:200::1'])(
-    'allows public IPv6 %s',
-    (address) => {
-      expect(classifyAddress(address)).toEqual({ allowed: true });
-    },
-  );
+  it.each([
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '2a00:1450:4001:81c::200e',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:0808:0808::1',
+    '2001:200::1',
+  ])('allows public IPv6 %s', (address) => {
+    expect(classifyAddress(address)).toEqual({ allowed: true });
+  });
 
   it.each(['localhost', '127.1', '0x7f.0.0.1', '2130706433', '', '1.2.3.4.5', ':::1'])('refuses %j, which is not an IP address', (text) => {
     expect(classifyAddress(text).allowed).toBe(false);

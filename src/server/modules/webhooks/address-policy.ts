@@ -193,7 +193,9 @@ export async function vetTarget(rawUrl: string, options: VetOptions): Promise<Ve
     } catch (err) {
       const code = (err as { code?: string }).code;
       throw new TargetRefusedError(
-        code === 'ENOTFOUND' || code === 'ENODATA' ? `The host ${host} could not be found` : `The host ${host} could not be resolved (${code ?? 'error'})`,
+        code === 'ENOTFOUND' || code === 'ENODATA'
+          ? `The host ${host} could not be found`
+          : `The host ${host} could not be resolved (${code ?? 'error'})`,
       );
     }
     if (addresses.length === 0) throw new TargetRefusedError(`The host ${host} could not be found`);

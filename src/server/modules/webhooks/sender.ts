@@ -16,7 +16,10 @@ export function textExcerpt(bytes: Buffer): string {
   const head = bytes.subarray(0, RESPONSE_EXCERPT_BYTES);
   if (head.includes(0)) return '[binary answer]';
   // \p{Cc} is every control character (U+0000-U+001F, U+007F-U+009F); tab and newline stay.
-  return head.toString('utf8').replace(/\r\n?/g, '\n').replace(/[^\P{Cc}\t\n]/gu, '');
+  return head
+    .toString('utf8')
+    .replace(/\r\n?/g, '\n')
+    .replace(/[^\P{Cc}\t\n]/gu, '');
 }
 
 export interface OutgoingWebhook {
@@ -35,7 +38,7 @@ export type SendResult =
  * it may, so a DNS answer that changes between check and connect (rebinding) changes nothing. Node asks
  * with `all: true` when it races address families; both forms are answered.
  */
-function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
+export function pinnedLookup(address: string, family: 4 | 6): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
     if (options?.all) callback(null, [{ address, family }]);
     else callback(null, address, family);

@@ -45,7 +45,9 @@ describe('Standard Webhooks signing', () => {
     expect(converted).toBe(`whsec_${bytes.toString('base64')}`);
     const timestamp = Math.floor(Date.now() / 1000);
     const signature = signatureHeader([legacy], id, timestamp, body);
-    expect(new Webhook(converted).verify(body, { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature })).toBeDefined();
+    expect(
+      new Webhook(converted).verify(body, { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': signature }),
+    ).toBeDefined();
   });
 });
 

@@ -60,7 +60,10 @@ export class WebhookEvents {
     }
     try {
       return await tx.transaction(async (savepoint) => {
-        const [delivery] = await savepoint.insert(webhookDeliveries).values({ userId, event, payload }).returning({ id: webhookDeliveries.id });
+        const [delivery] = await savepoint
+          .insert(webhookDeliveries)
+          .values({ userId, event, payload })
+          .returning({ id: webhookDeliveries.id });
         await this.jobs.send(DELIVER_JOB, { deliveryId: delivery!.id } satisfies DeliverJobData, { tx: savepoint });
         return delivery!.id;
       });
@@ -101,7 +104,11 @@ export class WebhookEvents {
           .insert(webhookDeliveries)
           .values(wanted.map((i) => ({ userId: i.userId, event: i.event, payload: i.payload })))
           .returning({ id: webhookDeliveries.id });
-        await this.jobs.sendMany(DELIVER_JOB, deliveries.map((d) => ({ deliveryId: d.id }) satisfies DeliverJobData), { tx: savepoint });
+        await this.jobs.sendMany(
+          DELIVER_JOB,
+          deliveries.map((d) => ({ deliveryId: d.id }) satisfies DeliverJobData),
+          { tx: savepoint },
+        );
       });
     } catch (err) {
       this.log.error({ err, events: wanted.length }, 'webhook events could not be queued');

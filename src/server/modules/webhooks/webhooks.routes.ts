@@ -33,7 +33,12 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/users/webhook-settings',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Your webhook settings (the secret masked)', security, response: { 200: webhookSettingsSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Your webhook settings (the secret masked)',
+        security,
+        response: { 200: webhookSettingsSchema, ...errorResponses },
+      },
     },
     async (request) => service.getSettings(request.auth!.userId!),
   );
@@ -49,7 +54,8 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, ser
       },
       schema: {
         tags,
-        summary: 'Save your webhook URL, events and on/off switch; the first save answers the signing secret once (a new URL needs the second factor when two-factor is on)',
+        summary:
+          'Save your webhook URL, events and on/off switch; the first save answers the signing secret once (a new URL needs the second factor when two-factor is on)',
         security,
         body: webhookSettingsBodySchema,
         response: { 200: webhookSettingsSchema, ...errorResponses },
@@ -85,7 +91,12 @@ export function registerWebhookRoutes(app: FastifyInstance, ctx: AppContext, ser
     '/users/webhook-settings/test',
     {
       config: { auth: 'user' },
-      schema: { tags, summary: 'Queue a webhook.test delivery to the saved URL', security, response: { 202: sendTestWebhookResponseSchema, ...errorResponses } },
+      schema: {
+        tags,
+        summary: 'Queue a webhook.test delivery to the saved URL',
+        security,
+        response: { 202: sendTestWebhookResponseSchema, ...errorResponses },
+      },
     },
     async (request, reply) => {
       const userId = request.auth!.userId!;

@@ -107,7 +107,14 @@ function attemptError(result: SendResult): string | null {
 /** The body every attempt of a message sends: Standard Webhooks' `type`/`timestamp`/`data`, plus 0080's `event`/`createdAt`. */
 function messageBody(delivery: WebhookDeliveryRow): string {
   const createdAt = delivery.createdAt.toISOString();
-  return JSON.stringify({ id: delivery.id, type: delivery.event, timestamp: createdAt, data: delivery.payload, event: delivery.event, createdAt });
+  return JSON.stringify({
+    id: delivery.id,
+    type: delivery.event,
+    timestamp: createdAt,
+    data: delivery.payload,
+    event: delivery.event,
+    createdAt,
+  });
 }
 
 export class WebhookService {
@@ -141,7 +148,10 @@ export class WebhookService {
         privateTargetsAllowed: this.deps.allowPrivateTargets,
       };
     }
-    const overlap = row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > this.now() ? row.previousSecretExpiresAt : null;
+    const overlap =
+      row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > this.now()
+        ? row.previousSecretExpiresAt
+        : null;
     return {
       configured: true,
       url: row.url,
@@ -168,7 +178,10 @@ export class WebhookService {
    */
   private async checkUrl(url: string): Promise<void> {
     const timeout = new Promise<never>((_, reject) => {
-      setTimeout(() => reject(new TargetRefusedError('The host name could not be resolved in time; check it and try again')), SAVE_RESOLVE_TIMEOUT_MS).unref();
+      setTimeout(
+        () => reject(new TargetRefusedError('The host name could not be resolved in time; check it and try again')),
+        SAVE_RESOLVE_TIMEOUT_MS,
+      ).unref();
     });
     try {
       await Promise.race([vetTarget(url, { allowPrivate: this.deps.allowPrivateTargets }), timeout]);
@@ -190,7 +203,14 @@ export class WebhookService {
     const secret = generateSecret();
     const [row] = await this.deps.db
       .insert(webhooks)
-      .values({ userId, url: body.url, events: body.events, enabled: body.enabled, secretCiphertext: this.box.seal(secret), secretHint: secretHint(secret) })
+      .values({
+        userId,
+        url: body.url,
+        events: body.events,
+        enabled: body.enabled,
+        secretCiphertext: this.box.seal(secret),
+        secretHint: secretHint(secret),
+      })
       .onConflictDoUpdate({
         target: webhooks.userId,
         set: {
@@ -274,7 +294,12 @@ export class WebhookService {
       if (!hook) throw notConfigured();
       const [delivery] = await tx
         .insert(webhookDeliveries)
-        .values({ userId, event: WEBHOOK_TEST_EVENT, payload: { message: 'This is a test delivery from Olympus.' }, nextAttemptAt: this.now() })
+        .values({
+          userId,
+          event: WEBHOOK_TEST_EVENT,
+          payload: { message: 'This is a test delivery from Olympus.' },
+          nextAttemptAt: this.now(),
+        })
         .returning();
       await this.deps.jobs.send(DELIVER_JOB, { deliveryId: delivery!.id } satisfies DeliverJobData, { tx });
       return toDeliveryDto(delivery!);
@@ -308,7 +333,12 @@ export class WebhookService {
       .offset((page.page - 1) * page.pageSize);
     const [total] = await this.deps.db.select({ n: count() }).from(webhookDeliveries).where(where);
     const attempts = await this.attemptsOf(rows.map((r) => r.id));
-    return { deliveries: rows.map((r) => toDeliveryDto(r, attempts.get(r.id))), page: page.page, pageSize: page.pageSize, total: total?.n ?? 0 };
+    return {
+      deliveries: rows.map((r) => toDeliveryDto(r, attempts.get(r.id))),
+      page: page.page,
+      pageSize: page.pageSize,
+      total: total?.n ?? 0,
+    };
   }
 
   private async deliveryDto(id: string): Promise<WebhookDelivery> {
@@ -399,7 +429,8 @@ export class WebhookService {
       )
       .orderBy(asc(webhookDeliveries.nextAttemptAt))
       .limit(100);
-    for (const row of due) await this.deps.jobs.send(DELIVER_JOB, { deliveryId: row.id } satisfies DeliverJobData, { singletonKey: `webhook:${row.id}` });
+    for (const row of due)
+      await this.deps.jobs.send(DELIVER_JOB, { deliveryId: row.id } satisfies DeliverJobData, { singletonKey: `webhook:${row.id}` });
     return due.length;
   }
 
@@ -418,7 +449,13 @@ export class WebhookService {
     const secrets = hook ? this.signingSecrets(hook) : null;
     if (!stop && !secrets) stop = 'The signing secret cannot be read (the server key changed); rotate the secret in settings';
     if (stop || !hook || !secrets) {
-      await this.record(delivery, trigger, hook?.url ?? '', { kind: 'refused', error: stop ?? 'Not deliverable', durationMs: 0 }, { countsAsFailure: false });
+      await this.record(
+        delivery,
+        trigger,
+        hook?.url ?? '',
+        { kind: 'refused', error: stop ?? 'Not deliverable', durationMs: 0 },
+        { countsAsFailure: false },
+      );
       log.warn({ reason: stop }, 'webhook delivery stopped');
       return;
     }
@@ -442,7 +479,11 @@ export class WebhookService {
     const outcome = await this.record(delivery, trigger, hook.url, result, { countsAsFailure: true });
     const statusCode = result.kind === 'answered' ? result.statusCode : null;
     if (outcome.error === null) log.info({ statusCode, durationMs: result.durationMs }, 'webhook delivered');
-    else log.warn({ statusCode, error: outcome.error, nextAttemptAt: outcome.nextAttemptAt, durationMs: result.durationMs }, 'webhook attempt failed');
+    else
+      log.warn(
+        { statusCode, error: outcome.error, nextAttemptAt: outcome.nextAttemptAt, durationMs: result.durationMs },
+        'webhook attempt failed',
+      );
   }
 
   /**
@@ -511,10 +552,16 @@ export class WebhookService {
       });
       if (status === 'pending' && nextAttemptAt && trigger === 'automatic') {
         const delaySeconds = Math.max(1, Math.round((nextAttemptAt.getTime() - now.getTime()) / 1000));
-        await this.deps.jobs.send(DELIVER_JOB, { deliveryId: delivery.id } satisfies DeliverJobData, { tx, startAfterSeconds: delaySeconds });
+        await this.deps.jobs.send(DELIVER_JOB, { deliveryId: delivery.id } satisfies DeliverJobData, {
+          tx,
+          startAfterSeconds: delaySeconds,
+        });
       }
       if (error === null) {
-        await tx.update(webhooks).set({ failingSince: null }).where(and(eq(webhooks.userId, delivery.userId), sql`${webhooks.failingSince} IS NOT NULL`));
+        await tx
+          .update(webhooks)
+          .set({ failingSince: null })
+          .where(and(eq(webhooks.userId, delivery.userId), sql`${webhooks.failingSince} IS NOT NULL`));
       } else if (options.countsAsFailure) {
         await this.trackFailure(tx, delivery.userId, now, error);
       }

@@ -62,7 +62,9 @@ export const webhookDeliveries = pgTable(
   },
   (t) => [
     index('webhook_deliveries_user_created_idx').on(t.userId, t.createdAt),
-    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index('webhook_deliveries_due_idx')
+      .on(t.nextAttemptAt)
+      .where(sql`${t.status} = 'pending'`),
     check('webhook_deliveries_status', sql`${t.status} IN ('pending', 'succeeded', 'failed')`),
   ],
 );

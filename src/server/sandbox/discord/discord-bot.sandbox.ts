@@ -48,7 +48,14 @@ export function registerDiscordBotSandbox(app: FastifyInstance, ctx: AppContext)
   const db = ctx.database.db;
   const bot = ctx.config.discord.bot;
   if (!bot) return;
-  const botUser = { id: '100000000000000001', username: 'olympus_sandbox_bot', bot: true, discriminator: '0', avatar: null, global_name: 'Olympus' };
+  const botUser = {
+    id: '100000000000000001',
+    username: 'olympus_sandbox_bot',
+    bot: true,
+    discriminator: '0',
+    avatar: null,
+    global_name: 'Olympus',
+  };
 
   const isBot = (request: FastifyRequest) => request.headers.authorization === `Bot ${bot.token}`;
 
@@ -91,7 +98,13 @@ export function registerDiscordBotSandbox(app: FastifyInstance, ctx: AppContext)
     if (typeof recipientId !== 'string' || !/^\d{1,20}$/.test(recipientId)) return discordError(reply, 400, 50035, 'Invalid Form Body');
     await db.insert(discordSandboxDmChannels).values({ channelId: newSnowflake(), recipientId }).onConflictDoNothing();
     const [channel] = await db.select().from(discordSandboxDmChannels).where(eq(discordSandboxDmChannels.recipientId, recipientId));
-    return { id: channel!.channelId, type: 1, last_message_id: null, flags: 0, recipients: [{ id: recipientId, username: `user_${recipientId.slice(-4)}`, discriminator: '0', avatar: null }] };
+    return {
+      id: channel!.channelId,
+      type: 1,
+      last_message_id: null,
+      flags: 0,
+      recipients: [{ id: recipientId, username: `user_${recipientId.slice(-4)}`, discriminator: '0', avatar: null }],
+    };
   });
 
   api.post(
@@ -109,7 +122,11 @@ export function registerDiscordBotSandbox(app: FastifyInstance, ctx: AppContext)
         | { limited: number; remaining: number; resetAfter: number }
         | { row: typeof discordSandboxMessages.$inferSelect; remaining: number; resetAfter: number };
       const outcome = await db.transaction(async (tx): Promise<Outcome> => {
-        const [channel] = await tx.select().from(discordSandboxDmChannels).where(eq(discordSandboxDmChannels.channelId, channelId)).for('update');
+        const [channel] = await tx
+          .select()
+          .from(discordSandboxDmChannels)
+          .where(eq(discordSandboxDmChannels.channelId, channelId))
+          .for('update');
         if (!channel) return { error: [404, 10003, 'Unknown Channel'] as const };
         const [user] = await tx.select().from(discordSandboxUsers).where(eq(discordSandboxUsers.userId, channel.recipientId));
         const mode: DiscordSandboxMode = user?.mode ?? 'normal';
@@ -126,16 +143,35 @@ export function registerDiscordBotSandbox(app: FastifyInstance, ctx: AppContext)
         const [window] = await tx
           .select({ sent: count(), oldest: sql<string | null>`min(${discordSandboxMessages.createdAt})::text` })
           .from(discordSandboxMessages)
-          .where(and(eq(discordSandboxMessages.channelId, channelId), sql`${discordSandboxMessages.createdAt} > clock_timestamp() - make_interval(secs => ${DISCORD_SANDBOX_BUCKET.windowMs / 1000})`));
+          .where(
+            and(
+              eq(discordSandboxMessages.channelId, channelId),
+              sql`${discordSandboxMessages.createdAt} > clock_timestamp() - make_interval(secs => ${DISCORD_SANDBOX_BUCKET.windowMs / 1000})`,
+            ),
+          );
         const sent = Number(window?.sent ?? 0);
-        const resetAfter = window?.oldest ? Math.max(0, (new Date(window.oldest).getTime() + DISCORD_SANDBOX_BUCKET.windowMs - Date.now()) / 1000) : DISCORD_SANDBOX_BUCKET.windowMs / 1000;
+        const resetAfter = window?.oldest
+          ? Math.max(0, (new Date(window.oldest).getTime() + DISCORD_SANDBOX_BUCKET.windowMs - Date.now()) / 1000)
+          : DISCORD_SANDBOX_BUCKET.windowMs / 1000;
         if (sent >= DISCORD_SANDBOX_BUCKET.limit) return { limited: resetAfter, remaining: 0, resetAfter };
-        await tx.delete(discordSandboxMessages).where(lt(discordSandboxMessages.createdAt, sql`now() - make_interval(days => ${SANDBOX_MESSAGES_KEPT_DAYS})`));
+        await tx
+          .delete(discordSandboxMessages)
+          .where(lt(discordSandboxMessages.createdAt, sql`now() - make_interval(days => ${SANDBOX_MESSAGES_KEPT_DAYS})`));
         const [row] = await tx
           .insert(discordSandboxMessages)
-          .values({ id: newSnowflake(), channelId, recipientId: channel.recipientId, content, allowedMentions: body.allowed_mentions ?? null })
+          .values({
+            id: newSnowflake(),
+            channelId,
+            recipientId: channel.recipientId,
+            content,
+            allowedMentions: body.allowed_mentions ?? null,
+          })
           .returning();
-        return { row: row!, remaining: DISCORD_SANDBOX_BUCKET.limit - sent - 1, resetAfter: sent === 0 ? DISCORD_SANDBOX_BUCKET.windowMs / 1000 : resetAfter };
+        return {
+          row: row!,
+          remaining: DISCORD_SANDBOX_BUCKET.limit - sent - 1,
+          resetAfter: sent === 0 ? DISCORD_SANDBOX_BUCKET.windowMs / 1000 : resetAfter,
+        };
       });
 
       if ('error' in outcome) {
@@ -145,7 +181,7 @@ export function registerDiscordBotSandbox(app: FastifyInstance, ctx: AppContext)
       reply
         .header('x-ratelimit-limit', String(DISCORD_SANDBOX_BUCKET.limit))
         .header('x-ratelimit-remaining', String(outcome.remaining))
-        .header('x-ratelimit-reset', ((Date.now() / 1000) + outcome.resetAfter).toFixed(3))
+        .header('x-ratelimit-reset', (Date.now() / 1000 + outcome.resetAfter).toFixed(3))
         .header('x-ratelimit-reset-after', outcome.resetAfter.toFixed(3))
         .header('x-ratelimit-bucket', bucketHash);
       if ('limited' in outcome) {
@@ -203,7 +239,12 @@ export function registerDiscordBotSandbox(app: FastifyInstance, ctx: AppContext)
       await db
         .select()
         .from(discordSandboxMembers)
-        .where(and(eq(discordSandboxMembers.guildId, bot.guildId), request.query.userId ? eq(discordSandboxMembers.userId, request.query.userId) : undefined))
+        .where(
+          and(
+            eq(discordSandboxMembers.guildId, bot.guildId),
+            request.query.userId ? eq(discordSandboxMembers.userId, request.query.userId) : undefined,
+          ),
+        )
         .orderBy(desc(discordSandboxMembers.joinedAt))
         .limit(LIST_LIMIT)
     ).map((m) => ({ userId: m.userId, joinedAt: m.joinedAt.toISOString() })),
@@ -216,7 +257,10 @@ export function registerDiscordBotSandbox(app: FastifyInstance, ctx: AppContext)
       const { userId } = request.params;
       const { mode, retryAfter } = request.body;
       const values = { mode: mode as DiscordSandboxMode, retryAfterSeconds: retryAfter ?? 5, updatedAt: new Date() };
-      await db.insert(discordSandboxUsers).values({ userId, ...values }).onConflictDoUpdate({ target: discordSandboxUsers.userId, set: values });
+      await db
+        .insert(discordSandboxUsers)
+        .values({ userId, ...values })
+        .onConflictDoUpdate({ target: discordSandboxUsers.userId, set: values });
       return { userId, mode, retryAfter: values.retryAfterSeconds };
     },
   );
@@ -224,7 +268,11 @@ export function registerDiscordBotSandbox(app: FastifyInstance, ctx: AppContext)
   api.get('/discord', { schema: { hide: true, querystring: querySchema } }, async (request, reply) => {
     const userId = request.query.userId;
     const rows = await list(userId);
-    const switches = await db.select().from(discordSandboxUsers).where(sql`${discordSandboxUsers.mode} <> 'normal'`).limit(LIST_LIMIT);
+    const switches = await db
+      .select()
+      .from(discordSandboxUsers)
+      .where(sql`${discordSandboxUsers.mode} <> 'normal'`)
+      .limit(LIST_LIMIT);
     const [members] = await db.select({ n: count() }).from(discordSandboxMembers).where(eq(discordSandboxMembers.guildId, bot.guildId));
     const items = rows
       .map(

@@ -57,7 +57,12 @@ export const discordSandboxMessages = pgTable(
     recipientId: text('recipient_id').notNull(),
     content: text('content').notNull(),
     allowedMentions: jsonb('allowed_mentions').$type<unknown>(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+    createdAt: timestamp('created_at', { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
   },
-  (t) => [index('discord_sandbox_messages_recipient_created_idx').on(t.recipientId, t.createdAt), index('discord_sandbox_messages_channel_created_idx').on(t.channelId, t.createdAt)],
+  (t) => [
+    index('discord_sandbox_messages_recipient_created_idx').on(t.recipientId, t.createdAt),
+    index('discord_sandbox_messages_channel_created_idx').on(t.channelId, t.createdAt),
+  ],
 );

@@ -63,7 +63,12 @@ export function registerDiscordSandbox(app: FastifyInstance, ctx: AppContext): v
   }
 
   function errorPage(reply: FastifyReply, message: string) {
-    return sendSandboxPage(reply, 400, 'Discord sandbox: invalid request', `<h1>Invalid authorization request</h1><p class="error" role="alert">${escapeHtml(message)}</p>`);
+    return sendSandboxPage(
+      reply,
+      400,
+      'Discord sandbox: invalid request',
+      `<h1>Invalid authorization request</h1><p class="error" role="alert">${escapeHtml(message)}</p>`,
+    );
   }
 
   function consentPage(reply: FastifyReply, q: Params, usernameError: string | null) {
@@ -79,8 +84,10 @@ export function registerDiscordSandbox(app: FastifyInstance, ctx: AppContext): v
       `<h1>Olympus wants to access your Discord account</h1>
 <p>This is the local imitation of Discord's consent screen. Approving sends you back to <strong>${escapeHtml(host)}</strong> with an authorization code.</p>
 <ul><li>Access your username and avatar (scope <code>identify</code>)</li>${
-      (q.scope ?? '').split(/[\s+]+/).includes('guilds.join') ? '<li>Join the Olympus server, so its bot can send you notifications (scope <code>guilds.join</code>)</li>' : ''
-    }</ul>
+        (q.scope ?? '').split(/[\s+]+/).includes('guilds.join')
+          ? '<li>Join the Olympus server, so its bot can send you notifications (scope <code>guilds.join</code>)</li>'
+          : ''
+      }</ul>
 <form method="post" action="${DISCORD_SANDBOX_AUTHORIZE_PATH}">
 ${hidden}
 <label for="username">Sandbox Discord username</label>
@@ -148,7 +155,9 @@ ${usernameError ? `<p class="hint error" id="username-error" role="alert">${esca
   app.post('/discord/api/oauth2/token', { schema: { hide: true } }, async (request, reply) => {
     const contentType = request.headers['content-type'] ?? '';
     if (!contentType.startsWith('application/x-www-form-urlencoded')) {
-      return reply.status(400).send({ error: 'invalid_request', error_description: 'Content-Type must be application/x-www-form-urlencoded' });
+      return reply
+        .status(400)
+        .send({ error: 'invalid_request', error_description: 'Content-Type must be application/x-www-form-urlencoded' });
     }
     const form = (request.body ?? {}) as Params;
     const client = clientCredentials(request, form);

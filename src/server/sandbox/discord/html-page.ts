@@ -10,14 +10,23 @@ export function escapeHtml(value: string): string {
  * No script at all; `formTargets` are the origins its form may end up at (the app's callback), which the
  * page's own Content-Security-Policy allows.
  */
-export function sendSandboxPage(reply: FastifyReply, status: number, title: string, body: string, formTargets: string[] = [], wide = false): FastifyReply {
+export function sendSandboxPage(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  body: string,
+  formTargets: string[] = [],
+  wide = false,
+): FastifyReply {
   const formAction = ["'self'", ...formTargets].join(' ');
   return reply
     .status(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`)
-    .send(`<!doctype html>
+    .header(
+      'content-security-policy',
+      `default-src 'none'; style-src 'unsafe-inline'; img-src data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    ).send(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">

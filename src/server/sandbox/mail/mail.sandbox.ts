@@ -19,8 +19,10 @@ function page(reply: FastifyReply, title: string, body: string): FastifyReply {
   return reply
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
-    .send(`<!doctype html>
+    .header(
+      'content-security-policy',
+      "default-src 'none'; style-src 'unsafe-inline'; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
+    ).send(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -78,7 +80,13 @@ export function registerMailSandbox(app: FastifyInstance, ctx: AppContext): void
   api.get(
     '/mail/messages',
     {
-      schema: { hide: true, tags, summary: 'Mail sandbox: kept messages, newest first (all, or those to one address)', querystring: sandboxMailQuerySchema, response: { 200: sandboxMailListResponseSchema, 400: errorResponseSchema } },
+      schema: {
+        hide: true,
+        tags,
+        summary: 'Mail sandbox: kept messages, newest first (all, or those to one address)',
+        querystring: sandboxMailQuerySchema,
+        response: { 200: sandboxMailListResponseSchema, 400: errorResponseSchema },
+      },
     },
     async (request) => ({ messages: (await list(request.query.to || undefined)).map(toDto) }),
   );
@@ -108,7 +116,9 @@ ${rows.length ? `<table aria-label="Messages"><thead><tr><th scope="col">Subject
       row.subject,
       `<p><a href="/sandbox/mail">← All messages</a></p>
 <h1>${escapeHtml(row.subject)}</h1>
-<dl><dt>From</dt><dd>${escapeHtml(row.from)}</dd><dt>To</dt><dd>${escapeHtml(row.to)}</dd><dt>Received</dt><dd>${escapeHtml(row.createdAt.toISOString())}</dd>${Object.entries(row.headers)
+<dl><dt>From</dt><dd>${escapeHtml(row.from)}</dd><dt>To</dt><dd>${escapeHtml(row.to)}</dd><dt>Received</dt><dd>${escapeHtml(row.createdAt.toISOString())}</dd>${Object.entries(
+        row.headers,
+      )
         .map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(v)}</dd>`)
         .join('')}</dl>
 <h2>HTML part</h2>
@@ -124,7 +134,10 @@ ${rows.length ? `<table aria-label="Messages"><thead><tr><th scope="col">Subject
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .header('x-frame-options', 'SAMEORIGIN')
-      .header('content-security-policy', "sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'")
+      .header(
+        'content-security-policy',
+        "sandbox allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation; default-src 'none'; style-src 'unsafe-inline'; img-src data:; frame-ancestors 'self'",
+      )
       .send(row.html);
   });
 }

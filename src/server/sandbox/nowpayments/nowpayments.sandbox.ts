@@ -176,146 +176,175 @@ export function registerNowPaymentsSandbox(app: FastifyInstance, ctx: AppContext
     return own?.providerPaymentId ? load(own.providerPaymentId) : null;
   }
 
-  app.register(async (v1) => {
-    v1.addHook('onRequest', requireKey);
+  app.register(
+    async (v1) => {
+      v1.addHook('onRequest', requireKey);
 
-    v1.get('/status', hide, async () => ({ message: 'OK' }));
+      v1.get('/status', hide, async () => ({ message: 'OK' }));
 
-    v1.get('/currencies', hide, async () => ({ currencies: SANDBOX_COINS.map((c) => c.code) }));
+      v1.get('/currencies', hide, async () => ({ currencies: SANDBOX_COINS.map((c) => c.code) }));
 
-    v1.get('/full-currencies', hide, async () => ({
-      currencies: SANDBOX_COINS.map((c, i) => ({
-        id: i + 1,
-        code: c.code.toUpperCase(),
-        name: c.name,
-        enable: true,
-        wallet_regex: null,
-        priority: i,
-        extra_id_exists: Boolean(c.extraId),
-        extra_id_regex: c.extraId ? '^[0-9]{1,10}$' : null,
-        logo_url: `/images/coins/${c.code}.svg`,
-        track: true,
-        cg_id: c.code,
-        is_maxlimit: false,
-        network: c.network,
-        smart_contract: null,
-        network_precision: null,
-      })),
-    }));
+      v1.get('/full-currencies', hide, async () => ({
+        currencies: SANDBOX_COINS.map((c, i) => ({
+          id: i + 1,
+          code: c.code.toUpperCase(),
+          name: c.name,
+          enable: true,
+          wallet_regex: null,
+          priority: i,
+          extra_id_exists: Boolean(c.extraId),
+          extra_id_regex: c.extraId ? '^[0-9]{1,10}$' : null,
+          logo_url: `/images/coins/${c.code}.svg`,
+          track: true,
+          cg_id: c.code,
+          is_maxlimit: false,
+          network: c.network,
+          smart_contract: null,
+          network_precision: null,
+        })),
+      }));
 
-    v1.get('/merchant/coins', hide, async () => ({ selectedCurrencies: SANDBOX_COINS.map((c) => c.code.toUpperCase()) }));
+      v1.get('/merchant/coins', hide, async () => ({ selectedCurrencies: SANDBOX_COINS.map((c) => c.code.toUpperCase()) }));
 
-    v1.get('/min-amount', hide, async (request, reply) => {
-      const q = request.query as Record<string, string | undefined>;
-      const coin = COINS.get((q.currency_from ?? '').toLowerCase());
-      if (!coin) return providerError(reply, 400, 'INVALID_REQUEST_PARAMS', 'currency_from is invalid');
-      return {
-        currency_from: coin.code,
-        currency_to: (q.currency_to ?? coin.code).toLowerCase(),
-        min_amount: round(SANDBOX_MIN_USD / coin.usd, 8),
-        ...(q.fiat_equivalent ? { fiat_equivalent: SANDBOX_MIN_USD } : {}),
-      };
-    });
-
-    v1.get('/estimate', hide, async (request, reply) => {
-      const q = request.query as Record<string, string | undefined>;
-      const amount = Number(q.amount);
-      const from = (q.currency_from ?? '').toLowerCase();
-      const to = COINS.get((q.currency_to ?? '').toLowerCase());
-      const fromUsd = from === 'usd' ? 1 : COINS.get(from)?.usd;
-      if (!(amount > 0) || !to || !fromUsd) return providerError(reply, 400, 'INVALID_REQUEST_PARAMS', 'amount or currency is invalid');
-      return { currency_from: from, amount_from: amount, currency_to: to.code, estimated_amount: round((amount * fromUsd) / to.usd, 8) };
-    });
-
-    v1.post('/payment', hide, async (request, reply) => {
-      const parsed = createPaymentSchema.safeParse(request.body ?? {});
-      if (!parsed.success) {
-        return providerError(reply, 400, 'INVALID_REQUEST_PARAMS', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-      }
-      const input = parsed.data;
-      const coin = COINS.get(input.pay_currency.toLowerCase());
-      if (!coin) return providerError(reply, 400, 'INVALID_REQUEST_PARAMS', 'pay_currency is invalid');
-      if (input.price_currency.toLowerCase() !== 'usd') {
-        return providerError(reply, 400, 'INVALID_REQUEST_PARAMS', 'price_currency is invalid');
-      }
-      if (input.price_amount < SANDBOX_MIN_USD) {
-        return providerError(reply, 400, 'AMOUNT_MINIMAL_ERROR', 'amountTo is too small');
-      }
-      const now = new Date();
-      const paymentId = randomInt(4_000_000_000, 9_999_999_999);
-      const data: PaymentData = {
-        payment_id: paymentId,
-        payment_status: 'waiting',
-        pay_address: sandboxAddress(coin),
-        price_amount: input.price_amount,
-        price_currency: input.price_currency.toLowerCase(),
-        pay_amount: round(input.price_amount / coin.usd, 8),
-        amount_received: round(input.price_amount / coin.usd, 8),
-        pay_currency: coin.code,
-        order_id: input.order_id ?? null,
-        order_description: input.order_description ?? null,
-        payin_extra_id: coin.extraId ? String(randomInt(100_000_000, 999_999_999)) : null,
-        ipn_callback_url: input.ipn_callback_url ?? null,
-        created_at: now.toISOString(),
-        updated_at: now.toISOString(),
-        purchase_id: String(randomInt(1_000_000_000, 9_999_999_999)),
-        smart_contract: null,
-        network: coin.network,
-        network_precision: null,
-        time_limit: null,
-        burning_percent: null,
-        expiration_estimate_date: new Date(now.getTime() + 7 * 24 * 3600 * 1000).toISOString(),
-        is_fixed_rate: input.is_fixed_rate ?? false,
-        is_fee_paid_by_user: input.is_fee_paid_by_user ?? false,
-        type: 'crypto2crypto',
-        product: 'api',
-        origin_type: null,
-      };
-      await db.insert(sandboxNowpaymentsPayments).values({
-        paymentId: String(paymentId),
-        ipnCallbackUrl: input.ipn_callback_url ?? null,
-        data,
+      v1.get('/min-amount', hide, async (request, reply) => {
+        const q = request.query as Record<string, string | undefined>;
+        const coin = COINS.get((q.currency_from ?? '').toLowerCase());
+        if (!coin) return providerError(reply, 400, 'INVALID_REQUEST_PARAMS', 'currency_from is invalid');
+        return {
+          currency_from: coin.code,
+          currency_to: (q.currency_to ?? coin.code).toLowerCase(),
+          min_amount: round(SANDBOX_MIN_USD / coin.usd, 8),
+          ...(q.fiat_equivalent ? { fiat_equivalent: SANDBOX_MIN_USD } : {}),
+        };
       });
-      return reply.status(201).send(data);
-    });
 
-    v1.post('/auth', hide, async (request, reply) => {
-      const body = (request.body ?? {}) as { email?: unknown; password?: unknown };
-      const { login } = ctx.config.nowpayments;
-      if (!login || body.email !== login.email || body.password !== login.password) {
-        return providerError(reply, 401, 'INVALID_CREDENTIALS', 'Invalid email or password');
-      }
-      return { token: sandboxJwt(apiKey, Date.now() + JWT_TTL_MS) };
-    });
+      v1.get('/estimate', hide, async (request, reply) => {
+        const q = request.query as Record<string, string | undefined>;
+        const amount = Number(q.amount);
+        const from = (q.currency_from ?? '').toLowerCase();
+        const to = COINS.get((q.currency_to ?? '').toLowerCase());
+        const fromUsd = from === 'usd' ? 1 : COINS.get(from)?.usd;
+        if (!(amount > 0) || !to || !fromUsd) return providerError(reply, 400, 'INVALID_REQUEST_PARAMS', 'amount or currency is invalid');
+        return { currency_from: from, amount_from: amount, currency_to: to.code, estimated_amount: round((amount * fromUsd) / to.usd, 8) };
+      });
 
-    // Get list of payments: needs the JWT of POST /auth as well as the API key.
-    v1.get('/payment/', hide, async (request, reply) => {
-      if (!jwtValid(apiKey, request.headers.authorization)) return providerError(reply, 401, 'AUTH_REQUIRED', 'Authorization header is empty (Bearer JWTtoken is required)');
-      const parsed = listQuerySchema.safeParse(request.query ?? {});
-      if (!parsed.success) return providerError(reply, 400, 'INVALID_REQUEST_PARAMS', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-      const q = parsed.data;
-      const from = listDate(q.dateFrom, false);
-      const to = listDate(q.dateTo, true);
-      const where = and(from ? gte(sandboxNowpaymentsPayments.createdAt, from) : undefined, to ? lte(sandboxNowpaymentsPayments.createdAt, to) : undefined);
-      const column = q.sortBy === 'updated_at' ? sandboxNowpaymentsPayments.updatedAt : q.sortBy === 'payment_id' ? sandboxNowpaymentsPayments.paymentId : sandboxNowpaymentsPayments.createdAt;
-      const rows = await db
-        .select()
-        .from(sandboxNowpaymentsPayments)
-        .where(where)
-        .orderBy(q.orderBy === 'desc' ? desc(column) : asc(column), asc(sandboxNowpaymentsPayments.paymentId))
-        .limit(q.limit)
-        .offset(q.page * q.limit);
-      const [total] = await db.select({ n: count() }).from(sandboxNowpaymentsPayments).where(where);
-      const n = total?.n ?? 0;
-      return { data: rows.map((r) => paymentView(r.data as PaymentData)), limit: q.limit, page: q.page, pagesCount: Math.ceil(n / q.limit), total: n };
-    });
+      v1.post('/payment', hide, async (request, reply) => {
+        const parsed = createPaymentSchema.safeParse(request.body ?? {});
+        if (!parsed.success) {
+          return providerError(
+            reply,
+            400,
+            'INVALID_REQUEST_PARAMS',
+            parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          );
+        }
+        const input = parsed.data;
+        const coin = COINS.get(input.pay_currency.toLowerCase());
+        if (!coin) return providerError(reply, 400, 'INVALID_REQUEST_PARAMS', 'pay_currency is invalid');
+        if (input.price_currency.toLowerCase() !== 'usd') {
+          return providerError(reply, 400, 'INVALID_REQUEST_PARAMS', 'price_currency is invalid');
+        }
+        if (input.price_amount < SANDBOX_MIN_USD) {
+          return providerError(reply, 400, 'AMOUNT_MINIMAL_ERROR', 'amountTo is too small');
+        }
+        const now = new Date();
+        const paymentId = randomInt(4_000_000_000, 9_999_999_999);
+        const data: PaymentData = {
+          payment_id: paymentId,
+          payment_status: 'waiting',
+          pay_address: sandboxAddress(coin),
+          price_amount: input.price_amount,
+          price_currency: input.price_currency.toLowerCase(),
+          pay_amount: round(input.price_amount / coin.usd, 8),
+          amount_received: round(input.price_amount / coin.usd, 8),
+          pay_currency: coin.code,
+          order_id: input.order_id ?? null,
+          order_description: input.order_description ?? null,
+          payin_extra_id: coin.extraId ? String(randomInt(100_000_000, 999_999_999)) : null,
+          ipn_callback_url: input.ipn_callback_url ?? null,
+          created_at: now.toISOString(),
+          updated_at: now.toISOString(),
+          purchase_id: String(randomInt(1_000_000_000, 9_999_999_999)),
+          smart_contract: null,
+          network: coin.network,
+          network_precision: null,
+          time_limit: null,
+          burning_percent: null,
+          expiration_estimate_date: new Date(now.getTime() + 7 * 24 * 3600 * 1000).toISOString(),
+          is_fixed_rate: input.is_fixed_rate ?? false,
+          is_fee_paid_by_user: input.is_fee_paid_by_user ?? false,
+          type: 'crypto2crypto',
+          product: 'api',
+          origin_type: null,
+        };
+        await db.insert(sandboxNowpaymentsPayments).values({
+          paymentId: String(paymentId),
+          ipnCallbackUrl: input.ipn_callback_url ?? null,
+          data,
+        });
+        return reply.status(201).send(data);
+      });
 
-    v1.get('/payment/:paymentId', hide, async (request, reply) => {
-      const row = await load((request.params as { paymentId: string }).paymentId);
-      if (!row) return providerError(reply, 404, 'PAYMENT_NOT_FOUND', 'Payment not found');
-      return paymentView(row.data as PaymentData);
-    });
-  }, { prefix: '/nowpayments/v1' });
+      v1.post('/auth', hide, async (request, reply) => {
+        const body = (request.body ?? {}) as { email?: unknown; password?: unknown };
+        const { login } = ctx.config.nowpayments;
+        if (!login || body.email !== login.email || body.password !== login.password) {
+          return providerError(reply, 401, 'INVALID_CREDENTIALS', 'Invalid email or password');
+        }
+        return { token: sandboxJwt(apiKey, Date.now() + JWT_TTL_MS) };
+      });
+
+      // Get list of payments: needs the JWT of POST /auth as well as the API key.
+      v1.get('/payment/', hide, async (request, reply) => {
+        if (!jwtValid(apiKey, request.headers.authorization))
+          return providerError(reply, 401, 'AUTH_REQUIRED', 'Authorization header is empty (Bearer JWTtoken is required)');
+        const parsed = listQuerySchema.safeParse(request.query ?? {});
+        if (!parsed.success)
+          return providerError(
+            reply,
+            400,
+            'INVALID_REQUEST_PARAMS',
+            parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          );
+        const q = parsed.data;
+        const from = listDate(q.dateFrom, false);
+        const to = listDate(q.dateTo, true);
+        const where = and(
+          from ? gte(sandboxNowpaymentsPayments.createdAt, from) : undefined,
+          to ? lte(sandboxNowpaymentsPayments.createdAt, to) : undefined,
+        );
+        const column =
+          q.sortBy === 'updated_at'
+            ? sandboxNowpaymentsPayments.updatedAt
+            : q.sortBy === 'payment_id'
+              ? sandboxNowpaymentsPayments.paymentId
+              : sandboxNowpaymentsPayments.createdAt;
+        const rows = await db
+          .select()
+          .from(sandboxNowpaymentsPayments)
+          .where(where)
+          .orderBy(q.orderBy === 'desc' ? desc(column) : asc(column), asc(sandboxNowpaymentsPayments.paymentId))
+          .limit(q.limit)
+          .offset(q.page * q.limit);
+        const [total] = await db.select({ n: count() }).from(sandboxNowpaymentsPayments).where(where);
+        const n = total?.n ?? 0;
+        return {
+          data: rows.map((r) => paymentView(r.data as PaymentData)),
+          limit: q.limit,
+          page: q.page,
+          pagesCount: Math.ceil(n / q.limit),
+          total: n,
+        };
+      });
+
+      v1.get('/payment/:paymentId', hide, async (request, reply) => {
+        const row = await load((request.params as { paymentId: string }).paymentId);
+        if (!row) return providerError(reply, 404, 'PAYMENT_NOT_FOUND', 'Payment not found');
+        return paymentView(row.data as PaymentData);
+      });
+    },
+    { prefix: '/nowpayments/v1' },
+  );
 
   // Control endpoint (docs/product.md#runtime): move the payment, then send the IPN as NOWPayments does.
   app.post('/nowpayments/payments/:paymentId/status', hide, async (request, reply) => {
@@ -409,7 +438,16 @@ export function registerNowPaymentsSandbox(app: FastifyInstance, ctx: AppContext
 /** The payment as GET /payment/{id} shows it (no callback URL). */
 function paymentView(data: PaymentData): Record<string, unknown> {
   const { ipn_callback_url: _url, ...rest } = data;
-  return { actually_paid: 0, actually_paid_at_fiat: 0, outcome_amount: null, outcome_currency: null, parent_payment_id: null, payin_hash: null, payout_hash: null, ...rest };
+  return {
+    actually_paid: 0,
+    actually_paid_at_fiat: 0,
+    outcome_amount: null,
+    outcome_currency: null,
+    parent_payment_id: null,
+    payin_hash: null,
+    payout_hash: null,
+    ...rest,
+  };
 }
 
 /** The IPN body NOWPayments posts: the payment's fields with its fee breakdown. */

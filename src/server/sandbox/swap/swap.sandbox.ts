@@ -282,7 +282,13 @@ export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void
       const create = async (request: { params: unknown; body: unknown }, reply: FastifyReply, fixed: boolean) => {
         if ((request.params as { key: string }).key !== apiKey) return providerError(reply, 401, 'not_valid_api_key', 'Invalid api key');
         const parsed = createSchema.safeParse(request.body ?? {});
-        if (!parsed.success) return providerError(reply, 400, 'not_valid_params', parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+        if (!parsed.success)
+          return providerError(
+            reply,
+            400,
+            'not_valid_params',
+            parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '),
+          );
         const input = parsed.data;
         const pair = parsePair(`${input.from}_${input.to}`);
         if (!pair) return providerError(reply, 400, 'pair_is_inactive', 'Pair is inactive');
@@ -293,7 +299,8 @@ export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void
         let validUntil: string | null = null;
         if (fixed) {
           const quote = input.rateId ? readRate(apiKey, input.rateId) : null;
-          if (!quote || quote.from !== from.ticker || quote.to !== to.ticker) return providerError(reply, 400, 'not_valid_rate_id', 'Rate id is not valid');
+          if (!quote || quote.from !== from.ticker || quote.to !== to.ticker)
+            return providerError(reply, 400, 'not_valid_rate_id', 'Rate id is not valid');
           if (quote.validUntil <= Date.now()) return providerError(reply, 400, 'rate_id_expired', 'Rate id has expired');
           exchangeRate = quote.rate;
           validUntil = new Date(quote.validUntil).toISOString();
@@ -383,7 +390,10 @@ export function registerSwapSandbox(app: FastifyInstance, ctx: AppContext): void
       }
     }
     data.updatedAt = new Date().toISOString();
-    await db.update(sandboxSwapExchanges).set({ data, updatedAt: sql`now()` }).where(eq(sandboxSwapExchanges.id, row.id));
+    await db
+      .update(sandboxSwapExchanges)
+      .set({ data, updatedAt: sql`now()` })
+      .where(eq(sandboxSwapExchanges.id, row.id));
 
     let synced: string | null = null;
     if (sync !== false) synced = await nudgeExchangeSync(ctx, row.id);

@@ -27,12 +27,29 @@ export class TelegramEntityError extends Error {}
  * Answers the text people see and the links.
  */
 export function parseTelegramHtml(input: string): { shown: string; links: string[] } {
-  const allowed = new Set(['b', 'strong', 'i', 'em', 'u', 'ins', 's', 'strike', 'del', 'code', 'pre', 'a', 'tg-spoiler', 'span', 'blockquote']);
+  const allowed = new Set([
+    'b',
+    'strong',
+    'i',
+    'em',
+    'u',
+    'ins',
+    's',
+    'strike',
+    'del',
+    'code',
+    'pre',
+    'a',
+    'tg-spoiler',
+    'span',
+    'blockquote',
+  ]);
   const named: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"' };
   const decode = (text: string) =>
     text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);|&/gi, (whole, name: string | undefined) => {
-      if (!name) throw new TelegramEntityError('Can\'t find end of the entity starting at an ampersand');
-      if (name.startsWith('#')) return String.fromCodePoint(name[1]?.toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
+      if (!name) throw new TelegramEntityError("Can't find end of the entity starting at an ampersand");
+      if (name.startsWith('#'))
+        return String.fromCodePoint(name[1]?.toLowerCase() === 'x' ? parseInt(name.slice(2), 16) : Number(name.slice(1)));
       const value = named[name.toLowerCase()];
       if (value === undefined) throw new TelegramEntityError(`Unsupported HTML entity ${whole}`);
       return value;
@@ -70,7 +87,8 @@ export function parseTelegramHtml(input: string): { shown: string; links: string
   return { shown, links };
 }
 
-type BotAnswer = { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: { retry_after: number } };
+type BotAnswer =
+  { ok: true; result: unknown } | { ok: false; error_code: number; description: string; parameters?: { retry_after: number } };
 
 function fail(reply: FastifyReply, code: number, description: string, retryAfter?: number): BotAnswer {
   reply.status(code);
@@ -103,7 +121,8 @@ export function registerTelegramBotSandbox(app: FastifyInstance, ctx: AppContext
     if (!text.trim()) return fail(reply, 400, 'Bad Request: message text is empty');
     let parsed = { shown: text, links: [] as string[] };
     const parseMode = typeof input.parse_mode === 'string' && input.parse_mode ? input.parse_mode : null;
-    if (parseMode && parseMode.toUpperCase() !== 'HTML') return fail(reply, 400, `Bad Request: unsupported parse_mode "${parseMode}" in the sandbox`);
+    if (parseMode && parseMode.toUpperCase() !== 'HTML')
+      return fail(reply, 400, `Bad Request: unsupported parse_mode "${parseMode}" in the sandbox`);
     if (parseMode) {
       try {
         parsed = parseTelegramHtml(text);
@@ -120,19 +139,29 @@ export function registerTelegramBotSandbox(app: FastifyInstance, ctx: AppContext
       if (!chat?.writeAccessAt) return { error: [403, "Forbidden: bot can't initiate conversation with a user"] as const };
       if (chat.mode === 'blocked') return { error: [403, 'Forbidden: bot was blocked by the user'] as const };
       if (chat.mode === 'unavailable') return { error: [502, 'Bad Gateway'] as const };
-      if (chat.mode === 'rate-limited') return { error: [429, `Too Many Requests: retry after ${chat.retryAfterSeconds}`, chat.retryAfterSeconds] as const };
+      if (chat.mode === 'rate-limited')
+        return { error: [429, `Too Many Requests: retry after ${chat.retryAfterSeconds}`, chat.retryAfterSeconds] as const };
       const [recent] = await tx
         .select({ id: telegramSandboxMessages.id })
         .from(telegramSandboxMessages)
-        .where(and(eq(telegramSandboxMessages.chatId, chatId), sql`${telegramSandboxMessages.createdAt} > clock_timestamp() - make_interval(secs => ${CHAT_MIN_GAP_MS / 1000})`))
+        .where(
+          and(
+            eq(telegramSandboxMessages.chatId, chatId),
+            sql`${telegramSandboxMessages.createdAt} > clock_timestamp() - make_interval(secs => ${CHAT_MIN_GAP_MS / 1000})`,
+          ),
+        )
         .limit(1);
       if (recent) return { error: [429, 'Too Many Requests: retry after 1', 1] as const };
-      await tx.delete(telegramSandboxMessages).where(lt(telegramSandboxMessages.createdAt, sql`now() - make_interval(days => ${SANDBOX_MESSAGES_KEPT_DAYS})`));
+      await tx
+        .delete(telegramSandboxMessages)
+        .where(lt(telegramSandboxMessages.createdAt, sql`now() - make_interval(days => ${SANDBOX_MESSAGES_KEPT_DAYS})`));
       const [row] = await tx
         .insert(telegramSandboxMessages)
         .values({ chatId, text, parseMode, shownText: parsed.shown, links: parsed.links })
         .returning();
-      const [{ count }] = (await tx.execute<{ count: string }>(sql`SELECT count(*) AS count FROM ${telegramSandboxMessages} WHERE chat_id = ${chatId}`)).rows as [{ count: string }];
+      const [{ count }] = (
+        await tx.execute<{ count: string }>(sql`SELECT count(*) AS count FROM ${telegramSandboxMessages} WHERE chat_id = ${chatId}`)
+      ).rows as [{ count: string }];
       return { row: row!, messageId: Number(count) };
     });
     if ('error' in outcome) {
@@ -180,7 +209,10 @@ export function registerTelegramBotSandbox(app: FastifyInstance, ctx: AppContext
       const { chatId } = request.params;
       const { mode, retryAfter } = request.body;
       const values = { mode: mode as TelegramSandboxMode, retryAfterSeconds: retryAfter ?? 5, updatedAt: new Date() };
-      await db.insert(telegramSandboxChats).values({ chatId, ...values }).onConflictDoUpdate({ target: telegramSandboxChats.chatId, set: values });
+      await db
+        .insert(telegramSandboxChats)
+        .values({ chatId, ...values })
+        .onConflictDoUpdate({ target: telegramSandboxChats.chatId, set: values });
       return { chatId, mode, retryAfter: values.retryAfterSeconds };
     },
   );

@@ -26,7 +26,9 @@ export const telegramSandboxMessages = pgTable(
     parseMode: text('parse_mode'),
     shownText: text('shown_text').notNull(),
     links: jsonb('links').$type<string[]>().notNull().default([]),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().default(sql`clock_timestamp()`),
+    createdAt: timestamp('created_at', { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
   },
   (t) => [index('telegram_sandbox_messages_chat_created_idx').on(t.chatId, t.createdAt)],
 );

@@ -40,7 +40,7 @@ export function registerTelegramSandbox(app: FastifyInstance, ctx: AppContext): 
 
   function problem(q: Params): string | null {
     if (q.bot_id !== botId) return 'Unknown bot (bot_id).';
-    if (q.return_to !== allowedReturn) return 'Bot domain invalid: return_to is not on the bot\'s domain.';
+    if (q.return_to !== allowedReturn) return "Bot domain invalid: return_to is not on the bot's domain.";
     return null;
   }
 
@@ -81,14 +81,26 @@ ${
   app.get('/telegram/login', { schema: { hide: true } }, async (request, reply) => {
     const q = request.query as Params;
     const bad = problem(q);
-    if (bad) return sendSandboxPage(reply, 400, 'Telegram sandbox: invalid request', `<h1>Invalid login request</h1><p class="error" role="alert">${escapeHtml(bad)}</p>`);
+    if (bad)
+      return sendSandboxPage(
+        reply,
+        400,
+        'Telegram sandbox: invalid request',
+        `<h1>Invalid login request</h1><p class="error" role="alert">${escapeHtml(bad)}</p>`,
+      );
     return loginPage(reply, q, null);
   });
 
   app.post('/telegram/login', { schema: { hide: true } }, async (request, reply) => {
     const form = (request.body ?? {}) as Params;
     const bad = problem(form);
-    if (bad) return sendSandboxPage(reply, 400, 'Telegram sandbox: invalid request', `<h1>Invalid login request</h1><p class="error" role="alert">${escapeHtml(bad)}</p>`);
+    if (bad)
+      return sendSandboxPage(
+        reply,
+        400,
+        'Telegram sandbox: invalid request',
+        `<h1>Invalid login request</h1><p class="error" role="alert">${escapeHtml(bad)}</p>`,
+      );
     const username = (form.username ?? '').trim();
     const firstName = (form.first_name ?? '').trim();
     if (!USERNAME_PATTERN.test(username)) return loginPage(reply, form, 'The username must be 5 to 32 letters, digits or underscores.');

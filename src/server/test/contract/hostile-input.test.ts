@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRole } from '#server/modules/users/users.service.js';
 import { call, registerUser } from '../http.js';
-import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '../test-app.js';
 import {
   answerProblems,
   createCallers,
@@ -79,7 +79,10 @@ const hostileNumber = fc.oneof(
 const pollutionKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf');
 
 function hostileValue(keys: string[]) {
-  const key = keys.length > 0 ? fc.oneof(fc.constantFrom(...keys), pollutionKey, fc.string({ maxLength: 12 })) : fc.oneof(pollutionKey, fc.string({ maxLength: 12 }));
+  const key =
+    keys.length > 0
+      ? fc.oneof(fc.constantFrom(...keys), pollutionKey, fc.string({ maxLength: 12 }))
+      : fc.oneof(pollutionKey, fc.string({ maxLength: 12 }));
   return fc.letrec<{ value: unknown }>((tie) => ({
     value: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
@@ -156,20 +159,27 @@ function hostileHeaders() {
 
 type CallerKind = 'anonymous' | 'guest' | 'user' | 'admin' | 'forged';
 
-describe.each(ENGINES)('hostile input on every endpoint on %s', (engine) => {
+describe.each(enginesFor('database'))('hostile input on every endpoint on %s', (engine) => {
   let t: TestApp;
   let callers: Callers;
   let endpoints: Endpoint[];
   /** Ids of real rows, so hostile bodies also reach the code behind a successful lookup. */
   let realIds: string[];
+  /** The count taken after the last refused call, while nothing has happened since. */
+  let lastRefusal: Record<string, string | number> | null = null;
 
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: '0' });
     callers = await createCallers(t);
     endpoints = await listEndpoints(t);
     const deposit = await call(t, 'POST', '/api/payments/deposit', { token: callers.user.token, body: { crypto: 'btc', amount: 20 } });
-    const ticket = await call(t, 'POST', '/api/tickets', { token: callers.user.token, body: { subject: 'Hostile input', message: 'A ticket the fuzzer may poke at.', category: 'general' } });
-    realIds = [callers.user.userId, callers.admin.userId, deposit.json.payment?._id, ticket.json.ticket?._id].filter((x): x is string => typeof x === 'string');
+    const ticket = await call(t, 'POST', '/api/tickets', {
+      token: callers.user.token,
+      body: { subject: 'Hostile input', message: 'A ticket the fuzzer may poke at.', category: 'general' },
+    });
+    realIds = [callers.user.userId, callers.admin.userId, deposit.json.payment?._id, ticket.json.ticket?._id].filter(
+      (x): x is string => typeof x === 'string',
+    );
   });
   afterAll(async () => {
     await t?.close();
@@ -177,6 +187,8 @@ describe.each(ENGINES)('hostile input on every endpoint on %s', (engine) => {
 
   /** A fuzzed call may sign a caller out (logout, disable, role change): give each endpoint live callers. */
   async function reviveCallers() {
+    // Signing someone up writes rows: the next call counts afresh.
+    lastRefusal = null;
     for (const name of ['user', 'admin'] as const) {
       const me = await call(t, 'GET', '/api/auth/me', { token: callers[name].token });
       const role = me.json.user?.role;
@@ -211,64 +223,81 @@ describe.each(ENGINES)('hostile input on every endpoint on %s', (engine) => {
     // The guest's own Guest-ID must stay with its token; a hostile one goes to the others.
     if (kind !== 'guest' && headers['guest-id'] !== undefined) allHeaders['guest-id'] = headers['guest-id'];
     // What earlier accepted calls queued (a notice's mail) is written before the count, not during it.
-    await jobsDone(t);
-    const before = await stateFingerprint(t);
+    const jobsRan = await jobsDone(t);
+    // After a refusal that changed nothing, and with no job run since, the database is as that refusal
+    // left it: its count serves as this call's "before" (counting is most of this file's time).
+    const before = !jobsRan && lastRefusal ? lastRefusal : await stateFingerprint(t);
+    lastRefusal = null;
     const { res, raw } = await rawCall(t, endpoint.method, path, { body, headers: allHeaders });
     const problems = answerProblems(res, raw);
     if (res.status < 400) await settle(t);
     else {
-      const changed = fingerprintDiff(before, await stateFingerprint(t));
+      const after = await stateFingerprint(t);
+      const changed = fingerprintDiff(before, after);
       if (changed.length > 0) problems.push(`refused with ${res.status} but the database changed: ${changed.join('; ')}`);
+      else lastRefusal = after;
     }
     return { status: res.status, problems, raw: raw.slice(0, 300) };
   }
 
-  it('answers every endpoint without a 5xx, a stack trace or a stored row on refusal', async () => {
-    const seen: Record<string, Set<number>> = {};
-    const chosen = ONLY ? endpoints.filter((e) => e.key.includes(ONLY)) : endpoints;
-    for (const endpoint of chosen) {
-      await reviveCallers();
-      const segment = fc.oneof(
-        { weight: 3, arbitrary: hostileString.map((s) => pct(s).slice(0, 400)) },
-        { weight: 1, arbitrary: fc.constantFrom(...realIds, randomUUID(), '-1', '0', '1.5', '%2e%2e', '%00') },
-      );
-      const query = fc.array(
-        fc.tuple(endpoint.queryParams.length ? fc.oneof(fc.constantFrom(...endpoint.queryParams), fc.string({ maxLength: 8 })) : fc.string({ maxLength: 8 }), fc.oneof(hostileString, hostileNumber.map(String))),
-        { maxLength: 4 },
-      );
-      await fc.assert(
-        fc.asyncProperty(
-          fc.constantFrom<CallerKind>('anonymous', 'guest', 'user', 'admin', 'forged'),
-          fc.array(segment, { minLength: endpoint.pathParams.length, maxLength: endpoint.pathParams.length }),
-          query,
-          fc.option(hostileBody(endpoint), { nil: undefined, freq: 6 }),
-          hostileHeaders(),
-          async (kind, ids, pairs, body, headers) => {
-            let path = endpoint.path;
-            endpoint.pathParams.forEach((name, i) => (path = path.replace(`{${name}}`, ids[i] ?? 'x')));
-            const qs = pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&');
-            const result = await send(endpoint, qs ? `${path}?${qs}` : path, kind, body, headers);
-            (seen[endpoint.key] ??= new Set()).add(result.status);
-            if (result.problems.length > 0) throw new Error(`${endpoint.key} as ${kind}: ${result.problems.join(' | ')}; answer ${result.status} ${result.raw}`);
+  it(
+    'answers every endpoint without a 5xx, a stack trace or a stored row on refusal',
+    async () => {
+      const seen: Record<string, Set<number>> = {};
+      const chosen = ONLY ? endpoints.filter((e) => e.key.includes(ONLY)) : endpoints;
+      for (const endpoint of chosen) {
+        await reviveCallers();
+        const segment = fc.oneof(
+          { weight: 3, arbitrary: hostileString.map((s) => pct(s).slice(0, 400)) },
+          { weight: 1, arbitrary: fc.constantFrom(...realIds, randomUUID(), '-1', '0', '1.5', '%2e%2e', '%00') },
+        );
+        const query = fc.array(
+          fc.tuple(
+            endpoint.queryParams.length
+              ? fc.oneof(fc.constantFrom(...endpoint.queryParams), fc.string({ maxLength: 8 }))
+              : fc.string({ maxLength: 8 }),
+            fc.oneof(hostileString, hostileNumber.map(String)),
+          ),
+          { maxLength: 4 },
+        );
+        await fc.assert(
+          fc.asyncProperty(
+            fc.constantFrom<CallerKind>('anonymous', 'guest', 'user', 'admin', 'forged'),
+            fc.array(segment, { minLength: endpoint.pathParams.length, maxLength: endpoint.pathParams.length }),
+            query,
+            fc.option(hostileBody(endpoint), { nil: undefined, freq: 6 }),
+            hostileHeaders(),
+            async (kind, ids, pairs, body, headers) => {
+              let path = endpoint.path;
+              endpoint.pathParams.forEach((name, i) => (path = path.replace(`{${name}}`, ids[i] ?? 'x')));
+              const qs = pairs.map(([k, v]) => `${pct(k)}=${pct(v)}`).join('&');
+              const result = await send(endpoint, qs ? `${path}?${qs}` : path, kind, body, headers);
+              (seen[endpoint.key] ??= new Set()).add(result.status);
+              if (result.problems.length > 0)
+                throw new Error(`${endpoint.key} as ${kind}: ${result.problems.join(' | ')}; answer ${result.status} ${result.raw}`);
+            },
+          ),
+          {
+            numRuns: RUNS_PER_ENDPOINT,
+            endOnFailure: true,
+            ...(SEED !== undefined ? { seed: SEED } : {}),
+            // The default report prints the whole counterexample (70 KB strings); the seed replays it.
+            reporter: (details) => {
+              if (!details.failed) return;
+              const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
+              throw new Error(
+                `${endpoint.key}: ${cause.slice(0, 1500)} (replay with seed ${details.seed}, path "${details.counterexamplePath}")`,
+              );
+            },
           },
-        ),
-        {
-          numRuns: RUNS_PER_ENDPOINT,
-          endOnFailure: true,
-          ...(SEED !== undefined ? { seed: SEED } : {}),
-          // The default report prints the whole counterexample (70 KB strings); the seed replays it.
-          reporter: (details) => {
-            if (!details.failed) return;
-            const cause = details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
-            throw new Error(`${endpoint.key}: ${cause.slice(0, 1500)} (replay with seed ${details.seed}, path "${details.counterexamplePath}")`);
-          },
-        },
-      );
-    }
-    // The generator reached every endpoint (an endpoint that vanished from the docs would shrink this).
-    expect(Object.keys(seen).length).toBe(chosen.length);
-    expect(endpoints.length).toBeGreaterThan(60);
-  }, 60_000 + RUNS_PER_ENDPOINT * 24_000);
+        );
+      }
+      // The generator reached every endpoint (an endpoint that vanished from the docs would shrink this).
+      expect(Object.keys(seen).length).toBe(chosen.length);
+      expect(endpoints.length).toBeGreaterThan(60);
+    },
+    60_000 + RUNS_PER_ENDPOINT * 24_000,
+  );
 
   it('refuses the classic attacks on every endpoint the same way, as a signed-in user', async () => {
     const attacks: { name: string; body: string; headers?: Record<string, string> }[] = [
@@ -284,7 +313,8 @@ describe.each(ENGINES)('hostile input on every endpoint on %s', (engine) => {
         let path = endpoint.path;
         for (const name of endpoint.pathParams) path = path.replace(`{${name}}`, encodeURIComponent("1' OR '1'='1"));
         const result = await send(endpoint, path, 'user', attack.body, { 'content-type': 'application/json', ...attack.headers });
-        if (result.problems.length > 0) throw new Error(`${endpoint.key} (${attack.name}): ${result.problems.join(' | ')}; answer ${result.status} ${result.raw}`);
+        if (result.problems.length > 0)
+          throw new Error(`${endpoint.key} (${attack.name}): ${result.problems.join(' | ')}; answer ${result.status} ${result.raw}`);
       }
     }
   }, 180_000);

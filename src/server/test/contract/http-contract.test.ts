@@ -1,6 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ENGINES, startTestApp, type TestApp } from '../test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '../test-app.js';
 
 /** The parts of every error answer docs/product.md#api-conventions promises: a message, a code, no internals. */
 function expectCleanError(body: Record<string, unknown>): void {
@@ -28,7 +28,7 @@ function chunkedPost(url: string, chunks: string[]): Promise<{ status: number; b
   });
 }
 
-describe.each(ENGINES)('HTTP contract of the foundation on %s', (engine) => {
+describe.each(enginesFor('database'))('HTTP contract of the foundation on %s', (engine) => {
   let t: TestApp;
   beforeAll(async () => {
     t = await startTestApp(engine);

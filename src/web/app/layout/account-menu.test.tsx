@@ -2,7 +2,13 @@ import { act, cleanup, fireEvent, render, screen, within } from '@testing-librar
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { User } from '#shared/schemas/auth';
-import { authenticatedState, clearedState, guestState, initialSessionState, useSessionStore } from '#web/features/auth/stores/session-store';
+import {
+  authenticatedState,
+  clearedState,
+  guestState,
+  initialSessionState,
+  useSessionStore,
+} from '#web/features/auth/stores/session-store';
 import { sessionKeys } from '#web/features/auth/user';
 import { queryClient } from '#web/lib/query-client';
 import { SiteHeader } from './site-header';
@@ -77,7 +83,9 @@ describe('account menu', () => {
     fireEvent.click(button);
     expect(button.getAttribute('aria-expanded')).toBe('true');
     expect(document.getElementById(button.getAttribute('aria-controls')!)?.textContent).toContain('Signed in as ada');
-    const links = within(accountList()).getAllByRole('link').map((a) => [a.textContent, a.getAttribute('href')]);
+    const links = within(accountList())
+      .getAllByRole('link')
+      .map((a) => [a.textContent, a.getAttribute('href')]);
     expect(links).toEqual([
       ['Dashboard', '/dashboard'],
       ['Settings', '/dashboard/settings'],

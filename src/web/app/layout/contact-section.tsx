@@ -32,8 +32,8 @@ export function ContactSection() {
         Contact
       </h2>
       <p className="muted">
-        Write to <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>. For anything about your account or a
-        payment, open a support ticket from your dashboard: it reaches the same team with your details attached.
+        Write to <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>. For anything about your account or a payment, open a support
+        ticket from your dashboard: it reaches the same team with your details attached.
       </p>
       <form className="contact-form" onSubmit={onSubmit} aria-describedby={`${formId}-note`}>
         <div className="field">

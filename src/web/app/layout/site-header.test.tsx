@@ -1,15 +1,18 @@
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { authenticatedState, clearedState, guestState, initialSessionState, useSessionStore } from '#web/features/auth/stores/session-store';
+import {
+  authenticatedState,
+  clearedState,
+  guestState,
+  initialSessionState,
+  useSessionStore,
+} from '#web/features/auth/stores/session-store';
 import type { User } from '#shared/schemas/auth';
 import { SiteHeader } from './site-header';
 
 function renderHeader(path = '/') {
-  const router = createMemoryRouter(
-    [{ path: '*', element: <SiteHeader /> }],
-    { initialEntries: [path] },
-  );
+  const router = createMemoryRouter([{ path: '*', element: <SiteHeader /> }], { initialEntries: [path] });
   render(<RouterProvider router={router} />);
   return router;
 }
@@ -29,7 +32,9 @@ afterEach(() => {
 describe('site header navigation', () => {
   it('links every public page in order', () => {
     renderHeader();
-    const links = within(mainNav()).getAllByRole('link').map((a) => a.textContent);
+    const links = within(mainNav())
+      .getAllByRole('link')
+      .map((a) => a.textContent);
     expect(links).toEqual(['Home', 'Jobs', 'Portfolio', 'Reviews', 'Patch Notes', 'Status', 'Login', 'Register']);
   });
 

@@ -8,9 +8,12 @@ import { COPIED_FEEDBACK_MS } from '#shared/constants';
 export function CopyButton({ value, label }: { value: string; label?: string }) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(() => () => {
-    if (timer.current) clearTimeout(timer.current);
-  }, []);
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
 
   async function copy() {
     try {
@@ -25,7 +28,12 @@ export function CopyButton({ value, label }: { value: string; label?: string }) 
   }
 
   return (
-    <button type="button" className="btn btn-secondary btn-small copy-button" onClick={() => void copy()} aria-label={state === 'idle' ? label : undefined}>
+    <button
+      type="button"
+      className="btn btn-secondary btn-small copy-button"
+      onClick={() => void copy()}
+      aria-label={state === 'idle' ? label : undefined}
+    >
       <span aria-live="polite">{state === 'copied' ? 'Copied!' : state === 'failed' ? 'Copy failed' : 'Copy'}</span>
     </button>
   );

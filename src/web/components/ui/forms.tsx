@@ -36,7 +36,13 @@ function useFieldIds(id: string | undefined, error: string | null | undefined, n
 }
 
 /** The error, or else the note, under a field. */
-function FieldMessage({ errorId, noteId, error, errorAlert, note }: Pick<FieldFrame, 'error' | 'errorAlert' | 'note'> & { errorId: string; noteId: string }) {
+function FieldMessage({
+  errorId,
+  noteId,
+  error,
+  errorAlert,
+  note,
+}: Pick<FieldFrame, 'error' | 'errorAlert' | 'note'> & { errorId: string; noteId: string }) {
   return error ? (
     <p id={errorId} className="field-error" role={errorAlert ? 'alert' : undefined}>
       {error}
@@ -48,7 +54,17 @@ function FieldMessage({ errorId, noteId, error, errorAlert, note }: Pick<FieldFr
   ) : null;
 }
 
-function Frame({ fieldId, errorId, noteId, label, error, errorAlert, note, className, children }: FieldFrame & { fieldId: string; errorId: string; noteId: string; children: ReactNode }) {
+function Frame({
+  fieldId,
+  errorId,
+  noteId,
+  label,
+  error,
+  errorAlert,
+  note,
+  className,
+  children,
+}: FieldFrame & { fieldId: string; errorId: string; noteId: string; children: ReactNode }) {
   return (
     <div className={className ?? 'field'}>
       <label htmlFor={fieldId}>{label}</label>
@@ -58,7 +74,15 @@ function Frame({ fieldId, errorId, noteId, label, error, errorAlert, note, class
   );
 }
 
-export function TextField({ label, error, errorAlert, note, id, className, ...input }: FieldFrame & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'>) {
+export function TextField({
+  label,
+  error,
+  errorAlert,
+  note,
+  id,
+  className,
+  ...input
+}: FieldFrame & Omit<InputHTMLAttributes<HTMLInputElement>, 'id'>) {
   const { control, ...ids } = useFieldIds(id, error, note);
   return (
     <Frame {...ids} label={label} error={error} errorAlert={errorAlert} note={note} className={className}>
@@ -67,7 +91,15 @@ export function TextField({ label, error, errorAlert, note, id, className, ...in
   );
 }
 
-export function TextareaField({ label, error, errorAlert, note, id, className, ...textarea }: FieldFrame & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'>) {
+export function TextareaField({
+  label,
+  error,
+  errorAlert,
+  note,
+  id,
+  className,
+  ...textarea
+}: FieldFrame & Omit<TextareaHTMLAttributes<HTMLTextAreaElement>, 'id'>) {
   const { control, ...ids } = useFieldIds(id, error, note);
   return (
     <Frame {...ids} label={label} error={error} errorAlert={errorAlert} note={note} className={className}>
@@ -113,7 +145,15 @@ export function SelectField({
  * A checkbox with its label beside it and its note or error under the label (`.check-field` in
  * styles.css). Pass role="switch" for a setting that takes effect at once.
  */
-export function CheckboxField({ label, error, errorAlert, note, id, className, ...input }: FieldFrame & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'>) {
+export function CheckboxField({
+  label,
+  error,
+  errorAlert,
+  note,
+  id,
+  className,
+  ...input
+}: FieldFrame & Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'>) {
   const { control, fieldId, errorId, noteId } = useFieldIds(id, error, note);
   return (
     <div className={className ? `check-field ${className}` : 'check-field'}>

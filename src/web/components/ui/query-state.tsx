@@ -38,10 +38,14 @@ export function QueryState<T>({ data, loading, isEmpty, empty, error, onRetry, c
         ))}
       {data === null || data === undefined ? (
         // A first load that failed is not loading any more: the error says what happened.
-        error ? null : <p aria-busy="true">{loading}</p>
+        error ? null : (
+          <p aria-busy="true">{loading}</p>
+        )
       ) : isEmpty?.(data) ? (
         // An empty answer that came with an error is not "nothing yet": the error stands alone.
-        error ? null : <p className="empty-state">{empty}</p>
+        error ? null : (
+          <p className="empty-state">{empty}</p>
+        )
       ) : (
         children(data)
       )}

@@ -36,7 +36,20 @@ interface QueryTableProps<T, R> {
  * The one table over a query (docs/decisions/0225): loading while nothing has arrived, the error with
  * Try again (the last rows stay under it), a sentence when there are no rows, else the table.
  */
-export function QueryTable<T, R>({ query, label, rows, columns, row, loading, empty, failed, summary, className = 'admin-table', wrapClassName = 'table-wrap', scrollable = false }: QueryTableProps<T, R>) {
+export function QueryTable<T, R>({
+  query,
+  label,
+  rows,
+  columns,
+  row,
+  loading,
+  empty,
+  failed,
+  summary,
+  className = 'admin-table',
+  wrapClassName = 'table-wrap',
+  scrollable = false,
+}: QueryTableProps<T, R>) {
   return (
     <QueryState
       data={query.data}

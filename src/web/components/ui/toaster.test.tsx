@@ -7,8 +7,7 @@ import { Toaster, toastOptions } from './toaster';
 /** After dismissal react-hot-toast keeps a toast for its exit animation (removeDelay, 1 s) before removal. */
 const REMOVE_DELAY_MS = 1000;
 
-beforeAll(() => {
-});
+beforeAll(() => {});
 
 beforeEach(() => {
   vi.useFakeTimers();

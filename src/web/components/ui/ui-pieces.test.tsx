@@ -9,7 +9,13 @@ describe('QueryState', () => {
   const list = (data: string[] | undefined, error: string | null = null) =>
     render(
       <QueryState data={data} error={error} loading="Loading things…" isEmpty={(d) => d.length === 0} empty="No things yet.">
-        {(d) => <ul aria-label="things">{d.map((x) => <li key={x}>{x}</li>)}</ul>}
+        {(d) => (
+          <ul aria-label="things">
+            {d.map((x) => (
+              <li key={x}>{x}</li>
+            ))}
+          </ul>
+        )}
       </QueryState>,
     );
 

@@ -65,10 +65,22 @@ export interface PaymentStatusView {
 }
 
 const STATUS_DETAILS: Partial<Record<PaymentStatus, { tone: StatusTone; detail: string }>> = {
-  pending: { tone: 'neutral', detail: 'Waiting for your payment: send the exact amount above. This page updates by itself once the payment is seen on the network.' },
-  waiting: { tone: 'neutral', detail: 'Waiting for your payment: send the exact amount above. This page updates by itself once the payment is seen on the network.' },
-  confirming: { tone: 'progress', detail: 'Payment seen on the network; waiting for confirmations. This usually takes a few minutes and needs nothing more from you.' },
-  confirmed: { tone: 'progress', detail: 'The network confirmed your payment; the provider is passing it on to us so we can add your credits.' },
+  pending: {
+    tone: 'neutral',
+    detail: 'Waiting for your payment: send the exact amount above. This page updates by itself once the payment is seen on the network.',
+  },
+  waiting: {
+    tone: 'neutral',
+    detail: 'Waiting for your payment: send the exact amount above. This page updates by itself once the payment is seen on the network.',
+  },
+  confirming: {
+    tone: 'progress',
+    detail: 'Payment seen on the network; waiting for confirmations. This usually takes a few minutes and needs nothing more from you.',
+  },
+  confirmed: {
+    tone: 'progress',
+    detail: 'The network confirmed your payment; the provider is passing it on to us so we can add your credits.',
+  },
   sending: { tone: 'progress', detail: 'Your payment is being settled; your credits will be added in a moment.' },
   finished: { tone: 'success', detail: 'Payment received and your credits are being added. Opening your payment summary…' },
   completed: { tone: 'success', detail: 'Payment received and your credits were added. Opening your payment summary…' },

@@ -12,7 +12,8 @@ export function passkeysUnavailableHere(): string | null {
 /** The browser's refusal (cancelled, timed out) or the server's message. */
 export function passkeyErrorMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError) return errorMessage(err, fallback);
-  if (err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError')) return 'The passkey prompt was cancelled or timed out.';
+  if (err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError'))
+    return 'The passkey prompt was cancelled or timed out.';
   if (err instanceof Error && err.name === 'InvalidStateError') return 'This device already holds a passkey for your account.';
   return fallback;
 }

@@ -6,7 +6,10 @@ export function confirmEmailChangeMail(input: { username: string; newEmail: stri
     subject: 'Confirm your new email address',
     heading: 'Confirm your new email address',
     blocks: [
-      { kind: 'p', text: `Hello ${input.username}, you asked to use ${input.newEmail} for your Olympus account. The address changes when you open this link.` },
+      {
+        kind: 'p',
+        text: `Hello ${input.username}, you asked to use ${input.newEmail} for your Olympus account. The address changes when you open this link.`,
+      },
       { kind: 'button', label: 'Use this address', url: input.url },
       { kind: 'p', text: 'The link works once and for 24 hours. If you did not ask for this, ignore this message.' },
     ],
@@ -20,7 +23,10 @@ export function emailChangeRequestedMail(input: { username: string; newEmail: st
     subject: 'A change of your email address was requested',
     heading: 'A change of your email address was requested',
     blocks: [
-      { kind: 'p', text: `Hello ${input.username}, someone signed in to your Olympus account asked to change its email address to ${input.newEmail}. Nothing changes until the link sent to that address is opened.` },
+      {
+        kind: 'p',
+        text: `Hello ${input.username}, someone signed in to your Olympus account asked to change its email address to ${input.newEmail}. Nothing changes until the link sent to that address is opened.`,
+      },
       { kind: 'p', text: 'If this was not you, change your password now: the request needed your current password.' },
       { kind: 'button', label: 'Reset my password', url: input.forgotUrl },
     ],
@@ -34,7 +40,10 @@ export function emailChangedMail(input: { username: string; newEmail: string; wh
     subject: 'Your email address was changed',
     heading: 'Your email address was changed',
     blocks: [
-      { kind: 'p', text: `Hello ${input.username}, your Olympus account now uses ${input.newEmail}. Mail will no longer come to this address.` },
+      {
+        kind: 'p',
+        text: `Hello ${input.username}, your Olympus account now uses ${input.newEmail}. Mail will no longer come to this address.`,
+      },
       { kind: 'facts', rows: [['When', input.when]] },
       { kind: 'p', text: 'If this was not you, contact support at once and answer this message.' },
     ],

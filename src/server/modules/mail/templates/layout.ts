@@ -75,9 +75,7 @@ export function renderMail(content: MailContent): RenderedMail {
   textParts.push('Olympus');
   const footer =
     `<p style="margin:24px 0 0;font-size:12px;color:#71717a">${escapeHtml(content.reason)}` +
-    (content.unsubscribeUrl
-      ? ` <a href="${escapeHtml(content.unsubscribeUrl)}" style="color:#52525b">Stop these emails</a>.`
-      : '') +
+    (content.unsubscribeUrl ? ` <a href="${escapeHtml(content.unsubscribeUrl)}" style="color:#52525b">Stop these emails</a>.` : '') +
     `</p>`;
   const html = `<!doctype html>
 <html lang="en">

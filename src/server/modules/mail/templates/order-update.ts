@@ -3,9 +3,21 @@ import { renderMail, type RenderedMail } from './layout.js';
 export type OrderMailEvent = 'paid' | 'fulfilled' | 'refunded';
 
 const TEXT: Record<OrderMailEvent, { subject: (item: string) => string; heading: string; intro: string }> = {
-  paid: { subject: (item) => `Order confirmed: ${item}`, heading: 'Thank you for your order', intro: 'your order is paid with your credits.' },
-  fulfilled: { subject: (item) => `Order fulfilled: ${item}`, heading: 'Your order was fulfilled', intro: 'your order has been fulfilled.' },
-  refunded: { subject: (item) => `Order refunded: ${item}`, heading: 'Your order was refunded', intro: 'your order was refunded and the credits are back in your balance.' },
+  paid: {
+    subject: (item) => `Order confirmed: ${item}`,
+    heading: 'Thank you for your order',
+    intro: 'your order is paid with your credits.',
+  },
+  fulfilled: {
+    subject: (item) => `Order fulfilled: ${item}`,
+    heading: 'Your order was fulfilled',
+    intro: 'your order has been fulfilled.',
+  },
+  refunded: {
+    subject: (item) => `Order refunded: ${item}`,
+    heading: 'Your order was refunded',
+    intro: 'your order was refunded and the credits are back in your balance.',
+  },
 };
 
 export function orderUpdateMail(input: {

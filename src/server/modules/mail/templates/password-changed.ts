@@ -5,8 +5,17 @@ export function passwordChangedMail(input: { username: string; when: string; ip:
     subject: 'Your password was changed',
     heading: 'Your password was changed',
     blocks: [
-      { kind: 'p', text: `Hello ${input.username}, the password of your Olympus account was just changed. Every other session was signed out.` },
-      { kind: 'facts', rows: [['When', input.when], ['From IP address', input.ip]] },
+      {
+        kind: 'p',
+        text: `Hello ${input.username}, the password of your Olympus account was just changed. Every other session was signed out.`,
+      },
+      {
+        kind: 'facts',
+        rows: [
+          ['When', input.when],
+          ['From IP address', input.ip],
+        ],
+      },
       { kind: 'p', text: 'If this was not you, reset your password now and contact support.' },
       { kind: 'button', label: 'Reset my password', url: input.forgotUrl },
     ],

@@ -2,7 +2,14 @@ import { renderMail, type RenderedMail } from './layout.js';
 
 const EXCERPT_LENGTH = 500;
 
-export function ticketReplyMail(input: { username: string; number: number; subject: string; message: string; url: string; unsubscribeUrl: string }): RenderedMail {
+export function ticketReplyMail(input: {
+  username: string;
+  number: number;
+  subject: string;
+  message: string;
+  url: string;
+  unsubscribeUrl: string;
+}): RenderedMail {
   const excerpt = input.message.length > EXCERPT_LENGTH ? `${input.message.slice(0, EXCERPT_LENGTH)}…` : input.message;
   return renderMail({
     subject: `New reply on ticket #${input.number}`,

@@ -1,7 +1,13 @@
 import { renderMail, type RenderedMail } from './layout.js';
 
 /** Sent once when five days of failed deliveries turn a user's webhook off (decision 0180). */
-export function webhookDisabledMail(input: { username: string; url: string; failingSince: string; lastError: string | null; settingsUrl: string }): RenderedMail {
+export function webhookDisabledMail(input: {
+  username: string;
+  url: string;
+  failingSince: string;
+  lastError: string | null;
+  settingsUrl: string;
+}): RenderedMail {
   return renderMail({
     subject: 'Your Olympus webhook was turned off',
     heading: 'Your webhook was turned off',
@@ -18,7 +24,10 @@ export function webhookDisabledMail(input: { username: string; url: string; fail
           ['Last error', input.lastError ?? 'unknown'],
         ],
       },
-      { kind: 'p', text: 'Fix the receiver, then turn the webhook on again in your settings. Failed deliveries can be replayed from the delivery log.' },
+      {
+        kind: 'p',
+        text: 'Fix the receiver, then turn the webhook on again in your settings. Failed deliveries can be replayed from the delivery log.',
+      },
       { kind: 'button', label: 'Open webhook settings', url: input.settingsUrl },
     ],
     reason: 'This is a notice about your account; it is always sent.',

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, registerUser } from '#server/test/http.js';
 import { control, deposit } from '#server/test/payments.js';
-import { ENGINES, startTestApp, type TestApp } from '#server/test/test-app.js';
+import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { ChatDeliveryRetryableError, type ChatChannel, type ChatNotice } from '#server/modules/notifications/chat-channel.js';
 import { DiscordChannel } from './discord.channel.js';
 import { TelegramChannel } from './telegram.channel.js';
@@ -20,12 +20,20 @@ async function connectTelegram(t: TestApp, token: string, allowWrite = true): Pr
   expect(await page.text()).toContain('to send me messages');
   const form = new URLSearchParams({ ...Object.fromEntries(url.searchParams), username: `tg_${tag()}`, first_name: 'Ada' });
   if (allowWrite) form.set('allow_write', '1');
-  const res = await fetch(`${t.url}${url.pathname}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' });
+  const res = await fetch(`${t.url}${url.pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+    redirect: 'manual',
+  });
   expect(res.status).toBe(302);
   const fields = Object.fromEntries(new URL(res.headers.get('location')!).searchParams);
   const verified = await call(t, 'POST', '/api/auth/verify-telegram', { token, body: fields });
   expect(verified.json.verified).toBe(true);
-  const connected = await call(t, 'POST', '/api/users/connect/telegram', { token, body: { telegramId: fields.id, username: fields.username, firstName: 'Ada', lastName: null } });
+  const connected = await call(t, 'POST', '/api/users/connect/telegram', {
+    token,
+    body: { telegramId: fields.id, username: fields.username, firstName: 'Ada', lastName: null },
+  });
   expect(connected.status).toBe(200);
   return fields.id!;
 }
@@ -39,12 +47,23 @@ async function connectDiscord(t: TestApp, token: string): Promise<string> {
   const page = await fetch(`${t.url}${url.pathname}${url.search}`);
   expect(await page.text()).toContain('guilds.join');
   const form = new URLSearchParams({ ...Object.fromEntries(url.searchParams), username: `dc_${tag()}`, decision: 'approve' });
-  const approve = await fetch(`${t.url}${url.pathname}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' });
+  const approve = await fetch(`${t.url}${url.pathname}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+    redirect: 'manual',
+  });
   const back = new URL(approve.headers.get('location')!);
-  const exchanged = await call(t, 'POST', '/api/auth/discord-exchange', { token, body: { code: back.searchParams.get('code'), state: back.searchParams.get('state') } });
+  const exchanged = await call(t, 'POST', '/api/auth/discord-exchange', {
+    token,
+    body: { code: back.searchParams.get('code'), state: back.searchParams.get('state') },
+  });
   expect(exchanged.status).toBe(200);
   const discordId = exchanged.json.id as string;
-  const connected = await call(t, 'POST', '/api/users/connect/discord', { token, body: { discordId, username: exchanged.json.username, avatar: exchanged.json.avatar } });
+  const connected = await call(t, 'POST', '/api/users/connect/discord', {
+    token,
+    body: { discordId, username: exchanged.json.username, avatar: exchanged.json.avatar },
+  });
   expect(connected.status).toBe(200);
   return discordId;
 }
@@ -58,7 +77,7 @@ async function expectRetryable(promise: Promise<unknown>, retryAfterMs: number |
   expect((err as ChatDeliveryRetryableError).retryAfterMs).toBe(retryAfterMs);
 }
 
-describe.each(ENGINES)('Telegram and Discord notification channels on %s', { timeout: 120_000 }, (engine) => {
+describe.each(enginesFor('database'))('Telegram and Discord notification channels on %s', { timeout: 120_000 }, (engine) => {
   let t: TestApp;
   let telegram: ChatChannel;
   let discord: ChatChannel;
@@ -80,8 +99,10 @@ describe.each(ENGINES)('Telegram and Discord notification channels on %s', { tim
     await t?.close();
   });
 
-  const telegramMessages = async (chatId: string) => (await call(t, 'GET', `/sandbox/telegram/messages?chatId=${chatId}`)).json.messages as Json[];
-  const discordMessages = async (userId: string) => (await call(t, 'GET', `/sandbox/discord/messages?userId=${userId}`)).json.messages as Json[];
+  const telegramMessages = async (chatId: string) =>
+    (await call(t, 'GET', `/sandbox/telegram/messages?chatId=${chatId}`)).json.messages as Json[];
+  const discordMessages = async (userId: string) =>
+    (await call(t, 'GET', `/sandbox/discord/messages?userId=${userId}`)).json.messages as Json[];
 
   describe('Telegram', () => {
     it('sends the notice to the connected chat, escaped for HTML, with the link to the thing itself', async () => {
@@ -93,7 +114,8 @@ describe.each(ENGINES)('Telegram and Discord notification channels on %s', { tim
         chatId,
         parseMode: 'HTML',
         // What the person sees: the user's text as typed, never read as tags.
-        shownText: 'Payment <b>credited</b> & done\nYou got 5 < 6 "credits" *now* @everyone <@123> [click](https://evil.example)\n\nOpen in Olympus',
+        shownText:
+          'Payment <b>credited</b> & done\nYou got 5 < 6 "credits" *now* @everyone <@123> [click](https://evil.example)\n\nOpen in Olympus',
         links: [notice().link],
       });
       expect(message!.text).toContain('<b>Payment &lt;b&gt;credited&lt;/b&gt; &amp; done</b>');
@@ -110,15 +132,21 @@ describe.each(ENGINES)('Telegram and Discord notification channels on %s', { tim
       const user = await registerUser(t);
       const chatId = await connectTelegram(t, user.token);
       expect((await call(t, 'POST', `/sandbox/telegram/chats/${chatId}/mode`, { body: { mode: 'blocked' } })).status).toBe(200);
-      await expect(telegram.deliver(user.userId, notice())).resolves.toEqual({ outcome: 'refused', reason: 'Forbidden: bot was blocked by the user' });
+      await expect(telegram.deliver(user.userId, notice())).resolves.toEqual({
+        outcome: 'refused',
+        reason: 'Forbidden: bot was blocked by the user',
+      });
 
       const silent = await registerUser(t);
       await connectTelegram(t, silent.token, false);
-      await expect(telegram.deliver(silent.userId, notice())).resolves.toEqual({ outcome: 'refused', reason: "Forbidden: bot can't initiate conversation with a user" });
+      await expect(telegram.deliver(silent.userId, notice())).resolves.toEqual({
+        outcome: 'refused',
+        reason: "Forbidden: bot can't initiate conversation with a user",
+      });
       expect(await telegramMessages(chatId)).toEqual([]);
     });
 
-    it('is retryable on 429 with Telegram\'s retry_after, and on 5xx and network failures without one', async () => {
+    it("is retryable on 429 with Telegram's retry_after, and on 5xx and network failures without one", async () => {
       const user = await registerUser(t);
       const chatId = await connectTelegram(t, user.token);
       await call(t, 'POST', `/sandbox/telegram/chats/${chatId}/mode`, { body: { mode: 'rate-limited', retryAfter: 7 } });
@@ -154,7 +182,7 @@ describe.each(ENGINES)('Telegram and Discord notification channels on %s', { tim
   });
 
   describe('Discord', () => {
-    it('connecting adds the user to the product\'s server, recorded by the sandbox', async () => {
+    it("connecting adds the user to the product's server, recorded by the sandbox", async () => {
       const user = await registerUser(t);
       const discordId = await connectDiscord(t, user.token);
       const members = await call(t, 'GET', `/sandbox/discord/members?userId=${discordId}`);
@@ -178,11 +206,14 @@ describe.each(ENGINES)('Telegram and Discord notification channels on %s', { tim
       await expect(discord.deliver(user.userId, notice())).resolves.toEqual({ outcome: 'not-connected' });
     });
 
-    it('is refused with Discord\'s 50007 when the user does not accept the DM', async () => {
+    it("is refused with Discord's 50007 when the user does not accept the DM", async () => {
       const user = await registerUser(t);
       const discordId = await connectDiscord(t, user.token);
       await call(t, 'POST', `/sandbox/discord/users/${discordId}/mode`, { body: { mode: 'refuse' } });
-      await expect(discord.deliver(user.userId, notice())).resolves.toEqual({ outcome: 'refused', reason: 'Cannot send messages to this user' });
+      await expect(discord.deliver(user.userId, notice())).resolves.toEqual({
+        outcome: 'refused',
+        reason: 'Cannot send messages to this user',
+      });
       expect(await discordMessages(discordId)).toEqual([]);
     });
 
@@ -199,7 +230,7 @@ describe.each(ENGINES)('Telegram and Discord notification channels on %s', { tim
       expect(await discordMessages(discordId)).toEqual([]);
     });
 
-    it('honours the channel\'s bucket under a burst: 7 messages, none refused with 429', async () => {
+    it("honours the channel's bucket under a burst: 7 messages, none refused with 429", async () => {
       const user = await registerUser(t);
       const discordId = await connectDiscord(t, user.token);
       const started = Date.now();
@@ -246,16 +277,19 @@ describe.each(ENGINES)('Telegram and Discord notification channels on %s', { tim
       const [dm] = await waitForCount('Discord', () => discordMessages(discordId), 1);
       expect((sent as { links: string[] }).links).toEqual([`${t.config.publicUrl}/payment/complete?id=${first._id}`]);
       expect((dm as { content: string }).content).toContain(`<${t.config.publicUrl}/payment/complete?id=${first._id}>`);
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await t.app.jobs.drain(); // every delivery job still due has run: a second message would be there by now
       expect(await telegramMessages(chatId)).toHaveLength(1);
       expect(await discordMessages(discordId)).toHaveLength(1);
 
       // Discord turned off for credited payments: the next one goes to Telegram only.
-      const off = await call(t, 'PUT', '/api/users/notification-preferences', { token: user.token, body: { changes: [{ event: 'payment.credited', channel: 'discord', enabled: false }] } });
+      const off = await call(t, 'PUT', '/api/users/notification-preferences', {
+        token: user.token,
+        body: { changes: [{ event: 'payment.credited', channel: 'discord', enabled: false }] },
+      });
       expect(off.status).toBe(200);
       await finish(user.token);
       await waitForCount('Telegram', () => telegramMessages(chatId), 2);
-      await new Promise((resolve) => setTimeout(resolve, 2500));
+      await t.app.jobs.drain(); // every delivery job still due has run: a Discord message would be there by now
       expect(await discordMessages(discordId)).toHaveLength(1);
     });
   });

@@ -15,7 +15,9 @@ export function createChatChannels(ctx: AppContext): ChatChannel[] {
     new TelegramChannel({ db, botToken: telegram.botToken, apiBase: () => telegram.apiBase ?? `${ctx.selfUrl()}/sandbox/telegram` }),
   ];
   if (discord.bot) {
-    channels.push(new DiscordChannel({ db, botToken: discord.bot.token, apiBase: () => discord.apiBase ?? `${ctx.selfUrl()}/sandbox/discord/api` }));
+    channels.push(
+      new DiscordChannel({ db, botToken: discord.bot.token, apiBase: () => discord.apiBase ?? `${ctx.selfUrl()}/sandbox/discord/api` }),
+    );
   }
   return channels;
 }

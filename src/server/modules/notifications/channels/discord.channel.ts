@@ -53,7 +53,8 @@ export class DiscordChannel implements ChatChannel {
     const channel = await this.request('discord:dm-open', 'POST', '/users/@me/channels', { recipient_id: discordId });
     if ('refused' in channel) return { outcome: 'refused', reason: channel.refused };
     const channelId = channel.answer.id;
-    if (typeof channelId !== 'string' || !/^\d{1,20}$/.test(channelId)) throw new ChatDeliveryRetryableError('Discord did not open a DM channel', null);
+    if (typeof channelId !== 'string' || !/^\d{1,20}$/.test(channelId))
+      throw new ChatDeliveryRetryableError('Discord did not open a DM channel', null);
 
     const sent = await this.request(`discord:messages:${channelId}`, 'POST', `/channels/${channelId}/messages`, {
       content,
@@ -64,7 +65,12 @@ export class DiscordChannel implements ChatChannel {
   }
 
   /** One call in a rate-limit bucket; answers the body, a refusal, or throws a retryable error. */
-  private async request(bucket: string, method: string, path: string, body: unknown): Promise<{ answer: DiscordAnswer } | { refused: string }> {
+  private async request(
+    bucket: string,
+    method: string,
+    path: string,
+    body: unknown,
+  ): Promise<{ answer: DiscordAnswer } | { refused: string }> {
     const { db } = this.options;
     const wait = Math.max(await waitFor(db, GLOBAL_KEY), await waitFor(db, bucket));
     if (wait > MAX_WAIT_MS) throw new ChatDeliveryRetryableError('Discord: rate limited', wait);
@@ -100,7 +106,8 @@ export class DiscordChannel implements ChatChannel {
       throw new ChatDeliveryRetryableError(`Discord: ${message}`, retryAfterMs);
     }
     if (res.status >= 500) throw new ChatDeliveryRetryableError(`Discord: ${message}`, null);
-    if (res.status === 403 && (answer.code === DISCORD_CANNOT_MESSAGE_USER || answer.code === DISCORD_NO_MUTUAL_GUILDS)) return { refused: message };
+    if (res.status === 403 && (answer.code === DISCORD_CANNOT_MESSAGE_USER || answer.code === DISCORD_NO_MUTUAL_GUILDS))
+      return { refused: message };
     // 401 (the operator's bot token is wrong), other 4xx: a fault on our side, retried by the queue.
     throw new ChatDeliveryRetryableError(`Discord refused the request: ${message}`, null);
   }

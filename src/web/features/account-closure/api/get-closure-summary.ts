@@ -9,7 +9,8 @@ export function getClosureSummary(signal?: AbortSignal): Promise<ClosureSummary>
   return api.get<ClosureSummary>('/api/users/me/closure', { signal });
 }
 
-export const closureSummaryQueryOptions = () => queryOptions({ queryKey: closureSummaryQueryKey, queryFn: ({ signal }) => getClosureSummary(signal) });
+export const closureSummaryQueryOptions = () =>
+  queryOptions({ queryKey: closureSummaryQueryKey, queryFn: ({ signal }) => getClosureSummary(signal) });
 
 /** Asked when the dialog opens (and again when it refetches), so the figure shown is the current one. */
 export function useClosureSummary(enabled: boolean) {

@@ -25,10 +25,11 @@ export const readClosedAccountNotice = (): string | null => window.sessionStorag
 export const forgetClosedAccountNotice = (): void => window.sessionStorage.removeItem(CLOSED_ACCOUNT_NOTICE_KEY);
 
 /**
- * Settings → Privacy → "Close my account" (decision 0255). The dialog shows the balance and the orders
- * still open, says plainly that the credits are forfeited, asks for the password (and the second factor
- * when two-factor is on) and sends the balance it showed: when that balance moved, the server refuses
- * (409 BALANCE_CHANGED) and the dialog shows the new figure before anyone confirms again.
+ * Settings → Privacy → "Close my account" (decision 0255). The dialog shows the balance, what the ad
+ * campaigns still hold (closing pauses them, decision 0304) and the orders still open, says plainly that
+ * the credits are forfeited, asks for the password (and the second factor when two-factor is on) and
+ * sends the figures it showed: when they moved, the server refuses (409 BALANCE_CHANGED) and the dialog
+ * shows the new figures before anyone confirms again.
  */
 export function CloseAccountSection({ onClosed }: { onClosed: (erasureAt: string) => void }) {
   const id = useId();
@@ -37,8 +38,9 @@ export function CloseAccountSection({ onClosed }: { onClosed: (erasureAt: string
     <section className="card settings-section close-account" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>Close my account</h3>
       <p>
-        Closing signs you out everywhere, stops your webhook and API use and removes your Discord and Telegram connections at once. For 14 days
-        you can still sign in and restore the account; then it is erased and <strong>any credits left are forfeited</strong>.
+        Closing signs you out everywhere, stops your webhook and API use, pauses your ad campaigns and removes your Discord and Telegram
+        connections at once. For 14 days you can still sign in and restore the account; then it is erased and{' '}
+        <strong>any credits left, and what your ad campaigns still hold, are forfeited</strong>.
       </p>
       <button type="button" className="btn btn-danger" onClick={() => setOpen(true)} data-testid="close-account-open">
         Close my account…
@@ -59,6 +61,7 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
   const [error, setError] = useState<string | null>(null);
   // The balance this dialog shows and acknowledges: set from the first answer, moved only by a BALANCE_CHANGED refusal.
   const [shownCents, setShownCents] = useState<number | null>(null);
+  const [shownReserveCents, setShownReserveCents] = useState<number | null>(null);
   const [balanceChanged, setBalanceChanged] = useState(false);
   const [understood, setUnderstood] = useState(false);
 
@@ -75,9 +78,12 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
 
   useEffect(() => {
     if (shownCents === null && summary.data) setShownCents(summary.data.balanceCents);
-  }, [summary.data, shownCents]);
+    if (shownReserveCents === null && summary.data) setShownReserveCents(summary.data.campaignReserveCents);
+  }, [summary.data, shownCents, shownReserveCents]);
 
   const balance = shownCents ?? summary.data?.balanceCents ?? null;
+  const reserve = shownReserveCents ?? summary.data?.campaignReserveCents ?? 0;
+  const forfeited = (balance ?? 0) + reserve;
   const pending = close.isPending;
 
   async function onSubmit(event: FormEvent) {
@@ -95,7 +101,12 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
     }
     setPasswordError(undefined);
     try {
-      const { erasureAt } = await close.mutateAsync({ password, acknowledgeForfeitedCents: balance, ...stepUp.fields() });
+      const { erasureAt } = await close.mutateAsync({
+        password,
+        acknowledgeForfeitedCents: balance,
+        acknowledgeCampaignReserveCents: reserve,
+        ...stepUp.fields(),
+      });
       stepUp.reset();
       // The server ended every session, this one included: the page that placed the section signs out.
       window.sessionStorage.setItem(CLOSED_ACCOUNT_NOTICE_KEY, erasureAt);
@@ -103,8 +114,11 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
     } catch (err) {
       if (stepUp.handleError(err)) return;
       if (err instanceof ApiError && err.code === ErrorCode.BALANCE_CHANGED) {
-        const now = (err.details as { balanceCents?: number } | null)?.balanceCents;
-        if (typeof now === 'number') setShownCents(now);
+        const details = err.details as { balanceCents?: number; campaignReserveCents?: number } | null;
+        if (typeof details?.balanceCents === 'number') setShownCents(details.balanceCents);
+        if (typeof details?.campaignReserveCents === 'number') setShownReserveCents(details.campaignReserveCents);
+        // The campaigns' list may have changed too: fetch it again (the figures above stay those the server gave).
+        void summary.refetch();
         setBalanceChanged(true);
         setUnderstood(false);
         return;
@@ -120,7 +134,13 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
   }
 
   return (
-    <dialog ref={dialog} className="modal close-account-dialog" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-forfeit`} onClose={onClose}>
+    <dialog
+      ref={dialog}
+      className="modal close-account-dialog"
+      aria-labelledby={`${ids}-title`}
+      aria-describedby={`${ids}-forfeit`}
+      onClose={onClose}
+    >
       <h2 id={`${ids}-title`}>Close your account?</h2>
       {summary.isPending ? (
         <p aria-busy="true">Checking your balance and orders…</p>
@@ -138,6 +158,20 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
               <dt>Your balance</dt>
               <dd data-testid="close-account-balance">{formatCredits(balance ?? 0)} credits</dd>
             </div>
+            {summary.data.campaigns.length > 0 && (
+              <div>
+                <dt>Ad campaigns (paused when you close)</dt>
+                <dd data-testid="close-account-campaigns">
+                  <ul>
+                    {summary.data.campaigns.map((c) => (
+                      <li key={c._id}>
+                        {c.name}: {formatCredits(c.reserveCents)} credits left in its budget
+                      </li>
+                    ))}
+                  </ul>
+                </dd>
+              </div>
+            )}
             <div>
               <dt>Orders not yet delivered</dt>
               <dd data-testid="close-account-orders">
@@ -156,27 +190,32 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
             </div>
           </dl>
           <p id={`${ids}-forfeit`} className="close-account-forfeit">
-            {balance && balance > 0 ? (
+            {forfeited > 0 ? (
               <>
-                <strong>You will lose {formatCredits(balance)} credits.</strong> They are not paid out or refunded: when the account is erased they are
-                forfeited.
+                <strong>You will lose {formatCredits(forfeited)} credits.</strong>{' '}
+                {reserve > 0 && `That is your balance and the ${formatCredits(reserve)} credits your ad campaigns still hold. `}
+                They are not paid out or refunded: when the account is erased they are forfeited.
               </>
             ) : (
               <>You have no credits to lose.</>
             )}{' '}
             {summary.data.pendingOrders.length > 0 && 'Orders not yet delivered may not reach you once your account is erased. '}
             Your account is erased {summary.data.erasureDelayDays} days from now (around{' '}
-            {formatDate(new Date(Date.now() + summary.data.erasureDelayDays * 86_400_000).toISOString().slice(0, 10))}); until then you can sign in and restore it.
+            {formatDate(new Date(Date.now() + summary.data.erasureDelayDays * 86_400_000).toISOString().slice(0, 10))}); until then you can
+            sign in and restore it.
           </p>
           {balanceChanged && (
             <p className="form-error" role="alert" data-testid="close-account-balance-changed">
-              Your balance changed to {formatCredits(balance ?? 0)} credits since this dialog opened. Check the figure above and confirm again.
+              {reserve > 0
+                ? `Your balance (${formatCredits(balance ?? 0)} credits) or what your ad campaigns hold (${formatCredits(reserve)} credits) changed since this dialog opened.`
+                : `Your balance changed to ${formatCredits(balance ?? 0)} credits since this dialog opened.`}{' '}
+              Check the figures above and confirm again.
             </p>
           )}
           <div className="checkbox-row">
             <input id={`${ids}-understood`} type="checkbox" checked={understood} onChange={(e) => setUnderstood(e.target.checked)} />
             <label htmlFor={`${ids}-understood`}>
-              I understand that {balance && balance > 0 ? `${formatCredits(balance)} credits are` : 'my account is'} gone for good after 14 days.
+              I understand that {forfeited > 0 ? `${formatCredits(forfeited)} credits are` : 'my account is'} gone for good after 14 days.
             </label>
           </div>
           <TextField

@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { ErrorCode } from '#shared/error-codes';
-import type { AccountClosingDetails } from '#shared/schemas/account-closure';
+import { formatCredits } from '#shared/fees';
+import type { AccountClosingDetails, RestoreAccountResponse } from '#shared/schemas/account-closure';
 import type { AuthResponse } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
 import { ApiError, errorMessage } from '#web/lib/api-client';
@@ -26,8 +27,55 @@ interface RestoreAccountProps {
 }
 
 /**
+ * What came back and what to do again, as the restore answered it (decision 0304); "Continue" signs in.
+ */
+function RestoredSummary({ response, onContinue }: { response: RestoreAccountResponse; onContinue: () => void }) {
+  const id = useId();
+  const { restored } = response;
+  const redo = restored.pausedCampaigns.length > 0 || restored.reconnect.length > 0;
+  const heading = useRef<HTMLHeadingElement>(null);
+  // The step changed under the person's focus (the button they pressed is gone): the heading takes it.
+  useEffect(() => heading.current?.focus(), []);
+  return (
+    <div className="restore-account restored-account">
+      <h1 id={`${id}-title`} tabIndex={-1} ref={heading}>
+        Your account is restored
+      </h1>
+      <p role="status">It is no longer closing and will not be erased. We sent you a mail about it.</p>
+      <h2>What came back</h2>
+      <ul data-testid="restored-came-back">
+        <li>Your balance: {formatCredits(restored.balanceCents)} credits</li>
+        <li>Signing in, your orders and your API use</li>
+        {restored.webhook && <li>Your webhook</li>}
+      </ul>
+      {redo && (
+        <>
+          <h2>What to do again yourself</h2>
+          <ul data-testid="restored-to-redo">
+            {restored.pausedCampaigns.map((c) => (
+              <li key={c._id}>
+                Resume the ad campaign “{c.name}” ({formatCredits(c.reserveCents)} credits left in its budget): closing paused it.
+              </li>
+            ))}
+            {restored.reconnect.map((name) => (
+              <li key={name}>Connect {name === 'discord' ? 'Discord' : 'Telegram'} again in Settings: closing removed the connection.</li>
+            ))}
+          </ul>
+        </>
+      )}
+      <div className="actions">
+        <button type="button" className="btn btn-primary" onClick={onContinue}>
+          Continue to my dashboard
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/**
  * "Your account is closing on …: Restore it" (decision 0255). The password just typed is sent again
- * with a code from the authenticator app (or a recovery code) when two-factor is on.
+ * with a code from the authenticator app (or a recovery code) when two-factor is on. Once restored, the
+ * step says what came back before it signs in (decision 0304).
  */
 export function RestoreAccount({ closing, username, password, rememberMe, onRestored, onCancel }: RestoreAccountProps) {
   const id = useId();
@@ -36,6 +84,7 @@ export function RestoreAccount({ closing, username, password, rememberMe, onRest
   const [code, setCode] = useState('');
   const [codeError, setCodeError] = useState<string | undefined>();
   const [error, setError] = useState<string | null>(null);
+  const [restored, setRestored] = useState<RestoreAccountResponse | null>(null);
 
   async function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -48,7 +97,7 @@ export function RestoreAccount({ closing, username, password, rememberMe, onRest
     }
     setCodeError(undefined);
     try {
-      onRestored(await restore.mutateAsync({ username, password, rememberMe, ...(needsCode ? { twoFactorCode: code.trim() } : {}) }));
+      setRestored(await restore.mutateAsync({ username, password, rememberMe, ...(needsCode ? { twoFactorCode: code.trim() } : {}) }));
     } catch (err) {
       if (err instanceof ApiError && (err.code === ErrorCode.INVALID_TWO_FACTOR_CODE || err.code === ErrorCode.TWO_FACTOR_REQUIRED)) {
         setCodeError(err.message);
@@ -60,12 +109,16 @@ export function RestoreAccount({ closing, username, password, rememberMe, onRest
     }
   }
 
+  if (restored)
+    return <RestoredSummary response={restored} onContinue={() => onRestored({ user: restored.user, token: restored.token })} />;
+
   return (
     <div className="restore-account">
       <h1 id={`${id}-title`}>Your account is closing</h1>
       <p>
-        Your account is closing on <strong data-testid="restore-erasure-date">{formatDateTime(closing.erasureAt)}</strong>. Then it is erased and any
-        credits left are forfeited. Restore it to sign in: everything comes back as it was, your balance included.
+        Your account is closing on <strong data-testid="restore-erasure-date">{formatDateTime(closing.erasureAt)}</strong>. Then it is
+        erased and any credits left are forfeited. Restore it to sign in: your balance, orders, API use and webhook come back as they were.
+        Your ad campaigns stay paused until you resume them, and Discord or Telegram must be connected again.
       </p>
       <div className="form-error" role="alert" aria-live="assertive">
         {error}

@@ -10,7 +10,11 @@ export const adminKeys = {
   audit: (search: string, page: number) => ['admin', 'audit', { search, page }] as const,
   overview: (days: number) => ['admin', 'overview', days] as const,
   money: (kind: string) => ['admin', 'money', kind] as const,
-  moneyList: (kind: string, filters: Record<string, string>, page: number) => ['admin', 'money', kind, 'list', { ...filters, page }] as const,
+  moneyList: (kind: string, filters: Record<string, string>, page: number) =>
+    ['admin', 'money', kind, 'list', { ...filters, page }] as const,
   moneyItem: (kind: string, id: string) => ['admin', 'money', kind, 'item', id] as const,
   apiKeys: () => ['admin', 'api-keys'] as const,
+  adjustmentRequestsAll: () => ['admin', 'adjustment-requests'] as const,
+  /** Pending requests, of one user or (no id) of everyone. */
+  adjustmentRequests: (userId: string | null) => ['admin', 'adjustment-requests', 'pending', userId ?? 'all'] as const,
 };

@@ -19,7 +19,12 @@ export interface MoneyFilters {
 export const MONEY_PAGE_SIZE = 20;
 
 /** GET /api/admin/payments or /api/admin/exchanges: one page (20) of the filtered list, for staff. */
-export async function getMoneyList(kind: MoneyKind, filters: MoneyFilters, page: number, signal?: AbortSignal): Promise<{ rows: MoneyRow[]; total: number }> {
+export async function getMoneyList(
+  kind: MoneyKind,
+  filters: MoneyFilters,
+  page: number,
+  signal?: AbortSignal,
+): Promise<{ rows: MoneyRow[]; total: number }> {
   const res = await api.get<Record<string, unknown> & { total: number }>(
     `/api/admin/${kind}${toQueryString({ ...filters, page, pageSize: MONEY_PAGE_SIZE })}`,
     { signal },

@@ -33,8 +33,18 @@ export async function getUserActivity(userId: string, signal?: AbortSignal): Pro
       api.get<{ tickets: Ticket[] }>(`/api/staff/tickets${q}`, { signal }),
     ]);
     return {
-      payments: p.payments.map((x) => ({ _id: x._id, status: x.status, createdAt: x.createdAt, label: `${x.priceAmount.toFixed(2)} USD in ${x.payCurrency.toUpperCase()}` })),
-      exchanges: e.exchanges.map((x) => ({ _id: x._id, status: x.status, createdAt: x.createdAt, label: `${x.amount} ${x.from.toUpperCase()} → ${x.to.toUpperCase()}` })),
+      payments: p.payments.map((x) => ({
+        _id: x._id,
+        status: x.status,
+        createdAt: x.createdAt,
+        label: `${x.priceAmount.toFixed(2)} USD in ${x.payCurrency.toUpperCase()}`,
+      })),
+      exchanges: e.exchanges.map((x) => ({
+        _id: x._id,
+        status: x.status,
+        createdAt: x.createdAt,
+        label: `${x.amount} ${x.from.toUpperCase()} → ${x.to.toUpperCase()}`,
+      })),
       tickets: t.tickets.map((x) => ({ _id: x._id, status: x.status, createdAt: x.createdAt, label: `#${x.number} ${x.subject}` })),
     };
   } catch (err) {

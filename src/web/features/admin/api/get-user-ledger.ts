@@ -15,11 +15,17 @@ export interface UserLedgerResponse {
 
 /** GET /api/admin/users/{id}/ledger: one page (20) of an account's ledger, and its balance. */
 export function getUserLedger(id: string, page: number, signal?: AbortSignal): Promise<UserLedgerResponse> {
-  return api.get<UserLedgerResponse>(`/api/admin/users/${encodeURIComponent(id)}/ledger${toQueryString({ page, pageSize: 20 })}`, { signal });
+  return api.get<UserLedgerResponse>(`/api/admin/users/${encodeURIComponent(id)}/ledger${toQueryString({ page, pageSize: 20 })}`, {
+    signal,
+  });
 }
 
 export const userLedgerQueryOptions = (id: string, page: number) =>
-  queryOptions({ queryKey: adminKeys.userLedger(id, page), queryFn: ({ signal }) => getUserLedger(id, page, signal), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: adminKeys.userLedger(id, page),
+    queryFn: ({ signal }) => getUserLedger(id, page, signal),
+    placeholderData: keepPreviousData,
+  });
 
 export function useUserLedger(id: string, page: number) {
   return useQuery(userLedgerQueryOptions(id, page));

@@ -10,7 +10,8 @@ export function getUser(id: string, signal?: AbortSignal): Promise<AdminUserDeta
   return api.get<AdminUserDetail>(`/api/admin/users/${encodeURIComponent(id)}`, { signal });
 }
 
-export const userQueryOptions = (id: string) => queryOptions({ queryKey: adminKeys.user(id), queryFn: ({ signal }) => getUser(id, signal) });
+export const userQueryOptions = (id: string) =>
+  queryOptions({ queryKey: adminKeys.user(id), queryFn: ({ signal }) => getUser(id, signal) });
 
 export function useUser(id: string) {
   return useQuery(userQueryOptions(id));

@@ -12,7 +12,11 @@ export function searchUsers(search: string, signal?: AbortSignal): Promise<UserS
 }
 
 export const usersQueryOptions = (search: string) =>
-  queryOptions({ queryKey: adminKeys.userSearch(search), queryFn: ({ signal }) => searchUsers(search, signal), placeholderData: keepPreviousData });
+  queryOptions({
+    queryKey: adminKeys.userSearch(search),
+    queryFn: ({ signal }) => searchUsers(search, signal),
+    placeholderData: keepPreviousData,
+  });
 
 export function useUsers(search: string) {
   return useQuery(usersQueryOptions(search));

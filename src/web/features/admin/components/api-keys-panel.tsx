@@ -11,7 +11,8 @@ import { useApiKeys } from '../api/get-api-keys';
 import { useRevokeApiKey } from '../api/revoke-api-key';
 
 /** Whether a refusal was about the second factor: the step-up field shows it, not the form. */
-const aboutSecondFactor = (err: unknown) => err instanceof ApiError && (err.code === ErrorCode.TWO_FACTOR_REQUIRED || err.code === ErrorCode.INVALID_TWO_FACTOR_CODE);
+const aboutSecondFactor = (err: unknown) =>
+  err instanceof ApiError && (err.code === ErrorCode.TWO_FACTOR_REQUIRED || err.code === ErrorCode.INVALID_TWO_FACTOR_CODE);
 
 /** Confirms a revocation in place, with the second factor when two-factor is on (decision 0205). */
 function RevokeKeyForm({ apiKey, onDone }: { apiKey: { _id: string; name: string }; onDone: () => void }) {
@@ -26,9 +27,7 @@ function RevokeKeyForm({ apiKey, onDone }: { apiKey: { _id: string; name: string
 
   return (
     <form className="api-key-revoke" onSubmit={submit} aria-label={`Revoke ${apiKey.name}`}>
-      <p>
-        Revoke “{apiKey.name}”? Services using it stop working at once.
-      </p>
+      <p>Revoke “{apiKey.name}”? Services using it stop working at once.</p>
       {revoke.isError && !aboutSecondFactor(revoke.error) && (
         <p className="field-error" role="alert">
           {errorMessage(revoke.error, 'Could not revoke the key')}
@@ -80,11 +79,18 @@ export function ApiKeysPanel() {
     <section className="admin-panel" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>API keys</h2>
       <p className="muted">
-        Your own services charge users&apos; credits through <code>POST /api/v1/charges</code> with one of these keys
-        (<code>Authorization: Bearer olk_live_…</code>). See the API document at <a href="/api/docs">/api/docs</a>.
+        Your own services charge users&apos; credits through <code>POST /api/v1/charges</code> with one of these keys (
+        <code>Authorization: Bearer olk_live_…</code>). See the API document at <a href="/api/docs">/api/docs</a>.
       </p>
       <form className="admin-search" onSubmit={submit} aria-label="Create an API key">
-        <TextField label="Key name" value={name} onChange={(e) => setName(e.target.value)} maxLength={80} required error={create.isError && !aboutSecondFactor(create.error) ? errorMessage(create.error, 'Could not create the key') : null} />
+        <TextField
+          label="Key name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          maxLength={80}
+          required
+          error={create.isError && !aboutSecondFactor(create.error) ? errorMessage(create.error, 'Could not create the key') : null}
+        />
         <StepUpField stepUp={stepUp} disabled={create.isPending} />
         <button type="submit" className="btn" disabled={create.isPending || !name.trim()}>
           Create key

@@ -19,7 +19,7 @@ export function AuditPanel() {
   const [shown, setShown] = useState(audit.data);
   if (audit.data && audit.data !== shown) setShown(audit.data);
   const data = audit.data ?? shown ?? null;
-  const error = audit.isError ? (errorMessage(audit.error, 'Failed to load the audit log')) : null;
+  const error = audit.isError ? errorMessage(audit.error, 'Failed to load the audit log') : null;
 
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
@@ -38,18 +38,18 @@ export function AuditPanel() {
         <label htmlFor="audit-search" className="visually-hidden">
           Search the audit log
         </label>
-        <input id="audit-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Staff member, customer email, action or reason" />
+        <input
+          id="audit-search"
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          placeholder="Staff member, customer email, action or reason"
+        />
         <button type="submit" className="btn btn-primary btn-small">
           Search
         </button>
       </form>
-      <QueryState
-        data={data}
-        error={error}
-        loading="Loading…"
-        isEmpty={(data) => data.entries.length === 0}
-        empty="Nothing recorded yet."
-      >
+      <QueryState data={data} error={error} loading="Loading…" isEmpty={(data) => data.entries.length === 0} empty="Nothing recorded yet.">
         {(data) => (
           <ol className="audit-entries" aria-label="Audit entries">
             {data.entries.map((e) => (

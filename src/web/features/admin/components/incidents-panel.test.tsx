@@ -27,7 +27,9 @@ beforeEach(() => {
     makeWindow('m2', 'Node restart', now - HOUR, now + HOUR, 'in_progress'),
     makeWindow('m3', 'Old work', now - 3 * HOUR, now - 2 * HOUR, 'completed'),
   ];
-  server.on('GET', '/api/status', () => ({ body: { overall: 'up', components: [], incidents: [], maintenance, generatedAt: iso(now) } satisfies StatusResponse }));
+  server.on('GET', '/api/status', () => ({
+    body: { overall: 'up', components: [], incidents: [], maintenance, generatedAt: iso(now) } satisfies StatusResponse,
+  }));
 });
 afterEach(() => {
   vi.restoreAllMocks();
@@ -63,7 +65,10 @@ describe('IncidentsPanel maintenance windows', () => {
   });
 
   it('edits a window in place and sends every field, showing the server refusal on the form', async () => {
-    let answer: { status: number; body: unknown } = { status: 409, body: { error: 'This maintenance is over and can no longer be changed.', code: 'CONFLICT' } };
+    let answer: { status: number; body: unknown } = {
+      status: 409,
+      body: { error: 'This maintenance is over and can no longer be changed.', code: 'CONFLICT' },
+    };
     server.on('PUT', '/api/status/maintenance/m1', () => answer);
     render(<IncidentsPanel />);
     fireEvent.click(await screen.findByRole('button', { name: 'Edit Database upgrade' }));
@@ -78,6 +83,11 @@ describe('IncidentsPanel maintenance windows', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Save changes' }));
     await waitFor(() => expect(screen.queryByRole('form', { name: 'Edit maintenance Database upgrade' })).toBeNull());
     const sent = server.requests.filter((r) => r.method === 'PUT').at(-1)!.body as Record<string, string>;
-    expect(sent).toEqual({ title: 'Database upgrade, part 2', description: 'A short pause.', startsAt: iso(now + HOUR).replace(/\d\d\.\d{3}Z$/, '00.000Z'), endsAt: iso(now + 2 * HOUR).replace(/\d\d\.\d{3}Z$/, '00.000Z') });
+    expect(sent).toEqual({
+      title: 'Database upgrade, part 2',
+      description: 'A short pause.',
+      startsAt: iso(now + HOUR).replace(/\d\d\.\d{3}Z$/, '00.000Z'),
+      endsAt: iso(now + 2 * HOUR).replace(/\d\d\.\d{3}Z$/, '00.000Z'),
+    });
   });
 });

@@ -1,12 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import {
-  INCIDENT_IMPACTS,
-  INCIDENT_STATUSES,
-  STATUS_COMPONENT_IDS,
-  type Incident,
-  type Maintenance,
-} from '#shared/schemas/status';
+import { INCIDENT_IMPACTS, INCIDENT_STATUSES, STATUS_COMPONENT_IDS, type Incident, type Maintenance } from '#shared/schemas/status';
 import { useQuery } from '@tanstack/react-query';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 import { ApiError, errorMessage } from '#web/lib/api-client';
@@ -32,7 +26,7 @@ export function IncidentsPanel() {
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   // A failed load is a toast, as before; the list keeps what it had.
-  const loadError = status.isError ? (errorMessage(status.error, 'Failed to load incidents')) : null;
+  const loadError = status.isError ? errorMessage(status.error, 'Failed to load incidents') : null;
   useEffect(() => {
     if (loadError) toast.error(loadError);
   }, [loadError, status.errorUpdatedAt]);
@@ -210,17 +204,36 @@ function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
 
   return (
     <li className="ticket-message">
-      <strong>{m.title}</strong> · {formatDateTime(m.startsAt)} – {formatDateTime(m.endsAt)} · {m.state === 'in_progress' ? 'in progress' : 'scheduled'}{' '}
-      <button type="button" className="btn btn-secondary btn-small" aria-label={`Edit ${m.title}`} onClick={startEditing} disabled={editing}>
+      <strong>{m.title}</strong> · {formatDateTime(m.startsAt)} – {formatDateTime(m.endsAt)} ·{' '}
+      {m.state === 'in_progress' ? 'in progress' : 'scheduled'}{' '}
+      <button
+        type="button"
+        className="btn btn-secondary btn-small"
+        aria-label={`Edit ${m.title}`}
+        onClick={startEditing}
+        disabled={editing}
+      >
         Edit
       </button>{' '}
-      <button type="button" className="btn btn-danger btn-small" aria-label={`Cancel ${m.title}`} onClick={() => void cancel()} disabled={cancelMaintenance.isPending}>
+      <button
+        type="button"
+        className="btn btn-danger btn-small"
+        aria-label={`Cancel ${m.title}`}
+        onClick={() => void cancel()}
+        disabled={cancelMaintenance.isPending}
+      >
         Cancel
       </button>
       {editing && (
         <form className="admin-form" onSubmit={save} noValidate aria-label={`Edit maintenance ${m.title}`}>
           {errors.form && <p className="field-error">{errors.form}</p>}
-          <TextField id={`maintenance-${m._id}-title`} label="Title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
+          <TextField
+            id={`maintenance-${m._id}-title`}
+            label="Title"
+            value={title}
+            onChange={(e) => setTitle(e.target.value)}
+            error={errors.title}
+          />
           <TextareaField
             id={`maintenance-${m._id}-description`}
             label="Description"
@@ -229,8 +242,22 @@ function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
             onChange={(e) => setDescription(e.target.value)}
             error={errors.description}
           />
-          <TextField id={`maintenance-${m._id}-starts`} label="Starts" type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} error={errors.startsAt} />
-          <TextField id={`maintenance-${m._id}-ends`} label="Ends" type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} error={errors.endsAt} />
+          <TextField
+            id={`maintenance-${m._id}-starts`}
+            label="Starts"
+            type="datetime-local"
+            value={startsAt}
+            onChange={(e) => setStartsAt(e.target.value)}
+            error={errors.startsAt}
+          />
+          <TextField
+            id={`maintenance-${m._id}-ends`}
+            label="Ends"
+            type="datetime-local"
+            value={endsAt}
+            onChange={(e) => setEndsAt(e.target.value)}
+            error={errors.endsAt}
+          />
           <button type="submit" className="btn btn-primary btn-small" disabled={updateMaintenance.isPending}>
             Save changes
           </button>{' '}
@@ -278,7 +305,13 @@ function MaintenanceForm() {
       <h3 id="maintenance-admin-title">Scheduled maintenance</h3>
       <form className="admin-form" onSubmit={create} noValidate aria-labelledby="maintenance-admin-title">
         {errors.form && <p className="field-error">{errors.form}</p>}
-        <TextField id="maintenance-title" label="Maintenance title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
+        <TextField
+          id="maintenance-title"
+          label="Maintenance title"
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          error={errors.title}
+        />
         <TextareaField
           id="maintenance-description"
           label="Description"
@@ -287,8 +320,22 @@ function MaintenanceForm() {
           onChange={(e) => setDescription(e.target.value)}
           error={errors.description}
         />
-        <TextField id="maintenance-starts" label="Starts" type="datetime-local" value={startsAt} onChange={(e) => setStartsAt(e.target.value)} error={errors.startsAt} />
-        <TextField id="maintenance-ends" label="Ends" type="datetime-local" value={endsAt} onChange={(e) => setEndsAt(e.target.value)} error={errors.endsAt} />
+        <TextField
+          id="maintenance-starts"
+          label="Starts"
+          type="datetime-local"
+          value={startsAt}
+          onChange={(e) => setStartsAt(e.target.value)}
+          error={errors.startsAt}
+        />
+        <TextField
+          id="maintenance-ends"
+          label="Ends"
+          type="datetime-local"
+          value={endsAt}
+          onChange={(e) => setEndsAt(e.target.value)}
+          error={errors.endsAt}
+        />
         <button type="submit" className="btn btn-primary btn-small" disabled={createMaintenance.isPending}>
           Schedule maintenance
         </button>

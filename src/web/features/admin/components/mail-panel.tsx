@@ -38,7 +38,7 @@ export function MailPanel() {
         </select>
       </div>
       <p role="status" aria-live="polite">
-        {retry.isSuccess ? retry.data.message : retry.isError ? (errorMessage(retry.error, 'Could not queue the message again')) : ''}
+        {retry.isSuccess ? retry.data.message : retry.isError ? errorMessage(retry.error, 'Could not queue the message again') : ''}
       </p>
       <QueryTable
         query={mail}

@@ -5,7 +5,6 @@ import { Toaster } from '#web/components/ui/toaster';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { MoneyPanel } from './money-panel';
 
-
 const PAYMENT = {
   _id: 'p1',
   providerPaymentId: 'np-1',
@@ -30,7 +29,10 @@ const EVENT = {
 const server = setupScriptedApi();
 
 function lastListQuery(spy: { mock: { calls: unknown[][] } }): Record<string, string> {
-  const url = spy.mock.calls.map((c) => String(c[0])).filter((u) => u.includes('/api/admin/payments')).at(-1)!;
+  const url = spy.mock.calls
+    .map((c) => String(c[0]))
+    .filter((u) => u.includes('/api/admin/payments'))
+    .at(-1)!;
   return Object.fromEntries(new URL(url).searchParams);
 }
 
@@ -64,7 +66,18 @@ describe('MoneyPanel (operator console payments)', () => {
     server.on('POST', '/api/admin/payments/p1/recheck', {
       body: {
         payment: { ...PAYMENT, status: 'completed', providerData: { payment_status: 'finished' } },
-        events: [EVENT, { ...EVENT, _id: 'e2', source: 'check', providerStatus: 'finished', statusBefore: 'waiting', statusAfter: 'completed', creditedCents: 9700 }],
+        events: [
+          EVENT,
+          {
+            ...EVENT,
+            _id: 'e2',
+            source: 'check',
+            providerStatus: 'finished',
+            statusBefore: 'waiting',
+            statusAfter: 'completed',
+            creditedCents: 9700,
+          },
+        ],
       },
     });
     render(

@@ -15,7 +15,19 @@ type Row = MoneyRow;
 type Owner = MoneyOwner;
 
 const STATUSES: Record<Kind, string[]> = {
-  payments: ['pending', 'waiting', 'confirming', 'confirmed', 'sending', 'partially_paid', 'finished', 'completed', 'failed', 'refunded', 'expired'],
+  payments: [
+    'pending',
+    'waiting',
+    'confirming',
+    'confirmed',
+    'sending',
+    'partially_paid',
+    'finished',
+    'completed',
+    'failed',
+    'refunded',
+    'expired',
+  ],
   exchanges: ['waiting', 'confirming', 'exchanging', 'sending', 'finished', 'failed', 'refunded', 'expired'],
 };
 

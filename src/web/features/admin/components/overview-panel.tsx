@@ -37,7 +37,11 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
       <svg
         viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-label={metric.level ? `${metric.label} at the end of each day, ${show(last)} on the last day` : `${metric.label} per day, ${show(total)} in total`}
+        aria-label={
+          metric.level
+            ? `${metric.label} at the end of each day, ${show(last)} on the last day`
+            : `${metric.label} per day, ${show(total)} in total`
+        }
         preserveAspectRatio="none"
       >
         {data.map((d, i) => {
@@ -56,9 +60,14 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
 export function OverviewPanel() {
   const overview = useOverview(30);
   const data = overview.data ?? null;
-  const error = overview.isError ? (errorMessage(overview.error, 'Failed to load the overview')) : null;
+  const error = overview.isError ? errorMessage(overview.error, 'Failed to load the overview') : null;
 
-  if (error) return <p className="field-error" role="alert">{error}</p>;
+  if (error)
+    return (
+      <p className="field-error" role="alert">
+        {error}
+      </p>
+    );
   if (!data) return <p aria-busy="true">Loading overview…</p>;
   return (
     <section className="admin-panel" aria-labelledby="overview-title">

@@ -9,6 +9,7 @@ import { AutomationPanel } from '#web/features/support-rules/staff';
 import { StaffQueue } from '#web/features/tickets';
 import { SlaSettingsPanel } from '#web/features/support-sla/staff';
 import { PendingClosuresPanel } from '#web/features/account-closure';
+import { AdjustmentRequestsPanel } from './adjustment-requests-panel';
 import { ApiKeysPanel } from './api-keys-panel';
 import { AuditPanel } from './audit-panel';
 import { FlaggedAccountsPanel } from './flagged-accounts-panel';
@@ -65,7 +66,17 @@ export function StaffConsole() {
       </nav>
       <Routes>
         <Route index element={<OverviewPanel />} />
-        <Route path="users" element={<><FlaggedAccountsPanel /><UsersPanel /></>} />
+        <Route
+          path="users"
+          element={
+            <>
+              <FlaggedAccountsPanel />
+              {/* Four eyes: every large adjustment waiting for a second admin (admins only). */}
+              {isAdmin && <AdjustmentRequestsPanel />}
+              <UsersPanel />
+            </>
+          }
+        />
         <Route path="users/:id" element={<UserDetailRoute isAdmin={isAdmin} />} />
         <Route path="tickets" element={<StaffQueue />} />
         <Route path="reports" element={<SupportReportsPanel />} />

@@ -7,7 +7,6 @@ import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { MemoryRouter, Route, Routes } from 'react-router';
 import { UserDetailRoute, UsersPanel } from './users-panel';
 
-
 const ID = '11111111-1111-4111-8111-111111111111';
 const USER = {
   _id: ID,
@@ -20,7 +19,14 @@ const USER = {
   disabled: false,
   lastSeenAt: null,
 } as unknown as AdminUser;
-const SESSION = { _id: 's1', createdAt: '2026-01-01T00:00:00.000Z', lastSeenAt: '2026-01-01T00:00:00.000Z', expiresAt: '2026-01-02T00:00:00.000Z', ip: '203.0.113.9', userAgent: 'Firefox' };
+const SESSION = {
+  _id: 's1',
+  createdAt: '2026-01-01T00:00:00.000Z',
+  lastSeenAt: '2026-01-01T00:00:00.000Z',
+  expiresAt: '2026-01-02T00:00:00.000Z',
+  ip: '203.0.113.9',
+  userAgent: 'Firefox',
+};
 const ENTRY = {
   _id: 'l1',
   kind: 'adjustment',
@@ -34,8 +40,12 @@ const ENTRY = {
 const server = setupScriptedApi();
 beforeEach(() => {
   server.on('GET', '/api/admin/users', { body: { users: [USER], page: 1, pageSize: 25, total: 1 } });
-  server.on('GET', `/api/admin/users/${ID}`, { body: { user: USER, sessions: [SESSION], counts: { tickets: 1, payments: 0, ledgerEntries: 0 } } });
+  server.on('GET', `/api/admin/users/${ID}`, {
+    body: { user: USER, sessions: [SESSION], counts: { tickets: 1, payments: 0, ledgerEntries: 0 } },
+  });
   server.on('GET', `/api/admin/users/${ID}/ledger`, { body: { entries: [], balanceCents: 0, page: 1, pageSize: 20, total: 0 } });
+  server.on('GET', '/api/admin/credits/adjustment-requests', { body: { requests: [] } });
+  server.on('GET', '/api/auth/2fa', { body: { twoFactor: { totp: false, passkeys: 0, recoveryCodesLeft: 0 }, requiredForStaff: false } });
   server.on('GET', '/api/admin/payments', { body: { payments: [], page: 1, pageSize: 10, total: 0 } });
   server.on('GET', '/api/admin/exchanges', { body: { exchanges: [], page: 1, pageSize: 10, total: 0 } });
   server.on('GET', '/api/staff/tickets', {
@@ -104,7 +114,10 @@ describe('UsersPanel (operator console)', () => {
 
   it('asks for confirmation with the balance before and after, then applies once with the note for the customer', async () => {
     await openAlice(true);
-    server.on('POST', '/api/admin/credits/adjustments', { status: 201, body: { entry: ENTRY, balanceBeforeCents: 0, balanceCents: 1000, created: true } });
+    server.on('POST', '/api/admin/credits/adjustments', {
+      status: 201,
+      body: { entry: ENTRY, balanceBeforeCents: 0, balanceCents: 1000, created: true },
+    });
     reviewAdjustment('10.00', 'Goodwill for a slow deposit', 'Sorry for the wait');
 
     // Nothing is sent before the confirmation.
@@ -115,7 +128,13 @@ describe('UsersPanel (operator console)', () => {
     expect(within(confirmation).getByText('Sorry for the wait')).toBeTruthy();
 
     server.on('GET', `/api/admin/users/${ID}/ledger`, {
-      body: { entries: [{ ...ENTRY, description: 'Sorry for the wait', internalReason: 'Goodwill for a slow deposit' }], balanceCents: 1000, page: 1, pageSize: 20, total: 1 },
+      body: {
+        entries: [{ ...ENTRY, description: 'Sorry for the wait', internalReason: 'Goodwill for a slow deposit' }],
+        balanceCents: 1000,
+        page: 1,
+        pageSize: 20,
+        total: 1,
+      },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Confirm: 0.00 → 10.00' }));
     await waitFor(() => expect(screen.getByTestId('admin-user-balance').textContent).toBe('10.00 credits'));
@@ -158,7 +177,10 @@ describe('UsersPanel (operator console)', () => {
     await openAlice(true);
     server.on('POST', '/api/admin/credits/adjustments', {
       status: 409,
-      body: { error: 'The balance changed to 4.00 credits since you looked. Check the new figures and confirm again.', code: 'BALANCE_CHANGED' },
+      body: {
+        error: 'The balance changed to 4.00 credits since you looked. Check the new figures and confirm again.',
+        code: 'BALANCE_CHANGED',
+      },
     });
     reviewAdjustment('5', 'Goodwill');
     fireEvent.click(screen.getByRole('button', { name: 'Confirm: 0.00 → 5.00' }));
@@ -169,9 +191,20 @@ describe('UsersPanel (operator console)', () => {
   it('pages through a long ledger', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     server.on('GET', `/api/admin/users/${ID}/ledger`, () => {
-      const url = fetchSpy.mock.calls.map((c) => String(c[0])).filter((u) => u.includes('/ledger')).at(-1)!;
+      const url = fetchSpy.mock.calls
+        .map((c) => String(c[0]))
+        .filter((u) => u.includes('/ledger'))
+        .at(-1)!;
       const page = Number(new URL(url).searchParams.get('page'));
-      return { body: { entries: [{ ...ENTRY, _id: `l${page}`, description: `Entry on page ${page}` }], balanceCents: 1000, page, pageSize: 20, total: 21 } };
+      return {
+        body: {
+          entries: [{ ...ENTRY, _id: `l${page}`, description: `Entry on page ${page}` }],
+          balanceCents: 1000,
+          page,
+          pageSize: 20,
+          total: 21,
+        },
+      };
     });
     await openAlice(false);
     await screen.findByText('Entry on page 1');
@@ -193,6 +226,109 @@ describe('UsersPanel (operator console)', () => {
     expect(server.requests.filter((r) => r.method === 'PUT').map((r) => [r.path, r.body])).toEqual([
       [`/api/admin/users/${ID}/role`, { role: 'support', subroles: ['payments', 'vip'] }],
       [`/api/admin/users/${ID}/disabled`, { disabled: true, reason: 'fraud review' }],
+    ]);
+  });
+
+  it('sends a large adjustment to a second admin: says so plainly, changes no balance, and lists the request', async () => {
+    await openAlice(true);
+    const REQUEST = {
+      _id: 'r1',
+      user: { userId: ID, username: 'alice' },
+      amountCents: 100_000,
+      reason: 'Refund of the failed bank transfer',
+      customerNote: null,
+      requestedBy: { userId: 'admin-a', username: 'ann' },
+      requestedAt: '2026-01-04T00:00:00.000Z',
+      status: 'pending',
+      decidedBy: null,
+      decidedAt: null,
+      decisionNote: null,
+      ledgerEntryId: null,
+    };
+    server.on('POST', '/api/admin/credits/adjustments', () => {
+      server.on('GET', '/api/admin/credits/adjustment-requests', { body: { requests: [REQUEST] } });
+      return { status: 202, body: { request: REQUEST, created: true } };
+    });
+    const waiting = screen.getByRole('region', { name: 'Waiting for a second admin' });
+    expect(await within(waiting).findByText('No adjustment for this user is waiting.')).toBeTruthy();
+
+    reviewAdjustment('1000', 'Refund of the failed bank transfer');
+    // Said before anything is sent: this one waits for a second admin.
+    expect(screen.getByTestId('adjust-needs-approval').textContent).toContain('a second admin must approve');
+    expect(within(screen.getByTestId('adjust-confirmation')).getByText('Balance after approval')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Send for approval: 0.00 → 1000.00' }));
+
+    const sent = await screen.findByText('Sent to a second admin for approval.');
+    expect(sent.closest('[role="status"]')!.textContent).toContain(
+      'the balance stays at 0.00 credits until another admin approves +1000.00 credits',
+    );
+    expect(screen.queryByText(/Balance adjusted/)).toBeNull();
+    expect(screen.getByTestId('admin-user-balance').textContent).toBe('0.00 credits');
+    // The form is ready for the next one, and the request is listed below it.
+    expect(screen.getByRole('button', { name: 'Review adjustment' })).toBeTruthy();
+    const list = await within(waiting).findByRole('list', { name: 'Adjustments waiting for a second admin' });
+    expect(within(list).getByText('+1000.00 credits', { selector: 'strong' })).toBeTruthy();
+    expect(within(list).getByText('Refund of the failed bank transfer')).toBeTruthy();
+    expect(
+      server.requests.find((r) => r.path === '/api/admin/credits/adjustment-requests' && r.query.includes(`userId=${ID}`)),
+    ).toBeTruthy();
+  });
+
+  it("asks for the admin's second factor in the confirmation when two-factor is on, and keeps the confirmation when it is refused", async () => {
+    server.on('GET', '/api/auth/2fa', { body: { twoFactor: { totp: true, passkeys: 0, recoveryCodesLeft: 10 }, requiredForStaff: true } });
+    server.on('POST', '/api/admin/credits/adjustments', (req) =>
+      (req.body as { twoFactorCode?: string }).twoFactorCode === '123456'
+        ? { status: 201, body: { entry: ENTRY, balanceBeforeCents: 0, balanceCents: 1000, created: true } }
+        : {
+            status: 400,
+            body: {
+              error: 'That code is not right. Check your authenticator app and try again.',
+              code: 'INVALID_TWO_FACTOR_CODE',
+              details: { fields: { twoFactorCode: 'That code is not right.' }, methods: ['totp', 'recovery'] },
+            },
+          },
+    );
+    await openAlice(true);
+    reviewAdjustment('10', 'Goodwill');
+    const confirmation = screen.getByRole('form', { name: 'Confirm the adjustment' });
+    const code = await within(confirmation).findByLabelText('Authentication code or recovery code');
+    fireEvent.change(code, { target: { value: '000000' } });
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Confirm: 0.00 → 10.00' }));
+    expect((await within(confirmation).findByRole('alert')).textContent).toContain('That code is not right');
+    // Still the same confirmation, with the same key: nothing was posted.
+    fireEvent.change(within(confirmation).getByLabelText('Authentication code or recovery code'), { target: { value: '123456' } });
+    fireEvent.click(within(confirmation).getByRole('button', { name: 'Confirm: 0.00 → 10.00' }));
+    expect(await screen.findByText('Balance adjusted: 0.00 → 10.00 credits')).toBeTruthy();
+    const posted = server.requests.filter((r) => r.method === 'POST').map((r) => r.body as Record<string, unknown>);
+    expect(posted.map((b) => b.twoFactorCode)).toEqual(['000000', '123456']);
+    expect(posted[0]!.idempotencyKey).toBe(posted[1]!.idempotencyKey);
+  });
+
+  it("asks for the admin's second factor for a role change when the server says so", async () => {
+    await openAlice(true);
+    server.on('PUT', `/api/admin/users/${ID}/role`, (req) =>
+      (req.body as { twoFactorCode?: string }).twoFactorCode
+        ? { body: { user: { ...USER, role: 'admin' } } }
+        : {
+            status: 403,
+            body: {
+              error: 'Confirm this change with a code from your authenticator app or a recovery code.',
+              code: 'TWO_FACTOR_REQUIRED',
+              details: { methods: ['totp', 'recovery'] },
+            },
+          },
+    );
+    fireEvent.change(screen.getByLabelText('Role'), { target: { value: 'admin' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save role' }));
+    const form = screen.getByRole('form', { name: 'Change role' });
+    const code = await within(form).findByLabelText('Authentication code or recovery code');
+    expect(within(form).getByRole('alert').textContent).toContain('Confirm this change with a code');
+    fireEvent.change(code, { target: { value: '654321' } });
+    fireEvent.click(within(form).getByRole('button', { name: 'Save role' }));
+    await screen.findByText('Role saved');
+    expect(server.requests.filter((r) => r.method === 'PUT').map((r) => r.body)).toEqual([
+      { role: 'admin', subroles: [] },
+      { role: 'admin', subroles: [], twoFactorCode: '654321' },
     ]);
   });
 });

@@ -1,8 +1,8 @@
 import { ErrorCode } from '#shared/error-codes';
-import { useState, type FormEvent } from 'react';
+import { useState, type FormEvent, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import toast from 'react-hot-toast';
-import { ROLES, type Role } from '#shared/constants';
+import { ADJUSTMENT_APPROVAL_CENTS, ROLES, type Role } from '#shared/constants';
 import type { AdminUser } from '#shared/schemas/admin';
 import { formatCredits, toCents } from '#shared/fees';
 import { staffPaths } from '#shared/routes';
@@ -12,14 +12,22 @@ import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
 import { QueryTable } from '#web/components/ui/query-table';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { useAdjustCredits } from '../api/adjust-credits';
+import { useAdjustCredits, type AdjustCreditsRequested, type AdjustCreditsResult } from '../api/adjust-credits';
 import { useUser } from '../api/get-user';
 import { useUserActivity } from '../api/get-user-activity';
 import { useUserLedger } from '../api/get-user-ledger';
 import { useUsers } from '../api/get-users';
 import { useUpdateUser, type UserChange } from '../api/update-user';
-import { AdminTwoFactorReset } from '#web/features/two-factor';
+import { AdminTwoFactorReset, StepUpField, useStepUp } from '#web/features/two-factor';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
+import { AdjustmentRequestsPanel, signedCredits } from './adjustment-requests-panel';
+
+/** Whether an adjustment's answer is a request waiting for a second admin (202), not a posted entry (201). */
+const isAdjustmentRequested = (result: AdjustCreditsResult): result is AdjustCreditsRequested => 'request' in result;
+
+/** Whether a refusal was about the second factor: the step-up field shows it, not the form. */
+const aboutSecondFactor = (err: unknown) =>
+  err instanceof ApiError && (err.code === ErrorCode.TWO_FACTOR_REQUIRED || err.code === ErrorCode.INVALID_TWO_FACTOR_CODE);
 
 /**
  * Search users; each opens at its own URL (/dashboard/staff/users/:id) with balance, ledger and
@@ -51,7 +59,13 @@ export function UsersPanel() {
         <label htmlFor="admin-user-search" className="visually-hidden">
           Search users
         </label>
-        <input id="admin-user-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Username, email, id or referral code" />
+        <input
+          id="admin-user-search"
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          placeholder="Username, email, id or referral code"
+        />
         <button type="submit" className="btn btn-primary btn-small">
           Search
         </button>
@@ -149,6 +163,7 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
             </dl>
 
             {isAdmin && ledger && <AdjustCreditsForm user={user} balanceCents={ledger.balanceCents} />}
+            {isAdmin && <AdjustmentRequestsPanel userId={user._id} headingLevel={3} />}
             {isAdmin && <AccountActions user={user} />}
             {isAdmin && <AdminTwoFactorReset userId={user._id} />}
 
@@ -238,12 +253,12 @@ interface AdjustmentDraft {
   balanceBeforeCents: number;
 }
 
-const signedCredits = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '-' : ''}${formatCredits(Math.abs(cents))}`;
-
 /**
  * Adjusts a balance in two steps (docs/decisions/0235): the form, then a confirmation with the
- * balance before and after and what the customer will read. The internal reason is for staff only;
- * the customer reads the note, or "Balance adjustment by support".
+ * balance before and after and what the customer will read, and the admin's second factor when
+ * two-factor is on. The internal reason is for staff only; the customer reads the note, or "Balance
+ * adjustment by support". From ADJUSTMENT_APPROVAL_CENTS either way nothing is posted: the server
+ * answers 202 with a request that waits for a second admin (four eyes), and this says so.
  */
 function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCents: number }) {
   const [amount, setAmount] = useState('');
@@ -254,6 +269,9 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
   // One key per intended adjustment: a double click or a retry posts once.
   const [key, setKey] = useState(newIdempotencyKey);
   const adjust = useAdjustCredits();
+  const stepUp = useStepUp();
+  // A large adjustment sent for approval: what was asked, until the next one.
+  const [sent, setSent] = useState<{ amountCents: number; balanceCents: number } | null>(null);
 
   function review(event: FormEvent) {
     event.preventDefault();
@@ -278,11 +296,19 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
       return;
     }
     setErrors({});
-    setDraft({ amountCents, amount: parsed.data.amount, reason: parsed.data.reason, customerNote: parsed.data.customerNote ?? '', balanceBeforeCents: balanceCents });
+    setSent(null);
+    setDraft({
+      amountCents,
+      amount: parsed.data.amount,
+      reason: parsed.data.reason,
+      customerNote: parsed.data.customerNote ?? '',
+      balanceBeforeCents: balanceCents,
+    });
   }
 
-  async function confirm() {
-    if (!draft) return;
+  async function confirm(event: FormEvent) {
+    event.preventDefault();
+    if (!draft || adjust.isPending) return;
     setErrors({});
     try {
       const result = await adjust.mutateAsync({
@@ -292,14 +318,23 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
         ...(draft.customerNote ? { customerNote: draft.customerNote } : {}),
         expectedBalanceCents: draft.balanceBeforeCents,
         idempotencyKey: key,
+        ...stepUp.fields(),
       });
-      toast.success(`Balance adjusted: ${formatCredits(result.balanceBeforeCents)} → ${formatCredits(result.balanceCents)} credits`);
+      if (isAdjustmentRequested(result)) {
+        // 202: nothing is posted; a second admin decides (the request is listed below).
+        setSent({ amountCents: result.request.amountCents, balanceCents: draft.balanceBeforeCents });
+      } else {
+        toast.success(`Balance adjusted: ${formatCredits(result.balanceBeforeCents)} → ${formatCredits(result.balanceCents)} credits`);
+      }
+      stepUp.reset();
       setAmount('');
       setReason('');
       setCustomerNote('');
       setDraft(null);
       setKey(newIdempotencyKey());
     } catch (err) {
+      // About the second factor: the confirmation stays, and its field says why.
+      if (stepUp.handleError(err)) return;
       // The balance moved since the confirmation: show the new figures and ask again.
       if (err instanceof ApiError && err.code === ErrorCode.BALANCE_CHANGED) {
         setDraft(null);
@@ -311,11 +346,20 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
     }
   }
 
+  let view: ReactNode;
   if (draft) {
     const after = draft.balanceBeforeCents + draft.amountCents;
-    return (
-      <section className="admin-form adjust-confirm" aria-labelledby="adjust-confirm-title">
+    const needsApproval = Math.abs(draft.amountCents) >= ADJUSTMENT_APPROVAL_CENTS;
+    const figures = `${formatCredits(draft.balanceBeforeCents)} → ${formatCredits(after)}`;
+    view = (
+      <form className="admin-form adjust-confirm" aria-labelledby="adjust-confirm-title" onSubmit={(e) => void confirm(e)}>
         <h3 id="adjust-confirm-title">Confirm the adjustment</h3>
+        {needsApproval && (
+          <p className="adjust-approval-note" data-testid="adjust-needs-approval">
+            From {formatCredits(ADJUSTMENT_APPROVAL_CENTS)} credits either way, a second admin must approve. Confirming sends it for
+            approval; the balance does not change until then.
+          </p>
+        )}
         <dl className="admin-facts" data-testid="adjust-confirmation">
           <dt>Account</dt>
           <dd>
@@ -325,7 +369,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
           <dd data-testid="adjust-before">{formatCredits(draft.balanceBeforeCents)} credits</dd>
           <dt>Change</dt>
           <dd>{signedCredits(draft.amountCents)} credits</dd>
-          <dt>Balance after</dt>
+          <dt>{needsApproval ? 'Balance after approval' : 'Balance after'}</dt>
           <dd data-testid="adjust-after">{formatCredits(after)} credits</dd>
           <dt>The customer reads</dt>
           <dd>{draft.customerNote || DEFAULT_ADJUSTMENT_NOTE}</dd>
@@ -337,55 +381,77 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
             {errors.form}
           </p>
         )}
+        <StepUpField stepUp={stepUp} disabled={adjust.isPending} />
         <div className="actions">
-          <button type="button" className="btn btn-primary btn-small" disabled={adjust.isPending} onClick={() => void confirm()}>
-            {adjust.isPending ? 'Applying…' : `Confirm: ${formatCredits(draft.balanceBeforeCents)} → ${formatCredits(after)}`}
+          <button type="submit" className="btn btn-primary btn-small" disabled={adjust.isPending} aria-busy={adjust.isPending || undefined}>
+            {adjust.isPending
+              ? needsApproval
+                ? 'Sending…'
+                : 'Applying…'
+              : needsApproval
+                ? `Send for approval: ${figures}`
+                : `Confirm: ${figures}`}
           </button>
           <button type="button" className="btn btn-ghost btn-small" disabled={adjust.isPending} onClick={() => setDraft(null)}>
             Back
           </button>
         </div>
-      </section>
+      </form>
+    );
+  } else {
+    view = (
+      <form className="admin-form" onSubmit={review} noValidate aria-labelledby="adjust-title">
+        <h3 id="adjust-title">Adjust credits</h3>
+        {errors.form && (
+          <p className="field-error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <TextField
+          id="adjust-amount"
+          label="Amount (credits, negative to deduct)"
+          inputMode="decimal"
+          value={amount}
+          onChange={(e) => setAmount(e.target.value)}
+          error={errors.amount}
+        />
+        <TextField
+          id="adjust-reason"
+          label="Internal reason (staff only)"
+          note="Kept in the audit log and the staff ledger. The customer never sees it."
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          error={errors.reason}
+        />
+        <TextField
+          id="adjust-note"
+          label="Note for the customer (optional)"
+          note={`Shown in their credit history. Left empty, they read “${DEFAULT_ADJUSTMENT_NOTE}”.`}
+          maxLength={200}
+          value={customerNote}
+          onChange={(e) => setCustomerNote(e.target.value)}
+          error={errors.customerNote}
+        />
+        <button type="submit" className="btn btn-primary btn-small">
+          Review adjustment
+        </button>
+      </form>
     );
   }
 
   return (
-    <form className="admin-form" onSubmit={review} noValidate aria-labelledby="adjust-title">
-      <h3 id="adjust-title">Adjust credits</h3>
-      {errors.form && (
-        <p className="field-error" role="alert">
-          {errors.form}
-        </p>
-      )}
-      <TextField
-        id="adjust-amount"
-        label="Amount (credits, negative to deduct)"
-        inputMode="decimal"
-        value={amount}
-        onChange={(e) => setAmount(e.target.value)}
-        error={errors.amount}
-      />
-      <TextField
-        id="adjust-reason"
-        label="Internal reason (staff only)"
-        note="Kept in the audit log and the staff ledger. The customer never sees it."
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-        error={errors.reason}
-      />
-      <TextField
-        id="adjust-note"
-        label="Note for the customer (optional)"
-        note={`Shown in their credit history. Left empty, they read “${DEFAULT_ADJUSTMENT_NOTE}”.`}
-        maxLength={200}
-        value={customerNote}
-        onChange={(e) => setCustomerNote(e.target.value)}
-        error={errors.customerNote}
-      />
-      <button type="submit" className="btn btn-primary btn-small">
-        Review adjustment
-      </button>
-    </form>
+    <>
+      <div role="status" aria-live="polite" className="adjust-sent-status" data-testid="adjust-sent">
+        {sent && (
+          <p className="adjust-sent">
+            <strong>Sent to a second admin for approval.</strong> Nothing has changed yet: the balance stays at{' '}
+            {formatCredits(sent.balanceCents)} credits until another admin approves {signedCredits(sent.amountCents)} credits. It is listed
+            under “Waiting for a second admin”.
+          </p>
+        )}
+      </div>
+      {view}
+    </>
   );
 }
 
@@ -394,6 +460,9 @@ function AccountActions({ user }: { user: AdminUser }) {
   const [subroles, setSubroles] = useState(user.subroles.join(', '));
   const [reason, setReason] = useState('');
   const update = useUpdateUser(user._id);
+  // Granting a role is a staff power: the admin's second factor when two-factor is on.
+  const stepUp = useStepUp();
+  const [roleError, setRoleError] = useState<string | null>(null);
 
   async function run(change: UserChange, success: string) {
     try {
@@ -404,27 +473,62 @@ function AccountActions({ user }: { user: AdminUser }) {
     }
   }
 
+  async function saveRole(event: FormEvent) {
+    event.preventDefault();
+    if (update.isPending) return;
+    setRoleError(null);
+    try {
+      await update.mutateAsync({
+        kind: 'role',
+        role,
+        subroles: subroles
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+        ...stepUp.fields(),
+      });
+      stepUp.reset();
+      toast.success('Role saved');
+    } catch (err) {
+      if (!stepUp.handleError(err)) setRoleError(errorMessage(err, 'The change failed'));
+    }
+  }
+
   return (
     <div className="admin-form">
       <h3>Account</h3>
-      <div className="ticket-form-row">
-        <SelectField id="admin-role" label="Role" options={ROLES} value={role} onChange={(e) => setRole(e.target.value as Role)} />
-        <TextField id="admin-subroles" label="Subroles (comma separated)" value={subroles} onChange={(e) => setSubroles(e.target.value)} />
-      </div>
-      <button
-        type="button"
-        className="btn btn-secondary btn-small"
-        onClick={() =>
-          void run({ kind: 'role', role, subroles: subroles.split(',').map((s) => s.trim()).filter(Boolean) }, 'Role saved')
-        }
-      >
-        Save role
-      </button>
-      <TextField id="admin-disable-reason" label="Reason for disabling or re-enabling" value={reason} onChange={(e) => setReason(e.target.value)} />
+      <form className="admin-role-form" onSubmit={(e) => void saveRole(e)} aria-label="Change role">
+        <div className="ticket-form-row">
+          <SelectField id="admin-role" label="Role" options={ROLES} value={role} onChange={(e) => setRole(e.target.value as Role)} />
+          <TextField
+            id="admin-subroles"
+            label="Subroles (comma separated)"
+            value={subroles}
+            onChange={(e) => setSubroles(e.target.value)}
+          />
+        </div>
+        {roleError && !aboutSecondFactor(update.error) && (
+          <p className="field-error" role="alert">
+            {roleError}
+          </p>
+        )}
+        <StepUpField stepUp={stepUp} disabled={update.isPending} />
+        <button type="submit" className="btn btn-secondary btn-small" disabled={update.isPending}>
+          Save role
+        </button>
+      </form>
+      <TextField
+        id="admin-disable-reason"
+        label="Reason for disabling or re-enabling"
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+      />
       <button
         type="button"
         className={user.disabled ? 'btn btn-secondary btn-small' : 'btn btn-danger btn-small'}
-        onClick={() => void run({ kind: 'disabled', disabled: !user.disabled, reason }, user.disabled ? 'Account re-enabled' : 'Account disabled')}
+        onClick={() =>
+          void run({ kind: 'disabled', disabled: !user.disabled, reason }, user.disabled ? 'Account re-enabled' : 'Account disabled')
+        }
       >
         {user.disabled ? 'Re-enable account' : 'Disable account'}
       </button>

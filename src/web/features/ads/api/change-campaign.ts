@@ -13,6 +13,11 @@ export function useChangeCampaign() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: changeCampaign,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['ad-campaigns'] }), client.invalidateQueries({ queryKey: ['credits'] }), client.invalidateQueries({ queryKey: ['ledger'] })]),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['ad-campaigns'] }),
+        client.invalidateQueries({ queryKey: ['credits'] }),
+        client.invalidateQueries({ queryKey: ['ledger'] }),
+      ]),
   });
 }

@@ -12,6 +12,11 @@ export function useCreateCampaign() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: createCampaign,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['ad-campaigns'] }), client.invalidateQueries({ queryKey: ['credits'] }), client.invalidateQueries({ queryKey: ['ledger'] })]),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['ad-campaigns'] }),
+        client.invalidateQueries({ queryKey: ['credits'] }),
+        client.invalidateQueries({ queryKey: ['ledger'] }),
+      ]),
   });
 }

@@ -26,11 +26,13 @@ function ask(placement: AdPlacement): Answer {
   // An older answer stays on screen while the new one is on its way.
   const answer: Answer = { at: Date.now(), ad: answers.get(placement)?.ad };
   answers.set(placement, answer);
-  getAd(placement).then(
-    (res) => (answer.ad = res.ad ?? null),
-    // An ad is never worth an error message: a failure reads as "no ad".
-    () => (answer.ad = null),
-  ).finally(() => listeners.forEach((l) => l()));
+  getAd(placement)
+    .then(
+      (res) => (answer.ad = res.ad ?? null),
+      // An ad is never worth an error message: a failure reads as "no ad".
+      () => (answer.ad = null),
+    )
+    .finally(() => listeners.forEach((l) => l()));
   return answer;
 }
 

@@ -19,6 +19,9 @@ export function useCampaignReport(id: string | null, staff = false, days = 30) {
     queryKey: ['ad-campaigns', id, 'report', { staff, days }],
     enabled: id !== null,
     queryFn: ({ signal }) =>
-      api.get<CampaignReport>(`${staff ? '/api/staff/ad-campaigns' : '/api/ad-campaigns'}/${encodeURIComponent(id ?? '')}/report?days=${days}`, { signal }),
+      api.get<CampaignReport>(
+        `${staff ? '/api/staff/ad-campaigns' : '/api/ad-campaigns'}/${encodeURIComponent(id ?? '')}/report?days=${days}`,
+        { signal },
+      ),
   });
 }

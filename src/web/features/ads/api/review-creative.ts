@@ -13,6 +13,10 @@ export function useReviewCreative() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: reviewCreative,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['staff', 'ad-reviews'] }), client.invalidateQueries({ queryKey: ['staff', 'ad-campaigns'] })]),
+    onSuccess: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ['staff', 'ad-reviews'] }),
+        client.invalidateQueries({ queryKey: ['staff', 'ad-campaigns'] }),
+      ]),
   });
 }

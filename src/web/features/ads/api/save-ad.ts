@@ -14,6 +14,7 @@ export function useSaveAd() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: saveAd,
-    onSuccess: () => Promise.all([client.invalidateQueries({ queryKey: ['staff', 'ads'] }), client.invalidateQueries({ queryKey: ['ads'] })]),
+    onSuccess: () =>
+      Promise.all([client.invalidateQueries({ queryKey: ['staff', 'ads'] }), client.invalidateQueries({ queryKey: ['ads'] })]),
   });
 }

@@ -12,6 +12,14 @@ interface AdSlotProps {
 }
 
 /**
+ * An ad image is our copy, taken when the ad was approved (docs/decisions/0303): any other address
+ * (an advertiser's server, which would see every viewer) is never loaded; the ad shows without it.
+ */
+function isOurImage(url: string | null): url is string {
+  return url !== null && /^\/api\/ads\/images\/[0-9a-f-]{36}$/i.test(url);
+}
+
+/**
  * One ad for a placement. Shows nothing while loading, when no ad is live, or when ads cannot be
  * fetched: an ad is never worth an error message. It is labelled as an ad, links through the tracked
  * redirect, and counts a viewable impression (half of it on screen for one second) at most once per
@@ -23,9 +31,13 @@ export function AdSlot({ placement, className }: AdSlotProps) {
   const [paused, setPaused] = useState(false);
   const recordImpression = useAdsStore((s) => s.recordImpression);
 
-  useViewable(element, () => {
-    if (ad) void recordImpression(ad._id);
-  }, ad !== null);
+  useViewable(
+    element,
+    () => {
+      if (ad) void recordImpression(ad._id);
+    },
+    ad !== null,
+  );
 
   if (!ad) return null;
 
@@ -42,7 +54,7 @@ export function AdSlot({ placement, className }: AdSlotProps) {
     >
       <a className="ad-card" href={ad.clickUrl} rel="sponsored noopener">
         <span className="ad-label">Ad · Sponsored</span>
-        {ad.kind === 'image' && ad.imageUrl && (
+        {ad.kind === 'image' && isOurImage(ad.imageUrl) && (
           <img className="ad-image" src={ad.imageUrl} alt={ad.imageAlt} loading="lazy" decoding="async" />
         )}
         <span className="ad-text">

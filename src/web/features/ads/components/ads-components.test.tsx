@@ -97,6 +97,28 @@ describe('AdSlot', () => {
     await waitFor(() => expect(useAdsStore.getState().impressions[AD._id]).toBeTypeOf('number'));
   });
 
+  it('shows an image ad with our copy of its picture, and never loads an image from anywhere else', async () => {
+    const imageAd: PublicAd = {
+      ...AD,
+      kind: 'image',
+      imageUrl: '/api/ads/images/7c0e5a55-2222-4333-8444-555566667777',
+      imageAlt: 'A hardware wallet',
+    };
+    server.on('GET', '/api/ads', { body: { ad: imageAd } });
+    const ours = render(<AdSlot placement="home-banner" />);
+    const slot = await screen.findByRole('region', { name: 'Sponsored' });
+    expect(within(slot).getByRole('img', { name: 'A hardware wallet' }).getAttribute('src')).toBe(imageAd.imageUrl);
+    ours.unmount();
+    forgetAds();
+
+    // An advertiser's address (an older server, a bug) is not loaded: the ad shows without its picture.
+    server.on('GET', '/api/ads', { body: { ad: { ...imageAd, imageUrl: 'https://img.advertiser.example/wallet.png' } } });
+    render(<AdSlot placement="home-banner" />);
+    const other = await screen.findByRole('region', { name: 'Sponsored' });
+    expect(within(other).getByText('Hardware wallets, 20% off')).toBeTruthy();
+    expect(within(other).queryByRole('img')).toBeNull();
+  });
+
   it('shows nothing when no ad is live or ads cannot be loaded', async () => {
     server.on('GET', '/api/ads', { body: { ad: null } });
     const { container, unmount } = render(<AdSlot placement="home-banner" />);
@@ -139,10 +161,16 @@ describe('AdsManager (staff)', () => {
     server.on('GET', '/api/staff/ads/stats', { body: { stats: [day] } });
     render(<AdsManager />);
     const table = await screen.findByRole('table', { name: /per ad and day/ });
-    const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
+    const headers = within(table)
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     expect(headers).toEqual(['Day', 'Ad', 'Impressions', 'Unique viewers', 'Clicks', 'Click-through']);
     const row = await within(table).findByRole('row', { name: /Hardware wallets/ });
-    expect(within(row).getAllByRole('cell').map((c) => c.textContent)).toEqual(['2026-11-02', '5', '4', '1', '20.0%']);
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['2026-11-02', '5', '4', '1', '20.0%']);
     expect(within(row).getByRole('rowheader').textContent).toBe(AD.title);
   });
 });

@@ -176,18 +176,99 @@ export function AdsManager() {
             ))}
           </select>,
         )}
-        {field('title', 'Title', <input id={`${id}-title`} value={form.title} maxLength={80} required aria-describedby={describedBy('title')} onChange={(e) => set('title', e.target.value)} />)}
-        {field('targetUrl', 'Target address (http or https)', <input id={`${id}-targetUrl`} type="url" value={form.targetUrl} required aria-describedby={describedBy('targetUrl')} onChange={(e) => set('targetUrl', e.target.value)} />)}
-        {field('body', 'Text', <textarea id={`${id}-body`} value={form.body} maxLength={280} rows={2} aria-describedby={describedBy('body')} onChange={(e) => set('body', e.target.value)} />, true)}
+        {field(
+          'title',
+          'Title',
+          <input
+            id={`${id}-title`}
+            value={form.title}
+            maxLength={80}
+            required
+            aria-describedby={describedBy('title')}
+            onChange={(e) => set('title', e.target.value)}
+          />,
+        )}
+        {field(
+          'targetUrl',
+          'Target address (http or https)',
+          <input
+            id={`${id}-targetUrl`}
+            type="url"
+            value={form.targetUrl}
+            required
+            aria-describedby={describedBy('targetUrl')}
+            onChange={(e) => set('targetUrl', e.target.value)}
+          />,
+        )}
+        {field(
+          'body',
+          'Text',
+          <textarea
+            id={`${id}-body`}
+            value={form.body}
+            maxLength={280}
+            rows={2}
+            aria-describedby={describedBy('body')}
+            onChange={(e) => set('body', e.target.value)}
+          />,
+          true,
+        )}
         {form.kind === 'image' && (
           <>
-            {field('imageUrl', 'Image address (https)', <input id={`${id}-imageUrl`} type="url" value={form.imageUrl} aria-describedby={describedBy('imageUrl')} onChange={(e) => set('imageUrl', e.target.value)} />)}
-            {field('imageAlt', 'Image description', <input id={`${id}-imageAlt`} value={form.imageAlt} maxLength={200} aria-describedby={describedBy('imageAlt')} onChange={(e) => set('imageAlt', e.target.value)} />)}
+            {field(
+              'imageUrl',
+              'Image address (https)',
+              <input
+                id={`${id}-imageUrl`}
+                type="url"
+                value={form.imageUrl}
+                aria-describedby={describedBy('imageUrl')}
+                onChange={(e) => set('imageUrl', e.target.value)}
+              />,
+            )}
+            {field(
+              'imageAlt',
+              'Image description',
+              <input
+                id={`${id}-imageAlt`}
+                value={form.imageAlt}
+                maxLength={200}
+                aria-describedby={describedBy('imageAlt')}
+                onChange={(e) => set('imageAlt', e.target.value)}
+              />,
+            )}
           </>
         )}
-        {field('startsAt', 'Starts (optional)', <input id={`${id}-startsAt`} type="datetime-local" value={form.startsAt} onChange={(e) => set('startsAt', e.target.value)} />)}
-        {field('endsAt', 'Ends (optional)', <input id={`${id}-endsAt`} type="datetime-local" value={form.endsAt} aria-describedby={describedBy('endsAt')} onChange={(e) => set('endsAt', e.target.value)} />)}
-        {field('weight', `Weight (1 to ${AD_WEIGHT_MAX})`, <input id={`${id}-weight`} type="number" min={1} max={AD_WEIGHT_MAX} step={1} value={form.weight} aria-describedby={describedBy('weight')} onChange={(e) => set('weight', e.target.value)} />)}
+        {field(
+          'startsAt',
+          'Starts (optional)',
+          <input id={`${id}-startsAt`} type="datetime-local" value={form.startsAt} onChange={(e) => set('startsAt', e.target.value)} />,
+        )}
+        {field(
+          'endsAt',
+          'Ends (optional)',
+          <input
+            id={`${id}-endsAt`}
+            type="datetime-local"
+            value={form.endsAt}
+            aria-describedby={describedBy('endsAt')}
+            onChange={(e) => set('endsAt', e.target.value)}
+          />,
+        )}
+        {field(
+          'weight',
+          `Weight (1 to ${AD_WEIGHT_MAX})`,
+          <input
+            id={`${id}-weight`}
+            type="number"
+            min={1}
+            max={AD_WEIGHT_MAX}
+            step={1}
+            value={form.weight}
+            aria-describedby={describedBy('weight')}
+            onChange={(e) => set('weight', e.target.value)}
+          />,
+        )}
         <div className="field">
           <label>
             <input type="checkbox" checked={form.active} onChange={(e) => set('active', e.target.checked)} /> Active
@@ -221,7 +302,9 @@ export function AdsManager() {
             <th scope="col">Title</th>
             <th scope="col">Placement</th>
             <th scope="col">Schedule</th>
-            <th scope="col" className="num">Weight</th>
+            <th scope="col" className="num">
+              Weight
+            </th>
             <th scope="col">State</th>
             <th scope="col">Actions</th>
           </>
@@ -244,7 +327,12 @@ export function AdsManager() {
                 <button type="button" className="btn btn-secondary btn-small" onClick={() => startEdit(ad)} aria-label={`Edit ${ad.title}`}>
                   Edit
                 </button>
-                <button type="button" className="btn btn-ghost btn-small" onClick={() => void toggleActive(ad)} aria-label={`${ad.active ? 'Pause' : 'Resume'} ${ad.title}`}>
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-small"
+                  onClick={() => void toggleActive(ad)}
+                  aria-label={`${ad.active ? 'Pause' : 'Resume'} ${ad.title}`}
+                >
                   {ad.active ? 'Pause' : 'Resume'}
                 </button>
               </div>
@@ -268,10 +356,18 @@ export function AdsManager() {
           <>
             <th scope="col">Day</th>
             <th scope="col">Ad</th>
-            <th scope="col" className="num">Impressions</th>
-            <th scope="col" className="num">Unique viewers</th>
-            <th scope="col" className="num">Clicks</th>
-            <th scope="col" className="num">Click-through</th>
+            <th scope="col" className="num">
+              Impressions
+            </th>
+            <th scope="col" className="num">
+              Unique viewers
+            </th>
+            <th scope="col" className="num">
+              Clicks
+            </th>
+            <th scope="col" className="num">
+              Click-through
+            </th>
           </>
         }
         row={(row) => (

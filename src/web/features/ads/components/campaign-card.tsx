@@ -26,7 +26,17 @@ const END_REASONS: Record<string, string> = {
  * console (`controls` false) a house campaign is marked, and admins (`houseControls`) get the same
  * controls for it (docs/decisions/0283).
  */
-export function CampaignCard({ campaign, onReport, controls = true, houseControls: mayChangeHouse = false }: { campaign: Campaign; onReport: () => void; controls?: boolean; houseControls?: boolean }) {
+export function CampaignCard({
+  campaign,
+  onReport,
+  controls = true,
+  houseControls: mayChangeHouse = false,
+}: {
+  campaign: Campaign;
+  onReport: () => void;
+  controls?: boolean;
+  houseControls?: boolean;
+}) {
   const changeOwn = useChangeCampaign();
   const changeHouse = useChangeHouseCampaign();
   const c = campaign;
@@ -35,7 +45,9 @@ export function CampaignCard({ campaign, onReport, controls = true, houseControl
   const showControls = controls || houseControls;
 
   async function act(action: CampaignAction) {
-    const confirmText = c.house ? `Stop the house campaign “${c.name}” for good?` : `Stop “${c.name}” for good? What it has not spent comes back to your balance.`;
+    const confirmText = c.house
+      ? `Stop the house campaign “${c.name}” for good?`
+      : `Stop “${c.name}” for good? What it has not spent comes back to your balance.`;
     if (action === 'stop' && !window.confirm(confirmText)) return;
     try {
       const { campaign: after } = await change.mutateAsync({ id: c._id, action });
@@ -67,25 +79,31 @@ export function CampaignCard({ campaign, onReport, controls = true, houseControl
         </span>
       </div>
       <p className="muted">
-        {c.priceModel === 'cpm' ? `${(c.priceCents / 100).toFixed(2)} credits per 1,000 viewable impressions` : `${(c.priceCents / 100).toFixed(2)} credits per click`} ·{' '}
-        {new Date(c.startsAt).toLocaleString()} – {new Date(c.endsAt).toLocaleString()}
+        {c.priceModel === 'cpm'
+          ? `${(c.priceCents / 100).toFixed(2)} credits per 1,000 viewable impressions`
+          : `${(c.priceCents / 100).toFixed(2)} credits per click`}{' '}
+        · {new Date(c.startsAt).toLocaleString()} – {new Date(c.endsAt).toLocaleString()}
         {c.ownerName && !controls ? (c.house ? ` · house campaign, created by ${c.ownerName}` : ` · by ${c.ownerName}`) : ''}
       </p>
       <p>
         {c.house ? 'Counted' : 'Spent'} <strong data-testid="campaign-spent">{formatSpend(c.spentMillicents)}</strong>
-        {c.budgetCents === null ? ' (no budget limit, nothing paid)' : ` of ${(c.budgetCents / 100).toFixed(2)} credits${c.house ? ' (counted, not paid)' : ''}`}
+        {c.budgetCents === null
+          ? ' (no budget limit, nothing paid)'
+          : ` of ${(c.budgetCents / 100).toFixed(2)} credits${c.house ? ' (counted, not paid)' : ''}`}
         {c.dailyBudgetCents !== null && ` · ${(c.dailyBudgetCents / 100).toFixed(2)} a day`}
         {c.frequencyCap !== null && ` · at most ${c.frequencyCap} a day per viewer`}
       </p>
       {c.state === 'ended' && (
         <p>
-          Ended: {END_REASONS[c.endReason ?? ''] ?? c.endReason}.{c.house ? '' : ` ${((c.refundedCents ?? 0) / 100).toFixed(2)} credits came back.`}
+          Ended: {END_REASONS[c.endReason ?? ''] ?? c.endReason}.
+          {c.house ? '' : ` ${((c.refundedCents ?? 0) / 100).toFixed(2)} credits came back.`}
         </p>
       )}
       <ul className="campaign-list stack">
         {c.creatives.map((a) => (
           <li key={a._id} className="campaign-creative-preview">
-            <strong>{a.title}</strong> <span className="muted">— {a.reviewStatus === 'pending' ? 'waiting for review' : a.reviewStatus}</span>
+            <strong>{a.title}</strong>{' '}
+            <span className="muted">— {a.reviewStatus === 'pending' ? 'waiting for review' : a.reviewStatus}</span>
             {a.reviewReason && <p className="field-error">Rejected: {a.reviewReason}</p>}
           </li>
         ))}

@@ -1,12 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import {
-  AD_MIN_BUDGET_CENTS,
-  AD_MIN_PRICE_CENTS,
-  AD_PLACEMENTS,
-  type AdPriceModel,
-  type CreateCampaignBody,
-} from '#shared/schemas/ads';
+import { AD_MIN_BUDGET_CENTS, AD_MIN_PRICE_CENTS, AD_PLACEMENTS, type AdPriceModel, type CreateCampaignBody } from '#shared/schemas/ads';
 import { CheckboxField, SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { ErrorCode } from '#shared/error-codes';
@@ -89,7 +83,9 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
         ? await createHouse.mutateAsync({ ...body, budgetCents: form.budget.trim() ? toCents(form.budget) : null })
         : await createPaid.mutateAsync(body);
       toast.success(
-        house ? 'House campaign created and approved.' : `Campaign created: ${((campaign.budgetCents ?? 0) / 100).toFixed(2)} credits reserved. It starts once staff approve it.`,
+        house
+          ? 'House campaign created and approved.'
+          : `Campaign created: ${((campaign.budgetCents ?? 0) / 100).toFixed(2)} credits reserved. It starts once staff approve it.`,
       );
       setRequestId(newRequestId());
       setForm((f) => ({ ...f, name: '', title: '', body: '' }));
@@ -98,31 +94,64 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
       if (err instanceof ApiError) {
         const fields = Object.fromEntries(Object.entries(err.fieldErrors).map(([k, v]) => [k.replace(/^creatives\.0\./, ''), v]));
         setErrors(fields);
-        toast.error(err.code === ErrorCode.INSUFFICIENT_CREDITS ? 'Your balance does not cover this budget. Top up or lower the budget.' : err.message);
+        toast.error(
+          err.code === ErrorCode.INSUFFICIENT_CREDITS
+            ? 'Your balance does not cover this budget. Top up or lower the budget.'
+            : err.message,
+        );
       } else {
         toast.error('Failed to create the campaign');
       }
     }
   }
 
-  const togglePlacement = (p: string, on: boolean) => set('placements', on ? [...form.placements, p] : form.placements.filter((x) => x !== p));
+  const togglePlacement = (p: string, on: boolean) =>
+    set('placements', on ? [...form.placements, p] : form.placements.filter((x) => x !== p));
   const unit = form.priceModel === 'cpm' ? 'credits per 1,000 viewable impressions' : 'credits per click';
 
   return (
     <form className="card campaign-form stack" onSubmit={(e) => void submit(e)} aria-labelledby="new-campaign-title" noValidate>
       <h2 id="new-campaign-title">{house ? 'New house campaign' : 'New campaign'}</h2>
-      {house && <p className="muted">Run for the house: nothing is paid and it is approved now. It is shown only where no paid campaign is.</p>}
-      <TextField label="Campaign name" value={form.name} maxLength={80} required error={errors.name} onChange={(e) => set('name', e.target.value)} />
+      {house && (
+        <p className="muted">Run for the house: nothing is paid and it is approved now. It is shown only where no paid campaign is.</p>
+      )}
+      <TextField
+        label="Campaign name"
+        value={form.name}
+        maxLength={80}
+        required
+        error={errors.name}
+        onChange={(e) => set('name', e.target.value)}
+      />
       <fieldset>
         <legend>Where it shows</legend>
         {AD_PLACEMENTS.map((p) => (
-          <CheckboxField key={p} label={PLACEMENT_LABELS[p] ?? p} checked={form.placements.includes(p)} onChange={(e) => togglePlacement(p, e.target.checked)} />
+          <CheckboxField
+            key={p}
+            label={PLACEMENT_LABELS[p] ?? p}
+            checked={form.placements.includes(p)}
+            onChange={(e) => togglePlacement(p, e.target.checked)}
+          />
         ))}
         {errors.placements && <p className="field-error">{errors.placements}</p>}
       </fieldset>
       <div className="grid grid-2">
-        <TextField label="Starts" type="datetime-local" value={form.startsAt} required error={errors.startsAt} onChange={(e) => set('startsAt', e.target.value)} />
-        <TextField label="Ends" type="datetime-local" value={form.endsAt} required error={errors.endsAt} onChange={(e) => set('endsAt', e.target.value)} />
+        <TextField
+          label="Starts"
+          type="datetime-local"
+          value={form.startsAt}
+          required
+          error={errors.startsAt}
+          onChange={(e) => set('startsAt', e.target.value)}
+        />
+        <TextField
+          label="Ends"
+          type="datetime-local"
+          value={form.endsAt}
+          required
+          error={errors.endsAt}
+          onChange={(e) => set('endsAt', e.target.value)}
+        />
       </div>
       <fieldset>
         <legend>Price and budget</legend>
@@ -139,18 +168,43 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
               setForm((f) => ({ ...f, priceModel: model, price: (AD_MIN_PRICE_CENTS[model] / 100).toFixed(2) }));
             }}
           />
-          <TextField label={`Price (${unit})`} inputMode="decimal" value={form.price} required error={errors.priceCents} note={`At least ${(AD_MIN_PRICE_CENTS[form.priceModel] / 100).toFixed(2)}`} onChange={(e) => set('price', e.target.value)} />
+          <TextField
+            label={`Price (${unit})`}
+            inputMode="decimal"
+            value={form.price}
+            required
+            error={errors.priceCents}
+            note={`At least ${(AD_MIN_PRICE_CENTS[form.priceModel] / 100).toFixed(2)}`}
+            onChange={(e) => set('price', e.target.value)}
+          />
           <TextField
             label={house ? 'Total budget (credits, optional)' : 'Total budget (credits)'}
             inputMode="decimal"
             value={form.budget}
             required={!house}
             error={errors.budgetCents}
-            note={house ? 'Counted at the price above, never paid; it ends the campaign when reached. Empty: no limit.' : 'Reserved from your balance now; what is not spent comes back.'}
+            note={
+              house
+                ? 'Counted at the price above, never paid; it ends the campaign when reached. Empty: no limit.'
+                : 'Reserved from your balance now; what is not spent comes back.'
+            }
             onChange={(e) => set('budget', e.target.value)}
           />
-          <TextField label="Daily budget (credits, optional)" inputMode="decimal" value={form.dailyBudget} error={errors.dailyBudgetCents} note="Spread evenly across the day." onChange={(e) => set('dailyBudget', e.target.value)} />
-          <TextField label="Most impressions per viewer a day (optional)" inputMode="numeric" value={form.frequencyCap} error={errors.frequencyCap} onChange={(e) => set('frequencyCap', e.target.value)} />
+          <TextField
+            label="Daily budget (credits, optional)"
+            inputMode="decimal"
+            value={form.dailyBudget}
+            error={errors.dailyBudgetCents}
+            note="Spread evenly across the day."
+            onChange={(e) => set('dailyBudget', e.target.value)}
+          />
+          <TextField
+            label="Most times shown to one viewer a day (optional)"
+            inputMode="numeric"
+            value={form.frequencyCap}
+            error={errors.frequencyCap}
+            onChange={(e) => set('frequencyCap', e.target.value)}
+          />
         </div>
       </fieldset>
       <fieldset>
@@ -164,19 +218,56 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
           ]}
           onChange={(e) => set('kind', e.target.value)}
         />
-        <TextField label="Title" value={form.title} maxLength={80} required error={errors.title} onChange={(e) => set('title', e.target.value)} />
-        <TextareaField label="Text" value={form.body} maxLength={280} rows={2} error={errors.body} onChange={(e) => set('body', e.target.value)} />
+        <TextField
+          label="Title"
+          value={form.title}
+          maxLength={80}
+          required
+          error={errors.title}
+          onChange={(e) => set('title', e.target.value)}
+        />
+        <TextareaField
+          label="Text"
+          value={form.body}
+          maxLength={280}
+          rows={2}
+          error={errors.body}
+          onChange={(e) => set('body', e.target.value)}
+        />
         {form.kind === 'image' && (
           <>
-            <TextField label="Image address (https)" type="url" value={form.imageUrl} error={errors.imageUrl} onChange={(e) => set('imageUrl', e.target.value)} />
-            <TextField label="Image description" value={form.imageAlt} maxLength={200} error={errors.imageAlt} onChange={(e) => set('imageAlt', e.target.value)} />
+            <TextField
+              label="Image address (https)"
+              type="url"
+              value={form.imageUrl}
+              error={errors.imageUrl}
+              onChange={(e) => set('imageUrl', e.target.value)}
+            />
+            <TextField
+              label="Image description"
+              value={form.imageAlt}
+              maxLength={200}
+              error={errors.imageAlt}
+              onChange={(e) => set('imageAlt', e.target.value)}
+            />
           </>
         )}
-        <TextField label="Link (http or https)" type="url" value={form.targetUrl} required error={errors.targetUrl} onChange={(e) => set('targetUrl', e.target.value)} />
+        <TextField
+          label="Link (http or https)"
+          type="url"
+          value={form.targetUrl}
+          required
+          error={errors.targetUrl}
+          onChange={(e) => set('targetUrl', e.target.value)}
+        />
       </fieldset>
       <div className="cluster">
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-          {create.isPending ? 'Creating…' : house ? 'Create house campaign' : `Create and reserve ${Number.isFinite(Number(form.budget)) ? Number(form.budget).toFixed(2) : '0.00'} credits`}
+          {create.isPending
+            ? 'Creating…'
+            : house
+              ? 'Create house campaign'
+              : `Create and reserve ${Number.isFinite(Number(form.budget)) ? Number(form.budget).toFixed(2) : '0.00'} credits`}
         </button>
       </div>
     </form>

@@ -58,7 +58,9 @@ function SpendChart({ days }: { days: DayTotal[] }) {
         })}
         <line x1="0" x2={width} y1={height} y2={height} className="campaign-chart-axis" />
       </svg>
-      <figcaption className="muted">Spend per UTC day, in credits{days.length > 0 ? ` (${days[0]!.day} to ${days.at(-1)!.day})` : ''}.</figcaption>
+      <figcaption className="muted">
+        Spend per UTC day, in credits{days.length > 0 ? ` (${days[0]!.day} to ${days.at(-1)!.day})` : ''}.
+      </figcaption>
     </figure>
   );
 }
@@ -110,12 +112,24 @@ export function CampaignReport({ campaign, staff = false }: { campaign: Campaign
                 <tr>
                   <th scope="col">Day</th>
                   <th scope="col">Creative</th>
-                  <th scope="col" className="num">Served</th>
-                  <th scope="col" className="num">Viewable</th>
-                  <th scope="col" className="num">Invalid</th>
-                  <th scope="col" className="num">Clicks</th>
-                  <th scope="col" className="num">CTR</th>
-                  <th scope="col" className="num">Spend</th>
+                  <th scope="col" className="num">
+                    Served
+                  </th>
+                  <th scope="col" className="num">
+                    Viewable
+                  </th>
+                  <th scope="col" className="num">
+                    Invalid
+                  </th>
+                  <th scope="col" className="num">
+                    Clicks
+                  </th>
+                  <th scope="col" className="num">
+                    CTR
+                  </th>
+                  <th scope="col" className="num">
+                    Spend
+                  </th>
                 </tr>
               </thead>
               <tbody>

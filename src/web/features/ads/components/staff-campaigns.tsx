@@ -47,7 +47,17 @@ function ReviewCard({ item }: { item: ReviewItem }) {
             Links to <code>{c.targetUrl}</code>
           </p>
         </div>
-        {rejecting && <TextareaField label="Reason (the advertiser reads it)" value={reason} maxLength={500} rows={2} error={error} errorAlert onChange={(e) => setReason(e.target.value)} />}
+        {rejecting && (
+          <TextareaField
+            label="Reason (the advertiser reads it)"
+            value={reason}
+            maxLength={500}
+            rows={2}
+            error={error}
+            errorAlert
+            onChange={(e) => setReason(e.target.value)}
+          />
+        )}
         <div className="cluster">
           {!rejecting && (
             <button type="button" className="btn btn-primary btn-small" disabled={review.isPending} onClick={() => void decide(false)}>
@@ -80,12 +90,18 @@ export function AdReviewQueue() {
   return (
     <section className="admin-panel stack" aria-labelledby="ad-review-title">
       <h2 id="ad-review-title">Ad review</h2>
-      <p className="muted">Nothing is shown to visitors until it is approved here. A campaign whose last creative is rejected ends and is refunded.</p>
+      <p className="muted">
+        Nothing is shown to visitors until it is approved here. A campaign whose last creative is rejected ends and is refunded.
+      </p>
       <QueryState
         data={queue.data}
         error={queue.isError ? errorMessage(queue.error, 'Failed to load the review queue') : null}
         onRetry={() => void queue.refetch()}
-        loading={<p role="status" className="muted">Loading the review queue…</p>}
+        loading={
+          <p role="status" className="muted">
+            Loading the review queue…
+          </p>
+        }
         isEmpty={(items) => items.length === 0}
         empty={<p className="muted">Nothing is waiting for review.</p>}
       >
@@ -125,7 +141,11 @@ export function StaffCampaignList({ isAdmin = false }: { isAdmin?: boolean }) {
         data={campaigns.data}
         error={campaigns.isError ? errorMessage(campaigns.error, 'Failed to load campaigns') : null}
         onRetry={() => void campaigns.refetch()}
-        loading={<p role="status" className="muted">Loading campaigns…</p>}
+        loading={
+          <p role="status" className="muted">
+            Loading campaigns…
+          </p>
+        }
         isEmpty={(list) => list.length === 0}
         empty={<p className="muted">No campaigns yet.</p>}
       >

@@ -26,7 +26,9 @@ class FakeIntersectionObserver {
   }
   /** The share of the element now on screen. */
   show(ratio: number) {
-    const entries = this.targets.map((target) => ({ target, intersectionRatio: ratio, isIntersecting: ratio > 0 }) as IntersectionObserverEntry);
+    const entries = this.targets.map(
+      (target) => ({ target, intersectionRatio: ratio, isIntersecting: ratio > 0 }) as IntersectionObserverEntry,
+    );
     this.callback(entries, this as unknown as IntersectionObserver);
   }
 }

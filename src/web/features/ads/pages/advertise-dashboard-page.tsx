@@ -41,7 +41,11 @@ export default function AdvertiseDashboardPage() {
             data={campaigns.data}
             error={campaigns.isError ? errorMessage(campaigns.error, 'Failed to load your campaigns') : null}
             onRetry={() => void campaigns.refetch()}
-            loading={<p role="status" className="muted">Loading your campaigns…</p>}
+            loading={
+              <p role="status" className="muted">
+                Loading your campaigns…
+              </p>
+            }
             isEmpty={(list) => list.length === 0}
             empty={<p className="muted">No campaigns yet. Create your first one below.</p>}
           >

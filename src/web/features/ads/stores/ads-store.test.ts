@@ -73,7 +73,10 @@ describe('ads store (docs/product.md#browser-state: impressions keyed by ad id, 
   });
 
   it('sets "Failed to record impression" when the call fails, and tries again next time', async () => {
-    server.on('POST', `/api/ads/${AD}/impression`, { status: 429, body: { error: 'Too many requests. Try again in 5 seconds.', code: 'RATE_LIMITED' } });
+    server.on('POST', `/api/ads/${AD}/impression`, {
+      status: 429,
+      body: { error: 'Too many requests. Try again in 5 seconds.', code: 'RATE_LIMITED' },
+    });
     await ads().recordImpression(AD);
     expect(ads()).toMatchObject({ error: AD_IMPRESSION_ERROR, loading: false, impressions: {} });
     expect(AD_IMPRESSION_ERROR).toBe('Failed to record impression');

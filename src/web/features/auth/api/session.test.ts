@@ -70,9 +70,18 @@ afterEach(() => {
 
 describe('session state', () => {
   it('keeps the client fields of docs/product.md#browser-state (user and credits are in the query cache), signed out and unchecked at first', () => {
-    expect(Object.keys(initialSessionState).sort()).toEqual(
-      ['error', 'guestId', 'isAuthenticated', 'isGuest', 'isLoading', 'lastCheck', 'sessionChecked', 'token', 'userId', 'userType'],
-    );
+    expect(Object.keys(initialSessionState).sort()).toEqual([
+      'error',
+      'guestId',
+      'isAuthenticated',
+      'isGuest',
+      'isLoading',
+      'lastCheck',
+      'sessionChecked',
+      'token',
+      'userId',
+      'userType',
+    ]);
     expect(initialSessionState).toMatchObject({ isAuthenticated: false, isGuest: false, sessionChecked: false, token: null, userId: null });
   });
 });
@@ -83,7 +92,15 @@ describe('checkSession (the start-up check)', () => {
     storage.setToken(token);
     storage.setGuestId(GUEST_ID);
     await checkSession();
-    expect(session()).toMatchObject({ isGuest: true, isAuthenticated: false, userType: 'guest', guestId: GUEST_ID, token, sessionChecked: true, isLoading: false });
+    expect(session()).toMatchObject({
+      isGuest: true,
+      isAuthenticated: false,
+      userType: 'guest',
+      guestId: GUEST_ID,
+      token,
+      sessionChecked: true,
+      isLoading: false,
+    });
     expect(session().userId).toBe(GUEST_ID);
     expect(server.requests).toHaveLength(0);
   });
@@ -100,14 +117,28 @@ describe('checkSession (the start-up check)', () => {
   it('clears a stored guestId without a token', async () => {
     storage.setGuestId(GUEST_ID);
     await checkSession();
-    expect(session()).toMatchObject({ isGuest: false, guestId: null, token: null, sessionChecked: true, isLoading: false, error: 'No token found' });
+    expect(session()).toMatchObject({
+      isGuest: false,
+      guestId: null,
+      token: null,
+      sessionChecked: true,
+      isLoading: false,
+      error: 'No token found',
+    });
     expect(storage.getGuestId()).toBeNull();
   });
 
   it('clears the session when no token is stored', async () => {
     localStorage.setItem(STORAGE_KEYS.userRole, 'user');
     await checkSession();
-    expect(session()).toMatchObject({ isAuthenticated: false, userId: null, token: null, sessionChecked: true, isLoading: false, error: 'No token found' });
+    expect(session()).toMatchObject({
+      isAuthenticated: false,
+      userId: null,
+      token: null,
+      sessionChecked: true,
+      isLoading: false,
+      error: 'No token found',
+    });
     expect(localStorage.getItem(STORAGE_KEYS.userRole)).toBeNull();
     expect(server.requests).toHaveLength(0);
   });
@@ -119,7 +150,16 @@ describe('checkSession (the start-up check)', () => {
     const started = Date.now();
     await checkSession();
     expect(hits('/api/auth/me')[0]!.at - started).toBeGreaterThanOrEqual(AUTH_CHECK_DELAY_MS - 5);
-    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, userType: 'user', token, userId: user._id, sessionChecked: true, isLoading: false, error: null });
+    expect(session()).toMatchObject({
+      isAuthenticated: true,
+      isGuest: false,
+      userType: 'user',
+      token,
+      userId: user._id,
+      sessionChecked: true,
+      isLoading: false,
+      error: null,
+    });
     expect(cachedUser()).toEqual(user);
     expect(cachedCredits(user._id)).toBe(12.5);
     expect(storage.getUserRole()).toBe('user');
@@ -142,7 +182,14 @@ describe('checkSession (the start-up check)', () => {
     server.on('POST', '/api/refresh-token', { status: 401, body: { error: 'Invalid or expired token', code: 'INVALID_TOKEN' } });
     await checkSession();
     expect(hits('/api/auth/me')).toHaveLength(0);
-    expect(session()).toMatchObject({ isAuthenticated: false, token: null, userId: null, sessionChecked: true, isLoading: false, error: 'Token refresh failed' });
+    expect(session()).toMatchObject({
+      isAuthenticated: false,
+      token: null,
+      userId: null,
+      sessionChecked: true,
+      isLoading: false,
+      error: 'Token refresh failed',
+    });
     expect(storage.getToken()).toBeNull();
     expect(redirects).toBe(0);
   });
@@ -161,7 +208,14 @@ describe('checkSession (the start-up check)', () => {
     storage.setUserRole('user');
     server.on('GET', '/api/auth/me', { status: 500, body: { error: 'Internal error', code: 'INTERNAL' } });
     await checkSession();
-    expect(session()).toMatchObject({ isAuthenticated: false, userId: null, token: null, sessionChecked: true, isLoading: false, error: 'User fetch failed' });
+    expect(session()).toMatchObject({
+      isAuthenticated: false,
+      userId: null,
+      token: null,
+      sessionChecked: true,
+      isLoading: false,
+      error: 'User fetch failed',
+    });
     expect(cachedUser()).toBeNull();
     expect(storage.getToken()).toBeNull();
     expect(storage.getUserRole()).toBeNull();
@@ -198,7 +252,15 @@ describe('login', () => {
     await expect(login(input)).resolves.toEqual(user);
 
     expect(server.requests[0]?.body).toEqual({ ...input, guestId: GUEST_ID });
-    expect(session()).toMatchObject({ isAuthenticated: true, isGuest: false, userType: 'user', token, userId: user._id, error: null, isLoading: false });
+    expect(session()).toMatchObject({
+      isAuthenticated: true,
+      isGuest: false,
+      userType: 'user',
+      token,
+      userId: user._id,
+      error: null,
+      isLoading: false,
+    });
     expect(cachedUser()).toEqual(user);
     expect(cachedCredits(user._id)).toBe(12.5);
     expect(storage.getToken()).toBe(token);
@@ -258,7 +320,10 @@ describe('login', () => {
 describe('startGuestSession', () => {
   it('starts a guest session and stores the token and guestId', async () => {
     const token = makeToken({ isGuest: true, sub: GUEST_ID });
-    server.on('POST', '/api/guest', { status: 201, body: { user: { _id: GUEST_ID, role: 'guest', isGuest: true }, token, guestId: GUEST_ID } });
+    server.on('POST', '/api/guest', {
+      status: 201,
+      body: { user: { _id: GUEST_ID, role: 'guest', isGuest: true }, token, guestId: GUEST_ID },
+    });
     await startGuestSession();
     expect(session()).toMatchObject({ isGuest: true, isAuthenticated: false, userType: 'guest', token, guestId: GUEST_ID });
     expect(storage.getToken()).toBe(token);
@@ -269,7 +334,10 @@ describe('startGuestSession', () => {
 
   it('sets the token and guestId cookies for a day, on path / with SameSite lax', async () => {
     const token = makeToken({ isGuest: true, sub: GUEST_ID });
-    server.on('POST', '/api/guest', { status: 201, body: { user: { _id: GUEST_ID, role: 'guest', isGuest: true }, token, guestId: GUEST_ID } });
+    server.on('POST', '/api/guest', {
+      status: 201,
+      body: { user: { _id: GUEST_ID, role: 'guest', isGuest: true }, token, guestId: GUEST_ID },
+    });
     const cookieWrites = vi.spyOn(document, 'cookie', 'set');
     await startGuestSession();
     const written = cookieWrites.mock.calls.map((c) => c[0]);
@@ -285,7 +353,13 @@ describe('startGuestSession', () => {
 });
 
 describe('register', () => {
-  const input = { username: 'ada', email: 'ada@example.com', password: 'long enough pw', turnstileToken: 'sandbox-pass', referralCode: 'FRIEND1' };
+  const input = {
+    username: 'ada',
+    email: 'ada@example.com',
+    password: 'long enough pw',
+    turnstileToken: 'sandbox-pass',
+    referralCode: 'FRIEND1',
+  };
 
   it('stores the token, removes the guestId and signs the new user in', async () => {
     const token = makeToken();
@@ -371,7 +445,14 @@ describe('clearSession', () => {
     localStorage.setItem(STORAGE_KEYS.rewardClaims, '{}');
     useSessionStore.setState({ isAuthenticated: true, userId: user._id });
     session().clearSession();
-    expect(session()).toMatchObject({ isAuthenticated: false, isGuest: false, userId: null, token: null, guestId: null, sessionChecked: true });
+    expect(session()).toMatchObject({
+      isAuthenticated: false,
+      isGuest: false,
+      userId: null,
+      token: null,
+      guestId: null,
+      sessionChecked: true,
+    });
     expect(storage.getToken()).toBeNull();
     expect(storage.getGuestId()).toBeNull();
     expect(storage.getUserRole()).toBeNull();
@@ -443,7 +524,8 @@ describe('the user and the balance (query cache)', () => {
 
   it('never asks for a balance without a signed-in user', async () => {
     expect(hook(() => useCredits(null)).fetchStatus).toBe('idle');
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Nothing is being fetched, so no request is on its way (a query only asks the server through a fetch it counts).
+    expect(queryClient.isFetching()).toBe(0);
     expect(server.requests).toHaveLength(0);
   });
 });
@@ -452,7 +534,9 @@ describe('completeOnboarding', () => {
   it('marks onboarding completed and keeps the updated user in the cache', async () => {
     storage.setToken(makeToken());
     queryClient.setQueryData(sessionKeys.user, user);
-    server.on('PUT', '/api/onboarding', (r) => ({ body: { user: { ...user, onboardingCompleted: (r.body as { completed: boolean }).completed } } }));
+    server.on('PUT', '/api/onboarding', (r) => ({
+      body: { user: { ...user, onboardingCompleted: (r.body as { completed: boolean }).completed } },
+    }));
     await hook(useCompleteOnboarding).mutateAsync(true);
     expect(server.requests[0]?.body).toEqual({ completed: true });
     expect((cachedUser() as User).onboardingCompleted).toBe(true);

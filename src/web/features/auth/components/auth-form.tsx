@@ -10,7 +10,13 @@ import { BotCheck } from './bot-check';
 import type { AuthResponse } from '#shared/schemas/auth';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
 import { LoginSecondStep, PasskeySignInButton } from '#web/features/two-factor';
-import { accountClosingOf, forgetClosedAccountNotice, readClosedAccountNotice, RestoreAccount, type ClosedAccountState } from '#web/features/account-closure';
+import {
+  accountClosingOf,
+  forgetClosedAccountNotice,
+  readClosedAccountNotice,
+  RestoreAccount,
+  type ClosedAccountState,
+} from '#web/features/account-closure';
 import type { AccountClosingDetails } from '#shared/schemas/account-closure';
 import { formatDateTime } from '#web/lib/format';
 
@@ -20,7 +26,11 @@ type FieldErrors = Partial<Record<FieldName, string>>;
 const SITE_KEY = (import.meta.env.VITE_TURNSTILE_SITE_KEY as string | undefined) || null;
 
 /** The same field rules the server applies (shared schemas), so most mistakes show before a round trip. */
-function validate(isLogin: boolean, values: { username: string; email: string; password: string; referralCode: string }, botToken: string | null): FieldErrors {
+function validate(
+  isLogin: boolean,
+  values: { username: string; email: string; password: string; referralCode: string },
+  botToken: string | null,
+): FieldErrors {
   const errors: FieldErrors = {};
   const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
     result.success ? undefined : result.error?.issues[0]?.message;
@@ -87,7 +97,9 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const focusFirstError = (errors: FieldErrors) => {
     const first = FIELD_ORDER.find((name) => errors[name]);
     if (!first) return;
-    const element = formRef.current?.querySelector<HTMLElement>(first === 'turnstileToken' ? '.bot-check input, .bot-check' : `[name="${first}"]`);
+    const element = formRef.current?.querySelector<HTMLElement>(
+      first === 'turnstileToken' ? '.bot-check input, .bot-check' : `[name="${first}"]`,
+    );
     element?.focus();
   };
 
@@ -117,7 +129,13 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
           return;
         }
       } else {
-        await register.mutateAsync({ username: username.trim(), email: email.trim(), password, turnstileToken: botToken!, referralCode: referralCode.trim() || undefined });
+        await register.mutateAsync({
+          username: username.trim(),
+          email: email.trim(),
+          password,
+          turnstileToken: botToken!,
+          referralCode: referralCode.trim() || undefined,
+        });
       }
       // A new account starts with the onboarding steps, which the dashboard shows until they are done.
       navigate(paths.dashboard, { replace: true });
@@ -196,12 +214,14 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       <h1 id={`${id}-title`}>{title}</h1>
       {isLogin && closedNow && (
         <p role="status" className="settings-notice" data-testid="account-closed-notice">
-          Your account is closing. It will be erased on {formatDateTime(closedNow)}; until then you can sign in here and restore it. We sent you a
-          mail about it.
+          Your account is closing. It will be erased on {formatDateTime(closedNow)}; until then you can sign in here and restore it. We sent
+          you a mail about it.
         </p>
       )}
       <p className="muted">
-        {isLogin ? 'Welcome back. Sign in to see your credits and tickets.' : 'Sign up to top up credits, claim exchange rewards and get support.'}
+        {isLogin
+          ? 'Welcome back. Sign in to see your credits and tickets.'
+          : 'Sign up to top up credits, claim exchange rewards and get support.'}
       </p>
 
       <div className="form-error" role="alert" aria-live="assertive">
@@ -211,14 +231,27 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       <form ref={formRef} noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
         <div className="field">
           <label htmlFor={`${id}-username`}>Username</label>
-          <input {...fieldProps('username')} autoComplete="username" value={username} onChange={(e) => setUsername(e.target.value)} required />
+          <input
+            {...fieldProps('username')}
+            autoComplete="username"
+            value={username}
+            onChange={(e) => setUsername(e.target.value)}
+            required
+          />
           {errorFor('username')}
         </div>
 
         {!isLogin && (
           <div className="field">
             <label htmlFor={`${id}-email`}>Email</label>
-            <input {...fieldProps('email')} type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} required />
+            <input
+              {...fieldProps('email')}
+              type="email"
+              autoComplete="email"
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+              required
+            />
             {errorFor('email')}
           </div>
         )}
@@ -250,7 +283,12 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
             <label htmlFor={`${id}-referralCode`}>
               Referral code <span className="muted">(optional)</span>
             </label>
-            <input {...fieldProps('referralCode')} autoComplete="off" value={referralCode} onChange={(e) => setReferralCode(e.target.value)} />
+            <input
+              {...fieldProps('referralCode')}
+              autoComplete="off"
+              value={referralCode}
+              onChange={(e) => setReferralCode(e.target.value)}
+            />
             {errorFor('referralCode')}
           </div>
         )}
@@ -261,7 +299,12 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
           {errorFor('turnstileToken')}
         </fieldset>
 
-        <button type="submit" className="btn btn-primary auth-submit" disabled={pending !== null} aria-busy={pending === 'submit' || undefined}>
+        <button
+          type="submit"
+          className="btn btn-primary auth-submit"
+          disabled={pending !== null}
+          aria-busy={pending === 'submit' || undefined}
+        >
           {pending === 'submit' ? (isLogin ? 'Logging in…' : 'Creating account…') : isLogin ? 'Log in' : 'Create account'}
         </button>
       </form>
@@ -275,8 +318,16 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       </p>
 
       <div className="auth-guest">
-        <p className="muted">Just looking around? Guests can exchange crypto and open support tickets, and claim rewards after signing up.</p>
-        <button type="button" className="btn btn-secondary" onClick={continueAsGuest} disabled={pending !== null} aria-busy={pending === 'guest' || undefined}>
+        <p className="muted">
+          Just looking around? Guests can exchange crypto and open support tickets, and claim rewards after signing up.
+        </p>
+        <button
+          type="button"
+          className="btn btn-secondary"
+          onClick={continueAsGuest}
+          disabled={pending !== null}
+          aria-busy={pending === 'guest' || undefined}
+        >
           {pending === 'guest' ? 'Starting guest session…' : 'Continue as guest'}
         </button>
       </div>

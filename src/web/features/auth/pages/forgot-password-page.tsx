@@ -46,7 +46,11 @@ export default function ForgotPasswordPage() {
           <>
             <p className="muted">Enter the email address of your account and we will send you a link to choose a new password.</p>
             <div className="form-error" role="alert" aria-live="assertive">
-              {forgot.isError ? (apiError?.fromServer ? apiError.message : 'Could not send the request. Check your connection and try again.') : null}
+              {forgot.isError
+                ? apiError?.fromServer
+                  ? apiError.message
+                  : 'Could not send the request. Check your connection and try again.'
+                : null}
             </div>
             <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
               <TextField
@@ -60,7 +64,12 @@ export default function ForgotPasswordPage() {
                 onChange={(e) => setEmail(e.target.value)}
                 required
               />
-              <button type="submit" className="btn btn-primary auth-submit" disabled={forgot.isPending} aria-busy={forgot.isPending || undefined}>
+              <button
+                type="submit"
+                className="btn btn-primary auth-submit"
+                disabled={forgot.isPending}
+                aria-busy={forgot.isPending || undefined}
+              >
                 {forgot.isPending ? 'Sending…' : 'Send reset link'}
               </button>
             </form>

@@ -4,14 +4,20 @@ import { ErrorCode } from '#shared/error-codes';
 import { paths } from '#shared/routes';
 import { passwordSchema } from '#shared/schemas/auth';
 import { usePageMeta } from '#web/components/use-page-meta';
-import { TextField } from '#web/components/ui/forms';
+import { CheckboxField, TextField } from '#web/components/ui/forms';
 import { ApiError } from '#web/lib/api-client';
 import { useResetPassword } from '../api/reset-password';
 import { linkProblem, LinkResultCard } from '../components/link-result';
 import { useSessionStore } from '../stores/session-store';
 import '../auth.css';
 
-const LINK_CODES: readonly string[] = [ErrorCode.TOKEN_EXPIRED, ErrorCode.TOKEN_USED, ErrorCode.TOKEN_SUPERSEDED, ErrorCode.TOKEN_VOIDED, ErrorCode.TOKEN_INVALID];
+const LINK_CODES: readonly string[] = [
+  ErrorCode.TOKEN_EXPIRED,
+  ErrorCode.TOKEN_USED,
+  ErrorCode.TOKEN_SUPERSEDED,
+  ErrorCode.TOKEN_VOIDED,
+  ErrorCode.TOKEN_INVALID,
+];
 
 /** /reset-password?token=…: a new password under the register rules; every session ends, then log in. */
 export default function ResetPasswordPage() {
@@ -21,6 +27,8 @@ export default function ResetPasswordPage() {
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
+  // Checked by default: someone resetting may think another person got in, and that person's passkey would still sign in.
+  const [removePasskeys, setRemovePasskeys] = useState(true);
   const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
   const reset = useResetPassword();
 
@@ -37,7 +45,7 @@ export default function ResetPasswordPage() {
       return;
     }
     reset.mutate(
-      { token, password },
+      { token, password, removePasskeys },
       {
         onSuccess: () => {
           // Every session of the account has ended, this browser's too.
@@ -49,7 +57,9 @@ export default function ResetPasswordPage() {
 
   const apiError = reset.error instanceof ApiError ? reset.error : null;
   if (!token || (apiError && LINK_CODES.includes(apiError.code))) {
-    const problem = token ? linkProblem(apiError) : { title: 'This link is not valid', message: 'The link has no token. Open the whole link from the email.' };
+    const problem = token
+      ? linkProblem(apiError)
+      : { title: 'This link is not valid', message: 'The link has no token. Open the whole link from the email.' };
     return (
       <section className="page auth-page">
         <LinkResultCard title={problem.title} tone="error">
@@ -82,7 +92,11 @@ export default function ResetPasswordPage() {
         <h1 id={`${id}-title`}>Choose a new password</h1>
         <p className="muted">At least 8 characters. A long phrase is easiest to remember. Setting it signs out every device.</p>
         <div className="form-error" role="alert" aria-live="assertive">
-          {reset.isError && !apiError?.fieldErrors.password ? (apiError?.fromServer ? apiError.message : 'Could not change the password. Check your connection and try again.') : null}
+          {reset.isError && !apiError?.fieldErrors.password
+            ? apiError?.fromServer
+              ? apiError.message
+              : 'Could not change the password. Check your connection and try again.'
+            : null}
         </div>
         <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
           {(['password', 'confirm'] as const).map((name) => (
@@ -99,6 +113,14 @@ export default function ResetPasswordPage() {
               required
             />
           ))}
+          <CheckboxField
+            id={`${id}-removePasskeys`}
+            label="Also remove every passkey from the account"
+            note="Recommended if someone else may have used your account: a passkey they added would still sign in. You can add yours again in Settings."
+            name="removePasskeys"
+            checked={removePasskeys}
+            onChange={(e) => setRemovePasskeys(e.target.checked)}
+          />
           <button type="submit" className="btn btn-primary auth-submit" disabled={reset.isPending} aria-busy={reset.isPending || undefined}>
             {reset.isPending ? 'Saving…' : 'Set new password'}
           </button>

@@ -23,7 +23,9 @@ export default function UnsubscribePage() {
     content = (
       <LinkResultCard title="You are unsubscribed" tone="success">
         <p>{unsubscribe.data.message}</p>
-        <p className="muted">Security notices (password or address changes, new sign-ins) are still sent. You can turn notifications back on in your settings.</p>
+        <p className="muted">
+          Security notices (password or address changes, new sign-ins) are still sent. You can turn notifications back on in your settings.
+        </p>
         <Link className="btn btn-primary" to={paths.settings}>
           Notification settings
         </Link>
@@ -44,7 +46,13 @@ export default function UnsubscribePage() {
       <div className="auth-card card">
         <h1>Stop these emails?</h1>
         <p>You will no longer receive this kind of notification by email. No sign-in needed.</p>
-        <button type="button" className="btn btn-primary auth-submit" disabled={unsubscribe.isPending} aria-busy={unsubscribe.isPending || undefined} onClick={() => unsubscribe.mutate(token)}>
+        <button
+          type="button"
+          className="btn btn-primary auth-submit"
+          disabled={unsubscribe.isPending}
+          aria-busy={unsubscribe.isPending || undefined}
+          onClick={() => unsubscribe.mutate(token)}
+        >
           {unsubscribe.isPending ? 'Unsubscribing…' : 'Unsubscribe'}
         </button>
       </div>

@@ -38,7 +38,12 @@ export default function VerifyEmailPage() {
         <p>{problem.message}</p>
         {signedIn ? (
           <>
-            <button type="button" className="btn btn-primary" disabled={resend.isPending || resend.isSuccess} onClick={() => resend.mutate()}>
+            <button
+              type="button"
+              className="btn btn-primary"
+              disabled={resend.isPending || resend.isSuccess}
+              onClick={() => resend.mutate()}
+            >
               {resend.isPending ? 'Sending…' : 'Send me a new link'}
             </button>
             <p role="status" aria-live="polite">

@@ -15,7 +15,9 @@ export interface BuyItemInput {
 
 /** POST /api/orders with the `Idempotency-Key` header and the confirmed price. */
 export const buyItem = ({ itemId, expectedPriceCents, idempotencyKey }: BuyItemInput) =>
-  api.post<PurchaseResponse>('/api/orders', { itemId, expectedPriceCents } satisfies CreateOrderBody, { headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey } });
+  api.post<PurchaseResponse>('/api/orders', { itemId, expectedPriceCents } satisfies CreateOrderBody, {
+    headers: { [IDEMPOTENCY_KEY_HEADER]: idempotencyKey },
+  });
 
 /** Buys, then shows the new balance at once and reloads what the purchase changed (orders, stock, history). */
 export function useBuyItem() {

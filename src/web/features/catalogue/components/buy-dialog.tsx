@@ -90,7 +90,13 @@ export function BuyDialog({ item, balanceCents, onClose, onBought }: BuyDialogPr
   }
 
   return (
-    <dialog ref={dialog} className="modal buy-dialog" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-summary`} onClose={onClose}>
+    <dialog
+      ref={dialog}
+      className="modal buy-dialog"
+      aria-labelledby={`${ids}-title`}
+      aria-describedby={`${ids}-summary`}
+      onClose={onClose}
+    >
       <h2 id={`${ids}-title`}>Buy {item.name}?</h2>
       <dl id={`${ids}-summary`} className="buy-summary">
         <div>
@@ -115,9 +121,7 @@ export function BuyDialog({ item, balanceCents, onClose, onBought }: BuyDialogPr
       )}
       {shortfall !== null && (
         <div className="form-error buy-shortfall" role="alert">
-          <p data-testid="buy-shortfall">
-            Not enough credits: you need {formatCredits(shortfall)} more.
-          </p>
+          <p data-testid="buy-shortfall">Not enough credits: you need {formatCredits(shortfall)} more.</p>
           <Link className="btn btn-secondary" to={topUpLink(shortfall)} onClick={onClose} data-testid="buy-top-up">
             Top up {formatCredits(shortfall)} credits
           </Link>

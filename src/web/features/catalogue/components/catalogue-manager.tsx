@@ -20,7 +20,13 @@ interface FormState {
 const EMPTY: FormState = { name: '', description: '', price: '', stock: '', active: true };
 
 function formFor(item: CatalogueItem): FormState {
-  return { name: item.name, description: item.description, price: formatCredits(item.priceCents), stock: item.stock === null ? '' : String(item.stock), active: item.active };
+  return {
+    name: item.name,
+    description: item.description,
+    price: formatCredits(item.priceCents),
+    stock: item.stock === null ? '' : String(item.stock),
+    active: item.active,
+  };
 }
 
 /** The form's values as the API wants them, or the field problems the browser can already see. */
@@ -90,11 +96,13 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
   return (
     <section className="admin-panel" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>Catalogue</h2>
-      <p className="muted">What users can buy with credits. Hidden items are neither listed nor sold; orders keep the name and price they were bought at.</p>
+      <p className="muted">
+        What users can buy with credits. Hidden items are neither listed nor sold; orders keep the name and price they were bought at.
+      </p>
       <QueryState
         data={catalogue.data?.items}
         loading="Loading the catalogue…"
-        error={catalogue.isError ? (errorMessage(catalogue.error, 'Could not load the catalogue')) : null}
+        error={catalogue.isError ? errorMessage(catalogue.error, 'Could not load the catalogue') : null}
         isEmpty={(items) => items.length === 0}
         empty="No items yet."
       >
@@ -124,11 +132,15 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
                     {isAdmin && (
                       <td className="row-actions">
                         <button type="button" className="btn btn-ghost btn-small" onClick={() => startEdit(item)}>
-                          Edit{' '}<span className="visually-hidden">{item.name}</span>
+                          Edit <span className="visually-hidden">{item.name}</span>
                         </button>
-                        <button type="button" className="btn btn-ghost btn-small" disabled={save.isPending} onClick={() => void toggle(item)}>
-                          {item.active ? 'Hide' : 'List'}
-                          {' '}<span className="visually-hidden">{item.name}</span>
+                        <button
+                          type="button"
+                          className="btn btn-ghost btn-small"
+                          disabled={save.isPending}
+                          onClick={() => void toggle(item)}
+                        >
+                          {item.active ? 'Hide' : 'List'} <span className="visually-hidden">{item.name}</span>
                         </button>
                       </td>
                     )}
@@ -148,8 +160,22 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
               {errors.form}
             </p>
           )}
-          <TextField id={`${ids}-name`} label="Name" value={form.name} maxLength={120} onChange={(e) => set({ name: e.target.value })} error={errors.name} />
-          <TextareaField label="Description" rows={3} maxLength={2000} value={form.description} onChange={(e) => set({ description: e.target.value })} error={errors.description} />
+          <TextField
+            id={`${ids}-name`}
+            label="Name"
+            value={form.name}
+            maxLength={120}
+            onChange={(e) => set({ name: e.target.value })}
+            error={errors.name}
+          />
+          <TextareaField
+            label="Description"
+            rows={3}
+            maxLength={2000}
+            value={form.description}
+            onChange={(e) => set({ description: e.target.value })}
+            error={errors.description}
+          />
           <div className="catalogue-form-row">
             <TextField
               label="Price (credits)"

@@ -45,7 +45,9 @@ beforeEach(() => {
   localStorage.clear();
   storage.setToken(makeToken());
   configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
-  server.on('GET', '/api/admin/catalogue', { body: { items: [item(), item({ _id: 'item-2', name: 'Old thing', active: false, stock: 0 })] } });
+  server.on('GET', '/api/admin/catalogue', {
+    body: { items: [item(), item({ _id: 'item-2', name: 'Old thing', active: false, stock: 0 })] },
+  });
   server.on('GET', '/api/admin/orders', { body: { orders: [order()], page: 1, pageSize: 20, total: 1 } });
 });
 afterEach(() => {
@@ -73,7 +75,13 @@ describe('CataloguePanel', () => {
     fireEvent.change(within(form).getByLabelText('Price (credits)'), { target: { value: '4.99' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Add item' }));
     await waitFor(() => expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1));
-    expect(server.requests.find((r) => r.method === 'POST')!.body).toEqual({ name: 'Coffee', description: 'A real one.', priceCents: 499, stock: null, active: true });
+    expect(server.requests.find((r) => r.method === 'POST')!.body).toEqual({
+      name: 'Coffee',
+      description: 'A real one.',
+      priceCents: 499,
+      stock: null,
+      active: true,
+    });
   });
 
   it('hides an item with one change', async () => {
@@ -85,7 +93,9 @@ describe('CataloguePanel', () => {
 
   it('fulfils, and refunds only after a second confirmation', async () => {
     server.on('POST', '/api/admin/orders/order-1/fulfil', { body: { order: order({ status: 'fulfilled' }) } });
-    server.on('POST', '/api/admin/orders/order-1/refund', { body: { order: order({ status: 'refunded', refundLedgerEntryId: 'entry-2' }) } });
+    server.on('POST', '/api/admin/orders/order-1/refund', {
+      body: { order: order({ status: 'refunded', refundLedgerEntryId: 'entry-2' }) },
+    });
     render(<CataloguePanel isAdmin />);
     fireEvent.click(await screen.findByRole('button', { name: 'Fulfil Sticker pack for bob' }));
     await waitFor(() => expect(server.requests.some((r) => r.path === '/api/admin/orders/order-1/fulfil')).toBe(true));

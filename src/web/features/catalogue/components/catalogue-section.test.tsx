@@ -63,7 +63,15 @@ beforeEach(() => {
   serverCredits = 5;
   queryClient.setQueryData(sessionKeys.credits(USER_ID), 5);
   server.on('GET', `/api/users/${USER_ID}/credits`, () => ({ body: { credits: serverCredits } }));
-  server.on('GET', '/api/catalogue', { body: { items: [item(), item({ _id: 'item-2', name: 'Big bundle', priceCents: 1000, stock: 4 }), item({ _id: 'item-3', name: 'Gone', stock: 0 })] } });
+  server.on('GET', '/api/catalogue', {
+    body: {
+      items: [
+        item(),
+        item({ _id: 'item-2', name: 'Big bundle', priceCents: 1000, stock: 4 }),
+        item({ _id: 'item-3', name: 'Gone', stock: 0 }),
+      ],
+    },
+  });
 });
 afterEach(() => {
   act(() => toast.remove());
@@ -76,7 +84,20 @@ let serverCredits = 5;
 const cachedCredits = () => queryClient.getQueryData(sessionKeys.credits(USER_ID));
 
 function renderCatalogue(element = <CatalogueSection userId={USER_ID} />) {
-  const router = createMemoryRouter([{ path: '*', element: <>{element}<Toaster /></> }], { initialEntries: ['/dashboard'] });
+  const router = createMemoryRouter(
+    [
+      {
+        path: '*',
+        element: (
+          <>
+            {element}
+            <Toaster />
+          </>
+        ),
+      },
+    ],
+    { initialEntries: ['/dashboard'] },
+  );
   render(<RouterProvider router={router} />);
   return router;
 }
@@ -124,7 +145,9 @@ describe('CatalogueSection', () => {
 
     const row = await screen.findByTestId('order-row');
     expect(within(row).getByTestId('order-status').textContent).toBe('Paid');
-    expect(within(row).getByRole('link', { name: 'Receipt for Priority support' }).getAttribute('href')).toBe('/dashboard/receipts/entry-1');
+    expect(within(row).getByRole('link', { name: 'Receipt for Priority support' }).getAttribute('href')).toBe(
+      '/dashboard/receipts/entry-1',
+    );
   });
 
   it('shows the shortfall and a Top up link carrying it instead of letting a short balance buy', async () => {
@@ -146,7 +169,14 @@ describe('CatalogueSection', () => {
       calls += 1;
       return calls === 1
         ? { status: 503, body: { error: 'Service temporarily unavailable', code: 'UNAVAILABLE' } }
-        : { status: 422, body: { error: 'Not enough credits: 1.00 more needed', code: 'INSUFFICIENT_CREDITS', details: { shortfallCents: 100, balanceCents: 200, priceCents: 300 } } };
+        : {
+            status: 422,
+            body: {
+              error: 'Not enough credits: 1.00 more needed',
+              code: 'INSUFFICIENT_CREDITS',
+              details: { shortfallCents: 100, balanceCents: 200, priceCents: 300 },
+            },
+          };
     });
     renderCatalogue();
     fireEvent.click(within(await cardOf('Priority support')).getByRole('button', { name: 'Buy Priority support' }));
@@ -168,14 +198,23 @@ describe('CatalogueSection', () => {
       if (body.expectedPriceCents === 400) serverCredits = 1;
       return body.expectedPriceCents === 400
         ? { status: 201, body: { order: order({ priceCents: 400 }), balanceCents: 100 } }
-        : { status: 409, body: { error: 'The price changed to 4.00 credits. Nothing was charged; confirm the new price to buy.', code: 'PRICE_CHANGED', details: { priceCents: 400, expectedPriceCents: body.expectedPriceCents } } };
+        : {
+            status: 409,
+            body: {
+              error: 'The price changed to 4.00 credits. Nothing was charged; confirm the new price to buy.',
+              code: 'PRICE_CHANGED',
+              details: { priceCents: 400, expectedPriceCents: body.expectedPriceCents },
+            },
+          };
     });
     renderCatalogue();
     fireEvent.click(within(await cardOf('Priority support')).getByRole('button', { name: 'Buy Priority support' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: 'Confirm: pay 3.00 credits' }));
 
-    expect((await within(dialog).findByTestId('buy-price-changed')).textContent).toBe('The price changed to 4.00 credits. Buy at the new price?');
+    expect((await within(dialog).findByTestId('buy-price-changed')).textContent).toBe(
+      'The price changed to 4.00 credits. Buy at the new price?',
+    );
     expect(within(dialog).getByTestId('buy-price').textContent).toBe('4.00 credits');
     expect(within(dialog).getByTestId('buy-balance-after').textContent).toBe('1.00 credits');
     expect(cachedCredits()).toBe(5);
@@ -193,11 +232,15 @@ describe('CatalogueSection', () => {
   });
 
   it('links a refunded order to both receipts', async () => {
-    server.on('GET', '/api/orders', { body: { orders: [order({ status: 'refunded', refundLedgerEntryId: 'entry-2' })], page: 1, pageSize: 10, total: 1 } });
+    server.on('GET', '/api/orders', {
+      body: { orders: [order({ status: 'refunded', refundLedgerEntryId: 'entry-2' })], page: 1, pageSize: 10, total: 1 },
+    });
     renderCatalogue();
     const row = await screen.findByTestId('order-row');
     expect(within(row).getByTestId('order-status').textContent).toBe('Refunded');
-    expect(within(row).getByRole('link', { name: 'Refund receipt for Priority support' }).getAttribute('href')).toBe('/dashboard/receipts/entry-2');
+    expect(within(row).getByRole('link', { name: 'Refund receipt for Priority support' }).getAttribute('href')).toBe(
+      '/dashboard/receipts/entry-2',
+    );
   });
 });
 

@@ -28,15 +28,14 @@ export function CatalogueSection({ userId }: { userId: string }) {
       <div role="status" aria-live="polite" className="catalogue-bought-status">
         {bought && (
           <p className="notice catalogue-bought" data-testid="catalogue-bought">
-            {purchaseSentence(bought)}{' '}
-            <Link to={receiptPath(bought.order.ledgerEntryId)}>View the receipt</Link>
+            {purchaseSentence(bought)} <Link to={receiptPath(bought.order.ledgerEntryId)}>View the receipt</Link>
           </p>
         )}
       </div>
       <QueryState
         data={catalogue.data?.items}
         loading="Loading the catalogue…"
-        error={catalogue.isError ? (errorMessage(catalogue.error, 'Could not load the catalogue')) : null}
+        error={catalogue.isError ? errorMessage(catalogue.error, 'Could not load the catalogue') : null}
         isEmpty={(items) => items.length === 0}
         empty="Nothing to buy yet. Check back soon."
       >
@@ -47,8 +46,7 @@ export function CatalogueSection({ userId }: { userId: string }) {
               const soldOut = item.stock !== null && item.stock <= 0;
               return (
                 <button type="button" className="btn btn-primary btn-small" disabled={soldOut} onClick={() => setBuying(item)}>
-                  {soldOut ? 'Sold out' : 'Buy'}
-                  {' '}<span className="visually-hidden">{item.name}</span>
+                  {soldOut ? 'Sold out' : 'Buy'} <span className="visually-hidden">{item.name}</span>
                 </button>
               );
             }}

@@ -18,7 +18,7 @@ export function GuestCatalogue() {
       <QueryState
         data={catalogue.data?.items}
         loading="Loading the catalogue…"
-        error={catalogue.isError ? (errorMessage(catalogue.error, 'Could not load the catalogue')) : null}
+        error={catalogue.isError ? errorMessage(catalogue.error, 'Could not load the catalogue') : null}
         isEmpty={(items) => items.length === 0}
         empty="Nothing to buy yet. Check back soon."
       >
@@ -27,7 +27,7 @@ export function GuestCatalogue() {
             items={items}
             action={(item) => (
               <Link className="btn btn-secondary btn-small" to={paths.register}>
-                Sign up to buy{' '}<span className="visually-hidden">{item.name}</span>
+                Sign up to buy <span className="visually-hidden">{item.name}</span>
               </Link>
             )}
           />

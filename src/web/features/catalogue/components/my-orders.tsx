@@ -20,7 +20,7 @@ export function MyOrders() {
       <QueryState
         data={orders.data?.orders}
         loading="Loading your orders…"
-        error={orders.isError ? (errorMessage(orders.error, 'Could not load your orders')) : null}
+        error={orders.isError ? errorMessage(orders.error, 'Could not load your orders') : null}
         isEmpty={(list) => list.length === 0}
         empty="No orders yet."
       >
@@ -30,18 +30,21 @@ export function MyOrders() {
               <li key={order._id} className="order-row" data-testid="order-row">
                 <div>
                   <strong>{order.itemName}</strong>
-                  <span className="muted"> · {creditsText(order.priceCents)} · {formatWhen(order.createdAt)}</span>
+                  <span className="muted">
+                    {' '}
+                    · {creditsText(order.priceCents)} · {formatWhen(order.createdAt)}
+                  </span>
                 </div>
                 <span className={`order-status order-status-${order.status}`} data-testid="order-status">
                   {ORDER_STATUS_LABELS[order.status]}
                 </span>
                 <span className="order-links">
                   <Link to={receiptPath(order.ledgerEntryId)}>
-                    Receipt{' '}<span className="visually-hidden">for {order.itemName}</span>
+                    Receipt <span className="visually-hidden">for {order.itemName}</span>
                   </Link>
                   {order.refundLedgerEntryId && (
                     <Link to={receiptPath(order.refundLedgerEntryId)}>
-                      Refund receipt{' '}<span className="visually-hidden">for {order.itemName}</span>
+                      Refund receipt <span className="visually-hidden">for {order.itemName}</span>
                     </Link>
                   )}
                 </span>

@@ -1,14 +1,55 @@
-import { useId, useState } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
+import { REFUND_STEP_UP_CENTS } from '#shared/constants';
 import { ORDER_STATUSES, type AdminOrder, type OrderStatus } from '#shared/schemas/catalogue';
 import { SelectField } from '#web/components/ui/forms';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
+import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { errorMessage } from '#web/lib/api-client';
 import { useChangeOrder, type ChangeOrderInput } from '../api/change-order';
 import { STAFF_ORDERS_PAGE_SIZE, useStaffOrders } from '../api/get-staff-orders';
 import { creditsText, formatWhen } from '#web/lib/format';
 import { ORDER_STATUS_LABELS } from '../lib/format';
+
+/**
+ * The refund's second question, in place. From REFUND_STEP_UP_CENTS up a refund takes the admin's
+ * second factor (when two-factor is on): the field sits in the same form, and a refusal about it keeps
+ * the question open.
+ */
+function RefundConfirm({ order, onClose }: { order: AdminOrder; onClose: () => void }) {
+  const change = useChangeOrder();
+  const stepUp = useStepUp();
+  const large = order.priceCents >= REFUND_STEP_UP_CENTS;
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    if (change.isPending) return;
+    try {
+      await change.mutateAsync({ id: order._id, action: 'refund', ...(large ? stepUp.fields() : {}) });
+      toast.success(`Order for ${order.itemName} refunded`);
+      onClose();
+    } catch (err) {
+      if (large && stepUp.handleError(err)) return;
+      toast.error(errorMessage(err, 'Could not change the order'));
+      onClose();
+    }
+  }
+
+  return (
+    <form className="confirm-refund-form" onSubmit={(e) => void submit(e)}>
+      <div role="group" aria-label={`Refund ${creditsText(order.priceCents)} to ${order.owner.username}?`} className="confirm-refund">
+        {large && <StepUpField stepUp={stepUp} disabled={change.isPending} />}
+        <button type="submit" className="btn btn-primary btn-small" disabled={change.isPending} aria-busy={change.isPending || undefined}>
+          Confirm refund of {creditsText(order.priceCents)}
+        </button>
+        <button type="button" className="btn btn-ghost btn-small" onClick={onClose} disabled={change.isPending}>
+          Keep
+        </button>
+      </div>
+    </form>
+  );
+}
 
 /** Staff: orders by status. Support and admins fulfil paid orders; admins refund (asked twice). */
 export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
@@ -47,7 +88,7 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
       <QueryState
         data={orders.data?.orders}
         loading="Loading orders…"
-        error={orders.isError ? (errorMessage(orders.error, 'Could not load orders')) : null}
+        error={orders.isError ? errorMessage(orders.error, 'Could not load orders') : null}
         isEmpty={(list) => list.length === 0}
         empty="No orders."
       >
@@ -59,7 +100,9 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
                   <th scope="col">Bought</th>
                   <th scope="col">User</th>
                   <th scope="col">Item</th>
-                  <th scope="col" className="num">Price</th>
+                  <th scope="col" className="num">
+                    Price
+                  </th>
                   <th scope="col">Status</th>
                   <th scope="col">
                     <span className="visually-hidden">Actions</span>
@@ -72,30 +115,41 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
                     <td data-label="Bought">{formatWhen(order.createdAt)}</td>
                     <td data-label="User">{order.owner.username}</td>
                     <td data-label="Item">{order.itemName}</td>
-                    <td data-label="Price" className="num">{creditsText(order.priceCents)}</td>
+                    <td data-label="Price" className="num">
+                      {creditsText(order.priceCents)}
+                    </td>
                     <td data-label="Status">
                       <span className={`order-status order-status-${order.status}`}>{ORDER_STATUS_LABELS[order.status]}</span>
                     </td>
                     <td data-label="Actions" className="row-actions">
                       {order.status === 'paid' && (
-                        <button type="button" className="btn btn-secondary btn-small" disabled={change.isPending} onClick={() => void run({ id: order._id, action: 'fulfil' }, order)}>
-                          Fulfil{' '}<span className="visually-hidden">{order.itemName} for {order.owner.username}</span>
+                        <button
+                          type="button"
+                          className="btn btn-secondary btn-small"
+                          disabled={change.isPending}
+                          onClick={() => void run({ id: order._id, action: 'fulfil' }, order)}
+                        >
+                          Fulfil{' '}
+                          <span className="visually-hidden">
+                            {order.itemName} for {order.owner.username}
+                          </span>
                         </button>
                       )}
                       {isAdmin && order.status !== 'refunded' && confirmingRefund !== order._id && (
-                        <button type="button" className="btn btn-ghost btn-small" disabled={change.isPending} onClick={() => setConfirmingRefund(order._id)}>
-                          Refund{' '}<span className="visually-hidden">{order.itemName} for {order.owner.username}</span>
+                        <button
+                          type="button"
+                          className="btn btn-ghost btn-small"
+                          disabled={change.isPending}
+                          onClick={() => setConfirmingRefund(order._id)}
+                        >
+                          Refund{' '}
+                          <span className="visually-hidden">
+                            {order.itemName} for {order.owner.username}
+                          </span>
                         </button>
                       )}
                       {isAdmin && confirmingRefund === order._id && (
-                        <span role="group" aria-label={`Refund ${creditsText(order.priceCents)} to ${order.owner.username}?`} className="confirm-refund">
-                          <button type="button" className="btn btn-primary btn-small" disabled={change.isPending} onClick={() => void run({ id: order._id, action: 'refund' }, order)}>
-                            Confirm refund of {creditsText(order.priceCents)}
-                          </button>
-                          <button type="button" className="btn btn-ghost btn-small" onClick={() => setConfirmingRefund(null)}>
-                            Keep
-                          </button>
-                        </span>
+                        <RefundConfirm order={order} onClose={() => setConfirmingRefund(null)} />
                       )}
                     </td>
                   </tr>

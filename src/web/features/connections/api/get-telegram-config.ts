@@ -8,7 +8,12 @@ export function getTelegramConfig(signal?: AbortSignal): Promise<TelegramConfigR
 }
 
 export const telegramConfigQueryOptions = () =>
-  queryOptions({ queryKey: ['connections', 'telegram-config'], queryFn: ({ signal }) => getTelegramConfig(signal), staleTime: Infinity, retry: false });
+  queryOptions({
+    queryKey: ['connections', 'telegram-config'],
+    queryFn: ({ signal }) => getTelegramConfig(signal),
+    staleTime: Infinity,
+    retry: false,
+  });
 
 export function useTelegramConfig() {
   return useQuery(telegramConfigQueryOptions());

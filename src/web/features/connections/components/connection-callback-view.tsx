@@ -9,7 +9,8 @@ import '../connections.css';
 
 /** The screen of /discord-callback and /telegram-callback: working, failed (with the message) or redirecting. */
 export function ConnectionCallbackView({ phase, connectingTitle }: { phase: CallbackPhase; connectingTitle: string }) {
-  const title = phase.state === 'failed' ? CONNECT_MESSAGES.failedTitle : phase.state === 'done' ? CONNECT_MESSAGES.redirectingTitle : connectingTitle;
+  const title =
+    phase.state === 'failed' ? CONNECT_MESSAGES.failedTitle : phase.state === 'done' ? CONNECT_MESSAGES.redirectingTitle : connectingTitle;
   usePageMeta(title);
   const headingRef = useRef<HTMLHeadingElement>(null);
 

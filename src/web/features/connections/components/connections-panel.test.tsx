@@ -9,7 +9,6 @@ import { sessionKeys } from '#web/features/auth/user';
 import { queryClient } from '#web/lib/query-client';
 import { ConnectionsPanel } from './connections-panel';
 
-
 const USER: User = {
   _id: 'u1',
   username: 'ada',
@@ -28,7 +27,11 @@ const USER: User = {
 const server = setupScriptedApi();
 beforeEach(() => {
   server.on('GET', '/api/auth/telegram/config', {
-    body: { botName: 'olympus_bot', authUrl: 'http://localhost/telegram-callback', sandboxLoginUrl: 'http://localhost/sandbox/telegram/login' },
+    body: {
+      botName: 'olympus_bot',
+      authUrl: 'http://localhost/telegram-callback',
+      sandboxLoginUrl: 'http://localhost/sandbox/telegram/login',
+    },
   });
   useSessionStore.setState({ ...initialSessionState, sessionChecked: true, isAuthenticated: true, userId: USER._id });
   queryClient.setQueryData(sessionKeys.user, USER);

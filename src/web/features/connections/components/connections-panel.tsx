@@ -208,7 +208,11 @@ export function ConnectionsPanel() {
   const telegramName = telegram ? [telegram.firstName, telegram.lastName].filter(Boolean).join(' ') : '';
 
   return (
-    <section className="card settings-section connections-panel" aria-labelledby="connections-title" aria-busy={!sessionChecked || undefined}>
+    <section
+      className="card settings-section connections-panel"
+      aria-labelledby="connections-title"
+      aria-busy={!sessionChecked || undefined}
+    >
       <h2 id="connections-title">Connected accounts</h2>
       <p className="muted">Link your Discord and Telegram accounts to Olympus. Each account can be linked to one Olympus user.</p>
       {!account ? (
@@ -217,7 +221,13 @@ export function ConnectionsPanel() {
         <ul className="connection-list" aria-label="Account connections">
           <ConnectionRow
             provider="Discord"
-            icon={account.discord ? <DiscordAvatar id={account.discord.id} avatar={account.discord.avatar} name={account.discord.username} /> : <DiscordIcon />}
+            icon={
+              account.discord ? (
+                <DiscordAvatar id={account.discord.id} avatar={account.discord.avatar} name={account.discord.username} />
+              ) : (
+                <DiscordIcon />
+              )
+            }
             account={
               account.discord ? (
                 <>

@@ -26,7 +26,11 @@ export function useConnectionCallback(key: string, work: () => Promise<CallbackO
     refetchOnReconnect: false,
   });
   const outcome = run.data;
-  const phase: CallbackPhase = !outcome ? { state: 'working' } : outcome.ok ? { state: 'done' } : { state: 'failed', message: outcome.message };
+  const phase: CallbackPhase = !outcome
+    ? { state: 'working' }
+    : outcome.ok
+      ? { state: 'done' }
+      : { state: 'failed', message: outcome.message };
 
   useEffect(() => {
     if (phase.state === 'done') {

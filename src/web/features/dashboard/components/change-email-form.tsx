@@ -52,7 +52,12 @@ export function ChangeEmailForm() {
   const apiError = change.error instanceof ApiError ? change.error : null;
   const fieldError = (name: Field) => errors[name] ?? apiError?.fieldErrors[name];
   const aboutSecondFactor = apiError?.code === ErrorCode.TWO_FACTOR_REQUIRED || apiError?.code === ErrorCode.INVALID_TWO_FACTOR_CODE;
-  const formError = change.isError && !aboutSecondFactor && !apiError?.fieldErrors.email && !apiError?.fieldErrors.currentPassword ? (apiError?.fromServer ? apiError.message : 'Could not change the address. Check your connection and try again.') : null;
+  const formError =
+    change.isError && !aboutSecondFactor && !apiError?.fieldErrors.email && !apiError?.fieldErrors.currentPassword
+      ? apiError?.fromServer
+        ? apiError.message
+        : 'Could not change the address. Check your connection and try again.'
+      : null;
 
   return (
     <section className="card settings-section" aria-labelledby={`${id}-title`}>

@@ -8,7 +8,6 @@ import { configureApiClient } from '#web/lib/api-client';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { ChangePasswordForm } from './change-password-form';
 
-
 const server = setupScriptedApi();
 
 const PATH = '/api/users/change-password';
@@ -58,7 +57,11 @@ describe('ChangePasswordForm', () => {
   it("shows the server's refusal on its field, and the catalogue text when nothing answered", async () => {
     server.on('POST', PATH, {
       status: 400,
-      body: { error: 'Current password is incorrect', code: 'WRONG_PASSWORD', details: { fields: { currentPassword: 'Current password is incorrect' } } },
+      body: {
+        error: 'Current password is incorrect',
+        code: 'WRONG_PASSWORD',
+        details: { fields: { currentPassword: 'Current password is incorrect' } },
+      },
     });
     const { onChanged, current, submit } = renderForm();
     submit('not it at all', 'a brand new passphrase');

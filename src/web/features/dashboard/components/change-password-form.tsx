@@ -74,7 +74,14 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
       </p>
       <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
         {field('currentPassword', 'Current password', currentPassword, setCurrentPassword, 'current-password')}
-        {field('newPassword', 'New password', newPassword, setNewPassword, 'new-password', 'At least 8 characters. Changing it signs out your other devices.')}
+        {field(
+          'newPassword',
+          'New password',
+          newPassword,
+          setNewPassword,
+          'new-password',
+          'At least 8 characters. Changing it signs out your other devices.',
+        )}
         <StepUpField stepUp={stepUp} disabled={pending} />
         <button type="submit" className="btn btn-primary" disabled={pending} aria-busy={pending || undefined}>
           {pending ? 'Updating…' : 'Update password'}

@@ -29,7 +29,10 @@ describe('EmailVerificationBanner', () => {
   });
 
   it('names the address and resends the link', async () => {
-    server.on('POST', '/api/auth/resend-verification', { status: 202, body: { success: true, message: 'We sent a new confirmation link. Check your inbox.' } });
+    server.on('POST', '/api/auth/resend-verification', {
+      status: 202,
+      body: { success: true, message: 'We sent a new confirmation link. Check your inbox.' },
+    });
     renderWithQuery(<EmailVerificationBanner user={USER} />);
     const banner = screen.getByRole('region', { name: 'Confirm your email address' });
     expect(banner.textContent).toContain('ada@example.com');
@@ -40,7 +43,10 @@ describe('EmailVerificationBanner', () => {
   });
 
   it('shows the server reason when resending is refused', async () => {
-    server.on('POST', '/api/auth/resend-verification', { status: 429, body: { error: 'Too many requests. Try again in 600 seconds.', code: 'RATE_LIMITED' } });
+    server.on('POST', '/api/auth/resend-verification', {
+      status: 429,
+      body: { error: 'Too many requests. Try again in 600 seconds.', code: 'RATE_LIMITED' },
+    });
     renderWithQuery(<EmailVerificationBanner user={USER} />);
     fireEvent.click(screen.getByRole('button', { name: 'Resend confirmation email' }));
     expect(await screen.findByText('Too many requests. Try again in 600 seconds.')).toBeTruthy();

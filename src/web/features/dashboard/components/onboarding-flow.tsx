@@ -17,8 +17,13 @@ const STEPS = [
     title: 'How credits work',
     body: (
       <>
-        <p>One credit is worth one US dollar. You top up by paying in cryptocurrency; the payment page shows the exact amount and address.</p>
-        <p>A small processing fee applies: 5% below $100, 3% from $100 and 1% from $500. Credits arrive once the payment is confirmed on the blockchain.</p>
+        <p>
+          One credit is worth one US dollar. You top up by paying in cryptocurrency; the payment page shows the exact amount and address.
+        </p>
+        <p>
+          A small processing fee applies: 5% below $100, 3% from $100 and 1% from $500. Credits arrive once the payment is confirmed on the
+          blockchain.
+        </p>
       </>
     ),
   },
@@ -73,7 +78,11 @@ export function OnboardingFlow() {
       </p>
       <ol className="onboarding-progress" aria-label="Onboarding progress">
         {STEPS.map((s, index) => (
-          <li key={s.title} data-state={index < step ? 'done' : index === step ? 'current' : 'upcoming'} aria-current={index === step ? 'step' : undefined}>
+          <li
+            key={s.title}
+            data-state={index < step ? 'done' : index === step ? 'current' : 'upcoming'}
+            aria-current={index === step ? 'step' : undefined}
+          >
             <span className="visually-hidden">{s.title}</span>
           </li>
         ))}

@@ -68,7 +68,8 @@ export function SessionsList() {
                         {session.current && <span className="tag session-current">This device</span>}
                       </p>
                       <p className="muted session-meta">
-                        {session.ip ? `${session.ip} · ` : ''}Signed in {formatDateTime(session.createdAt)} · Last active {formatDateTime(session.lastSeenAt)}
+                        {session.ip ? `${session.ip} · ` : ''}Signed in {formatDateTime(session.createdAt)} · Last active{' '}
+                        {formatDateTime(session.lastSeenAt)}
                       </p>
                     </div>
                     {session.current ? (
@@ -76,8 +77,18 @@ export function SessionsList() {
                         End session<span className="visually-hidden"> on this device (signs you out)</span>
                       </button>
                     ) : (
-                      <button type="button" className="btn btn-secondary btn-small" onClick={() => void end(session)} disabled={ending === session._id} aria-busy={ending === session._id || undefined}>
-                        End session<span className="visually-hidden"> on {device}, last active {formatDateTime(session.lastSeenAt)}</span>
+                      <button
+                        type="button"
+                        className="btn btn-secondary btn-small"
+                        onClick={() => void end(session)}
+                        disabled={ending === session._id}
+                        aria-busy={ending === session._id || undefined}
+                      >
+                        End session
+                        <span className="visually-hidden">
+                          {' '}
+                          on {device}, last active {formatDateTime(session.lastSeenAt)}
+                        </span>
                       </button>
                     )}
                   </li>

@@ -41,5 +41,8 @@ export const exchangeEstimateQueryOptions = (query: EstimateQuery) =>
 
 /** `query` null: nothing to estimate (no amount, or the same currency twice). */
 export function useExchangeEstimate(query: EstimateQuery | null) {
-  return useQuery({ ...exchangeEstimateQueryOptions(query ?? { from: '', to: '', amount: 0, rateType: 'floating' }), enabled: query !== null });
+  return useQuery({
+    ...exchangeEstimateQueryOptions(query ?? { from: '', to: '', amount: 0, rateType: 'floating' }),
+    enabled: query !== null,
+  });
 }

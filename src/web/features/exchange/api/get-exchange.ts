@@ -37,7 +37,11 @@ export const exchangeStatusQueryOptions = (initial: Exchange) =>
 
 export function useExchangeStatus(initial: Exchange): { exchange: Exchange; error: string | null; refresh: () => void } {
   const query = useQuery(exchangeStatusQueryOptions(initial));
-  return { exchange: query.data.exchange, error: query.isError ? 'Could not update the status. Retrying…' : null, refresh: () => void query.refetch() };
+  return {
+    exchange: query.data.exchange,
+    error: query.isError ? 'Could not update the status. Retrying…' : null,
+    refresh: () => void query.refetch(),
+  };
 }
 
 /**

@@ -43,7 +43,12 @@ export function CurrencySelect({ label, currencies, value, onChange, disabled, e
     if (disabled) return;
     setOpen(true);
     setQuery('');
-    setActive(Math.max(0, currencies.findIndex((c) => c.ticker === value)));
+    setActive(
+      Math.max(
+        0,
+        currencies.findIndex((c) => c.ticker === value),
+      ),
+    );
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {

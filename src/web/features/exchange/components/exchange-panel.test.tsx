@@ -19,7 +19,11 @@ const CURRENCIES = [
   { ticker: 'eth', name: 'Ethereum', image: null, hasExternalId: false, externalIdName: null, network: 'eth' },
 ];
 
-function estimate(query: URLSearchParams, rateId = 'rate-1', validUntil = new Date(Date.now() + 5 * MINUTE).toISOString()): EstimateResponse {
+function estimate(
+  query: URLSearchParams,
+  rateId = 'rate-1',
+  validUntil = new Date(Date.now() + 5 * MINUTE).toISOString(),
+): EstimateResponse {
   const fixed = query.get('rateType') === 'fixed';
   return {
     from: 'btc',
@@ -124,13 +128,15 @@ describe('the exchange form: limits, fixed or floating rate, refund address', ()
       const exchange = exchangeFrom(req.body as Record<string, unknown>, validUntil);
       return { status: 201, body: { success: true, data: { exchange, rewards: { potentialAmount: 3.25, percent: 0.5, mode: 'direct' } } } };
     });
-    server.on('GET', '/api/exchange/exchanges/ex-1', () => ({ body: { exchange: exchangeFrom(creates()[0]!.body as Record<string, unknown>, validUntil) } }));
+    server.on('GET', '/api/exchange/exchanges/ex-1', () => ({
+      body: { exchange: exchangeFrom(creates()[0]!.body as Record<string, unknown>, validUntil) },
+    }));
     show();
     await screen.findByTestId('exchange-range');
     fireEvent.click(screen.getByRole('radio', { name: /Fixed rate/ }));
     const rate = await screen.findByText(`Fixed rate, valid until ${formatClock(Date.parse(validUntil))}`, {}, { timeout: 3000 });
-    expect((rate.closest('[data-testid="estimate-rate"]')!).textContent).toMatch(/\((4:5\d|5:00) left\)/);
-    expect((screen.getByTestId('estimate-amount')).textContent).toMatch('0.20109375 ETH');
+    expect(rate.closest('[data-testid="estimate-rate"]')!.textContent).toMatch(/\((4:5\d|5:00) left\)/);
+    expect(screen.getByTestId('estimate-amount').textContent).toMatch('0.20109375 ETH');
 
     fireEvent.change(screen.getByLabelText('Your ETH payout address'), { target: { value: ETH_ADDRESS } });
     fireEvent.click(screen.getByText('Refund address (optional)'));
@@ -138,9 +144,19 @@ describe('the exchange form: limits, fixed or floating rate, refund address', ()
     fireEvent.click(screen.getByRole('button', { name: 'Exchange now' }));
 
     await waitFor(() => expect(creates()).toHaveLength(1));
-    expect(creates()[0]!.body).toEqual({ from: 'btc', to: 'eth', amount: 0.01, payoutAddress: ETH_ADDRESS, refundAddress: BTC_ADDRESS, rateType: 'fixed', rateId: 'rate-1' });
-    expect((await screen.findByTestId('exchange-rate-type')).textContent).toMatch(`Fixed rate, deposit before ${formatClock(Date.parse(validUntil))}`);
-    expect((screen.getByTestId('exchange-refund-address')).textContent).toMatch(BTC_ADDRESS);
+    expect(creates()[0]!.body).toEqual({
+      from: 'btc',
+      to: 'eth',
+      amount: 0.01,
+      payoutAddress: ETH_ADDRESS,
+      refundAddress: BTC_ADDRESS,
+      rateType: 'fixed',
+      rateId: 'rate-1',
+    });
+    expect((await screen.findByTestId('exchange-rate-type')).textContent).toMatch(
+      `Fixed rate, deposit before ${formatClock(Date.parse(validUntil))}`,
+    );
+    expect(screen.getByTestId('exchange-refund-address').textContent).toMatch(BTC_ADDRESS);
   });
 
   it('shows the new quote when the server refuses an expired one, and creates with the new one', async () => {
@@ -152,13 +168,25 @@ describe('the exchange form: limits, fixed or floating rate, refund address', ()
       const body = req.body as Record<string, unknown>;
       if (!refused) {
         refused = true;
-        const message = 'That fixed rate has expired. New quote: 0.2 ETH, fixed rate valid until 12:00:00 UTC. Check it and create the exchange again.';
-        const quote = { ...estimate(new URLSearchParams({ rateType: 'fixed', amount: '0.01' }), 'rate-new', second), estimatedAmount: '0.2' };
+        const message =
+          'That fixed rate has expired. New quote: 0.2 ETH, fixed rate valid until 12:00:00 UTC. Check it and create the exchange again.';
+        const quote = {
+          ...estimate(new URLSearchParams({ rateType: 'fixed', amount: '0.01' }), 'rate-new', second),
+          estimatedAmount: '0.2',
+        };
         return { status: 422, body: { error: message, code: 'FIXED_RATE_EXPIRED', details: { fields: { rateId: message }, quote } } };
       }
-      return { status: 201, body: { success: true, data: { exchange: exchangeFrom(body, second), rewards: { potentialAmount: 3.25, percent: 0.5, mode: 'direct' } } } };
+      return {
+        status: 201,
+        body: {
+          success: true,
+          data: { exchange: exchangeFrom(body, second), rewards: { potentialAmount: 3.25, percent: 0.5, mode: 'direct' } },
+        },
+      };
     });
-    server.on('GET', '/api/exchange/exchanges/ex-1', { body: { exchange: exchangeFrom({ amount: 0.01, payoutAddress: ETH_ADDRESS, rateType: 'fixed', rateId: 'rate-new' }, second) } });
+    server.on('GET', '/api/exchange/exchanges/ex-1', {
+      body: { exchange: exchangeFrom({ amount: 0.01, payoutAddress: ETH_ADDRESS, rateType: 'fixed', rateId: 'rate-new' }, second) },
+    });
     show();
     await screen.findByTestId('exchange-range');
     fireEvent.click(screen.getByRole('radio', { name: /Fixed rate/ }));
@@ -168,11 +196,13 @@ describe('the exchange form: limits, fixed or floating rate, refund address', ()
 
     expect((await screen.findByRole('alert')).textContent).toMatch(/^That fixed rate has expired\. New quote: 0\.2 ETH/);
     expect(await screen.findByText(`Fixed rate, valid until ${formatClock(Date.parse(second))}`)).toBeTruthy();
-    expect((screen.getByTestId('estimate-amount')).textContent).toMatch('0.2 ETH');
+    expect(screen.getByTestId('estimate-amount').textContent).toMatch('0.2 ETH');
     fireEvent.click(screen.getByRole('button', { name: 'Exchange now' }));
     await waitFor(() => expect(creates()).toHaveLength(2));
     expect(creates()[1]!.body).toMatchObject({ rateType: 'fixed', rateId: 'rate-new' });
-    expect((await screen.findByTestId('exchange-rate-type')).textContent).toMatch(`Fixed rate, deposit before ${formatClock(Date.parse(second))}`);
+    expect((await screen.findByTestId('exchange-rate-type')).textContent).toMatch(
+      `Fixed rate, deposit before ${formatClock(Date.parse(second))}`,
+    );
   });
 
   it('opens the exchange a notification links to (?exchange=<id>), and goes back to the form from it', async () => {
@@ -183,7 +213,9 @@ describe('the exchange form: limits, fixed or floating rate, refund address', ()
         <ExchangePanel />
       </MemoryRouter>,
     );
-    expect((await screen.findByTestId('exchange-status')).textContent).toBe('Exchange finished! The coins are on their way to your address.');
+    expect((await screen.findByTestId('exchange-status')).textContent).toBe(
+      'Exchange finished! The coins are on their way to your address.',
+    );
     expect(screen.getByText('ex-9')).toBeTruthy();
   });
 });

@@ -29,10 +29,7 @@ const ESTIMATE_DEBOUNCE_MS = 400;
 const DEFAULT_PAIR = { from: 'btc', to: 'eth' };
 
 type EstimateState =
-  | { state: 'idle' }
-  | { state: 'loading' }
-  | { state: 'ready'; estimate: EstimateResponse }
-  | { state: 'error'; message: string };
+  { state: 'idle' } | { state: 'loading' } | { state: 'ready'; estimate: EstimateResponse } | { state: 'error'; message: string };
 
 function parseAmount(text: string): number | null {
   const normalized = text.trim().replace(',', '.');
@@ -182,7 +179,11 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       });
       const { exchange, rewards } = response.data;
       if (rewards.claimCode) {
-        saveClaim(exchange._id, { claimCode: rewards.claimCode, potentialRewards: rewards.potentialAmount, ...(rewards.claimDeadline ? { claimDeadline: rewards.claimDeadline } : {}) });
+        saveClaim(exchange._id, {
+          claimCode: rewards.claimCode,
+          potentialRewards: rewards.potentialAmount,
+          ...(rewards.claimDeadline ? { claimDeadline: rewards.claimDeadline } : {}),
+        });
         setClaimsVersion((v) => v + 1);
       }
       setActive({ exchange, rewards });
@@ -233,7 +234,10 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       <div className="exchange-layout">
         <div className="card exchange-card">
           {active ? (
-            <ExchangeTracker exchange={active.exchange} rewards={active.rewards} onDone={() => {
+            <ExchangeTracker
+              exchange={active.exchange}
+              rewards={active.rewards}
+              onDone={() => {
                 // Back to the form: the finished exchange's last state shows in the recent list.
                 setActive(null);
                 void client.invalidateQueries({ queryKey: ['exchange', 'mine'] });
@@ -251,33 +255,49 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
               Loading currencies…
             </p>
           ) : (
-            <form className="exchange-form" onSubmit={(e) => void submit(e)} noValidate aria-describedby={formError ? `${titleId}-form-error` : undefined}>
+            <form
+              className="exchange-form"
+              onSubmit={(e) => void submit(e)}
+              noValidate
+              aria-describedby={formError ? `${titleId}-form-error` : undefined}
+            >
               <div className="pair-row">
                 <CurrencySelect label="You send" currencies={currencies} value={from} onChange={chooseFrom} error={fieldErrors.from} />
-                <button type="button" className="btn btn-ghost btn-small swap-button" onClick={swapPair} aria-label="Swap the two currencies">
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-small swap-button"
+                  onClick={swapPair}
+                  aria-label="Swap the two currencies"
+                >
                   ⇄
                 </button>
-                <CurrencySelect
-                  label="You get"
-                  currencies={currencies}
-                  value={to}
-                  onChange={chooseTo}
-                  error={fieldErrors.to}
-                />
+                <CurrencySelect label="You get" currencies={currencies} value={to} onChange={chooseTo} error={fieldErrors.to} />
               </div>
 
               <fieldset className="segmented rate-choice">
                 <legend>Rate</legend>
                 <div className="segmented-options">
                   <label>
-                    <input type="radio" name={`${titleId}-rate`} value="floating" checked={rateType === 'floating'} onChange={() => setRateType('floating')} />
+                    <input
+                      type="radio"
+                      name={`${titleId}-rate`}
+                      value="floating"
+                      checked={rateType === 'floating'}
+                      onChange={() => setRateType('floating')}
+                    />
                     <span className="segmented-text">
                       <span className="segmented-title">Floating rate</span>
                       <span className="segmented-hint">Market rate when your coins arrive</span>
                     </span>
                   </label>
                   <label>
-                    <input type="radio" name={`${titleId}-rate`} value="fixed" checked={rateType === 'fixed'} onChange={() => setRateType('fixed')} />
+                    <input
+                      type="radio"
+                      name={`${titleId}-rate`}
+                      value="fixed"
+                      checked={rateType === 'fixed'}
+                      onChange={() => setRateType('fixed')}
+                    />
                     <span className="segmented-text">
                       <span className="segmented-title">Fixed rate</span>
                       <span className="segmented-hint">The amount you get is guaranteed for a while</span>
@@ -289,7 +309,11 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
               <div className="field">
                 <label htmlFor={`${titleId}-amount`}>Amount to send ({from.toUpperCase()})</label>
                 <p id={`${titleId}-range`} className="field-note" data-testid="exchange-range">
-                  {range ? formatLimits(range.minAmount, range.maxAmount, from) : rangeQuery.isError ? 'Limits unavailable right now' : '\u00a0'}
+                  {range
+                    ? formatLimits(range.minAmount, range.maxAmount, from)
+                    : rangeQuery.isError
+                      ? 'Limits unavailable right now'
+                      : '\u00a0'}
                 </p>
                 <input
                   id={`${titleId}-amount`}
@@ -349,7 +373,9 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                     </div>
                   </dl>
                 )}
-                {estimate.state === 'ready' && estimate.estimate.warningMessage && <p className="field-note">{estimate.estimate.warningMessage}</p>}
+                {estimate.state === 'ready' && estimate.estimate.warningMessage && (
+                  <p className="field-note">{estimate.estimate.warningMessage}</p>
+                )}
               </div>
 
               <TextField
@@ -373,7 +399,10 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                 />
               )}
 
-              <details className="refund-details" open={Boolean(refundAddress || fieldErrors.refundAddress || fieldErrors.refundExtraId) || undefined}>
+              <details
+                className="refund-details"
+                open={Boolean(refundAddress || fieldErrors.refundAddress || fieldErrors.refundExtraId) || undefined}
+              >
                 <summary>Refund address (optional)</summary>
                 <TextField
                   id={`${titleId}-refund`}
@@ -406,7 +435,9 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                 {submitting ? 'Creating the exchange…' : 'Exchange now'}
               </button>
               {sessionChecked && !isAuthenticated && (
-                <p className="field-note">No account needed: as a guest you get a claim code for your reward, valid for {REWARD_CLAIM_VALIDITY_HOURS / 24} days.</p>
+                <p className="field-note">
+                  No account needed: as a guest you get a claim code for your reward, valid for {REWARD_CLAIM_VALIDITY_HOURS / 24} days.
+                </p>
               )}
             </form>
           )}
@@ -420,8 +451,8 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
               <li>Choose the coin you send, the coin you want and your payout address.</li>
               <li>Send your coins to the deposit address you get; this page follows the swap live.</li>
               <li>
-                The swapped coins arrive at your address and reward credits at your account. Guests keep a claim code and can
-                claim for {REWARD_CLAIM_VALIDITY_HOURS / 24} days by signing up or logging in.
+                The swapped coins arrive at your address and reward credits at your account. Guests keep a claim code and can claim for{' '}
+                {REWARD_CLAIM_VALIDITY_HOURS / 24} days by signing up or logging in.
               </li>
             </ol>
           </section>

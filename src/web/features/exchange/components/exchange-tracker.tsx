@@ -18,7 +18,15 @@ const STEPS: { status: ExchangeStatus; label: string }[] = [
   { status: 'sending', label: 'Sending' },
   { status: 'finished', label: 'Finished' },
 ];
-const STEP_INDEX: Partial<Record<ExchangeStatus, number>> = { new: 0, waiting: 0, confirming: 1, exchanging: 2, sending: 3, verifying: 3, finished: 4 };
+const STEP_INDEX: Partial<Record<ExchangeStatus, number>> = {
+  new: 0,
+  waiting: 0,
+  confirming: 1,
+  exchanging: 2,
+  sending: 3,
+  verifying: 3,
+  finished: 4,
+};
 
 export const STATUS_MESSAGES: Record<ExchangeStatus, string> = {
   new: 'Waiting for your deposit...',
@@ -68,7 +76,11 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
       {step !== undefined && (
         <ol className="exchange-steps" aria-label="Progress">
           {STEPS.map((s, i) => (
-            <li key={s.status} className={i < step ? 'is-done' : i === step ? 'is-current' : undefined} aria-current={i === step ? 'step' : undefined}>
+            <li
+              key={s.status}
+              className={i < step ? 'is-done' : i === step ? 'is-current' : undefined}
+              aria-current={i === step ? 'step' : undefined}
+            >
               {s.label}
             </li>
           ))}
@@ -79,12 +91,23 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
         <div className="deposit-details">
           <div className="deposit-qr">
             <Suspense fallback={<div style={{ width: QR_CODE.size, height: QR_CODE.size }} aria-hidden="true" />}>
-              <QRCodeSVG value={exchange.payinAddress} size={QR_CODE.size} level={QR_CODE.level} marginSize={2} role="img" title={`QR code of the ${from} deposit address`} />
+              <QRCodeSVG
+                value={exchange.payinAddress}
+                size={QR_CODE.size}
+                level={QR_CODE.level}
+                marginSize={2}
+                role="img"
+                title={`QR code of the ${from} deposit address`}
+              />
             </Suspense>
           </div>
           <div className="deposit-fields">
             <p>
-              Send exactly <strong data-testid="deposit-amount">{exchange.amount} {from}</strong> to this address:
+              Send exactly{' '}
+              <strong data-testid="deposit-amount">
+                {exchange.amount} {from}
+              </strong>{' '}
+              to this address:
             </p>
             <div className="copy-row">
               <code className="deposit-address" data-testid="deposit-address">
@@ -133,7 +156,9 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
         <div>
           <dt>Refund address</dt>
           <dd className="break" data-testid="exchange-refund-address">
-            {exchange.refundAddress ? `${exchange.refundAddress}${exchange.refundExtraId ? ` (memo ${exchange.refundExtraId})` : ''}` : 'None given'}
+            {exchange.refundAddress
+              ? `${exchange.refundAddress}${exchange.refundExtraId ? ` (memo ${exchange.refundExtraId})` : ''}`
+              : 'None given'}
           </dd>
         </div>
         <div>
@@ -172,6 +197,7 @@ function rewardLine(exchange: Exchange): string {
   const amount = `${exchange.rewardAmount.toFixed(2)} credits`;
   if (exchange.rewardCredited) return `${amount}, credited`;
   if (['failed', 'refunded', 'expired'].includes(exchange.status)) return 'None (the exchange did not finish)';
-  if (exchange.rewardMode === 'claim') return exchange.status === 'finished' ? `${amount}, ready to claim` : `${amount} to claim when it finishes`;
+  if (exchange.rewardMode === 'claim')
+    return exchange.status === 'finished' ? `${amount}, ready to claim` : `${amount} to claim when it finishes`;
   return exchange.status === 'finished' ? `${amount}, being credited` : `${amount} when it finishes`;
 }

@@ -37,7 +37,11 @@ function show() {
 describe("a guest's pending rewards (docs/product.md#guest-claims)", () => {
   it('shows the total and each deadline, and drops expired claims and those the server marks invalid', async () => {
     const now = Date.now();
-    const soon = saveClaim('ex-soon', { claimCode: 'a', potentialRewards: 1.5, claimDeadline: new Date(now + 10 * HOUR).toISOString() }, now);
+    const soon = saveClaim(
+      'ex-soon',
+      { claimCode: 'a', potentialRewards: 1.5, claimDeadline: new Date(now + 10 * HOUR).toISOString() },
+      now,
+    );
     const later = saveClaim('ex-later', { claimCode: 'b', potentialRewards: 3.25 }, now);
     saveClaim('ex-invalid', { claimCode: 'c', potentialRewards: 7 }, now);
     saveClaim('ex-expired', { claimCode: 'd', potentialRewards: 9 }, now - 721 * HOUR);
@@ -46,7 +50,15 @@ describe("a guest's pending rewards (docs/product.md#guest-claims)", () => {
     server.on('POST', '/api/exchange/guest-rewards-status', async (req) => {
       await answered;
       const claims = (req.body as { claims: { exchangeId: string }[] }).claims;
-      return { body: { success: true, data: { totalPotentialRewards: 4.75, claims: claims.map((c) => ({ exchangeId: c.exchangeId, valid: c.exchangeId !== 'ex-invalid' })) } } };
+      return {
+        body: {
+          success: true,
+          data: {
+            totalPotentialRewards: 4.75,
+            claims: claims.map((c) => ({ exchangeId: c.exchangeId, valid: c.exchangeId !== 'ex-invalid' })),
+          },
+        },
+      };
     });
 
     show();
@@ -64,7 +76,11 @@ describe("a guest's pending rewards (docs/product.md#guest-claims)", () => {
     ]);
     expect(Object.keys(readClaims())).toEqual(['ex-soon', 'ex-later']);
     const [request] = server.requests.filter((r) => r.path === '/api/exchange/guest-rewards-status');
-    expect((request!.body as { claims: { exchangeId: string }[] }).claims.map((c) => c.exchangeId)).toEqual(['ex-soon', 'ex-later', 'ex-invalid']);
+    expect((request!.body as { claims: { exchangeId: string }[] }).claims.map((c) => c.exchangeId)).toEqual([
+      'ex-soon',
+      'ex-later',
+      'ex-invalid',
+    ]);
   });
 
   it('keeps showing the stored claims when the check fails, and shows nothing without claims', async () => {

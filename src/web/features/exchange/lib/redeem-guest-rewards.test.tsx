@@ -60,11 +60,27 @@ const requestsTo = (path: string): RecordedRequest[] => server.requests.filter((
 function scriptServer(options: { valid: string[]; claimed: string[]; credited: number; balance: number }) {
   server.on('POST', '/api/exchange/guest-rewards-status', (req) => {
     const claims = (req.body as { claims: { exchangeId: string }[] }).claims;
-    return { body: { success: true, data: { totalPotentialRewards: 9, claims: claims.map((c) => ({ exchangeId: c.exchangeId, valid: options.valid.includes(c.exchangeId) })) } } };
+    return {
+      body: {
+        success: true,
+        data: {
+          totalPotentialRewards: 9,
+          claims: claims.map((c) => ({ exchangeId: c.exchangeId, valid: options.valid.includes(c.exchangeId) })),
+        },
+      },
+    };
   });
   server.on('POST', '/api/exchange/claim-guest-rewards', (req) => {
     const claims = (req.body as { claims: { exchangeId: string }[] }).claims;
-    return { body: { success: true, data: { totalCredited: options.credited, results: claims.map((c) => ({ exchangeId: c.exchangeId, claimed: options.claimed.includes(c.exchangeId) })) } } };
+    return {
+      body: {
+        success: true,
+        data: {
+          totalCredited: options.credited,
+          results: claims.map((c) => ({ exchangeId: c.exchangeId, claimed: options.claimed.includes(c.exchangeId) })),
+        },
+      },
+    };
   });
   server.on('GET', `/api/users/${USER_ID}/credits`, { body: { credits: options.balance } });
 }
@@ -93,7 +109,11 @@ describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
     const status = requestsTo('/api/exchange/guest-rewards-status');
     expect(status).toHaveLength(1);
     // The expired claim is never sent; the invalid one is not redeemed.
-    expect((status[0]!.body as { claims: { exchangeId: string }[] }).claims.map((c) => c.exchangeId)).toEqual(['ex-valid', 'ex-valid-2', 'ex-invalid']);
+    expect((status[0]!.body as { claims: { exchangeId: string }[] }).claims.map((c) => c.exchangeId)).toEqual([
+      'ex-valid',
+      'ex-valid-2',
+      'ex-invalid',
+    ]);
     const [redeem] = requestsTo('/api/exchange/claim-guest-rewards');
     expect(redeem!.body).toEqual({
       claims: [
@@ -111,7 +131,10 @@ describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
   it('shows the loading toast while redeeming', async () => {
     saveClaim('ex-1', { claimCode: 'code', potentialRewards: 1 });
     scriptServer({ valid: ['ex-1'], claimed: ['ex-1'], credited: 1, balance: 1 });
-    server.on('POST', '/api/exchange/claim-guest-rewards', { delayMs: 300, body: { success: true, data: { totalCredited: 1, results: [{ exchangeId: 'ex-1', claimed: true }] } } });
+    server.on('POST', '/api/exchange/claim-guest-rewards', {
+      delayMs: 300,
+      body: { success: true, data: { totalCredited: 1, results: [{ exchangeId: 'ex-1', claimed: true }] } },
+    });
     await signIn();
     expect(await screen.findByText('Redeeming your rewards...')).toBeTruthy();
     expect(await screen.findByText('Claimed 1.00 credits from previous exchanges!')).toBeTruthy();
@@ -139,7 +162,10 @@ describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
   it('does nothing without stored claims, and nothing after a guest sign-in', async () => {
     await signIn();
     saveClaim('ex-1', { claimCode: 'code', potentialRewards: 1 });
-    server.on('POST', '/api/guest', { status: 201, body: { guestId: 'g_x', token: makeToken({ isGuest: true, sub: 'g_x' }), user: { _id: 'g_x', role: 'guest', isGuest: true } } });
+    server.on('POST', '/api/guest', {
+      status: 201,
+      body: { guestId: 'g_x', token: makeToken({ isGuest: true, sub: 'g_x' }), user: { _id: 'g_x', role: 'guest', isGuest: true } },
+    });
     await act(async () => {
       await startGuestSession();
     });
@@ -152,11 +178,17 @@ describe('guest rewards after sign-in (docs/product.md#guest-claims)', () => {
 describe('claim calls', () => {
   it('answer zero totals when validation fails', async () => {
     server.on('POST', '/api/exchange/guest-rewards-status', { status: 503, body: { error: 'Down', code: 'UNAVAILABLE' } });
-    await expect(validateClaims([{ exchangeId: 'a', claimCode: 'b', potentialRewards: 1 }])).resolves.toEqual({ totalPotentialRewards: 0, claims: [] });
+    await expect(validateClaims([{ exchangeId: 'a', claimCode: 'b', potentialRewards: 1 }])).resolves.toEqual({
+      totalPotentialRewards: 0,
+      claims: [],
+    });
   });
 
   it("answer zero totals and the server's error when redemption fails", async () => {
-    server.on('POST', '/api/exchange/claim-guest-rewards', { status: 403, body: { error: 'Rewards can only be claimed for your own account', code: 'FORBIDDEN' } });
+    server.on('POST', '/api/exchange/claim-guest-rewards', {
+      status: 403,
+      body: { error: 'Rewards can only be claimed for your own account', code: 'FORBIDDEN' },
+    });
     await expect(redeemClaims([{ exchangeId: 'a', claimCode: 'b', potentialRewards: 1 }], 'someone')).resolves.toEqual({
       totalCredited: 0,
       results: [],

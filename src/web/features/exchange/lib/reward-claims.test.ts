@@ -49,7 +49,14 @@ describe('local reward claims (olympus_reward_claims)', () => {
   });
 
   it('ignores malformed content and force-clears everything', () => {
-    localStorage.setItem(KEY, JSON.stringify({ good: { claimCode: 'x', potentialRewards: 1, claimDeadline: NOW + HOUR, timestamp: NOW }, bad: { claimCode: 5 }, worse: 'text' }));
+    localStorage.setItem(
+      KEY,
+      JSON.stringify({
+        good: { claimCode: 'x', potentialRewards: 1, claimDeadline: NOW + HOUR, timestamp: NOW },
+        bad: { claimCode: 5 },
+        worse: 'text',
+      }),
+    );
     expect(Object.keys(readClaims())).toEqual(['good']);
     localStorage.setItem(KEY, 'not json');
     expect(readClaims()).toEqual({});

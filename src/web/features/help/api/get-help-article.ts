@@ -4,7 +4,8 @@ import { api } from '#web/lib/api-client';
 import { helpKeys } from './help-keys';
 
 /** GET /api/help/articles/:slug: one published article, rendered by the server. */
-export const fetchHelpArticle = (slug: string, signal?: AbortSignal) => api.get<HelpArticleResponse>(`/api/help/articles/${encodeURIComponent(slug)}`, { signal });
+export const fetchHelpArticle = (slug: string, signal?: AbortSignal) =>
+  api.get<HelpArticleResponse>(`/api/help/articles/${encodeURIComponent(slug)}`, { signal });
 
 export const helpArticleQueryOptions = (slug: string) =>
   queryOptions({ queryKey: helpKeys.article(slug), queryFn: ({ signal }) => fetchHelpArticle(slug, signal) });

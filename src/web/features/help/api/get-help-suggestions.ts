@@ -7,7 +7,8 @@ import { helpKeys } from './help-keys';
 export const SUGGEST_MIN_LENGTH = 4;
 
 /** GET /api/help/suggestions?q=: up to three articles for a ticket subject being typed. */
-export const fetchHelpSuggestions = (q: string, signal?: AbortSignal) => api.get<HelpSuggestResponse>(`/api/help/suggestions?q=${encodeURIComponent(q)}`, { signal });
+export const fetchHelpSuggestions = (q: string, signal?: AbortSignal) =>
+  api.get<HelpSuggestResponse>(`/api/help/suggestions?q=${encodeURIComponent(q)}`, { signal });
 
 export function useHelpSuggestions(q: string) {
   const text = q.trim();

@@ -5,7 +5,9 @@ import { helpKeys } from './help-keys';
 
 /** POST /api/staff/help/articles (new) or PUT /api/staff/help/articles/:id (change, publish, unpublish). */
 export const saveHelpArticle = ({ id, body }: { id: string | null; body: HelpArticleWriteBody }) =>
-  id === null ? api.post<StaffHelpArticleResponse>('/api/staff/help/articles', body) : api.put<StaffHelpArticleResponse>(`/api/staff/help/articles/${encodeURIComponent(id)}`, body);
+  id === null
+    ? api.post<StaffHelpArticleResponse>('/api/staff/help/articles', body)
+    : api.put<StaffHelpArticleResponse>(`/api/staff/help/articles/${encodeURIComponent(id)}`, body);
 
 export function useSaveHelpArticle() {
   const client = useQueryClient();

@@ -1,6 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { HELP_BODY_MAX, HELP_TITLE_MAX, type HelpArticleStatus, type HelpArticleWriteBody, type StaffHelpArticle } from '#shared/schemas/help';
+import {
+  HELP_BODY_MAX,
+  HELP_TITLE_MAX,
+  type HelpArticleStatus,
+  type HelpArticleWriteBody,
+  type StaffHelpArticle,
+} from '#shared/schemas/help';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 import { QueryTable } from '#web/components/ui/query-table';
 import { ApiError, errorMessage } from '#web/lib/api-client';
@@ -85,8 +91,8 @@ export function HelpManager() {
       <div>
         <h2 id={`${ids}-title`}>Help centre</h2>
         <p className="muted">
-          Articles anyone can read at <a href="/help">/help</a>, suggested to people while they write a ticket. A suggestion opened without a ticket
-          following within a day counts as a ticket avoided.
+          Articles anyone can read at <a href="/help">/help</a>, suggested to people while they write a ticket. A suggestion opened without
+          a ticket following within a day counts as a ticket avoided.
         </p>
       </div>
       <QueryTable
@@ -176,7 +182,14 @@ export function HelpManager() {
               set({ slug: e.target.value });
             }}
           />
-          <TextField label="Category" value={form.category} maxLength={40} list={`${ids}-categories`} error={errors.category} onChange={(e) => set({ category: e.target.value })} />
+          <TextField
+            label="Category"
+            value={form.category}
+            maxLength={40}
+            list={`${ids}-categories`}
+            error={errors.category}
+            onChange={(e) => set({ category: e.target.value })}
+          />
           <datalist id={`${ids}-categories`}>
             {categories.map((c) => (
               <option key={c} value={c} />
@@ -206,7 +219,12 @@ export function HelpManager() {
           <button type="submit" className="btn btn-primary" disabled={save.isPending}>
             {save.isPending ? 'Saving…' : editing ? 'Save changes' : 'Save article'}
           </button>
-          <button type="button" className="btn btn-secondary" disabled={preview.isPending || !form.body.trim()} onClick={() => void showPreview()}>
+          <button
+            type="button"
+            className="btn btn-secondary"
+            disabled={preview.isPending || !form.body.trim()}
+            onClick={() => void showPreview()}
+          >
             {preview.isPending ? 'Rendering…' : 'Preview'}
           </button>
           {editing && (

@@ -97,7 +97,9 @@ function HelpIndex() {
           {q ? `Articles matching “${q}”` : 'Articles'}
         </h2>
         <p className="visually-hidden" aria-live="polite">
-          {articles.data && !articles.isFetching ? `${articles.data.articles.length} article${articles.data.articles.length === 1 ? '' : 's'} found` : ''}
+          {articles.data && !articles.isFetching
+            ? `${articles.data.articles.length} article${articles.data.articles.length === 1 ? '' : 's'} found`
+            : ''}
         </p>
         <QueryState
           data={articles.data}

@@ -70,10 +70,7 @@ export function LegalDocumentView({ document: doc, basePath }: LegalDocumentView
           <ol>
             {doc.sections.map((section) => (
               <li key={section.id}>
-                <Link
-                  to={`${basePath}/${section.id}`}
-                  aria-current={section.id === current?.id ? 'location' : undefined}
-                >
+                <Link to={`${basePath}/${section.id}`} aria-current={section.id === current?.id ? 'location' : undefined}>
                   {section.title}
                 </Link>
               </li>
@@ -83,12 +80,7 @@ export function LegalDocumentView({ document: doc, basePath }: LegalDocumentView
 
         <article className="prose">
           {doc.sections.map((section) => (
-            <section
-              key={section.id}
-              id={section.id}
-              aria-labelledby={`${section.id}-title`}
-              data-highlight={section.id === current?.id}
-            >
+            <section key={section.id} id={section.id} aria-labelledby={`${section.id}-title`} data-highlight={section.id === current?.id}>
               <h2 id={`${section.id}-title`} tabIndex={-1}>
                 {section.title}
               </h2>

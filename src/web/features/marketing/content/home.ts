@@ -45,5 +45,8 @@ export const HOME_FEATURES: readonly Feature[] = [
 export const HOME_STEPS: readonly { title: string; text: string }[] = [
   { title: 'Start as a guest or register', text: 'Register with a username and password, or continue as a guest and sign up later.' },
   { title: 'Top up or swap', text: 'Send crypto to the address on the payment page, or start a swap and get a reward claim code.' },
-  { title: 'Use your credits', text: 'Your balance and history are in the dashboard. Rewards from guest swaps are claimed when you sign in.' },
+  {
+    title: 'Use your credits',
+    text: 'Your balance and history are in the dashboard. Rewards from guest swaps are claimed when you sign in.',
+  },
 ];

@@ -22,10 +22,7 @@ export const JOBS: readonly Job[] = [
       'Experience integrating a payment provider, including webhooks and idempotency.',
       'Clear written communication; we are a remote team and write things down.',
     ],
-    niceToHave: [
-      'Familiarity with on-chain confirmations, memos and destination tags.',
-      'Experience with Fastify, Drizzle or pg-boss.',
-    ],
+    niceToHave: ['Familiarity with on-chain confirmations, memos and destination tags.', 'Experience with Fastify, Drizzle or pg-boss.'],
   },
   {
     id: 'frontend-engineer',

@@ -7,8 +7,14 @@ export const PATCH_NOTES: readonly PatchNote[] = [
     date: '2026-11-18',
     title: 'Webhooks and a clearer payment page',
     changes: [
-      { kind: 'new', text: 'Outbound webhooks: get a signed call when a payment finishes, credits change, a ticket is answered or a swap completes.' },
-      { kind: 'improved', text: 'The payment page shows the approximate USD value, the processing fee and the credits you will receive side by side.' },
+      {
+        kind: 'new',
+        text: 'Outbound webhooks: get a signed call when a payment finishes, credits change, a ticket is answered or a swap completes.',
+      },
+      {
+        kind: 'improved',
+        text: 'The payment page shows the approximate USD value, the processing fee and the credits you will receive side by side.',
+      },
       { kind: 'improved', text: 'The destination tag or memo now has its own Copy button.' },
       { kind: 'fixed', text: 'The payment countdown no longer restarts when the page is reloaded.' },
     ],

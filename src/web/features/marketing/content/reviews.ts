@@ -24,8 +24,7 @@ export const REVIEWS: readonly Review[] = [
   },
   {
     id: 'review-fees',
-    quote:
-      'The fee is on the screen before you pay, not buried in the terms. For larger top-ups the 1% tier makes it worth batching.',
+    quote: 'The fee is on the screen before you pay, not buried in the terms. For larger top-ups the 1% tier makes it worth batching.',
     author: 'Priya S.',
     context: 'Runs a small Discord community',
     rating: 4,
@@ -40,8 +39,7 @@ export const REVIEWS: readonly Review[] = [
   },
   {
     id: 'review-telegram',
-    quote:
-      'Connecting Telegram took two taps. Disconnecting was just as easy, which is not something I can say about most services.',
+    quote: 'Connecting Telegram took two taps. Disconnecting was just as easy, which is not something I can say about most services.',
     author: 'Aiko T.',
     context: 'Telegram user',
     rating: 4,

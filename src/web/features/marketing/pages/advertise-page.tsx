@@ -8,7 +8,10 @@ const credits = (cents: number) => (cents / 100).toFixed(2);
 
 /** /advertise: what advertising on Olympus costs and how paying with credits works. */
 export default function AdvertisePage() {
-  usePageMeta('Advertise with us', 'Run ads on Olympus and pay with your credit balance: budgets, daily pacing, frequency caps and reports.');
+  usePageMeta(
+    'Advertise with us',
+    'Run ads on Olympus and pay with your credit balance: budgets, daily pacing, frequency caps and reports.',
+  );
   return (
     <div className="page">
       <PageHeader eyebrow="Advertising" title="Advertise with us">
@@ -20,8 +23,8 @@ export default function AdvertisePage() {
           <article className="card">
             <h3>Per viewable impression (CPM)</h3>
             <p>
-              From <strong>{credits(AD_MIN_PRICE_CENTS.cpm)} credits</strong> per 1,000 impressions. An impression counts when at least half of the ad is on screen for one
-              second, once per viewer per 30 minutes.
+              From <strong>{credits(AD_MIN_PRICE_CENTS.cpm)} credits</strong> per 1,000 impressions. An impression counts when at least half
+              of the ad is on screen for one second, once per viewer per 30 minutes.
             </p>
           </article>
           <article className="card">
@@ -32,9 +35,12 @@ export default function AdvertisePage() {
           </article>
         </div>
         <ul>
-          <li>Budgets from {credits(AD_MIN_BUDGET_CENTS)} credits, reserved when you create the campaign. Whatever it does not spend comes back to your balance when it ends.</li>
+          <li>
+            Budgets from {credits(AD_MIN_BUDGET_CENTS)} credits, reserved when you create the campaign. Whatever it does not spend comes
+            back to your balance when it ends.
+          </li>
           <li>Optional daily budget from {credits(AD_MIN_DAILY_BUDGET_CENTS)} credits, spread across the day.</li>
-          <li>Optional cap of 1 to {AD_MAX_FREQUENCY_CAP} impressions per viewer per day.</li>
+          <li>Optional cap of 1 to {AD_MAX_FREQUENCY_CAP} times one viewer is shown your ad a day.</li>
           <li>Robots, repeated and unserved impressions are counted apart and never charged.</li>
           <li>Every ad is reviewed by our team before it is shown.</li>
           <li>Reports per day and creative: served, viewable, clicks, click-through and spend, with a CSV export.</li>

@@ -145,8 +145,8 @@ export default function HomePage() {
         <div className="section-header">
           <h2 id="fees-title">Simple, visible fees</h2>
           <p className="muted">
-            Top-ups carry one processing fee, set by the amount you pay. One credit is one US dollar, and the page
-            shows the fee and your credits before you send anything.
+            Top-ups carry one processing fee, set by the amount you pay. One credit is one US dollar, and the page shows the fee and your
+            credits before you send anything.
           </p>
         </div>
         <table className="fee-table">

@@ -10,8 +10,8 @@ export default function JobsPage() {
     <div className="page">
       <PageHeader eyebrow="Careers" title="Work on Olympus">
         <p>
-          We are a small, remote team building crypto payments that feel as dependable as a card payment. We
-          write things down, test what matters and answer our customers ourselves.
+          We are a small, remote team building crypto payments that feel as dependable as a card payment. We write things down, test what
+          matters and answer our customers ourselves.
         </p>
       </PageHeader>
 
@@ -19,8 +19,7 @@ export default function JobsPage() {
         <h2 id="open-roles-title">Open roles</h2>
         {JOBS.length === 0 ? (
           <p className="muted">
-            There are no open roles right now. You are welcome to write to{' '}
-            <a href={`mailto:${CAREERS_EMAIL}`}>{CAREERS_EMAIL}</a> anyway.
+            There are no open roles right now. You are welcome to write to <a href={`mailto:${CAREERS_EMAIL}`}>{CAREERS_EMAIL}</a> anyway.
           </p>
         ) : (
           <ul className="job-list" aria-label="Open roles">

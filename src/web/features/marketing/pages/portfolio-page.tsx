@@ -8,10 +8,7 @@ export default function PortfolioPage() {
   return (
     <div className="page">
       <PageHeader eyebrow="Portfolio" title="What we have built">
-        <p>
-          Every part of Olympus is built and run by our own team. Here is what each one does, and the promises
-          we hold it to.
-        </p>
+        <p>Every part of Olympus is built and run by our own team. Here is what each one does, and the promises we hold it to.</p>
       </PageHeader>
 
       <ul className="card-grid" aria-label="Projects">

@@ -5,5 +5,8 @@ import { notificationKeys } from './notification-keys';
 
 /** GET /api/users/notification-preferences: the event × channel matrix and each channel's state. */
 export function useNotificationPreferences() {
-  return useQuery({ queryKey: notificationKeys.preferences, queryFn: () => api.get<NotificationPreferences>('/api/users/notification-preferences') });
+  return useQuery({
+    queryKey: notificationKeys.preferences,
+    queryFn: () => api.get<NotificationPreferences>('/api/users/notification-preferences'),
+  });
 }

@@ -78,7 +78,17 @@ export function NotificationBell() {
         data-testid="notification-bell"
         onClick={() => setOpen((o) => !o)}
       >
-        <svg aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+        <svg
+          aria-hidden="true"
+          viewBox="0 0 24 24"
+          width="20"
+          height="20"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+        >
           <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
           <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
         </svg>
@@ -95,7 +105,12 @@ export function NotificationBell() {
       <div id={panelId} className="notification-panel" hidden={!open} role="region" aria-label="Notifications">
         <div className="notification-panel-head">
           <h2>Notifications</h2>
-          <button type="button" className="btn btn-ghost btn-small" disabled={count === 0 || markRead.isPending} onClick={() => markRead.mutate({ all: true })}>
+          <button
+            type="button"
+            className="btn btn-ghost btn-small"
+            disabled={count === 0 || markRead.isPending}
+            onClick={() => markRead.mutate({ all: true })}
+          >
             Mark all read
           </button>
         </div>

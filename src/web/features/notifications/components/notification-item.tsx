@@ -6,7 +6,15 @@ import { formatDateTime } from '#web/lib/format';
  * One notice: its title links to the thing it concerns (following it marks it read); unread ones are
  * marked in text as well as by their look, so a screen reader hears it too.
  */
-export function NotificationItem({ notification, onOpen, onMarkRead }: { notification: Notification; onOpen: (n: Notification) => void; onMarkRead?: (n: Notification) => void }) {
+export function NotificationItem({
+  notification,
+  onOpen,
+  onMarkRead,
+}: {
+  notification: Notification;
+  onOpen: (n: Notification) => void;
+  onMarkRead?: (n: Notification) => void;
+}) {
   const unread = notification.readAt === null;
   return (
     <li className="notification-item" data-unread={unread}>

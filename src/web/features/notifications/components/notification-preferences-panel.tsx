@@ -20,8 +20,8 @@ function ChannelNotice({ state, onResume, busy }: { state: ChannelState; onResum
     return (
       <div className="notification-channel-off" role="note">
         <p>
-          <strong>{name} is turned off</strong> because {name} refused our last message: “{state.disabledReason}”. Unblock the bot or open your
-          messages, then turn it back on.
+          <strong>{name} is turned off</strong> because {name} refused our last message: “{state.disabledReason}”. Unblock the bot or open
+          your messages, then turn it back on.
         </p>
         <button type="button" className="btn btn-secondary btn-small" onClick={onResume} disabled={busy}>
           Turn {name} back on
@@ -45,7 +45,8 @@ export function NotificationPreferencesPanel() {
   const [threshold, setThreshold] = useState<string | null>(null);
 
   const save = (body: Parameters<typeof update.mutate>[0]) => update.mutate(body);
-  const thresholdValue = (data: NotificationPreferences) => threshold ?? (data.lowBalanceThresholdCents === null ? '' : (data.lowBalanceThresholdCents / 100).toFixed(2));
+  const thresholdValue = (data: NotificationPreferences) =>
+    threshold ?? (data.lowBalanceThresholdCents === null ? '' : (data.lowBalanceThresholdCents / 100).toFixed(2));
 
   return (
     <section className="card settings-section" aria-labelledby={`${id}-title`} id="notifications">
@@ -62,7 +63,12 @@ export function NotificationPreferencesPanel() {
             {data.channels
               .filter((c) => c.channel === 'telegram' || c.channel === 'discord')
               .map((c) => (
-                <ChannelNotice key={c.channel} state={c} busy={update.isPending} onResume={() => save({ resumeChannels: [c.channel as 'telegram' | 'discord'] })} />
+                <ChannelNotice
+                  key={c.channel}
+                  state={c}
+                  busy={update.isPending}
+                  onResume={() => save({ resumeChannels: [c.channel as 'telegram' | 'discord'] })}
+                />
               ))}
             <div className="rtable-wrap notification-matrix-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
               <table className="rtable notification-matrix">

@@ -16,7 +16,9 @@ export default function NotificationsPage() {
   const isGuest = useSessionStore((s) => s.isGuest);
   const pages = useNotificationPages();
   const markRead = useMarkNotificationsRead();
-  const data = pages.data ? { items: pages.data.pages.flatMap((p) => p.notifications), unread: pages.data.pages[0]?.unreadCount ?? 0 } : undefined;
+  const data = pages.data
+    ? { items: pages.data.pages.flatMap((p) => p.notifications), unread: pages.data.pages[0]?.unreadCount ?? 0 }
+    : undefined;
   const mark = (n: Notification) => markRead.mutate({ ids: [n.id] });
 
   return (
@@ -26,7 +28,12 @@ export default function NotificationsPage() {
       </nav>
       <div className="notifications-page-head">
         <h1 id="notifications-title">Notifications</h1>
-        <button type="button" className="btn btn-secondary btn-small" disabled={!data || data.unread === 0 || markRead.isPending} onClick={() => markRead.mutate({ all: true })}>
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          disabled={!data || data.unread === 0 || markRead.isPending}
+          onClick={() => markRead.mutate({ all: true })}
+        >
           Mark all read
         </button>
       </div>
@@ -54,7 +61,12 @@ export default function NotificationsPage() {
               ))}
             </ul>
             {pages.hasNextPage && (
-              <button type="button" className="btn btn-secondary" disabled={pages.isFetchingNextPage} onClick={() => void pages.fetchNextPage()}>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                disabled={pages.isFetchingNextPage}
+                onClick={() => void pages.fetchNextPage()}
+              >
                 {pages.isFetchingNextPage ? 'Loading…' : 'Show older'}
               </button>
             )}

@@ -52,7 +52,11 @@ describe('payment calls (docs/product.md#api, #errors)', () => {
 
     server.on('POST', '/api/payments/deposit', {
       status: 422,
-      body: { error: 'Amount must be between 5.00 and 10000.00 USD', code: 'AMOUNT_OUT_OF_RANGE', details: { fields: { amount: 'Enter an amount from 5.00 to 10000.00 USD' } } },
+      body: {
+        error: 'Amount must be between 5.00 and 10000.00 USD',
+        code: 'AMOUNT_OUT_OF_RANGE',
+        details: { fields: { amount: 'Enter an amount from 5.00 to 10000.00 USD' } },
+      },
     });
     const err = await failure(createDeposit('btc', 1));
     expect(err.message).toBe('Failed to create deposit');
@@ -72,7 +76,13 @@ describe('payment calls (docs/product.md#api, #errors)', () => {
 
   it('GET /api/payments/mine passes its filters, or answers an empty list and Failed to fetch my payments', async () => {
     server.on('GET', '/api/payments/mine', { body: { payments: [{ _id: ID }], page: 2, pageSize: 5, total: 6 } });
-    expect(await fetchMyPayments({ page: 2, pageSize: 5, status: 'completed' })).toEqual({ payments: [{ _id: ID }], page: 2, pageSize: 5, total: 6, error: null });
+    expect(await fetchMyPayments({ page: 2, pageSize: 5, status: 'completed' })).toEqual({
+      payments: [{ _id: ID }],
+      page: 2,
+      pageSize: 5,
+      total: 6,
+      error: null,
+    });
     server.on('GET', '/api/payments/mine', { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } });
     expect(await fetchMyPayments()).toEqual({ payments: [], page: 1, pageSize: 20, total: 0, error: 'Failed to fetch my payments' });
   });

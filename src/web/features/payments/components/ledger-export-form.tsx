@@ -26,7 +26,15 @@ export function LedgerExportForm() {
       <h3 id={`${ids}-title`}>Export as CSV</h3>
       <div className="ledger-export-fields">
         <TextField label="From" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} required />
-        <TextField label="To" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} required error={rangeError} />
+        <TextField
+          label="To"
+          type="date"
+          value={to}
+          min={from || undefined}
+          onChange={(e) => setTo(e.target.value)}
+          required
+          error={rangeError}
+        />
         <button type="submit" className="btn btn-ghost" disabled={download.isPending || Boolean(rangeError)}>
           {download.isPending ? 'Preparing…' : 'Download CSV'}
         </button>

@@ -38,8 +38,12 @@ export function LedgerHistory() {
                 <tr>
                   <th scope="col">Date</th>
                   <th scope="col">What</th>
-                  <th scope="col" className="num">Change</th>
-                  <th scope="col" className="num">Balance</th>
+                  <th scope="col" className="num">
+                    Change
+                  </th>
+                  <th scope="col" className="num">
+                    Balance
+                  </th>
                   <th scope="col">
                     <span className="visually-hidden">Receipt</span>
                   </th>
@@ -56,7 +60,9 @@ export function LedgerHistory() {
                       {e.amountCents > 0 ? '+' : '−'}
                       {formatCredits(Math.abs(e.amountCents))}
                     </td>
-                    <td data-label="Balance" className="num">{formatCredits(e.balanceAfterCents)}</td>
+                    <td data-label="Balance" className="num">
+                      {formatCredits(e.balanceAfterCents)}
+                    </td>
                     <td data-label="Receipt">
                       <Link to={receiptPath(e._id)} className="receipt-link">
                         Receipt<span className="visually-hidden"> for {e.description}</span>
@@ -69,9 +75,7 @@ export function LedgerHistory() {
           </div>
         )}
       </QueryState>
-      {pages > 1 && (
-        <Pagination className="pager" page={page} pages={pages} onPage={setPage} label="Credit history pages" busy={loading} />
-      )}
+      {pages > 1 && <Pagination className="pager" page={page} pages={pages} onPage={setPage} label="Credit history pages" busy={loading} />}
       <LedgerExportForm />
     </section>
   );

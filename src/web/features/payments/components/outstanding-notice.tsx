@@ -15,9 +15,8 @@ export function OutstandingNotice() {
     <section className="notice outstanding-notice" role="alert" aria-labelledby="outstanding-title" data-testid="outstanding-notice">
       <h2 id="outstanding-title">Your account owes {formatCredits(data.outstandingCents)} credits</h2>
       <p>
-        A crypto payment you were credited for was sent back to the sender after its credits had been used. The
-        credits still on your balance were taken back; the rest is owed. Your next top-ups pay this amount first,
-        and the history below shows each part paid.
+        A crypto payment you were credited for was sent back to the sender after its credits had been used. The credits still on your
+        balance were taken back; the rest is owed. Your next top-ups pay this amount first, and the history below shows each part paid.
       </p>
       <ul className="outstanding-list">
         {open.map((d) => (

@@ -40,9 +40,13 @@ export function PaymentHistory() {
               <thead>
                 <tr>
                   <th scope="col">Date</th>
-                  <th scope="col" className="num">Amount</th>
+                  <th scope="col" className="num">
+                    Amount
+                  </th>
                   <th scope="col">Currency</th>
-                  <th scope="col" className="num">Credits</th>
+                  <th scope="col" className="num">
+                    Credits
+                  </th>
                   <th scope="col">Status</th>
                 </tr>
               </thead>
@@ -52,9 +56,13 @@ export function PaymentHistory() {
                   return (
                     <tr key={p._id}>
                       <td data-label="Date">{new Date(p.createdAt).toLocaleString()}</td>
-                      <td data-label="Amount" className="num">{formatAmount(p.priceAmount)} USD</td>
+                      <td data-label="Amount" className="num">
+                        {formatAmount(p.priceAmount)} USD
+                      </td>
                       <td data-label="Currency">{p.payCurrency.toUpperCase()}</td>
-                      <td data-label="Credits" className="num">{formatAmount(p.creditedAmount > 0 ? p.creditedAmount : p.credits)}</td>
+                      <td data-label="Credits" className="num">
+                        {formatAmount(p.creditedAmount > 0 ? p.creditedAmount : p.credits)}
+                      </td>
                       <td data-label="Status">
                         <span className={`status-badge payment-status-${p.status}`}>{STATUS_LABELS[p.status]}</span>{' '}
                         {resumable && <Link to={paymentProcessUrl({ ...p, id: p._id })}>Continue</Link>}

@@ -109,9 +109,17 @@ describe('TopUpPanel', () => {
     const list = screen.getByRole('radiogroup', { name: 'Currencies' });
     expect(within(list).getAllByRole('radio')).toHaveLength(3);
     fireEvent.change(screen.getByLabelText('Search currencies'), { target: { value: 'bitc' } });
-    expect(within(list).getAllByRole('radio').map((r) => (r as HTMLInputElement).value)).toEqual(['btc']);
+    expect(
+      within(list)
+        .getAllByRole('radio')
+        .map((r) => (r as HTMLInputElement).value),
+    ).toEqual(['btc']);
     fireEvent.change(screen.getByLabelText('Search currencies'), { target: { value: 'XRP' } });
-    expect(within(list).getAllByRole('radio').map((r) => (r as HTMLInputElement).value)).toEqual(['xrp']);
+    expect(
+      within(list)
+        .getAllByRole('radio')
+        .map((r) => (r as HTMLInputElement).value),
+    ).toEqual(['xrp']);
     fireEvent.change(screen.getByLabelText('Search currencies'), { target: { value: 'nothing' } });
     expect(within(list).queryAllByRole('radio')).toHaveLength(0);
   });
@@ -183,7 +191,9 @@ describe('TopUpPanel', () => {
 
   it('says Failed to create deposit, with the server reason and field error, when the deposit is refused', async () => {
     api.createDeposit.mockRejectedValue(
-      new ApiError(422, 'The minimum for BTC is 6.00 USD', 'AMOUNT_OUT_OF_RANGE', { fields: { amount: 'The minimum for BTC is 6.00 USD' } }),
+      new ApiError(422, 'The minimum for BTC is 6.00 USD', 'AMOUNT_OUT_OF_RANGE', {
+        fields: { amount: 'The minimum for BTC is 6.00 USD' },
+      }),
     );
     await renderPanel();
     fireEvent.click(screen.getByRole('radio', { name: /Bitcoin/ }));
@@ -199,9 +209,7 @@ describe('TopUpPanel', () => {
 
   it('says Failed to fetch crypto options when the list cannot be loaded', async () => {
     api.fetchCryptoOptions.mockResolvedValue({ cryptos: [], limits: null, error: 'Failed to fetch crypto options' });
-    render(
-      <RouterProvider router={createMemoryRouter([{ path: '/', element: <TopUpPanel /> }])} />,
-    );
+    render(<RouterProvider router={createMemoryRouter([{ path: '/', element: <TopUpPanel /> }])} />);
     expect((await screen.findByRole('alert')).textContent).toBe('Failed to fetch crypto options');
     expect(screen.queryByRole('radiogroup')).toBeNull();
   });

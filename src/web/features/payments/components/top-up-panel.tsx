@@ -11,7 +11,13 @@ import { savePaymentExpiry } from '../payment-expiry';
 import { parseTopUpParam, TOP_UP_ANCHOR, TOP_UP_PARAM } from '../top-up-link';
 
 /** The query /payment/process reads (docs/product.md#routes). */
-export function paymentProcessUrl(p: { id: string; payAddress: string | null; payAmount: string | null; payCurrency: string; extraId: string | null }): string {
+export function paymentProcessUrl(p: {
+  id: string;
+  payAddress: string | null;
+  payAmount: string | null;
+  payCurrency: string;
+  extraId: string | null;
+}): string {
   const q = new URLSearchParams({ address: p.payAddress ?? '', amount: p.payAmount ?? '', currency: p.payCurrency, id: p.id });
   if (p.extraId) q.set('extraId', p.extraId);
   return `${paths.paymentProcess}?${q.toString()}`;
@@ -69,7 +75,8 @@ export function TopUpPanel() {
 
   const amountNumber = Number(amount);
   // A huge typed value ("1e20") is no amount at all: past whole cents, the fee cannot be computed.
-  const validAmount = amount.trim() !== '' && Number.isFinite(amountNumber) && amountNumber > 0 && Number.isSafeInteger(toCents(amountNumber));
+  const validAmount =
+    amount.trim() !== '' && Number.isFinite(amountNumber) && amountNumber > 0 && Number.isSafeInteger(toCents(amountNumber));
   const cents = validAmount ? toCents(amountNumber) : 0;
   const fee = validAmount ? calculateFee(cents) : null;
   const outOfRange = Boolean(limits && validAmount && (amountNumber < limits.minAmount || amountNumber > limits.maxAmount));
@@ -80,7 +87,8 @@ export function TopUpPanel() {
     const problems: Record<string, string> = {};
     if (!crypto) problems.crypto = 'Choose a currency';
     if (!validAmount) problems.amount = 'Enter an amount in USD';
-    else if (outOfRange && limits) problems.amount = `Enter an amount from ${formatCredits(toCents(limits.minAmount))} to ${formatCredits(toCents(limits.maxAmount))} USD`;
+    else if (outOfRange && limits)
+      problems.amount = `Enter an amount from ${formatCredits(toCents(limits.minAmount))} to ${formatCredits(toCents(limits.maxAmount))} USD`;
     setLocalErrors(problems);
     if (Object.keys(problems).length > 0) {
       createDeposit.reset();

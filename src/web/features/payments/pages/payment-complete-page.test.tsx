@@ -92,7 +92,9 @@ describe('/payment/complete', () => {
     renderAt(`/payment/complete?id=${ID}`);
     expect((await screen.findByTestId('complete-credited')).textContent).toBe('97.00 credits added. Balance: 127.00 credits.');
     expect(await screen.findByText('Payment credited: 97.00 credits added. Balance: 127.00 credits.')).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'View the receipt of this top-up' }).getAttribute('href')).toBe(`/dashboard/receipts/${ENTRY_ID}`);
+    expect(screen.getByRole('link', { name: 'View the receipt of this top-up' }).getAttribute('href')).toBe(
+      `/dashboard/receipts/${ENTRY_ID}`,
+    );
   });
 
   it('has no receipt link while nothing is credited', async () => {
@@ -104,7 +106,11 @@ describe('/payment/complete', () => {
   });
 
   it('is honest about a partial payment: the credits actually added, not the full amount', async () => {
-    api.getPayment.mockResolvedValue({ payment: { ...PAYMENT, status: 'partially_paid', creditedAmount: 47.5, actuallyPaid: '0.00076923' }, balance: 47.5, receiptEntryId: ENTRY_ID });
+    api.getPayment.mockResolvedValue({
+      payment: { ...PAYMENT, status: 'partially_paid', creditedAmount: 47.5, actuallyPaid: '0.00076923' },
+      balance: 47.5,
+      receiptEntryId: ENTRY_ID,
+    });
     renderAt(`/payment/complete?id=${ID}`);
     expect((await screen.findByTestId('complete-credits')).textContent).toBe('47.50');
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Payment status');

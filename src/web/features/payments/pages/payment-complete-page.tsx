@@ -39,7 +39,8 @@ function PaymentComplete({ id }: { id: string }) {
   const done = payment ? isCompleteStatus(payment.status) : false;
   const problem = payment ? PROBLEM_STATUS_MESSAGES[payment.status] : undefined;
   const receiptEntryId = data?.receiptEntryId ?? null;
-  const credited = done && payment ? `${formatAmount(payment.creditedAmount)} credits added. Balance: ${formatAmount(data!.balance)} credits.` : null;
+  const credited =
+    done && payment ? `${formatAmount(payment.creditedAmount)} credits added. Balance: ${formatAmount(data!.balance)} credits.` : null;
 
   // Once the payment is known to be credited, say so where the user looks too (one toast per payment).
   useEffect(() => {
@@ -92,7 +93,11 @@ function PaymentComplete({ id }: { id: string }) {
           </dl>
           {receiptEntryId && (
             <p className="payment-receipt-link">
-              <Link className="btn btn-secondary" to={`${paths.dashboard}/receipts/${encodeURIComponent(receiptEntryId)}`} data-testid="complete-receipt">
+              <Link
+                className="btn btn-secondary"
+                to={`${paths.dashboard}/receipts/${encodeURIComponent(receiptEntryId)}`}
+                data-testid="complete-receipt"
+              >
                 View the receipt of this top-up
               </Link>
             </p>

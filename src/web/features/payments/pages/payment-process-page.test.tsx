@@ -198,7 +198,12 @@ describe('/payment/process', () => {
 
   it.each([
     ['waiting', 'Waiting for payment', 'Waiting for payment...', /^Waiting for your payment: send the exact amount above\./],
-    ['confirming', 'Confirming', 'Payment detected! Waiting for blockchain confirmation...', /^Payment seen on the network; waiting for confirmations\./],
+    [
+      'confirming',
+      'Confirming',
+      'Payment detected! Waiting for blockchain confirmation...',
+      /^Payment seen on the network; waiting for confirmations\./,
+    ],
     ['confirmed', 'Confirmed', 'Payment confirmed! Processing your credits...', /^The network confirmed your payment/],
     ['sending', 'Processing', 'Processing payment...', /credits will be added in a moment/],
     ['failed', 'Failed', 'Payment failed', /No credits were added/],
@@ -217,9 +222,11 @@ describe('/payment/process', () => {
 
   it('on partially paid says how much arrived, what was credited and what to do', async () => {
     api.getPaymentStatus.mockResolvedValue(statusAnswer('partially_paid'));
-    api.getPayment
-      .mockResolvedValueOnce({ payment: PAYMENT, balance: 0, receiptEntryId: null })
-      .mockResolvedValue({ payment: { ...PAYMENT, status: 'partially_paid', actuallyPaid: '0.0008', creditedAmount: 48.5 }, balance: 48.5, receiptEntryId: null });
+    api.getPayment.mockResolvedValueOnce({ payment: PAYMENT, balance: 0, receiptEntryId: null }).mockResolvedValue({
+      payment: { ...PAYMENT, status: 'partially_paid', actuallyPaid: '0.0008', creditedAmount: 48.5 },
+      balance: 48.5,
+      receiptEntryId: null,
+    });
     renderAt(processUrl());
     await advance(0);
     await advance(10);
@@ -246,7 +253,9 @@ describe('/payment/process', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Check payment' }));
     await advance(0);
     expect(api.checkPayment).toHaveBeenCalledWith(ID, 'abcdef0123456789');
-    expect(screen.getByText('Payment detected! Waiting for blockchain confirmation...', { selector: '.payment-check-form p' })).toBeTruthy();
+    expect(
+      screen.getByText('Payment detected! Waiting for blockchain confirmation...', { selector: '.payment-check-form p' }),
+    ).toBeTruthy();
     expect(message()).toBe('Payment detected! Waiting for blockchain confirmation...');
   });
 

@@ -65,7 +65,11 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
   // Status: now, then every 15 seconds (docs/product.md#payment-status). A checked transaction hash answers sooner.
   const statusQuery = usePaymentStatus(id);
   const status = statusQuery.data?.payment_status ?? null;
-  const statusError = statusQuery.isError ? (statusQuery.error instanceof Error ? statusQuery.error.message : 'Failed to check payment status') : null;
+  const statusError = statusQuery.isError
+    ? statusQuery.error instanceof Error
+      ? statusQuery.error.message
+      : 'Failed to check payment status'
+    : null;
 
   const remaining = Math.max(0, Math.ceil((expiry - now) / 1000));
 
@@ -105,7 +109,10 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
       </p>
 
       <p className="payment-countdown">
-        Time remaining: <span data-testid="payment-countdown" role="timer" aria-live="off">{formatCountdown(remaining)}</span>
+        Time remaining:{' '}
+        <span data-testid="payment-countdown" role="timer" aria-live="off">
+          {formatCountdown(remaining)}
+        </span>
       </p>
 
       {loadState === 'loading' && (
@@ -126,8 +133,8 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
         <div role="alert" className="notice payment-problem" data-testid="payment-forged">
           <h2>Do not send anything to this link</h2>
           <p>
-            The address, amount or currency in this link do not match a payment in your account. Someone may have sent you a
-            forged link. Start a top-up from your <Link to={paths.dashboard}>dashboard</Link> instead.
+            The address, amount or currency in this link do not match a payment in your account. Someone may have sent you a forged link.
+            Start a top-up from your <Link to={paths.dashboard}>dashboard</Link> instead.
           </p>
         </div>
       )}
@@ -160,7 +167,12 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
 
           <div className="card payment-destination">
             <div className="payment-qr">
-              <QRCodeSVG value={query.address} size={QR_CODE.size} level={QR_CODE.level} title={`QR code of the ${currencyLabel} address`} />
+              <QRCodeSVG
+                value={query.address}
+                size={QR_CODE.size}
+                level={QR_CODE.level}
+                title={`QR code of the ${currencyLabel} address`}
+              />
             </div>
             <div className="payment-field">
               <span className="payment-field-label" id="payment-address-label">
@@ -183,14 +195,19 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
               </div>
             )}
             <p className="notice payment-currency-notice">
-              Send only <strong>{currencyLabel}</strong> to this address. Sending any other currency may result in the loss of your
-              funds.
+              Send only <strong>{currencyLabel}</strong> to this address. Sending any other currency may result in the loss of your funds.
             </p>
           </div>
         </>
       )}
 
-      <div className={`card payment-status-box tone-${view.tone}`} role="status" aria-live="polite" aria-atomic="true" data-testid="payment-status">
+      <div
+        className={`card payment-status-box tone-${view.tone}`}
+        role="status"
+        aria-live="polite"
+        aria-atomic="true"
+        data-testid="payment-status"
+      >
         <p className="payment-status-line">
           <span className={`status-badge payment-status-badge tone-${view.tone}`} data-testid="payment-status-badge">
             {view.label}
@@ -247,8 +264,8 @@ function TxHashCheck({ id }: { id: string }) {
       </summary>
       <form onSubmit={onSubmit} noValidate className="payment-check-form">
         <p className="muted">
-          Paste the transaction hash (TXID) from your wallet and we will ask the provider about this payment now instead of
-          waiting for the next automatic check.
+          Paste the transaction hash (TXID) from your wallet and we will ask the provider about this payment now instead of waiting for the
+          next automatic check.
         </p>
         <div className="field">
           <label htmlFor="payment-tx-hash">Transaction hash</label>

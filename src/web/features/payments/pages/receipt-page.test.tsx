@@ -24,7 +24,15 @@ describe('ReceiptPage', () => {
     server.on('GET', `/api/credits/ledger/${ENTRY_ID}/receipt`, {
       body: {
         receipt: {
-          entry: { _id: ENTRY_ID, kind: 'spend', amountCents: -350, balanceAfterCents: 1650, reference: `charge:${CHARGE_ID}`, description: 'Render job #42', createdAt: '2026-11-25T10:00:00.000Z' },
+          entry: {
+            _id: ENTRY_ID,
+            kind: 'spend',
+            amountCents: -350,
+            balanceAfterCents: 1650,
+            reference: `charge:${CHARGE_ID}`,
+            description: 'Render job #42',
+            createdAt: '2026-11-25T10:00:00.000Z',
+          },
           account: { username: 'ada', email: 'ada@example.com' },
           payment: null,
           charge: { id: CHARGE_ID, description: 'Render job #42', metadata: { job: '42' }, status: 'succeeded' },
@@ -52,7 +60,15 @@ describe('ReceiptPage', () => {
     server.on('GET', `/api/credits/ledger/${ENTRY_ID}/receipt`, {
       body: {
         receipt: {
-          entry: { _id: ENTRY_ID, kind, amountCents: kind === 'spend' ? -300 : 300, balanceAfterCents: 700, reference, description, createdAt: '2026-11-25T10:00:00.000Z' },
+          entry: {
+            _id: ENTRY_ID,
+            kind,
+            amountCents: kind === 'spend' ? -300 : 300,
+            balanceAfterCents: 700,
+            reference,
+            description,
+            createdAt: '2026-11-25T10:00:00.000Z',
+          },
           account: { username: 'ada', email: 'ada@example.com' },
           payment: null,
           charge: null,

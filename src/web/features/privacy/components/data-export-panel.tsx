@@ -33,10 +33,9 @@ export function DataExportPanel() {
     <div className="stack privacy-export" aria-labelledby={`${id}-title`} role="group">
       <h3 id={`${id}-title`}>Download my data</h3>
       <p className="muted">
-        A ZIP file with your account, sessions, ledger (JSON and CSV), payments, exchanges, orders, charges, support tickets with
-        their files, webhook settings and security log. We prepare it in the background and email you when it is ready. You can ask
-        for one copy every {DATA_EXPORT_INTERVAL_HOURS} hours; each copy can be downloaded for {DATA_EXPORT_TTL_DAYS} days, then it is
-        deleted.
+        A ZIP file with your account, sessions, ledger (JSON and CSV), payments, exchanges, orders, charges, support tickets with their
+        files, webhook settings and security log. We prepare it in the background and email you when it is ready. You can ask for one copy
+        every {DATA_EXPORT_INTERVAL_HOURS} hours; each copy can be downloaded for {DATA_EXPORT_TTL_DAYS} days, then it is deleted.
       </p>
       <QueryState
         data={latest.isError ? undefined : latest.data === undefined ? undefined : { latest: latest.data }}
@@ -95,7 +94,9 @@ export function DataExportPanel() {
       </QueryState>
       {request.isError && (
         <p className="field-error" role="alert">
-          {refusedToday ? errorMessage(request.error, 'You can ask for one copy of your data a day.') : errorMessage(request.error, 'Could not request your data. Try again.')}
+          {refusedToday
+            ? errorMessage(request.error, 'You can ask for one copy of your data a day.')
+            : errorMessage(request.error, 'Could not request your data. Try again.')}
         </p>
       )}
       {download.isError && (

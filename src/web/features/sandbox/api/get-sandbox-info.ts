@@ -7,7 +7,13 @@ export const getSandboxInfo = (signal?: AbortSignal) => api.get<SandboxInfo>('/a
 
 /** The server's configuration: read once per visit. */
 export const sandboxInfoQueryOptions = () =>
-  queryOptions({ queryKey: ['sandbox-info'] as const, queryFn: ({ signal }) => getSandboxInfo(signal), staleTime: Infinity, gcTime: Infinity, retry: false });
+  queryOptions({
+    queryKey: ['sandbox-info'] as const,
+    queryFn: ({ signal }) => getSandboxInfo(signal),
+    staleTime: Infinity,
+    gcTime: Infinity,
+    retry: false,
+  });
 
 /** null while unknown (loading or failed): callers then show no controls and load nothing from outside. */
 export function useSandboxInfo(): SandboxInfo | null {

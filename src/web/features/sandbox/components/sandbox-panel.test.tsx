@@ -18,11 +18,15 @@ describe('the sandbox panel', () => {
     render(<SandboxPanel target={{ kind: 'payment', id: PAYMENT_ID }} onMoved={() => (moved += 1)} />);
     const group = await screen.findByRole('group', { name: 'Move this payment to' });
     expect(screen.getByText('Sandbox')).toBeTruthy();
-    expect([...group.querySelectorAll('button')].map((b) => b.textContent)).toEqual(SANDBOX_PAYMENT_STATUSES.map((s) => (s.charAt(0).toUpperCase() + s.slice(1)).replace(/_/g, ' ')));
+    expect([...group.querySelectorAll('button')].map((b) => b.textContent)).toEqual(
+      SANDBOX_PAYMENT_STATUSES.map((s) => (s.charAt(0).toUpperCase() + s.slice(1)).replace(/_/g, ' ')),
+    );
     fireEvent.click(screen.getByRole('button', { name: 'Partially paid' }));
     await waitFor(() => expect(screen.getByRole('status').textContent).toBe('Moved to "Partially paid".'));
     expect(moved).toBe(1);
-    expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, r.body])).toEqual([[`/sandbox/nowpayments/payments/${PAYMENT_ID}/status`, { status: 'partially_paid' }]]);
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, r.body])).toEqual([
+      [`/sandbox/nowpayments/payments/${PAYMENT_ID}/status`, { status: 'partially_paid' }],
+    ]);
   });
 
   it('shows nothing when the server offers no controls (a real provider, or production)', async () => {

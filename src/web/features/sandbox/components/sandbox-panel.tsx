@@ -42,7 +42,13 @@ export function SandboxPanel({ target, onMoved }: { target: SandboxTarget; onMov
       </p>
       <div className="sandbox-actions" role="group" aria-label={`Move ${text.what} to`}>
         {text.statuses.map((status) => (
-          <button key={status} type="button" className="btn btn-secondary btn-small" disabled={move.isPending} onClick={() => move.mutate(status)}>
+          <button
+            key={status}
+            type="button"
+            className="btn btn-secondary btn-small"
+            disabled={move.isPending}
+            onClick={() => move.mutate(status)}
+          >
             {label(status)}
           </button>
         ))}

@@ -36,7 +36,7 @@ export function useLiveStatus(): LiveStatus {
   const query = useQuery(liveStatusQueryOptions());
   return {
     data: query.data ?? null,
-    error: query.isError ? (errorMessage(query.error, 'Could not load the status')) : null,
+    error: query.isError ? errorMessage(query.error, 'Could not load the status') : null,
     loading: query.isFetching,
     updatedAt: query.data ? query.dataUpdatedAt : null,
     refresh: () => void query.refetch({ cancelRefetch: true }),

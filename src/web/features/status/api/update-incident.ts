@@ -11,7 +11,8 @@ export interface UpdateIncidentInput {
 }
 
 /** PUT /api/status/incidents/{id} (staff): a new state for an incident, with or without an update line. */
-export const updateIncident = ({ id, ...change }: UpdateIncidentInput) => api.put(`/api/status/incidents/${encodeURIComponent(id)}`, change);
+export const updateIncident = ({ id, ...change }: UpdateIncidentInput) =>
+  api.put(`/api/status/incidents/${encodeURIComponent(id)}`, change);
 
 export function useUpdateIncident() {
   const client = useQueryClient();

@@ -19,7 +19,8 @@ function IncidentCard({ incident }: { incident: Incident }) {
         {incident.updates.map((update) => (
           <li key={update._id}>
             <p>
-              <strong>{INCIDENT_STATUS_LABEL[update.status]}</strong> · <time dateTime={update.createdAt}>{formatDateTime(update.createdAt)}</time>
+              <strong>{INCIDENT_STATUS_LABEL[update.status]}</strong> ·{' '}
+              <time dateTime={update.createdAt}>{formatDateTime(update.createdAt)}</time>
             </p>
             <p>{update.message}</p>
           </li>

@@ -14,7 +14,8 @@ function MaintenanceCard({ item }: { item: Maintenance }) {
             {STATE_LABEL[item.state]}
           </span>
           <span>
-            <time dateTime={item.startsAt}>{formatDateTime(item.startsAt)}</time> – <time dateTime={item.endsAt}>{formatDateTime(item.endsAt)}</time>
+            <time dateTime={item.startsAt}>{formatDateTime(item.startsAt)}</time> –{' '}
+            <time dateTime={item.endsAt}>{formatDateTime(item.endsAt)}</time>
           </span>
         </p>
       </header>

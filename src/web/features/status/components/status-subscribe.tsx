@@ -20,7 +20,9 @@ export function StatusSubscribe() {
   return (
     <section className="section card status-subscribe" aria-labelledby="status-subscribe-title">
       <h2 id="status-subscribe-title">Get notified</h2>
-      <p className="muted">A mail for each new incident, its updates and scheduled maintenance. No account needed; every mail has an unsubscribe link.</p>
+      <p className="muted">
+        A mail for each new incident, its updates and scheduled maintenance. No account needed; every mail has an unsubscribe link.
+      </p>
       {subscribe.isSuccess ? (
         <p role="status" className="notice">
           {subscribe.data.message}
@@ -74,7 +76,12 @@ export function SubscriptionLink({ action, token }: { action: SubscriptionLinkAc
               {problem(follow.error, 'Could not do that right now. Please try again.')}
             </p>
           )}
-          <button type="button" className="btn btn-primary btn-small" disabled={follow.isPending || !token} onClick={() => follow.mutate({ action, token })}>
+          <button
+            type="button"
+            className="btn btn-primary btn-small"
+            disabled={follow.isPending || !token}
+            onClick={() => follow.mutate({ action, token })}
+          >
             {text.button}
           </button>
         </>

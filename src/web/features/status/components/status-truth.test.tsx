@@ -10,7 +10,11 @@ function history(measured: number): StatusDay[] {
   const days: StatusDay[] = [];
   for (let i = STATUS_HISTORY_DAYS - 1; i >= 0; i -= 1) {
     const day = new Date(Date.now() - i * 86_400_000).toISOString().slice(0, 10);
-    days.push(i < measured ? { day, uptimePercent: i === 0 ? 99 : 100, up: i === 0 ? 99 : 100, degraded: 0, down: i === 0 ? 1 : 0 } : { day, uptimePercent: null, up: 0, degraded: 0, down: 0 });
+    days.push(
+      i < measured
+        ? { day, uptimePercent: i === 0 ? 99 : 100, up: i === 0 ? 99 : 100, degraded: 0, down: i === 0 ? 1 : 0 }
+        : { day, uptimePercent: null, up: 0, degraded: 0, down: 0 },
+    );
   }
   return days;
 }
@@ -45,7 +49,9 @@ describe('the status page tells the truth', () => {
   afterEach(cleanup);
 
   it('shows days without checks as "No data" and the uptime over the measured days only', () => {
-    const { container } = render(<UptimeBar name="Swap provider" history={swap.history} uptimePercent={swap.uptimePercent} measuredDays={swap.measuredDays} />);
+    const { container } = render(
+      <UptimeBar name="Swap provider" history={swap.history} uptimePercent={swap.uptimePercent} measuredDays={swap.measuredDays} />,
+    );
     expect(screen.getByTestId('uptime-summary').textContent).toContain('99.92% uptime over 12 days measured');
     expect(screen.getByTestId('uptime-summary').textContent).toContain('No data');
     const days = [...container.querySelectorAll('.uptime-day')];
@@ -65,11 +71,15 @@ describe('the status page tells the truth', () => {
     expect(screen.getByTestId('uptime-summary').textContent).not.toContain('%');
   });
 
-  it('names the open incidents that set a component\'s state, and not the resolved ones', () => {
+  it("names the open incidents that set a component's state, and not the resolved ones", () => {
     render(
       <ComponentIncidents
         component={swap}
-        incidents={[incident({}), incident({ _id: 'i2', title: 'Old trouble', status: 'resolved' }), incident({ _id: 'i3', title: 'Top-ups slow', components: ['payment-provider'] })]}
+        incidents={[
+          incident({}),
+          incident({ _id: 'i2', title: 'Old trouble', status: 'resolved' }),
+          incident({ _id: 'i3', title: 'Top-ups slow', components: ['payment-provider'] }),
+        ]}
       />,
     );
     const item = screen.getByRole('listitem');

@@ -3,7 +3,9 @@ import { dayLevel, formatPercent, uptimeSummary } from './status-labels';
 
 function describeDay(day: StatusDay): string {
   if (day.uptimePercent === null) return `${day.day}: No data`;
-  const problems = [day.down > 0 ? `${day.down} failed checks` : '', day.degraded > 0 ? `${day.degraded} degraded checks` : ''].filter(Boolean);
+  const problems = [day.down > 0 ? `${day.down} failed checks` : '', day.degraded > 0 ? `${day.degraded} degraded checks` : ''].filter(
+    Boolean,
+  );
   return `${day.day}: ${formatPercent(day.uptimePercent)} uptime${problems.length ? ` (${problems.join(', ')})` : ''}`;
 }
 
@@ -14,7 +16,17 @@ const plural = (n: number, word: string) => `${n} ${n === 1 ? word : `${word}s`}
  * figure says how many days it was measured over. Screen readers get one summary instead of 90 cells;
  * pointer users can hover a day for its figures.
  */
-export function UptimeBar({ name, history, uptimePercent, measuredDays }: { name: string; history: StatusDay[]; uptimePercent: number | null; measuredDays: number }) {
+export function UptimeBar({
+  name,
+  history,
+  uptimePercent,
+  measuredDays,
+}: {
+  name: string;
+  history: StatusDay[];
+  uptimePercent: number | null;
+  measuredDays: number;
+}) {
   const outageDays = history.filter((d) => d.down > 0).length;
   const degradedDays = history.filter((d) => d.down === 0 && d.degraded > 0).length;
   const unmeasured = history.filter((d) => d.uptimePercent === null).length;

@@ -14,9 +14,33 @@ const REPORT: StatusResponse = {
   components: [],
   incidents: [],
   maintenance: [
-    { _id: 'm1', title: 'Database upgrade', description: 'A short pause in top-ups.', startsAt: new Date(now + HOUR).toISOString(), endsAt: new Date(now + 2 * HOUR).toISOString(), state: 'scheduled', createdAt: new Date(now).toISOString() },
-    { _id: 'm2', title: 'Node restart', description: 'Swaps pause.', startsAt: new Date(now - HOUR).toISOString(), endsAt: new Date(now + HOUR).toISOString(), state: 'in_progress', createdAt: new Date(now).toISOString() },
-    { _id: 'm3', title: 'Old work', description: 'Done.', startsAt: new Date(now - 3 * HOUR).toISOString(), endsAt: new Date(now - 2 * HOUR).toISOString(), state: 'completed', createdAt: new Date(now).toISOString() },
+    {
+      _id: 'm1',
+      title: 'Database upgrade',
+      description: 'A short pause in top-ups.',
+      startsAt: new Date(now + HOUR).toISOString(),
+      endsAt: new Date(now + 2 * HOUR).toISOString(),
+      state: 'scheduled',
+      createdAt: new Date(now).toISOString(),
+    },
+    {
+      _id: 'm2',
+      title: 'Node restart',
+      description: 'Swaps pause.',
+      startsAt: new Date(now - HOUR).toISOString(),
+      endsAt: new Date(now + HOUR).toISOString(),
+      state: 'in_progress',
+      createdAt: new Date(now).toISOString(),
+    },
+    {
+      _id: 'm3',
+      title: 'Old work',
+      description: 'Done.',
+      startsAt: new Date(now - 3 * HOUR).toISOString(),
+      endsAt: new Date(now - 2 * HOUR).toISOString(),
+      state: 'completed',
+      createdAt: new Date(now).toISOString(),
+    },
   ],
   generatedAt: new Date(now).toISOString(),
 };
@@ -57,7 +81,10 @@ describe('the status page: maintenance, subscriptions and the feed', () => {
     server.on('POST', '/api/status/subscriptions', () => {
       calls += 1;
       return calls === 1
-        ? { status: 400, body: { error: 'Invalid input', code: 'VALIDATION_ERROR', details: { fields: { email: 'Enter a valid email address' } } } }
+        ? {
+            status: 400,
+            body: { error: 'Invalid input', code: 'VALIDATION_ERROR', details: { fields: { email: 'Enter a valid email address' } } },
+          }
         : { status: 202, body: { message: 'Check your inbox: follow the link in the mail we sent to confirm the subscription.' } };
     });
     show();
@@ -67,11 +94,16 @@ describe('the status page: maintenance, subscriptions and the feed', () => {
     fireEvent.change(screen.getByLabelText('Email address'), { target: { value: 'ada@example.com' } });
     fireEvent.click(screen.getByRole('button', { name: 'Subscribe' }));
     expect((await screen.findByRole('status', {}, { timeout: 3000 })).textContent).toContain('Check your inbox');
-    expect(server.requests.filter((r) => r.path === '/api/status/subscriptions').map((r) => r.body)).toEqual([{ email: 'nope' }, { email: 'ada@example.com' }]);
+    expect(server.requests.filter((r) => r.path === '/api/status/subscriptions').map((r) => r.body)).toEqual([
+      { email: 'nope' },
+      { email: 'ada@example.com' },
+    ]);
   });
 
   it('confirms a subscription from the mail link only when the visitor clicks', async () => {
-    server.on('POST', '/api/status/subscriptions/confirm', { body: { message: 'Subscribed: you will get a mail for new incidents, their updates and scheduled maintenance.' } });
+    server.on('POST', '/api/status/subscriptions/confirm', {
+      body: { message: 'Subscribed: you will get a mail for new incidents, their updates and scheduled maintenance.' },
+    });
     show('/status/confirm?token=abc.def');
     const button = await screen.findByRole('button', { name: 'Confirm my subscription' });
     await new Promise((r) => setTimeout(r, 100));
@@ -82,7 +114,10 @@ describe('the status page: maintenance, subscriptions and the feed', () => {
   });
 
   it('says an expired confirmation link has expired and keeps the form to subscribe again on the page', async () => {
-    server.on('POST', '/api/status/subscriptions/confirm', { status: 422, body: { error: 'This link has expired. Subscribe again to get a new one.', code: 'TOKEN_EXPIRED' } });
+    server.on('POST', '/api/status/subscriptions/confirm', {
+      status: 422,
+      body: { error: 'This link has expired. Subscribe again to get a new one.', code: 'TOKEN_EXPIRED' },
+    });
     show('/status/confirm?token=abc.def');
     fireEvent.click(await screen.findByRole('button', { name: 'Confirm my subscription' }));
     expect((await screen.findByRole('alert')).textContent).toBe('This link has expired. Subscribe again to get a new one.');

@@ -47,14 +47,22 @@ function ComponentCard({ component, incidents }: { component: StatusComponentRep
         {component.detail && component.state !== 'up' && <> · {component.detail}</>}
       </p>
       <ComponentIncidents component={component} incidents={incidents} />
-      <UptimeBar name={component.name} history={component.history} uptimePercent={component.uptimePercent} measuredDays={component.measuredDays} />
+      <UptimeBar
+        name={component.name}
+        history={component.history}
+        uptimePercent={component.uptimePercent}
+        measuredDays={component.measuredDays}
+      />
     </li>
   );
 }
 
 /** Live health of each component (docs/product.md#status-page), refreshed while the page is open. */
 export default function StatusPage() {
-  usePageMeta('Status', 'Live health of the Olympus API, database, payment provider and swap provider, with 90 days of history and incidents.');
+  usePageMeta(
+    'Status',
+    'Live health of the Olympus API, database, payment provider and swap provider, with 90 days of history and incidents.',
+  );
   const { data, error, loading, updatedAt, refresh } = useLiveStatus();
   // The links in status mails: /status/confirm?token=… and /status/unsubscribe?token=….
   const { pathname } = useLocation();
@@ -77,7 +85,8 @@ export default function StatusPage() {
         </p>
         <div className="status-refresh">
           <p className="muted">
-            {updatedAt ? `Updated ${new Date(updatedAt).toLocaleTimeString()}` : 'Not loaded yet'} · refreshes every {REFRESH_SECONDS} seconds
+            {updatedAt ? `Updated ${new Date(updatedAt).toLocaleTimeString()}` : 'Not loaded yet'} · refreshes every {REFRESH_SECONDS}{' '}
+            seconds
           </p>
           <button type="button" className="btn btn-secondary btn-small" onClick={refresh} disabled={loading}>
             {loading ? 'Refreshing…' : 'Refresh now'}

@@ -30,13 +30,37 @@ const REPORT: SupportReport = {
     { tag: null, tickets: 2 },
   ],
   byAssignee: [
-    { assigneeId: '11111111-1111-4111-8111-111111111111', name: 'ana', tickets: 2, firstResponseMedianMinutes: 30, resolved: 2, ratings: 2, averageRating: 4.5 },
+    {
+      assigneeId: '11111111-1111-4111-8111-111111111111',
+      name: 'ana',
+      tickets: 2,
+      firstResponseMedianMinutes: 30,
+      resolved: 2,
+      ratings: 2,
+      averageRating: 4.5,
+    },
     { assigneeId: null, name: null, tickets: 2, firstResponseMedianMinutes: 10, resolved: 1, ratings: 0, averageRating: null },
   ],
   ratings: { count: 4, average: 3.5, stars: [1, 2, 3, 4, 5].map((stars) => ({ stars, count: stars === 1 ? 0 : 1 })) },
   weeks: [
-    { weekStart: '2026-03-02', isoWeek: '2026-W10', opened: 4, resolved: 3, firstResponseMedianMinutes: 60, firstResponse: att(3, 4), resolution: att(2, 4) },
-    { weekStart: '2026-03-09', isoWeek: '2026-W11', opened: 2, resolved: 2, firstResponseMedianMinutes: 10, firstResponse: att(1, 2), resolution: att(1, 2) },
+    {
+      weekStart: '2026-03-02',
+      isoWeek: '2026-W10',
+      opened: 4,
+      resolved: 3,
+      firstResponseMedianMinutes: 60,
+      firstResponse: att(3, 4),
+      resolution: att(2, 4),
+    },
+    {
+      weekStart: '2026-03-09',
+      isoWeek: '2026-W11',
+      opened: 2,
+      resolved: 2,
+      firstResponseMedianMinutes: 10,
+      firstResponse: att(1, 2),
+      resolution: att(1, 2),
+    },
   ],
 };
 
@@ -78,18 +102,42 @@ describe('support reports panel', () => {
     expect(figure('Average rating')).toBe('3.504 rated');
 
     const chart = screen.getByRole('img', { name: 'Tickets opened and resolved per week' });
-    expect(document.getElementById(chart.getAttribute('aria-describedby')!)!.textContent).toBe('2 weeks from 2026-W10 to 2026-W11: 6 opened and 5 resolved in all; the most opened in one week was 4, in 2026-W10.');
+    expect(document.getElementById(chart.getAttribute('aria-describedby')!)!.textContent).toBe(
+      '2 weeks from 2026-W10 to 2026-W11: 6 opened and 5 resolved in all; the most opened in one week was 4, in 2026-W10.',
+    );
 
     const weekly = screen.getByRole('table', { name: /Weekly/ });
-    expect(cells(within(weekly).getByRole('row', { name: /2026-W10/ }))).toEqual(['2026-W10 from 2026-03-02', '4', '3', '1 h', '75%', '50%']);
+    expect(cells(within(weekly).getByRole('row', { name: /2026-W10/ }))).toEqual([
+      '2026-W10 from 2026-03-02',
+      '4',
+      '3',
+      '1 h',
+      '75%',
+      '50%',
+    ]);
     const tags = screen.getByRole('table', { name: 'By tag' });
-    expect(within(tags).getAllByRole('row').slice(1).map(cells)).toEqual([['billing', '3'], ['refund', '1'], ['Untagged', '2']]);
+    expect(within(tags).getAllByRole('row').slice(1).map(cells)).toEqual([
+      ['billing', '3'],
+      ['refund', '1'],
+      ['Untagged', '2'],
+    ]);
     const people = screen.getByRole('table', { name: 'By assignee' });
     expect(cells(within(people).getByRole('row', { name: /ana/ }))).toEqual(['ana', '2', '30 min', '2', '4.50 (2)']);
     expect(cells(within(people).getByRole('row', { name: /Unassigned/ }))).toEqual(['Unassigned', '2', '10 min', '1', '—']);
     const priorities = screen.getByRole('table', { name: 'SLA by priority' });
     expect(cells(within(priorities).getByRole('row', { name: /urgent/ }))).toEqual(['urgent', '1', '0% (0 of 1)', '0% (0 of 1)']);
-    expect(within(screen.getByRole('table', { name: 'Ratings' })).getAllByRole('row').slice(1).map(cells)).toEqual([['5 stars', '1'], ['4 stars', '1'], ['3 stars', '1'], ['2 stars', '1'], ['1 star', '0']]);
+    expect(
+      within(screen.getByRole('table', { name: 'Ratings' }))
+        .getAllByRole('row')
+        .slice(1)
+        .map(cells),
+    ).toEqual([
+      ['5 stars', '1'],
+      ['4 stars', '1'],
+      ['3 stars', '1'],
+      ['2 stars', '1'],
+      ['1 star', '0'],
+    ]);
   });
 
   it('refuses an inverted range before asking, and asks again for a good one', async () => {
@@ -108,7 +156,9 @@ describe('support reports panel', () => {
   });
 
   it('says when a range has no tickets, and offers to try again after a failure', async () => {
-    server.on('GET', '/api/staff/support/report', { body: { ...REPORT, tickets: 0, weeks: REPORT.weeks.map((w) => ({ ...w, opened: 0, resolved: 0 })) } });
+    server.on('GET', '/api/staff/support/report', {
+      body: { ...REPORT, tickets: 0, weeks: REPORT.weeks.map((w) => ({ ...w, opened: 0, resolved: 0 })) },
+    });
     render(<SupportReportsPanel />);
     expect(await screen.findByText('No tickets were created in this range. Pick other days.')).toBeTruthy();
 

@@ -57,7 +57,15 @@ export function SupportReportsPanel() {
       <h2 id={`${ids}-title`}>Support reports</h2>
       <form className="support-reports-form" onSubmit={submit} aria-label="Report range" noValidate>
         <TextField label="From" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} required />
-        <TextField label="To" type="date" value={draft.to} onChange={(e) => setDraft({ ...draft, to: e.target.value })} required error={formError} errorAlert />
+        <TextField
+          label="To"
+          type="date"
+          value={draft.to}
+          onChange={(e) => setDraft({ ...draft, to: e.target.value })}
+          required
+          error={formError}
+          errorAlert
+        />
         <div className="cluster support-reports-actions">
           <button type="submit" className="btn btn-primary">
             Show report
@@ -96,8 +104,16 @@ export function ReportView({ report: r, busy = false }: { report: SupportReport;
       <dl className="support-figures" aria-label="Summary">
         <Figure label="Tickets" value={String(r.tickets)} />
         <Figure label="Resolved" value={String(r.resolved)} />
-        <Figure label="First response, median" value={formatMinutes(r.firstResponse.medianMinutes)} note={`90th percentile ${formatMinutes(r.firstResponse.p90Minutes)}`} />
-        <Figure label="Resolution, median" value={formatMinutes(r.resolution.medianMinutes)} note={`90th percentile ${formatMinutes(r.resolution.p90Minutes)}`} />
+        <Figure
+          label="First response, median"
+          value={formatMinutes(r.firstResponse.medianMinutes)}
+          note={`90th percentile ${formatMinutes(r.firstResponse.p90Minutes)}`}
+        />
+        <Figure
+          label="Resolution, median"
+          value={formatMinutes(r.resolution.medianMinutes)}
+          note={`90th percentile ${formatMinutes(r.resolution.p90Minutes)}`}
+        />
         <Figure label="First response SLA" value={percent(r.sla.firstResponse)} note={metOf(r.sla.firstResponse)} />
         <Figure label="Resolution SLA" value={percent(r.sla.resolution)} note={metOf(r.sla.resolution)} />
         <Figure label="Average rating" value={rating(r.ratings.average)} note={`${r.ratings.count} rated`} />
@@ -108,11 +124,21 @@ export function ReportView({ report: r, busy = false }: { report: SupportReport;
         <thead>
           <tr>
             <th scope="col">Week</th>
-            <th scope="col" className="num">Opened</th>
-            <th scope="col" className="num">Resolved</th>
-            <th scope="col" className="num">Median first response</th>
-            <th scope="col" className="num">First response SLA</th>
-            <th scope="col" className="num">Resolution SLA</th>
+            <th scope="col" className="num">
+              Opened
+            </th>
+            <th scope="col" className="num">
+              Resolved
+            </th>
+            <th scope="col" className="num">
+              Median first response
+            </th>
+            <th scope="col" className="num">
+              First response SLA
+            </th>
+            <th scope="col" className="num">
+              Resolution SLA
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -135,9 +161,15 @@ export function ReportView({ report: r, busy = false }: { report: SupportReport;
         <thead>
           <tr>
             <th scope="col">Priority</th>
-            <th scope="col" className="num">Tickets</th>
-            <th scope="col" className="num">First response SLA</th>
-            <th scope="col" className="num">Resolution SLA</th>
+            <th scope="col" className="num">
+              Tickets
+            </th>
+            <th scope="col" className="num">
+              First response SLA
+            </th>
+            <th scope="col" className="num">
+              Resolution SLA
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -159,7 +191,9 @@ export function ReportView({ report: r, busy = false }: { report: SupportReport;
           <thead>
             <tr>
               <th scope="col">Tag</th>
-              <th scope="col" className="num">Tickets</th>
+              <th scope="col" className="num">
+                Tickets
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -177,7 +211,9 @@ export function ReportView({ report: r, busy = false }: { report: SupportReport;
           <thead>
             <tr>
               <th scope="col">Stars</th>
-              <th scope="col" className="num">Tickets</th>
+              <th scope="col" className="num">
+                Tickets
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -197,10 +233,18 @@ export function ReportView({ report: r, busy = false }: { report: SupportReport;
         <thead>
           <tr>
             <th scope="col">Assignee</th>
-            <th scope="col" className="num">Tickets</th>
-            <th scope="col" className="num">Median first response</th>
-            <th scope="col" className="num">Resolved</th>
-            <th scope="col" className="num">Average rating</th>
+            <th scope="col" className="num">
+              Tickets
+            </th>
+            <th scope="col" className="num">
+              Median first response
+            </th>
+            <th scope="col" className="num">
+              Resolved
+            </th>
+            <th scope="col" className="num">
+              Average rating
+            </th>
           </tr>
         </thead>
         <tbody>
@@ -289,7 +333,13 @@ export function WeeklyChart({ weeks }: { weeks: SupportReport['weeks'] }) {
         (busiest && busiest.opened > 0 ? `; the most opened in one week was ${busiest.opened}, in ${busiest.isoWeek}.` : '.');
   return (
     <figure className="support-chart">
-      <svg viewBox={`0 0 ${width} ${height + 2}`} role="img" aria-labelledby={`${id}-title`} aria-describedby={`${id}-desc`} preserveAspectRatio="none">
+      <svg
+        viewBox={`0 0 ${width} ${height + 2}`}
+        role="img"
+        aria-labelledby={`${id}-title`}
+        aria-describedby={`${id}-desc`}
+        preserveAspectRatio="none"
+      >
         <title id={`${id}-title`}>Tickets opened and resolved per week</title>
         <desc id={`${id}-desc`}>{description}</desc>
         {weeks.map((w, i) => {

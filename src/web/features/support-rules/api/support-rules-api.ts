@@ -19,18 +19,22 @@ export function useRules() {
 
 /** GET /api/staff/support-rules/runs: the latest runs (the run log). */
 export function useRuleRuns() {
-  return useQuery({ queryKey: ruleKeys.runs(), queryFn: ({ signal }) => api.get<{ runs: RuleRun[] }>('/api/staff/support-rules/runs', { signal }) });
+  return useQuery({
+    queryKey: ruleKeys.runs(),
+    queryFn: ({ signal }) => api.get<{ runs: RuleRun[] }>('/api/staff/support-rules/runs', { signal }),
+  });
 }
 
 /** GET /api/staff/support-settings/auto-close. */
 export function useAutoClose() {
-  return useQuery({ queryKey: ruleKeys.autoClose(), queryFn: ({ signal }) => api.get<AutoCloseSettings>('/api/staff/support-settings/auto-close', { signal }) });
+  return useQuery({
+    queryKey: ruleKeys.autoClose(),
+    queryFn: ({ signal }) => api.get<AutoCloseSettings>('/api/staff/support-settings/auto-close', { signal }),
+  });
 }
 
 export type RuleChange =
-  | { kind: 'save'; id: string | null; rule: RuleBody }
-  | { kind: 'enable'; id: string; enabled: boolean }
-  | { kind: 'delete'; id: string };
+  { kind: 'save'; id: string | null; rule: RuleBody } | { kind: 'enable'; id: string; enabled: boolean } | { kind: 'delete'; id: string };
 
 /** POST (new), PUT …/{id} (change), PUT …/{id}/enabled (switch on or off) or DELETE …/{id}. */
 export async function changeRule(change: RuleChange): Promise<Rule | null> {
@@ -40,7 +44,9 @@ export async function changeRule(change: RuleChange): Promise<Rule | null> {
     return null;
   }
   if (change.kind === 'enable') return (await api.put<{ rule: Rule }>(`${path(change.id)}/enabled`, { enabled: change.enabled })).rule;
-  const res = change.id ? await api.put<{ rule: Rule }>(path(change.id), change.rule) : await api.post<{ rule: Rule }>('/api/staff/support-rules', change.rule);
+  const res = change.id
+    ? await api.put<{ rule: Rule }>(path(change.id), change.rule)
+    : await api.post<{ rule: Rule }>('/api/staff/support-rules', change.rule);
   return res.rule;
 }
 

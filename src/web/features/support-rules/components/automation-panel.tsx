@@ -72,7 +72,10 @@ export function AutomationPanel({ isAdmin }: { isAdmin: boolean }) {
   const staff = useStaffMembers().data?.staff ?? [];
   const canned = useCannedReplies().data?.replies ?? [];
   const [editing, setEditing] = useState<Rule | 'new' | null>(null);
-  const names = new Map<string, string>([...staff.map((s) => [s._id, s.username] as const), ...canned.map((c) => [c._id, c.title] as const)]);
+  const names = new Map<string, string>([
+    ...staff.map((s) => [s._id, s.username] as const),
+    ...canned.map((c) => [c._id, c.title] as const),
+  ]);
 
   async function toggle(rule: Rule) {
     try {
@@ -113,7 +116,14 @@ export function AutomationPanel({ isAdmin }: { isAdmin: boolean }) {
                 <div className="rule-card-head">
                   <strong>{rule.name}</strong>
                   <label className="rule-switch">
-                    <input type="checkbox" role="switch" aria-label={`${rule.name} enabled`} checked={rule.enabled} disabled={!isAdmin || change.isPending} onChange={() => void toggle(rule)} />
+                    <input
+                      type="checkbox"
+                      role="switch"
+                      aria-label={`${rule.name} enabled`}
+                      checked={rule.enabled}
+                      disabled={!isAdmin || change.isPending}
+                      onChange={() => void toggle(rule)}
+                    />
                     <span aria-hidden="true">{rule.enabled ? 'Enabled' : 'Disabled'}</span>
                   </label>
                 </div>
@@ -131,10 +141,20 @@ export function AutomationPanel({ isAdmin }: { isAdmin: boolean }) {
                 </p>
                 {isAdmin && (
                   <div className="rule-card-buttons">
-                    <button type="button" className="btn btn-ghost btn-small" aria-label={`Edit ${rule.name}`} onClick={() => setEditing(rule)}>
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-small"
+                      aria-label={`Edit ${rule.name}`}
+                      onClick={() => setEditing(rule)}
+                    >
                       Edit
                     </button>
-                    <button type="button" className="btn btn-ghost btn-small" aria-label={`Delete ${rule.name}`} onClick={() => void remove(rule)}>
+                    <button
+                      type="button"
+                      className="btn btn-ghost btn-small"
+                      aria-label={`Delete ${rule.name}`}
+                      onClick={() => void remove(rule)}
+                    >
                       Delete
                     </button>
                   </div>
@@ -205,7 +225,12 @@ function AutoCloseSetting({ isAdmin }: { isAdmin: boolean }) {
   return (
     <section aria-labelledby={`${id}-title`} className="auto-close">
       <h3 id={`${id}-title`}>Auto-close</h3>
-      <QueryState data={setting.data} loading="Loading…" error={setting.error ? errorMessage(setting.error, 'Failed to load the setting') : null} onRetry={() => void setting.refetch()}>
+      <QueryState
+        data={setting.data}
+        loading="Loading…"
+        error={setting.error ? errorMessage(setting.error, 'Failed to load the setting') : null}
+        onRetry={() => void setting.refetch()}
+      >
         {(data) =>
           isAdmin ? (
             <form className="auto-close-form" onSubmit={submit} noValidate>
@@ -222,7 +247,11 @@ function AutoCloseSetting({ isAdmin }: { isAdmin: boolean }) {
               </button>
             </form>
           ) : (
-            <p>{data.autoCloseDays === 0 ? 'Resolved tickets are never closed automatically.' : `Resolved tickets close after ${data.autoCloseDays} days without a reply.`}</p>
+            <p>
+              {data.autoCloseDays === 0
+                ? 'Resolved tickets are never closed automatically.'
+                : `Resolved tickets close after ${data.autoCloseDays} days without a reply.`}
+            </p>
           )
         }
       </QueryState>

@@ -54,7 +54,10 @@ describe('RuleForm', () => {
     fireEvent.change(screen.getByLabelText('Business hours without a staff reply'), { target: { value: '4' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create rule' }));
     await waitFor(() => expect(onSave).toHaveBeenCalledTimes(1));
-    expect(onSave.mock.calls[0]![0]).toMatchObject({ trigger: { type: 'no_staff_reply', hours: 4 }, actions: [{ type: 'assign', assigneeId: STAFF[0]!._id }] });
+    expect(onSave.mock.calls[0]![0]).toMatchObject({
+      trigger: { type: 'no_staff_reply', hours: 4 },
+      actions: [{ type: 'assign', assigneeId: STAFF[0]!._id }],
+    });
 
     fireEvent.change(screen.getByLabelText('Trigger'), { target: { value: 'status_changed' } });
     fireEvent.change(screen.getByLabelText('To status'), { target: { value: 'resolved' } });

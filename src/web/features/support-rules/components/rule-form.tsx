@@ -135,7 +135,13 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
   return (
     <form className="rule-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{rule ? `Edit rule "${rule.name}"` : 'New rule'}</h3>
-      <TextField label="Name" value={draft.name} maxLength={RULE_NAME_MAX} onChange={(e) => set({ name: e.target.value })} error={err('name')} />
+      <TextField
+        label="Name"
+        value={draft.name}
+        maxLength={RULE_NAME_MAX}
+        onChange={(e) => set({ name: e.target.value })}
+        error={err('name')}
+      />
       <fieldset>
         <legend>When</legend>
         <SelectField
@@ -145,7 +151,13 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
           options={RULE_TRIGGERS.map((t) => ({ value: t, label: RULE_TRIGGER_LABELS[t] }))}
         />
         {draft.trigger === 'no_staff_reply' && (
-          <TextField label="Business hours without a staff reply" inputMode="numeric" value={draft.hours} onChange={(e) => set({ hours: e.target.value })} error={err('trigger.hours')} />
+          <TextField
+            label="Business hours without a staff reply"
+            inputMode="numeric"
+            value={draft.hours}
+            onChange={(e) => set({ hours: e.target.value })}
+            error={err('trigger.hours')}
+          />
         )}
         {draft.trigger === 'status_changed' && (
           <SelectField
@@ -169,10 +181,32 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
                 onChange={(e) => setCondition(i, newCondition(e.target.value as RuleCondition['type']))}
                 options={conditionTypes.map((t) => ({ value: t, label: RULE_CONDITION_LABELS[t] }))}
               />
-              {c.type === 'subject_contains' && <TextField label="Text" value={c.text} onChange={(e) => setCondition(i, { ...c, text: e.target.value })} error={err(`conditions.${i}.text`)} />}
-              {(c.type === 'has_tag' || c.type === 'lacks_tag') && <TextField label="Tag" value={c.tag} onChange={(e) => setCondition(i, { ...c, tag: e.target.value })} error={err(`conditions.${i}.tag`)} />}
+              {c.type === 'subject_contains' && (
+                <TextField
+                  label="Text"
+                  value={c.text}
+                  onChange={(e) => setCondition(i, { ...c, text: e.target.value })}
+                  error={err(`conditions.${i}.text`)}
+                />
+              )}
+              {(c.type === 'has_tag' || c.type === 'lacks_tag') && (
+                <TextField
+                  label="Tag"
+                  value={c.tag}
+                  onChange={(e) => setCondition(i, { ...c, tag: e.target.value })}
+                  error={err(`conditions.${i}.tag`)}
+                />
+              )}
               {c.type === 'requester_kind' && (
-                <SelectField label="Requester" value={c.kind} onChange={(e) => setCondition(i, { ...c, kind: e.target.value as 'user' | 'guest' })} options={[{ value: 'user', label: 'a user' }, { value: 'guest', label: 'a guest' }]} />
+                <SelectField
+                  label="Requester"
+                  value={c.kind}
+                  onChange={(e) => setCondition(i, { ...c, kind: e.target.value as 'user' | 'guest' })}
+                  options={[
+                    { value: 'user', label: 'a user' },
+                    { value: 'guest', label: 'a guest' },
+                  ]}
+                />
               )}
               {c.type === 'priority_in' && (
                 <fieldset className="rule-priorities">
@@ -182,19 +216,30 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
                       key={p}
                       label={p}
                       checked={c.priorities.includes(p)}
-                      onChange={(e) => setCondition(i, { ...c, priorities: e.target.checked ? [...c.priorities, p] : c.priorities.filter((x) => x !== p) })}
+                      onChange={(e) =>
+                        setCondition(i, { ...c, priorities: e.target.checked ? [...c.priorities, p] : c.priorities.filter((x) => x !== p) })
+                      }
                     />
                   ))}
                   {err(`conditions.${i}.priorities`) && <p className="field-error">{err(`conditions.${i}.priorities`)}</p>}
                 </fieldset>
               )}
-              <button type="button" className="btn btn-ghost btn-small" aria-label={`Remove condition ${i + 1}`} onClick={() => set({ conditions: draft.conditions.filter((_, j) => j !== i) })}>
+              <button
+                type="button"
+                className="btn btn-ghost btn-small"
+                aria-label={`Remove condition ${i + 1}`}
+                onClick={() => set({ conditions: draft.conditions.filter((_, j) => j !== i) })}
+              >
                 Remove
               </button>
             </li>
           ))}
         </ol>
-        <button type="button" className="btn btn-secondary btn-small" onClick={() => set({ conditions: [...draft.conditions, newCondition('subject_contains')] })}>
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          onClick={() => set({ conditions: [...draft.conditions, newCondition('subject_contains')] })}
+        >
           Add condition
         </button>
       </fieldset>
@@ -211,35 +256,91 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
                 options={actionTypes.map((t) => ({ value: t, label: RULE_ACTION_LABELS[t] }))}
               />
               {a.type === 'assign' && (
-                <SelectField label="Staff member" value={a.assigneeId} onChange={(e) => setAction(i, { ...a, assigneeId: e.target.value })} options={staff.map((s) => ({ value: s._id, label: s.username }))} error={err(`actions.${i}.assigneeId`)} />
+                <SelectField
+                  label="Staff member"
+                  value={a.assigneeId}
+                  onChange={(e) => setAction(i, { ...a, assigneeId: e.target.value })}
+                  options={staff.map((s) => ({ value: s._id, label: s.username }))}
+                  error={err(`actions.${i}.assigneeId`)}
+                />
               )}
-              {a.type === 'set_priority' && <SelectField label="Priority" value={a.priority} onChange={(e) => setAction(i, { ...a, priority: e.target.value as typeof a.priority })} options={[...TICKET_PRIORITIES]} />}
-              {a.type === 'set_status' && <SelectField label="Status" value={a.status} onChange={(e) => setAction(i, { ...a, status: e.target.value as typeof a.status })} options={[...TICKET_STATUSES]} />}
-              {a.type === 'add_tag' && <TextField label="Tag" value={a.tag} onChange={(e) => setAction(i, { ...a, tag: e.target.value })} error={err(`actions.${i}.tag`)} />}
+              {a.type === 'set_priority' && (
+                <SelectField
+                  label="Priority"
+                  value={a.priority}
+                  onChange={(e) => setAction(i, { ...a, priority: e.target.value as typeof a.priority })}
+                  options={[...TICKET_PRIORITIES]}
+                />
+              )}
+              {a.type === 'set_status' && (
+                <SelectField
+                  label="Status"
+                  value={a.status}
+                  onChange={(e) => setAction(i, { ...a, status: e.target.value as typeof a.status })}
+                  options={[...TICKET_STATUSES]}
+                />
+              )}
+              {a.type === 'add_tag' && (
+                <TextField
+                  label="Tag"
+                  value={a.tag}
+                  onChange={(e) => setAction(i, { ...a, tag: e.target.value })}
+                  error={err(`actions.${i}.tag`)}
+                />
+              )}
               {a.type === 'canned_reply' && (
                 <SelectField
                   label="Canned reply"
                   value={a.cannedReplyId}
                   onChange={(e) => setAction(i, { ...a, cannedReplyId: e.target.value })}
-                  options={cannedReplies.length ? cannedReplies.map((r) => ({ value: r._id, label: r.title })) : [{ value: '', label: 'No canned replies yet' }]}
+                  options={
+                    cannedReplies.length
+                      ? cannedReplies.map((r) => ({ value: r._id, label: r.title }))
+                      : [{ value: '', label: 'No canned replies yet' }]
+                  }
                   error={err(`actions.${i}.cannedReplyId`)}
                 />
               )}
-              {a.type === 'internal_note' && <TextareaField label="Note" rows={2} value={a.body} onChange={(e) => setAction(i, { ...a, body: e.target.value })} error={err(`actions.${i}.body`)} />}
-              <button type="button" className="btn btn-ghost btn-small" aria-label={`Remove action ${i + 1}`} onClick={() => set({ actions: draft.actions.filter((_, j) => j !== i) })}>
+              {a.type === 'internal_note' && (
+                <TextareaField
+                  label="Note"
+                  rows={2}
+                  value={a.body}
+                  onChange={(e) => setAction(i, { ...a, body: e.target.value })}
+                  error={err(`actions.${i}.body`)}
+                />
+              )}
+              <button
+                type="button"
+                className="btn btn-ghost btn-small"
+                aria-label={`Remove action ${i + 1}`}
+                onClick={() => set({ actions: draft.actions.filter((_, j) => j !== i) })}
+              >
                 Remove
               </button>
             </li>
           ))}
         </ol>
-        {err('actions') && <p className="field-error" role="alert">{err('actions')}</p>}
-        <button type="button" className="btn btn-secondary btn-small" onClick={() => set({ actions: [...draft.actions, newAction('add_tag', staff, cannedReplies)] })}>
+        {err('actions') && (
+          <p className="field-error" role="alert">
+            {err('actions')}
+          </p>
+        )}
+        <button
+          type="button"
+          className="btn btn-secondary btn-small"
+          onClick={() => set({ actions: [...draft.actions, newAction('add_tag', staff, cannedReplies)] })}
+        >
           Add action
         </button>
       </fieldset>
 
       <CheckboxField label="Enabled" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
-      {err('form') && <p className="field-error" role="alert">{err('form')}</p>}
+      {err('form') && (
+        <p className="field-error" role="alert">
+          {err('form')}
+        </p>
+      )}
       <div className="rule-form-buttons">
         <button type="submit" className="btn btn-primary btn-small" disabled={saving}>
           {rule ? 'Save rule' : 'Create rule'}

@@ -24,10 +24,14 @@ function useSlaChange<V>(send: (v: V) => Promise<SlaSettingsResponse>) {
 }
 
 /** PUT /api/staff/support/sla/calendar (admin). */
-export const useSaveSlaCalendar = () => useSlaChange((body: SlaCalendarBody) => api.put<SlaSettingsResponse>('/api/staff/support/sla/calendar', body));
+export const useSaveSlaCalendar = () =>
+  useSlaChange((body: SlaCalendarBody) => api.put<SlaSettingsResponse>('/api/staff/support/sla/calendar', body));
 /** POST /api/staff/support/sla/holidays (admin). */
-export const useAddSlaHoliday = () => useSlaChange((body: SlaHoliday) => api.post<SlaSettingsResponse>('/api/staff/support/sla/holidays', body));
+export const useAddSlaHoliday = () =>
+  useSlaChange((body: SlaHoliday) => api.post<SlaSettingsResponse>('/api/staff/support/sla/holidays', body));
 /** DELETE /api/staff/support/sla/holidays/:day (admin). */
-export const useRemoveSlaHoliday = () => useSlaChange((day: string) => api.delete<SlaSettingsResponse>(`/api/staff/support/sla/holidays/${encodeURIComponent(day)}`));
+export const useRemoveSlaHoliday = () =>
+  useSlaChange((day: string) => api.delete<SlaSettingsResponse>(`/api/staff/support/sla/holidays/${encodeURIComponent(day)}`));
 /** PUT /api/staff/support/sla/targets (admin). */
-export const useSaveSlaTargets = () => useSlaChange((body: SlaTargetsBody) => api.put<SlaSettingsResponse>('/api/staff/support/sla/targets', body));
+export const useSaveSlaTargets = () =>
+  useSlaChange((body: SlaTargetsBody) => api.put<SlaSettingsResponse>('/api/staff/support/sla/targets', body));

@@ -1,6 +1,12 @@
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import { SLA_TARGET_MAX_MINUTES, type SlaCalendar, type SlaPriority, type SlaSettingsResponse, type SlaTarget } from '#shared/schemas/support-sla';
+import {
+  SLA_TARGET_MAX_MINUTES,
+  type SlaCalendar,
+  type SlaPriority,
+  type SlaSettingsResponse,
+  type SlaTarget,
+} from '#shared/schemas/support-sla';
 import { CheckboxField, TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
 import { ApiError, errorMessage } from '#web/lib/api-client';
@@ -34,8 +40,9 @@ export function SlaSettingsPanel({ isAdmin }: { isAdmin: boolean }) {
       <div>
         <h2 id={`${ids}-title`}>Business hours &amp; SLA</h2>
         <p className="muted">
-          Targets count business time only: the working days and hours below, in the desk&apos;s time zone, without holidays. The ticket queue shows the time left and
-          breaches; a breach notifies the assignee, or every support and admin account when nobody is assigned.
+          Targets count business time only: the working days and hours below, in the desk&apos;s time zone, without holidays. The ticket
+          queue shows the time left and breaches; a breach notifies the assignee, or every support and admin account when nobody is
+          assigned.
         </p>
         {!isAdmin && <p className="sla-readonly">Only admins can change these settings.</p>}
       </div>
@@ -60,7 +67,12 @@ export function SlaSettingsPanel({ isAdmin }: { isAdmin: boolean }) {
 function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly: boolean }) {
   const ids = useId();
   const save = useSaveSlaCalendar();
-  const [form, setForm] = useState<SlaCalendar>({ timeZone: calendar.timeZone, days: calendar.days, start: calendar.start, end: calendar.end });
+  const [form, setForm] = useState<SlaCalendar>({
+    timeZone: calendar.timeZone,
+    days: calendar.days,
+    start: calendar.start,
+    end: calendar.end,
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [zones] = useState(knownZones);
 
@@ -112,7 +124,12 @@ function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly:
           <legend>Working days</legend>
           <div className="sla-day-list">
             {WEEKDAYS.map((name, i) => (
-              <CheckboxField key={name} label={name} checked={form.days.includes(i + 1)} onChange={(e) => toggleDay(i + 1, e.target.checked)} />
+              <CheckboxField
+                key={name}
+                label={name}
+                checked={form.days.includes(i + 1)}
+                onChange={(e) => toggleDay(i + 1, e.target.checked)}
+              />
             ))}
           </div>
           {errors.days && (
@@ -122,8 +139,22 @@ function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly:
           )}
         </fieldset>
         <div className="sla-times">
-          <TextField label="Day starts" type="time" value={form.start} error={errors.start} errorAlert onChange={(e) => setForm((f) => ({ ...f, start: e.target.value }))} />
-          <TextField label="Day ends" type="time" value={form.end} error={errors.end} errorAlert onChange={(e) => setForm((f) => ({ ...f, end: e.target.value }))} />
+          <TextField
+            label="Day starts"
+            type="time"
+            value={form.start}
+            error={errors.start}
+            errorAlert
+            onChange={(e) => setForm((f) => ({ ...f, start: e.target.value }))}
+          />
+          <TextField
+            label="Day ends"
+            type="time"
+            value={form.end}
+            error={errors.end}
+            errorAlert
+            onChange={(e) => setForm((f) => ({ ...f, end: e.target.value }))}
+          />
         </div>
       </fieldset>
       {!readOnly && (
@@ -196,7 +227,12 @@ function Holidays({ holidays, readOnly }: { holidays: SlaSettingsResponse['holid
                   <td data-label="Name">{h.name}</td>
                   {!readOnly && (
                     <td className="row-actions">
-                      <button type="button" className="btn btn-ghost btn-small" disabled={remove.isPending} onClick={() => void drop(h.day, h.name)}>
+                      <button
+                        type="button"
+                        className="btn btn-ghost btn-small"
+                        disabled={remove.isPending}
+                        onClick={() => void drop(h.day, h.name)}
+                      >
                         Remove <span className="visually-hidden">{h.name}</span>
                       </button>
                     </td>
@@ -214,8 +250,22 @@ function Holidays({ holidays, readOnly }: { holidays: SlaSettingsResponse['holid
               {errors.form}
             </p>
           )}
-          <TextField label="Date" type="date" value={form.day} error={errors.day} errorAlert onChange={(e) => setForm((f) => ({ ...f, day: e.target.value }))} />
-          <TextField label="Holiday name" value={form.name} maxLength={80} error={errors.name} errorAlert onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))} />
+          <TextField
+            label="Date"
+            type="date"
+            value={form.day}
+            error={errors.day}
+            errorAlert
+            onChange={(e) => setForm((f) => ({ ...f, day: e.target.value }))}
+          />
+          <TextField
+            label="Holiday name"
+            value={form.name}
+            maxLength={80}
+            error={errors.name}
+            errorAlert
+            onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
+          />
           <button type="submit" className="btn btn-secondary" disabled={add.isPending}>
             {add.isPending ? 'Adding…' : 'Add holiday'}
           </button>
@@ -243,7 +293,10 @@ function TargetsForm({ targets, readOnly }: { targets: SlaTarget[]; readOnly: bo
   const ids = useId();
   const save = useSaveSlaTargets();
   const [texts, setTexts] = useState<TargetTexts>(
-    () => Object.fromEntries(targets.map((t) => [t.priority, { firstResponse: hoursText(t.firstResponseMinutes), resolution: hoursText(t.resolutionMinutes) }])) as TargetTexts,
+    () =>
+      Object.fromEntries(
+        targets.map((t) => [t.priority, { firstResponse: hoursText(t.firstResponseMinutes), resolution: hoursText(t.resolutionMinutes) }]),
+      ) as TargetTexts,
   );
   const [errors, setErrors] = useState<Record<string, string>>({});
 
@@ -254,8 +307,10 @@ function TargetsForm({ targets, readOnly }: { targets: SlaTarget[]; readOnly: bo
       const text = texts[t.priority];
       const firstResponseMinutes = minutesFrom(text.firstResponse);
       const resolutionMinutes = minutesFrom(text.resolution);
-      if (Number.isNaN(firstResponseMinutes)) local[`${t.priority}.firstResponse`] = `Hours between 0.02 and ${SLA_TARGET_MAX_MINUTES / 60}, or empty`;
-      if (Number.isNaN(resolutionMinutes)) local[`${t.priority}.resolution`] = `Hours between 0.02 and ${SLA_TARGET_MAX_MINUTES / 60}, or empty`;
+      if (Number.isNaN(firstResponseMinutes))
+        local[`${t.priority}.firstResponse`] = `Hours between 0.02 and ${SLA_TARGET_MAX_MINUTES / 60}, or empty`;
+      if (Number.isNaN(resolutionMinutes))
+        local[`${t.priority}.resolution`] = `Hours between 0.02 and ${SLA_TARGET_MAX_MINUTES / 60}, or empty`;
       return { priority: t.priority, firstResponseMinutes, resolutionMinutes };
     });
     setErrors(local);
@@ -268,7 +323,8 @@ function TargetsForm({ targets, readOnly }: { targets: SlaTarget[]; readOnly: bo
     }
   }
 
-  const set = (priority: SlaPriority, key: 'firstResponse' | 'resolution', value: string) => setTexts((t) => ({ ...t, [priority]: { ...t[priority], [key]: value } }));
+  const set = (priority: SlaPriority, key: 'firstResponse' | 'resolution', value: string) =>
+    setTexts((t) => ({ ...t, [priority]: { ...t[priority], [key]: value } }));
 
   return (
     <form className="card stack" onSubmit={submit} noValidate aria-labelledby={`${ids}-title`}>

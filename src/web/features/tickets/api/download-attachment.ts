@@ -7,7 +7,9 @@ import { api } from '#web/lib/api-client';
  * as a download under the name the server made safe. (A plain link would not carry the bearer token.)
  */
 export async function downloadAttachment(base: string, ticketId: string, file: TicketAttachment): Promise<void> {
-  const blob = await api.get<Blob>(`${base}/${encodeURIComponent(ticketId)}/attachments/${encodeURIComponent(file._id)}`, { responseType: 'blob' });
+  const blob = await api.get<Blob>(`${base}/${encodeURIComponent(ticketId)}/attachments/${encodeURIComponent(file._id)}`, {
+    responseType: 'blob',
+  });
   const url = URL.createObjectURL(blob);
   try {
     const link = document.createElement('a');

@@ -12,7 +12,12 @@ export function getStaffTicket(id: string, signal?: AbortSignal): Promise<Ticket
 
 /** A failed poll keeps what is shown; the next one tries again. */
 export const staffTicketQueryOptions = (id: string) =>
-  queryOptions({ queryKey: ticketKeys.staffDetail(id), queryFn: ({ signal }) => getStaffTicket(id, signal), retry: false, ...pollWhileVisible(TICKET_POLL_MS) });
+  queryOptions({
+    queryKey: ticketKeys.staffDetail(id),
+    queryFn: ({ signal }) => getStaffTicket(id, signal),
+    retry: false,
+    ...pollWhileVisible(TICKET_POLL_MS),
+  });
 
 /** The open ticket, polled; opening it fetches first (`queryClient.fetchQuery`), so it is there at once. */
 export function useStaffTicket(id: string | null) {

@@ -23,7 +23,10 @@ describe('my tickets in the query cache', () => {
     client.setQueryData(ticketKeys.mineList(true, 2), page([t('z')]));
     putMyTicket(client, true, { ticket: t('a', { status: 'pending' }) });
     putMyTicket(client, true, { ticket: t('n') });
-    expect(client.getQueryData<TicketListResponse>(ticketKeys.mineList(true, 1))?.tickets).toEqual([t('n'), t('a', { subject: 'Old', status: 'pending' })]);
+    expect(client.getQueryData<TicketListResponse>(ticketKeys.mineList(true, 1))?.tickets).toEqual([
+      t('n'),
+      t('a', { subject: 'Old', status: 'pending' }),
+    ]);
     expect(client.getQueryData<TicketListResponse>(ticketKeys.mineList(true, 2))?.tickets).toEqual([t('z')]);
     expect(client.getQueryData(ticketKeys.mineDetail(true, 'n'))).toEqual({ ticket: t('n') });
   });

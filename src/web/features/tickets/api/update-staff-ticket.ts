@@ -10,7 +10,9 @@ export type StaffTicketChange =
 /** POST /api/staff/tickets/{id}/messages (an answer) or PUT /api/staff/tickets/{id} (status, priority, assignment). */
 export function updateStaffTicket(id: string, change: StaffTicketChange): Promise<TicketResponse> {
   const path = `/api/staff/tickets/${encodeURIComponent(id)}`;
-  return change.kind === 'reply' ? api.post<TicketResponse>(`${path}/messages`, { message: change.message, ...(change.internal ? { internal: true } : {}) }) : api.put<TicketResponse>(path, change.change);
+  return change.kind === 'reply'
+    ? api.post<TicketResponse>(`${path}/messages`, { message: change.message, ...(change.internal ? { internal: true } : {}) })
+    : api.put<TicketResponse>(path, change.change);
 }
 
 /** The answer becomes the open ticket's data; the queue's rows may have changed. */
@@ -33,7 +35,8 @@ export function useUpdateStaffTicket(id: string) {
 export function useStaffReply(id: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ message, internal }: { message: string; internal: boolean }) => updateStaffTicket(id, { kind: 'reply', message, internal }),
+    mutationFn: ({ message, internal }: { message: string; internal: boolean }) =>
+      updateStaffTicket(id, { kind: 'reply', message, internal }),
     onSuccess: (res) => {
       client.setQueryData(ticketKeys.staffDetail(id), keepSla(res));
       void client.invalidateQueries({ queryKey: ticketKeys.ratings() });
@@ -47,5 +50,6 @@ export function useStaffReply(id: string) {
  * the badges keep the last known one until the next poll of the open ticket brings the new one.
  */
 function keepSla(res: TicketResponse) {
-  return (old: TicketResponse | undefined): TicketResponse => (res.ticket.sla || !old?.ticket.sla ? res : { ticket: { ...res.ticket, sla: old.ticket.sla } });
+  return (old: TicketResponse | undefined): TicketResponse =>
+    res.ticket.sla || !old?.ticket.sla ? res : { ticket: { ...res.ticket, sla: old.ticket.sla } };
 }

@@ -12,7 +12,9 @@ const UPLOAD_TIMEOUT_MS = 120_000;
  */
 export function uploadAttachment(base: string, id: string, file: File): Promise<TicketResponse> {
   const query = new URLSearchParams({ filename: file.name || 'attachment' });
-  return api.post<TicketResponse>(`${base}/${encodeURIComponent(id)}/attachments?${query.toString()}`, file, { timeoutMs: UPLOAD_TIMEOUT_MS });
+  return api.post<TicketResponse>(`${base}/${encodeURIComponent(id)}/attachments?${query.toString()}`, file, {
+    timeoutMs: UPLOAD_TIMEOUT_MS,
+  });
 }
 
 /** The requester attaches a file to their ticket. */

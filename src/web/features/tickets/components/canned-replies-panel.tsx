@@ -58,8 +58,21 @@ export function CannedRepliesPanel({ replies }: { replies: CannedReply[] }) {
         ))}
       </ul>
       <form onSubmit={submit} noValidate aria-label={editing ? 'Change canned reply' : 'New canned reply'}>
-        <TextField label="Title" value={title} maxLength={CANNED_TITLE_MAX} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
-        <TextareaField label="Text" rows={3} value={body} maxLength={TICKET_MESSAGE_MAX} onChange={(e) => setBody(e.target.value)} error={errors.body} />
+        <TextField
+          label="Title"
+          value={title}
+          maxLength={CANNED_TITLE_MAX}
+          onChange={(e) => setTitle(e.target.value)}
+          error={errors.title}
+        />
+        <TextareaField
+          label="Text"
+          rows={3}
+          value={body}
+          maxLength={TICKET_MESSAGE_MAX}
+          onChange={(e) => setBody(e.target.value)}
+          error={errors.body}
+        />
         <button type="submit" className="btn btn-secondary btn-small" disabled={save.isPending}>
           {editing ? 'Save changes' : 'Add canned reply'}
         </button>

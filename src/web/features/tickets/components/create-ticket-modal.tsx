@@ -1,12 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
-import {
-  TICKET_CATEGORIES,
-  TICKET_MESSAGE_MAX,
-  TICKET_PRIORITIES,
-  TICKET_SUBJECT_MAX,
-  type Ticket,
-} from '#shared/schemas/tickets';
+import { TICKET_CATEGORIES, TICKET_MESSAGE_MAX, TICKET_PRIORITIES, TICKET_SUBJECT_MAX, type Ticket } from '#shared/schemas/tickets';
 import { ApiError } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
 import { useCreateTicket } from '../api/create-ticket';
@@ -70,7 +64,14 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
             {errors.form}
           </p>
         )}
-        <TextField id="new-ticket-subject" label="Subject" error={errors.subject} value={subject} maxLength={TICKET_SUBJECT_MAX} onChange={(e) => setSubject(e.target.value)} />
+        <TextField
+          id="new-ticket-subject"
+          label="Subject"
+          error={errors.subject}
+          value={subject}
+          maxLength={TICKET_SUBJECT_MAX}
+          onChange={(e) => setSubject(e.target.value)}
+        />
         <TicketSuggestions subject={subject} />
         <div className="ticket-form-row">
           <SelectField

@@ -49,7 +49,14 @@ export function RatingForm({ ticket, isGuest }: { ticket: Ticket; isGuest: boole
           ))}
         </div>
       </fieldset>
-      <TextareaField label="Comment (optional)" rows={2} maxLength={TICKET_RATING_COMMENT_MAX} value={comment} onChange={(e) => setComment(e.target.value)} error={error} />
+      <TextareaField
+        label="Comment (optional)"
+        rows={2}
+        maxLength={TICKET_RATING_COMMENT_MAX}
+        value={comment}
+        onChange={(e) => setComment(e.target.value)}
+        error={error}
+      />
       <button type="submit" className="btn btn-primary btn-small" disabled={rate.isPending}>
         {rate.isPending ? 'Sending…' : 'Send rating'}
       </button>

@@ -24,7 +24,8 @@ function MoneyList({ title, rows, empty, link }: { title: string; rows: Requeste
         <ul className="requester-rows">
           {rows.map((r) => (
             <li key={r.id}>
-              <span>{r.label}</span> <span className="num">{creditsText(r.amountCents)}</span> <span className="requester-status">{r.status.replace(/_/g, ' ')}</span>{' '}
+              <span>{r.label}</span> <span className="num">{creditsText(r.amountCents)}</span>{' '}
+              <span className="requester-status">{r.status.replace(/_/g, ' ')}</span>{' '}
               <span className="muted">{formatWhen(r.createdAt)}</span>
             </li>
           ))}
@@ -64,7 +65,13 @@ export function RequesterContextPanel({ ticketId }: { ticketId: string }) {
                 <dt>Two-factor</dt>
                 <dd>
                   {r.account.twoFactor.totp || r.account.twoFactor.passkeys > 0
-                    ? [r.account.twoFactor.totp && 'authenticator app', r.account.twoFactor.passkeys > 0 && `${r.account.twoFactor.passkeys} passkey${r.account.twoFactor.passkeys === 1 ? '' : 's'}`].filter(Boolean).join(', ')
+                    ? [
+                        r.account.twoFactor.totp && 'authenticator app',
+                        r.account.twoFactor.passkeys > 0 &&
+                          `${r.account.twoFactor.passkeys} passkey${r.account.twoFactor.passkeys === 1 ? '' : 's'}`,
+                      ]
+                        .filter(Boolean)
+                        .join(', ')
                     : 'Off'}
                 </dd>
                 <dt>Balance</dt>

@@ -32,7 +32,17 @@ describe('SLA time left', () => {
     expect(slaLines({ ...t, firstResponseAt: '2026-01-13T09:30:00.000Z' }, NOW).map((l) => l.kind)).toEqual(['Resolution']);
     expect(slaLines({ ...t, firstResponseAt: '2026-01-13T09:30:00.000Z', status: 'resolved' }, NOW)).toEqual([]);
     // The ticket view also names the met ones.
-    expect(slaLines({ ...t, sla: { firstResponse: { state: 'met', dueAt: t.sla!.firstResponse!.dueAt, businessMsLeft: 0 }, resolution: null }, firstResponseAt: 'x' }, NOW, true)).toMatchObject([{ kind: 'Response', text: 'Met', tone: 'met' }]);
+    expect(
+      slaLines(
+        {
+          ...t,
+          sla: { firstResponse: { state: 'met', dueAt: t.sla!.firstResponse!.dueAt, businessMsLeft: 0 }, resolution: null },
+          firstResponseAt: 'x',
+        },
+        NOW,
+        true,
+      ),
+    ).toMatchObject([{ kind: 'Response', text: 'Met', tone: 'met' }]);
   });
 
   it('marks a target due within a business hour as due soon, and shows nothing without a target', () => {
@@ -47,9 +57,16 @@ const server = setupScriptedApi();
 
 describe('the staff queue with SLA', () => {
   it('shows each ticket’s badges and asks the server for breached tickets', async () => {
-    const breached = ticket({ sla: { firstResponse: breachedAt(new Date(Date.now() - 3 * 3_600_000).toISOString()), resolution: running(5 * 3_600_000) } });
+    const breached = ticket({
+      sla: { firstResponse: breachedAt(new Date(Date.now() - 3 * 3_600_000).toISOString()), resolution: running(5 * 3_600_000) },
+    });
     server.on('GET', '/api/staff/tickets', (req) => ({
-      body: { tickets: req.query.includes('sla=breached') ? [breached] : [ticket({ _id: 't2', subject: 'All fine' }), breached], page: 1, pageSize: 20, total: 2 },
+      body: {
+        tickets: req.query.includes('sla=breached') ? [breached] : [ticket({ _id: 't2', subject: 'All fine' }), breached],
+        page: 1,
+        pageSize: 20,
+        total: 2,
+      },
     }));
     renderWithQuery(<StaffQueue />);
     const row = await screen.findByRole('button', { name: /Deposit not showing/ });
@@ -64,7 +81,16 @@ describe('the staff queue with SLA', () => {
     const id = '0b0e9c51-8a53-4a3e-9d0f-3c1f0e1b2a44';
     server.on('GET', '/api/staff/tickets', { body: { tickets: [], page: 1, pageSize: 20, total: 0 } });
     server.on('GET', `/api/staff/tickets/${id}`, {
-      body: { ticket: ticket({ _id: id, firstResponseAt: '2026-01-13T09:30:00.000Z', sla: { firstResponse: { state: 'met', dueAt: '2026-01-13T10:00:00.000Z', businessMsLeft: 0 }, resolution: breachedAt('2026-01-13T10:00:00.000Z') } }) },
+      body: {
+        ticket: ticket({
+          _id: id,
+          firstResponseAt: '2026-01-13T09:30:00.000Z',
+          sla: {
+            firstResponse: { state: 'met', dueAt: '2026-01-13T10:00:00.000Z', businessMsLeft: 0 },
+            resolution: breachedAt('2026-01-13T10:00:00.000Z'),
+          },
+        }),
+      },
     });
     window.history.pushState({}, '', `/dashboard/staff/tickets?ticket=${id}`);
     try {

@@ -45,7 +45,12 @@ export function slaLine(kind: SlaLine['kind'], clock: SlaClock | null, now: numb
     return { kind, text: `Breached${ago}`, tone: 'breached', dueAt: clock.dueAt };
   }
   if (!clock.dueAt) return { kind, text: 'No working time left in the calendar', tone: 'soon', dueAt: null };
-  return { kind, text: `${formatBusinessTime(clock.businessMsLeft)} left`, tone: clock.businessMsLeft <= SLA_DUE_SOON_MS ? 'soon' : 'ok', dueAt: clock.dueAt };
+  return {
+    kind,
+    text: `${formatBusinessTime(clock.businessMsLeft)} left`,
+    tone: clock.businessMsLeft <= SLA_DUE_SOON_MS ? 'soon' : 'ok',
+    dueAt: clock.dueAt,
+  };
 }
 
 /**
@@ -65,14 +70,26 @@ export function slaLines(ticket: Pick<Ticket, 'sla' | 'firstResponseAt' | 'statu
 }
 
 /** The badges, styled like the status badges; each reads as "Response target: 2 h 10 m left, due …". */
-export function SlaBadges({ ticket, now, showDone = false }: { ticket: Pick<Ticket, 'sla' | 'firstResponseAt' | 'status'>; now: number; showDone?: boolean }) {
+export function SlaBadges({
+  ticket,
+  now,
+  showDone = false,
+}: {
+  ticket: Pick<Ticket, 'sla' | 'firstResponseAt' | 'status'>;
+  now: number;
+  showDone?: boolean;
+}) {
   const lines = slaLines(ticket, now, showDone);
   if (lines.length === 0) return null;
   return (
     <span className="sla-badges">
       {lines.map((l) => (
         <span key={l.kind} className={`sla-badge sla-${l.tone}`} title={l.dueAt ? `Due ${formatDateTime(l.dueAt)}` : undefined}>
-          <span className="sla-kind">{l.kind}<span className="visually-hidden"> target:</span></span> {l.text}
+          <span className="sla-kind">
+            {l.kind}
+            <span className="visually-hidden"> target:</span>
+          </span>{' '}
+          {l.text}
           {l.dueAt && <span className="visually-hidden">, due {formatDateTime(l.dueAt)}</span>}
         </span>
       ))}

@@ -6,7 +6,6 @@ import { StaffQueue } from './staff-queue';
 import { firstResponseLabel, formatDuration } from './first-response';
 import { message, ticket } from '../test/ticket-data';
 
-
 const server = setupScriptedApi();
 const STAFF = [
   { _id: 'staff-1', username: 'support_anna', role: 'support' },
@@ -15,18 +14,28 @@ const STAFF = [
 
 function desk() {
   server.on('GET', '/api/staff/tickets/staff-members', { body: { staff: STAFF } });
-  server.on('GET', '/api/staff/ticket-replies', { body: { replies: [{ _id: 'c1', title: 'Deposit delay', body: 'Deposits need 2 confirmations.', updatedAt: '2026-01-01T10:00:00.000Z' }] } });
-  server.on('GET', '/api/staff/tickets/ratings', { body: { overall: { average: 4.5, count: 2 }, byStaff: [{ _id: 'staff-1', username: 'support_anna', average: 4.5, count: 2 }] } });
+  server.on('GET', '/api/staff/ticket-replies', {
+    body: {
+      replies: [{ _id: 'c1', title: 'Deposit delay', body: 'Deposits need 2 confirmations.', updatedAt: '2026-01-01T10:00:00.000Z' }],
+    },
+  });
+  server.on('GET', '/api/staff/tickets/ratings', {
+    body: { overall: { average: 4.5, count: 2 }, byStaff: [{ _id: 'staff-1', username: 'support_anna', average: 4.5, count: 2 }] },
+  });
 }
 
 describe('first-response timer', () => {
   it('formats durations and says whether the requester still waits', () => {
     expect(formatDuration((2 * 60 + 14) * 60_000 + 30_000)).toBe('2h 14m');
     expect(formatDuration(35 * 60_000)).toBe('35m');
-    expect(formatDuration((26 * 60) * 60_000)).toBe('1d 2h');
+    expect(formatDuration(26 * 60 * 60_000)).toBe('1d 2h');
     const opened = '2026-01-01T10:00:00.000Z';
-    expect(firstResponseLabel({ createdAt: opened, firstResponseAt: '2026-01-01T10:35:00.000Z', status: 'pending' }, 0)).toBe('first response in 35m');
-    expect(firstResponseLabel({ createdAt: opened, firstResponseAt: null, status: 'open' }, Date.parse(opened) + 134 * 60_000)).toBe('waiting 2h 14m');
+    expect(firstResponseLabel({ createdAt: opened, firstResponseAt: '2026-01-01T10:35:00.000Z', status: 'pending' }, 0)).toBe(
+      'first response in 35m',
+    );
+    expect(firstResponseLabel({ createdAt: opened, firstResponseAt: null, status: 'open' }, Date.parse(opened) + 134 * 60_000)).toBe(
+      'waiting 2h 14m',
+    );
     expect(firstResponseLabel({ createdAt: opened, firstResponseAt: null, status: 'closed' }, Date.parse(opened) + 60_000)).toBeNull();
   });
 });
@@ -39,7 +48,13 @@ describe('StaffQueue support desk', () => {
       body: {
         tickets: [
           ticket({ createdAt: waitingSince }),
-          ticket({ _id: 't2', number: 1002, subject: 'Answered one', assignedTo: { _id: 'staff-1', username: 'support_anna' }, firstResponseAt: '2026-01-01T10:35:00.000Z' }),
+          ticket({
+            _id: 't2',
+            number: 1002,
+            subject: 'Answered one',
+            assignedTo: { _id: 'staff-1', username: 'support_anna' },
+            firstResponseAt: '2026-01-01T10:35:00.000Z',
+          }),
         ],
         page: 1,
         pageSize: 20,
@@ -60,12 +75,22 @@ describe('StaffQueue support desk', () => {
   it('adds an internal note, inserts a canned reply, assigns to a named staff member and merges a duplicate', async () => {
     desk();
     // The merge looks the typed number up with the queue's search (the scripted server sees no query).
-    server.on('GET', '/api/staff/tickets', { body: { tickets: [ticket(), ticket({ _id: 't5', number: 1005, subject: 'Duplicate' })], page: 1, pageSize: 20, total: 2 } });
+    server.on('GET', '/api/staff/tickets', {
+      body: { tickets: [ticket(), ticket({ _id: 't5', number: 1005, subject: 'Duplicate' })], page: 1, pageSize: 20, total: 2 },
+    });
     server.on('GET', '/api/staff/tickets/t1', { body: { ticket: ticket({ messages: [message()] }) } });
     const note = message({ _id: 'm2', author: 'staff', authorName: 'support_anna', body: 'Check the provider first.', kind: 'internal' });
     server.on('POST', '/api/staff/tickets/t1/messages', { status: 201, body: { ticket: ticket({ messages: [message(), note] }) } });
-    server.on('PUT', '/api/staff/tickets/t1', { body: { ticket: ticket({ assignedTo: { _id: 'staff-2', username: 'support_ben' }, messages: [message(), note] }) } });
-    const event = message({ _id: 'm3', author: 'staff', authorName: 'support_anna', body: 'Ticket #1005 was merged into this ticket.', kind: 'event' });
+    server.on('PUT', '/api/staff/tickets/t1', {
+      body: { ticket: ticket({ assignedTo: { _id: 'staff-2', username: 'support_ben' }, messages: [message(), note] }) },
+    });
+    const event = message({
+      _id: 'm3',
+      author: 'staff',
+      authorName: 'support_anna',
+      body: 'Ticket #1005 was merged into this ticket.',
+      kind: 'event',
+    });
     server.on('POST', '/api/staff/tickets/t1/merge', { body: { ticket: ticket({ messages: [message(), note, event] }) } });
 
     render(<StaffQueue />);
@@ -102,7 +127,10 @@ describe('StaffQueue support desk', () => {
   it('lets staff add a canned reply', async () => {
     desk();
     server.on('GET', '/api/staff/tickets', { body: { tickets: [], page: 1, pageSize: 20, total: 0 } });
-    server.on('POST', '/api/staff/ticket-replies', { status: 201, body: { reply: { _id: 'c2', title: 'Thanks', body: 'Thank you!', updatedAt: '2026-01-01T10:00:00.000Z' } } });
+    server.on('POST', '/api/staff/ticket-replies', {
+      status: 201,
+      body: { reply: { _id: 'c2', title: 'Thanks', body: 'Thank you!', updatedAt: '2026-01-01T10:00:00.000Z' } },
+    });
     render(<StaffQueue />);
     fireEvent.click(await screen.findByText(/Canned replies \(1\)/));
     fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Thanks' } });

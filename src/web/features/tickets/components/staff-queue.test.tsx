@@ -6,8 +6,6 @@ import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { StaffQueue } from './staff-queue';
 import { message, ticket } from '../test/ticket-data';
 
-
-
 const server = setupScriptedApi();
 
 function listUrls(spy: { mock: { calls: unknown[][] } }): string[] {
@@ -57,7 +55,7 @@ describe('StaffQueue', () => {
     server.on('PUT', '/api/staff/tickets/t1', (req) => ({
       body: {
         ticket: ticket({
-          status: ((req.body as { status?: Ticket['status'] }).status ?? 'pending'),
+          status: (req.body as { status?: Ticket['status'] }).status ?? 'pending',
           assignedTo: me,
           messageCount: 2,
           messages: [message(), answer],

@@ -1,10 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
-import {
-  TICKET_PRIORITIES,
-  TICKET_STATUSES,
-} from '#shared/schemas/tickets';
+import { TICKET_PRIORITIES, TICKET_STATUSES } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
 import { formatDateTime } from '#web/lib/format';
@@ -43,7 +40,7 @@ export function StaffQueue() {
   const [shown, setShown] = useState(listQuery.data);
   if (listQuery.data && listQuery.data !== shown) setShown(listQuery.data);
   const list = listQuery.data ?? shown ?? null;
-  const error = listQuery.isError ? (errorMessage(listQuery.error, 'Failed to load tickets')) : null;
+  const error = listQuery.isError ? errorMessage(listQuery.error, 'Failed to load tickets') : null;
 
   // The open ticket polls every 5 seconds; a failed poll keeps what is shown.
   const selectedQuery = useStaffTicket(selectedId);
@@ -101,68 +98,74 @@ export function StaffQueue() {
           ← Back to queue
         </button>
         <div className="ticket-with-requester">
-        <TicketThread
-          ticket={selected}
-          viewer="staff"
-          reply={reply}
-          allowInternal
-          cannedReplies={cannedReplies}
-          attach={uploadFile}
-          download={downloadFile}
-          actions={
-            <>
-              {/* SLA targets, met and late ones too (docs/decisions/0293). */}
-              <SlaBadges ticket={selected} now={selectedQuery.dataUpdatedAt || now} showDone />
-              <label className="inline-field">
-                <span>Status</span>
-                <select value={selected.status} onChange={(e) => void change({ status: e.target.value })}>
-                  {TICKET_STATUSES.map((s) => (
-                    <option key={s} value={s}>
-                      {s}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <label className="inline-field">
-                <span>Assignee</span>
-                <select value={selected.assignedTo?._id ?? ''} onChange={(e) => void change({ assigneeId: e.target.value || null })}>
-                  <option value="">Unassigned</option>
-                  {selected.assignedTo && !staffMembers.some((m) => m._id === selected.assignedTo!._id) && (
-                    <option value={selected.assignedTo._id}>{selected.assignedTo.username}</option>
-                  )}
-                  {staffMembers.map((m) => (
-                    <option key={m._id} value={m._id}>
-                      {m.username}
-                    </option>
-                  ))}
-                </select>
-              </label>
-              <button type="button" className="btn btn-secondary btn-small" onClick={() => void change({ assignToMe: true })}>
-                Assign to me
-              </button>
-              {/* Tags: staff labels, also set by automation rules (decision 0294). */}
-              <TicketTags ticketId={selected._id} tags={selected.tags ?? []} />
-              {!selected.mergedInto && (
-                <form
-                  className="inline-field merge-form"
-                  onSubmit={(e) => {
-                    e.preventDefault();
-                    void merge();
-                  }}
-                >
-                  <label>
-                    <span>Merge duplicate #</span>
-                    <input inputMode="numeric" size={7} value={mergeNumber} onChange={(e) => setMergeNumber(e.target.value)} aria-label="Number of the duplicate ticket to merge into this one" />
-                  </label>
-                  <button type="submit" className="btn btn-secondary btn-small" disabled={mergeTicket.isPending}>
-                    Merge into this ticket
-                  </button>
-                </form>
-              )}
-            </>
-          }
-        />
-        <RequesterContextPanel ticketId={selected._id} />
+          <TicketThread
+            ticket={selected}
+            viewer="staff"
+            reply={reply}
+            allowInternal
+            cannedReplies={cannedReplies}
+            attach={uploadFile}
+            download={downloadFile}
+            actions={
+              <>
+                {/* SLA targets, met and late ones too (docs/decisions/0293). */}
+                <SlaBadges ticket={selected} now={selectedQuery.dataUpdatedAt || now} showDone />
+                <label className="inline-field">
+                  <span>Status</span>
+                  <select value={selected.status} onChange={(e) => void change({ status: e.target.value })}>
+                    {TICKET_STATUSES.map((s) => (
+                      <option key={s} value={s}>
+                        {s}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <label className="inline-field">
+                  <span>Assignee</span>
+                  <select value={selected.assignedTo?._id ?? ''} onChange={(e) => void change({ assigneeId: e.target.value || null })}>
+                    <option value="">Unassigned</option>
+                    {selected.assignedTo && !staffMembers.some((m) => m._id === selected.assignedTo!._id) && (
+                      <option value={selected.assignedTo._id}>{selected.assignedTo.username}</option>
+                    )}
+                    {staffMembers.map((m) => (
+                      <option key={m._id} value={m._id}>
+                        {m.username}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <button type="button" className="btn btn-secondary btn-small" onClick={() => void change({ assignToMe: true })}>
+                  Assign to me
+                </button>
+                {/* Tags: staff labels, also set by automation rules (decision 0294). */}
+                <TicketTags ticketId={selected._id} tags={selected.tags ?? []} />
+                {!selected.mergedInto && (
+                  <form
+                    className="inline-field merge-form"
+                    onSubmit={(e) => {
+                      e.preventDefault();
+                      void merge();
+                    }}
+                  >
+                    <label>
+                      <span>Merge duplicate #</span>
+                      <input
+                        inputMode="numeric"
+                        size={7}
+                        value={mergeNumber}
+                        onChange={(e) => setMergeNumber(e.target.value)}
+                        aria-label="Number of the duplicate ticket to merge into this one"
+                      />
+                    </label>
+                    <button type="submit" className="btn btn-secondary btn-small" disabled={mergeTicket.isPending}>
+                      Merge into this ticket
+                    </button>
+                  </form>
+                )}
+              </>
+            }
+          />
+          <RequesterContextPanel ticketId={selected._id} />
         </div>
       </section>
     );
@@ -241,17 +244,19 @@ export function StaffQueue() {
         </label>
       </form>
 
-      <QueryState data={list} error={error} loading="Loading tickets…" isEmpty={(l) => l.tickets.length === 0} empty="No tickets match these filters.">
+      <QueryState
+        data={list}
+        error={error}
+        loading="Loading tickets…"
+        isEmpty={(l) => l.tickets.length === 0}
+        empty="No tickets match these filters."
+      >
         {(list) => (
           <>
             <ul className="ticket-list" aria-label="Tickets">
               {list.tickets.map((ticket) => (
                 <li key={ticket._id}>
-                  <button
-                    type="button"
-                    className="ticket-row"
-                    onClick={() => void open(ticket._id)}
-                  >
+                  <button type="button" className="ticket-row" onClick={() => void open(ticket._id)}>
                     <span className="ticket-row-subject">
                       {ticket.subject} <span className="muted">#{ticket.number}</span>
                     </span>
@@ -261,7 +266,9 @@ export function StaffQueue() {
                     </span>
                     <span className="ticket-row-desk">
                       <span>{ticket.assignedTo ? `Assigned to ${ticket.assignedTo.username}` : 'Unassigned'}</span>
-                      {firstResponseLabel(ticket, now) && <span className={ticket.firstResponseAt ? 'muted' : 'waiting'}> · {firstResponseLabel(ticket, now)}</span>}
+                      {firstResponseLabel(ticket, now) && (
+                        <span className={ticket.firstResponseAt ? 'muted' : 'waiting'}> · {firstResponseLabel(ticket, now)}</span>
+                      )}
                       {ticket.mergedInto && <span className="muted"> · merged into #{ticket.mergedInto.number}</span>}
                     </span>
                     <span className="ticket-row-sla">

@@ -15,8 +15,10 @@ import { message as baseMessage, ticket as baseTicket } from '../test/ticket-dat
 let server: ScriptedApiServer;
 const GUEST_ID = 'guest-abc';
 
-const message = (over: Partial<TicketMessage> = {}): TicketMessage => baseMessage({ authorName: 'Guest', body: 'I sent BTC an hour ago.', ...over });
-const ticket = (over: Partial<Ticket> = {}): Ticket => baseTicket({ priority: 'normal', requester: { type: 'guest', name: 'Guest' }, ...over });
+const message = (over: Partial<TicketMessage> = {}): TicketMessage =>
+  baseMessage({ authorName: 'Guest', body: 'I sent BTC an hour ago.', ...over });
+const ticket = (over: Partial<Ticket> = {}): Ticket =>
+  baseTicket({ priority: 'normal', requester: { type: 'guest', name: 'Guest' }, ...over });
 const list = (tickets: Ticket[], total = tickets.length, page = 1) => ({ body: { tickets, page, pageSize: SUPPORT_PAGE_SIZE, total } });
 
 function fetchedUrls(spy: { mock: { calls: unknown[][] } }): string[] {
@@ -61,14 +63,23 @@ function pollNow() {
 
 describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
   it('starts on the ticket list with status badges, from the guest calls with the Guest-ID header', async () => {
-    server.on('GET', '/api/tickets/guest', list([ticket(), ticket({ _id: 't2', number: 1002, subject: 'Login trouble', status: 'pending' })]));
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    server.on(
+      'GET',
+      '/api/tickets/guest',
+      list([ticket(), ticket({ _id: 't2', number: 1002, subject: 'Login trouble', status: 'pending' })]),
+    );
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     expect(useUiStore.getState().activeView).toBe('ticketList');
     const rows = await screen.findByRole('list', { name: 'Your tickets' });
-    expect(within(rows).getAllByRole('button').map((b) => b.textContent)).toEqual([
-      expect.stringContaining('Deposit not showing'),
-      expect.stringContaining('Login trouble'),
-    ]);
+    expect(
+      within(rows)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual([expect.stringContaining('Deposit not showing'), expect.stringContaining('Login trouble')]);
     expect(within(rows).getByText('Awaiting reply')).toBeTruthy();
     expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/api/tickets/guest' });
     expect(server.requests[0]!.headers['guest-id']).toBe(GUEST_ID);
@@ -79,14 +90,22 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     storage.setToken(makeToken());
     localStorage.removeItem('guestId');
     server.on('GET', '/api/tickets', list([]));
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     await screen.findByText(/No tickets yet/);
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/tickets']);
   });
 
   it('says when the list cannot be loaded and tries again on request', async () => {
     server.on('GET', '/api/tickets/guest', { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } });
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     const alert = await screen.findByRole('alert');
     expect(screen.queryByText('Loading your tickets…')).toBeNull();
     server.on('GET', '/api/tickets/guest', list([ticket()]));
@@ -100,7 +119,11 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     const created = ticket({ messages: [message()] });
     server.on('POST', '/api/tickets/guest', { status: 201, body: { ticket: created } });
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: created } });
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     await screen.findByText('Older ticket');
 
     fireEvent.click(screen.getByRole('button', { name: 'New ticket' }));
@@ -127,13 +150,19 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
   it('shows a staff answer without a reload, merging the ticket by _id', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const thread = await screen.findByRole('list', { name: 'Messages' });
     expect(within(thread).getAllByRole('listitem')).toHaveLength(1);
 
     const answer = message({ _id: 'm2', author: 'staff', authorName: 'support_anna', body: 'We are on it.' });
-    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ status: 'pending', messageCount: 2, messages: [message(), answer] }) } });
+    server.on('GET', '/api/tickets/guest/t1', {
+      body: { ticket: ticket({ status: 'pending', messageCount: 2, messages: [message(), answer] }) },
+    });
     pollNow();
     await within(thread).findByText('We are on it.');
     expect(within(thread).getByText('support_anna')).toBeTruthy();
@@ -148,7 +177,11 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     const html = '<img src=x onerror="window.hacked=1"><b>bold</b>';
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message({ body: html })] }) } });
-    const { container } = render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    const { container } = render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     expect(await screen.findByText(html)).toBeTruthy();
     expect(container.querySelector('.ticket-messages img, .ticket-messages b')).toBeNull();
@@ -158,8 +191,15 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
     const reply = message({ _id: 'm2', body: 'Any news?' });
-    server.on('POST', '/api/tickets/guest/t1/messages', { status: 201, body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) } });
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    server.on('POST', '/api/tickets/guest/t1/messages', {
+      status: 201,
+      body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) },
+    });
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     await screen.findByRole('list', { name: 'Messages' });
     fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Any news?' } });
@@ -168,8 +208,12 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     await waitFor(() => expect(within(screen.getByRole('list', { name: 'Messages' })).getByText('Any news?')).toBeTruthy());
     await waitFor(() => expect(server.requests.find((r) => r.method === 'POST')?.body).toEqual({ message: 'Any news?' }));
 
-    server.on('PUT', '/api/tickets/guest/t1', { body: { ticket: ticket({ status: 'closed', messageCount: 2, messages: [message(), reply] }) } });
-    server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ status: 'closed', messageCount: 2, messages: [message(), reply] }) } });
+    server.on('PUT', '/api/tickets/guest/t1', {
+      body: { ticket: ticket({ status: 'closed', messageCount: 2, messages: [message(), reply] }) },
+    });
+    server.on('GET', '/api/tickets/guest/t1', {
+      body: { ticket: ticket({ status: 'closed', messageCount: 2, messages: [message(), reply] }) },
+    });
     fireEvent.click(screen.getByRole('button', { name: 'Close ticket' }));
     await screen.findByText(/This ticket is closed/);
     expect(screen.queryByLabelText('Your reply')).toBeNull();
@@ -180,8 +224,16 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
     const reply = message({ _id: 'm2', body: 'Any news?' });
-    server.on('POST', '/api/tickets/guest/t1/messages', { status: 201, delayMs: 300, body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) } });
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    server.on('POST', '/api/tickets/guest/t1/messages', {
+      status: 201,
+      delayMs: 300,
+      body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) },
+    });
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     await screen.findByRole('list', { name: 'Messages' });
     fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Any news?' } });
@@ -208,7 +260,11 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
       server.on('GET', '/api/tickets/guest/t1', { body: { ticket: rated } });
       return { body: { ticket: rated } };
     });
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const form = await screen.findByRole('form', { name: 'Rate the answer' });
     fireEvent.click(within(form).getByRole('button', { name: 'Send rating' }));
@@ -218,7 +274,9 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     fireEvent.click(within(form).getByRole('button', { name: 'Send rating' }));
     expect(await screen.findByText(/You rated this answer 4 of 5: “Helpful”/)).toBeTruthy();
     expect(screen.queryByRole('form', { name: 'Rate the answer' })).toBeNull();
-    expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, r.body])).toEqual([['/api/tickets/guest/t1/rating', { score: 4, comment: 'Helpful' }]]);
+    expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, r.body])).toEqual([
+      ['/api/tickets/guest/t1/rating', { score: 4, comment: 'Helpful' }],
+    ]);
   });
 
   it('attaches a file as the raw request body and downloads a file with the session headers', async () => {
@@ -234,7 +292,11 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     const createObjectURL = vi.fn(() => 'blob:fake');
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     // The scripted server reads bodies as JSON, so the "file" holds JSON text.
     const picked = new File(['"not really a png"'], 'shot.png', { type: 'image/png' });
@@ -254,7 +316,11 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
   it('refuses a file over 10 MB before sending it', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const huge = new File(['x'], 'big.pdf', { type: 'application/pdf' });
     Object.defineProperty(huge, 'size', { value: 10 * 1024 * 1024 + 1 });
@@ -271,7 +337,11 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     });
     server.on('GET', '/api/tickets/guest', list([merged]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: merged } });
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     expect(await screen.findByText('This ticket was merged into #1009.')).toBeTruthy();
     expect(screen.getByText('Merged into #1009.')).toBeTruthy();
@@ -286,7 +356,11 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
         ? list([ticket({ _id: 'p2', subject: 'On page two' })], SUPPORT_PAGE_SIZE + 1, 2)
         : list([ticket()], SUPPORT_PAGE_SIZE + 1),
     );
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     await screen.findByText('Deposit not showing');
     expect(screen.getByText('Page 1 of 2')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
@@ -297,7 +371,11 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
 
   it('goes back to the list when the open ticket is gone (404)', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
-    render(<MemoryRouter><SupportCenter /></MemoryRouter>);
+    render(
+      <MemoryRouter>
+        <SupportCenter />
+      </MemoryRouter>,
+    );
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     await waitFor(() => expect(useUiStore.getState().activeView).toBe('ticketList'));
     await screen.findByRole('list', { name: 'Your tickets' });

@@ -45,7 +45,7 @@ export function SupportCenter() {
   const tickets = listQuery.data?.tickets ?? [];
   const loading = listQuery.isPending && listQuery.fetchStatus !== 'idle';
   const total = listQuery.data?.total ?? 0;
-  const error = listQuery.isError ? (errorMessage(listQuery.error, 'Failed to load your tickets')) : null;
+  const error = listQuery.isError ? errorMessage(listQuery.error, 'Failed to load your tickets') : null;
   const detailQuery = useTicket(isGuest, showingDetail ? selectedId : null);
   const selected = detailQuery.data?.ticket ?? tickets.find((t) => t._id === selectedId) ?? null;
   const updateTicket = useUpdateTicket(isGuest, selectedId ?? '');
@@ -95,15 +95,19 @@ export function SupportCenter() {
               footer={<RatingForm ticket={selected} isGuest={isGuest} />}
               attach={uploadFile}
               download={downloadFile}
-              actions={selected.mergedInto ? undefined : (
-                <button
-                  type="button"
-                  className="btn btn-secondary btn-small"
-                  onClick={() => void updateTicket.mutateAsync({ kind: 'status', status: selected.status === 'closed' ? 'open' : 'closed' })}
-                >
-                  {selected.status === 'closed' ? 'Reopen ticket' : 'Close ticket'}
-                </button>
-              )}
+              actions={
+                selected.mergedInto ? undefined : (
+                  <button
+                    type="button"
+                    className="btn btn-secondary btn-small"
+                    onClick={() =>
+                      void updateTicket.mutateAsync({ kind: 'status', status: selected.status === 'closed' ? 'open' : 'closed' })
+                    }
+                  >
+                    {selected.status === 'closed' ? 'Reopen ticket' : 'Close ticket'}
+                  </button>
+                )
+              }
             />
           ) : (
             <p aria-busy="true">Loading ticket…</p>

@@ -37,7 +37,13 @@ export function TicketTags({ ticketId, tags }: { ticketId: string; tags: string[
         </button>
       ) : (
         <form className="inline-field ticket-tags-form" onSubmit={submit} noValidate>
-          <TextField label="Tags" value={text} onChange={(e) => setText(e.target.value)} error={error} note="Separate with spaces or commas" />
+          <TextField
+            label="Tags"
+            value={text}
+            onChange={(e) => setText(e.target.value)}
+            error={error}
+            note="Separate with spaces or commas"
+          />
           <button type="submit" className="btn btn-secondary btn-small" disabled={save.isPending}>
             Save tags
           </button>

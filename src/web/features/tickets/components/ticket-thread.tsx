@@ -1,5 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { ATTACHMENT_MAX_BYTES, ATTACHMENT_TYPES, TICKET_MESSAGE_MAX, type CannedReply, type Ticket, type TicketAttachment } from '#shared/schemas/tickets';
+import {
+  ATTACHMENT_MAX_BYTES,
+  ATTACHMENT_TYPES,
+  TICKET_MESSAGE_MAX,
+  type CannedReply,
+  type Ticket,
+  type TicketAttachment,
+} from '#shared/schemas/tickets';
 import { formatDateTime } from '#web/lib/format';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { TicketStatusBadge } from './ticket-status-badge';
@@ -38,7 +45,18 @@ function formatSize(bytes: number): string {
 }
 
 /** A ticket's messages (plain text, never HTML) and the reply box. */
-export function TicketThread({ ticket, viewer, reply, replyDisabledReason, actions, cannedReplies, allowInternal = false, footer, attach: upload, download: fetchFile }: TicketThreadProps) {
+export function TicketThread({
+  ticket,
+  viewer,
+  reply,
+  replyDisabledReason,
+  actions,
+  cannedReplies,
+  allowInternal = false,
+  footer,
+  attach: upload,
+  download: fetchFile,
+}: TicketThreadProps) {
   const [message, setMessage] = useState('');
   const [internal, setInternal] = useState(false);
   const uploading = upload?.isPending ?? false;
@@ -124,7 +142,10 @@ export function TicketThread({ ticket, viewer, reply, replyDisabledReason, actio
             );
           }
           return (
-            <li key={m._id} className={`ticket-message ${m.author === 'staff' ? 'from-staff' : 'from-requester'}${m.kind === 'internal' ? ' internal-note' : ''}`}>
+            <li
+              key={m._id}
+              className={`ticket-message ${m.author === 'staff' ? 'from-staff' : 'from-requester'}${m.kind === 'internal' ? ' internal-note' : ''}`}
+            >
               <div className="ticket-message-head">
                 <strong>{mine ? 'You' : m.authorName}</strong>
                 {m.kind === 'internal' && <span className="tag">Internal note</span>}

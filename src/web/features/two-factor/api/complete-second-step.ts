@@ -6,7 +6,8 @@ import { passkeyAssertion } from './sign-in-with-passkey';
 export type SecondStepAnswer = { code: string } | { recoveryCode: string } | { passkey: unknown };
 
 /** POST /api/login/2fa: the second step of a sign-in (no session yet: no Authorization header). */
-export const completeSecondStep = (challenge: string, answer: SecondStepAnswer) => api.post<AuthResponse>('/api/login/2fa', { challenge, ...answer });
+export const completeSecondStep = (challenge: string, answer: SecondStepAnswer) =>
+  api.post<AuthResponse>('/api/login/2fa', { challenge, ...answer });
 
 /** The second step answered with a code from the authenticator app or a recovery code. */
 export function useCompleteSecondStep(challenge: string) {

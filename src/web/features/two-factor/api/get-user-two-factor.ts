@@ -7,7 +7,8 @@ import { twoFactorKeys } from './two-factor-keys';
 export const getUserTwoFactor = (userId: string) =>
   api.get<{ twoFactor: TwoFactorStatus }>(`/api/admin/users/${encodeURIComponent(userId)}/two-factor`).then((r) => r.twoFactor);
 
-export const userTwoFactorQueryOptions = (userId: string) => queryOptions({ queryKey: twoFactorKeys.ofUser(userId), queryFn: () => getUserTwoFactor(userId) });
+export const userTwoFactorQueryOptions = (userId: string) =>
+  queryOptions({ queryKey: twoFactorKeys.ofUser(userId), queryFn: () => getUserTwoFactor(userId) });
 
 export function useUserTwoFactor(userId: string) {
   return useQuery(userTwoFactorQueryOptions(userId));

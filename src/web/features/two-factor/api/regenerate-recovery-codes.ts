@@ -5,7 +5,8 @@ import { api } from '#web/lib/api-client';
 import { useInvalidateTwoFactor } from './two-factor-keys';
 
 /** POST /api/auth/2fa/recovery-codes: new recovery codes (the old ones stop working); password and second factor. */
-export const regenerateRecoveryCodes = (input: { currentPassword: string } & StepUpFieldsInput) => api.post<RecoveryCodesResponse>('/api/auth/2fa/recovery-codes', input);
+export const regenerateRecoveryCodes = (input: { currentPassword: string } & StepUpFieldsInput) =>
+  api.post<RecoveryCodesResponse>('/api/auth/2fa/recovery-codes', input);
 
 export function useRegenerateRecoveryCodes() {
   const invalidate = useInvalidateTwoFactor();

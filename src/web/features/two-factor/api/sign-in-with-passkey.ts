@@ -9,7 +9,10 @@ import { storage } from '#web/lib/storage';
  * the account of a second-step challenge. (No session yet: no Authorization header.)
  */
 export async function passkeyAssertion(challenge?: string) {
-  const { options } = await api.post<{ options: PublicKeyCredentialRequestOptionsJSON }>('/api/login/passkey/options', challenge ? { challenge } : {});
+  const { options } = await api.post<{ options: PublicKeyCredentialRequestOptionsJSON }>(
+    '/api/login/passkey/options',
+    challenge ? { challenge } : {},
+  );
   return startAuthentication({ optionsJSON: options });
 }
 

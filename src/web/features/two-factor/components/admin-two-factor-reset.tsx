@@ -4,10 +4,12 @@ import { ApiError } from '#web/lib/api-client';
 import { useUserTwoFactor } from '../api/get-user-two-factor';
 import { useResetUserTwoFactor } from '../api/reset-user-two-factor';
 import { TextField } from '#web/components/ui/forms';
+import { StepUpField, useStepUp } from './step-up-field';
 
 /**
  * Staff console (admins): turn off a user's two-factor after checking who they are. Removes the
- * authenticator app, recovery codes and passkeys; the reason goes to the audit log.
+ * authenticator app, recovery codes and passkeys; the reason goes to the audit log. Weakens someone
+ * else's security, so it takes the admin's own second factor when their two-factor is on.
  */
 export function AdminTwoFactorReset({ userId }: { userId: string }) {
   const id = useId();
@@ -16,6 +18,7 @@ export function AdminTwoFactorReset({ userId }: { userId: string }) {
   const pending = reset.isPending;
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const stepUp = useStepUp();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -28,10 +31,13 @@ export function AdminTwoFactorReset({ userId }: { userId: string }) {
     if (!window.confirm('Turn off two-factor for this user? Their authenticator app, recovery codes and passkeys stop working.')) return;
     setError(null);
     try {
-      await reset.mutateAsync(reason.trim());
+      await reset.mutateAsync({ reason: reason.trim(), ...stepUp.fields() });
       setReason('');
+      stepUp.reset();
       toast.success('Two-factor turned off for this user');
     } catch (err) {
+      // About the admin's own second factor: its field says why.
+      if (stepUp.handleError(err)) return;
       const api = err instanceof ApiError ? err : null;
       setError(api?.fieldErrors.reason ?? (api?.fromServer ? api.message : 'The change failed'));
     }
@@ -60,6 +66,7 @@ export function AdminTwoFactorReset({ userId }: { userId: string }) {
             maxLength={500}
             onChange={(e) => setReason(e.target.value)}
           />
+          <StepUpField stepUp={stepUp} disabled={pending} />
           <button type="submit" className="btn btn-secondary btn-small" disabled={pending} aria-busy={pending || undefined}>
             {pending ? 'Turning off…' : 'Turn off two-factor'}
           </button>

@@ -85,7 +85,9 @@ export function LoginSecondStep({
     <div className="login-second-step">
       <h1 id={`${id}-title`}>Two-factor sign-in</h1>
       <p className="muted">
-        {mode === 'totp' ? 'Enter the 6-digit code from your authenticator app.' : 'Enter one of the recovery codes you saved. Each works once.'}
+        {mode === 'totp'
+          ? 'Enter the 6-digit code from your authenticator app.'
+          : 'Enter one of the recovery codes you saved. Each works once.'}
       </p>
       <div className="form-error" role="alert" aria-live="assertive">
         {error}
@@ -113,7 +115,12 @@ export function LoginSecondStep({
                 aria-invalid={error ? true : undefined}
               />
             </div>
-            <button type="submit" className="btn btn-primary auth-submit" disabled={pending !== null} aria-busy={pending === 'code' || undefined}>
+            <button
+              type="submit"
+              className="btn btn-primary auth-submit"
+              disabled={pending !== null}
+              aria-busy={pending === 'code' || undefined}
+            >
               {pending === 'code' ? 'Verifying…' : 'Verify'}
             </button>
           </form>
@@ -128,7 +135,13 @@ export function LoginSecondStep({
                 {passkeyReason}
               </p>
             ) : (
-              <button type="button" className="btn btn-secondary auth-submit" onClick={() => void answerWithPasskey()} disabled={pending !== null} aria-busy={pending === 'passkey' || undefined}>
+              <button
+                type="button"
+                className="btn btn-secondary auth-submit"
+                onClick={() => void answerWithPasskey()}
+                disabled={pending !== null}
+                aria-busy={pending === 'passkey' || undefined}
+              >
                 {pending === 'passkey' ? 'Waiting for your passkey…' : 'Use a passkey'}
               </button>
             ))}

@@ -30,7 +30,13 @@ export function PasskeySignInButton({ rememberMe, onSignedIn }: { rememberMe: bo
         </p>
       ) : (
         <>
-          <button type="button" className="btn btn-secondary auth-submit" onClick={() => void start()} disabled={pending} aria-busy={pending || undefined}>
+          <button
+            type="button"
+            className="btn btn-secondary auth-submit"
+            onClick={() => void start()}
+            disabled={pending}
+            aria-busy={pending || undefined}
+          >
             {pending ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
           </button>
           <div className="form-error" role="alert" aria-live="assertive">

@@ -7,7 +7,9 @@ import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { passkeyErrorMessage, passkeysUnavailableHere } from '../passkeys-availability';
 import { TextField } from '#web/components/ui/forms';
-import { StepUpField, useStepUp } from './step-up-field';
+import { ApiError } from '#web/lib/api-client';
+import { PasswordStep } from './password-step';
+import { StepUpField, useStepUp, type StepUpFieldsInput } from './step-up-field';
 
 export { passkeyErrorMessage } from '../passkeys-availability';
 
@@ -59,31 +61,43 @@ export function PasskeysSection() {
   const [removing, setRemoving] = useState<string | null>(null);
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
+  // A named passkey waits for the password (and the second factor when two-factor is on) before the device is asked.
+  const [confirming, setConfirming] = useState(false);
   const reason = hereReason ?? (list.data && !list.data.available ? list.data.reason : null);
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (add.isPending) return;
-    const trimmed = name.trim();
-    if (!trimmed) {
+    if (!name.trim()) {
       setError('Name the passkey, e.g. "Work laptop"');
       document.getElementById(`${id}-name`)?.focus();
       return;
     }
     setError(null);
+    setConfirming(true);
+  };
+
+  const confirm = async (proof: { currentPassword: string } & StepUpFieldsInput) => {
     try {
-      await add.mutateAsync(trimmed);
-      setName('');
-      toast.success('Passkey added');
+      await add.mutateAsync({ name: name.trim(), ...proof });
     } catch (err) {
+      // The password step shows the server's answers; the device's own refusals are said here.
+      if (err instanceof ApiError) throw err;
+      setConfirming(false);
       setError(passkeyErrorMessage(err, 'Could not add the passkey. Try again.'));
+      return;
     }
+    setName('');
+    setConfirming(false);
+    toast.success('Passkey added');
   };
 
   return (
     <section className="card settings-section passkeys-section" aria-labelledby={`${id}-title`} aria-busy={list.isPending || undefined}>
       <h2 id={`${id}-title`}>Passkeys</h2>
-      <p className="muted">Sign in with your fingerprint, face or device PIN instead of a password. A passkey also works as the second step.</p>
+      <p className="muted">
+        Sign in with your fingerprint, face or device PIN instead of a password. A passkey also works as the second step.
+      </p>
       {reason && (
         <p className="passkeys-unavailable" role="note">
           {reason}
@@ -112,7 +126,12 @@ export function PasskeysSection() {
               {removing === p._id ? (
                 <RemovePasskeyForm passkey={p} onDone={() => setRemoving(null)} />
               ) : (
-                <button type="button" className="btn btn-ghost btn-small" onClick={() => setRemoving(p._id)} aria-label={`Remove passkey ${p.name}`}>
+                <button
+                  type="button"
+                  className="btn btn-ghost btn-small"
+                  onClick={() => setRemoving(p._id)}
+                  aria-label={`Remove passkey ${p.name}`}
+                >
                   Remove
                 </button>
               )}
@@ -120,7 +139,19 @@ export function PasskeysSection() {
           ))}
         </ul>
       )}
-      {!reason && (
+      {!reason && confirming && (
+        <PasswordStep
+          stepUp
+          submitLabel="Continue to your device"
+          pendingLabel="Waiting for your device…"
+          pending={add.isPending}
+          onSubmit={confirm}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>Confirm it is you before adding “{name.trim()}”: a passkey signs in without your password.</p>
+        </PasswordStep>
+      )}
+      {!reason && !confirming && (
         <form noValidate onSubmit={submit} className="passkey-add">
           <TextField
             id={`${id}-name`}
@@ -133,8 +164,8 @@ export function PasskeysSection() {
             value={name}
             onChange={(e) => setName(e.target.value)}
           />
-          <button type="submit" className="btn btn-secondary btn-small" disabled={add.isPending} aria-busy={add.isPending || undefined}>
-            {add.isPending ? 'Waiting for your device…' : 'Add a passkey'}
+          <button type="submit" className="btn btn-secondary btn-small">
+            Add a passkey
           </button>
         </form>
       )}

@@ -37,8 +37,7 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
         Save your recovery codes
       </h3>
       <p className="muted">
-        Each code signs you in once if you lose your phone. They are shown only now: keep them somewhere safe, like a password
-        manager.
+        Each code signs you in once if you lose your phone. They are shown only now: keep them somewhere safe, like a password manager.
       </p>
       <ol className="recovery-code-list" aria-label="Recovery codes">
         {codes.map((code) => (

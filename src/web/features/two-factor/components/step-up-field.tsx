@@ -63,26 +63,29 @@ export function useStepUp(): StepUp {
     return trimmed ? { twoFactorCode: trimmed } : {};
   }, [code]);
 
-  const handleError = useCallback((err: unknown): boolean => {
-    if (!(err instanceof ApiError)) return false;
-    if (err.code === ErrorCode.TWO_FACTOR_REQUIRED) {
-      const told = (err.details as { methods?: TwoFactorMethod[] } | null | undefined)?.methods;
-      // The staff console's own gate (no two-factor set up at all) is not a step-up.
-      if (!Array.isArray(told) || told.length === 0) return false;
-      setAnswered(told);
-      setError(err.message);
-      setCode('');
-      setTimeout(() => document.getElementById(inputId)?.focus(), 0);
-      return true;
-    }
-    if (err.code === ErrorCode.INVALID_TWO_FACTOR_CODE) {
-      setError(err.message);
-      setCode('');
-      setTimeout(() => document.getElementById(inputId)?.focus(), 0);
-      return true;
-    }
-    return false;
-  }, [inputId]);
+  const handleError = useCallback(
+    (err: unknown): boolean => {
+      if (!(err instanceof ApiError)) return false;
+      if (err.code === ErrorCode.TWO_FACTOR_REQUIRED) {
+        const told = (err.details as { methods?: TwoFactorMethod[] } | null | undefined)?.methods;
+        // The staff console's own gate (no two-factor set up at all) is not a step-up.
+        if (!Array.isArray(told) || told.length === 0) return false;
+        setAnswered(told);
+        setError(err.message);
+        setCode('');
+        setTimeout(() => document.getElementById(inputId)?.focus(), 0);
+        return true;
+      }
+      if (err.code === ErrorCode.INVALID_TWO_FACTOR_CODE) {
+        setError(err.message);
+        setCode('');
+        setTimeout(() => document.getElementById(inputId)?.focus(), 0);
+        return true;
+      }
+      return false;
+    },
+    [inputId],
+  );
 
   // After a change made, the account's status (refreshed by its query) decides again.
   const reset = useCallback(() => {
@@ -156,7 +159,13 @@ export function StepUpField({ stepUp, disabled }: { stepUp: StepUp; disabled?: b
             {passkeyReason}
           </p>
         ) : (
-          <button type="button" className="btn btn-secondary btn-small" onClick={(e) => void answerWithPasskey(e)} disabled={disabled || waiting} aria-busy={waiting || undefined}>
+          <button
+            type="button"
+            className="btn btn-secondary btn-small"
+            onClick={(e) => void answerWithPasskey(e)}
+            disabled={disabled || waiting}
+            aria-busy={waiting || undefined}
+          >
             {waiting ? 'Waiting for your passkey…' : 'Use a passkey'}
           </button>
         ))}

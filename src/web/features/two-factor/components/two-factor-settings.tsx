@@ -14,7 +14,13 @@ import { RecoveryCodesPanel } from './recovery-codes-panel';
 import '../two-factor.css';
 import { CheckboxField, TextField } from '#web/components/ui/forms';
 
-type View = { kind: 'idle' } | { kind: 'password' } | { kind: 'scan'; setup: TotpSetupResponse } | { kind: 'codes'; codes: string[] } | { kind: 'regenerate' } | { kind: 'disable' };
+type View =
+  | { kind: 'idle' }
+  | { kind: 'password' }
+  | { kind: 'scan'; setup: TotpSetupResponse }
+  | { kind: 'codes'; codes: string[] }
+  | { kind: 'regenerate' }
+  | { kind: 'disable' };
 
 /**
  * Groups of four, easier to type into an app by hand. A line may break between groups, never inside one
@@ -30,7 +36,15 @@ function spaced(secret: string) {
   ));
 }
 
-function ScanStep({ setup, onEnabled, onCancel }: { setup: TotpSetupResponse; onEnabled: (codes: string[]) => void; onCancel: () => void }) {
+function ScanStep({
+  setup,
+  onEnabled,
+  onCancel,
+}: {
+  setup: TotpSetupResponse;
+  onEnabled: (codes: string[]) => void;
+  onCancel: () => void;
+}) {
   const id = useId();
   const enable = useTotpEnable();
   const [code, setCode] = useState('');
@@ -95,7 +109,12 @@ function ScanStep({ setup, onEnabled, onCancel }: { setup: TotpSetupResponse; on
               onChange={(e) => setSignOutOthers(e.target.checked)}
             />
             <div className="two-factor-actions">
-              <button type="submit" className="btn btn-primary btn-small" disabled={enable.isPending} aria-busy={enable.isPending || undefined}>
+              <button
+                type="submit"
+                className="btn btn-primary btn-small"
+                disabled={enable.isPending}
+                aria-busy={enable.isPending || undefined}
+              >
                 {enable.isPending ? 'Turning on…' : 'Turn on'}
               </button>
               <button type="button" className="btn btn-ghost btn-small" onClick={onCancel}>
@@ -131,7 +150,8 @@ export function TwoFactorSettings() {
       </div>
     );
   else if (view.kind === 'codes') body = <RecoveryCodesPanel codes={view.codes} onDone={idle} />;
-  else if (view.kind === 'scan') body = <ScanStep setup={view.setup} onEnabled={(codes) => setView({ kind: 'codes', codes })} onCancel={idle} />;
+  else if (view.kind === 'scan')
+    body = <ScanStep setup={view.setup} onEnabled={(codes) => setView({ kind: 'codes', codes })} onCancel={idle} />;
   else if (view.kind === 'password')
     body = (
       <PasswordStep
@@ -207,7 +227,11 @@ export function TwoFactorSettings() {
 
   return (
     <>
-      <section className="card settings-section two-factor-settings" aria-labelledby={`${id}-title`} aria-busy={status.isPending || undefined}>
+      <section
+        className="card settings-section two-factor-settings"
+        aria-labelledby={`${id}-title`}
+        aria-busy={status.isPending || undefined}
+      >
         <h2 id={`${id}-title`}>Two-factor sign-in</h2>
         <p className="muted">A code from an authenticator app on your phone, asked after your password.</p>
         {body}

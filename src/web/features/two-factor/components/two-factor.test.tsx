@@ -6,7 +6,19 @@ import { LoginSecondStep } from './login-second-step';
 import { TwoFactorSettings } from './two-factor-settings';
 
 const server = setupScriptedApi();
-const USER = { _id: 'u1', username: 'alice', email: 'a@example.com', role: 'user', subroles: [], credits: 0, discord: null, telegram: null, onboardingCompleted: true, referralCode: 'ABCDEFGH', createdAt: '2026-01-01T00:00:00.000Z' };
+const USER = {
+  _id: 'u1',
+  username: 'alice',
+  email: 'a@example.com',
+  role: 'user',
+  subroles: [],
+  credits: 0,
+  discord: null,
+  telegram: null,
+  onboardingCompleted: true,
+  referralCode: 'ABCDEFGH',
+  createdAt: '2026-01-01T00:00:00.000Z',
+};
 const CHALLENGE = { twoFactorRequired: true as const, challenge: 'challenge-token', methods: ['totp' as const, 'recovery' as const] };
 
 describe('the second step of a sign-in', () => {
@@ -16,7 +28,14 @@ describe('the second step of a sign-in', () => {
     server.on('POST', '/api/login/2fa', () => {
       calls += 1;
       return calls === 1
-        ? { status: 401, body: { error: 'That code is not right. Check your authenticator app and try again.', code: 'INVALID_TWO_FACTOR_CODE', details: { attemptsLeft: 4 } } }
+        ? {
+            status: 401,
+            body: {
+              error: 'That code is not right. Check your authenticator app and try again.',
+              code: 'INVALID_TWO_FACTOR_CODE',
+              details: { attemptsLeft: 4 },
+            },
+          }
         : { body: { user: USER, token: 'new-token' } };
     });
     renderWithQuery(<LoginSecondStep challenge={CHALLENGE} onSignedIn={onSignedIn} onRestart={() => undefined} />);
@@ -46,7 +65,10 @@ describe('the second step of a sign-in', () => {
 
   it('sends the person back to the password when the challenge has expired', async () => {
     const onRestart = vi.fn();
-    server.on('POST', '/api/login/2fa', { status: 401, body: { error: 'This sign-in has expired. Enter your password again.', code: 'CHALLENGE_EXPIRED' } });
+    server.on('POST', '/api/login/2fa', {
+      status: 401,
+      body: { error: 'This sign-in has expired. Enter your password again.', code: 'CHALLENGE_EXPIRED' },
+    });
     renderWithQuery(<LoginSecondStep challenge={CHALLENGE} onSignedIn={() => undefined} onRestart={onRestart} />);
     fireEvent.change(screen.getByLabelText('Authentication code'), { target: { value: '123456' } });
     fireEvent.click(screen.getByRole('button', { name: 'Verify' }));
@@ -59,9 +81,16 @@ describe('the second step of a sign-in', () => {
 describe('two-factor settings', () => {
   it('sets up the authenticator app: password, QR and secret, first code, then the recovery codes once', async () => {
     let on = false;
-    server.on('GET', '/api/auth/2fa', () => ({ body: { twoFactor: { totp: on, passkeys: 0, recoveryCodesLeft: on ? 10 : 0 }, requiredForStaff: false } }));
+    server.on('GET', '/api/auth/2fa', () => ({
+      body: { twoFactor: { totp: on, passkeys: 0, recoveryCodesLeft: on ? 10 : 0 }, requiredForStaff: false },
+    }));
     server.on('GET', '/api/auth/2fa/passkeys', { body: { passkeys: [], available: true, reason: null } });
-    server.on('POST', '/api/auth/2fa/totp/setup', { body: { secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP', otpauthUrl: 'otpauth://totp/Olympus:alice?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Olympus' } });
+    server.on('POST', '/api/auth/2fa/totp/setup', {
+      body: {
+        secret: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+        otpauthUrl: 'otpauth://totp/Olympus:alice?secret=JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP&issuer=Olympus',
+      },
+    });
     const codes = Array.from({ length: 10 }, (_, i) => `aaaa-bbbb-cc${String.fromCharCode(97 + i)}${String.fromCharCode(97 + i)}`);
     server.on('POST', '/api/auth/2fa/totp/enable', () => {
       on = true;
@@ -79,7 +108,9 @@ describe('two-factor settings', () => {
     fireEvent.change(within(section).getByLabelText('Current password'), { target: { value: 'my password' } });
     fireEvent.click(within(section).getByRole('button', { name: 'Continue' }));
 
-    expect((await within(section).findByLabelText('Secret for manual entry')).textContent).toContain('JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP');
+    expect((await within(section).findByLabelText('Secret for manual entry')).textContent).toContain(
+      'JBSW Y3DP EHPK 3PXP JBSW Y3DP EHPK 3PXP',
+    );
     expect(within(section).getByRole('img', { name: 'QR code for your authenticator app' })).toBeTruthy();
     expect(server.requests.find((r) => r.path === '/api/auth/2fa/totp/setup')!.body).toEqual({ currentPassword: 'my password' });
     fireEvent.change(within(section).getByLabelText('Enter the 6-digit code the app shows'), { target: { value: '654321' } });
@@ -88,8 +119,15 @@ describe('two-factor settings', () => {
     fireEvent.click(within(section).getByRole('button', { name: 'Turn on' }));
 
     const list = await within(section).findByRole('list', { name: 'Recovery codes' });
-    expect(server.requests.find((r) => r.path === '/api/auth/2fa/totp/enable')!.body).toEqual({ code: '654321', signOutOtherSessions: true });
-    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(codes);
+    expect(server.requests.find((r) => r.path === '/api/auth/2fa/totp/enable')!.body).toEqual({
+      code: '654321',
+      signOutOtherSessions: true,
+    });
+    expect(
+      within(list)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(codes);
     fireEvent.click(within(section).getByRole('button', { name: 'Copy' }));
     await waitFor(() => expect(writeText).toHaveBeenCalledWith(codes.join('\n')));
     fireEvent.click(within(section).getByRole('button', { name: 'I have saved them' }));
@@ -99,7 +137,9 @@ describe('two-factor settings', () => {
 
   it('turns two-factor off with the code in the same form: refused without it, with a visible message, then done with it', async () => {
     let on = true;
-    server.on('GET', '/api/auth/2fa', () => ({ body: { twoFactor: { totp: on, passkeys: 0, recoveryCodesLeft: on ? 10 : 0 }, requiredForStaff: false } }));
+    server.on('GET', '/api/auth/2fa', () => ({
+      body: { twoFactor: { totp: on, passkeys: 0, recoveryCodesLeft: on ? 10 : 0 }, requiredForStaff: false },
+    }));
     server.on('GET', '/api/auth/2fa/passkeys', { body: { passkeys: [], available: true, reason: null } });
     server.on('POST', '/api/auth/2fa/disable', (request) => {
       const body = request.body as { twoFactorCode?: string };
@@ -107,7 +147,8 @@ describe('two-factor settings', () => {
         return {
           status: 403,
           body: {
-            error: 'Two-factor sign-in is on for this account: confirm this change with a code from your authenticator app or a recovery code.',
+            error:
+              'Two-factor sign-in is on for this account: confirm this change with a code from your authenticator app or a recovery code.',
             code: 'TWO_FACTOR_REQUIRED',
             details: { methods: ['totp', 'recovery'] },
           },
@@ -126,7 +167,15 @@ describe('two-factor settings', () => {
     fireEvent.change(within(section).getByLabelText('Current password'), { target: { value: 'my password' } });
     fireEvent.click(within(section).getByRole('button', { name: 'Turn off two-factor' }));
     // The server's refusal is announced on the field (role="alert").
-    await waitFor(() => expect(within(section).getAllByRole('alert').map((a) => a.textContent)).toContain('Two-factor sign-in is on for this account: confirm this change with a code from your authenticator app or a recovery code.'));
+    await waitFor(() =>
+      expect(
+        within(section)
+          .getAllByRole('alert')
+          .map((a) => a.textContent),
+      ).toContain(
+        'Two-factor sign-in is on for this account: confirm this change with a code from your authenticator app or a recovery code.',
+      ),
+    );
     expect(code.getAttribute('aria-invalid')).toBe('true');
     await waitFor(() => expect(document.activeElement).toBe(code));
 

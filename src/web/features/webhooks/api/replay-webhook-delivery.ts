@@ -14,6 +14,9 @@ export function useReplayWebhookDelivery() {
   return useMutation({
     mutationFn: replayWebhookDelivery,
     onSettled: () =>
-      Promise.all([client.invalidateQueries({ queryKey: webhookKeys.deliveries() }), client.invalidateQueries({ queryKey: webhookKeys.settings() })]),
+      Promise.all([
+        client.invalidateQueries({ queryKey: webhookKeys.deliveries() }),
+        client.invalidateQueries({ queryKey: webhookKeys.settings() }),
+      ]),
   });
 }

@@ -5,7 +5,8 @@ import { api } from '#web/lib/api-client';
 import { webhookKeys } from './webhook-keys';
 
 /** PUT /api/users/webhook-settings (docs/product.md#api). The first save answers the signing secret once. */
-export const saveWebhookSettings = (settings: Pick<WebhookSettingsBody, 'url' | 'events' | 'enabled'> & StepUpFieldsInput) => api.put<WebhookSettings>('/api/users/webhook-settings', settings);
+export const saveWebhookSettings = (settings: Pick<WebhookSettingsBody, 'url' | 'events' | 'enabled'> & StepUpFieldsInput) =>
+  api.put<WebhookSettings>('/api/users/webhook-settings', settings);
 
 export function useSaveWebhookSettings() {
   const client = useQueryClient();

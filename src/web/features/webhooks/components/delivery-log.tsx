@@ -35,8 +35,8 @@ function AttemptList({ delivery }: { delivery: WebhookDelivery }) {
         {delivery.attemptLog.map((a: WebhookAttempt) => (
           <li key={a.attempt} data-attempt={a.attempt}>
             <span className="webhook-attempt-head">
-              <strong>#{a.attempt}</strong> {a.trigger === 'manual' ? 'Replay' : 'Automatic'} · {a.statusCode ?? 'no answer'} · {formatDuration(a.durationMs)} ·{' '}
-              <time dateTime={a.attemptedAt}>{timeFormat.format(new Date(a.attemptedAt))}</time>
+              <strong>#{a.attempt}</strong> {a.trigger === 'manual' ? 'Replay' : 'Automatic'} · {a.statusCode ?? 'no answer'} ·{' '}
+              {formatDuration(a.durationMs)} · <time dateTime={a.attemptedAt}>{timeFormat.format(new Date(a.attemptedAt))}</time>
             </span>
             {a.error && <span className="webhook-error">{a.error}</span>}
             {a.responseExcerpt && <pre className="webhook-excerpt">{a.responseExcerpt}</pre>}
@@ -53,7 +53,8 @@ function ReplayButton({ delivery }: { delivery: WebhookDelivery }) {
   const run = async () => {
     try {
       const result = await replay.mutateAsync(delivery._id);
-      if (result.status === 'succeeded' && result.lastError === null) toast.success(`Replayed: delivered (${result.statusCode ?? 'no status'})`);
+      if (result.status === 'succeeded' && result.lastError === null)
+        toast.success(`Replayed: delivered (${result.statusCode ?? 'no status'})`);
       else toast.error(`Replay failed: ${result.lastError ?? 'no answer'}`);
     } catch (err) {
       toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to replay the delivery');
@@ -141,8 +142,16 @@ export function DeliveryLog({ reloadKey }: { reloadKey: number }) {
             <td data-label="Time">
               <time dateTime={d.lastAttemptAt ?? d.createdAt}>{timeFormat.format(new Date(d.lastAttemptAt ?? d.createdAt))}</time>
             </td>
-            <td data-label="Next retry">{d.nextAttemptAt && d.attempts > 0 ? <time dateTime={d.nextAttemptAt}>{timeFormat.format(new Date(d.nextAttemptAt))}</time> : '—'}</td>
-            <td data-label="Error" className="webhook-error">{d.lastError ?? '—'}</td>
+            <td data-label="Next retry">
+              {d.nextAttemptAt && d.attempts > 0 ? (
+                <time dateTime={d.nextAttemptAt}>{timeFormat.format(new Date(d.nextAttemptAt))}</time>
+              ) : (
+                '—'
+              )}
+            </td>
+            <td data-label="Error" className="webhook-error">
+              {d.lastError ?? '—'}
+            </td>
             <td data-label="Actions">{d.attempts > 0 && <ReplayButton delivery={d} />}</td>
           </tr>
         )}

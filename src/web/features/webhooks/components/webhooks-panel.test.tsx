@@ -10,7 +10,6 @@ import { deliveriesRefreshInterval } from '../api/get-webhook-deliveries';
 import { PENDING_REFRESH_MS } from './delivery-log';
 import { WebhooksPanel } from './webhooks-panel';
 
-
 const NOT_CONFIGURED: WebhookSettings = {
   configured: false,
   url: null,
@@ -50,7 +49,15 @@ const delivery = (over: Partial<WebhookDelivery> = {}): WebhookDelivery => ({
   deliveredAt: '2026-01-01T00:00:01.000Z',
   nextAttemptAt: null,
   attemptLog: [
-    { attempt: 1, trigger: 'automatic', statusCode: 200, error: null, responseExcerpt: 'ok', durationMs: 42, attemptedAt: '2026-01-01T00:00:01.000Z' },
+    {
+      attempt: 1,
+      trigger: 'automatic',
+      statusCode: 200,
+      error: null,
+      responseExcerpt: 'ok',
+      durationMs: 42,
+      attemptedAt: '2026-01-01T00:00:01.000Z',
+    },
   ],
   ...over,
 });
@@ -85,7 +92,11 @@ describe('WebhooksPanel', () => {
 
     expect(await screen.findByText('Webhook settings saved')).toBeTruthy();
     const put = server.requests.find((r) => r.method === 'PUT');
-    expect(put?.body).toEqual({ url: 'https://hooks.example.com/olympus', events: ['payment.finished', 'credits.changed', 'order.paid', 'order.fulfilled', 'order.refunded'], enabled: true });
+    expect(put?.body).toEqual({
+      url: 'https://hooks.example.com/olympus',
+      events: ['payment.finished', 'credits.changed', 'order.paid', 'order.fulfilled', 'order.refunded'],
+      enabled: true,
+    });
     expect(screen.getByDisplayValue(SECRET)).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Copy' })).toBeTruthy();
     expect(screen.getByText(/will not be shown again/)).toBeTruthy();
@@ -109,7 +120,9 @@ describe('WebhooksPanel', () => {
     queryClient.clear();
     server.on('GET', '/api/users/webhook-settings', { body: { ...NOT_CONFIGURED, privateTargetsAllowed: true } });
     renderPanel();
-    expect(await screen.findByText('An https or http address. This server also delivers to private and local network addresses.')).toBeTruthy();
+    expect(
+      await screen.findByText('An https or http address. This server also delivers to private and local network addresses.'),
+    ).toBeTruthy();
     expect(screen.queryByText(/are refused/)).toBeNull();
   });
 
@@ -181,13 +194,24 @@ describe('WebhooksPanel', () => {
             lastError: 'The receiver answered 500',
             nextAttemptAt: '2026-01-01T00:00:06.000Z',
             attemptLog: [
-              { attempt: 1, trigger: 'automatic', statusCode: 500, error: 'The receiver answered 500', responseExcerpt: 'upstream down', durationMs: 1500, attemptedAt: '2026-01-01T00:00:01.000Z' },
+              {
+                attempt: 1,
+                trigger: 'automatic',
+                statusCode: 500,
+                error: 'The receiver answered 500',
+                responseExcerpt: 'upstream down',
+                durationMs: 1500,
+                attemptedAt: '2026-01-01T00:00:01.000Z',
+              },
             ],
           }),
         ]);
       return deliveries([delivery()]);
     });
-    server.on('POST', '/api/users/webhook-settings/test', { status: 202, body: { delivery: delivery({ status: 'pending', attempts: 0, statusCode: null }) } });
+    server.on('POST', '/api/users/webhook-settings/test', {
+      status: 202,
+      body: { delivery: delivery({ status: 'pending', attempts: 0, statusCode: null }) },
+    });
     renderPanel();
     expect(await screen.findByText(/No deliveries yet/)).toBeTruthy();
 
@@ -202,8 +226,12 @@ describe('WebhooksPanel', () => {
     expect(table.querySelector('time[datetime="2026-01-01T00:00:06.000Z"]')).toBeTruthy();
 
     // No reload by hand: the pending row turns into a delivered one on its own.
-    await waitFor(() => expect(within(screen.getByRole('table')).getByText('200 · Delivered')).toBeTruthy(), { timeout: PENDING_REFRESH_MS + 3000 });
-    const headers = within(screen.getByRole('table')).getAllByRole('columnheader').map((h) => h.textContent);
+    await waitFor(() => expect(within(screen.getByRole('table')).getByText('200 · Delivered')).toBeTruthy(), {
+      timeout: PENDING_REFRESH_MS + 3000,
+    });
+    const headers = within(screen.getByRole('table'))
+      .getAllByRole('columnheader')
+      .map((h) => h.textContent);
     expect(headers).toEqual(['Event', 'Status', 'Attempts', 'Time', 'Next retry', 'Error', 'Actions']);
   }, 15_000);
 
@@ -216,7 +244,17 @@ describe('WebhooksPanel', () => {
       attempts: 8,
       statusCode: 503,
       lastError: 'The receiver answered 503',
-      attemptLog: [{ attempt: 8, trigger: 'automatic', statusCode: 503, error: 'The receiver answered 503', responseExcerpt: null, durationMs: 12, attemptedAt: '2026-01-02T00:00:00.000Z' }],
+      attemptLog: [
+        {
+          attempt: 8,
+          trigger: 'automatic',
+          statusCode: 503,
+          error: 'The receiver answered 503',
+          responseExcerpt: null,
+          durationMs: 12,
+          attemptedAt: '2026-01-02T00:00:00.000Z',
+        },
+      ],
     });
     const replayed = delivery({
       _id: 'd9',
@@ -224,7 +262,15 @@ describe('WebhooksPanel', () => {
       attempts: 9,
       attemptLog: [
         ...failed.attemptLog,
-        { attempt: 9, trigger: 'manual', statusCode: 200, error: null, responseExcerpt: 'thanks', durationMs: 20, attemptedAt: '2026-01-03T00:00:00.000Z' },
+        {
+          attempt: 9,
+          trigger: 'manual',
+          statusCode: 200,
+          error: null,
+          responseExcerpt: 'thanks',
+          durationMs: 20,
+          attemptedAt: '2026-01-03T00:00:00.000Z',
+        },
       ],
     });
     let replays = 0;
@@ -291,7 +337,11 @@ describe('WebhooksPanel', () => {
     const page = (list: WebhookDelivery[]) => deliveries(list).body;
     expect(deliveriesRefreshInterval(page([delivery()]), now)).toBe(false);
     expect(deliveriesRefreshInterval(page([delivery({ status: 'pending', attempts: 0 })]), now)).toBe(PENDING_REFRESH_MS);
-    expect(deliveriesRefreshInterval(page([delivery({ status: 'pending', attempts: 2, nextAttemptAt: '2026-01-01T00:00:05.000Z' })]), now)).toBe(PENDING_REFRESH_MS);
-    expect(deliveriesRefreshInterval(page([delivery({ status: 'pending', attempts: 4, nextAttemptAt: '2026-01-01T02:00:00.000Z' })]), now)).toBe(60_000);
+    expect(
+      deliveriesRefreshInterval(page([delivery({ status: 'pending', attempts: 2, nextAttemptAt: '2026-01-01T00:00:05.000Z' })]), now),
+    ).toBe(PENDING_REFRESH_MS);
+    expect(
+      deliveriesRefreshInterval(page([delivery({ status: 'pending', attempts: 4, nextAttemptAt: '2026-01-01T02:00:00.000Z' })]), now),
+    ).toBe(60_000);
   });
 });

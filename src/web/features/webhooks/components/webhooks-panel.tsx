@@ -96,7 +96,15 @@ function SigningSecret({
       {revealed ? (
         <>
           <div className="webhook-secret-row">
-            <input id={`${id}-value`} className="webhook-secret-value" readOnly value={revealed} aria-labelledby={`${id}-label`} aria-describedby={`${id}-note`} onFocus={(e) => e.currentTarget.select()} />
+            <input
+              id={`${id}-value`}
+              className="webhook-secret-value"
+              readOnly
+              value={revealed}
+              aria-labelledby={`${id}-label`}
+              aria-describedby={`${id}-note`}
+              onFocus={(e) => e.currentTarget.select()}
+            />
             <CopyButton value={revealed} />
           </div>
           <p id={`${id}-note`} className="field-note webhook-secret-warning">
@@ -110,21 +118,21 @@ function SigningSecret({
       )}
       {overlapUntil && (
         <p className="webhook-notice" role="status">
-          Your previous secret also signs deliveries until <time dateTime={overlapUntil}>{formatDateTime(overlapUntil)}</time>: each delivery carries both
-          signatures, so switch your receiver to the new secret before then.
+          Your previous secret also signs deliveries until <time dateTime={overlapUntil}>{formatDateTime(overlapUntil)}</time>: each
+          delivery carries both signatures, so switch your receiver to the new secret before then.
         </p>
       )}
       {legacy && !revealed && (
         <p className="webhook-notice">
-          This secret was made before deliveries followed Standard Webhooks. It still works, but the <code>standardwebhooks</code> libraries expect it in
-          the standard base64 alphabet: replace <code>-</code> with <code>+</code>, <code>_</code> with <code>/</code> and add <code>=</code> at the
-          end, or rotate the secret.
+          This secret was made before deliveries followed Standard Webhooks. It still works, but the <code>standardwebhooks</code> libraries
+          expect it in the standard base64 alphabet: replace <code>-</code> with <code>+</code>, <code>_</code> with <code>/</code> and add{' '}
+          <code>=</code> at the end, or rotate the secret.
         </p>
       )}
       <p className="field-note">
-        Deliveries follow <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>: <code>webhook-id</code>, <code>webhook-timestamp</code>{' '}
-        and <code>webhook-signature: v1,&lt;base64 HMAC-SHA256 of “id.timestamp.body”&gt;</code>. Check them with this secret, for example with the{' '}
-        <code>standardwebhooks</code> package.
+        Deliveries follow <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>: <code>webhook-id</code>,{' '}
+        <code>webhook-timestamp</code> and <code>webhook-signature: v1,&lt;base64 HMAC-SHA256 of “id.timestamp.body”&gt;</code>. Check them
+        with this secret, for example with the <code>standardwebhooks</code> package.
       </p>
       {!confirming ? (
         <button ref={rotateRef} type="button" className="btn btn-ghost btn-small" onClick={() => setConfirming(true)}>
@@ -132,7 +140,10 @@ function SigningSecret({
         </button>
       ) : (
         <form noValidate className="webhook-confirm" aria-label="Confirm rotating the signing secret" onSubmit={(e) => void rotate(e)}>
-          <p>Rotate the signing secret? For the next 24 hours deliveries are signed with both the current and the new secret; after that only the new one works, so update your receiver within that time.</p>
+          <p>
+            Rotate the signing secret? For the next 24 hours deliveries are signed with both the current and the new secret; after that only
+            the new one works, so update your receiver within that time.
+          </p>
           <StepUpField stepUp={stepUp} disabled={rotating} />
           <div className="webhook-actions">
             <button ref={confirmRef} type="submit" className="btn btn-danger btn-small" disabled={rotating}>
@@ -168,7 +179,11 @@ export function WebhooksPanel() {
   const enableWebhook = useEnableWebhook();
   const saved: WebhookSettings | null = settingsQuery.data ?? null;
   // Try again shows the loading line, not the old error.
-  const load: Load = saved ? { state: 'ready' } : settingsQuery.isError && !settingsQuery.isFetching ? { state: 'error' } : { state: 'loading' };
+  const load: Load = saved
+    ? { state: 'ready' }
+    : settingsQuery.isError && !settingsQuery.isFetching
+      ? { state: 'error' }
+      : { state: 'loading' };
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>([]);
   const [enabled, setEnabled] = useState(true);
@@ -206,7 +221,12 @@ export function WebhooksPanel() {
     setFieldErrors({});
     try {
       // A new URL needs the second factor when two-factor is on (decision 0205); events and the switch do not.
-      const result = await saveSettings.mutateAsync({ url: parsed.data.url, events: parsed.data.events, enabled: parsed.data.enabled, ...(urlChanged ? stepUp.fields() : {}) });
+      const result = await saveSettings.mutateAsync({
+        url: parsed.data.url,
+        events: parsed.data.events,
+        enabled: parsed.data.enabled,
+        ...(urlChanged ? stepUp.fields() : {}),
+      });
       stepUp.reset();
       apply(result);
       if (result.secret) setRevealed(result.secret);
@@ -278,10 +298,15 @@ export function WebhooksPanel() {
                     (since <time dateTime={saved.failingSince}>{formatDateTime(saved.failingSince)}</time>)
                   </>
                 )}
-                , so Olympus stopped sending on <time dateTime={saved.disabledAt}>{formatDateTime(saved.disabledAt)}</time>. Fix your receiver, then turn the
-                webhook on again. Failed deliveries can be replayed from the log below.
+                , so Olympus stopped sending on <time dateTime={saved.disabledAt}>{formatDateTime(saved.disabledAt)}</time>. Fix your
+                receiver, then turn the webhook on again. Failed deliveries can be replayed from the log below.
               </p>
-              <button type="button" className="btn btn-primary btn-small" disabled={enableWebhook.isPending} onClick={() => void reEnable()}>
+              <button
+                type="button"
+                className="btn btn-primary btn-small"
+                disabled={enableWebhook.isPending}
+                onClick={() => void reEnable()}
+              >
                 {enableWebhook.isPending ? 'Turning on…' : 'Re-enable webhook'}
               </button>
             </div>
@@ -360,7 +385,13 @@ export function WebhooksPanel() {
               <button type="submit" className="btn btn-primary" disabled={saving} aria-busy={saving || undefined}>
                 {saving ? 'Saving…' : 'Save webhook'}
               </button>
-              <button type="button" className="btn btn-secondary" disabled={!saved?.configured || testing} aria-busy={testing || undefined} onClick={() => void sendTest()}>
+              <button
+                type="button"
+                className="btn btn-secondary"
+                disabled={!saved?.configured || testing}
+                aria-busy={testing || undefined}
+                onClick={() => void sendTest()}
+              >
                 {testing ? 'Sending…' : 'Send test'}
               </button>
             </div>
