@@ -9,20 +9,25 @@
 //
 // Counts come from the runners' JSON reports, never from scraping their console output.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { buildIsStale, ensureBuilt, freePort, ROOT } from './built-app.mjs';
+import { chromiumPath } from './chromium-path.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(ROOT);
 
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const CHROMIUM = chromiumPath();
 const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER_TESTS === '1';
 const reportDir = mkdtempSync(path.join(tmpdir(), 'olympus-test-'));
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Seconds each test file took (Vitest: its own run; Playwright: its tests, which run in order in one worker). */
+const fileSeconds = [];
+/** The failed tests by name, repeated in the summary so the end of the output says what failed. */
+const failedNames = [];
+/** Wall-clock seconds of each runner. */
+const runnerSeconds = {};
 /** Problems that are not a failed test case (a runner crashed, a build failed); each counts as one failure. */
 const problems = [];
 
@@ -50,37 +55,6 @@ function readJson(file) {
   } catch {
     return null;
   }
-}
-
-/** A free loopback port, so the browser tests never collide with a server someone else is running. */
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-/** Newest modification time under `dir` (files only), ignoring test files, which the build leaves out. */
-function newestMtime(entry) {
-  if (!existsSync(entry)) return 0;
-  const stat = statSync(entry);
-  if (!stat.isDirectory()) return /\.test\.tsx?$/.test(entry) ? 0 : stat.mtimeMs;
-  let newest = 0;
-  for (const name of readdirSync(entry)) newest = Math.max(newest, newestMtime(path.join(entry, name)));
-  return newest;
-}
-
-/** dist/ is stale when either half is missing or any build input changed after it was built. */
-function buildIsStale() {
-  const outputs = ['dist/web/index.html', 'dist/server/server.js', 'dist/package.json'];
-  if (!outputs.every((f) => existsSync(f))) return true;
-  const builtAt = Math.min(...outputs.map((f) => statSync(f).mtimeMs));
-  const inputs = ['src', 'vite.config.ts', 'tsconfig.base.json', 'tsconfig.server.json', 'tsconfig.web.json', 'package.json'];
-  return Math.max(...inputs.map(newestMtime)) > builtAt;
 }
 
 /** Says which databases the integration tests use, and fails fast when the PostgreSQL one is unreachable. */
@@ -113,11 +87,26 @@ async function checkPostgres() {
 async function runVitest() {
   banner('Unit and integration tests (Vitest: server and web)');
   const report = path.join(reportDir, 'vitest.json');
-  const code = await run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  const unhandledFile = path.join(reportDir, 'vitest-unhandled.json');
+  const started = Date.now();
+  const code = await run(
+    bin('vitest'),
+    ['run', '--reporter=default', '--reporter=json', '--reporter=./scripts/vitest-unhandled-reporter.mjs', `--outputFile.json=${report}`],
+    { VITEST_UNHANDLED_FILE: unhandledFile },
+  );
+  runnerSeconds.Vitest = (Date.now() - started) / 1000;
   const json = readJson(report);
   if (!json) {
     problems.push(`Vitest exited with code ${code} and wrote no report`);
     return;
+  }
+  for (const file of json.testResults ?? []) {
+    if (file.startTime && file.endTime) fileSeconds.push([path.relative(ROOT, file.name), (file.endTime - file.startTime) / 1000]);
+  }
+  for (const file of json.testResults ?? []) {
+    for (const a of file.assertionResults ?? []) {
+      if (a.status === 'failed') failedNames.push(`${path.relative(ROOT, file.name)} › ${a.fullName}`);
+    }
   }
   totals.passed += json.numPassedTests ?? 0;
   totals.failed += json.numFailedTests ?? 0;
@@ -128,6 +117,13 @@ async function runVitest() {
     if (file.status === 'failed' && failedCases === 0) {
       problems.push(`${path.relative(ROOT, file.name)}: ${(file.message || 'failed to run').split('\n')[0]}`);
     }
+  }
+  // Errors outside any test (a rejection nobody awaited): each is a failure, named with where it was seen.
+  // Errors of a file or a describe block (a hook that threw or timed out) come with the block's name.
+  for (const error of readJson(unhandledFile) ?? []) {
+    const where = [error.testFile && path.relative(ROOT, error.testFile), error.testName].filter(Boolean).join(' › ');
+    const what = error.kind === 'suite' || error.kind === 'file' ? 'error outside a test' : 'unhandled';
+    problems.push(`Vitest ${what} ${error.name}: ${error.message}${where ? ` (in ${where})` : ''}\n${error.stack}`);
   }
   if (code !== 0 && json.numFailedTests === 0 && problems.length === 0) {
     problems.push(`Vitest exited with code ${code}`);
@@ -141,17 +137,15 @@ async function ensureBuild() {
     console.log('dist/ is up to date with the sources.');
     return true;
   }
-  banner('Building the app (dist/ is missing or older than the sources)');
-  const code = await run('npm', ['run', 'build'], { NODE_ENV: 'production' });
-  if (code === 0) return true;
-  problems.push(`npm run build failed (exit ${code}); browser tests not run`);
-  return false;
+  const ok = await ensureBuilt({ announce: () => banner('Building the app (dist/ is missing or older than the sources)') });
+  if (!ok) problems.push('npm run build failed; browser tests not run');
+  return ok;
 }
 
 async function runPlaywright(buildOk) {
   banner('Browser tests (Playwright in Chromium)');
   if (!existsSync(CHROMIUM)) {
-    const message = `SKIPPED browser tests: Chromium not found at ${CHROMIUM} (apt-get install chromium)`;
+    const message = `SKIPPED browser tests: Chromium not found at ${CHROMIUM} (apt-get install chromium-headless-shell)`;
     if (REQUIRE_BROWSER) {
       console.error(`FAILED: ${message}; REQUIRE_BROWSER_TESTS=1 makes that a failure.`);
       problems.push('Chromium is missing but browser tests are required');
@@ -169,6 +163,7 @@ async function runPlaywright(buildOk) {
   // Playwright empties its output folder when it starts: a folder of this run's own keeps a run next
   // to it (another developer's, on the same machine) from deleting this run's traces mid-test.
   const artifacts = mkdtempSync(path.join(tmpdir(), 'olympus-e2e-results-'));
+  const started = Date.now();
   const code = await run(bin('playwright'), ['test', '--reporter=list,json', `--output=${artifacts}`], {
     CHROMIUM_PATH: CHROMIUM,
     E2E_PORT: port,
@@ -176,10 +171,15 @@ async function runPlaywright(buildOk) {
   });
   if (code === 0) rmSync(artifacts, { recursive: true, force: true });
   else console.log(`Screenshots and traces of the failed browser tests: ${artifacts}`);
+  runnerSeconds.Playwright = (Date.now() - started) / 1000;
   const json = readJson(report);
   if (!json) {
     problems.push(`Playwright exited with code ${code} and wrote no report`);
     return;
+  }
+  collectFailedSpecs(json.suites ?? []);
+  for (const suite of json.suites ?? []) {
+    fileSeconds.push([path.join('e2e', suite.file), specMilliseconds(suite) / 1000]);
   }
   const stats = json.stats ?? {};
   const passed = (stats.expected ?? 0) + (stats.flaky ?? 0);
@@ -199,6 +199,36 @@ async function runPlaywright(buildOk) {
   }
 }
 
+function collectFailedSpecs(suites) {
+  for (const suite of suites) {
+    for (const spec of suite.specs ?? []) {
+      if (spec.ok === false) failedNames.push(`e2e/${spec.file}:${spec.line} › ${spec.title}`);
+    }
+    collectFailedSpecs(suite.suites ?? []);
+  }
+}
+
+/** Time spent in a Playwright suite's tests, nested suites included. */
+function specMilliseconds(suite) {
+  let ms = 0;
+  for (const spec of suite.specs ?? []) {
+    for (const t of spec.tests ?? []) for (const r of t.results ?? []) ms += r.duration ?? 0;
+  }
+  for (const child of suite.suites ?? []) ms += specMilliseconds(child);
+  return ms;
+}
+
+/** Where the time went: each runner's wall clock and the 20 slowest files, so a slow file is seen early. */
+function printTimings() {
+  if (fileSeconds.length === 0) return;
+  banner('Timings');
+  for (const [runner, seconds] of Object.entries(runnerSeconds)) console.log(`${runner}: ${seconds.toFixed(0)} s`);
+  console.log('The 20 slowest test files:');
+  for (const [file, seconds] of [...fileSeconds].sort((a, b) => b[1] - a[1]).slice(0, 20)) {
+    console.log(`${seconds.toFixed(1).padStart(8)} s  ${file}`);
+  }
+}
+
 async function main() {
   banner('Olympus test suite');
   const postgresOk = await checkPostgres();
@@ -210,8 +240,11 @@ async function main() {
   }
 
   rmSync(reportDir, { recursive: true, force: true });
+  printTimings();
   banner('Summary');
-  for (const problem of problems) console.error(`FAILED: ${problem}`);
+  // On standard output with the rest of the summary: CI may keep only the end of one stream.
+  for (const name of failedNames) console.log(`FAILED: ${name}`);
+  for (const problem of problems) console.log(`FAILED: ${problem}`);
   if (totals.skipped > 0) console.log(`(${totals.skipped} tests were skipped)`);
   const failed = totals.failed + problems.length;
   console.log(`tests: ${totals.passed} passed, ${failed} failed`);
