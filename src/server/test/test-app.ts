@@ -136,8 +136,35 @@ export async function startTestApp(
     database: db.database,
     url,
     async close() {
-      await app.close();
-      await db.dispose();
+      await closeStep('app.close()', db.database, () => app.close());
+      await closeStep('dropping the test database', db.database, () => db.dispose());
     },
   };
+}
+
+/** How long one step of closing a test app may take before it fails with what it was waiting on (under the hooks' 60 s). */
+const CLOSE_STEP_MS = 25_000 * Math.max(1, Number(process.env.TEST_TIMEOUT_SCALE ?? 1) || 1);
+
+/**
+ * Runs one step of closing a test app. A step that hangs (a pool client nobody released, a job that
+ * never ends) fails within the hook's time with the pool's counts, instead of timing the hook out
+ * with no word of which step it was.
+ */
+async function closeStep(name: string, database: Database, step: () => Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const { totalCount, idleCount, waitingCount } = database.pool;
+      reject(
+        new Error(
+          `${name} did not finish in ${CLOSE_STEP_MS / 1000} s (${database.engine} pool: ${totalCount} clients, ${idleCount} idle, ${waitingCount} waiting)`,
+        ),
+      );
+    }, CLOSE_STEP_MS);
+  });
+  try {
+    await Promise.race([step(), hung]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
