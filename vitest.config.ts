@@ -44,6 +44,11 @@ export default defineConfig({
           environment: 'node',
           include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'scripts/**/*.test.mjs'],
           globalSetup: ['src/server/test/global-setup.ts'],
+          // A worker runs its files one after another in one module graph, so Fastify, Drizzle and pg are
+          // loaded and compiled once per worker instead of once per file: the server's files take half
+          // the time (docs/decisions/0300-the-test-suite.md). What a file changes in a module's state
+          // must not outlive it; every app a test starts is closed by that test.
+          isolate: false,
           testTimeout: 30_000 * scale,
           hookTimeout: 60_000 * scale,
         },
