@@ -79,13 +79,22 @@ export async function openRoute(page: Page, path: string): Promise<void> {
 /** The palette now on screen. */
 export const shownTheme = (page: Page) => page.evaluate(() => document.documentElement.dataset.theme as 'light' | 'dark');
 
-/** Switches the palette in place, as the header button does, and keeps the choice for the next page. */
+/**
+ * Switches the palette in place, as the header button does, and keeps the choice for the next page.
+ * Returns once two frames have been drawn with it: a check read sooner once found one caption still in
+ * the old palette's colour on the new palette's background.
+ */
 export async function switchTheme(page: Page): Promise<'light' | 'dark'> {
   const next = (await shownTheme(page)) === 'dark' ? 'light' : 'dark';
-  await page.evaluate((t) => {
-    window.localStorage.setItem('theme', t);
-    document.documentElement.dataset.theme = t;
-  }, next);
+  await page.evaluate(
+    (t) =>
+      new Promise<void>((done) => {
+        window.localStorage.setItem('theme', t);
+        document.documentElement.dataset.theme = t;
+        requestAnimationFrame(() => requestAnimationFrame(() => done()));
+      }),
+    next,
+  );
   return next;
 }
 
