@@ -105,6 +105,9 @@ test.describe('on a 375px-wide phone', () => {
       await openMenuIfFolded(page, link);
       await link.tap();
       await expect(page).toHaveURL(new RegExp(`${path}$`));
+      // The address changes before the lazily loaded page replaces the old one; the header knows the new
+      // page (and folds its menu) only then, so the next tap on Menu waits for it.
+      await expect(link).toHaveAttribute('aria-current', 'page');
       await expectPageRendered(page);
       await expectNoHorizontalScroll(page);
       // Following a link folds the menu away again, so the page is not hidden behind it.
