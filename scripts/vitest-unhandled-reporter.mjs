@@ -17,7 +17,9 @@ export default class UnhandledErrorsReporter {
   onTestRunEnd(testModules, unhandledErrors) {
     const file = process.env.VITEST_UNHANDLED_FILE;
     if (!file) return;
-    const errors = unhandledErrors.map((e) => describe(e, { kind: 'unhandled', testFile: e.VITEST_TEST_PATH, testName: e.VITEST_TEST_NAME }));
+    const errors = unhandledErrors.map((e) =>
+      describe(e, { kind: 'unhandled', testFile: e.VITEST_TEST_PATH, testName: e.VITEST_TEST_NAME }),
+    );
     for (const module of testModules) {
       for (const e of module.errors()) errors.push(describe(e, { kind: 'file', testFile: module.moduleId }));
       for (const suite of module.children.allSuites()) {

@@ -50,7 +50,7 @@ test.describe('on a desktop screen', () => {
       await expect(page).toHaveURL(new RegExp(`${path}$`));
       await expectPageRendered(page);
       // The current page is marked for assistive technology.
-      await expect(link).toHaveAttribute('aria-current', 'page');
+      await expect(header(page).locator(`nav a[href="${path}"]`)).toHaveAttribute('aria-current', 'page');
     }
     await headerNav(page).getByRole('link', { name: 'Home', exact: true }).click();
     await expect(page).toHaveURL(/\/$/);
@@ -107,7 +107,7 @@ test.describe('on a 375px-wide phone', () => {
       await expect(page).toHaveURL(new RegExp(`${path}$`));
       // The address changes before the lazily loaded page replaces the old one; the header knows the new
       // page (and folds its menu) only then, so the next tap on Menu waits for it.
-      await expect(link).toHaveAttribute('aria-current', 'page');
+      await expect(header(page).locator(`nav a[href="${path}"]`)).toHaveAttribute('aria-current', 'page');
       await expectPageRendered(page);
       await expectNoHorizontalScroll(page);
       // Following a link folds the menu away again, so the page is not hidden behind it.
