@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 // A busy machine (several test runs at once) can stretch an app's start past the defaults;
 // TEST_TIMEOUT_SCALE=4 gives every test and hook four times as long. CI runs alone and leaves it at 1.
@@ -33,6 +33,17 @@ class LongestFirstSequencer extends BaseSequencer {
   }
 }
 
+/** Server test files that assert on the process's own memory (RSS, buffers) while they run. */
+const MEASURES_PROCESS_MEMORY = ['src/server/modules/privacy/data-export-large.test.ts'];
+
+/** What every server test project shares: the node environment, the template databases and the time limits. */
+const serverTests = {
+  environment: 'node' as const,
+  globalSetup: ['src/server/test/global-setup.ts'],
+  testTimeout: 30_000 * scale,
+  hookTimeout: 60_000 * scale,
+};
+
 export default defineConfig({
   test: {
     maxWorkers: workers,
@@ -41,17 +52,20 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          environment: 'node',
+          ...serverTests,
           include: ['src/server/**/*.test.ts', 'src/shared/**/*.test.ts', 'scripts/**/*.test.mjs'],
-          globalSetup: ['src/server/test/global-setup.ts'],
+          exclude: [...configDefaults.exclude, ...MEASURES_PROCESS_MEMORY],
           // A worker runs its files one after another in one module graph, so Fastify, Drizzle and pg are
           // loaded and compiled once per worker instead of once per file: the server's files take half
           // the time (docs/decisions/0300-the-test-suite.md). What a file changes in a module's state
           // must not outlive it; every app a test starts is closed by that test.
           isolate: false,
-          testTimeout: 30_000 * scale,
-          hookTimeout: 60_000 * scale,
         },
+      },
+      {
+        // A file that measures the process's memory growth gets a worker of its own: in a shared one the
+        // garbage other files left counts against it (docs/decisions/0300-the-test-suite.md).
+        test: { name: 'server-memory', ...serverTests, include: MEASURES_PROCESS_MEMORY, isolate: true },
       },
       {
         plugins: [react()],
