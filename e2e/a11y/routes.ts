@@ -103,10 +103,18 @@ export async function sidewaysScroll(page: Page): Promise<{ overflow: number; st
   return page.evaluate(() => {
     const el = document.scrollingElement ?? document.documentElement;
     const overflow = el.scrollWidth - window.innerWidth;
+    // An element inside a box that clips or scrolls sideways does not widen the page, however far its
+    // own box reaches: only the ones outside such a box are named.
+    const clippedByAncestor = (node: Element) => {
+      for (let el = node.parentElement; el && el !== document.body; el = el.parentElement) {
+        if (getComputedStyle(el).overflowX !== 'visible') return true;
+      }
+      return false;
+    };
     const sticking =
       overflow > 0
         ? [...document.querySelectorAll('body *')]
-            .filter((node) => node.getBoundingClientRect().right > window.innerWidth + 1)
+            .filter((node) => node.getBoundingClientRect().right > window.innerWidth + 1 && !clippedByAncestor(node))
             .slice(-4)
             .map((node) => `${node.tagName.toLowerCase()}${node.className ? `.${String(node.className).split(' ').join('.')}` : ''}`)
             .join(', ')
