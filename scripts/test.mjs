@@ -1,15 +1,19 @@
 // `npm test`: every test the project has, in one command, ending with one plain summary line.
 //
-// 1. Vitest (server and web projects). Integration tests also run on PostgreSQL when
-//    TEST_DATABASE_URL is set (src/server/test/test-app.ts reads it).
+// 1. Vitest's server projects. Integration tests also run on PostgreSQL when TEST_DATABASE_URL is set
+//    (src/server/test/test-app.ts reads it). They keep both cores busy on their own.
 // 2. Playwright browser tests against the built app, in Debian's Chromium (never a downloaded
 //    browser). The app is (re)built first when dist/ is missing or older than the sources.
 //    Without Chromium they are skipped with a clear message, unless REQUIRE_BROWSER_TESTS=1 (CI),
 //    where a missing browser or a run with no browser test is a failure.
+//    Beside them, on the CPU the browser leaves idle while pages load: Vitest's web project (jsdom), and
+//    with TEST_WITH_RELIABILITY=1 (CI) the reliability suite (test/reliability/), which spends most of
+//    its time waiting for processes, outages and a cron minute. Their output is kept and printed whole
+//    when the browser tests are done, so the three do not interleave (docs/decisions/0300-the-test-suite.md).
 //
 // Counts come from the runners' JSON reports, never from scraping their console output.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildIsStale, ensureBuilt, freePort, ROOT } from './built-app.mjs';
@@ -19,6 +23,7 @@ process.chdir(ROOT);
 
 const CHROMIUM = chromiumPath();
 const REQUIRE_BROWSER = process.env.REQUIRE_BROWSER_TESTS === '1';
+const WITH_RELIABILITY = process.env.TEST_WITH_RELIABILITY === '1';
 const reportDir = mkdtempSync(path.join(tmpdir(), 'olympus-test-'));
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -35,16 +40,35 @@ function banner(text) {
   console.log(`\n=== ${text} ===`);
 }
 
-/** Runs a command with inherited output; resolves with its exit code. */
-function run(command, args, env = {}) {
+/**
+ * Runs a command; resolves with its exit code. Its output is this process's, or with `logFile` goes to
+ * that file (a runner working beside another, printed when both are done).
+ */
+function run(command, args, env = {}, logFile = undefined) {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+    const fd = logFile ? openSync(logFile, 'w') : undefined;
+    const stdio = fd === undefined ? 'inherit' : ['ignore', fd, fd];
+    const child = spawn(command, args, { stdio, env: { ...process.env, ...env } });
+    const done = (code) => {
+      if (fd !== undefined) closeSync(fd);
+      resolve(code);
+    };
     child.on('error', (err) => {
       console.error(`could not run ${command}: ${err.message}`);
-      resolve(127);
+      done(127);
     });
-    child.on('exit', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    child.on('exit', (code, signal) => done(code ?? (signal ? 128 : 1)));
   });
+}
+
+/** Prints a log a runner wrote beside the browser tests, under its own banner. */
+function printLog(title, logFile) {
+  banner(title);
+  try {
+    process.stdout.write(readFileSync(logFile, 'utf8'));
+  } catch {
+    console.log('(no output)');
+  }
 }
 
 const bin = (name) => path.join(ROOT, 'node_modules', '.bin', name);
@@ -84,17 +108,29 @@ async function checkPostgres() {
   }
 }
 
-async function runVitest() {
-  banner('Unit and integration tests (Vitest: server and web)');
-  const report = path.join(reportDir, 'vitest.json');
-  const unhandledFile = path.join(reportDir, 'vitest-unhandled.json');
+/**
+ * Runs Vitest on the given projects. `name` labels its report and timings; with `logFile` its output
+ * goes there instead of the console.
+ */
+async function runVitest(name, projects, logFile = undefined) {
+  if (!logFile) banner(`Unit and integration tests (Vitest: ${projects.join(', ')})`);
+  const report = path.join(reportDir, `${name}.json`);
+  const unhandledFile = path.join(reportDir, `${name}-unhandled.json`);
   const started = Date.now();
   const code = await run(
     bin('vitest'),
-    ['run', '--reporter=default', '--reporter=json', '--reporter=./scripts/vitest-unhandled-reporter.mjs', `--outputFile.json=${report}`],
+    [
+      'run',
+      ...projects.map((p) => `--project=${p}`),
+      '--reporter=default',
+      '--reporter=json',
+      '--reporter=./scripts/vitest-unhandled-reporter.mjs',
+      `--outputFile.json=${report}`,
+    ],
     { VITEST_UNHANDLED_FILE: unhandledFile },
+    logFile,
   );
-  runnerSeconds.Vitest = (Date.now() - started) / 1000;
+  runnerSeconds[name] = (Date.now() - started) / 1000;
   const json = readJson(report);
   if (!json) {
     problems.push(`Vitest exited with code ${code} and wrote no report`);
@@ -126,8 +162,27 @@ async function runVitest() {
     problems.push(`Vitest ${what} ${error.name}: ${error.message}${where ? ` (in ${where})` : ''}\n${error.stack}`);
   }
   if (code !== 0 && json.numFailedTests === 0 && problems.length === 0) {
-    problems.push(`Vitest exited with code ${code}`);
+    problems.push(`${name} exited with code ${code}`);
   }
+}
+
+/** The reliability suite (npm run test:reliability), its output into `logFile`, its counts from its summary reporter. */
+async function runReliability(logFile) {
+  const summaryFile = path.join(reportDir, 'reliability.json');
+  const started = Date.now();
+  const code = await run(process.execPath, ['test/reliability/run.mjs'], { RELIABILITY_SUMMARY_FILE: summaryFile }, logFile);
+  runnerSeconds.Reliability = (Date.now() - started) / 1000;
+  const summary = readJson(summaryFile);
+  if (!summary) {
+    problems.push(`the reliability suite exited with code ${code} and wrote no summary`);
+    return;
+  }
+  totals.passed += summary.passed;
+  totals.failed += summary.failed;
+  totals.skipped += summary.skipped;
+  for (const name of summary.failedNames) failedNames.push(`test/reliability: ${name}`);
+  if (code !== 0 && summary.failed === 0) problems.push(`the reliability suite exited with code ${code}`);
+  if (summary.passed + summary.failed === 0) problems.push('the reliability suite ran no test');
 }
 
 /** Builds the app when browser tests will run and dist/ is stale; false when the build failed. */
@@ -235,8 +290,20 @@ async function main() {
   if (postgresOk) {
     // Built before Vitest too, so the server's page-fallback tests serve the current app.
     const buildOk = await ensureBuild();
-    await runVitest();
-    await runPlaywright(buildOk);
+    await runVitest('Vitest (server)', ['server', 'server-memory']);
+    const webLog = path.join(reportDir, 'vitest-web.log');
+    const reliabilityLog = path.join(reportDir, 'reliability.log');
+    if (WITH_RELIABILITY)
+      console.log('\nThe reliability suite and the web unit tests run beside the browser tests; their output follows them.');
+    else console.log('\nThe web unit tests run beside the browser tests; their output follows them.');
+    await Promise.all([
+      runPlaywright(buildOk),
+      runVitest('Vitest (web)', ['web'], webLog),
+      WITH_RELIABILITY && buildOk ? runReliability(reliabilityLog) : undefined,
+    ]);
+    printLog('Unit tests of the web (Vitest: web), run beside the browser tests', webLog);
+    if (WITH_RELIABILITY)
+      printLog('Reliability (crash, database outage, two instances, short soak), run beside the browser tests', reliabilityLog);
   }
 
   rmSync(reportDir, { recursive: true, force: true });

@@ -31,5 +31,15 @@ for (const arg of process.argv.slice(2)) {
   if (match && match[1] !== 'only') process.env[`RELIABILITY_${match[1].replace(/-/g, '_').toUpperCase()}`] = match[2];
 }
 // One test file at a time: they share two cores and each starts its own servers.
-const code = await run(process.execPath, ['--test', '--test-concurrency=1', '--test-reporter=spec', ...files]);
+// RELIABILITY_SUMMARY_FILE (set by `npm test` when it runs this suite): the counts, as JSON, go there too.
+const summary = process.env.RELIABILITY_SUMMARY_FILE;
+const reporters = summary
+  ? [
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=./test/reliability/summary-reporter.mjs',
+      `--test-reporter-destination=${summary}`,
+    ]
+  : ['--test-reporter=spec'];
+const code = await run(process.execPath, ['--test', '--test-concurrency=1', ...reporters, ...files]);
 process.exit(code);
