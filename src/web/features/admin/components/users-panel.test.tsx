@@ -98,7 +98,8 @@ describe('UsersPanel (operator console)', () => {
     const session = within(screen.getByRole('table', { name: 'Active sessions' })).getByRole('row', { name: /Firefox/ });
     expect(within(session).getByText('203.0.113.9')).toBeTruthy();
     const tickets = await screen.findByRole('region', { name: 'Recent tickets' });
-    expect(within(tickets).getByText(/#1001 Deposit not showing/)).toBeTruthy();
+    // The activity lists load after the user's page: the region is there before its rows.
+    expect(await within(tickets).findByText(/#1001 Deposit not showing/)).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Recent payments' })).toBeTruthy();
     expect(screen.getByRole('region', { name: 'Recent exchanges' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Review adjustment' })).toBeNull();

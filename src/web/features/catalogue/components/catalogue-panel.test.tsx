@@ -100,9 +100,12 @@ describe('CataloguePanel', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Fulfil Sticker pack for bob' }));
     await waitFor(() => expect(server.requests.some((r) => r.path === '/api/admin/orders/order-1/fulfil')).toBe(true));
 
-    fireEvent.click(screen.getByRole('button', { name: 'Refund Sticker pack for bob' }));
+    // The order's buttons wait while the fulfilment is being answered: a click before then does nothing.
+    const refund = () => screen.getByRole('button', { name: 'Refund Sticker pack for bob' });
+    await waitFor(() => expect(refund()).toHaveProperty('disabled', false));
+    fireEvent.click(refund());
     expect(server.requests.some((r) => r.path.endsWith('/refund'))).toBe(false);
-    const confirm = screen.getByRole('group', { name: 'Refund 2.50 credits to bob?' });
+    const confirm = await screen.findByRole('group', { name: 'Refund 2.50 credits to bob?' });
     fireEvent.click(within(confirm).getByRole('button', { name: 'Confirm refund of 2.50 credits' }));
     await waitFor(() => expect(server.requests.filter((r) => r.path === '/api/admin/orders/order-1/refund')).toHaveLength(1));
   });
