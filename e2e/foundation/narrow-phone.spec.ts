@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, expectPageRendered, quietNotificationStream, test } from '../support/fixtures.js';
+import { staffToken } from '../support/seed.js';
 
 /**
  * The narrowest phone we support (360 px) with the longest username the register form accepts
@@ -124,4 +125,36 @@ test('the home page and /status fit 360 px, signed in with a long username and s
     await expectNoHorizontalScroll(guest, `${path} signed out`);
   }
   await context.close();
+});
+
+test("staff open that user's page at 360 px: the name heads it, wrapped, and nothing scrolls sideways", async ({ page, consoleErrors }) => {
+  const username = await signInLongName(page);
+  const login = await page.request.post('/api/login', {
+    data: { username, password: 'correct horse battery staple', turnstileToken: 'ok' },
+  });
+  expect(login.status()).toBe(200);
+  const { token: userToken } = (await login.json()) as { token: string };
+  const me = await page.request.get('/api/auth/me', { headers: { authorization: `Bearer ${userToken}` } });
+  const { user } = (await me.json()) as { user: { _id: string } };
+
+  const staff = await page
+    .context()
+    .browser()!
+    .newContext({ viewport: { width: WIDTH, height: 740 }, isMobile: true, hasTouch: true });
+  await quietNotificationStream(staff);
+  const token = await staffToken(staff.request, 'admin');
+  await staff.addInitScript((t) => {
+    window.localStorage.setItem('token', t);
+    window.localStorage.setItem('userType', 'user');
+  }, token);
+  const desk = await staff.newPage();
+  await desk.goto(`/dashboard/staff/users/${user._id}`);
+  const heading = desk.getByRole('main').getByRole('heading', { name: username });
+  await expect(heading).toBeVisible();
+  await expect(desk.getByRole('table', { name: 'Active sessions' })).toBeVisible();
+  await expectNoHorizontalScroll(desk, 'staff user page');
+  const box = (await heading.boundingBox())!;
+  expect(box.x + box.width, 'the heading ends on screen').toBeLessThanOrEqual(WIDTH);
+  await staff.close();
+  expect(consoleErrors).toEqual([]);
 });
