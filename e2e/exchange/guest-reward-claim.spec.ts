@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from '../support/fixtures.js';
+import { expect, quietNotificationStream, test } from '../support/fixtures.js';
+import { guestSession, registerPastOnboarding } from '../support/seed.js';
 
 const ETH_ADDRESS = '0x742d35Cc6634C0532925a3b844Bc454e4438f44e';
 const PASSWORD = 'correct horse battery staple';
@@ -97,4 +98,66 @@ test('a guest exchanges, the swap finishes, the guest registers and gets the rew
   await page.getByRole('button', { name: 'Go to my dashboard' }).click();
   await expect(page.getByTestId('credit-balance')).toHaveText('3.25');
   expect(consoleErrors).toEqual([]);
+});
+
+test("a guest's claim code, typed on another browser after signing up there, credits the reward once", async ({ browser, request }) => {
+  // The guest swaps on one device: a guest session of its own, the claim code shown once.
+  const guest = await guestSession(request);
+  const guestAuth = { authorization: `Bearer ${guest.token}`, 'guest-id': guest.guestId };
+  const created = await request.post('/api/exchange/exchanges', {
+    data: { from: 'btc', to: 'eth', amount: 0.01, payoutAddress: ETH_ADDRESS },
+    headers: guestAuth,
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const { data } = (await created.json()) as {
+    data: { exchange: { _id: string; providerExchangeId: string }; rewards: { claimCode: string; potentialAmount: number } };
+  };
+  expect(data.rewards.potentialAmount).toBe(3.25);
+  for (const status of ['confirming', 'finished']) {
+    const moved = await request.post(`/sandbox/swap/exchanges/${data.exchange.providerExchangeId}/status`, { data: { status } });
+    expect(moved.ok()).toBe(true);
+  }
+
+  // Another browser, nothing in its storage: the person signs up there and types what they kept.
+  const { token } = await registerPastOnboarding(request, 'claimer');
+  const context = await browser.newContext();
+  await quietNotificationStream(context);
+  await context.addInitScript((t) => {
+    window.localStorage.setItem('token', t);
+    window.localStorage.setItem('userType', 'user');
+  }, token);
+  const page = await context.newPage();
+  await page.goto('/dashboard');
+  await expect(page.getByTestId('credit-balance')).toHaveText('0.00');
+  const form = page.getByRole('form', { name: 'Claim a reward' });
+
+  // Nothing typed: each field says what it needs, and the first has the focus.
+  await form.getByRole('button', { name: 'Claim reward' }).click();
+  await expect(form.getByText('Enter the exchange id')).toBeVisible();
+  await expect(form.getByText('Enter the claim code')).toBeVisible();
+  await expect(form.getByLabel('Exchange id')).toBeFocused();
+
+  // A wrong code claims nothing.
+  await form.getByLabel('Exchange id').fill(data.exchange._id);
+  await form.getByLabel('Claim code').fill(`${data.rewards.claimCode.slice(0, -1)}x`);
+  await form.getByRole('button', { name: 'Claim reward' }).click();
+  const outcome = page.getByTestId('claim-reward-outcome');
+  await expect(outcome).toHaveText(/^No reward is waiting for this exchange id and claim code/);
+  await expect(page.getByTestId('credit-balance')).toHaveText('0.00');
+
+  // The right one, with the spaces a copy may bring: credited, and the balance follows.
+  await form.getByLabel('Claim code').fill(` ${data.rewards.claimCode} `);
+  await form.getByRole('button', { name: 'Claim reward' }).click();
+  await expect(outcome).toHaveText('Claimed: 3.25 credits were added to your balance.');
+  await expect(page.getByTestId('credit-balance')).toHaveText('3.25');
+  await expect(form.getByLabel('Claim code')).toHaveValue('');
+
+  // The same code again: nothing more.
+  await form.getByLabel('Exchange id').fill(data.exchange._id);
+  await form.getByLabel('Claim code').fill(data.rewards.claimCode);
+  await form.getByRole('button', { name: 'Claim reward' }).click();
+  await expect(outcome).toHaveText(/^No reward is waiting/);
+  await page.reload();
+  await expect(page.getByTestId('credit-balance')).toHaveText('3.25');
+  await context.close();
 });

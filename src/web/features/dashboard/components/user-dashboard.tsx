@@ -6,7 +6,7 @@ import { formatAmount } from '#web/lib/format';
 import { EmailVerificationBanner } from './email-verification-banner';
 import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
-import { LazyExchangePanel } from '#web/features/exchange';
+import { ClaimRewardForm, LazyExchangePanel } from '#web/features/exchange';
 import { LedgerHistory, OutstandingNotice, PaymentHistory, TopUpPanel } from '#web/features/payments';
 import { CatalogueSection } from '#web/features/catalogue';
 
@@ -79,6 +79,7 @@ export function UserDashboard({ user }: { user: User }) {
         </div>
         <PaymentHistory />
         <LedgerHistory />
+        <ClaimRewardForm userId={user._id} />
         <CatalogueSection userId={user._id} />
         <LazyExchangePanel />
       </div>

@@ -179,6 +179,9 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
             {rewards.claimDeadline ? ` before ${formatDeadline(Date.parse(rewards.claimDeadline))}` : ''} to claim{' '}
             {rewards.potentialAmount.toFixed(2)} credits once the exchange finishes.
           </p>
+          <p>
+            On another device, sign in and use <strong>Claim a reward</strong> on the dashboard with the exchange id above and this code.
+          </p>
         </div>
       )}
 

@@ -1,0 +1,105 @@
+import { useId, useState, type FormEvent } from 'react';
+import { rewardClaimInputSchema } from '#shared/schemas/exchange';
+import { TextField } from '#web/components/ui/forms';
+import { ApiError } from '#web/lib/api-client';
+import { formatCreditAmount } from '#web/lib/format';
+import { useClaimReward } from '../api/claim-guest-rewards';
+import './claim-reward-form.css';
+
+type Field = 'exchangeId' | 'claimCode';
+
+const LABELS: Record<Field, string> = { exchangeId: 'Exchange id', claimCode: 'Claim code' };
+const MAX_LENGTH: Record<Field, number> = {
+  exchangeId: rewardClaimInputSchema.shape.exchangeId.maxLength ?? 100,
+  claimCode: rewardClaimInputSchema.shape.claimCode.maxLength ?? 200,
+};
+
+/** What the server answered for the one claim, in the reader's words. */
+function outcomeText(claimed: boolean, credited: number): string {
+  if (!claimed) {
+    return 'No reward is waiting for this exchange id and claim code. Check both; a reward can be claimed once, before its deadline.';
+  }
+  if (credited > 0) return `Claimed: ${formatCreditAmount(credited)} credits were added to your balance.`;
+  return 'Claimed: the exchange is still running, and its reward will be credited to your account when it finishes.';
+}
+
+/**
+ * Claim a guest's reward by hand (docs/decisions/0310-claim-a-reward-on-any-device.md): the exchange id
+ * and the claim code the tracker showed, typed on any device where the person is signed in. Claims kept
+ * in a browser are still redeemed by themselves at sign-in there; this is for the code that was copied
+ * elsewhere.
+ */
+export function ClaimRewardForm({ userId }: { userId: string }) {
+  const id = useId();
+  const [values, setValues] = useState<Record<Field, string>>({ exchangeId: '', claimCode: '' });
+  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
+  const claim = useClaimReward(userId);
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    if (claim.isPending) return;
+    const typed = { exchangeId: values.exchangeId.trim(), claimCode: values.claimCode.trim() };
+    const next: Partial<Record<Field, string>> = {};
+    for (const field of ['exchangeId', 'claimCode'] as const) {
+      if (!typed[field]) next[field] = `Enter the ${LABELS[field].toLowerCase()}`;
+      else if (typed[field].length > MAX_LENGTH[field]) next[field] = `That is longer than any ${LABELS[field].toLowerCase()}`;
+    }
+    setErrors(next);
+    const first = (['exchangeId', 'claimCode'] as const).find((field) => next[field]);
+    if (first) {
+      document.getElementById(`${id}-${first}`)?.focus();
+      return;
+    }
+    claim.mutate(typed, {
+      onSuccess: (answer) => {
+        if (answer.data.results.some((r) => r.claimed)) setValues({ exchangeId: '', claimCode: '' });
+      },
+    });
+  };
+
+  const answer = claim.isSuccess ? claim.data.data : null;
+  const claimed = answer?.results.some((r) => r.claimed) ?? false;
+  const apiError = claim.error instanceof ApiError ? claim.error : null;
+  const failure = claim.isError
+    ? apiError?.fromServer
+      ? apiError.message
+      : 'Could not claim the reward. Check your connection and try again.'
+    : null;
+
+  return (
+    <section className="card claim-reward" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Claim a reward</h2>
+      <p className="muted">Swapped as a guest on another device? Enter the exchange id and the claim code the exchange showed you.</p>
+      <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`} className="claim-reward-form">
+        {(['exchangeId', 'claimCode'] as const).map((field) => (
+          <TextField
+            key={field}
+            id={`${id}-${field}`}
+            label={LABELS[field]}
+            name={field}
+            autoComplete="off"
+            spellCheck={false}
+            autoCapitalize="off"
+            value={values[field]}
+            onChange={(e) => setValues((v) => ({ ...v, [field]: e.target.value }))}
+            error={errors[field]}
+          />
+        ))}
+        <button type="submit" className="btn btn-primary" disabled={claim.isPending} aria-busy={claim.isPending || undefined}>
+          {claim.isPending ? 'Claiming…' : 'Claim reward'}
+        </button>
+      </form>
+      <p
+        role="status"
+        aria-live="polite"
+        className={claimed ? 'claim-reward-outcome success' : 'claim-reward-outcome'}
+        data-testid="claim-reward-outcome"
+      >
+        {answer ? outcomeText(claimed, answer.totalCredited) : null}
+      </p>
+      <div className="form-error" role="alert">
+        {failure}
+      </div>
+    </section>
+  );
+}
