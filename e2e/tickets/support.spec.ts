@@ -36,7 +36,7 @@ test('a guest opens a ticket, support answers it, and the guest keeps it after r
 
   // The guest sees the answer without reloading (the open ticket polls).
   await expect(thread.getByText('Found it: your payment is confirming.', { exact: false })).toBeVisible({ timeout: 15_000 });
-  await expect(page.getByText('Awaiting reply')).toBeVisible();
+  await expect(page.getByText('Waiting for you')).toBeVisible();
 
   // The guest registers; the ticket is now the account's.
   const username = `e2e_t_${Date.now().toString(36)}`;

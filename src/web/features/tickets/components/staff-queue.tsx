@@ -260,7 +260,7 @@ export function StaffQueue() {
                     <span className="ticket-row-subject">
                       {ticket.subject} <span className="muted">#{ticket.number}</span>
                     </span>
-                    <TicketStatusBadge status={ticket.status} />
+                    <TicketStatusBadge status={ticket.status} reader="staff" />
                     <span className="muted ticket-row-when">
                       {ticket.requester.name} · {ticket.priority} · {formatDateTime(ticket.lastMessageAt)}
                     </span>

@@ -80,7 +80,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
         .getAllByRole('button')
         .map((b) => b.textContent),
     ).toEqual([expect.stringContaining('Deposit not showing'), expect.stringContaining('Login trouble')]);
-    expect(within(rows).getByText('Awaiting reply')).toBeTruthy();
+    expect(within(rows).getByText('Waiting for you')).toBeTruthy();
     expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/api/tickets/guest' });
     expect(server.requests[0]!.headers['guest-id']).toBe(GUEST_ID);
   });
@@ -166,11 +166,11 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     pollNow();
     await within(thread).findByText('We are on it.');
     expect(within(thread).getByText('support_anna')).toBeTruthy();
-    expect(screen.getByText('Awaiting reply')).toBeTruthy();
+    expect(screen.getByText('Waiting for you')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '← All tickets' }));
     const rows = await screen.findAllByRole('button', { name: /Deposit not showing/ });
     expect(rows).toHaveLength(1);
-    expect(within(rows[0]!).getByText('Awaiting reply')).toBeTruthy();
+    expect(within(rows[0]!).getByText('Waiting for you')).toBeTruthy();
   });
 
   it('shows message text as text, never as HTML', async () => {

@@ -131,7 +131,7 @@ export function SupportCenter() {
                     <span className="ticket-row-subject">
                       {ticket.subject} <span className="muted">#{ticket.number}</span>
                     </span>
-                    <TicketStatusBadge status={ticket.status} />
+                    <TicketStatusBadge status={ticket.status} reader="requester" />
                     <span className="muted ticket-row-when">
                       {ticket.messageCount} {ticket.messageCount === 1 ? 'message' : 'messages'} · {formatDateTime(ticket.lastMessageAt)}
                     </span>

@@ -1,12 +1,15 @@
 import type { Ticket } from '#shared/schemas/tickets';
 
-const LABELS: Record<Ticket['status'], string> = {
-  open: 'Open',
-  pending: 'Awaiting reply',
-  resolved: 'Resolved',
-  closed: 'Closed',
+/**
+ * A ticket's status in the words of the person reading it: whose turn it is, not the desk's jargon
+ * (docs/decisions/0311-ticket-statuses-worded-for-the-reader.md). `open` waits on support, `pending`
+ * on the requester.
+ */
+const LABELS: Record<'requester' | 'staff', Record<Ticket['status'], string>> = {
+  requester: { open: 'Waiting for support', pending: 'Waiting for you', resolved: 'Resolved', closed: 'Closed' },
+  staff: { open: 'Open', pending: 'Waiting for customer', resolved: 'Resolved', closed: 'Closed' },
 };
 
-export function TicketStatusBadge({ status }: { status: Ticket['status'] }) {
-  return <span className={`ticket-status ticket-status-${status}`}>{LABELS[status]}</span>;
+export function TicketStatusBadge({ status, reader }: { status: Ticket['status']; reader: 'requester' | 'staff' }) {
+  return <span className={`ticket-status ticket-status-${status}`}>{LABELS[reader][status]}</span>;
 }

@@ -116,7 +116,7 @@ export function TicketThread({
           {ticket.subject} <span className="muted">#{ticket.number}</span>
         </h3>
         <div className="ticket-meta">
-          <TicketStatusBadge status={ticket.status} />
+          <TicketStatusBadge status={ticket.status} reader={viewer} />
           <span className="tag">{ticket.category}</span>
           <span className="tag">Priority: {ticket.priority}</span>
           {viewer === 'staff' && (
