@@ -97,6 +97,9 @@ test('a forged link shows a warning instead of the address and QR code', async (
   await expect(page.getByTestId('payment-forged')).toBeVisible();
   await expect(page.locator('.payment-qr')).toHaveCount(0);
   await expect(page.getByText('bc1qattacker', { exact: false })).toHaveCount(0);
+  // The warning alone: no status line telling the visitor to send anything.
+  await expect(page.getByTestId('payment-status')).toHaveCount(0);
+  await expect(page.getByText(/send the exact amount/)).toHaveCount(0);
 });
 
 test('the countdown survives a reload, and at zero forgets the payment and returns to the dashboard', async ({ page }) => {

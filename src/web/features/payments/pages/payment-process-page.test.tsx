@@ -293,6 +293,9 @@ describe('/payment/process', () => {
     expect(screen.getByTestId('payment-forged')).toBeTruthy();
     expect(qr.props).toHaveLength(0);
     expect(screen.queryByText(/bc1qattacker/)).toBeNull();
+    // No status under the warning: "send the exact amount above" would contradict it.
+    expect(screen.queryByTestId('payment-status')).toBeNull();
+    expect(screen.queryByText(/send the exact amount/)).toBeNull();
   });
 
   it('warns the same way when the payment is not mine (404)', async () => {
@@ -301,5 +304,6 @@ describe('/payment/process', () => {
     await advance(0);
     expect(screen.getByTestId('payment-forged')).toBeTruthy();
     expect(qr.props).toHaveLength(0);
+    expect(screen.queryByTestId('payment-status')).toBeNull();
   });
 });

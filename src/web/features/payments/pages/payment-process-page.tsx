@@ -201,26 +201,30 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
         </>
       )}
 
-      <div
-        className={`card payment-status-box tone-${view.tone}`}
-        role="status"
-        aria-live="polite"
-        aria-atomic="true"
-        data-testid="payment-status"
-      >
-        <p className="payment-status-line">
-          <span className={`status-badge payment-status-badge tone-${view.tone}`} data-testid="payment-status-badge">
-            {view.label}
-          </span>
-        </p>
-        <p className="payment-status" data-testid="payment-status-message">
-          {view.headline}
-        </p>
-        <p className="payment-status-detail" data-testid="payment-status-detail">
-          {view.detail}
-        </p>
-        {statusError && <p className="form-error">{statusError}</p>}
-      </div>
+      {/* A forged link gets the warning alone: a status line under it ("send the exact amount above")
+          would contradict it. */}
+      {!forged && (
+        <div
+          className={`card payment-status-box tone-${view.tone}`}
+          role="status"
+          aria-live="polite"
+          aria-atomic="true"
+          data-testid="payment-status"
+        >
+          <p className="payment-status-line">
+            <span className={`status-badge payment-status-badge tone-${view.tone}`} data-testid="payment-status-badge">
+              {view.label}
+            </span>
+          </p>
+          <p className="payment-status" data-testid="payment-status-message">
+            {view.headline}
+          </p>
+          <p className="payment-status-detail" data-testid="payment-status-detail">
+            {view.detail}
+          </p>
+          {statusError && <p className="form-error">{statusError}</p>}
+        </div>
+      )}
 
       {payment && !forged && <TxHashCheck id={id} />}
       {payment && !forged && <SandboxPanel target={{ kind: 'payment', id }} onMoved={() => void statusQuery.refetch()} />}
