@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, signIn, test } from '../support/fixtures.js';
+import { registerPastOnboarding } from '../support/seed.js';
 
 /**
  * Light, dark and system themes (decision 0240): chosen in settings or with the header button,
@@ -139,4 +140,36 @@ test('signing out clears the stored theme with the rest of local storage: the pa
   await expect(page).toHaveURL(/\/login$/);
   expect(await bodyBackground(page)).toBe(DARK_BG);
   expect(await page.evaluate(() => localStorage.length)).toBe(0);
+});
+
+test("the file button of a ticket's reply follows the dark palette, not the system's light button", async ({ page, request }) => {
+  const { token, auth } = await registerPastOnboarding(request, 'filebtn');
+  const created = await request.post('/api/tickets', {
+    data: { subject: 'A file to attach', message: 'Here comes a screenshot.', category: 'general' },
+    headers: auth,
+  });
+  expect(created.status()).toBe(201);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.addInitScript((t) => {
+    window.localStorage.setItem('token', t);
+    window.localStorage.setItem('userType', 'user');
+  }, token);
+  await page.goto('/dashboard/support');
+  await page.getByRole('button', { name: /A file to attach/ }).click();
+  const input = page.locator('input[type=file]');
+  await expect(input).toBeAttached();
+  const colours = await input.evaluate((el) => {
+    const button = getComputedStyle(el, '::file-selector-button');
+    const probe = document.createElement('div');
+    probe.style.background = 'var(--surface-2)';
+    probe.style.color = 'var(--text)';
+    document.body.append(probe);
+    const tokens = getComputedStyle(probe);
+    const answer = { background: button.backgroundColor, color: button.color, surface: tokens.backgroundColor, text: tokens.color };
+    probe.remove();
+    return answer;
+  });
+  expect(await bodyBackground(page)).toBe(DARK_BG);
+  expect(colours.background).toBe(colours.surface);
+  expect(colours.color).toBe(colours.text);
 });
