@@ -24,8 +24,20 @@ async function box(locator: Locator): Promise<Box> {
 
 /** The control is a small box (at least 24 x 24), its text starts just right of it, on the same line. */
 async function expectBesideItsLabel(control: Locator, text: Locator): Promise<void> {
-  const c = await box(control);
-  const t = await box(text);
+  // Both boxes from one layout, and again until the page has settled after a resize: read one by one,
+  // a poll that redrew the ticket between the two reads once moved the label 17 px under its control.
+  await expect(async () => besideItsLabel(control, text)).toPass({ timeout: 10_000 });
+}
+
+async function besideItsLabel(control: Locator, text: Locator): Promise<void> {
+  const handle = await text.elementHandle();
+  const [c, t] = await control.evaluate((el, label) => {
+    const rect = (node: Element) => {
+      const r = node.getBoundingClientRect();
+      return { x: r.x, y: r.y, width: r.width, height: r.height };
+    };
+    return [rect(el), rect(label as Element)];
+  }, handle);
   expect(c.width).toBeGreaterThanOrEqual(24);
   expect(c.height).toBeGreaterThanOrEqual(24);
   expect(c.width).toBeLessThanOrEqual(48);
