@@ -6,7 +6,7 @@ import { exchangeKeys } from './exchange-keys';
 
 /**
  * POST /api/exchange/claim-guest-rewards (docs/product.md#api): the valid claims and the signed-in user's id.
- * Made outside any screen, right after a sign-in (lib/redeem-guest-rewards.ts), so it has no hook.
+ * The sign-in flow (lib/redeem-guest-rewards.ts) calls it outside any screen; the form uses the hook below.
  */
 export function postClaimGuestRewards(claims: RewardClaimInput[], userId: string) {
   return api.post<ClaimGuestRewardsResponse>('/api/exchange/claim-guest-rewards', { claims, userId });

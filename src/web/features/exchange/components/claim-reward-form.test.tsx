@@ -1,31 +1,12 @@
-import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import toast from 'react-hot-toast';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { configureApiClient } from '#web/lib/api-client';
-import { storage } from '#web/lib/storage';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
 import { renderWithQuery as render } from '#web/test/render';
-import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '#web/test/scripted-api-server';
+import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { ClaimRewardForm } from './claim-reward-form';
 
-let server: ScriptedApiServer;
+const server = setupScriptedApi();
 const CODE = 'k3J9x_Q2mZ8vB1nR4tY7wE0aS5dF6gH2';
 const EXCHANGE = '3f2b8c1e-0d4a-4e6b-9a7c-5d8e2f1b0c3a';
-
-beforeAll(async () => {
-  server = await startScriptedApiServer();
-});
-afterAll(() => server.close());
-beforeEach(() => {
-  server.reset();
-  localStorage.clear();
-  storage.setToken(makeToken({ sub: 'user-1' }));
-  configureApiClient({ baseUrl: server.url, redirectToLogin: () => undefined });
-});
-afterEach(() => {
-  act(() => toast.remove());
-  cleanup();
-  configureApiClient(null);
-});
 
 const claimRequests = () => server.requests.filter((r) => r.path === '/api/exchange/claim-guest-rewards');
 
