@@ -218,7 +218,7 @@ const listenAddresses = new WeakMap<App, AddressInfo>();
  */
 function selfUrl(app: App): string {
   const address = listenAddresses.get(app) ?? app.server.address();
-  if (!address || typeof address === 'string') throw new AppError(503, 'UNAVAILABLE', 'Service temporarily unavailable');
+  if (!address || typeof address === 'string') throw new AppError('UNAVAILABLE', 'Service temporarily unavailable');
   const host =
     address.family === 'IPv6'
       ? `[${address.address === '::' ? '::1' : address.address}]`

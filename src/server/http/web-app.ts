@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import { isAppRoute } from '#shared/routes.js';
+import { ERROR_STATUS } from '#shared/error-codes.js';
 
 /** The built single-page app, same relative place from src/server/http and dist/server/http. */
 const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../dist/web');
@@ -45,7 +46,7 @@ export async function serveWebApp(app: FastifyInstance): Promise<void> {
       !pathname.startsWith('/sandbox/') &&
       !path.extname(pathname);
     if (!wantsPage) {
-      return reply.status(404).send({ error: 'Not found', code: 'NOT_FOUND' });
+      return reply.status(ERROR_STATUS.NOT_FOUND).send({ error: 'Not found', code: 'NOT_FOUND' });
     }
     if (!hasBuild) {
       return reply.status(503).type('text/plain').send('The web app is not built. Run `npm run build` (npm start does it for you).');

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { AppError } from '#server/errors.js';
+import { ERROR_STATUS } from '#shared/error-codes.js';
 
 /** Connection errors from `pg` when the database is down: answer 503, not 500 (docs/product.md#api-conventions). */
 const DB_UNAVAILABLE_CODES = new Set([
@@ -127,7 +128,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (hasZodFastifySchemaValidationErrors(error)) {
       const fields = fieldErrors(error);
       const first = Object.entries(fields)[0];
-      return reply.status(400).send({
+      return reply.status(ERROR_STATUS.VALIDATION_ERROR).send({
         error: first ? `Invalid request: ${withField(first[0], first[1])}` : 'Invalid request',
         code: 'VALIDATION_ERROR',
         details: { fields, location: error.validationContext },
@@ -135,15 +136,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
     }
     if (isResponseSerializationError(error)) {
       request.log.error({ err: error }, 'response did not match its schema');
-      return reply.status(500).send({ error: 'Internal server error', code: 'INTERNAL' });
+      return reply.status(ERROR_STATUS.INTERNAL).send({ error: 'Internal server error', code: 'INTERNAL' });
     }
     const code = (error as { code?: string }).code;
     // Every route, whatever its own limit (64 KiB for JSON, 10 MB for attachments): 413 (decision 0212).
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.statusCode === 413) {
-      return reply.status(413).send({ error: 'Request body is too large', code: 'BODY_TOO_LARGE' });
+      return reply.status(ERROR_STATUS.BODY_TOO_LARGE).send({ error: 'Request body is too large', code: 'BODY_TOO_LARGE' });
     }
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.status(415).send({ error: 'Unsupported content type; send JSON', code: 'UNSUPPORTED_MEDIA_TYPE' });
+      return reply
+        .status(ERROR_STATUS.UNSUPPORTED_MEDIA_TYPE)
+        .send({ error: 'Unsupported content type; send JSON', code: 'UNSUPPORTED_MEDIA_TYPE' });
     }
     const dataError = databaseDataError(error);
     if (dataError) {
@@ -151,11 +154,13 @@ export function registerErrorHandling(app: FastifyInstance): void {
         { dbError: dataError, route: request.routeOptions.url },
         'bug: the database refused input that validation let through',
       );
-      return reply.status(400).send({ error: 'Invalid request: a value could not be stored', code: 'VALIDATION_ERROR' });
+      return reply
+        .status(ERROR_STATUS.VALIDATION_ERROR)
+        .send({ error: 'Invalid request: a value could not be stored', code: 'VALIDATION_ERROR' });
     }
     if (sqlState(error, DB_CONTENTION_CODES)) {
       request.log.warn({ route: request.routeOptions.url }, 'gave up waiting for a row lock');
-      return reply.status(409).header('Retry-After', '1').send({
+      return reply.status(ERROR_STATUS.CONCURRENT_CHANGE).header('Retry-After', '1').send({
         error: 'Another change to the same account or item is still in progress. Try again in a moment.',
         code: 'CONCURRENT_CHANGE',
       });
@@ -163,23 +168,27 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (sqlState(error, DB_CANCELLED_CODES)) {
       request.log.error({ route: request.routeOptions.url }, 'statement cancelled (statement timeout)');
       return reply
-        .status(503)
+        .status(ERROR_STATUS.UNAVAILABLE)
         .header('Retry-After', '5')
         .send({ error: 'The request took too long. Try again in a moment.', code: 'UNAVAILABLE' });
     }
     if (isDatabaseUnavailable(error)) {
       request.log.error({ err: error }, 'database unavailable');
-      return reply.status(503).header('Retry-After', '5').send({ error: 'Service temporarily unavailable', code: 'UNAVAILABLE' });
+      return reply
+        .status(ERROR_STATUS.UNAVAILABLE)
+        .header('Retry-After', '5')
+        .send({ error: 'Service temporarily unavailable', code: 'UNAVAILABLE' });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {
-      // Fastify's own client errors: malformed JSON, empty body with a JSON content type, bad URL.
+      // Fastify's own client errors: malformed JSON, empty body with a JSON content type, bad URL. The one
+      // place a status does not come from ERROR_STATUS: Fastify's status and code pass through as they are.
       return reply.status(status).send({
         error: status === 400 ? `Malformed request: ${error.message}` : error.message,
         code: status === 400 ? 'MALFORMED_REQUEST' : (code ?? 'CLIENT_ERROR'),
       });
     }
     request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send({ error: 'Internal server error', code: 'INTERNAL' });
+    return reply.status(ERROR_STATUS.INTERNAL).send({ error: 'Internal server error', code: 'INTERNAL' });
   });
 }

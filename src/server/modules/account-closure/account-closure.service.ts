@@ -123,17 +123,16 @@ export class AccountClosureService {
     const user = await findUserById(this.db, userId);
     if (!user) throw unauthorized('User not found', 'USER_NOT_FOUND');
     if (!(await verifyPassword(user.passwordHash, body.password))) {
-      throw new AppError(400, 'WRONG_PASSWORD', 'That password is not right', {
+      throw new AppError('WRONG_PASSWORD', 'That password is not right', {
         details: { fields: { password: 'That password is not right' } },
       });
     }
     const erasureAt = await this.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(users).where(eq(users.id, userId)).for('update');
       if (!locked) throw unauthorized('User not found', 'USER_NOT_FOUND');
-      if (locked.closingAt) throw new AppError(409, 'ACCOUNT_CLOSING', 'This account is already closing');
+      if (locked.closingAt) throw new AppError('ACCOUNT_CLOSING', 'This account is already closing');
       if (locked.creditsCents !== body.acknowledgeForfeitedCents) {
         throw new AppError(
-          409,
           'BALANCE_CHANGED',
           `Your balance is ${formatCredits(locked.creditsCents)} credits now, not ${formatCredits(body.acknowledgeForfeitedCents)}. Check the new figure and confirm again.`,
           { details: { balanceCents: locked.creditsCents } },
@@ -145,7 +144,6 @@ export class AccountClosureService {
       const reserveCents = campaigns.reduce((sum, c) => sum + c.reserveCents, 0);
       if (reserveCents > body.acknowledgeCampaignReserveCents) {
         throw new AppError(
-          409,
           'BALANCE_CHANGED',
           `Your ad campaigns still hold ${formatCredits(reserveCents)} credits, which closing forfeits with your balance. Check the figures and confirm again.`,
           { details: { balanceCents: locked.creditsCents, campaignReserveCents: reserveCents } },
@@ -210,14 +208,13 @@ export class AccountClosureService {
     const valid = found ? await verifyPassword(found.passwordHash, body.password) : await verifyAgainstDummy(body.password);
     if (!found || !valid) throw unauthorized(INVALID_CREDENTIALS, 'INVALID_CREDENTIALS');
     await rateLimiter.reset(RATE_LIMITS.loginFailuresPerAccount, accountKey);
-    if (!found.closingAt || found.erasedAt)
-      throw new AppError(409, 'ACCOUNT_NOT_CLOSING', 'This account is not closing: sign in as usual.');
+    if (!found.closingAt || found.erasedAt) throw new AppError('ACCOUNT_NOT_CLOSING', 'This account is not closing: sign in as usual.');
     await this.deps.auth.signInFactor?.verify(found.id, body.twoFactorCode);
 
     const signedIn = await this.db.transaction(async (tx) => {
       const [locked] = await tx.select().from(users).where(eq(users.id, found.id)).for('update');
       if (!locked?.closingAt || locked.erasedAt)
-        throw new AppError(409, 'ACCOUNT_NOT_CLOSING', 'This account is not closing: sign in as usual.');
+        throw new AppError('ACCOUNT_NOT_CLOSING', 'This account is not closing: sign in as usual.');
       // By the database's clock, as the erasure job decides it.
       const [timing] = await tx
         .select({ over: sql<boolean>`${users.erasureAt} <= now()` })
@@ -225,7 +222,7 @@ export class AccountClosureService {
         .where(eq(users.id, found.id));
       // A held closure (decision 0305) never started erasing: it stays restorable past its date.
       if (!locked.erasureAt || (timing?.over && !locked.closureHeldAt)) {
-        throw new AppError(409, 'ACCOUNT_NOT_CLOSING', 'This account is being erased and can no longer be restored.');
+        throw new AppError('ACCOUNT_NOT_CLOSING', 'This account is being erased and can no longer be restored.');
       }
       noteUserChanging(found.id);
       const [restoredRow] = await tx
@@ -331,7 +328,7 @@ export class AccountClosureService {
     const target = await findUserById(this.db, userId);
     if (!target || !target.closingAt || target.erasedAt) throw notFound('No closing account with this id');
     if (confirmUsername.trim().toLowerCase() !== target.username.toLowerCase()) {
-      throw new AppError(400, 'VALIDATION_ERROR', 'The username typed does not match this account', {
+      throw new AppError('VALIDATION_ERROR', 'The username typed does not match this account', {
         details: { fields: { confirmUsername: 'Type the account’s username exactly' } },
       });
     }
@@ -359,8 +356,7 @@ export class AccountClosureService {
     });
     const outcome = await eraseAccount({ ...this.deps.erasure, database: this.deps.database }, userId);
     const after = await findUserById(this.db, userId);
-    if (!after?.erasedAt)
-      throw new AppError(409, 'CONFLICT', `The erasure did not finish (${outcome}); it will be retried by the erasure job.`);
+    if (!after?.erasedAt) throw new AppError('CONFLICT', `The erasure did not finish (${outcome}); it will be retried by the erasure job.`);
     return { _id: userId, username: after.username, erasedAt: after.erasedAt.toISOString() };
   }
 }

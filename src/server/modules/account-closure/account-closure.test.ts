@@ -144,7 +144,7 @@ describe.each(enginesFor('database'))('closing an account on %s', (engine) => {
       body: { userId: u.userId, amountCents: 500, description: 'Game pass' },
       headers: { 'idempotency-key': randomUUID() },
     });
-    expect(charged.status).toBe(422);
+    expect(charged.status).toBe(403);
     expect(charged.json.code).toBe('ACCOUNT_CLOSING');
     expect(await balanceOf(u.userId)).toBe(4_300);
 

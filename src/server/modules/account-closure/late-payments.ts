@@ -174,7 +174,7 @@ export async function markLatePaymentRefunded(
   return db.transaction(async (tx) => {
     const [row] = await tx.select().from(latePaymentRefunds).where(eq(latePaymentRefunds.id, id)).for('update');
     if (!row) throw notFound('No late payment with this id');
-    if (row.refundedAt) throw new AppError(409, 'ALREADY_REFUNDED', 'This payment was already recorded as refunded');
+    if (row.refundedAt) throw new AppError('ALREADY_REFUNDED', 'This payment was already recorded as refunded');
     const [updated] = await tx
       .update(latePaymentRefunds)
       .set({ refundedAt: sql`now()`, refundedBy: actor.id, refundNote: note, updatedAt: sql`now()` })

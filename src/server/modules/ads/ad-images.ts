@@ -29,7 +29,7 @@ export class AdImageRefusedError extends Error {
 }
 
 /** 422 AD_IMAGE_REFUSED: the review (or the house ad) is not saved, the reviewer is told why. */
-export const imageRefused = (reason: string) => new AppError(422, 'AD_IMAGE_REFUSED', `The ad image could not be taken: ${reason}`);
+export const imageRefused = (reason: string) => new AppError('AD_IMAGE_REFUSED', `The ad image could not be taken: ${reason}`);
 
 /**
  * The real fetch (docs/decisions/0303): the same outbound-request safety as webhooks

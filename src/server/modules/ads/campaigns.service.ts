@@ -31,7 +31,7 @@ type CreativeInput = z.output<typeof creativeBodySchema>;
 /** Why a campaign ended (shown to its owner). */
 export type EndReason = 'stopped' | 'finished' | 'budget-spent' | 'rejected' | 'account-closed';
 
-const campaignEnded = () => new AppError(409, 'CAMPAIGN_ENDED', 'This campaign has ended and cannot change any more');
+const campaignEnded = () => new AppError('CAMPAIGN_ENDED', 'This campaign has ended and cannot change any more');
 
 /** The ledger references of a campaign: its reservation and the refund of what it did not spend. */
 export const campaignReference = (id: string) => `ad-campaign:${id}`;
@@ -240,7 +240,7 @@ export class CampaignsService {
       campaign.budgetCents === input.budgetCents &&
       campaign.priceModel === input.priceModel &&
       campaign.priceCents === input.priceCents;
-    if (!same) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This request id was already used for another campaign');
+    if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This request id was already used for another campaign');
     return { campaign, created };
   }
 
@@ -481,7 +481,7 @@ export class CampaignsService {
       campaign.budgetCents === input.budgetCents &&
       campaign.priceModel === input.priceModel &&
       campaign.priceCents === input.priceCents;
-    if (!same) throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This request id was already used for another campaign');
+    if (!same) throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This request id was already used for another campaign');
     return { campaign, created };
   }
 
@@ -554,10 +554,10 @@ export class CampaignsService {
       const [creative] = await tx.select().from(ads).where(eq(ads.id, creativeId)).for('update');
       if (!creative) throw notFound('Creative not found');
       if (campaign.status === 'ended') throw campaignEnded();
-      if (creative.reviewStatus !== 'pending') throw new AppError(409, 'ALREADY_REVIEWED', 'This creative was already reviewed');
+      if (creative.reviewStatus !== 'pending') throw new AppError('ALREADY_REVIEWED', 'This creative was already reviewed');
       // The picture taken must be the one under review: an edit in between is a new review.
       if (decision.approve && creative.kind === 'image' && creative.imageUrl !== image?.from) {
-        throw new AppError(409, 'CREATIVE_CHANGED', 'The creative changed while it was being reviewed; review it again');
+        throw new AppError('CREATIVE_CHANGED', 'The creative changed while it was being reviewed; review it again');
       }
       const [actor] = await tx.select({ username: users.username }).from(users).where(eq(users.id, actorId)).limit(1);
       const status = decision.approve ? 'approved' : 'rejected';

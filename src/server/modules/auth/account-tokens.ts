@@ -77,7 +77,7 @@ const PROBLEMS: Record<TokenProblem, { code: ErrorCode; message: string }> = {
 
 export function tokenError(problem: TokenProblem): AppError {
   const { code, message } = PROBLEMS[problem];
-  return new AppError(400, code, message, { details: { reason: problem } });
+  return new AppError(code, message, { details: { reason: problem } });
 }
 
 /** Links that prove control of the account's current address: they work only while it is the address they went to. */

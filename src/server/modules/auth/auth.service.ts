@@ -35,7 +35,7 @@ export interface SignInFactorCheck {
 export async function accountClosingError(user: UserRow, factor: SignInFactorCheck | null): Promise<AppError> {
   const erasureAt = (user.erasureAt ?? new Date()).toISOString();
   const methods = factor ? await factor.methods(user.id) : [];
-  return new AppError(403, 'ACCOUNT_CLOSING', `Your account is closing on ${erasureAt.slice(0, 10)}. Restore it to sign in.`, {
+  return new AppError('ACCOUNT_CLOSING', `Your account is closing on ${erasureAt.slice(0, 10)}. Restore it to sign in.`, {
     details: { erasureAt, methods },
   });
 }
@@ -252,7 +252,7 @@ export class AuthService {
     const user = await findUserById(db, userId);
     if (!user) throw unauthorized();
     if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-      throw new AppError(400, 'WRONG_PASSWORD', 'Current password is incorrect', {
+      throw new AppError('WRONG_PASSWORD', 'Current password is incorrect', {
         details: { fields: { currentPassword: 'Current password is incorrect' } },
       });
     }

@@ -135,7 +135,7 @@ export class EmailFlows {
   async resendVerification(userId: string): Promise<void> {
     const user = await findUserById(this.db, userId);
     if (!user) throw unauthorized('User not found', 'USER_NOT_FOUND');
-    if (user.emailVerifiedAt) throw new AppError(409, 'ALREADY_VERIFIED', 'Your email address is already confirmed');
+    if (user.emailVerifiedAt) throw new AppError('ALREADY_VERIFIED', 'Your email address is already confirmed');
     await this.deps.rateLimiter.consume(EMAIL_RATE_LIMITS.resendPerAccount, userId);
     await this.db.transaction((tx) => this.queueVerification(tx, user));
   }
@@ -329,7 +329,7 @@ export class EmailFlows {
     const user = await findUserById(this.db, userId);
     if (!user) throw unauthorized('User not found', 'USER_NOT_FOUND');
     if (!(await verifyPassword(user.passwordHash, currentPassword))) {
-      throw new AppError(400, 'WRONG_PASSWORD', 'Current password is incorrect', {
+      throw new AppError('WRONG_PASSWORD', 'Current password is incorrect', {
         details: { fields: { currentPassword: 'Current password is incorrect' } },
       });
     }

@@ -26,10 +26,10 @@ export async function verifyTurnstileToken(
     });
     body = (await res.json()) as SiteverifyResponse;
   } catch {
-    throw new AppError(503, 'BOT_CHECK_UNAVAILABLE', 'The bot check could not be verified right now. Please try again.');
+    throw new AppError('BOT_CHECK_UNAVAILABLE', 'The bot check could not be verified right now. Please try again.');
   }
   if (!body.success) {
-    throw new AppError(400, 'BOT_CHECK_FAILED', 'The bot check failed. Please try again.', {
+    throw new AppError('BOT_CHECK_FAILED', 'The bot check failed. Please try again.', {
       details: { fields: { turnstileToken: 'The bot check failed. Please try again.' } },
     });
   }

@@ -215,7 +215,7 @@ export class CatalogueService {
         .limit(1);
       if (earlier) {
         if (earlier.itemId !== itemId) {
-          throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used to buy another item', {
+          throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used to buy another item', {
             details: { orderId: earlier.id },
           });
         }
@@ -223,7 +223,6 @@ export class CatalogueService {
           // The same key must mean the same purchase: answering "bought" to a request that confirmed
           // another price would tell the client something it did not ask for.
           throw new AppError(
-            409,
             'IDEMPOTENCY_KEY_REUSED',
             `This Idempotency-Key already bought this item at ${formatCredits(earlier.priceCents)} credits`,
             {
@@ -236,13 +235,12 @@ export class CatalogueService {
 
       const [item] = await tx.select().from(catalogueItems).where(eq(catalogueItems.id, itemId)).for('update');
       if (!item || !item.active) throw notFound('This item is not available');
-      if (item.stock !== null && item.stock <= 0) throw new AppError(409, 'OUT_OF_STOCK', 'This item is sold out');
+      if (item.stock !== null && item.stock <= 0) throw new AppError('OUT_OF_STOCK', 'This item is sold out');
       // Compared under the item's row lock, which a price change also takes: the price charged below
       // is the one the person confirmed, never one that changed in between.
       if (item.priceCents !== expectedPriceCents) {
         const details: PriceChangedDetails = { priceCents: item.priceCents, expectedPriceCents };
         throw new AppError(
-          409,
           'PRICE_CHANGED',
           `The price changed to ${formatCredits(item.priceCents)} credits. Nothing was charged; confirm the new price to buy.`,
           { details },

@@ -84,9 +84,9 @@ export class ChargeService {
           .from(charges)
           .where(and(eq(charges.apiKeyId, apiKeyId), eq(charges.idempotencyKey, idempotencyKey)))
           .limit(1);
-        if (!first) throw new AppError(409, 'CONFLICT', 'A request with this Idempotency-Key is still being processed; try again');
+        if (!first) throw new AppError('CONFLICT', 'A request with this Idempotency-Key is still being processed; try again');
         if (first.requestHash !== hash) {
-          throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body', {
+          throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request body', {
             details: { chargeId: first.id },
           });
         }
@@ -95,7 +95,7 @@ export class ChargeService {
 
       // A closing account's credits are not spent through the API (decision 0255); nothing is kept, so the
       // same request succeeds if the owner restores the account.
-      if (user.closingAt) throw unprocessable('This account is closing and cannot be charged', 'ACCOUNT_CLOSING');
+      if (user.closingAt) throw new AppError('ACCOUNT_CLOSING', 'This account is closing and cannot be charged');
       // A disabled account is locked out (often under review): its credits are not spent behind its back.
       // The refusal keeps nothing, so the same request goes through once staff re-enable the account.
       if (user.disabledAt) throw unprocessable('This account is disabled and cannot be charged', 'USER_DISABLED');
@@ -148,7 +148,7 @@ export class ChargeService {
       const [charge] = await tx.select().from(charges).where(eq(charges.id, id)).for('update');
       if (!charge) throw notFound('Charge not found');
       if (charge.status === 'refunded') {
-        throw new AppError(409, 'ALREADY_REFUNDED', 'This charge was already refunded', {
+        throw new AppError('ALREADY_REFUNDED', 'This charge was already refunded', {
           details: { refundLedgerEntryId: charge.refundLedgerEntryId, refundedAt: charge.refundedAt?.toISOString() ?? null },
         });
       }

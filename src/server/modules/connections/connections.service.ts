@@ -52,7 +52,6 @@ export async function consumeOAuthState(db: DbOrTx, sessionId: string, provider:
     .returning({ redirectUri: oauthStates.redirectUri });
   if (!row) {
     throw new AppError(
-      400,
       'INVALID_OAUTH_STATE',
       'This Discord authorization has expired or was already used. Please connect again from your settings.',
     );
@@ -124,18 +123,13 @@ function isUniqueViolation(err: unknown, constraint: string): boolean {
 function notVerified(provider: Provider): AppError {
   const name = provider === 'discord' ? 'Discord' : 'Telegram';
   return new AppError(
-    403,
     'CONNECTION_NOT_VERIFIED',
     `This ${name} account was not verified for your session. Please connect again from your settings.`,
   );
 }
 
 const alreadyTaken = (provider: Provider) =>
-  new AppError(
-    409,
-    'CONNECTION_TAKEN',
-    `This ${provider === 'discord' ? 'Discord' : 'Telegram'} account is already connected to another user.`,
-  );
+  new AppError('CONNECTION_TAKEN', `This ${provider === 'discord' ? 'Discord' : 'Telegram'} account is already connected to another user.`);
 
 // The users table belongs to the users module; only its `discord` and `telegram` columns are written here,
 // and only through the two functions below.

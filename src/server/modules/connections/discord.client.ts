@@ -71,16 +71,16 @@ export class DiscordClient {
     }
     if (res.ok && typeof data.access_token === 'string' && data.access_token) return data.access_token;
     if (res.status === 400 && data.error === 'invalid_grant') {
-      throw new AppError(400, 'DISCORD_CODE_REJECTED', 'Discord did not accept the authorization code. Please try connecting again.', {
+      throw new AppError('DISCORD_CODE_REJECTED', 'Discord did not accept the authorization code. Please try connecting again.', {
         details: { error_description: data.error_description ?? data.error },
       });
     }
     if (res.status === 401 || data.error === 'invalid_client') {
       // The operator's client id or secret is wrong: not the user's fault, and not theirs to fix.
-      throw new AppError(502, 'DISCORD_CLIENT_REJECTED', "Discord refused this site's credentials. Please try again later.");
+      throw new AppError('DISCORD_CLIENT_REJECTED', "Discord refused this site's credentials. Please try again later.");
     }
     if (res.status === 429 || res.status >= 500) throw unavailable();
-    throw new AppError(502, 'DISCORD_BAD_RESPONSE', 'Discord answered unexpectedly. Please try again later.', {
+    throw new AppError('DISCORD_BAD_RESPONSE', 'Discord answered unexpectedly. Please try again later.', {
       details: { error_description: data.error_description ?? data.error ?? `status ${res.status}` },
     });
   }
@@ -104,7 +104,7 @@ export class DiscordClient {
     }
     if (!res.ok || typeof data.id !== 'string' || !/^\d{1,20}$/.test(data.id) || typeof data.username !== 'string') {
       if (res.status === 429 || res.status >= 500) throw unavailable();
-      throw new AppError(502, 'DISCORD_BAD_RESPONSE', 'Discord did not return your account. Please try again.');
+      throw new AppError('DISCORD_BAD_RESPONSE', 'Discord did not return your account. Please try again.');
     }
     return {
       id: data.id,
@@ -142,5 +142,5 @@ export async function joinGuild(config: DiscordConfig, apiBase: string, discordU
 }
 
 function unavailable(): AppError {
-  return new AppError(503, 'DISCORD_UNAVAILABLE', 'Discord could not be reached. Please try again in a moment.');
+  return new AppError('DISCORD_UNAVAILABLE', 'Discord could not be reached. Please try again in a moment.');
 }

@@ -49,7 +49,6 @@ export async function adjustBalance(
       .limit(1);
     if (repeat.length === 0 && expectedBalanceCents !== undefined && expectedBalanceCents !== target.creditsCents) {
       throw new AppError(
-        409,
         'BALANCE_CHANGED',
         `The balance changed to ${formatCredits(target.creditsCents)} credits since you looked. Check the new figures and confirm again.`,
         {
@@ -174,7 +173,7 @@ export async function requestAdjustment(db: Db, input: AdjustmentInput): Promise
         .where(eq(creditAdjustmentRequests.idempotencyKey, idempotencyKey!))
         .limit(1);
       if (!first || first.userId !== userId || first.amountCents !== amountCents) {
-        throw new AppError(409, 'IDEMPOTENCY_KEY_REUSED', 'This key was already used for another adjustment');
+        throw new AppError('IDEMPOTENCY_KEY_REUSED', 'This key was already used for another adjustment');
       }
       return { request: await oneRequest(tx, first.id), created: false };
     }
@@ -203,7 +202,7 @@ async function lockPending(tx: DbOrTx, id: string): Promise<AdjustmentRequestRow
   const [row] = await tx.select().from(creditAdjustmentRequests).where(eq(creditAdjustmentRequests.id, id)).for('update');
   if (!row) throw notFound('Adjustment request not found');
   if (row.status !== 'pending') {
-    throw new AppError(409, 'ALREADY_DECIDED', `This adjustment was already ${row.status}`, { details: { status: row.status } });
+    throw new AppError('ALREADY_DECIDED', `This adjustment was already ${row.status}`, { details: { status: row.status } });
   }
   return row;
 }
@@ -217,7 +216,7 @@ export async function approveAdjustment(db: Db, id: string, approverId: string, 
   return db.transaction(async (tx) => {
     const row = await lockPending(tx, id);
     if (row.requestedBy === approverId) {
-      throw new AppError(403, 'FOUR_EYES_REQUIRED', 'Another admin must approve an adjustment you asked for (four eyes).');
+      throw new AppError('FOUR_EYES_REQUIRED', 'Another admin must approve an adjustment you asked for (four eyes).');
     }
     const posted = await postLedgerEntry(
       tx,

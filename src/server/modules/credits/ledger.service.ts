@@ -118,7 +118,7 @@ export async function postLedgerEntry(
     if (!entry) {
       // Another transaction posted this reference between our check and our insert.
       const winner = await findByReference(tx, input.reference);
-      if (!winner) throw new AppError(409, 'CONFLICT', 'Ledger entry could not be posted; try again');
+      if (!winner) throw new AppError('CONFLICT', 'Ledger entry could not be posted; try again');
       return repeatOf(winner, input);
     }
 

@@ -130,7 +130,7 @@ export class ExchangeService {
 
   private providerDown(err: unknown): AppError {
     this.deps.log.error({ err }, 'swap provider call failed');
-    return new AppError(503, 'SWAP_PROVIDER_ERROR', 'The exchange service is not available right now. Please try again in a few minutes.');
+    return new AppError('SWAP_PROVIDER_ERROR', 'The exchange service is not available right now. Please try again in a few minutes.');
   }
 
   /** The provider's active currencies that we can check payout addresses for; cached for a few minutes. */
@@ -462,7 +462,7 @@ export class ExchangeService {
       const [row] = await tx.select().from(exchanges).where(eq(exchanges.id, exchangeId)).for('update');
       if (!row) throw notFound('Exchange not found');
       if (remote.id !== undefined && String(remote.id) !== row.providerExchangeId) {
-        throw new AppError(502, 'SWAP_PROVIDER_MISMATCH', 'The swap provider answered about another exchange');
+        throw new AppError('SWAP_PROVIDER_MISMATCH', 'The swap provider answered about another exchange');
       }
       const status = nextExchangeStatus(row.status, String(remote.status ?? ''));
       const amountSent = decimal(remote.amountSend) ?? row.amountSent;

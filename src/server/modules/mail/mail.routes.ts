@@ -84,11 +84,7 @@ export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void 
         if (!token) throw badRequest('The link is missing its token');
         const parsed = mail.readUnsubscribeToken(token);
         if (!parsed || !isUuid(parsed.userId)) {
-          throw new AppError(
-            400,
-            'TOKEN_INVALID',
-            'This unsubscribe link is not valid. Change your notifications in your settings instead.',
-          );
+          throw new AppError('TOKEN_INVALID', 'This unsubscribe link is not valid. Change your notifications in your settings instead.');
         }
         if (!(await turnOffMailKind(db, parsed.userId, parsed.kind))) throw notFound('This account no longer exists');
         return { success: true as const, message: `You will no longer receive ${KIND_NAMES[parsed.kind]} by email.`, kind: parsed.kind };

@@ -124,7 +124,7 @@ export function registerNotificationsRoutes(
     async (request) => {
       const locked = (request.body.changes ?? []).find((c) => !c.enabled && isLockedCell(c.event, c.channel));
       if (locked)
-        throw new AppError(422, 'NOTIFICATION_LOCKED', 'Security notices always go by email and in the app; they cannot be turned off');
+        throw new AppError('NOTIFICATION_LOCKED', 'Security notices always go by email and in the app; they cannot be turned off');
       return notifications.updatePreferences(request.auth!.userId!, request.body);
     },
   );

@@ -41,11 +41,7 @@ export function registerPaymentRoutes(app: FastifyInstance, ctx: AppContext, ser
         return { cryptos: await service.listCryptos(), limits: service.limits };
       } catch (err) {
         request.log.error({ err }, 'could not list NOWPayments currencies');
-        throw new AppError(
-          503,
-          'PAYMENT_PROVIDER_ERROR',
-          'The payment provider is not available right now. Please try again in a few minutes.',
-        );
+        throw new AppError('PAYMENT_PROVIDER_ERROR', 'The payment provider is not available right now. Please try again in a few minutes.');
       }
     },
   );

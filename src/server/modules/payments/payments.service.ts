@@ -283,12 +283,12 @@ export class PaymentsService {
 
   private providerDown(err: unknown): AppError {
     this.deps.log.error({ err }, 'NOWPayments call failed');
-    const status = err instanceof NowPaymentsError && err.status === 400 ? 422 : 503;
-    return new AppError(
-      status,
-      'PAYMENT_PROVIDER_ERROR',
-      'The payment provider is not available right now. Please try again in a few minutes.',
-    );
+    // A 400 is the provider refusing this deposit (an amount or currency it will not take right now);
+    // anything else is the provider being unreachable.
+    if (err instanceof NowPaymentsError && err.status === 400) {
+      return new AppError('PAYMENT_PROVIDER_REFUSED', 'The payment provider refused this deposit. Try another amount or currency.');
+    }
+    return new AppError('PAYMENT_PROVIDER_ERROR', 'The payment provider is not available right now. Please try again in a few minutes.');
   }
 
   /** The caller's own payment, or 404 (another user's payment does not exist for them). */
@@ -508,7 +508,7 @@ export class PaymentsService {
    */
   async handleIpn(body: NowPaymentsPayment): Promise<PaymentRow> {
     const providerId = body.payment_id != null ? String(body.payment_id) : '';
-    if (!providerId) throw new AppError(400, 'INVALID_IPN', 'IPN has no payment_id');
+    if (!providerId) throw new AppError('INVALID_IPN', 'IPN has no payment_id');
     return this.paymentLock.run(`ipn:${providerId}`, () => this.handleIpnLocked(providerId, body, 'ipn'));
   }
 
@@ -538,7 +538,7 @@ export class PaymentsService {
     const problems = ipnMismatches(row, body);
     if (problems.length > 0) {
       this.deps.log.warn({ paymentId: row.id, problems }, 'IPN does not match the stored payment; refused');
-      throw new AppError(400, 'IPN_MISMATCH', `IPN does not match the payment (${problems.join(', ')})`);
+      throw new AppError('IPN_MISMATCH', `IPN does not match the payment (${problems.join(', ')})`);
     }
   }
 

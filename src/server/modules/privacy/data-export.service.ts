@@ -95,7 +95,6 @@ export async function requestDataExport(deps: Pick<DataExportDeps, 'db' | 'mail'
       const next = new Date(recent.requestedAt.getTime() + DATA_EXPORT_INTERVAL_HOURS * 60 * 60 * 1000);
       const retryAfter = Math.max(1, Math.ceil((next.getTime() - Date.now()) / 1000));
       throw new AppError(
-        429,
         'EXPORT_ALREADY_REQUESTED',
         `You can ask for one copy of your data a day. The next one can be requested after ${next.toUTCString()}.`,
         {
@@ -141,12 +140,12 @@ export async function latestDataExport(db: DbOrTx, userId: string): Promise<Data
 export async function openDataExport(deps: Pick<DataExportDeps, 'db' | 'attachmentsDir'>, userId: string, exportId: string) {
   const row = await ownExport(deps.db, userId, exportId);
   const status = statusOf(row);
-  if (status === 'expired') throw new AppError(410, 'EXPORT_EXPIRED', 'This copy of your data has expired. Request a new one.');
-  if (status !== 'ready' || !row.storageKey) throw new AppError(409, 'EXPORT_NOT_READY', 'This copy of your data is not ready yet.');
+  if (status === 'expired') throw new AppError('EXPORT_EXPIRED', 'This copy of your data has expired. Request a new one.');
+  if (status !== 'ready' || !row.storageKey) throw new AppError('EXPORT_NOT_READY', 'This copy of your data is not ready yet.');
   const file = await exportStore(deps.attachmentsDir)
     .openStream(row.storageKey)
     .catch(() => {
-      throw new AppError(410, 'EXPORT_EXPIRED', 'This copy of your data is no longer available. Request a new one.');
+      throw new AppError('EXPORT_EXPIRED', 'This copy of your data is no longer available. Request a new one.');
     });
   return { ...file, filename: `olympus-data-${row.requestedAt.toISOString().slice(0, 10)}.zip` };
 }

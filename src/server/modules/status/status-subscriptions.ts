@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '#server/db/client.js';
-import { unprocessable } from '#server/errors.js';
+import { AppError } from '#server/errors.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { statusConfirmMail, statusNoticeMail } from '#server/modules/mail/templates/status-subscription.js';
 import { statusSubscribers } from './status.tables.js';
@@ -109,7 +109,7 @@ export class StatusSubscriptions {
    */
   async confirm(token: string): Promise<void> {
     const id = this.readToken('confirm', token);
-    if (!id) throw unprocessable('This confirmation link is not valid (any more). Subscribe again on the status page.', 'INVALID_TOKEN');
+    if (!id) throw new AppError('TOKEN_INVALID', 'This confirmation link is not valid (any more). Subscribe again on the status page.');
     const [row] = await this.db
       .update(statusSubscribers)
       .set({ confirmedAt: sql`coalesce(${statusSubscribers.confirmedAt}, now())` })
@@ -120,13 +120,13 @@ export class StatusSubscriptions {
         ),
       )
       .returning({ id: statusSubscribers.id });
-    if (!row) throw unprocessable(CONFIRMATION_EXPIRED_MESSAGE, 'TOKEN_EXPIRED');
+    if (!row) throw new AppError('TOKEN_EXPIRED', CONFIRMATION_EXPIRED_MESSAGE);
   }
 
   /** Deletes the address; a valid link used twice still answers success. */
   async unsubscribe(token: string): Promise<void> {
     const id = this.readToken('unsubscribe', token);
-    if (!id) throw unprocessable('This unsubscribe link is not valid.', 'INVALID_TOKEN');
+    if (!id) throw new AppError('TOKEN_INVALID', 'This unsubscribe link is not valid.');
     await this.db.delete(statusSubscribers).where(eq(statusSubscribers.id, id));
   }
 

@@ -179,28 +179,22 @@ export interface CheckedFile {
 /** Refuses with a clear 4xx anything that is not a PNG, JPEG, GIF, WebP or PDF by content. */
 export function checkUpload(body: unknown, declaredName: string): CheckedFile & { bytes: Buffer } {
   if (!Buffer.isBuffer(body) || body.length === 0) throw badRequest('The file is empty: send the file itself as the request body');
-  if (body.length > ATTACHMENT_MAX_BYTES) throw new AppError(413, 'BODY_TOO_LARGE', 'Files can be at most 10 MB');
+  if (body.length > ATTACHMENT_MAX_BYTES) throw new AppError('BODY_TOO_LARGE', 'Files can be at most 10 MB');
   const detected = detectType(body);
   if (detected && hidesActiveMarkup(body)) {
-    throw new AppError(
-      415,
-      'ATTACHMENT_MARKUP_REFUSED',
-      'This file carries HTML or SVG behind an image or PDF header and is not accepted.',
-    );
+    throw new AppError('ATTACHMENT_MARKUP_REFUSED', 'This file carries HTML or SVG behind an image or PDF header and is not accepted.');
   }
   if (detected === 'application/pdf') {
     const problem = pdfProblem(body);
     if (problem?.kind === 'active') {
       const what = [...new Set(problem.found.map((name) => PDF_ACTIVE_NAMES[name]!))].join(', ');
       throw new AppError(
-        415,
         'ATTACHMENT_PDF_ACTIVE_CONTENT',
         `PDFs with JavaScript, actions that run on opening or start programs, or embedded files are not accepted; this one has ${what}. Print it to a new PDF, or attach a screenshot.`,
       );
     }
     if (problem?.kind === 'uninspectable') {
       throw new AppError(
-        415,
         'ATTACHMENT_PDF_UNINSPECTABLE',
         'This PDF keeps some of its content in a compressed form that cannot be checked, so it is not accepted. Print it to a new PDF, or attach a screenshot.',
       );
@@ -209,13 +203,11 @@ export function checkUpload(body: unknown, declaredName: string): CheckedFile & 
   if (!detected) {
     if (looksLikeMarkup(body)) {
       throw new AppError(
-        415,
         'ATTACHMENT_MARKUP_REFUSED',
         'HTML, SVG and other markup files are not accepted, whatever their name. Attach a PNG, JPEG, GIF, WebP image or a PDF.',
       );
     }
     throw new AppError(
-      415,
       'ATTACHMENT_TYPE_REFUSED',
       'Only PNG, JPEG, GIF and WebP images and PDF files can be attached (checked by their content).',
     );

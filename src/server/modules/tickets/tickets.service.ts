@@ -359,7 +359,7 @@ export class TicketService {
   }
 
   private async withStoredFile(file: { bytes: Buffer }, work: (tx: Tx, key: string) => Promise<TicketRow>): Promise<TicketRow> {
-    if (!this.files) throw new AppError(503, 'ATTACHMENTS_UNAVAILABLE', 'Attachments are not available');
+    if (!this.files) throw new AppError('ATTACHMENTS_UNAVAILABLE', 'Attachments are not available');
     const key = await this.files.save(file.bytes);
     try {
       return await this.db.transaction((tx) => work(tx, key));
@@ -655,7 +655,7 @@ export class TicketService {
       .set({ rating: body.score, ratingComment: body.comment ? body.comment : null, ratedAt: sql`now()` })
       .where(and(eq(tickets.id, ticket.id), isNull(tickets.ratedAt)))
       .returning();
-    if (!row) throw new AppError(409, 'TICKET_ALREADY_RATED', 'This ticket has already been rated.');
+    if (!row) throw new AppError('TICKET_ALREADY_RATED', 'This ticket has already been rated.');
     return withMessages(this.db, row, 'requester');
   }
 

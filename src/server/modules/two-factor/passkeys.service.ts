@@ -68,7 +68,7 @@ export class PasskeyService {
   }
 
   private assertAvailable(): void {
-    if (this.unavailableReason) throw new AppError(400, 'PASSKEYS_UNAVAILABLE', this.unavailableReason);
+    if (this.unavailableReason) throw new AppError('PASSKEYS_UNAVAILABLE', this.unavailableReason);
   }
 
   private async storeChallenge(challenge: string, purpose: Purpose, userId: string | null): Promise<void> {

@@ -87,7 +87,7 @@ describe.each(enginesFor('logic'))('passkeys on %s', (engine) => {
     const forged = await call(t, 'POST', '/api/login/2fa', {
       body: { challenge: second.json.challenge, passkey: fakeAssertion('cred-1') },
     });
-    expect(forged.status).toBe(401);
+    expect(forged.status).toBe(400);
     expect(forged.json.details.attemptsLeft).toBe(4);
   });
 });

@@ -46,7 +46,7 @@ function sha256(text: string): string {
 }
 
 function wrongPassword(): AppError {
-  return new AppError(400, 'WRONG_PASSWORD', 'Current password is incorrect', {
+  return new AppError('WRONG_PASSWORD', 'Current password is incorrect', {
     details: { fields: { currentPassword: 'Current password is incorrect' } },
   });
 }
@@ -179,10 +179,10 @@ export class TwoFactorService {
     const existing = await this.row(this.db, userId);
     if (existing?.totpEnabledAt) throw conflict('The authenticator app is already on.');
     const pending = existing?.totpPendingCiphertext ? this.box.open(existing.totpPendingCiphertext) : null;
-    if (!pending) throw new AppError(400, 'SETUP_REQUIRED', 'Start the setup first: confirm your password to get a new secret.');
+    if (!pending) throw new AppError('SETUP_REQUIRED', 'Start the setup first: confirm your password to get a new secret.');
     const step = matchingStep(pending, code);
     if (step === null) {
-      throw new AppError(400, 'INVALID_TWO_FACTOR_CODE', WRONG_CODE, { details: { fields: { code: WRONG_CODE } } });
+      throw new AppError('INVALID_TWO_FACTOR_CODE', WRONG_CODE, { details: { fields: { code: WRONG_CODE } } });
     }
     const codes = newRecoveryCodes();
     await this.db.transaction(async (tx) => {
@@ -259,7 +259,7 @@ export class TwoFactorService {
     const actor = await findUserById(this.db, actorId);
     const target = await findUserById(this.db, userId);
     if (!actor) throw unauthorized();
-    if (!target) throw new AppError(404, 'NOT_FOUND', 'User not found');
+    if (!target) throw new AppError('NOT_FOUND', 'User not found');
     await this.db.transaction(async (tx) => {
       const before = await twoFactorStatus(tx, userId);
       await this.turnOff(tx, userId);
@@ -334,7 +334,7 @@ export class TwoFactorService {
     const methods = methodsOf(status);
     if (methods.length === 0) return;
     if (fields.twoFactorCode === undefined && fields.twoFactorAssertion === undefined) {
-      throw new AppError(403, 'TWO_FACTOR_REQUIRED', stepUpRequiredMessage(methods), { details: { methods } });
+      throw new AppError('TWO_FACTOR_REQUIRED', stepUpRequiredMessage(methods), { details: { methods } });
     }
     const { rateLimiter } = this.deps;
     // Counted before the check, cleared by a success: the sign-in second step's scheme and counter.
@@ -354,7 +354,7 @@ export class TwoFactorService {
     });
     if (!check.ok) {
       const field = fields.twoFactorAssertion !== undefined ? 'twoFactorAssertion' : 'twoFactorCode';
-      throw new AppError(400, 'INVALID_TWO_FACTOR_CODE', check.message, { details: { fields: { [field]: check.message }, methods } });
+      throw new AppError('INVALID_TWO_FACTOR_CODE', check.message, { details: { fields: { [field]: check.message }, methods } });
     }
     // A recovery code spent here sends no notice: that mail speaks of a sign-in, and the change itself
     // (address, password, two-factor off) sends its own.
@@ -379,7 +379,6 @@ export class TwoFactorService {
     if (methods.length === 0) return;
     if (code === undefined) {
       throw new AppError(
-        403,
         'TWO_FACTOR_REQUIRED',
         'Two-factor sign-in is on for this account: enter a code from your authenticator app or a recovery code.',
         { details: { methods } },
@@ -392,7 +391,7 @@ export class TwoFactorService {
       /^\d{6}$/.test(digits) ? this.acceptTotp(tx, userId, digits) : this.spendRecoveryCode(tx, userId, code),
     );
     if (!check.ok)
-      throw new AppError(400, 'INVALID_TWO_FACTOR_CODE', check.message, { details: { fields: { twoFactorCode: check.message }, methods } });
+      throw new AppError('INVALID_TWO_FACTOR_CODE', check.message, { details: { fields: { twoFactorCode: check.message }, methods } });
     await rateLimiter.reset(TWO_FACTOR_RATE_LIMITS.secondStepFailuresPerAccount, userId);
     if (check.recoveryUsed) {
       const { recoveryCodesLeft } = await this.status(userId);
@@ -481,7 +480,7 @@ export class TwoFactorService {
     if (outcome.kind === 'gone') throw unauthorized(CHALLENGE_GONE, 'CHALLENGE_EXPIRED');
     if (outcome.kind === 'wrong') {
       if (outcome.attemptsLeft <= 0) throw unauthorized(`Too many wrong codes. ${CHALLENGE_GONE}`, 'CHALLENGE_EXPIRED');
-      throw new AppError(401, 'INVALID_TWO_FACTOR_CODE', outcome.message, { details: { attemptsLeft: outcome.attemptsLeft } });
+      throw new AppError('INVALID_TWO_FACTOR_CODE', outcome.message, { details: { attemptsLeft: outcome.attemptsLeft } });
     }
     await rateLimiter.reset(TWO_FACTOR_RATE_LIMITS.secondStepFailuresPerAccount, user.id);
     if (outcome.recoveryUsed) {

@@ -343,7 +343,7 @@ export function registerStaffTwoFactorGate(app: FastifyInstance, ctx: AppContext
     const row = await userReadCache.get(userId, (id) => findUserById(ctx.database.db, id));
     if (!row) return;
     if (!(await hasSecondFactor(ctx.database.db, userId))) {
-      throw new AppError(403, 'TWO_FACTOR_REQUIRED', STAFF_TWO_FACTOR_REQUIRED);
+      throw new AppError('TWO_FACTOR_REQUIRED', STAFF_TWO_FACTOR_REQUIRED);
     }
   }
 }

@@ -110,21 +110,21 @@ describe.each(enginesFor('logic'))('two-factor sign-in on %s', (engine) => {
     const first = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), code } });
     expect(first.status).toBe(200);
     const replay = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), code } });
-    expect(replay.status).toBe(401);
+    expect(replay.status).toBe(400);
     expect(replay.json.code).toBe('INVALID_TWO_FACTOR_CODE');
     expect(replay.json.error).toMatch(/already been used/);
     // An older step than the one used is refused too.
     const older = await call(t, 'POST', '/api/login/2fa', {
       body: { challenge: await challengeFor(t, u.username), code: codeAt(u.secret, -1) },
     });
-    expect(older.status).toBe(401);
+    expect(older.status).toBe(400);
 
     const next = codeAt(u.secret, 1);
     const [a, b] = await Promise.all([
       challengeFor(t, u.username).then((challenge) => call(t, 'POST', '/api/login/2fa', { body: { challenge, code: next } })),
       challengeFor(t, u.username).then((challenge) => call(t, 'POST', '/api/login/2fa', { body: { challenge, code: next } })),
     ]);
-    expect([a.status, b.status].sort()).toEqual([200, 401]);
+    expect([a.status, b.status].sort()).toEqual([200, 400]);
   });
 
   it('accepts one step of drift either way and nothing beyond', async () => {
@@ -132,7 +132,7 @@ describe.each(enginesFor('logic'))('two-factor sign-in on %s', (engine) => {
     const far = await call(t, 'POST', '/api/login/2fa', {
       body: { challenge: await challengeFor(t, u.username), code: codeAt(u.secret, 3) },
     });
-    expect(far.status).toBe(401);
+    expect(far.status).toBe(400);
     const ahead = await call(t, 'POST', '/api/login/2fa', {
       body: { challenge: await challengeFor(t, u.username), code: codeAt(u.secret, 1) },
     });
@@ -166,7 +166,7 @@ describe.each(enginesFor('logic'))('two-factor sign-in on %s', (engine) => {
     const wrong = codeAt(u.secret, 10);
     for (let i = 1; i <= 4; i++) {
       const res = await call(t, 'POST', '/api/login/2fa', { body: { challenge, code: wrong } });
-      expect(res.status).toBe(401);
+      expect(res.status).toBe(400);
       expect(res.json.code).toBe('INVALID_TWO_FACTOR_CODE');
       expect(res.json.details.attemptsLeft).toBe(5 - i);
     }
@@ -182,9 +182,9 @@ describe.each(enginesFor('logic'))('two-factor sign-in on %s', (engine) => {
     const b = await userWithTotp(t);
     const challengeOfA = await challengeFor(t, a.username);
     const withB = await call(t, 'POST', '/api/login/2fa', { body: { challenge: challengeOfA, code: codeAt(b.secret) } });
-    expect(withB.status).toBe(401);
+    expect(withB.status).toBe(400);
     const withBRecovery = await call(t, 'POST', '/api/login/2fa', { body: { challenge: challengeOfA, recoveryCode: b.recoveryCodes[0] } });
-    expect(withBRecovery.status).toBe(401);
+    expect(withBRecovery.status).toBe(400);
     // B's code and recovery code are still good for B, and A's challenge still signs in only A.
     const asA = await call(t, 'POST', '/api/login/2fa', { body: { challenge: challengeOfA, code: codeAt(a.secret) } });
     expect(asA.json.user._id).toBe(a.userId);
@@ -204,7 +204,7 @@ describe.each(enginesFor('logic'))('two-factor sign-in on %s', (engine) => {
     const me = await call(t, 'GET', '/api/auth/me', { token: ok.json.token as string });
     expect(me.json.user.twoFactor.recoveryCodesLeft).toBe(9);
     const spent = await call(t, 'POST', '/api/login/2fa', { body: { challenge: await challengeFor(t, u.username), recoveryCode: code } });
-    expect(spent.status).toBe(401);
+    expect(spent.status).toBe(400);
     expect(spent.json.error).toMatch(/recovery code/);
   });
 
@@ -219,7 +219,7 @@ describe.each(enginesFor('logic'))('two-factor sign-in on %s', (engine) => {
     const old = await call(t, 'POST', '/api/login/2fa', {
       body: { challenge: await challengeFor(t, u.username), recoveryCode: u.recoveryCodes[0] },
     });
-    expect(old.status).toBe(401);
+    expect(old.status).toBe(400);
     const fresh = await call(t, 'POST', '/api/login/2fa', {
       body: { challenge: await challengeFor(t, u.username), recoveryCode: res.json.recoveryCodes[0] },
     });
@@ -378,7 +378,8 @@ describe.each(enginesFor('logic'))('two-factor throttling and staff rule on %s',
       const challenge = await challengeFor(t, u.username);
       for (let i = 0; i < 5; i++) {
         const res = await call(t, 'POST', '/api/login/2fa', { body: { challenge, code: wrong } });
-        expect(res.status).toBe(401);
+        // Four wrong codes (400), then the fifth ends the challenge (401 CHALLENGE_EXPIRED).
+        expect(res.status).toBe(i < 4 ? 400 : 401);
       }
     }
     // Ten wrong codes in the window: even a right code on a fresh challenge is refused for now.

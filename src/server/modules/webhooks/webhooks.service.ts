@@ -61,11 +61,11 @@ export interface WebhookServiceDeps {
   now?: () => Date;
 }
 
-const notConfigured = () => new AppError(404, 'WEBHOOK_NOT_CONFIGURED', 'Save a webhook URL first');
+const notConfigured = () => new AppError('WEBHOOK_NOT_CONFIGURED', 'Save a webhook URL first');
 const deliveryNotFound = () => notFound('Delivery not found');
 
 function urlFieldError(message: string): AppError {
-  return new AppError(400, 'VALIDATION_ERROR', `Invalid request: ${message}`, { details: { fields: { url: message }, location: 'body' } });
+  return new AppError('VALIDATION_ERROR', `Invalid request: ${message}`, { details: { fields: { url: message }, location: 'body' } });
 }
 
 const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
@@ -233,7 +233,7 @@ export class WebhookService {
     const hook = await this.find(userId);
     if (!hook) throw notConfigured();
     if (hook.events.length === 0) {
-      throw new AppError(422, 'WEBHOOK_NO_EVENTS', 'Choose at least one event before turning the webhook on');
+      throw new AppError('WEBHOOK_NO_EVENTS', 'Choose at least one event before turning the webhook on');
     }
     const [row] = await this.deps.db
       .update(webhooks)
@@ -398,7 +398,7 @@ export class WebhookService {
         ),
       )
       .returning();
-    if (!delivery) throw new AppError(409, 'WEBHOOK_DELIVERY_BUSY', 'This delivery is being sent right now; try again in a moment');
+    if (!delivery) throw new AppError('WEBHOOK_DELIVERY_BUSY', 'This delivery is being sent right now; try again in a moment');
     const [user] = await this.deps.db.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
     await recordAudit(this.deps.db, {
       actor: { id: userId, username: user?.username ?? userId },

@@ -115,7 +115,7 @@ describe('the status page: maintenance, subscriptions and the feed', () => {
 
   it('says an expired confirmation link has expired and keeps the form to subscribe again on the page', async () => {
     server.on('POST', '/api/status/subscriptions/confirm', {
-      status: 422,
+      status: 400,
       body: { error: 'This link has expired. Subscribe again to get a new one.', code: 'TOKEN_EXPIRED' },
     });
     show('/status/confirm?token=abc.def');

@@ -29,7 +29,7 @@ describe('the second step of a sign-in', () => {
       calls += 1;
       return calls === 1
         ? {
-            status: 401,
+            status: 400,
             body: {
               error: 'That code is not right. Check your authenticator app and try again.',
               code: 'INVALID_TWO_FACTOR_CODE',
