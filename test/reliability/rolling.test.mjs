@@ -59,7 +59,8 @@ test(
     const jwtSecret = randomBytes(32).toString('hex');
     // As README "Deploying several instances" says: on SIGTERM an instance first answers for a while
     // (SHUTDOWN_DRAIN_MS) with /readyz failing, so requests already sent to it finish.
-    const drain = { SHUTDOWN_DRAIN_MS: '1500' };
+    // Errors are logged (and shown below with a failed request that answered 5xx), nothing else.
+    const drain = { SHUTDOWN_DRAIN_MS: '1500', LOG_LEVEL: process.env.RELIABILITY_LOG_LEVEL ?? 'error' };
     const old = await startServer({
       root: release.root,
       databaseUrl: db.url,
@@ -134,6 +135,8 @@ test(
     const visits = new Map();
     const waiters = [];
     const flowErrors = [];
+    /** This build's server, once it started. */
+    let next;
     const worker = async () => {
       while (running) {
         const at = phase;
@@ -142,6 +145,13 @@ test(
           visits.set(at, (visits.get(at) ?? 0) + 1);
         } catch (err) {
           flowErrors.push(String(err).slice(0, 400));
+          // A 5xx: what the servers logged as errors says why.
+          if (/ 5\d\d /.test(String(err))) {
+            for (const server of [old, next].filter(Boolean)) {
+              const logged = server.output().split('\n').filter((line) => line.includes('"level":50'));
+              if (logged.length > 0) flowErrors.push(`${server.name} logged: ${logged.slice(-2).join('\n').slice(0, 1500)}`);
+            }
+          }
         }
         for (const w of waiters.splice(0)) w();
       }
@@ -187,7 +197,7 @@ test(
       // This build starts on the same database while traffic runs: it applies its migrations at start.
       phase = 'migrating';
       const migrateStart = Date.now();
-      const next = await startServer({ databaseUrl: db.url, jwtSecret, env: drain, label: 'this build' });
+      next = await startServer({ databaseUrl: db.url, jwtSecret, env: drain, label: 'this build' });
       cleanup.push(() => next.kill());
       next.name = 'new';
       const migrateMs = Date.now() - migrateStart;

@@ -1,59 +1,30 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { NavLink, useLocation, useNavigate } from 'react-router';
+import { useState } from 'react';
+import { NavLink, useNavigate } from 'react-router';
 import { paths } from '#shared/routes';
 import { isGuestUser } from '#web/features/auth';
 import { useLogout } from '#web/features/auth/mutations';
 import { useSessionUser } from '#web/features/auth/user';
+import { useDismissable } from '#web/components/use-dismissable';
 
 const SIGN_OUT_FAILED = 'Could not sign out. Check your connection and try again.';
 
 /**
  * The account menu of the site header, on every page while a user is signed in (docs/decisions/0238): who
  * is signed in, Dashboard, Settings, Support (and the staff console for staff), and Sign out. A
- * disclosure: the button says whether it is open (aria-expanded); Escape closes it and puts focus back on
- * the button; so do a click outside, focus leaving it, following a link and any change of page.
+ * disclosure (useDismissable): Escape, a click outside, focus leaving it, following a link and any change
+ * of page close it.
  * It reads the user from the query cache, so the header loads it lazily (./site-header.tsx).
  */
 export function AccountMenu() {
   const user = useSessionUser();
   const logout = useLogout();
   const navigate = useNavigate();
-  const { pathname } = useLocation();
-  const [open, setOpen] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const panelId = useId();
-
-  // Closed whenever the page changes (also on back/forward).
-  const [shownFor, setShownFor] = useState(pathname);
-  if (shownFor !== pathname) {
-    setShownFor(pathname);
-    setOpen(false);
-  }
-
-  useEffect(() => {
-    if (!open) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    const onPointerDown = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKeyDown);
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      document.removeEventListener('pointerdown', onPointerDown);
-    };
-  }, [open]);
+  const { open, close, panelId, rootProps, buttonProps } = useDismissable();
 
   if (!user || isGuestUser(user)) return null;
   const staff = user.role === 'support' || user.role === 'admin';
 
-  const close = () => setOpen(false);
   const signOut = async () => {
     setError(null);
     const ok = await logout.mutateAsync();
@@ -62,22 +33,8 @@ export function AccountMenu() {
   };
 
   return (
-    <div
-      ref={root}
-      className="account-menu"
-      onBlur={(event) => {
-        // Tabbing out of the menu closes it; moving between its own items does not.
-        if (event.relatedTarget && !event.currentTarget.contains(event.relatedTarget as Node)) setOpen(false);
-      }}
-    >
-      <button
-        ref={button}
-        type="button"
-        className="account-menu-button"
-        aria-expanded={open}
-        aria-controls={panelId}
-        onClick={() => setOpen((o) => !o)}
-      >
+    <div className="account-menu" {...rootProps}>
+      <button className="account-menu-button" {...buttonProps}>
         <span className="account-avatar" aria-hidden="true">
           {user.username.slice(0, 1).toUpperCase()}
         </span>

@@ -1,7 +1,7 @@
-import { useEffect, useId, useRef, useState } from 'react';
-import { Link, useLocation } from 'react-router';
+import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import type { Notification } from '#shared/schemas/notifications';
+import { useDismissable } from '#web/components/use-dismissable';
 import { useSessionStore } from '#web/features/auth';
 import { useLatestNotifications } from '../api/get-notifications';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read';
@@ -22,62 +22,19 @@ export function NotificationBell() {
   const live = useNotificationStream(hasSession);
   const latest = useLatestNotifications(hasSession, !live);
   const markRead = useMarkNotificationsRead();
-  const [open, setOpen] = useState(false);
-  const root = useRef<HTMLDivElement>(null);
-  const button = useRef<HTMLButtonElement>(null);
-  const panelId = useId();
-  const { pathname } = useLocation();
-
-  const [shownFor, setShownFor] = useState(pathname);
-  if (shownFor !== pathname) {
-    setShownFor(pathname);
-    setOpen(false);
-  }
-
-  useEffect(() => {
-    if (!open) return;
-    const onKeyDown = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      button.current?.focus();
-    };
-    const onPointerDown = (event: PointerEvent) => {
-      if (!root.current?.contains(event.target as Node)) setOpen(false);
-    };
-    document.addEventListener('keydown', onKeyDown);
-    document.addEventListener('pointerdown', onPointerDown);
-    return () => {
-      document.removeEventListener('keydown', onKeyDown);
-      document.removeEventListener('pointerdown', onPointerDown);
-    };
-  }, [open]);
+  const { open, close, panelId, rootProps, buttonProps } = useDismissable();
 
   if (!hasSession) return null;
   const count = latest.data?.unreadCount ?? 0;
   const label = count === 0 ? 'Notifications' : `Notifications, ${count} unread`;
   const openOne = (n: Notification) => {
-    setOpen(false);
+    close();
     if (n.readAt === null) markRead.mutate({ ids: [n.id] });
   };
 
   return (
-    <div
-      ref={root}
-      className="notification-bell"
-      onBlur={(event) => {
-        if (event.relatedTarget && !event.currentTarget.contains(event.relatedTarget as Node)) setOpen(false);
-      }}
-    >
-      <button
-        ref={button}
-        type="button"
-        className="notification-bell-button"
-        aria-expanded={open}
-        aria-controls={panelId}
-        aria-label={label}
-        data-testid="notification-bell"
-        onClick={() => setOpen((o) => !o)}
-      >
+    <div className="notification-bell" {...rootProps}>
+      <button className="notification-bell-button" {...buttonProps} aria-label={label} data-testid="notification-bell">
         <svg
           aria-hidden="true"
           viewBox="0 0 24 24"
@@ -135,7 +92,7 @@ export function NotificationBell() {
           </ul>
         )}
         <p className="notification-panel-foot">
-          <Link to={paths.notifications} onClick={() => setOpen(false)}>
+          <Link to={paths.notifications} onClick={close}>
             See all notifications
           </Link>
         </p>
