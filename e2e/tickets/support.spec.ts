@@ -20,6 +20,9 @@ test('a guest opens a ticket, support answers it, and the guest keeps it after r
   await expect(dialog).toBeHidden();
   const thread = page.getByRole('list', { name: 'Messages' });
   await expect(thread.getByText('I sent 0.01 BTC an hour ago and see nothing.')).toBeVisible();
+  // The open ticket is the page's address.
+  await expect(page).toHaveURL(/\/dashboard\/support\/[0-9a-f-]{36}$/);
+  const ticketUrl = page.url();
 
   // A support account finds it in the queue and answers.
   const support = await staffPage(browser, 'support');
@@ -37,6 +40,20 @@ test('a guest opens a ticket, support answers it, and the guest keeps it after r
   // The guest sees the answer without reloading (the open ticket polls).
   await expect(thread.getByText('Found it: your payment is confirming.', { exact: false })).toBeVisible({ timeout: 15_000 });
   await expect(page.getByText('Waiting for you')).toBeVisible();
+
+  // A reload opens the same ticket; Back leaves it for the list; the answer's notice opens it again.
+  await page.reload();
+  await expect(thread.getByText('Found it: your payment is confirming.', { exact: false })).toBeVisible();
+  await page.goBack();
+  await expect(page).toHaveURL(/\/dashboard\/support$/);
+  await expect(page.getByRole('list', { name: 'Your tickets' }).getByRole('button', { name: new RegExp(subject) })).toBeVisible();
+  await page.getByTestId('notification-bell').click();
+  const notice = page.getByRole('link', { name: /New reply on ticket #\d+/ }).first();
+  // Followed from the keyboard: a pointer click aims at the first box of the link, which is its 1 px
+  // "Unread:" text for screen readers, and Playwright finds the item under that point instead.
+  await notice.press('Enter');
+  await expect(page).toHaveURL(ticketUrl);
+  await expect(thread.getByText('Found it: your payment is confirming.', { exact: false })).toBeVisible();
 
   // The guest registers; the ticket is now the account's.
   const username = `e2e_t_${Date.now().toString(36)}`;

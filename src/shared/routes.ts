@@ -29,6 +29,10 @@ export const paths = {
 /** The printable receipt of one ledger entry: a top-up, an order, a charge, a refund. */
 export const receiptPath = (ledgerEntryId: string) => `${paths.dashboard}/receipts/${encodeURIComponent(ledgerEntryId)}`;
 
+/** The requester's support page, and one ticket on it (docs/decisions/0313). */
+export const supportPath = `${paths.dashboard}/support`;
+export const ticketPath = (ticketId: string) => `${supportPath}/${encodeURIComponent(ticketId)}`;
+
 /** The staff console's sections, each with its own URL under /dashboard/staff (docs/decisions/0236). */
 export const STAFF_SECTIONS = [
   'users',

@@ -137,6 +137,23 @@ test(
     const flowErrors = [];
     /** This build's server, once it started. */
     let next;
+    /** The failed requests, and what the servers logged as errors (a 5xx says why there). */
+    const failures = () =>
+      flowErrors.length === 0
+        ? []
+        : [
+            ...flowErrors,
+            ...[old, next].filter(Boolean).map(
+              (server) =>
+                `${server.name} logged: ${server
+                  .output()
+                  .split('\n')
+                  .filter((l) => l.includes('"level":50'))
+                  .slice(-3)
+                  .join('\n')
+                  .slice(0, 3000)}`,
+            ),
+          ];
     const worker = async () => {
       while (running) {
         const at = phase;
@@ -145,13 +162,6 @@ test(
           visits.set(at, (visits.get(at) ?? 0) + 1);
         } catch (err) {
           flowErrors.push(String(err).slice(0, 400));
-          // A 5xx: what the servers logged as errors says why.
-          if (/ 5\d\d /.test(String(err))) {
-            for (const server of [old, next].filter(Boolean)) {
-              const logged = server.output().split('\n').filter((line) => line.includes('"level":50'));
-              if (logged.length > 0) flowErrors.push(`${server.name} logged: ${logged.slice(-2).join('\n').slice(0, 1500)}`);
-            }
-          }
         }
         for (const w of waiters.splice(0)) w();
       }
@@ -192,7 +202,7 @@ test(
 
     try {
       await visitsInPhase(3);
-      assert.deepEqual(flowErrors, [], 'the previous release alone serves the traffic');
+      assert.deepEqual(failures(), [], 'the previous release alone serves the traffic');
 
       // This build starts on the same database while traffic runs: it applies its migrations at start.
       phase = 'migrating';
@@ -211,7 +221,7 @@ test(
       phase = 'both';
       live.push(next);
       await visitsInPhase(6);
-      assert.deepEqual(flowErrors, [], 'both releases serve the migrated database');
+      assert.deepEqual(failures(), [], 'both releases serve the migrated database');
 
       // The old one leaves the balancer, then stops (drains, then closes) while traffic goes on to the new one.
       phase = 'new only';
@@ -233,7 +243,7 @@ test(
 
     const failed = calls.filter((c) => c.error).map((c) => `${c.phase}: ${c.method} ${c.route} on ${c.server}: ${c.error}`);
     assert.deepEqual(failed, [], 'no failed request (5xx, connection error or an unexpected answer)');
-    assert.deepEqual(flowErrors, []);
+    assert.deepEqual(failures(), []);
     const served = (phase_, server) => calls.filter((c) => c.phase === phase_ && c.server === server).length;
     assert.ok(served('both', 'old') > 0 && served('both', 'new') > 0, 'both releases served after the migration');
     assert.ok(served('new only', 'new') > 0, 'this build served alone after the old one stopped');

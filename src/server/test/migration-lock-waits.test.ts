@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { PoolClient } from 'pg';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runMigrations } from '#server/db/migrate.js';
+import { runMigrations, tablesNamed } from '#server/db/migrate.js';
 import { createTestDatabase, enginesFor, type TestDatabase } from '#server/test/test-app.js';
 
 /** A migrations folder in Drizzle's layout holding the given migrations, in order. */
@@ -90,6 +90,34 @@ describe.each(enginesFor('database').filter((e) => e === 'postgres'))('migration
     expect(await columns()).toEqual(['id', 'note']);
   });
 
+  it('is never the cause of a request failing as a deadlock victim: it locks every table first and gives way within a second', async () => {
+    await t.database.pool.query('CREATE TABLE busy_too (id int PRIMARY KEY)');
+    const both = migrationsFolder(['ALTER TABLE busy ADD COLUMN note text', 'ALTER TABLE busy_too ADD COLUMN note text']);
+    try {
+      // The request: holds busy_too (a write), and will want busy, which the migration takes first.
+      await holder.query('ROLLBACK');
+      await holder.query('BEGIN');
+      await holder.query('INSERT INTO busy_too VALUES (1)');
+      const retries: number[] = [];
+      const migrated = runMigrations(t.database.pool, both, { pauseMs: () => 50, onRetry: (attempt) => retries.push(attempt) });
+      await expect
+        .poll(
+          async () =>
+            (await t.database.pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'busy_too'::regclass`))
+              .rows[0].n,
+        )
+        .toBe(1);
+      // Now the cycle: the request waits for busy, held by the migration, which waits for busy_too.
+      await expect(holder.query('SELECT count(*)::int AS n FROM busy')).resolves.toMatchObject({ rows: [{ n: 0 }] });
+      await holder.query('COMMIT');
+      await migrated;
+      expect(retries.length).toBeGreaterThan(0);
+      expect(await columns()).toEqual(['id', 'note']);
+    } finally {
+      rmSync(both, { recursive: true, force: true });
+    }
+  });
+
   it('gives up with a clear error after its attempts, leaving nothing half applied', async () => {
     await expect(runMigrations(t.database.pool, folder, { lockWaitMs: 20, attempts: 3, pauseMs: () => 1 })).rejects.toThrow(
       /gave up after 3 attempts.*table lock \(55P03\)/,
@@ -98,5 +126,18 @@ describe.each(enginesFor('database').filter((e) => e === 'postgres'))('migration
     expect(await columns()).toEqual(['id']);
     const fresh = await t.database.pool.query(`SELECT to_regclass('fresh') AS t`);
     expect(fresh.rows[0].t).toBeNull();
+  });
+});
+
+describe('the tables a migration locks first', () => {
+  it('are the tables its statements change, index, reference or fill, in one order, without the words that only look like one', () => {
+    expect(
+      tablesNamed([
+        'ALTER TABLE "users" ADD COLUMN "closure_held_at" timestamp with time zone;',
+        'ALTER TABLE "late_payment_refunds" ADD CONSTRAINT "fk" FOREIGN KEY ("payment_id") REFERENCES "public"."payments"("id") ON DELETE restrict ON UPDATE no action;',
+        'CREATE INDEX IF NOT EXISTS "ads_by_campaign" ON "ads" USING btree ("campaign_id");',
+        '-- ALTER TABLE "commented_out" DROP COLUMN "x"\nINSERT INTO ad_serves (ad_id) SELECT id FROM ads ON CONFLICT DO NOTHING;',
+      ]),
+    ).toEqual(['"ads"', '"late_payment_refunds"', '"payments"', '"users"', 'ad_serves']);
   });
 });

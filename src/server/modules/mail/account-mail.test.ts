@@ -130,7 +130,7 @@ describe.each(enginesFor('logic'))('change of address and notifications (%s)', (
       expect(mail!.html).not.toMatch(/<script>|<img src=x/);
       expect(mail!.html).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; done');
       expect(mail!.text).toContain('> Fixed. <script>alert("x")</script> & done');
-      expect(mail!.text).toContain(`${PUBLIC_URL}/dashboard/support?ticket=${ticketId}`);
+      expect(mail!.text).toContain(`${PUBLIC_URL}/dashboard/support/${ticketId}`);
 
       const [stored] = (
         await t.database.db.execute<{ headers: Record<string, string> }>(

@@ -1,4 +1,4 @@
-import { receiptPath } from '#shared/routes.js';
+import { receiptPath, ticketPath } from '#shared/routes.js';
 import type { EmitInput } from './notifications.service.js';
 
 /**
@@ -94,8 +94,8 @@ export function ticketReplyNotice(t: {
   };
 }
 
-/** The support page opened on one ticket. */
-export const ticketLink = (ticketId: string) => `/dashboard/support?ticket=${ticketId}`;
+/** The support page opened on one ticket: the ticket's own address (docs/decisions/0313). */
+export const ticketLink = (ticketId: string) => ticketPath(ticketId);
 
 /** The dashboard's exchange section opened on one exchange (guests have it too). */
 export const exchangeLink = (exchangeId: string) => `/dashboard?exchange=${exchangeId}#exchange`;

@@ -356,7 +356,7 @@ describe.each(enginesFor('database'))('notifications on %s', { timeout: 60_000 }
     expect(page.notifications[0]).toMatchObject({
       event: 'ticket.reply',
       title: `New reply on ticket #${ticket.number}`,
-      link: `/dashboard/support?ticket=${ticket._id}`,
+      link: `/dashboard/support/${ticket._id}`,
     });
     // Nobody else sees it, nor marks it read.
     const stranger = await registerUser(t);
@@ -374,7 +374,7 @@ describe.each(enginesFor('database'))('notifications on %s', { timeout: 60_000 }
     await call(t, 'POST', `/api/staff/tickets/${own.json.ticket._id}/messages`, { token: staff.token, body: { message: 'Answer' } });
     expect((await list(t, owner.token)).notifications[0]).toMatchObject({
       event: 'ticket.reply',
-      link: `/dashboard/support?ticket=${own.json.ticket._id}`,
+      link: `/dashboard/support/${own.json.ticket._id}`,
     });
   });
 

@@ -51,7 +51,7 @@ export default function DashboardPage() {
     return (
       <Routes>
         <Route index element={<GuestDashboard />} />
-        <Route path="support" element={<Lazy page={SupportPage} loading="Loading support…" />} />
+        <Route path="support/:ticketId?" element={<Lazy page={SupportPage} loading="Loading support…" />} />
         <Route path="settings" element={<GuestDashboard title="Settings need an account" />} />
         <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
       </Routes>
@@ -65,7 +65,7 @@ export default function DashboardPage() {
     <Routes>
       <Route index element={<UserDashboard user={user} />} />
       <Route path="settings" element={<Lazy page={SettingsPage} loading="Loading settings…" />} />
-      <Route path="support" element={<Lazy page={SupportPage} loading="Loading support…" />} />
+      <Route path="support/:ticketId?" element={<Lazy page={SupportPage} loading="Loading support…" />} />
       <Route path="staff/*" element={<Lazy page={StaffPage} loading="Loading the staff console…" />} />
       <Route path="receipts/:entryId" element={<Lazy page={ReceiptPage} loading="Loading the receipt…" />} />
       <Route path="advertise" element={<Lazy page={AdvertisePage} loading="Loading advertising…" />} />

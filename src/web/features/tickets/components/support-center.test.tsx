@@ -1,4 +1,4 @@
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithQuery as render } from '#web/test/render';
 import { toast } from 'react-hot-toast';
@@ -54,6 +54,32 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
+/** The support page's route as the dashboard mounts it: the open ticket is in the address. */
+function SupportRoutes({ at = '/dashboard/support' }: { at?: string }) {
+  return (
+    <MemoryRouter initialEntries={[at]}>
+      <Routes>
+        <Route
+          path="/dashboard/support/:ticketId?"
+          element={
+            <>
+              <SupportCenter />
+              <Address />
+            </>
+          }
+        />
+      </Routes>
+    </MemoryRouter>
+  );
+}
+
+/** The address the page is at, for the tests to read. */
+function Address() {
+  const { pathname, search } = useLocation();
+  return <output data-testid="address">{pathname + search}</output>;
+}
+const address = () => screen.getByTestId('address').textContent;
+
 /** The polling hook runs at once when a hidden tab becomes visible again: a poll without waiting 5 s. */
 function pollNow() {
   act(() => {
@@ -68,11 +94,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
       '/api/tickets/guest',
       list([ticket(), ticket({ _id: 't2', number: 1002, subject: 'Login trouble', status: 'pending' })]),
     );
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     expect(useUiStore.getState().activeView).toBe('ticketList');
     const rows = await screen.findByRole('list', { name: 'Your tickets' });
     expect(
@@ -90,22 +112,14 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     storage.setToken(makeToken());
     localStorage.removeItem('guestId');
     server.on('GET', '/api/tickets', list([]));
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     await screen.findByText(/No tickets yet/);
     expect(server.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['GET /api/tickets']);
   });
 
   it('says when the list cannot be loaded and tries again on request', async () => {
     server.on('GET', '/api/tickets/guest', { status: 500, body: { error: 'Internal server error', code: 'INTERNAL' } });
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     const alert = await screen.findByRole('alert');
     expect(screen.queryByText('Loading your tickets…')).toBeNull();
     server.on('GET', '/api/tickets/guest', list([ticket()]));
@@ -119,11 +133,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     const created = ticket({ messages: [message()] });
     server.on('POST', '/api/tickets/guest', { status: 201, body: { ticket: created } });
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: created } });
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     await screen.findByText('Older ticket');
 
     fireEvent.click(screen.getByRole('button', { name: 'New ticket' }));
@@ -150,11 +160,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
   it('shows a staff answer without a reload, merging the ticket by _id', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const thread = await screen.findByRole('list', { name: 'Messages' });
     expect(within(thread).getAllByRole('listitem')).toHaveLength(1);
@@ -177,11 +183,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     const html = '<img src=x onerror="window.hacked=1"><b>bold</b>';
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message({ body: html })] }) } });
-    const { container } = render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    const { container } = render(<SupportRoutes />);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     expect(await screen.findByText(html)).toBeTruthy();
     expect(container.querySelector('.ticket-messages img, .ticket-messages b')).toBeNull();
@@ -195,11 +197,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
       status: 201,
       body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) },
     });
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     await screen.findByRole('list', { name: 'Messages' });
     fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Any news?' } });
@@ -229,11 +227,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
       delayMs: 300,
       body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) },
     });
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     await screen.findByRole('list', { name: 'Messages' });
     fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Any news?' } });
@@ -260,11 +254,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
       server.on('GET', '/api/tickets/guest/t1', { body: { ticket: rated } });
       return { body: { ticket: rated } };
     });
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const form = await screen.findByRole('form', { name: 'Rate the answer' });
     fireEvent.click(within(form).getByRole('button', { name: 'Send rating' }));
@@ -292,11 +282,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     const createObjectURL = vi.fn(() => 'blob:fake');
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     // The scripted server reads bodies as JSON, so the "file" holds JSON text.
     const picked = new File(['"not really a png"'], 'shot.png', { type: 'image/png' });
@@ -316,11 +302,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
   it('refuses a file over 10 MB before sending it', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const huge = new File(['x'], 'big.pdf', { type: 'application/pdf' });
     Object.defineProperty(huge, 'size', { value: 10 * 1024 * 1024 + 1 });
@@ -337,11 +319,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     });
     server.on('GET', '/api/tickets/guest', list([merged]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: merged } });
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     expect(await screen.findByText('This ticket was merged into #1009.')).toBeTruthy();
     expect(screen.getByText('Merged into #1009.')).toBeTruthy();
@@ -356,11 +334,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
         ? list([ticket({ _id: 'p2', subject: 'On page two' })], SUPPORT_PAGE_SIZE + 1, 2)
         : list([ticket()], SUPPORT_PAGE_SIZE + 1),
     );
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     await screen.findByText('Deposit not showing');
     expect(screen.getByText('Page 1 of 2')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
@@ -371,13 +345,49 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
 
   it('goes back to the list when the open ticket is gone (404)', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
-    render(
-      <MemoryRouter>
-        <SupportCenter />
-      </MemoryRouter>,
-    );
+    render(<SupportRoutes />);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     await waitFor(() => expect(useUiStore.getState().activeView).toBe('ticketList'));
     await screen.findByRole('list', { name: 'Your tickets' });
+  });
+
+  describe('the address of a ticket', () => {
+    it('opens a ticket at its own address and goes back to the list at the list address', async () => {
+      server.on('GET', '/api/tickets/guest', list([ticket()]));
+      server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
+      render(<SupportRoutes />);
+      fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+      await screen.findByRole('list', { name: 'Messages' });
+      expect(address()).toBe('/dashboard/support/t1');
+      fireEvent.click(screen.getByRole('button', { name: '← All tickets' }));
+      await screen.findByRole('list', { name: 'Your tickets' });
+      expect(address()).toBe('/dashboard/support');
+      expect(useUiStore.getState().activeView).toBe('ticketList');
+    });
+
+    it('opens the ticket straight from its address, as after a reload or from a bookmark', async () => {
+      server.on('GET', '/api/tickets/guest', list([]));
+      server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
+      render(<SupportRoutes at="/dashboard/support/t1" />);
+      const thread = await screen.findByRole('list', { name: 'Messages' });
+      expect(within(thread).getByText('I sent BTC an hour ago.')).toBeTruthy();
+      expect(useUiStore.getState().activeView).toBe('ticketDetail');
+    });
+
+    it('still opens a ticket from a link of the older form, ?ticket=<id>, and moves to its address', async () => {
+      const id = '6f1c9a52-3b0e-4d2a-9d6e-0c1b2a3d4e5f';
+      server.on('GET', '/api/tickets/guest', list([]));
+      server.on('GET', `/api/tickets/guest/${id}`, { body: { ticket: ticket({ _id: id, messages: [message()] }) } });
+      render(<SupportRoutes at={`/dashboard/support?ticket=${id}`} />);
+      await screen.findByRole('list', { name: 'Messages' });
+      expect(address()).toBe(`/dashboard/support/${id}`);
+    });
+
+    it('leaves an address that names no ticket for the list', async () => {
+      server.on('GET', '/api/tickets/guest', list([ticket()]));
+      render(<SupportRoutes at="/dashboard/support/not%20a%20ticket" />);
+      await screen.findByRole('list', { name: 'Your tickets' });
+      await waitFor(() => expect(address()).toBe('/dashboard/support'));
+    });
   });
 });

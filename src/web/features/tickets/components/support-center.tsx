@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { supportPath, ticketPath } from '#shared/routes';
 import type { Ticket } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
@@ -24,21 +25,25 @@ export { SUPPORT_PAGE_SIZE };
 /** The requester's support area (guests and users): ticket list, detail with the thread, new ticket. */
 export function SupportCenter() {
   const isGuest = useSessionStore((s) => s.isGuest);
-  const activeView = useUiStore((s) => s.activeView);
   const setActiveView = useUiStore((s) => s.setActiveView);
   const openCreate = useUiStore((s) => s.setCreatingTicketModal);
-  const [selectedId, setSelectedId] = useState<string | null>(null);
   const [page, setPage] = useState(1);
-  // `?ticket=<id>` (the link of a "new reply" notice or mail) opens that ticket.
-  const [searchParams, setSearchParams] = useSearchParams();
+  const navigate = useNavigate();
+  // The open ticket is the page's address, /dashboard/support/<id>: it can be bookmarked, shared, reloaded
+  // and left with Back (docs/decisions/0313).
+  const { ticketId } = useParams();
+  const selectedId = ticketId && isTicketId(ticketId) ? ticketId : null;
+  // Links sent before tickets had an address of their own (`?ticket=<id>` in mails and notices) still open it.
+  const [searchParams] = useSearchParams();
   const linkedTicket = searchParams.get('ticket');
   useEffect(() => {
-    if (!linkedTicket || !/^[0-9a-f-]{36}$/i.test(linkedTicket)) return;
-    setSelectedId(linkedTicket);
-    setActiveView('ticketDetail');
-  }, [linkedTicket, setActiveView]);
+    if (linkedTicket && isTicketId(linkedTicket)) void navigate(ticketPath(linkedTicket), { replace: true });
+    else if (ticketId && !isTicketId(ticketId)) void navigate(supportPath, { replace: true });
+  }, [linkedTicket, ticketId, navigate]);
+  // The UI store's view follows the address (docs/product.md#browser-state).
+  useEffect(() => setActiveView(selectedId ? 'ticketDetail' : 'ticketList'), [selectedId, setActiveView]);
 
-  const showingDetail = activeView === 'ticketDetail' && selectedId !== null;
+  const showingDetail = selectedId !== null;
 
   // The list polls while it is shown and the open ticket while it is open; both live in the query cache.
   const listQuery = useTickets(isGuest, page, !showingDetail);
@@ -53,23 +58,18 @@ export function SupportCenter() {
   const uploadFile = useUploadTicketAttachment(isGuest, selectedId ?? '');
   const downloadFile = useDownloadAttachment(requesterBase(isGuest), selectedId ?? '');
 
-  // The open ticket is gone (404): back to the list.
-  const gone = detailQuery.error instanceof ApiError && detailQuery.error.status === 404;
+  // The open ticket is gone (404), or the address never named one (400): back to the list.
+  const gone = detailQuery.error instanceof ApiError && (detailQuery.error.status === 404 || detailQuery.error.status === 400);
   useEffect(() => {
-    if (!gone) return;
-    setActiveView('ticketList');
-    setSelectedId(null);
-  }, [gone, setActiveView]);
+    if (gone) void navigate(supportPath, { replace: true });
+  }, [gone, navigate]);
 
   function open(ticket: Ticket) {
-    setSelectedId(ticket._id);
-    setActiveView('ticketDetail');
+    void navigate(ticketPath(ticket._id));
   }
 
   function backToList() {
-    setActiveView('ticketList');
-    setSelectedId(null);
-    if (linkedTicket) setSearchParams({}, { replace: true });
+    void navigate(supportPath);
   }
 
   return (
@@ -149,4 +149,9 @@ export function SupportCenter() {
       <CreateTicketModal isGuest={isGuest} onCreated={open} />
     </section>
   );
+}
+
+/** What may be a ticket id (they are UUIDs); anything else in the address is not even looked up. */
+function isTicketId(value: string): boolean {
+  return /^[\w-]{1,64}$/.test(value);
 }
