@@ -209,7 +209,21 @@ export default tseslint.config(
       'react-hooks/exhaustive-deps': 'warn',
       // Boundaries: the browser never imports server code.
       'no-restricted-imports': ['error', { patterns: [SERVER_CODE, SERVER_ALIAS] }],
+      // Amounts and other figures go through one formatter each (src/web/lib/format.ts, decision 0314): a
+      // hand-rolled toFixed(2) is how one screen came to show three decimals where the others show two.
+      // One decimal (a size in KB, a duration, a click rate) stays free.
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='toFixed']:not([arguments.0.value=1])",
+          message: 'Format amounts with src/web/lib/format.ts (formatCredits, formatCreditAmount, formatSpend, …), not toFixed.',
+        },
+      ],
     },
+  },
+  {
+    files: ['src/web/lib/format.ts', 'src/web/**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': 'off' },
   },
   {
     // Layers run one way: shared (components/, lib/, stores/, config) → features → app (docs/decisions/0094).

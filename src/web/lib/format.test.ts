@@ -1,5 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { creditsText, formatAmount, formatCountdown, formatDate, formatWhen } from './format';
+import {
+  creditsText,
+  formatAmount,
+  formatCountdown,
+  formatCreditAmount,
+  formatCredits,
+  formatDate,
+  formatRating,
+  formatSpend,
+  formatUptime,
+  formatUsdLabel,
+  formatWhen,
+} from './format';
 
 describe('formatAmount', () => {
   it('always shows two decimals', () => {
@@ -16,5 +28,32 @@ describe('the other formatters', () => {
     expect(formatDate('2026-11-18')).toBe('18 November 2026');
     expect(formatCountdown(61_001)).toBe('1:02');
     expect(formatWhen(null)).toBe('—');
+  });
+});
+
+describe('amounts and figures, one formatter each', () => {
+  it('shows credits with two decimals from cents or from whole units', () => {
+    expect(formatCredits(1250)).toBe('12.50');
+    expect(formatCredits(5)).toBe('0.05');
+    expect(formatCreditAmount(19)).toBe('19.00');
+    expect(formatCreditAmount(0.125)).toBe('0.13');
+  });
+
+  it('shows ad spend with three decimals, and five for less than a tenth of a cent', () => {
+    expect(formatSpend(1_234_567)).toBe('12.346');
+    expect(formatSpend(50)).toBe('0.00050');
+    expect(formatSpend(0)).toBe('0.000');
+  });
+
+  it('writes the fee table’s dollars without Intl, grouped, cents only when there are some', () => {
+    expect(formatUsdLabel(500)).toBe('$500');
+    expect(formatUsdLabel(99.99)).toBe('$99.99');
+    expect(formatUsdLabel(1000)).toBe('$1,000');
+  });
+
+  it('rounds ratings to two decimals and uptime to two, none for a whole 100', () => {
+    expect(formatRating(4.256)).toBe('4.26');
+    expect(formatUptime(99.954)).toBe('99.95%');
+    expect(formatUptime(100)).toBe('100%');
   });
 });

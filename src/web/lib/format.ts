@@ -22,6 +22,33 @@ export function formatCreditAmount(credits: number): string {
   return credits.toFixed(2);
 }
 
+/**
+ * An ad's spend, kept in thousandths of a cent, as credits: 3 decimals, 5 when a sum is under a tenth
+ * of a cent (one impression of a CPM campaign costs a fraction of a cent; two decimals would show 0.00).
+ */
+export function formatSpend(millicents: number): string {
+  const credits = millicents / 100_000;
+  return credits !== 0 && Math.abs(credits) < 0.001 ? credits.toFixed(5) : credits.toFixed(3);
+}
+
+/**
+ * "$500", "$99.99", "$1,000". Plain string work rather than toLocaleString: the home page renders its
+ * fee table in its first render, and a page's first Intl number format costs about 30 ms in desktop
+ * Chromium while ICU loads its data (several times that on a slow phone).
+ */
+export function formatUsdLabel(value: number): string {
+  const [whole = '', cents] = (Number.isInteger(value) ? String(value) : value.toFixed(2)).split('.');
+  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${cents ? `.${cents}` : ''}`;
+}
+
+// ---- Other figures ----------------------------------------------------------------------------------
+
+/** An average rating out of 5, with two decimals: 4.25. */
+export const formatRating = (value: number) => value.toFixed(2);
+
+/** An uptime percentage: two decimals, none for a whole 100 ("99.95%", "100%"). */
+export const formatUptime = (percent: number) => `${percent.toFixed(percent === 100 ? 0 : 2)}%`;
+
 // ---- Crypto amounts ---------------------------------------------------------------------------------
 
 /** A pair's limits as shown before an amount is typed: "Min 0.001 BTC · Max 2 BTC". */

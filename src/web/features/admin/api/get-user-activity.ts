@@ -5,6 +5,7 @@ import type { Ticket } from '#shared/schemas/tickets';
 import { api } from '#web/lib/api-client';
 import { toQueryString } from '#web/lib/query-string';
 import { adminKeys } from './admin-keys';
+import { formatCreditAmount } from '#web/lib/format';
 
 export interface ActivityRow {
   _id: string;
@@ -37,7 +38,7 @@ export async function getUserActivity(userId: string, signal?: AbortSignal): Pro
         _id: x._id,
         status: x.status,
         createdAt: x.createdAt,
-        label: `${x.priceAmount.toFixed(2)} USD in ${x.payCurrency.toUpperCase()}`,
+        label: `${formatCreditAmount(x.priceAmount)} USD in ${x.payCurrency.toUpperCase()}`,
       })),
       exchanges: e.exchanges.map((x) => ({
         _id: x._id,

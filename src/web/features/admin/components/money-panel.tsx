@@ -9,6 +9,7 @@ import { errorMessage } from '#web/lib/api-client';
 import { moneyItemQueryOptions } from '../api/get-money-item';
 import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type MoneyRow } from '../api/get-money-list';
 import { useRecheckMoneyItem } from '../api/recheck-money-item';
+import { formatCreditAmount, formatCredits } from '#web/lib/format';
 
 type Kind = MoneyKind;
 type Row = MoneyRow;
@@ -38,7 +39,7 @@ function ownerLabel(owner: Owner): string {
 function summary(kind: Kind, row: Row): string {
   if (kind === 'payments') {
     const p = row as Payment;
-    return `${p.priceAmount.toFixed(2)} USD in ${p.payCurrency.toUpperCase()}`;
+    return `${formatCreditAmount(p.priceAmount)} USD in ${p.payCurrency.toUpperCase()}`;
   }
   const e = row as Exchange;
   return `${e.amount} ${e.from.toUpperCase()} → ${e.to.toUpperCase()}`;
@@ -155,7 +156,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
                           {e.statusBefore} → {e.statusAfter}
                         </td>
                         <td data-label="Credited" className="num">
-                          {(e.creditedCents / 100).toFixed(2)}
+                          {formatCredits(e.creditedCents)}
                         </td>
                       </tr>
                     ))}

@@ -21,6 +21,7 @@ import { useUpdateUser, type UserChange } from '../api/update-user';
 import { AdminTwoFactorReset, StepUpField, useStepUp } from '#web/features/two-factor';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
 import { AdjustmentRequestsPanel, signedCredits } from './adjustment-requests-panel';
+import { formatCreditAmount } from '#web/lib/format';
 
 /** Whether an adjustment's answer is a request waiting for a second admin (202), not a posted entry (201). */
 const isAdjustmentRequested = (result: AdjustCreditsResult): result is AdjustCreditsRequested => 'request' in result;
@@ -98,7 +99,7 @@ export function UsersPanel() {
             <td data-label="Email">{u.email}</td>
             <td data-label="Role">{u.role}</td>
             <td data-label="Credits" className="num">
-              {u.credits.toFixed(2)}
+              {formatCreditAmount(u.credits)}
             </td>
             <td data-label="State">{u.disabled ? 'Disabled' : 'Active'}</td>
           </tr>

@@ -3,7 +3,7 @@ import type { Campaign } from '#shared/schemas/ads';
 import { errorMessage } from '#web/lib/api-client';
 import { useChangeCampaign, type CampaignAction } from '../api/change-campaign';
 import { useChangeHouseCampaign } from '../api/house-campaigns';
-import { formatSpend } from './campaign-report';
+import { formatCredits, formatSpend } from '#web/lib/format';
 
 export const STATE_LABELS: Record<Campaign['state'], string> = {
   'in-review': 'In review',
@@ -55,7 +55,7 @@ export function CampaignCard({
         action === 'stop'
           ? c.house
             ? 'Stopped.'
-            : `Stopped. ${((after.refundedCents ?? 0) / 100).toFixed(2)} credits came back to your balance.`
+            : `Stopped. ${formatCredits(after.refundedCents ?? 0)} credits came back to your balance.`
           : action === 'pause'
             ? 'Paused'
             : 'Resumed',
@@ -80,8 +80,8 @@ export function CampaignCard({
       </div>
       <p className="muted">
         {c.priceModel === 'cpm'
-          ? `${(c.priceCents / 100).toFixed(2)} credits per 1,000 viewable impressions`
-          : `${(c.priceCents / 100).toFixed(2)} credits per click`}{' '}
+          ? `${formatCredits(c.priceCents)} credits per 1,000 viewable impressions`
+          : `${formatCredits(c.priceCents)} credits per click`}{' '}
         · {new Date(c.startsAt).toLocaleString()} – {new Date(c.endsAt).toLocaleString()}
         {c.ownerName && !controls ? (c.house ? ` · house campaign, created by ${c.ownerName}` : ` · by ${c.ownerName}`) : ''}
       </p>
@@ -89,14 +89,14 @@ export function CampaignCard({
         {c.house ? 'Counted' : 'Spent'} <strong data-testid="campaign-spent">{formatSpend(c.spentMillicents)}</strong>
         {c.budgetCents === null
           ? ' (no budget limit, nothing paid)'
-          : ` of ${(c.budgetCents / 100).toFixed(2)} credits${c.house ? ' (counted, not paid)' : ''}`}
-        {c.dailyBudgetCents !== null && ` · ${(c.dailyBudgetCents / 100).toFixed(2)} a day`}
+          : ` of ${formatCredits(c.budgetCents)} credits${c.house ? ' (counted, not paid)' : ''}`}
+        {c.dailyBudgetCents !== null && ` · ${formatCredits(c.dailyBudgetCents)} a day`}
         {c.frequencyCap !== null && ` · at most ${c.frequencyCap} a day per viewer`}
       </p>
       {c.state === 'ended' && (
         <p>
           Ended: {END_REASONS[c.endReason ?? ''] ?? c.endReason}.
-          {c.house ? '' : ` ${((c.refundedCents ?? 0) / 100).toFixed(2)} credits came back.`}
+          {c.house ? '' : ` ${formatCredits(c.refundedCents ?? 0)} credits came back.`}
         </p>
       )}
       <ul className="campaign-list stack">

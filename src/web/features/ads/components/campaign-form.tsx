@@ -7,6 +7,7 @@ import { ErrorCode } from '#shared/error-codes';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
 import { useCreateCampaign } from '../api/create-campaign';
 import { useCreateHouseCampaign } from '../api/house-campaigns';
+import { formatCreditAmount, formatCredits } from '#web/lib/format';
 
 const PLACEMENT_LABELS: Record<string, string> = { 'home-banner': 'Home page banner', 'patch-notes': 'Patch notes page' };
 
@@ -40,8 +41,8 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
     startsAt: localInput(new Date()),
     endsAt: localInput(new Date(Date.now() + 7 * 86_400_000)),
     priceModel: 'cpm' as AdPriceModel,
-    price: (AD_MIN_PRICE_CENTS.cpm / 100).toFixed(2),
-    budget: house ? '' : (AD_MIN_BUDGET_CENTS / 100).toFixed(2),
+    price: formatCredits(AD_MIN_PRICE_CENTS.cpm),
+    budget: house ? '' : formatCredits(AD_MIN_BUDGET_CENTS),
     dailyBudget: '',
     frequencyCap: '',
     kind: 'text',
@@ -85,7 +86,7 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
       toast.success(
         house
           ? 'House campaign created and approved.'
-          : `Campaign created: ${((campaign.budgetCents ?? 0) / 100).toFixed(2)} credits reserved. It starts once staff approve it.`,
+          : `Campaign created: ${formatCredits(campaign.budgetCents ?? 0)} credits reserved. It starts once staff approve it.`,
       );
       setRequestId(newRequestId());
       setForm((f) => ({ ...f, name: '', title: '', body: '' }));
@@ -165,7 +166,7 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
             ]}
             onChange={(e) => {
               const model = e.target.value as AdPriceModel;
-              setForm((f) => ({ ...f, priceModel: model, price: (AD_MIN_PRICE_CENTS[model] / 100).toFixed(2) }));
+              setForm((f) => ({ ...f, priceModel: model, price: formatCredits(AD_MIN_PRICE_CENTS[model]) }));
             }}
           />
           <TextField
@@ -174,7 +175,7 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
             value={form.price}
             required
             error={errors.priceCents}
-            note={`At least ${(AD_MIN_PRICE_CENTS[form.priceModel] / 100).toFixed(2)}`}
+            note={`At least ${formatCredits(AD_MIN_PRICE_CENTS[form.priceModel])}`}
             onChange={(e) => set('price', e.target.value)}
           />
           <TextField
@@ -267,7 +268,7 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
             ? 'Creating…'
             : house
               ? 'Create house campaign'
-              : `Create and reserve ${Number.isFinite(Number(form.budget)) ? Number(form.budget).toFixed(2) : '0.00'} credits`}
+              : `Create and reserve ${formatCreditAmount(Number.isFinite(Number(form.budget)) ? Number(form.budget) : 0)} credits`}
         </button>
       </div>
     </form>

@@ -4,12 +4,7 @@ import type { Campaign, CampaignReportRow } from '#shared/schemas/ads';
 import { errorMessage } from '#web/lib/api-client';
 import { useCampaignReport } from '../api/get-campaigns';
 import { useDownloadCampaignCsv } from '../api/download-campaign-report';
-
-/** Thousandths of a cent as credits: 3 decimals, more only when a sum is under a tenth of a cent. */
-export function formatSpend(millicents: number): string {
-  const credits = millicents / 100_000;
-  return credits !== 0 && Math.abs(credits) < 0.001 ? credits.toFixed(5) : credits.toFixed(3);
-}
+import { formatSpend } from '#web/lib/format';
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 

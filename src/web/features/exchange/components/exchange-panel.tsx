@@ -361,7 +361,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                     </div>
                     <div>
                       <dt>Value</dt>
-                      <dd>≈ {estimate.estimate.usdValue.toFixed(2)} USD</dd>
+                      <dd>≈ {formatCreditAmount(estimate.estimate.usdValue)} USD</dd>
                     </div>
                     <div>
                       <dt>Your reward</dt>

@@ -6,7 +6,7 @@ import type { Exchange, ExchangeRewards, ExchangeStatus } from '#shared/schemas/
 import { SandboxPanel } from '#web/features/sandbox';
 import { useExchangeStatus } from '../api/get-exchange';
 import { CopyButton } from '#web/components/ui/copy-button';
-import { formatClock, formatDeadline } from '#web/lib/format';
+import { formatClock, formatCreditAmount, formatDeadline } from '#web/lib/format';
 
 // The QR code library is needed only once a deposit address exists: not on the page's first load.
 const QRCodeSVG = lazy(() => import('qrcode.react').then((m) => ({ default: m.QRCodeSVG })));
@@ -177,7 +177,7 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
             It is shown only once and kept in this browser. <Link to={paths.register}>Create an account</Link> or{' '}
             <Link to={paths.login}>log in</Link> here
             {rewards.claimDeadline ? ` before ${formatDeadline(Date.parse(rewards.claimDeadline))}` : ''} to claim{' '}
-            {rewards.potentialAmount.toFixed(2)} credits once the exchange finishes.
+            {formatCreditAmount(rewards.potentialAmount)} credits once the exchange finishes.
           </p>
           <p>
             On another device, sign in and use <strong>Claim a reward</strong> on the dashboard with the exchange id above and this code.
@@ -197,7 +197,7 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
 }
 
 function rewardLine(exchange: Exchange): string {
-  const amount = `${exchange.rewardAmount.toFixed(2)} credits`;
+  const amount = `${formatCreditAmount(exchange.rewardAmount)} credits`;
   if (exchange.rewardCredited) return `${amount}, credited`;
   if (['failed', 'refunded', 'expired'].includes(exchange.status)) return 'None (the exchange did not finish)';
   if (exchange.rewardMode === 'claim')

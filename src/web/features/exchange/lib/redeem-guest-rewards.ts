@@ -9,11 +9,12 @@ import { errorMessage } from '#web/lib/api-client';
 import { postClaimGuestRewards } from '../api/claim-guest-rewards';
 import { postGuestRewardsStatus } from '../api/get-guest-rewards-status';
 import { clearClaims, pruneExpiredClaims, removeClaims, toPayload, type ClaimPayload } from './reward-claims';
+import { formatCreditAmount } from '#web/lib/format';
 
 /** Toast texts of docs/product.md#errors, to the letter. */
 export const REWARD_TOASTS = {
   loading: 'Redeeming your rewards...',
-  success: (credits: number) => `Claimed ${credits.toFixed(2)} credits from previous exchanges!`,
+  success: (credits: number) => `Claimed ${formatCreditAmount(credits)} credits from previous exchanges!`,
   failure: 'Failed to claim pending rewards',
   /** Ours: claims on exchanges still running are now the account's, credited when they finish. */
   taken: 'Rewards from exchanges still in progress will be credited when they finish.',

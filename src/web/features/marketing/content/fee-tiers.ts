@@ -1,19 +1,10 @@
 import { FEE_TIERS } from '#shared/constants';
+import { formatUsdLabel } from '#web/lib/format';
 
 export interface FeeTierRow {
   /** "Below $100", "$100 to $499.99", "$500 or more". */
   range: string;
   percent: number;
-}
-
-/**
- * "$500", "$99.99", "$1,000". Plain string work rather than toLocaleString: the home page renders this
- * table in its first render, and a page's first Intl number format costs about 30 ms in desktop
- * Chromium while ICU loads its data (several times that on a slow phone).
- */
-function usd(value: number): string {
-  const [whole = '', cents] = (Number.isInteger(value) ? String(value) : value.toFixed(2)).split('.');
-  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${cents ? `.${cents}` : ''}`;
 }
 
 /**
@@ -25,9 +16,9 @@ export function feeTierRows(): FeeTierRow[] {
   return ascending.map((tier, index) => {
     const next = ascending[index + 1];
     let range: string;
-    if (!next) range = `${usd(tier.minUsd)} or more`;
-    else if (tier.minUsd === 0) range = `Below ${usd(next.minUsd)}`;
-    else range = `${usd(tier.minUsd)} to ${usd(next.minUsd - 0.01)}`;
+    if (!next) range = `${formatUsdLabel(tier.minUsd)} or more`;
+    else if (tier.minUsd === 0) range = `Below ${formatUsdLabel(next.minUsd)}`;
+    else range = `${formatUsdLabel(tier.minUsd)} to ${formatUsdLabel(next.minUsd - 0.01)}`;
     return { range, percent: tier.percent };
   });
 }

@@ -3,8 +3,9 @@ import { AD_MAX_FREQUENCY_CAP, AD_MIN_BUDGET_CENTS, AD_MIN_DAILY_BUDGET_CENTS, A
 import { paths } from '#shared/routes';
 import { PageHeader } from '#web/components/ui/page-header';
 import { usePageMeta } from '#web/components/use-page-meta';
+import { formatCredits } from '#web/lib/format';
 
-const credits = (cents: number) => (cents / 100).toFixed(2);
+const credits = formatCredits;
 
 /** /advertise: what advertising on Olympus costs and how paying with credits works. */
 export default function AdvertisePage() {

@@ -12,6 +12,7 @@ import { errorMessage } from '#web/lib/api-client';
 import { useNotificationPreferences } from '../api/get-notification-preferences';
 import { useUpdateNotificationPreferences } from '../api/update-notification-preferences';
 import './notifications.css';
+import { formatCredits } from '#web/lib/format';
 
 /** Why a chat column does nothing yet, or was turned off by the platform's refusal. */
 function ChannelNotice({ state, onResume, busy }: { state: ChannelState; onResume: () => void; busy: boolean }) {
@@ -46,7 +47,7 @@ export function NotificationPreferencesPanel() {
 
   const save = (body: Parameters<typeof update.mutate>[0]) => update.mutate(body);
   const thresholdValue = (data: NotificationPreferences) =>
-    threshold ?? (data.lowBalanceThresholdCents === null ? '' : (data.lowBalanceThresholdCents / 100).toFixed(2));
+    threshold ?? (data.lowBalanceThresholdCents === null ? '' : formatCredits(data.lowBalanceThresholdCents));
 
   return (
     <section className="card settings-section" aria-labelledby={`${id}-title`} id="notifications">

@@ -1,4 +1,5 @@
 import type { ComponentState, IncidentImpact, IncidentStatus, OverallState, StatusDay } from '#shared/schemas/status';
+import { formatUptime } from '#web/lib/format';
 
 /** Words first: colour only repeats what the text says. */
 export const STATE_LABEL: Record<ComponentState, string> = {
@@ -36,8 +37,7 @@ export function dayLevel(day: StatusDay): DayLevel {
 }
 
 export function formatPercent(value: number | null): string {
-  if (value === null) return 'No data';
-  return `${value.toFixed(value === 100 ? 0 : 2)}%`;
+  return value === null ? 'No data' : formatUptime(value);
 }
 
 const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;

@@ -6,6 +6,7 @@ import { errorMessage } from '#web/lib/api-client';
 import { useDownloadSupportReportCsv } from '../api/download-support-report';
 import { useSupportReport, type ReportRange } from '../api/get-support-report';
 import './support-reports.css';
+import { formatRating } from '#web/lib/format';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -30,7 +31,7 @@ const percent = (a: Attainment) => (a.percent === null ? '—' : `${a.percent}%`
 const metOf = (a: Attainment) => (a.counted === 0 ? 'nothing decided yet' : `${a.met} of ${a.counted}`);
 /** "75% (3 of 4)"; a dash alone when nothing is decided. */
 const slaCell = (a: Attainment) => (a.counted === 0 ? '—' : `${percent(a)} (${metOf(a)})`);
-const rating = (v: number | null) => (v === null ? '—' : v.toFixed(2));
+const rating = (v: number | null) => (v === null ? '—' : formatRating(v));
 
 /** Staff console → Reports: the desk's figures over a range of days (docs/support-reports.md). */
 export function SupportReportsPanel() {

@@ -4,7 +4,7 @@ import toast from 'react-hot-toast';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
-import { formatDateTime } from '#web/lib/format';
+import { formatDateTime, formatRating } from '#web/lib/format';
 import { errorMessage } from '#web/lib/api-client';
 import { useCannedReplies } from '../api/get-canned-replies';
 import { staffTicketQueryOptions, useStaffTicket } from '../api/get-staff-ticket';
@@ -183,14 +183,15 @@ export function StaffQueue() {
       {ratings && (
         <section className="rating-summary" aria-label="Ratings">
           <p>
-            Average rating: <strong>{ratings.overall.average === null ? 'none yet' : `${ratings.overall.average.toFixed(2)} / 5`}</strong>{' '}
+            Average rating:{' '}
+            <strong>{ratings.overall.average === null ? 'none yet' : `${formatRating(ratings.overall.average)} / 5`}</strong>{' '}
             <span className="muted">({ratings.overall.count} rated)</span>
           </p>
           {ratings.byStaff.length > 0 && (
             <ul aria-label="Average rating per staff member">
               {ratings.byStaff.map((r) => (
                 <li key={r._id}>
-                  {r.username}: {r.average === null ? '—' : r.average.toFixed(2)} <span className="muted">({r.count})</span>
+                  {r.username}: {r.average === null ? '—' : formatRating(r.average)} <span className="muted">({r.count})</span>
                 </li>
               ))}
             </ul>
