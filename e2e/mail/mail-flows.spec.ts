@@ -207,7 +207,7 @@ test('notifications arrive once each: payment credited, staff reply (then unsubs
   await page.request.post(`/sandbox/nowpayments/payments/${providerPaymentId}/status`, { data: { status: 'finished' } });
   const [credited] = await waitForMail(page.request, email, 'Payment credited: 97.00 credits');
   expect(credited!.text).toContain('Processing fee: 3.00 USD');
-  expect(credited!.text).toContain(`/payment/complete?id=${paymentId}`);
+  expect(credited!.text).toContain(`/dashboard/payments/${paymentId}`);
 
   // A staff reply on the user's ticket.
   const created = await page.request.post('/api/tickets', {

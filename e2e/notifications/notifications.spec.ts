@@ -46,7 +46,7 @@ for (const width of [1280, 375]) {
     const panel = page.getByRole('region', { name: 'Notifications', exact: true });
     await expect(panel).toBeVisible();
     const link = panel.getByRole('link', { name: /Payment credited/ });
-    await expect(link).toHaveAttribute('href', `/payment/complete?id=${payment._id}`);
+    await expect(link).toHaveAttribute('href', `/dashboard/payments/${payment._id}`);
     await expect(panel).toContainText('97.00 credits were added');
     expect(await seriousViolations(page, '.notification-bell')).toEqual([]);
     await page.screenshot({ path: `test-results/notifications-panel-${width}.png` });
@@ -66,6 +66,20 @@ for (const width of [1280, 375]) {
     await page.getByRole('button', { name: 'Mark all read' }).click();
     await expect(page.getByTestId('notification-count')).toHaveCount(0);
     await expect(bell).toHaveAccessibleName('Notifications');
+    // The notice opens the payment at its own address, which names it; a reload keeps it; Back returns.
+    await page
+      .getByRole('main')
+      .getByRole('link', { name: /Payment credited/ })
+      .press('Enter');
+    await expect(page).toHaveURL(new RegExp(`/dashboard/payments/${payment._id}$`));
+    await expect(page.getByTestId('payment-named')).toContainText('Top-up of 100.00 USD in BTC');
+    await expect(page.getByTestId('payment-named')).toContainText(payment._id.slice(0, 8));
+    await page.reload();
+    await expect(page.getByTestId('complete-credits')).toHaveText('97.00');
+    expect(await seriousViolations(page, 'main')).toEqual([]);
+    await page.screenshot({ path: `test-results/payment-page-${width}.png`, fullPage: true });
+    await page.goBack();
+    await expect(page).toHaveURL(/\/notifications$/);
 
     // The matrix: a cell turned off stays off; security cells are locked on.
     await page.goto('/dashboard/settings');

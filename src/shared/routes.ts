@@ -29,6 +29,9 @@ export const paths = {
 /** The printable receipt of one ledger entry: a top-up, an order, a charge, a refund. */
 export const receiptPath = (ledgerEntryId: string) => `${paths.dashboard}/receipts/${encodeURIComponent(ledgerEntryId)}`;
 
+/** One payment: what was paid, the credits it added, its receipt (docs/decisions/0315). */
+export const paymentPath = (paymentId: string) => `${paths.dashboard}/payments/${encodeURIComponent(paymentId)}`;
+
 /** The requester's support page, and one ticket on it (docs/decisions/0313). */
 export const supportPath = `${paths.dashboard}/support`;
 export const ticketPath = (ticketId: string) => `${supportPath}/${encodeURIComponent(ticketId)}`;

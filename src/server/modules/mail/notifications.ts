@@ -1,5 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Tx } from '#server/db/client.js';
+import { paymentPath, ticketPath } from '#shared/routes.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import type { MailService, QueueMailInput } from './mail.service.js';
@@ -53,7 +54,7 @@ function paymentCreditedMessage(
       fee: usd(input.feeCents),
       credits: usd(input.creditedCents),
       currency: input.payCurrency.toUpperCase(),
-      url: mail.link('/payment/complete', { id: input.paymentId }),
+      url: mail.link(paymentPath(input.paymentId)),
       unsubscribeUrl: unsubscribe.url,
     }),
   };
@@ -102,7 +103,7 @@ export async function notifyTicketReply(
       number: input.number,
       subject: input.subject,
       message: input.message,
-      url: mail.link('/dashboard/support', { ticket: input.ticketId }),
+      url: mail.link(ticketPath(input.ticketId)),
       unsubscribeUrl: unsubscribe.url,
     }),
   });

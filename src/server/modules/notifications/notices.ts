@@ -1,4 +1,4 @@
-import { receiptPath, ticketPath } from '#shared/routes.js';
+import { paymentPath, receiptPath, ticketPath } from '#shared/routes.js';
 import type { EmitInput } from './notifications.service.js';
 
 /**
@@ -23,7 +23,7 @@ export function paymentNotice(p: PaymentFacts, from: string, to: string, credite
   if (from === to) return null;
   const coin = p.payCurrency.toUpperCase();
   const amount = `${usd(p.priceAmountCents)} USD in ${coin}`;
-  const base = { to: { userId: p.userId }, link: `/payment/complete?id=${p.id}` };
+  const base = { to: { userId: p.userId }, link: paymentPath(p.id) };
   const waiting = ['pending', 'waiting'];
   const done = (s: string) => s === 'finished' || s === 'completed';
   if (done(to) && !done(from)) {

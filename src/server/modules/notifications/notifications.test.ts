@@ -136,7 +136,7 @@ describe.each(enginesFor('database'))('notifications on %s', { timeout: 60_000 }
     const page = await list(t, user.token);
     // Defaults: the in-between steps (detected, confirming) are off; the credit is on everywhere.
     expect(page.notifications.map((n) => n.event)).toEqual(['payment.credited']);
-    expect(page.notifications[0]).toMatchObject({ title: 'Payment credited', link: `/payment/complete?id=${p._id}`, readAt: null });
+    expect(page.notifications[0]).toMatchObject({ title: 'Payment credited', link: `/dashboard/payments/${p._id}`, readAt: null });
     expect(page.notifications[0]!.body).toContain('97.00 credits');
     expect(page.unreadCount).toBe(1);
 
@@ -152,7 +152,7 @@ describe.each(enginesFor('database'))('notifications on %s', { timeout: 60_000 }
       event: 'payment.credited',
       title: 'Payment credited',
       body: page.notifications[0]!.body,
-      link: `https://olympus.example/payment/complete?id=${p._id}`,
+      link: `https://olympus.example/dashboard/payments/${p._id}`,
     });
     expect(await deliveries(t, `payment.credited:${p._id}`)).toEqual([
       { channel: 'discord', status: 'sent', attempts: 1 },
@@ -177,11 +177,11 @@ describe.each(enginesFor('database'))('notifications on %s', { timeout: 60_000 }
 
     const events = (await list(t, user.token)).notifications.map((n) => `${n.event} ${n.link}`);
     expect(events).toEqual([
-      `payment.expired /payment/complete?id=${expired._id}`,
-      `payment.partially_paid /payment/complete?id=${partial._id}`,
-      `payment.credited /payment/complete?id=${p._id}`,
-      `payment.confirming /payment/complete?id=${p._id}`,
-      `payment.detected /payment/complete?id=${p._id}`,
+      `payment.expired /dashboard/payments/${expired._id}`,
+      `payment.partially_paid /dashboard/payments/${partial._id}`,
+      `payment.credited /dashboard/payments/${p._id}`,
+      `payment.confirming /dashboard/payments/${p._id}`,
+      `payment.detected /dashboard/payments/${p._id}`,
     ]);
     await waitFor(
       'telegram credited + expired',

@@ -275,8 +275,8 @@ describe.each(enginesFor('database'))('Telegram and Discord notification channel
       const first = await finish(user.token);
       const [sent] = await waitForCount('Telegram', () => telegramMessages(chatId), 1);
       const [dm] = await waitForCount('Discord', () => discordMessages(discordId), 1);
-      expect((sent as { links: string[] }).links).toEqual([`${t.config.publicUrl}/payment/complete?id=${first._id}`]);
-      expect((dm as { content: string }).content).toContain(`<${t.config.publicUrl}/payment/complete?id=${first._id}>`);
+      expect((sent as { links: string[] }).links).toEqual([`${t.config.publicUrl}/dashboard/payments/${first._id}`]);
+      expect((dm as { content: string }).content).toContain(`<${t.config.publicUrl}/dashboard/payments/${first._id}>`);
       await t.app.jobs.drain(); // every delivery job still due has run: a second message would be there by now
       expect(await telegramMessages(chatId)).toHaveLength(1);
       expect(await discordMessages(discordId)).toHaveLength(1);

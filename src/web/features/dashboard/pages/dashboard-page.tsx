@@ -13,6 +13,7 @@ const SettingsPage = lazy(() => import('./settings-page'));
 const SupportPage = lazy(() => import('#web/features/tickets/pages/support-page'));
 const StaffPage = lazy(() => import('#web/features/admin/pages/staff-page'));
 const ReceiptPage = lazy(() => import('#web/features/payments/pages/receipt-page'));
+const PaymentPage = lazy(() => import('#web/features/payments/pages/payment-page'));
 const AdvertisePage = lazy(() => import('#web/features/ads/pages/advertise-dashboard-page'));
 
 function Loading({ label }: { label: string }) {
@@ -68,6 +69,7 @@ export default function DashboardPage() {
       <Route path="support/:ticketId?" element={<Lazy page={SupportPage} loading="Loading support…" />} />
       <Route path="staff/*" element={<Lazy page={StaffPage} loading="Loading the staff console…" />} />
       <Route path="receipts/:entryId" element={<Lazy page={ReceiptPage} loading="Loading the receipt…" />} />
+      <Route path="payments/:paymentId" element={<Lazy page={PaymentPage} loading="Loading the payment…" />} />
       <Route path="advertise" element={<Lazy page={AdvertisePage} loading="Loading advertising…" />} />
       <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
     </Routes>

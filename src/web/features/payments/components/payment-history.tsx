@@ -2,7 +2,7 @@ import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { paths } from '#shared/routes';
+import { paymentPath } from '#shared/routes';
 import { formatAmount } from '#web/lib/format';
 import { useMyPayments } from '../api/get-my-payments';
 import '../payments.css';
@@ -66,9 +66,7 @@ export function PaymentHistory() {
                       <td data-label="Status">
                         <span className={`status-badge payment-status-${p.status}`}>{STATUS_LABELS[p.status]}</span>{' '}
                         {resumable && <Link to={paymentProcessUrl({ ...p, id: p._id })}>Continue</Link>}
-                        {(p.status === 'completed' || p.status === 'partially_paid') && (
-                          <Link to={`${paths.paymentComplete}?id=${encodeURIComponent(p._id)}`}>Details</Link>
-                        )}
+                        {(p.status === 'completed' || p.status === 'partially_paid') && <Link to={paymentPath(p._id)}>Details</Link>}
                       </td>
                     </tr>
                   );

@@ -83,6 +83,10 @@ describe('/payment/complete', () => {
     expect(screen.getByText('Processing fee (3%)')).toBeTruthy();
     expect(screen.getByTestId('complete-balance').textContent).toBe('127.00 credits');
     expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe('/dashboard');
+    // It names the payment: what, when, and a reference a person can quote to support.
+    const named = screen.getByTestId('payment-named').textContent!;
+    expect(named).toContain('Top-up of 100.00 USD in BTC, started');
+    expect(named).toContain(`reference ${ID.slice(0, 8)}`);
     // The balance shown elsewhere in the app follows.
     expect(api.getCredits).toHaveBeenCalledWith('u1');
   });

@@ -4,7 +4,7 @@ import toast from 'react-hot-toast';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
-import { formatAmount } from '#web/lib/format';
+import { formatAmount, formatDateTime } from '#web/lib/format';
 import { ApiError } from '#web/lib/api-client';
 import { signedInUserId, useSessionStore } from '#web/features/auth';
 import { useCredits } from '#web/features/auth/credits';
@@ -12,7 +12,11 @@ import { paymentQueryOptions } from '../api/get-payment';
 import { isCompleteStatus, PROBLEM_STATUS_MESSAGES, STATUS_LABELS } from '../payment-status';
 import '../payments.css';
 
-/** /payment/complete?id=: what was paid, the credits added, the new balance, a way back. */
+/**
+ * /payment/complete?id= (where the provider sends the payer back): what was paid, the credits added,
+ * the new balance, a way back. The same view is the payment's own address, /dashboard/payments/<id>
+ * (./payment-page.tsx).
+ */
 export default function PaymentCompletePage() {
   usePageMeta('Payment complete');
   const [params] = useSearchParams();
@@ -21,7 +25,7 @@ export default function PaymentCompletePage() {
   return <PaymentComplete key={id} id={id} />;
 }
 
-function PaymentComplete({ id }: { id: string }) {
+export function PaymentComplete({ id }: { id: string }) {
   // Always read again here: the payment page loaded this payment seconds ago, before it was credited
   // (a sandbox payment can finish that fast), and that copy would show "Credits added 0.00".
   const query = useQuery({ ...paymentQueryOptions(id), refetchOnMount: 'always' });
@@ -71,6 +75,10 @@ function PaymentComplete({ id }: { id: string }) {
             <p role="status">Status: {STATUS_LABELS[payment.status]}</p>
           )}
           {problem && <p className="muted">{problem.text}</p>}
+          <p className="muted" data-testid="payment-named">
+            Top-up of {formatAmount(payment.priceAmount)} USD in {payment.payCurrency.toUpperCase()}, started{' '}
+            {formatDateTime(payment.createdAt)} · reference <code title={payment._id}>{payment._id.slice(0, 8)}</code>
+          </p>
           <dl className="topup-summary">
             <div>
               <dt>You paid</dt>
