@@ -66,6 +66,10 @@ export function PaymentComplete({ id }: { id: string }) {
       )}
       {payment && data && (
         <div className="card payment-amounts">
+          <p className="muted" data-testid="payment-named">
+            Top-up of {formatAmount(payment.priceAmount)} USD in {payment.payCurrency.toUpperCase()}, started{' '}
+            {formatDateTime(payment.createdAt)} · reference <code title={payment._id}>{payment._id.slice(0, 8)}</code>
+          </p>
           {done ? (
             <div role="status">
               <p className="payment-success">Thank you! Your payment was received and your credits were added.</p>
@@ -75,10 +79,6 @@ export function PaymentComplete({ id }: { id: string }) {
             <p role="status">Status: {STATUS_LABELS[payment.status]}</p>
           )}
           {problem && <p className="muted">{problem.text}</p>}
-          <p className="muted" data-testid="payment-named">
-            Top-up of {formatAmount(payment.priceAmount)} USD in {payment.payCurrency.toUpperCase()}, started{' '}
-            {formatDateTime(payment.createdAt)} · reference <code title={payment._id}>{payment._id.slice(0, 8)}</code>
-          </p>
           <dl className="topup-summary">
             <div>
               <dt>You paid</dt>
