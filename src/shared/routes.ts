@@ -66,6 +66,8 @@ export const staffPaths = {
   overview: `${paths.dashboard}/staff`,
   section: (section: StaffSection) => `${paths.dashboard}/staff/${section}`,
   user: (id: string) => `${paths.dashboard}/staff/users/${encodeURIComponent(id)}`,
+  tickets: `${paths.dashboard}/staff/tickets`,
+  ticket: (id: string) => `${paths.dashboard}/staff/tickets/${encodeURIComponent(id)}`,
 } as const;
 
 /** Routes with a `/*` tail accept any sub-path. */

@@ -1,3 +1,4 @@
+import { staffPaths } from '#shared/routes.js';
 import { and, inArray, isNull } from 'drizzle-orm';
 import type { SlaKind } from '#shared/schemas/support-sla.js';
 import type { Database } from '#server/db/client.js';
@@ -9,8 +10,8 @@ import { supportSlaBreaches } from './support-sla.tables.js';
 
 export const SLA_BREACH_JOB = 'support.sla-breaches';
 
-/** The staff console's queue opened on one ticket. */
-export const staffTicketLink = (ticketId: string) => `/dashboard/staff/tickets?ticket=${ticketId}`;
+/** One ticket in the staff console, at its own address (docs/decisions/0313). */
+export const staffTicketLink = (ticketId: string) => staffPaths.ticket(ticketId);
 
 const KIND_TEXT: Record<SlaKind, string> = { first_response: 'first response', resolution: 'resolution' };
 

@@ -280,7 +280,7 @@ describe.each(enginesFor('database'))('support SLA on %s', { timeout: 60_000 }, 
 
       const mine = await noticesFor(support.token, id);
       expect(mine.map((n) => n.event).sort()).toEqual(['ticket.sla_breached', 'ticket.sla_breached']);
-      expect(mine[0]!.link).toBe(`/dashboard/staff/tickets?ticket=${id}`);
+      expect(mine[0]!.link).toBe(`/dashboard/staff/tickets/${id}`);
       expect(mine.map((n) => n.title)).toContain(
         `SLA breached on ticket #${(await call(t, 'GET', `/api/staff/tickets/${id}`, { token: support.token })).json.ticket.number}`,
       );

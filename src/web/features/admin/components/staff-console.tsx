@@ -78,7 +78,7 @@ export function StaffConsole() {
           }
         />
         <Route path="users/:id" element={<UserDetailRoute isAdmin={isAdmin} />} />
-        <Route path="tickets" element={<StaffQueue />} />
+        <Route path="tickets/:ticketId?" element={<StaffQueue />} />
         <Route path="reports" element={<SupportReportsPanel />} />
         <Route path="automation" element={<AutomationPanel isAdmin={isAdmin} />} />
         <Route path="help" element={<HelpManager />} />

@@ -4,7 +4,7 @@ import { renderWithQuery } from '#web/test/render';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { ticket } from '../test/ticket-data';
 import { formatBusinessTime, SlaBadges, slaLines } from './sla-badges';
-import { StaffQueue } from './staff-queue';
+import { StaffQueueRoutes } from '../test/staff-queue-routes';
 
 /** The SLA badges of the staff queue (docs/decisions/0293): business time left, or how long ago a target was breached. */
 
@@ -68,7 +68,7 @@ describe('the staff queue with SLA', () => {
         total: 2,
       },
     }));
-    renderWithQuery(<StaffQueue />);
+    renderWithQuery(<StaffQueueRoutes />);
     const row = await screen.findByRole('button', { name: /Deposit not showing/ });
     expect(within(row).getByText(/Breached 3 h ago/)).toBeTruthy();
     expect(within(row).getByText(/5 h left/)).toBeTruthy();
@@ -92,14 +92,11 @@ describe('the staff queue with SLA', () => {
         }),
       },
     });
-    window.history.pushState({}, '', `/dashboard/staff/tickets?ticket=${id}`);
-    try {
-      renderWithQuery(<StaffQueue />);
-      expect(await screen.findByText(/^Met/)).toBeTruthy();
-      expect(screen.getByText(/Breached/).textContent).toMatch(/^Resolution target: Breached/);
-      expect(screen.getByRole('button', { name: '← Back to queue' })).toBeTruthy();
-    } finally {
-      window.history.pushState({}, '', '/');
-    }
+    // The breach notice's link, of the older form: it opens the ticket and moves to the ticket's address.
+    renderWithQuery(<StaffQueueRoutes at={`/dashboard/staff/tickets?ticket=${id}`} />);
+    expect(await screen.findByText(/^Met/)).toBeTruthy();
+    expect(screen.getByText(/Breached/).textContent).toMatch(/^Resolution target: Breached/);
+    expect(screen.getByRole('button', { name: '← Back to queue' })).toBeTruthy();
+    expect(screen.getByTestId('address').textContent).toBe(`/dashboard/staff/tickets/${id}`);
   });
 });

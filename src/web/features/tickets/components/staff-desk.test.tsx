@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithQuery as render } from '#web/test/render';
 import { describe, expect, it } from 'vitest';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
-import { StaffQueue } from './staff-queue';
+import { StaffQueueRoutes } from '../test/staff-queue-routes';
 import { firstResponseLabel, formatDuration } from './first-response';
 import { message, ticket } from '../test/ticket-data';
 
@@ -61,7 +61,7 @@ describe('StaffQueue support desk', () => {
         total: 2,
       },
     });
-    render(<StaffQueue />);
+    render(<StaffQueueRoutes />);
     const first = await screen.findByRole('button', { name: /Deposit not showing/ });
     expect(within(first).getByText(/waiting 2h 1[45]m/)).toBeTruthy();
     expect(within(first).getByText('Unassigned')).toBeTruthy();
@@ -93,7 +93,7 @@ describe('StaffQueue support desk', () => {
     });
     server.on('POST', '/api/staff/tickets/t1/merge', { body: { ticket: ticket({ messages: [message(), note, event] }) } });
 
-    render(<StaffQueue />);
+    render(<StaffQueueRoutes />);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const thread = await screen.findByRole('list', { name: 'Messages' });
 
@@ -131,7 +131,7 @@ describe('StaffQueue support desk', () => {
       status: 201,
       body: { reply: { _id: 'c2', title: 'Thanks', body: 'Thank you!', updatedAt: '2026-01-01T10:00:00.000Z' } },
     });
-    render(<StaffQueue />);
+    render(<StaffQueueRoutes />);
     fireEvent.click(await screen.findByText(/Canned replies \(1\)/));
     fireEvent.change(screen.getByLabelText('Title'), { target: { value: 'Thanks' } });
     fireEvent.change(screen.getByLabelText('Text'), { target: { value: 'Thank you!' } });

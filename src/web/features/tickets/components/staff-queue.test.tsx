@@ -3,7 +3,7 @@ import { renderWithQuery as render } from '#web/test/render';
 import { describe, expect, it, vi } from 'vitest';
 import type { Ticket } from '#shared/schemas/tickets';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
-import { StaffQueue } from './staff-queue';
+import { StaffQueueRoutes } from '../test/staff-queue-routes';
 import { message, ticket } from '../test/ticket-data';
 
 const server = setupScriptedApi();
@@ -16,7 +16,7 @@ describe('StaffQueue', () => {
   it('filters the queue by search, status, priority and assignment at once, and pages it', async () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     server.on('GET', '/api/staff/tickets', { body: { tickets: [ticket()], page: 1, pageSize: 20, total: 45 } });
-    render(<StaffQueue />);
+    render(<StaffQueueRoutes />);
     await screen.findByRole('button', { name: /Deposit not showing/ });
     expect(listUrls(fetchSpy)).toHaveLength(1);
 
@@ -62,11 +62,13 @@ describe('StaffQueue', () => {
         }),
       },
     }));
-    render(<StaffQueue />);
+    render(<StaffQueueRoutes />);
     fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
     const thread = await screen.findByRole('list', { name: 'Messages' });
     expect(within(thread).getByText('My deposit is missing.')).toBeTruthy();
     expect(screen.getByText(/From alice · unassigned/)).toBeTruthy();
+    // The open ticket is the page's address (a reload or a shared link opens it again).
+    expect(screen.getByTestId('address').textContent).toBe('/dashboard/staff/tickets/t1');
 
     fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Looking into it.' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
@@ -82,6 +84,10 @@ describe('StaffQueue', () => {
       ['PUT', '/api/staff/tickets/t1', { status: 'resolved' }],
       ['PUT', '/api/staff/tickets/t1', { assignToMe: true }],
     ]);
+    // Back to the queue, at the queue's address.
+    fireEvent.click(screen.getByRole('button', { name: '← Back to queue' }));
+    await screen.findByRole('button', { name: /Deposit not showing/ });
+    expect(screen.getByTestId('address').textContent).toBe('/dashboard/staff/tickets');
   });
 
   it('shows only the newest answer when filters change faster than the server answers', async () => {
@@ -99,7 +105,7 @@ describe('StaffQueue', () => {
           ? { body: { tickets: [ticket({ _id: 'fresh', subject: 'Fresh answer' })], page: 1, pageSize: 20, total: 1 } }
           : { body: { tickets: [ticket({ _id: 'slow', subject: 'Stale answer' })], page: 1, pageSize: 20, total: 1 } };
     });
-    render(<StaffQueue />);
+    render(<StaffQueueRoutes />);
     await screen.findByText('No tickets match these filters.');
     fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'a' } });
     fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'ab' } });

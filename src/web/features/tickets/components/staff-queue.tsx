@@ -1,5 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { staffPaths } from '#shared/routes';
 import toast from 'react-hot-toast';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
@@ -30,8 +32,16 @@ const PAGE_SIZE = STAFF_PAGE_SIZE;
 export function StaffQueue() {
   const [filters, setFilters] = useState({ status: '', priority: '', search: '', assigned: 'any', sla: '' });
   const [page, setPage] = useState(1);
-  // A notice's link (?ticket=<id>, e.g. an SLA breach: docs/decisions/0293) opens that ticket.
-  const [selectedId, setSelectedId] = useState<string | null>(() => ticketFromLink());
+  // The open ticket is the page's address, /dashboard/staff/tickets/<id> (docs/decisions/0313); links of
+  // the older form, ?ticket=<id> (an SLA breach notice: docs/decisions/0293), move there.
+  const navigate = useNavigate();
+  const { ticketId } = useParams();
+  const selectedId = ticketId && isTicketId(ticketId) ? ticketId : null;
+  const [searchParams] = useSearchParams();
+  const linkedTicket = searchParams.get('ticket');
+  useEffect(() => {
+    if (linkedTicket && isTicketId(linkedTicket)) void navigate(staffPaths.ticket(linkedTicket), { replace: true });
+  }, [linkedTicket, navigate]);
   const client = useQueryClient();
 
   // The queue polls while no ticket is open; a changed filter or page asks at once (a new key).
@@ -60,7 +70,7 @@ export function StaffQueue() {
   async function open(id: string) {
     try {
       await client.fetchQuery(staffTicketQueryOptions(id));
-      setSelectedId(id);
+      void navigate(staffPaths.ticket(id));
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to open ticket'));
     }
@@ -94,7 +104,7 @@ export function StaffQueue() {
   if (selected) {
     return (
       <section className="support-center" aria-label="Ticket">
-        <button type="button" className="btn btn-ghost btn-small" onClick={() => setSelectedId(null)}>
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => void navigate(staffPaths.tickets)}>
           ← Back to queue
         </button>
         <div className="ticket-with-requester">
@@ -288,8 +298,7 @@ export function StaffQueue() {
   );
 }
 
-/** The ticket id in the page's `?ticket=` (a notice's link), when it looks like one. */
-function ticketFromLink(): string | null {
-  const id = new URLSearchParams(window.location.search).get('ticket');
-  return id && /^[0-9a-f-]{36}$/i.test(id) ? id : null;
+/** What may be a ticket id (they are UUIDs); anything else in the address is not looked up. */
+function isTicketId(value: string): boolean {
+  return /^[\w-]{1,64}$/.test(value);
 }
