@@ -19,6 +19,10 @@ describe('StaffQueue', () => {
     render(<StaffQueueRoutes />);
     await screen.findByRole('button', { name: /Deposit not showing/ });
     expect(listUrls(fetchSpy)).toHaveLength(1);
+    // The choices read as words, the same as the ticket's badge, not as the API's values.
+    const choices = (label: string) => [...(screen.getByLabelText(label) as HTMLSelectElement).options].map((o) => o.textContent);
+    expect(choices('Status')).toEqual(['Any', 'Open', 'Waiting for customer', 'Resolved', 'Closed']);
+    expect(choices('Priority')).toEqual(['Any', 'Low', 'Normal', 'High', 'Urgent']);
 
     fireEvent.change(screen.getByRole('searchbox'), { target: { value: 'deposit' } });
     await waitFor(() => expect(listUrls(fetchSpy).at(-1)).toContain('search=deposit'));

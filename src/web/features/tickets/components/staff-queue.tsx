@@ -20,7 +20,7 @@ import { useStaffReply, useUpdateStaffTicket, type StaffTicketChange } from '../
 import { CannedRepliesPanel } from './canned-replies-panel';
 import { firstResponseLabel } from './first-response';
 import { SlaBadges } from './sla-badges';
-import { TicketStatusBadge } from './ticket-status-badge';
+import { TICKET_PRIORITY_LABELS, TicketStatusBadge, ticketStatusLabel } from './ticket-status-badge';
 import { TagList, TicketTags } from './ticket-tags';
 import { RequesterContextPanel } from './requester-context-panel';
 import { TicketThread } from './ticket-thread';
@@ -125,7 +125,7 @@ export function StaffQueue() {
                   <select value={selected.status} onChange={(e) => void change({ status: e.target.value })}>
                     {TICKET_STATUSES.map((s) => (
                       <option key={s} value={s}>
-                        {s}
+                        {ticketStatusLabel(s, 'staff')}
                       </option>
                     ))}
                   </select>
@@ -220,7 +220,7 @@ export function StaffQueue() {
             <option value="">Any</option>
             {TICKET_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {ticketStatusLabel(s, 'staff')}
               </option>
             ))}
           </select>
@@ -231,7 +231,7 @@ export function StaffQueue() {
             <option value="">Any</option>
             {TICKET_PRIORITIES.map((p) => (
               <option key={p} value={p}>
-                {p}
+                {TICKET_PRIORITY_LABELS[p]}
               </option>
             ))}
           </select>
@@ -273,7 +273,7 @@ export function StaffQueue() {
                     </span>
                     <TicketStatusBadge status={ticket.status} reader="staff" />
                     <span className="muted ticket-row-when">
-                      {ticket.requester.name} · {ticket.priority} · {formatDateTime(ticket.lastMessageAt)}
+                      {ticket.requester.name} · {TICKET_PRIORITY_LABELS[ticket.priority]} · {formatDateTime(ticket.lastMessageAt)}
                     </span>
                     <span className="ticket-row-desk">
                       <span>{ticket.assignedTo ? `Assigned to ${ticket.assignedTo.username}` : 'Unassigned'}</span>

@@ -10,6 +10,12 @@ const LABELS: Record<'requester' | 'staff', Record<Ticket['status'], string>> = 
   staff: { open: 'Open', pending: 'Waiting for customer', resolved: 'Resolved', closed: 'Closed' },
 };
 
+/** The status in the reader's words, for a badge or a choice in a list. */
+export const ticketStatusLabel = (status: Ticket['status'], reader: 'requester' | 'staff') => LABELS[reader][status];
+
+/** A priority as a person reads it. */
+export const TICKET_PRIORITY_LABELS: Record<Ticket['priority'], string> = { low: 'Low', normal: 'Normal', high: 'High', urgent: 'Urgent' };
+
 export function TicketStatusBadge({ status, reader }: { status: Ticket['status']; reader: 'requester' | 'staff' }) {
   return <span className={`ticket-status ticket-status-${status}`}>{LABELS[reader][status]}</span>;
 }

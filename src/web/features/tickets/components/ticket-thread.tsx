@@ -9,7 +9,7 @@ import {
 } from '#shared/schemas/tickets';
 import { formatDateTime } from '#web/lib/format';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { TicketStatusBadge } from './ticket-status-badge';
+import { TICKET_PRIORITY_LABELS, TicketStatusBadge } from './ticket-status-badge';
 import { CheckboxField, TextareaField } from '#web/components/ui/forms';
 
 /**
@@ -118,7 +118,7 @@ export function TicketThread({
         <div className="ticket-meta">
           <TicketStatusBadge status={ticket.status} reader={viewer} />
           <span className="tag">{ticket.category}</span>
-          <span className="tag">Priority: {ticket.priority}</span>
+          <span className="tag">Priority: {TICKET_PRIORITY_LABELS[ticket.priority]}</span>
           {viewer === 'staff' && (
             <span className="muted">
               From {ticket.requester.name}
