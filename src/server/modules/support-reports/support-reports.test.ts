@@ -255,11 +255,13 @@ describe.each(enginesFor('database'))('support reports on %s', (engine) => {
   });
 
   it('does not count an open ticket still within its target, nor the first response of one closed unanswered', async () => {
+    // From yesterday to today (UTC): a ticket made "2 minutes ago" just after midnight was made yesterday.
     const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     await t.database.db.execute(sql`
       INSERT INTO tickets (user_id, subject, category, priority, status, created_at)
       VALUES (${user.userId}, 'Just asked', 'other', 'low', 'open', now() - interval '1 minute')`);
-    let r = (await report(`from=${today}&to=${today}`)).json;
+    let r = (await report(`from=${yesterday}&to=${today}`)).json;
     expect(r.tickets).toBe(1);
     expect(r.sla.firstResponse).toEqual({ met: 0, counted: 0, percent: null });
     expect(r.sla.resolution).toEqual({ met: 0, counted: 0, percent: null });
@@ -270,7 +272,7 @@ describe.each(enginesFor('database'))('support reports on %s', (engine) => {
     await t.database.db.execute(sql`
       INSERT INTO tickets (user_id, subject, category, priority, status, created_at, closed_at)
       VALUES (${user.userId}, 'Never mind', 'other', 'urgent', 'closed', now() - interval '2 minutes', now() - interval '1 minute')`);
-    r = (await report(`from=${today}&to=${today}`)).json;
+    r = (await report(`from=${yesterday}&to=${today}`)).json;
     expect(r.tickets).toBe(2);
     expect(r.sla.firstResponse).toEqual({ met: 0, counted: 0, percent: null });
     expect(r.sla.resolution).toEqual({ met: 1, counted: 1, percent: 100 });
