@@ -72,7 +72,7 @@ test('an admin creates "ticket created, subject contains refund → tag, high pr
     await support.reload();
     await support.getByRole('searchbox').fill(tag);
     await expect(row).toContainText('refund', { timeout: 2_000 });
-    await expect(row).toContainText('high', { timeout: 2_000 });
+    await expect(row).toContainText('High', { timeout: 2_000 });
   }).toPass({ timeout: 30_000 });
   await shoot(support, 'staff-queue-tags');
   await row.click();

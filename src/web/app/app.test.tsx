@@ -21,11 +21,14 @@ describe('App', () => {
       toast.success('Discord account connected successfully!');
     });
 
-    expect(await screen.findByRole('heading', { level: 1 })).toBeTruthy();
+    // The home page and the toast outlet are separate chunks: beside the browser tests, loading them can
+    // take longer than findBy's default second. Wait for them, with a bound that says "it never came".
+    const loaded = { timeout: 10_000 };
+    expect(await screen.findByRole('heading', { level: 1 }, loaded)).toBeTruthy();
     expect(screen.getByRole('banner')).toBeTruthy();
     expect(screen.getByRole('main')).toBeTruthy();
     expect(screen.getByRole('contentinfo')).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Skip to main content' }).getAttribute('href')).toBe('#main');
-    expect(await screen.findByText('Discord account connected successfully!')).toBeTruthy();
+    expect(await screen.findByText('Discord account connected successfully!', {}, loaded)).toBeTruthy();
   });
 });
