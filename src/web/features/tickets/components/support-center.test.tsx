@@ -262,7 +262,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     fireEvent.click(within(form).getByLabelText('4'));
     fireEvent.change(within(form).getByLabelText('Comment (optional)'), { target: { value: 'Helpful' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Send rating' }));
-    expect(await screen.findByText(/You rated this answer 4 of 5: “Helpful”/)).toBeTruthy();
+    expect(await screen.findByText(/You rated this answer 4 of 5: “Helpful”/, {}, { timeout: 10_000 })).toBeTruthy();
     expect(screen.queryByRole('form', { name: 'Rate the answer' })).toBeNull();
     expect(server.requests.filter((r) => r.method === 'POST').map((r) => [r.path, r.body])).toEqual([
       ['/api/tickets/guest/t1/rating', { score: 4, comment: 'Helpful' }],
