@@ -4,7 +4,7 @@ import { renderWithQuery } from '#web/test/render';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { ticket } from '../test/ticket-data';
 import { formatBusinessTime, SlaBadges, slaLines } from './sla-badges';
-import { StaffQueueRoutes } from '../test/staff-queue-routes';
+import { StaffQueueRoutes } from '../test/ticket-routes';
 
 /** The SLA badges of the staff queue (docs/decisions/0293): business time left, or how long ago a target was breached. */
 

@@ -2,7 +2,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithQuery as render } from '#web/test/render';
 import { describe, expect, it } from 'vitest';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
-import { StaffQueueRoutes } from '../test/staff-queue-routes';
+import { StaffQueueRoutes } from '../test/ticket-routes';
 import { firstResponseLabel, formatDuration } from './first-response';
 import { message, ticket } from '../test/ticket-data';
 

@@ -3,7 +3,7 @@ import { renderWithQuery as render } from '#web/test/render';
 import { describe, expect, it, vi } from 'vitest';
 import type { Ticket } from '#shared/schemas/tickets';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
-import { StaffQueueRoutes } from '../test/staff-queue-routes';
+import { StaffQueueRoutes } from '../test/ticket-routes';
 import { message, ticket } from '../test/ticket-data';
 
 const server = setupScriptedApi();

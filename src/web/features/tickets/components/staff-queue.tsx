@@ -1,6 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { useState } from 'react';
 import { staffPaths } from '#shared/routes';
 import toast from 'react-hot-toast';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '#shared/schemas/tickets';
@@ -24,6 +23,7 @@ import { TICKET_PRIORITY_LABELS, TicketStatusBadge, ticketStatusLabel } from './
 import { TagList, TicketTags } from './ticket-tags';
 import { RequesterContextPanel } from './requester-context-panel';
 import { TicketThread } from './ticket-thread';
+import { useTicketAddress } from '../lib/use-ticket-address';
 import './tickets.css';
 
 const PAGE_SIZE = STAFF_PAGE_SIZE;
@@ -32,16 +32,7 @@ const PAGE_SIZE = STAFF_PAGE_SIZE;
 export function StaffQueue() {
   const [filters, setFilters] = useState({ status: '', priority: '', search: '', assigned: 'any', sla: '' });
   const [page, setPage] = useState(1);
-  // The open ticket is the page's address, /dashboard/staff/tickets/<id> (docs/decisions/0313); links of
-  // the older form, ?ticket=<id> (an SLA breach notice: docs/decisions/0293), move there.
-  const navigate = useNavigate();
-  const { ticketId } = useParams();
-  const selectedId = ticketId && isTicketId(ticketId) ? ticketId : null;
-  const [searchParams] = useSearchParams();
-  const linkedTicket = searchParams.get('ticket');
-  useEffect(() => {
-    if (linkedTicket && isTicketId(linkedTicket)) void navigate(staffPaths.ticket(linkedTicket), { replace: true });
-  }, [linkedTicket, navigate]);
+  const { selectedId, openTicket, backToList } = useTicketAddress(staffPaths.tickets, staffPaths.ticket);
   const client = useQueryClient();
 
   // The queue polls while no ticket is open; a changed filter or page asks at once (a new key).
@@ -70,7 +61,7 @@ export function StaffQueue() {
   async function open(id: string) {
     try {
       await client.fetchQuery(staffTicketQueryOptions(id));
-      void navigate(staffPaths.ticket(id));
+      openTicket(id);
     } catch (err) {
       toast.error(errorMessage(err, 'Failed to open ticket'));
     }
@@ -104,7 +95,7 @@ export function StaffQueue() {
   if (selected) {
     return (
       <section className="support-center" aria-label="Ticket">
-        <button type="button" className="btn btn-ghost btn-small" onClick={() => void navigate(staffPaths.tickets)}>
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => backToList()}>
           ← Back to queue
         </button>
         <div className="ticket-with-requester">
@@ -296,9 +287,4 @@ export function StaffQueue() {
       </QueryState>
     </section>
   );
-}
-
-/** What may be a ticket id (they are UUIDs); anything else in the address is not looked up. */
-function isTicketId(value: string): boolean {
-  return /^[\w-]{1,64}$/.test(value);
 }

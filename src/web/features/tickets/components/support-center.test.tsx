@@ -1,4 +1,4 @@
-import { MemoryRouter, Route, Routes, useLocation } from 'react-router';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { renderWithQuery as render } from '#web/test/render';
 import { toast } from 'react-hot-toast';
@@ -10,6 +10,7 @@ import { makeToken, startScriptedApiServer, type ScriptedApiServer } from '#web/
 import { useUiStore } from '#web/stores/ui-store';
 import { useSessionStore } from '#web/features/auth';
 import { SUPPORT_PAGE_SIZE, SupportCenter } from './support-center';
+import { Address, address } from '../test/ticket-routes';
 import { message as baseMessage, ticket as baseTicket } from '../test/ticket-data';
 
 let server: ScriptedApiServer;
@@ -72,13 +73,6 @@ function SupportRoutes({ at = '/dashboard/support' }: { at?: string }) {
     </MemoryRouter>
   );
 }
-
-/** The address the page is at, for the tests to read. */
-function Address() {
-  const { pathname, search } = useLocation();
-  return <output data-testid="address">{pathname + search}</output>;
-}
-const address = () => screen.getByTestId('address').textContent;
 
 /** The polling hook runs at once when a hidden tab becomes visible again: a poll without waiting 5 s. */
 function pollNow() {

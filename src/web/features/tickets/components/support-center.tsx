@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { supportPath, ticketPath } from '#shared/routes';
 import type { Ticket } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
@@ -18,6 +17,7 @@ import { CreateTicketModal } from './create-ticket-modal';
 import { TicketStatusBadge } from './ticket-status-badge';
 import { RatingForm } from './rating-form';
 import { TicketThread } from './ticket-thread';
+import { useTicketAddress } from '../lib/use-ticket-address';
 import './tickets.css';
 
 export { SUPPORT_PAGE_SIZE };
@@ -28,18 +28,7 @@ export function SupportCenter() {
   const setActiveView = useUiStore((s) => s.setActiveView);
   const openCreate = useUiStore((s) => s.setCreatingTicketModal);
   const [page, setPage] = useState(1);
-  const navigate = useNavigate();
-  // The open ticket is the page's address, /dashboard/support/<id>: it can be bookmarked, shared, reloaded
-  // and left with Back (docs/decisions/0313).
-  const { ticketId } = useParams();
-  const selectedId = ticketId && isTicketId(ticketId) ? ticketId : null;
-  // Links sent before tickets had an address of their own (`?ticket=<id>` in mails and notices) still open it.
-  const [searchParams] = useSearchParams();
-  const linkedTicket = searchParams.get('ticket');
-  useEffect(() => {
-    if (linkedTicket && isTicketId(linkedTicket)) void navigate(ticketPath(linkedTicket), { replace: true });
-    else if (ticketId && !isTicketId(ticketId)) void navigate(supportPath, { replace: true });
-  }, [linkedTicket, ticketId, navigate]);
+  const { selectedId, openTicket, backToList } = useTicketAddress(supportPath, ticketPath);
   // The UI store's view follows the address (docs/product.md#browser-state).
   useEffect(() => setActiveView(selectedId ? 'ticketDetail' : 'ticketList'), [selectedId, setActiveView]);
 
@@ -61,15 +50,11 @@ export function SupportCenter() {
   // The open ticket is gone (404), or the address never named one (400): back to the list.
   const gone = detailQuery.error instanceof ApiError && (detailQuery.error.status === 404 || detailQuery.error.status === 400);
   useEffect(() => {
-    if (gone) void navigate(supportPath, { replace: true });
-  }, [gone, navigate]);
+    if (gone) backToList({ replace: true });
+  }, [gone, backToList]);
 
   function open(ticket: Ticket) {
-    void navigate(ticketPath(ticket._id));
-  }
-
-  function backToList() {
-    void navigate(supportPath);
+    openTicket(ticket._id);
   }
 
   return (
@@ -83,7 +68,7 @@ export function SupportCenter() {
 
       {showingDetail && selected ? (
         <>
-          <button type="button" className="btn btn-ghost btn-small" onClick={backToList}>
+          <button type="button" className="btn btn-ghost btn-small" onClick={() => backToList()}>
             ← All tickets
           </button>
           {selected.messages ? (
@@ -149,9 +134,4 @@ export function SupportCenter() {
       <CreateTicketModal isGuest={isGuest} onCreated={open} />
     </section>
   );
-}
-
-/** What may be a ticket id (they are UUIDs); anything else in the address is not even looked up. */
-function isTicketId(value: string): boolean {
-  return /^[\w-]{1,64}$/.test(value);
 }
