@@ -1,5 +1,5 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { render, type RenderOptions } from '@testing-library/react';
+import { render, waitFor, type RenderOptions } from '@testing-library/react';
 import type { ReactElement, ReactNode } from 'react';
 import { afterEach } from 'vitest';
 import { queryClient } from '#web/lib/query-client';
@@ -11,7 +11,18 @@ queryClient.setDefaultOptions({
   queries: { ...queryClient.getDefaultOptions().queries, retry: false },
   mutations: { retry: false },
 });
-afterEach(() => queryClient.clear());
+
+// A request still on its way when a test ends would land in the next test's cache: a mutation's
+// success handler writes its answer there even after the component is gone (under load a reply that
+// took 300 ms showed the previous test's closed ticket). So queries are cancelled, mutations are let
+// finish, and only then is the cache emptied. Runs after the file's own afterEach (cleanup unmounts).
+afterEach(async () => {
+  await queryClient.cancelQueries();
+  await waitFor(() => {
+    if (queryClient.isMutating() > 0) throw new Error('a mutation is still running after the test');
+  });
+  queryClient.clear();
+});
 
 /** Renders a component the way the app does: inside the app's QueryClient, empty at each test's start. */
 export function renderWithQuery(ui: ReactElement, options?: RenderOptions) {
