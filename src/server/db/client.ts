@@ -22,8 +22,9 @@ export interface Database {
   /** The connection string the pool uses (the embedded socket server's, for PGlite). */
   connectionString: string;
   /**
-   * The embedded database only: LISTEN in-process (PGlite's own API; its single session sees every
-   * change). PostgreSQL is listened to on a dedicated connection instead (db/invalidation.ts).
+   * The embedded database only: LISTEN in-process (its single session sees every change; what the
+   * pool's queries raise is heard on the pool's connection). PostgreSQL is listened to on a dedicated
+   * connection instead (db/invalidation.ts).
    */
   listenEmbedded?: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
   /** The embedded database only: its whole data directory as an uncompressed tarball (see `loadDataDir`). */
@@ -129,12 +130,29 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   // into an error instead of a hang.
   const pool = new pg.Pool({ connectionString, max: 1, connectionTimeoutMillis: 30_000 });
   pool.on('error', () => {});
+  // PGlite has one session, so a LISTEN made through its own API covers the queries that come through
+  // the socket too; but it hands the notifications those queries raise to the socket's client with
+  // their answer, not to its own listener. So they are heard on the pool's connection (decision 0316).
+  const listeners = new Map<string, Set<(payload: string) => void>>();
+  const hear = (channel: string, payload: string) => {
+    for (const onPayload of listeners.get(channel) ?? []) onPayload(payload);
+  };
+  pool.on('connect', (client) => client.on('notification', (msg) => hear(msg.channel, msg.payload ?? '')));
   return {
     engine: 'pglite',
     pool,
     db: drizzle(pool),
     connectionString,
-    listenEmbedded: (channel, onPayload) => lite.listen(channel, onPayload),
+    async listenEmbedded(channel, onPayload) {
+      const heard = listeners.get(channel) ?? new Set();
+      listeners.set(channel, heard.add(onPayload));
+      // PGlite's own listener still hears what is raised through its API (not the socket's).
+      const unlisten = await lite.listen(channel, onPayload);
+      return async () => {
+        heard.delete(onPayload);
+        await unlisten();
+      };
+    },
     dumpEmbedded: () => lite.dumpDataDir('none'),
     async close() {
       try {

@@ -41,8 +41,7 @@ export function registerNotificationsModule(api: FastifyInstance, ctx: AppContex
     );
   });
   ctx.guestLinkers.push((tx, guestId, userId) => ctx.notifications.linkGuest(tx, guestId, userId));
-  // Embedded database: its listener misses notifications raised through the socket, so the hub polls.
-  const hub = new NotificationStreamHub(ctx.invalidation, ctx.database.listenEmbedded ? 2000 : 0);
+  const hub = new NotificationStreamHub(ctx.invalidation);
   api.addHook('preClose', async () => hub.stop());
   registerNotificationsRoutes(api, { notifications: ctx.notifications, hub, rateLimiter: ctx.rateLimiter });
   return dispatcher;

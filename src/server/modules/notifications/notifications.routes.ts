@@ -72,7 +72,7 @@ export function registerNotificationsRoutes(
       schema: {
         tags: ['notifications'],
         summary:
-          'Server-sent events (send Accept: text/event-stream): `unread` with { unreadCount } now and whenever my notifications change; ends after `timeout` seconds (connect again)',
+          'Server-sent events (send Accept: text/event-stream): `unread` with { unreadCount } now and whenever my notifications change; `change` with { topics } (credits, payments, exchanges, orders, tickets, campaigns) when records of mine a screen shows change; ends after `timeout` seconds (connect again)',
         security,
         querystring: notificationStreamQuerySchema,
         produces: ['text/event-stream'],

@@ -21,7 +21,7 @@ async function waitFor<T>(what: string, read: () => Promise<T> | T, ok: (v: T) =
   }
 }
 
-/** A real HTTP client on the server-sent events feed: collects each `unread` event's count. */
+/** A real HTTP client on the server-sent events feed: collects each `unread` event's count and each `change` event's topics. */
 async function openStream(t: TestApp, auth: { token: string; headers?: Record<string, string> }) {
   const controller = new AbortController();
   const res = await fetch(`${t.url}/api/notifications/stream`, {
@@ -31,6 +31,7 @@ async function openStream(t: TestApp, auth: { token: string; headers?: Record<st
   expect(res.status).toBe(200);
   expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
   const counts: number[] = [];
+  const changes: string[][] = [];
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -44,9 +45,10 @@ async function openStream(t: TestApp, auth: { token: string; headers?: Record<st
         while ((cut = buffer.indexOf('\n\n')) >= 0) {
           const block = buffer.slice(0, cut);
           buffer = buffer.slice(cut + 2);
-          if (!block.includes('event: unread')) continue;
           const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (data) counts.push((JSON.parse(data.slice(6)) as { unreadCount: number }).unreadCount);
+          if (!data) continue;
+          if (block.includes('event: unread')) counts.push((JSON.parse(data.slice(6)) as { unreadCount: number }).unreadCount);
+          if (block.includes('event: change')) changes.push((JSON.parse(data.slice(6)) as { topics: string[] }).topics.sort());
         }
       }
     } catch {
@@ -55,6 +57,9 @@ async function openStream(t: TestApp, auth: { token: string; headers?: Record<st
   })();
   return {
     counts,
+    changes,
+    /** Every topic told since the stream opened. */
+    topics: () => [...new Set(changes.flat())].sort(),
     async close() {
       controller.abort();
       await done;
@@ -262,6 +267,49 @@ describe.each(enginesFor('database'))('notifications on %s', { timeout: 60_000 }
       expect((await call(t, 'POST', '/api/notifications/read', { token: user.token, body: { ids: ['nope'] } })).status).toBe(400);
     } finally {
       await stream.close();
+    }
+  });
+
+  it('the stream tells which of my records changed: a deposit finishing is credits and payments, not someone else’s', async () => {
+    const user = await registerUser(t);
+    const other = await registerUser(t);
+    const stream = await openStream(t, user);
+    const theirs = await openStream(t, other);
+    try {
+      await waitFor(
+        'the first event',
+        () => stream.counts,
+        (c) => c.length === 1,
+      );
+      const p = await deposit(t, user.token);
+      await waitFor(
+        'the new payment',
+        () => stream.topics(),
+        (topics) => topics.includes('payments'),
+      );
+      expect(stream.topics()).toEqual(['payments']);
+      await control(t, p.providerPaymentId, { status: 'finished' });
+      await waitFor(
+        'the credit',
+        () => stream.topics(),
+        (topics) => topics.includes('credits'),
+      );
+      expect(stream.topics()).toEqual(['credits', 'payments']);
+      // A ticket of mine is a topic of its own; nothing of this reached the other account's stream.
+      const ticket = await call(t, 'POST', '/api/tickets', {
+        token: user.token,
+        body: { subject: 'Where is my deposit?', category: 'payments', priority: 'normal', message: 'It finished.' },
+      });
+      expect(ticket.status).toBe(201);
+      await waitFor(
+        'the ticket',
+        () => stream.topics(),
+        (topics) => topics.includes('tickets'),
+      );
+      expect(theirs.changes).toEqual([]);
+    } finally {
+      await stream.close();
+      await theirs.close();
     }
   });
 

@@ -6,6 +6,14 @@ const HEARTBEAT_MS = 20_000;
 /** Changes heard within this long are told once. */
 const DEBOUNCE_MS = 50;
 
+/**
+ * What a `change` event names: the kinds of records whose figures a screen shows. The triggers of the
+ * live-changes migration say `live:<topic>:<recipient>` on commit (docs/decisions/0316-one-live-channel.md).
+ */
+export const LIVE_TOPICS = ['credits', 'payments', 'exchanges', 'orders', 'tickets', 'campaigns'] as const;
+export type LiveTopic = (typeof LIVE_TOPICS)[number];
+const isLiveTopic = (topic: string): topic is LiveTopic => (LIVE_TOPICS as readonly string[]).includes(topic);
+
 interface Stream {
   key: string;
   res: ServerResponse;
@@ -14,39 +22,40 @@ interface Stream {
   end: NodeJS.Timeout;
   /** The count this stream was last told. */
   last: number;
+  /** Whether the unread count may have changed since it was last read. */
+  recount: boolean;
+  /** The topics changed since the stream was last told. */
+  topics: Set<LiveTopic>;
 }
 
 /**
- * The open notification streams of this instance (docs/decisions/0262). It listens to the invalidation
- * bus, where the notifications trigger says `n:<recipient>` on commit of any change on any instance,
- * and tells that recipient's streams their new unread count. When the bus lost its connection, every
- * stream is told to refetch (what changed meanwhile was not heard).
+ * The open live streams of this instance (docs/decisions/0262, 0316). It listens to the invalidation
+ * bus, where triggers say on commit of any change on any instance `n:<recipient>` (a notification) and
+ * `live:<topic>:<recipient>` (a record a screen shows), and tells that recipient's streams their new
+ * unread count (`unread`) and which topics changed (`change`). When the bus lost its connection, every
+ * stream is told that everything changed (what changed meanwhile was not heard).
  */
 export class NotificationStreamHub {
   private readonly streams = new Set<Stream>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly detach: Array<() => void>;
-  private readonly poll: NodeJS.Timeout | null = null;
 
-  /**
-   * `pollMs`: also re-read every stream's count this often and tell it when it changed. The embedded
-   * database's in-process listener does not hear notifications raised through its socket connections,
-   * so there this keeps the count live; on PostgreSQL it is 0 (NOTIFY is heard).
-   */
-  constructor(bus: InvalidationBus, pollMs = 0) {
-    if (pollMs > 0) {
-      this.poll = setInterval(() => {
-        for (const s of this.streams) this.schedule(s);
-      }, pollMs);
-      this.poll.unref();
-    }
+  constructor(bus: InvalidationBus) {
     this.detach = [
       bus.onKey((kind, id) => {
-        if (kind !== 'n') return;
-        for (const s of this.streams) if (s.key === id) this.schedule(s);
+        if (kind === 'n') {
+          for (const s of this.streams) if (s.key === id) this.schedule(s, { recount: true });
+          return;
+        }
+        if (kind !== 'live') return;
+        const colon = id.indexOf(':');
+        const topic = id.slice(0, colon);
+        const key = id.slice(colon + 1);
+        if (colon < 1 || !isLiveTopic(topic)) return;
+        for (const s of this.streams) if (s.key === key) this.schedule(s, { topics: [topic] });
       }),
       bus.onReset(() => {
-        for (const s of this.streams) this.schedule(s);
+        for (const s of this.streams) this.schedule(s, { recount: true, topics: LIVE_TOPICS });
       }),
     ];
     this.heartbeat = setInterval(() => {
@@ -92,6 +101,8 @@ export class NotificationStreamHub {
       pending: null,
       end: setTimeout(() => this.close(stream), timeoutSeconds * 1000),
       last: first,
+      recount: false,
+      topics: new Set(),
     };
     stream.end.unref();
     if (timeoutSeconds === 0) {
@@ -102,11 +113,19 @@ export class NotificationStreamHub {
     res.on('close', () => this.close(stream));
   }
 
-  private schedule(s: Stream): void {
+  private schedule(s: Stream, what: { recount?: boolean; topics?: readonly LiveTopic[] }): void {
+    if (what.recount) s.recount = true;
+    for (const topic of what.topics ?? []) s.topics.add(topic);
     if (s.pending) return;
     s.pending = setTimeout(() => {
       s.pending = null;
       if (!this.streams.has(s)) return;
+      if (s.topics.size > 0) {
+        s.res.write(changeEvent([...s.topics]));
+        s.topics.clear();
+      }
+      if (!s.recount) return;
+      s.recount = false;
       s.count().then(
         (n) => {
           if (!this.streams.has(s) || n === s.last) return;
@@ -129,7 +148,6 @@ export class NotificationStreamHub {
   /** Ends every stream (the app is closing); clients connect again to another instance. */
   stop(): void {
     clearInterval(this.heartbeat);
-    if (this.poll) clearInterval(this.poll);
     for (const d of this.detach) d();
     for (const s of [...this.streams]) this.close(s);
   }
@@ -137,4 +155,8 @@ export class NotificationStreamHub {
 
 function event(unreadCount: number): string {
   return `event: unread\ndata: ${JSON.stringify({ unreadCount })}\n\n`;
+}
+
+function changeEvent(topics: LiveTopic[]): string {
+  return `event: change\ndata: ${JSON.stringify({ topics })}\n\n`;
 }
