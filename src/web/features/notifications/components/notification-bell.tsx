@@ -3,15 +3,15 @@ import { paths } from '#shared/routes';
 import type { Notification } from '#shared/schemas/notifications';
 import { useDismissable } from '#web/components/use-dismissable';
 import { useSessionStore } from '#web/features/auth';
+import { useLiveChannel } from '#web/lib/live-channel';
 import { useLatestNotifications } from '../api/get-notifications';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read';
-import { useNotificationStream } from '../lib/use-notification-stream';
 import { NotificationItem } from './notification-item';
 import './notifications.css';
 
 /**
  * The bell in the header of every page while a session (an account or a guest) is open: the unread
- * count, kept live by the notifications stream (polling while it is down), and a panel with the newest
+ * count, kept live by the app's live channel (polling while it is down), and a panel with the newest
  * notices, "Mark all read" and a link to the notifications page. A disclosure like the account menu:
  * Escape, a click outside, focus leaving it and a change of page close it.
  */
@@ -19,7 +19,10 @@ export function NotificationBell() {
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const isGuest = useSessionStore((s) => s.isGuest);
   const hasSession = isAuthenticated || isGuest;
-  const live = useNotificationStream(hasSession);
+  // Whose news the live channel carries: the user, or `g` and the guest id. The bell holds the channel
+  // for the whole app, as it is on every page with a session.
+  const owner = useSessionStore((s) => (s.isAuthenticated && s.userId ? s.userId : s.isGuest && s.guestId ? `g${s.guestId}` : null));
+  const live = useLiveChannel(owner);
   const latest = useLatestNotifications(hasSession, !live);
   const markRead = useMarkNotificationsRead();
   const { open, close, panelId, rootProps, buttonProps } = useDismissable();
