@@ -32,6 +32,9 @@ export const receiptPath = (ledgerEntryId: string) => `${paths.dashboard}/receip
 /** One payment: what was paid, the credits it added, its receipt (docs/decisions/0315). */
 export const paymentPath = (paymentId: string) => `${paths.dashboard}/payments/${encodeURIComponent(paymentId)}`;
 
+/** One exchange: its status, deposit address and rewards, for a user or a guest (docs/decisions/0317). */
+export const exchangePath = (exchangeId: string) => `${paths.dashboard}/exchanges/${encodeURIComponent(exchangeId)}`;
+
 /** The requester's support page, and one ticket on it (docs/decisions/0313). */
 export const supportPath = `${paths.dashboard}/support`;
 export const ticketPath = (ticketId: string) => `${supportPath}/${encodeURIComponent(ticketId)}`;

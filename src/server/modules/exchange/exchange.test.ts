@@ -164,7 +164,7 @@ describe.each(enginesFor('database'))('exchange and guest rewards on %s', (engin
     const told = (await call(t, 'GET', '/api/notifications', { token: user.token })).json.notifications.filter(
       (n: { event: string }) => n.event === 'exchange.finished',
     );
-    expect(told).toEqual([expect.objectContaining({ title: 'Exchange finished', link: `/dashboard?exchange=${exchange._id}#exchange` })]);
+    expect(told).toEqual([expect.objectContaining({ title: 'Exchange finished', link: `/dashboard/exchanges/${exchange._id}` })]);
   });
 
   it('finishes an exchange through the status poller when nothing nudges the app', async () => {

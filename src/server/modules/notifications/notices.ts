@@ -1,4 +1,4 @@
-import { paymentPath, receiptPath, ticketPath } from '#shared/routes.js';
+import { exchangePath, paymentPath, receiptPath, ticketPath } from '#shared/routes.js';
 import type { EmitInput } from './notifications.service.js';
 
 /**
@@ -97,8 +97,8 @@ export function ticketReplyNotice(t: {
 /** The support page opened on one ticket: the ticket's own address (docs/decisions/0313). */
 export const ticketLink = (ticketId: string) => ticketPath(ticketId);
 
-/** The dashboard's exchange section opened on one exchange (guests have it too). */
-export const exchangeLink = (exchangeId: string) => `/dashboard?exchange=${exchangeId}#exchange`;
+/** One exchange's own address, for users and guests alike (docs/decisions/0317). */
+export const exchangeLink = (exchangeId: string) => exchangePath(exchangeId);
 
 export function orderNotice(
   o: { id: string; userId: string; itemName: string; amountCents: number; ledgerEntryId: string },

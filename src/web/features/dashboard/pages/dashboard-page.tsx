@@ -14,6 +14,7 @@ const SupportPage = lazy(() => import('#web/features/tickets/pages/support-page'
 const StaffPage = lazy(() => import('#web/features/admin/pages/staff-page'));
 const ReceiptPage = lazy(() => import('#web/features/payments/pages/receipt-page'));
 const PaymentPage = lazy(() => import('#web/features/payments/pages/payment-page'));
+const ExchangePage = lazy(() => import('#web/features/exchange/pages/exchange-page'));
 const AdvertisePage = lazy(() => import('#web/features/ads/pages/advertise-dashboard-page'));
 
 function Loading({ label }: { label: string }) {
@@ -53,6 +54,7 @@ export default function DashboardPage() {
       <Routes>
         <Route index element={<GuestDashboard />} />
         <Route path="support/:ticketId?" element={<Lazy page={SupportPage} loading="Loading support…" />} />
+        <Route path="exchanges/:exchangeId" element={<Lazy page={ExchangePage} loading="Loading the exchange…" />} />
         <Route path="settings" element={<GuestDashboard title="Settings need an account" />} />
         <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
       </Routes>
@@ -70,6 +72,7 @@ export default function DashboardPage() {
       <Route path="staff/*" element={<Lazy page={StaffPage} loading="Loading the staff console…" />} />
       <Route path="receipts/:entryId" element={<Lazy page={ReceiptPage} loading="Loading the receipt…" />} />
       <Route path="payments/:paymentId" element={<Lazy page={PaymentPage} loading="Loading the payment…" />} />
+      <Route path="exchanges/:exchangeId" element={<Lazy page={ExchangePage} loading="Loading the exchange…" />} />
       <Route path="advertise" element={<Lazy page={AdvertisePage} loading="Loading advertising…" />} />
       <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
     </Routes>

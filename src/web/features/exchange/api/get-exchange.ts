@@ -57,3 +57,12 @@ export function useLinkedExchange(id: string | null) {
     staleTime: Infinity,
   });
 }
+
+/** One exchange at its own address (/dashboard/exchanges/<id>): read once; the tracker then follows it. */
+export function useExchange(id: string) {
+  return useQuery({
+    queryKey: [...exchangeKeys.detail(id), 'page'] as const,
+    queryFn: ({ signal }) => getExchange(id, signal),
+    retry: false,
+  });
+}
