@@ -71,4 +71,70 @@ test.describe('the status page tells the truth', () => {
     await expect(page.locator('.status-overall')).not.toHaveText('Some systems are down');
     expect(consoleErrors).toEqual([]);
   });
+
+  test('while an incident affects a provider, the form that uses it says so before anyone acts, linked to /status', async ({
+    page,
+    request,
+    consoleErrors,
+  }) => {
+    const login = await request.post(`${server.url}/api/login`, {
+      data: { username: ISOLATED_ADMIN.username, password: ISOLATED_ADMIN.password, turnstileToken: 'ok', rememberMe: false },
+    });
+    const headers = { authorization: `Bearer ${((await login.json()) as { token: string }).token}` };
+    const username = `notice_${Date.now().toString(36)}`;
+    const registered = await request.post(`${server.url}/api/register`, {
+      data: { username, email: `${username}@example.com`, password: 'correct horse battery staple', turnstileToken: 'ok' },
+    });
+    const { token } = (await registered.json()) as { token: string };
+    await request.put(`${server.url}/api/onboarding`, { data: { completed: true }, headers: { authorization: `Bearer ${token}` } });
+    await page.addInitScript((t) => window.localStorage.setItem('token', t), token);
+
+    const incidents: string[] = [];
+    for (const [title, component] of [
+      ['Top-ups are delayed', 'payment-provider'],
+      ['Swaps are failing', 'swap-provider'],
+    ] as const) {
+      const posted = await request.post(`${server.url}/api/status/incidents`, {
+        headers,
+        data: { title, impact: component === 'swap-provider' ? 'major' : 'minor', components: [component], message: 'Looking into it.' },
+      });
+      expect(posted.status()).toBe(201);
+      incidents.push(((await posted.json()) as { incident: { _id: string } }).incident._id);
+    }
+
+    await page.goto(`${server.url}/dashboard`);
+    const topUp = page.getByTestId('component-notice-payment-provider');
+    await expect(topUp).toContainText('Top-ups are delayed');
+    await expect(topUp).toContainText('Top-ups may be slow right now.');
+    // The exchange loads as it scrolls into view.
+    await page.locator('section#exchange').scrollIntoViewIfNeeded();
+    const swap = page.getByTestId('component-notice-swap-provider');
+    await expect(swap).toContainText('Swaps are failing');
+    await expect(swap).toContainText('Swaps may fail right now.');
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await topUp.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/component-notice-top-up-${width}.png` });
+      await swap.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/component-notice-exchange-${width}.png` });
+    }
+    await topUp.getByRole('link', { name: 'See the status page' }).click();
+    await expect(page).toHaveURL(`${server.url}/status`);
+    await expect(page.getByRole('link', { name: 'Top-ups are delayed' })).toBeVisible();
+
+    for (const id of incidents) {
+      const resolved = await request.put(`${server.url}/api/status/incidents/${id}`, {
+        headers,
+        data: { status: 'resolved', message: 'Fixed.' },
+      });
+      expect(resolved.status()).toBe(200);
+    }
+    await page.goto(`${server.url}/dashboard`);
+    await expect(page.getByRole('heading', { name: 'Top up credits' })).toBeVisible();
+    await page.locator('section#exchange').scrollIntoViewIfNeeded();
+    await expect(page.getByLabel(/Amount to send/)).toBeVisible();
+    await expect(page.getByTestId('component-notice-payment-provider')).toHaveCount(0);
+    await expect(page.getByTestId('component-notice-swap-provider')).toHaveCount(0);
+    expect(consoleErrors).toEqual([]);
+  });
 });

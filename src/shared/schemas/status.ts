@@ -124,6 +124,19 @@ export const statusResponseSchema = z.object({
 });
 export type StatusResponse = z.infer<typeof statusResponseSchema>;
 
+/**
+ * GET /api/status/current: what affects each component right now, without the history, for the notices
+ * on the pages that use a component (the top-up form, the exchange): cheap enough to ask on every visit.
+ */
+export const currentStatusResponseSchema = z.object({
+  components: z.array(statusComponentSchema.pick({ id: true, name: true, state: true })),
+  /** The incidents not yet resolved, newest first. */
+  incidents: z.array(incidentSchema),
+  /** Maintenance windows under way now. */
+  maintenance: z.array(maintenanceSchema),
+});
+export type CurrentStatusResponse = z.infer<typeof currentStatusResponseSchema>;
+
 /** A timeline entry may have several lines. */
 const incidentMessage = multiline(
   z

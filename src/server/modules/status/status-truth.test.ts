@@ -89,6 +89,32 @@ describe.each(enginesFor('logic'))('status reflects incidents, maintenance and m
     expect(after.component('swap-provider').state).toBe('up');
   });
 
+  it('answers what affects each component now, without the history: the open incidents only, as the full report says', async () => {
+    const id = await postIncident({ title: 'Top-ups are delayed', impact: 'minor', components: ['payment-provider'] });
+    const res = await call(t, 'GET', '/api/status/current');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('no-cache');
+    const now = res.json as {
+      components: { id: string; state: string }[];
+      incidents: { _id: string; title: string }[];
+      maintenance: unknown[];
+    };
+    expect(now.components.map((c) => [c.id, c.state])).toEqual([
+      ['api', 'up'],
+      ['database', 'up'],
+      ['payment-provider', 'degraded'],
+      ['swap-provider', 'up'],
+    ]);
+    expect(Object.keys(now.components[0]!).sort()).toEqual(['id', 'name', 'state']);
+    expect(now.incidents.map((i) => [i._id, i.title])).toEqual([[id, 'Top-ups are delayed']]);
+    expect((await status()).component('payment-provider').state).toBe('degraded');
+
+    await resolve(id);
+    const after = (await call(t, 'GET', '/api/status/current')).json as typeof now;
+    expect(after.incidents).toEqual([]);
+    expect(after.components.find((c) => c.id === 'payment-provider')!.state).toBe('up');
+  });
+
   it('shows a minor incident as degraded, and an incident naming no component on the headline only', async () => {
     const minor = await postIncident({ title: 'Top-ups confirm slowly', impact: 'minor', components: ['payment-provider'] });
     let s = await status();

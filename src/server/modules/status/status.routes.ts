@@ -18,6 +18,7 @@ import {
   incidentResponseSchema,
   statusComponentIdSchema,
   statusResponseSchema,
+  currentStatusResponseSchema,
   updateIncidentBodySchema,
 } from '#shared/schemas/status.js';
 import type { AppContext } from '#server/context.js';
@@ -74,6 +75,22 @@ export function registerStatusRoutes(
     async (_request, reply) => {
       reply.header('Cache-Control', 'no-cache');
       return service.report();
+    },
+  );
+
+  api.get(
+    '/status/current',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags,
+        summary: 'What affects each component right now (state, open incidents, maintenance under way), without the history',
+        response: { 200: currentStatusResponseSchema, ...errorResponses },
+      },
+    },
+    async (_request, reply) => {
+      reply.header('Cache-Control', 'no-cache');
+      return service.current();
     },
   );
 

@@ -17,6 +17,7 @@ import {
   type StatusComponentId,
   type StatusDay,
   type StatusResponse,
+  type CurrentStatusResponse,
   type updateIncidentBodySchema,
   type createMaintenanceBodySchema,
   type updateMaintenanceBodySchema,
@@ -122,6 +123,10 @@ function toIncident(row: StatusIncidentRow, updates: StatusIncidentUpdateRow[]):
 const STATE_RANK: Record<OverallState, number> = { up: 0, unknown: 1, maintenance: 2, degraded: 3, down: 4 };
 const worse = <S extends OverallState>(a: S, b: S): S => (STATE_RANK[b] > STATE_RANK[a] ? b : a);
 
+/** A component's state: what its check found, made worse by each open incident naming it (decision 0230). */
+const withIncidents = (id: StatusComponentId, checkState: ComponentState, open: Incident[]): ComponentState =>
+  open.filter((i) => i.components.includes(id)).reduce<ComponentState>((s, i) => worse(s, INCIDENT_IMPACT_STATE[i.impact]), checkState);
+
 function utcDay(date: Date): string {
   return date.toISOString().slice(0, 10);
 }
@@ -211,9 +216,7 @@ export class StatusService {
         return { day, up, degraded, down, uptimePercent: count > 0 ? roundPercent(((up + degraded) / count) * 100) : null };
       });
       const checkState = (stale ? 'unknown' : last!.state) as ComponentState;
-      const state = open
-        .filter((i) => i.components.includes(id))
-        .reduce<ComponentState>((s, i) => worse(s, INCIDENT_IMPACT_STATE[i.impact]), checkState);
+      const state = withIncidents(id, checkState, open);
       return {
         id,
         name: STATUS_COMPONENT_NAMES[id],
@@ -233,6 +236,25 @@ export class StatusService {
     for (const i of open) if (i.components.length === 0) overall = worse(overall, INCIDENT_IMPACT_STATE[i.impact]);
     if (maintenance.some((m) => m.state === 'in_progress')) overall = worse(overall, 'maintenance');
     return { overall, components, incidents, maintenance, generatedAt: now.toISOString() };
+  }
+
+  /**
+   * What affects each component now: the latest check (unknown when stale) made worse by the open
+   * incidents naming it, as the report's `state`, with the open incidents and the maintenance under way.
+   */
+  async current(now = new Date()): Promise<CurrentStatusResponse> {
+    const latest = await this.db.execute<{ component: string; state: string; checked_at: Date }>(sql`
+      SELECT DISTINCT ON (component) component, state, checked_at
+      FROM status_checks ORDER BY component, checked_at DESC
+    `);
+    const [incidents, maintenance] = await Promise.all([this.incidents(), this.maintenance(now)]);
+    const open = incidents.filter((i) => i.status !== 'resolved');
+    const components = STATUS_COMPONENT_IDS.map((id) => {
+      const last = latest.rows.find((r) => r.component === id);
+      const stale = !last || now.getTime() - new Date(last.checked_at).getTime() > STATUS_STALE_AFTER_S * 1000;
+      return { id, name: STATUS_COMPONENT_NAMES[id], state: withIncidents(id, stale ? 'unknown' : (last.state as ComponentState), open) };
+    });
+    return { components, incidents: open, maintenance: maintenance.filter((m) => m.state === 'in_progress') };
   }
 
   /** Maintenance windows not over yet, and those ended within MAINTENANCE_KEPT_DAYS, soonest start first. */

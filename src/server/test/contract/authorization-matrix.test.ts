@@ -630,6 +630,7 @@ const MATRIX: Record<string, Row> = {
   },
 
   'GET /api/status': { rule: 'public', request: p('/api/status') },
+  'GET /api/status/current': { rule: 'public', request: p('/api/status/current') },
   'GET /api/sandbox': { rule: 'public', request: p('/api/sandbox') },
   // Catalogue and orders (decision 0160): anyone reads the catalogue; admins change it; staff fulfil, admins refund.
   'GET /api/catalogue': { rule: 'public', request: p('/api/catalogue') },

@@ -5,6 +5,7 @@ import { REWARD_CLAIM_VALIDITY_HOURS } from '#shared/constants';
 import type { EstimateResponse, Exchange, ExchangeCurrency, ExchangeRewards, RateType } from '#shared/schemas/exchange';
 import { TextField } from '#web/components/ui/forms';
 import { ApiError, errorMessage } from '#web/lib/api-client';
+import { ComponentNotice } from '#web/features/status/notice';
 import { useSessionStore } from '#web/features/auth';
 import { useCreateExchange } from '../api/create-exchange';
 import { useExchangeCurrencies } from '../api/get-exchange-currencies';
@@ -233,6 +234,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
 
       <div className="exchange-layout">
         <div className="card exchange-card">
+          {!active && <ComponentNotice component="swap-provider" action="Swaps" />}
           {active ? (
             <ExchangeTracker
               exchange={active.exchange}

@@ -3,6 +3,7 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { calculateFee, formatCredits, paymentCentsForCredits, toCents } from '#shared/fees';
 import { paths } from '#shared/routes';
 import type { CryptoOption, DepositLimits } from '#shared/schemas/payments';
+import { ComponentNotice } from '#web/features/status/notice';
 import { useCreateDeposit } from '../api/create-deposit';
 import { useCryptoOptions } from '../api/get-crypto-options';
 import { PaymentCallError } from '../api/payment-call-error';
@@ -109,6 +110,7 @@ export function TopUpPanel() {
     <section id={TOP_UP_ANCHOR} className="card payments-card topup-panel" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>Top up credits</h2>
       <p className="muted">Pay in cryptocurrency. Credits are added once the payment is confirmed.</p>
+      <ComponentNotice component="payment-provider" action="Top-ups" />
       {wantedCents !== null && (
         <p className="notice topup-wanted" data-testid="topup-wanted">
           You need {formatCredits(wantedCents)} more credits. The amount below covers them after the processing fee.
