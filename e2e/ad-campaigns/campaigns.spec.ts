@@ -102,7 +102,14 @@ test('a user funds a campaign, staff approve it, a visitor sees it and is charge
   await expect(card.getByTestId('campaign-spent')).toHaveText('0.100', SLOW);
   await card.getByRole('button', { name: 'Report' }).click();
   const report = page.getByRole('region', { name: 'Report: Browser campaign' });
-  await expect(report.getByRole('img', { name: /Spend per day/ })).toBeVisible(SLOW);
+  await expect(report.getByRole('group', { name: 'Spend per day: Spend in credits by UTC day' })).toBeVisible(SLOW);
+  // Each bar names its day and spend, on hover, on keyboard focus and to screen readers.
+  const bar = report.getByRole('img', { name: /: 0\.100 credits$/ });
+  await expect(bar).toHaveCount(1);
+  await bar.hover();
+  await expect(report.getByTestId('bar-chart-value')).toHaveText(/^\d{1,2} \w+ \d{4}: 0\.100 credits$/);
+  await expect(report.getByText('Spend in credits (up) by UTC day (across).')).toBeVisible();
+  await expect(report.getByText('No invalid traffic: every impression shown met the rules.')).toBeVisible();
   await expect(report.getByRole('table')).toContainText('Cold storage for your coins');
   await axe(page);
   await shots(page, 'advertise-report');

@@ -409,6 +409,17 @@ export const campaignReportRowSchema = z.object({
   viewable: z.number().int(),
   /** Impressions refused as invalid traffic (bots, repeats, no served ad, over the cap): never charged. */
   invalid: z.number().int(),
+  /**
+   * Why those were refused; the four add up to `invalid`. `robot`: a known robot's user agent;
+   * `overCap`: past the campaign's frequency cap for that viewer that day; `unmatched`: no serve to that
+   * viewer within the window, or already counted within it; `unrecorded`: tallied before reasons were kept.
+   */
+  invalidReasons: z.object({
+    robot: z.number().int(),
+    overCap: z.number().int(),
+    unmatched: z.number().int(),
+    unrecorded: z.number().int(),
+  }),
   clicks: z.number().int(),
   /** clicks / viewable, 0 without viewable impressions. */
   clickThroughRate: z.number(),

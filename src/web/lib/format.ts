@@ -83,6 +83,16 @@ export function formatDate(isoDate: string): string {
   });
 }
 
+/** "2026-11-18" → "18 Nov", a calendar date short enough for a chart's axis (no time zone shift). */
+export function formatDayShort(isoDate: string): string {
+  const [year, month, day] = isoDate.split('-').map(Number);
+  return new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1)).toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    timeZone: 'UTC',
+  });
+}
+
 /** A quote's expiry as a clock time (HH:MM:SS, 24-hour, local time). */
 export function formatClock(ms: number): string {
   return new Date(ms).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });

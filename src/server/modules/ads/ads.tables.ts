@@ -208,6 +208,14 @@ export const adCampaignDays = pgTable(
     served: integer('served').notNull().default(0),
     viewable: integer('viewable').notNull().default(0),
     invalid: integer('invalid').notNull().default(0),
+    /**
+     * Why, part of `invalid` (docs/decisions/0319): a known robot's user agent; past the campaign's
+     * frequency cap; no serve to the viewer within the window, or already counted within it. Rows tallied
+     * before these columns have them at 0: the rest of `invalid` is unrecorded.
+     */
+    invalidRobot: integer('invalid_robot').notNull().default(0),
+    invalidOverCap: integer('invalid_over_cap').notNull().default(0),
+    invalidUnmatched: integer('invalid_unmatched').notNull().default(0),
     clicks: integer('clicks').notNull().default(0),
     spendMillicents: bigint('spend_millicents', { mode: 'number' }).notNull().default(0),
   },

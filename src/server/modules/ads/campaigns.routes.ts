@@ -27,7 +27,9 @@ export const CAMPAIGN_LIMITS = {
 } satisfies Record<string, RateLimitRule>;
 
 const CSV_DESCRIPTION =
-  'Columns: day, creative_id, creative, served, viewable, invalid, clicks, ctr, spend (credits). ' +
+  'Columns: day, creative_id, creative, served, viewable, invalid, invalid_robot, invalid_over_cap, invalid_unmatched, clicks, ctr, spend (credits). ' +
+  'The three invalid_ columns say why impressions were invalid (a known robot, past the frequency cap, no serve within the window ' +
+  'or already counted); days tallied before they were kept count less than invalid. ' +
   'Text cells that a spreadsheet would read as a formula start with an apostrophe. Answered as an attachment.';
 
 function sendCsv(reply: FastifyReply, id: string, csv: string) {

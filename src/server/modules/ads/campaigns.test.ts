@@ -181,6 +181,7 @@ describe.each(enginesFor('database'))('ad campaigns on %s', { timeout: 120_000 }
         served: 1,
         viewable: 1,
         invalid: 0,
+        invalidReasons: { robot: 0, overCap: 0, unmatched: 0, unrecorded: 0 },
         clicks: 0,
         clickThroughRate: 0,
         spendMillicents: 1000,
@@ -262,7 +263,15 @@ describe.each(enginesFor('database'))('ad campaigns on %s', { timeout: 120_000 }
     expect((await impression(creative, 'capped-viewer')).json).toEqual({ recorded: true });
     expect(await spent(campaign._id)).toBe(2000);
     const report = await call(t, 'GET', `/api/ad-campaigns/${campaign._id}/report`, { token: owner.token });
-    expect(report.json.rows[0]).toMatchObject({ served: 3, viewable: 2, invalid: 1, spendMillicents: 2000 });
+    expect(report.json.rows[0]).toEqual(
+      expect.objectContaining({
+        served: 3,
+        viewable: 2,
+        invalid: 1,
+        invalidReasons: { robot: 0, overCap: 1, unmatched: 0, unrecorded: 0 },
+        spendMillicents: 2000,
+      }),
+    );
   });
 
   it('paces a daily budget across the day instead of spending it at once', async () => {
@@ -296,10 +305,10 @@ describe.each(enginesFor('database'))('ad campaigns on %s', { timeout: 120_000 }
     expect((await campaignRow(campaign._id)).status).toBe('active');
   });
 
-  it('counts invalid traffic apart and never charges it: robots, impressions without a served ad, repeats', async () => {
+  it('counts invalid traffic apart by reason and never charges it: robots, impressions without a served ad, repeats, over the cap', async () => {
     await clearStage();
     const owner = await fundedUser(1000);
-    const campaign = await createCampaign(owner);
+    const campaign = await createCampaign(owner, { frequencyCap: 1 });
     await approveAll(campaign);
     const creative = campaign.creatives[0]!._id;
     const bot = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -309,9 +318,82 @@ describe.each(enginesFor('database'))('ad campaigns on %s', { timeout: 120_000 }
     expect((await serve('real-reader')).json.ad?._id).toBe(creative);
     expect((await impression(creative, 'real-reader')).json).toEqual({ recorded: true });
     expect((await impression(creative, 'real-reader')).json).toEqual({ recorded: false });
+    // Half an hour later, the same serve still fresh: counted again, but past the cap of 1 a day.
+    await forgetGate(creative);
+    expect((await impression(creative, 'real-reader')).json).toEqual({ recorded: true });
     expect(await spent(campaign._id)).toBe(1000);
-    const report = await call(t, 'GET', `/api/ad-campaigns/${campaign._id}/report`, { token: owner.token });
-    expect(report.json.rows[0]).toMatchObject({ served: 1, viewable: 1, invalid: 3, spendMillicents: 1000 });
+    const reportRow = async () => {
+      const report = await call(t, 'GET', `/api/ad-campaigns/${campaign._id}/report`, { token: owner.token });
+      expect(report.status).toBe(200);
+      expect(report.json.rows).toHaveLength(1);
+      const row = report.json.rows[0] as { invalid: number; invalidReasons: Record<string, number> };
+      const r = row.invalidReasons;
+      expect(r.robot! + r.overCap! + r.unmatched! + r.unrecorded!).toBe(row.invalid);
+      return row;
+    };
+    // The robot; no serve to "never-served" and the repeat within the window are unmatched; the last is over the cap.
+    expect(await reportRow()).toEqual(
+      expect.objectContaining({
+        served: 1,
+        viewable: 1,
+        invalid: 4,
+        invalidReasons: { robot: 1, overCap: 1, unmatched: 2, unrecorded: 0 },
+        spendMillicents: 1000,
+      }),
+    );
+    const csv = async () => {
+      const res = await fetch(`${t.url}/api/ad-campaigns/${campaign._id}/report.csv`, {
+        headers: { authorization: `Bearer ${owner.token}` },
+      });
+      expect(res.status).toBe(200);
+      return (await res.text()).split('\r\n');
+    };
+    const day = new Date().toISOString().slice(0, 10);
+    const title = `"${CREATIVE.title}"`; // quoted: it holds a comma
+    expect(await csv()).toEqual([
+      'day,creative_id,creative,served,viewable,invalid,invalid_robot,invalid_over_cap,invalid_unmatched,clicks,ctr,spend',
+      `${day},${creative},${title},1,1,4,1,1,2,0,0.0000,0.01000`,
+      '',
+    ]);
+
+    // A day row tallied before reasons were kept (their columns at 0): its invalid traffic is unrecorded,
+    // and what comes after is added with its reason.
+    await t.database.pool.query(
+      'UPDATE ad_campaign_days SET invalid_robot = 0, invalid_over_cap = 0, invalid_unmatched = 0 WHERE ad_id = $1',
+      [creative],
+    );
+    expect((await reportRow()).invalidReasons).toEqual({ robot: 0, overCap: 0, unmatched: 0, unrecorded: 4 });
+    expect((await impression(creative, bot)).json).toEqual({ recorded: false });
+    expect(await reportRow()).toMatchObject({ invalid: 5, invalidReasons: { robot: 1, overCap: 0, unmatched: 0, unrecorded: 4 } });
+    expect((await csv())[1]).toBe(`${day},${creative},${title},1,1,5,1,0,0,0,0.0000,0.01000`);
+    expect(await spent(campaign._id)).toBe(1000);
+  });
+
+  it('counts one impression once whatever the letter case of its id, and a batch holding both cases loses nobody else’s', async () => {
+    await clearStage();
+    const owner = await fundedUser(2000);
+    const campaign = await createCampaign(owner);
+    await approveAll(campaign);
+    const creative = campaign.creatives[0]!._id;
+    for (const ua of ['case-a', 'case-b', 'case-c']) expect((await serve(ua)).json.ad).toMatchObject({ _id: creative });
+    const batcher = new AdsService(t.database.db, t.config.jwtSecret, new AdImageStore(async () => Buffer.alloc(0)));
+    const viewer = (ua: string) => {
+      const v = { userId: null, guestId: null, ip: ipOf(ua), userAgent: ua };
+      return [batcher.viewerKey(v), batcher.addressKey(v)] as const;
+    };
+    const record = (id: string, ua: string) => batcher.recordImpression(id, viewer(ua)[0], false, viewer(ua)[1]);
+    // The first call writes alone; the three made while it writes meet in the next batch: one viewer's
+    // impression as typed and upper-cased, and another viewer's.
+    const answers = await Promise.all([
+      record(creative, 'case-c'),
+      record(creative, 'case-a'),
+      record(creative.toUpperCase(), 'case-a'),
+      record(creative, 'case-b'),
+    ]);
+    expect(answers).toEqual([true, true, false, true]);
+    expect(await spent(campaign._id)).toBe(3000);
+    const report = await call(t, 'GET', `/api/ad-campaigns/${campaign._id}/report?days=7`, { token: owner.token });
+    expect(report.json.rows).toEqual([expect.objectContaining({ viewable: 3, spendMillicents: 3000 })]);
   });
 
   it('charges a CPC click once per viewer, only for a served creative', async () => {
@@ -494,7 +576,7 @@ describe.each(enginesFor('database'))('ad campaigns on %s', { timeout: 120_000 }
     const text = await res.text();
     const day = new Date().toISOString().slice(0, 10);
     expect(text).toBe(
-      `day,creative_id,creative,served,viewable,invalid,clicks,ctr,spend\r\n${day},${creative},"'=HYPERLINK(""https://evil.example"")",1,1,0,0,0.0000,0.01000\r\n`,
+      `day,creative_id,creative,served,viewable,invalid,invalid_robot,invalid_over_cap,invalid_unmatched,clicks,ctr,spend\r\n${day},${creative},"'=HYPERLINK(""https://evil.example"")",1,1,0,0,0,0,0,0.0000,0.01000\r\n`,
     );
   });
 

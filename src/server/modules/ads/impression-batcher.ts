@@ -90,8 +90,11 @@ export class ImpressionBatcher {
   ) {}
 
   record(adId: string, viewerKey: string, bot = false, addressKey = viewerKey): Promise<ImpressionOutcome> {
+    // An id is one uuid whatever its letter case (the route accepts both): the batch finds repeats by
+    // text, and one id in two cases made the statement touch a row twice and fail the whole batch.
+    const id = adId.toLowerCase();
     return new Promise((resolve, reject) => {
-      this.forming.push({ adId, viewerKey, addressKey, bot, resolve, reject });
+      this.forming.push({ adId: id, viewerKey, addressKey, bot, resolve, reject });
       if (!this.writing) void this.writeNext();
     });
   }
@@ -230,18 +233,27 @@ export class ImpressionBatcher {
         WHERE c.id = w.campaign_id AND c.price_model = 'cpm'
         RETURNING c.id, c.last_draw_units, c.unit_millicents
       ), days AS (
-        INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, viewable, invalid, spend_millicents)
+        -- Invalid traffic with its reason (docs/decisions/0319): a robot; through the gate but past the
+        -- frequency cap (in paid, not eligible); otherwise unmatched (no serve within the window, already
+        -- counted within it). input and paid hold one row per (ad, viewer): the joins multiply nothing.
+        INSERT INTO ad_campaign_days AS d (ad_id, day, campaign_id, viewable, invalid, invalid_robot, invalid_over_cap, invalid_unmatched, spend_millicents)
         SELECT ad.id, ${today}, ad.campaign_id,
           count(e.ad_id),
           count(*) FILTER (WHERE e.ad_id IS NULL),
+          count(*) FILTER (WHERE e.ad_id IS NULL AND input.bot),
+          count(*) FILTER (WHERE e.ad_id IS NULL AND NOT input.bot AND p.ad_id IS NOT NULL),
+          count(*) FILTER (WHERE e.ad_id IS NULL AND NOT input.bot AND p.ad_id IS NULL),
           coalesce(sum(dr.unit_millicents) FILTER (WHERE ch.r <= dr.last_draw_units), 0)
         FROM input
         JOIN ad ON ad.id = input.ad_id AND ad.campaign_id IS NOT NULL AND ad.live
         LEFT JOIN eligible e ON e.ad_id = input.ad_id AND e.viewer_key = input.viewer_key
+        LEFT JOIN paid p ON p.ad_id = input.ad_id AND p.viewer_key = input.viewer_key
         LEFT JOIN chargeable ch ON ch.ad_id = input.ad_id AND ch.viewer_key = input.viewer_key
         LEFT JOIN draw dr ON dr.id = ad.campaign_id
         GROUP BY ad.id, ad.campaign_id
         ON CONFLICT (ad_id, day) DO UPDATE SET viewable = d.viewable + excluded.viewable, invalid = d.invalid + excluded.invalid,
+          invalid_robot = d.invalid_robot + excluded.invalid_robot, invalid_over_cap = d.invalid_over_cap + excluded.invalid_over_cap,
+          invalid_unmatched = d.invalid_unmatched + excluded.invalid_unmatched,
           spend_millicents = d.spend_millicents + excluded.spend_millicents
       )
       SELECT input.n::int AS n, (ad.id IS NOT NULL) AS exists, (counted.ad_id IS NOT NULL) AS recorded

@@ -1,10 +1,11 @@
 import { useId } from 'react';
+import { BarChart } from '#web/components/charts/bar-chart';
 import toast from 'react-hot-toast';
 import type { Campaign, CampaignReportRow } from '#shared/schemas/ads';
 import { errorMessage } from '#web/lib/api-client';
 import { useCampaignReport } from '../api/get-campaigns';
 import { useDownloadCampaignCsv } from '../api/download-campaign-report';
-import { formatSpend } from '#web/lib/format';
+import { formatDate, formatDayShort, formatSpend } from '#web/lib/format';
 
 const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
 
@@ -27,36 +28,36 @@ function byDay(rows: CampaignReportRow[]): DayTotal[] {
   return [...days.values()];
 }
 
-/**
- * Spend per day as bars, in an inline SVG with a title and a description that says the same in words
- * (the table under it has every figure for screen readers and keyboards).
- */
+/** Spend per day as a bar chart with axes; each bar names its day and spend (docs/decisions/0319). */
 function SpendChart({ days }: { days: DayTotal[] }) {
-  const id = useId();
-  const width = 600;
-  const height = 160;
-  const max = Math.max(1, ...days.map((d) => d.spendMillicents));
-  const bar = width / Math.max(days.length, 1);
-  const total = days.reduce((s, d) => s + d.spendMillicents, 0);
   return (
-    <figure className="campaign-chart">
-      <svg viewBox={`0 0 ${width} ${height + 20}`} role="img" aria-labelledby={`${id}-title ${id}-desc`} preserveAspectRatio="none">
-        <title id={`${id}-title`}>Spend per day</title>
-        <desc id={`${id}-desc`}>
-          {days.length === 0
-            ? 'No spend yet.'
-            : `${days.length} days, ${formatSpend(total)} credits in all; the most in one day was ${formatSpend(max)} credits.`}
-        </desc>
-        {days.map((d, i) => {
-          const h = Math.round((d.spendMillicents / max) * height);
-          return <rect key={d.day} x={i * bar + bar * 0.15} y={height - h} width={bar * 0.7} height={h} className="campaign-chart-bar" />;
-        })}
-        <line x1="0" x2={width} y1={height} y2={height} className="campaign-chart-axis" />
-      </svg>
-      <figcaption className="muted">
-        Spend per UTC day, in credits{days.length > 0 ? ` (${days[0]!.day} to ${days.at(-1)!.day})` : ''}.
-      </figcaption>
-    </figure>
+    <BarChart
+      title="Spend per day"
+      bars={days.map((d) => ({ label: formatDate(d.day), short: formatDayShort(d.day), value: d.spendMillicents }))}
+      format={(millicents) => `${formatSpend(millicents)} credits`}
+      xAxis="UTC day"
+      yAxis="Spend in credits"
+      empty="No spend yet."
+    />
+  );
+}
+
+const REASONS = [
+  ['robot', 'from known robots'],
+  ['overCap', 'over the frequency cap'],
+  ['unmatched', 'repeated within the window or without a matching serve'],
+  ['unrecorded', 'counted before reasons were kept'],
+] as const;
+
+/** Why impressions were refused as invalid (never charged), in words, over the whole report. */
+function InvalidReasons({ rows }: { rows: CampaignReportRow[] }) {
+  const total = rows.reduce((s, r) => s + r.invalid, 0);
+  if (total === 0) return <p className="muted">No invalid traffic: every impression shown met the rules.</p>;
+  const parts = REASONS.map(([key, words]) => [rows.reduce((s, r) => s + r.invalidReasons[key], 0), words] as const).filter(([n]) => n > 0);
+  return (
+    <p className="muted" data-testid="invalid-reasons">
+      {total} invalid {total === 1 ? 'impression' : 'impressions'}, never charged: {parts.map(([n, words]) => `${n} ${words}`).join(', ')}.
+    </p>
   );
 }
 
@@ -100,6 +101,7 @@ export function CampaignReport({ campaign, staff = false }: { campaign: Campaign
       {rows !== null && rows.length > 0 && (
         <>
           <SpendChart days={byDay(rows)} />
+          <InvalidReasons rows={rows} />
           <div className="rtable-wrap">
             <table className="rtable">
               <caption>Per day and creative (UTC)</caption>
@@ -140,7 +142,13 @@ export function CampaignReport({ campaign, staff = false }: { campaign: Campaign
                     <td className="num" data-label="Viewable">
                       {r.viewable}
                     </td>
-                    <td className="num" data-label="Invalid">
+                    <td
+                      className="num"
+                      data-label="Invalid"
+                      title={REASONS.filter(([key]) => r.invalidReasons[key] > 0)
+                        .map(([key, words]) => `${r.invalidReasons[key]} ${words}`)
+                        .join(', ')}
+                    >
                       {r.invalid}
                     </td>
                     <td className="num" data-label="Clicks">
