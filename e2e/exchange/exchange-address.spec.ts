@@ -1,4 +1,4 @@
-import { expect, signIn, test } from '../support/fixtures';
+import { expect, signIn, test } from '../support/fixtures.js';
 
 // The bell's link to the exchange is part of what is tested: keep the live stream.
 test.use({ liveNotifications: true });

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
-import { expect, test, watchConsole } from '../support/fixtures';
-import { movePayment, registerPastOnboarding, startTopUp } from '../support/seed';
+import { expect, test, watchConsole } from '../support/fixtures.js';
+import { movePayment, registerPastOnboarding, startTopUp } from '../support/seed.js';
 
 // The live channel is what this file is about: keep the server-sent events stream.
 test.use({ liveNotifications: true });
