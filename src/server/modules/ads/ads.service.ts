@@ -1,26 +1,25 @@
 import { createHmac } from 'node:crypto';
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import {
   AD_IMPRESSION_WINDOW_MS,
   AD_PACING_HEAD_START_SECONDS,
-  adRuleIssues,
-  type createAdBodySchema,
   type AdDayStats,
   type AdPlacement,
   type PublicAd,
   type StaffAd,
 } from '#shared/schemas/ads.js';
-import type { z } from 'zod';
 import type { Db } from '#server/db/client.js';
-import { badRequest, notFound } from '#server/errors.js';
+import { notFound } from '#server/errors.js';
 import { parseIPv4, parseIPv6 } from '#server/modules/webhooks/address-policy.js';
 import { ads, type AdRow } from './ads.tables.js';
 import { adImagePath, type AdImageStore } from './ad-images.js';
+import { CAMPAIGN_RUNNING, isLive, TODAY } from './ad-sql.js';
 import { ImpressionBatcher, servedCountToday, SPENT_TODAY } from './impression-batcher.js';
 import { ServeBatcher } from './serve-batcher.js';
+import { adStats, createStaffAd, listStaffAds, updateStaffAd, type CreateAd, type StaffAdDeps, type UpdateAd } from './staff-ads.js';
 
-type CreateAd = z.output<typeof createAdBodySchema>;
-export type UpdateAd = Partial<CreateAd>;
+export { CAMPAIGN_RUNNING, isLive, TODAY } from './ad-sql.js';
+export type { UpdateAd } from './staff-ads.js';
 
 /** Who saw or clicked an ad, as a stable key: the account, the guest, or a keyed hash of the network address. */
 export interface Viewer {
@@ -31,30 +30,10 @@ export interface Viewer {
 }
 
 /**
- * A campaign is running when it is active, now is inside its dates and what is left pays for at least one
- * more unit (an impression under CPM, a click under CPC); a house campaign without a budget has no
- * limit (`remaining_millicents` null, docs/decisions/0283). `c` names the `ad_campaigns` row.
- */
-export const CAMPAIGN_RUNNING = sql.raw(
-  `(c.status = 'active' AND c.starts_at <= now() AND c.ends_at > now() AND (c.remaining_millicents IS NULL OR c.remaining_millicents >= c.unit_millicents))`,
-);
-
-/**
- * An ad is live when it is active, approved by staff (house ads are), now is inside its schedule, and
- * its campaign, if it has one, is running. Used in every query that serves or counts: nothing
- * unreviewed is ever served or counted.
- */
-export const isLive = sql`(${ads.active} AND ${ads.reviewStatus} = 'approved' AND (${ads.startsAt} IS NULL OR ${ads.startsAt} <= now()) AND (${ads.endsAt} IS NULL OR ${ads.endsAt} > now())
-  AND (${ads.campaignId} IS NULL OR EXISTS (SELECT 1 FROM ad_campaigns c WHERE c.id = ${ads.campaignId} AND ${CAMPAIGN_RUNNING})))`;
-
-/**
  * Where a click on an ad may go (docs/decisions/0302): the target staff last approved, unless the
  * creative was rejected since; null (404) for a creative never approved.
  */
 const REDIRECT_TARGET = sql`(CASE WHEN ${ads.reviewStatus} = 'rejected' THEN NULL ELSE ${ads.approvedTargetUrl} END)`;
-
-/** Today's UTC day, as the campaign tables key it. */
-export const TODAY = sql.raw(`((now() AT TIME ZONE 'UTC')::date)`);
 
 /**
  * The network a request comes from, as the paid limits count it (docs/decisions/0302): an IPv4 address
@@ -85,10 +64,6 @@ export function isBotUserAgent(userAgent: string): boolean {
 
 const WINDOW_SECONDS = AD_IMPRESSION_WINDOW_MS / 1000;
 
-function iso(date: Date | null): string | null {
-  return date ? date.toISOString() : null;
-}
-
 function hostOf(url: string): string {
   try {
     return new URL(url).hostname;
@@ -112,30 +87,11 @@ export function toPublicAd(row: AdRow): PublicAd {
   };
 }
 
-function toStaffAd(row: AdRow & { live: boolean }): StaffAd {
-  return {
-    _id: row.id,
-    placement: row.placement as AdPlacement,
-    kind: row.kind as StaffAd['kind'],
-    title: row.title,
-    body: row.body,
-    imageUrl: row.imageUrl,
-    imageAlt: row.imageAlt,
-    targetUrl: row.targetUrl,
-    startsAt: iso(row.startsAt),
-    endsAt: iso(row.endsAt),
-    weight: row.weight,
-    active: row.active,
-    live: row.live,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
 export class AdsService {
   private readonly viewerHashKey: Buffer;
   private readonly impressions: ImpressionBatcher;
   private readonly serves: ServeBatcher;
+  private readonly staff: StaffAdDeps;
 
   constructor(
     private readonly db: Db,
@@ -147,6 +103,7 @@ export class AdsService {
     this.viewerHashKey = createHmac('sha256', Buffer.from(secret)).update('olympus/ad-viewer/v1').digest();
     this.impressions = new ImpressionBatcher(db, isLive, WINDOW_SECONDS);
     this.serves = new ServeBatcher(db);
+    this.staff = { db, images };
   }
 
   /**
@@ -326,137 +283,23 @@ export class AdsService {
     return { targetUrl };
   }
 
-  // ---- Staff ------------------------------------------------------------------------------------------
+  // ---- Staff: house ads and daily stats (staff-ads.ts) ------------------------------------------------
 
-  async list(): Promise<StaffAd[]> {
-    const rows = await this.db
-      .select({ ad: ads, live: sql<boolean>`${isLive}` })
-      .from(ads)
-      .where(isNull(ads.campaignId))
-      .orderBy(ads.placement, desc(ads.createdAt));
-    return rows.map((r) => toStaffAd({ ...r.ad, live: r.live }));
+  list(): Promise<StaffAd[]> {
+    return listStaffAds(this.staff);
   }
 
-  private async getStaffAd(id: string): Promise<StaffAd> {
-    // House ads only: a campaign's creatives change through their campaign and staff review.
-    const rows = await this.db
-      .select({ ad: ads, live: sql<boolean>`${isLive}` })
-      .from(ads)
-      .where(and(eq(ads.id, id), isNull(ads.campaignId)))
-      .limit(1);
-    const row = rows[0];
-    if (!row) throw notFound('Ad not found');
-    return toStaffAd({ ...row.ad, live: row.live });
+  /** A house ad is staff's own and approved as it is saved (its image is taken now, docs/decisions/0303). */
+  create(input: CreateAd, staffUserId: string): Promise<StaffAd> {
+    return createStaffAd(this.staff, input, staffUserId);
   }
 
-  /**
-   * A house ad is staff's own and approved as it is saved: its target is the approved one, and its
-   * image is fetched and kept now (docs/decisions/0303), so it too is served from our origin.
-   */
-  async create(input: CreateAd, staffUserId: string): Promise<StaffAd> {
-    const imageId = input.kind === 'image' && input.imageUrl ? await this.images.take(this.db, input.imageUrl) : null;
-    const [row] = await this.db
-      .insert(ads)
-      .values({
-        placement: input.placement,
-        kind: input.kind,
-        title: input.title,
-        body: input.body,
-        imageUrl: input.kind === 'image' ? input.imageUrl : null,
-        imageAlt: input.kind === 'image' ? input.imageAlt : '',
-        targetUrl: input.targetUrl,
-        approvedTargetUrl: input.targetUrl,
-        approvedImageId: imageId,
-        startsAt: input.startsAt ? new Date(input.startsAt) : null,
-        endsAt: input.endsAt ? new Date(input.endsAt) : null,
-        weight: input.weight,
-        active: input.active,
-        createdBy: staffUserId,
-        updatedBy: staffUserId,
-      })
-      .returning({ id: ads.id });
-    return this.getStaffAd(row!.id);
+  update(id: string, change: UpdateAd, staffUserId: string): Promise<StaffAd> {
+    return updateStaffAd(this.staff, id, change, staffUserId);
   }
 
-  async update(id: string, change: UpdateAd, staffUserId: string): Promise<StaffAd> {
-    const current = await this.getStaffAd(id);
-    const merged = {
-      kind: change.kind ?? current.kind,
-      imageUrl: change.imageUrl !== undefined ? change.imageUrl : current.imageUrl,
-      imageAlt: change.imageAlt ?? current.imageAlt,
-      startsAt: change.startsAt !== undefined ? change.startsAt : current.startsAt,
-      endsAt: change.endsAt !== undefined ? change.endsAt : current.endsAt,
-    };
-    // The same cross-field rules as on create, applied to the ad as it would be after the change.
-    const issues = adRuleIssues(merged);
-    if (issues.length > 0) {
-      throw badRequest(`Invalid request: ${issues[0]!.message}`, { fields: Object.fromEntries(issues.map((i) => [i.path, i.message])) });
-    }
-    const set: Partial<typeof ads.$inferInsert> = { updatedAt: new Date(), updatedBy: staffUserId };
-    if (change.placement !== undefined) set.placement = change.placement;
-    if (change.kind !== undefined) set.kind = change.kind;
-    if (change.title !== undefined) set.title = change.title;
-    if (change.body !== undefined) set.body = change.body;
-    if (change.imageUrl !== undefined) set.imageUrl = change.imageUrl;
-    if (change.imageAlt !== undefined) set.imageAlt = change.imageAlt;
-    if (merged.kind === 'text') {
-      set.imageUrl = null;
-      set.imageAlt = '';
-    }
-    if (change.targetUrl !== undefined) {
-      set.targetUrl = change.targetUrl;
-      set.approvedTargetUrl = change.targetUrl;
-    }
-    // A new image address is a new picture to take; the same one is kept as it was taken.
-    const [stored] = await this.db.select({ imageId: ads.approvedImageId }).from(ads).where(eq(ads.id, id)).limit(1);
-    if (
-      merged.kind === 'image' &&
-      merged.imageUrl &&
-      (merged.imageUrl !== current.imageUrl || current.kind !== 'image' || !stored?.imageId)
-    ) {
-      set.approvedImageId = await this.images.take(this.db, merged.imageUrl);
-    }
-    if (merged.kind === 'text') set.approvedImageId = null;
-    if (change.startsAt !== undefined) set.startsAt = change.startsAt ? new Date(change.startsAt) : null;
-    if (change.endsAt !== undefined) set.endsAt = change.endsAt ? new Date(change.endsAt) : null;
-    if (change.weight !== undefined) set.weight = change.weight;
-    if (change.active !== undefined) set.active = change.active;
-    await this.db.update(ads).set(set).where(eq(ads.id, id));
-    return this.getStaffAd(id);
-  }
-
-  /**
-   * Impressions, unique viewers, clicks and click-through per ad and UTC day, for the last `days` days
-   * (today included). Days with neither impressions nor clicks are left out.
-   */
-  async stats(days: number, adId?: string): Promise<AdDayStats[]> {
-    const adFilter = adId ? sql`AND ad_id = ${adId}` : sql``;
-    const result = await this.db.execute<{ ad_id: string; day: string; impressions: number; unique_viewers: number; clicks: number }>(sql`
-      WITH since AS (SELECT (date_trunc('day', now() AT TIME ZONE 'UTC') - make_interval(days => ${days - 1})) AT TIME ZONE 'UTC' AS t),
-      imp AS (
-        SELECT ad_id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day,
-               count(*)::int AS impressions, count(DISTINCT viewer_key)::int AS unique_viewers
-        FROM ad_impressions WHERE created_at >= (SELECT t FROM since) ${adFilter}
-        GROUP BY 1, 2
-      ),
-      clk AS (
-        SELECT ad_id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*)::int AS clicks
-        FROM ad_clicks WHERE created_at >= (SELECT t FROM since) ${adFilter}
-        GROUP BY 1, 2
-      )
-      SELECT COALESCE(imp.ad_id, clk.ad_id) AS ad_id, COALESCE(imp.day, clk.day) AS day,
-             COALESCE(imp.impressions, 0) AS impressions, COALESCE(imp.unique_viewers, 0) AS unique_viewers,
-             COALESCE(clk.clicks, 0) AS clicks
-      FROM imp FULL OUTER JOIN clk ON imp.ad_id = clk.ad_id AND imp.day = clk.day
-      ORDER BY day DESC, ad_id
-    `);
-    return result.rows.map((r) => ({
-      adId: r.ad_id,
-      day: r.day,
-      impressions: Number(r.impressions),
-      uniqueViewers: Number(r.unique_viewers),
-      clicks: Number(r.clicks),
-      clickThroughRate: Number(r.impressions) > 0 ? Number(r.clicks) / Number(r.impressions) : 0,
-    }));
+  /** Impressions, unique viewers, clicks and click-through per ad and UTC day, for the last `days` days. */
+  stats(days: number, adId?: string): Promise<AdDayStats[]> {
+    return adStats(this.staff, days, adId);
   }
 }
