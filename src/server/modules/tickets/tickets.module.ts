@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
 import { AttachmentStore } from './attachments.js';
 import type { DeskExtensions } from './desk-extensions.js';
+import { registerStaffTicketRoutes } from './staff-tickets.routes.js';
+import { registerTicketUploadRoutes } from './ticket-uploads.routes.js';
 import { registerTicketRoutes } from './tickets.routes.js';
 import { moveGuestTicketsToUser, TicketService } from './tickets.service.js';
 
@@ -18,5 +20,7 @@ export function registerTicketsModule(api: FastifyInstance, ctx: AppContext, des
     desk.slaCondition,
   );
   ctx.guestLinkers.push(moveGuestTicketsToUser);
-  registerTicketRoutes(api, ctx, service, desk);
+  registerTicketRoutes(api, ctx, service);
+  registerStaffTicketRoutes(api, ctx, service, desk);
+  registerTicketUploadRoutes(api, ctx, service);
 }
