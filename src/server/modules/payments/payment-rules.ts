@@ -5,7 +5,7 @@ import type { NowPaymentsPayment } from './nowpayments.client.js';
 import type { PaymentRow } from './payments.tables.js';
 
 // The payment rules: pure functions of a payment row and what the provider says, shared by the
-// single path (payments.service.ts) and the IPN batch (ipn-batch.ts). No database, no I/O.
+// single path (provider-updates.ts, ipn-single.ts) and the IPN batch (ipn-batch.ts). No database, no I/O.
 
 /** Provider statuses before the money arrives, in the order they happen. */
 const PROGRESS_RANK: Partial<Record<PaymentStatus, number>> = {
