@@ -1,598 +1,79 @@
-import { and, asc, count, desc, eq, getTableColumns, inArray, isNull, lt, lte, or, sql } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
 import {
-  WEBHOOK_DISABLE_AFTER_DAYS,
-  WEBHOOK_HEADERS,
   WEBHOOK_RETRY_DELAYS_SECONDS,
-  WEBHOOK_SECRET_OVERLAP_HOURS,
-  WEBHOOK_TEST_EVENT,
   type RotateWebhookSecretResponse,
-  type WebhookAttemptTrigger,
   type WebhookDelivery,
   type WebhookSettings,
   type WebhookSettingsBody,
 } from '#shared/schemas/webhooks.js';
-import type { Db, Tx } from '#server/db/client.js';
-import type { JobQueue } from '#server/jobs/job-queue.js';
-import { AppError, notFound } from '#server/errors.js';
-import { recordAudit } from '#server/modules/audit/audit.service.js';
-import type { MailService } from '#server/modules/mail/mail.service.js';
-import { notifyWebhookDisabled } from '#server/modules/mail/notifications.js';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
-import { users } from '#server/modules/users/users.tables.js';
 import { SecretBox } from '#server/secret-box.js';
-import { TargetRefusedError, vetTarget } from './address-policy.js';
-import { sendWebhook, type SendResult } from './sender.js';
-import { generateSecret, secretHint, signatureHeader } from './signing.js';
-import { DELIVER_JOB, type DeliverJobData } from './webhook-events.js';
-import {
-  webhookDeliveries,
-  webhookDeliveryAttempts,
-  webhooks,
-  type WebhookAttemptRow,
-  type WebhookDeliveryRow,
-  type WebhookRow,
-} from './webhooks.tables.js';
+import { WebhookDeliveryAttempts } from './delivery-attempts.js';
+import { WebhookDeliveryLog } from './delivery-log.js';
+import type { WebhookServiceDeps } from './webhook-deps.js';
+import { WebhookSettingsFlows } from './webhook-settings.js';
+
+export type { WebhookServiceDeps } from './webhook-deps.js';
+export { toDeliveryDto } from './webhook-rows.js';
 
 /** Automatic attempts per delivery: the first, then one per retry delay (the last about 27.6 hours in). */
 export const MAX_ATTEMPTS = WEBHOOK_RETRY_DELAYS_SECONDS.length + 1;
-/** Resolving the host while saving must not hold the request for long. */
-const SAVE_RESOLVE_TIMEOUT_MS = 3000;
-/** An attempt holds its delivery this long (the send is bounded by 10 s plus the address check). */
-const CLAIM_SECONDS = 60;
-/** A job may run a little before the due time its delivery row says (clocks, rounding). */
-const DUE_SLACK_MS = 2000;
-/** The sweep re-queues deliveries due longer ago than this (their job was lost or ran early). */
-const SWEEP_GRACE_SECONDS = 60;
-const HOUR_MS = 3600 * 1000;
-const DAY_MS = 24 * HOUR_MS;
-
-export interface WebhookServiceDeps {
-  db: Db;
-  jobs: Pick<JobQueue, 'send'>;
-  log: FastifyBaseLogger;
-  serverSecret: Uint8Array;
-  allowPrivateTargets: boolean;
-  /** Tells the owner when failures disable a webhook; without it (or while stopped) nothing is mailed. */
-  mail?: MailService;
-  /** The in-app and chat notice of a webhook turned off (optional). */
-  notifications?: NotificationsService;
-  /** The time: schedules, the signing timestamp, rotation overlaps and the five-day rule all read it (tests move it). */
-  now?: () => Date;
-}
-
-const notConfigured = () => new AppError('WEBHOOK_NOT_CONFIGURED', 'Save a webhook URL first');
-const deliveryNotFound = () => notFound('Delivery not found');
-
-function urlFieldError(message: string): AppError {
-  return new AppError('VALIDATION_ERROR', `Invalid request: ${message}`, { details: { fields: { url: message }, location: 'body' } });
-}
-
-const iso = (d: Date | null | undefined) => d?.toISOString() ?? null;
-
-export function toDeliveryDto(row: WebhookDeliveryRow, attempts: WebhookAttemptRow[] = []): WebhookDelivery {
-  return {
-    _id: row.id,
-    event: row.event,
-    status: row.status,
-    attempts: row.attempts,
-    statusCode: row.lastStatusCode,
-    lastError: row.lastError,
-    createdAt: row.createdAt.toISOString(),
-    lastAttemptAt: iso(row.lastAttemptAt),
-    deliveredAt: iso(row.deliveredAt),
-    nextAttemptAt: row.status === 'pending' ? iso(row.nextAttemptAt) : null,
-    attemptLog: attempts.map((a) => ({
-      attempt: a.attempt,
-      trigger: a.trigger,
-      statusCode: a.statusCode,
-      error: a.error,
-      responseExcerpt: a.responseExcerpt,
-      durationMs: a.durationMs,
-      attemptedAt: a.attemptedAt.toISOString(),
-    })),
-  };
-}
-
-/** What the log says about one attempt; null when it succeeded. */
-function attemptError(result: SendResult): string | null {
-  if (result.kind !== 'answered') return result.error;
-  const code = result.statusCode;
-  if (code >= 200 && code < 300) return null;
-  if (code >= 300 && code < 400) return `The receiver answered ${code}; redirects are not followed`;
-  const excerpt = result.bodyExcerpt.replace(/\s+/g, ' ').trim().slice(0, 200);
-  return `The receiver answered ${code}${excerpt ? `: ${excerpt}` : ''}`;
-}
-
-/** The body every attempt of a message sends: Standard Webhooks' `type`/`timestamp`/`data`, plus 0080's `event`/`createdAt`. */
-function messageBody(delivery: WebhookDeliveryRow): string {
-  const createdAt = delivery.createdAt.toISOString();
-  return JSON.stringify({
-    id: delivery.id,
-    type: delivery.event,
-    timestamp: createdAt,
-    data: delivery.payload,
-    event: delivery.event,
-    createdAt,
-  });
-}
 
 export class WebhookService {
+  // The module's one entry point: routes, jobs and tests call this class, and it hands each call to the
+  // file of its concern. Its parts share one SecretBox and one clock, built here once per instance.
   private readonly box: SecretBox;
   private readonly now: () => Date;
+  private readonly settings: WebhookSettingsFlows;
+  private readonly deliveryLog: WebhookDeliveryLog;
+  private readonly attempts: WebhookDeliveryAttempts;
 
   constructor(private readonly deps: WebhookServiceDeps) {
     // Unreadable after a JWT_SECRET change: deliveries then fail with a message asking to rotate the secret.
     this.box = new SecretBox(deps.serverSecret, 'olympus webhook signing secrets v1');
     this.now = deps.now ?? (() => new Date());
+    this.settings = new WebhookSettingsFlows(deps, this.box, this.now);
+    this.deliveryLog = new WebhookDeliveryLog(deps, this.now);
+    this.attempts = new WebhookDeliveryAttempts(deps, this.box, this.now, this.deliveryLog);
   }
 
-  private async find(userId: string): Promise<WebhookRow | null> {
-    const [row] = await this.deps.db.select().from(webhooks).where(eq(webhooks.userId, userId)).limit(1);
-    return row ?? null;
+  // ---- Settings (webhook-settings.ts) ----
+
+  getSettings(userId: string): Promise<WebhookSettings> {
+    return this.settings.getSettings(userId);
   }
 
-  private toSettingsDto(row: WebhookRow | null, secret?: string): WebhookSettings {
-    if (!row) {
-      return {
-        configured: false,
-        url: null,
-        events: [],
-        enabled: false,
-        secretHint: null,
-        legacySecret: false,
-        previousSecretExpiresAt: null,
-        disabledAt: null,
-        failingSince: null,
-        updatedAt: null,
-        privateTargetsAllowed: this.deps.allowPrivateTargets,
-      };
-    }
-    const overlap =
-      row.previousSecretCiphertext && row.previousSecretExpiresAt && row.previousSecretExpiresAt > this.now()
-        ? row.previousSecretExpiresAt
-        : null;
-    return {
-      configured: true,
-      url: row.url,
-      events: row.events,
-      enabled: row.enabled,
-      secretHint: row.secretHint,
-      ...(secret ? { secret } : {}),
-      legacySecret: row.legacySecret,
-      previousSecretExpiresAt: iso(overlap),
-      disabledAt: iso(row.disabledAt),
-      failingSince: iso(row.failingSince),
-      updatedAt: row.updatedAt.toISOString(),
-      privateTargetsAllowed: this.deps.allowPrivateTargets,
-    };
+  saveSettings(userId: string, body: WebhookSettingsBody): Promise<WebhookSettings> {
+    return this.settings.saveSettings(userId, body);
   }
 
-  async getSettings(userId: string): Promise<WebhookSettings> {
-    return this.toSettingsDto(await this.find(userId));
+  enable(userId: string): Promise<WebhookSettings> {
+    return this.settings.enable(userId);
   }
 
-  /**
-   * The same checks a delivery makes, at save time, so a mistake shows on the field instead of in the
-   * delivery log later. Deliveries check again: DNS answers change.
-   */
-  private async checkUrl(url: string): Promise<void> {
-    const timeout = new Promise<never>((_, reject) => {
-      setTimeout(
-        () => reject(new TargetRefusedError('The host name could not be resolved in time; check it and try again')),
-        SAVE_RESOLVE_TIMEOUT_MS,
-      ).unref();
-    });
-    try {
-      await Promise.race([vetTarget(url, { allowPrivate: this.deps.allowPrivateTargets }), timeout]);
-    } catch (err) {
-      if (err instanceof TargetRefusedError) throw urlFieldError(err.message);
-      throw err;
-    }
+  rotateSecret(userId: string): Promise<RotateWebhookSecretResponse> {
+    return this.settings.rotateSecret(userId);
   }
 
-  /**
-   * Creates (with a new secret, answered once in full) or updates the user's webhook. Saving clears a
-   * failure-disabled state (the user has looked at it); a new URL or turning it back on starts the
-   * five-day failure count afresh.
-   */
-  async saveSettings(userId: string, body: WebhookSettingsBody): Promise<WebhookSettings> {
-    const [user] = await this.deps.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
-    if (!user) throw notFound('User not found');
-    await this.checkUrl(body.url);
-    const secret = generateSecret();
-    const [row] = await this.deps.db
-      .insert(webhooks)
-      .values({
-        userId,
-        url: body.url,
-        events: body.events,
-        enabled: body.enabled,
-        secretCiphertext: this.box.seal(secret),
-        secretHint: secretHint(secret),
-      })
-      .onConflictDoUpdate({
-        target: webhooks.userId,
-        set: {
-          url: body.url,
-          events: body.events,
-          enabled: body.enabled,
-          failingSince: sql`CASE WHEN ${webhooks.url} <> ${body.url} OR (${webhooks.disabledAt} IS NOT NULL AND ${body.enabled}) THEN NULL ELSE ${webhooks.failingSince} END`,
-          disabledAt: null,
-          updatedAt: sql`now()`,
-        },
-      })
-      .returning({ ...getTableColumns(webhooks), inserted: sql<boolean>`(xmax = 0)` });
-    // xmax = 0 only for a freshly inserted row: the new secret is shown exactly then.
-    const { inserted, ...saved } = row!;
-    return this.toSettingsDto(saved, inserted ? secret : undefined);
+  // ---- The delivery log (delivery-log.ts) ----
+
+  sendTest(userId: string): Promise<WebhookDelivery> {
+    return this.deliveryLog.sendTest(userId);
   }
 
-  /** Turns a webhook on again (after failures disabled it): the failure count starts afresh. */
-  async enable(userId: string): Promise<WebhookSettings> {
-    const hook = await this.find(userId);
-    if (!hook) throw notConfigured();
-    if (hook.events.length === 0) {
-      throw new AppError('WEBHOOK_NO_EVENTS', 'Choose at least one event before turning the webhook on');
-    }
-    const [row] = await this.deps.db
-      .update(webhooks)
-      .set({ enabled: true, disabledAt: null, failingSince: null, updatedAt: sql`now()` })
-      .where(eq(webhooks.userId, userId))
-      .returning();
-    this.deps.log.info({ userId, wasDisabledAt: hook.disabledAt }, 'webhook turned on again');
-    return this.toSettingsDto(row ?? null);
+  listDeliveries(userId: string, page: { page: number; pageSize: number }) {
+    return this.deliveryLog.listDeliveries(userId, page);
   }
 
-  /**
-   * A new secret; the one it replaces keeps signing next to it for 24 hours, so receivers can switch
-   * without missing a delivery. Rotating again within those hours retires the oldest at once.
-   */
-  async rotateSecret(userId: string): Promise<RotateWebhookSecretResponse> {
-    const secret = generateSecret();
-    const hint = secretHint(secret);
-    const now = this.now();
-    return this.deps.db.transaction(async (tx) => {
-      const [hook] = await tx.select().from(webhooks).where(eq(webhooks.userId, userId)).for('update').limit(1);
-      if (!hook) throw notConfigured();
-      // A secret the server can no longer read (JWT_SECRET changed) signs nothing: no overlap for it.
-      const previousReadable = this.box.open(hook.secretCiphertext) !== null;
-      const expiresAt = previousReadable ? new Date(now.getTime() + WEBHOOK_SECRET_OVERLAP_HOURS * HOUR_MS) : null;
-      await tx
-        .update(webhooks)
-        .set({
-          secretCiphertext: this.box.seal(secret),
-          secretHint: hint,
-          legacySecret: false,
-          previousSecretCiphertext: previousReadable ? hook.secretCiphertext : null,
-          previousSecretExpiresAt: expiresAt,
-          secretRotatedAt: now,
-          updatedAt: sql`now()`,
-        })
-        .where(eq(webhooks.userId, userId));
-      this.deps.log.info({ userId, overlapUntil: expiresAt }, 'webhook secret rotated');
-      return { secret, secretHint: hint, previousSecretExpiresAt: iso(expiresAt) };
-    });
+  // ---- Delivery attempts: the job, a replay, the sweep (delivery-attempts.ts) ----
+
+  deliver(deliveryId: string): Promise<void> {
+    return this.attempts.deliver(deliveryId);
   }
 
-  /** The secrets that sign right now: the current one, and the previous one during its overlap. */
-  private signingSecrets(hook: WebhookRow): string[] | null {
-    const current = this.box.open(hook.secretCiphertext);
-    if (!current) return null;
-    const secrets = [current];
-    if (hook.previousSecretCiphertext && hook.previousSecretExpiresAt && hook.previousSecretExpiresAt > this.now()) {
-      const previous = this.box.open(hook.previousSecretCiphertext);
-      if (previous) secrets.push(previous);
-    }
-    return secrets;
+  replay(userId: string, deliveryId: string): Promise<WebhookDelivery> {
+    return this.attempts.replay(userId, deliveryId);
   }
 
-  /** Queues a `webhook.test` delivery to the saved URL (also when the webhook is turned off). */
-  async sendTest(userId: string): Promise<WebhookDelivery> {
-    return this.deps.db.transaction(async (tx) => {
-      const [hook] = await tx.select({ userId: webhooks.userId }).from(webhooks).where(eq(webhooks.userId, userId)).limit(1);
-      if (!hook) throw notConfigured();
-      const [delivery] = await tx
-        .insert(webhookDeliveries)
-        .values({
-          userId,
-          event: WEBHOOK_TEST_EVENT,
-          payload: { message: 'This is a test delivery from Olympus.' },
-          nextAttemptAt: this.now(),
-        })
-        .returning();
-      await this.deps.jobs.send(DELIVER_JOB, { deliveryId: delivery!.id } satisfies DeliverJobData, { tx });
-      return toDeliveryDto(delivery!);
-    });
-  }
-
-  private async attemptsOf(deliveryIds: string[]): Promise<Map<string, WebhookAttemptRow[]>> {
-    const byDelivery = new Map<string, WebhookAttemptRow[]>();
-    if (deliveryIds.length === 0) return byDelivery;
-    const rows = await this.deps.db
-      .select()
-      .from(webhookDeliveryAttempts)
-      .where(inArray(webhookDeliveryAttempts.deliveryId, deliveryIds))
-      .orderBy(asc(webhookDeliveryAttempts.attempt));
-    for (const row of rows) {
-      const list = byDelivery.get(row.deliveryId) ?? [];
-      list.push(row);
-      byDelivery.set(row.deliveryId, list);
-    }
-    return byDelivery;
-  }
-
-  async listDeliveries(userId: string, page: { page: number; pageSize: number }) {
-    const where = eq(webhookDeliveries.userId, userId);
-    const rows = await this.deps.db
-      .select()
-      .from(webhookDeliveries)
-      .where(where)
-      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-      .limit(page.pageSize)
-      .offset((page.page - 1) * page.pageSize);
-    const [total] = await this.deps.db.select({ n: count() }).from(webhookDeliveries).where(where);
-    const attempts = await this.attemptsOf(rows.map((r) => r.id));
-    return {
-      deliveries: rows.map((r) => toDeliveryDto(r, attempts.get(r.id))),
-      page: page.page,
-      pageSize: page.pageSize,
-      total: total?.n ?? 0,
-    };
-  }
-
-  private async deliveryDto(id: string): Promise<WebhookDelivery> {
-    const [row] = await this.deps.db.select().from(webhookDeliveries).where(eq(webhookDeliveries.id, id)).limit(1);
-    if (!row) throw deliveryNotFound();
-    return toDeliveryDto(row, (await this.attemptsOf([id])).get(id));
-  }
-
-  /**
-   * One automatic attempt of one delivery (the pg-boss job), once it is due. A 2xx ends it; any other
-   * answer or a network error schedules the next attempt (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h) as a
-   * delayed job, and after the last one the delivery has failed. A refused target, a removed or
-   * turned-off webhook and an unreadable secret end the delivery at once: retrying cannot help.
-   */
-  async deliver(deliveryId: string): Promise<void> {
-    const now = this.now();
-    const [delivery] = await this.deps.db
-      .update(webhookDeliveries)
-      .set({ claimedUntil: new Date(now.getTime() + CLAIM_SECONDS * 1000) })
-      .where(
-        and(
-          eq(webhookDeliveries.id, deliveryId),
-          eq(webhookDeliveries.status, 'pending'),
-          or(isNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, new Date(now.getTime() + DUE_SLACK_MS))),
-          or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, now)),
-        ),
-      )
-      .returning();
-    // Finished, not due yet (the sweep or a later job brings it), or another worker has it.
-    if (!delivery) return;
-    await this.attempt(delivery, 'automatic');
-  }
-
-  /**
-   * Sends a delivery again by hand, from the delivery log: a new attempt of the same message (same
-   * `webhook-id` and body, a fresh timestamp and signature), also while it waits for a retry or after it
-   * failed or succeeded, and also while the webhook is turned off. Only the owner's deliveries; recorded
-   * in the audit log.
-   */
-  async replay(userId: string, deliveryId: string): Promise<WebhookDelivery> {
-    const now = this.now();
-    const [owned] = await this.deps.db
-      .select({ id: webhookDeliveries.id, claimedUntil: webhookDeliveries.claimedUntil })
-      .from(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.id, deliveryId), eq(webhookDeliveries.userId, userId)))
-      .limit(1);
-    if (!owned) throw deliveryNotFound();
-    if (!(await this.find(userId))) throw notConfigured();
-    const [delivery] = await this.deps.db
-      .update(webhookDeliveries)
-      .set({ claimedUntil: new Date(now.getTime() + CLAIM_SECONDS * 1000) })
-      .where(
-        and(
-          eq(webhookDeliveries.id, deliveryId),
-          eq(webhookDeliveries.userId, userId),
-          or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, now)),
-        ),
-      )
-      .returning();
-    if (!delivery) throw new AppError('WEBHOOK_DELIVERY_BUSY', 'This delivery is being sent right now; try again in a moment');
-    const [user] = await this.deps.db.select({ id: users.id, username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
-    await recordAudit(this.deps.db, {
-      actor: { id: userId, username: user?.username ?? userId },
-      action: 'webhook.delivery.replay',
-      targetType: 'webhook_delivery',
-      targetId: deliveryId,
-      before: { status: delivery.status, attempts: delivery.attempts },
-    });
-    await this.attempt(delivery, 'manual');
-    return this.deliveryDto(deliveryId);
-  }
-
-  /**
-   * Re-queues pending deliveries that are due but have no job running them (a job lost in a crash, or
-   * one that ran before the delivery was due). The delivery queue's cron runs it every minute.
-   */
-  async sweep(): Promise<number> {
-    const now = this.now();
-    const due = await this.deps.db
-      .select({ id: webhookDeliveries.id })
-      .from(webhookDeliveries)
-      .where(
-        and(
-          eq(webhookDeliveries.status, 'pending'),
-          lte(webhookDeliveries.nextAttemptAt, new Date(now.getTime() - SWEEP_GRACE_SECONDS * 1000)),
-          or(isNull(webhookDeliveries.claimedUntil), lt(webhookDeliveries.claimedUntil, now)),
-        ),
-      )
-      .orderBy(asc(webhookDeliveries.nextAttemptAt))
-      .limit(100);
-    for (const row of due)
-      await this.deps.jobs.send(DELIVER_JOB, { deliveryId: row.id } satisfies DeliverJobData, { singletonKey: `webhook:${row.id}` });
-    return due.length;
-  }
-
-  /** One attempt of a claimed delivery: sign, send, record. */
-  private async attempt(delivery: WebhookDeliveryRow, trigger: WebhookAttemptTrigger): Promise<void> {
-    const hook = await this.find(delivery.userId);
-    const log = this.deps.log.child({ deliveryId: delivery.id, event: delivery.event, userId: delivery.userId, trigger });
-
-    let stop: string | null = null;
-    const [owner] = await this.deps.db.select({ closingAt: users.closingAt }).from(users).where(eq(users.id, delivery.userId)).limit(1);
-    if (!hook) stop = 'The webhook was removed';
-    else if (owner?.closingAt) stop = 'The account is closing';
-    else if (!hook.enabled && trigger === 'automatic' && delivery.event !== WEBHOOK_TEST_EVENT) {
-      stop = hook.disabledAt ? 'The webhook was turned off after five days of failed deliveries' : 'The webhook is turned off';
-    }
-    const secrets = hook ? this.signingSecrets(hook) : null;
-    if (!stop && !secrets) stop = 'The signing secret cannot be read (the server key changed); rotate the secret in settings';
-    if (stop || !hook || !secrets) {
-      await this.record(
-        delivery,
-        trigger,
-        hook?.url ?? '',
-        { kind: 'refused', error: stop ?? 'Not deliverable', durationMs: 0 },
-        { countsAsFailure: false },
-      );
-      log.warn({ reason: stop }, 'webhook delivery stopped');
-      return;
-    }
-
-    const timestamp = Math.floor(this.now().getTime() / 1000);
-    // The body and id are the same for every attempt; only the timestamp (and so the signatures) change.
-    const body = messageBody(delivery);
-    const result = await sendWebhook(
-      {
-        url: hook.url,
-        body,
-        headers: {
-          [WEBHOOK_HEADERS.id]: delivery.id,
-          [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-          [WEBHOOK_HEADERS.signature]: signatureHeader(secrets, delivery.id, timestamp, body),
-          [WEBHOOK_HEADERS.event]: delivery.event,
-        },
-      },
-      { allowPrivate: this.deps.allowPrivateTargets },
-    );
-    const outcome = await this.record(delivery, trigger, hook.url, result, { countsAsFailure: true });
-    const statusCode = result.kind === 'answered' ? result.statusCode : null;
-    if (outcome.error === null) log.info({ statusCode, durationMs: result.durationMs }, 'webhook delivered');
-    else
-      log.warn(
-        { statusCode, error: outcome.error, nextAttemptAt: outcome.nextAttemptAt, durationMs: result.durationMs },
-        'webhook attempt failed',
-      );
-  }
-
-  /**
-   * The attempt's log row, the delivery's summary and next attempt (with its delayed job), and the
-   * webhook's failure streak, together. Five days of failures without a success turn the webhook off
-   * and mail its owner, in the same transaction.
-   */
-  private async record(
-    delivery: WebhookDeliveryRow,
-    trigger: WebhookAttemptTrigger,
-    url: string,
-    result: SendResult,
-    options: { countsAsFailure: boolean },
-  ): Promise<{ error: string | null; nextAttemptAt: Date | null }> {
-    const now = this.now();
-    const error = attemptError(result);
-    const statusCode = result.kind === 'answered' ? result.statusCode : null;
-    const autoAttempts = delivery.autoAttempts + (trigger === 'automatic' ? 1 : 0);
-
-    let status = delivery.status;
-    let nextAttemptAt: Date | null = delivery.status === 'pending' ? delivery.nextAttemptAt : null;
-    if (error === null) {
-      status = 'succeeded';
-      nextAttemptAt = null;
-    } else if (result.kind === 'refused') {
-      // Nothing to retry: the target is refused or the webhook cannot send. A replay leaves the schedule alone.
-      if (trigger === 'automatic') {
-        status = 'failed';
-        nextAttemptAt = null;
-      }
-    } else if (trigger === 'automatic') {
-      const delay = WEBHOOK_RETRY_DELAYS_SECONDS[autoAttempts - 1];
-      status = delay === undefined ? 'failed' : 'pending';
-      nextAttemptAt = delay === undefined ? null : new Date(now.getTime() + delay * 1000);
-    } else if (delivery.status !== 'pending') {
-      // A failed replay of a finished delivery: it stays finished, now as failed.
-      status = 'failed';
-    }
-
-    await this.deps.db.transaction(async (tx) => {
-      const [updated] = await tx
-        .update(webhookDeliveries)
-        .set({
-          attempts: sql`${webhookDeliveries.attempts} + 1`,
-          autoAttempts,
-          status,
-          nextAttemptAt,
-          claimedUntil: null,
-          lastStatusCode: statusCode,
-          lastError: error,
-          lastAttemptAt: now,
-          ...(error === null ? { deliveredAt: now } : {}),
-        })
-        .where(eq(webhookDeliveries.id, delivery.id))
-        .returning({ attempts: webhookDeliveries.attempts });
-      await tx.insert(webhookDeliveryAttempts).values({
-        deliveryId: delivery.id,
-        attempt: updated?.attempts ?? delivery.attempts + 1,
-        trigger,
-        url,
-        statusCode,
-        error,
-        responseExcerpt: result.kind === 'answered' ? result.bodyExcerpt || null : null,
-        durationMs: result.durationMs,
-        attemptedAt: now,
-      });
-      if (status === 'pending' && nextAttemptAt && trigger === 'automatic') {
-        const delaySeconds = Math.max(1, Math.round((nextAttemptAt.getTime() - now.getTime()) / 1000));
-        await this.deps.jobs.send(DELIVER_JOB, { deliveryId: delivery.id } satisfies DeliverJobData, {
-          tx,
-          startAfterSeconds: delaySeconds,
-        });
-      }
-      if (error === null) {
-        await tx
-          .update(webhooks)
-          .set({ failingSince: null })
-          .where(and(eq(webhooks.userId, delivery.userId), sql`${webhooks.failingSince} IS NOT NULL`));
-      } else if (options.countsAsFailure) {
-        await this.trackFailure(tx, delivery.userId, now, error);
-      }
-    });
-    return { error, nextAttemptAt };
-  }
-
-  /** Starts or continues the webhook's failure streak; five days of it turn the webhook off and tell the owner. */
-  private async trackFailure(tx: Tx, userId: string, now: Date, error: string): Promise<void> {
-    const [hook] = await tx
-      .update(webhooks)
-      .set({ failingSince: sql`COALESCE(${webhooks.failingSince}, ${now.toISOString()}::timestamptz)` })
-      .where(eq(webhooks.userId, userId))
-      .returning();
-    if (!hook?.failingSince || !hook.enabled) return;
-    if (now.getTime() - hook.failingSince.getTime() < WEBHOOK_DISABLE_AFTER_DAYS * DAY_MS) return;
-    const [disabled] = await tx
-      .update(webhooks)
-      .set({ enabled: false, disabledAt: now, updatedAt: sql`now()` })
-      .where(and(eq(webhooks.userId, userId), eq(webhooks.enabled, true)))
-      .returning({ userId: webhooks.userId });
-    if (!disabled) return;
-    this.deps.log.warn({ userId, failingSince: hook.failingSince }, 'webhook turned off after five days of failures');
-    await notifyWebhookDisabled(this.deps.mail, tx, { userId, url: hook.url, failingSince: hook.failingSince, lastError: error });
-    await this.deps.notifications?.emit(tx, {
-      to: { userId },
-      event: 'webhook.disabled',
-      key: `webhook.disabled:${userId}:${now.toISOString()}`,
-      title: 'Webhook turned off',
-      body: `Your webhook endpoint ${hook.url} failed for ${WEBHOOK_DISABLE_AFTER_DAYS} days and was turned off. Turn it back on in your settings once it answers again.`,
-      link: '/dashboard/settings#webhooks',
-    });
+  sweep(): Promise<number> {
+    return this.attempts.sweep();
   }
 }
