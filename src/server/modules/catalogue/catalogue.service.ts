@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { and, asc, count, desc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { formatCredits } from '#shared/fees.js';
 import type {
   AdminOrder,
@@ -13,7 +13,7 @@ import type {
   UpdateCatalogueItemBody,
 } from '#shared/schemas/catalogue.js';
 import { isUuid } from '#shared/schemas/common.js';
-import type { Db, DbOrTx, Tx } from '#server/db/client.js';
+import type { Db, Tx } from '#server/db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { lockUserForMoney, postLedgerEntry } from '#server/modules/credits/ledger.service.js';
@@ -24,7 +24,10 @@ import { orderNotice } from '#server/modules/notifications/notices.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
-import { catalogueItems, orders, type CatalogueItemRow, type OrderRow } from './catalogue.tables.js';
+import { actor, createItem, listActiveItems, listAllItems, updateItem } from './catalogue-items.js';
+import { catalogueItems, orders, type OrderRow } from './catalogue.tables.js';
+
+export { toItemDto } from './catalogue-items.js';
 
 export interface CatalogueDeps {
   db: Db;
@@ -45,19 +48,6 @@ export interface PurchaseResult {
 export const orderReference = (orderId: string) => `order:${orderId}`;
 export const orderRefundReference = (orderId: string) => `order-refund:${orderId}`;
 
-export function toItemDto(row: CatalogueItemRow): CatalogueItem {
-  return {
-    _id: row.id,
-    name: row.name,
-    description: row.description,
-    priceCents: row.priceCents,
-    stock: row.stock,
-    active: row.active,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
-}
-
 export function toOrderDto(row: OrderRow): Order {
   return {
     _id: row.id,
@@ -71,11 +61,6 @@ export function toOrderDto(row: OrderRow): Order {
     fulfilledAt: row.fulfilledAt?.toISOString() ?? null,
     refundedAt: row.refundedAt?.toISOString() ?? null,
   };
-}
-
-/** What the audit log keeps of an item. */
-function itemAuditView(row: CatalogueItemRow) {
-  return { name: row.name, description: row.description, priceCents: row.priceCents, stock: row.stock, active: row.active };
 }
 
 function orderAuditView(row: OrderRow) {
@@ -96,7 +81,8 @@ function isUniqueViolation(err: unknown): boolean {
 /**
  * The catalogue (staff keep it) and orders (users buy with credits; staff fulfil or refund). Every
  * money step is one transaction with the ledger entry, the order, the stock, the webhook event and the
- * mail, so either all of it happens or none (docs/decisions/0160).
+ * mail, so either all of it happens or none (docs/decisions/0160). The items (listing, and the staff
+ * who keep them) are in catalogue-items.ts.
  */
 export class CatalogueService {
   constructor(private readonly deps: CatalogueDeps) {}
@@ -107,74 +93,20 @@ export class CatalogueService {
 
   // ---- Catalogue ------------------------------------------------------------------------------------
 
-  /** What users and guests see: active items, sold-out ones included (they show as sold out). */
-  async listActive(): Promise<CatalogueItem[]> {
-    const rows = await this.db
-      .select()
-      .from(catalogueItems)
-      .where(eq(catalogueItems.active, true))
-      .orderBy(asc(catalogueItems.name), asc(catalogueItems.id));
-    return rows.map(toItemDto);
+  listActive(): Promise<CatalogueItem[]> {
+    return listActiveItems(this.db);
   }
 
-  /** Staff: every item, hidden ones too. */
-  async listAllItems(): Promise<CatalogueItem[]> {
-    const rows = await this.db
-      .select()
-      .from(catalogueItems)
-      .orderBy(desc(catalogueItems.active), asc(catalogueItems.name), asc(catalogueItems.id));
-    return rows.map(toItemDto);
+  listAllItems(): Promise<CatalogueItem[]> {
+    return listAllItems(this.db);
   }
 
-  async createItem(staffId: string, body: CreateCatalogueItemBody): Promise<CatalogueItem> {
-    return this.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(catalogueItems)
-        .values({
-          name: body.name,
-          description: body.description,
-          priceCents: body.priceCents,
-          stock: body.stock,
-          active: body.active ?? true,
-        })
-        .returning();
-      await recordAudit(tx, {
-        actor: await actor(tx, staffId),
-        action: 'catalogue.item_created',
-        targetType: 'catalogue_item',
-        targetId: row!.id,
-        after: itemAuditView(row!),
-      });
-      return toItemDto(row!);
-    });
+  createItem(staffId: string, body: CreateCatalogueItemBody): Promise<CatalogueItem> {
+    return createItem(this.db, staffId, body);
   }
 
-  async updateItem(staffId: string, id: string, body: UpdateCatalogueItemBody): Promise<CatalogueItem> {
-    if (!isUuid(id)) throw notFound('Item not found');
-    return this.db.transaction(async (tx) => {
-      const [before] = await tx.select().from(catalogueItems).where(eq(catalogueItems.id, id)).for('update');
-      if (!before) throw notFound('Item not found');
-      const [after] = await tx
-        .update(catalogueItems)
-        .set({ ...body, updatedAt: sql`now()` })
-        .where(eq(catalogueItems.id, id))
-        .returning();
-      const action =
-        body.active === false && before.active
-          ? 'catalogue.item_hidden'
-          : body.active === true && !before.active
-            ? 'catalogue.item_shown'
-            : 'catalogue.item_updated';
-      await recordAudit(tx, {
-        actor: await actor(tx, staffId),
-        action,
-        targetType: 'catalogue_item',
-        targetId: id,
-        before: itemAuditView(before),
-        after: itemAuditView(after!),
-      });
-      return toItemDto(after!);
-    });
+  updateItem(staffId: string, id: string, body: UpdateCatalogueItemBody): Promise<CatalogueItem> {
+    return updateItem(this.db, staffId, id, body);
   }
 
   // ---- Buying ---------------------------------------------------------------------------------------
@@ -457,9 +389,4 @@ export class CatalogueService {
       );
     }
   }
-}
-
-async function actor(db: DbOrTx, userId: string): Promise<{ id: string; username: string }> {
-  const user = await findUserById(db, userId);
-  return { id: userId, username: user?.username ?? 'unknown' };
 }

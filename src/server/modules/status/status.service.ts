@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, inArray, isNull, or, gt, sql } from 'drizzle-orm';
+import { desc, eq, inArray, isNull, or, gt, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import {
   INCIDENT_IMPACT_STATE,
@@ -12,7 +12,6 @@ import {
   type IncidentImpact,
   type IncidentStatus,
   type Maintenance,
-  type MaintenanceState,
   type OverallState,
   type StatusComponentId,
   type StatusDay,
@@ -23,45 +22,19 @@ import {
   type updateMaintenanceBodySchema,
 } from '#shared/schemas/status.js';
 import type { Config } from '#server/config.js';
-import type { Db, Database, DbOrTx } from '#server/db/client.js';
-import { badRequest, conflict, notFound } from '#server/errors.js';
+import type { Db, Database } from '#server/db/client.js';
+import { notFound } from '#server/errors.js';
+import { cancelMaintenance, createMaintenance, listMaintenance, updateMaintenance } from './maintenance-windows.js';
 import { CHECK_TIMEOUT_MS, httpProbe, runProbe, type CheckResult, type Probe } from './status.checks.js';
 import type { StatusSubscriptions } from './status-subscriptions.js';
-import {
-  statusIncidents,
-  statusIncidentUpdates,
-  statusMaintenances,
-  type StatusIncidentRow,
-  type StatusIncidentUpdateRow,
-  type StatusMaintenanceRow,
-} from './status.tables.js';
+import { statusIncidents, statusIncidentUpdates, type StatusIncidentRow, type StatusIncidentUpdateRow } from './status.tables.js';
+
+export { maintenanceState } from './maintenance-windows.js';
 
 type CreateIncident = z.output<typeof createIncidentBodySchema>;
 type UpdateIncident = z.output<typeof updateIncidentBodySchema>;
 type CreateMaintenance = z.output<typeof createMaintenanceBodySchema>;
 type UpdateMaintenance = z.output<typeof updateMaintenanceBodySchema>;
-
-/** Completed maintenance stays on the page (and in the feed) this long. */
-const MAINTENANCE_KEPT_DAYS = 7;
-
-const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-
-export function maintenanceState(row: { startsAt: Date; endsAt: Date }, now: Date): MaintenanceState {
-  if (now < row.startsAt) return 'scheduled';
-  return now < row.endsAt ? 'in_progress' : 'completed';
-}
-
-function toMaintenance(row: StatusMaintenanceRow, now: Date): Maintenance {
-  return {
-    _id: row.id,
-    title: row.title,
-    description: row.description,
-    startsAt: row.startsAt.toISOString(),
-    endsAt: row.endsAt.toISOString(),
-    state: maintenanceState(row, now),
-    createdAt: row.createdAt.toISOString(),
-  };
-}
 
 /** Raw checks older than this are pruned; the daily roll-up keeps the history. */
 const RAW_CHECK_RETENTION_DAYS = 7;
@@ -257,102 +230,25 @@ export class StatusService {
     return { components, incidents: open, maintenance: maintenance.filter((m) => m.state === 'in_progress') };
   }
 
-  /** Maintenance windows not over yet, and those ended within MAINTENANCE_KEPT_DAYS, soonest start first. */
-  async maintenance(now = new Date()): Promise<Maintenance[]> {
-    const rows = await this.db
-      .select()
-      .from(statusMaintenances)
-      .where(
-        and(
-          isNull(statusMaintenances.cancelledAt),
-          gt(statusMaintenances.endsAt, sql`now() - make_interval(days => ${MAINTENANCE_KEPT_DAYS})`),
-        ),
-      )
-      .orderBy(asc(statusMaintenances.startsAt))
-      .limit(50);
-    return rows.map((r) => toMaintenance(r, now));
+  // ---- Maintenance windows (maintenance-windows.ts) ---------------------------------------------------
+
+  maintenance(now = new Date()): Promise<Maintenance[]> {
+    return listMaintenance(this.db, now);
   }
 
-  /** Announces a maintenance window; confirmed subscribers get a notice in the same transaction. */
-  async createMaintenance(input: CreateMaintenance, staffUserId: string): Promise<Maintenance> {
-    const row = await this.db.transaction(async (tx) => {
-      const [created] = await tx
-        .insert(statusMaintenances)
-        .values({
-          title: input.title,
-          description: input.description,
-          startsAt: new Date(input.startsAt),
-          endsAt: new Date(input.endsAt),
-          createdBy: staffUserId,
-        })
-        .returning();
-      await this.options.subscriptions?.notify(tx, {
-        subject: `Scheduled maintenance: ${created!.title}`,
-        heading: `Scheduled maintenance: ${created!.title}`,
-        facts: [
-          ['Starts', utc(created!.startsAt)],
-          ['Ends', utc(created!.endsAt)],
-        ],
-        message: created!.description,
-      });
-      return created!;
-    });
-    return toMaintenance(row, new Date());
+  createMaintenance(input: CreateMaintenance, staffUserId: string): Promise<Maintenance> {
+    return createMaintenance(this.db, this.options.subscriptions, input, staffUserId);
   }
 
-  /** A window staff may still change: it exists, is not cancelled and is not over (409 otherwise). Locked. */
-  private async changeableMaintenance(tx: DbOrTx, id: string, now: Date): Promise<StatusMaintenanceRow> {
-    const [row] = await tx.select().from(statusMaintenances).where(eq(statusMaintenances.id, id)).for('update').limit(1);
-    if (!row) throw notFound('Unknown maintenance');
-    if (row.cancelledAt) throw conflict('This maintenance was cancelled.');
-    if (maintenanceState(row, now) === 'completed') throw conflict('This maintenance is over and can no longer be changed.');
-    return row;
+  updateMaintenance(id: string, change: UpdateMaintenance): Promise<Maintenance> {
+    return updateMaintenance(this.db, this.options.subscriptions, id, change);
   }
 
-  /** Edits a window not over yet; subscribers are told when its start or end moves. */
-  async updateMaintenance(id: string, change: UpdateMaintenance): Promise<Maintenance> {
-    const now = new Date();
-    const row = await this.db.transaction(async (tx) => {
-      const current = await this.changeableMaintenance(tx, id, now);
-      const startsAt = change.startsAt ? new Date(change.startsAt) : current.startsAt;
-      const endsAt = change.endsAt ? new Date(change.endsAt) : current.endsAt;
-      if (endsAt <= startsAt)
-        throw badRequest('The end must be after the start', { fields: { endsAt: 'The end must be after the start' } });
-      const [updated] = await tx
-        .update(statusMaintenances)
-        .set({ title: change.title ?? current.title, description: change.description ?? current.description, startsAt, endsAt })
-        .where(eq(statusMaintenances.id, id))
-        .returning();
-      if (startsAt.getTime() !== current.startsAt.getTime() || endsAt.getTime() !== current.endsAt.getTime()) {
-        await this.options.subscriptions?.notify(tx, {
-          subject: `Maintenance rescheduled: ${updated!.title}`,
-          heading: `Maintenance rescheduled: ${updated!.title}`,
-          facts: [
-            ['Starts', utc(startsAt)],
-            ['Ends', utc(endsAt)],
-            ['Was', `${utc(current.startsAt)} to ${utc(current.endsAt)}`],
-          ],
-          message: updated!.description,
-        });
-      }
-      return updated!;
-    });
-    return toMaintenance(row, now);
+  cancelMaintenance(id: string): Promise<void> {
+    return cancelMaintenance(this.db, this.options.subscriptions, id);
   }
 
-  /** Cancels a window not over yet: it leaves the page and the feed, and subscribers are told. */
-  async cancelMaintenance(id: string): Promise<void> {
-    await this.db.transaction(async (tx) => {
-      const current = await this.changeableMaintenance(tx, id, new Date());
-      await tx.update(statusMaintenances).set({ cancelledAt: new Date() }).where(eq(statusMaintenances.id, id));
-      await this.options.subscriptions?.notify(tx, {
-        subject: `Maintenance cancelled: ${current.title}`,
-        heading: `Maintenance cancelled: ${current.title}`,
-        facts: [['Was planned', `${utc(current.startsAt)} to ${utc(current.endsAt)}`]],
-        message: 'This maintenance window will not take place.',
-      });
-    });
-  }
+  // ---- Incidents -----------------------------------------------------------------------------------
 
   /** Open incidents and those resolved within the history window, newest first. */
   async incidents(): Promise<Incident[]> {
