@@ -201,6 +201,13 @@ export default tseslint.config(
     },
   },
   {
+    // A server file past 450 lines holds several concerns; split it into use-case files in its module
+    // (docs/guides/server-layout.md). Tests and the provider sandboxes are exempt.
+    files: ['src/server/**/*.ts'],
+    ignores: ['**/*.test.ts', 'src/server/test/**', 'src/server/sandbox/**'],
+    rules: { 'max-lines': ['error', { max: 450 }] },
+  },
+  {
     files: ['src/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
