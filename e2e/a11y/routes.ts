@@ -1,5 +1,5 @@
 import { request as playwrightRequest, type Page } from '@playwright/test';
-import { paths, STAFF_SECTIONS, staffPaths } from '../../src/shared/routes.js';
+import { paths, SETTINGS_SECTIONS, settingsPath, STAFF_SECTIONS, staffPaths } from '../../src/shared/routes.js';
 import { crashHeading, expect, settled } from '../support/fixtures.js';
 import { guestSession, seedUser, staffToken, type Role, type SeededUser } from '../support/seed.js';
 
@@ -49,7 +49,7 @@ export function routesFor(role: Role, s: Sessions): string[] {
     case 'user':
       return [
         paths.dashboard,
-        paths.settings,
+        ...SETTINGS_SECTIONS.map((section) => settingsPath(section)),
         `${paths.dashboard}/support`,
         `${paths.dashboard}/receipts/${encodeURIComponent(s.user.receiptEntryId)}`,
         s.user.openPaymentUrl,

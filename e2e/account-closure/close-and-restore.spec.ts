@@ -47,7 +47,7 @@ for (const [name, viewport] of [
     await page.request.put('/api/onboarding', { data: { completed: true }, headers: { authorization: `Bearer ${token}` } });
     await giveCredits(page, username, 12.34);
 
-    await page.goto('/dashboard/settings');
+    await page.goto('/dashboard/settings/privacy');
     const privacy = page.getByRole('region', { name: 'Privacy' });
     await expect(privacy.getByRole('heading', { name: 'Close my account' })).toBeVisible(SLOW);
     await privacy.screenshot({ path: `test-results/close-account-section-${name}.png` });
@@ -198,7 +198,7 @@ for (const [name, viewport] of [
     });
     expect(created.status(), await created.text()).toBe(201);
 
-    await page.goto('/dashboard/settings');
+    await page.goto('/dashboard/settings/privacy');
     const privacy = page.getByRole('region', { name: 'Privacy' });
     await privacy.getByRole('button', { name: 'Close my account…' }).click();
     const dialog = page.getByRole('dialog', { name: 'Close your account?' });

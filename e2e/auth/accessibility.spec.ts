@@ -28,7 +28,7 @@ test('the dashboard, onboarding and settings have no WCAG A/AA violations', asyn
   await expect(page.getByTestId('credit-balance')).toHaveText('0.00');
   await expectNoAxeViolations(page);
 
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/security');
   await expect(page.getByRole('list', { name: 'Active sessions' })).toBeVisible();
   await expectNoAxeViolations(page);
 });

@@ -146,7 +146,7 @@ test('settings list the sessions, end another one, and a password change ends th
   await otherLogin();
   const laterToken = await otherLogin();
 
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/security');
   const list = page.getByRole('list', { name: 'Active sessions' });
   await expect(list.getByRole('listitem')).toHaveCount(4); // registration, this browser, two others
   await expect(list.getByRole('listitem').first().getByText('This device', { exact: true })).toBeVisible();

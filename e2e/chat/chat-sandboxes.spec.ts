@@ -42,7 +42,7 @@ async function screenshots(page: Page, name: string) {
 test('Telegram: the login asks to let the bot write, and the sandbox page shows what the bot sent', async ({ page, consoleErrors }) => {
   const origin = await publicOrigin(page);
   const { token } = await signIn(page);
-  await page.goto(`${origin}/dashboard/settings`);
+  await page.goto(`${origin}/dashboard/settings/connections`);
   await page.getByRole('listitem', { name: 'Telegram' }).getByRole('button', { name: 'Connect Telegram' }).click();
   await expect(page.getByRole('heading', { name: 'Log in to Olympus with Telegram' })).toBeVisible();
   const allow = page.getByLabel('Allow @olympus_sandbox_bot to send me messages');
@@ -74,7 +74,7 @@ test('Telegram: the login asks to let the bot write, and the sandbox page shows 
 test('Discord: connecting joins the server, and the sandbox page shows the direct messages', async ({ page, consoleErrors }) => {
   const origin = await publicOrigin(page);
   const { token } = await signIn(page);
-  await page.goto(`${origin}/dashboard/settings`);
+  await page.goto(`${origin}/dashboard/settings/connections`);
   await page.getByRole('listitem', { name: 'Discord' }).getByRole('button', { name: 'Connect Discord' }).click();
   await expect(page.getByText('Join the Olympus server, so its bot can send you notifications')).toBeVisible();
   await page.getByLabel('Sandbox Discord username').fill(uniqueName('dc_'));

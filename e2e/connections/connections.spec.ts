@@ -22,7 +22,7 @@ async function publicOrigin(page: Page): Promise<string> {
 const row = (page: Page, provider: 'Discord' | 'Telegram') => page.getByRole('listitem', { name: provider });
 
 async function openSettings(page: Page, origin: string) {
-  await page.goto(`${origin}/dashboard/settings`);
+  await page.goto(`${origin}/dashboard/settings/connections`);
   await expect(page.getByRole('heading', { name: 'Connected accounts' })).toBeVisible();
 }
 
@@ -33,7 +33,7 @@ async function me(page: Page, token: string) {
   ).user;
 }
 
-/** The error view of docs/product.md#routes: "Connection Failed", the message, then /dashboard/settings after 3 s. */
+/** The error view of docs/product.md#routes: "Connection Failed", the message, then /dashboard/settings (its connections section) after 3 s. */
 /**
  * When the error first showed and when the app moved to the settings page, by the page's own clock
  * (an init script watches for the alert and for the history change), so a busy machine that looks late
@@ -61,7 +61,7 @@ async function expectErrorViewThenSettings(page: Page, message: string) {
   await expect(page.getByRole('heading', { level: 1, name: 'Connection Failed' })).toBeVisible();
   await expect(page.getByRole('alert').filter({ hasText: message })).toHaveText(message);
   // On the settings page once the 3 seconds are up, and not before.
-  await page.waitForURL(/\/dashboard\/settings$/, { timeout: REDIRECT_MS + 10_000 });
+  await page.waitForURL(/\/dashboard\/settings\/connections#connections$/, { timeout: REDIRECT_MS + 10_000 });
   const { errorShownAt, settingsAt } = await page.evaluate(() => {
     const times = window as unknown as { errorShownAt?: number; settingsAt?: number };
     return { errorShownAt: times.errorShownAt, settingsAt: times.settingsAt };
@@ -99,7 +99,7 @@ test.describe('Discord', () => {
     const discordName = uniqueName('dc_');
     await approveDiscord(page, discordName);
     await expect(page.getByText('Discord account connected successfully!')).toBeVisible();
-    await expect(page).toHaveURL(/\/dashboard\/settings$/);
+    await expect(page).toHaveURL(/\/dashboard\/settings\/connections#connections$/);
     await expect(row(page, 'Discord')).toContainText(`Connected as @${discordName}`);
     expect((await me(page, token)).discord?.username).toBe(discordName);
 
@@ -135,7 +135,7 @@ test.describe('Discord', () => {
     await approveDiscord(page, uniqueName('dc_'));
     await page.waitForURL(/\/discord-callback\?code=/);
     const callbackUrl = page.url();
-    await expect(page).toHaveURL(/\/dashboard\/settings$/);
+    await expect(page).toHaveURL(/\/dashboard\/settings\/connections#connections$/);
 
     await page.goto(callbackUrl);
     await expectErrorViewThenSettings(
@@ -210,7 +210,7 @@ test.describe('Telegram', () => {
     const telegramName = uniqueName('tg_');
     await approveTelegram(page, telegramName);
     await expect(page.getByText('Telegram account connected successfully!')).toBeVisible();
-    await expect(page).toHaveURL(/\/dashboard\/settings$/);
+    await expect(page).toHaveURL(/\/dashboard\/settings\/connections#connections$/);
     await expect(row(page, 'Telegram')).toContainText(`Connected as @${telegramName} (Grace Hopper)`);
     expect((await me(page, token)).telegram?.username).toBe(telegramName);
 

@@ -119,7 +119,7 @@ test('set up two-factor sign-in with the keyboard only, typing the code computed
 }) => {
   const { token } = await registerPastOnboarding(page.request, 'kb');
   await signInBrowser(page, token);
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/security');
   const section = page.getByRole('region', { name: 'Two-factor sign-in' });
 
   await tabTo(page, section.getByRole('button', { name: 'Set up authenticator app' }), 'Set up authenticator app');

@@ -77,7 +77,8 @@ for (const width of [375, 1280]) {
     // Following a link goes there and closes the menu.
     const list = await openAccountMenu(page);
     await list.getByRole('link', { name: 'Settings', exact: true }).click();
-    await expect(page).toHaveURL(/\/dashboard\/settings$/);
+    // Settings open at their first section (docs/decisions/0320-settings-in-sections.md).
+    await expect(page).toHaveURL(/\/dashboard\/settings\/account$/);
     await expect(button).toHaveAttribute('aria-expanded', 'false');
     expect(consoleErrors).toEqual([]);
   });

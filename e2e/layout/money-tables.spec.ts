@@ -144,7 +144,7 @@ for (const { width, layout } of [
     expect(saved.status(), await saved.text()).toBe(200);
     expect((await page.request.post('/api/users/webhook-settings/test', { headers: auth })).status()).toBeLessThan(300);
 
-    await page.goto('/dashboard/settings');
+    await page.goto('/dashboard/settings/developers');
     const log = page.getByRole('region', { name: 'Webhooks' }).getByRole('table');
     await expect(log.getByRole('row').nth(1)).toContainText('Connection refused', { timeout: 20_000 });
     await expectNoHorizontalScroll(page, width);
@@ -181,8 +181,12 @@ for (const width of [320, 768, 1920]) {
     await expect(page.getByRole('region', { name: 'Credit history' }).getByRole('link', { name: /^Receipt/ })).toHaveCount(2);
     await expectNoHorizontalScroll(page, width);
     await expectNoEmptyColumn(page, 'dashboard');
-    await page.goto('/dashboard/settings');
+    await page.goto('/dashboard/settings/developers');
     await expect(page.getByRole('region', { name: 'Webhooks' })).toBeVisible();
+    await expectNoHorizontalScroll(page, width);
+    // The section laid out in a grid of two columns.
+    await page.goto('/dashboard/settings/security');
+    await expect(page.getByRole('region', { name: 'Change password' })).toBeVisible();
     await expectNoHorizontalScroll(page, width);
     await expectNoEmptyColumn(page, 'settings');
     expect(consoleErrors).toEqual([]);

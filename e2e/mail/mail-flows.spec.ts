@@ -159,7 +159,7 @@ test('change of address: a link to the new address, a notice to the old one, and
   const { username } = await signIn(page);
   const oldEmail = `${username}@example.com`;
   const newEmail = `${username}.new@example.org`;
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/account');
   const section = page.getByRole('region', { name: 'Email address' });
   await expect(section.getByTestId('current-email')).toHaveText(oldEmail);
   await section.getByLabel('New email address').fill(newEmail);
@@ -178,7 +178,7 @@ test('change of address: a link to the new address, a notice to the old one, and
   await expect(page.getByRole('heading', { level: 1, name: 'Your email address was changed' })).toBeVisible();
   await waitForMail(page.request, oldEmail, 'Your email address was changed');
 
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/account');
   await expect(page.getByRole('region', { name: 'Email address' }).getByTestId('current-email')).toHaveText(newEmail);
   // Reset links now go to the new address.
   const res = await page.request.post('/api/auth/forgot-password', { data: { email: newEmail } });
@@ -243,8 +243,9 @@ test('notifications arrive once each: payment credited, staff reply (then unsubs
   await page.request.post(`/api/staff/tickets/${ticketId}/messages`, { data: { message: 'One more note.' }, headers: staffAuth });
 
   // Password changed in settings.
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/notifications');
   await expect(page.getByRole('checkbox', { name: 'Support replies' })).not.toBeChecked();
+  await page.goto('/dashboard/settings/security');
   const passwordForm = page.getByRole('region', { name: 'Change password' });
   await passwordForm.getByLabel('Current password').fill(PASSWORD);
   await passwordForm.getByLabel('New password').fill('my second long passphrase');

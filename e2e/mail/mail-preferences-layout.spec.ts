@@ -1,7 +1,7 @@
 import { expect, signIn, test } from '../support/fixtures';
 
 /**
- * The "Email notifications" switches on /dashboard/settings: each a compact checkbox on the line of
+ * The "Email notifications" switches on /dashboard/settings/notifications: each a compact checkbox on the line of
  * its label (not a full-width input stacked above it), with its note under the label, on desktop and
  * phone widths.
  */
@@ -12,7 +12,7 @@ for (const [name, viewport] of [
   test(`notification switches sit inline with their labels (${name})`, async ({ page }) => {
     await page.setViewportSize(viewport);
     await signIn(page);
-    await page.goto('/dashboard/settings');
+    await page.goto('/dashboard/settings/notifications');
     const panel = page.getByRole('region', { name: 'Email notifications' });
     for (const label of ['Payment credited', 'Support replies']) {
       const box = panel.getByRole('checkbox', { name: label });

@@ -82,7 +82,7 @@ for (const width of [1280, 375]) {
     await expect(page).toHaveURL(/\/notifications$/);
 
     // The matrix: a cell turned off stays off; security cells are locked on.
-    await page.goto('/dashboard/settings');
+    await page.goto('/dashboard/settings/notifications');
     const discord = page.getByRole('checkbox', { name: 'Payment credited by Discord', exact: true });
     await expect(discord).toBeChecked();
     // The box follows the saved setting: it turns off once the server has answered.

@@ -85,7 +85,7 @@ test('connecting Discord through its sandbox loads nothing from the internet, an
   const outside = watchOutsideRequests(page);
   const origin = await publicOrigin(page);
   await signIn(page);
-  await page.goto(`${origin}/dashboard/settings`);
+  await page.goto(`${origin}/dashboard/settings/connections`);
   const discord = page.getByRole('listitem', { name: 'Discord' });
   await discord.getByRole('button', { name: 'Connect Discord' }).click();
 
@@ -95,7 +95,7 @@ test('connecting Discord through its sandbox loads nothing from the internet, an
   await page.getByLabel('Sandbox Discord username').fill(name);
   await page.getByRole('button', { name: 'Authorize' }).click();
 
-  await expect(page).toHaveURL(/\/dashboard\/settings$/);
+  await expect(page).toHaveURL(/\/dashboard\/settings\/connections#connections$/);
   await expect(discord).toContainText(`Connected as @${name}`);
   const avatar = discord.locator('img.connection-avatar');
   await expect(avatar).toHaveAttribute('src', /^\/sandbox\/discord\/avatars\/\d+\/[0-9a-f]{32}\.svg$/);

@@ -153,10 +153,10 @@ const SCREENS: Array<{ name: string; staff?: boolean; signedOut?: boolean; path:
   },
   {
     name: 'settings',
-    path: () => '/dashboard/settings',
+    path: () => '/dashboard/settings/security',
     ready: async (page) => {
       await expect(page.getByRole('heading', { name: 'Settings', level: 1 })).toBeVisible();
-      await expect(page.getByRole('region', { name: 'Privacy' })).toBeVisible();
+      await expect(page.getByRole('list', { name: 'Active sessions' })).toBeVisible();
       await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
     },
   },

@@ -53,7 +53,7 @@ test('Light chosen in settings is there again after a reload, from the first pai
   await page.emulateMedia({ colorScheme: 'dark' });
   await signIn(page);
   await recordFirstPaint(page);
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/account');
   const theme = page.getByRole('group', { name: 'Theme' });
   await expect(theme.getByRole('radio', { name: /^System/ })).toBeChecked();
   expect(await bodyBackground(page)).toBe(DARK_BG);
@@ -105,7 +105,7 @@ test('on a phone the theme button is a row of the header menu', async ({ page })
 test('System follows the device, also while the page is open', async ({ page }) => {
   await signIn(page);
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/account');
   await expect(page.getByRole('group', { name: 'Theme' }).getByRole('radio', { name: /^System/ })).toBeChecked();
   expect(await themeAttribute(page)).toBe('system');
   expect(await bodyBackground(page)).toBe(LIGHT_BG);
@@ -127,7 +127,7 @@ test('System follows the device, also while the page is open', async ({ page }) 
 test('signing out clears the stored theme with the rest of local storage: the page follows the device again', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await signIn(page);
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/account');
   await page
     .getByRole('group', { name: 'Theme' })
     .getByRole('radio', { name: /^Light/ })

@@ -71,7 +71,7 @@ test('authenticator app from the QR secret, sign in with a code and with a recov
   await enterPassword(page, username);
   await expectDashboard(page);
 
-  await page.goto(url('/dashboard/settings'));
+  await page.goto(url('/dashboard/settings/security'));
   const section = page.getByRole('region', { name: 'Two-factor sign-in' });
   await expect(section.getByText('Off', { exact: true })).toBeVisible();
   await section.getByRole('button', { name: 'Set up authenticator app' }).click();
@@ -127,7 +127,7 @@ test('authenticator app from the QR secret, sign in with a code and with a recov
   await expectDashboard(page);
 
   // Turn two-factor off: the password alone signs in again.
-  await page.goto(url('/dashboard/settings'));
+  await page.goto(url('/dashboard/settings/security'));
   await expect(section.getByText('8 of 10 recovery codes left.')).toBeVisible();
   await section.getByRole('button', { name: 'Turn off two-factor' }).click();
   await section.getByLabel('Current password').fill(PASSWORD);
@@ -157,7 +157,7 @@ test('add a passkey in settings and sign in with it alone (Chromium virtual auth
   const username = await register(page);
   await enterPassword(page, username);
   await expectDashboard(page);
-  await page.goto(url('/dashboard/settings'));
+  await page.goto(url('/dashboard/settings/security'));
   const passkeys = page.getByRole('region', { name: 'Passkeys' });
   await expect(passkeys.getByText('No passkeys yet.')).toBeVisible();
   await passkeys.getByLabel('Passkey name').fill('Virtual laptop');
@@ -178,7 +178,7 @@ test('add a passkey in settings and sign in with it alone (Chromium virtual auth
   await expectDashboard(page);
   await expect(page.getByRole('heading', { level: 1, name: `Welcome, ${username}` })).toBeVisible();
 
-  await page.goto(url('/dashboard/settings'));
+  await page.goto(url('/dashboard/settings/security'));
   await expect(item).toContainText('last used');
   // A passkey is a second factor: removing one is confirmed with a passkey in the same form (decision 0205).
   await passkeys.getByRole('button', { name: 'Remove passkey Virtual laptop' }).click();
@@ -213,7 +213,7 @@ test('a passkey answers the second step of a password sign-in', async ({ page })
   const username = await register(page);
   await enterPassword(page, username);
   await expectDashboard(page);
-  await page.goto(url('/dashboard/settings'));
+  await page.goto(url('/dashboard/settings/security'));
   const passkeys = page.getByRole('region', { name: 'Passkeys' });
   await passkeys.getByLabel('Passkey name').fill('Phone');
   await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
@@ -239,7 +239,7 @@ test('a change of address and turning two-factor off need the code in the same f
   const username = await register(page);
   await enterPassword(page, username);
   await expectDashboard(page);
-  await page.goto(url('/dashboard/settings'));
+  await page.goto(url('/dashboard/settings/security'));
   const section = page.getByRole('region', { name: 'Two-factor sign-in' });
   await section.getByRole('button', { name: 'Set up authenticator app' }).click();
   await section.getByLabel('Current password').fill(PASSWORD);
@@ -255,7 +255,8 @@ test('a change of address and turning two-factor off need the code in the same f
   await section.getByRole('button', { name: 'I have saved them' }).click();
   await expect(section.getByText('On', { exact: true })).toBeVisible();
 
-  // A new address: the password alone is refused, with the reason on the code field.
+  // A new address (Settings → Account): the password alone is refused, with the reason on the code field.
+  await page.goto(url('/dashboard/settings/account'));
   const email = page.getByRole('region', { name: 'Email address' });
   await email.getByLabel('New email address').fill(`${username}-new@example.com`);
   await email.getByLabel('Current password').fill(PASSWORD);
@@ -268,6 +269,7 @@ test('a change of address and turning two-factor off need the code in the same f
   await expect(email.getByRole('status')).toContainText(`We sent a confirmation link to ${username}-new@example.com`);
 
   // Turning two-factor off: refused without the code, done with a recovery code.
+  await page.goto(url('/dashboard/settings/security'));
   await section.getByRole('button', { name: 'Turn off two-factor' }).click();
   await section.getByLabel('Current password').fill(PASSWORD);
   await section.getByRole('button', { name: 'Turn off two-factor' }).click();
@@ -296,7 +298,7 @@ test.describe('on a bare IP address', () => {
       window.localStorage.setItem('token', t);
       window.localStorage.setItem('userType', 'user');
     }, token);
-    await page.goto(`${byIp}/dashboard/settings`);
+    await page.goto(`${byIp}/dashboard/settings/security`);
     const passkeys = page.getByRole('region', { name: 'Passkeys' });
     await expect(passkeys.getByRole('note')).toContainText('bare IP address');
     await expect(passkeys.getByRole('button', { name: 'Add a passkey' })).toHaveCount(0);

@@ -52,7 +52,7 @@ test.afterAll(async () => {
 
 test('save webhook settings, send a test, and see it delivered and signed', async ({ page, consoleErrors }) => {
   await signIn(page);
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/developers');
   const panel = page.getByRole('region', { name: 'Webhooks' });
   await expect(panel.getByLabel('Webhook URL')).toBeVisible();
   await expect(panel.getByText('No deliveries yet.', { exact: false })).toBeVisible();
@@ -106,7 +106,7 @@ test('save webhook settings, send a test, and see it delivered and signed', asyn
 test('the webhooks panel fits a phone screen', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await signIn(page);
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/developers');
   await expect(page.getByRole('region', { name: 'Webhooks' }).getByLabel('Webhook URL')).toBeVisible();
   // The other settings sections load on their own; the page must fit once they have (a section still
   // loading may measure a pixel wide for a moment, which a user never sees settle that way).
@@ -118,7 +118,7 @@ test('a failing endpoint shows each attempt in the log, and a replay by hand del
   const path = '/failing-hook';
   failing.set(path, { status: 503, body: 'Service Unavailable: down for maintenance' });
   await signIn(page);
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/developers');
   const panel = page.getByRole('region', { name: 'Webhooks' });
   await panel.getByLabel('Webhook URL').fill(`${receiverBase}${path}`);
   await panel.getByRole('button', { name: 'Save webhook' }).click();
@@ -169,7 +169,7 @@ test('a failing endpoint shows each attempt in the log, and a replay by hand del
 test('rotating the secret signs with both secrets during the overlap', async ({ page, consoleErrors }) => {
   const path = '/rotating-hook';
   await signIn(page);
-  await page.goto('/dashboard/settings');
+  await page.goto('/dashboard/settings/developers');
   const panel = page.getByRole('region', { name: 'Webhooks' });
   await panel.getByLabel('Webhook URL').fill(`${receiverBase}${path}`);
   await panel.getByRole('button', { name: 'Save webhook' }).click();

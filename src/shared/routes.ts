@@ -35,6 +35,11 @@ export const paymentPath = (paymentId: string) => `${paths.dashboard}/payments/$
 /** One exchange: its status, deposit address and rewards, for a user or a guest (docs/decisions/0317). */
 export const exchangePath = (exchangeId: string) => `${paths.dashboard}/exchanges/${encodeURIComponent(exchangeId)}`;
 
+/** Settings, one section per address (docs/decisions/0320-settings-in-sections.md). */
+export const SETTINGS_SECTIONS = ['account', 'security', 'notifications', 'connections', 'developers', 'privacy'] as const;
+export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];
+export const settingsPath = (section: SettingsSection) => `${paths.settings}/${section}`;
+
 /** The requester's support page, and one ticket on it (docs/decisions/0313). */
 export const supportPath = `${paths.dashboard}/support`;
 export const ticketPath = (ticketId: string) => `${supportPath}/${encodeURIComponent(ticketId)}`;

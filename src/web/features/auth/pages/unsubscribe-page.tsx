@@ -1,5 +1,5 @@
 import { Link, useSearchParams } from 'react-router';
-import { paths } from '#shared/routes';
+import { settingsPath } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { useUnsubscribe } from '../api/unsubscribe';
 import { linkProblem, LinkResultCard } from '../components/link-result';
@@ -26,7 +26,7 @@ export default function UnsubscribePage() {
         <p className="muted">
           Security notices (password or address changes, new sign-ins) are still sent. You can turn notifications back on in your settings.
         </p>
-        <Link className="btn btn-primary" to={paths.settings}>
+        <Link className="btn btn-primary" to={settingsPath('notifications')}>
           Notification settings
         </Link>
       </LinkResultCard>
@@ -36,7 +36,7 @@ export default function UnsubscribePage() {
     content = (
       <LinkResultCard title={problem.title} tone="error">
         <p>{problem.message}</p>
-        <Link className="btn btn-primary" to={paths.settings}>
+        <Link className="btn btn-primary" to={settingsPath('notifications')}>
           Notification settings
         </Link>
       </LinkResultCard>

@@ -32,7 +32,8 @@ export function ConnectionCallbackView({ phase, connectingTitle }: { phase: Call
               {phase.message}
             </p>
             <p className="muted">
-              Returning to your settings in {CONNECT_ERROR_REDIRECT_MS / 1000} seconds. <Link to={paths.settings}>Go now</Link>
+              Returning to your settings in {CONNECT_ERROR_REDIRECT_MS / 1000} seconds.{' '}
+              <Link to={`${paths.settings}#connections`}>Go now</Link>
             </p>
           </>
         )}

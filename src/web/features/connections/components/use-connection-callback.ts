@@ -4,6 +4,9 @@ import { useNavigate } from 'react-router';
 import { CONNECT_ERROR_REDIRECT_MS } from '#shared/constants';
 import { paths } from '#shared/routes';
 
+/** Where both callbacks end: the settings (as the product's routes say), opened at the connections. */
+const SETTINGS_AFTER_CONNECT = `${paths.settings}#connections`;
+
 export type CallbackOutcome = { ok: true } | { ok: false; message: string };
 export type CallbackPhase = { state: 'working' } | { state: 'failed'; message: string } | { state: 'done' };
 
@@ -34,11 +37,11 @@ export function useConnectionCallback(key: string, work: () => Promise<CallbackO
 
   useEffect(() => {
     if (phase.state === 'done') {
-      void navigate(paths.settings, { replace: true });
+      void navigate(SETTINGS_AFTER_CONNECT, { replace: true });
       return;
     }
     if (phase.state !== 'failed') return;
-    const timer = setTimeout(() => void navigate(paths.settings, { replace: true }), CONNECT_ERROR_REDIRECT_MS);
+    const timer = setTimeout(() => void navigate(SETTINGS_AFTER_CONNECT, { replace: true }), CONNECT_ERROR_REDIRECT_MS);
     return () => clearTimeout(timer);
   }, [phase.state, navigate]);
 

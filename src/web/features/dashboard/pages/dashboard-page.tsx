@@ -55,7 +55,7 @@ export default function DashboardPage() {
         <Route index element={<GuestDashboard />} />
         <Route path="support/:ticketId?" element={<Lazy page={SupportPage} loading="Loading support…" />} />
         <Route path="exchanges/:exchangeId" element={<Lazy page={ExchangePage} loading="Loading the exchange…" />} />
-        <Route path="settings" element={<GuestDashboard title="Settings need an account" />} />
+        <Route path="settings/*" element={<GuestDashboard title="Settings need an account" />} />
         <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
       </Routes>
     );
@@ -67,7 +67,7 @@ export default function DashboardPage() {
   return (
     <Routes>
       <Route index element={<UserDashboard user={user} />} />
-      <Route path="settings" element={<Lazy page={SettingsPage} loading="Loading settings…" />} />
+      <Route path="settings/:section?" element={<Lazy page={SettingsPage} loading="Loading settings…" />} />
       <Route path="support/:ticketId?" element={<Lazy page={SupportPage} loading="Loading support…" />} />
       <Route path="staff/*" element={<Lazy page={StaffPage} loading="Loading the staff console…" />} />
       <Route path="receipts/:entryId" element={<Lazy page={ReceiptPage} loading="Loading the receipt…" />} />

@@ -1,5 +1,6 @@
-import { Link, useNavigate } from 'react-router';
-import { paths } from '#shared/routes';
+import type { ReactNode } from 'react';
+import { Link, Navigate, NavLink, useLocation, useNavigate, useParams } from 'react-router';
+import { paths, SETTINGS_SECTIONS, settingsPath, type SettingsSection } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ConnectionsPanel } from '#web/features/connections';
 import { NotificationPreferencesPanel } from '#web/features/notifications';
@@ -14,51 +15,134 @@ import { TwoFactorSettings } from '#web/features/two-factor';
 import { CloseAccountSection, type ClosedAccountState } from '#web/features/account-closure';
 import { useSessionStore } from '#web/features/auth';
 
-/** /dashboard/settings: security settings. Account connections (Discord, Telegram) belong here too. */
+const TITLES: Record<SettingsSection, string> = {
+  account: 'Account',
+  security: 'Security',
+  notifications: 'Notifications',
+  connections: 'Connections',
+  developers: 'Developers',
+  privacy: 'Privacy',
+};
+
+/**
+ * Links of the single-page settings (`/dashboard/settings#sessions`, sent in mails and notices before
+ * the sections had addresses) land on the section that holds that part, at that part.
+ */
+const SECTION_OF_ANCHOR: Record<string, SettingsSection> = {
+  sessions: 'security',
+  password: 'security',
+  'two-factor': 'security',
+  email: 'account',
+  appearance: 'account',
+  notifications: 'notifications',
+  mail: 'notifications',
+  connections: 'connections',
+  webhooks: 'developers',
+  api: 'developers',
+  privacy: 'privacy',
+  close: 'privacy',
+};
+
+const isSection = (value: string | undefined): value is SettingsSection => (SETTINGS_SECTIONS as readonly string[]).includes(value ?? '');
+
+/**
+ * /dashboard/settings/<section>: one section at a time, each with its own address, chosen from a side
+ * navigation (a menu on a phone). `/dashboard/settings` opens Account, or the section an older `#part`
+ * link names (docs/decisions/0320-settings-in-sections.md).
+ */
 export default function SettingsPage() {
-  usePageMeta('Settings');
+  const { section } = useParams();
+  const { hash } = useLocation();
+  if (!isSection(section)) {
+    const anchor = hash.slice(1);
+    const target = SECTION_OF_ANCHOR[anchor] ?? 'account';
+    return <Navigate to={`${settingsPath(target)}${SECTION_OF_ANCHOR[anchor] ? hash : ''}`} replace />;
+  }
+  return <SettingsSectionPage section={section} />;
+}
+
+function SettingsSectionPage({ section }: { section: SettingsSection }) {
+  usePageMeta(`${TITLES[section]} settings`);
   const navigate = useNavigate();
-  // Closing ended every session, this one too: forget it here and let the sign-in page say what happens next.
-  const onAccountClosed = (erasureAt: string) => {
-    useSessionStore.getState().clearSession();
-    navigate(paths.login, { replace: true, state: { accountClosingOn: erasureAt } satisfies ClosedAccountState });
-  };
   return (
     <section className="page dashboard-page" aria-labelledby="settings-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={paths.dashboard}>Dashboard</Link> <span aria-hidden="true">/</span> <span aria-current="page">Settings</span>
+        <Link to={paths.dashboard}>Dashboard</Link> <span aria-hidden="true">/</span> <Link to={paths.settings}>Settings</Link>{' '}
+        <span aria-hidden="true">/</span> <span aria-current="page">{TITLES[section]}</span>
       </nav>
       <h1 id="settings-title">Settings</h1>
-      {/* Two columns at most; the wide sections take a whole row, so no row ends in an empty column
-          (docs/decisions/0237). */}
-      <div className="settings-grid grid grid-2">
-        {/* A password change ends the other sessions; its mutation asks for the list again. */}
-        <SessionsList />
-        <ChangePasswordForm />
-        <div className="span-full stack">
-          <TwoFactorSettings />
-        </div>
-        <ChangeEmailForm />
-        <MailPreferencesPanel />
-        <div className="span-full">
-          <NotificationPreferencesPanel />
-        </div>
-        <div className="span-full">
-          <AppearancePanel />
-        </div>
-        <div className="span-full">
-          <ConnectionsPanel />
-        </div>
-        <div className="span-full">
-          <WebhooksPanel />
-        </div>
-        {/* Privacy: a copy of my data, how long things are kept (decisions 0250, 0251), and leaving (0255). */}
-        <div className="span-full">
-          <PrivacySection>
-            <CloseAccountSection onClosed={onAccountClosed} />
-          </PrivacySection>
+      <div className="settings-layout">
+        <nav aria-label="Settings sections" className="settings-nav">
+          <ul>
+            {SETTINGS_SECTIONS.map((s) => (
+              <li key={s}>
+                <NavLink to={settingsPath(s)}>{TITLES[s]}</NavLink>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <label className="settings-menu">
+          <span className="visually-hidden">Settings section</span>
+          <select value={section} onChange={(e) => void navigate(settingsPath(e.target.value as SettingsSection))}>
+            {SETTINGS_SECTIONS.map((s) => (
+              <option key={s} value={s}>
+                {TITLES[s]}
+              </option>
+            ))}
+          </select>
+        </label>
+        {/* The breadcrumb and the navigation name the section; its parts bring their own headings. */}
+        <div className="settings-content">
+          <SectionContent section={section} />
         </div>
       </div>
     </section>
   );
+}
+
+function SectionContent({ section }: { section: SettingsSection }): ReactNode {
+  const navigate = useNavigate();
+  // Closing ended every session, this one too: forget it here and let the sign-in page say what happens next.
+  const onAccountClosed = (erasureAt: string) => {
+    useSessionStore.getState().clearSession();
+    void navigate(paths.login, { replace: true, state: { accountClosingOn: erasureAt } satisfies ClosedAccountState });
+  };
+  switch (section) {
+    case 'account':
+      return (
+        <div className="settings-grid stack">
+          <ChangeEmailForm />
+          <AppearancePanel />
+        </div>
+      );
+    case 'security':
+      return (
+        // A password change ends the other sessions; its mutation asks for the list again.
+        <div className="settings-grid grid grid-2">
+          <SessionsList />
+          <ChangePasswordForm />
+          <div className="span-full stack">
+            <TwoFactorSettings />
+          </div>
+        </div>
+      );
+    case 'notifications':
+      return (
+        <div className="settings-grid stack">
+          <MailPreferencesPanel />
+          <NotificationPreferencesPanel />
+        </div>
+      );
+    case 'connections':
+      return <ConnectionsPanel />;
+    case 'developers':
+      return <WebhooksPanel />;
+    case 'privacy':
+      // A copy of my data, how long things are kept (decisions 0250, 0251), and leaving (0255).
+      return (
+        <PrivacySection>
+          <CloseAccountSection onClosed={onAccountClosed} />
+        </PrivacySection>
+      );
+  }
 }

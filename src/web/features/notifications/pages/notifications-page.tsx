@@ -1,5 +1,5 @@
 import { Link } from 'react-router';
-import { paths } from '#shared/routes';
+import { paths, settingsPath } from '#shared/routes';
 import type { Notification } from '#shared/schemas/notifications';
 import { QueryState } from '#web/components/ui/query-state';
 import { usePageMeta } from '#web/components/use-page-meta';
@@ -41,7 +41,7 @@ export default function NotificationsPage() {
         Kept for 90 days.{' '}
         {!isGuest && (
           <>
-            Choose what reaches you, and where, in <Link to={`${paths.settings}#notifications`}>settings</Link>.
+            Choose what reaches you, and where, in <Link to={settingsPath('notifications')}>settings</Link>.
           </>
         )}
       </p>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
-import { paths } from '#shared/routes';
+import { settingsPath } from '#shared/routes';
 import { useStaffTwoFactorRequirement } from '../api/get-staff-two-factor-requirement';
 
 /**
@@ -16,7 +16,7 @@ export function StaffTwoFactorGate({ children }: { children: ReactNode }) {
     <section className="admin-panel" aria-labelledby="staff-2fa-title">
       <h2 id="staff-2fa-title">Set up two-factor sign-in first</h2>
       <p>Staff accounts need two-factor sign-in (an authenticator app or a passkey) before they can use the staff console.</p>
-      <Link className="btn btn-primary" to={paths.settings}>
+      <Link className="btn btn-primary" to={settingsPath('security')}>
         Go to settings
       </Link>
     </section>
