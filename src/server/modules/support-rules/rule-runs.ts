@@ -2,11 +2,9 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { TAGS_MAX, type RuleAction, type RuleCondition, type RuleTriggerSpec } from '#shared/schemas/support-rules.js';
 import type { Tx } from '#server/db/client.js';
 import { auditLog } from '#server/modules/audit/audit.tables.js';
-import { notifyTicketReply } from '#server/modules/mail/notifications.js';
-import { ticketReplyNotice } from '#server/modules/notifications/notices.js';
 import { businessMsBetween } from '#server/modules/support-ops/business-hours.js';
 import { loadBusinessCalendar } from '#server/modules/support-ops/support-calendar.js';
-import { addMessage } from '#server/modules/tickets/tickets.service.js';
+import { addMessage, addVisibleAnswer } from '#server/modules/tickets/tickets.service.js';
 import { ticketCannedReplies, ticketMessages, tickets, type TicketRow } from '#server/modules/tickets/tickets.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { AUTOMATION, type RuleEvent, type SupportRulesDeps } from './support-rules-rows.js';
@@ -150,29 +148,10 @@ async function apply(
 
 /**
  * A visible answer from the desk ("Olympus Support", no staff account), told to the requester as a
- * staff answer is (notice, webhook, mail: TicketService.answerWithIdIn), without taking the ticket.
+ * staff answer is (the tickets module's `addVisibleAnswer`), without taking the ticket.
  */
 async function answer(deps: SupportRulesDeps, tx: Tx, ticket: TicketRow, body: string): Promise<TicketRow> {
-  const next = ticket.status === 'closed' || ticket.status === 'resolved' ? ticket.status : 'pending';
-  const added = await addMessage(tx, ticket, 'staff', null, body, next);
-  const notice = ticketReplyNotice(ticket);
-  if (notice) await deps.notifications?.emit(tx, { ...notice, key: `ticket.reply:${added.messageId}` });
-  if (ticket.userId) {
-    await deps.webhookEvents.enqueue(tx, ticket.userId, 'ticket.answered', {
-      ticketId: ticket.id,
-      number: ticket.number,
-      subject: ticket.subject,
-      status: next,
-    });
-    await notifyTicketReply(deps.mail, tx, {
-      userId: ticket.userId,
-      ticketId: ticket.id,
-      number: ticket.number,
-      subject: ticket.subject,
-      message: body,
-    });
-  }
-  return added.ticket;
+  return (await addVisibleAnswer(deps, tx, ticket, null, body)).ticket;
 }
 
 /**

@@ -41,20 +41,20 @@ async function noteIn(tx: Tx, staff: StaffMember, ticket: TicketRow, message: st
 /** What a visible answer tells the requester through: the in-app notice, the webhook and the mail. */
 type AnswerDeps = Pick<TicketDeps, 'webhookEvents' | 'mail' | 'notifications'>;
 
-/** A visible staff answer (also used for an answer that carries a file). Returns the ticket after it. */
-export async function answerIn(deps: AnswerDeps, tx: Tx, staff: StaffMember, ticket: TicketRow, message: string): Promise<TicketRow> {
-  return (await answerWithIdIn(deps, tx, staff, ticket, message)).ticket;
-}
-
-export async function answerWithIdIn(
+/**
+ * A visible answer from the desk, added and told to the requester (in-app notice, webhook, mail) in the
+ * caller's transaction: a staff member's (`authorId`) or the automation's (null). The ticket waits for
+ * the requester unless it is closed or resolved. Does not take the ticket.
+ */
+export async function addVisibleAnswer(
   deps: AnswerDeps,
   tx: Tx,
-  staff: StaffMember,
   ticket: TicketRow,
+  authorId: string | null,
   message: string,
 ): Promise<{ ticket: TicketRow; messageId: string }> {
   const next = ticket.status === 'closed' || ticket.status === 'resolved' ? ticket.status : 'pending';
-  const added = await addMessage(tx, ticket, 'staff', staff.userId, message, next);
+  const added = await addMessage(tx, ticket, 'staff', authorId, message, next);
   const notice = ticketReplyNotice(ticket);
   if (notice) await deps.notifications?.emit(tx, { ...notice, key: `ticket.reply:${added.messageId}` });
   if (ticket.userId) {
@@ -72,6 +72,22 @@ export async function answerWithIdIn(
       message,
     });
   }
+  return added;
+}
+
+/** A visible staff answer (also used for an answer that carries a file). Returns the ticket after it. */
+export async function answerIn(deps: AnswerDeps, tx: Tx, staff: StaffMember, ticket: TicketRow, message: string): Promise<TicketRow> {
+  return (await answerWithIdIn(deps, tx, staff, ticket, message)).ticket;
+}
+
+export async function answerWithIdIn(
+  deps: AnswerDeps,
+  tx: Tx,
+  staff: StaffMember,
+  ticket: TicketRow,
+  message: string,
+): Promise<{ ticket: TicketRow; messageId: string }> {
+  const added = await addVisibleAnswer(deps, tx, ticket, staff.userId, message);
   if (added.ticket.assignedTo) return added;
   const [assigned] = await tx.update(tickets).set({ assignedTo: staff.userId }).where(eq(tickets.id, ticket.id)).returning();
   return { ticket: assigned!, messageId: added.messageId };

@@ -25,6 +25,7 @@ import type { Requester, StaffMember, TicketDeps } from './ticket-rows.js';
 import { tickets, type TicketRow } from './tickets.tables.js';
 
 export type { TicketEvent, TicketEventSink } from './ticket-events.js';
+export { addVisibleAnswer } from './staff-answers.js';
 export { addMessage, DELETED_USER_NAME, type Requester, type StaffMember, type Viewer } from './ticket-rows.js';
 
 /**
