@@ -3,11 +3,15 @@ import toast from 'react-hot-toast';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { App } from './app';
 
-beforeAll(() => {
+beforeAll(async () => {
   // jsdom has neither layout nor matchMedia; the shell and the toast library ask for both.
   Element.prototype.scrollIntoView = vi.fn();
   window.scrollTo = vi.fn() as typeof window.scrollTo;
-});
+  // The toast outlet is a chunk of its own. Beside the browser tests, compiling it on first import took
+  // longer than the test's wait (seen in CI); compile it here, under the hook's longer limit. The app
+  // still loads it lazily, after the toast is raised.
+  await import('#web/components/ui/toaster');
+}, 60_000);
 afterEach(() => {
   act(() => toast.remove());
   cleanup();
