@@ -35,6 +35,20 @@ export const paymentPath = (paymentId: string) => `${paths.dashboard}/payments/$
 /** One exchange: its status, deposit address and rewards, for a user or a guest (docs/decisions/0317). */
 export const exchangePath = (exchangeId: string) => `${paths.dashboard}/exchanges/${encodeURIComponent(exchangeId)}`;
 
+/**
+ * The signed-in dashboard's pages, each with its own address beside the side navigation
+ * (docs/decisions/0321-dashboard-shell.md). One exchange and one payment keep their addresses above.
+ */
+export const dashboardPaths = {
+  overview: paths.dashboard,
+  wallet: `${paths.dashboard}/wallet`,
+  exchanges: `${paths.dashboard}/exchanges`,
+  shop: `${paths.dashboard}/shop`,
+  advertise: `${paths.dashboard}/advertise`,
+  support: `${paths.dashboard}/support`,
+  settings: paths.settings,
+} as const;
+
 /** Settings, one section per address (docs/decisions/0320-settings-in-sections.md). */
 export const SETTINGS_SECTIONS = ['account', 'security', 'notifications', 'connections', 'developers', 'privacy'] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];

@@ -1,6 +1,6 @@
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, screen, within } from '@testing-library/react';
 import { renderWithQuery as render } from '#web/test/render';
-import { MemoryRouter } from 'react-router';
+import { MemoryRouter, Route, Routes } from 'react-router';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { configureApiClient } from '#web/lib/api-client';
 import { storage } from '#web/lib/storage';
@@ -19,8 +19,10 @@ function asRole(role: string) {
 
 function renderAt(path: string) {
   render(
-    <MemoryRouter initialEntries={[path]}>
-      <StaffConsole />
+    <MemoryRouter initialEntries={[`/dashboard/staff${path === '/' ? '' : path}`]}>
+      <Routes>
+        <Route path="/dashboard/staff/*" element={<StaffConsole />} />
+      </Routes>
     </MemoryRouter>,
   );
 }
@@ -64,27 +66,24 @@ describe('StaffConsole', () => {
     asRole(role);
     renderAt('/');
     const nav = screen.getByRole('navigation', { name: 'Staff' });
-    expect([...nav.querySelectorAll('a')].map((a) => a.textContent)).toEqual([
-      'Overview',
-      'Users',
-      'Tickets',
-      'Reports',
-      'Automation',
-      'Help centre',
-      'Business hours & SLA',
-      'Payments',
-      'Exchanges',
-      'Catalogue',
-      'Ads',
-      'Ad review',
-      'Ad campaigns',
-      'Incidents',
-      'Audit log',
-      'Mail',
-      'Closing accounts',
+    // Grouped by area, each group a list named by its title; a way back to the dashboard above them.
+    const groups = within(nav)
+      .getAllByRole('list')
+      .map((list) => [list.getAttribute('aria-labelledby') ? document.getElementById(list.getAttribute('aria-labelledby')!)!.textContent : '', within(list).getAllByRole('link').map((a) => a.textContent)]);
+    expect(groups).toEqual([
+      ['', ['Overview']],
+      ['People', ['Users', 'Closing accounts']],
+      ['Money', ['Payments', 'Exchanges', 'Catalogue']],
+      ['Support', ['Tickets', 'Reports', 'Automation', 'Business hours & SLA']],
+      ['Content', ['Help centre', 'Ads', 'Ad review', 'Ad campaigns']],
       // The charge API's keys are for admins only.
-      ...(role === 'admin' ? ['API keys'] : []),
+      ['Operations', ['Incidents', 'Audit log', 'Mail', ...(role === 'admin' ? ['API keys'] : [])]],
     ]);
+    expect(within(nav).getByRole('link', { name: '← Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    expect(within(nav).getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBe('page');
+    // A phone gets the same sections as one menu, grouped the same way.
+    const menu = screen.getByRole('combobox', { name: 'Staff console section' });
+    expect([...menu.querySelectorAll('optgroup')].map((g) => g.label)).toEqual(['Staff', 'People', 'Money', 'Support', 'Content', 'Operations']);
     expect(await screen.findByText('12 users · 3 open tickets')).toBeTruthy();
     expect(screen.getAllByRole('img').map((chart) => chart.getAttribute('aria-label'))).toEqual([
       'Sign-ups per day, 2 in total',

@@ -1,5 +1,6 @@
-import { Link, NavLink, Route, Routes } from 'react-router';
-import { staffPaths } from '#shared/routes';
+import { Link, Route, Routes } from 'react-router';
+import { paths, staffPaths } from '#shared/routes';
+import { SideNavLayout, type SideNavGroup } from '#web/components/side-nav/side-nav';
 import { useSessionUser } from '#web/features/auth/user';
 import { AdReviewQueue, AdsManager, StaffCampaignList } from '#web/features/ads/staff';
 import { CataloguePanel } from '#web/features/catalogue/staff';
@@ -24,6 +25,55 @@ import './admin.css';
 // user's detail have a URL of their own that can be shared and reloaded (docs/decisions/0236).
 const { overview: STAFF_BASE, section } = staffPaths;
 
+/** The console's sections grouped by what they are about (docs/decisions/0321-dashboard-shell.md). */
+function staffGroups(isAdmin: boolean): SideNavGroup[] {
+  return [
+    { links: [{ to: STAFF_BASE, label: 'Overview', end: true }] },
+    {
+      title: 'People',
+      links: [
+        { to: section('users'), label: 'Users' },
+        { to: section('closures'), label: 'Closing accounts' },
+      ],
+    },
+    {
+      title: 'Money',
+      links: [
+        { to: section('payments'), label: 'Payments' },
+        { to: section('exchanges'), label: 'Exchanges' },
+        { to: section('catalogue'), label: 'Catalogue' },
+      ],
+    },
+    {
+      title: 'Support',
+      links: [
+        { to: section('tickets'), label: 'Tickets' },
+        { to: section('reports'), label: 'Reports' },
+        { to: section('automation'), label: 'Automation' },
+        { to: section('sla'), label: 'Business hours & SLA' },
+      ],
+    },
+    {
+      title: 'Content',
+      links: [
+        { to: section('help'), label: 'Help centre' },
+        { to: section('ads'), label: 'Ads' },
+        { to: section('ad-review'), label: 'Ad review' },
+        { to: section('ad-campaigns'), label: 'Ad campaigns' },
+      ],
+    },
+    {
+      title: 'Operations',
+      links: [
+        { to: section('incidents'), label: 'Incidents' },
+        { to: section('audit'), label: 'Audit log' },
+        { to: section('mail'), label: 'Mail' },
+        ...(isAdmin ? [{ to: section('api-keys'), label: 'API keys' }] : []),
+      ],
+    },
+  ];
+}
+
 /**
  * The staff area under /dashboard/staff (support and admin). The server enforces every permission;
  * this only decides what to show.
@@ -41,29 +91,17 @@ export function StaffConsole() {
   }
   const isAdmin = role === 'admin';
   return (
-    <div className="staff-console">
-      <nav aria-label="Staff" className="staff-tabs">
-        <NavLink to={STAFF_BASE} end>
-          Overview
-        </NavLink>
-        <NavLink to={section('users')}>Users</NavLink>
-        <NavLink to={section('tickets')}>Tickets</NavLink>
-        <NavLink to={section('reports')}>Reports</NavLink>
-        <NavLink to={section('automation')}>Automation</NavLink>
-        <NavLink to={section('help')}>Help centre</NavLink>
-        <NavLink to={section('sla')}>Business hours &amp; SLA</NavLink>
-        <NavLink to={section('payments')}>Payments</NavLink>
-        <NavLink to={section('exchanges')}>Exchanges</NavLink>
-        <NavLink to={section('catalogue')}>Catalogue</NavLink>
-        <NavLink to={section('ads')}>Ads</NavLink>
-        <NavLink to={section('ad-review')}>Ad review</NavLink>
-        <NavLink to={section('ad-campaigns')}>Ad campaigns</NavLink>
-        <NavLink to={section('incidents')}>Incidents</NavLink>
-        <NavLink to={section('audit')}>Audit log</NavLink>
-        <NavLink to={section('mail')}>Mail</NavLink>
-        <NavLink to={section('closures')}>Closing accounts</NavLink>
-        {isAdmin && <NavLink to={section('api-keys')}>API keys</NavLink>}
-      </nav>
+    <SideNavLayout
+      className="staff-console"
+      label="Staff"
+      menuLabel="Staff console section"
+      groups={staffGroups(isAdmin)}
+      before={
+        <p className="side-nav-back">
+          <Link to={paths.dashboard}>← Dashboard</Link>
+        </p>
+      }
+    >
       <Routes>
         <Route index element={<OverviewPanel />} />
         <Route
@@ -96,7 +134,7 @@ export function StaffConsole() {
         {isAdmin && <Route path="api-keys" element={<ApiKeysPanel />} />}
         <Route path="*" element={<UnknownSection />} />
       </Routes>
-    </div>
+    </SideNavLayout>
   );
 }
 

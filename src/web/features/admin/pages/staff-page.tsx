@@ -1,5 +1,3 @@
-import { Link } from 'react-router';
-import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { StaffConsole } from '../components/staff-console';
 import { StaffTwoFactorGate } from '#web/features/two-factor';
@@ -9,9 +7,6 @@ export default function StaffPage() {
   usePageMeta('Staff console');
   return (
     <section className="page dashboard-page" aria-labelledby="staff-title">
-      <Link className="btn btn-ghost btn-small" to={paths.dashboard}>
-        ← Dashboard
-      </Link>
       <h1 id="staff-title">Staff console</h1>
       <StaffTwoFactorGate>
         <StaffConsole />

@@ -1,22 +1,25 @@
 import { Link } from 'react-router';
-import { paths } from '#shared/routes';
+import { dashboardPaths, paths } from '#shared/routes';
 import type { User } from '#shared/schemas/auth';
-import { useCredits } from '#web/features/auth/credits';
-import { formatAmount } from '#web/lib/format';
 import { EmailVerificationBanner } from './email-verification-banner';
 import { OnboardingFlow } from './onboarding-flow';
 import { SignOutButton } from './sign-out-button';
-import { ClaimRewardForm, LazyExchangePanel } from '#web/features/exchange';
-import { LedgerHistory, OutstandingNotice, PaymentHistory, TopUpPanel } from '#web/features/payments';
-import { CatalogueSection } from '#web/features/catalogue';
+import { CreditBalanceCard } from './credit-balance-card';
+import { OutstandingNotice } from '#web/features/payments';
 
+const SHORTCUTS = [
+  { to: dashboardPaths.wallet, title: 'Wallet', text: 'Top up in crypto, follow your payments and every credit in and out.' },
+  { to: dashboardPaths.exchanges, title: 'Exchange', text: 'Swap one coin for another, earn reward credits and claim them.' },
+  { to: dashboardPaths.shop, title: 'Shop and orders', text: 'Spend credits on the catalogue and find your orders.' },
+  { to: dashboardPaths.advertise, title: 'Advertise', text: 'Run an ad paid for with credits and read its report.' },
+  { to: dashboardPaths.support, title: 'Support', text: 'Ask a question or follow your tickets.' },
+  { to: dashboardPaths.settings, title: 'Settings', text: 'Security, notifications, connections and your data.' },
+] as const;
+
+/** /dashboard: the overview, the balance first and a way into each page of the dashboard. */
 export function UserDashboard({ user }: { user: User }) {
   // Onboarding is for customers: staff accounts go straight to the dashboard (docs/decisions/0236).
   const needsOnboarding = !user.onboardingCompleted && user.role === 'user';
-  // The balance from sign-in may be old (a payment may have completed since): ask for the current one.
-  const balance = useCredits(user._id, !needsOnboarding);
-  const credits = balance.data ?? user.credits;
-  const balanceStale = balance.isError;
 
   if (needsOnboarding) {
     return (
@@ -45,43 +48,31 @@ export function UserDashboard({ user }: { user: User }) {
               Staff console
             </Link>
           )}
-          <Link className="btn btn-ghost" to={`${paths.dashboard}/support`}>
-            Support
-          </Link>
-          <Link className="btn btn-ghost" to={`${paths.dashboard}/advertise`}>
-            Advertise
-          </Link>
-          <Link className="btn btn-ghost" to={paths.settings}>
-            Settings
-          </Link>
           <SignOutButton />
         </div>
       </header>
       <EmailVerificationBanner user={user} />
-
       <OutstandingNotice />
-      {/* Arranged by task (docs/decisions/0237): balance and top-up first, then the activity at full width. */}
       <div className="stack">
-        <div className="grid grid-2">
-          <section className="card credit-card" aria-labelledby="credits-title">
-            <h2 id="credits-title">Credit balance</h2>
-            <p className="credit-balance" aria-live="polite">
-              <span data-testid="credit-balance">{formatAmount(credits)}</span> <span className="muted">credits</span>
-            </p>
-            <p className="muted">1 credit = 1 USD. Top up by paying in cryptocurrency.</p>
-            {balanceStale && (
-              <p className="field-error" role="status">
-                Failed to fetch credits. The balance shown may be out of date.
-              </p>
-            )}
-          </section>
-          <TopUpPanel />
-        </div>
-        <PaymentHistory />
-        <LedgerHistory />
-        <ClaimRewardForm userId={user._id} />
-        <CatalogueSection userId={user._id} />
-        <LazyExchangePanel />
+        <CreditBalanceCard user={user}>
+          <div className="actions">
+            <Link className="btn btn-primary" to={dashboardPaths.wallet}>
+              Top up
+            </Link>
+          </div>
+        </CreditBalanceCard>
+        <nav aria-label="Dashboard shortcuts">
+          <ul className="dashboard-shortcuts">
+            {SHORTCUTS.map((s) => (
+              <li key={s.to}>
+                <Link className="card dashboard-shortcut" to={s.to}>
+                  <span className="dashboard-shortcut-title">{s.title}</span>
+                  <span className="muted">{s.text}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </nav>
       </div>
     </section>
   );

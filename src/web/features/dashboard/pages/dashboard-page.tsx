@@ -1,4 +1,4 @@
-import { lazy, Suspense, type ComponentType } from 'react';
+import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
@@ -6,6 +6,7 @@ import { isGuestUser, useSessionStore } from '#web/features/auth';
 import { useSessionUser } from '#web/features/auth/user';
 import { GuestDashboard } from '../components/guest-dashboard';
 import { UserDashboard } from '../components/user-dashboard';
+import { DashboardShell } from '../components/dashboard-shell';
 import '../dashboard.css';
 
 // Sub-pages load lazily too (docs/product.md#routes).
@@ -16,6 +17,9 @@ const ReceiptPage = lazy(() => import('#web/features/payments/pages/receipt-page
 const PaymentPage = lazy(() => import('#web/features/payments/pages/payment-page'));
 const ExchangePage = lazy(() => import('#web/features/exchange/pages/exchange-page'));
 const AdvertisePage = lazy(() => import('#web/features/ads/pages/advertise-dashboard-page'));
+const WalletPage = lazy(() => import('./wallet-page'));
+const ExchangesPage = lazy(() => import('./exchanges-page'));
+const ShopPage = lazy(() => import('./shop-page'));
 
 function Loading({ label }: { label: string }) {
   return (
@@ -37,9 +41,9 @@ function Lazy({ page: Page, loading }: { page: ComponentType; loading: string })
 }
 
 /**
- * /dashboard/*: signed-out visitors go to /login, guests see the guest dashboard, users their own.
- * /dashboard/settings holds account settings (sessions, password) and, from the connections feature,
- * account connections.
+ * /dashboard/*: signed-out visitors go to /login, guests see the guest dashboard, users their own: pages
+ * beside a side navigation (docs/decisions/0321-dashboard-shell.md). /dashboard/settings holds account
+ * settings and connections, and the staff console its own areas; both bring their own navigation.
  */
 export default function DashboardPage() {
   usePageMeta('Dashboard');
@@ -64,16 +68,23 @@ export default function DashboardPage() {
   // Signed in, the user is in the query cache already (sign-in and the start-up check put it there).
   if (!user || isGuestUser(user)) return <Loading label="Loading your dashboard…" />;
 
+  const needsOnboarding = !user.onboardingCompleted && user.role === 'user';
+  const inShell = (element: ReactNode) => (needsOnboarding ? element : <DashboardShell>{element}</DashboardShell>);
+
   return (
     <Routes>
-      <Route index element={<UserDashboard user={user} />} />
+      {/* Onboarding is a focused flow: no navigation around it. */}
+      <Route index element={inShell(<UserDashboard user={user} />)} />
+      <Route path="wallet" element={inShell(<Lazy page={WalletPage} loading="Loading your wallet…" />)} />
+      <Route path="exchanges" element={inShell(<Lazy page={ExchangesPage} loading="Loading the exchange…" />)} />
+      <Route path="shop" element={inShell(<Lazy page={ShopPage} loading="Loading the shop…" />)} />
       <Route path="settings/:section?" element={<Lazy page={SettingsPage} loading="Loading settings…" />} />
-      <Route path="support/:ticketId?" element={<Lazy page={SupportPage} loading="Loading support…" />} />
+      <Route path="support/:ticketId?" element={inShell(<Lazy page={SupportPage} loading="Loading support…" />)} />
       <Route path="staff/*" element={<Lazy page={StaffPage} loading="Loading the staff console…" />} />
-      <Route path="receipts/:entryId" element={<Lazy page={ReceiptPage} loading="Loading the receipt…" />} />
-      <Route path="payments/:paymentId" element={<Lazy page={PaymentPage} loading="Loading the payment…" />} />
-      <Route path="exchanges/:exchangeId" element={<Lazy page={ExchangePage} loading="Loading the exchange…" />} />
-      <Route path="advertise" element={<Lazy page={AdvertisePage} loading="Loading advertising…" />} />
+      <Route path="receipts/:entryId" element={inShell(<Lazy page={ReceiptPage} loading="Loading the receipt…" />)} />
+      <Route path="payments/:paymentId" element={inShell(<Lazy page={PaymentPage} loading="Loading the payment…" />)} />
+      <Route path="exchanges/:exchangeId" element={inShell(<Lazy page={ExchangePage} loading="Loading the exchange…" />)} />
+      <Route path="advertise/*" element={inShell(<Lazy page={AdvertisePage} loading="Loading advertising…" />)} />
       <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
     </Routes>
   );

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Link, Navigate, NavLink, useLocation, useNavigate, useParams } from 'react-router';
+import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
+import { SideNavLayout, type SideNavGroup } from '#web/components/side-nav/side-nav';
 import { paths, SETTINGS_SECTIONS, settingsPath, type SettingsSection } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ConnectionsPanel } from '#web/features/connections';
@@ -61,9 +62,10 @@ export default function SettingsPage() {
   return <SettingsSectionPage section={section} />;
 }
 
+const GROUPS: readonly SideNavGroup[] = [{ links: SETTINGS_SECTIONS.map((s) => ({ to: settingsPath(s), label: TITLES[s] })) }];
+
 function SettingsSectionPage({ section }: { section: SettingsSection }) {
   usePageMeta(`${TITLES[section]} settings`);
-  const navigate = useNavigate();
   return (
     <section className="page dashboard-page" aria-labelledby="settings-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">
@@ -71,31 +73,19 @@ function SettingsSectionPage({ section }: { section: SettingsSection }) {
         <span aria-hidden="true">/</span> <span aria-current="page">{TITLES[section]}</span>
       </nav>
       <h1 id="settings-title">Settings</h1>
-      <div className="settings-layout">
-        <nav aria-label="Settings sections" className="settings-nav">
-          <ul>
-            {SETTINGS_SECTIONS.map((s) => (
-              <li key={s}>
-                <NavLink to={settingsPath(s)}>{TITLES[s]}</NavLink>
-              </li>
-            ))}
-          </ul>
-        </nav>
-        <label className="settings-menu">
-          <span className="visually-hidden">Settings section</span>
-          <select value={section} onChange={(e) => void navigate(settingsPath(e.target.value as SettingsSection))}>
-            {SETTINGS_SECTIONS.map((s) => (
-              <option key={s} value={s}>
-                {TITLES[s]}
-              </option>
-            ))}
-          </select>
-        </label>
+      <SideNavLayout
+        label="Settings sections"
+        menuLabel="Settings section"
+        groups={GROUPS}
+        before={
+          <p className="side-nav-back">
+            <Link to={paths.dashboard}>← Dashboard</Link>
+          </p>
+        }
+      >
         {/* The breadcrumb and the navigation name the section; its parts bring their own headings. */}
-        <div className="settings-content">
-          <SectionContent section={section} />
-        </div>
-      </div>
+        <SectionContent section={section} />
+      </SideNavLayout>
     </section>
   );
 }

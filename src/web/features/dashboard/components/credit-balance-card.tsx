@@ -1,0 +1,25 @@
+import type { ReactNode } from 'react';
+import type { User } from '#shared/schemas/auth';
+import { useCredits } from '#web/features/auth/credits';
+import { formatAmount } from '#web/lib/format';
+
+/** The balance as the server has it now (the one from sign-in may be old), with a word when it could not be fetched. */
+export function CreditBalanceCard({ user, children }: { user: User; children?: ReactNode }) {
+  const balance = useCredits(user._id, true);
+  const credits = balance.data ?? user.credits;
+  return (
+    <section className="card credit-card" aria-labelledby="credits-title">
+      <h2 id="credits-title">Credit balance</h2>
+      <p className="credit-balance" aria-live="polite">
+        <span data-testid="credit-balance">{formatAmount(credits)}</span> <span className="muted">credits</span>
+      </p>
+      <p className="muted">1 credit = 1 USD. Top up by paying in cryptocurrency.</p>
+      {balance.isError && (
+        <p className="field-error" role="status">
+          Failed to fetch credits. The balance shown may be out of date.
+        </p>
+      )}
+      {children}
+    </section>
+  );
+}
