@@ -1,5 +1,13 @@
 import { request as playwrightRequest, type Page } from '@playwright/test';
-import { paths, SETTINGS_SECTIONS, settingsPath, STAFF_SECTIONS, staffPaths } from '../../src/shared/routes.js';
+import {
+  dashboardPaths,
+  paths,
+  paymentPath,
+  SETTINGS_SECTIONS,
+  settingsPath,
+  STAFF_SECTIONS,
+  staffPaths,
+} from '../../src/shared/routes.js';
 import { crashHeading, expect, settled } from '../support/fixtures.js';
 import { guestSession, seedUser, staffToken, type Role, type SeededUser } from '../support/seed.js';
 
@@ -49,6 +57,11 @@ export function routesFor(role: Role, s: Sessions): string[] {
     case 'user':
       return [
         paths.dashboard,
+        dashboardPaths.wallet,
+        dashboardPaths.exchanges,
+        dashboardPaths.shop,
+        dashboardPaths.advertise,
+        paymentPath(s.user.finishedPaymentId),
         ...SETTINGS_SECTIONS.map((section) => settingsPath(section)),
         `${paths.dashboard}/support`,
         `${paths.dashboard}/receipts/${encodeURIComponent(s.user.receiptEntryId)}`,

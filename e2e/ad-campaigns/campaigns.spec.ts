@@ -100,8 +100,12 @@ test('a user funds a campaign, staff approve it, a visitor sees it and is charge
   await page.reload();
   await expect(card.getByTestId('campaign-state')).toHaveText('Running', SLOW);
   await expect(card.getByTestId('campaign-spent')).toHaveText('0.100', SLOW);
-  await card.getByRole('button', { name: 'Report' }).click();
+  // The report has an address of its own: it opens there and again after a reload.
+  await card.getByRole('link', { name: 'Report of Browser campaign' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/advertise\/campaigns\/[\w-]+$/);
   const report = page.getByRole('region', { name: 'Report: Browser campaign' });
+  await expect(report.getByRole('group', { name: 'Spend per day: Spend in credits by UTC day' })).toBeVisible(SLOW);
+  await page.reload();
   await expect(report.getByRole('group', { name: 'Spend per day: Spend in credits by UTC day' })).toBeVisible(SLOW);
   // Each bar names its day and spend, on hover, on keyboard focus and to screen readers.
   const bar = report.getByRole('img', { name: /: 0\.100 credits$/ });

@@ -60,7 +60,7 @@ test('an admin adds an item; a user tops up, buys it after confirming, sees the 
 
   // The user tops up 20 USD in BTC (19.00 credits after the 5% fee) in the payment sandbox.
   const { token, username } = await signedInUser(page);
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/wallet');
   const topUp = page.getByRole('region', { name: 'Top up credits' });
   await topUp.getByLabel('Search currencies').fill('bitc');
   await topUp.getByRole('radio', { name: /Bitcoin/ }).check();
@@ -75,7 +75,7 @@ test('an admin adds an item; a user tops up, buys it after confirming, sees the 
   expect(moved.status()).toBe(200);
   expect((await moved.json()).ipn).toMatchObject({ delivered: true });
 
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/shop');
   await expect(page.getByTestId('credit-balance')).toHaveText('19.00', SLOW);
 
   // Buy it, with the confirmation step.
@@ -103,6 +103,8 @@ test('an admin adds an item; a user tops up, buys it after confirming, sees the 
     'href',
     /^\/dashboard\/receipts\/[0-9a-f-]{36}$/,
   );
+  // The wallet's credit history has the purchase.
+  await page.getByRole('navigation', { name: 'Dashboard', exact: true }).getByRole('link', { name: 'Wallet' }).click();
   await expect(page.getByRole('region', { name: 'Credit history' }).getByText('−12.50')).toBeVisible(SLOW);
 
   // Staff fulfil it in the console.
@@ -113,8 +115,8 @@ test('an admin adds an item; a user tops up, buys it after confirming, sees the 
   await staffOrder.getByRole('button', { name: `Fulfil ${name} for ${username}` }).click();
   await expect(staffOrder).toContainText('Fulfilled', SLOW);
 
-  // The user sees it fulfilled.
-  await page.reload();
+  // The user sees it fulfilled, in the shop's orders.
+  await page.goto('/dashboard/shop');
   const fulfilled = catalogue(page).getByTestId('order-row').filter({ hasText: name });
   await expect(fulfilled.getByTestId('order-status')).toHaveText('Fulfilled', SLOW);
   await admin.context().close();
@@ -127,7 +129,7 @@ test('an admin adds an item; a user tops up, buys it after confirming, sees the 
   const orderReference = (await page.getByTestId('receipt-reference').textContent())!;
 
   // The CSV export of today holds the top-up and the purchase.
-  await page.getByRole('link', { name: '← Dashboard' }).click();
+  await page.getByRole('link', { name: '← Wallet' }).click();
   const today = new Date().toISOString().slice(0, 10);
   const exportForm = page.getByRole('form', { name: 'Export as CSV' });
   await exportForm.getByLabel('From', { exact: true }).fill(today);
@@ -158,7 +160,7 @@ test('not enough credits shows the shortfall and a Top up link that fills in the
   await signedInUser(page);
   // A phone: the catalogue fits the width.
   await page.setViewportSize({ width: 360, height: 740 });
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/shop');
   await expect(page.getByTestId('credit-balance')).toHaveText('0.00', SLOW);
   const card = itemCard(page, name);
   await card.getByRole('button', { name: `Buy ${name}` }).click();
@@ -166,7 +168,7 @@ test('not enough credits shows the shortfall and a Top up link that fills in the
   await expect(dialog.getByTestId('buy-shortfall')).toHaveText('Not enough credits: you need 12.50 more.');
   await expect(dialog.getByRole('button', { name: /Confirm/ })).toBeDisabled();
   const link = dialog.getByRole('link', { name: 'Top up 12.50 credits' });
-  await expect(link).toHaveAttribute('href', '/dashboard?topup=12.50#top-up');
+  await expect(link).toHaveAttribute('href', '/dashboard/wallet?topup=12.50#top-up');
   // The dialog and the catalogue fit the screen (the page header's long test usernames may not: not ours).
   for (const box of [await dialog.boundingBox(), await catalogue(page).boundingBox()]) {
     expect(box!.x).toBeGreaterThanOrEqual(0);
@@ -176,7 +178,7 @@ test('not enough credits shows the shortfall and a Top up link that fills in the
   await link.click();
 
   await expect(dialog).toBeHidden();
-  await expect(page).toHaveURL(/\/dashboard\?topup=12\.50#top-up$/);
+  await expect(page).toHaveURL(/\/dashboard\/wallet\?topup=12\.50#top-up$/);
   const topUp = page.getByRole('region', { name: 'Top up credits' });
   await expect(topUp.getByTestId('topup-wanted')).toContainText('You need 12.50 more credits', SLOW);
   // 13.16 USD less the 5% fee (0.66) is 12.50 credits.
@@ -226,7 +228,7 @@ test('a price changed while the dialog was open is not charged: the dialog shows
   });
   expect(credited.status(), await credited.text()).toBe(201);
 
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/shop');
   await expect(page.getByTestId('credit-balance')).toHaveText('10.00', SLOW);
   const card = itemCard(page, name);
   await expect(card).toContainText('2.00 credits', SLOW);

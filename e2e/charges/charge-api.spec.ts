@@ -65,7 +65,7 @@ test('an admin key charges a user, who sees the charge, its receipt and the CSV 
     window.localStorage.setItem('token', token);
     window.localStorage.setItem('userType', 'user');
   }, account.token);
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/wallet');
   await skipOnboarding(page);
   await expect(page.getByTestId('credit-balance')).toHaveText('16.50');
   const history = page.getByRole('region', { name: 'Credit history' });
@@ -86,8 +86,8 @@ test('an admin key charges a user, who sees the charge, its receipt and the CSV 
   await page.emulateMedia({ media: 'screen' });
 
   // The CSV export of today holds both entries.
-  await page.getByRole('link', { name: '← Dashboard' }).click();
-  await skipOnboarding(page);
+  await page.getByRole('link', { name: '← Wallet' }).click();
+  await expect(page).toHaveURL(/\/dashboard\/wallet$/);
   const today = new Date().toISOString().slice(0, 10);
   const exportForm = page.getByRole('form', { name: 'Export as CSV' });
   await exportForm.getByLabel('From', { exact: true }).fill(today);

@@ -102,7 +102,7 @@ test('the internal-note checkbox sits beside its label and marks the reply box, 
   const support = await staffPage(browser, 'support');
   await support.goto('/dashboard/staff/tickets');
   await support.getByRole('searchbox').fill(`Layout check ${tag}`);
-  await support.getByRole('button', { name: new RegExp(`Layout check ${tag}`) }).click();
+  await support.getByRole('link', { name: new RegExp(`Layout check ${tag}`) }).click();
   const checkbox = support.getByRole('checkbox', { name: 'Internal note (the requester never sees it)' });
   const label = support.locator(`label[for="${await checkbox.getAttribute('id')}"]`);
   for (const width of WIDTHS) {

@@ -52,10 +52,10 @@ test('an exchange opens from its address, after a reload and from its notice; Ba
   await page.goBack();
   await expect(page).toHaveURL(/\/dashboard$/);
 
-  // "Start another exchange" goes to the dashboard's form.
+  // "Start another exchange" goes to the exchange page's form.
   await page.goto(address);
   await page.getByRole('button', { name: 'Start another exchange' }).click();
-  await expect(page).toHaveURL(/\/dashboard#exchange$/);
+  await expect(page).toHaveURL(/\/dashboard\/exchanges$/);
   expect(consoleErrors).toEqual([]);
 
   // Someone else's exchange id shows nothing of it.

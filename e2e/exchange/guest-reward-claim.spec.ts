@@ -127,7 +127,7 @@ test("a guest's claim code, typed on another browser after signing up there, cre
     window.localStorage.setItem('userType', 'user');
   }, token);
   const page = await context.newPage();
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/exchanges');
   await expect(page.getByTestId('credit-balance')).toHaveText('0.00');
   const form = page.getByRole('form', { name: 'Claim a reward' });
 

@@ -18,7 +18,7 @@ async function signedInUser(page: Page): Promise<string> {
 }
 
 async function topUpTo(page: Page, usd: string): Promise<void> {
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/wallet');
   const topUp = page.getByRole('region', { name: 'Top up credits' });
   await topUp.getByLabel('Search currencies').fill('bitc');
   await topUp.getByRole('radio', { name: /Bitcoin/ }).check();
@@ -98,8 +98,9 @@ test('a purchase says what was bought and the balance, and links to its receipt,
   await topUpTo(page, '20');
   await page.getByRole('complementary', { name: 'Move this payment' }).getByRole('button', { name: 'Finished' }).click();
   await expect(page).toHaveURL(/\/payment\/complete\?id=/, SLOW);
-  await page.getByRole('link', { name: 'Back to dashboard' }).click();
+  await page.getByRole('link', { name: 'Back to my wallet' }).click();
   await expect(page.getByTestId('credit-balance')).toHaveText('19.00', SLOW);
+  await page.goto('/dashboard/shop');
 
   const catalogue = page.getByRole('region', { name: 'Use your credits' });
   const card = catalogue.getByTestId('catalogue-item').filter({ has: page.getByRole('heading', { name, exact: true }) });

@@ -81,9 +81,10 @@ test('the dashboard fits 360 px with a 32-character username, which stays readab
   }
   await expect(heading).toHaveAccessibleName(`Welcome, ${username}`);
 
-  // Every control of the dashboard header.
+  // Every control of the dashboard header, and the one menu of the dashboard's pages (no side navigation on a phone).
   const main = page.getByRole('main');
-  for (const name of ['Support', 'Settings']) await expectReachable(main.getByRole('link', { name, exact: true }), name);
+  await expectReachable(main.getByRole('combobox', { name: 'Dashboard page' }), 'page menu');
+  await expect(main.getByRole('navigation', { name: 'Dashboard', exact: true })).toBeHidden();
   await expectReachable(main.getByRole('button', { name: 'Sign out' }), 'Sign out');
 
   // And of the site header, through the phone menu.

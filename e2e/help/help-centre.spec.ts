@@ -92,7 +92,7 @@ test('staff write and publish an article; it is suggested while a user writes a 
   // The desk: beside the ticket, who asks and their balance.
   await support.goto('/dashboard/staff/tickets');
   await support.getByRole('searchbox').fill(`withdrawing credits ${tag}`);
-  await support.getByRole('button', { name: new RegExp(`withdrawing credits ${tag}`) }).click();
+  await support.getByRole('link', { name: new RegExp(`withdrawing credits ${tag}`) }).click();
   const requester = support.getByRole('complementary', { name: 'Requester' });
   await expect(requester.getByText('Balance')).toBeVisible();
   await expect(requester.getByText('0.00 credits')).toBeVisible();

@@ -46,7 +46,7 @@ async function signInBrowser(page: Page, token: string): Promise<void> {
 test('top up with the keyboard only: dashboard, currency, amount, Pay, and the payment page', async ({ page, consoleErrors }) => {
   const { token } = await registerPastOnboarding(page.request, 'kb');
   await signInBrowser(page, token);
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/wallet');
   const panel = page.getByRole('region', { name: 'Top up credits' });
 
   await tabTo(page, panel.getByLabel('Search currencies'), 'currency search');
@@ -88,7 +88,7 @@ test('buy from the catalogue with the keyboard only: Buy, the confirmation, Ente
   const payment = await startTopUp(page.request, auth, 100);
   await movePayment(page.request, payment.providerPaymentId, 'finished');
   await signInBrowser(page, token);
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/shop');
   await expect(page.getByTestId('credit-balance')).toHaveText('97.00');
 
   const card = page

@@ -89,7 +89,7 @@ for (const { width, layout } of [
   test(`at ${width} px the dashboard fits the screen and its money tables show every column`, async ({ page, consoleErrors }) => {
     await page.setViewportSize({ width, height: 900 });
     await userWithMoney(page);
-    await page.goto('/dashboard');
+    await page.goto('/dashboard/wallet');
     await expect(page.getByTestId('credit-balance')).toHaveText('144.50');
 
     const payments = page.getByRole('region', { name: 'Payment history' });
@@ -177,10 +177,13 @@ for (const width of [320, 768, 1920]) {
   test(`at ${width} px the dashboard and settings fit the screen and leave no empty column`, async ({ page, consoleErrors }) => {
     await page.setViewportSize({ width, height: 900 });
     await userWithMoney(page);
-    await page.goto('/dashboard');
+    await page.goto('/dashboard/wallet');
     await expect(page.getByRole('region', { name: 'Credit history' }).getByRole('link', { name: /^Receipt/ })).toHaveCount(2);
     await expectNoHorizontalScroll(page, width);
-    await expectNoEmptyColumn(page, 'dashboard');
+    await expectNoEmptyColumn(page, 'wallet');
+    await page.goto('/dashboard');
+    await expect(page.getByTestId('credit-balance')).toHaveText('144.50');
+    await expectNoHorizontalScroll(page, width);
     await page.goto('/dashboard/settings/developers');
     await expect(page.getByRole('region', { name: 'Webhooks' })).toBeVisible();
     await expectNoHorizontalScroll(page, width);

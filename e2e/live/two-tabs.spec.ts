@@ -9,7 +9,7 @@ test.use({ liveNotifications: true });
 const LIVE = { timeout: 2_000 };
 
 async function dashboardReady(page: Page): Promise<void> {
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/wallet');
   await expect(page.getByTestId('credit-balance')).toHaveText('0.00');
   await expect(page.getByRole('cell', { name: 'Waiting for payment' })).toBeVisible();
   await expect(page.getByTestId('notification-bell')).toHaveAccessibleName('Notifications');

@@ -41,7 +41,7 @@ test('a refund after the credits were spent: the user sees what is owed and why,
   });
   expect((await refunded.json()).ipn).toMatchObject({ delivered: true });
 
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/wallet');
   const notice = page.getByTestId('outstanding-notice');
   await expect(notice.getByRole('heading', { name: 'Your account owes 60.00 credits' })).toBeVisible();
   await expect(notice).toContainText('sent back to the sender');

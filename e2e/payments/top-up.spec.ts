@@ -22,7 +22,7 @@ test('top up 100 USD in BTC, follow the status as the payment moves, land on the
 }) => {
   const token = await signedInUser(page);
   await page.clock.install();
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/wallet');
 
   const panel = page.getByRole('region', { name: 'Top up credits' });
   await panel.getByLabel('Search currencies').fill('bitc');
@@ -70,7 +70,7 @@ test('top up 100 USD in BTC, follow the status as the payment moves, land on the
   await expect(page.getByTestId('complete-balance')).toHaveText('97.00 credits');
   expect(await page.evaluate((key) => window.localStorage.getItem(key), `payment_expiry_${id}`)).toBeNull();
 
-  await page.getByRole('link', { name: 'Back to dashboard' }).click();
+  await page.getByRole('link', { name: 'Back to my wallet' }).click();
   await expect(page.getByTestId('credit-balance')).toHaveText('97.00');
   const history = page.getByRole('region', { name: 'Payment history' });
   await expect(history.getByText('Completed')).toBeVisible();

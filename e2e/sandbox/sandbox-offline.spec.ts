@@ -33,7 +33,7 @@ test('top up through the Sandbox panel to finished and see the credit, with noth
   expect(
     (await page.request.put('/api/onboarding', { data: { completed: true }, headers: { authorization: `Bearer ${token}` } })).status(),
   ).toBe(200);
-  await page.goto('/dashboard');
+  await page.goto('/dashboard/wallet');
 
   const topUp = page.getByRole('region', { name: 'Top up credits' });
   await topUp.getByLabel('Search currencies').fill('bitc');
@@ -71,7 +71,7 @@ test('top up through the Sandbox panel to finished and see the credit, with noth
   await expect(page).toHaveURL(/\/payment\/complete\?id=/);
   await expect(page.getByTestId('complete-credits')).toHaveText('97.00');
   await expect(page.getByTestId('complete-balance')).toHaveText('97.00 credits');
-  await page.getByRole('link', { name: 'Back to dashboard' }).click();
+  await page.getByRole('link', { name: 'Back to my wallet' }).click();
   await expect(page.getByTestId('credit-balance')).toHaveText('97.00');
 
   expect(outside).toEqual([]);

@@ -139,8 +139,24 @@ const SCREENS: Array<{ name: string; staff?: boolean; signedOut?: boolean; path:
     name: 'dashboard',
     path: () => '/dashboard',
     ready: async (page) => {
-      await expect(page.getByRole('main').getByText('97.00').first()).toBeVisible();
+      await expect(page.getByTestId('credit-balance')).toHaveText('97.00');
+      await expect(page.getByRole('navigation', { name: 'Dashboard shortcuts' })).toBeVisible();
+    },
+  },
+  {
+    name: 'wallet',
+    path: () => '/dashboard/wallet',
+    ready: async (page) => {
+      await expect(page.getByTestId('credit-balance')).toHaveText('97.00');
       await expect(page.getByRole('link', { name: /^Receipt/ }).first()).toBeVisible();
+    },
+  },
+  {
+    name: 'exchanges',
+    path: () => '/dashboard/exchanges',
+    ready: async (page) => {
+      await expect(page.getByRole('heading', { name: 'Swap crypto and earn rewards' })).toBeVisible();
+      await expect(page.getByTestId('exchange-range')).toBeVisible();
     },
   },
   {

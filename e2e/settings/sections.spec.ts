@@ -54,8 +54,8 @@ test('each settings section has its own address, side navigation and Back; older
   await page.setViewportSize({ width: 375, height: 800 });
   await expect(nav).toBeHidden();
   const menu = page.getByRole('combobox', { name: 'Settings section' });
-  await expect(menu).toHaveValue('account');
-  await menu.selectOption('security');
+  await expect(menu).toHaveValue('/dashboard/settings/account');
+  await menu.selectOption({ label: 'Security' });
   await expect(page).toHaveURL(/\/dashboard\/settings\/security$/);
   await expect(page.getByRole('heading', { name: 'Active sessions' })).toBeVisible();
   await page.screenshot({ path: 'test-results/settings-security-375.png', fullPage: true });

@@ -67,6 +67,7 @@ test('an admin opens a user by URL, adjusts the balance through a confirmation w
   }, account.token);
   await page.goto('/dashboard');
   await skipOnboarding(page);
+  await page.goto('/dashboard/wallet');
   await expect(page.getByTestId('credit-balance')).toHaveText('10.00');
   const history = page.getByRole('region', { name: 'Credit history' });
   await expect(history).toContainText(note);

@@ -102,21 +102,25 @@ test.describe('the status page tells the truth', () => {
       incidents.push(((await posted.json()) as { incident: { _id: string } }).incident._id);
     }
 
-    await page.goto(`${server.url}/dashboard`);
-    const topUp = page.getByTestId('component-notice-payment-provider');
-    await expect(topUp).toContainText('Top-ups are delayed');
-    await expect(topUp).toContainText('Top-ups may be slow right now.');
-    // The exchange loads as it scrolls into view.
-    await page.locator('section#exchange').scrollIntoViewIfNeeded();
+    // The exchange page's form.
+    await page.goto(`${server.url}/dashboard/exchanges`);
     const swap = page.getByTestId('component-notice-swap-provider');
     await expect(swap).toContainText('Swaps are failing');
     await expect(swap).toContainText('Swaps may fail right now.');
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await topUp.scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `test-results/component-notice-top-up-${width}.png` });
       await swap.scrollIntoViewIfNeeded();
       await page.screenshot({ path: `test-results/component-notice-exchange-${width}.png` });
+    }
+    // The wallet's top-up form.
+    await page.goto(`${server.url}/dashboard/wallet`);
+    const topUp = page.getByTestId('component-notice-payment-provider');
+    await expect(topUp).toContainText('Top-ups are delayed');
+    await expect(topUp).toContainText('Top-ups may be slow right now.');
+    for (const width of [375, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await topUp.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `test-results/component-notice-top-up-${width}.png` });
     }
     await topUp.getByRole('link', { name: 'See the status page' }).click();
     await expect(page).toHaveURL(`${server.url}/status`);
@@ -129,11 +133,11 @@ test.describe('the status page tells the truth', () => {
       });
       expect(resolved.status()).toBe(200);
     }
-    await page.goto(`${server.url}/dashboard`);
+    await page.goto(`${server.url}/dashboard/wallet`);
     await expect(page.getByRole('heading', { name: 'Top up credits' })).toBeVisible();
-    await page.locator('section#exchange').scrollIntoViewIfNeeded();
-    await expect(page.getByLabel(/Amount to send/)).toBeVisible();
     await expect(page.getByTestId('component-notice-payment-provider')).toHaveCount(0);
+    await page.goto(`${server.url}/dashboard/exchanges`);
+    await expect(page.getByLabel(/Amount to send/)).toBeVisible();
     await expect(page.getByTestId('component-notice-swap-provider')).toHaveCount(0);
     expect(consoleErrors).toEqual([]);
   });

@@ -67,7 +67,7 @@ test('an admin creates "ticket created, subject contains refund → tag, high pr
   const support = await staffPage(browser, 'support');
   await support.goto('/dashboard/staff/tickets');
   await support.getByRole('searchbox').fill(tag);
-  const row = support.getByRole('button', { name: new RegExp(`Please refund my order ${tag}`) });
+  const row = support.getByRole('link', { name: new RegExp(`Please refund my order ${tag}`) });
   await expect(async () => {
     await support.reload();
     await support.getByRole('searchbox').fill(tag);

@@ -70,11 +70,11 @@ test('an admin sets business hours and a one-minute target; a ticket past it sho
 
   await admin.goto('/dashboard/staff/tickets');
   await admin.getByRole('searchbox').fill(subject);
-  const row = admin.getByRole('button', { name: new RegExp(subject) });
+  const row = admin.getByRole('link', { name: new RegExp(subject) });
   await expect(row).toContainText(/Response target: (\d+ m left|Breached)/);
   // The queue polls every 15 s; the minute passes and the badge turns.
   await expect(row).toContainText(/Response target: Breached/, { timeout: 120_000 });
   await expect(row.locator('.sla-breached')).toBeVisible();
   await admin.getByLabel('SLA').selectOption('breached');
-  await expect(admin.getByRole('button', { name: new RegExp(subject) })).toBeVisible();
+  await expect(admin.getByRole('link', { name: new RegExp(subject) })).toBeVisible();
 });

@@ -39,7 +39,7 @@ test('staff note, canned reply, assignment and merge; the user attaches a PNG, s
 
   // The user attaches a screenshot; a disguised SVG is refused with a clear message.
   await page.goto('/dashboard/support');
-  await page.getByRole('button', { name: new RegExp(`Card charged twice ${tag}`) }).click();
+  await page.getByRole('link', { name: new RegExp(`Card charged twice ${tag}`) }).click();
   const thread = page.getByRole('list', { name: 'Messages' });
   await page.getByLabel(/Attach a file/).setInputFiles({ name: 'cat.png', mimeType: 'image/png', buffer: DISGUISED_SVG });
   await expect(page.getByRole('alert').filter({ hasText: 'HTML, SVG and other markup files are not accepted' })).toBeVisible();
@@ -50,7 +50,7 @@ test('staff note, canned reply, assignment and merge; the user attaches a PNG, s
   // Support: a canned reply, an internal note, an assignment, a merge, and the download.
   const support = await staffPage(browser, 'support');
   await openQueue(support, `Card charged twice ${tag}`);
-  const row = support.getByRole('button', { name: new RegExp(`Card charged twice ${tag}`) });
+  const row = support.getByRole('link', { name: new RegExp(`Card charged twice ${tag}`) });
   await expect(row.getByText(/waiting \d+m/)).toBeVisible();
   await expect(row.getByText('Unassigned')).toBeVisible();
 
@@ -94,12 +94,12 @@ test('staff note, canned reply, assignment and merge; the user attaches a PNG, s
 
   // The duplicate tells the user where it went.
   await page.getByRole('button', { name: '← All tickets' }).click();
-  await page.getByRole('button', { name: new RegExp(`Charged twice again ${tag}`) }).click();
+  await page.getByRole('link', { name: new RegExp(`Charged twice again ${tag}`) }).click();
   await expect(page.getByText(`This ticket was merged into #${first.number}.`)).toBeVisible();
   await page.getByRole('button', { name: '← All tickets' }).click();
 
   // The user closes the ticket and rates it; the rating is final.
-  await page.getByRole('button', { name: new RegExp(`Card charged twice ${tag}`) }).click();
+  await page.getByRole('link', { name: new RegExp(`Card charged twice ${tag}`) }).click();
   await page.getByRole('button', { name: 'Close ticket' }).click();
   const rating = page.getByRole('form', { name: 'Rate the answer' });
   await rating.getByLabel('4').check();

@@ -29,7 +29,7 @@ test('a guest opens a ticket, support answers it, and the guest keeps it after r
   await support.getByRole('link', { name: 'Staff console' }).click();
   await support.getByRole('navigation', { name: 'Staff' }).getByRole('link', { name: 'Tickets' }).click();
   await support.getByRole('searchbox').fill(subject);
-  await support.getByRole('button', { name: new RegExp(subject) }).click();
+  await support.getByRole('link', { name: new RegExp(subject) }).click();
   await support.getByLabel('Your reply').fill('Found it: your payment is confirming. Credits follow within minutes.');
   await support.getByRole('button', { name: 'Send reply' }).click();
   await expect(
@@ -46,7 +46,7 @@ test('a guest opens a ticket, support answers it, and the guest keeps it after r
   await expect(thread.getByText('Found it: your payment is confirming.', { exact: false })).toBeVisible();
   await page.goBack();
   await expect(page).toHaveURL(/\/dashboard\/support$/);
-  await expect(page.getByRole('list', { name: 'Your tickets' }).getByRole('button', { name: new RegExp(subject) })).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Your tickets' }).getByRole('link', { name: new RegExp(subject) })).toBeVisible();
   await page.getByTestId('notification-bell').click();
   const notice = page.getByRole('link', { name: /New reply on ticket #\d+/ }).first();
   // Followed from the keyboard: a pointer click aims at the first box of the link, which is its 1 px
@@ -65,8 +65,8 @@ test('a guest opens a ticket, support answers it, and the guest keeps it after r
   await page.getByRole('button', { name: 'Create account' }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
   await page.goto('/dashboard/support');
-  await expect(page.getByRole('button', { name: new RegExp(subject) })).toBeVisible();
-  await page.getByRole('button', { name: new RegExp(subject) }).click();
+  await expect(page.getByRole('link', { name: new RegExp(subject) })).toBeVisible();
+  await page.getByRole('link', { name: new RegExp(subject) }).click();
   await expect(
     page.getByRole('list', { name: 'Messages' }).getByText('Found it: your payment is confirming.', { exact: false }),
   ).toBeVisible();

@@ -49,6 +49,9 @@ export const dashboardPaths = {
   settings: paths.settings,
 } as const;
 
+/** One of my campaigns, its report open (docs/decisions/0321-dashboard-shell.md). */
+export const campaignReportPath = (campaignId: string) => `${dashboardPaths.advertise}/campaigns/${encodeURIComponent(campaignId)}`;
+
 /** Settings, one section per address (docs/decisions/0320-settings-in-sections.md). */
 export const SETTINGS_SECTIONS = ['account', 'security', 'notifications', 'connections', 'developers', 'privacy'] as const;
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number];

@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Tx } from '#server/db/client.js';
-import { paymentPath, ticketPath } from '#shared/routes.js';
+import { dashboardPaths, paymentPath, ticketPath } from '#shared/routes.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import type { MailService, QueueMailInput } from './mail.service.js';
@@ -158,7 +158,7 @@ export async function notifyOrderUpdate(
       credits: usd(input.amountCents),
       orderId: input.orderId,
       ledgerReference: input.ledgerReference,
-      url: mail.link('/dashboard#orders'),
+      url: mail.link(dashboardPaths.shop),
       unsubscribeUrl: unsubscribe.url,
     }),
   });

@@ -18,6 +18,7 @@ import type { JobQueue } from '#server/jobs/job-queue.js';
 import { readMailPreferences, updateMailPreferences } from '#server/modules/mail/mail-preferences.js';
 import type { MailService, OptionalKind } from '#server/modules/mail/mail.service.js';
 import { notificationMail } from '#server/modules/mail/templates/notification.js';
+import { dashboardPaths } from '#shared/routes.js';
 import { users } from '#server/modules/users/users.tables.js';
 import type { ChatChannelName } from './chat-channel.js';
 import {
@@ -382,7 +383,7 @@ export class NotificationsService {
       key: `balance.low:${entryId}`,
       title: 'Your balance is low',
       body: `Your balance is ${(balanceCents / 100).toFixed(2)} credits, below the ${(threshold / 100).toFixed(2)} you asked to be told about.`,
-      link: '/dashboard#credits',
+      link: dashboardPaths.wallet,
     });
   }
 }

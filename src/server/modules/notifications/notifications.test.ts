@@ -531,6 +531,8 @@ describe.each(enginesFor('database'))('notifications on %s', { timeout: 60_000 }
     const low = (await list(t, user.token)).notifications.filter((n) => n.event === 'balance.low');
     expect(low).toHaveLength(1);
     expect(low[0]!.body).toContain('47.00');
+    // It links to the wallet, where the top-up is.
+    expect(low[0]!.link).toBe('/dashboard/wallet');
   });
 
   it('notices older than 90 days are pruned; newer ones stay', async () => {

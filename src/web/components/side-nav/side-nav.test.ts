@@ -29,7 +29,10 @@ describe('currentLink', () => {
     expect(currentLink(groups, path)?.label).toBe(label);
   });
 
-  it.each(['/dashboard/unknown', '/dashboard/walletish', '/elsewhere'])('%s belongs to none (an end link only on its own address)', (path) => {
-    expect(currentLink(groups, path)).toBeUndefined();
-  });
+  it.each(['/dashboard/unknown', '/dashboard/walletish', '/elsewhere'])(
+    '%s belongs to none (an end link only on its own address)',
+    (path) => {
+      expect(currentLink(groups, path)).toBeUndefined();
+    },
+  );
 });

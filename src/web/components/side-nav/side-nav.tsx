@@ -27,7 +27,7 @@ export function currentLink(groups: readonly SideNavGroup[], pathname: string): 
 const isAt = (to: string, pathname: string) => (pathname.replace(/\/+$/, '') || '/') === to;
 
 /**
- * A page with a side navigation of sections (grouped or not) beside its content. At 760 px and below the
+ * A page with a side navigation of sections (grouped or not) beside its content. At 900 px and below the
  * navigation gives way to one menu naming the current section: a phone gets no rows of tabs
  * (docs/decisions/0321-dashboard-shell.md).
  */
@@ -77,9 +77,9 @@ export function SideNavLayout({
           </div>
         ))}
       </nav>
-      <label className="side-nav-menu">
-        <span className="visually-hidden">{menuLabel}</span>
-        <select value={current?.to ?? ''} onChange={(e) => void navigate(e.target.value)}>
+      {/* Named by aria-label, not a wrapping label: a label's text would take in every option's. */}
+      <div className="side-nav-menu">
+        <select aria-label={menuLabel} value={current?.to ?? ''} onChange={(e) => void navigate(e.target.value)}>
           {!current && <option value="">{label}</option>}
           {grouped
             ? groups.map((group, i) => (
@@ -91,13 +91,15 @@ export function SideNavLayout({
                   ))}
                 </optgroup>
               ))
-            : groups.flatMap((g) => g.links).map((link) => (
-                <option key={link.to} value={link.to}>
-                  {link.label}
-                </option>
-              ))}
+            : groups
+                .flatMap((g) => g.links)
+                .map((link) => (
+                  <option key={link.to} value={link.to}>
+                    {link.label}
+                  </option>
+                ))}
         </select>
-      </label>
+      </div>
       <div className="side-nav-content">{children}</div>
     </div>
   );

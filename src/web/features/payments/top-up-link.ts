@@ -1,14 +1,14 @@
 import { formatCredits } from '#shared/fees';
-import { paths } from '#shared/routes';
+import { dashboardPaths } from '#shared/routes';
 
-/** The query parameter of /dashboard that pre-fills the top-up form: credits wanted, e.g. `?topup=2.34`. */
+/** The query parameter of /dashboard/wallet that pre-fills the top-up form: credits wanted, e.g. `?topup=2.34`. */
 export const TOP_UP_PARAM = 'topup';
-/** The top-up form's anchor on the dashboard. */
+/** The top-up form's anchor on the wallet page. */
 export const TOP_UP_ANCHOR = 'top-up';
 
-/** A link to the dashboard's top-up form asking for `creditsCents` more credits (the form adds the fee). */
+/** A link to the wallet's top-up form asking for `creditsCents` more credits (the form adds the fee). */
 export function topUpLink(creditsCents: number): string {
-  return `${paths.dashboard}?${TOP_UP_PARAM}=${formatCredits(creditsCents)}#${TOP_UP_ANCHOR}`;
+  return `${dashboardPaths.wallet}?${TOP_UP_PARAM}=${formatCredits(creditsCents)}#${TOP_UP_ANCHOR}`;
 }
 
 /** The credits (cents) a `?topup=` value asks for; null when absent or not a positive amount. */

@@ -69,7 +69,12 @@ describe('StaffConsole', () => {
     // Grouped by area, each group a list named by its title; a way back to the dashboard above them.
     const groups = within(nav)
       .getAllByRole('list')
-      .map((list) => [list.getAttribute('aria-labelledby') ? document.getElementById(list.getAttribute('aria-labelledby')!)!.textContent : '', within(list).getAllByRole('link').map((a) => a.textContent)]);
+      .map((list) => [
+        list.getAttribute('aria-labelledby') ? document.getElementById(list.getAttribute('aria-labelledby')!)!.textContent : '',
+        within(list)
+          .getAllByRole('link')
+          .map((a) => a.textContent),
+      ]);
     expect(groups).toEqual([
       ['', ['Overview']],
       ['People', ['Users', 'Closing accounts']],
@@ -83,7 +88,14 @@ describe('StaffConsole', () => {
     expect(within(nav).getByRole('link', { name: 'Overview' }).getAttribute('aria-current')).toBe('page');
     // A phone gets the same sections as one menu, grouped the same way.
     const menu = screen.getByRole('combobox', { name: 'Staff console section' });
-    expect([...menu.querySelectorAll('optgroup')].map((g) => g.label)).toEqual(['Staff', 'People', 'Money', 'Support', 'Content', 'Operations']);
+    expect([...menu.querySelectorAll('optgroup')].map((g) => g.label)).toEqual([
+      'Staff',
+      'People',
+      'Money',
+      'Support',
+      'Content',
+      'Operations',
+    ]);
     expect(await screen.findByText('12 users · 3 open tickets')).toBeTruthy();
     expect(screen.getAllByRole('img').map((chart) => chart.getAttribute('aria-label'))).toEqual([
       'Sign-ups per day, 2 in total',

@@ -1,3 +1,4 @@
+import { Link } from 'react-router';
 import toast from 'react-hot-toast';
 import type { Campaign } from '#shared/schemas/ads';
 import { errorMessage } from '#web/lib/api-client';
@@ -29,11 +30,15 @@ const END_REASONS: Record<string, string> = {
 export function CampaignCard({
   campaign,
   onReport,
+  reportTo,
   controls = true,
   houseControls: mayChangeHouse = false,
 }: {
   campaign: Campaign;
-  onReport: () => void;
+  /** Shows the report in place (the staff list), */
+  onReport?: () => void;
+  /** or opens the report's own address (my campaigns). */
+  reportTo?: string;
   controls?: boolean;
   houseControls?: boolean;
 }) {
@@ -109,9 +114,15 @@ export function CampaignCard({
         ))}
       </ul>
       <div className="cluster">
-        <button type="button" className="btn btn-secondary btn-small" onClick={onReport}>
-          Report
-        </button>
+        {reportTo ? (
+          <Link className="btn btn-secondary btn-small" to={reportTo} aria-label={`Report of ${c.name}`}>
+            Report
+          </Link>
+        ) : (
+          <button type="button" className="btn btn-secondary btn-small" onClick={onReport}>
+            Report
+          </button>
+        )}
         {showControls && c.status === 'active' && (
           <button type="button" className="btn btn-ghost btn-small" disabled={change.isPending} onClick={() => void act('pause')}>
             Pause

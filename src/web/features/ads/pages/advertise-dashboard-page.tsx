@@ -1,6 +1,6 @@
-import { useState } from 'react';
-import { Link } from 'react-router';
-import { paths } from '#shared/routes';
+import { useEffect, useRef } from 'react';
+import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
+import { campaignReportPath, dashboardPaths, paths } from '#shared/routes';
 import { QueryState } from '#web/components/ui/query-state';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { errorMessage } from '#web/lib/api-client';
@@ -10,12 +10,33 @@ import { CampaignForm } from '../components/campaign-form';
 import { CampaignReport } from '../components/campaign-report';
 import '../ads.css';
 
-/** /dashboard/advertise: create and fund a campaign, follow my campaigns and their reports. */
+/**
+ * /dashboard/advertise: create and fund a campaign, follow my campaigns; /dashboard/advertise/campaigns/<id>
+ * the same page with that campaign's report open, an address that can be shared and reloaded
+ * (docs/decisions/0321-dashboard-shell.md).
+ */
 export default function AdvertiseDashboardPage() {
-  usePageMeta('Advertise');
+  return (
+    <Routes>
+      <Route index element={<Advertise />} />
+      <Route path="campaigns/:campaignId" element={<Advertise />} />
+      <Route path="*" element={<Advertise />} />
+    </Routes>
+  );
+}
+
+function Advertise() {
+  const { campaignId } = useParams();
+  usePageMeta(campaignId ? 'Campaign report' : 'Advertise');
+  const navigate = useNavigate();
   const campaigns = useMyCampaigns();
-  const [reportOf, setReportOf] = useState<string | null>(null);
-  const shown = campaigns.data?.find((c) => c._id === reportOf) ?? null;
+  const shown = campaigns.data?.find((c) => c._id === campaignId?.toLowerCase()) ?? null;
+  const missing = Boolean(campaignId && campaigns.data && !shown);
+  const report = useRef<HTMLDivElement>(null);
+  // Opened from its address (a bookmark, a Report link): bring the report into view.
+  useEffect(() => {
+    if (shown) report.current?.scrollIntoView({ block: 'start' });
+  }, [shown]);
 
   return (
     <section className="page dashboard-page" aria-labelledby="advertise-title">
@@ -27,11 +48,6 @@ export default function AdvertiseDashboardPage() {
             Pay for ads with your credits. The budget is reserved when you create a campaign; what it does not spend comes back.{' '}
             <Link to={paths.advertise}>Prices and rules</Link>
           </p>
-        </div>
-        <div className="actions">
-          <Link className="btn btn-ghost" to={paths.dashboard}>
-            Back to the dashboard
-          </Link>
         </div>
       </header>
       <div className="stack">
@@ -52,14 +68,23 @@ export default function AdvertiseDashboardPage() {
             {(list) => (
               <div className="grid grid-2">
                 {list.map((c) => (
-                  <CampaignCard key={c._id} campaign={c} onReport={() => setReportOf(c._id)} />
+                  <CampaignCard key={c._id} campaign={c} reportTo={campaignReportPath(c._id)} />
                 ))}
               </div>
             )}
           </QueryState>
-          {shown && <CampaignReport campaign={shown} />}
+          {missing && (
+            <p className="notice" role="status">
+              We could not find this campaign in your account. <Link to={dashboardPaths.advertise}>All my campaigns</Link>
+            </p>
+          )}
+          {shown && (
+            <div ref={report} className="campaign-report-anchor">
+              <CampaignReport campaign={shown} />
+            </div>
+          )}
         </section>
-        <CampaignForm onCreated={(id) => setReportOf(id)} />
+        <CampaignForm onCreated={(id) => void navigate(campaignReportPath(id))} />
       </div>
     </section>
   );

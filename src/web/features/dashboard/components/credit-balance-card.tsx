@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
+import { dashboardPaths } from '#shared/routes';
 import type { User } from '#shared/schemas/auth';
 import { useCredits } from '#web/features/auth/credits';
 import { formatAmount } from '#web/lib/format';
@@ -21,5 +23,18 @@ export function CreditBalanceCard({ user, children }: { user: User; children?: R
       )}
       {children}
     </section>
+  );
+}
+
+/** The balance in one line, for a page where credits are spent or earned (the shop, the exchange). */
+export function CreditBalanceLine({ user }: { user: User }) {
+  const balance = useCredits(user._id, true);
+  const credits = balance.data ?? user.credits;
+  return (
+    <p className="credit-balance-line" aria-live="polite">
+      <span className="muted">Balance</span> <strong data-testid="credit-balance">{formatAmount(credits)}</strong>{' '}
+      <span className="muted">credits</span>
+      {balance.isError && <span className="field-error"> (may be out of date)</span>} · <Link to={dashboardPaths.wallet}>Top up</Link>
+    </p>
   );
 }

@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
-import { Navigate, Route, Routes } from 'react-router';
-import { paths } from '#shared/routes';
+import { Navigate, Route, Routes, useLocation } from 'react-router';
+import { dashboardPaths, exchangePath, paths } from '#shared/routes';
+import { TOP_UP_PARAM } from '#web/features/payments/top-up-link';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { isGuestUser, useSessionStore } from '#web/features/auth';
 import { useSessionUser } from '#web/features/auth/user';
@@ -74,7 +75,7 @@ export default function DashboardPage() {
   return (
     <Routes>
       {/* Onboarding is a focused flow: no navigation around it. */}
-      <Route index element={inShell(<UserDashboard user={user} />)} />
+      <Route index element={<OlderDashboardLink>{inShell(<UserDashboard user={user} />)}</OlderDashboardLink>} />
       <Route path="wallet" element={inShell(<Lazy page={WalletPage} loading="Loading your wallet…" />)} />
       <Route path="exchanges" element={inShell(<Lazy page={ExchangesPage} loading="Loading the exchange…" />)} />
       <Route path="shop" element={inShell(<Lazy page={ShopPage} loading="Loading the shop…" />)} />
@@ -89,3 +90,27 @@ export default function DashboardPage() {
     </Routes>
   );
 }
+
+/**
+ * Links of the one-page dashboard (sent in mails and notices before its pages had addresses) open the page
+ * that now holds the part they name (docs/decisions/0321-dashboard-shell.md).
+ */
+function OlderDashboardLink({ children }: { children: ReactNode }) {
+  const { search, hash } = useLocation();
+  const query = new URLSearchParams(search);
+  const exchange = query.get('exchange');
+  if (exchange) return <Navigate to={exchangePath(exchange)} replace />;
+  if (query.has(TOP_UP_PARAM)) return <Navigate to={`${dashboardPaths.wallet}${search}${hash}`} replace />;
+  const page = PAGE_OF_ANCHOR[hash.slice(1)];
+  if (page) return <Navigate to={`${page}${hash}`} replace />;
+  return children;
+}
+
+const PAGE_OF_ANCHOR: Record<string, string> = {
+  'top-up': dashboardPaths.wallet,
+  credits: dashboardPaths.wallet,
+  payments: dashboardPaths.wallet,
+  exchange: dashboardPaths.exchanges,
+  orders: dashboardPaths.shop,
+  catalogue: dashboardPaths.shop,
+};

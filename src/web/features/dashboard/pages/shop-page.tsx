@@ -1,3 +1,4 @@
+import { CreditBalanceLine } from '../components/credit-balance-card';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { useSessionUser } from '#web/features/auth/user';
 import { isGuestUser } from '#web/features/auth';
@@ -15,6 +16,7 @@ export default function ShopPage() {
           <p className="eyebrow">Dashboard</p>
           <h1 id="shop-title">Shop and orders</h1>
         </div>
+        <CreditBalanceLine user={user} />
       </header>
       <CatalogueSection userId={user._id} />
     </section>

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
+import { exchangePath } from '#shared/routes';
 import { REWARD_CLAIM_VALIDITY_HOURS } from '#shared/constants';
 import type { EstimateResponse, Exchange, ExchangeCurrency, ExchangeRewards, RateType } from '#shared/schemas/exchange';
 import { TextField } from '#web/components/ui/forms';
@@ -464,9 +465,10 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
               <ul>
                 {recent.map((e) => (
                   <li key={e._id}>
-                    <button type="button" className="link-button" onClick={() => setActive({ exchange: e })}>
+                    {/* Each exchange has its own address (docs/decisions/0317): a row opens it, can be shared or opened in a new tab. */}
+                    <Link to={exchangePath(e._id)}>
                       {e.amount} {e.from.toUpperCase()} → {e.to.toUpperCase()}
-                    </button>
+                    </Link>
                     <span className="muted">{STATUS_MESSAGES[e.status]}</span>
                   </li>
                 ))}

@@ -1,7 +1,8 @@
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
-import { paths } from '#shared/routes';
+import { dashboardPaths, paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ApiError } from '#web/lib/api-client';
+import { useSessionStore } from '#web/features/auth';
 import { useExchange } from '../api/get-exchange';
 import { ExchangeTracker } from '../components/exchange-tracker';
 import '../exchange.css';
@@ -19,6 +20,8 @@ export default function ExchangePage() {
 
 function OneExchange({ id }: { id: string }) {
   const navigate = useNavigate();
+  // Guests have no exchange page of their own: their dashboard holds the form.
+  const isGuest = useSessionStore((s) => s.isGuest);
   const query = useExchange(id);
   const error = query.isError
     ? query.error instanceof ApiError && query.error.status === 404
@@ -29,7 +32,13 @@ function OneExchange({ id }: { id: string }) {
   return (
     <section className="page narrow exchange-page" aria-labelledby="exchange-page-title">
       <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={paths.dashboard}>Dashboard</Link> <span aria-hidden="true">/</span> <span aria-current="page">Exchange</span>
+        <Link to={paths.dashboard}>Dashboard</Link> <span aria-hidden="true">/</span>{' '}
+        {!isGuest && (
+          <>
+            <Link to={dashboardPaths.exchanges}>Exchanges</Link> <span aria-hidden="true">/</span>{' '}
+          </>
+        )}
+        <span aria-current="page">Exchange</span>
       </nav>
       <h1 id="exchange-page-title">Exchange</h1>
       {query.isPending && (
@@ -51,7 +60,10 @@ function OneExchange({ id }: { id: string }) {
       )}
       {query.data && (
         <div className="card">
-          <ExchangeTracker exchange={query.data.exchange} onDone={() => void navigate(`${paths.dashboard}#exchange`)} />
+          <ExchangeTracker
+            exchange={query.data.exchange}
+            onDone={() => void navigate(isGuest ? `${paths.dashboard}#exchange` : dashboardPaths.exchanges)}
+          />
         </div>
       )}
     </section>

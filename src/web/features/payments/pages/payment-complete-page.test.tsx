@@ -82,7 +82,7 @@ describe('/payment/complete', () => {
     expect(screen.getByText('0.00153846 BTC (100.00 USD)')).toBeTruthy();
     expect(screen.getByText('Processing fee (3%)')).toBeTruthy();
     expect(screen.getByTestId('complete-balance').textContent).toBe('127.00 credits');
-    expect(screen.getByRole('link', { name: 'Back to dashboard' }).getAttribute('href')).toBe('/dashboard');
+    expect(screen.getByRole('link', { name: 'Back to my wallet' }).getAttribute('href')).toBe('/dashboard/wallet');
     // It names the payment: what, when, and a reference a person can quote to support.
     const named = screen.getByTestId('payment-named').textContent!;
     expect(named).toContain('Top-up of 100.00 USD in BTC, started');

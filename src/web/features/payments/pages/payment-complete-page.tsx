@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import toast from 'react-hot-toast';
 import { Link, Navigate, useSearchParams } from 'react-router';
-import { paths } from '#shared/routes';
+import { dashboardPaths, paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { formatAmount, formatDateTime } from '#web/lib/format';
 import { ApiError } from '#web/lib/api-client';
@@ -113,8 +113,8 @@ export function PaymentComplete({ id }: { id: string }) {
         </div>
       )}
       <p>
-        <Link className="btn btn-primary" to={paths.dashboard}>
-          Back to dashboard
+        <Link className="btn btn-primary" to={dashboardPaths.wallet}>
+          Back to my wallet
         </Link>
       </p>
     </section>

@@ -1,6 +1,6 @@
 import { Link, useParams } from 'react-router';
 import { formatCredits } from '#shared/fees';
-import { paths } from '#shared/routes';
+import { dashboardPaths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ApiError } from '#web/lib/api-client';
 import { useReceipt } from '../api/get-receipt';
@@ -35,8 +35,8 @@ export default function ReceiptPage() {
         <p role="alert" className="field-error">
           {missing ? 'There is no such receipt in your account.' : 'Failed to load the receipt.'}
         </p>
-        <Link className="btn btn-ghost" to={paths.dashboard}>
-          ← Dashboard
+        <Link className="btn btn-ghost" to={dashboardPaths.wallet}>
+          ← Wallet
         </Link>
       </section>
     );
@@ -46,8 +46,8 @@ export default function ReceiptPage() {
   return (
     <section className="page dashboard-page receipt-page" aria-labelledby="receipt-title">
       <div className="receipt-actions no-print">
-        <Link className="btn btn-ghost btn-small" to={paths.dashboard}>
-          ← Dashboard
+        <Link className="btn btn-ghost btn-small" to={dashboardPaths.wallet}>
+          ← Wallet
         </Link>
         <button type="button" className="btn btn-secondary" onClick={() => window.print()}>
           Print

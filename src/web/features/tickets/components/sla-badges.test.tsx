@@ -69,11 +69,11 @@ describe('the staff queue with SLA', () => {
       },
     }));
     renderWithQuery(<StaffQueueRoutes />);
-    const row = await screen.findByRole('button', { name: /Deposit not showing/ });
+    const row = await screen.findByRole('link', { name: /Deposit not showing/ });
     expect(within(row).getByText(/Breached 3 h ago/)).toBeTruthy();
     expect(within(row).getByText(/5 h left/)).toBeTruthy();
     fireEvent.change(screen.getByLabelText('SLA'), { target: { value: 'breached' } });
-    await waitFor(() => expect(screen.queryByRole('button', { name: /All fine/ })).toBeNull());
+    await waitFor(() => expect(screen.queryByRole('link', { name: /All fine/ })).toBeNull());
     expect(within(screen.getByRole('list', { name: 'Tickets' })).getByText(/Breached 3 h ago/)).toBeTruthy();
   });
 

@@ -62,10 +62,10 @@ describe('StaffQueue support desk', () => {
       },
     });
     render(<StaffQueueRoutes />);
-    const first = await screen.findByRole('button', { name: /Deposit not showing/ });
+    const first = await screen.findByRole('link', { name: /Deposit not showing/ });
     expect(within(first).getByText(/waiting 2h 1[45]m/)).toBeTruthy();
     expect(within(first).getByText('Unassigned')).toBeTruthy();
-    const second = screen.getByRole('button', { name: /Answered one/ });
+    const second = screen.getByRole('link', { name: /Answered one/ });
     expect(within(second).getByText(/first response in 35m/)).toBeTruthy();
     expect(within(second).getByText('Assigned to support_anna')).toBeTruthy();
     expect(await screen.findByText('4.50 / 5')).toBeTruthy();
@@ -94,7 +94,7 @@ describe('StaffQueue support desk', () => {
     server.on('POST', '/api/staff/tickets/t1/merge', { body: { ticket: ticket({ messages: [message(), note, event] }) } });
 
     render(<StaffQueueRoutes />);
-    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
     const thread = await screen.findByRole('list', { name: 'Messages' });
 
     expect(screen.queryByText('Internal note — customers won’t see this')).toBeNull();

@@ -17,7 +17,7 @@ describe('StaffQueue', () => {
     const fetchSpy = vi.spyOn(globalThis, 'fetch');
     server.on('GET', '/api/staff/tickets', { body: { tickets: [ticket()], page: 1, pageSize: 20, total: 45 } });
     render(<StaffQueueRoutes />);
-    await screen.findByRole('button', { name: /Deposit not showing/ });
+    await screen.findByRole('link', { name: /Deposit not showing/ });
     expect(listUrls(fetchSpy)).toHaveLength(1);
     // The choices read as words, the same as the ticket's badge, not as the API's values.
     const choices = (label: string) => [...(screen.getByLabelText(label) as HTMLSelectElement).options].map((o) => o.textContent);
@@ -67,7 +67,7 @@ describe('StaffQueue', () => {
       },
     }));
     render(<StaffQueueRoutes />);
-    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
     const thread = await screen.findByRole('list', { name: 'Messages' });
     expect(within(thread).getByText('My deposit is missing.')).toBeTruthy();
     expect(screen.getByText(/From alice · unassigned/)).toBeTruthy();
@@ -90,7 +90,7 @@ describe('StaffQueue', () => {
     ]);
     // Back to the queue, at the queue's address.
     fireEvent.click(screen.getByRole('button', { name: '← Back to queue' }));
-    await screen.findByRole('button', { name: /Deposit not showing/ });
+    await screen.findByRole('link', { name: /Deposit not showing/ });
     expect(screen.getByTestId('address').textContent).toBe('/dashboard/staff/tickets');
   });
 

@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type MouseEvent } from 'react';
+import { Link } from 'react-router';
 import { staffPaths } from '#shared/routes';
 import toast from 'react-hot-toast';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '#shared/schemas/tickets';
@@ -57,6 +58,12 @@ export function StaffQueue() {
   const [mergeNumber, setMergeNumber] = useState('');
   // The list's timers are relative to when the page was last fetched (it polls every 15 s).
   const now = listQuery.dataUpdatedAt || Date.now();
+
+  function openInPlace(event: MouseEvent, id: string) {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    void open(id);
+  }
 
   async function open(id: string) {
     try {
@@ -258,7 +265,8 @@ export function StaffQueue() {
             <ul className="ticket-list" aria-label="Tickets">
               {list.tickets.map((ticket) => (
                 <li key={ticket._id}>
-                  <button type="button" className="ticket-row" onClick={() => void open(ticket._id)}>
+                  {/* A link to the ticket's address (a new tab opens it there); a plain click loads it first, in place. */}
+                  <Link className="ticket-row" to={staffPaths.ticket(ticket._id)} onClick={(event) => openInPlace(event, ticket._id)}>
                     <span className="ticket-row-subject">
                       {ticket.subject} <span className="muted">#{ticket.number}</span>
                     </span>
@@ -277,7 +285,7 @@ export function StaffQueue() {
                       <SlaBadges ticket={ticket} now={now} />
                     </span>
                     {ticket.tags && ticket.tags.length > 0 && <TagList tags={ticket.tags} />}
-                  </button>
+                  </Link>
                 </li>
               ))}
             </ul>

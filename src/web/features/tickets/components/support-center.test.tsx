@@ -91,11 +91,13 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     render(<SupportRoutes />);
     expect(useUiStore.getState().activeView).toBe('ticketList');
     const rows = await screen.findByRole('list', { name: 'Your tickets' });
-    expect(
-      within(rows)
-        .getAllByRole('button')
-        .map((b) => b.textContent),
-    ).toEqual([expect.stringContaining('Deposit not showing'), expect.stringContaining('Login trouble')]);
+    // Each row is a link to the ticket's own address.
+    const links = within(rows).getAllByRole('link');
+    expect(links.map((b) => b.textContent)).toEqual([
+      expect.stringContaining('Deposit not showing'),
+      expect.stringContaining('Login trouble'),
+    ]);
+    expect(links[0]!.getAttribute('href')).toMatch(/^\/dashboard\/support\/[\w-]+$/);
     expect(within(rows).getByText('Waiting for you')).toBeTruthy();
     expect(server.requests[0]).toMatchObject({ method: 'GET', path: '/api/tickets/guest' });
     expect(server.requests[0]!.headers['guest-id']).toBe(GUEST_ID);
@@ -155,7 +157,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
     render(<SupportRoutes />);
-    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
     const thread = await screen.findByRole('list', { name: 'Messages' });
     expect(within(thread).getAllByRole('listitem')).toHaveLength(1);
 
@@ -168,7 +170,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     expect(within(thread).getByText('support_anna')).toBeTruthy();
     expect(screen.getByText('Waiting for you')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: '← All tickets' }));
-    const rows = await screen.findAllByRole('button', { name: /Deposit not showing/ });
+    const rows = await screen.findAllByRole('link', { name: /Deposit not showing/ });
     expect(rows).toHaveLength(1);
     expect(within(rows[0]!).getByText('Waiting for you')).toBeTruthy();
   });
@@ -178,7 +180,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message({ body: html })] }) } });
     const { container } = render(<SupportRoutes />);
-    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
     expect(await screen.findByText(html)).toBeTruthy();
     expect(container.querySelector('.ticket-messages img, .ticket-messages b')).toBeNull();
   });
@@ -192,7 +194,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
       body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) },
     });
     render(<SupportRoutes />);
-    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
     await screen.findByRole('list', { name: 'Messages' });
     fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Any news?' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
@@ -222,7 +224,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
       body: { ticket: ticket({ messageCount: 2, messages: [message(), reply] }) },
     });
     render(<SupportRoutes />);
-    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
     await screen.findByRole('list', { name: 'Messages' });
     fireEvent.change(screen.getByLabelText('Your reply'), { target: { value: 'Any news?' } });
     fireEvent.click(screen.getByRole('button', { name: 'Send reply' }));
@@ -249,7 +251,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
       return { body: { ticket: rated } };
     });
     render(<SupportRoutes />);
-    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
     const form = await screen.findByRole('form', { name: 'Rate the answer' });
     fireEvent.click(within(form).getByRole('button', { name: 'Send rating' }));
     expect(await within(form).findByText('Choose a score from 1 to 5')).toBeTruthy();
@@ -277,7 +279,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     const createObjectURL = vi.fn(() => 'blob:fake');
     Object.assign(URL, { createObjectURL, revokeObjectURL: vi.fn() });
     render(<SupportRoutes />);
-    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
     // The scripted server reads bodies as JSON, so the "file" holds JSON text.
     const picked = new File(['"not really a png"'], 'shot.png', { type: 'image/png' });
     fireEvent.change(await screen.findByLabelText(/Attach a file/), { target: { files: [picked] } });
@@ -297,7 +299,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
     render(<SupportRoutes />);
-    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
     const huge = new File(['x'], 'big.pdf', { type: 'application/pdf' });
     Object.defineProperty(huge, 'size', { value: 10 * 1024 * 1024 + 1 });
     fireEvent.change(await screen.findByLabelText(/Attach a file/), { target: { files: [huge] } });
@@ -314,7 +316,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
     server.on('GET', '/api/tickets/guest', list([merged]));
     server.on('GET', '/api/tickets/guest/t1', { body: { ticket: merged } });
     render(<SupportRoutes />);
-    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
     expect(await screen.findByText('This ticket was merged into #1009.')).toBeTruthy();
     expect(screen.getByText('Merged into #1009.')).toBeTruthy();
     expect(screen.queryByRole('form', { name: 'Rate the answer' })).toBeNull();
@@ -340,7 +342,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
   it('goes back to the list when the open ticket is gone (404)', async () => {
     server.on('GET', '/api/tickets/guest', list([ticket()]));
     render(<SupportRoutes />);
-    fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+    fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
     await waitFor(() => expect(useUiStore.getState().activeView).toBe('ticketList'));
     await screen.findByRole('list', { name: 'Your tickets' });
   });
@@ -350,7 +352,7 @@ describe('SupportCenter (docs/product.md#browser-state UI state)', () => {
       server.on('GET', '/api/tickets/guest', list([ticket()]));
       server.on('GET', '/api/tickets/guest/t1', { body: { ticket: ticket({ messages: [message()] }) } });
       render(<SupportRoutes />);
-      fireEvent.click(await screen.findByRole('button', { name: /Deposit not showing/ }));
+      fireEvent.click(await screen.findByRole('link', { name: /Deposit not showing/ }));
       await screen.findByRole('list', { name: 'Messages' });
       expect(address()).toBe('/dashboard/support/t1');
       fireEvent.click(screen.getByRole('button', { name: '← All tickets' }));

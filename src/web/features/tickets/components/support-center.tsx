@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
 import { supportPath, ticketPath } from '#shared/routes';
 import type { Ticket } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
@@ -53,14 +54,10 @@ export function SupportCenter() {
     if (gone) backToList({ replace: true });
   }, [gone, backToList]);
 
-  function open(ticket: Ticket) {
-    openTicket(ticket._id);
-  }
-
   return (
     <section className="support-center" aria-labelledby="support-title">
       <div className="support-header">
-        <h2 id="support-title">Support</h2>
+        <h1 id="support-title">Support</h1>
         <button type="button" className="btn btn-primary btn-small" onClick={() => openCreate(true)}>
           New ticket
         </button>
@@ -112,7 +109,8 @@ export function SupportCenter() {
             <ul className="ticket-list" aria-label="Your tickets">
               {list.map((ticket) => (
                 <li key={ticket._id}>
-                  <button type="button" className="ticket-row" onClick={() => open(ticket)}>
+                  {/* A row is a link to the ticket's address (docs/decisions/0313): it opens in a new tab too. */}
+                  <Link className="ticket-row" to={ticketPath(ticket._id)}>
                     <span className="ticket-row-subject">
                       {ticket.subject} <span className="muted">#{ticket.number}</span>
                     </span>
@@ -120,7 +118,7 @@ export function SupportCenter() {
                     <span className="muted ticket-row-when">
                       {ticket.messageCount} {ticket.messageCount === 1 ? 'message' : 'messages'} · {formatDateTime(ticket.lastMessageAt)}
                     </span>
-                  </button>
+                  </Link>
                 </li>
               ))}
             </ul>
@@ -131,7 +129,7 @@ export function SupportCenter() {
         <Pagination page={page} pages={Math.ceil(total / SUPPORT_PAGE_SIZE)} onPage={setPage} label="Ticket pages" />
       )}
 
-      <CreateTicketModal isGuest={isGuest} onCreated={open} />
+      <CreateTicketModal isGuest={isGuest} onCreated={(ticket: Ticket) => openTicket(ticket._id)} />
     </section>
   );
 }

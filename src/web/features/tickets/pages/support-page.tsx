@@ -1,16 +1,20 @@
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
+import { useSessionStore } from '#web/features/auth';
 import { SupportCenter } from '../components/support-center';
 
-/** /dashboard/support: the requester's tickets, for guests and users alike. */
+/** /dashboard/support: the requester's tickets, for guests and users alike (users see it beside the dashboard's navigation). */
 export default function SupportPage() {
   usePageMeta('Support', 'Open a support ticket and follow the answers from our team.');
+  const isGuest = useSessionStore((s) => s.isGuest);
   return (
     <section className="page dashboard-page">
-      <Link className="btn btn-ghost btn-small" to={paths.dashboard}>
-        ← Dashboard
-      </Link>
+      {isGuest && (
+        <Link className="btn btn-ghost btn-small" to={paths.dashboard}>
+          ← Dashboard
+        </Link>
+      )}
       <SupportCenter />
     </section>
   );
