@@ -155,7 +155,7 @@ test("the file button of a ticket's reply follows the dark palette, not the syst
     window.localStorage.setItem('userType', 'user');
   }, token);
   await page.goto('/dashboard/support');
-  await page.getByRole('button', { name: /A file to attach/ }).click();
+  await page.getByRole('link', { name: /A file to attach/ }).click();
   const input = page.locator('input[type=file]');
   await expect(input).toBeAttached();
   const colours = await input.evaluate((el) => {

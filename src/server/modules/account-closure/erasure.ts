@@ -230,7 +230,7 @@ export async function eraseAccount(deps: ErasureDeps, userId: string): Promise<E
   if (!user) return 'unknown';
   if (user.erasedAt) return 'already-erased';
   const [due] = await db.select({ due: dueSql }).from(users).where(eq(users.id, userId));
-  if (!due?.due) return 'not-due';
+  if (!due?.due) return await notDueOutcome(db, userId);
   for (const step of deps.steps ?? ERASURE_STEPS) {
     const ran = await db.transaction(async (tx) => {
       // Asked of the database's own clock, under the lock, so a restore that committed first is seen.
@@ -239,10 +239,16 @@ export async function eraseAccount(deps: ErasureDeps, userId: string): Promise<E
       await step.run({ tx, user, attachments: deps.attachments, exports: deps.exports, webhookEvents: deps.webhookEvents });
       return true;
     });
-    if (!ran) return 'not-due';
+    if (!ran) return await notDueOutcome(db, userId);
     await deps.afterStep?.(step.name);
   }
   return 'erased';
+}
+
+/** Not due any more: restored, held, or erased meanwhile by another run (the scheduled job, another instance). */
+async function notDueOutcome(db: ErasureDeps['database']['db'], userId: string): Promise<ErasureOutcome> {
+  const [row] = await db.select({ erasedAt: users.erasedAt }).from(users).where(eq(users.id, userId));
+  return row?.erasedAt ? 'already-erased' : 'not-due';
 }
 
 /** Accounts whose erasure time has come (oldest first), for the job. */
