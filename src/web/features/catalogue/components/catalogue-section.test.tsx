@@ -156,7 +156,9 @@ describe('CatalogueSection', () => {
     fireEvent.click(within(await cardOf('Big bundle')).getByRole('button', { name: 'Buy Big bundle' }));
     const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByTestId('buy-shortfall').textContent).toContain('you need 5.00 more');
-    expect(within(dialog).getByRole('link', { name: 'Top up 5.00 credits' }).getAttribute('href')).toBe('/dashboard/wallet?topup=5.00#top-up');
+    expect(within(dialog).getByRole('link', { name: 'Top up 5.00 credits' }).getAttribute('href')).toBe(
+      '/dashboard/wallet?topup=5.00#top-up',
+    );
     expect(within(dialog).getByRole('button', { name: /Confirm/ })).toHaveProperty('disabled', true);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
@@ -185,7 +187,9 @@ describe('CatalogueSection', () => {
     expect(await within(dialog).findByText('Service temporarily unavailable')).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: /Confirm/ }));
     expect((await within(dialog).findByTestId('buy-shortfall')).textContent).toContain('you need 1.00 more');
-    expect(within(dialog).getByRole('link', { name: 'Top up 1.00 credits' }).getAttribute('href')).toBe('/dashboard/wallet?topup=1.00#top-up');
+    expect(within(dialog).getByRole('link', { name: 'Top up 1.00 credits' }).getAttribute('href')).toBe(
+      '/dashboard/wallet?topup=1.00#top-up',
+    );
     const keys = server.requests.filter((r) => r.method === 'POST').map((r) => r.headers['idempotency-key']);
     expect(keys).toHaveLength(2);
     expect(keys[0]).toBe(keys[1]);
