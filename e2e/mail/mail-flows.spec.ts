@@ -244,7 +244,7 @@ test('notifications arrive once each: payment credited, staff reply (then unsubs
 
   // Password changed in settings.
   await page.goto('/dashboard/settings/notifications');
-  await expect(page.getByRole('checkbox', { name: 'Support replies' })).not.toBeChecked();
+  await expect(page.getByRole('checkbox', { name: 'Support replied to a ticket by Email' })).not.toBeChecked();
   await page.goto('/dashboard/settings/security');
   const passwordForm = page.getByRole('region', { name: 'Change password' });
   await passwordForm.getByLabel('Current password').fill(PASSWORD);

@@ -1,37 +1,35 @@
 import { expect, signIn, test } from '../support/fixtures';
 
 /**
- * The "Email notifications" switches on /dashboard/settings/notifications: each a compact checkbox on the line of
- * its label (not a full-width input stacked above it), with its note under the label, on desktop and
- * phone widths.
+ * One control per choice (docs/decisions/0321-dashboard-shell.md): the email preferences live only in the
+ * notification matrix's email column, on desktop and phone widths. A change there is what the mail
+ * preferences (and the unsubscribe links) read, and it stays after a reload.
  */
 for (const [name, viewport] of [
   ['desktop', { width: 1280, height: 900 }],
   ['phone', { width: 375, height: 812 }],
 ] as const) {
-  test(`notification switches sit inline with their labels (${name})`, async ({ page }) => {
+  test(`the email preferences have one control, the matrix's email column (${name})`, async ({ page }) => {
     await page.setViewportSize(viewport);
-    await signIn(page);
+    const { token } = await signIn(page);
     await page.goto('/dashboard/settings/notifications');
-    const panel = page.getByRole('region', { name: 'Email notifications' });
-    for (const label of ['Payment credited', 'Support replies']) {
-      const box = panel.getByRole('checkbox', { name: label });
-      await expect(box).toBeChecked();
-      const input = (await box.boundingBox())!;
-      const text = (await panel.getByText(label, { exact: true }).boundingBox())!;
-      expect(input.width, `${label}: checkbox width`).toBeLessThanOrEqual(28);
-      expect(input.height, `${label}: checkbox height`).toBeLessThanOrEqual(28);
-      // Beside the label, on its line.
-      expect(input.x + input.width, `${label}: checkbox left of its label`).toBeLessThanOrEqual(text.x);
-      const middle = input.y + input.height / 2;
-      expect(middle, `${label}: checkbox on the label's line`).toBeGreaterThanOrEqual(text.y);
-      expect(middle, `${label}: checkbox on the label's line`).toBeLessThanOrEqual(text.y + text.height);
-    }
-    // The note starts under the label, not under the checkbox.
-    const note = (await panel.getByText('When our team answers one of your tickets.').boundingBox())!;
-    const label = (await panel.getByText('Support replies', { exact: true }).boundingBox())!;
-    expect(Math.abs(note.x - label.x)).toBeLessThanOrEqual(2);
-    expect(note.y).toBeGreaterThanOrEqual(label.y + label.height - 1);
-    await panel.screenshot({ path: `test-results/mail-preferences-${name}.png` });
+    const box = page.getByRole('checkbox', { name: 'Support replied to a ticket by Email' });
+    await expect(box).toBeChecked();
+    // No second switch for the same setting anywhere on the page.
+    await expect(page.getByRole('region', { name: 'Email notifications' })).toHaveCount(0);
+    await expect(page.getByRole('checkbox', { name: 'Support replies', exact: true })).toHaveCount(0);
+    await expect(page.getByRole('checkbox', { name: /^Support replied to a ticket by Email/ })).toHaveCount(1);
+    const input = (await box.boundingBox())!;
+    expect(input.width, 'a compact checkbox').toBeLessThanOrEqual(28);
+
+    // The box shows what the server saved (it is off while the change is on its way).
+    await box.click();
+    await expect(box).not.toBeChecked();
+    await expect(box).toBeEnabled();
+    const saved = await page.request.get('/api/users/mail-preferences', { headers: { authorization: `Bearer ${token}` } });
+    expect(await saved.json()).toMatchObject({ ticketReply: false, paymentCredited: true });
+    await page.reload();
+    await expect(page.getByRole('checkbox', { name: 'Support replied to a ticket by Email' })).not.toBeChecked();
+    await page.screenshot({ path: `test-results/notification-preferences-${name}.png`, fullPage: true });
   });
 }

@@ -8,7 +8,7 @@ import { expect, signIn, test } from '../support/fixtures.js';
 const SECTIONS = [
   ['account', 'Account', 'Email address'],
   ['security', 'Security', 'Active sessions'],
-  ['notifications', 'Notifications', 'Email notifications'],
+  ['notifications', 'Notifications', 'Notifications'],
   ['connections', 'Connections', 'Connected accounts'],
   ['developers', 'Developers', 'Webhooks'],
   ['privacy', 'Privacy', 'Privacy'],

@@ -8,7 +8,6 @@ import { NotificationPreferencesPanel } from '#web/features/notifications';
 import { AppearancePanel } from '../components/appearance-panel';
 import { ChangeEmailForm } from '../components/change-email-form';
 import { ChangePasswordForm } from '../components/change-password-form';
-import { MailPreferencesPanel } from '../components/mail-preferences-panel';
 import { SessionsList } from '../components/sessions-list';
 import { WebhooksPanel } from '#web/features/webhooks';
 import { PrivacySection } from '#web/features/privacy';
@@ -117,12 +116,8 @@ function SectionContent({ section }: { section: SettingsSection }): ReactNode {
         </div>
       );
     case 'notifications':
-      return (
-        <div className="settings-grid stack">
-          <MailPreferencesPanel />
-          <NotificationPreferencesPanel />
-        </div>
-      );
+      // One control per choice: the matrix's email column is the mail preferences (the unsubscribe links write it too).
+      return <NotificationPreferencesPanel />;
     case 'connections':
       return <ConnectionsPanel />;
     case 'developers':

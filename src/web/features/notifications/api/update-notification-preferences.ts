@@ -8,10 +8,6 @@ export function useUpdateNotificationPreferences() {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (body: UpdateNotificationPreferencesBody) => api.put<NotificationPreferences>('/api/users/notification-preferences', body),
-    onSuccess: (saved) => {
-      client.setQueryData(notificationKeys.preferences, saved);
-      // The email column is the old mail preferences: that panel reads them again.
-      void client.invalidateQueries({ queryKey: ['users', 'mail-preferences'] });
-    },
+    onSuccess: (saved) => client.setQueryData(notificationKeys.preferences, saved),
   });
 }
