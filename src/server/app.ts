@@ -38,7 +38,7 @@ export type { App, AppDeps };
  * modules in order (docs/decisions/0220). server.ts only listens and shuts down; tests call this too.
  */
 export async function buildApp(deps: AppDeps): Promise<App> {
-  const { app, ctx } = await createCore(deps);
+  const { app, ctx, delivery } = await createCore(deps);
 
   // On the root: the probes, then the checks every route passes (set before any route), then jobs.
   registerHealthModule(app, ctx);
@@ -46,10 +46,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   registerMaintenanceModule(app, ctx);
 
   await mountApi(app, ctx, (api) => {
-    const auth = registerAuthModule(api, ctx);
-    registerTwoFactorModule(api, ctx, auth, guards.stepUp);
+    const auth = registerAuthModule(api, ctx, delivery);
+    registerTwoFactorModule(api, ctx, auth, guards.stepUp, delivery);
     registerUsersModule(api, ctx, auth);
-    registerAccountClosureModule(api, ctx, auth);
+    registerAccountClosureModule(api, ctx, auth, delivery);
     registerConnectionsModule(api, ctx);
     registerTicketsModule(api, ctx, { ruleEvents: ruleEventSink(ctx.jobs), withSla, slaCondition: slaQueueCondition });
     registerSupportRulesModule(api, ctx);
@@ -60,16 +60,16 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerReceiptsModule(api, ctx);
     registerApiKeysModule(api, ctx, guards.apiKeys);
     registerChargesModule(api, ctx);
-    const payments = registerPaymentsModule(api, ctx);
+    const payments = registerPaymentsModule(api, ctx, delivery);
     const exchange = registerExchangeModule(api, ctx);
     registerAdminModule(api, ctx, { payments, exchange });
     registerAdsModule(api, ctx, { imageFetcher: deps.adImageFetcher });
-    registerStatusModule(api, ctx);
-    registerWebhooksModule(api, ctx);
-    registerMailModule(api, ctx);
-    registerNotificationsModule(api, ctx, { chatChannels: deps.chatChannels });
+    registerStatusModule(api, ctx, delivery);
+    registerWebhooksModule(api, ctx, delivery.webhookEvents);
+    registerMailModule(api, ctx, delivery.mail);
+    registerNotificationsModule(api, ctx, delivery.notifications, { chatChannels: deps.chatChannels });
     registerCatalogueModule(api, ctx);
-    registerPrivacyModule(api, ctx);
+    registerPrivacyModule(api, ctx, delivery);
   });
 
   await mountSandboxes(app, ctx);

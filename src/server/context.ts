@@ -1,6 +1,7 @@
 import type { Config } from './config.js';
 import type { Database, Tx } from './db/client.js';
 import type { InvalidationBus } from './db/invalidation.js';
+import type { DomainEvents } from './events/domain-events.js';
 import type { JobQueue } from './jobs/job-queue.js';
 import type { MailService } from './modules/mail/mail.service.js';
 import type { NotificationsService } from './modules/notifications/notifications.service.js';
@@ -24,6 +25,8 @@ export interface AppContext {
   isStopping: () => boolean;
   /** The background job queue (started when the app is ready, stopped before it closes). */
   jobs: JobQueue;
+  /** Where modules report what happened, inside the transaction of the change (decision 0322). */
+  events: DomainEvents;
   /** How services queue webhook events inside their own transactions (on `jobs`). */
   webhookEvents: WebhookEvents;
   /** Outgoing mail: queue a message on the outbox (SMTP or the mail sandbox delivers it in the background). */

@@ -10,6 +10,7 @@ import type { AppContext } from '#server/context.js';
 import type { Database } from '#server/db/client.js';
 import { InvalidationBus } from '#server/db/invalidation.js';
 import { AppError } from '#server/errors.js';
+import { DomainEvents } from '#server/events/domain-events.js';
 import { JobQueue } from '#server/jobs/job-queue.js';
 import { MailService } from '#server/modules/mail/mail.service.js';
 import type { ChatChannel } from '#server/modules/notifications/chat-channel.js';
@@ -51,7 +52,18 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._-]{8,64}$/;
  * strict input, error handling, security headers, compression, the OpenAPI document, metrics) and the
  * context of shared services, each built once (docs/decisions/0220). No route of a module yet.
  */
-export async function createCore(deps: AppDeps): Promise<{ app: App; ctx: AppContext }> {
+/**
+ * The services that deliver what the product tells people, built once here and handed by app.ts to the
+ * modules that own them (mail, notifications, webhooks) and to the few that send a mail or a notice
+ * directly (decision 0322). Everything else reports a domain event on `ctx.events`.
+ */
+export interface DeliveryServices {
+  mail: MailService;
+  notifications: NotificationsService;
+  webhookEvents: WebhookEvents;
+}
+
+export async function createCore(deps: AppDeps): Promise<{ app: App; ctx: AppContext; delivery: DeliveryServices }> {
   const { config } = deps;
   // Batched, off the request's path (docs/decisions/0171); tests may pass their own stream.
   const logStream = config.logLevel === 'silent' ? null : (deps.logStream ?? new BatchedLogDestination());
@@ -157,7 +169,7 @@ export async function createCore(deps: AppDeps): Promise<{ app: App; ctx: AppCon
   });
   app.get('/api/docs', { schema: { hide: true } }, async () => app.swagger());
 
-  const ctx = buildContext(app, deps);
+  const { ctx, delivery } = buildContext(app, deps);
 
   app.addHook('onListen', async () => {
     const address = app.server.address();
@@ -165,11 +177,11 @@ export async function createCore(deps: AppDeps): Promise<{ app: App; ctx: AppCon
   });
 
   registerMetrics(app);
-  return { app, ctx };
+  return { app, ctx, delivery };
 }
 
 /** The shared services, each built once per app, with the hooks that start and stop them. */
-function buildContext(app: App, deps: AppDeps): AppContext {
+function buildContext(app: App, deps: AppDeps): { ctx: AppContext; delivery: DeliveryServices } {
   const { config } = deps;
   const jobs = new JobQueue(
     deps.database,
@@ -177,6 +189,11 @@ function buildContext(app: App, deps: AppDeps): AppContext {
     deps.jobPollingIntervalSeconds ? { pollingIntervalSeconds: deps.jobPollingIntervalSeconds } : {},
   );
   const mail = new MailService({ database: deps.database, config, jobs, log: app.log });
+  const delivery: DeliveryServices = {
+    mail,
+    notifications: new NotificationsService({ database: deps.database, jobs, mail, log: app.log }),
+    webhookEvents: new WebhookEvents(jobs, app.log),
+  };
   const ctx: AppContext = {
     config,
     database: deps.database,
@@ -186,9 +203,10 @@ function buildContext(app: App, deps: AppDeps): AppContext {
     isMigrated: deps.isMigrated ?? (() => true),
     isStopping: deps.isStopping ?? (() => false),
     jobs,
-    webhookEvents: new WebhookEvents(jobs, app.log),
+    events: new DomainEvents(),
+    webhookEvents: delivery.webhookEvents,
     mail,
-    notifications: new NotificationsService({ database: deps.database, jobs, mail, log: app.log }),
+    notifications: delivery.notifications,
     invalidation: new InvalidationBus(deps.database, app.log),
   };
   // Listening starts before the app answers (caches keep entries long only once it listens) and stops on close.
@@ -204,9 +222,10 @@ function buildContext(app: App, deps: AppDeps): AppContext {
   ctx.invalidation.onReset(() => userReadCache.forgetAll());
   // Jobs start once the app is ready (modules have defined theirs) and stop before the database closes.
   app.decorate('jobs', ctx.jobs);
+  app.decorate('events', ctx.events);
   app.addHook('onReady', async () => ctx.jobs.start());
   app.addHook('preClose', async () => ctx.jobs.stop());
-  return ctx;
+  return { ctx, delivery };
 }
 
 const listenAddresses = new WeakMap<App, AddressInfo>();

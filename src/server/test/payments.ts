@@ -4,7 +4,6 @@ import { nowPaymentsClient } from '#server/modules/payments/payments.module.js';
 import { PaymentsService } from '#server/modules/payments/payments.service.js';
 import { call } from './http.js';
 import type { TestApp } from './test-app.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 
 /** Shared steps of the payment tests: the sandbox provider, signed IPNs and the ledger as the user sees it. */
 export const SANDBOX_IPN_SECRET = 'sandbox-ipn-secret';
@@ -58,6 +57,6 @@ export function otherInstance(t: TestApp): PaymentsService {
     limitsUsd: t.config.depositLimitsUsd,
     ipnCallbackUrl: () => `${t.url}/api/payments/ipn`,
     log: t.app.log,
-    webhookEvents: new WebhookEvents(t.app.jobs, t.app.log),
+    events: t.app.events,
   });
 }

@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
+import type { MailService } from '#server/modules/mail/mail.service.js';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import type { AuthService } from '#server/modules/auth/auth.service.js';
 import { exportStore } from '#server/modules/privacy/data-export.service.js';
 import { AttachmentStore } from '#server/modules/tickets/attachments.js';
@@ -13,18 +15,23 @@ export const ERASURE_JOB = 'accounts.erase-due';
  * Closing accounts (decision 0255): the closing dialog's calls, restoring, the staff console's list and
  * "erase now", and the job that erases accounts whose 14 days are over.
  */
-export function registerAccountClosureModule(api: FastifyInstance, ctx: AppContext, auth: AuthService): AccountClosureService {
+export function registerAccountClosureModule(
+  api: FastifyInstance,
+  ctx: AppContext,
+  auth: AuthService,
+  delivery: { mail: MailService; notifications: NotificationsService },
+): AccountClosureService {
   const erasure = {
     attachments: new AttachmentStore(ctx.config.attachmentsDir),
     exports: exportStore(ctx.config.attachmentsDir),
-    webhookEvents: ctx.webhookEvents,
+    events: ctx.events,
   };
   const service = new AccountClosureService({
     database: ctx.database,
     rateLimiter: ctx.rateLimiter,
     sessions: api.sessions,
-    mail: ctx.mail,
-    notifications: ctx.notifications,
+    mail: delivery.mail,
+    notifications: delivery.notifications,
     auth,
     erasure,
   });

@@ -28,7 +28,7 @@ import { findUserById, findUserByLogin, voidAccountLinks } from '#server/modules
 import { users, type UserRow } from '#server/modules/users/users.tables.js';
 import { webhooks } from '#server/modules/webhooks/webhooks.tables.js';
 import { eraseAccount, type ErasureDeps } from './erasure.js';
-import { listLatePayments, markLatePaymentRefunded } from './late-payments.js';
+import { listLatePayments, markLatePaymentRefunded } from '#server/modules/payments/late-payments.js';
 
 export const CLOSURE_RATE_LIMITS = {
   /** Password checks of the closing dialog, per account (like a password change). */

@@ -10,7 +10,6 @@ import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js
 import { exportStore } from '#server/modules/privacy/data-export.service.js';
 import { AttachmentStore } from '#server/modules/tickets/attachments.js';
 import { setRole } from '#server/modules/users/users.service.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { dueErasures, ERASURE_STEPS, eraseAccount, type ErasureStep } from './erasure.js';
 
 // Closing an account (decision 0255): the dialog's figures, what stops at once, restoring within the 14
@@ -299,7 +298,7 @@ describe.each(enginesFor('database'))('closing an account on %s', (engine) => {
       database: t.database,
       attachments: new AttachmentStore(t.config.attachmentsDir),
       exports: exportStore(t.config.attachmentsDir),
-      webhookEvents: new WebhookEvents(t.app.jobs, t.app.log),
+      events: t.app.events,
       ...(steps ? { steps } : {}),
       ...(afterStep ? { afterStep } : {}),
     };

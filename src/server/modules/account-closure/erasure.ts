@@ -27,7 +27,7 @@ import {
 } from '#server/modules/two-factor/two-factor.tables.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 import { users, type UserRow } from '#server/modules/users/users.tables.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import { webhookDeliveries, webhooks } from '#server/modules/webhooks/webhooks.tables.js';
 
 /**
@@ -48,7 +48,7 @@ export interface ErasureStepContext {
   attachments: AttachmentStore;
   /** Where copies of people's data are kept (ATTACHMENTS_DIR/exports, decision 0250). */
   exports: AttachmentStore;
-  webhookEvents: WebhookEvents;
+  events: DomainEvents;
 }
 
 export interface ErasureStep {
@@ -78,8 +78,8 @@ export const ERASURE_STEPS: ErasureStep[] = [
     // Ad campaigns stop, and what their budgets did not spend comes back to the balance by a refund
     // entry (decision 0280), so that the write-off below forfeits it with the rest and the books balance.
     name: 'ad-campaigns',
-    async run({ tx, user, webhookEvents }) {
-      await new CampaignsService(tx as unknown as Db, webhookEvents).endCampaignsOfUser(tx, user.id);
+    async run({ tx, user, events }) {
+      await new CampaignsService(tx as unknown as Db, events).endCampaignsOfUser(tx, user.id);
     },
   },
   {
@@ -87,7 +87,7 @@ export const ERASURE_STEPS: ErasureStep[] = [
     // reference names the last entry it writes off, so a rerun posts nothing (the balance is 0 then),
     // and credits that arrive after it (a late deposit) are written off by their own entry.
     name: 'write-off-balance',
-    async run({ tx, user, webhookEvents }) {
+    async run({ tx, user, events }) {
       const [row] = await tx.select({ creditsCents: users.creditsCents }).from(users).where(eq(users.id, user.id)).for('update');
       if (!row || row.creditsCents <= 0) return;
       const [last] = await tx
@@ -106,7 +106,7 @@ export const ERASURE_STEPS: ErasureStep[] = [
           description: 'Balance forfeited when the account was closed and erased',
           metadata: { reason: 'account-erased' },
         },
-        webhookEvents,
+        events,
       );
     },
   },
@@ -209,7 +209,7 @@ export interface ErasureDeps {
   database: Database;
   attachments: AttachmentStore;
   exports: AttachmentStore;
-  webhookEvents: WebhookEvents;
+  events: DomainEvents;
   /** Defaults to ERASURE_STEPS; tests pass their own list to cut a run short. */
   steps?: ErasureStep[];
   /** Called after each step commits (tests stop a run there). */
@@ -236,7 +236,7 @@ export async function eraseAccount(deps: ErasureDeps, userId: string): Promise<E
       // Asked of the database's own clock, under the lock, so a restore that committed first is seen.
       const [row] = await tx.select({ due: dueSql }).from(users).where(eq(users.id, userId)).for('update');
       if (!row?.due) return false;
-      await step.run({ tx, user, attachments: deps.attachments, exports: deps.exports, webhookEvents: deps.webhookEvents });
+      await step.run({ tx, user, attachments: deps.attachments, exports: deps.exports, events: deps.events });
       return true;
     });
     if (!ran) return await notDueOutcome(db, userId);

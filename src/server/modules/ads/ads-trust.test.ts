@@ -7,7 +7,6 @@ import { call, registerUser, startGuest } from '#server/test/http.js';
 import { ledgerViolations } from '#server/test/ledger-invariants.js';
 import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { setRole } from '#server/modules/users/users.service.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { AdImageRefusedError, httpImageFetcher } from './ad-images.js';
 import { networkOf } from './ads.service.js';
 import { CampaignsService } from './campaigns.service.js';
@@ -45,7 +44,7 @@ describe.each(enginesFor('database'))('paid ads you can trust on %s', { timeout:
     staff = await registerUser(t);
     await setRole(t.database.db, staff.userId, 'admin');
     await t.database.pool.query('UPDATE ads SET active = false WHERE campaign_id IS NULL');
-    campaigns = new CampaignsService(t.database.db, new WebhookEvents(t.app.jobs, t.app.log));
+    campaigns = new CampaignsService(t.database.db, t.app.events);
   }, 120_000);
   afterAll(async () => {
     await t?.close();

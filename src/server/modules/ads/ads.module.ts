@@ -21,7 +21,7 @@ export function registerAdsModule(
   // Approved images are fetched with the webhooks' outbound-request safety (docs/decisions/0303).
   const images = new AdImageStore(options.imageFetcher ?? httpImageFetcher({ allowPrivate: ctx.config.webhooks.allowPrivateTargets }));
   const service = new AdsService(ctx.database.db, ctx.config.jwtSecret, images);
-  const campaigns = new CampaignsService(ctx.database.db, ctx.webhookEvents, images);
+  const campaigns = new CampaignsService(ctx.database.db, ctx.events, images);
   registerAdRoutes(api, ctx, service);
   registerCampaignRoutes(api, ctx, campaigns);
   ctx.jobs.define({

@@ -57,7 +57,7 @@ export async function createCampaign(
         actorId: ownerId,
         metadata: { campaignId: id },
       },
-      deps.webhookEvents,
+      deps.events,
     );
     await tx.insert(ads).values(
       input.creatives.map((creative) => ({

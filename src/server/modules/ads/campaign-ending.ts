@@ -13,7 +13,7 @@ import { campaignRefundReference, lockOwnCampaign, type CampaignDeps, type EndRe
  * A part of a cent left over (CPM impressions cost thousandths of a cent) is rounded up, in the
  * advertiser's favour. Answers whether this call ended it. Run it on the caller's transaction.
  */
-export async function endCampaign(deps: Pick<CampaignDeps, 'webhookEvents'>, tx: Tx, id: string, reason: EndReason): Promise<boolean> {
+export async function endCampaign(deps: Pick<CampaignDeps, 'events'>, tx: Tx, id: string, reason: EndReason): Promise<boolean> {
   const [c] = await tx.select().from(adCampaigns).where(eq(adCampaigns.id, id)).for('update');
   if (!c || c.status === 'ended') return false;
   // A house campaign reserved nothing, so nothing comes back (docs/decisions/0283); without a budget
@@ -41,7 +41,7 @@ export async function endCampaign(deps: Pick<CampaignDeps, 'webhookEvents'>, tx:
         description: `Unspent ad budget: ${c.name}`,
         metadata: { campaignId: id, reason },
       },
-      deps.webhookEvents,
+      deps.events,
     );
   }
   return true;
@@ -52,7 +52,7 @@ export async function endCampaign(deps: Pick<CampaignDeps, 'webhookEvents'>, tx:
  * caller's transaction (closing an account does this). Campaigns are locked in id order. Answers how
  * many it ended.
  */
-export async function endCampaignsOfUser(deps: Pick<CampaignDeps, 'webhookEvents'>, tx: Tx, userId: string): Promise<number> {
+export async function endCampaignsOfUser(deps: Pick<CampaignDeps, 'events'>, tx: Tx, userId: string): Promise<number> {
   await lockUserForMoney(tx, userId);
   const open = await tx
     .select({ id: adCampaigns.id })
@@ -68,7 +68,7 @@ export async function endCampaignsOfUser(deps: Pick<CampaignDeps, 'webhookEvents
  * The job: ends the campaigns past their end date or whose budget cannot pay for one more unit, each
  * in its own transaction, and refunds what is left. Answers how many it ended.
  */
-export async function endDueCampaigns(deps: Pick<CampaignDeps, 'db' | 'webhookEvents'>): Promise<number> {
+export async function endDueCampaigns(deps: Pick<CampaignDeps, 'db' | 'events'>): Promise<number> {
   const due = await deps.db
     .select({ id: adCampaigns.id })
     .from(adCampaigns)

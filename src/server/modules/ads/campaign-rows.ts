@@ -13,7 +13,7 @@ import type { Db, DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, notFound } from '#server/errors.js';
 import { lockUserForMoney } from '#server/modules/credits/ledger.service.js';
 import { users } from '#server/modules/users/users.tables.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import type { AdImageStore } from './ad-images.js';
 import { adCampaigns, ads, type AdRow, type CampaignRow } from './ads.tables.js';
 
@@ -24,7 +24,7 @@ export type CreativeInput = z.output<typeof creativeBodySchema>;
 /** What the campaign use-case files are given by CampaignsService. */
 export interface CampaignDeps {
   db: Db;
-  webhookEvents: WebhookEvents;
+  events: DomainEvents;
   /** Where approved images are taken and kept (docs/decisions/0303). */
   images: AdImageStore;
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { Campaign, CampaignReport, Creative, ReviewItem } from '#shared/schemas/ads.js';
 import type { Db, Tx } from '#server/db/client.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import { AdImageStore, httpImageFetcher } from './ad-images.js';
 import { adCampaigns } from './ads.tables.js';
 import { createCampaign, pauseCampaign, resumeCampaign, stopCampaign, updateCreative } from './advertiser-campaigns.js';
@@ -38,11 +38,11 @@ export class CampaignsService {
 
   constructor(
     private readonly db: Db,
-    private readonly webhookEvents: WebhookEvents,
+    private readonly events: DomainEvents,
     /** Where approved images are taken and kept (docs/decisions/0303). */
     private readonly images: AdImageStore = new AdImageStore(httpImageFetcher({ allowPrivate: false })),
   ) {
-    this.deps = { db: this.db, webhookEvents: this.webhookEvents, images: this.images };
+    this.deps = { db: this.db, events: this.events, images: this.images };
   }
 
   // ---- Reading ----------------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js
 import { setRole } from '#server/modules/users/users.service.js';
 import { AD_PACING_HEAD_START_SECONDS } from '#shared/ad-rules.js';
 import { AdsService } from './ads.service.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { CampaignsService } from './campaigns.service.js';
 import { AdImageStore } from './ad-images.js';
 
@@ -41,7 +40,7 @@ describe.each(enginesFor('database'))('ad campaigns on %s', { timeout: 120_000 }
     // Campaigns only: no house ad answers for the placement.
     await t.database.pool.query('UPDATE ads SET active = false WHERE campaign_id IS NULL');
     // The same service the app runs, on its job queue (as another instance's job or account closing would).
-    campaigns = new CampaignsService(t.database.db, new WebhookEvents(t.app.jobs, t.app.log));
+    campaigns = new CampaignsService(t.database.db, t.app.events);
   }, 120_000);
   afterAll(async () => {
     await t?.close();

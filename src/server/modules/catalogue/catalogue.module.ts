@@ -7,9 +7,7 @@ import { CatalogueService } from './catalogue.service.js';
 export function registerCatalogueModule(api: FastifyInstance, ctx: AppContext): CatalogueService {
   const service = new CatalogueService({
     db: ctx.database.db,
-    webhookEvents: ctx.webhookEvents,
-    mail: ctx.mail,
-    notifications: ctx.notifications,
+    events: ctx.events,
   });
   registerCatalogueRoutes(api, ctx, service);
   return service;

@@ -17,13 +17,9 @@ import type { Db, Tx } from '#server/db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { lockUserForMoney, postLedgerEntry } from '#server/modules/credits/ledger.service.js';
-import type { MailService } from '#server/modules/mail/mail.service.js';
-import { notifyOrderUpdate } from '#server/modules/mail/notifications.js';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
-import { orderNotice } from '#server/modules/notifications/notices.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { findUserById } from '#server/modules/users/users.service.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import { actor, createItem, listActiveItems, listAllItems, updateItem } from './catalogue-items.js';
 import { catalogueItems, orders, type OrderRow } from './catalogue.tables.js';
 
@@ -31,11 +27,8 @@ export { toItemDto } from './catalogue-items.js';
 
 export interface CatalogueDeps {
   db: Db;
-  webhookEvents: WebhookEvents;
-  /** Order mails (optional: a service built without it sends none). */
-  mail?: MailService;
-  /** In-app and chat notices of fulfilled and refunded orders (optional). */
-  notifications?: NotificationsService;
+  /** Where an order's change is reported (its webhook, mail and notice subscribe there). */
+  events: DomainEvents;
 }
 
 export interface PurchaseResult {
@@ -198,7 +191,7 @@ export class CatalogueService {
           description: `Order: ${item.name}`,
           metadata: { orderId, itemId: item.id, itemName: item.name },
         },
-        this.deps.webhookEvents,
+        this.deps.events,
       );
       if (item.stock !== null) {
         await tx
@@ -319,7 +312,7 @@ export class CatalogueService {
           actorId: staffId,
           metadata: { orderId: before.id, itemId: before.itemId, itemName: before.itemName, spendEntryId: before.ledgerEntryId },
         },
-        this.deps.webhookEvents,
+        this.deps.events,
       );
       await tx
         .update(catalogueItems)
@@ -362,31 +355,17 @@ export class CatalogueService {
     });
   }
 
-  /** The order's webhook event and mail, in the transaction that made the change. */
+  /** The order's change reported (webhook, mail, notice), in the transaction that made it. */
   private async announce(tx: Tx, row: OrderRow, status: OrderStatus, amountCents: number, ledgerReference: string): Promise<void> {
-    await this.deps.webhookEvents.enqueue(tx, row.userId, `order.${status}`, { ...toOrderDto(row), orderId: row.id });
-    await notifyOrderUpdate(this.deps.mail, tx, {
+    await this.deps.events.emit(tx, {
+      type: 'order.changed',
       userId: row.userId,
-      event: status,
-      orderId: row.id,
+      status,
+      order: { ...toOrderDto(row), orderId: row.id },
       itemName: row.itemName,
       amountCents,
       ledgerReference,
+      receiptEntryId: status === 'refunded' ? (row.refundLedgerEntryId ?? row.ledgerEntryId) : row.ledgerEntryId,
     });
-    if (status === 'fulfilled' || status === 'refunded') {
-      await this.deps.notifications?.emit(
-        tx,
-        orderNotice(
-          {
-            id: row.id,
-            userId: row.userId,
-            itemName: row.itemName,
-            amountCents,
-            ledgerEntryId: status === 'refunded' ? (row.refundLedgerEntryId ?? row.ledgerEntryId) : row.ledgerEntryId,
-          },
-          status,
-        ),
-      );
-    }
   }
 }

@@ -10,7 +10,6 @@ import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
 import { mailMessages } from '#server/modules/mail/mail.tables.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { users } from '#server/modules/users/users.tables.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { webhookDeliveries } from '#server/modules/webhooks/webhooks.tables.js';
 import { catalogueItems, orders } from './catalogue.tables.js';
 
@@ -54,7 +53,7 @@ describe.each(enginesFor('database'))('catalogue and orders on %s', (engine) => 
           reference: `adjustment:catalogue-${account.userId}-${seq}`,
           description: 'Test credits',
         },
-        new WebhookEvents(t.app.jobs, t.app.log),
+        t.app.events,
       );
     }
     return account;

@@ -5,7 +5,7 @@ import { ChargeService } from './charges.service.js';
 
 /** The charge API: debits by API key, with idempotency (docs/decisions/0165). */
 export function registerChargesModule(api: FastifyInstance, ctx: AppContext): ChargeService {
-  const charges = new ChargeService(ctx.database.db, ctx.webhookEvents, ctx.notifications);
+  const charges = new ChargeService(ctx.database.db, ctx.events);
   registerChargeRoutes(api, ctx, charges);
   return charges;
 }

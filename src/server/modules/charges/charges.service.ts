@@ -6,9 +6,7 @@ import type { Db, DbOrTx } from '#server/db/client.js';
 import { AppError, notFound, unprocessable } from '#server/errors.js';
 import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
 import { lockUserForMoney, postLedgerEntry } from '#server/modules/credits/ledger.service.js';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
-import { chargeNotice } from '#server/modules/notifications/notices.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import { charges, type ChargeRow } from './charges.tables.js';
 
 export function toChargeDto(row: ChargeRow): Charge {
@@ -50,8 +48,7 @@ export interface ChargeResult {
 export class ChargeService {
   constructor(
     private readonly db: Db,
-    private readonly webhookEvents: WebhookEvents,
-    private readonly notifications?: NotificationsService,
+    private readonly events: DomainEvents,
   ) {}
 
   async create(apiKeyId: string, idempotencyKey: string, body: CreateChargeBody): Promise<ChargeResult> {
@@ -116,16 +113,15 @@ export class ChargeService {
           description: body.description,
           metadata: { chargeId: id, apiKeyId, chargeMetadata: metadata },
         },
-        this.webhookEvents,
+        this.events,
       );
       const [charge] = await tx.update(charges).set({ ledgerEntryId: posted.entry.id }).where(eq(charges.id, id)).returning();
-      await this.notifications?.emit(
-        tx,
-        chargeNotice(
-          { id, userId: body.userId, amountCents: body.amountCents, description: body.description, ledgerEntryId: posted.entry.id },
-          false,
-        ),
-      );
+      await this.events.emit(tx, {
+        type: 'charge.changed',
+        userId: body.userId,
+        refunded: false,
+        charge: { id, amountCents: body.amountCents, description: body.description, ledgerEntryId: posted.entry.id },
+      });
       return { charge: charge!, balanceCents: posted.balanceCents, replayed: false };
     });
   }
@@ -162,26 +158,19 @@ export class ChargeService {
           description: `Refund: ${charge.description}`,
           metadata: { chargeId: charge.id, apiKeyId: charge.apiKeyId },
         },
-        this.webhookEvents,
+        this.events,
       );
       const [refunded] = await tx
         .update(charges)
         .set({ status: 'refunded', refundLedgerEntryId: posted.entry.id, refundedAt: posted.entry.createdAt })
         .where(eq(charges.id, id))
         .returning();
-      await this.notifications?.emit(
-        tx,
-        chargeNotice(
-          {
-            id: charge.id,
-            userId: charge.userId,
-            amountCents: charge.amountCents,
-            description: charge.description,
-            ledgerEntryId: posted.entry.id,
-          },
-          true,
-        ),
-      );
+      await this.events.emit(tx, {
+        type: 'charge.changed',
+        userId: charge.userId,
+        refunded: true,
+        charge: { id: charge.id, amountCents: charge.amountCents, description: charge.description, ledgerEntryId: posted.entry.id },
+      });
       return { charge: refunded!, balanceCents: posted.balanceCents, replayed: false };
     });
   }

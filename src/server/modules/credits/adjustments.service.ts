@@ -9,7 +9,7 @@ import { AppError, notFound } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { findUserById } from '#server/modules/users/users.service.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import { creditAdjustmentRequests, creditLedgerEntries, type AdjustmentRequestRow } from './credits.tables.js';
 import { lockUserForMoney, postLedgerEntry, type PostLedgerEntryResult } from './ledger.service.js';
 
@@ -35,7 +35,7 @@ export interface AdjustmentInput {
 export async function adjustBalance(
   db: Db,
   input: AdjustmentInput,
-  webhookEvents: WebhookEvents,
+  events: DomainEvents,
 ): Promise<PostLedgerEntryResult & { balanceBeforeCents: number }> {
   const { userId, amountCents, reason, customerNote, expectedBalanceCents, idempotencyKey, actorId } = input;
   const reference = `adjustment:${idempotencyKey ?? randomUUID()}`;
@@ -67,7 +67,7 @@ export async function adjustBalance(
         actorId,
         metadata: { internalReason: reason },
       },
-      webhookEvents,
+      events,
     );
     const balanceBeforeCents = posted.entry.balanceAfterCents - posted.entry.amountCents;
     if (posted.created) {
@@ -212,7 +212,7 @@ async function lockPending(tx: DbOrTx, id: string): Promise<AdjustmentRequestRow
  * once however often this is called) and the audit log names both admins. The admin who asked cannot
  * approve their own request (403 FOUR_EYES_REQUIRED).
  */
-export async function approveAdjustment(db: Db, id: string, approverId: string, webhookEvents: WebhookEvents): Promise<AdjustmentRequest> {
+export async function approveAdjustment(db: Db, id: string, approverId: string, events: DomainEvents): Promise<AdjustmentRequest> {
   return db.transaction(async (tx) => {
     const row = await lockPending(tx, id);
     if (row.requestedBy === approverId) {
@@ -229,7 +229,7 @@ export async function approveAdjustment(db: Db, id: string, approverId: string, 
         actorId: approverId,
         metadata: { internalReason: row.reason, requestId: row.id, requestedBy: row.requestedBy, approvedBy: approverId },
       },
-      webhookEvents,
+      events,
     );
     await tx
       .update(creditAdjustmentRequests)

@@ -77,7 +77,7 @@ export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): voi
         const { request: pending, created } = await requestAdjustment(ctx.database.db, input);
         return reply.status(202).send({ request: pending, created });
       }
-      const result = await adjustBalance(ctx.database.db, input, ctx.webhookEvents);
+      const result = await adjustBalance(ctx.database.db, input, ctx.events);
       request.log.info({ userId, amountCents: result.entry.amountCents, actorId: request.auth!.userId }, 'credits adjusted by staff');
       return reply.status(201).send({
         entry: toLedgerEntryDto(result.entry),
@@ -117,7 +117,7 @@ export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): voi
         response: { 200: adjustmentRequestResponseSchema, ...errorResponses },
       },
     },
-    async (request) => ({ request: await approveAdjustment(ctx.database.db, request.params.id, request.auth!.userId!, ctx.webhookEvents) }),
+    async (request) => ({ request: await approveAdjustment(ctx.database.db, request.params.id, request.auth!.userId!, ctx.events) }),
   );
 
   api.post(

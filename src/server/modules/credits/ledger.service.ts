@@ -4,7 +4,7 @@ import type { LedgerEntry } from '#shared/schemas/credits.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '#server/errors.js';
 import { users } from '#server/modules/users/users.tables.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import {
   creditDebts,
   creditLedgerEntries,
@@ -75,11 +75,7 @@ export async function lockUserForMoney(
  * balance after, write the balance. A repeated reference posts nothing and answers the first entry,
  * which makes every crediting idempotent - duplicated IPNs, retried jobs, racing instances.
  */
-export async function postLedgerEntry(
-  db: DbOrTx,
-  input: PostLedgerEntryInput,
-  webhookEvents: WebhookEvents,
-): Promise<PostLedgerEntryResult> {
+export async function postLedgerEntry(db: DbOrTx, input: PostLedgerEntryInput, events: DomainEvents): Promise<PostLedgerEntryResult> {
   if (!Number.isSafeInteger(input.amountCents) || input.amountCents === 0) {
     throw new RangeError('amountCents must be a non-zero safe integer');
   }
@@ -127,18 +123,9 @@ export async function postLedgerEntry(
       .update(users)
       .set({ creditsCents: balanceAfter, updatedAt: sql`now()` })
       .where(eq(users.id, input.userId));
-    await webhookEvents.enqueue(tx, input.userId, 'credits.changed', {
-      entryId: entry.id,
-      kind: entry.kind,
-      amountCents: entry.amountCents,
-      balanceCents: balanceAfter,
-      reference: entry.reference,
-      description: entry.description,
-      createdAt: entry.createdAt.toISOString(),
-    });
+    await events.emit(tx, { type: 'credits.changed', userId: input.userId, entry, balanceCents: balanceAfter });
     // A credit pays what the account owes first (docs/decisions/0120), in the same transaction.
-    const settledCents =
-      input.amountCents > 0 && input.kind !== 'settlement' ? await settleDebts(tx, entry, balanceAfter, webhookEvents) : 0;
+    const settledCents = input.amountCents > 0 && input.kind !== 'settlement' ? await settleDebts(tx, entry, balanceAfter, events) : 0;
     return { entry, created: true, balanceCents: balanceAfter - settledCents, settledCents };
   });
 }
@@ -148,7 +135,7 @@ export async function postLedgerEntry(
  * the caller): one `settlement` entry of minus what it pays, referenced by the credit's entry id so a
  * credit settles at most once. Answers the cents paid.
  */
-async function settleDebts(db: DbOrTx, credit: LedgerEntryRow, balanceCents: number, webhookEvents: WebhookEvents): Promise<number> {
+async function settleDebts(db: DbOrTx, credit: LedgerEntryRow, balanceCents: number, events: DomainEvents): Promise<number> {
   const open = await db
     .select()
     .from(creditDebts)
@@ -193,7 +180,7 @@ async function settleDebts(db: DbOrTx, credit: LedgerEntryRow, balanceCents: num
         owedAfterCents: owed - pay,
       },
     },
-    webhookEvents,
+    events,
   );
   return posted.created ? pay : 0;
 }
@@ -226,7 +213,7 @@ export interface ReversalResult {
  * amount (`credit_debts`) that later credits settle first. Idempotent by `reference`: a repeat
  * answers the first result and changes nothing.
  */
-export async function reverseWithDebt(db: DbOrTx, input: ReversalInput, webhookEvents: WebhookEvents): Promise<ReversalResult> {
+export async function reverseWithDebt(db: DbOrTx, input: ReversalInput, events: DomainEvents): Promise<ReversalResult> {
   if (!Number.isSafeInteger(input.cents) || input.cents <= 0) throw new RangeError('cents must be a positive safe integer');
   return db.transaction(async (tx) => {
     const [user] = await tx.select({ creditsCents: users.creditsCents }).from(users).where(eq(users.id, input.userId)).for('update');
@@ -250,7 +237,7 @@ export async function reverseWithDebt(db: DbOrTx, input: ReversalInput, webhookE
           description: input.description,
           metadata,
         },
-        webhookEvents,
+        events,
       );
     }
     if (owedCents > 0) {

@@ -6,7 +6,6 @@ import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js
 import { createUser, setRole } from '#server/modules/users/users.service.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { creditLedgerEntries } from './credits.tables.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { postLedgerEntry } from './ledger.service.js';
 
 describe.each(enginesFor('database'))('credits ledger on %s', (engine) => {
@@ -20,7 +19,7 @@ describe.each(enginesFor('database'))('credits ledger on %s', (engine) => {
   });
 
   const db = () => t.database.db;
-  const events = () => new WebhookEvents(t.app.jobs, t.app.log);
+  const events = () => t.app.events;
   async function newUser(): Promise<string> {
     seq += 1;
     const name = `ledger${Date.now().toString(36)}${seq}`;

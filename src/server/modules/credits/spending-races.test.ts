@@ -4,7 +4,6 @@ import { call, registerUser } from '#server/test/http.js';
 import { ledgerViolations } from '#server/test/ledger-invariants.js';
 import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { setRole } from '#server/modules/users/users.service.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { postLedgerEntry } from './ledger.service.js';
 
 /**
@@ -62,7 +61,7 @@ describe.each(enginesFor('database'))('thirty spends of one user at once on %s',
         reference: `adjustment:race-${account.userId}-${seq}`,
         description: 'Test credits',
       },
-      new WebhookEvents(t.app.jobs, t.app.log),
+      t.app.events,
     );
     return account;
   }

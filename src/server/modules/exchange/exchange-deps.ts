@@ -1,7 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '#server/db/client.js';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import type { SwapClient } from './swap.client.js';
 
 /** What ExchangeService is built with; each of its parts (quotes, creation, provider updates) takes it whole. */
@@ -10,9 +9,8 @@ export interface ExchangeServiceDeps {
   client: SwapClient;
   rewardPercent: number;
   log: FastifyBaseLogger;
-  webhookEvents: WebhookEvents;
-  /** "Exchange finished" and "reward claimed" notices (optional). */
-  notifications?: NotificationsService;
+  /** Where a finished exchange and a claimed reward are reported. */
+  events: DomainEvents;
 }
 
 export type UpdateSource = 'poll' | 'read' | 'sandbox';

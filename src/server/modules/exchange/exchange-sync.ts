@@ -4,7 +4,6 @@ import { FINAL_EXCHANGE_STATUSES, type ExchangeStatus } from '#shared/schemas/ex
 import type { DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, notFound } from '#server/errors.js';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
-import { exchangeLink } from '#server/modules/notifications/notices.js';
 import type { ExchangeServiceDeps, UpdateSource } from './exchange-deps.js';
 import { decimal } from './exchange-rows.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';
@@ -118,35 +117,15 @@ export class ExchangeSync {
         })
         .where(eq(exchanges.id, row.id))
         .returning();
-      if (finishingNow && row.userId) {
-        await this.deps.webhookEvents.enqueue(tx, row.userId, 'exchange.finished', {
-          exchangeId: row.id,
-          fromCurrency: row.fromCurrency,
-          toCurrency: row.toCurrency,
-          amountFrom: row.amountFrom,
-          amountReceived,
-          earnedRewardCents: earned,
-        });
-      }
       if (finishingNow) {
-        const to = row.userId ? { userId: row.userId } : row.guestId ? { guestId: row.guestId } : null;
-        const claimable = row.rewardMode === 'claim' && (earned ?? 0) > 0;
-        if (to) {
-          await this.deps.notifications?.emit(tx, {
-            to,
-            event: 'exchange.finished',
-            key: `exchange.finished:${row.id}`,
-            title: claimable ? 'Exchange finished: your reward is ready' : 'Exchange finished',
-            body: `Your exchange of ${row.amountFrom} ${row.fromCurrency.toUpperCase()} to ${row.toCurrency.toUpperCase()} finished.${
-              claimable
-                ? ` A reward of ${formatCredits(earned!)} credits is ready to claim.`
-                : (earned ?? 0) > 0 && rewardCreditedAt
-                  ? ` ${formatCredits(earned!)} credits were added to your balance.`
-                  : ''
-            }`,
-            link: exchangeLink(row.id),
-          });
-        }
+        await this.deps.events.emit(tx, {
+          type: 'exchange.finished',
+          owner: row.userId ? { userId: row.userId } : row.guestId ? { guestId: row.guestId } : null,
+          exchange: { id: row.id, fromCurrency: row.fromCurrency, toCurrency: row.toCurrency, amountFrom: row.amountFrom, amountReceived },
+          earnedRewardCents: earned,
+          claimable: row.rewardMode === 'claim' && (earned ?? 0) > 0,
+          rewardCredited: rewardCreditedAt !== null,
+        });
       }
       return { before: row, after: updated! };
     });
@@ -168,17 +147,15 @@ export class ExchangeSync {
         description: `Exchange reward: ${row.amountFrom} ${row.fromCurrency.toUpperCase()} to ${row.toCurrency.toUpperCase()} (${formatCredits(cents)} credits)`,
         metadata: { exchangeId: row.id, providerExchangeId: row.providerExchangeId, mode: row.rewardMode, source },
       },
-      this.deps.webhookEvents,
+      this.deps.events,
     );
     // Reward claimed: a claim code redeemed (a direct reward is told by "exchange finished").
     if (posted.created && row.rewardMode === 'claim') {
-      await this.deps.notifications?.emit(tx, {
-        to: { userId },
-        event: 'reward.claimed',
-        key: `reward.claimed:${row.id}`,
-        title: 'Reward claimed',
-        body: `${formatCredits(cents)} credits from your exchange of ${row.amountFrom} ${row.fromCurrency.toUpperCase()} were added to your balance.`,
-        link: exchangeLink(row.id),
+      await this.deps.events.emit(tx, {
+        type: 'reward.claimed',
+        userId,
+        exchange: { id: row.id, fromCurrency: row.fromCurrency, amountFrom: row.amountFrom },
+        cents,
       });
     }
     return posted.created;

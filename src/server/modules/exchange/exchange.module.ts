@@ -24,8 +24,7 @@ export function registerExchangeModule(api: FastifyInstance, ctx: AppContext): E
     client: swapClient(ctx),
     rewardPercent: ctx.config.rewardPercent,
     log: api.log,
-    webhookEvents: ctx.webhookEvents,
-    notifications: ctx.notifications,
+    events: ctx.events,
   });
   const claims = new GuestClaimsService({ db: ctx.database.db, rateLimiter: ctx.rateLimiter, log: api.log, exchange: service });
   services.set(ctx, service);

@@ -14,7 +14,7 @@ import type { AppContext } from '#server/context.js';
 import { AppError, badRequest, notFound } from '#server/errors.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { readMailPreferences, turnOffMailKind, updateMailPreferences } from './mail-preferences.js';
-import type { OptionalKind } from './mail.service.js';
+import type { MailService, OptionalKind } from './mail.service.js';
 import { acceptOneClickForms } from './one-click.js';
 
 const UNSUBSCRIBE_LIMIT: RateLimitRule = { name: 'unsubscribe:ip', limit: 60, windowSeconds: 15 * 60 };
@@ -29,9 +29,8 @@ const KIND_NAMES: Record<OptionalKind, string> = {
  * Mail under /api: notification settings, unsubscribe without signing in (the link in the mail and
  * the RFC 8058 one-click POST to the List-Unsubscribe URL), and the staff view of the outbox.
  */
-export function registerMailRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerMailRoutes(app: FastifyInstance, ctx: AppContext, mail: MailService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const mail = ctx.mail;
   const db = ctx.database.db;
   const security = [{ bearer: [] }];
 

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { registerUser } from '#server/test/http.js';
 import { ledgerViolations } from '#server/test/ledger-invariants.js';
 import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
@@ -61,7 +60,7 @@ describe.each(enginesFor('database'))('retention on %s', (engine) => {
       await postLedgerEntry(
         t.database.db,
         { userId: claim.creditedTo, amountCents: 250, kind: 'reward', reference: `reward:${id}`, description: 'Exchange reward' },
-        new WebhookEvents(t.app.jobs, t.app.log),
+        t.app.events,
       );
       await t.database.db.execute(
         sql`UPDATE exchanges SET reward_user_id = ${claim.creditedTo}, reward_credited_at = now() - make_interval(days => ${daysAgo}) WHERE id = ${id}`,

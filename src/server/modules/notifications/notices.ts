@@ -1,9 +1,13 @@
+import { formatCredits } from '#shared/fees.js';
 import { exchangePath, paymentPath, receiptPath, ticketPath } from '#shared/routes.js';
+import { WEBHOOK_DISABLE_AFTER_DAYS } from '#shared/schemas/webhooks.js';
+import type { DomainEvent, ExchangeFinished, RewardClaimed, WebhookDisabled } from '#server/events/domain-events.js';
 import type { EmitInput } from './notifications.service.js';
 
 /**
  * The notices of each event as people read them (title, text, and the link to the thing itself), built
- * where the event happens. Kept here so every channel says the same.
+ * from the domain event (noticeOf, at the end) or, for the events that are not domain events (security
+ * notices), where they happen. Kept here so every channel says the same.
  */
 const usd = (cents: number) => (cents / 100).toFixed(2);
 
@@ -131,4 +135,84 @@ export function chargeNotice(
       : `${usd(c.amountCents)} credits were charged for "${c.description}".`,
     link: receiptPath(c.ledgerEntryId),
   };
+}
+
+export function exchangeFinishedNotice(e: ExchangeFinished): EmitInput | null {
+  if (!e.owner) return null;
+  const x = e.exchange;
+  const earned = e.earnedRewardCents ?? 0;
+  return {
+    to: e.owner,
+    event: 'exchange.finished',
+    key: `exchange.finished:${x.id}`,
+    title: e.claimable ? 'Exchange finished: your reward is ready' : 'Exchange finished',
+    body: `Your exchange of ${x.amountFrom} ${x.fromCurrency.toUpperCase()} to ${x.toCurrency.toUpperCase()} finished.${
+      e.claimable
+        ? ` A reward of ${formatCredits(earned)} credits is ready to claim.`
+        : earned > 0 && e.rewardCredited
+          ? ` ${formatCredits(earned)} credits were added to your balance.`
+          : ''
+    }`,
+    link: exchangeLink(x.id),
+  };
+}
+
+export function rewardClaimedNotice(e: RewardClaimed): EmitInput {
+  return {
+    to: { userId: e.userId },
+    event: 'reward.claimed',
+    key: `reward.claimed:${e.exchange.id}`,
+    title: 'Reward claimed',
+    body: `${formatCredits(e.cents)} credits from your exchange of ${e.exchange.amountFrom} ${e.exchange.fromCurrency.toUpperCase()} were added to your balance.`,
+    link: exchangeLink(e.exchange.id),
+  };
+}
+
+export function webhookDisabledNotice(e: WebhookDisabled): EmitInput {
+  return {
+    to: { userId: e.userId },
+    event: 'webhook.disabled',
+    key: `webhook.disabled:${e.userId}:${e.disabledAt.toISOString()}`,
+    title: 'Webhook turned off',
+    body: `Your webhook endpoint ${e.url} failed for ${WEBHOOK_DISABLE_AFTER_DAYS} days and was turned off. Turn it back on in your settings once it answers again.`,
+    link: '/dashboard/settings#webhooks',
+  };
+}
+
+/** The in-app (and chat, and generic mail per the matrix) notice a domain event becomes, if any. */
+export function noticeOf(event: DomainEvent): EmitInput | null {
+  switch (event.type) {
+    case 'payment.changed':
+      return event.refundQueued
+        ? null
+        : paymentNotice({ ...event.payment, userId: event.userId }, event.from, event.to, event.creditedCents);
+    case 'exchange.finished':
+      return exchangeFinishedNotice(event);
+    case 'reward.claimed':
+      return rewardClaimedNotice(event);
+    case 'order.changed':
+      return event.status === 'fulfilled' || event.status === 'refunded'
+        ? orderNotice(
+            {
+              id: event.order.orderId,
+              userId: event.userId,
+              itemName: event.itemName,
+              amountCents: event.amountCents,
+              ledgerEntryId: event.receiptEntryId,
+            },
+            event.status,
+          )
+        : null;
+    case 'charge.changed':
+      return chargeNotice({ ...event.charge, userId: event.userId }, event.refunded);
+    case 'ticket.answered': {
+      const notice = ticketReplyNotice(event.ticket);
+      // One notice per answer: the key carries the message's id.
+      return notice && { ...notice, key: `ticket.reply:${event.messageId}` };
+    }
+    case 'webhook.disabled':
+      return webhookDisabledNotice(event);
+    default:
+      return null;
+  }
 }

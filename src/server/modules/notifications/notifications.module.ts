@@ -3,7 +3,9 @@ import type { AppContext } from '#server/context.js';
 import type { ChatChannel } from './chat-channel.js';
 import { createChatChannels } from './channels/chat-channels.js';
 import { NotificationDispatcher } from './dispatcher.js';
+import { noticeSubscribers } from './notice-subscriber.js';
 import { registerNotificationsRoutes } from './notifications.routes.js';
+import type { NotificationsService } from './notifications.service.js';
 import { NotificationStreamHub } from './stream-hub.js';
 
 export interface NotificationsModuleDeps {
@@ -16,33 +18,30 @@ export interface NotificationsModuleDeps {
 
 /**
  * Notifications: the dispatcher's job (chat deliveries), the streams of this instance, guests' notices
- * moved to the account they sign in to, and the routes. `NotificationsService` itself is shared: the
- * core builds it into the context (`ctx.notifications`) for every module where an event happens.
+ * moved to the account they sign in to, the routes, and the notice of each domain event. The
+ * `NotificationsService` is built by the core; app.ts hands it here and to the few modules that send a
+ * notice directly (decision 0322).
  */
-export function registerNotificationsModule(api: FastifyInstance, ctx: AppContext, deps: NotificationsModuleDeps): NotificationDispatcher {
+export function registerNotificationsModule(
+  api: FastifyInstance,
+  ctx: AppContext,
+  notifications: NotificationsService,
+  deps: NotificationsModuleDeps,
+): NotificationDispatcher {
   const dispatcher = new NotificationDispatcher({
     database: ctx.database,
     jobs: ctx.jobs,
-    notifications: ctx.notifications,
+    notifications: notifications,
     channels: deps.chatChannels ?? createChatChannels(ctx),
     publicUrl: ctx.config.publicUrl,
     log: api.log,
   });
   dispatcher.defineJobs();
-  // balance.low: the ledger reports every balance change as `credits.changed`, in its transaction.
-  ctx.webhookEvents.observe(async (tx, userId, event, payload) => {
-    if (event !== 'credits.changed') return;
-    await ctx.notifications.onBalanceChanged(
-      tx,
-      userId,
-      String(payload.entryId),
-      Number(payload.amountCents),
-      Number(payload.balanceCents),
-    );
-  });
-  ctx.guestLinkers.push((tx, guestId, userId) => ctx.notifications.linkGuest(tx, guestId, userId));
+  // The notice of each domain event, and balance.low on every balance change (notice-subscriber.ts).
+  for (const subscriber of noticeSubscribers(notifications)) ctx.events.subscribe(subscriber);
+  ctx.guestLinkers.push((tx, guestId, userId) => notifications.linkGuest(tx, guestId, userId));
   const hub = new NotificationStreamHub(ctx.invalidation);
   api.addHook('preClose', async () => hub.stop());
-  registerNotificationsRoutes(api, { notifications: ctx.notifications, hub, rateLimiter: ctx.rateLimiter });
+  registerNotificationsRoutes(api, { notifications: notifications, hub, rateLimiter: ctx.rateLimiter });
   return dispatcher;
 }

@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { calculateFee } from '#shared/fees.js';
 import { creditDebts } from '#server/modules/credits/credits.tables.js';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { webhooks } from '#server/modules/webhooks/webhooks.tables.js';
 import { registerUser } from '#server/test/http.js';
 import { ledgerViolations } from '#server/test/ledger-invariants.js';
@@ -271,7 +270,7 @@ describe.each(enginesFor('database'))('IPNs applied in batches on %s', (engine) 
     await postLedgerEntry(
       t.database.db,
       { userId: poisoned.userId, amountCents: 1, kind: 'payment', reference: `payment:${poisoned.id}`, description: 'Clashing entry' },
-      new WebhookEvents(t.app.jobs, t.app.log),
+      t.app.events,
     );
     const answers = await Promise.all(list.flatMap((p) => [postIpn(t, finishedIpn(p)), postIpn(t, finishedIpn(p))]));
     answers.forEach((a, i) => {

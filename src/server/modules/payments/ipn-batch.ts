@@ -3,14 +3,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PaymentStatus } from '#shared/schemas/payments.js';
 import type { Db, Tx } from '#server/db/client.js';
 import { creditDebts } from '#server/modules/credits/credits.tables.js';
-import type { MailService } from '#server/modules/mail/mail.service.js';
-import { notifyPaymentsCredited } from '#server/modules/mail/notifications.js';
-import { paymentNotice } from '#server/modules/notifications/notices.js';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 import { users } from '#server/modules/users/users.tables.js';
-import type { WebhookEvent } from '#shared/schemas/webhooks.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { DomainEvent, DomainEvents } from '#server/events/domain-events.js';
 import type { NowPaymentsPayment } from './nowpayments.client.js';
 import { creditDue, decimalString, ipnMismatches, nextStatus, REVERSAL_STATUSES } from './payment-rules.js';
 import { payments, type PaymentRow } from './payments.tables.js';
@@ -45,16 +40,13 @@ interface Applied {
 export interface IpnBatcherDeps {
   db: Db;
   log: FastifyBaseLogger;
-  webhookEvents: WebhookEvents;
-  mail?: MailService | undefined;
-  notifications?: NotificationsService | undefined;
+  /** Where the batch's changes are reported, all at once (emitMany). */
+  events: DomainEvents;
   /** Drops a payment's cached status; called before the batch commits. */
   forget: (paymentId: string) => void;
   /** The single-IPN path (PaymentsService.handleIpn): anything unusual, and a failed batch's IPNs. */
   single: (body: NowPaymentsPayment) => Promise<IpnOutcome>;
 }
-
-const done = (value: string) => value === 'finished' || value === 'completed';
 
 /**
  * Signed IPNs applied together (group commit, docs/decisions/0191). Each verified IPN joins the batch
@@ -246,10 +238,8 @@ export class IpnBatcher {
     }
 
     // The payments, their events, and what is told about them.
-    const webhooks: { userId: string; event: WebhookEvent; payload: Record<string, unknown> }[] = [];
-    const mails: Parameters<typeof notifyPaymentsCredited>[2] = [];
+    const told: DomainEvent[] = [];
     const applied: Applied[] = [];
-    const notices: NonNullable<ReturnType<typeof paymentNotice>>[] = [];
     const update = {
       ids: [] as string[],
       status: [] as string[],
@@ -265,18 +255,18 @@ export class IpnBatcher {
       if (p.due.cents > 0) {
         const value = values[balanceIndex++]!;
         const entry = entries.get(p.due.reference)!;
-        webhooks.push({
+        told.push({
+          type: 'credits.changed',
           userId: row.userId,
-          event: 'credits.changed',
-          payload: {
-            entryId: entry.id,
+          entry: {
+            id: entry.id,
             kind: 'payment',
             amountCents: value.amountCents,
-            balanceCents: value.balanceAfterCents,
             reference: value.reference,
             description: value.description,
-            createdAt: new Date(entry.createdAt).toISOString(),
+            createdAt: new Date(entry.createdAt),
           },
+          balanceCents: value.balanceAfterCents,
         });
         credited = p.due.target;
       }
@@ -291,30 +281,18 @@ export class IpnBatcher {
       update.paid.push(p.actuallyPaid);
       update.data.push(JSON.stringify(p.w.body));
       update.changed.push(changed);
-      if (done(status) && !done(row.status)) {
-        webhooks.push({
+      if (status !== row.status) {
+        told.push({
+          type: 'payment.changed',
           userId: row.userId,
-          event: 'payment.finished',
-          payload: {
-            paymentId: row.id,
-            status,
-            priceAmountCents: row.priceAmountCents,
-            creditedCents: credited,
-            payCurrency: row.payCurrency,
-          },
-        });
-        mails.push({
-          userId: row.userId,
-          paymentId: row.id,
-          priceAmountCents: row.priceAmountCents,
-          feeCents: row.feeCents,
+          payment: { id: row.id, priceAmountCents: row.priceAmountCents, feeCents: row.feeCents, payCurrency: row.payCurrency },
+          from: row.status,
+          to: status,
           creditedCents: credited,
-          payCurrency: row.payCurrency,
+          refundQueued: false,
         });
       }
       applied.push({ w: p.w, paymentId: row.id, from: row.status, to: status, creditedCents: credited });
-      const notice = paymentNotice(row, row.status, status, credited);
-      if (notice) notices.push(notice);
     }
     await tx.execute(sql`
       UPDATE payments AS p SET
@@ -339,9 +317,7 @@ export class IpnBatcher {
         ${sql.param(plans.map((p, i) => update.credited[i]! - p.row.creditedCents))}::bigint[], ${sql.param(update.data)}::text[]
       ) WITH ORDINALITY AS v(payment_id, provider_status, status_before, status_after, credited, body, n)
       ORDER BY v.n`);
-    await this.deps.webhookEvents.enqueueMany(tx, webhooks);
-    await notifyPaymentsCredited(this.deps.mail, tx, mails);
-    for (const notice of notices) await this.deps.notifications?.emit(tx, notice);
+    await this.deps.events.emitMany(tx, told);
     return applied;
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
+import type { MailService } from '#server/modules/mail/mail.service.js';
 import { NowPaymentsClient } from './nowpayments.client.js';
 import { registerPaymentRoutes } from './payments.routes.js';
 import { PaymentsService } from './payments.service.js';
@@ -15,7 +16,7 @@ export function nowPaymentsClient(ctx: AppContext): NowPaymentsClient {
 }
 
 /** Payments: routes under the API prefix, and the reconciliation job (every minute, once across instances). */
-export function registerPaymentsModule(api: FastifyInstance, ctx: AppContext): PaymentsService {
+export function registerPaymentsModule(api: FastifyInstance, ctx: AppContext, delivery: { mail: MailService }): PaymentsService {
   const service = new PaymentsService({
     db: ctx.database.db,
     client: nowPaymentsClient(ctx),
@@ -24,9 +25,8 @@ export function registerPaymentsModule(api: FastifyInstance, ctx: AppContext): P
     // The sandbox lives in this process and calls back over loopback; a real provider needs PUBLIC_URL.
     ipnCallbackUrl: () => `${ctx.config.nowpayments.sandbox ? ctx.selfUrl() : ctx.config.publicUrl}/api/payments/ipn`,
     log: api.log,
-    webhookEvents: ctx.webhookEvents,
-    mail: ctx.mail,
-    notifications: ctx.notifications,
+    events: ctx.events,
+    mail: delivery.mail,
     invalidation: ctx.invalidation,
   });
   registerPaymentRoutes(api, ctx, service);

@@ -34,9 +34,7 @@ export class PaymentsService {
     this.ipnBatcher = new IpnBatcher({
       db: deps.db,
       log: deps.log,
-      webhookEvents: deps.webhookEvents,
-      mail: deps.mail,
-      notifications: deps.notifications,
+      events: deps.events,
       forget: (paymentId) => this.reads.forgetStatus(paymentId),
       single: (body) => this.handleIpn(body),
     });

@@ -13,7 +13,6 @@ import { RECONCILE_JOB } from './payments.module.js';
 import { nextStatus, partialCreditsCents } from './payment-rules.js';
 import { payments } from './payments.tables.js';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 
 const SANDBOX_IPN_SECRET = 'sandbox-ipn-secret';
 
@@ -364,7 +363,7 @@ describe.each(enginesFor('database'))('crypto top-ups through NOWPayments on %s'
     await postLedgerEntry(
       t.database.db,
       { userId: spender.userId, amountCents: -5_000, kind: 'spend', reference: `test-spend:${q._id}`, description: 'Spent' },
-      new WebhookEvents(t.app.jobs, t.app.log),
+      t.app.events,
     );
     await control(t, q.providerPaymentId as string, { status: 'refunded' });
     const spent = await call(t, 'GET', `/api/payments/${q._id}`, { token: spender.token });

@@ -2,13 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import { formatCredits } from '#shared/fees.js';
 import { notFound } from '#server/errors.js';
 import { postLedgerEntry, reverseWithDebt } from '#server/modules/credits/ledger.service.js';
-import { notifyPaymentCredited } from '#server/modules/mail/notifications.js';
-import { paymentNotice } from '#server/modules/notifications/notices.js';
-import {
-  afterPaymentCredited,
-  settleLatePaymentByProvider,
-  type LatePaymentOutcome,
-} from '#server/modules/account-closure/late-payments.js';
+import { afterPaymentCredited, settleLatePaymentByProvider, type LatePaymentOutcome } from './late-payments.js';
 import type { KeyedLock } from './keyed-lock.js';
 import { creditDue, decimalString, nextStatus, REVERSAL_STATUSES } from './payment-rules.js';
 import type { NowPaymentsPayment } from './nowpayments.client.js';
@@ -86,7 +80,7 @@ export class ProviderUpdates {
             description: due.description,
             metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
           },
-          this.deps.webhookEvents,
+          this.deps.events,
         );
         credited = target;
         // A closing or erased account (decision 0305): the closure waits, or the credits are written off
@@ -94,7 +88,7 @@ export class ProviderUpdates {
         if (posted.created) {
           late = await afterPaymentCredited(
             tx,
-            { mail: this.deps.mail, webhookEvents: this.deps.webhookEvents, log: this.deps.log },
+            { mail: this.deps.mail, events: this.deps.events, log: this.deps.log },
             row,
             due.cents - posted.settledCents,
             target,
@@ -126,7 +120,7 @@ export class ProviderUpdates {
             } after its ${formatCredits(credited)} credits had been partly spent`,
             metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
           },
-          this.deps.webhookEvents,
+          this.deps.events,
         );
         credited = 0;
         if (result.owedCents > 0) {
@@ -167,29 +161,18 @@ export class ProviderUpdates {
           body: remote as Record<string, unknown>,
         });
       }
-      const done = (value: string) => value === 'finished' || value === 'completed';
-      if (done(status) && !done(row.status)) {
-        await this.deps.webhookEvents.enqueue(tx, row.userId, 'payment.finished', {
-          paymentId: row.id,
-          status,
-          priceAmountCents: row.priceAmountCents,
+      if (status !== row.status) {
+        await this.deps.events.emit(tx, {
+          type: 'payment.changed',
+          userId: row.userId,
+          payment: { id: row.id, priceAmountCents: row.priceAmountCents, feeCents: row.feeCents, payCurrency: row.payCurrency },
+          from: row.status,
+          to: status,
           creditedCents: credited,
-          payCurrency: row.payCurrency,
+          // An erased account has nobody to tell (its address is `.invalid`); staff see the refund queue.
+          refundQueued: late === 'refund-queued',
         });
-        // An erased account has nobody to tell (its address is `.invalid`); staff see the refund queue.
-        if (late !== 'refund-queued') {
-          await notifyPaymentCredited(this.deps.mail, tx, {
-            userId: row.userId,
-            paymentId: row.id,
-            priceAmountCents: row.priceAmountCents,
-            feeCents: row.feeCents,
-            creditedCents: credited,
-            payCurrency: row.payCurrency,
-          });
-        }
       }
-      const notice = late === 'refund-queued' ? null : paymentNotice(row, row.status, status, credited);
-      if (notice) await this.deps.notifications?.emit(tx, notice);
       return { before: row, after: updated! };
     });
     if (result.before.status !== result.after.status) {

@@ -7,7 +7,6 @@ import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js
 import { NowPaymentsClient } from './nowpayments.client.js';
 import { REDEPOSIT_JOB } from './payments.module.js';
 import { PaymentsService } from './payments.service.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { payments } from './payments.tables.js';
 
 /**
@@ -182,7 +181,7 @@ describe.each(enginesFor('database'))('re-deposits found by reconciliation on %s
       limitsUsd: t.config.depositLimitsUsd,
       ipnCallbackUrl: () => `${t.url}/api/payments/ipn`,
       log: t.app.log,
-      webhookEvents: new WebhookEvents(t.app.jobs, t.app.log),
+      events: t.app.events,
     });
     expect(await blind.discoverRedeposits()).toEqual({ listed: 0, found: 0 });
   });

@@ -7,7 +7,6 @@ import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js
 import { creditDebts } from '#server/modules/credits/credits.tables.js';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import { setRole } from '#server/modules/users/users.service.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { payments } from './payments.tables.js';
 
 type Json = Record<string, unknown>;
@@ -46,7 +45,7 @@ describe.each(enginesFor('database'))('refunds of credited payments on %s', (eng
     await postLedgerEntry(
       t.database.db,
       { userId: user.userId, amountCents: -cents, kind: 'spend', reference: `test-spend:${key}`, description: 'Spent' },
-      new WebhookEvents(t.app.jobs, t.app.log),
+      t.app.events,
     );
   }
 
@@ -157,7 +156,7 @@ describe.each(enginesFor('database'))('refunds of credited payments on %s', (eng
     await postLedgerEntry(
       t.database.db,
       { userId: user.userId, amountCents: 6_000, kind: 'adjustment', reference: `adjustment:test-${p._id}`, description: 'Goodwill' },
-      new WebhookEvents(t.app.jobs, t.app.log),
+      t.app.events,
     );
     expect(await balance(t, user)).toBe(10.5);
     const owed = await outstanding(user);

@@ -5,10 +5,11 @@ import { errorResponses, errorResponseSchema, idParamsSchema } from '#shared/sch
 import { dataExportRequestedSchema, dataExportSchema, latestDataExportSchema } from '#shared/schemas/privacy.js';
 import type { AppContext } from '#server/context.js';
 import { requireUserId } from '#server/modules/auth/auth.plugin.js';
+import type { MailService } from '#server/modules/mail/mail.service.js';
 import { getDataExport, latestDataExport, openDataExport, requestDataExport } from './data-export.service.js';
 
 /** A copy of my data (docs/product.md#privacy). Signed-in users only; someone else's export is a 404. */
-export function registerPrivacyRoutes(app: FastifyInstance, ctx: AppContext): void {
+export function registerPrivacyRoutes(app: FastifyInstance, ctx: AppContext, mail: MailService): void {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['privacy'];
   const security = [{ bearer: [] }];
@@ -28,7 +29,7 @@ export function registerPrivacyRoutes(app: FastifyInstance, ctx: AppContext): vo
         response: { 202: dataExportRequestedSchema, ...errorResponses },
       },
     },
-    async (request, reply) => reply.status(202).send(await requestDataExport({ db, mail: ctx.mail }, requireUserId(request))),
+    async (request, reply) => reply.status(202).send(await requestDataExport({ db, mail }, requireUserId(request))),
   );
 
   api.get(

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
+import type { MailService } from '#server/modules/mail/mail.service.js';
 import { StatusSubscriptions } from './status-subscriptions.js';
 import { registerStatusRoutes } from './status.routes.js';
 import { defaultProbes, StatusService } from './status.service.js';
@@ -10,8 +11,8 @@ export const STATUS_CHECK_JOB = 'status.check';
  * The status page: its API, the periodic check (a pg-boss cron job, every minute, once across instances)
  * and one check as soon as the server listens, so a fresh start shows real states at once.
  */
-export function registerStatusModule(api: FastifyInstance, ctx: AppContext): StatusService {
-  const subscriptions = new StatusSubscriptions(ctx.database.db, ctx.mail, ctx.config.jwtSecret);
+export function registerStatusModule(api: FastifyInstance, ctx: AppContext, delivery: { mail: MailService }): StatusService {
+  const subscriptions = new StatusSubscriptions(ctx.database.db, delivery.mail, ctx.config.jwtSecret);
   const service = new StatusService(ctx.database.db, defaultProbes(ctx), { subscriptions });
   const log = api.log;
 

@@ -4,7 +4,9 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { paths } from '#shared/routes.js';
 import type { AppContext } from '#server/context.js';
 import type { AuthService } from '#server/modules/auth/auth.service.js';
+import type { MailService } from '#server/modules/mail/mail.service.js';
 import { twoFactorNoticeMail, type TwoFactorNoticeKind } from '#server/modules/mail/templates/two-factor-notice.js';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import { PasskeyService } from './passkeys.service.js';
 import type { StepUpVerifier } from './step-up.js';
@@ -21,7 +23,8 @@ export function registerTwoFactorModule(
   ctx: AppContext,
   auth: AuthService,
   stepUp: { use(verify: StepUpVerifier): void },
-  notify: TwoFactorNotifier = mailNotifier(api, ctx),
+  delivery: TwoFactorDelivery,
+  notify: TwoFactorNotifier = mailNotifier(api, ctx, delivery),
 ): void {
   const twoFactor = new TwoFactorService({
     config: ctx.config,
@@ -57,7 +60,9 @@ export function registerTwoFactorModule(
  * mail to the account's address. Never awaited by the action and never fails it: a mail that cannot
  * be queued is logged (without codes or secrets) and dropped.
  */
-function mailNotifier(app: FastifyInstance, ctx: AppContext): TwoFactorNotifier {
+type TwoFactorDelivery = { mail: MailService; notifications: NotificationsService };
+
+function mailNotifier(app: FastifyInstance, ctx: AppContext, { mail, notifications }: TwoFactorDelivery): TwoFactorNotifier {
   const noticeOf = (event: TwoFactorEvent): { kind: TwoFactorNoticeKind; facts: Array<[string, string]> } => {
     switch (event.type) {
       case 'two-factor.enabled':
@@ -77,13 +82,13 @@ function mailNotifier(app: FastifyInstance, ctx: AppContext): TwoFactorNotifier 
       if (!user) return;
       const { kind, facts } = noticeOf(event);
       const when = `${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC`;
-      await ctx.mail.queueSafely(ctx.database.db, {
+      await mail.queueSafely(ctx.database.db, {
         userId: user.id,
         kind: 'two_factor_notice',
         to: user.email,
-        mail: twoFactorNoticeMail({ kind, username: user.username, when, facts, settingsUrl: ctx.mail.link(paths.settings) }),
+        mail: twoFactorNoticeMail({ kind, username: user.username, when, facts, settingsUrl: mail.link(paths.settings) }),
       });
-      await ctx.notifications.emit(ctx.database.db, {
+      await notifications.emit(ctx.database.db, {
         to: { userId: user.id },
         event: 'security.two_factor_changed',
         key: `security.two_factor_changed:${user.id}:${randomUUID()}`,

@@ -10,7 +10,6 @@ import {
 import type { Tx } from '#server/db/client.js';
 import { AppError } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
-import { notifyWebhookDisabled } from '#server/modules/mail/notifications.js';
 import { users } from '#server/modules/users/users.tables.js';
 import type { SecretBox } from '#server/secret-box.js';
 import type { WebhookDeliveryLog } from './delivery-log.js';
@@ -316,14 +315,13 @@ export class WebhookDeliveryAttempts {
       .returning({ userId: webhooks.userId });
     if (!disabled) return;
     this.deps.log.warn({ userId, failingSince: hook.failingSince }, 'webhook turned off after five days of failures');
-    await notifyWebhookDisabled(this.deps.mail, tx, { userId, url: hook.url, failingSince: hook.failingSince, lastError: error });
-    await this.deps.notifications?.emit(tx, {
-      to: { userId },
-      event: 'webhook.disabled',
-      key: `webhook.disabled:${userId}:${now.toISOString()}`,
-      title: 'Webhook turned off',
-      body: `Your webhook endpoint ${hook.url} failed for ${WEBHOOK_DISABLE_AFTER_DAYS} days and was turned off. Turn it back on in your settings once it answers again.`,
-      link: '/dashboard/settings#webhooks',
+    await this.deps.events?.emit(tx, {
+      type: 'webhook.disabled',
+      userId,
+      url: hook.url,
+      failingSince: hook.failingSince,
+      disabledAt: now,
+      lastError: error,
     });
   }
 }

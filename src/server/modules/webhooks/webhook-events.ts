@@ -8,21 +8,16 @@ import { webhookDeliveries, webhooks } from './webhooks.tables.js';
 
 export const DELIVER_JOB = 'webhooks.deliver';
 
-export type EventObserver = (tx: Tx, userId: string, event: WebhookEvent, payload: Record<string, unknown>) => Promise<void>;
-
 export interface DeliverJobData {
   deliveryId: string;
 }
 
 /**
- * How modules that report events (ledger, payments, tickets, exchange) queue them: the app builds one
- * per app on its own job queue and hands it out through the app context (`ctx.webhookEvents`), and
- * services take it as a dependency. The job is written through the caller's transaction, so it
- * commits or rolls back with the change.
+ * Queues webhook deliveries: the webhooks module's subscription to the domain events
+ * (webhook-subscriber.ts) calls it for each event a user's webhook may want. The job is written through
+ * the caller's transaction, so it commits or rolls back with the change.
  */
 export class WebhookEvents {
-  private readonly observers: EventObserver[] = [];
-
   constructor(
     private readonly jobs: JobQueue,
     private readonly log: FastifyBaseLogger,
@@ -34,17 +29,7 @@ export class WebhookEvents {
    * webhook for this event. It never fails the caller: a webhook must not undo a payment, so its writes
    * run in a savepoint and a failure there is logged and dropped.
    */
-  /**
-   * Another module hears every event as it is reported, in the same transaction, whether or not the
-   * user has a webhook (notifications: a balance below the account's threshold). An observer must not
-   * fail the caller (it catches its own errors).
-   */
-  observe(observer: EventObserver): void {
-    this.observers.push(observer);
-  }
-
   async enqueue(tx: Tx, userId: string, event: WebhookEvent, payload: Record<string, unknown>): Promise<string | null> {
-    for (const observer of this.observers) await observer(tx, userId, event, payload);
     const [hook] = await tx
       .select({ enabled: webhooks.enabled, events: webhooks.events })
       .from(webhooks)
@@ -80,7 +65,6 @@ export class WebhookEvents {
    */
   async enqueueMany(tx: Tx, items: { userId: string; event: WebhookEvent; payload: Record<string, unknown> }[]): Promise<void> {
     if (items.length === 0) return;
-    for (const observer of this.observers) for (const i of items) await observer(tx, i.userId, i.event, i.payload);
     const userIds = [...new Set(items.map((i) => i.userId))];
     const hooks = await tx
       .select({ userId: webhooks.userId, enabled: webhooks.enabled, events: webhooks.events })

@@ -1,22 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
-import { DELIVER_JOB, type DeliverJobData } from './webhook-events.js';
+import { DELIVER_JOB, type DeliverJobData, type WebhookEvents } from './webhook-events.js';
+import { webhookSubscriber } from './webhook-subscriber.js';
 import { registerWebhookRoutes } from './webhooks.routes.js';
 import { WebhookService } from './webhooks.service.js';
 
 /**
- * Outbound webhooks (docs/product.md#webhooks): the settings routes (webhooks.routes.ts) and the delivery job. Other modules report events through `ctx.webhookEvents` (webhook-events.ts).
+ * Outbound webhooks (docs/product.md#webhooks): the settings routes (webhooks.routes.ts), the delivery job, and
+ * the subscription that turns the domain events a webhook may want into deliveries (webhook-subscriber.ts).
  */
-export function registerWebhooksModule(app: FastifyInstance, ctx: AppContext): WebhookService {
+export function registerWebhooksModule(app: FastifyInstance, ctx: AppContext, webhookEvents: WebhookEvents): WebhookService {
   const service = new WebhookService({
     db: ctx.database.db,
     jobs: ctx.jobs,
     log: app.log,
     serverSecret: ctx.config.jwtSecret,
     allowPrivateTargets: ctx.config.webhooks.allowPrivateTargets,
-    mail: ctx.mail,
-    notifications: ctx.notifications,
+    events: ctx.events,
   });
+
+  ctx.events.subscribe(webhookSubscriber(webhookEvents));
 
   ctx.jobs.define<Partial<DeliverJobData>>({
     name: DELIVER_JOB,

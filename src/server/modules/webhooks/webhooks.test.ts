@@ -6,7 +6,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { WEBHOOK_RETRY_DELAYS_SECONDS } from '#shared/schemas/webhooks.js';
 import { call, registerUser, startGuest, guestHeaders } from '#server/test/http.js';
 import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
-import { MailService } from '#server/modules/mail/mail.service.js';
 import { SecretBox } from '#server/secret-box.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { standardSecret } from './signing.js';
@@ -539,7 +538,7 @@ describe.each(enginesFor('database'))('webhooks on %s', (engine) => {
     await call(t, 'PUT', '/api/users/webhook-settings', { token: user.token, body: settings(`${receiver.url}/dead`) });
     receiver.fixed.set('/dead', { status: 500, body: 'down' });
     const clock = testClock();
-    const mail = new MailService({ database: t.database, config: t.config, jobs: t.app.jobs, log: t.app.log });
+    // The app's event bus: the owner's mail and notice come from its subscribers, as in production.
     const service = new WebhookService({
       db: t.database.db,
       jobs: recordingJobs(),
@@ -547,7 +546,7 @@ describe.each(enginesFor('database'))('webhooks on %s', (engine) => {
       serverSecret: t.config.jwtSecret,
       allowPrivateTargets: true,
       now: clock.now,
-      mail,
+      events: t.app.events,
     });
     const attempt = async (event = 'credits.changed') => {
       const id = (

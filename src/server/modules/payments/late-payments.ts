@@ -10,7 +10,7 @@ import type { MailService } from '#server/modules/mail/mail.service.js';
 import { accountClosureHeldMail } from '#server/modules/mail/templates/account-closure-held.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 import { users } from '#server/modules/users/users.tables.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import { latePaymentRefunds, type LatePaymentRefundRow } from './late-payments.tables.js';
 
 /**
@@ -27,7 +27,7 @@ import { latePaymentRefunds, type LatePaymentRefundRow } from './late-payments.t
  */
 export interface LatePaymentDeps {
   mail?: MailService;
-  webhookEvents: WebhookEvents;
+  events: DomainEvents;
   log: FastifyBaseLogger;
 }
 
@@ -115,7 +115,7 @@ export async function afterPaymentCredited(
         description: 'Credits of a payment that finished after the account was erased: set aside for a refund to the sender',
         metadata: { reason: 'payment-after-erasure', paymentId: payment.id },
       },
-      deps.webhookEvents,
+      deps.events,
     );
   }
   await tx

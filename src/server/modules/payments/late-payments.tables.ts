@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { payments } from '#server/modules/payments/payments.tables.js';
+import { payments } from './payments.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
 
 /**
