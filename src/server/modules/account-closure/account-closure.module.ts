@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
 import type { AuthService } from '#server/modules/auth/auth.service.js';
 import { exportStore } from '#server/modules/privacy/data-export.service.js';
-import { AttachmentStore } from '#server/modules/tickets/attachments.js';
+import { AttachmentStore } from '#server/modules/support/tickets/attachments.js';
 import { registerAccountClosureRoutes } from './account-closure.routes.js';
 import { AccountClosureService } from './account-closure.service.js';
 import { dueErasures, eraseAccount } from './erasure.js';
