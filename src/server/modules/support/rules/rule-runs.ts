@@ -148,7 +148,7 @@ async function apply(
 
 /**
  * A visible answer from the desk ("Olympus Support", no staff account), told to the requester as a
- * staff answer is (the tickets module's `addVisibleAnswer`), without taking the ticket.
+ * staff answer is (the tickets part's `addVisibleAnswer`), without taking the ticket.
  */
 async function answer(deps: SupportRulesDeps, tx: Tx, ticket: TicketRow, body: string): Promise<TicketRow> {
   return (await addVisibleAnswer(deps, tx, ticket, null, body)).ticket;
