@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The map in docs/architecture.md must not drift from the code (docs/architecture.md#layers). Fails
-// when a folder of src/server/modules has no row in the "Server modules" table, a job name (a
+// when a folder of src/server/modules (or a part of one: a sub-folder with its own routes or tables,
+// such as support/tickets) has no row in the "Server modules" table, a row names no such folder, a job name (a
 // `*_JOB = '…'` constant) is missing from the "Jobs" table, a top-level folder of src/server is missing
 // from the layer tree, a job is defined without such a constant, or docs/decisions/README.md lists its
 // records out of number order or leaves one out. Run by `npm run lint`; prints each problem on a line.
@@ -63,7 +64,8 @@ export function decisionIndexProblems(index, files) {
 }
 
 /**
- * Every problem of a repository laid out as this one: `modules` (folder names under src/server/modules),
+ * Every problem of a repository laid out as this one: `modules` (folder names under src/server/modules
+ * and their parts, as moduleFolders answers),
  * `serverFolders` (top-level folders of src/server), `sources` ([file, text] of the server's code),
  * `architecture` (docs/architecture.md), `decisionIndex` and `decisionFiles`.
  */
@@ -77,6 +79,9 @@ export function docsProblems({ modules, serverFolders, sources, architecture, de
       .join(' '),
   );
   for (const name of modules) if (!table.has(name)) problems.push(`architecture.md#server-modules: no row for the module \`${name}\``);
+  const folders = new Set(modules);
+  for (const name of [...table].sort())
+    if (!folders.has(name)) problems.push(`architecture.md#server-modules: the row \`${name}\` names no folder of src/server/modules`);
   const tree = section(architecture, 'Layers');
   for (const folder of serverFolders) {
     if (!new RegExp(`^\\s+${folder}/`, 'm').test(tree))
@@ -89,12 +94,29 @@ export function docsProblems({ modules, serverFolders, sources, architecture, de
   return problems;
 }
 
+const dirs = (dir) => readdirSync(dir).filter((name) => statSync(path.join(dir, name)).isDirectory());
+
+/**
+ * The modules under `modulesDir` and their parts: each folder, and each sub-folder of one that holds
+ * routes or tables of its own (`support/tickets`; a folder of helpers such as `mail/templates` is no part).
+ */
+export function moduleFolders(modulesDir) {
+  const names = [];
+  for (const module of dirs(modulesDir)) {
+    names.push(module);
+    for (const sub of dirs(path.join(modulesDir, module))) {
+      const files = readdirSync(path.join(modulesDir, module, sub));
+      if (files.some((f) => /\.(routes|tables)\.ts$/.test(f))) names.push(`${module}/${sub}`);
+    }
+  }
+  return names;
+}
+
 /** Reads this repository and answers its problems. */
 export function checkRepository(root = ROOT) {
   const server = path.join(root, 'src/server');
-  const dirs = (dir) => readdirSync(dir).filter((name) => statSync(path.join(dir, name)).isDirectory());
   return docsProblems({
-    modules: dirs(path.join(server, 'modules')),
+    modules: moduleFolders(path.join(server, 'modules')),
     serverFolders: dirs(server),
     sources: walk(server).map((file) => [path.relative(root, file), readFileSync(file, 'utf8')]),
     architecture: readFileSync(path.join(root, 'docs/architecture.md'), 'utf8'),

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { checkRepository, decisionIndexProblems, docsProblems, section } from './check-docs.mjs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { checkRepository, decisionIndexProblems, docsProblems, moduleFolders, section } from './check-docs.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const ARCHITECTURE = `# Architecture
 
@@ -67,6 +71,23 @@ describe('check-docs: docs/architecture.md and the decision index follow the cod
       sources: [...clean.sources, ['src/server/x.ts', "ctx.jobs.define({ name: 'x.hidden', handler });"]],
     });
     expect(problems).toEqual(["src/server/x.ts: jobs.define names its job with 'x.hidden', not a *_JOB constant"]);
+  });
+
+  it('wants a row for each part of a module and refuses a row that names no folder', () => {
+    const architecture = ARCHITECTURE.replace('| `auth` | sessions |', '| `auth` | sessions |\n| `tickets` | tickets |');
+    expect(docsProblems({ ...clean, modules: [...clean.modules, 'support', 'support/tickets'], architecture })).toEqual([
+      'architecture.md#server-modules: no row for the module `support`',
+      'architecture.md#server-modules: no row for the module `support/tickets`',
+      'architecture.md#server-modules: the row `tickets` names no folder of src/server/modules',
+    ]);
+  });
+
+  it('counts as parts the sub-folders of a module with their own routes or tables', () => {
+    const modules = moduleFolders(path.join(ROOT, 'src/server/modules'));
+    expect(modules).toContain('support');
+    expect(modules).toContain('support/tickets');
+    expect(modules).toContain('support/hours');
+    expect(modules).not.toContain('mail/templates');
   });
 
   it('does not count a module named only in the text of another row', () => {

@@ -4,7 +4,7 @@ import type { MailService } from '#server/modules/mail/mail.service.js';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import type { AuthService } from '#server/modules/auth/auth.service.js';
 import { exportStore } from '#server/modules/privacy/data-export.service.js';
-import { AttachmentStore } from '#server/modules/tickets/attachments.js';
+import { AttachmentStore } from '#server/modules/support/tickets/attachments.js';
 import { registerAccountClosureRoutes } from './account-closure.routes.js';
 import { AccountClosureService } from './account-closure.service.js';
 import { dueErasures, eraseAccount } from './erasure.js';

@@ -8,7 +8,7 @@ import { control, deposit, postIpn, providerPayment } from '#server/test/payment
 import { waitForMail } from '#server/test/mailbox.js';
 import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 import { exportStore } from '#server/modules/privacy/data-export.service.js';
-import { AttachmentStore } from '#server/modules/tickets/attachments.js';
+import { AttachmentStore } from '#server/modules/support/tickets/attachments.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { dueErasures, ERASURE_STEPS, eraseAccount, type ErasureStep } from './erasure.js';
 

@@ -7,7 +7,7 @@ import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
 import { mailPreferences } from '#server/modules/mail/mail.tables.js';
 import { statusSubscribers } from '#server/modules/status/status.tables.js';
-import type { AttachmentStore } from '#server/modules/tickets/attachments.js';
+import type { AttachmentStore } from '#server/modules/support/tickets/attachments.js';
 import { CampaignsService } from '#server/modules/ads/campaigns.service.js';
 import {
   notificationChannelStates,
@@ -17,7 +17,7 @@ import {
   notificationSettings,
 } from '#server/modules/notifications/notifications.tables.js';
 import { dataExports } from '#server/modules/privacy/privacy.tables.js';
-import { ticketAttachments, ticketMessages, tickets } from '#server/modules/tickets/tickets.tables.js';
+import { ticketAttachments, ticketMessages, tickets } from '#server/modules/support/tickets/tickets.tables.js';
 import {
   loginChallenges,
   passkeys,

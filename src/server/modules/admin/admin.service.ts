@@ -7,7 +7,7 @@ import type { SessionStore } from '#server/modules/auth/sessions.service.js';
 import { sessions } from '#server/modules/auth/sessions.tables.js';
 import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
 import { payments } from '#server/modules/payments/payments.tables.js';
-import { tickets } from '#server/modules/tickets/tickets.tables.js';
+import { tickets } from '#server/modules/support/tickets/tickets.tables.js';
 import { findUserById, toUserDto, voidAccountLinks } from '#server/modules/users/users.service.js';
 import { users, type UserRow } from '#server/modules/users/users.tables.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';

@@ -5,7 +5,7 @@ import { sql } from 'drizzle-orm';
 import { AD_IMAGE_MAX_BYTES } from '#shared/ad-rules.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { AppError } from '#server/errors.js';
-import { detectType, hidesActiveMarkup } from '#server/modules/tickets/attachments.js';
+import { detectType, hidesActiveMarkup } from '#server/modules/support/tickets/attachments.js';
 import { hostOf, TargetRefusedError, vetTarget } from '#server/modules/webhooks/address-policy.js';
 import { pinnedLookup } from '#server/modules/webhooks/sender.js';
 

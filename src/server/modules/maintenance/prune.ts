@@ -5,7 +5,7 @@ import type { DbOrTx } from '#server/db/client.js';
 import { pruneDataExports } from '#server/modules/privacy/data-export.service.js';
 import { pruneOldNotifications } from '#server/modules/notifications/notifications.service.js';
 import { pruneUnconfirmedSubscribers } from '#server/modules/status/status-subscriptions.js';
-import { AttachmentStore } from '#server/modules/tickets/attachments.js';
+import { AttachmentStore } from '#server/modules/support/tickets/attachments.js';
 
 export const PRUNE_JOB = 'maintenance.prune';
 

@@ -12,8 +12,8 @@ import { runInNewContext } from 'node:vm';
 import { crc32, inflateRawSync } from 'node:zlib';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AttachmentStore } from '#server/modules/tickets/attachments.js';
-import { ticketAttachments } from '#server/modules/tickets/tickets.tables.js';
+import { AttachmentStore } from '#server/modules/support/tickets/attachments.js';
+import { ticketAttachments } from '#server/modules/support/tickets/tickets.tables.js';
 import { call, registerUser } from '#server/test/http.js';
 import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
 

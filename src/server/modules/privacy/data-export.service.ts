@@ -6,7 +6,7 @@ import type { DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, notFound } from '#server/errors.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { dataExportReadyMail } from '#server/modules/mail/templates/data-export-ready.js';
-import { AttachmentStore } from '#server/modules/tickets/attachments.js';
+import { AttachmentStore } from '#server/modules/support/tickets/attachments.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { exportEntries } from './export-entries.js';
 import { dataExports, type DataExportRow } from './privacy.tables.js';

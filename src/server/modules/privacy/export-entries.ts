@@ -1,6 +1,6 @@
 import { strToU8 } from 'fflate';
 import type { DbOrTx } from '#server/db/client.js';
-import type { AttachmentStore } from '#server/modules/tickets/attachments.js';
+import type { AttachmentStore } from '#server/modules/support/tickets/attachments.js';
 import { accountFiles, securityLogFiles, sessionFiles } from './export-account.js';
 import { campaignFiles } from './export-campaigns.js';
 import type { ExportEntry, ExportProgress } from './export-format.js';

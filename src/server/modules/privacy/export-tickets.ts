@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { DbOrTx } from '#server/db/client.js';
-import type { AttachmentStore } from '#server/modules/tickets/attachments.js';
-import { ticketAttachments, ticketMessages, tickets } from '#server/modules/tickets/tickets.tables.js';
+import type { AttachmentStore } from '#server/modules/support/tickets/attachments.js';
+import { ticketAttachments, ticketMessages, tickets } from '#server/modules/support/tickets/tickets.tables.js';
 import { iso, json, type ExportEntry, type ExportProgress } from './export-format.js';
 
 /** A name safe in a ZIP path: no folders, no control characters, no dots at the start. */

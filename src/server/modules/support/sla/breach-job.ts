@@ -3,7 +3,7 @@ import { and, inArray, isNull } from 'drizzle-orm';
 import type { SlaKind } from '#shared/schemas/support-sla.js';
 import type { Database } from '#server/db/client.js';
 import type { EmitInput, NotificationsService } from '#server/modules/notifications/notifications.service.js';
-import { tickets } from '#server/modules/tickets/tickets.tables.js';
+import { tickets } from '../tickets/tickets.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { SLA_SCAN_MAX, loadSlaContext, owesSomething, ticketSla } from './sla-state.js';
 import { supportSlaBreaches } from './support-sla.tables.js';

@@ -43,9 +43,9 @@ export class TicketService {
     mail?: MailService,
     files?: AttachmentStore,
     notifications?: NotificationsService,
-    /** Queues events for the automation rules (support-rules module, decision 0294). */
+    /** Queues events for the automation rules (the rules part, decision 0294). */
     ruleEvents?: TicketEventSink,
-    /** The queue's SLA filter as a condition on tickets (support-sla module, decision 0293). */
+    /** The queue's SLA filter as a condition on tickets (the SLA part, decision 0293). */
     slaCondition?: (db: DbOrTx, filter: SlaQueueFilter) => Promise<SQL>,
   ) {
     this.deps = { db, webhookEvents, mail, files, notifications, ruleEvents, slaCondition };

@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from '#server/db/client.js';
 import { notFound } from '#server/errors.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
-import type { TicketEvent, TicketEventSink } from '#server/modules/tickets/tickets.service.js';
+import type { TicketEvent, TicketEventSink } from '../tickets/tickets.service.js';
 import { users } from '#server/modules/users/users.tables.js';
 import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { supportRules, type SupportRuleRow } from './support-rules.tables.js';

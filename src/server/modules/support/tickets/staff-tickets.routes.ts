@@ -47,7 +47,7 @@ export function registerStaffTicketRoutes(app: FastifyInstance, ctx: AppContext,
         response: { 200: ticketListResponseSchema, ...errorResponses },
       },
     },
-    // SLA state per ticket (support-sla module, docs/decisions/0293).
+    // SLA state per ticket (the SLA part, docs/decisions/0293).
     async (request) => {
       const list = await service.listAll(request.query, { userId: request.auth!.userId! });
       return { ...list, tickets: await withSla(list.tickets) };
@@ -159,7 +159,7 @@ export function registerStaffTicketRoutes(app: FastifyInstance, ctx: AppContext,
         response: { 200: ticketResponseSchema, ...errorResponses },
       },
     },
-    // SLA state of the ticket (support-sla module, docs/decisions/0293).
+    // SLA state of the ticket (the SLA part, docs/decisions/0293).
     async (request) => ({ ticket: (await withSla([await service.getAny(request.params.id)]))[0]! }),
   );
 

@@ -1,7 +1,7 @@
 import type { Rule, RuleInput, RuleRun } from '#shared/schemas/support-rules.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
 import type { JobQueue } from '#server/jobs/job-queue.js';
-import type { TicketEventSink } from '#server/modules/tickets/tickets.service.js';
+import type { TicketEventSink } from '../tickets/tickets.service.js';
 import { autoClose, autoCloseDays, setAutoCloseDays } from './auto-close.js';
 import { listRules, removeRule, ruleRuns, saveRule, setRuleEnabled } from './rule-admin.js';
 import { runEvent, sweepNoReply } from './rule-runs.js';

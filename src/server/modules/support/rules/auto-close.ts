@@ -3,8 +3,8 @@ import type { Db, DbOrTx } from '#server/db/client.js';
 import { auditLog } from '#server/modules/audit/audit.tables.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { ticketLink } from '#server/modules/notifications/notices.js';
-import { addMessage } from '#server/modules/tickets/tickets.service.js';
-import { ticketMessages, tickets } from '#server/modules/tickets/tickets.tables.js';
+import { addMessage } from '../tickets/tickets.service.js';
+import { ticketMessages, tickets } from '../tickets/tickets.tables.js';
 import { actorOf, AUTOMATION, type SupportRulesDeps } from './support-rules-rows.js';
 import { supportAutoCloses } from './support-rules.tables.js';
 

@@ -2,7 +2,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '#server/db/client.js';
 import { notFound } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
-import { tickets } from '#server/modules/tickets/tickets.tables.js';
+import { tickets } from '../tickets/tickets.tables.js';
 import { actorOf, parseId } from './support-rules-rows.js';
 
 /** A staff member sets a ticket's tags; the change and its audit entry commit together. */

@@ -1,9 +1,9 @@
 import { and, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import { SLA_DUE_SOON_MS, type SlaClock, type SlaQueueFilter, type TicketSla } from '#shared/schemas/support-sla.js';
 import type { DbOrTx } from '#server/db/client.js';
-import { addBusinessMs, businessMsBetween, type BusinessCalendar } from '#server/modules/support-ops/business-hours.js';
-import { loadBusinessCalendar, loadSlaTargets, type SlaTarget } from '#server/modules/support-ops/support-calendar.js';
-import { tickets } from '#server/modules/tickets/tickets.tables.js';
+import { addBusinessMs, businessMsBetween, type BusinessCalendar } from '../hours/business-hours.js';
+import { loadBusinessCalendar, loadSlaTargets, type SlaTarget } from '../hours/support-calendar.js';
+import { tickets } from '../tickets/tickets.tables.js';
 
 /**
  * The SLA state of a ticket (docs/decisions/0293). Both clocks start when the ticket is opened and

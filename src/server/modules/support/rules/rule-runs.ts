@@ -2,10 +2,10 @@ import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { TAGS_MAX, type RuleAction, type RuleCondition, type RuleTriggerSpec } from '#shared/schemas/support-rules.js';
 import type { Tx } from '#server/db/client.js';
 import { auditLog } from '#server/modules/audit/audit.tables.js';
-import { businessMsBetween } from '#server/modules/support-ops/business-hours.js';
-import { loadBusinessCalendar } from '#server/modules/support-ops/support-calendar.js';
-import { addMessage, addVisibleAnswer } from '#server/modules/tickets/tickets.service.js';
-import { ticketCannedReplies, ticketMessages, tickets, type TicketRow } from '#server/modules/tickets/tickets.tables.js';
+import { businessMsBetween } from '../hours/business-hours.js';
+import { loadBusinessCalendar } from '../hours/support-calendar.js';
+import { addMessage, addVisibleAnswer } from '../tickets/tickets.service.js';
+import { ticketCannedReplies, ticketMessages, tickets, type TicketRow } from '../tickets/tickets.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { AUTOMATION, type RuleEvent, type SupportRulesDeps } from './support-rules-rows.js';
 import { supportRuleRuns, supportRules } from './support-rules.tables.js';
@@ -148,7 +148,7 @@ async function apply(
 
 /**
  * A visible answer from the desk ("Olympus Support", no staff account), told to the requester as a
- * staff answer is (the tickets module's `addVisibleAnswer`), without taking the ticket.
+ * staff answer is (the tickets part's `addVisibleAnswer`), without taking the ticket.
  */
 async function answer(deps: SupportRulesDeps, tx: Tx, ticket: TicketRow, body: string): Promise<TicketRow> {
   return (await addVisibleAnswer(deps, tx, ticket, null, body)).ticket;

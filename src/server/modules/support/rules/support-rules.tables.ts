@@ -1,6 +1,6 @@
 import { boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { RuleAction, RuleCondition, RuleTriggerSpec } from '#shared/schemas/support-rules.js';
-import { tickets } from '#server/modules/tickets/tickets.tables.js';
+import { tickets } from '../tickets/tickets.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
 
 /** An automation rule of the support desk (docs/decisions/0294): trigger, conditions (all), actions (in order). */

@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { DbOrTx } from '#server/db/client.js';
 import { DEFAULT_BUSINESS_CALENDAR, type BusinessCalendar } from './business-hours.js';
-import { supportCalendar, supportHolidays, supportSlaTargets } from './support-ops.tables.js';
+import { supportCalendar, supportHolidays, supportSlaTargets } from './support-calendar.tables.js';
 
 /** Business minutes per priority; null where that priority has no target. */
 export interface SlaTarget {

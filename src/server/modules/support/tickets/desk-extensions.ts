@@ -4,9 +4,9 @@ import type { DbOrTx } from '#server/db/client.js';
 import type { TicketEventSink } from './tickets.service.js';
 
 /**
- * What the support modules built on tickets add to the desk: rule events (support-rules, decision
- * 0294) and SLA state (support-sla, decision 0293). app.ts hands them in, so tickets imports neither
- * module that imports it (decision 0221).
+ * What the parts of the support desk built on tickets add to it: rule events (rules/, decision 0294)
+ * and SLA state (sla/, decision 0293). support.module.ts hands them in, so tickets/ imports neither
+ * part that imports it (decisions 0221, 0323).
  */
 export interface DeskExtensions {
   ruleEvents?: TicketEventSink;

@@ -29,9 +29,9 @@ export interface TicketDeps {
   mail?: MailService | undefined;
   files?: AttachmentStore | undefined;
   notifications?: NotificationsService | undefined;
-  /** Queues events for the automation rules (support-rules module, decision 0294). */
+  /** Queues events for the automation rules (the rules part, decision 0294). */
   ruleEvents?: TicketEventSink | undefined;
-  /** The queue's SLA filter as a condition on tickets (support-sla module, decision 0293). */
+  /** The queue's SLA filter as a condition on tickets (the SLA part, decision 0293). */
   slaCondition?: ((db: DbOrTx, filter: SlaQueueFilter) => Promise<SQL>) | undefined;
 }
 

@@ -33,7 +33,7 @@ export async function listAll(
     query.assigned === 'me' ? eq(tickets.assignedTo, staff.userId) : undefined,
     query.assigned === 'unassigned' ? isNull(tickets.assignedTo) : undefined,
     query.userId ? eq(tickets.userId, query.userId) : undefined,
-    // SLA "breached" / "due soon" (support-sla module, docs/decisions/0293).
+    // SLA "breached" / "due soon" (the SLA part, docs/decisions/0293).
     query.sla && deps.slaCondition ? await deps.slaCondition(deps.db, query.sla) : undefined,
   ];
   if (query.search) {

@@ -12,8 +12,8 @@ import {
 import type { Db, DbOrTx } from '#server/db/client.js';
 import { conflict, notFound, unprocessable } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
-import { isValidCalendar } from '#server/modules/support-ops/business-hours.js';
-import { supportCalendar, supportHolidays, supportSlaTargets } from '#server/modules/support-ops/support-ops.tables.js';
+import { isValidCalendar } from '../hours/business-hours.js';
+import { supportCalendar, supportHolidays, supportSlaTargets } from '../hours/support-calendar.tables.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 
 /** Urgent first, as the targets table reads. */

@@ -3,9 +3,9 @@ import type { Attainment, DurationStats, SupportReport } from '#shared/schemas/s
 import { TICKET_PRIORITIES } from '#shared/schemas/tickets.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { csvText } from '#server/modules/receipts/receipts.service.js';
-import { addBusinessMs, businessMsBetween, type BusinessCalendar } from '#server/modules/support-ops/business-hours.js';
-import { loadBusinessCalendar, loadSlaTargets, type SlaTarget } from '#server/modules/support-ops/support-calendar.js';
-import { tickets } from '#server/modules/tickets/tickets.tables.js';
+import { addBusinessMs, businessMsBetween, type BusinessCalendar } from '../hours/business-hours.js';
+import { loadBusinessCalendar, loadSlaTargets, type SlaTarget } from '../hours/support-calendar.js';
+import { tickets } from '../tickets/tickets.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
 
 /**

@@ -3,7 +3,7 @@ import { RULES_MAX, type Rule, type RuleAction, type RuleInput, type RuleRun } f
 import type { Db, Tx } from '#server/db/client.js';
 import { unprocessable } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
-import { ticketCannedReplies, tickets } from '#server/modules/tickets/tickets.tables.js';
+import { ticketCannedReplies, tickets } from '../tickets/tickets.tables.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { actorOf, findRule, ruleAudit, toDto } from './support-rules-rows.js';
 import { supportRuleRuns, supportRules, type SupportRuleRow } from './support-rules.tables.js';

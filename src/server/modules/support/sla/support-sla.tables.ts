@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { check, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { tickets } from '#server/modules/tickets/tickets.tables.js';
+import { tickets } from '../tickets/tickets.tables.js';
 
 /** One row per ticket and kind once a target fell due unmet; the key makes its notice go out once (docs/decisions/0293). */
 export const supportSlaBreaches = pgTable(
