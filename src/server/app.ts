@@ -45,7 +45,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerUsersModule(api, ctx, auth);
     registerAccountClosureModule(api, ctx, auth, delivery);
     registerConnectionsModule(api, ctx);
-    registerSupportModule(api, ctx);
+    registerSupportModule(api, ctx, delivery);
     registerCreditsModule(api, ctx);
     registerReceiptsModule(api, ctx);
     registerApiKeysModule(api, ctx, guards.apiKeys);

@@ -3,10 +3,7 @@ import type { Database, Tx } from './db/client.js';
 import type { InvalidationBus } from './db/invalidation.js';
 import type { DomainEvents } from './events/domain-events.js';
 import type { JobQueue } from './jobs/job-queue.js';
-import type { MailService } from './modules/mail/mail.service.js';
-import type { NotificationsService } from './modules/notifications/notifications.service.js';
 import type { RateLimiter } from './modules/rate-limit/rate-limit.service.js';
-import type { WebhookEvents } from './modules/webhooks/webhook-events.js';
 
 /** Moves what a guest made (tickets, exchanges, ...) to the account that signs in with that guestId. */
 export type GuestLinker = (tx: Tx, guestId: string, userId: string) => Promise<void>;
@@ -27,12 +24,6 @@ export interface AppContext {
   jobs: JobQueue;
   /** Where modules report what happened, inside the transaction of the change (decision 0322). */
   events: DomainEvents;
-  /** How services queue webhook events inside their own transactions (on `jobs`). */
-  webhookEvents: WebhookEvents;
-  /** Outgoing mail: queue a message on the outbox (SMTP or the mail sandbox delivers it in the background). */
-  mail: MailService;
-  /** Notifications (in-app, chat, mail per the account's matrix): emitted inside the transaction of the change. */
-  notifications: NotificationsService;
   /** Row changes heard from the database (any instance), for long-lived per-instance caches (decision 0170). */
   invalidation: InvalidationBus;
 }

@@ -13,6 +13,7 @@ const ALL_TYPES: DomainEventType[] = [
   'charge.changed',
   'ticket.answered',
   'webhook.disabled',
+  'security.changed',
 ];
 
 /** The rows of docs/architecture.md's channel table: event -> the channels marked in it. */
@@ -29,7 +30,10 @@ function documentedChannels(): Map<string, string[]> {
     .map((cell) => cell.trim());
   return new Map(
     rows.map((row) => {
-      const cells = row.split('|').slice(1, -1).map((cell) => cell.trim());
+      const cells = row
+        .split('|')
+        .slice(1, -1)
+        .map((cell) => cell.trim());
       const type = cells[0]!.replace(/`/g, '');
       return [type, header.filter((_, i) => cells[i + 1] !== '' && cells[i + 1] !== '-')];
     }),

@@ -22,7 +22,8 @@ export type DomainEvent =
   | OrderChanged
   | ChargeChanged
   | TicketAnswered
-  | WebhookDisabled;
+  | WebhookDisabled
+  | SecurityChanged;
 
 /** A ledger entry was posted: every change of a balance. */
 export interface CreditsChanged {
@@ -104,6 +105,25 @@ export interface WebhookDisabled {
   failingSince: Date;
   disabledAt: Date;
   lastError: string | null;
+}
+
+/**
+ * Something changed in how an account is entered (a new device signed in, the password, the address
+ * or two-factor changed, a closing account restored). Its mail has its own template and is sent by the
+ * module where it happens; the notice comes from here.
+ */
+export interface SecurityChanged {
+  type: 'security.changed';
+  userId: string;
+  change: 'sign_in' | 'password_changed' | 'email_changed' | 'two_factor_changed' | 'account_restored';
+  /** The address the change came from. */
+  ip?: string;
+  /** A short description of the browser ("Chrome on Linux"), for a sign-in. */
+  browser?: string;
+  /** The new address, for an address change. */
+  email?: string;
+  /** What changed in two-factor ("passkey added (Passkey: Laptop)"). */
+  detail?: string;
 }
 
 export type DomainEventType = DomainEvent['type'];

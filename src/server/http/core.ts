@@ -204,9 +204,6 @@ function buildContext(app: App, deps: AppDeps): { ctx: AppContext; delivery: Del
     isStopping: deps.isStopping ?? (() => false),
     jobs,
     events: new DomainEvents(),
-    webhookEvents: delivery.webhookEvents,
-    mail,
-    notifications: delivery.notifications,
     invalidation: new InvalidationBus(deps.database, app.log),
   };
   // Listening starts before the app answers (caches keep entries long only once it listens) and stops on close.

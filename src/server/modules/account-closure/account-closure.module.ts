@@ -1,7 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import type { AuthService } from '#server/modules/auth/auth.service.js';
 import { exportStore } from '#server/modules/privacy/data-export.service.js';
 import { AttachmentStore } from '#server/modules/support/tickets/attachments.js';
@@ -19,7 +18,7 @@ export function registerAccountClosureModule(
   api: FastifyInstance,
   ctx: AppContext,
   auth: AuthService,
-  delivery: { mail: MailService; notifications: NotificationsService },
+  delivery: { mail: MailService },
 ): AccountClosureService {
   const erasure = {
     attachments: new AttachmentStore(ctx.config.attachmentsDir),
@@ -31,7 +30,7 @@ export function registerAccountClosureModule(
     rateLimiter: ctx.rateLimiter,
     sessions: api.sessions,
     mail: delivery.mail,
-    notifications: delivery.notifications,
+    events: ctx.events,
     auth,
     erasure,
   });

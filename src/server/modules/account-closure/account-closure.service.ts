@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { and, asc, eq, inArray, isNotNull, isNull, ne, sql } from 'drizzle-orm';
 import { ACCOUNT_ERASURE_DELAY_DAYS } from '#shared/constants.js';
 import { formatCredits } from '#shared/fees.js';
@@ -21,7 +20,7 @@ import { orders } from '#server/modules/catalogue/catalogue.tables.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { accountClosingMail } from '#server/modules/mail/templates/account-closing.js';
 import { accountRestoredMail } from '#server/modules/mail/templates/account-restored.js';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import { RATE_LIMITS, type RateLimiter, type RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 import { findUserById, findUserByLogin, voidAccountLinks } from '#server/modules/users/users.service.js';
@@ -42,8 +41,8 @@ export interface AccountClosureDeps {
   rateLimiter: RateLimiter;
   sessions: SessionStore;
   mail: MailService;
-  /** The "account restored" security notice in the app (optional: a service built without it sends only the mail). */
-  notifications?: NotificationsService;
+  /** Where the "account restored" security change is reported (its notice subscribes there). */
+  events: DomainEvents;
   auth: AuthService;
   erasure: Omit<ErasureDeps, 'database'>;
 }
@@ -275,14 +274,9 @@ export class AccountClosureService {
         forgotUrl: this.deps.mail.link('/forgot-password'),
       }),
     });
-    await this.deps.notifications?.emit(tx, {
-      to: { userId: user.id },
-      event: 'security.account_restored',
-      key: `security.account_restored:${user.id}:${randomUUID()}`,
-      title: 'Your account was restored',
-      body: `Your closing account was restored (from ${meta.ip}). If this was not you, reset your password now and review your sessions.`,
-      link: '/dashboard/settings#sessions',
-    });
+    await tx.transaction((savepoint) =>
+      this.deps.events.emit(savepoint, { type: 'security.changed', userId: user.id, change: 'account_restored', ip: meta.ip }),
+    );
   }
 
   /** The staff console's list: accounts closing and not yet erased, the soonest erasure first. */

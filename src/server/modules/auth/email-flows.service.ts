@@ -1,8 +1,8 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '#server/config.js';
-import type { AppContext } from '#server/context.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import type { Database, DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, badRequest, conflict, unauthorized } from '#server/errors.js';
 import { safeError, type MailService } from '#server/modules/mail/mail.service.js';
@@ -46,9 +46,8 @@ export interface EmailFlowsDeps {
   sessions: SessionStore;
   rateLimiter: RateLimiter;
   mail: MailService;
-  /** The in-app and chat notices of security events (optional). */
-  /** The context's notifications (named through it: auth sits below the notifications module, decision 0221). */
-  notifications?: AppContext['notifications'];
+  /** Where security changes are reported (their notice subscribes there, decision 0322). */
+  events: DomainEvents;
   log: FastifyBaseLogger;
 }
 
@@ -249,14 +248,10 @@ export class EmailFlows {
       to: user.email,
       mail: passwordChangedMail({ username: user.username, when: when(), ip: info.ip, forgotUrl: this.deps.mail.link('/forgot-password') }),
     });
-    await this.deps.notifications?.emit(db, {
-      to: { userId: user.id },
-      event: 'security.password_changed',
-      key: `security.password_changed:${user.id}:${randomUUID()}`,
-      title: 'Your password was changed',
-      body: `Your password was changed (from ${info.ip}). If this was not you, reset it now and review your sessions.`,
-      link: '/dashboard/settings#sessions',
-    });
+    // In the caller's transaction when given one (a savepoint), else in one of its own.
+    await db.transaction((tx) =>
+      this.deps.events.emit(tx, { type: 'security.changed', userId: user.id, change: 'password_changed', ip: info.ip }),
+    );
   }
 
   /** After a password change in settings (auth.service.ts). Never fails the change. */
@@ -307,13 +302,12 @@ export class EmailFlows {
             forgotUrl: this.deps.mail.link('/forgot-password'),
           }),
         });
-        await this.deps.notifications?.emit(tx, {
-          to: { userId: user.id },
-          event: 'security.sign_in',
-          key: `security.sign_in:${user.id}:${randomUUID()}`,
-          title: 'New sign-in to your account',
-          body: `Someone signed in from a device new to your account (${describeBrowser(info.userAgent)}, ${info.ip}). If this was not you, change your password.`,
-          link: '/dashboard/settings#sessions',
+        await this.deps.events.emit(tx, {
+          type: 'security.changed',
+          userId: user.id,
+          change: 'sign_in',
+          browser: describeBrowser(info.userAgent),
+          ip: info.ip,
         });
       });
     } catch (err) {
@@ -403,14 +397,7 @@ export class EmailFlows {
         to: user.email,
         mail: emailChangedMail({ username: user.username, newEmail: spent.email, when: when() }),
       });
-      await this.deps.notifications?.emit(tx, {
-        to: { userId: user.id },
-        event: 'security.email_changed',
-        key: `security.email_changed:${user.id}:${randomUUID()}`,
-        title: 'Your email address was changed',
-        body: `Your account's email address is now ${spent.email}. If this was not you, contact support at once.`,
-        link: '/dashboard/settings',
-      });
+      await this.deps.events.emit(tx, { type: 'security.changed', userId: user.id, change: 'email_changed', email: spent.email });
       return spent.email;
     });
   }

@@ -15,6 +15,7 @@ export function noticeSubscribers(notifications: NotificationsService): Subscrib
         'charge.changed',
         'ticket.answered',
         'webhook.disabled',
+        'security.changed',
       ],
       async handle(tx, event) {
         const notice = noticeOf(event);

@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { formatCredits } from '#shared/fees.js';
-import { exchangePath, paymentPath, receiptPath, ticketPath } from '#shared/routes.js';
+import { dashboardPaths, exchangePath, paymentPath, receiptPath, ticketPath } from '#shared/routes.js';
 import { WEBHOOK_DISABLE_AFTER_DAYS } from '#shared/schemas/webhooks.js';
-import type { DomainEvent, ExchangeFinished, RewardClaimed, WebhookDisabled } from '#server/events/domain-events.js';
+import type { DomainEvent, ExchangeFinished, RewardClaimed, SecurityChanged, WebhookDisabled } from '#server/events/domain-events.js';
 import type { EmitInput } from './notifications.service.js';
 
 /**
@@ -179,6 +180,59 @@ export function webhookDisabledNotice(e: WebhookDisabled): EmitInput {
   };
 }
 
+/** The notice of a change in how an account is entered; each one is its own notice (a fresh key). */
+export function securityNotice(e: SecurityChanged): EmitInput {
+  const to = { userId: e.userId };
+  const key = `security.${e.change}:${e.userId}:${randomUUID()}`;
+  switch (e.change) {
+    case 'sign_in':
+      return {
+        to,
+        event: 'security.sign_in',
+        key,
+        title: 'New sign-in to your account',
+        body: `Someone signed in from a device new to your account (${e.browser}, ${e.ip}). If this was not you, change your password.`,
+        link: '/dashboard/settings#sessions',
+      };
+    case 'password_changed':
+      return {
+        to,
+        event: 'security.password_changed',
+        key,
+        title: 'Your password was changed',
+        body: `Your password was changed (from ${e.ip}). If this was not you, reset it now and review your sessions.`,
+        link: '/dashboard/settings#sessions',
+      };
+    case 'email_changed':
+      return {
+        to,
+        event: 'security.email_changed',
+        key,
+        title: 'Your email address was changed',
+        body: `Your account's email address is now ${e.email}. If this was not you, contact support at once.`,
+        link: '/dashboard/settings',
+      };
+    case 'two_factor_changed':
+      return {
+        to,
+        event: 'security.two_factor_changed',
+        key,
+        title: 'Two-factor authentication changed',
+        body: `${e.detail}. If this was not you, change your password.`,
+        link: dashboardPaths.settings,
+      };
+    case 'account_restored':
+      return {
+        to,
+        event: 'security.account_restored',
+        key,
+        title: 'Your account was restored',
+        body: `Your closing account was restored (from ${e.ip}). If this was not you, reset your password now and review your sessions.`,
+        link: '/dashboard/settings#sessions',
+      };
+  }
+}
+
 /** The in-app (and chat, and generic mail per the matrix) notice a domain event becomes, if any. */
 export function noticeOf(event: DomainEvent): EmitInput | null {
   switch (event.type) {
@@ -212,6 +266,8 @@ export function noticeOf(event: DomainEvent): EmitInput | null {
     }
     case 'webhook.disabled':
       return webhookDisabledNotice(event);
+    case 'security.changed':
+      return securityNotice(event);
     default:
       return null;
   }

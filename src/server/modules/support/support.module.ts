@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '#server/context.js';
+import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { registerHelpRoutes } from './help/help.routes.js';
 import { HelpService } from './help/help.service.js';
 import { registerSupportReportRoutes } from './reports/support-reports.routes.js';
@@ -29,7 +30,7 @@ import { moveGuestTicketsToUser, TicketService } from './tickets/tickets.service
  * tickets are handed to the ticket service here (DeskExtensions), so tickets/ imports neither rules/
  * nor sla/, which import it.
  */
-export function registerSupportModule(api: FastifyInstance, ctx: AppContext): void {
+export function registerSupportModule(api: FastifyInstance, ctx: AppContext, delivery: { notifications: NotificationsService }): void {
   // Ticket events queue rule jobs in the change's transaction (docs/decisions/0294).
   const ruleEvents = ruleEventSink(ctx.jobs);
   // What the rules and the SLA clock add to the desk (docs/decisions/0293, 0294).
@@ -38,10 +39,8 @@ export function registerSupportModule(api: FastifyInstance, ctx: AppContext): vo
   // Tickets: the service, its attachment store, the guest linker and the routes.
   const tickets = new TicketService(
     ctx.database.db,
-    ctx.webhookEvents,
-    ctx.mail,
+    ctx.events,
     new AttachmentStore(ctx.config.attachmentsDir),
-    ctx.notifications,
     desk.ruleEvents,
     desk.slaCondition,
   );
@@ -55,10 +54,9 @@ export function registerSupportModule(api: FastifyInstance, ctx: AppContext): vo
   // repeat harmless.
   const rules = new SupportRulesService({
     db: ctx.database.db,
-    webhookEvents: ctx.webhookEvents,
-    mail: ctx.mail,
-    notifications: ctx.notifications,
-    events: ruleEvents,
+    events: ctx.events,
+    notifications: delivery.notifications,
+    ruleEvents,
     log: api.log,
   });
   ctx.jobs.define<RuleEvent>({
@@ -84,7 +82,7 @@ export function registerSupportModule(api: FastifyInstance, ctx: AppContext): vo
     expireInSeconds: 120,
     retryLimit: 0,
     handler: async () => {
-      await recordSlaBreaches(ctx.database, ctx.notifications);
+      await recordSlaBreaches(ctx.database, delivery.notifications);
     },
   });
   registerSupportSlaRoutes(api, sla);

@@ -1,12 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { randomUUID } from 'node:crypto';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { paths } from '#shared/routes.js';
 import type { AppContext } from '#server/context.js';
 import type { AuthService } from '#server/modules/auth/auth.service.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
 import { twoFactorNoticeMail, type TwoFactorNoticeKind } from '#server/modules/mail/templates/two-factor-notice.js';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import { PasskeyService } from './passkeys.service.js';
 import type { StepUpVerifier } from './step-up.js';
@@ -60,9 +58,9 @@ export function registerTwoFactorModule(
  * mail to the account's address. Never awaited by the action and never fails it: a mail that cannot
  * be queued is logged (without codes or secrets) and dropped.
  */
-type TwoFactorDelivery = { mail: MailService; notifications: NotificationsService };
+type TwoFactorDelivery = { mail: MailService };
 
-function mailNotifier(app: FastifyInstance, ctx: AppContext, { mail, notifications }: TwoFactorDelivery): TwoFactorNotifier {
+function mailNotifier(app: FastifyInstance, ctx: AppContext, { mail }: TwoFactorDelivery): TwoFactorNotifier {
   const noticeOf = (event: TwoFactorEvent): { kind: TwoFactorNoticeKind; facts: Array<[string, string]> } => {
     switch (event.type) {
       case 'two-factor.enabled':
@@ -88,14 +86,14 @@ function mailNotifier(app: FastifyInstance, ctx: AppContext, { mail, notificatio
         to: user.email,
         mail: twoFactorNoticeMail({ kind, username: user.username, when, facts, settingsUrl: mail.link(paths.settings) }),
       });
-      await notifications.emit(ctx.database.db, {
-        to: { userId: user.id },
-        event: 'security.two_factor_changed',
-        key: `security.two_factor_changed:${user.id}:${randomUUID()}`,
-        title: 'Two-factor authentication changed',
-        body: `${kind.replace(/_/g, ' ')}${facts.length ? ` (${facts.map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}. If this was not you, change your password.`,
-        link: paths.settings,
-      });
+      await ctx.database.db.transaction((tx) =>
+        ctx.events.emit(tx, {
+          type: 'security.changed',
+          userId: user.id,
+          change: 'two_factor_changed',
+          detail: `${kind.replace(/_/g, ' ')}${facts.length ? ` (${facts.map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}`,
+        }),
+      );
     })().catch((err: unknown) =>
       app.log.error({ err: { name: (err as Error)?.name }, twoFactorEvent: event.type }, 'two-factor notice could not be queued'),
     );

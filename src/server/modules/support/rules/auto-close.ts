@@ -95,7 +95,7 @@ export async function autoClose(deps: SupportRulesDeps, now: Date = new Date()):
           link: ticketLink(id),
         });
       }
-      await deps.events?.(tx, { kind: 'status_changed', ticketId: id, key: `auto_close:${id}`, origin: 'system', status: 'closed' });
+      await deps.ruleEvents?.(tx, { kind: 'status_changed', ticketId: id, key: `auto_close:${id}`, origin: 'system', status: 'closed' });
       return true;
     });
     if (done) closed++;

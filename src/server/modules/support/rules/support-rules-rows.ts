@@ -2,12 +2,11 @@ import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Rule } from '#shared/schemas/support-rules.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import { notFound } from '#server/errors.js';
-import type { MailService } from '#server/modules/mail/mail.service.js';
 import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import type { TicketEvent, TicketEventSink } from '../tickets/tickets.service.js';
 import { users } from '#server/modules/users/users.tables.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { supportRules, type SupportRuleRow } from './support-rules.tables.js';
 
 /** The event a rule run answers: a ticket event, or the no-reply sweep's (which names its rule). */
@@ -23,11 +22,12 @@ export interface RuleEvent {
 
 export interface SupportRulesDeps {
   db: Db;
-  webhookEvents: WebhookEvents;
-  mail?: MailService | undefined;
+  /** Where the automation's visible answers are reported, as a person's are. */
+  events: DomainEvents;
+  /** The "ticket closed" notice of auto-close (optional). */
   notifications?: NotificationsService | undefined;
-  /** Events of changes made outside the ticket service (auto-close). */
-  events?: TicketEventSink | undefined;
+  /** Rule events of changes made outside the ticket service (auto-close). */
+  ruleEvents?: TicketEventSink | undefined;
   log?: FastifyBaseLogger | undefined;
 }
 

@@ -1,7 +1,6 @@
 import { rm } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setRole } from '#server/modules/users/users.service.js';
-import { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
 import { call, guestHeaders, registerUser, startGuest } from '#server/test/http.js';
 import { waitForMail } from '#server/test/mailbox.js';
 import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
@@ -61,7 +60,7 @@ describe.each(enginesFor('logic'))('support rules on %s', (engine) => {
     admin = await registerUser(t);
     await setRole(t.database.db, admin.userId, 'admin');
     // The same service the cron sweeps run, driven here with a chosen clock.
-    service = new SupportRulesService({ db: t.database.db, webhookEvents: new WebhookEvents(t.app.jobs, t.app.log) });
+    service = new SupportRulesService({ db: t.database.db, events: t.app.events });
   });
   afterAll(async () => {
     await t?.close();
@@ -371,7 +370,7 @@ describe.each(enginesFor('logic'))('support rules on %s', (engine) => {
         status: 'pending',
       });
       await settle();
-      const second = new SupportRulesService({ db: t.database.db, webhookEvents: new WebhookEvents(t.app.jobs, t.app.log) });
+      const second = new SupportRulesService({ db: t.database.db, events: t.app.events });
       const both = await Promise.all(
         [service, second].map((s) =>
           s.runEvent({ kind: 'status_changed', ticketId: id, key: runA!.event_key, origin: 'staff', status: 'pending' }),
@@ -399,7 +398,7 @@ describe.each(enginesFor('logic'))('support rules on %s', (engine) => {
       });
       const user = await registerUser(t);
       const id = await openTicket(user.token, 'Twice');
-      const second = new SupportRulesService({ db: t.database.db, webhookEvents: new WebhookEvents(t.app.jobs, t.app.log) });
+      const second = new SupportRulesService({ db: t.database.db, events: t.app.events });
       const event = {
         kind: 'status_changed' as const,
         ticketId: id,

@@ -2,8 +2,6 @@ import { eq } from 'drizzle-orm';
 import type { Ticket } from '#shared/schemas/tickets.js';
 import type { Tx } from '#server/db/client.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
-import { notifyTicketReply } from '#server/modules/mail/notifications.js';
-import { ticketReplyNotice } from '#server/modules/notifications/notices.js';
 import { emitRuleEvents } from './ticket-events.js';
 import { addMessage, auditView, findAny, staffActor, withMessages, type StaffMember, type TicketDeps } from './ticket-rows.js';
 import { tickets, type TicketRow } from './tickets.tables.js';
@@ -39,7 +37,7 @@ async function noteIn(tx: Tx, staff: StaffMember, ticket: TicketRow, message: st
 }
 
 /** What a visible answer tells the requester through: the in-app notice, the webhook and the mail. */
-type AnswerDeps = Pick<TicketDeps, 'webhookEvents' | 'mail' | 'notifications'>;
+type AnswerDeps = Pick<TicketDeps, 'events'>;
 
 /**
  * A visible answer from the desk, added and told to the requester (in-app notice, webhook, mail) in the
@@ -55,23 +53,13 @@ export async function addVisibleAnswer(
 ): Promise<{ ticket: TicketRow; messageId: string }> {
   const next = ticket.status === 'closed' || ticket.status === 'resolved' ? ticket.status : 'pending';
   const added = await addMessage(tx, ticket, 'staff', authorId, message, next);
-  const notice = ticketReplyNotice(ticket);
-  if (notice) await deps.notifications?.emit(tx, { ...notice, key: `ticket.reply:${added.messageId}` });
-  if (ticket.userId) {
-    await deps.webhookEvents.enqueue(tx, ticket.userId, 'ticket.answered', {
-      ticketId: ticket.id,
-      number: ticket.number,
-      subject: ticket.subject,
-      status: next,
-    });
-    await notifyTicketReply(deps.mail, tx, {
-      userId: ticket.userId,
-      ticketId: ticket.id,
-      number: ticket.number,
-      subject: ticket.subject,
-      message,
-    });
-  }
+  await deps.events.emit(tx, {
+    type: 'ticket.answered',
+    ticket: { id: ticket.id, number: ticket.number, subject: ticket.subject, userId: ticket.userId, guestId: ticket.guestId },
+    messageId: added.messageId,
+    message,
+    status: next,
+  });
   return added;
 }
 

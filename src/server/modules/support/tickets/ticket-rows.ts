@@ -4,9 +4,7 @@ import type { SlaQueueFilter } from '#shared/schemas/support-sla.js';
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
 import { notFound } from '#server/errors.js';
 import { users } from '#server/modules/users/users.tables.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
-import type { MailService } from '#server/modules/mail/mail.service.js';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import type { AttachmentStore } from './attachments.js';
 import type { TicketEventSink } from './ticket-events.js';
 import { ticketAttachments, ticketMessages, tickets, type TicketMessageRow, type TicketRow } from './tickets.tables.js';
@@ -25,10 +23,9 @@ export interface StaffMember {
 /** What the use cases of the desk are handed (TicketService's constructor arguments). */
 export interface TicketDeps {
   db: Db;
-  webhookEvents: WebhookEvents;
-  mail?: MailService | undefined;
+  /** Where a visible answer is reported (the requester's webhook, mail and notice subscribe). */
+  events: DomainEvents;
   files?: AttachmentStore | undefined;
-  notifications?: NotificationsService | undefined;
   /** Queues events for the automation rules (the rules part, decision 0294). */
   ruleEvents?: TicketEventSink | undefined;
   /** The queue's SLA filter as a condition on tickets (the SLA part, decision 0293). */

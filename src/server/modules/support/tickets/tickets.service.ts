@@ -10,9 +10,7 @@ import type {
 } from '#shared/schemas/tickets.js';
 import type { SlaQueueFilter } from '#shared/schemas/support-sla.js';
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
-import type { WebhookEvents } from '#server/modules/webhooks/webhook-events.js';
-import type { MailService } from '#server/modules/mail/mail.service.js';
-import type { NotificationsService } from '#server/modules/notifications/notifications.service.js';
+import type { DomainEvents } from '#server/events/domain-events.js';
 import type { AttachmentStore, CheckedFile } from './attachments.js';
 import { cannedReplies, deleteCannedReply, saveCannedReply } from './canned-replies.js';
 import { createTicket, getMine, listMine, rateTicket, replyAsRequester, setStatusAsRequester } from './requester-tickets.js';
@@ -39,16 +37,14 @@ export class TicketService {
 
   constructor(
     db: Db,
-    webhookEvents: WebhookEvents,
-    mail?: MailService,
+    events: DomainEvents,
     files?: AttachmentStore,
-    notifications?: NotificationsService,
     /** Queues events for the automation rules (the rules part, decision 0294). */
     ruleEvents?: TicketEventSink,
     /** The queue's SLA filter as a condition on tickets (the SLA part, decision 0293). */
     slaCondition?: (db: DbOrTx, filter: SlaQueueFilter) => Promise<SQL>,
   ) {
-    this.deps = { db, webhookEvents, mail, files, notifications, ruleEvents, slaCondition };
+    this.deps = { db, events, files, ruleEvents, slaCondition };
   }
 
   attachAsRequester(requester: Requester, id: string, file: CheckedFile & { bytes: Buffer }, note: string | undefined): Promise<Ticket> {
