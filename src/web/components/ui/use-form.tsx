@@ -47,6 +47,8 @@ export type FieldErrors<F extends string = string> = Partial<Record<F, string>>;
 export type FormErrorText = string | ((err: unknown, fieldErrors: Record<string, string>) => string | null);
 
 export interface UseFormOptions<F extends string, S extends z.ZodType | undefined, R> {
+  /** Runs at the start of each submit that is not ignored as a double submit, before the pre-check (e.g. to clear a success notice). */
+  beforeSubmit?: () => void;
   /** Checked against `values()` before the action runs; its issues become field errors. */
   schema?: S;
   /** What the schema checks (required with `schema`). */
@@ -160,6 +162,7 @@ export function useForm<F extends string = string, S extends z.ZodType | undefin
       if (busyRef.current) return;
       const opts = optionsRef.current;
       const focusOn = opts.focus ?? 'all';
+      opts.beforeSubmit?.();
 
       // The pre-check.
       let data: unknown = undefined;
@@ -217,19 +220,21 @@ export function useForm<F extends string = string, S extends z.ZodType | undefin
 
 /**
  * `<form noValidate onSubmit>` wired to a useForm state. Any other form attribute passes through;
- * `onSubmit` may not (the state's is the one).
+ * `onSubmit` may not (the state's is the one). `noValidate={false}` keeps the browser's own checks
+ * (`required` and the like) for a form that has no pre-check of its own.
  */
 export function Form<F extends string>({
   form,
   children,
   onChange,
+  noValidate = true,
   ...props
-}: { form: FormState<F>; children: ReactNode } & Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit' | 'noValidate'>) {
+}: { form: FormState<F>; children: ReactNode } & Omit<FormHTMLAttributes<HTMLFormElement>, 'onSubmit'>) {
   return (
     <form
       {...props}
       ref={form.formRef}
-      noValidate
+      noValidate={noValidate}
       onSubmit={(event) => void form.onSubmit(event)}
       onChange={(event) => {
         const name = (event.target as HTMLElement).getAttribute?.('name');
