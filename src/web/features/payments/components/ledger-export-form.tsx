@@ -19,14 +19,14 @@ export function LedgerExportForm() {
   const form = useForm({
     focus: false,
     action: () => {
-      // The browser still checks the two required dates (<Form> is noValidate): its own message, as before.
-      if (!form.formRef.current?.reportValidity() || rangeError) return;
+      if (rangeError || !from || !to) return;
       download.mutate({ from, to });
     },
   });
 
+  // The browser's own check of the two required dates stays (noValidate={false}), as before.
   return (
-    <Form form={form} className="ledger-export no-print" aria-labelledby={`${ids}-title`}>
+    <Form form={form} noValidate={false} className="ledger-export no-print" aria-labelledby={`${ids}-title`}>
       <h3 id={`${ids}-title`}>Export as CSV</h3>
       <div className="ledger-export-fields">
         <TextField label="From" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} required />
