@@ -155,7 +155,7 @@ export function StaffQueue() {
                 {/* Tags: staff labels, also set by automation rules (decision 0294). */}
                 <TicketTags ticketId={selected._id} tags={selected.tags ?? []} />
                 {!selected.mergedInto && (
-                  <Form form={mergeForm} className="inline-field merge-form">
+                  <Form form={mergeForm} noValidate={false} className="inline-field merge-form">
                     <label>
                       <span>Merge duplicate #</span>
                       <input
@@ -208,7 +208,7 @@ export function StaffQueue() {
         </section>
       )}
       <CannedRepliesPanel replies={cannedReplies} />
-      <Form form={filterForm} className="queue-filters" role="search">
+      <Form form={filterForm} noValidate={false} className="queue-filters" role="search">
         <label className="inline-field">
           <span>Search</span>
           <input type="search" value={filters.search} onChange={update('search')} placeholder="Subject, user or #number" />
