@@ -32,7 +32,7 @@ import { ApiError, errorMessage } from '#web/lib/api-client';
  *   fields; the form-level message is `formError` (see FormErrorText).
  * - Focus: after a failed submit, the first element of the form (in DOM order) whose `name` has an
  *   error gets focus.
- * - Busy: `busy` is true while the action runs, and a second submit meanwhile does nothing.
+ * - Busy: `busy` is true while an asynchronous action runs, and a second submit meanwhile does nothing.
  */
 
 /** Field errors keyed by field name (the `name` attribute of the field's control). */
@@ -104,6 +104,10 @@ export function schemaFieldErrors(error: z.ZodError): Record<string, string> {
     errors[key] ??= issue.message;
   }
   return errors;
+}
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function hasErrors(errors: Record<string, string | undefined>): boolean {
@@ -185,10 +189,15 @@ export function useForm<F extends string = string, S extends z.ZodType | undefin
       setErrorsState({});
 
       busyRef.current = true;
-      setBusy(true);
       let result: R;
       try {
-        result = await opts.action(data as S extends z.ZodType ? z.output<S> : undefined);
+        const pending = opts.action(data as S extends z.ZodType ? z.output<S> : undefined);
+        // Busy only while there is something to wait for: a synchronous action (a search, a step to a
+        // confirmation) renders its outcome at once, without a busy frame in between.
+        if (isPromiseLike(pending)) {
+          setBusy(true);
+          result = await pending;
+        } else result = pending;
       } catch (err) {
         busyRef.current = false;
         setBusy(false);
