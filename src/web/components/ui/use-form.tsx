@@ -65,8 +65,11 @@ export interface UseFormOptions<F extends string, S extends z.ZodType | undefine
   formError?: FormErrorText;
   /** Renames or filters the server's field errors before they go onto the fields. */
   mapFieldErrors?: (fields: Record<string, string>) => FieldErrors<F>;
-  /** Which failures move focus to the first invalid field: 'all' (default), 'precheck' only, or none. */
-  focus?: 'all' | 'precheck' | false;
+  /**
+   * Which failures move focus to the first invalid field: 'all' (default), 'precheck' only, or none;
+   * or a function that moves it itself (called with the field errors after any failure that has some).
+   */
+  focus?: 'all' | 'precheck' | false | ((errors: FieldErrors<F>) => void);
   /** Clear a field's error when that field changes (an input/change event inside the <Form>). Default false. */
   clearOnChange?: boolean;
 }
@@ -183,7 +186,8 @@ export function useForm<F extends string = string, S extends z.ZodType | undefin
       setFormError(null);
       if (hasErrors(found)) {
         setErrorsState(found as FieldErrors<F>);
-        if (focusOn) focusFirstError(found as FieldErrors<F>);
+        if (typeof focusOn === 'function') focusOn(found as FieldErrors<F>);
+        else if (focusOn) focusFirstError(found as FieldErrors<F>);
         return;
       }
       setErrorsState({});
@@ -207,7 +211,10 @@ export function useForm<F extends string = string, S extends z.ZodType | undefin
         setErrorsState(mapped as FieldErrors<F>);
         const text = opts.formError ?? DEFAULT_FORM_ERROR;
         setFormError(typeof text === 'function' ? text(err, mapped) : hasErrors(mapped) ? null : errorMessage(err, text));
-        if (focusOn === 'all' && hasErrors(mapped)) focusFirstError(mapped as FieldErrors<F>);
+        if (hasErrors(mapped)) {
+          if (typeof focusOn === 'function') focusOn(mapped as FieldErrors<F>);
+          else if (focusOn === 'all') focusFirstError(mapped as FieldErrors<F>);
+        }
         return;
       }
       busyRef.current = false;
