@@ -15,36 +15,6 @@ const ROOT = path.resolve(WEB, '../..');
 /** The primitive itself: the one place that renders the element. */
 const PRIMITIVE = 'src/web/components/ui/use-form.tsx';
 
-/**
- * Forms not moved to the primitive yet. This list only shrinks: it must end empty. A file leaves it when
- * its forms are moved (the test below says when an entry is no longer needed); no file joins it.
- */
-const NOT_YET_MOVED: readonly string[] = [
-  'src/web/features/help/components/help-manager.tsx',
-  'src/web/features/help/pages/help-page.tsx',
-  'src/web/features/notifications/components/notification-preferences-panel.tsx',
-  'src/web/features/payments/components/ledger-export-form.tsx',
-  'src/web/features/payments/components/top-up-panel.tsx',
-  'src/web/features/payments/pages/payment-process-page.tsx',
-  'src/web/features/status/components/status-subscribe.tsx',
-  'src/web/features/support-reports/components/support-reports-panel.tsx',
-  'src/web/features/support-rules/components/automation-panel.tsx',
-  'src/web/features/support-rules/components/rule-form.tsx',
-  'src/web/features/support-sla/components/sla-settings-panel.tsx',
-  'src/web/features/tickets/components/canned-replies-panel.tsx',
-  'src/web/features/tickets/components/create-ticket-modal.tsx',
-  'src/web/features/tickets/components/rating-form.tsx',
-  'src/web/features/tickets/components/staff-queue.tsx',
-  'src/web/features/tickets/components/ticket-tags.tsx',
-  'src/web/features/tickets/components/ticket-thread.tsx',
-  'src/web/features/two-factor/components/admin-two-factor-reset.tsx',
-  'src/web/features/two-factor/components/login-second-step.tsx',
-  'src/web/features/two-factor/components/passkeys-section.tsx',
-  'src/web/features/two-factor/components/password-step.tsx',
-  'src/web/features/two-factor/components/two-factor-settings.tsx',
-  'src/web/features/webhooks/components/webhooks-panel.tsx',
-];
-
 /** The .tsx files under src/web that are not tests, as repository paths. */
 function componentFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -72,16 +42,9 @@ describe('forms use the form primitive', () => {
     expect(files.some((f) => f.endsWith('.test.tsx'))).toBe(false);
   });
 
-  it('no file renders a raw <form> outside the primitive (and the not-yet-moved list)', () => {
-    const raw = files.filter(
-      (f) => f !== PRIMITIVE && !NOT_YET_MOVED.includes(f) && rendersRawForm(readFileSync(path.join(ROOT, f), 'utf8')),
-    );
+  it('no file renders a raw <form> outside the primitive', () => {
+    const raw = files.filter((f) => f !== PRIMITIVE && rendersRawForm(readFileSync(path.join(ROOT, f), 'utf8')));
     expect(raw, `these files render a raw <form>; use <Form> (or useForm) from ${PRIMITIVE}: ${raw.join(', ')}`).toEqual([]);
-  });
-
-  it('lists only files that still render a raw <form> (the list shrinks as forms move)', () => {
-    const stale = NOT_YET_MOVED.filter((f) => !files.includes(f) || !rendersRawForm(readFileSync(path.join(ROOT, f), 'utf8')));
-    expect(stale, `remove these from NOT_YET_MOVED: ${stale.join(', ')}`).toEqual([]);
   });
 
   it('tells a raw form from the primitive, in any layout, and ignores comments', () => {
