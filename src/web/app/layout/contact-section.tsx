@@ -1,4 +1,5 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
+import { Form, useForm } from '#web/components/ui/use-form';
 import { CONTACT_EMAIL, CONTACT_TOPICS } from '#web/features/marketing/content/site';
 
 /** A mailto: link with the subject and body filled in (encoded so any text survives). */
@@ -15,16 +16,19 @@ export function ContactSection() {
   const formId = useId();
   const [sent, setSent] = useState(false);
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const topic = CONTACT_TOPICS.find((t) => t.value === data.get('topic'))?.label ?? 'Question';
-    const name = String(data.get('name') ?? '').trim();
-    const message = String(data.get('message') ?? '').trim();
-    const body = name ? `${message}\n\n— ${name}` : message;
-    window.location.href = buildMailto(CONTACT_EMAIL, `[Olympus] ${topic}`, body);
-    setSent(true);
-  };
+  const form = useForm({
+    action: () => {
+      const element = form.formRef.current;
+      if (!element) return;
+      const data = new FormData(element);
+      const topic = CONTACT_TOPICS.find((t) => t.value === data.get('topic'))?.label ?? 'Question';
+      const name = String(data.get('name') ?? '').trim();
+      const message = String(data.get('message') ?? '').trim();
+      const body = name ? `${message}\n\n— ${name}` : message;
+      window.location.href = buildMailto(CONTACT_EMAIL, `[Olympus] ${topic}`, body);
+      setSent(true);
+    },
+  });
 
   return (
     <section id="contact" className="contact" aria-labelledby={`${formId}-title`}>
@@ -35,7 +39,8 @@ export function ContactSection() {
         Write to <a href={`mailto:${CONTACT_EMAIL}`}>{CONTACT_EMAIL}</a>. For anything about your account or a payment, open a support
         ticket from your dashboard: it reaches the same team with your details attached.
       </p>
-      <form className="contact-form" onSubmit={onSubmit} aria-describedby={`${formId}-note`}>
+      {/* The browser's own check (the message is required): there is nothing else to check. */}
+      <Form form={form} noValidate={false} className="contact-form" aria-describedby={`${formId}-note`}>
         <div className="field">
           <label htmlFor={`${formId}-name`}>Your name (optional)</label>
           <input id={`${formId}-name`} name="name" type="text" autoComplete="name" maxLength={100} />
@@ -62,7 +67,7 @@ export function ContactSection() {
             ? `Your email app should now open with the message. If it did not, write to ${CONTACT_EMAIL} directly.`
             : 'Opens your email app with this message ready to send.'}
         </p>
-      </form>
+      </Form>
     </section>
   );
 }

@@ -1,7 +1,8 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ErrorCode } from '#shared/error-codes';
 import { formatCredits } from '#shared/fees';
 import { TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { formatDate, formatDateTime } from '#web/lib/format';
@@ -57,8 +58,6 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
   const close = useCloseAccount();
   const stepUp = useStepUp();
   const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState<string | undefined>();
-  const [error, setError] = useState<string | null>(null);
   // The balance this dialog shows and acknowledges: set from the first answer, moved only by a BALANCE_CHANGED refusal.
   const [shownCents, setShownCents] = useState<number | null>(null);
   const [shownReserveCents, setShownReserveCents] = useState<number | null>(null);
@@ -84,23 +83,14 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
   const balance = shownCents ?? summary.data?.balanceCents ?? null;
   const reserve = shownReserveCents ?? summary.data?.campaignReserveCents ?? 0;
   const forfeited = (balance ?? 0) + reserve;
-  const pending = close.isPending;
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (pending || balance === null) return;
-    setError(null);
-    if (!password) {
-      setPasswordError('Enter your password');
-      document.getElementById(`${ids}-password`)?.focus();
-      return;
-    }
-    if (!understood) {
-      setError('Tick the box to confirm you understand what is forfeited.');
-      return;
-    }
-    setPasswordError(undefined);
-    try {
+  const form = useForm<'password'>({
+    validate: () => (password ? {} : { password: 'Enter your password' }),
+    action: async () => {
+      if (balance === null) return;
+      if (!understood) {
+        form.setFormError('Tick the box to confirm you understand what is forfeited.');
+        return;
+      }
       const { erasureAt } = await close.mutateAsync({
         password,
         acknowledgeForfeitedCents: balance,
@@ -111,8 +101,9 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
       // The server ended every session, this one included: the page that placed the section signs out.
       window.sessionStorage.setItem(CLOSED_ACCOUNT_NOTICE_KEY, erasureAt);
       onClosed(erasureAt);
-    } catch (err) {
-      if (stepUp.handleError(err)) return;
+    },
+    onError: (err) => {
+      if (stepUp.handleError(err)) return true;
       if (err instanceof ApiError && err.code === ErrorCode.BALANCE_CHANGED) {
         const details = err.details as { balanceCents?: number; campaignReserveCents?: number } | null;
         if (typeof details?.balanceCents === 'number') setShownCents(details.balanceCents);
@@ -121,17 +112,16 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
         void summary.refetch();
         setBalanceChanged(true);
         setUnderstood(false);
-        return;
+        return true;
       }
-      if (err instanceof ApiError && err.fieldErrors.password) {
-        setPasswordError(err.fieldErrors.password);
-        setPassword('');
-        document.getElementById(`${ids}-password`)?.focus();
-        return;
-      }
-      setError(errorMessage(err, 'Your account could not be closed. Try again.'));
-    }
-  }
+      // A wrong password is said on its field, which is emptied (and focused) to type it again.
+      if (err instanceof ApiError && err.fieldErrors.password) setPassword('');
+      return false;
+    },
+    mapFieldErrors: (fields) => (fields.password ? { password: fields.password } : {}),
+    formError: (err, fields) => (fields.password ? null : errorMessage(err, 'Your account could not be closed. Try again.')),
+  });
+  const pending = form.busy;
 
   return (
     <dialog
@@ -152,7 +142,7 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
           </button>
         </div>
       ) : (
-        <form noValidate onSubmit={(e) => void onSubmit(e)} aria-labelledby={`${ids}-title`}>
+        <Form form={form} aria-labelledby={`${ids}-title`}>
           <dl className="close-account-figures">
             <div>
               <dt>Your balance</dt>
@@ -225,25 +215,25 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
             name="password"
             autoComplete="current-password"
             value={password}
-            error={passwordError}
+            error={form.errors.password}
             onChange={(e) => setPassword(e.target.value)}
             required
           />
           <StepUpField stepUp={stepUp} disabled={pending} />
-          {error && (
+          {form.formError && (
             <p className="form-error" role="alert">
-              {error}
+              {form.formError}
             </p>
           )}
           <div className="actions">
-            <button type="submit" className="btn btn-danger" disabled={pending} aria-busy={pending || undefined}>
-              {pending ? 'Closing…' : 'Close my account'}
-            </button>
+            <StatusButton busy={pending} busyLabel="Closing…" className="btn btn-danger">
+              Close my account
+            </StatusButton>
             <button type="button" className="btn btn-ghost" onClick={onClose}>
               Keep my account
             </button>
           </div>
-        </form>
+        </Form>
       )}
     </dialog>
   );

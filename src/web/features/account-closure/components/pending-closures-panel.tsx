@@ -1,7 +1,8 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { formatCredits } from '#shared/fees';
 import type { LatePaymentRefund, PendingClosure } from '#shared/schemas/account-closure';
 import { TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { QueryTable } from '#web/components/ui/query-table';
 import { ErrorCode } from '#shared/error-codes';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
@@ -26,20 +27,18 @@ function EraseNowForm({ closure, onDone }: { closure: PendingClosure; onDone: (m
   const [typed, setTyped] = useState('');
   const stepUp = useStepUp();
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (erase.isPending) return;
-    erase.mutate(
-      { id: closure._id, confirmUsername: typed, ...stepUp.fields() },
-      {
-        onSuccess: () => onDone(`${closure.username} was erased; ${formatCredits(closure.balanceCents)} credits were written off.`),
-        onError: (err) => void stepUp.handleError(err),
-      },
-    );
-  }
+  // The field shows the request's failure itself (a second-factor refusal goes to the step-up field).
+  const form = useForm({
+    action: () => erase.mutateAsync({ id: closure._id, confirmUsername: typed, ...stepUp.fields() }),
+    onSuccess: () => onDone(`${closure.username} was erased; ${formatCredits(closure.balanceCents)} credits were written off.`),
+    onError: (err) => {
+      stepUp.handleError(err);
+      return true;
+    },
+  });
 
   return (
-    <form className="erase-now" onSubmit={submit} aria-labelledby={`${id}-title`}>
+    <Form form={form} noValidate={false} className="erase-now" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>Erase {closure.username} now?</h3>
       <p>
         This cannot be undone. The person can no longer restore the account; {formatCredits(closure.balanceCents)} credits are written off.
@@ -54,21 +53,16 @@ function EraseNowForm({ closure, onDone }: { closure: PendingClosure; onDone: (m
         error={erase.isError && !aboutSecondFactor(erase.error) ? errorMessage(erase.error, 'The account could not be erased') : undefined}
         errorAlert
       />
-      <StepUpField stepUp={stepUp} disabled={erase.isPending} />
+      <StepUpField stepUp={stepUp} disabled={form.busy} />
       <div className="actions">
-        <button
-          type="submit"
-          className="btn btn-danger btn-small"
-          disabled={erase.isPending || typed.trim() === ''}
-          aria-busy={erase.isPending || undefined}
-        >
-          {erase.isPending ? 'Erasing…' : 'Erase now'}
-        </button>
-        <button type="button" className="btn btn-ghost btn-small" onClick={() => onDone(null)} disabled={erase.isPending}>
+        <StatusButton busy={form.busy} busyLabel="Erasing…" className="btn btn-danger btn-small" disabled={typed.trim() === ''}>
+          Erase now
+        </StatusButton>
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => onDone(null)} disabled={form.busy}>
           Cancel
         </button>
       </div>
-    </form>
+    </Form>
   );
 }
 
@@ -78,17 +72,15 @@ function MarkRefundedForm({ payment, onDone }: { payment: LatePaymentRefund; onD
   const mark = useMarkLatePaymentRefunded();
   const [note, setNote] = useState('');
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (mark.isPending) return;
-    mark.mutate(
-      { id: payment._id, note },
-      { onSuccess: () => onDone(`The payment of ${formatCredits(payment.priceAmountCents)} USD was recorded as refunded.`) },
-    );
-  }
+  // The field shows the request's failure itself.
+  const form = useForm({
+    action: () => mark.mutateAsync({ id: payment._id, note }),
+    onSuccess: () => onDone(`The payment of ${formatCredits(payment.priceAmountCents)} USD was recorded as refunded.`),
+    onError: () => true,
+  });
 
   return (
-    <form className="erase-now" onSubmit={submit} aria-labelledby={`${id}-title`}>
+    <Form form={form} noValidate={false} className="erase-now" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>Record the refund of {formatCredits(payment.priceAmountCents)} USD?</h3>
       <p>Send the money back to its sender at the payment provider first; this only records it. The action is recorded in the audit log.</p>
       <TextField
@@ -101,19 +93,14 @@ function MarkRefundedForm({ payment, onDone }: { payment: LatePaymentRefund; onD
         errorAlert
       />
       <div className="actions">
-        <button
-          type="submit"
-          className="btn btn-primary btn-small"
-          disabled={mark.isPending || note.trim() === ''}
-          aria-busy={mark.isPending || undefined}
-        >
-          {mark.isPending ? 'Recording…' : 'Record refund'}
-        </button>
-        <button type="button" className="btn btn-ghost btn-small" onClick={() => onDone(null)} disabled={mark.isPending}>
+        <StatusButton busy={form.busy} busyLabel="Recording…" className="btn btn-primary btn-small" disabled={note.trim() === ''}>
+          Record refund
+        </StatusButton>
+        <button type="button" className="btn btn-ghost btn-small" onClick={() => onDone(null)} disabled={form.busy}>
           Cancel
         </button>
       </div>
-    </form>
+    </Form>
   );
 }
 

@@ -1,10 +1,11 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ErrorCode } from '#shared/error-codes';
 import { formatCredits } from '#shared/fees';
 import type { AccountClosingDetails, RestoreAccountResponse } from '#shared/schemas/account-closure';
 import type { AuthResponse } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
-import { ApiError, errorMessage } from '#web/lib/api-client';
+import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
+import { ApiError } from '#web/lib/api-client';
 import { formatDateTime } from '#web/lib/format';
 import { useRestoreAccount } from '../api/restore-account';
 import '../account-closure.css';
@@ -82,32 +83,25 @@ export function RestoreAccount({ closing, username, password, rememberMe, onRest
   const restore = useRestoreAccount();
   const needsCode = closing.methods.length > 0;
   const [code, setCode] = useState('');
-  const [codeError, setCodeError] = useState<string | undefined>();
-  const [error, setError] = useState<string | null>(null);
   const [restored, setRestored] = useState<RestoreAccountResponse | null>(null);
-
-  async function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    if (restore.isPending) return;
-    setError(null);
-    if (needsCode && !code.trim()) {
-      setCodeError('Enter a code from your authenticator app or a recovery code');
-      document.getElementById(`${id}-code`)?.focus();
-      return;
-    }
-    setCodeError(undefined);
-    try {
+  const form = useForm<'twoFactorCode'>({
+    validate: () => (needsCode && !code.trim() ? { twoFactorCode: 'Enter a code from your authenticator app or a recovery code' } : {}),
+    action: async () => {
       setRestored(await restore.mutateAsync({ username, password, rememberMe, ...(needsCode ? { twoFactorCode: code.trim() } : {}) }));
-    } catch (err) {
+    },
+    onError: (err) => {
       if (err instanceof ApiError && (err.code === ErrorCode.INVALID_TWO_FACTOR_CODE || err.code === ErrorCode.TWO_FACTOR_REQUIRED)) {
-        setCodeError(err.message);
+        // Said on the code's field, which is emptied and focused to type another.
+        form.setErrors({ twoFactorCode: err.message });
         setCode('');
-        document.getElementById(`${id}-code`)?.focus();
-        return;
+        form.focusFirstError({ twoFactorCode: err.message });
+        return true;
       }
-      setError(errorMessage(err, 'Your account could not be restored. Try again.'));
-    }
-  }
+      return false;
+    },
+    mapFieldErrors: () => ({}),
+    formError: 'Your account could not be restored. Try again.',
+  });
 
   if (restored)
     return <RestoredSummary response={restored} onContinue={() => onRestored({ user: restored.user, token: restored.token })} />;
@@ -120,10 +114,8 @@ export function RestoreAccount({ closing, username, password, rememberMe, onRest
         erased and any credits left are forfeited. Restore it to sign in: your balance, orders, API use and webhook come back as they were.
         Your ad campaigns stay paused until you resume them, and Discord or Telegram must be connected again.
       </p>
-      <div className="form-error" role="alert" aria-live="assertive">
-        {error}
-      </div>
-      <form noValidate onSubmit={(e) => void onSubmit(e)} aria-labelledby={`${id}-title`}>
+      <FormError form={form} />
+      <Form form={form} aria-labelledby={`${id}-title`}>
         {needsCode && (
           <TextField
             id={`${id}-code`}
@@ -131,20 +123,20 @@ export function RestoreAccount({ closing, username, password, rememberMe, onRest
             name="twoFactorCode"
             autoComplete="one-time-code"
             value={code}
-            error={codeError}
+            error={form.errors.twoFactorCode}
             onChange={(e) => setCode(e.target.value)}
             required
           />
         )}
         <div className="actions">
-          <button type="submit" className="btn btn-primary" disabled={restore.isPending} aria-busy={restore.isPending || undefined}>
-            {restore.isPending ? 'Restoring…' : 'Restore my account'}
-          </button>
+          <StatusButton busy={form.busy} busyLabel="Restoring…" className="btn btn-primary">
+            Restore my account
+          </StatusButton>
           <button type="button" className="btn btn-ghost" onClick={onCancel}>
             Back to sign in
           </button>
         </div>
-      </form>
+      </Form>
     </div>
   );
 }

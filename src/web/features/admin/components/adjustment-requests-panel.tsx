@@ -1,11 +1,12 @@
 import { ErrorCode } from '#shared/error-codes';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { ADJUSTMENT_APPROVAL_CENTS } from '#shared/constants';
 import { formatCredits } from '#shared/fees';
 import { staffPaths } from '#shared/routes';
 import { DEFAULT_ADJUSTMENT_NOTE, rejectAdjustmentBodySchema, type AdjustmentRequest } from '#shared/schemas/credits';
 import { TextareaField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { QueryState } from '#web/components/ui/query-state';
 import { signedInUserId, useSessionStore } from '#web/features/auth';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
@@ -30,26 +31,27 @@ function ApproveForm({ request, onCancel, onDone }: { request: AdjustmentRequest
   const id = useId();
   const approve = useApproveAdjustmentRequest();
   const stepUp = useStepUp();
-  const [error, setError] = useState<string | null>(null);
   const amount = `${signedCredits(request.amountCents)} credits`;
 
-  // mutateAsync, not mutate's callbacks: the refreshed list may drop this request (and this form) first.
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (approve.isPending) return;
-    setError(null);
-    try {
+  // An action that awaits, not mutate's callbacks: the refreshed list may drop this request (and this form) first.
+  const form = useForm({
+    action: async () => {
       await approve.mutateAsync({ id: request._id, ...stepUp.fields() });
       onDone(`Approved: ${amount} posted to the balance of ${request.user.username}.`);
-    } catch (err) {
-      if (stepUp.handleError(err)) return;
-      if (alreadyDecided(err)) onDone(`${errorMessage(err, 'Someone else decided first')}. The list is up to date.`);
-      else setError(errorMessage(err, 'Could not approve the adjustment'));
-    }
-  }
+    },
+    onError: (err) => {
+      if (stepUp.handleError(err)) return true;
+      if (!alreadyDecided(err)) return false;
+      onDone(`${errorMessage(err, 'Someone else decided first')}. The list is up to date.`);
+      return true;
+    },
+    mapFieldErrors: () => ({}),
+    formError: (err) => errorMessage(err, 'Could not approve the adjustment'),
+  });
+  const error = form.formError;
 
   return (
-    <form className="adjustment-decision" onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-title`}>
+    <Form form={form} noValidate={false} className="adjustment-decision" aria-labelledby={`${id}-title`}>
       <p id={`${id}-title`}>
         <strong>
           Approve {amount} for {request.user.username}?
@@ -61,16 +63,16 @@ function ApproveForm({ request, onCancel, onDone }: { request: AdjustmentRequest
           {error}
         </p>
       )}
-      <StepUpField stepUp={stepUp} disabled={approve.isPending} />
+      <StepUpField stepUp={stepUp} disabled={form.busy} />
       <div className="actions">
-        <button type="submit" className="btn btn-primary btn-small" disabled={approve.isPending} aria-busy={approve.isPending || undefined}>
-          {approve.isPending ? 'Approving…' : `Approve ${amount}`}
-        </button>
-        <button type="button" className="btn btn-ghost btn-small" onClick={onCancel} disabled={approve.isPending}>
+        <StatusButton busy={form.busy} busyLabel="Approving…" className="btn btn-primary btn-small">
+          {`Approve ${amount}`}
+        </StatusButton>
+        <button type="button" className="btn btn-ghost btn-small" onClick={onCancel} disabled={form.busy}>
           Cancel
         </button>
       </div>
-    </form>
+    </Form>
   );
 }
 
@@ -89,38 +91,34 @@ function RejectForm({
   const id = useId();
   const reject = useRejectAdjustmentRequest();
   const [note, setNote] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const verb = mine ? 'Withdraw' : 'Reject';
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (reject.isPending) return;
-    const parsed = rejectAdjustmentBodySchema.safeParse({ note });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Say why');
-      document.getElementById(`${id}-note`)?.focus();
-      return;
-    }
-    setError(null);
-    try {
-      await reject.mutateAsync({ id: request._id, note: parsed.data.note });
+  // Every failure is said on the note's field; only the check before sending moves focus there.
+  const form = useForm<'note'>({
+    validate: () => {
+      const parsed = rejectAdjustmentBodySchema.safeParse({ note });
+      return parsed.success ? {} : { note: parsed.error.issues[0]?.message ?? 'Say why' };
+    },
+    action: async () => {
+      await reject.mutateAsync({ id: request._id, note: rejectAdjustmentBodySchema.parse({ note }).note });
       onDone(
         `${mine ? 'Withdrawn' : 'Rejected'}: ${signedCredits(request.amountCents)} credits for ${request.user.username}. Nothing was posted.`,
       );
-    } catch (err) {
+    },
+    onError: (err) => {
       if (alreadyDecided(err)) onDone(`${errorMessage(err, 'Someone else decided first')}. The list is up to date.`);
       else {
         const api = err instanceof ApiError ? err : null;
-        setError(api?.fieldErrors.note ?? errorMessage(err, `Could not ${verb.toLowerCase()} the adjustment`));
+        form.setErrors({ note: api?.fieldErrors.note ?? errorMessage(err, `Could not ${verb.toLowerCase()} the adjustment`) });
       }
-    }
-  }
+      return true;
+    },
+  });
 
   return (
-    <form
+    <Form
+      form={form}
       className="adjustment-decision"
-      onSubmit={(e) => void submit(e)}
-      noValidate
       aria-label={`${verb} ${signedCredits(request.amountCents)} credits for ${request.user.username}`}
     >
       <TextareaField
@@ -129,20 +127,21 @@ function RejectForm({
         note="Kept in the audit log."
         rows={2}
         maxLength={500}
+        name="note"
         value={note}
         onChange={(e) => setNote(e.target.value)}
-        error={error}
+        error={form.errors.note}
         errorAlert
       />
       <div className="actions">
-        <button type="submit" className="btn btn-secondary btn-small" disabled={reject.isPending} aria-busy={reject.isPending || undefined}>
-          {reject.isPending ? `${mine ? 'Withdrawing' : 'Rejecting'}…` : `${verb} request`}
-        </button>
-        <button type="button" className="btn btn-ghost btn-small" onClick={onCancel} disabled={reject.isPending}>
+        <StatusButton busy={form.busy} busyLabel={`${mine ? 'Withdrawing' : 'Rejecting'}…`} className="btn btn-secondary btn-small">
+          {`${verb} request`}
+        </StatusButton>
+        <button type="button" className="btn btn-ghost btn-small" onClick={onCancel} disabled={form.busy}>
           Cancel
         </button>
       </div>
-    </form>
+    </Form>
   );
 }
 

@@ -1,6 +1,7 @@
 import { ErrorCode } from '#shared/error-codes';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { QueryTable } from '#web/components/ui/query-table';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { CopyButton } from '#web/components/ui/copy-button';
@@ -19,30 +20,34 @@ function RevokeKeyForm({ apiKey, onDone }: { apiKey: { _id: string; name: string
   const revoke = useRevokeApiKey();
   const stepUp = useStepUp();
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (revoke.isPending) return;
-    revoke.mutate({ id: apiKey._id, ...stepUp.fields() }, { onSuccess: onDone, onError: (err) => void stepUp.handleError(err) });
-  }
+  // The form shows the request's failure itself (a second-factor refusal goes to the step-up field).
+  const form = useForm({
+    action: () => revoke.mutateAsync({ id: apiKey._id, ...stepUp.fields() }),
+    onSuccess: onDone,
+    onError: (err) => {
+      stepUp.handleError(err);
+      return true;
+    },
+  });
 
   return (
-    <form className="api-key-revoke" onSubmit={submit} aria-label={`Revoke ${apiKey.name}`}>
+    <Form form={form} noValidate={false} className="api-key-revoke" aria-label={`Revoke ${apiKey.name}`}>
       <p>Revoke “{apiKey.name}”? Services using it stop working at once.</p>
       {revoke.isError && !aboutSecondFactor(revoke.error) && (
         <p className="field-error" role="alert">
           {errorMessage(revoke.error, 'Could not revoke the key')}
         </p>
       )}
-      <StepUpField stepUp={stepUp} disabled={revoke.isPending} />
+      <StepUpField stepUp={stepUp} disabled={form.busy} />
       <div className="actions">
-        <button type="submit" className="btn btn-small" disabled={revoke.isPending} aria-busy={revoke.isPending || undefined}>
-          {revoke.isPending ? 'Revoking…' : 'Revoke key'}
-        </button>
-        <button type="button" className="btn btn-ghost btn-small" onClick={onDone} disabled={revoke.isPending}>
+        <StatusButton busy={form.busy} busyLabel="Revoking…" className="btn btn-small">
+          Revoke key
+        </StatusButton>
+        <button type="button" className="btn btn-ghost btn-small" onClick={onDone} disabled={form.busy}>
           Cancel
         </button>
       </div>
-    </form>
+    </Form>
   );
 }
 
@@ -59,21 +64,20 @@ export function ApiKeysPanel() {
   const [name, setName] = useState('');
   const [shown, setShown] = useState<{ name: string; key: string } | null>(null);
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    setShown(null);
-    create.mutate(
-      { name: name.trim(), ...stepUp.fields() },
-      {
-        onSuccess: (res) => {
-          setShown({ name: res.apiKey.name, key: res.key });
-          setName('');
-          stepUp.reset();
-        },
-        onError: (err) => void stepUp.handleError(err),
-      },
-    );
-  }
+  // The field shows the request's failure itself (a second-factor refusal goes to the step-up field).
+  const form = useForm({
+    beforeSubmit: () => setShown(null),
+    action: async () => {
+      const res = await create.mutateAsync({ name: name.trim(), ...stepUp.fields() });
+      setShown({ name: res.apiKey.name, key: res.key });
+      setName('');
+      stepUp.reset();
+    },
+    onError: (err) => {
+      stepUp.handleError(err);
+      return true;
+    },
+  });
 
   return (
     <section className="admin-panel" aria-labelledby={`${id}-title`}>
@@ -82,7 +86,7 @@ export function ApiKeysPanel() {
         Your own services charge users&apos; credits through <code>POST /api/v1/charges</code> with one of these keys (
         <code>Authorization: Bearer olk_live_…</code>). See the API document at <a href="/api/docs">/api/docs</a>.
       </p>
-      <form className="admin-search" onSubmit={submit} aria-label="Create an API key">
+      <Form form={form} noValidate={false} className="admin-search" aria-label="Create an API key">
         <TextField
           label="Key name"
           value={name}
@@ -91,11 +95,11 @@ export function ApiKeysPanel() {
           required
           error={create.isError && !aboutSecondFactor(create.error) ? errorMessage(create.error, 'Could not create the key') : null}
         />
-        <StepUpField stepUp={stepUp} disabled={create.isPending} />
-        <button type="submit" className="btn" disabled={create.isPending || !name.trim()}>
+        <StepUpField stepUp={stepUp} disabled={form.busy} />
+        <button type="submit" className="btn" disabled={form.busy || !name.trim()}>
           Create key
         </button>
-      </form>
+      </Form>
       {shown && (
         <div className="api-key-once" role="status" data-testid="new-api-key">
           <p>

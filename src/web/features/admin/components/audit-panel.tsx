@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Pagination } from '#web/components/ui/pagination';
+import { Form, useForm } from '#web/components/ui/use-form';
 import { QueryState } from '#web/components/ui/query-state';
 import { errorMessage } from '#web/lib/api-client';
 import { useAudit } from '../api/get-audit';
@@ -21,20 +22,19 @@ export function AuditPanel() {
   const data = audit.data ?? shown ?? null;
   const error = audit.isError ? errorMessage(audit.error, 'Failed to load the audit log') : null;
 
+  const searchForm = useForm({
+    action: () => {
+      setPage(1);
+      if (search === submitted && page === 1) void audit.refetch();
+      else setSubmitted(search);
+    },
+  });
+
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <section className="admin-panel" aria-labelledby="audit-title">
       <h2 id="audit-title">Audit log</h2>
-      <form
-        role="search"
-        className="admin-search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          setPage(1);
-          if (search === submitted && page === 1) void audit.refetch();
-          else setSubmitted(search);
-        }}
-      >
+      <Form form={searchForm} noValidate={false} role="search" className="admin-search">
         <label htmlFor="audit-search" className="visually-hidden">
           Search the audit log
         </label>
@@ -48,7 +48,7 @@ export function AuditPanel() {
         <button type="submit" className="btn btn-primary btn-small">
           Search
         </button>
-      </form>
+      </Form>
       <QueryState data={data} error={error} loading="Loading…" isEmpty={(data) => data.entries.length === 0} empty="Nothing recorded yet.">
         {(data) => (
           <ol className="audit-entries" aria-label="Audit entries">

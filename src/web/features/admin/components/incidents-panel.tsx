@@ -1,8 +1,9 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { INCIDENT_IMPACTS, INCIDENT_STATUSES, STATUS_COMPONENT_IDS, type Incident, type Maintenance } from '#shared/schemas/status';
 import { useQuery } from '@tanstack/react-query';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
+import { Form, useForm } from '#web/components/ui/use-form';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import {
   formatDateTime,
@@ -14,6 +15,18 @@ import {
   useUpdateMaintenance,
 } from '#web/features/status';
 
+/** A refusal without field errors is said above the form in the server's words; anything else says nothing there. */
+const serverMessage = (err: unknown, fields: Record<string, string>) =>
+  err instanceof ApiError && Object.keys(fields).length === 0 ? err.message : null;
+
+/** The start and end a maintenance window needs before it is sent. */
+function windowProblems(startsAt: string, endsAt: string): Record<string, string> {
+  const problems: Record<string, string> = {};
+  if (!toIso(startsAt)) problems.startsAt = 'Enter when it starts';
+  if (!toIso(endsAt)) problems.endsAt = 'Enter when it ends';
+  return problems;
+}
+
 /** Staff post incidents to the status page and add updates until they are resolved. */
 export function IncidentsPanel() {
   const status = useQuery(statusQueryOptions());
@@ -23,7 +36,6 @@ export function IncidentsPanel() {
   const [impact, setImpact] = useState<(typeof INCIDENT_IMPACTS)[number]>('minor');
   const [components, setComponents] = useState<string[]>([]);
   const [message, setMessage] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
 
   // A failed load is a toast, as before; the list keeps what it had.
   const loadError = status.isError ? errorMessage(status.error, 'Failed to load incidents') : null;
@@ -31,25 +43,23 @@ export function IncidentsPanel() {
     if (loadError) toast.error(loadError);
   }, [loadError, status.errorUpdatedAt]);
 
-  async function create(event: FormEvent) {
-    event.preventDefault();
-    setErrors({});
-    try {
+  const form = useForm({
+    action: async () => {
       await createIncident.mutateAsync({ title, impact, components, message });
       toast.success('Incident posted');
       setTitle('');
       setMessage('');
       setComponents([]);
-    } catch (err) {
-      if (err instanceof ApiError) setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
-    }
-  }
+    },
+    formError: serverMessage,
+  });
+  const errors = form.errors;
 
   return (
     <section className="admin-panel" aria-labelledby="incidents-title">
       <h2 id="incidents-title">Incidents</h2>
-      <form className="admin-form" onSubmit={create} noValidate aria-label="Post an incident">
-        {errors.form && <p className="field-error">{errors.form}</p>}
+      <Form form={form} className="admin-form" aria-label="Post an incident">
+        {form.formError && <p className="field-error">{form.formError}</p>}
         <TextField id="incident-title" label="Title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
         <SelectField
           id="incident-impact"
@@ -82,7 +92,7 @@ export function IncidentsPanel() {
         <button type="submit" className="btn btn-primary btn-small">
           Post incident
         </button>
-      </form>
+      </Form>
       <MaintenanceForm />
       {!incidents ? (
         <p aria-busy="true">Loading…</p>
@@ -103,16 +113,17 @@ function IncidentItem({ incident }: { incident: Incident }) {
   const [status, setStatus] = useState(incident.status);
   const [message, setMessage] = useState('');
   const updateIncident = useUpdateIncident();
-  async function update(event: FormEvent) {
-    event.preventDefault();
-    try {
+  const form = useForm({
+    action: async () => {
       await updateIncident.mutateAsync({ id: incident._id, status, ...(message.trim() ? { message } : {}) });
       toast.success('Incident updated');
       setMessage('');
-    } catch (err) {
+    },
+    onError: (err) => {
       toast.error(errorMessage(err, 'Failed to update the incident'));
-    }
-  }
+      return true;
+    },
+  });
   return (
     <li className="ticket-message">
       <div className="ticket-message-head">
@@ -121,7 +132,7 @@ function IncidentItem({ incident }: { incident: Incident }) {
           {incident.impact} · {incident.status}
         </span>
       </div>
-      <form className="queue-filters" onSubmit={update} aria-label={`Update ${incident.title}`}>
+      <Form form={form} noValidate={false} className="queue-filters" aria-label={`Update ${incident.title}`}>
         <label className="inline-field">
           <span>Status</span>
           <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
@@ -139,7 +150,7 @@ function IncidentItem({ incident }: { incident: Incident }) {
         <button type="submit" className="btn btn-secondary btn-small">
           Save
         </button>
-      </form>
+      </Form>
     </li>
   );
 }
@@ -165,31 +176,24 @@ function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
   const [description, setDescription] = useState(m.description);
   const [startsAt, setStartsAt] = useState(toLocal(m.startsAt));
   const [endsAt, setEndsAt] = useState(toLocal(m.endsAt));
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  const form = useForm({
+    validate: () => windowProblems(startsAt, endsAt),
+    action: async () => {
+      await updateMaintenance.mutateAsync({ id: m._id, title, description, startsAt: toIso(startsAt), endsAt: toIso(endsAt) });
+      toast.success('Maintenance updated');
+      setEditing(false);
+    },
+    formError: serverMessage,
+  });
+  const errors = form.errors;
 
   function startEditing() {
     setTitle(m.title);
     setDescription(m.description);
     setStartsAt(toLocal(m.startsAt));
     setEndsAt(toLocal(m.endsAt));
-    setErrors({});
+    form.reset();
     setEditing(true);
-  }
-
-  async function save(event: FormEvent) {
-    event.preventDefault();
-    const problems: Record<string, string> = {};
-    if (!toIso(startsAt)) problems.startsAt = 'Enter when it starts';
-    if (!toIso(endsAt)) problems.endsAt = 'Enter when it ends';
-    setErrors(problems);
-    if (Object.keys(problems).length > 0) return;
-    try {
-      await updateMaintenance.mutateAsync({ id: m._id, title, description, startsAt: toIso(startsAt), endsAt: toIso(endsAt) });
-      toast.success('Maintenance updated');
-      setEditing(false);
-    } catch (err) {
-      if (err instanceof ApiError) setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
-    }
   }
 
   async function cancel() {
@@ -225,8 +229,8 @@ function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
         Cancel
       </button>
       {editing && (
-        <form className="admin-form" onSubmit={save} noValidate aria-label={`Edit maintenance ${m.title}`}>
-          {errors.form && <p className="field-error">{errors.form}</p>}
+        <Form form={form} className="admin-form" aria-label={`Edit maintenance ${m.title}`}>
+          {form.formError && <p className="field-error">{form.formError}</p>}
           <TextField
             id={`maintenance-${m._id}-title`}
             label="Title"
@@ -264,7 +268,7 @@ function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
           <button type="button" className="btn btn-secondary btn-small" onClick={() => setEditing(false)}>
             Keep as is
           </button>
-        </form>
+        </Form>
       )}
     </li>
   );
@@ -278,33 +282,27 @@ function MaintenanceForm() {
   const [description, setDescription] = useState('');
   const [startsAt, setStartsAt] = useState('');
   const [endsAt, setEndsAt] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const upcoming = (status.data?.maintenance ?? []).filter((m) => m.state !== 'completed');
 
-  async function create(event: FormEvent) {
-    event.preventDefault();
-    const problems: Record<string, string> = {};
-    if (!toIso(startsAt)) problems.startsAt = 'Enter when it starts';
-    if (!toIso(endsAt)) problems.endsAt = 'Enter when it ends';
-    setErrors(problems);
-    if (Object.keys(problems).length > 0) return;
-    try {
+  const form = useForm({
+    validate: () => windowProblems(startsAt, endsAt),
+    action: async () => {
       await createMaintenance.mutateAsync({ title, description, startsAt: toIso(startsAt), endsAt: toIso(endsAt) });
       toast.success('Maintenance scheduled');
       setTitle('');
       setDescription('');
       setStartsAt('');
       setEndsAt('');
-    } catch (err) {
-      if (err instanceof ApiError) setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
-    }
-  }
+    },
+    formError: serverMessage,
+  });
+  const errors = form.errors;
 
   return (
     <div className="maintenance-admin">
       <h3 id="maintenance-admin-title">Scheduled maintenance</h3>
-      <form className="admin-form" onSubmit={create} noValidate aria-labelledby="maintenance-admin-title">
-        {errors.form && <p className="field-error">{errors.form}</p>}
+      <Form form={form} className="admin-form" aria-labelledby="maintenance-admin-title">
+        {form.formError && <p className="field-error">{form.formError}</p>}
         <TextField
           id="maintenance-title"
           label="Maintenance title"
@@ -339,7 +337,7 @@ function MaintenanceForm() {
         <button type="submit" className="btn btn-primary btn-small" disabled={createMaintenance.isPending}>
           Schedule maintenance
         </button>
-      </form>
+      </Form>
       {upcoming.length > 0 && (
         <ul className="ticket-list" aria-label="Upcoming maintenance">
           {upcoming.map((m) => (

@@ -5,6 +5,7 @@ import type { Exchange } from '#shared/schemas/exchange';
 import type { Payment } from '#shared/schemas/payments';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryTable } from '#web/components/ui/query-table';
+import { Form, useForm } from '#web/components/ui/use-form';
 import { errorMessage } from '#web/lib/api-client';
 import { moneyItemQueryOptions } from '../api/get-money-item';
 import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type MoneyRow } from '../api/get-money-list';
@@ -85,6 +86,8 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
   const detail = useQuery({ ...moneyItemQueryOptions(kind, openId ?? ''), enabled: false }).data ?? null;
   const recheckItem = useRecheckMoneyItem(kind);
   const busy = recheckItem.isPending;
+  // The filters apply as they are typed: submitting (Enter) has nothing more to do.
+  const filterForm = useForm({ action: () => undefined });
 
   async function open(id: string) {
     try {
@@ -180,7 +183,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
   return (
     <section className="admin-panel" aria-labelledby={`${kind}-title`}>
       <h2 id={`${kind}-title`}>{title}</h2>
-      <form className="queue-filters" onSubmit={(e) => e.preventDefault()} aria-label={`Filter ${kind}`}>
+      <Form form={filterForm} noValidate={false} className="queue-filters" aria-label={`Filter ${kind}`}>
         <label className="inline-field">
           <span>Status</span>
           <select value={filters.status} onChange={set('status')}>
@@ -208,7 +211,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
           <span>To</span>
           <input type="date" value={filters.to} onChange={set('to')} />
         </label>
-      </form>
+      </Form>
       <QueryTable
         // The last answer stays under a failed or running load.
         query={{ data: list ?? undefined, error: listQuery.error, refetch: listQuery.refetch }}

@@ -1,5 +1,5 @@
 import { ErrorCode } from '#shared/error-codes';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import toast from 'react-hot-toast';
 import { ADJUSTMENT_APPROVAL_CENTS, ROLES, type Role } from '#shared/constants';
@@ -8,6 +8,7 @@ import { formatCredits, toCents } from '#shared/fees';
 import { staffPaths } from '#shared/routes';
 import { creditAdjustmentBodySchema, DEFAULT_ADJUSTMENT_NOTE } from '#shared/schemas/credits';
 import { SelectField, TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
 import { QueryTable } from '#web/components/ui/query-table';
@@ -45,18 +46,12 @@ export function UsersPanel() {
     if (text === submitted) void users.refetch();
     else setParams(text ? { q: text } : {});
   };
+  const searchForm = useForm({ action: () => runSearch(search) });
 
   return (
     <section aria-labelledby="users-title" className="admin-panel">
       <h2 id="users-title">Users</h2>
-      <form
-        role="search"
-        className="admin-search"
-        onSubmit={(e) => {
-          e.preventDefault();
-          runSearch(search);
-        }}
-      >
+      <Form form={searchForm} noValidate={false} role="search" className="admin-search">
         <label htmlFor="admin-user-search" className="visually-hidden">
           Search users
         </label>
@@ -70,7 +65,7 @@ export function UsersPanel() {
         <button type="submit" className="btn btn-primary btn-small">
           Search
         </button>
-      </form>
+      </Form>
       <QueryTable
         query={users}
         label="Users"
@@ -265,7 +260,6 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [customerNote, setCustomerNote] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [draft, setDraft] = useState<AdjustmentDraft | null>(null);
   // One key per intended adjustment: a double click or a retry posts once.
   const [key, setKey] = useState(newIdempotencyKey);
@@ -274,32 +268,37 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
   // A large adjustment sent for approval: what was asked, until the next one.
   const [sent, setSent] = useState<{ amountCents: number; balanceCents: number } | null>(null);
 
-  function review(event: FormEvent) {
-    event.preventDefault();
-    const parsed = creditAdjustmentBodySchema.safeParse({
+  const parseAdjustment = () =>
+    creditAdjustmentBodySchema.safeParse({
       userId: user._id,
       amount: amount.trim() === '' ? undefined : Number(amount),
       reason,
       customerNote,
     });
+
+  /** The review's checks: the schema's (a typed amount that is not a number says so), then the balance's floor. */
+  function reviewProblems(): Record<string, string> {
+    const parsed = parseAdjustment();
     if (!parsed.success) {
       const fields: Record<string, string> = {};
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0] ?? 'form');
         fields[field] ??= field === 'amount' && amount.trim() !== '' && Number.isNaN(Number(amount)) ? 'Enter an amount' : issue.message;
       }
-      setErrors(fields);
-      return;
+      return fields;
     }
-    const amountCents = toCents(parsed.data.amount);
-    if (balanceCents + amountCents < 0) {
-      setErrors({ amount: `That would take the balance below zero (it is ${formatCredits(balanceCents)} credits)` });
-      return;
+    if (balanceCents + toCents(parsed.data.amount) < 0) {
+      return { amount: `That would take the balance below zero (it is ${formatCredits(balanceCents)} credits)` };
     }
-    setErrors({});
+    return {};
+  }
+
+  function review() {
+    const parsed = parseAdjustment();
+    if (!parsed.success) return;
     setSent(null);
     setDraft({
-      amountCents,
+      amountCents: toCents(parsed.data.amount),
       amount: parsed.data.amount,
       reason: parsed.data.reason,
       customerNote: parsed.data.customerNote ?? '',
@@ -307,45 +306,52 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
     });
   }
 
-  async function confirm(event: FormEvent) {
-    event.preventDefault();
-    if (!draft || adjust.isPending) return;
-    setErrors({});
-    try {
-      const result = await adjust.mutateAsync({
-        userId: user._id,
-        amount: draft.amount,
-        reason: draft.reason,
-        ...(draft.customerNote ? { customerNote: draft.customerNote } : {}),
-        expectedBalanceCents: draft.balanceBeforeCents,
-        idempotencyKey: key,
-        ...stepUp.fields(),
-      });
-      if (isAdjustmentRequested(result)) {
-        // 202: nothing is posted; a second admin decides (the request is listed below).
-        setSent({ amountCents: result.request.amountCents, balanceCents: draft.balanceBeforeCents });
-      } else {
-        toast.success(`Balance adjusted: ${formatCredits(result.balanceBeforeCents)} → ${formatCredits(result.balanceCents)} credits`);
-      }
-      stepUp.reset();
-      setAmount('');
-      setReason('');
-      setCustomerNote('');
-      setDraft(null);
-      setKey(newIdempotencyKey());
-    } catch (err) {
-      // About the second factor: the confirmation stays, and its field says why.
-      if (stepUp.handleError(err)) return;
-      // The balance moved since the confirmation: show the new figures and ask again.
-      if (err instanceof ApiError && err.code === ErrorCode.BALANCE_CHANGED) {
-        setDraft(null);
-        setErrors({ form: err.message });
-      } else if (err instanceof ApiError) {
-        setDraft(null);
-        setErrors(Object.keys(err.fieldErrors).length ? err.fieldErrors : { form: err.message });
-      } else setErrors({ form: 'Failed to adjust credits' });
+  async function confirm(draft: AdjustmentDraft) {
+    const result = await adjust.mutateAsync({
+      userId: user._id,
+      amount: draft.amount,
+      reason: draft.reason,
+      ...(draft.customerNote ? { customerNote: draft.customerNote } : {}),
+      expectedBalanceCents: draft.balanceBeforeCents,
+      idempotencyKey: key,
+      ...stepUp.fields(),
+    });
+    if (isAdjustmentRequested(result)) {
+      // 202: nothing is posted; a second admin decides (the request is listed below).
+      setSent({ amountCents: result.request.amountCents, balanceCents: draft.balanceBeforeCents });
+    } else {
+      toast.success(`Balance adjusted: ${formatCredits(result.balanceBeforeCents)} → ${formatCredits(result.balanceCents)} credits`);
     }
+    stepUp.reset();
+    setAmount('');
+    setReason('');
+    setCustomerNote('');
+    setDraft(null);
+    setKey(newIdempotencyKey());
   }
+
+  // One state for both steps: the review form, then the confirmation (a refusal there goes back to the review).
+  const form = useForm({
+    validate: () => (draft ? {} : reviewProblems()),
+    action: () => (draft ? confirm(draft) : review()),
+    onError: (err) => {
+      // About the second factor: the confirmation stays, and its field says why.
+      if (stepUp.handleError(err)) return true;
+      if (err instanceof ApiError) setDraft(null);
+      return false;
+    },
+    // The balance moved since the confirmation: the new figures are shown and asked again.
+    mapFieldErrors: (fields) => fields,
+    formError: (err, fields) =>
+      err instanceof ApiError
+        ? err.code === ErrorCode.BALANCE_CHANGED || Object.keys(fields).length === 0
+          ? err.message
+          : null
+        : 'Failed to adjust credits',
+  });
+  const errors = form.errors as Record<string, string | undefined>;
+  // A check of the whole body (no one field) is said above the form, as a refusal is.
+  const formMessage = form.formError ?? errors.form;
 
   let view: ReactNode;
   if (draft) {
@@ -353,7 +359,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
     const needsApproval = Math.abs(draft.amountCents) >= ADJUSTMENT_APPROVAL_CENTS;
     const figures = `${formatCredits(draft.balanceBeforeCents)} → ${formatCredits(after)}`;
     view = (
-      <form className="admin-form adjust-confirm" aria-labelledby="adjust-confirm-title" onSubmit={(e) => void confirm(e)}>
+      <Form form={form} noValidate={false} className="admin-form adjust-confirm" aria-labelledby="adjust-confirm-title">
         <h3 id="adjust-confirm-title">Confirm the adjustment</h3>
         {needsApproval && (
           <p className="adjust-approval-note" data-testid="adjust-needs-approval">
@@ -377,35 +383,29 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
           <dt>Internal reason (staff only)</dt>
           <dd>{draft.reason}</dd>
         </dl>
-        {errors.form && (
+        {formMessage && (
           <p className="field-error" role="alert">
-            {errors.form}
+            {formMessage}
           </p>
         )}
-        <StepUpField stepUp={stepUp} disabled={adjust.isPending} />
+        <StepUpField stepUp={stepUp} disabled={form.busy} />
         <div className="actions">
-          <button type="submit" className="btn btn-primary btn-small" disabled={adjust.isPending} aria-busy={adjust.isPending || undefined}>
-            {adjust.isPending
-              ? needsApproval
-                ? 'Sending…'
-                : 'Applying…'
-              : needsApproval
-                ? `Send for approval: ${figures}`
-                : `Confirm: ${figures}`}
-          </button>
-          <button type="button" className="btn btn-ghost btn-small" disabled={adjust.isPending} onClick={() => setDraft(null)}>
+          <StatusButton busy={form.busy} busyLabel={needsApproval ? 'Sending…' : 'Applying…'} className="btn btn-primary btn-small">
+            {needsApproval ? `Send for approval: ${figures}` : `Confirm: ${figures}`}
+          </StatusButton>
+          <button type="button" className="btn btn-ghost btn-small" disabled={form.busy} onClick={() => setDraft(null)}>
             Back
           </button>
         </div>
-      </form>
+      </Form>
     );
   } else {
     view = (
-      <form className="admin-form" onSubmit={review} noValidate aria-labelledby="adjust-title">
+      <Form form={form} className="admin-form" aria-labelledby="adjust-title">
         <h3 id="adjust-title">Adjust credits</h3>
-        {errors.form && (
+        {formMessage && (
           <p className="field-error" role="alert">
-            {errors.form}
+            {formMessage}
           </p>
         )}
         <TextField
@@ -436,7 +436,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
         <button type="submit" className="btn btn-primary btn-small">
           Review adjustment
         </button>
-      </form>
+      </Form>
     );
   }
 
@@ -463,7 +463,6 @@ function AccountActions({ user }: { user: AdminUser }) {
   const update = useUpdateUser(user._id);
   // Granting a role is a staff power: the admin's second factor when two-factor is on.
   const stepUp = useStepUp();
-  const [roleError, setRoleError] = useState<string | null>(null);
 
   async function run(change: UserChange, success: string) {
     try {
@@ -474,11 +473,9 @@ function AccountActions({ user }: { user: AdminUser }) {
     }
   }
 
-  async function saveRole(event: FormEvent) {
-    event.preventDefault();
-    if (update.isPending) return;
-    setRoleError(null);
-    try {
+  const roleForm = useForm({
+    action: async () => {
+      if (update.isPending) return;
       await update.mutateAsync({
         kind: 'role',
         role,
@@ -490,15 +487,17 @@ function AccountActions({ user }: { user: AdminUser }) {
       });
       stepUp.reset();
       toast.success('Role saved');
-    } catch (err) {
-      if (!stepUp.handleError(err)) setRoleError(errorMessage(err, 'The change failed'));
-    }
-  }
+    },
+    onError: (err) => stepUp.handleError(err),
+    mapFieldErrors: () => ({}),
+    formError: (err) => errorMessage(err, 'The change failed'),
+  });
+  const roleError = roleForm.formError;
 
   return (
     <div className="admin-form">
       <h3>Account</h3>
-      <form className="admin-role-form" onSubmit={(e) => void saveRole(e)} aria-label="Change role">
+      <Form form={roleForm} noValidate={false} className="admin-role-form" aria-label="Change role">
         <div className="ticket-form-row">
           <SelectField id="admin-role" label="Role" options={ROLES} value={role} onChange={(e) => setRole(e.target.value as Role)} />
           <TextField
@@ -517,7 +516,7 @@ function AccountActions({ user }: { user: AdminUser }) {
         <button type="submit" className="btn btn-secondary btn-small" disabled={update.isPending}>
           Save role
         </button>
-      </form>
+      </Form>
       <TextField
         id="admin-disable-reason"
         label="Reason for disabling or re-enabling"

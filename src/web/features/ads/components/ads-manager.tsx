@@ -1,8 +1,9 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX, type CreateAdBody, type StaffAd } from '#shared/schemas/ads';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { QueryTable } from '#web/components/ui/query-table';
+import { Form, useForm } from '#web/components/ui/use-form';
 import { useStaffAds } from '../api/get-staff-ads';
 import { useSaveAd } from '../api/save-ad';
 import '../ads.css';
@@ -95,32 +96,33 @@ export function AdsManager() {
   const saving = saveAd.isPending;
   const [editing, setEditing] = useState<StaffAd | null>(null);
   const [form, setForm] = useState<FormState>(EMPTY_FORM);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const id = useId();
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => setForm((f) => ({ ...f, [key]: value }));
 
-  function startEdit(ad: StaffAd | null) {
-    setEditing(ad);
-    setForm(ad ? formFor(ad) : EMPTY_FORM);
-    setFieldErrors({});
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setFieldErrors({});
-    try {
+  // A refusal is a toast; the server's field errors are also said under their fields.
+  const adForm = useForm({
+    action: async () => {
       await saveAd.mutateAsync({ id: editing?._id, body: bodyFor(form) });
       toast.success(editing ? 'Ad saved' : 'Ad created');
       startEdit(null);
-    } catch (err) {
+    },
+    onError: (err) => {
       if (err instanceof ApiError) {
-        setFieldErrors(err.fieldErrors);
         toast.error(err.message);
-      } else {
-        toast.error('Failed to save the ad');
+        return false;
       }
-    }
+      toast.error('Failed to save the ad');
+      return true;
+    },
+    formError: () => null,
+  });
+  const fieldErrors = adForm.errors as Record<string, string | undefined>;
+
+  function startEdit(ad: StaffAd | null) {
+    setEditing(ad);
+    setForm(ad ? formFor(ad) : EMPTY_FORM);
+    adForm.reset();
   }
 
   async function toggleActive(ad: StaffAd) {
@@ -150,7 +152,7 @@ export function AdsManager() {
     <section className="ads-manager" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>Ads</h2>
 
-      <form onSubmit={(e) => void submit(e)} aria-labelledby={`${id}-form-heading`} noValidate>
+      <Form form={adForm} aria-labelledby={`${id}-form-heading`}>
         <h3 id={`${id}-form-heading`} className="field-wide">
           {editing ? `Edit “${editing.title}”` : 'New ad'}
         </h3>
@@ -284,7 +286,7 @@ export function AdsManager() {
             </button>
           )}
         </div>
-      </form>
+      </Form>
 
       <h3>All ads</h3>
       <QueryTable

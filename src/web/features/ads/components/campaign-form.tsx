@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { AD_MIN_BUDGET_CENTS, AD_MIN_PRICE_CENTS, AD_PLACEMENTS, type AdPriceModel, type CreateCampaignBody } from '#shared/schemas/ads';
 import { CheckboxField, SelectField, TextareaField, TextField } from '#web/components/ui/forms';
+import { Form, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
 import { ErrorCode } from '#shared/error-codes';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
@@ -34,7 +35,6 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
   const createHouse = useCreateHouseCampaign();
   const create = house ? createHouse : createPaid;
   const [requestId, setRequestId] = useState(newRequestId);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [form, setForm] = useState(() => ({
     name: '',
     placements: [AD_PLACEMENTS[0]] as string[],
@@ -54,9 +54,7 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
   }));
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm((f) => ({ ...f, [key]: value }));
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setErrors({});
+  async function submit() {
     const body: CreateCampaignBody = {
       requestId,
       name: form.name,
@@ -79,39 +77,45 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
         },
       ],
     };
-    try {
-      const { campaign } = house
-        ? await createHouse.mutateAsync({ ...body, budgetCents: form.budget.trim() ? toCents(form.budget) : null })
-        : await createPaid.mutateAsync(body);
-      toast.success(
-        house
-          ? 'House campaign created and approved.'
-          : `Campaign created: ${formatCredits(campaign.budgetCents ?? 0)} credits reserved. It starts once staff approve it.`,
-      );
-      setRequestId(newRequestId());
-      setForm((f) => ({ ...f, name: '', title: '', body: '' }));
-      onCreated?.(campaign._id);
-    } catch (err) {
+    const { campaign } = house
+      ? await createHouse.mutateAsync({ ...body, budgetCents: form.budget.trim() ? toCents(form.budget) : null })
+      : await createPaid.mutateAsync(body);
+    toast.success(
+      house
+        ? 'House campaign created and approved.'
+        : `Campaign created: ${formatCredits(campaign.budgetCents ?? 0)} credits reserved. It starts once staff approve it.`,
+    );
+    setRequestId(newRequestId());
+    setForm((f) => ({ ...f, name: '', title: '', body: '' }));
+    onCreated?.(campaign._id);
+  }
+
+  // A refusal is a toast; the server's field errors (the creative's without their prefix) are said under their fields.
+  const campaignForm = useForm({
+    action: submit,
+    onError: (err) => {
       if (err instanceof ApiError) {
-        const fields = Object.fromEntries(Object.entries(err.fieldErrors).map(([k, v]) => [k.replace(/^creatives\.0\./, ''), v]));
-        setErrors(fields);
         toast.error(
           err.code === ErrorCode.INSUFFICIENT_CREDITS
             ? 'Your balance does not cover this budget. Top up or lower the budget.'
             : err.message,
         );
-      } else {
-        toast.error('Failed to create the campaign');
+        return false;
       }
-    }
-  }
+      toast.error('Failed to create the campaign');
+      return true;
+    },
+    mapFieldErrors: (fields) => Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^creatives\.0\./, ''), v])),
+    formError: () => null,
+  });
+  const errors = campaignForm.errors as Record<string, string | undefined>;
 
   const togglePlacement = (p: string, on: boolean) =>
     set('placements', on ? [...form.placements, p] : form.placements.filter((x) => x !== p));
   const unit = form.priceModel === 'cpm' ? 'credits per 1,000 viewable impressions' : 'credits per click';
 
   return (
-    <form className="card campaign-form stack" onSubmit={(e) => void submit(e)} aria-labelledby="new-campaign-title" noValidate>
+    <Form form={campaignForm} className="card campaign-form stack" aria-labelledby="new-campaign-title">
       <h2 id="new-campaign-title">{house ? 'New house campaign' : 'New campaign'}</h2>
       {house && (
         <p className="muted">Run for the house: nothing is paid and it is approved now. It is shown only where no paid campaign is.</p>
@@ -271,6 +275,6 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
               : `Create and reserve ${formatCreditAmount(Number.isFinite(Number(form.budget)) ? Number(form.budget) : 0)} credits`}
         </button>
       </div>
-    </form>
+    </Form>
   );
 }

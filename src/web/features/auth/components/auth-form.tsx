@@ -1,8 +1,8 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
 import { emailSchema, passwordSchema, referralCodeSchema, usernameSchema } from '#shared/schemas/auth';
-import { ApiError } from '#web/lib/api-client';
+import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
 import { useUiStore } from '#web/stores/ui-store';
 import { useFinishSignIn, useGuestLogin, useLogin, useRegister } from '../api/session-mutations';
 import { useSessionStore } from '../stores/session-store';
@@ -72,11 +72,6 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const [referralCode, setReferralCode] = useState(() => searchParams.get('ref') ?? '');
   const [botToken, setBotToken] = useState<string | null>(null);
   const [botResetKey, setBotResetKey] = useState(0);
-  const [fieldErrors, setFieldErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const submitting = login.isPending || register.isPending;
-  const pending = submitting ? 'submit' : guestLogin.isPending ? 'guest' : null;
-  const formRef = useRef<HTMLFormElement>(null);
   // Two-factor on: the password was right, the second step (decision 0140) finishes the sign-in.
   const [secondStep, setSecondStep] = useState<TwoFactorChallengeResponse | null>(null);
   // A closing account (decision 0255): the right password leads to "Restore it" instead of a session.
@@ -94,34 +89,10 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   // The route decides the mode it opens in; the toggle below switches within the page.
   useEffect(() => setIsLogin(mode === 'login'), [mode, setIsLogin]);
 
-  const focusFirstError = (errors: FieldErrors) => {
-    const first = FIELD_ORDER.find((name) => errors[name]);
-    if (!first) return;
-    const element = formRef.current?.querySelector<HTMLElement>(
-      first === 'turnstileToken' ? '.bot-check input, .bot-check' : `[name="${first}"]`,
-    );
-    element?.focus();
-  };
-
-  const switchMode = () => {
-    toggleLoginForm();
-    setFieldErrors({});
-    setFormError(null);
-    // Keep the address bar in step with the form, so reloading or sharing the link opens the same mode.
-    navigate({ pathname: isLogin ? paths.register : paths.login, search: searchParams.toString() }, { replace: true });
-  };
-
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (pending) return;
-    const errors = validate(isLogin, { username, email, password, referralCode }, botToken);
-    setFieldErrors(errors);
-    setFormError(null);
-    if (Object.keys(errors).length > 0) {
-      focusFirstError(errors);
-      return;
-    }
-    try {
+  const form = useForm<FieldName>({
+    validate: () => validate(isLogin, { username, email, password, referralCode }, botToken),
+    action: async () => {
+      if (guestLogin.isPending) return;
       if (isLogin) {
         const result = await login.mutateAsync({ username: username.trim(), password, rememberMe, turnstileToken: botToken! });
         if ('twoFactorRequired' in result) {
@@ -139,32 +110,49 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       }
       // A new account starts with the onboarding steps, which the dashboard shows until they are done.
       navigate(paths.dashboard, { replace: true });
-    } catch (err) {
+    },
+    onError: (err) => {
       const closingAccount = isLogin ? accountClosingOf(err) : null;
       if (closingAccount) {
         setClosing(closingAccount);
-        return;
+        return true;
       }
-      const serverFields = err instanceof ApiError ? (err.fieldErrors as FieldErrors) : {};
-      setFieldErrors(serverFields);
-      setFormError(useSessionStore.getState().error ?? (isLogin ? 'Login failed' : 'Registration failed'));
       // A real Turnstile token is single-use: a failed attempt needs a fresh check.
       if (SITE_KEY) {
         setBotToken(null);
         setBotResetKey((k) => k + 1);
       }
-      focusFirstError(serverFields);
-    }
+      return false;
+    },
+    formError: () => useSessionStore.getState().error ?? (isLogin ? 'Login failed' : 'Registration failed'),
+    // The bot check has no named control of its own: its widget (or its checkbox) takes the focus.
+    focus: (errors) => {
+      const first = FIELD_ORDER.find((name) => errors[name]);
+      if (!first) return;
+      const element = form.formRef.current?.querySelector<HTMLElement>(
+        first === 'turnstileToken' ? '.bot-check input, .bot-check' : `[name="${first}"]`,
+      );
+      element?.focus();
+    },
+  });
+  const fieldErrors = form.errors;
+  const pending = form.busy ? 'submit' : guestLogin.isPending ? 'guest' : null;
+
+  const switchMode = () => {
+    toggleLoginForm();
+    form.reset();
+    // Keep the address bar in step with the form, so reloading or sharing the link opens the same mode.
+    navigate({ pathname: isLogin ? paths.register : paths.login, search: searchParams.toString() }, { replace: true });
   };
 
   const continueAsGuest = async () => {
     if (pending) return;
-    setFormError(null);
+    form.setFormError(null);
     try {
       await guestLogin.mutateAsync();
       navigate(paths.dashboard, { replace: true });
     } catch {
-      setFormError(useSessionStore.getState().error ?? 'Could not start a guest session');
+      form.setFormError(useSessionStore.getState().error ?? 'Could not start a guest session');
     }
   };
 
@@ -224,11 +212,9 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
           : 'Sign up to top up credits, claim exchange rewards and get support.'}
       </p>
 
-      <div className="form-error" role="alert" aria-live="assertive">
-        {formError}
-      </div>
+      <FormError form={form} />
 
-      <form ref={formRef} noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+      <Form form={form} aria-labelledby={`${id}-title`}>
         <div className="field">
           <label htmlFor={`${id}-username`}>Username</label>
           <input
@@ -299,15 +285,15 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
           {errorFor('turnstileToken')}
         </fieldset>
 
-        <button
-          type="submit"
+        <StatusButton
+          busy={form.busy}
+          busyLabel={isLogin ? 'Logging in…' : 'Creating account…'}
           className="btn btn-primary auth-submit"
           disabled={pending !== null}
-          aria-busy={pending === 'submit' || undefined}
         >
-          {pending === 'submit' ? (isLogin ? 'Logging in…' : 'Creating account…') : isLogin ? 'Log in' : 'Create account'}
-        </button>
-      </form>
+          {isLogin ? 'Log in' : 'Create account'}
+        </StatusButton>
+      </Form>
       {isLogin && <PasskeySignInButton rememberMe={rememberMe} onSignedIn={finishSignIn} />}
 
       <p className="auth-switch">

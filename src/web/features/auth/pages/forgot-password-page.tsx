@@ -1,9 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { emailSchema } from '#shared/schemas/auth';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
 import { useForgotPassword } from '../api/forgot-password';
 import '../auth.css';
@@ -13,21 +14,17 @@ export default function ForgotPasswordPage() {
   usePageMeta('Forgot password', 'Get a link to choose a new password for your Olympus account.');
   const id = useId();
   const [email, setEmail] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
   const forgot = useForgotPassword();
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (forgot.isPending) return;
-    const parsed = emailSchema.safeParse(email);
-    if (!parsed.success) {
-      setFieldError(parsed.error.issues[0]?.message ?? 'Enter a valid email address');
-      document.getElementById(`${id}-email`)?.focus();
-      return;
-    }
-    setFieldError(null);
-    forgot.mutate(parsed.data);
-  };
+  const form = useForm<'email'>({
+    validate: () => {
+      const parsed = emailSchema.safeParse(email);
+      return parsed.success ? {} : { email: parsed.error.issues[0]?.message ?? 'Enter a valid email address' };
+    },
+    action: () => forgot.mutateAsync(emailSchema.parse(email)),
+    // The page words a failure itself (from the request's state below); the server's field errors were never shown.
+    mapFieldErrors: () => ({}),
+    formError: () => null,
+  });
 
   const apiError = forgot.error instanceof ApiError ? forgot.error : null;
   return (
@@ -52,11 +49,11 @@ export default function ForgotPasswordPage() {
                   : 'Could not send the request. Check your connection and try again.'
                 : null}
             </div>
-            <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+            <Form form={form} aria-labelledby={`${id}-title`}>
               <TextField
                 id={`${id}-email`}
                 label="Email"
-                error={fieldError}
+                error={form.errors.email}
                 name="email"
                 type="email"
                 autoComplete="email"
@@ -64,15 +61,10 @@ export default function ForgotPasswordPage() {
                 onChange={(e) => setEmail(e.target.value)}
                 required
               />
-              <button
-                type="submit"
-                className="btn btn-primary auth-submit"
-                disabled={forgot.isPending}
-                aria-busy={forgot.isPending || undefined}
-              >
-                {forgot.isPending ? 'Sending…' : 'Send reset link'}
-              </button>
-            </form>
+              <StatusButton busy={form.busy} busyLabel="Sending…" className="btn btn-primary auth-submit">
+                Send reset link
+              </StatusButton>
+            </Form>
             <p className="muted">
               Remembered it? <Link to={paths.login}>Log in</Link>
             </p>

@@ -1,10 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorCode } from '#shared/error-codes';
 import { paths } from '#shared/routes';
 import { passwordSchema } from '#shared/schemas/auth';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { CheckboxField, TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
 import { useResetPassword } from '../api/reset-password';
 import { linkProblem, LinkResultCard } from '../components/link-result';
@@ -29,31 +30,22 @@ export default function ResetPasswordPage() {
   const [confirm, setConfirm] = useState('');
   // Checked by default: someone resetting may think another person got in, and that person's passkey would still sign in.
   const [removePasskeys, setRemovePasskeys] = useState(true);
-  const [errors, setErrors] = useState<{ password?: string; confirm?: string }>({});
   const reset = useResetPassword();
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (reset.isPending) return;
-    const next: { password?: string; confirm?: string } = {};
-    const parsed = passwordSchema.safeParse(password);
-    if (!parsed.success) next.password = parsed.error.issues[0]?.message;
-    if (!next.password && confirm !== password) next.confirm = 'The two passwords do not match';
-    setErrors(next);
-    if (next.password || next.confirm) {
-      document.getElementById(`${id}-${next.password ? 'password' : 'confirm'}`)?.focus();
-      return;
-    }
-    reset.mutate(
-      { token, password, removePasskeys },
-      {
-        onSuccess: () => {
-          // Every session of the account has ended, this browser's too.
-          useSessionStore.getState().clearSession();
-        },
-      },
-    );
-  };
+  const form = useForm<'password' | 'confirm'>({
+    validate: () => {
+      const next: { password?: string; confirm?: string } = {};
+      const parsed = passwordSchema.safeParse(password);
+      if (!parsed.success) next.password = parsed.error.issues[0]?.message;
+      if (!next.password && confirm !== password) next.confirm = 'The two passwords do not match';
+      return next;
+    },
+    action: () => reset.mutateAsync({ token, password, removePasskeys }),
+    // Every session of the account has ended, this browser's too.
+    onSuccess: () => useSessionStore.getState().clearSession(),
+    // The page words a failure from the request's state below (a link problem has its own card).
+    mapFieldErrors: () => ({}),
+    formError: () => null,
+  });
 
   const apiError = reset.error instanceof ApiError ? reset.error : null;
   if (!token || (apiError && LINK_CODES.includes(apiError.code))) {
@@ -85,7 +77,7 @@ export default function ResetPasswordPage() {
   }
 
   const fieldError = (name: 'password' | 'confirm') =>
-    (errors[name] ?? (name === 'password' ? apiError?.fieldErrors.password : undefined)) || null;
+    (form.errors[name] ?? (name === 'password' ? apiError?.fieldErrors.password : undefined)) || null;
   return (
     <section className="page auth-page">
       <div className="auth-card card">
@@ -98,7 +90,7 @@ export default function ResetPasswordPage() {
               : 'Could not change the password. Check your connection and try again.'
             : null}
         </div>
-        <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+        <Form form={form} aria-labelledby={`${id}-title`}>
           {(['password', 'confirm'] as const).map((name) => (
             <TextField
               key={name}
@@ -121,10 +113,10 @@ export default function ResetPasswordPage() {
             checked={removePasskeys}
             onChange={(e) => setRemovePasskeys(e.target.checked)}
           />
-          <button type="submit" className="btn btn-primary auth-submit" disabled={reset.isPending} aria-busy={reset.isPending || undefined}>
-            {reset.isPending ? 'Saving…' : 'Set new password'}
-          </button>
-        </form>
+          <StatusButton busy={form.busy} busyLabel="Saving…" className="btn btn-primary auth-submit">
+            Set new password
+          </StatusButton>
+        </Form>
       </div>
     </section>
   );

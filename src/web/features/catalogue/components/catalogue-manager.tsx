@@ -1,9 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { formatCredits, toCents } from '#shared/fees';
 import type { CatalogueItem, CreateCatalogueItemBody } from '#shared/schemas/catalogue';
 import { TextareaField, TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
+import { Form, useForm } from '#web/components/ui/use-form';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useStaffCatalogue } from '../api/get-staff-catalogue';
 import { useSaveCatalogueItem } from '../api/save-catalogue-item';
@@ -49,39 +50,37 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
   const save = useSaveCatalogueItem();
   const [editing, setEditing] = useState<CatalogueItem | null>(null);
   const [form, setForm] = useState<FormState>(EMPTY);
-  const [errors, setErrors] = useState<Record<string, string>>({});
 
   const set = (patch: Partial<FormState>) => setForm((f) => ({ ...f, ...patch }));
+
+  const itemForm = useForm({
+    validate: () => {
+      const parsed = toBody(form);
+      return 'errors' in parsed ? parsed.errors : {};
+    },
+    action: async () => {
+      const parsed = toBody(form);
+      if ('errors' in parsed) return;
+      const { item } = await save.mutateAsync(editing ? { id: editing._id, body: parsed.body } : { id: null, body: parsed.body });
+      toast.success(editing ? `Saved ${item.name}` : `Added ${item.name}`);
+      reset();
+    },
+    // A refusal with field errors is said on the fields, any other above the form.
+    formError: (err, fields) => (err instanceof ApiError ? (Object.keys(fields).length ? null : err.message) : 'Could not save the item'),
+  });
+  const errors = itemForm.errors as Record<string, string | undefined>;
 
   function startEdit(item: CatalogueItem) {
     setEditing(item);
     setForm(formFor(item));
-    setErrors({});
+    itemForm.reset();
     document.getElementById(`${ids}-name`)?.focus();
   }
 
   function reset() {
     setEditing(null);
     setForm(EMPTY);
-    setErrors({});
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = toBody(form);
-    if ('errors' in parsed) {
-      setErrors(parsed.errors);
-      return;
-    }
-    setErrors({});
-    try {
-      const { item } = await save.mutateAsync(editing ? { id: editing._id, body: parsed.body } : { id: null, body: parsed.body });
-      toast.success(editing ? `Saved ${item.name}` : `Added ${item.name}`);
-      reset();
-    } catch (err) {
-      if (err instanceof ApiError) setErrors({ ...err.fieldErrors, ...(Object.keys(err.fieldErrors).length ? {} : { form: err.message }) });
-      else setErrors({ form: 'Could not save the item' });
-    }
+    itemForm.reset();
   }
 
   async function toggle(item: CatalogueItem) {
@@ -153,11 +152,11 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
       </QueryState>
 
       {isAdmin && (
-        <form className="card catalogue-form" onSubmit={submit} noValidate aria-labelledby={`${ids}-form-title`}>
+        <Form form={itemForm} className="card catalogue-form" aria-labelledby={`${ids}-form-title`}>
           <h3 id={`${ids}-form-title`}>{editing ? `Edit ${editing.name}` : 'Add an item'}</h3>
-          {errors.form && (
+          {itemForm.formError && (
             <p className="field-error" role="alert">
-              {errors.form}
+              {itemForm.formError}
             </p>
           )}
           <TextField
@@ -214,7 +213,7 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
               </button>
             )}
           </div>
-        </form>
+        </Form>
       )}
     </section>
   );

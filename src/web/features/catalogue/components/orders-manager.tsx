@@ -1,10 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { REFUND_STEP_UP_CENTS } from '#shared/constants';
 import { ORDER_STATUSES, type AdminOrder, type OrderStatus } from '#shared/schemas/catalogue';
 import { SelectField } from '#web/components/ui/forms';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { errorMessage } from '#web/lib/api-client';
 import { useChangeOrder, type ChangeOrderInput } from '../api/change-order';
@@ -22,32 +23,33 @@ function RefundConfirm({ order, onClose }: { order: AdminOrder; onClose: () => v
   const stepUp = useStepUp();
   const large = order.priceCents >= REFUND_STEP_UP_CENTS;
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (change.isPending) return;
-    try {
+  // Every refusal is a toast that closes the question, but one about the second factor (its field says why).
+  const form = useForm({
+    action: async () => {
       await change.mutateAsync({ id: order._id, action: 'refund', ...(large ? stepUp.fields() : {}) });
       toast.success(`Order for ${order.itemName} refunded`);
       onClose();
-    } catch (err) {
-      if (large && stepUp.handleError(err)) return;
+    },
+    onError: (err) => {
+      if (large && stepUp.handleError(err)) return true;
       toast.error(errorMessage(err, 'Could not change the order'));
       onClose();
-    }
-  }
+      return true;
+    },
+  });
 
   return (
-    <form className="confirm-refund-form" onSubmit={(e) => void submit(e)}>
+    <Form form={form} noValidate={false} className="confirm-refund-form">
       <div role="group" aria-label={`Refund ${creditsText(order.priceCents)} to ${order.owner.username}?`} className="confirm-refund">
-        {large && <StepUpField stepUp={stepUp} disabled={change.isPending} />}
-        <button type="submit" className="btn btn-primary btn-small" disabled={change.isPending} aria-busy={change.isPending || undefined}>
+        {large && <StepUpField stepUp={stepUp} disabled={form.busy} />}
+        <StatusButton busy={form.busy} className="btn btn-primary btn-small">
           Confirm refund of {creditsText(order.priceCents)}
-        </button>
-        <button type="button" className="btn btn-ghost btn-small" onClick={onClose} disabled={change.isPending}>
+        </StatusButton>
+        <button type="button" className="btn btn-ghost btn-small" onClick={onClose} disabled={form.busy}>
           Keep
         </button>
       </div>
-    </form>
+    </Form>
   );
 }
 

@@ -1,7 +1,8 @@
 import { ErrorCode } from '#shared/error-codes';
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { emailSchema } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
 import { isGuestUser } from '#web/features/auth';
 import { useSessionUser } from '#web/features/auth/user';
@@ -20,37 +21,31 @@ export function ChangeEmailForm() {
   const user = sessionUser && !isGuestUser(sessionUser) ? sessionUser : null;
   const [email, setEmail] = useState('');
   const [currentPassword, setCurrentPassword] = useState('');
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const change = useChangeEmail();
   const stepUp = useStepUp();
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (change.isPending) return;
-    const next: Partial<Record<Field, string>> = {};
-    const parsed = emailSchema.safeParse(email);
-    if (!parsed.success) next.email = parsed.error.issues[0]?.message;
-    if (!currentPassword) next.currentPassword = 'Current password is required';
-    setErrors(next);
-    if (next.email || next.currentPassword) {
-      document.getElementById(`${id}-${next.email ? 'email' : 'currentPassword'}`)?.focus();
-      return;
-    }
-    change.mutate(
-      { email: parsed.data!, currentPassword, ...stepUp.fields() },
-      {
-        onSuccess: () => {
-          setEmail('');
-          setCurrentPassword('');
-          stepUp.reset();
-        },
-        onError: (err) => void stepUp.handleError(err),
-      },
-    );
-  };
+  // Keyed by the controls' names (the address's is newEmail).
+  const form = useForm<'newEmail' | 'currentPassword'>({
+    validate: () => {
+      const next: { newEmail?: string; currentPassword?: string } = {};
+      const parsed = emailSchema.safeParse(email);
+      if (!parsed.success) next.newEmail = parsed.error.issues[0]?.message;
+      if (!currentPassword) next.currentPassword = 'Current password is required';
+      return next;
+    },
+    action: () => change.mutateAsync({ email: emailSchema.parse(email), currentPassword, ...stepUp.fields() }),
+    onSuccess: () => {
+      setEmail('');
+      setCurrentPassword('');
+      stepUp.reset();
+    },
+    onError: (err) => stepUp.handleError(err),
+    // The form words a failure from the request's state below.
+    mapFieldErrors: () => ({}),
+    formError: () => null,
+  });
 
   const apiError = change.error instanceof ApiError ? change.error : null;
-  const fieldError = (name: Field) => errors[name] ?? apiError?.fieldErrors[name];
+  const fieldError = (name: Field) => form.errors[name === 'email' ? 'newEmail' : name] ?? apiError?.fieldErrors[name];
   const aboutSecondFactor = apiError?.code === ErrorCode.TWO_FACTOR_REQUIRED || apiError?.code === ErrorCode.INVALID_TWO_FACTOR_CODE;
   const formError =
     change.isError && !aboutSecondFactor && !apiError?.fieldErrors.email && !apiError?.fieldErrors.currentPassword
@@ -74,7 +69,7 @@ export function ChangeEmailForm() {
       <p role="status" aria-live="polite" className="settings-notice">
         {change.isSuccess ? change.data.message : null}
       </p>
-      <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+      <Form form={form} aria-labelledby={`${id}-title`}>
         {(
           [
             ['email', 'New email address', 'email', 'email', email, setEmail],
@@ -94,11 +89,11 @@ export function ChangeEmailForm() {
             required
           />
         ))}
-        <StepUpField stepUp={stepUp} disabled={change.isPending} />
-        <button type="submit" className="btn btn-primary" disabled={change.isPending} aria-busy={change.isPending || undefined}>
-          {change.isPending ? 'Sending…' : 'Change email address'}
-        </button>
-      </form>
+        <StepUpField stepUp={stepUp} disabled={form.busy} />
+        <StatusButton busy={form.busy} busyLabel="Sending…" className="btn btn-primary">
+          Change email address
+        </StatusButton>
+      </Form>
     </section>
   );
 }

@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { rewardClaimInputSchema } from '#shared/schemas/exchange';
 import { TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
 import { formatCreditAmount } from '#web/lib/format';
 import { useClaimReward } from '../api/claim-guest-rewards';
@@ -32,30 +33,26 @@ function outcomeText(claimed: boolean, credited: number): string {
 export function ClaimRewardForm({ userId }: { userId: string }) {
   const id = useId();
   const [values, setValues] = useState<Record<Field, string>>({ exchangeId: '', claimCode: '' });
-  const [errors, setErrors] = useState<Partial<Record<Field, string>>>({});
   const claim = useClaimReward(userId);
-
-  const onSubmit = (event: FormEvent) => {
-    event.preventDefault();
-    if (claim.isPending) return;
-    const typed = { exchangeId: values.exchangeId.trim(), claimCode: values.claimCode.trim() };
-    const next: Partial<Record<Field, string>> = {};
-    for (const field of ['exchangeId', 'claimCode'] as const) {
-      if (!typed[field]) next[field] = `Enter the ${LABELS[field].toLowerCase()}`;
-      else if (typed[field].length > MAX_LENGTH[field]) next[field] = `That is longer than any ${LABELS[field].toLowerCase()}`;
-    }
-    setErrors(next);
-    const first = (['exchangeId', 'claimCode'] as const).find((field) => next[field]);
-    if (first) {
-      document.getElementById(`${id}-${first}`)?.focus();
-      return;
-    }
-    claim.mutate(typed, {
-      onSuccess: (answer) => {
-        if (answer.data.results.some((r) => r.claimed)) setValues({ exchangeId: '', claimCode: '' });
-      },
-    });
-  };
+  const typed = () => ({ exchangeId: values.exchangeId.trim(), claimCode: values.claimCode.trim() });
+  const form = useForm<Field>({
+    validate: () => {
+      const next: Partial<Record<Field, string>> = {};
+      for (const field of ['exchangeId', 'claimCode'] as const) {
+        const value = typed()[field];
+        if (!value) next[field] = `Enter the ${LABELS[field].toLowerCase()}`;
+        else if (value.length > MAX_LENGTH[field]) next[field] = `That is longer than any ${LABELS[field].toLowerCase()}`;
+      }
+      return next;
+    },
+    action: async () => {
+      const answer = await claim.mutateAsync(typed());
+      if (answer.data.results.some((r) => r.claimed)) setValues({ exchangeId: '', claimCode: '' });
+    },
+    // The form words a failure from the request's state below.
+    mapFieldErrors: () => ({}),
+    formError: () => null,
+  });
 
   const answer = claim.isSuccess ? claim.data.data : null;
   const claimed = answer?.results.some((r) => r.claimed) ?? false;
@@ -70,7 +67,7 @@ export function ClaimRewardForm({ userId }: { userId: string }) {
     <section className="card claim-reward" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Claim a reward</h2>
       <p className="muted">Swapped as a guest on another device? Enter the exchange id and the claim code the exchange showed you.</p>
-      <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`} className="claim-reward-form">
+      <Form form={form} aria-labelledby={`${id}-title`} className="claim-reward-form">
         {(['exchangeId', 'claimCode'] as const).map((field) => (
           <TextField
             key={field}
@@ -82,13 +79,13 @@ export function ClaimRewardForm({ userId }: { userId: string }) {
             autoCapitalize="off"
             value={values[field]}
             onChange={(e) => setValues((v) => ({ ...v, [field]: e.target.value }))}
-            error={errors[field]}
+            error={form.errors[field]}
           />
         ))}
-        <button type="submit" className="btn btn-primary" disabled={claim.isPending} aria-busy={claim.isPending || undefined}>
-          {claim.isPending ? 'Claiming…' : 'Claim reward'}
-        </button>
-      </form>
+        <StatusButton busy={form.busy} busyLabel="Claiming…" className="btn btn-primary">
+          Claim reward
+        </StatusButton>
+      </Form>
       <p
         role="status"
         aria-live="polite"

@@ -1,10 +1,11 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { exchangePath } from '#shared/routes';
 import { REWARD_CLAIM_VALIDITY_HOURS } from '#shared/constants';
 import type { EstimateResponse, Exchange, ExchangeCurrency, ExchangeRewards, RateType } from '#shared/schemas/exchange';
 import { TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { ComponentNotice } from '#web/features/status/notice';
 import { useSessionStore } from '#web/features/auth';
@@ -71,8 +72,6 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   const [refundAddress, setRefundAddress] = useState('');
   const [refundExtraId, setRefundExtraId] = useState('');
   const [rateType, setRateType] = useState<RateType>('floating');
-  const [formError, setFormError] = useState<string | null>(null);
-  const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
   const [active, setActive] = useState<{ exchange: Exchange; rewards?: ExchangeRewards } | null>(null);
   const [claimsVersion, setClaimsVersion] = useState(0);
 
@@ -124,7 +123,6 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   useScrollToSection(sectionRef, showLinked);
   const client = useQueryClient();
   const createExchange = useCreateExchange();
-  const submitting = createExchange.isPending;
 
   const chooseFrom = (ticker: string) => {
     if (ticker === to) setTo(from);
@@ -145,29 +143,27 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
     setPayoutExtraId('');
     setRefundAddress('');
     setRefundExtraId('');
-    setFieldErrors({});
+    exchangeForm.setErrors({});
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (submitting) return;
-    setFormError(null);
-    const problems: Record<string, string> = {};
-    if (amount === null) problems.amount = 'Enter an amount greater than zero';
-    else if (amountOutOfRange) problems.amount = amountOutOfRange;
-    if (from === to) problems.to = 'Choose two different currencies';
-    if (!payoutAddress.trim()) problems.payoutAddress = `Enter your ${to.toUpperCase()} payout address`;
-    if (refundExtraId.trim() && !refundAddress.trim()) problems.refundAddress = 'Enter the refund address this memo belongs to';
-    setFieldErrors(problems);
-    if (Object.keys(problems).length > 0 || amount === null) return;
-    // A fixed rate is the quote on screen: it must be for this amount and still valid.
-    const quote = fixedQuote && fixedQuote.from === from && fixedQuote.to === to && fixedQuote.amount === amount ? fixedQuote : undefined;
-    if (rateType === 'fixed' && (!quote?.rateId || (quoteTimeLeft(quote) ?? 0) <= 0)) {
-      setFormError('Wait for the fixed-rate quote for this amount, then create the exchange.');
-      return;
-    }
-
-    try {
+  const exchangeForm = useForm({
+    validate: () => {
+      const problems: Record<string, string> = {};
+      if (amount === null) problems.amount = 'Enter an amount greater than zero';
+      else if (amountOutOfRange) problems.amount = amountOutOfRange;
+      if (from === to) problems.to = 'Choose two different currencies';
+      if (!payoutAddress.trim()) problems.payoutAddress = `Enter your ${to.toUpperCase()} payout address`;
+      if (refundExtraId.trim() && !refundAddress.trim()) problems.refundAddress = 'Enter the refund address this memo belongs to';
+      return problems;
+    },
+    action: async () => {
+      if (amount === null) return;
+      // A fixed rate is the quote on screen: it must be for this amount and still valid.
+      const quote = fixedQuote && fixedQuote.from === from && fixedQuote.to === to && fixedQuote.amount === amount ? fixedQuote : undefined;
+      if (rateType === 'fixed' && (!quote?.rateId || (quoteTimeLeft(quote) ?? 0) <= 0)) {
+        exchangeForm.setFormError('Wait for the fixed-rate quote for this amount, then create the exchange.');
+        return;
+      }
       // A visitor becomes a guest first (in the mutation): exchanges and their rewards belong to a session.
       const response = await createExchange.mutateAsync({
         from,
@@ -193,23 +189,28 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       setPayoutExtraId('');
       setRefundAddress('');
       setRefundExtraId('');
-    } catch (err) {
+    },
+    onError: (err) => {
       const fields = err instanceof ApiError ? err.fieldErrors : {};
       const newQuote = err instanceof ApiError ? (err.details as { quote?: EstimateResponse } | null | undefined)?.quote : undefined;
       if (newQuote) {
         // The quote expired (or was unknown): the server's new one replaces it on screen, to accept or not.
         client.setQueryData(exchangeKeys.estimate(newQuote.from, newQuote.to, newQuote.amount, newQuote.rateType), newQuote);
-        setFormError(errorMessage(err, 'That fixed rate has expired. Check the new quote.'));
-      } else if (Object.keys(fields).length > 0) {
-        // The message sits beside its field; move there so it is heard and can be fixed.
-        setFieldErrors(fields);
-        const first = ['amount', 'payoutAddress', 'payoutExtraId', 'refundAddress', 'refundExtraId'].find((f) => fields[f]);
-        if (first) document.getElementById(inputIds[first as keyof typeof inputIds])?.focus();
-      } else {
-        setFormError(errorMessage(err, 'Could not create the exchange. Please try again.'));
+        exchangeForm.setFormError(errorMessage(err, 'That fixed rate has expired. Check the new quote.'));
+        return true;
       }
-    }
-  };
+      // A field's message sits beside it; move there so it is heard and can be fixed.
+      const first = ['amount', 'payoutAddress', 'payoutExtraId', 'refundAddress', 'refundExtraId'].find((f) => fields[f]);
+      if (first) document.getElementById(inputIds[first as keyof typeof inputIds])?.focus();
+      return false;
+    },
+    formError: (err, fields) =>
+      Object.keys(fields).length > 0 ? null : errorMessage(err, 'Could not create the exchange. Please try again.'),
+    // The check before sending leaves focus where it is; the server's field errors move it (above, by the inputs' ids).
+    focus: false,
+  });
+  const fieldErrors = exchangeForm.errors as Record<string, string | undefined>;
+  const formError = exchangeForm.formError;
 
   const inputIds = {
     amount: `${titleId}-amount`,
@@ -258,12 +259,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
               Loading currencies…
             </p>
           ) : (
-            <form
-              className="exchange-form"
-              onSubmit={(e) => void submit(e)}
-              noValidate
-              aria-describedby={formError ? `${titleId}-form-error` : undefined}
-            >
+            <Form form={exchangeForm} className="exchange-form" aria-describedby={formError ? `${titleId}-form-error` : undefined}>
               <div className="pair-row">
                 <CurrencySelect label="You send" currencies={currencies} value={from} onChange={chooseFrom} error={fieldErrors.from} />
                 <button
@@ -325,7 +321,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                   value={amountText}
                   onChange={(e) => {
                     setAmountText(e.target.value);
-                    if (fieldErrors.amount) setFieldErrors(({ amount: _, ...rest }) => rest);
+                    exchangeForm.clearError('amount');
                   }}
                   aria-invalid={amountError ? true : undefined}
                   aria-describedby={amountError ? `${titleId}-range ${errorId('amount')}` : `${titleId}-range ${titleId}-estimate`}
@@ -434,15 +430,15 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                   {formError}
                 </p>
               )}
-              <button type="submit" className="btn btn-primary" disabled={submitting}>
-                {submitting ? 'Creating the exchange…' : 'Exchange now'}
-              </button>
+              <StatusButton busy={exchangeForm.busy} busyLabel="Creating the exchange…" className="btn btn-primary">
+                Exchange now
+              </StatusButton>
               {sessionChecked && !isAuthenticated && (
                 <p className="field-note">
                   No account needed: as a guest you get a claim code for your reward, valid for {REWARD_CLAIM_VALIDITY_HOURS / 24} days.
                 </p>
               )}
-            </form>
+            </Form>
           )}
         </div>
 

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import {
   HELP_BODY_MAX,
@@ -9,6 +9,7 @@ import {
 } from '#shared/schemas/help';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 import { QueryTable } from '#web/components/ui/query-table';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useStaffHelpArticles } from '../api/get-staff-help-articles';
 import { usePreviewHelpArticle } from '../api/preview-help-article';
@@ -42,8 +43,17 @@ export function HelpManager() {
   const [editing, setEditing] = useState<StaffHelpArticle | null>(null);
   const [form, setForm] = useState<HelpArticleWriteBody>(EMPTY);
   const [slugTouched, setSlugTouched] = useState(false);
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [previewHtml, setPreviewHtml] = useState<string | null>(null);
+  // The server's field errors go on their fields; any other refusal is said above them.
+  const editor = useForm({
+    focus: false,
+    action: () => save.mutateAsync({ id: editing?.id ?? null, body: form }),
+    onSuccess: ({ article }) => {
+      toast.success(article.status === 'published' ? `“${article.title}” is published` : `“${article.title}” is saved as a draft`);
+      reset();
+    },
+    formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : 'Could not save the article'),
+  });
 
   const set = (patch: Partial<HelpArticleWriteBody>) => setForm((f) => ({ ...f, ...patch }));
 
@@ -51,7 +61,7 @@ export function HelpManager() {
     setEditing(article);
     setForm({ slug: article.slug, title: article.title, category: article.category, body: article.body, status: article.status });
     setSlugTouched(true);
-    setErrors({});
+    editor.reset();
     setPreviewHtml(null);
     document.getElementById(`${ids}-title-field`)?.focus();
   }
@@ -60,21 +70,8 @@ export function HelpManager() {
     setEditing(null);
     setForm(EMPTY);
     setSlugTouched(false);
-    setErrors({});
+    editor.reset();
     setPreviewHtml(null);
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setErrors({});
-    try {
-      const { article } = await save.mutateAsync({ id: editing?.id ?? null, body: form });
-      toast.success(article.status === 'published' ? `“${article.title}” is published` : `“${article.title}” is saved as a draft`);
-      reset();
-    } catch (err) {
-      if (err instanceof ApiError) setErrors({ ...err.fieldErrors, ...(Object.keys(err.fieldErrors).length ? {} : { form: err.message }) });
-      else setErrors({ form: 'Could not save the article' });
-    }
   }
 
   async function showPreview() {
@@ -155,11 +152,11 @@ export function HelpManager() {
         )}
       />
 
-      <form className="card stack help-editor" onSubmit={submit} noValidate aria-labelledby={`${ids}-form-title`}>
+      <Form form={editor} className="card stack help-editor" aria-labelledby={`${ids}-form-title`}>
         <h3 id={`${ids}-form-title`}>{editing ? `Edit “${editing.title}”` : 'Write an article'}</h3>
-        {errors.form && (
+        {editor.formError && (
           <p className="field-error" role="alert">
-            {errors.form}
+            {editor.formError}
           </p>
         )}
         <TextField
@@ -167,7 +164,7 @@ export function HelpManager() {
           label="Title"
           value={form.title}
           maxLength={HELP_TITLE_MAX}
-          error={errors.title}
+          error={editor.errors.title}
           onChange={(e) => set({ title: e.target.value, ...(slugTouched ? {} : { slug: slugFromTitle(e.target.value) }) })}
         />
         <div className="grid help-editor-row">
@@ -175,7 +172,7 @@ export function HelpManager() {
             label="Address"
             value={form.slug}
             maxLength={80}
-            error={errors.slug}
+            error={editor.errors.slug}
             note={form.slug ? `/help/${form.slug}` : 'Made from the title; lower-case words and hyphens'}
             onChange={(e) => {
               setSlugTouched(true);
@@ -187,7 +184,7 @@ export function HelpManager() {
             value={form.category}
             maxLength={40}
             list={`${ids}-categories`}
-            error={errors.category}
+            error={editor.errors.category}
             onChange={(e) => set({ category: e.target.value })}
           />
           <datalist id={`${ids}-categories`}>
@@ -198,7 +195,7 @@ export function HelpManager() {
           <SelectField
             label="Status"
             value={form.status}
-            error={errors.status}
+            error={editor.errors.status}
             onChange={(e) => set({ status: e.target.value as HelpArticleStatus })}
             options={[
               { value: 'draft', label: 'Draft (only staff see it)' },
@@ -211,14 +208,14 @@ export function HelpManager() {
           rows={12}
           maxLength={HELP_BODY_MAX}
           value={form.body}
-          error={errors.body}
+          error={editor.errors.body}
           note="**bold**, *italic*, lists, [links](https://…) and headings with #. HTML is shown as text."
           onChange={(e) => set({ body: e.target.value })}
         />
         <div className="cluster">
-          <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : editing ? 'Save changes' : 'Save article'}
-          </button>
+          <StatusButton busy={save.isPending} busyLabel="Saving…" className="btn btn-primary">
+            {editing ? 'Save changes' : 'Save article'}
+          </StatusButton>
           <button
             type="button"
             className="btn btn-secondary"
@@ -238,7 +235,7 @@ export function HelpManager() {
             <div className="help-article-body" dangerouslySetInnerHTML={{ __html: previewHtml }} />
           </section>
         )}
-      </form>
+      </Form>
     </section>
   );
 }

@@ -1,8 +1,9 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
 import { PageHeader } from '#web/components/ui/page-header';
 import { QueryState } from '#web/components/ui/query-state';
+import { Form, useForm } from '#web/components/ui/use-form';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { errorMessage } from '#web/lib/api-client';
 import { formatDate } from '#web/lib/format';
@@ -46,13 +47,16 @@ function HelpIndex() {
     setParams(nextParams);
   }
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    const next = new URLSearchParams(params);
-    if (typed.trim()) next.set('q', typed.trim());
-    else next.delete('q');
-    setParams(next, { replace: true });
-  }
+  // Search now, without waiting for the debounce.
+  const search = useForm({
+    focus: false,
+    action: () => {
+      const next = new URLSearchParams(params);
+      if (typed.trim()) next.set('q', typed.trim());
+      else next.delete('q');
+      setParams(next, { replace: true });
+    },
+  });
 
   const categories = articles.data?.categories ?? [];
   return (
@@ -61,7 +65,7 @@ function HelpIndex() {
         <p>Answers to the questions people ask us most. Can’t find yours? Our support team is one ticket away.</p>
       </PageHeader>
 
-      <form role="search" className="help-search" onSubmit={submit}>
+      <Form form={search} noValidate={false} role="search" className="help-search">
         <label htmlFor="help-search-input">Search the help centre</label>
         <div className="cluster help-search-row">
           <input
@@ -77,7 +81,7 @@ function HelpIndex() {
             Search
           </button>
         </div>
-      </form>
+      </Form>
 
       {categories.length > 0 && (
         <nav aria-label="Categories" className="cluster help-categories">

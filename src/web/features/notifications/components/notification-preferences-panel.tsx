@@ -8,6 +8,7 @@ import {
   type NotificationPreferences,
 } from '#shared/schemas/notifications';
 import { QueryState } from '#web/components/ui/query-state';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { errorMessage } from '#web/lib/api-client';
 import { useNotificationPreferences } from '../api/get-notification-preferences';
 import { useUpdateNotificationPreferences } from '../api/update-notification-preferences';
@@ -48,6 +49,18 @@ export function NotificationPreferencesPanel() {
   const save = (body: Parameters<typeof update.mutate>[0]) => update.mutate(body);
   const thresholdValue = (data: NotificationPreferences) =>
     threshold ?? (data.lowBalanceThresholdCents === null ? '' : formatCredits(data.lowBalanceThresholdCents));
+  // The low-balance threshold; the browser checks the number first (noValidate={false}), and saving is said below the panel.
+  const thresholdForm = useForm({
+    focus: false,
+    action: () => {
+      if (!preferences.data) return;
+      const raw = thresholdValue(preferences.data).trim();
+      const cents = raw === '' ? null : Math.round(Number(raw) * 100);
+      if (cents !== null && (!Number.isFinite(cents) || cents < 0)) return;
+      save({ lowBalanceThresholdCents: cents });
+      setThreshold(null);
+    },
+  });
 
   return (
     <section className="card settings-section" aria-labelledby={`${id}-title`} id="notifications">
@@ -109,17 +122,7 @@ export function NotificationPreferencesPanel() {
                 </tbody>
               </table>
             </div>
-            <form
-              className="cluster notification-threshold"
-              onSubmit={(e) => {
-                e.preventDefault();
-                const raw = thresholdValue(data).trim();
-                const cents = raw === '' ? null : Math.round(Number(raw) * 100);
-                if (cents !== null && (!Number.isFinite(cents) || cents < 0)) return;
-                save({ lowBalanceThresholdCents: cents });
-                setThreshold(null);
-              }}
-            >
+            <Form form={thresholdForm} noValidate={false} className="cluster notification-threshold">
               <label htmlFor={`${id}-threshold`}>Tell me when my balance falls below (credits)</label>
               <input
                 id={`${id}-threshold`}
@@ -131,10 +134,10 @@ export function NotificationPreferencesPanel() {
                 value={thresholdValue(data)}
                 onChange={(e) => setThreshold(e.target.value)}
               />
-              <button type="submit" className="btn btn-secondary btn-small" disabled={update.isPending}>
+              <StatusButton busy={update.isPending} className="btn btn-secondary btn-small">
                 Save
-              </button>
-            </form>
+              </StatusButton>
+            </Form>
           </div>
         )}
       </QueryState>

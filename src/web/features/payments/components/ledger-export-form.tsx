@@ -1,5 +1,6 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import { TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { errorMessage } from '#web/lib/api-client';
 import { useDownloadLedgerCsv } from '../api/download-ledger-csv';
 
@@ -15,14 +16,17 @@ export function LedgerExportForm() {
   const download = useDownloadLedgerCsv();
   const rangeError = from && to && from > to ? 'The end date must not be before the start date' : null;
 
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    if (rangeError || !from || !to) return;
-    download.mutate({ from, to });
-  }
+  const form = useForm({
+    focus: false,
+    action: () => {
+      if (rangeError || !from || !to) return;
+      download.mutate({ from, to });
+    },
+  });
 
+  // The browser's own check of the two required dates stays (noValidate={false}), as before.
   return (
-    <form className="ledger-export no-print" onSubmit={submit} aria-labelledby={`${ids}-title`}>
+    <Form form={form} noValidate={false} className="ledger-export no-print" aria-labelledby={`${ids}-title`}>
       <h3 id={`${ids}-title`}>Export as CSV</h3>
       <div className="ledger-export-fields">
         <TextField label="From" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} required />
@@ -35,9 +39,9 @@ export function LedgerExportForm() {
           required
           error={rangeError}
         />
-        <button type="submit" className="btn btn-ghost" disabled={download.isPending || Boolean(rangeError)}>
-          {download.isPending ? 'Preparing…' : 'Download CSV'}
-        </button>
+        <StatusButton busy={download.isPending} busyLabel="Preparing…" className="btn btn-ghost" disabled={Boolean(rangeError)}>
+          Download CSV
+        </StatusButton>
       </div>
       <p className="field-note">Days in UTC, both included.</p>
       {download.isError && (
@@ -45,6 +49,6 @@ export function LedgerExportForm() {
           {errorMessage(download.error, 'Could not export the ledger')}
         </p>
       )}
-    </form>
+    </Form>
   );
 }

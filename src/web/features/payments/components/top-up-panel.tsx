@@ -1,8 +1,9 @@
-import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { calculateFee, formatCredits, paymentCentsForCredits, toCents } from '#shared/fees';
 import { paths } from '#shared/routes';
 import type { CryptoOption, DepositLimits } from '#shared/schemas/payments';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ComponentNotice } from '#web/features/status/notice';
 import { useCreateDeposit } from '../api/create-deposit';
 import { useCryptoOptions } from '../api/get-crypto-options';
@@ -44,15 +45,12 @@ export function TopUpPanel() {
   const [search, setSearch] = useState('');
   const [crypto, setCrypto] = useState('');
   const [amount, setAmount] = useState('');
-  // What the form itself refuses before asking the server; the server's refusal comes from the mutation (decision 0225).
-  const [localErrors, setLocalErrors] = useState<Record<string, string>>({});
   const failure = createDeposit.isError
     ? createDeposit.error instanceof PaymentCallError
       ? createDeposit.error
       : new PaymentCallError('Failed to create deposit', null, 0)
     : null;
   const error = failure ? { message: failure.message, reason: failure.reason } : null;
-  const fieldErrors: Record<string, string> = Object.keys(localErrors).length > 0 ? localErrors : (failure?.fieldErrors ?? {});
   // Busy while asking, and still after the answer while the page moves on to the payment.
   const submitting = createDeposit.isPending || createDeposit.isSuccess;
 
@@ -83,28 +81,32 @@ export function TopUpPanel() {
   const outOfRange = Boolean(limits && validAmount && (amountNumber < limits.minAmount || amountNumber > limits.maxAmount));
   const selected = cryptos.find((c) => c.code === crypto) ?? null;
 
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const problems: Record<string, string> = {};
-    if (!crypto) problems.crypto = 'Choose a currency';
-    if (!validAmount) problems.amount = 'Enter an amount in USD';
-    else if (outOfRange && limits)
-      problems.amount = `Enter an amount from ${formatCredits(toCents(limits.minAmount))} to ${formatCredits(toCents(limits.maxAmount))} USD`;
-    setLocalErrors(problems);
-    if (Object.keys(problems).length > 0) {
-      createDeposit.reset();
-      return;
-    }
-    createDeposit.mutate(
-      { crypto, amount: amountNumber },
-      {
-        onSuccess: (payment) => {
-          savePaymentExpiry(payment._id, Date.parse(payment.expiresAt));
-          navigate(paymentProcessUrl({ ...payment, id: payment._id }));
+  // What the form itself refuses before asking the server (its field errors); the server's refusal comes
+  // from the mutation (decision 0225).
+  const form = useForm<'crypto' | 'amount'>({
+    focus: false,
+    validate: () => {
+      const problems: Record<string, string> = {};
+      if (!crypto) problems.crypto = 'Choose a currency';
+      if (!validAmount) problems.amount = 'Enter an amount in USD';
+      else if (outOfRange && limits)
+        problems.amount = `Enter an amount from ${formatCredits(toCents(limits.minAmount))} to ${formatCredits(toCents(limits.maxAmount))} USD`;
+      // A refused form no longer shows the last refusal of the server.
+      if (Object.keys(problems).length > 0) createDeposit.reset();
+      return problems;
+    },
+    action: () =>
+      createDeposit.mutate(
+        { crypto, amount: amountNumber },
+        {
+          onSuccess: (payment) => {
+            savePaymentExpiry(payment._id, Date.parse(payment.expiresAt));
+            navigate(paymentProcessUrl({ ...payment, id: payment._id }));
+          },
         },
-      },
-    );
-  }
+      ),
+  });
+  const fieldErrors: Partial<Record<string, string>> = Object.keys(form.errors).length > 0 ? form.errors : (failure?.fieldErrors ?? {});
 
   return (
     <section id={TOP_UP_ANCHOR} className="card payments-card topup-panel" aria-labelledby={`${ids}-title`}>
@@ -127,7 +129,7 @@ export function TopUpPanel() {
         </p>
       )}
       {!loading && !loadError && (
-        <form onSubmit={onSubmit} noValidate>
+        <Form form={form}>
           <fieldset className="field currency-fieldset" aria-describedby={fieldErrors.crypto ? `${ids}-crypto-error` : undefined}>
             <legend>Currency</legend>
             <label htmlFor={`${ids}-search`} className="visually-hidden">
@@ -202,10 +204,10 @@ export function TopUpPanel() {
               {error.reason && <p className="muted">{error.reason}</p>}
             </div>
           )}
-          <button type="submit" className="btn btn-primary" disabled={submitting}>
-            {submitting ? 'Creating payment…' : selected ? `Pay with ${selected.code.toUpperCase()}` : 'Continue to payment'}
-          </button>
-        </form>
+          <StatusButton busy={submitting} busyLabel="Creating payment…" className="btn btn-primary">
+            {selected ? `Pay with ${selected.code.toUpperCase()}` : 'Continue to payment'}
+          </StatusButton>
+        </Form>
       )}
     </section>
   );

@@ -1,5 +1,5 @@
 import { QRCodeSVG } from 'qrcode.react';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { COUNTDOWN_TICK_MS, QR_CODE } from '#shared/constants';
 import { paths } from '#shared/routes';
@@ -13,6 +13,7 @@ import { usePayment } from '../api/get-payment';
 import { usePaymentStatus } from '../api/get-payment-status';
 import { PaymentCallError } from '../api/payment-call-error';
 import { CopyButton } from '#web/components/ui/copy-button';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { clearPaymentExpiry, ensurePaymentExpiry, formatCountdown } from '../payment-expiry';
 import { isCompleteStatus, paymentStatusMessage, paymentStatusView } from '../payment-status';
 import '../payments.css';
@@ -238,23 +239,21 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
  */
 function TxHashCheck({ id }: { id: string }) {
   const [txHash, setTxHash] = useState('');
-  const [missing, setMissing] = useState(false);
   const check = useCheckPayment(id);
-
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    const hash = txHash.trim();
-    setMissing(!hash);
-    if (!hash) {
+  const form = useForm<'txHash'>({
+    focus: false,
+    validate: () => {
+      if (txHash.trim()) return {};
+      // A refused form no longer shows the last answer.
       check.reset();
-      return;
-    }
-    check.mutate(hash);
-  }
+      return { txHash: 'Enter the transaction hash' };
+    },
+    action: () => check.mutate(txHash.trim()),
+  });
 
   const failure = check.error instanceof PaymentCallError ? check.error : null;
-  const message = missing
-    ? { text: 'Enter the transaction hash', error: true }
+  const message = form.errors.txHash
+    ? { text: form.errors.txHash, error: true }
     : check.isError
       ? { text: [failure?.message ?? 'Failed to check payment', failure?.reason].filter(Boolean).join(': '), error: true }
       : check.isSuccess
@@ -266,7 +265,7 @@ function TxHashCheck({ id }: { id: string }) {
       <summary className="btn btn-secondary payment-check-toggle">
         <span>Already sent the payment? Check it with your transaction hash</span>
       </summary>
-      <form onSubmit={onSubmit} noValidate className="payment-check-form">
+      <Form form={form} className="payment-check-form">
         <p className="muted">
           Paste the transaction hash (TXID) from your wallet and we will ask the provider about this payment now instead of waiting for the
           next automatic check.
@@ -280,10 +279,10 @@ function TxHashCheck({ id }: { id: string }) {
             {message.text}
           </p>
         )}
-        <button type="submit" className="btn btn-primary" disabled={check.isPending}>
-          {check.isPending ? 'Checking…' : 'Check payment'}
-        </button>
-      </form>
+        <StatusButton busy={check.isPending} busyLabel="Checking…" className="btn btn-primary">
+          Check payment
+        </StatusButton>
+      </Form>
     </details>
   );
 }

@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
 import { useSubscribeToStatus } from '../api/subscribe';
 import { useFollowSubscriptionLink, type SubscriptionLinkAction } from '../api/subscription-link';
@@ -13,10 +14,8 @@ const problem = (err: unknown, fallback: string) => (err instanceof ApiError ? (
 export function StatusSubscribe() {
   const [email, setEmail] = useState('');
   const subscribe = useSubscribeToStatus();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    subscribe.mutate(email.trim());
-  };
+  // The answer and any refusal come from the mutation (decision 0225).
+  const form = useForm({ focus: false, action: () => subscribe.mutate(email.trim()) });
   return (
     <section className="section card status-subscribe" aria-labelledby="status-subscribe-title">
       <h2 id="status-subscribe-title">Get notified</h2>
@@ -28,7 +27,7 @@ export function StatusSubscribe() {
           {subscribe.data.message}
         </p>
       ) : (
-        <form className="status-subscribe-form" onSubmit={submit} noValidate aria-label="Subscribe to status notices">
+        <Form form={form} className="status-subscribe-form" aria-label="Subscribe to status notices">
           <TextField
             id="status-subscribe-email"
             label="Email address"
@@ -38,10 +37,10 @@ export function StatusSubscribe() {
             onChange={(e) => setEmail(e.target.value)}
             error={subscribe.isError ? problem(subscribe.error, 'Could not subscribe right now. Please try again.') : undefined}
           />
-          <button type="submit" className="btn btn-primary btn-small" disabled={subscribe.isPending}>
-            {subscribe.isPending ? 'Subscribing…' : 'Subscribe'}
-          </button>
-        </form>
+          <StatusButton busy={subscribe.isPending} busyLabel="Subscribing…" className="btn btn-primary btn-small">
+            Subscribe
+          </StatusButton>
+        </Form>
       )}
       <p>
         Or follow the <a href={STATUS_FEED_PATH}>Atom feed of incidents and maintenance</a> in a feed reader.

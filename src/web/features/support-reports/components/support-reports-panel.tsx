@@ -1,7 +1,8 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { supportReportQuerySchema, type Attainment, type SupportReport } from '#shared/schemas/support-reports';
 import { TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
+import { Form, useForm } from '#web/components/ui/use-form';
 import { errorMessage } from '#web/lib/api-client';
 import { useDownloadSupportReportCsv } from '../api/download-support-report';
 import { useSupportReport, type ReportRange } from '../api/get-support-report';
@@ -38,25 +39,21 @@ export function SupportReportsPanel() {
   const ids = useId();
   const [draft, setDraft] = useState<ReportRange>(() => defaultRange());
   const [range, setRange] = useState<ReportRange>(draft);
-  const [formError, setFormError] = useState<string | null>(null);
   const report = useSupportReport(range);
   const download = useDownloadSupportReportCsv();
-
-  function submit(e: FormEvent) {
-    e.preventDefault();
-    const parsed = supportReportQuerySchema.safeParse(draft);
-    if (!parsed.success) {
-      setFormError(parsed.error.issues[0]?.message ?? 'Check the dates');
-      return;
-    }
-    setFormError(null);
-    setRange(parsed.data);
-  }
+  // The shared schema checks the range; its first problem shows under "To".
+  const form = useForm({
+    focus: false,
+    schema: supportReportQuerySchema,
+    values: () => draft,
+    action: (data) => setRange(data),
+  });
+  const formError = Object.values(form.errors)[0] ?? null;
 
   return (
     <section className="admin-panel stack support-reports" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>Support reports</h2>
-      <form className="support-reports-form" onSubmit={submit} aria-label="Report range" noValidate>
+      <Form form={form} className="support-reports-form" aria-label="Report range">
         <TextField label="From" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} required />
         <TextField
           label="To"
@@ -75,7 +72,7 @@ export function SupportReportsPanel() {
             {download.isPending ? 'Preparing…' : 'Download CSV'}
           </button>
         </div>
-      </form>
+      </Form>
       <p className="field-note">
         Tickets created from {range.from} to {range.to} (UTC, both days included). Times are business hours of the desk&apos;s calendar.
       </p>

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import {
   AUTO_CLOSE_DAYS_MAX,
@@ -13,6 +13,7 @@ import {
 import { QueryState } from '#web/components/ui/query-state';
 import { QueryTable } from '#web/components/ui/query-table';
 import { TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { formatDateTime } from '#web/lib/format';
 import { useCannedReplies, useStaffMembers } from '#web/features/tickets';
@@ -202,25 +203,22 @@ function AutoCloseSetting({ isAdmin }: { isAdmin: boolean }) {
   const setting = useAutoClose();
   const save = useSaveAutoClose();
   const [days, setDays] = useState<string | null>(null);
-  const [error, setError] = useState<string | undefined>();
   const current = setting.data?.autoCloseDays;
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = autoCloseSettingsSchema.safeParse({ autoCloseDays: Number(days ?? current) });
-    if (!parsed.success || (days ?? '').trim() === '') {
-      setError(parsed.success ? 'Type a number of days' : (parsed.error.issues[0]?.message ?? 'Check the number'));
-      return;
-    }
-    setError(undefined);
-    try {
-      await save.mutateAsync(parsed.data);
+  // The shared schema checks the number, and an untouched or empty field is no number; every message shows on the field.
+  const form = useForm({
+    focus: false,
+    schema: autoCloseSettingsSchema,
+    values: () => ({ autoCloseDays: Number(days ?? current) }),
+    validate: () => ((days ?? '').trim() === '' ? { autoCloseDays: 'Type a number of days' } : {}),
+    action: (data) => save.mutateAsync(data),
+    onSuccess: () => {
       setDays(null);
       toast.success('Auto-close saved');
-    } catch (err) {
-      setError(err instanceof ApiError ? err.message : 'Failed to save');
-    }
-  }
+    },
+    mapFieldErrors: () => ({}),
+    formError: (err) => (err instanceof ApiError ? err.message : 'Failed to save'),
+  });
+  const error = Object.values(form.errors)[0] ?? form.formError;
 
   return (
     <section aria-labelledby={`${id}-title`} className="auto-close">
@@ -233,7 +231,7 @@ function AutoCloseSetting({ isAdmin }: { isAdmin: boolean }) {
       >
         {(data) =>
           isAdmin ? (
-            <form className="auto-close-form" onSubmit={submit} noValidate>
+            <Form form={form} className="auto-close-form">
               <TextField
                 label="Close resolved tickets after (days)"
                 inputMode="numeric"
@@ -242,10 +240,10 @@ function AutoCloseSetting({ isAdmin }: { isAdmin: boolean }) {
                 error={error}
                 note={`0 = never, at most ${AUTO_CLOSE_DAYS_MAX}. The requester is then asked to rate the answer.`}
               />
-              <button type="submit" className="btn btn-secondary btn-small" disabled={save.isPending}>
+              <StatusButton busy={save.isPending} className="btn btn-secondary btn-small">
                 Save
-              </button>
-            </form>
+              </StatusButton>
+            </Form>
           ) : (
             <p>
               {data.autoCloseDays === 0

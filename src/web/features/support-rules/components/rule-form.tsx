@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import {
   RULE_ACTION_LABELS,
   RULE_CONDITION_LABELS,
@@ -15,6 +15,7 @@ import {
   type RuleTrigger,
 } from '#shared/schemas/support-rules';
 import { CheckboxField, SelectField, TextareaField, TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 
 /** What the form edits: loose while typed (hours as text), checked by the shared schema on save. */
 interface Draft {
@@ -103,37 +104,39 @@ const actionTypes = Object.keys(RULE_ACTION_LABELS) as Array<RuleAction['type']>
 export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving = false }: RuleFormProps) {
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => draftOf(rule));
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
   const setCondition = (i: number, c: RuleCondition) => set({ conditions: draft.conditions.map((x, j) => (j === i ? c : x)) });
   const setAction = (i: number, a: RuleAction) => set({ actions: draft.actions.map((x, j) => (j === i ? a : x)) });
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const body = bodyOf(draft);
-    const parsed = ruleBodySchema.safeParse(body);
-    if (!parsed.success) {
+  // Checked with the server's own schema, its errors keyed by their whole path ("conditions.0.text"),
+  // as the server's are; a problem of the whole rule, or a refusal without field errors, shows at the end.
+  const form = useForm({
+    focus: false,
+    validate: () => {
+      const parsed = ruleBodySchema.safeParse(bodyOf(draft));
       const found: Record<string, string> = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path.length ? issue.path.join('.') : 'form';
-        found[key] ??= issue.message;
+      if (!parsed.success) {
+        for (const issue of parsed.error.issues) found[issue.path.length ? issue.path.join('.') : 'form'] ??= issue.message;
       }
-      setErrors(found);
-      return;
-    }
-    setErrors({});
-    try {
-      await onSave(body);
-    } catch (err) {
+      return found;
+    },
+    action: () => onSave(bodyOf(draft)),
+    // onSave's rejection may carry field errors without being an ApiError.
+    mapFieldErrors: () => ({}),
+    onError: (err) => {
       const fields = (err as { fieldErrors?: Record<string, string> }).fieldErrors;
-      setErrors(fields && Object.keys(fields).length ? fields : { form: err instanceof Error ? err.message : 'Failed to save' });
-    }
-  }
+      if (!fields || Object.keys(fields).length === 0) return false;
+      form.setErrors(fields);
+      return true;
+    },
+    formError: (err) => (err instanceof Error ? err.message : 'Failed to save'),
+  });
 
-  const err = (key: string) => errors[key];
+  const err = (key: string) => form.errors[key];
+  const formError = form.errors.form ?? form.formError;
 
   return (
-    <form className="rule-form" onSubmit={submit} noValidate aria-labelledby={`${id}-title`}>
+    <Form form={form} className="rule-form" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`}>{rule ? `Edit rule "${rule.name}"` : 'New rule'}</h3>
       <TextField
         label="Name"
@@ -336,19 +339,19 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
       </fieldset>
 
       <CheckboxField label="Enabled" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
-      {err('form') && (
+      {formError && (
         <p className="field-error" role="alert">
-          {err('form')}
+          {formError}
         </p>
       )}
       <div className="rule-form-buttons">
-        <button type="submit" className="btn btn-primary btn-small" disabled={saving}>
+        <StatusButton busy={saving} className="btn btn-primary btn-small">
           {rule ? 'Save rule' : 'Create rule'}
-        </button>
+        </StatusButton>
         <button type="button" className="btn btn-ghost btn-small" onClick={onCancel}>
           Cancel
         </button>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import {
   SLA_TARGET_MAX_MINUTES,
@@ -9,7 +9,8 @@ import {
 } from '#shared/schemas/support-sla';
 import { CheckboxField, TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
-import { ApiError, errorMessage } from '#web/lib/api-client';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
+import { errorMessage } from '#web/lib/api-client';
 import { useAddSlaHoliday, useRemoveSlaHoliday, useSaveSlaCalendar, useSaveSlaTargets, useSlaSettings } from '../api/sla-settings';
 import './support-sla.css';
 
@@ -20,11 +21,6 @@ const PRIORITY_LABELS: Record<SlaPriority, string> = { urgent: 'Urgent', high: '
 function knownZones(): string[] {
   const intl = Intl as unknown as { supportedValuesOf?: (key: string) => string[] };
   return intl.supportedValuesOf?.('timeZone') ?? [];
-}
-
-function fieldErrorsOf(err: unknown, fallback: string): Record<string, string> {
-  if (err instanceof ApiError && Object.keys(err.fieldErrors).length > 0) return err.fieldErrors;
-  return { form: errorMessage(err, fallback) };
 }
 
 /**
@@ -73,34 +69,33 @@ function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly:
     start: calendar.start,
     end: calendar.end,
   });
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const [zones] = useState(knownZones);
 
   function toggleDay(day: number, on: boolean) {
     setForm((f) => ({ ...f, days: on ? [...new Set([...f.days, day])].sort((a, b) => a - b) : f.days.filter((d) => d !== day) }));
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const local: Record<string, string> = {};
-    if (form.days.length === 0) local.days = 'Choose at least one working day';
-    if (form.start && form.end && form.start >= form.end) local.end = 'The day must end after it starts';
-    setErrors(local);
-    if (Object.keys(local).length > 0) return;
-    try {
-      await save.mutateAsync(form);
-      toast.success('Business hours saved');
-    } catch (err) {
-      setErrors(fieldErrorsOf(err, 'Could not save the business hours'));
-    }
-  }
+  // The server's field errors go on their fields; any other refusal is said above them.
+  const calendarForm = useForm({
+    focus: false,
+    validate: () => {
+      const local: Record<string, string> = {};
+      if (form.days.length === 0) local.days = 'Choose at least one working day';
+      if (form.start && form.end && form.start >= form.end) local.end = 'The day must end after it starts';
+      return local;
+    },
+    action: () => save.mutateAsync(form),
+    onSuccess: () => toast.success('Business hours saved'),
+    formError: 'Could not save the business hours',
+  });
+  const errors = calendarForm.errors;
 
   return (
-    <form className="card stack" onSubmit={submit} noValidate aria-labelledby={`${ids}-title`}>
+    <Form form={calendarForm} className="card stack" aria-labelledby={`${ids}-title`}>
       <h3 id={`${ids}-title`}>Working hours</h3>
-      {errors.form && (
+      {calendarForm.formError && (
         <p className="field-error" role="alert">
-          {errors.form}
+          {calendarForm.formError}
         </p>
       )}
       <fieldset disabled={readOnly} className="sla-fieldset stack">
@@ -159,12 +154,12 @@ function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly:
       </fieldset>
       {!readOnly && (
         <div className="cluster">
-          <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save working hours'}
-          </button>
+          <StatusButton busy={save.isPending} busyLabel="Saving…" className="btn btn-primary">
+            Save working hours
+          </StatusButton>
         </div>
       )}
-    </form>
+    </Form>
   );
 }
 
@@ -173,23 +168,23 @@ function Holidays({ holidays, readOnly }: { holidays: SlaSettingsResponse['holid
   const add = useAddSlaHoliday();
   const remove = useRemoveSlaHoliday();
   const [form, setForm] = useState({ day: '', name: '' });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const local: Record<string, string> = {};
-    if (!form.day) local.day = 'Choose the date';
-    if (!form.name.trim()) local.name = 'Name the holiday';
-    setErrors(local);
-    if (Object.keys(local).length > 0) return;
-    try {
-      await add.mutateAsync(form);
+  // The server's field errors go on their fields; any other refusal is said above them.
+  const holidayForm = useForm({
+    focus: false,
+    validate: () => {
+      const local: Record<string, string> = {};
+      if (!form.day) local.day = 'Choose the date';
+      if (!form.name.trim()) local.name = 'Name the holiday';
+      return local;
+    },
+    action: () => add.mutateAsync(form),
+    onSuccess: () => {
       toast.success(`${form.name.trim()} added`);
       setForm({ day: '', name: '' });
-    } catch (err) {
-      setErrors(fieldErrorsOf(err, 'Could not add the holiday'));
-    }
-  }
+    },
+    formError: 'Could not add the holiday',
+  });
+  const errors = holidayForm.errors;
 
   async function drop(day: string, name: string) {
     try {
@@ -244,10 +239,10 @@ function Holidays({ holidays, readOnly }: { holidays: SlaSettingsResponse['holid
         </div>
       )}
       {!readOnly && (
-        <form className="sla-holiday-form" onSubmit={submit} noValidate aria-label="Add a holiday">
-          {errors.form && (
+        <Form form={holidayForm} className="sla-holiday-form" aria-label="Add a holiday">
+          {holidayForm.formError && (
             <p className="field-error" role="alert">
-              {errors.form}
+              {holidayForm.formError}
             </p>
           )}
           <TextField
@@ -266,10 +261,10 @@ function Holidays({ holidays, readOnly }: { holidays: SlaSettingsResponse['holid
             errorAlert
             onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
           />
-          <button type="submit" className="btn btn-secondary" disabled={add.isPending}>
-            {add.isPending ? 'Adding…' : 'Add holiday'}
-          </button>
-        </form>
+          <StatusButton busy={add.isPending} busyLabel="Adding…" className="btn btn-secondary">
+            Add holiday
+          </StatusButton>
+        </Form>
       )}
     </section>
   );
@@ -298,41 +293,42 @@ function TargetsForm({ targets, readOnly }: { targets: SlaTarget[]; readOnly: bo
         targets.map((t) => [t.priority, { firstResponse: hoursText(t.firstResponseMinutes), resolution: hoursText(t.resolutionMinutes) }]),
       ) as TargetTexts,
   );
-  const [errors, setErrors] = useState<Record<string, string>>({});
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const local: Record<string, string> = {};
-    const body = targets.map((t) => {
-      const text = texts[t.priority];
-      const firstResponseMinutes = minutesFrom(text.firstResponse);
-      const resolutionMinutes = minutesFrom(text.resolution);
-      if (Number.isNaN(firstResponseMinutes))
-        local[`${t.priority}.firstResponse`] = `Hours between 0.02 and ${SLA_TARGET_MAX_MINUTES / 60}, or empty`;
-      if (Number.isNaN(resolutionMinutes))
-        local[`${t.priority}.resolution`] = `Hours between 0.02 and ${SLA_TARGET_MAX_MINUTES / 60}, or empty`;
-      return { priority: t.priority, firstResponseMinutes, resolutionMinutes };
-    });
-    setErrors(local);
-    if (Object.keys(local).length > 0) return;
-    try {
-      await save.mutateAsync({ targets: body });
-      toast.success('Targets saved');
-    } catch (err) {
-      setErrors({ form: errorMessage(err, 'Could not save the targets') });
-    }
-  }
+  const body = () =>
+    targets.map((t) => ({
+      priority: t.priority,
+      firstResponseMinutes: minutesFrom(texts[t.priority].firstResponse),
+      resolutionMinutes: minutesFrom(texts[t.priority].resolution),
+    }));
+  // Each field that is no hours in range says so; the server's refusal is said above the table.
+  const targetsForm = useForm({
+    focus: false,
+    validate: () => {
+      const local: Record<string, string> = {};
+      for (const t of body()) {
+        if (Number.isNaN(t.firstResponseMinutes))
+          local[`${t.priority}.firstResponse`] = `Hours between 0.02 and ${SLA_TARGET_MAX_MINUTES / 60}, or empty`;
+        if (Number.isNaN(t.resolutionMinutes))
+          local[`${t.priority}.resolution`] = `Hours between 0.02 and ${SLA_TARGET_MAX_MINUTES / 60}, or empty`;
+      }
+      return local;
+    },
+    action: () => save.mutateAsync({ targets: body() }),
+    onSuccess: () => toast.success('Targets saved'),
+    mapFieldErrors: () => ({}),
+    formError: (err) => errorMessage(err, 'Could not save the targets'),
+  });
+  const errors = targetsForm.errors;
 
   const set = (priority: SlaPriority, key: 'firstResponse' | 'resolution', value: string) =>
     setTexts((t) => ({ ...t, [priority]: { ...t[priority], [key]: value } }));
 
   return (
-    <form className="card stack" onSubmit={submit} noValidate aria-labelledby={`${ids}-title`}>
+    <Form form={targetsForm} className="card stack" aria-labelledby={`${ids}-title`}>
       <h3 id={`${ids}-title`}>Targets per priority</h3>
       <p className="muted">In business hours (1.5 is an hour and a half). Leave a field empty for no target.</p>
-      {errors.form && (
+      {targetsForm.formError && (
         <p className="field-error" role="alert">
-          {errors.form}
+          {targetsForm.formError}
         </p>
       )}
       <fieldset disabled={readOnly} className="sla-fieldset">
@@ -381,11 +377,11 @@ function TargetsForm({ targets, readOnly }: { targets: SlaTarget[]; readOnly: bo
       </fieldset>
       {!readOnly && (
         <div className="cluster">
-          <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-            {save.isPending ? 'Saving…' : 'Save targets'}
-          </button>
+          <StatusButton busy={save.isPending} busyLabel="Saving…" className="btn btn-primary">
+            Save targets
+          </StatusButton>
         </div>
       )}
-    </form>
+    </Form>
   );
 }

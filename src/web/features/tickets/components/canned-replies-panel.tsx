@@ -1,7 +1,8 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { CANNED_TITLE_MAX, TICKET_MESSAGE_MAX, type CannedReply } from '#shared/schemas/tickets';
 import { TextareaField, TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useSaveCannedReply } from '../api/save-canned-reply';
 
@@ -11,25 +12,22 @@ export function CannedRepliesPanel({ replies }: { replies: CannedReply[] }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [title, setTitle] = useState('');
   const [body, setBody] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
+  // The server's field errors go on their fields; any other refusal shows under the text.
+  const form = useForm<'title' | 'body'>({
+    focus: false,
+    action: () => save.mutateAsync({ kind: 'save', id: editing, reply: { title, body } }),
+    onSuccess: () => {
+      toast.success('Canned reply saved');
+      edit(null);
+    },
+    formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : 'Failed to save'),
+  });
 
   function edit(reply: CannedReply | null) {
     setEditing(reply?._id ?? null);
     setTitle(reply?.title ?? '');
     setBody(reply?.body ?? '');
-    setErrors({});
-  }
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    try {
-      await save.mutateAsync({ kind: 'save', id: editing, reply: { title, body } });
-      toast.success('Canned reply saved');
-      edit(null);
-    } catch (err) {
-      if (err instanceof ApiError) setErrors({ ...err.fieldErrors, ...(Object.keys(err.fieldErrors).length ? {} : { body: err.message }) });
-      else setErrors({ body: 'Failed to save' });
-    }
+    form.reset();
   }
 
   async function remove(id: string) {
@@ -57,13 +55,13 @@ export function CannedRepliesPanel({ replies }: { replies: CannedReply[] }) {
           </li>
         ))}
       </ul>
-      <form onSubmit={submit} noValidate aria-label={editing ? 'Change canned reply' : 'New canned reply'}>
+      <Form form={form} aria-label={editing ? 'Change canned reply' : 'New canned reply'}>
         <TextField
           label="Title"
           value={title}
           maxLength={CANNED_TITLE_MAX}
           onChange={(e) => setTitle(e.target.value)}
-          error={errors.title}
+          error={form.errors.title}
         />
         <TextareaField
           label="Text"
@@ -71,17 +69,17 @@ export function CannedRepliesPanel({ replies }: { replies: CannedReply[] }) {
           value={body}
           maxLength={TICKET_MESSAGE_MAX}
           onChange={(e) => setBody(e.target.value)}
-          error={errors.body}
+          error={form.errors.body ?? form.formError}
         />
-        <button type="submit" className="btn btn-secondary btn-small" disabled={save.isPending}>
+        <StatusButton busy={save.isPending} className="btn btn-secondary btn-small">
           {editing ? 'Save changes' : 'Add canned reply'}
-        </button>
+        </StatusButton>
         {editing && (
           <button type="button" className="btn btn-ghost btn-small" onClick={() => edit(null)}>
             Cancel
           </button>
         )}
-      </form>
+      </Form>
     </details>
   );
 }

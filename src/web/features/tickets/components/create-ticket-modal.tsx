@@ -1,10 +1,11 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import { TICKET_CATEGORIES, TICKET_MESSAGE_MAX, TICKET_PRIORITIES, TICKET_SUBJECT_MAX, type Ticket } from '#shared/schemas/tickets';
 import { ApiError } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
 import { useCreateTicket } from '../api/create-ticket';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { TicketSuggestions } from '#web/features/help';
 
 const CATEGORY_LABELS: Record<(typeof TICKET_CATEGORIES)[number], string> = {
@@ -25,9 +26,21 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
   const [category, setCategory] = useState<(typeof TICKET_CATEGORIES)[number]>('general');
   const [priority, setPriority] = useState<(typeof TICKET_PRIORITIES)[number]>('normal');
   const [message, setMessage] = useState('');
-  const [errors, setErrors] = useState<Record<string, string>>({});
   const createTicket = useCreateTicket(isGuest);
   const saving = createTicket.isPending;
+  // The server's field errors go on their fields; any other refusal is said above them.
+  const form = useForm<'subject' | 'message', undefined, { ticket: Ticket }>({
+    focus: false,
+    action: () => createTicket.mutateAsync({ subject, category, priority, message }),
+    onSuccess: ({ ticket }) => {
+      onCreated(ticket);
+      setSubject('');
+      setMessage('');
+      setOpen(false);
+      toast.success(`Ticket #${ticket.number} created`);
+    },
+    formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : 'Failed to create ticket'),
+  });
 
   useEffect(() => {
     const el = dialog.current;
@@ -36,38 +49,19 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
     if (!open && el.open) el.close?.();
   }, [open]);
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    setErrors({});
-    try {
-      const { ticket } = await createTicket.mutateAsync({ subject, category, priority, message });
-      onCreated(ticket);
-      setSubject('');
-      setMessage('');
-      setOpen(false);
-      toast.success(`Ticket #${ticket.number} created`);
-    } catch (err) {
-      if (err instanceof ApiError) {
-        setErrors({ ...err.fieldErrors, ...(Object.keys(err.fieldErrors).length ? {} : { form: err.message }) });
-      } else {
-        setErrors({ form: 'Failed to create ticket' });
-      }
-    }
-  }
-
   return (
     <dialog ref={dialog} className="modal" aria-labelledby="new-ticket-title" onClose={() => setOpen(false)}>
-      <form onSubmit={submit} noValidate>
+      <Form form={form}>
         <h2 id="new-ticket-title">New support ticket</h2>
-        {errors.form && (
+        {form.formError && (
           <p className="field-error" role="alert">
-            {errors.form}
+            {form.formError}
           </p>
         )}
         <TextField
           id="new-ticket-subject"
           label="Subject"
-          error={errors.subject}
+          error={form.errors.subject}
           value={subject}
           maxLength={TICKET_SUBJECT_MAX}
           onChange={(e) => setSubject(e.target.value)}
@@ -92,21 +86,21 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
         <TextareaField
           id="new-ticket-message"
           label="How can we help?"
-          error={errors.message}
+          error={form.errors.message}
           rows={6}
           maxLength={TICKET_MESSAGE_MAX}
           value={message}
           onChange={(e) => setMessage(e.target.value)}
         />
         <div className="actions">
-          <button type="submit" className="btn btn-primary" disabled={saving}>
-            {saving ? 'Creating…' : 'Create ticket'}
-          </button>
+          <StatusButton busy={saving} busyLabel="Creating…" className="btn btn-primary">
+            Create ticket
+          </StatusButton>
           <button type="button" className="btn btn-ghost" onClick={() => setOpen(false)}>
             Cancel
           </button>
         </div>
-      </form>
+      </Form>
     </dialog>
   );
 }

@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { TICKET_RATING_COMMENT_MAX, type Ticket } from '#shared/schemas/tickets';
 import { TextareaField } from '#web/components/ui/forms';
-import { errorMessage } from '#web/lib/api-client';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { useRateTicket } from '../api/rate-ticket';
 
 const SCORES = [1, 2, 3, 4, 5] as const;
@@ -11,7 +11,14 @@ export function RatingForm({ ticket, isGuest }: { ticket: Ticket; isGuest: boole
   const rate = useRateTicket(isGuest, ticket._id);
   const [score, setScore] = useState<number | null>(null);
   const [comment, setComment] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  // Every message shows under the comment: the missing score, or why the rating was not saved.
+  const form = useForm<'comment'>({
+    focus: false,
+    validate: () => (score === null ? { comment: 'Choose a score from 1 to 5' } : {}),
+    action: () => rate.mutateAsync({ score: score!, ...(comment.trim() ? { comment } : {}) }),
+    mapFieldErrors: () => ({}),
+    formError: 'Failed to send your rating',
+  });
 
   if (ticket.mergedInto || (ticket.status !== 'closed' && ticket.status !== 'resolved')) return null;
   if (ticket.rating) {
@@ -22,22 +29,8 @@ export function RatingForm({ ticket, isGuest }: { ticket: Ticket; isGuest: boole
     );
   }
 
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (score === null) {
-      setError('Choose a score from 1 to 5');
-      return;
-    }
-    setError(null);
-    try {
-      await rate.mutateAsync({ score, ...(comment.trim() ? { comment } : {}) });
-    } catch (err) {
-      setError(errorMessage(err, 'Failed to send your rating'));
-    }
-  }
-
   return (
-    <form className="ticket-rating" onSubmit={submit} noValidate aria-label="Rate the answer">
+    <Form form={form} className="ticket-rating" aria-label="Rate the answer">
       <fieldset>
         <legend>How was the answer? (once per ticket)</legend>
         <div className="rating-scores">
@@ -55,11 +48,11 @@ export function RatingForm({ ticket, isGuest }: { ticket: Ticket; isGuest: boole
         maxLength={TICKET_RATING_COMMENT_MAX}
         value={comment}
         onChange={(e) => setComment(e.target.value)}
-        error={error}
+        error={form.errors.comment ?? form.formError}
       />
-      <button type="submit" className="btn btn-primary btn-small" disabled={rate.isPending}>
-        {rate.isPending ? 'Sending…' : 'Send rating'}
-      </button>
-    </form>
+      <StatusButton busy={rate.isPending} busyLabel="Sending…" className="btn btn-primary btn-small">
+        Send rating
+      </StatusButton>
+    </Form>
   );
 }

@@ -6,6 +6,7 @@ import toast from 'react-hot-toast';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { formatDateTime, formatRating } from '#web/lib/format';
 import { errorMessage } from '#web/lib/api-client';
 import { useCannedReplies } from '../api/get-canned-replies';
@@ -84,20 +85,26 @@ export function StaffQueue() {
     }
   }
 
-  async function merge() {
-    const n = Number(mergeNumber.replace(/^#/, '').trim());
-    if (!Number.isInteger(n) || n <= 0) {
-      toast.error('Type the number of the duplicate ticket, e.g. 1042');
-      return;
-    }
-    try {
-      await mergeTicket.mutateAsync(n);
-      setMergeNumber('');
-      toast.success(`Ticket #${n} merged into this one`);
-    } catch (err) {
-      toast.error(errorMessage(err, 'Failed to merge'));
-    }
-  }
+  // Merging a duplicate says everything in toasts: a number that is none, the merge done, or why it failed.
+  const mergeForm = useForm({
+    focus: false,
+    action: async () => {
+      const n = Number(mergeNumber.replace(/^#/, '').trim());
+      if (!Number.isInteger(n) || n <= 0) {
+        toast.error('Type the number of the duplicate ticket, e.g. 1042');
+        return;
+      }
+      try {
+        await mergeTicket.mutateAsync(n);
+        setMergeNumber('');
+        toast.success(`Ticket #${n} merged into this one`);
+      } catch (err) {
+        toast.error(errorMessage(err, 'Failed to merge'));
+      }
+    },
+  });
+  // The filters apply as they change; submitting the search (Enter) does nothing more.
+  const filterForm = useForm({ focus: false, action: () => undefined });
 
   if (selected) {
     return (
@@ -148,13 +155,7 @@ export function StaffQueue() {
                 {/* Tags: staff labels, also set by automation rules (decision 0294). */}
                 <TicketTags ticketId={selected._id} tags={selected.tags ?? []} />
                 {!selected.mergedInto && (
-                  <form
-                    className="inline-field merge-form"
-                    onSubmit={(e) => {
-                      e.preventDefault();
-                      void merge();
-                    }}
-                  >
+                  <Form form={mergeForm} noValidate={false} className="inline-field merge-form">
                     <label>
                       <span>Merge duplicate #</span>
                       <input
@@ -165,10 +166,10 @@ export function StaffQueue() {
                         aria-label="Number of the duplicate ticket to merge into this one"
                       />
                     </label>
-                    <button type="submit" className="btn btn-secondary btn-small" disabled={mergeTicket.isPending}>
+                    <StatusButton busy={mergeTicket.isPending} className="btn btn-secondary btn-small">
                       Merge into this ticket
-                    </button>
-                  </form>
+                    </StatusButton>
+                  </Form>
                 )}
               </>
             }
@@ -207,7 +208,7 @@ export function StaffQueue() {
         </section>
       )}
       <CannedRepliesPanel replies={cannedReplies} />
-      <form className="queue-filters" role="search" onSubmit={(e) => e.preventDefault()}>
+      <Form form={filterForm} noValidate={false} className="queue-filters" role="search">
         <label className="inline-field">
           <span>Search</span>
           <input type="search" value={filters.search} onChange={update('search')} placeholder="Subject, user or #number" />
@@ -251,7 +252,7 @@ export function StaffQueue() {
             <option value="due_soon">Due within a business hour</option>
           </select>
         </label>
-      </form>
+      </Form>
 
       <QueryState
         data={list}

@@ -1,32 +1,29 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { parseTagInput, ticketTagsSchema } from '#shared/schemas/support-rules';
 import { TextField } from '#web/components/ui/forms';
-import { errorMessage } from '#web/lib/api-client';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { useSetTicketTags } from '../api/set-ticket-tags';
 
 /** A ticket's tags for staff (decision 0294): shown as chips, edited as words separated by spaces or commas. */
 export function TicketTags({ ticketId, tags }: { ticketId: string; tags: string[] }) {
   const save = useSetTicketTags(ticketId);
   const [text, setText] = useState<string | null>(null);
-  const [error, setError] = useState<string | undefined>();
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    const parsed = ticketTagsSchema.safeParse(parseTagInput(text ?? ''));
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? 'Check the tags');
-      return;
-    }
-    setError(undefined);
-    try {
-      await save.mutateAsync(parsed.data);
+  // The first problem of the list shows under the field, and so does why the server refused it.
+  const form = useForm<'tags'>({
+    focus: false,
+    validate: () => {
+      const parsed = ticketTagsSchema.safeParse(parseTagInput(text ?? ''));
+      return parsed.success ? {} : { tags: parsed.error.issues[0]?.message ?? 'Check the tags' };
+    },
+    action: () => save.mutateAsync(ticketTagsSchema.parse(parseTagInput(text ?? ''))),
+    onSuccess: () => {
       setText(null);
       toast.success('Tags saved');
-    } catch (err) {
-      setError(errorMessage(err, 'Failed to save tags'));
-    }
-  }
+    },
+    mapFieldErrors: () => ({}),
+    formError: 'Failed to save tags',
+  });
 
   return (
     <div className="ticket-tags">
@@ -36,21 +33,21 @@ export function TicketTags({ ticketId, tags }: { ticketId: string; tags: string[
           Edit tags
         </button>
       ) : (
-        <form className="inline-field ticket-tags-form" onSubmit={submit} noValidate>
+        <Form form={form} className="inline-field ticket-tags-form">
           <TextField
             label="Tags"
             value={text}
             onChange={(e) => setText(e.target.value)}
-            error={error}
+            error={form.errors.tags ?? form.formError}
             note="Separate with spaces or commas"
           />
-          <button type="submit" className="btn btn-secondary btn-small" disabled={save.isPending}>
+          <StatusButton busy={save.isPending} className="btn btn-secondary btn-small">
             Save tags
-          </button>
+          </StatusButton>
           <button type="button" className="btn btn-ghost btn-small" onClick={() => setText(null)}>
             Cancel
           </button>
-        </form>
+        </Form>
       )}
     </div>
   );

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import {
   ATTACHMENT_MAX_BYTES,
   ATTACHMENT_TYPES,
@@ -11,6 +11,7 @@ import { formatDateTime } from '#web/lib/format';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { TICKET_PRIORITY_LABELS, TicketStatusBadge } from './ticket-status-badge';
 import { CheckboxField, TextareaField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 
 /**
  * A write the thread starts, from the parent's mutation hook (docs/decisions/0225): the thread awaits
@@ -90,24 +91,18 @@ export function TicketThread({
       setFileError(errorMessage(err, 'Failed to download the file'));
     }
   }
-  const [error, setError] = useState<string | null>(null);
-
-  async function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!message.trim()) {
-      setError('Write a message first');
-      return;
-    }
-    if (sending) return;
-    setError(null);
-    try {
-      await reply.mutateAsync({ message, internal });
+  // Every message shows under the reply box: an empty reply, or why the server refused it.
+  const form = useForm<'message'>({
+    focus: false,
+    validate: () => (message.trim() ? {} : { message: 'Write a message first' }),
+    action: () => reply.mutateAsync({ message, internal }),
+    onSuccess: () => {
       setMessage('');
       setInternal(false);
-    } catch (err) {
-      setError(err instanceof ApiError ? (err.fieldErrors.message ?? err.message) : 'Failed to send your reply');
-    }
-  }
+    },
+    mapFieldErrors: (fields) => (fields.message ? { message: fields.message } : {}),
+    formError: (err, fields) => (fields.message ? null : err instanceof ApiError ? err.message : 'Failed to send your reply'),
+  });
 
   return (
     <article className="ticket-thread" aria-labelledby={`ticket-${ticket._id}-title`}>
@@ -179,7 +174,7 @@ export function TicketThread({
       {replyDisabledReason ? (
         <p className="notice">{replyDisabledReason}</p>
       ) : (
-        <form className={internal ? 'ticket-reply is-internal' : 'ticket-reply'} onSubmit={submit} noValidate>
+        <Form form={form} className={internal ? 'ticket-reply is-internal' : 'ticket-reply'}>
           {internal && (
             <p className="internal-marker" data-testid="internal-marker">
               Internal note — customers won’t see this
@@ -207,7 +202,7 @@ export function TicketThread({
           <TextareaField
             id={`reply-${ticket._id}`}
             label={internal ? 'Internal note' : 'Your reply'}
-            error={error}
+            error={form.errors.message ?? form.formError}
             errorAlert
             rows={4}
             maxLength={TICKET_MESSAGE_MAX}
@@ -223,9 +218,9 @@ export function TicketThread({
               onChange={(e) => setInternal(e.target.checked)}
             />
           )}
-          <button type="submit" className="btn btn-primary" disabled={sending}>
-            {sending ? 'Sending…' : internal ? 'Add note' : 'Send reply'}
-          </button>
+          <StatusButton busy={sending} busyLabel="Sending…" className="btn btn-primary">
+            {internal ? 'Add note' : 'Send reply'}
+          </StatusButton>
           {upload && (
             <div className="field ticket-attach">
               <label htmlFor={`attach-${ticket._id}`}>Attach a file (PNG, JPEG, GIF, WebP or PDF, up to 10 MB)</label>
@@ -246,7 +241,7 @@ export function TicketThread({
               {fileError}
             </p>
           )}
-        </form>
+        </Form>
       )}
     </article>
   );

@@ -1,9 +1,10 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { ApiError } from '#web/lib/api-client';
 import { useUserTwoFactor } from '../api/get-user-two-factor';
 import { useResetUserTwoFactor } from '../api/reset-user-two-factor';
 import { TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { StepUpField, useStepUp } from './step-up-field';
 
 /**
@@ -17,31 +18,29 @@ export function AdminTwoFactorReset({ userId }: { userId: string }) {
   const reset = useResetUserTwoFactor(userId);
   const pending = reset.isPending;
   const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const stepUp = useStepUp();
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (pending) return;
-    if (reason.trim().length < 3) {
-      setError('Say why, and how you checked who they are (at least 3 characters)');
-      document.getElementById(`${id}-reason`)?.focus();
-      return;
-    }
-    if (!window.confirm('Turn off two-factor for this user? Their authenticator app, recovery codes and passkeys stop working.')) return;
-    setError(null);
-    try {
+  // Every message shows on the reason field; focus goes there only when the reason is too short.
+  const form = useForm<'reason'>({
+    focus: 'precheck',
+    validate: () => (reason.trim().length < 3 ? { reason: 'Say why, and how you checked who they are (at least 3 characters)' } : {}),
+    action: async () => {
+      if (!window.confirm('Turn off two-factor for this user? Their authenticator app, recovery codes and passkeys stop working.')) {
+        return false;
+      }
       await reset.mutateAsync({ reason: reason.trim(), ...stepUp.fields() });
+      return true;
+    },
+    onSuccess: (done) => {
+      if (!done) return;
       setReason('');
       stepUp.reset();
       toast.success('Two-factor turned off for this user');
-    } catch (err) {
-      // About the admin's own second factor: its field says why.
-      if (stepUp.handleError(err)) return;
-      const api = err instanceof ApiError ? err : null;
-      setError(api?.fieldErrors.reason ?? (api?.fromServer ? api.message : 'The change failed'));
-    }
-  };
+    },
+    // About the admin's own second factor: its field says why.
+    onError: (err) => stepUp.handleError(err),
+    mapFieldErrors: (fields) => (fields.reason ? { reason: fields.reason } : {}),
+    formError: (err, fields) => (fields.reason ? null : err instanceof ApiError && err.fromServer ? err.message : 'The change failed'),
+  });
 
   const status = load.data ?? null;
   const on = status && (status.totp || status.passkeys > 0);
@@ -56,21 +55,22 @@ export function AdminTwoFactorReset({ userId }: { userId: string }) {
         </p>
       )}
       {on && (
-        <form noValidate onSubmit={submit}>
+        <Form form={form}>
           <TextField
             id={`${id}-reason`}
+            name="reason"
             label="Reason for turning off two-factor (identity check done)"
-            error={error}
+            error={form.errors.reason ?? form.formError}
             errorAlert
             value={reason}
             maxLength={500}
             onChange={(e) => setReason(e.target.value)}
           />
           <StepUpField stepUp={stepUp} disabled={pending} />
-          <button type="submit" className="btn btn-secondary btn-small" disabled={pending} aria-busy={pending || undefined}>
-            {pending ? 'Turning off…' : 'Turn off two-factor'}
-          </button>
-        </form>
+          <StatusButton busy={pending} busyLabel="Turning off…" className="btn btn-secondary btn-small">
+            Turn off two-factor
+          </StatusButton>
+        </Form>
       )}
     </section>
   );

@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { ErrorCode } from '#shared/error-codes';
 import type { AuthResponse } from '#shared/schemas/auth';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
 import { ApiError } from '#web/lib/api-client';
+import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
 import { useCompleteSecondStep, useCompleteSecondStepWithPasskey } from '../api/complete-second-step';
 import { passkeysUnavailableHere } from '../passkeys-availability';
 import { passkeyErrorMessage } from './passkeys-section';
@@ -24,7 +25,6 @@ export function LoginSecondStep({
   const id = useId();
   const [mode, setMode] = useState<'totp' | 'recovery'>('totp');
   const [value, setValue] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const [expired, setExpired] = useState(false);
   const withCode = useCompleteSecondStep(challenge.challenge);
   const withPasskey = useCompleteSecondStepWithPasskey(challenge.challenge);
@@ -37,37 +37,35 @@ export function LoginSecondStep({
 
   const fail = (err: unknown, fallback: string) => {
     if (err instanceof ApiError && err.code === ErrorCode.CHALLENGE_EXPIRED) setExpired(true);
-    setError(err instanceof ApiError ? (err.fromServer || err.status === 0 ? err.message : fallback) : passkeyErrorMessage(err, fallback));
+    form.setFormError(
+      err instanceof ApiError ? (err.fromServer || err.status === 0 ? err.message : fallback) : passkeyErrorMessage(err, fallback),
+    );
     setValue('');
     inputRef.current?.focus();
   };
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (pending) return;
-    const trimmed = value.trim();
-    if (mode === 'totp' && !/^\d{6}$/.test(trimmed.replace(/\s+/g, ''))) {
-      setError('Enter the 6-digit code from your authenticator app');
-      inputRef.current?.focus();
-      return;
-    }
-    if (mode === 'recovery' && !trimmed) {
-      setError('Enter one of your recovery codes');
-      inputRef.current?.focus();
-      return;
-    }
-    setError(null);
-    try {
-      const answer = mode === 'totp' ? { code: trimmed.replace(/\s+/g, '') } : { recoveryCode: trimmed };
-      onSignedIn(await withCode.mutateAsync(answer));
-    } catch (err) {
+  // The code's field is named after the mode; every message (the check, the server's, the passkey's) is said above the form.
+  const field = mode === 'totp' ? 'code' : 'recoveryCode';
+  const trimmed = value.trim();
+  const form = useForm<'code' | 'recoveryCode', undefined, AuthResponse>({
+    validate: () => {
+      if (mode === 'totp' && !/^\d{6}$/.test(trimmed.replace(/\s+/g, '')))
+        return { code: 'Enter the 6-digit code from your authenticator app' };
+      if (mode === 'recovery' && !trimmed) return { recoveryCode: 'Enter one of your recovery codes' };
+      return {};
+    },
+    action: () => withCode.mutateAsync(mode === 'totp' ? { code: trimmed.replace(/\s+/g, '') } : { recoveryCode: trimmed }),
+    onSuccess: onSignedIn,
+    onError: (err) => {
       fail(err, 'Could not sign in. Try again.');
-    }
-  };
+      return true;
+    },
+  });
+  const error = form.errors[field] ?? form.formError;
 
   const answerWithPasskey = async () => {
     if (pending) return;
-    setError(null);
+    form.reset();
     try {
       onSignedIn(await withPasskey.mutateAsync());
     } catch (err) {
@@ -78,7 +76,7 @@ export function LoginSecondStep({
   const switchMode = () => {
     setMode((m) => (m === 'totp' ? 'recovery' : 'totp'));
     setValue('');
-    setError(null);
+    form.reset();
   };
 
   return (
@@ -89,22 +87,20 @@ export function LoginSecondStep({
           ? 'Enter the 6-digit code from your authenticator app.'
           : 'Enter one of the recovery codes you saved. Each works once.'}
       </p>
-      <div className="form-error" role="alert" aria-live="assertive">
-        {error}
-      </div>
+      <FormError form={{ formError: error }} />
       {expired ? (
         <button type="button" className="btn btn-primary auth-submit" onClick={onRestart}>
           Back to sign in
         </button>
       ) : (
         <>
-          <form noValidate onSubmit={submit} aria-labelledby={`${id}-title`}>
+          <Form form={form} aria-labelledby={`${id}-title`}>
             <div className="field">
               <label htmlFor={`${id}-code`}>{mode === 'totp' ? 'Authentication code' : 'Recovery code'}</label>
               <input
                 ref={inputRef}
                 id={`${id}-code`}
-                name={mode === 'totp' ? 'code' : 'recoveryCode'}
+                name={field}
                 autoComplete={mode === 'totp' ? 'one-time-code' : 'off'}
                 inputMode={mode === 'totp' ? 'numeric' : 'text'}
                 autoCapitalize="off"
@@ -115,15 +111,15 @@ export function LoginSecondStep({
                 aria-invalid={error ? true : undefined}
               />
             </div>
-            <button
-              type="submit"
+            <StatusButton
+              busy={pending === 'code'}
+              busyLabel="Verifying…"
               className="btn btn-primary auth-submit"
               disabled={pending !== null}
-              aria-busy={pending === 'code' || undefined}
             >
-              {pending === 'code' ? 'Verifying…' : 'Verify'}
-            </button>
-          </form>
+              Verify
+            </StatusButton>
+          </Form>
           <p className="auth-switch">
             <button type="button" className="link-button" onClick={switchMode}>
               {mode === 'totp' ? 'Use a recovery code' : 'Use your authenticator app'}

@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useId, useState } from 'react';
 import type { Passkey } from '#shared/schemas/two-factor';
 import toast from 'react-hot-toast';
 import { formatDateTime } from '#web/lib/format';
@@ -7,6 +7,7 @@ import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
 import { passkeyErrorMessage, passkeysUnavailableHere } from '../passkeys-availability';
 import { TextField } from '#web/components/ui/forms';
+import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
 import { PasswordStep } from './password-step';
 import { StepUpField, useStepUp, type StepUpFieldsInput } from './step-up-field';
@@ -17,38 +18,31 @@ export { passkeyErrorMessage } from '../passkeys-availability';
 function RemovePasskeyForm({ passkey, onDone }: { passkey: Passkey; onDone: () => void }) {
   const remove = useRemovePasskey();
   const stepUp = useStepUp();
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (remove.isPending) return;
-    setError(null);
-    try {
-      await remove.mutateAsync({ id: passkey._id, ...stepUp.fields() });
+  const form = useForm({
+    action: () => remove.mutateAsync({ id: passkey._id, ...stepUp.fields() }),
+    onSuccess: () => {
       toast.success('Passkey removed');
       onDone();
-    } catch (err) {
-      if (stepUp.handleError(err)) return;
-      setError(passkeyErrorMessage(err, 'Could not remove the passkey.'));
-    }
-  };
+    },
+    onError: (err) => stepUp.handleError(err),
+    mapFieldErrors: () => ({}),
+    formError: (err) => passkeyErrorMessage(err, 'Could not remove the passkey.'),
+  });
 
   return (
-    <form noValidate onSubmit={submit} className="passkey-remove" aria-label={`Remove passkey ${passkey.name}`}>
+    <Form form={form} className="passkey-remove" aria-label={`Remove passkey ${passkey.name}`}>
       <p>Remove the passkey “{passkey.name}”? It will no longer sign you in.</p>
-      <div className="form-error" role="alert" aria-live="assertive">
-        {error}
-      </div>
+      <FormError form={form} />
       <StepUpField stepUp={stepUp} disabled={remove.isPending} />
       <div className="two-factor-actions">
-        <button type="submit" className="btn btn-primary btn-small" disabled={remove.isPending} aria-busy={remove.isPending || undefined}>
-          {remove.isPending ? 'Removing…' : 'Remove passkey'}
-        </button>
+        <StatusButton busy={remove.isPending} busyLabel="Removing…" className="btn btn-primary btn-small">
+          Remove passkey
+        </StatusButton>
         <button type="button" className="btn btn-ghost btn-small" onClick={onDone} disabled={remove.isPending}>
           Cancel
         </button>
       </div>
-    </form>
+    </Form>
   );
 }
 
@@ -60,22 +54,14 @@ export function PasskeysSection() {
   const add = useAddPasskey();
   const [removing, setRemoving] = useState<string | null>(null);
   const [name, setName] = useState('');
-  const [error, setError] = useState<string | null>(null);
   // A named passkey waits for the password (and the second factor when two-factor is on) before the device is asked.
   const [confirming, setConfirming] = useState(false);
   const reason = hereReason ?? (list.data && !list.data.available ? list.data.reason : null);
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (add.isPending) return;
-    if (!name.trim()) {
-      setError('Name the passkey, e.g. "Work laptop"');
-      document.getElementById(`${id}-name`)?.focus();
-      return;
-    }
-    setError(null);
-    setConfirming(true);
-  };
+  // The name field also says why the device refused (set by `confirm`, after the password step).
+  const form = useForm<'passkeyName'>({
+    validate: () => (name.trim() ? {} : { passkeyName: 'Name the passkey, e.g. "Work laptop"' }),
+    action: () => setConfirming(true),
+  });
 
   const confirm = async (proof: { currentPassword: string } & StepUpFieldsInput) => {
     try {
@@ -84,7 +70,7 @@ export function PasskeysSection() {
       // The password step shows the server's answers; the device's own refusals are said here.
       if (err instanceof ApiError) throw err;
       setConfirming(false);
-      setError(passkeyErrorMessage(err, 'Could not add the passkey. Try again.'));
+      form.setErrors({ passkeyName: passkeyErrorMessage(err, 'Could not add the passkey. Try again.') });
       return;
     }
     setName('');
@@ -152,11 +138,11 @@ export function PasskeysSection() {
         </PasswordStep>
       )}
       {!reason && !confirming && (
-        <form noValidate onSubmit={submit} className="passkey-add">
+        <Form form={form} className="passkey-add">
           <TextField
             id={`${id}-name`}
             label="Passkey name"
-            error={error}
+            error={form.errors.passkeyName}
             errorAlert
             name="passkeyName"
             maxLength={60}
@@ -164,10 +150,10 @@ export function PasskeysSection() {
             value={name}
             onChange={(e) => setName(e.target.value)}
           />
-          <button type="submit" className="btn btn-secondary btn-small">
+          <StatusButton busy={add.isPending} className="btn btn-secondary btn-small">
             Add a passkey
-          </button>
-        </form>
+          </StatusButton>
+        </Form>
       )}
     </section>
   );

@@ -1,6 +1,7 @@
-import { useId, useState, type FormEvent, type ReactNode } from 'react';
-import { ApiError } from '#web/lib/api-client';
+import { useId, useState, type ReactNode } from 'react';
+import { errorMessage } from '#web/lib/api-client';
 import { TextField } from '#web/components/ui/forms';
+import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
 import { StepUpField, useStepUp, type StepUpFieldsInput } from './step-up-field';
 
 /**
@@ -28,40 +29,23 @@ export function PasswordStep({
   const id = useId();
   const stepUp = useStepUp();
   const [currentPassword, setCurrentPassword] = useState('');
-  const [errors, setErrors] = useState<{ currentPassword?: string }>({});
-  const [formError, setFormError] = useState<string | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (pending) return;
-    const next: typeof errors = {};
-    if (!currentPassword) next.currentPassword = 'Current password is required';
-    setErrors(next);
-    setFormError(null);
-    if (Object.keys(next).length > 0) {
-      document.getElementById(`${id}-currentPassword`)?.focus();
-      return;
-    }
-    try {
-      await onSubmit({ currentPassword, ...(withStepUp ? stepUp.fields() : {}) });
-    } catch (err) {
-      if (withStepUp && stepUp.handleError(err)) return;
-      const api = err instanceof ApiError ? err : null;
-      setErrors((api?.fieldErrors ?? {}) as typeof errors);
-      setFormError(api?.fromServer || api?.status === 0 ? api.message : 'Something went wrong. Try again.');
-    }
-  };
+  // Focus goes to the empty password; the server's answer is said above it (and on it, for its field error).
+  const form = useForm<'currentPassword'>({
+    focus: 'precheck',
+    validate: () => (currentPassword ? {} : { currentPassword: 'Current password is required' }),
+    action: () => onSubmit({ currentPassword, ...(withStepUp ? stepUp.fields() : {}) }),
+    onError: (err) => withStepUp && stepUp.handleError(err),
+    formError: (err) => errorMessage(err, 'Something went wrong. Try again.'),
+  });
 
   return (
-    <form noValidate onSubmit={submit} className="two-factor-form">
+    <Form form={form} className="two-factor-form">
       {children}
-      <div className="form-error" role="alert" aria-live="assertive">
-        {formError}
-      </div>
+      <FormError form={form} />
       <TextField
         id={`${id}-currentPassword`}
         label="Current password"
-        error={errors.currentPassword}
+        error={form.errors.currentPassword}
         name="currentPassword"
         type="password"
         autoComplete="current-password"
@@ -71,13 +55,13 @@ export function PasswordStep({
       />
       {withStepUp && <StepUpField stepUp={stepUp} disabled={pending} />}
       <div className="two-factor-actions">
-        <button type="submit" className="btn btn-primary btn-small" disabled={pending} aria-busy={pending || undefined}>
-          {pending ? pendingLabel : submitLabel}
-        </button>
+        <StatusButton busy={pending} busyLabel={pendingLabel} className="btn btn-primary btn-small">
+          {submitLabel}
+        </StatusButton>
         <button type="button" className="btn btn-ghost btn-small" onClick={onCancel} disabled={pending}>
           Cancel
         </button>
       </div>
-    </form>
+    </Form>
   );
 }

@@ -1,8 +1,8 @@
 import { QRCodeSVG } from 'qrcode.react';
-import { Fragment, useId, useState, type FormEvent } from 'react';
+import { Fragment, useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import type { TotpSetupResponse } from '#shared/schemas/two-factor';
-import { ApiError } from '#web/lib/api-client';
+import { errorMessage } from '#web/lib/api-client';
 import { useDisableTwoFactor } from '../api/disable-two-factor';
 import { useTotpEnable } from '../api/enable-totp';
 import { useTwoFactorStatus } from '../api/get-two-factor-status';
@@ -13,6 +13,7 @@ import { PasswordStep } from './password-step';
 import { RecoveryCodesPanel } from './recovery-codes-panel';
 import '../two-factor.css';
 import { CheckboxField, TextField } from '#web/components/ui/forms';
+import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 
 type View =
   | { kind: 'idle' }
@@ -49,27 +50,22 @@ function ScanStep({
   const enable = useTotpEnable();
   const [code, setCode] = useState('');
   const [signOutOthers, setSignOutOthers] = useState(true);
-  const [error, setError] = useState<string | null>(null);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (enable.isPending) return;
-    const digits = code.replace(/\s+/g, '');
-    if (!/^\d{6}$/.test(digits)) {
-      setError('Enter the 6-digit code from your authenticator app');
-      document.getElementById(`${id}-code`)?.focus();
-      return;
-    }
-    setError(null);
-    try {
-      const { recoveryCodes } = await enable.mutateAsync({ code: digits, signOutOtherSessions: signOutOthers });
+  const digits = code.replace(/\s+/g, '');
+  // Every message shows on the code field, and focus goes back to it.
+  const form = useForm<'code', undefined, { recoveryCodes: string[] }>({
+    validate: () => (/^\d{6}$/.test(digits) ? {} : { code: 'Enter the 6-digit code from your authenticator app' }),
+    action: () => enable.mutateAsync({ code: digits, signOutOtherSessions: signOutOthers }),
+    onSuccess: ({ recoveryCodes }) => {
       toast.success(signOutOthers ? 'Two-factor sign-in is on. Your other sessions were signed out.' : 'Two-factor sign-in is on');
       onEnabled(recoveryCodes);
-    } catch (err) {
-      setError(err instanceof ApiError && (err.fromServer || err.status === 0) ? err.message : 'Could not turn on two-factor. Try again.');
-      document.getElementById(`${id}-code`)?.focus();
-    }
-  };
+    },
+    onError: (err) => {
+      const errors = { code: errorMessage(err, 'Could not turn on two-factor. Try again.') };
+      form.setErrors(errors);
+      form.focusFirstError(errors);
+      return true;
+    },
+  });
 
   return (
     <div className="totp-setup">
@@ -87,11 +83,11 @@ function ScanStep({
           </p>
         </li>
         <li>
-          <form noValidate onSubmit={submit}>
+          <Form form={form}>
             <TextField
               id={`${id}-code`}
               label="Enter the 6-digit code the app shows"
-              error={error}
+              error={form.errors.code}
               errorAlert
               name="code"
               inputMode="numeric"
@@ -109,19 +105,14 @@ function ScanStep({
               onChange={(e) => setSignOutOthers(e.target.checked)}
             />
             <div className="two-factor-actions">
-              <button
-                type="submit"
-                className="btn btn-primary btn-small"
-                disabled={enable.isPending}
-                aria-busy={enable.isPending || undefined}
-              >
-                {enable.isPending ? 'Turning on…' : 'Turn on'}
-              </button>
+              <StatusButton busy={enable.isPending} busyLabel="Turning on…" className="btn btn-primary btn-small">
+                Turn on
+              </StatusButton>
               <button type="button" className="btn btn-ghost btn-small" onClick={onCancel}>
                 Cancel
               </button>
             </div>
-          </form>
+          </Form>
         </li>
       </ol>
     </div>

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
 import {
   WEBHOOK_EVENT_LABELS,
@@ -8,6 +8,7 @@ import {
   type WebhookSettings,
 } from '#shared/schemas/webhooks';
 import { CheckboxField } from '#web/components/ui/forms';
+import { Form, StatusButton, schemaFieldErrors, useForm } from '#web/components/ui/use-form';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { CopyButton } from '#web/components/ui/copy-button';
 import { formatDateTime } from '#web/lib/format';
@@ -62,33 +63,33 @@ function SigningSecret({
 }) {
   const id = useId();
   const [confirming, setConfirming] = useState(false);
-  const confirmRef = useRef<HTMLButtonElement>(null);
   const rotateRef = useRef<HTMLButtonElement>(null);
   const rotateSecret = useRotateWebhookSecret();
   const stepUp = useStepUp();
   const rotating = rotateSecret.isPending;
 
-  useEffect(() => {
-    if (confirming) confirmRef.current?.focus();
-  }, [confirming]);
-
-  const rotate = async (event: FormEvent) => {
-    event.preventDefault();
-    if (rotating) return;
-    try {
-      const result = await rotateSecret.mutateAsync(stepUp.fields());
+  const form = useForm({
+    action: () => rotateSecret.mutateAsync(stepUp.fields()),
+    onSuccess: (result) => {
       onRotated(result.secret, result.secretHint);
       toast.success('Signing secret rotated');
       stepUp.reset();
       setConfirming(false);
-    } catch (err) {
+    },
+    onError: (err) => {
       // A missing or wrong second factor: the field says why and the confirmation stays open.
-      if (stepUp.handleError(err)) return;
+      if (stepUp.handleError(err)) return true;
       toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to rotate the signing secret');
       setConfirming(false);
       requestAnimationFrame(() => rotateRef.current?.focus());
-    }
-  };
+      return true;
+    },
+  });
+
+  useEffect(() => {
+    // The confirmation's own button ("Yes, rotate it") takes focus when it opens.
+    if (confirming) form.formRef.current?.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus();
+  }, [confirming, form.formRef]);
 
   return (
     <div className="webhook-secret" role="group" aria-labelledby={`${id}-label`}>
@@ -139,16 +140,16 @@ function SigningSecret({
           Rotate secret
         </button>
       ) : (
-        <form noValidate className="webhook-confirm" aria-label="Confirm rotating the signing secret" onSubmit={(e) => void rotate(e)}>
+        <Form form={form} className="webhook-confirm" aria-label="Confirm rotating the signing secret">
           <p>
             Rotate the signing secret? For the next 24 hours deliveries are signed with both the current and the new secret; after that only
             the new one works, so update your receiver within that time.
           </p>
           <StepUpField stepUp={stepUp} disabled={rotating} />
           <div className="webhook-actions">
-            <button ref={confirmRef} type="submit" className="btn btn-danger btn-small" disabled={rotating}>
-              {rotating ? 'Rotating…' : 'Yes, rotate it'}
-            </button>
+            <StatusButton busy={rotating} busyLabel="Rotating…" className="btn btn-danger btn-small">
+              Yes, rotate it
+            </StatusButton>
             <button
               type="button"
               className="btn btn-ghost btn-small"
@@ -161,7 +162,7 @@ function SigningSecret({
               Cancel
             </button>
           </div>
-        </form>
+        </Form>
       )}
     </div>
   );
@@ -187,7 +188,6 @@ export function WebhooksPanel() {
   const [url, setUrl] = useState('');
   const [events, setEvents] = useState<WebhookEvent[]>([]);
   const [enabled, setEnabled] = useState(true);
-  const [fieldErrors, setFieldErrors] = useState<Partial<Record<Field, string>>>({});
   const [revealed, setRevealed] = useState<string | null>(null);
   const [logVersion, setLogVersion] = useState(0);
   // The form edits its own copy of the saved settings: filled when they arrive, and again from each save's answer.
@@ -208,39 +208,44 @@ export function WebhooksPanel() {
     if (first) document.getElementById(`${id}-${first}`)?.focus();
   };
 
-  const onSubmit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (saving) return;
-    const parsed = webhookSettingsBodySchema.safeParse({ url, events, enabled });
-    if (!parsed.success) {
-      const errors = toFieldErrors(Object.fromEntries(parsed.error.issues.map((i) => [i.path.join('.') || 'url', i.message])));
-      setFieldErrors(errors);
+  // Focus goes to the first field in error (for the events, their group's legend), so the form moves it itself.
+  const form = useForm<Field, undefined, WebhookSettings>({
+    focus: false,
+    validate: () => {
+      const parsed = webhookSettingsBodySchema.safeParse({ url, events, enabled });
+      if (parsed.success) return {};
+      const errors = toFieldErrors(schemaFieldErrors(parsed.error));
       focusField(errors);
-      return;
-    }
-    setFieldErrors({});
-    try {
+      return errors;
+    },
+    action: () => {
+      const data = webhookSettingsBodySchema.parse({ url, events, enabled });
       // A new URL needs the second factor when two-factor is on (decision 0205); events and the switch do not.
-      const result = await saveSettings.mutateAsync({
-        url: parsed.data.url,
-        events: parsed.data.events,
-        enabled: parsed.data.enabled,
+      return saveSettings.mutateAsync({
+        url: data.url,
+        events: data.events,
+        enabled: data.enabled,
         ...(urlChanged ? stepUp.fields() : {}),
       });
+    },
+    onSuccess: (result) => {
       stepUp.reset();
       apply(result);
       if (result.secret) setRevealed(result.secret);
       toast.success('Webhook settings saved');
-    } catch (err) {
-      if (stepUp.handleError(err)) return;
+    },
+    onError: (err) => {
+      if (stepUp.handleError(err)) return true;
       const api = err instanceof ApiError ? err : null;
       if (api?.status === 404) console.error('User not found');
       const errors = toFieldErrors(api?.fieldErrors ?? {});
-      setFieldErrors(errors);
+      form.setErrors(errors);
       focusField(errors);
       toast.error(SAVE_FAILED_MESSAGE);
-    }
-  };
+      return true;
+    },
+  });
+  const fieldErrors = form.errors;
 
   const sendTest = async () => {
     try {
@@ -311,7 +316,7 @@ export function WebhooksPanel() {
               </button>
             </div>
           )}
-          <form noValidate onSubmit={onSubmit} aria-labelledby={`${id}-title`}>
+          <Form form={form} aria-labelledby={`${id}-title`}>
             <div className="field">
               <label htmlFor={`${id}-url`}>Webhook URL</label>
               <input
@@ -382,9 +387,9 @@ export function WebhooksPanel() {
             {(urlChanged || stepUp.error) && <StepUpField stepUp={stepUp} disabled={saving} />}
 
             <div className="webhook-actions">
-              <button type="submit" className="btn btn-primary" disabled={saving} aria-busy={saving || undefined}>
-                {saving ? 'Saving…' : 'Save webhook'}
-              </button>
+              <StatusButton busy={saving} busyLabel="Saving…" className="btn btn-primary">
+                Save webhook
+              </StatusButton>
               <button
                 type="button"
                 className="btn btn-secondary"
@@ -396,7 +401,7 @@ export function WebhooksPanel() {
               </button>
             </div>
             {!saved?.configured && <p className="field-note">Save a URL to get your signing secret and send a test.</p>}
-          </form>
+          </Form>
 
           {saved?.configured && (
             <SigningSecret
