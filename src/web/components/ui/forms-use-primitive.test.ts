@@ -33,7 +33,7 @@ const RAW_FORM = /<form[\s>/]/;
 /** Whether a file's source renders a raw form element. */
 const rendersRawForm = (source: string) => RAW_FORM.test(withoutComments(source));
 
-describe('forms use the form primitive', () => {
+describe('forms and dialogs use their primitives', () => {
   const files = componentFiles(WEB);
 
   it('finds the components (the scan itself works)', () => {
@@ -45,6 +45,13 @@ describe('forms use the form primitive', () => {
   it('no file renders a raw <form> outside the primitive', () => {
     const raw = files.filter((f) => f !== PRIMITIVE && rendersRawForm(readFileSync(path.join(ROOT, f), 'utf8')));
     expect(raw, `these files render a raw <form>; use <Form> (or useForm) from ${PRIMITIVE}: ${raw.join(', ')}`).toEqual([]);
+  });
+
+  it('no file renders a raw <dialog> outside the Dialog primitive (dialog.tsx)', () => {
+    const DIALOG = 'src/web/components/ui/dialog.tsx';
+    expect(files).toContain(DIALOG);
+    const raw = files.filter((f) => f !== DIALOG && /<dialog[\s>/]/.test(withoutComments(readFileSync(path.join(ROOT, f), 'utf8'))));
+    expect(raw, `these files render a raw <dialog>; use <Dialog> from ${DIALOG}: ${raw.join(', ')}`).toEqual([]);
   });
 
   it('tells a raw form from the primitive, in any layout, and ignores comments', () => {

@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
+import { Dialog } from '#web/components/ui/dialog';
 import { ErrorCode } from '#shared/error-codes';
 import { formatCredits } from '#shared/fees';
 import { TextField } from '#web/components/ui/forms';
@@ -53,7 +54,6 @@ export function CloseAccountSection({ onClosed }: { onClosed: (erasureAt: string
 
 function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClosed: (erasureAt: string) => void }) {
   const ids = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
   const summary = useClosureSummary(true);
   const close = useCloseAccount();
   const stepUp = useStepUp();
@@ -63,17 +63,6 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
   const [shownReserveCents, setShownReserveCents] = useState<number | null>(null);
   const [balanceChanged, setBalanceChanged] = useState(false);
   const [understood, setUnderstood] = useState(false);
-
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!el.open) el.showModal?.();
-    return () => {
-      if (el.open) el.close?.();
-      opener?.focus();
-    };
-  }, []);
 
   useEffect(() => {
     if (shownCents === null && summary.data) setShownCents(summary.data.balanceCents);
@@ -124,13 +113,7 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
   const pending = form.busy;
 
   return (
-    <dialog
-      ref={dialog}
-      className="modal close-account-dialog"
-      aria-labelledby={`${ids}-title`}
-      aria-describedby={`${ids}-forfeit`}
-      onClose={onClose}
-    >
+    <Dialog className="close-account-dialog" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-forfeit`} onClose={onClose}>
       <h2 id={`${ids}-title`}>Close your account?</h2>
       {summary.isPending ? (
         <p aria-busy="true">Checking your balance and orders…</p>
@@ -235,6 +218,6 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
           </div>
         </Form>
       )}
-    </dialog>
+    </Dialog>
   );
 }

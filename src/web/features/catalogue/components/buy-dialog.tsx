@@ -1,4 +1,5 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
+import { Dialog } from '#web/components/ui/dialog';
 import { Link } from 'react-router';
 import toast from 'react-hot-toast';
 import { ErrorCode } from '#shared/error-codes';
@@ -46,7 +47,6 @@ function changedPriceOf(err: unknown): number | null {
  */
 export function BuyDialog({ item, balanceCents, onClose, onBought }: BuyDialogProps) {
   const ids = useId();
-  const dialog = useRef<HTMLDialogElement>(null);
   const [idempotencyKey] = useState(newIdempotencyKey);
   const buy = useBuyItem();
   const [serverShortfall, setServerShortfall] = useState<number | null>(null);
@@ -54,17 +54,6 @@ export function BuyDialog({ item, balanceCents, onClose, onBought }: BuyDialogPr
   // The price this dialog shows and sends; only a PRICE_CHANGED answer moves it (never a background refetch).
   const [priceCents, setPriceCents] = useState(item.priceCents);
   const [priceChanged, setPriceChanged] = useState(false);
-
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    if (!el.open) el.showModal?.();
-    return () => {
-      if (el.open) el.close?.();
-      opener?.focus();
-    };
-  }, []);
 
   const localShortfall = priceCents > balanceCents ? priceCents - balanceCents : null;
   const shortfall = serverShortfall ?? localShortfall;
@@ -90,13 +79,7 @@ export function BuyDialog({ item, balanceCents, onClose, onBought }: BuyDialogPr
   }
 
   return (
-    <dialog
-      ref={dialog}
-      className="modal buy-dialog"
-      aria-labelledby={`${ids}-title`}
-      aria-describedby={`${ids}-summary`}
-      onClose={onClose}
-    >
+    <Dialog className="buy-dialog" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-summary`} onClose={onClose}>
       <h2 id={`${ids}-title`}>Buy {item.name}?</h2>
       <dl id={`${ids}-summary`} className="buy-summary">
         <div>
@@ -145,6 +128,6 @@ export function BuyDialog({ item, balanceCents, onClose, onBought }: BuyDialogPr
           Cancel
         </button>
       </div>
-    </dialog>
+    </Dialog>
   );
 }

@@ -1,4 +1,5 @@
-import { useEffect, useRef, useState } from 'react';
+import { useState } from 'react';
+import { Dialog } from '#web/components/ui/dialog';
 import toast from 'react-hot-toast';
 import { TICKET_CATEGORIES, TICKET_MESSAGE_MAX, TICKET_PRIORITIES, TICKET_SUBJECT_MAX, type Ticket } from '#shared/schemas/tickets';
 import { ApiError } from '#web/lib/api-client';
@@ -21,7 +22,6 @@ const CATEGORY_LABELS: Record<(typeof TICKET_CATEGORIES)[number], string> = {
 export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; onCreated: (ticket: Ticket) => void }) {
   const open = useUiStore((s) => s.isCreatingTicketModal);
   const setOpen = useUiStore((s) => s.setCreatingTicketModal);
-  const dialog = useRef<HTMLDialogElement>(null);
   const [subject, setSubject] = useState('');
   const [category, setCategory] = useState<(typeof TICKET_CATEGORIES)[number]>('general');
   const [priority, setPriority] = useState<(typeof TICKET_PRIORITIES)[number]>('normal');
@@ -42,15 +42,8 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
     formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : 'Failed to create ticket'),
   });
 
-  useEffect(() => {
-    const el = dialog.current;
-    if (!el) return;
-    if (open && !el.open) el.showModal?.();
-    if (!open && el.open) el.close?.();
-  }, [open]);
-
   return (
-    <dialog ref={dialog} className="modal" aria-labelledby="new-ticket-title" onClose={() => setOpen(false)}>
+    <Dialog open={open} aria-labelledby="new-ticket-title" onClose={() => setOpen(false)}>
       <Form form={form}>
         <h2 id="new-ticket-title">New support ticket</h2>
         {form.formError && (
@@ -101,6 +94,6 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
           </button>
         </div>
       </Form>
-    </dialog>
+    </Dialog>
   );
 }
