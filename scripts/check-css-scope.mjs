@@ -24,7 +24,7 @@ export const BASE = 'src/web/styles.css';
  * prefix with another file. The check skips them (and fails once one of them is scoped or gone, so the
  * list only shrinks). Empty when the move is done.
  */
-export const NOT_YET_SCOPED = ['src/web/features/tickets/components/tickets.css'];
+export const NOT_YET_SCOPED = [];
 
 const PREFIX = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*-$/;
 
