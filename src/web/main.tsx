@@ -4,8 +4,10 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/app';
 import { checkSession } from './features/auth';
+// The base, then the shared UI kit, then the app shell (docs/decisions/0325-scoped-css.md).
 import './styles.css';
-import './layout.css';
+import './components/ui/ui.css';
+import './app/layout/layout.css';
 
 // The session is checked once when the app starts (docs/product.md#states), here rather than from an
 // effect, so no component fetches on mount (docs/decisions/0093, 0245).

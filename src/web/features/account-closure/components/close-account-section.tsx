@@ -185,7 +185,7 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
               Check the figures above and confirm again.
             </p>
           )}
-          <div className="checkbox-row">
+          <div className="close-account-checkbox-row">
             <input id={`${ids}-understood`} type="checkbox" checked={understood} onChange={(e) => setUnderstood(e.target.checked)} />
             <label htmlFor={`${ids}-understood`}>
               I understand that {forfeited > 0 ? `${formatCredits(forfeited)} credits are` : 'my account is'} gone for good after 14 days.

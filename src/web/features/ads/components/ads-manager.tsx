@@ -135,7 +135,7 @@ export function AdsManager() {
   }
 
   const field = (name: keyof FormState, label: string, input: ReactNode, wide = false) => (
-    <div className={wide ? 'field field-wide' : 'field'}>
+    <div className={wide ? 'field ads-field-wide' : 'field'}>
       <label htmlFor={`${id}-${name}`}>{label}</label>
       {input}
       {fieldErrors[name] && (
@@ -153,7 +153,7 @@ export function AdsManager() {
       <h2 id={`${id}-heading`}>Ads</h2>
 
       <Form form={adForm} aria-labelledby={`${id}-form-heading`}>
-        <h3 id={`${id}-form-heading`} className="field-wide">
+        <h3 id={`${id}-form-heading`} className="ads-field-wide">
           {editing ? `Edit “${editing.title}”` : 'New ad'}
         </h3>
         {field(
@@ -276,7 +276,7 @@ export function AdsManager() {
             <input type="checkbox" checked={form.active} onChange={(e) => set('active', e.target.checked)} /> Active
           </label>
         </div>
-        <div className="form-actions">
+        <div className="ads-form-actions">
           <button type="submit" className="btn btn-primary" disabled={saving}>
             {saving ? 'Saving…' : editing ? 'Save changes' : 'Create ad'}
           </button>

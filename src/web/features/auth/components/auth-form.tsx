@@ -257,7 +257,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
         </div>
 
         {isLogin ? (
-          <div className="checkbox-row">
+          <div className="auth-checkbox-row">
             <input id={`${id}-remember`} type="checkbox" checked={rememberMe} onChange={(e) => setRememberMe(e.target.checked)} />
             <label htmlFor={`${id}-remember`}>Remember me for 30 days</label>
             <Link className="forgot-link" to={paths.forgotPassword}>

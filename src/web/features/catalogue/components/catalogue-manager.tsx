@@ -129,7 +129,7 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
                     <td>{item.stock === null ? 'Unlimited' : item.stock}</td>
                     <td>{item.active ? 'Listed' : 'Hidden'}</td>
                     {isAdmin && (
-                      <td className="row-actions">
+                      <td className="catalogue-row-actions">
                         <button type="button" className="btn btn-ghost btn-small" onClick={() => startEdit(item)}>
                           Edit <span className="visually-hidden">{item.name}</span>
                         </button>
@@ -199,7 +199,7 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
               note="Leave empty for unlimited"
             />
           </div>
-          <div className="checkbox-row">
+          <div className="catalogue-checkbox-row">
             <input id={`${ids}-active`} type="checkbox" checked={form.active} onChange={(e) => set({ active: e.target.checked })} />
             <label htmlFor={`${ids}-active`}>Listed (users see and can buy it)</label>
           </div>

@@ -123,7 +123,7 @@ export function OrdersManager({ isAdmin }: { isAdmin: boolean }) {
                     <td data-label="Status">
                       <span className={`order-status order-status-${order.status}`}>{ORDER_STATUS_LABELS[order.status]}</span>
                     </td>
-                    <td data-label="Actions" className="row-actions">
+                    <td data-label="Actions" className="catalogue-row-actions">
                       {order.status === 'paid' && (
                         <button
                           type="button"

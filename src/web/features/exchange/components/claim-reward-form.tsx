@@ -89,7 +89,7 @@ export function ClaimRewardForm({ userId }: { userId: string }) {
       <p
         role="status"
         aria-live="polite"
-        className={claimed ? 'claim-reward-outcome success' : 'claim-reward-outcome'}
+        className={claimed ? 'claim-reward-outcome claim-reward-success' : 'claim-reward-outcome'}
         data-testid="claim-reward-outcome"
       >
         {answer ? outcomeText(claimed, answer.totalCredited) : null}

@@ -120,7 +120,7 @@ export function CurrencySelect({ label, currencies, value, onChange, disabled, e
                   id={`${listId}-${c.ticker}`}
                   role="option"
                   aria-selected={c.ticker === value}
-                  className={`currency-option${i === active ? ' is-active' : ''}`}
+                  className={`currency-option${i === active ? ' currency-option-active' : ''}`}
                   // mousedown, not click: it fires before the input's blur closes the list.
                   onMouseDown={(e) => {
                     e.preventDefault();

@@ -68,7 +68,7 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
         </p>
       </div>
 
-      <p role="status" aria-live="polite" className={`exchange-status-message status-${exchange.status}`} data-testid="exchange-status">
+      <p role="status" aria-live="polite" className={`exchange-status-message exchange-${exchange.status}`} data-testid="exchange-status">
         {STATUS_MESSAGES[exchange.status]}
       </p>
       {error && <p className="field-error">{error}</p>}
@@ -78,7 +78,7 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
           {STEPS.map((s, i) => (
             <li
               key={s.status}
-              className={i < step ? 'is-done' : i === step ? 'is-current' : undefined}
+              className={i < step ? 'exchange-step-done' : i === step ? 'exchange-step-current' : undefined}
               aria-current={i === step ? 'step' : undefined}
             >
               {s.label}
@@ -148,7 +148,7 @@ export function ExchangeTracker({ exchange: initial, rewards, onDone }: Exchange
         </div>
         <div>
           <dt>Payout address</dt>
-          <dd className="break">
+          <dd className="exchange-break">
             {exchange.payoutAddress}
             {exchange.payoutExtraId ? ` (memo ${exchange.payoutExtraId})` : ''}
           </dd>

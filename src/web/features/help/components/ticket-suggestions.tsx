@@ -15,7 +15,7 @@ export function TicketSuggestions({ subject }: { subject: string }) {
   const articles = suggestions.data?.articles ?? [];
 
   return (
-    <div className="ticket-suggestions" aria-live="polite">
+    <div className="help-ticket-suggestions" aria-live="polite">
       {articles.length > 0 && (
         <section aria-labelledby="ticket-suggestions-title" className="card">
           <h3 id="ticket-suggestions-title">These articles may answer your question</h3>

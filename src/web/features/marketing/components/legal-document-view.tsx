@@ -2,6 +2,7 @@ import { Fragment, useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
 import { formatDate } from '#web/lib/format';
 import type { LegalBlock, LegalDocument } from '../content/types';
+import '../marketing.css';
 
 const EMAIL = /([\w.+-]+@[\w-]+\.[\w.-]*\w)/;
 

@@ -7,6 +7,7 @@ import { startGuestSession, useSessionStore } from '#web/features/auth';
 import { LazyExchangePanel } from '#web/features/exchange';
 import { feeTierRows } from '../content/fee-tiers';
 import { HOME_FEATURES, HOME_HERO, HOME_STEPS } from '../content/home';
+import '../marketing.css';
 
 // The ad loads once the page's own content is on screen, so it never weighs on the home page's first
 // paint. It reads its ad without the query library, which the home page does not load (docs/decisions/0093).
@@ -86,7 +87,7 @@ export default function HomePage() {
   );
 
   return (
-    <div className="page home">
+    <div className="page home-page">
       <section className="hero" aria-labelledby="hero-title">
         <p className="eyebrow">{HOME_HERO.eyebrow}</p>
         <h1 id="hero-title">
@@ -106,7 +107,7 @@ export default function HomePage() {
           <h2 id="features-title">Everything in one balance</h2>
           <p className="muted">One account for topping up, swapping, earning rewards and getting help.</p>
         </div>
-        <ul className="card-grid cols-4">
+        <ul className="card-grid card-grid-4">
           {HOME_FEATURES.map((feature) => (
             <li key={feature.id} className="card">
               <span className="card-icon" aria-hidden="true">

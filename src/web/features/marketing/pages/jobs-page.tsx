@@ -2,6 +2,7 @@ import { usePageMeta } from '#web/components/use-page-meta';
 import { PageHeader } from '#web/components/ui/page-header';
 import { HOW_TO_APPLY, JOBS } from '../content/jobs';
 import { CAREERS_EMAIL } from '../content/site';
+import '../marketing.css';
 
 export default function JobsPage() {
   usePageMeta('Jobs', 'Open roles at Olympus: build crypto payments, swaps and support that people trust.');

@@ -4,6 +4,7 @@ import { formatDate } from '#web/lib/format';
 import { PageHeader } from '#web/components/ui/page-header';
 import { PATCH_NOTES } from '../content/patch-notes';
 import type { ChangeKind } from '../content/types';
+import '../marketing.css';
 
 const KIND_LABEL: Record<ChangeKind, string> = {
   new: 'New',

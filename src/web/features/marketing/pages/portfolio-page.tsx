@@ -1,6 +1,7 @@
 import { usePageMeta } from '#web/components/use-page-meta';
 import { PageHeader } from '#web/components/ui/page-header';
 import { PORTFOLIO } from '../content/portfolio';
+import '../marketing.css';
 
 export default function PortfolioPage() {
   usePageMeta('Portfolio', 'What the Olympus team has built: crypto top-ups, instant swaps with rewards, support and more.');

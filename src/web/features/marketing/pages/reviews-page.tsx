@@ -3,6 +3,7 @@ import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { PageHeader } from '#web/components/ui/page-header';
 import { REVIEWS } from '../content/reviews';
+import '../marketing.css';
 
 export default function ReviewsPage() {
   usePageMeta('Reviews', 'What Olympus customers say about crypto top-ups, swaps, rewards and support.');
@@ -17,7 +18,7 @@ export default function ReviewsPage() {
         {REVIEWS.map((review) => (
           <li key={review.id} className="card review-card">
             <figure>
-              <p className="rating" role="img" aria-label={`Rated ${review.rating} out of 5`}>
+              <p className="review-rating" role="img" aria-label={`Rated ${review.rating} out of 5`}>
                 {'★'.repeat(review.rating)}
                 {'☆'.repeat(5 - review.rating)}
               </p>

@@ -130,7 +130,7 @@ export function TopUpPanel() {
       )}
       {!loading && !loadError && (
         <Form form={form}>
-          <fieldset className="field currency-fieldset" aria-describedby={fieldErrors.crypto ? `${ids}-crypto-error` : undefined}>
+          <fieldset className="field payment-currency-fieldset" aria-describedby={fieldErrors.crypto ? `${ids}-crypto-error` : undefined}>
             <legend>Currency</legend>
             <label htmlFor={`${ids}-search`} className="visually-hidden">
               Search currencies
@@ -143,14 +143,14 @@ export function TopUpPanel() {
               onChange={(e) => setSearch(e.target.value)}
               autoComplete="off"
             />
-            <div className="currency-list" role="radiogroup" aria-label="Currencies">
+            <div className="payment-currency-list" role="radiogroup" aria-label="Currencies">
               {filtered.length === 0 && <p className="muted">No currency matches “{search}”.</p>}
               {filtered.map((c) => (
-                <label key={c.code} className={`currency-option${crypto === c.code ? ' selected' : ''}`}>
+                <label key={c.code} className={`payment-currency-option${crypto === c.code ? ' payment-currency-selected' : ''}`}>
                   <input type="radio" name="crypto" value={c.code} checked={crypto === c.code} onChange={() => setCrypto(c.code)} />
                   <span className="currency-name">{c.name}</span>
-                  <span className="currency-code">{c.code.toUpperCase()}</span>
-                  {c.hasExtraId && <span className="muted currency-memo">memo</span>}
+                  <span className="payment-currency-code">{c.code.toUpperCase()}</span>
+                  {c.hasExtraId && <span className="muted payment-currency-memo">memo</span>}
                 </label>
               ))}
             </div>

@@ -191,7 +191,7 @@ export function AutomationPanel({ isAdmin }: { isAdmin: boolean }) {
 
       <AutoCloseSetting isAdmin={isAdmin} />
       <RunLog />
-      <p className="muted legend">
+      <p className="muted automation-legend">
         Conditions: {Object.values(RULE_CONDITION_LABELS).join(' · ')}. Actions: {Object.values(RULE_ACTION_LABELS).join(' · ')}.
       </p>
     </section>
