@@ -143,7 +143,7 @@ export function SelectField({
 
 /**
  * A checkbox with its label beside it and its note or error under the label (`.check-field` in
- * styles.css). Pass role="switch" for a setting that takes effect at once.
+ * components/ui/ui.css). Pass role="switch" for a setting that takes effect at once.
  */
 export function CheckboxField({
   label,
