@@ -179,4 +179,46 @@ describe('useForm', () => {
     expect(await screen.findByText('Taken')).toBeTruthy();
     expect(document.activeElement).not.toBe(screen.getByLabelText('Email'));
   });
+
+  it('runs beforeSubmit first, hands focus to a focus function, and keeps the browser checks with noValidate={false}', async () => {
+    const beforeSubmit = vi.fn();
+    const focus = vi.fn();
+    render(<Sample action={vi.fn()} options={{ beforeSubmit, focus }} />);
+    submit();
+    await waitFor(() => expect(focus).toHaveBeenCalledWith({ name: 'Name is required', email: 'Enter a valid email address' }));
+    expect(beforeSubmit).toHaveBeenCalledTimes(1);
+    expect(document.activeElement).not.toBe(screen.getByLabelText('Name'));
+    cleanup();
+
+    function Native() {
+      const form = useForm({ action: () => undefined });
+      return (
+        <Form form={form} noValidate={false} aria-label="native">
+          <input name="q" required />
+        </Form>
+      );
+    }
+    render(<Native />);
+    expect((screen.getByRole('form', { name: 'native' }) as HTMLFormElement).noValidate).toBe(false);
+  });
+
+  it('is never busy for a synchronous action: its outcome renders at once', () => {
+    const seen: boolean[] = [];
+    function Sync() {
+      const [count, setCount] = useState(0);
+      const form = useForm({ action: () => setCount((c) => c + 1) });
+      seen.push(form.busy);
+      return (
+        <Form form={form} aria-label="sync">
+          <StatusButton busy={form.busy} busyLabel="Searching…">{`Search ${count}`}</StatusButton>
+        </Form>
+      );
+    }
+    render(<Sync />);
+    submit();
+    expect(screen.getByRole('button').textContent).toBe('Search 1');
+    submit();
+    expect(screen.getByRole('button').textContent).toBe('Search 2');
+    expect(seen.every((busy) => !busy)).toBe(true);
+  });
 });
