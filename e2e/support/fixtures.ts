@@ -56,15 +56,24 @@ export async function expectPageRendered(page: Page): Promise<void> {
  * What a test waits for instead of the network going quiet (docs/decisions/0300-the-test-suite.md).
  */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForLoadState('load');
-  await expect(
-    page
-      .locator('main [role=status]')
-      .filter({ hasText: /^Loading/ })
-      .filter({ hasNotText: 'Loading the exchange' }),
-    'everything the page loads on its own is in',
-  ).toHaveCount(0, { timeout: 20_000 });
-  await page.evaluate(() => document.fonts.ready.then(() => undefined));
+  // A page may send the visitor on with a full load (a signed-out visitor's 401 goes to /login): then
+  // the page it lands on is the one to wait for, from its start.
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await page.waitForLoadState('load');
+      await expect(
+        page
+          .locator('main [role=status]')
+          .filter({ hasText: /^Loading/ })
+          .filter({ hasNotText: 'Loading the exchange' }),
+        'everything the page loads on its own is in',
+      ).toHaveCount(0, { timeout: 20_000 });
+      await page.evaluate(() => document.fonts.ready.then(() => undefined));
+      return;
+    } catch (err) {
+      if (attempt >= 2 || !/Execution context was destroyed|navigat/i.test(String(err))) throw err;
+    }
+  }
 }
 
 /** Registers a fresh account through the API (the sandbox bot check accepts any token but 'sandbox-fail'). */
