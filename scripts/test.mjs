@@ -112,7 +112,7 @@ async function checkPostgres() {
  * Runs Vitest on the given projects. `name` labels its report and timings; with `logFile` its output
  * goes there instead of the console.
  */
-async function runVitest(name, projects, logFile = undefined) {
+async function runVitest(name, projects, logFile = undefined, env = {}) {
   if (!logFile) banner(`Unit and integration tests (Vitest: ${projects.join(', ')})`);
   const report = path.join(reportDir, `${name}.json`);
   const unhandledFile = path.join(reportDir, `${name}-unhandled.json`);
@@ -127,7 +127,7 @@ async function runVitest(name, projects, logFile = undefined) {
       '--reporter=./scripts/vitest-unhandled-reporter.mjs',
       `--outputFile.json=${report}`,
     ],
-    { VITEST_UNHANDLED_FILE: unhandledFile },
+    { VITEST_UNHANDLED_FILE: unhandledFile, ...env },
     logFile,
   );
   runnerSeconds[name] = (Date.now() - started) / 1000;
@@ -141,7 +141,7 @@ async function runVitest(name, projects, logFile = undefined) {
   }
   for (const file of json.testResults ?? []) {
     for (const a of file.assertionResults ?? []) {
-      if (a.status === 'failed') failedNames.push(`${path.relative(ROOT, file.name)} › ${a.fullName}`);
+      if (a.status === 'failed') failedNames.push(`${path.relative(ROOT, file.name)} › ${a.fullName}${reason(a.failureMessages?.[0])}`);
     }
   }
   totals.passed += json.numPassedTests ?? 0;
@@ -257,10 +257,28 @@ async function runPlaywright(buildOk) {
 function collectFailedSpecs(suites) {
   for (const suite of suites) {
     for (const spec of suite.specs ?? []) {
-      if (spec.ok === false) failedNames.push(`e2e/${spec.file}:${spec.line} › ${spec.title}`);
+      if (spec.ok !== false) continue;
+      const errors = (spec.tests ?? []).flatMap((t) => (t.results ?? []).flatMap((r) => r.errors ?? (r.error ? [r.error] : [])));
+      failedNames.push(`e2e/${spec.file}:${spec.line} › ${spec.title}${reason(errors[0]?.message)}`);
     }
     collectFailedSpecs(suite.suites ?? []);
   }
+}
+
+/**
+ * Why a test failed, in a few lines for the summary: CI may keep only the end of the output, and a
+ * failure that only happens on a loaded machine must say there what it was.
+ */
+function reason(message) {
+  if (!message) return '';
+  const lines = String(message)
+    // eslint-disable-next-line no-control-regex
+    .replace(/\u001b\[[0-9;]*m/g, '')
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .filter((line) => line.trim() !== '' && !/^\s+at\s/.test(line));
+  const text = lines.slice(0, 8).join('\n    ');
+  return `\n    ${text.length > 900 ? `${text.slice(0, 900)}…` : text}`;
 }
 
 /** Time spent in a Playwright suite's tests, nested suites included. */
@@ -298,7 +316,9 @@ async function main() {
     else console.log('\nThe web unit tests run beside the browser tests; their output follows them.');
     await Promise.all([
       runPlaywright(buildOk),
-      runVitest('Vitest (web)', ['web'], webLog),
+      // One worker: three jsdom workers beside two browsers and their server kept six processes wanting
+      // two cores, and the pages the browser tests wait on came slowest then (decision 0330).
+      runVitest('Vitest (web)', ['web'], webLog, { VITEST_MAX_WORKERS: process.env.VITEST_MAX_WORKERS ?? '1' }),
       WITH_RELIABILITY && buildOk ? runReliability(reliabilityLog) : undefined,
     ]);
     printLog('Unit tests of the web (Vitest: web), run beside the browser tests', webLog);

@@ -83,7 +83,9 @@ export function sessionFor(role: Role, s: Sessions): { token?: string; guestId?:
 /** Opens `path` and waits until its page has rendered (a heading in main, not the crash screen) and settled. */
 export async function openRoute(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await expect(page.getByRole('main').getByRole('heading').first(), `${path}: a heading in main`).toBeVisible();
+  // The sweep is about what the page shows, not how fast: on a loaded machine a page's first data can
+  // take longer than the default wait, so this one waits as long as the page-load checks do.
+  await expect(page.getByRole('main').getByRole('heading').first(), `${path}: a heading in main`).toBeVisible({ timeout: 30_000 });
   await expect(crashHeading(page), `${path}: not the crash screen`).toHaveCount(0);
   // Loading messages gone, lazily loaded parts (the status feed, the ad, tables) in.
   await settled(page);

@@ -21,8 +21,12 @@ const BOTH: Engine[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : 
  * - `'logic'`: request/response logic that only reads and writes through the shared services: the
  *   embedded database alone, the one `npm start` runs on (and the one with a single connection, where a
  *   second connection inside a transaction hangs).
+ * - `'sweep'`: the same requests sent to every endpoint (the authorization matrix, the mutation suite,
+ *   the classic attacks): the embedded database alone. What they check (who may call, how input is
+ *   refused, that a refusal stores nothing) is decided above the database; how each module's SQL
+ *   behaves on either engine is its own tests' work (docs/decisions/0330-test-time-under-the-line.md).
  */
-export function enginesFor(kind: 'database' | 'logic'): Engine[] {
+export function enginesFor(kind: 'database' | 'logic' | 'sweep'): Engine[] {
   return kind === 'database' ? BOTH : ['pglite'];
 }
 

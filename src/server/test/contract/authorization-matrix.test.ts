@@ -832,7 +832,7 @@ describe('the authorization matrix', () => {
   });
 });
 
-describe.each(enginesFor('database'))('every endpoint as every caller on %s', (engine) => {
+describe.each(enginesFor('sweep'))('every endpoint as every caller on %s', (engine) => {
   let t: TestApp;
   let f: Fixtures;
 

@@ -544,7 +544,7 @@ const isBackground = (changed: string[]) => changed.includes('payment_events') &
 
 // ---- The suite --------------------------------------------------------------------------------------
 
-describe.each(enginesFor('database'))('the mutation suite on %s', (engine) => {
+describe.each(enginesFor('sweep'))('the mutation suite on %s', (engine) => {
   let t: TestApp;
   let f: Fixtures;
   let operations: Operation[];
