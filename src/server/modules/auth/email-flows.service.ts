@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
+import { settingsPath } from '#shared/routes.js';
 import type { Config } from '#server/config.js';
 import type { DomainEvents } from '#server/events/domain-events.js';
 import type { Database, DbOrTx, Tx } from '#server/db/client.js';
@@ -298,7 +299,7 @@ export class EmailFlows {
             browser: describeBrowser(info.userAgent),
             ip: info.ip,
             when: when(),
-            sessionsUrl: this.deps.mail.link('/dashboard/settings'),
+            sessionsUrl: this.deps.mail.link(settingsPath('security')),
             forgotUrl: this.deps.mail.link('/forgot-password'),
           }),
         });

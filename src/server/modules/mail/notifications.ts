@@ -1,6 +1,6 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Tx } from '#server/db/client.js';
-import { dashboardPaths, paymentPath, ticketPath } from '#shared/routes.js';
+import { dashboardPaths, paymentPath, settingsPath, ticketPath } from '#shared/routes.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import type { MailService, QueueMailInput } from './mail.service.js';
@@ -130,7 +130,7 @@ export async function notifyWebhookDisabled(
       url: input.url,
       failingSince: input.failingSince.toUTCString(),
       lastError: input.lastError,
-      settingsUrl: mail.link('/dashboard/settings'),
+      settingsUrl: mail.link(settingsPath('developers')),
     }),
   });
 }

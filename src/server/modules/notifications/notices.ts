@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { formatCredits } from '#shared/fees.js';
-import { dashboardPaths, exchangePath, paymentPath, receiptPath, ticketPath } from '#shared/routes.js';
+import { exchangePath, paymentPath, receiptPath, settingsPath, ticketPath } from '#shared/routes.js';
 import { WEBHOOK_DISABLE_AFTER_DAYS } from '#shared/schemas/webhooks.js';
 import type { DomainEvent, ExchangeFinished, RewardClaimed, SecurityChanged, WebhookDisabled } from '#server/events/domain-events.js';
 import type { EmitInput } from './notifications.service.js';
@@ -176,7 +176,7 @@ export function webhookDisabledNotice(e: WebhookDisabled): EmitInput {
     key: `webhook.disabled:${e.userId}:${e.disabledAt.toISOString()}`,
     title: 'Webhook turned off',
     body: `Your webhook endpoint ${e.url} failed for ${WEBHOOK_DISABLE_AFTER_DAYS} days and was turned off. Turn it back on in your settings once it answers again.`,
-    link: '/dashboard/settings#webhooks',
+    link: settingsPath('developers'),
   };
 }
 
@@ -192,7 +192,7 @@ export function securityNotice(e: SecurityChanged): EmitInput {
         key,
         title: 'New sign-in to your account',
         body: `Someone signed in from a device new to your account (${e.browser}, ${e.ip}). If this was not you, change your password.`,
-        link: '/dashboard/settings#sessions',
+        link: settingsPath('security'),
       };
     case 'password_changed':
       return {
@@ -201,7 +201,7 @@ export function securityNotice(e: SecurityChanged): EmitInput {
         key,
         title: 'Your password was changed',
         body: `Your password was changed (from ${e.ip}). If this was not you, reset it now and review your sessions.`,
-        link: '/dashboard/settings#sessions',
+        link: settingsPath('security'),
       };
     case 'email_changed':
       return {
@@ -210,7 +210,7 @@ export function securityNotice(e: SecurityChanged): EmitInput {
         key,
         title: 'Your email address was changed',
         body: `Your account's email address is now ${e.email}. If this was not you, contact support at once.`,
-        link: '/dashboard/settings',
+        link: settingsPath('account'),
       };
     case 'two_factor_changed':
       return {
@@ -219,7 +219,7 @@ export function securityNotice(e: SecurityChanged): EmitInput {
         key,
         title: 'Two-factor authentication changed',
         body: `${e.detail}. If this was not you, change your password.`,
-        link: dashboardPaths.settings,
+        link: settingsPath('security'),
       };
     case 'account_restored':
       return {
@@ -228,7 +228,7 @@ export function securityNotice(e: SecurityChanged): EmitInput {
         key,
         title: 'Your account was restored',
         body: `Your closing account was restored (from ${e.ip}). If this was not you, reset your password now and review your sessions.`,
-        link: '/dashboard/settings#sessions',
+        link: settingsPath('security'),
       };
   }
 }

@@ -18,7 +18,7 @@ import type { JobQueue } from '#server/jobs/job-queue.js';
 import { readMailPreferences, updateMailPreferences } from '#server/modules/mail/mail-preferences.js';
 import type { MailService, OptionalKind } from '#server/modules/mail/mail.service.js';
 import { notificationMail } from '#server/modules/mail/templates/notification.js';
-import { dashboardPaths } from '#shared/routes.js';
+import { dashboardPaths, settingsPath } from '#shared/routes.js';
 import { users } from '#server/modules/users/users.tables.js';
 import type { ChatChannelName } from './chat-channel.js';
 import {
@@ -220,7 +220,7 @@ export class NotificationsService {
             title: input.title,
             body: input.body,
             url: this.deps.mail.link(input.link),
-            settingsUrl: this.deps.mail.link('/dashboard/settings'),
+            settingsUrl: this.deps.mail.link(settingsPath('notifications')),
           }),
         });
       }

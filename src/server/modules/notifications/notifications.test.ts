@@ -365,7 +365,7 @@ describe.each(enginesFor('database'))('notifications on %s', { timeout: 60_000 }
       (e) => e.includes('security.password_changed'),
     );
     const notice = (await list(t, token)).notifications.find((n) => n.event === 'security.password_changed')!;
-    expect(notice.link).toBe('/dashboard/settings#sessions');
+    expect(notice.link).toBe('/dashboard/settings/security');
   });
 
   it('the mail column of the matrix is the old mail preference: the unsubscribe setting shows, and the matrix writes it', async () => {

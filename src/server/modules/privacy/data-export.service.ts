@@ -2,6 +2,7 @@ import path from 'node:path';
 import { and, desc, eq, gt, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
 import { DATA_EXPORT_INTERVAL_HOURS, DATA_EXPORT_TTL_DAYS, type DataExport, type DataExportStatus } from '#shared/schemas/privacy.js';
 import { isUuid } from '#shared/schemas/common.js';
+import { settingsPath } from '#shared/routes.js';
 import type { DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, notFound } from '#server/errors.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
@@ -181,7 +182,7 @@ export async function buildDataExport(deps: DataExportDeps, exportId: string): P
           mail: dataExportReadyMail({
             username: user.username,
             expires: updated.expiresAt!.toUTCString(),
-            settingsUrl: deps.mail.link('/dashboard/settings', {}) + '#privacy',
+            settingsUrl: deps.mail.link(settingsPath('privacy')),
           }),
         });
       }

@@ -146,7 +146,7 @@ describe.each(enginesFor('logic'))('a copy of my data on %s', (engine) => {
         : null,
     );
     const text = textPart(mail!.raw);
-    expect(text).toContain(`${PUBLIC_URL}/dashboard/settings#privacy`);
+    expect(text).toContain(`${PUBLIC_URL}/dashboard/settings/privacy`);
     expect(text).toContain('Available until');
 
     const file = await download(`/api/users/me/exports/${exportId}/download`, user.token);
