@@ -270,9 +270,11 @@ export default tseslint.config(
     // Deliberate callers of plain api/ functions, outside any hook (docs/decisions/0225): the ads store
     // and the auth entry's start-up check and guest start (no query client on the home page, decisions
     // 0093 and 0245), the guest-rewards redemption after a sign-in, and the connection callbacks'
-    // single-use sequence, which runs once per code as a query.
+    // single-use sequence, which runs once per code as a query; and the language switch, which stores a
+    // signed-in visitor's choice from the header (decision 0326).
     files: [
       'src/web/features/auth/index.ts',
+      'src/web/features/language/choose-locale.ts',
       'src/web/features/ads/stores/ads-store.ts',
       'src/web/features/exchange/lib/redeem-guest-rewards.ts',
       'src/web/features/connections/pages/*-callback-page.tsx',

@@ -1,12 +1,34 @@
+import { lingui } from '@lingui/vite-plugin';
+import babel from '@rolldown/plugin-babel';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type PluginOption } from 'vite';
 
 const apiTarget = `http://127.0.0.1:${process.env.PORT ?? 3000}`;
+
+/**
+ * Lingui's macros (`t`, `<Trans>`) become message lookups at build time (decision 0326). Babel runs
+ * only on the files that import a macro; every other file goes through Oxc alone, as before. The
+ * Vitest web project uses the same plugins.
+ */
+export function linguiPlugins(): PluginOption[] {
+  return [
+    babel({
+      presets: [
+        {
+          preset: { plugins: ['@lingui/babel-plugin-lingui-macro'] },
+          rolldown: { filter: { code: /from ['"]@lingui\/(?:core|react)\/macro['"]/ } },
+        },
+      ],
+    }),
+    // Compiles a PO catalogue when it is imported: each language is a chunk of its own.
+    lingui(),
+  ];
+}
 
 export default defineConfig({
   root: 'src/web',
   publicDir: 'public',
-  plugins: [react()],
+  plugins: [...linguiPlugins(), react()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

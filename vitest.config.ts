@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import react from '@vitejs/plugin-react';
 import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { configDefaults, defineConfig } from 'vitest/config';
+import { linguiPlugins } from './vite.config.ts';
 
 // A busy machine (several test runs at once) can stretch an app's start past the defaults;
 // TEST_TIMEOUT_SCALE=4 gives every test and hook four times as long. CI runs alone and leaves it at 1.
@@ -69,7 +70,7 @@ export default defineConfig({
         test: { name: 'server-memory', ...serverTests, include: MEASURES_PROCESS_MEMORY, isolate: true, pool: 'forks' },
       },
       {
-        plugins: [react()],
+        plugins: [...linguiPlugins(), react()],
         test: {
           name: 'web',
           environment: 'jsdom',

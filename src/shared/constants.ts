@@ -59,8 +59,14 @@ export const STORAGE_KEYS = {
   userSubroles: 'userSubroles',
   sessionData: 'sessionData',
   rewardClaims: 'olympus_reward_claims',
+  /** The language a visitor chose (decision 0326); kept when they sign out. */
+  locale: 'locale',
   paymentExpiry: (paymentId: string) => `payment_expiry_${paymentId}`,
 } as const;
+
+/** The languages the product speaks, English first (decision 0326); an account may store one of them. */
+export const LOCALES = ['en', 'es', 'ru', 'de'] as const;
+export type Locale = (typeof LOCALES)[number];
 
 export const ROLES = ['user', 'support', 'admin'] as const;
 export type Role = (typeof ROLES)[number];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from '#shared/constants.js';
+import { LOCALES, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, ROLES } from '#shared/constants.js';
 import { emptyAsAbsent } from './common.js';
 
 // Field schemas carry the messages people see next to a field.
@@ -76,6 +76,7 @@ export const telegramConnectionSchema = z.object({
 });
 
 export const roleSchema = z.enum(ROLES);
+export const localeSchema = z.enum(LOCALES, { error: 'Choose one of the languages offered' });
 
 export const userSchema = z
   .object({
@@ -93,6 +94,8 @@ export const userSchema = z
     onboardingCompleted: z.boolean(),
     referralCode: z.string(),
     createdAt: z.string(),
+    /** The language the person chose (decision 0326); null: never chosen, the browser's is used. */
+    locale: localeSchema.nullable(),
     /** Only in GET /api/auth/me: whether two-factor sign-in is on (decision 0140). */
     twoFactor: z.object({ totp: z.boolean(), passkeys: z.number().int(), recoveryCodesLeft: z.number().int() }).optional(),
   })
@@ -118,6 +121,8 @@ export const meResponseSchema = z.object({ user: z.union([userSchema, guestUserS
 export const tokenResponseSchema = z.object({ token: z.string() });
 export const creditsResponseSchema = z.object({ credits: z.number() });
 export const onboardingBodySchema = z.object({ completed: z.boolean().default(true) });
+export const localeBodySchema = z.object({ locale: localeSchema });
+export type LocaleBody = z.infer<typeof localeBodySchema>;
 export const userResponseSchema = z.object({ user: userSchema });
 export const csrfResponseSchema = z.object({ csrfToken: z.string() });
 

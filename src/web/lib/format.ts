@@ -103,3 +103,93 @@ export function formatCountdown(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
+
+// ---- In the page's language (decision 0326) --------------------------------------------------------
+// The formatters above keep the product's English forms, which pages and tests read today; these follow
+// the language on screen and replace them as each page is translated.
+
+/** The page's language as Intl reads it: `<html lang>`, which the language feature keeps up to date. */
+export function pageLocale(): string {
+  return (typeof document !== 'undefined' && document.documentElement.lang) || 'en';
+}
+
+// Building a formatter is the costly part (ICU loads its data); each is made once per language and shape.
+const numberFormats = new Map<string, Intl.NumberFormat>();
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = numberFormats.get(key);
+  if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)));
+  return format;
+}
+
+/** Cents as credits with two decimals, grouped as the language groups: 123456 → "1,234.56", "1.234,56" (de). */
+export function formatLocaleCredits(cents: number, locale = pageLocale()): string {
+  const value = Number.isFinite(cents) ? cents / 100 : 0;
+  return numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+}
+
+/**
+ * An amount of a fiat currency, given in its minor unit (cents for USD and EUR, yen for JPY), with the
+ * currency's sign where the language puts it: (1999, 'EUR', 'de') → "19,99 €", (1999, 'USD', 'en') → "$19.99".
+ */
+export function formatLocaleMoney(minorUnits: number, currency: string, locale = pageLocale()): string {
+  const format = numberFormat(locale, { style: 'currency', currency });
+  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
+  return format.format((Number.isFinite(minorUnits) ? minorUnits : 0) / 10 ** digits);
+}
+
+const CRYPTO_AMOUNT = /^(-?)(\d+)(?:\.(\d+))?$/;
+
+/**
+ * A crypto amount as the exact decimal string the API sends, never rounded and never through a float:
+ * the whole part grouped and the decimal sign as the language writes them, every fraction digit kept
+ * ("1234.567890123456789" → "1.234,567890123456789" in German). Anything else is shown as it came.
+ */
+export function formatLocaleCrypto(amount: string, locale = pageLocale()): string {
+  const match = CRYPTO_AMOUNT.exec(amount.trim());
+  if (!match) return amount;
+  const [, minus, whole = '0', fraction] = match;
+  const parts = numberFormat(locale, { maximumFractionDigits: 1 }).formatToParts(-1.5);
+  const decimal = parts.find((part) => part.type === 'decimal')?.value ?? '.';
+  const minusSign = parts.find((part) => part.type === 'minusSign')?.value ?? '-';
+  // BigInt keeps every digit of the whole part; Intl groups it exactly.
+  const grouped = numberFormat(locale, { maximumFractionDigits: 0 }).format(BigInt(whole));
+  return `${minus ? minusSign : ''}${grouped}${fraction ? `${decimal}${fraction}` : ''}`;
+}
+
+/** A moment in the language and the person's time zone: "18 Nov 2026, 14:05", "18.11.2026, 14:05" (de). */
+export function formatLocaleDateTime(at: string | number | Date, locale = pageLocale()): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+}
+
+/** A calendar date ("2026-11-18") in the language, read without a time zone shift: "18 de noviembre de 2026" (es). */
+export function formatLocaleDate(isoDate: string, locale = pageLocale()): string {
+  const [year, month, day] = isoDate.split('-').map(Number);
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(year ?? 1970, (month ?? 1) - 1, day ?? 1)),
+  );
+}
+
+const RELATIVE_STEPS: ReadonlyArray<[Intl.RelativeTimeFormatUnit, number]> = [
+  ['second', 60],
+  ['minute', 60],
+  ['hour', 24],
+  ['day', 7],
+  ['week', 4.345],
+  ['month', 12],
+  ['year', Infinity],
+];
+
+/**
+ * How long ago or how soon, in the largest unit that fits, in the language: "3 minutes ago", "in 2 days",
+ * "yesterday", "hace 3 minutos", "через 2 дня".
+ */
+export function formatRelativeTime(at: string | number | Date, now: number = Date.now(), locale = pageLocale()): string {
+  let value = (new Date(at).getTime() - now) / 1000;
+  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  for (const [unit, size] of RELATIVE_STEPS) {
+    if (Math.abs(value) < size) return format.format(Math.round(value), unit);
+    value /= size;
+  }
+  return format.format(Math.round(value), 'year');
+}

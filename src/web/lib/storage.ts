@@ -125,16 +125,20 @@ export const storage = {
 
   /**
    * Logout clears all of local storage (docs/product.md#states), plus the session cookies: the colour
-   * theme too, so the page follows the device again at once (decision 0240).
+   * theme too, so the page follows the device again at once (decision 0240); only the language chosen
+   * on this device is kept.
    */
   clearAll(): void {
     removeCookie(TOKEN_COOKIE.name);
     removeCookie(GUEST_COOKIE_NAME);
+    // The language stays: it is the device's, and the page keeps speaking it (decision 0326).
+    const locale = read(STORAGE_KEYS.locale);
     try {
       window.localStorage.clear();
     } catch {
       // Storage unavailable.
     }
+    if (locale !== null) write(STORAGE_KEYS.locale, locale);
     setThemeChoice('system');
   },
 };

@@ -175,7 +175,7 @@ describe.each(enginesFor('logic'))('a copy of my data on %s', (engine) => {
     const read = (name: string) => JSON.parse(strFromU8(zip[name]!));
 
     const account = read('account.json');
-    expect(account.profile).toMatchObject({ id: user.userId, username: user.username, email, creditsCents: 1250 });
+    expect(account.profile).toMatchObject({ id: user.userId, username: user.username, email, creditsCents: 1250, locale: null });
     expect(account.verification).toEqual({ emailVerified: false, emailVerifiedAt: null });
     expect(account.twoFactor.authenticatorApp.enabled).toBe(true);
     expect(account.twoFactor.recoveryCodes).toEqual({ total: 1, unused: 1 });

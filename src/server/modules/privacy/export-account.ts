@@ -72,6 +72,7 @@ export async function* accountFiles(db: DbOrTx, userId: string): AsyncGenerator<
         referredBy: user.referredBy,
         creditsCents: user.creditsCents,
         onboardingCompleted: user.onboardingCompleted,
+        locale: user.locale,
         createdAt: iso(user.createdAt),
         updatedAt: iso(user.updatedAt),
         disabledAt: iso(user.disabledAt),

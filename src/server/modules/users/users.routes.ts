@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { STAFF_ROLES, type Role } from '#shared/constants.js';
-import { creditsResponseSchema, onboardingBodySchema, passwordSchema, userResponseSchema } from '#shared/schemas/auth.js';
+import { creditsResponseSchema, localeBodySchema, onboardingBodySchema, passwordSchema, userResponseSchema } from '#shared/schemas/auth.js';
 import { errorResponses, idParamsSchema, isUuid, messageResponseSchema } from '#shared/schemas/common.js';
 import { STEP_UP_FIELDS } from '#shared/schemas/two-factor.js';
 import type { AppContext } from '#server/context.js';
 import { forbidden, notFound, unauthorized } from '#server/errors.js';
-import { findUserById, setOnboardingCompleted, toUserDto } from './users.service.js';
+import { findUserById, setOnboardingCompleted, setUserLocale, toUserDto } from './users.service.js';
 
 export const changePasswordBodySchema = z.object({
   currentPassword: z.string().min(1, 'Current password is required').max(128),
@@ -63,6 +63,25 @@ export function registerUserRoutes(app: FastifyInstance, ctx: AppContext, auth: 
     },
     async (request) => {
       const user = await setOnboardingCompleted(ctx.database.db, request.auth!.userId!, request.body.completed);
+      if (!user) throw unauthorized('User not found', 'USER_NOT_FOUND');
+      return { user: toUserDto(user) };
+    },
+  );
+
+  api.put(
+    '/users/locale',
+    {
+      config: { auth: 'user' },
+      schema: {
+        tags,
+        summary: 'Store the language the person chose (decision 0326)',
+        security,
+        body: localeBodySchema,
+        response: { 200: userResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => {
+      const user = await setUserLocale(ctx.database.db, request.auth!.userId!, request.body.locale);
       if (!user) throw unauthorized('User not found', 'USER_NOT_FOUND');
       return { user: toUserDto(user) };
     },

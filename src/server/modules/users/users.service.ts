@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import type { Role } from '#shared/constants.js';
+import type { Locale, Role } from '#shared/constants.js';
 import type { User } from '#shared/schemas/auth.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { conflict } from '#server/errors.js';
@@ -30,6 +30,7 @@ export function toUserDto(row: UserRow): User {
     onboardingCompleted: row.onboardingCompleted,
     referralCode: row.referralCode,
     createdAt: row.createdAt.toISOString(),
+    locale: (row.locale as Locale | null) ?? null,
   };
 }
 
@@ -129,6 +130,17 @@ export async function setOnboardingCompleted(db: DbOrTx, userId: string, complet
   const [row] = await db
     .update(users)
     .set({ onboardingCompleted: completed, updatedAt: sql`now()` })
+    .where(eq(users.id, userId))
+    .returning();
+  return row ?? null;
+}
+
+/** Stores the language the person chose (decision 0326); the caller has validated it against LOCALES. */
+export async function setUserLocale(db: DbOrTx, userId: string, locale: Locale): Promise<UserRow | null> {
+  noteUserChanging(userId);
+  const [row] = await db
+    .update(users)
+    .set({ locale, updatedAt: sql`now()` })
     .where(eq(users.id, userId))
     .returning();
   return row ?? null;

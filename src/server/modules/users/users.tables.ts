@@ -53,6 +53,8 @@ export const users = pgTable(
      */
     closureHeldAt: timestamp('closure_held_at', { withTimezone: true }),
     /** The chat connections closing removed (`discord`, `telegram`), so a restore can say which to connect again. */
+    /** The language the person chose (decision 0326): one of LOCALES; null until they choose. */
+    locale: text('locale'),
     closureRemovedConnections: jsonb('closure_removed_connections').$type<('discord' | 'telegram')[]>().notNull().default([]),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -68,6 +70,7 @@ export const users = pgTable(
       .where(sql`${t.erasureAt} IS NOT NULL AND ${t.erasedAt} IS NULL`),
     check('users_credits_non_negative', sql`${t.creditsCents} >= 0`),
     check('users_role_known', sql`${t.role} in ('user', 'support', 'admin')`),
+    check('users_locale_known', sql`${t.locale} in ('en', 'es', 'ru', 'de')`),
   ],
 );
 

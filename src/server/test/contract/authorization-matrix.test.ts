@@ -103,6 +103,7 @@ const MATRIX: Record<string, Row> = {
     request: (f) => ({ path: `/api/users/${f.callers.user.userId}/credits` }),
   },
   'PUT /api/onboarding': { rule: 'user', request: p('/api/onboarding', { completed: true }) },
+  'PUT /api/users/locale': { rule: 'user', request: p('/api/users/locale', { locale: 'es' }) },
   'POST /api/users/change-password': { rule: 'user', allowed: 'any', request: p('/api/users/change-password', {}) },
   // Closing an account (decision 0255). A wrong password: the matrix must not close its own fixture users.
   'GET /api/users/me/closure': { rule: 'user', request: p('/api/users/me/closure') },

@@ -33,6 +33,7 @@ const user: User = {
   telegram: null,
   onboardingCompleted: true,
   referralCode: 'ADA123',
+  locale: null,
   createdAt: '2026-11-01T00:00:00.000Z',
 };
 

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useState } from 'react';
 import { NavLink, useNavigate } from 'react-router';
 import { paths } from '#shared/routes';
@@ -5,8 +6,7 @@ import { isGuestUser } from '#web/features/auth';
 import { useLogout } from '#web/features/auth/mutations';
 import { useSessionUser } from '#web/features/auth/user';
 import { useDismissable } from '#web/components/use-dismissable';
-
-const SIGN_OUT_FAILED = 'Could not sign out. Check your connection and try again.';
+import { useLocale } from '#web/features/language';
 
 /**
  * The account menu of the site header, on every page while a user is signed in (docs/decisions/0238): who
@@ -17,6 +17,7 @@ const SIGN_OUT_FAILED = 'Could not sign out. Check your connection and try again
  */
 export function AccountMenu() {
   const user = useSessionUser();
+  useLocale();
   const logout = useLogout();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
@@ -29,7 +30,7 @@ export function AccountMenu() {
     setError(null);
     const ok = await logout.mutateAsync();
     if (ok) navigate(paths.login, { replace: true });
-    else setError(SIGN_OUT_FAILED);
+    else setError(t`Could not sign out. Check your connection and try again.`);
   };
 
   return (
@@ -38,38 +39,38 @@ export function AccountMenu() {
         <span className="account-avatar" aria-hidden="true">
           {user.username.slice(0, 1).toUpperCase()}
         </span>
-        <span className="account-menu-label">Account</span>
+        <span className="account-menu-label">{t`Account`}</span>
       </button>
       <div id={panelId} className="account-menu-panel" hidden={!open}>
         <p className="account-menu-who">
-          Signed in as <strong title={user.username}>{user.username}</strong>
+          {t`Signed in as`} <strong title={user.username}>{user.username}</strong>
         </p>
-        <ul className="account-menu-list" aria-label="Your account">
+        <ul className="account-menu-list" aria-label={t`Your account`}>
           <li>
             <NavLink to={paths.dashboard} end onClick={close}>
-              Dashboard
+              {t`Dashboard`}
             </NavLink>
           </li>
           <li>
             <NavLink to={paths.settings} onClick={close}>
-              Settings
+              {t`Settings`}
             </NavLink>
           </li>
           <li>
             <NavLink to={`${paths.dashboard}/support`} onClick={close}>
-              Support
+              {t`Support`}
             </NavLink>
           </li>
           {staff && (
             <li>
               <NavLink to={`${paths.dashboard}/staff`} onClick={close}>
-                Staff console
+                {t`Staff console`}
               </NavLink>
             </li>
           )}
           <li>
             <button type="button" onClick={() => void signOut()} disabled={logout.isPending} aria-busy={logout.isPending || undefined}>
-              {logout.isPending ? 'Signing out…' : 'Sign out'}
+              {logout.isPending ? t`Signing out…` : t`Sign out`}
             </button>
           </li>
         </ul>

@@ -1,5 +1,7 @@
+import { t } from '@lingui/core/macro';
 import { Suspense, useEffect, useLayoutEffect, useRef, type MouseEvent } from 'react';
 import { Outlet, useLocation, useNavigationType } from 'react-router';
+import { useLocale } from '#web/features/language';
 import { useNavigationPending } from '../app-router';
 import { AppLoading } from '../app-loading';
 import { RouteErrorBoundary } from '../route-error-boundary';
@@ -15,6 +17,7 @@ export function RootLayout() {
   const { pathname, hash } = useLocation();
   const navigationType = useNavigationType();
   const loading = useNavigationPending();
+  useLocale();
 
   // A new page starts at the top unless the link points into it; back and forward keep the browser's
   // own scroll restoration. (A small stand-in for the router's ScrollRestoration, which costs the home
@@ -53,7 +56,7 @@ export function RootLayout() {
   return (
     <div className="app-shell">
       <a className="skip-link" href="#main" onClick={skipToContent}>
-        Skip to main content
+        {t`Skip to main content`}
       </a>
       <SiteHeader />
       <div className="route-progress" data-active={loading} aria-hidden="true" />

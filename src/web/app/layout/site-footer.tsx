@@ -1,16 +1,21 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import { TAGLINE } from '#web/features/marketing/content/site';
+import { useLocale } from '#web/features/language';
 import { ContactSection } from './contact-section';
 import { LogoMark } from './logo';
 import { MAIN_NAV } from './nav-items';
 
 const LEGAL_NAV = [
-  { to: paths.privacy, label: 'Privacy' },
-  { to: paths.terms, label: 'Terms' },
+  { to: paths.privacy, label: msg`Privacy` },
+  { to: paths.terms, label: msg`Terms` },
 ] as const;
 
 export function SiteFooter() {
+  useLocale();
+  const year = new Date().getFullYear();
   return (
     <footer className="site-footer">
       <div className="container footer-grid">
@@ -22,23 +27,23 @@ export function SiteFooter() {
           <p className="muted">{TAGLINE}</p>
         </div>
 
-        <nav aria-label="Footer" className="footer-nav">
+        <nav aria-label={t`Footer`} className="footer-nav">
           <div>
             <h2 className="footer-heading">Olympus</h2>
             <ul>
               {MAIN_NAV.filter((item) => item.to !== paths.home).map((item) => (
                 <li key={item.to}>
-                  <Link to={item.to}>{item.label}</Link>
+                  <Link to={item.to}>{i18n._(item.label)}</Link>
                 </li>
               ))}
             </ul>
           </div>
           <div>
-            <h2 className="footer-heading">Legal</h2>
+            <h2 className="footer-heading">{t`Legal`}</h2>
             <ul>
               {LEGAL_NAV.map((item) => (
                 <li key={item.to}>
-                  <Link to={item.to}>{item.label}</Link>
+                  <Link to={item.to}>{i18n._(item.label)}</Link>
                 </li>
               ))}
             </ul>
@@ -48,7 +53,7 @@ export function SiteFooter() {
         <ContactSection />
       </div>
       <div className="container footer-bottom">
-        <p className="muted">© {new Date().getFullYear()} Olympus. Credits are not a bank deposit or an investment.</p>
+        <p className="muted">{t`© ${year} Olympus. Credits are not a bank deposit or an investment.`}</p>
       </div>
     </footer>
   );

@@ -1,7 +1,10 @@
+import { i18n } from '@lingui/core';
+import { t } from '@lingui/core/macro';
 import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Link, NavLink, useLocation } from 'react-router';
 import { paths } from '#shared/routes';
 import { lazyWithServerState } from '#web/components/lazy-with-server-state';
+import { LanguageSwitch, useLocale } from '#web/features/language';
 import { LazyNotificationBell } from '#web/features/notifications';
 import { LogoMark } from './logo';
 import { MAIN_NAV } from './nav-items';
@@ -22,6 +25,7 @@ export function SiteHeader() {
   const navId = useId();
   const { pathname } = useLocation();
   const account = useAccountNav();
+  useLocale();
 
   // Close the phone menu whenever the page changes (also covers back/forward).
   const [shownFor, setShownFor] = useState(pathname);
@@ -61,26 +65,26 @@ export function SiteHeader() {
           onClick={() => setMenuOpen((open) => !open)}
         >
           <span className="menu-icon" aria-hidden="true" data-open={menuOpen} />
-          Menu
+          {t`Menu`}
         </button>
 
-        <nav id={navId} className="site-nav" aria-label="Main" data-open={menuOpen}>
+        <nav id={navId} className="site-nav" aria-label={t`Main`} data-open={menuOpen}>
           <ul className="nav-list">
             {MAIN_NAV.map((item) => (
               <li key={item.to}>
                 <NavLink to={item.to} end={item.to === paths.home} className="nav-link" onClick={close}>
-                  {item.label}
+                  {i18n._(item.label)}
                 </NavLink>
               </li>
             ))}
           </ul>
           {/* While a stored session is being checked the list stays empty (but keeps its width), so a
               signed-in visitor never sees Login flash before Dashboard. */}
-          <ul className="nav-account" aria-label="Account" data-state={account.kind}>
+          <ul className="nav-account" aria-label={t`Account`} data-state={account.kind}>
             {account.kind === 'signed-in' && (
               <li>
                 <NavLink to={paths.dashboard} className="btn btn-primary btn-small" onClick={close}>
-                  Dashboard
+                  {t`Dashboard`}
                 </NavLink>
               </li>
             )}
@@ -88,18 +92,19 @@ export function SiteHeader() {
               <>
                 <li>
                   <NavLink to={paths.login} className="btn btn-ghost btn-small" onClick={close}>
-                    Login
+                    {t`Login`}
                   </NavLink>
                 </li>
                 <li>
                   <NavLink to={paths.register} className="btn btn-primary btn-small" onClick={close}>
-                    Register
+                    {t`Register`}
                   </NavLink>
                 </li>
               </>
             )}
           </ul>
-          {/* In the bar on a wide screen, a row of the folded menu on a phone (decision 0240). */}
+          {/* In the bar on a wide screen, rows of the folded menu on a phone (decisions 0240, 0326). */}
+          <LanguageSwitch compact />
           <ThemeToggle />
         </nav>
         <LazyNotificationBell />

@@ -1,3 +1,5 @@
+import { t } from '@lingui/core/macro';
+import { useLocale } from '#web/features/language';
 import { resolveTheme, setThemeChoice, useResolvedTheme } from '#web/lib/theme';
 
 /**
@@ -7,8 +9,9 @@ import { resolveTheme, setThemeChoice, useResolvedTheme } from '#web/lib/theme';
  */
 export function ThemeToggle() {
   const theme = useResolvedTheme();
+  useLocale();
   const next = theme === 'dark' ? 'light' : 'dark';
-  const label = `Switch to ${next} theme`;
+  const label = next === 'dark' ? t`Switch to dark theme` : t`Switch to light theme`;
   return (
     <button
       type="button"

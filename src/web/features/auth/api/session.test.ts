@@ -46,6 +46,7 @@ const user: User = {
   telegram: null,
   onboardingCompleted: false,
   referralCode: 'ADA123',
+  locale: null,
   createdAt: '2025-01-01T00:00:00.000Z',
 };
 

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useId, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
@@ -19,6 +20,7 @@ import {
 } from '#web/features/account-closure';
 import type { AccountClosingDetails } from '#shared/schemas/account-closure';
 import { formatDateTime } from '#web/lib/format';
+import { RichText, useLocale } from '#web/features/language';
 
 type FieldName = 'username' | 'email' | 'password' | 'referralCode' | 'turnstileToken';
 type FieldErrors = Partial<Record<FieldName, string>>;
@@ -35,15 +37,15 @@ function validate(
   const firstIssue = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
     result.success ? undefined : result.error?.issues[0]?.message;
   if (isLogin) {
-    if (!values.username.trim()) errors.username = 'Username is required';
-    if (!values.password) errors.password = 'Password is required';
+    if (!values.username.trim()) errors.username = t`Username is required`;
+    if (!values.password) errors.password = t`Password is required`;
   } else {
     errors.username = firstIssue(usernameSchema.safeParse(values.username));
     errors.email = firstIssue(emailSchema.safeParse(values.email));
     errors.password = firstIssue(passwordSchema.safeParse(values.password));
     errors.referralCode = firstIssue(referralCodeSchema.safeParse(values.referralCode));
   }
-  if (!botToken) errors.turnstileToken = 'Please complete the bot check';
+  if (!botToken) errors.turnstileToken = t`Please complete the bot check`;
   return Object.fromEntries(Object.entries(errors).filter(([, v]) => v)) as FieldErrors;
 }
 
@@ -55,6 +57,7 @@ const FIELD_ORDER: FieldName[] = ['username', 'email', 'password', 'referralCode
  */
 export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const id = useId();
+  useLocale();
   const navigate = useNavigate();
   const [searchParams] = useSearchParams();
   const isLogin = useUiStore((s) => s.isLogin);
@@ -124,7 +127,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       }
       return false;
     },
-    formError: () => useSessionStore.getState().error ?? (isLogin ? 'Login failed' : 'Registration failed'),
+    formError: () => useSessionStore.getState().error ?? (isLogin ? t`Login failed` : t`Registration failed`),
     // The bot check has no named control of its own: its widget (or its checkbox) takes the focus.
     focus: (errors) => {
       const first = FIELD_ORDER.find((name) => errors[name]);
@@ -152,7 +155,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       await guestLogin.mutateAsync();
       navigate(paths.dashboard, { replace: true });
     } catch {
-      form.setFormError(useSessionStore.getState().error ?? 'Could not start a guest session');
+      form.setFormError(useSessionStore.getState().error ?? t`Could not start a guest session`);
     }
   };
 
@@ -169,7 +172,8 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       </p>
     ) : null;
 
-  const title = isLogin ? 'Log in' : 'Create your account';
+  const title = isLogin ? t`Log in` : t`Create your account`;
+  const erasedOn = closedNow ? formatDateTime(closedNow) : '';
 
   if (isLogin && secondStep) {
     return (
@@ -202,21 +206,20 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       <h1 id={`${id}-title`}>{title}</h1>
       {isLogin && closedNow && (
         <p role="status" className="settings-notice" data-testid="account-closed-notice">
-          Your account is closing. It will be erased on {formatDateTime(closedNow)}; until then you can sign in here and restore it. We sent
-          you a mail about it.
+          {t`Your account is closing. It will be erased on ${erasedOn}; until then you can sign in here and restore it. We sent you a mail about it.`}
         </p>
       )}
       <p className="muted">
         {isLogin
-          ? 'Welcome back. Sign in to see your credits and tickets.'
-          : 'Sign up to top up credits, claim exchange rewards and get support.'}
+          ? t`Welcome back. Sign in to see your credits and tickets.`
+          : t`Sign up to top up credits, claim exchange rewards and get support.`}
       </p>
 
       <FormError form={form} />
 
       <Form form={form} aria-labelledby={`${id}-title`}>
         <div className="field">
-          <label htmlFor={`${id}-username`}>Username</label>
+          <label htmlFor={`${id}-username`}>{t`Username`}</label>
           <input
             {...fieldProps('username')}
             autoComplete="username"
@@ -229,7 +232,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
 
         {!isLogin && (
           <div className="field">
-            <label htmlFor={`${id}-email`}>Email</label>
+            <label htmlFor={`${id}-email`}>{t`Email`}</label>
             <input
               {...fieldProps('email')}
               type="email"
@@ -243,7 +246,7 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
         )}
 
         <div className="field">
-          <label htmlFor={`${id}-password`}>Password</label>
+          <label htmlFor={`${id}-password`}>{t`Password`}</label>
           <input
             {...fieldProps('password')}
             type="password"
@@ -252,22 +255,24 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
             onChange={(e) => setPassword(e.target.value)}
             required
           />
-          {!isLogin && !fieldErrors.password && <p className="field-note">At least 8 characters. A long phrase is easiest to remember.</p>}
+          {!isLogin && !fieldErrors.password && (
+            <p className="field-note">{t`At least 8 characters. A long phrase is easiest to remember.`}</p>
+          )}
           {errorFor('password')}
         </div>
 
         {isLogin ? (
           <div className="auth-checkbox-row">
             <input id={`${id}-remember`} type="checkbox" checked={rememberMe} onChange={(e) => setRememberMe(e.target.checked)} />
-            <label htmlFor={`${id}-remember`}>Remember me for 30 days</label>
+            <label htmlFor={`${id}-remember`}>{t`Remember me for 30 days`}</label>
             <Link className="forgot-link" to={paths.forgotPassword}>
-              Forgot password?
+              {t`Forgot password?`}
             </Link>
           </div>
         ) : (
           <div className="field">
             <label htmlFor={`${id}-referralCode`}>
-              Referral code <span className="muted">(optional)</span>
+              {t`Referral code`} <span className="muted">{t`(optional)`}</span>
             </label>
             <input
               {...fieldProps('referralCode')}
@@ -280,32 +285,32 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
         )}
 
         <fieldset className="bot-check-group" aria-describedby={fieldErrors.turnstileToken ? `${id}-turnstileToken-error` : undefined}>
-          <legend className="visually-hidden">Bot check</legend>
+          <legend className="visually-hidden">{t`Bot check`}</legend>
           <BotCheck siteKey={SITE_KEY} resetKey={botResetKey} onToken={setBotToken} />
           {errorFor('turnstileToken')}
         </fieldset>
 
         <StatusButton
           busy={form.busy}
-          busyLabel={isLogin ? 'Logging in…' : 'Creating account…'}
+          busyLabel={isLogin ? t`Logging in…` : t`Creating account…`}
           className="btn btn-primary auth-submit"
           disabled={pending !== null}
         >
-          {isLogin ? 'Log in' : 'Create account'}
+          {isLogin ? t`Log in` : t`Create account`}
         </StatusButton>
       </Form>
       {isLogin && <PasskeySignInButton rememberMe={rememberMe} onSignedIn={finishSignIn} />}
 
       <p className="auth-switch">
-        {isLogin ? 'New to Olympus?' : 'Already have an account?'}{' '}
+        {isLogin ? t`New to Olympus?` : t`Already have an account?`}{' '}
         <button type="button" className="link-button" onClick={switchMode}>
-          {isLogin ? 'Create an account' : 'Log in instead'}
+          {isLogin ? t`Create an account` : t`Log in instead`}
         </button>
       </p>
 
       <div className="auth-guest">
         <p className="muted">
-          Just looking around? Guests can exchange crypto and open support tickets, and claim rewards after signing up.
+          {t`Just looking around? Guests can exchange crypto and open support tickets, and claim rewards after signing up.`}
         </p>
         <button
           type="button"
@@ -314,12 +319,15 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
           disabled={pending !== null}
           aria-busy={pending === 'guest' || undefined}
         >
-          {pending === 'guest' ? 'Starting guest session…' : 'Continue as guest'}
+          {pending === 'guest' ? t`Starting guest session…` : t`Continue as guest`}
         </button>
       </div>
 
       <p className="muted auth-legal">
-        By continuing you agree to the <Link to={paths.terms}>terms</Link> and the <Link to={paths.privacy}>privacy policy</Link>.
+        <RichText
+          message={t`By continuing you agree to the <0>terms</0> and the <1>privacy policy</1>.`}
+          elements={[<Link key="terms" to={paths.terms} />, <Link key="privacy" to={paths.privacy} />]}
+        />
       </p>
     </div>
   );

@@ -171,10 +171,32 @@ export function onUserLogin(hook: LoginHook): () => void {
 
 /** Called by the sign-in calls once the session and the query cache hold the new user. */
 export function runLoginHooks(user: User): void {
+  runUserHooks(user);
   for (const hook of loginHooks) {
     void Promise.resolve()
       .then(() => hook(user))
       .catch((err: unknown) => console.error('A sign-in hook failed', err));
+  }
+}
+
+const userHooks = new Set<(user: User) => void>();
+
+/**
+ * Runs `hook` whenever a signed-in user becomes known: at the start-up check of a stored session and
+ * after every sign-in (the account's language, decision 0326). Synchronous and never fails the session.
+ */
+export function onSessionUser(hook: (user: User) => void): () => void {
+  userHooks.add(hook);
+  return () => userHooks.delete(hook);
+}
+
+function runUserHooks(user: User): void {
+  for (const hook of userHooks) {
+    try {
+      hook(user);
+    } catch (err) {
+      console.error('A session user hook failed', err);
+    }
   }
 }
 
@@ -236,6 +258,7 @@ export const useSessionStore = create<SessionStore>()((set, get) => ({
     } else {
       persistUser(user, token);
       set(authenticatedState(user, token));
+      runUserHooks(user);
     }
   },
 

@@ -21,6 +21,7 @@ const USER: User = {
   telegram: { id: '42', username: 'ada_tg', firstName: 'Ada', lastName: 'Lovelace', connectedAt: '2026-01-01T00:00:00.000Z' },
   onboardingCompleted: true,
   referralCode: 'ADA1',
+  locale: null,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 

@@ -1,20 +1,24 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import type { ReactNode } from 'react';
 import { dashboardPaths, exchangePath, paymentPath, receiptPath } from '#shared/routes';
-import { SideNavLayout, type SideNavGroup } from '#web/components/side-nav/side-nav';
+import { SideNavLayout, type SideNavGroup, type SideNavLink } from '#web/components/side-nav/side-nav';
+import { useLocale } from '#web/features/language';
 
 // One payment, one receipt and one exchange belong to the page that lists them.
 const prefix = (path: (id: string) => string) => path('').replace(/\/$/, '');
 
-const DASHBOARD_PAGES: readonly SideNavGroup[] = [
+// Labels are translated when the navigation renders, so a change of language reaches them (decision 0326).
+const DASHBOARD_PAGES: ReadonlyArray<{ links: ReadonlyArray<Omit<SideNavLink, 'label'> & { label: MessageDescriptor }> }> = [
   {
     links: [
-      { to: dashboardPaths.overview, label: 'Overview', end: true },
-      { to: dashboardPaths.wallet, label: 'Wallet', also: [prefix(paymentPath), prefix(receiptPath)] },
-      { to: dashboardPaths.exchanges, label: 'Exchange', also: [prefix(exchangePath)] },
-      { to: dashboardPaths.shop, label: 'Shop and orders' },
-      { to: dashboardPaths.advertise, label: 'Advertise' },
-      { to: dashboardPaths.support, label: 'Support' },
-      { to: dashboardPaths.settings, label: 'Settings' },
+      { to: dashboardPaths.overview, label: msg`Overview`, end: true },
+      { to: dashboardPaths.wallet, label: msg`Wallet`, also: [prefix(paymentPath), prefix(receiptPath)] },
+      { to: dashboardPaths.exchanges, label: msg`Exchange`, also: [prefix(exchangePath)] },
+      { to: dashboardPaths.shop, label: msg`Shop and orders` },
+      { to: dashboardPaths.advertise, label: msg`Advertise` },
+      { to: dashboardPaths.support, label: msg`Support` },
+      { to: dashboardPaths.settings, label: msg`Settings` },
     ],
   },
 ];
@@ -25,9 +29,13 @@ const DASHBOARD_PAGES: readonly SideNavGroup[] = [
  * and open outside it.
  */
 export function DashboardShell({ children }: { children: ReactNode }) {
+  useLocale();
+  const groups: SideNavGroup[] = DASHBOARD_PAGES.map((group) => ({
+    links: group.links.map((link) => ({ ...link, label: i18n._(link.label) })),
+  }));
   return (
     <div className="page dashboard-page dashboard-shell">
-      <SideNavLayout label="Dashboard" menuLabel="Dashboard page" groups={DASHBOARD_PAGES}>
+      <SideNavLayout label={t`Dashboard`} menuLabel={t`Dashboard page`} groups={groups}>
         {children}
       </SideNavLayout>
     </div>

@@ -17,6 +17,7 @@ const USER: User = {
   telegram: null,
   onboardingCompleted: true,
   referralCode: 'ABCDEFGH',
+  locale: null,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 

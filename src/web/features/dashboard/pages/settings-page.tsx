@@ -6,6 +6,7 @@ import { usePageMeta } from '#web/components/use-page-meta';
 import { ConnectionsPanel } from '#web/features/connections';
 import { NotificationPreferencesPanel } from '#web/features/notifications';
 import { AppearancePanel } from '../components/appearance-panel';
+import { LanguagePanel } from '../components/language-panel';
 import { ChangeEmailForm } from '../components/change-email-form';
 import { ChangePasswordForm } from '../components/change-password-form';
 import { SessionsList } from '../components/sessions-list';
@@ -102,6 +103,7 @@ function SectionContent({ section }: { section: SettingsSection }): ReactNode {
         <div className="settings-grid stack">
           <ChangeEmailForm />
           <AppearancePanel />
+          <LanguagePanel />
         </div>
       );
     case 'security':

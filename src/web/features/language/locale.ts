@@ -1,0 +1,118 @@
+/**
+ * The language of the page (decision 0326): which one to show, loading its catalogue, and `<html lang>`.
+ * Kept in the entry (the header uses it): English is bundled with it, every other language is a chunk
+ * of its own, loaded when it is chosen.
+ */
+import { i18n, type Messages } from '@lingui/core';
+import { useSyncExternalStore } from 'react';
+import { LOCALES, STORAGE_KEYS, type Locale } from '#shared/constants';
+import { messages as english } from '#web/locales/en/messages.po';
+
+/** The product's languages and the pseudo-locale (accented, longer English) that tests use. */
+export type UiLocale = Locale | 'pseudo';
+export const UI_LOCALES: readonly UiLocale[] = [...LOCALES, 'pseudo'];
+
+/** Each language in its own words, as the switch lists it. */
+export const LOCALE_NAMES: Record<UiLocale, string> = {
+  en: 'English',
+  es: 'Español',
+  ru: 'Русский',
+  de: 'Deutsch',
+  pseudo: 'Ƥšéûðö',
+};
+
+const CATALOGUES: Record<Exclude<UiLocale, 'en'>, () => Promise<{ messages: Messages }>> = {
+  es: () => import('#web/locales/es/messages.po'),
+  ru: () => import('#web/locales/ru/messages.po'),
+  de: () => import('#web/locales/de/messages.po'),
+  pseudo: () => import('#web/locales/pseudo/messages.po'),
+};
+
+// English is there from the first render, before anything is detected (and in tests).
+i18n.load('en', english);
+i18n.activate('en');
+
+export function isUiLocale(value: unknown): value is UiLocale {
+  return typeof value === 'string' && (UI_LOCALES as readonly string[]).includes(value);
+}
+
+/** The BCP 47 tag for `<html lang>` and Intl: the pseudo-locale is the conventional en-XA. */
+export function languageTag(locale: UiLocale): string {
+  return locale === 'pseudo' ? 'en-XA' : locale;
+}
+
+/** The first of the browser's languages the product speaks ('es-MX' is Spanish); null when none. */
+export function matchBrowserLanguage(languages: readonly string[]): Locale | null {
+  for (const tag of languages) {
+    const primary = tag.toLowerCase().split(/[-_]/)[0];
+    const match = LOCALES.find((locale) => locale === primary);
+    if (match) return match;
+  }
+  return null;
+}
+
+/** Which language to show: the visitor's stored choice, else the account's, else the browser's, else English. */
+export function detectLocale(sources: { stored?: string | null; account?: string | null; languages?: readonly string[] }): UiLocale {
+  if (isUiLocale(sources.stored)) return sources.stored;
+  if (isUiLocale(sources.account) && sources.account !== 'pseudo') return sources.account;
+  return matchBrowserLanguage(sources.languages ?? []) ?? 'en';
+}
+
+// Local storage can throw (private mode, disabled storage); the choice then lasts for this page only.
+export function readStoredLocale(): UiLocale | null {
+  try {
+    const value = window.localStorage.getItem(STORAGE_KEYS.locale);
+    return isUiLocale(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function storeLocale(locale: UiLocale): void {
+  try {
+    window.localStorage.setItem(STORAGE_KEYS.locale, locale);
+  } catch {
+    // Storage unavailable.
+  }
+}
+
+function browserLanguages(): readonly string[] {
+  return typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
+}
+
+/** The language to start in, before the session is known. */
+export function initialLocale(): UiLocale {
+  return detectLocale({ stored: readStoredLocale(), languages: browserLanguages() });
+}
+
+let requested: UiLocale = 'en';
+const loaded = new Set<UiLocale>(['en']);
+
+/**
+ * Loads the language's catalogue (once) and makes it the page's. When two are asked for in quick
+ * succession the later wins, whichever catalogue arrives first.
+ */
+export async function activateLocale(locale: UiLocale): Promise<void> {
+  requested = locale;
+  if (locale !== 'en' && !loaded.has(locale)) {
+    const { messages } = await CATALOGUES[locale]();
+    i18n.load(locale, messages);
+    loaded.add(locale);
+  }
+  if (requested !== locale) return;
+  if (i18n.locale !== locale) i18n.activate(locale);
+  document.documentElement.lang = languageTag(locale);
+}
+
+export function currentLocale(): UiLocale {
+  return isUiLocale(i18n.locale) ? i18n.locale : 'en';
+}
+
+function subscribe(listener: () => void): () => void {
+  return i18n.on('change', listener);
+}
+
+/** The active language; a component that calls it renders again when the language changes. */
+export function useLocale(): UiLocale {
+  return useSyncExternalStore(subscribe, currentLocale, () => 'en');
+}

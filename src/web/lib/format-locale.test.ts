@@ -1,0 +1,81 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import {
+  formatLocaleCredits,
+  formatLocaleCrypto,
+  formatLocaleDate,
+  formatLocaleDateTime,
+  formatLocaleMoney,
+  formatRelativeTime,
+  pageLocale,
+} from './format';
+
+// Intl separates groups with no-break spaces in some languages (ru); the tests read them as spaces.
+const plain = (text: string) => text.replace(/\s/g, ' ');
+
+afterEach(() => {
+  document.documentElement.lang = '';
+});
+
+describe('formatters in the page language (decision 0326)', () => {
+  it('follow <html lang>, English when it is empty', () => {
+    expect(pageLocale()).toBe('en');
+    expect(formatLocaleCredits(123456)).toBe('1,234.56');
+    document.documentElement.lang = 'de';
+    expect(pageLocale()).toBe('de');
+    expect(formatLocaleCredits(123456)).toBe('1.234,56');
+  });
+
+  it('write credits with two decimals, grouped as each language groups them', () => {
+    expect(formatLocaleCredits(123456789, 'en')).toBe('1,234,567.89');
+    expect(formatLocaleCredits(123456789, 'es')).toBe('1.234.567,89');
+    expect(plain(formatLocaleCredits(123456789, 'ru'))).toBe('1 234 567,89');
+    expect(formatLocaleCredits(123456789, 'de')).toBe('1.234.567,89');
+    expect(formatLocaleCredits(5, 'de')).toBe('0,05');
+    expect(formatLocaleCredits(Number.NaN, 'en')).toBe('0.00');
+  });
+
+  it('write fiat money from its minor unit with the currency where the language puts it', () => {
+    expect(formatLocaleMoney(199999, 'USD', 'en')).toBe('$1,999.99');
+    expect(plain(formatLocaleMoney(199999, 'EUR', 'de'))).toBe('1.999,99 €');
+    expect(plain(formatLocaleMoney(199999, 'EUR', 'ru'))).toBe('1 999,99 €');
+    expect(plain(formatLocaleMoney(199999, 'EUR', 'es'))).toBe('1999,99 €');
+    // A currency without a minor unit: 1999 yen are 1999 yen, not 19.99.
+    expect(formatLocaleMoney(1999, 'JPY', 'en')).toBe('¥1,999');
+  });
+
+  it('write crypto amounts exactly: every digit kept, never rounded, grouped and marked by the language', () => {
+    const amount = '12345678901234567890.000000000000000001';
+    expect(formatLocaleCrypto(amount, 'en')).toBe('12,345,678,901,234,567,890.000000000000000001');
+    expect(formatLocaleCrypto(amount, 'de')).toBe('12.345.678.901.234.567.890,000000000000000001');
+    expect(plain(formatLocaleCrypto(amount, 'ru'))).toBe('12 345 678 901 234 567 890,000000000000000001');
+    expect(formatLocaleCrypto('0.10000000', 'es')).toBe('0,10000000');
+    expect(formatLocaleCrypto('-1234.5', 'en')).toBe('-1,234.5');
+    expect(formatLocaleCrypto('42', 'de')).toBe('42');
+    // Not a plain decimal: shown as it came rather than guessed at.
+    expect(formatLocaleCrypto('1e-8', 'de')).toBe('1e-8');
+    expect(formatLocaleCrypto('abc', 'en')).toBe('abc');
+  });
+
+  it('write dates and moments in the language', () => {
+    expect(formatLocaleDate('2026-11-18', 'en')).toBe('November 18, 2026');
+    expect(formatLocaleDate('2026-11-18', 'es')).toBe('18 de noviembre de 2026');
+    expect(formatLocaleDate('2026-11-18', 'ru')).toBe('18 ноября 2026 г.');
+    expect(formatLocaleDate('2026-11-18', 'de')).toBe('18. November 2026');
+    // Noon UTC is 18 November in every time zone the test may run in.
+    expect(formatLocaleDateTime('2026-11-18T12:00:00Z', 'de')).toMatch(/^18\.11\.2026, \d\d:\d\d$/);
+    expect(formatLocaleDateTime('2026-11-18T12:00:00Z', 'es')).toMatch(/^18 nov 2026, \d\d:\d\d$/);
+  });
+
+  it('write relative times in the largest unit that fits, in words where the language has them', () => {
+    const now = Date.UTC(2026, 0, 1);
+    expect(formatRelativeTime(now - 3 * 60_000, now, 'en')).toBe('3 minutes ago');
+    expect(formatRelativeTime(now - 3 * 60_000, now, 'es')).toBe('hace 3 minutos');
+    expect(formatRelativeTime(now - 3 * 60_000, now, 'ru')).toBe('3 минуты назад');
+    expect(formatRelativeTime(now - 3 * 60_000, now, 'de')).toBe('vor 3 Minuten');
+    expect(formatRelativeTime(now + 5 * 3_600_000, now, 'en')).toBe('in 5 hours');
+    expect(formatRelativeTime(now - 86_400_000, now, 'de')).toBe('gestern');
+    expect(formatRelativeTime(now + 3 * 86_400_000, now, 'en')).toBe('in 3 days');
+    expect(formatRelativeTime(now - 400 * 86_400_000, now, 'en')).toBe('last year');
+    expect(formatRelativeTime(new Date(now + 10_000), now, 'en')).toBe('in 10 seconds');
+  });
+});
