@@ -317,7 +317,7 @@ async function main() {
     await Promise.all([
       runPlaywright(buildOk),
       // One worker: three jsdom workers beside two browsers and their server kept six processes wanting
-      // two cores, and the pages the browser tests wait on came slowest then (decision 0330).
+      // two cores, and the pages the browser tests wait on came slowest then (decision 0327).
       runVitest('Vitest (web)', ['web'], webLog, { VITEST_MAX_WORKERS: process.env.VITEST_MAX_WORKERS ?? '1' }),
       WITH_RELIABILITY && buildOk ? runReliability(reliabilityLog) : undefined,
     ]);

@@ -24,7 +24,7 @@ const BOTH: Engine[] = process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : 
  * - `'sweep'`: the same requests sent to every endpoint (the authorization matrix, the mutation suite,
  *   the classic attacks): the embedded database alone. What they check (who may call, how input is
  *   refused, that a refusal stores nothing) is decided above the database; how each module's SQL
- *   behaves on either engine is its own tests' work (docs/decisions/0330-test-time-under-the-line.md).
+ *   behaves on either engine is its own tests' work (docs/decisions/0327-test-time-under-the-line.md).
  */
 export function enginesFor(kind: 'database' | 'logic' | 'sweep'): Engine[] {
   return kind === 'database' ? BOTH : ['pglite'];

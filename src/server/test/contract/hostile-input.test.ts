@@ -304,7 +304,7 @@ describe.each(ENGINES)('hostile input on every endpoint on %s', (engine) => {
     60_000 + RUNS_PER_ENDPOINT * 24_000,
   );
 
-  // The same five bodies on every endpoint: a sweep, defined on one engine only (docs/decisions/0330-test-time-under-the-line.md).
+  // The same five bodies on every endpoint: a sweep, defined on one engine only (docs/decisions/0327-test-time-under-the-line.md).
   if (enginesFor('sweep').includes(engine))
     it('refuses the classic attacks on every endpoint the same way, as a signed-in user', async () => {
       const attacks: { name: string; body: string; headers?: Record<string, string> }[] = [
