@@ -1,5 +1,6 @@
 import { lingui } from '@lingui/vite-plugin';
 import babel from '@rolldown/plugin-babel';
+import compileSourceMessages from './scripts/babel-compile-source-messages.mjs';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type PluginOption } from 'vite';
 
@@ -15,7 +16,9 @@ export function linguiPlugins(): PluginOption[] {
     babel({
       presets: [
         {
-          preset: { plugins: ['@lingui/babel-plugin-lingui-macro'] },
+          // The English text stays in the code, compiled; the catalogues hold the other languages
+          // (decision 0329).
+          preset: { plugins: [['@lingui/babel-plugin-lingui-macro', { stripMessageField: false }], compileSourceMessages] },
           rolldown: { filter: { code: /from ['"]@lingui\/(?:core|react)\/macro['"]/ } },
         },
       ],

@@ -308,7 +308,8 @@ async function main() {
   if (postgresOk) {
     // Built before Vitest too, so the server's page-fallback tests serve the current app.
     const buildOk = await ensureBuild();
-    await runVitest('Vitest (server)', ['server', 'server-memory']);
+    // TEST_SKIP_SERVER=1 runs the second phase alone, to measure it (never set in CI).
+    if (process.env.TEST_SKIP_SERVER !== '1') await runVitest('Vitest (server)', ['server', 'server-memory']);
     const webLog = path.join(reportDir, 'vitest-web.log');
     const reliabilityLog = path.join(reportDir, 'reliability.log');
     if (WITH_RELIABILITY)

@@ -1,12 +1,11 @@
 /**
  * The language of the page (decision 0326): which one to show, loading its catalogue, and `<html lang>`.
- * Kept in the entry (the header uses it): English is bundled with it, every other language is a chunk
+ * Kept in the entry (the header uses it): English is in the code itself, every other language is a chunk
  * of its own, loaded when it is chosen.
  */
 import { i18n, type Messages } from '@lingui/core';
 import { useSyncExternalStore } from 'react';
 import { LOCALES, STORAGE_KEYS, type Locale } from '#shared/constants';
-import { messages as english } from '#web/locales/en/messages.po';
 
 /** The product's languages and the pseudo-locale (accented, longer English) that tests use. */
 export type UiLocale = Locale | 'pseudo';
@@ -28,8 +27,9 @@ const CATALOGUES: Record<Exclude<UiLocale, 'en'>, () => Promise<{ messages: Mess
   pseudo: () => import('#web/locales/pseudo/messages.po'),
 };
 
-// English is there from the first render, before anything is detected (and in tests).
-i18n.load('en', english);
+// English is there from the first render, before anything is detected (and in tests). It needs no
+// catalogue: the build leaves every message's English text in the code, compiled (decision 0329).
+i18n.load('en', {});
 i18n.activate('en');
 
 export function isUiLocale(value: unknown): value is UiLocale {
