@@ -85,7 +85,10 @@ test.afterAll(async () => {
   await server?.stop();
 });
 
-async function screenPage(browser: Browser, options: { width: number; theme: 'light' | 'dark'; token?: string }): Promise<Page> {
+async function screenPage(
+  browser: Browser,
+  options: { width: number; theme: 'light' | 'dark'; token?: string; language?: string },
+): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: options.width, height: 900 },
     timezoneId: 'UTC',
@@ -101,14 +104,15 @@ async function screenPage(browser: Browser, options: { width: number; theme: 'li
   // Registered last, so it is asked first: the bell polls instead of holding a stream open.
   await context.route('**/api/notifications/stream*', (route) => route.fulfill({ status: 204, body: '' }));
   await context.addInitScript(
-    ({ theme, token }) => {
+    ({ theme, token, language }) => {
       window.localStorage.setItem('theme', theme);
+      if (language) window.localStorage.setItem('locale', language);
       if (token && !window.localStorage.getItem('token')) {
         window.localStorage.setItem('token', token);
         window.localStorage.setItem('userType', 'user');
       }
     },
-    { theme: options.theme, token: options.token },
+    { theme: options.theme, token: options.token, language: options.language },
   );
   const page = await context.newPage();
   await page.clock.setFixedTime(FIXED_NOW);
@@ -217,6 +221,42 @@ for (const screen of SCREENS) {
           caret: 'hide',
           mask: masked(page),
           maxDiffPixelRatio: 0.002,
+        });
+        await page.context().close();
+      });
+    }
+  }
+}
+
+/**
+ * The same screens in other languages, light, written to docs/screenshots/<language>/ for people to look
+ * at, not compared: `SCREENS_LANGUAGES=es,de npx playwright test e2e/screens -g "in es|in de"`
+ * (docs/translating.md). Not part of `npm test`, which compares the English images above.
+ */
+const LANGUAGES = (process.env.SCREENS_LANGUAGES ?? '').split(',').filter(Boolean);
+for (const language of LANGUAGES) {
+  for (const screen of SCREENS) {
+    for (const width of [375, 1280]) {
+      test(`${screen.name} at ${width} px in ${language}`, async ({ browser }) => {
+        const token = screen.signedOut ? undefined : screen.staff ? seeded.staffToken : seeded.token;
+        const page = await screenPage(browser, { width, theme: 'light', language, ...(token ? { token } : {}) });
+        await page.goto(`${server.url}${screen.path()}`);
+        await expect(page.locator('html')).toHaveAttribute('lang', language);
+        await expect(page.getByRole('main').getByRole('heading').first()).toBeVisible();
+        for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
+          await page.evaluate((top) => window.scrollTo(0, top), y);
+          await page.waitForTimeout(50);
+        }
+        // Loading statuses end with an ellipsis in every language.
+        await expect(page.locator('main [role=status]').filter({ hasText: /…$/ })).toHaveCount(0, { timeout: 20_000 });
+        await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.evaluate(() => document.fonts.ready);
+        await page.screenshot({
+          path: `docs/screenshots/${language}/${screen.name}-${width}.png`,
+          fullPage: true,
+          animations: 'disabled',
+          caret: 'hide',
         });
         await page.context().close();
       });
