@@ -96,9 +96,11 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   }
 
   // Loaded only for the embedded database: a server on PostgreSQL never loads PGlite's code.
-  const [{ PGlite }, { PGLiteSocketServer }] = await Promise.all([
+  const [{ PGlite }, { PGLiteSocketServer }, { pg_trgm }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('@electric-sql/pglite-socket'),
+    // The trigram extension under the staff's user search (migration 0042).
+    import('@electric-sql/pglite/contrib/pg_trgm'),
   ]).catch((err: NodeJS.ErrnoException) => {
     // The container image leaves PGlite out unless built with EMBEDDED_DATABASE=1 (decision 0270).
     if (err.code === 'ERR_MODULE_NOT_FOUND') throw new Error(EMBEDDED_DATABASE_MISSING, { cause: err });
@@ -113,6 +115,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   let socketServer: InstanceType<typeof PGLiteSocketServer>;
   try {
     lite = await PGlite.create({
+      extensions: { pg_trgm },
       ...(pgliteDir ? { dataDir: pgliteDir } : {}),
       ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     });

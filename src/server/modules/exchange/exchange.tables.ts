@@ -60,6 +60,8 @@ export const exchanges = pgTable(
     index('exchanges_user_created_idx').on(t.userId, t.createdAt),
     index('exchanges_guest_created_idx').on(t.guestId, t.createdAt),
     index('exchanges_status_idx').on(t.status),
+    // The staff's exchange list, newest first (migration 0042).
+    index('exchanges_created_idx').on(t.createdAt.desc(), t.id.desc()),
     check('exchanges_owner_present', sql`${t.userId} IS NOT NULL OR ${t.guestId} IS NOT NULL`),
     check('exchanges_reward_mode_known', sql`${t.rewardMode} in ('direct', 'claim')`),
     check(

@@ -43,6 +43,8 @@ export const payments = pgTable(
     uniqueIndex('payments_provider_payment_key').on(t.provider, t.providerPaymentId),
     index('payments_user_created_idx').on(t.userId, t.createdAt),
     index('payments_status_idx').on(t.status),
+    // The staff's payment list, newest first (migration 0042).
+    index('payments_created_idx').on(t.createdAt.desc(), t.id.desc()),
     check('payments_price_positive', sql`${t.priceAmountCents} > 0`),
     check('payments_credited_within_due', sql`${t.creditedCents} >= 0 AND ${t.creditedCents} <= ${t.creditsCents}`),
   ],

@@ -65,6 +65,10 @@ export const users = pgTable(
     uniqueIndex('users_referral_code_key').on(t.referralCode),
     uniqueIndex('users_discord_id_key').on(sql`(${t.discord}->>'id')`),
     uniqueIndex('users_telegram_id_key').on(sql`(${t.telegram}->>'id')`),
+    // The staff's user search (a part of a name or an email) and list, newest first (migration 0042).
+    index('users_username_trgm_idx').using('gin', sql`${t.username} gin_trgm_ops`),
+    index('users_email_trgm_idx').using('gin', sql`${t.email} gin_trgm_ops`),
+    index('users_created_idx').on(t.createdAt.desc(), t.id.desc()),
     index('users_erasure_due_idx')
       .on(t.erasureAt)
       .where(sql`${t.erasureAt} IS NOT NULL AND ${t.erasedAt} IS NULL`),

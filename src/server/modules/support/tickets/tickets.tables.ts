@@ -43,6 +43,8 @@ export const tickets = pgTable(
     index('tickets_user_id_idx').on(t.userId, t.lastMessageAt),
     index('tickets_guest_id_idx').on(t.guestId, t.lastMessageAt),
     index('tickets_status_idx').on(t.status, t.lastMessageAt),
+    // The staff's queue of every ticket, latest activity first (migration 0042).
+    index('tickets_last_message_idx').on(t.lastMessageAt.desc(), t.id.desc()),
     check('tickets_one_requester', sql`(${t.userId} IS NULL) <> (${t.guestId} IS NULL)`),
     check('tickets_status_known', sql`${t.status} in ('open', 'pending', 'resolved', 'closed')`),
     check('tickets_rating_range', sql`${t.rating} IS NULL OR ${t.rating} BETWEEN 1 AND 5`),
