@@ -132,8 +132,8 @@ test('the exchange in Spanish and German: the form, its estimate and the reward 
   const claim = page.getByRole('region', { name: 'Reclamar una recompensa' });
   await expect(claim.getByLabel('ID del intercambio')).toBeVisible();
   await claim.getByRole('button', { name: 'Reclamar recompensa' }).click();
-  await expect(claim.getByText('Introduce el ID del intercambio')).toBeVisible();
-  await expect(claim.getByText('Introduce el código de reclamación')).toBeVisible();
+  await expect(claim.getByText('Introduce el ID del intercambio', { exact: true })).toBeVisible();
+  await expect(claim.getByText('Introduce el código de reclamación', { exact: true })).toBeVisible();
 
   await page.getByRole('combobox', { name: 'Idioma' }).selectOption('de');
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
