@@ -106,6 +106,15 @@ test('the top-up form in Spanish, and the wallet in Russian', async ({ page, con
   await expect(page.getByRole('region', { name: 'История платежей' }).getByText('Завершён')).toBeVisible();
   // Russian groups thousands with a no-break space.
   await expect(page.getByTestId('credit-balance')).toHaveText('1\u00a0287,00');
+
+  // The top-up's receipt, from its line in the credit history.
+  await page
+    .getByRole('region', { name: 'История кредитов' })
+    .getByRole('link', { name: /^Квитанция/ })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Квитанция: Пополнение' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Печать' })).toBeVisible();
+  await expect(page.getByTestId('receipt-amount')).toHaveText(/^\+1\s287,00 кредита$/);
   expect(consoleErrors).toEqual([]);
 });
 
