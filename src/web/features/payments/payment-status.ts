@@ -1,52 +1,56 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+// The messages below need the active language, which the language module sets up on import (decision 0326).
+import '#web/features/language';
 import type { Payment, PaymentStatus } from '#shared/schemas/payments';
-import { formatAmount } from '#web/lib/format';
+import { formatLocaleCredits, formatLocaleCrypto } from '#web/lib/format';
 
 /** docs/product.md#payment-status: the message for each status (anything else: Waiting for payment...). */
 export function paymentStatusMessage(status: string | null | undefined): string {
   switch (status) {
     case 'confirming':
-      return 'Payment detected! Waiting for blockchain confirmation...';
+      return t`Payment detected! Waiting for blockchain confirmation...`;
     case 'confirmed':
-      return 'Payment confirmed! Processing your credits...';
+      return t`Payment confirmed! Processing your credits...`;
     case 'sending':
-      return 'Processing payment...';
+      return t`Processing payment...`;
     default:
-      return 'Waiting for payment...';
+      return t`Waiting for payment...`;
   }
 }
 
 /** Statuses the status messages of docs/product.md#payment-status do not cover, explained honestly (docs/product.md#payments). */
-export const PROBLEM_STATUS_MESSAGES: Partial<Record<PaymentStatus, { title: string; text: string }>> = {
+export const PROBLEM_STATUS_MESSAGES: Partial<Record<PaymentStatus, { title: MessageDescriptor; text: MessageDescriptor }>> = {
   partially_paid: {
-    title: 'Partially paid',
-    text: 'We received less than the amount due. The credits for what arrived have been added to your balance. Contact support if you sent the full amount.',
+    title: msg`Partially paid`,
+    text: msg`We received less than the amount due. The credits for what arrived have been added to your balance. Contact support if you sent the full amount.`,
   },
   failed: {
-    title: 'Payment failed',
-    text: 'The payment could not be completed (often because the amount sent was below the minimum). No credits were added. Contact support if you sent funds.',
+    title: msg`Payment failed`,
+    text: msg`The payment could not be completed (often because the amount sent was below the minimum). No credits were added. Contact support if you sent funds.`,
   },
   refunded: {
-    title: 'Payment refunded',
-    text: 'The provider refunded this payment to the sender, so it adds no credits; any credited for it earlier were taken back.',
+    title: msg`Payment refunded`,
+    text: msg`The provider refunded this payment to the sender, so it adds no credits; any credited for it earlier were taken back.`,
   },
   expired: {
-    title: 'Payment expired',
-    text: 'Nothing arrived in time, so this payment expired. Do not send funds to this address; start a new top-up from your dashboard.',
+    title: msg`Payment expired`,
+    text: msg`Nothing arrived in time, so this payment expired. Do not send funds to this address; start a new top-up from your dashboard.`,
   },
 };
 
-export const STATUS_LABELS: Record<PaymentStatus, string> = {
-  pending: 'Pending',
-  waiting: 'Waiting for payment',
-  confirming: 'Confirming',
-  confirmed: 'Confirmed',
-  sending: 'Processing',
-  partially_paid: 'Partially paid',
-  finished: 'Finished',
-  completed: 'Completed',
-  failed: 'Failed',
-  refunded: 'Refunded',
-  expired: 'Expired',
+export const STATUS_LABELS: Record<PaymentStatus, MessageDescriptor> = {
+  pending: msg`Pending`,
+  waiting: msg`Waiting for payment`,
+  confirming: msg`Confirming`,
+  confirmed: msg`Confirmed`,
+  sending: msg`Processing`,
+  partially_paid: msg`Partially paid`,
+  finished: msg`Finished`,
+  completed: msg`Completed`,
+  failed: msg`Failed`,
+  refunded: msg`Refunded`,
+  expired: msg`Expired`,
 };
 
 export function isCompleteStatus(status: string | null | undefined): boolean {
@@ -64,26 +68,26 @@ export interface PaymentStatusView {
   detail: string;
 }
 
-const STATUS_DETAILS: Partial<Record<PaymentStatus, { tone: StatusTone; detail: string }>> = {
+const STATUS_DETAILS: Partial<Record<PaymentStatus, { tone: StatusTone; detail: MessageDescriptor }>> = {
   pending: {
     tone: 'neutral',
-    detail: 'Waiting for your payment: send the exact amount above. This page updates by itself once the payment is seen on the network.',
+    detail: msg`Waiting for your payment: send the exact amount above. This page updates by itself once the payment is seen on the network.`,
   },
   waiting: {
     tone: 'neutral',
-    detail: 'Waiting for your payment: send the exact amount above. This page updates by itself once the payment is seen on the network.',
+    detail: msg`Waiting for your payment: send the exact amount above. This page updates by itself once the payment is seen on the network.`,
   },
   confirming: {
     tone: 'progress',
-    detail: 'Payment seen on the network; waiting for confirmations. This usually takes a few minutes and needs nothing more from you.',
+    detail: msg`Payment seen on the network; waiting for confirmations. This usually takes a few minutes and needs nothing more from you.`,
   },
   confirmed: {
     tone: 'progress',
-    detail: 'The network confirmed your payment; the provider is passing it on to us so we can add your credits.',
+    detail: msg`The network confirmed your payment; the provider is passing it on to us so we can add your credits.`,
   },
-  sending: { tone: 'progress', detail: 'Your payment is being settled; your credits will be added in a moment.' },
-  finished: { tone: 'success', detail: 'Payment received and your credits are being added. Opening your payment summary…' },
-  completed: { tone: 'success', detail: 'Payment received and your credits were added. Opening your payment summary…' },
+  sending: { tone: 'progress', detail: msg`Your payment is being settled; your credits will be added in a moment.` },
+  finished: { tone: 'success', detail: msg`Payment received and your credits are being added. Opening your payment summary…` },
+  completed: { tone: 'success', detail: msg`Payment received and your credits were added. Opening your payment summary…` },
   partially_paid: { tone: 'warning', detail: PROBLEM_STATUS_MESSAGES.partially_paid!.text },
   failed: { tone: 'danger', detail: PROBLEM_STATUS_MESSAGES.failed!.text },
   refunded: { tone: 'warning', detail: PROBLEM_STATUS_MESSAGES.refunded!.text },
@@ -94,10 +98,10 @@ const STATUS_DETAILS: Partial<Record<PaymentStatus, { tone: StatusTone; detail: 
 function partialDetail(payment: Payment): string | null {
   if (!payment.actuallyPaid || !payment.payAmount) return null;
   const coin = payment.payCurrency.toUpperCase();
-  return (
-    `${payment.actuallyPaid} ${coin} of the ${payment.payAmount} ${coin} due arrived, so ${formatAmount(payment.creditedAmount)} credits ` +
-    'were added to your balance for it. Send the rest to the same address to receive the remaining credits, or contact support if you sent the full amount.'
-  );
+  const paid = formatLocaleCrypto(payment.actuallyPaid);
+  const due = formatLocaleCrypto(payment.payAmount);
+  const credited = formatLocaleCredits(Math.round(payment.creditedAmount * 100));
+  return t`${paid} ${coin} of the ${due} ${coin} due arrived, so ${credited} credits were added to your balance for it. Send the rest to the same address to receive the remaining credits, or contact support if you sent the full amount.`;
 }
 
 export function paymentStatusView(status: string | null | undefined, payment: Payment | null = null): PaymentStatusView {
@@ -105,12 +109,12 @@ export function paymentStatusView(status: string | null | undefined, payment: Pa
   const problem = known ? PROBLEM_STATUS_MESSAGES[known] : undefined;
   const details = STATUS_DETAILS[known ?? 'waiting']!;
   if (known && isCompleteStatus(known)) {
-    return { label: STATUS_LABELS[known], tone: 'success', headline: 'Payment received!', detail: details.detail };
+    return { label: i18n._(STATUS_LABELS[known]), tone: 'success', headline: t`Payment received!`, detail: i18n._(details.detail) };
   }
   return {
-    label: known ? STATUS_LABELS[known] : STATUS_LABELS.waiting,
+    label: i18n._(known ? STATUS_LABELS[known] : STATUS_LABELS.waiting),
     tone: details.tone,
-    headline: problem?.title ?? paymentStatusMessage(status),
-    detail: (known === 'partially_paid' && payment && partialDetail(payment)) || details.detail,
+    headline: problem ? i18n._(problem.title) : paymentStatusMessage(status),
+    detail: (known === 'partially_paid' && payment && partialDetail(payment)) || i18n._(details.detail),
   };
 }

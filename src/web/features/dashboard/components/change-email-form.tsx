@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { ErrorCode } from '#shared/error-codes';
 import { useId, useState } from 'react';
 import { emailSchema } from '#shared/schemas/auth';
@@ -7,6 +8,7 @@ import { ApiError } from '#web/lib/api-client';
 import { isGuestUser } from '#web/features/auth';
 import { useSessionUser } from '#web/features/auth/user';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
+import { useLocale } from '#web/features/language';
 import { useChangeEmail } from '../api/change-email';
 
 type Field = 'email' | 'currentPassword';
@@ -16,6 +18,7 @@ type Field = 'email' | 'currentPassword';
  * 0205); the change is made by the link sent to the new address.
  */
 export function ChangeEmailForm() {
+  useLocale();
   const id = useId();
   const sessionUser = useSessionUser();
   const user = sessionUser && !isGuestUser(sessionUser) ? sessionUser : null;
@@ -29,7 +32,7 @@ export function ChangeEmailForm() {
       const next: { newEmail?: string; currentPassword?: string } = {};
       const parsed = emailSchema.safeParse(email);
       if (!parsed.success) next.newEmail = parsed.error.issues[0]?.message;
-      if (!currentPassword) next.currentPassword = 'Current password is required';
+      if (!currentPassword) next.currentPassword = t`Current password is required`;
       return next;
     },
     action: () => change.mutateAsync({ email: emailSchema.parse(email), currentPassword, ...stepUp.fields() }),
@@ -51,16 +54,16 @@ export function ChangeEmailForm() {
     change.isError && !aboutSecondFactor && !apiError?.fieldErrors.email && !apiError?.fieldErrors.currentPassword
       ? apiError?.fromServer
         ? apiError.message
-        : 'Could not change the address. Check your connection and try again.'
+        : t`Could not change the address. Check your connection and try again.`
       : null;
 
   return (
     <section className="card settings-section" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Email address</h2>
+      <h2 id={`${id}-title`}>{t`Email address`}</h2>
       {user && (
         <p>
-          Current address: <strong data-testid="current-email">{user.email}</strong>{' '}
-          <span className="muted">({user.emailVerified ? 'confirmed' : 'not confirmed yet'})</span>
+          {t`Current address:`} <strong data-testid="current-email">{user.email}</strong>{' '}
+          <span className="muted">({user.emailVerified ? t`confirmed` : t`not confirmed yet`})</span>
         </p>
       )}
       <div className="form-error" role="alert" aria-live="assertive">
@@ -72,8 +75,8 @@ export function ChangeEmailForm() {
       <Form form={form} aria-labelledby={`${id}-title`}>
         {(
           [
-            ['email', 'New email address', 'email', 'email', email, setEmail],
-            ['currentPassword', 'Current password', 'password', 'current-password', currentPassword, setCurrentPassword],
+            ['email', t`New email address`, 'email', 'email', email, setEmail],
+            ['currentPassword', t`Current password`, 'password', 'current-password', currentPassword, setCurrentPassword],
           ] as const
         ).map(([name, label, type, autoComplete, value, set]) => (
           <TextField
@@ -90,8 +93,8 @@ export function ChangeEmailForm() {
           />
         ))}
         <StepUpField stepUp={stepUp} disabled={form.busy} />
-        <StatusButton busy={form.busy} busyLabel="Sending…" className="btn btn-primary">
-          Change email address
+        <StatusButton busy={form.busy} busyLabel={t`Sending…`} className="btn btn-primary">
+          {t`Change email address`}
         </StatusButton>
       </Form>
     </section>

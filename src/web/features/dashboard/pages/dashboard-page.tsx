@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { lazy, Suspense, type ComponentType, type ReactNode } from 'react';
 import { Navigate, Route, Routes, useLocation } from 'react-router';
 import { dashboardPaths, exchangePath, paths } from '#shared/routes';
@@ -5,6 +6,7 @@ import { TOP_UP_PARAM } from '#web/features/payments/top-up-link';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { isGuestUser, useSessionStore } from '#web/features/auth';
 import { useSessionUser } from '#web/features/auth/user';
+import { useLocale } from '#web/features/language';
 import { GuestDashboard } from '../components/guest-dashboard';
 import { UserDashboard } from '../components/user-dashboard';
 import { DashboardShell } from '../components/dashboard-shell';
@@ -47,27 +49,28 @@ function Lazy({ page: Page, loading }: { page: ComponentType; loading: string })
  * settings and connections, and the staff console its own areas; both bring their own navigation.
  */
 export default function DashboardPage() {
-  usePageMeta('Dashboard');
+  useLocale();
+  usePageMeta(t`Dashboard`);
   const sessionChecked = useSessionStore((s) => s.sessionChecked);
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const isGuest = useSessionStore((s) => s.isGuest);
   const user = useSessionUser();
 
-  if (!sessionChecked) return <Loading label="Loading your dashboard…" />;
+  if (!sessionChecked) return <Loading label={t`Loading your dashboard…`} />;
   if (isGuest) {
     return (
       <Routes>
         <Route index element={<GuestDashboard />} />
-        <Route path="support/:ticketId?" element={<Lazy page={SupportPage} loading="Loading support…" />} />
-        <Route path="exchanges/:exchangeId" element={<Lazy page={ExchangePage} loading="Loading the exchange…" />} />
-        <Route path="settings/*" element={<GuestDashboard title="Settings need an account" />} />
+        <Route path="support/:ticketId?" element={<Lazy page={SupportPage} loading={t`Loading support…`} />} />
+        <Route path="exchanges/:exchangeId" element={<Lazy page={ExchangePage} loading={t`Loading the exchange…`} />} />
+        <Route path="settings/*" element={<GuestDashboard title={t`Settings need an account`} />} />
         <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
       </Routes>
     );
   }
   if (!isAuthenticated) return <Navigate to={paths.login} replace />;
   // Signed in, the user is in the query cache already (sign-in and the start-up check put it there).
-  if (!user || isGuestUser(user)) return <Loading label="Loading your dashboard…" />;
+  if (!user || isGuestUser(user)) return <Loading label={t`Loading your dashboard…`} />;
 
   const needsOnboarding = !user.onboardingCompleted && user.role === 'user';
   const inShell = (element: ReactNode) => (needsOnboarding ? element : <DashboardShell>{element}</DashboardShell>);
@@ -76,16 +79,16 @@ export default function DashboardPage() {
     <Routes>
       {/* Onboarding is a focused flow: no navigation around it. */}
       <Route index element={<OlderDashboardLink>{inShell(<UserDashboard user={user} />)}</OlderDashboardLink>} />
-      <Route path="wallet" element={inShell(<Lazy page={WalletPage} loading="Loading your wallet…" />)} />
-      <Route path="exchanges" element={inShell(<Lazy page={ExchangesPage} loading="Loading the exchange…" />)} />
-      <Route path="shop" element={inShell(<Lazy page={ShopPage} loading="Loading the shop…" />)} />
-      <Route path="settings/:section?" element={<Lazy page={SettingsPage} loading="Loading settings…" />} />
-      <Route path="support/:ticketId?" element={inShell(<Lazy page={SupportPage} loading="Loading support…" />)} />
-      <Route path="staff/*" element={<Lazy page={StaffPage} loading="Loading the staff console…" />} />
-      <Route path="receipts/:entryId" element={inShell(<Lazy page={ReceiptPage} loading="Loading the receipt…" />)} />
-      <Route path="payments/:paymentId" element={inShell(<Lazy page={PaymentPage} loading="Loading the payment…" />)} />
-      <Route path="exchanges/:exchangeId" element={inShell(<Lazy page={ExchangePage} loading="Loading the exchange…" />)} />
-      <Route path="advertise/*" element={inShell(<Lazy page={AdvertisePage} loading="Loading advertising…" />)} />
+      <Route path="wallet" element={inShell(<Lazy page={WalletPage} loading={t`Loading your wallet…`} />)} />
+      <Route path="exchanges" element={inShell(<Lazy page={ExchangesPage} loading={t`Loading the exchange…`} />)} />
+      <Route path="shop" element={inShell(<Lazy page={ShopPage} loading={t`Loading the shop…`} />)} />
+      <Route path="settings/:section?" element={<Lazy page={SettingsPage} loading={t`Loading settings…`} />} />
+      <Route path="support/:ticketId?" element={inShell(<Lazy page={SupportPage} loading={t`Loading support…`} />)} />
+      <Route path="staff/*" element={<Lazy page={StaffPage} loading={t`Loading the staff console…`} />} />
+      <Route path="receipts/:entryId" element={inShell(<Lazy page={ReceiptPage} loading={t`Loading the receipt…`} />)} />
+      <Route path="payments/:paymentId" element={inShell(<Lazy page={PaymentPage} loading={t`Loading the payment…`} />)} />
+      <Route path="exchanges/:exchangeId" element={inShell(<Lazy page={ExchangePage} loading={t`Loading the exchange…`} />)} />
+      <Route path="advertise/*" element={inShell(<Lazy page={AdvertisePage} loading={t`Loading advertising…`} />)} />
       <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
     </Routes>
   );

@@ -1,3 +1,6 @@
+import { t } from '@lingui/core/macro';
+// The messages below need the active language, which the language module sets up on import (decision 0326).
+import '#web/features/language';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { FINAL_EXCHANGE_STATUSES } from '#shared/exchange-statuses';
 import type { Exchange, ExchangeResponse } from '#shared/schemas/exchange';
@@ -39,7 +42,7 @@ export function useExchangeStatus(initial: Exchange): { exchange: Exchange; erro
   const query = useQuery(exchangeStatusQueryOptions(initial));
   return {
     exchange: query.data.exchange,
-    error: query.isError ? 'Could not update the status. Retrying…' : null,
+    error: query.isError ? t`Could not update the status. Retrying…` : null,
     refresh: () => void query.refetch(),
   };
 }

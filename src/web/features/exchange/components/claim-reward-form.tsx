@@ -1,15 +1,18 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import { rewardClaimInputSchema } from '#shared/schemas/exchange';
 import { TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
-import { formatCreditAmount } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
+import { formatLocaleCredits } from '#web/lib/format';
 import { useClaimReward } from '../api/claim-guest-rewards';
 import './claim-reward-form.css';
 
 type Field = 'exchangeId' | 'claimCode';
 
-const LABELS: Record<Field, string> = { exchangeId: 'Exchange id', claimCode: 'Claim code' };
+const LABELS: Record<Field, MessageDescriptor> = { exchangeId: msg`Exchange id`, claimCode: msg`Claim code` };
 const MAX_LENGTH: Record<Field, number> = {
   exchangeId: rewardClaimInputSchema.shape.exchangeId.maxLength ?? 100,
   claimCode: rewardClaimInputSchema.shape.claimCode.maxLength ?? 200,
@@ -18,10 +21,13 @@ const MAX_LENGTH: Record<Field, number> = {
 /** What the server answered for the one claim, in the reader's words. */
 function outcomeText(claimed: boolean, credited: number): string {
   if (!claimed) {
-    return 'No reward is waiting for this exchange id and claim code. Check both; a reward can be claimed once, before its deadline.';
+    return t`No reward is waiting for this exchange id and claim code. Check both; a reward can be claimed once, before its deadline.`;
   }
-  if (credited > 0) return `Claimed: ${formatCreditAmount(credited)} credits were added to your balance.`;
-  return 'Claimed: the exchange is still running, and its reward will be credited to your account when it finishes.';
+  if (credited > 0) {
+    const amount = formatLocaleCredits(Math.round(credited * 100));
+    return t`Claimed: ${amount} credits were added to your balance.`;
+  }
+  return t`Claimed: the exchange is still running, and its reward will be credited to your account when it finishes.`;
 }
 
 /**
@@ -31,6 +37,7 @@ function outcomeText(claimed: boolean, credited: number): string {
  * elsewhere.
  */
 export function ClaimRewardForm({ userId }: { userId: string }) {
+  useLocale();
   const id = useId();
   const [values, setValues] = useState<Record<Field, string>>({ exchangeId: '', claimCode: '' });
   const claim = useClaimReward(userId);
@@ -40,8 +47,9 @@ export function ClaimRewardForm({ userId }: { userId: string }) {
       const next: Partial<Record<Field, string>> = {};
       for (const field of ['exchangeId', 'claimCode'] as const) {
         const value = typed()[field];
-        if (!value) next[field] = `Enter the ${LABELS[field].toLowerCase()}`;
-        else if (value.length > MAX_LENGTH[field]) next[field] = `That is longer than any ${LABELS[field].toLowerCase()}`;
+        if (!value) next[field] = field === 'exchangeId' ? t`Enter the exchange id` : t`Enter the claim code`;
+        else if (value.length > MAX_LENGTH[field])
+          next[field] = field === 'exchangeId' ? t`That is longer than any exchange id` : t`That is longer than any claim code`;
       }
       return next;
     },
@@ -60,19 +68,19 @@ export function ClaimRewardForm({ userId }: { userId: string }) {
   const failure = claim.isError
     ? apiError?.fromServer
       ? apiError.message
-      : 'Could not claim the reward. Check your connection and try again.'
+      : t`Could not claim the reward. Check your connection and try again.`
     : null;
 
   return (
     <section className="card claim-reward" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Claim a reward</h2>
-      <p className="muted">Swapped as a guest on another device? Enter the exchange id and the claim code the exchange showed you.</p>
+      <h2 id={`${id}-title`}>{t`Claim a reward`}</h2>
+      <p className="muted">{t`Swapped as a guest on another device? Enter the exchange id and the claim code the exchange showed you.`}</p>
       <Form form={form} aria-labelledby={`${id}-title`} className="claim-reward-form">
         {(['exchangeId', 'claimCode'] as const).map((field) => (
           <TextField
             key={field}
             id={`${id}-${field}`}
-            label={LABELS[field]}
+            label={i18n._(LABELS[field])}
             name={field}
             autoComplete="off"
             spellCheck={false}
@@ -82,8 +90,8 @@ export function ClaimRewardForm({ userId }: { userId: string }) {
             error={form.errors[field]}
           />
         ))}
-        <StatusButton busy={form.busy} busyLabel="Claiming…" className="btn btn-primary">
-          Claim reward
+        <StatusButton busy={form.busy} busyLabel={t`Claiming…`} className="btn btn-primary">
+          {t`Claim reward`}
         </StatusButton>
       </Form>
       <p

@@ -1,5 +1,7 @@
+import { t } from '@lingui/core/macro';
 import { useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { ExchangeCurrency } from '#shared/schemas/exchange';
+import { useLocale } from '#web/features/language';
 
 interface CurrencySelectProps {
   label: string;
@@ -20,6 +22,7 @@ function matches(currency: ExchangeCurrency, query: string): boolean {
  * arrows to move, Enter to choose, Escape to close. Leaving the field keeps the chosen currency.
  */
 export function CurrencySelect({ label, currencies, value, onChange, disabled, error }: CurrencySelectProps) {
+  useLocale();
   const id = useId();
   const inputId = `${id}-input`;
   const listId = `${id}-list`;
@@ -91,7 +94,7 @@ export function CurrencySelect({ label, currencies, value, onChange, disabled, e
           aria-activedescendant={activeOption ? `${listId}-${activeOption.ticker}` : undefined}
           aria-invalid={error ? true : undefined}
           aria-describedby={error ? errorId : undefined}
-          placeholder={open ? 'Search by name or ticker' : 'Choose a currency'}
+          placeholder={open ? t`Search by name or ticker` : t`Choose a currency`}
           value={display}
           disabled={disabled}
           onFocus={openList}
@@ -111,7 +114,7 @@ export function CurrencySelect({ label, currencies, value, onChange, disabled, e
           <ul id={listId} role="listbox" aria-label={label} className="currency-options">
             {options.length === 0 ? (
               <li className="currency-option-empty" role="presentation">
-                No currency matches “{query}”
+                {t`No currency matches “${query}”`}
               </li>
             ) : (
               options.map((c, i) => (
@@ -131,7 +134,7 @@ export function CurrencySelect({ label, currencies, value, onChange, disabled, e
                 >
                   <span className="currency-ticker">{c.ticker.toUpperCase()}</span>
                   <span>{c.name}</span>
-                  {c.hasExternalId && <span className="muted currency-memo">needs {c.externalIdName?.toLowerCase()}</span>}
+                  {c.hasExternalId && <span className="muted currency-memo">{t`needs ${c.externalIdName?.toLowerCase() ?? ''}`}</span>}
                 </li>
               ))
             )}

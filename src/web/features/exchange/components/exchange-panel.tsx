@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { t } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
@@ -9,6 +11,7 @@ import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { ComponentNotice } from '#web/features/status/notice';
 import { useSessionStore } from '#web/features/auth';
+import { useLocale } from '#web/features/language';
 import { useCreateExchange } from '../api/create-exchange';
 import { useExchangeCurrencies } from '../api/get-exchange-currencies';
 import { quoteTimeLeft, useExchangeEstimate } from '../api/get-exchange-estimate';
@@ -22,8 +25,8 @@ import { useNow } from '../hooks/use-now';
 import { saveClaim } from '../lib/reward-claims';
 import { CurrencySelect } from './currency-select';
 import { ExchangeTracker, STATUS_MESSAGES } from './exchange-tracker';
-import { formatClock, formatCountdown, formatCreditAmount, formatLimits } from '#web/lib/format';
-import { rangeProblem } from './range-problem';
+import { formatClock, formatCountdown, formatLocaleCredits, formatLocaleCrypto } from '#web/lib/format';
+import { limitsText, rangeProblem } from './range-problem';
 import { PendingRewards } from './pending-rewards';
 import '../exchange.css';
 
@@ -51,7 +54,11 @@ interface ExchangePanelProps {
  * enters the payout address, gets the deposit address and follows the status. A visitor without a
  * session becomes a guest when they create an exchange; a guest's claim is kept in this browser.
  */
+/** Credits given as a number of whole credits (the exchange's rewards and values), in the page's language. */
+const credits = (amount: number) => formatLocaleCredits(Math.round(amount * 100));
+
 export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
+  useLocale();
   const titleId = useId();
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const isGuest = useSessionStore((s) => s.isGuest);
@@ -63,7 +70,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   const currencies: ExchangeCurrency[] | null = currenciesQuery.data?.currencies ?? null;
   // Asking again (Try again) shows the loading line, not the old error.
   const currenciesError =
-    currenciesQuery.isError && !currenciesQuery.isFetching ? errorMessage(currenciesQuery.error, 'Could not load the currencies.') : null;
+    currenciesQuery.isError && !currenciesQuery.isFetching ? errorMessage(currenciesQuery.error, t`Could not load the currencies.`) : null;
   const [from, setFrom] = useState(DEFAULT_PAIR.from);
   const [to, setTo] = useState(DEFAULT_PAIR.to);
   const [amountText, setAmountText] = useState('0.01');
@@ -97,7 +104,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       : estimateQuery.isFetching
         ? { state: 'loading' }
         : estimateQuery.isError
-          ? { state: 'error', message: errorMessage(estimateQuery.error, 'Could not get an estimate right now.') }
+          ? { state: 'error', message: errorMessage(estimateQuery.error, t`Could not get an estimate right now.`) }
           : estimateQuery.data
             ? { state: 'ready', estimate: estimateQuery.data }
             : { state: 'idle' };
@@ -149,11 +156,11 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   const exchangeForm = useForm({
     validate: () => {
       const problems: Record<string, string> = {};
-      if (amount === null) problems.amount = 'Enter an amount greater than zero';
+      if (amount === null) problems.amount = t`Enter an amount greater than zero`;
       else if (amountOutOfRange) problems.amount = amountOutOfRange;
-      if (from === to) problems.to = 'Choose two different currencies';
-      if (!payoutAddress.trim()) problems.payoutAddress = `Enter your ${to.toUpperCase()} payout address`;
-      if (refundExtraId.trim() && !refundAddress.trim()) problems.refundAddress = 'Enter the refund address this memo belongs to';
+      if (from === to) problems.to = t`Choose two different currencies`;
+      if (!payoutAddress.trim()) problems.payoutAddress = t`Enter your ${to.toUpperCase()} payout address`;
+      if (refundExtraId.trim() && !refundAddress.trim()) problems.refundAddress = t`Enter the refund address this memo belongs to`;
       return problems;
     },
     action: async () => {
@@ -161,7 +168,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       // A fixed rate is the quote on screen: it must be for this amount and still valid.
       const quote = fixedQuote && fixedQuote.from === from && fixedQuote.to === to && fixedQuote.amount === amount ? fixedQuote : undefined;
       if (rateType === 'fixed' && (!quote?.rateId || (quoteTimeLeft(quote) ?? 0) <= 0)) {
-        exchangeForm.setFormError('Wait for the fixed-rate quote for this amount, then create the exchange.');
+        exchangeForm.setFormError(t`Wait for the fixed-rate quote for this amount, then create the exchange.`);
         return;
       }
       // A visitor becomes a guest first (in the mutation): exchanges and their rewards belong to a session.
@@ -196,7 +203,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       if (newQuote) {
         // The quote expired (or was unknown): the server's new one replaces it on screen, to accept or not.
         client.setQueryData(exchangeKeys.estimate(newQuote.from, newQuote.to, newQuote.amount, newQuote.rateType), newQuote);
-        exchangeForm.setFormError(errorMessage(err, 'That fixed rate has expired. Check the new quote.'));
+        exchangeForm.setFormError(errorMessage(err, t`That fixed rate has expired. Check the new quote.`));
         return true;
       }
       // A field's message sits beside it; move there so it is heard and can be fixed.
@@ -205,7 +212,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
       return false;
     },
     formError: (err, fields) =>
-      Object.keys(fields).length > 0 ? null : errorMessage(err, 'Could not create the exchange. Please try again.'),
+      Object.keys(fields).length > 0 ? null : errorMessage(err, t`Could not create the exchange. Please try again.`),
     // The check before sending leaves focus where it is; the server's field errors move it (above, by the inputs' ids).
     focus: false,
   });
@@ -221,16 +228,18 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
   };
   const amountError = fieldErrors.amount ?? amountOutOfRange;
   const errorId = (field: string) => `${titleId}-${field}-error`;
+  const payoutMemoName = toCurrency?.externalIdName ?? t`Memo`;
+  const refundMemoName = (fromCurrency?.externalIdName ?? t`memo`).toLowerCase();
 
   return (
     <section id={id} ref={sectionRef} className="section exchange-section" aria-labelledby={titleId}>
       <div className="section-header">
-        <p className="eyebrow">Exchange</p>
-        <h2 id={titleId}>Swap crypto and earn rewards</h2>
+        <p className="eyebrow">{t`Exchange`}</p>
+        <h2 id={titleId}>{t`Swap crypto and earn rewards`}</h2>
         <p className="muted">
-          Swap one cryptocurrency for another at a live rate. Every finished swap earns reward credits
-          {estimate.state === 'ready' ? ` (${estimate.estimate.reward.percent}% of its value)` : ''}; guests claim theirs by signing up or
-          logging in.
+          {estimate.state === 'ready'
+            ? t`Swap one cryptocurrency for another at a live rate. Every finished swap earns reward credits (${estimate.estimate.reward.percent}% of its value); guests claim theirs by signing up or logging in.`
+            : t`Swap one cryptocurrency for another at a live rate. Every finished swap earns reward credits; guests claim theirs by signing up or logging in.`}
         </p>
       </div>
 
@@ -251,30 +260,30 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
             <div role="alert">
               <p className="field-error">{currenciesError}</p>
               <button type="button" className="btn btn-secondary" onClick={() => void currenciesQuery.refetch()}>
-                Try again
+                {t`Try again`}
               </button>
             </div>
           ) : !currencies ? (
             <p role="status" className="muted">
-              Loading currencies…
+              {t`Loading currencies…`}
             </p>
           ) : (
             <Form form={exchangeForm} className="exchange-form" aria-describedby={formError ? `${titleId}-form-error` : undefined}>
               <div className="pair-row">
-                <CurrencySelect label="You send" currencies={currencies} value={from} onChange={chooseFrom} error={fieldErrors.from} />
+                <CurrencySelect label={t`You send`} currencies={currencies} value={from} onChange={chooseFrom} error={fieldErrors.from} />
                 <button
                   type="button"
                   className="btn btn-ghost btn-small swap-button"
                   onClick={swapPair}
-                  aria-label="Swap the two currencies"
+                  aria-label={t`Swap the two currencies`}
                 >
                   ⇄
                 </button>
-                <CurrencySelect label="You get" currencies={currencies} value={to} onChange={chooseTo} error={fieldErrors.to} />
+                <CurrencySelect label={t`You get`} currencies={currencies} value={to} onChange={chooseTo} error={fieldErrors.to} />
               </div>
 
               <fieldset className="segmented rate-choice">
-                <legend>Rate</legend>
+                <legend>{t`Rate`}</legend>
                 <div className="segmented-options">
                   <label>
                     <input
@@ -285,8 +294,8 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                       onChange={() => setRateType('floating')}
                     />
                     <span className="segmented-text">
-                      <span className="segmented-title">Floating rate</span>
-                      <span className="segmented-hint">Market rate when your coins arrive</span>
+                      <span className="segmented-title">{t`Floating rate`}</span>
+                      <span className="segmented-hint">{t`Market rate when your coins arrive`}</span>
                     </span>
                   </label>
                   <label>
@@ -298,20 +307,20 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                       onChange={() => setRateType('fixed')}
                     />
                     <span className="segmented-text">
-                      <span className="segmented-title">Fixed rate</span>
-                      <span className="segmented-hint">The amount you get is guaranteed for a while</span>
+                      <span className="segmented-title">{t`Fixed rate`}</span>
+                      <span className="segmented-hint">{t`The amount you get is guaranteed for a while`}</span>
                     </span>
                   </label>
                 </div>
               </fieldset>
 
               <div className="field">
-                <label htmlFor={`${titleId}-amount`}>Amount to send ({from.toUpperCase()})</label>
+                <label htmlFor={`${titleId}-amount`}>{t`Amount to send (${from.toUpperCase()})`}</label>
                 <p id={`${titleId}-range`} className="field-note" data-testid="exchange-range">
                   {range
-                    ? formatLimits(range.minAmount, range.maxAmount, from)
+                    ? limitsText(range.minAmount, range.maxAmount, from)
                     : rangeQuery.isError
-                      ? 'Limits unavailable right now'
+                      ? t`Limits unavailable right now`
                       : '\u00a0'}
                 </p>
                 <input
@@ -334,41 +343,41 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
               </div>
 
               <div id={`${titleId}-estimate`} className="estimate" aria-live="polite">
-                {estimate.state === 'loading' && <p className="muted">Getting the live rate…</p>}
+                {estimate.state === 'loading' && <p className="muted">{t`Getting the live rate…`}</p>}
                 {estimate.state === 'error' && <p className="field-error">{estimate.message}</p>}
                 {estimate.state === 'ready' && (
                   <p className="rate-line" data-testid="estimate-rate">
                     {estimate.estimate.rateType === 'fixed' && estimate.estimate.validUntil ? (
                       <>
-                        <strong>Fixed rate, valid until {formatClock(Date.parse(estimate.estimate.validUntil))}</strong>{' '}
+                        <strong>{t`Fixed rate, valid until ${formatClock(Date.parse(estimate.estimate.validUntil))}`}</strong>{' '}
                         <span className="muted" aria-hidden="true">
-                          ({quoteLeft ? `${formatCountdown(quoteLeft)} left` : 'getting a new quote…'})
+                          ({quoteLeft ? t`${formatCountdown(quoteLeft)} left` : t`getting a new quote…`})
                         </span>
                       </>
                     ) : (
-                      <strong>Floating rate, may change</strong>
+                      <strong>{t`Floating rate, may change`}</strong>
                     )}
                   </p>
                 )}
                 {estimate.state === 'ready' && (
                   <dl className="estimate-list">
                     <div>
-                      <dt>You get about</dt>
+                      <dt>{t`You get about`}</dt>
                       <dd data-testid="estimate-amount">
-                        {estimate.estimate.estimatedAmount} {estimate.estimate.to.toUpperCase()}
+                        {formatLocaleCrypto(estimate.estimate.estimatedAmount)} {estimate.estimate.to.toUpperCase()}
                       </dd>
                     </div>
                     <div>
-                      <dt>Value</dt>
-                      <dd>≈ {formatCreditAmount(estimate.estimate.usdValue)} USD</dd>
+                      <dt>{t`Value`}</dt>
+                      <dd>≈ {credits(estimate.estimate.usdValue)} USD</dd>
                     </div>
                     <div>
-                      <dt>Your reward</dt>
-                      <dd data-testid="estimate-reward">{formatCreditAmount(estimate.estimate.reward.amount)} credits</dd>
+                      <dt>{t`Your reward`}</dt>
+                      <dd data-testid="estimate-reward">{t`${credits(estimate.estimate.reward.amount)} credits`}</dd>
                     </div>
                     <div>
-                      <dt>Limits</dt>
-                      <dd>{formatLimits(estimate.estimate.minAmount, estimate.estimate.maxAmount, estimate.estimate.from)}</dd>
+                      <dt>{t`Limits`}</dt>
+                      <dd>{limitsText(estimate.estimate.minAmount, estimate.estimate.maxAmount, estimate.estimate.from)}</dd>
                     </div>
                   </dl>
                 )}
@@ -379,7 +388,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
 
               <TextField
                 id={`${titleId}-payout`}
-                label={`Your ${to.toUpperCase()} payout address`}
+                label={t`Your ${to.toUpperCase()} payout address`}
                 error={fieldErrors.payoutAddress}
                 autoComplete="off"
                 spellCheck={false}
@@ -390,7 +399,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
               {toCurrency?.hasExternalId && (
                 <TextField
                   id={`${titleId}-memo`}
-                  label={`${toCurrency.externalIdName ?? 'Memo'} (if your wallet or exchange needs one)`}
+                  label={t`${payoutMemoName} (if your wallet or exchange needs one)`}
                   error={fieldErrors.payoutExtraId}
                   autoComplete="off"
                   value={payoutExtraId}
@@ -402,12 +411,12 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                 className="refund-details"
                 open={Boolean(refundAddress || fieldErrors.refundAddress || fieldErrors.refundExtraId) || undefined}
               >
-                <summary>Refund address (optional)</summary>
+                <summary>{t`Refund address (optional)`}</summary>
                 <TextField
                   id={`${titleId}-refund`}
-                  label={`Your ${from.toUpperCase()} refund address`}
+                  label={t`Your ${from.toUpperCase()} refund address`}
                   error={fieldErrors.refundAddress}
-                  note={`If the swap cannot be made, your ${from.toUpperCase()} comes back here.`}
+                  note={t`If the swap cannot be made, your ${from.toUpperCase()} comes back here.`}
                   autoComplete="off"
                   spellCheck={false}
                   value={refundAddress}
@@ -416,7 +425,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                 {fromCurrency?.hasExternalId && (
                   <TextField
                     id={`${titleId}-refund-memo`}
-                    label={`Refund ${(fromCurrency.externalIdName ?? 'memo').toLowerCase()} (if the refund address needs one)`}
+                    label={t`Refund ${refundMemoName} (if the refund address needs one)`}
                     error={fieldErrors.refundExtraId}
                     autoComplete="off"
                     value={refundExtraId}
@@ -430,12 +439,12 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
                   {formError}
                 </p>
               )}
-              <StatusButton busy={exchangeForm.busy} busyLabel="Creating the exchange…" className="btn btn-primary">
-                Exchange now
+              <StatusButton busy={exchangeForm.busy} busyLabel={t`Creating the exchange…`} className="btn btn-primary">
+                {t`Exchange now`}
               </StatusButton>
               {sessionChecked && !isAuthenticated && (
                 <p className="field-note">
-                  No account needed: as a guest you get a claim code for your reward, valid for {REWARD_CLAIM_VALIDITY_HOURS / 24} days.
+                  {t`No account needed: as a guest you get a claim code for your reward, valid for ${REWARD_CLAIM_VALIDITY_HOURS / 24} days.`}
                 </p>
               )}
             </Form>
@@ -445,27 +454,26 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
         <div className="exchange-side">
           {isGuest && <PendingRewards version={claimsVersion} />}
           <section className="card" aria-labelledby={`${titleId}-how`}>
-            <h3 id={`${titleId}-how`}>How a swap works</h3>
+            <h3 id={`${titleId}-how`}>{t`How a swap works`}</h3>
             <ol className="exchange-how">
-              <li>Choose the coin you send, the coin you want and your payout address.</li>
-              <li>Send your coins to the deposit address you get; this page follows the swap live.</li>
+              <li>{t`Choose the coin you send, the coin you want and your payout address.`}</li>
+              <li>{t`Send your coins to the deposit address you get; this page follows the swap live.`}</li>
               <li>
-                The swapped coins arrive at your address and reward credits at your account. Guests keep a claim code and can claim for{' '}
-                {REWARD_CLAIM_VALIDITY_HOURS / 24} days by signing up or logging in.
+                {t`The swapped coins arrive at your address and reward credits at your account. Guests keep a claim code and can claim for ${REWARD_CLAIM_VALIDITY_HOURS / 24} days by signing up or logging in.`}
               </li>
             </ol>
           </section>
           {recent.length > 0 && (
             <section className="card recent-exchanges" aria-labelledby={`${titleId}-recent`}>
-              <h3 id={`${titleId}-recent`}>Your recent exchanges</h3>
+              <h3 id={`${titleId}-recent`}>{t`Your recent exchanges`}</h3>
               <ul>
                 {recent.map((e) => (
                   <li key={e._id}>
                     {/* Each exchange has its own address (docs/decisions/0317): a row opens it, can be shared or opened in a new tab. */}
                     <Link to={exchangePath(e._id)}>
-                      {e.amount} {e.from.toUpperCase()} → {e.to.toUpperCase()}
+                      {formatLocaleCrypto(e.amount)} {e.from.toUpperCase()} → {e.to.toUpperCase()}
                     </Link>
-                    <span className="muted">{STATUS_MESSAGES[e.status]}</span>
+                    <span className="muted">{i18n._(STATUS_MESSAGES[e.status])}</span>
                   </li>
                 ))}
               </ul>

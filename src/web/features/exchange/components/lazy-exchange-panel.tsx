@@ -1,7 +1,9 @@
+import { t } from '@lingui/core/macro';
 import { Suspense, useEffect, useRef } from 'react';
 import { lazyWithServerState } from '#web/components/lazy-with-server-state';
 import { useAfterFirstRender } from '#web/components/use-after-first-render';
 import { useNearViewport } from '#web/components/use-near-viewport';
+import { useLocale } from '#web/features/language';
 
 // The panel (QR codes, selects, its styles, and the query library on the home page) loads on its own,
 // off the page's critical path.
@@ -13,6 +15,7 @@ const ExchangePanel = lazyWithServerState(() => import('./exchange-panel'));
  * links work.
  */
 export function LazyExchangePanel({ id = 'exchange' }: { id?: string }) {
+  useLocale();
   const ready = useAfterFirstRender();
   const placeholderRef = useRef<HTMLElement>(null);
   const near = useNearViewport(placeholderRef, { anchor: id });
@@ -22,9 +25,9 @@ export function LazyExchangePanel({ id = 'exchange' }: { id?: string }) {
     if (window.location.hash === `#${id}`) placeholderRef.current?.scrollIntoView();
   }, [id]);
   const placeholder = (
-    <section id={id} ref={placeholderRef} className="section exchange-placeholder" aria-busy="true" aria-label="Exchange">
+    <section id={id} ref={placeholderRef} className="section exchange-placeholder" aria-busy="true" aria-label={t`Exchange`}>
       <p role="status" className="muted">
-        Loading the exchange…
+        {t`Loading the exchange…`}
       </p>
     </section>
   );

@@ -2,6 +2,9 @@
  * The guest claims flow of docs/product.md#guest-claims: after a non-guest sign-in, validate the locally kept claims,
  * drop invalid and expired ones, redeem the valid ones, then force-clear whatever is left.
  */
+import { t } from '@lingui/core/macro';
+// The messages below need the active language, which the language module sets up on import (decision 0326).
+import '#web/features/language';
 import toast from 'react-hot-toast';
 import { creditsQueryOptions } from '#web/features/auth/credits';
 import { queryClient } from '#web/lib/query-client';
@@ -9,16 +12,26 @@ import { errorMessage } from '#web/lib/api-client';
 import { postClaimGuestRewards } from '../api/claim-guest-rewards';
 import { postGuestRewardsStatus } from '../api/get-guest-rewards-status';
 import { clearClaims, pruneExpiredClaims, removeClaims, toPayload, type ClaimPayload } from './reward-claims';
-import { formatCreditAmount } from '#web/lib/format';
+import { formatLocaleCredits } from '#web/lib/format';
 
 /** Toast texts of docs/product.md#errors, to the letter. */
+// Read when shown, so each toast is in the language on screen then (decision 0326).
 export const REWARD_TOASTS = {
-  loading: 'Redeeming your rewards...',
-  success: (credits: number) => `Claimed ${formatCreditAmount(credits)} credits from previous exchanges!`,
-  failure: 'Failed to claim pending rewards',
+  get loading() {
+    return t`Redeeming your rewards...`;
+  },
+  success: (credits: number) => {
+    const amount = formatLocaleCredits(Math.round(credits * 100));
+    return t`Claimed ${amount} credits from previous exchanges!`;
+  },
+  get failure() {
+    return t`Failed to claim pending rewards`;
+  },
   /** Ours: claims on exchanges still running are now the account's, credited when they finish. */
-  taken: 'Rewards from exchanges still in progress will be credited when they finish.',
-} as const;
+  get taken() {
+    return t`Rewards from exchanges still in progress will be credited when they finish.`;
+  },
+};
 
 export interface ClaimsValidation {
   totalPotentialRewards: number;

@@ -1,8 +1,10 @@
+import { t } from '@lingui/core/macro';
 import { Link, Navigate, useNavigate, useParams } from 'react-router';
 import { dashboardPaths, paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ApiError } from '#web/lib/api-client';
 import { useSessionStore } from '#web/features/auth';
+import { useLocale } from '#web/features/language';
 import { useExchange } from '../api/get-exchange';
 import { ExchangeTracker } from '../components/exchange-tracker';
 import '../exchange.css';
@@ -12,48 +14,50 @@ import '../exchange.css';
  * for a user or a guest: reloads, bookmarks, Back, and the links of notices, mails and chat messages.
  */
 export default function ExchangePage() {
-  usePageMeta('Exchange');
+  useLocale();
+  usePageMeta(t`Exchange`);
   const { exchangeId } = useParams();
   if (!exchangeId) return <Navigate to={paths.dashboard} replace />;
   return <OneExchange key={exchangeId} id={exchangeId} />;
 }
 
 function OneExchange({ id }: { id: string }) {
+  useLocale();
   const navigate = useNavigate();
   // Guests have no exchange page of their own: their dashboard holds the form.
   const isGuest = useSessionStore((s) => s.isGuest);
   const query = useExchange(id);
   const error = query.isError
     ? query.error instanceof ApiError && query.error.status === 404
-      ? 'We could not find this exchange in your account.'
-      : 'Could not load this exchange. Try again in a moment.'
+      ? t`We could not find this exchange in your account.`
+      : t`Could not load this exchange. Try again in a moment.`
     : null;
 
   return (
     <section className="page narrow exchange-page" aria-labelledby="exchange-page-title">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={paths.dashboard}>Dashboard</Link> <span aria-hidden="true">/</span>{' '}
+      <nav aria-label={t`Breadcrumb`} className="breadcrumb">
+        <Link to={paths.dashboard}>{t`Dashboard`}</Link> <span aria-hidden="true">/</span>{' '}
         {!isGuest && (
           <>
-            <Link to={dashboardPaths.exchanges}>Exchanges</Link> <span aria-hidden="true">/</span>{' '}
+            <Link to={dashboardPaths.exchanges}>{t`Exchanges`}</Link> <span aria-hidden="true">/</span>{' '}
           </>
         )}
-        <span aria-current="page">Exchange</span>
+        <span aria-current="page">{t`Exchange`}</span>
       </nav>
-      <h1 id="exchange-page-title">Exchange</h1>
+      <h1 id="exchange-page-title">{t`Exchange`}</h1>
       {query.isPending && (
         <p role="status" className="muted">
-          Loading the exchange…
+          {t`Loading the exchange…`}
         </p>
       )}
       {error && (
         <div role="alert" className="card">
           <p className="form-error">{error}</p>
           {query.error instanceof ApiError && query.error.status === 404 ? (
-            <Link to={paths.dashboard}>Back to the dashboard</Link>
+            <Link to={paths.dashboard}>{t`Back to the dashboard`}</Link>
           ) : (
             <button type="button" className="btn btn-secondary btn-small" onClick={() => void query.refetch()}>
-              Try again
+              {t`Try again`}
             </button>
           )}
         </div>

@@ -1,13 +1,27 @@
 /** The payment calls' error messages (docs/product.md#errors), shared by the call files beside this one. */
+import { t } from '@lingui/core/macro';
+// The messages below need the active language, which the language module sets up on import (decision 0326).
+import '#web/features/language';
 import { ApiError } from '#web/lib/api-client';
 
+// Read when a call fails, so each message is in the language on screen then (decision 0326).
 export const PAYMENT_MESSAGES = {
-  status: 'Failed to check payment status',
-  cryptos: 'Failed to fetch crypto options',
-  deposit: 'Failed to create deposit',
-  check: 'Failed to check payment',
-  mine: 'Failed to fetch my payments',
-} as const;
+  get status() {
+    return t`Failed to check payment status`;
+  },
+  get cryptos() {
+    return t`Failed to fetch crypto options`;
+  },
+  get deposit() {
+    return t`Failed to create deposit`;
+  },
+  get check() {
+    return t`Failed to check payment`;
+  },
+  get mine() {
+    return t`Failed to fetch my payments`;
+  },
+};
 
 /** An error with the catalogue's message (docs/product.md#errors), keeping the server's own reason (if any) for the details line. */
 export class PaymentCallError extends Error {

@@ -1,14 +1,18 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
+// The messages below need the active language, which the language module sets up on import (decision 0326).
+import '#web/features/language';
 import type { LedgerEntry } from '#shared/schemas/credits';
 
 /** How each kind of ledger entry is named to users (history, receipts). */
-export const KIND_LABELS: Record<LedgerEntry['kind'], string> = {
-  payment: 'Top-up',
-  reward: 'Reward',
-  adjustment: 'Adjustment',
-  spend: 'Spent',
-  refund: 'Refund',
-  settlement: 'Owed amount paid',
-  forfeit: 'Forfeited on closing',
+export const KIND_LABELS: Record<LedgerEntry['kind'], MessageDescriptor> = {
+  payment: msg`Top-up`,
+  reward: msg`Reward`,
+  adjustment: msg`Adjustment`,
+  spend: msg`Spent`,
+  refund: msg`Refund`,
+  settlement: msg`Owed amount paid`,
+  forfeit: msg`Forfeited on closing`,
 };
 
 /** The order entries' description is `Order: <item>` (the catalogue's purchases). */
@@ -20,11 +24,13 @@ const ORDER_DESCRIPTION = /^Order: (.+)$/s;
  */
 export function receiptTitle(entry: Pick<LedgerEntry, 'kind' | 'description'>): string {
   switch (entry.kind) {
-    case 'spend':
-      return `Purchase of ${ORDER_DESCRIPTION.exec(entry.description)?.[1] ?? entry.description}`;
+    case 'spend': {
+      const item = ORDER_DESCRIPTION.exec(entry.description)?.[1] ?? entry.description;
+      return t`Purchase of ${item}`;
+    }
     case 'adjustment':
-      return 'Balance adjustment';
+      return t`Balance adjustment`;
     default:
-      return KIND_LABELS[entry.kind];
+      return i18n._(KIND_LABELS[entry.kind]);
   }
 }

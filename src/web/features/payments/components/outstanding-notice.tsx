@@ -1,4 +1,6 @@
-import { formatCredits } from '#shared/fees';
+import { t } from '@lingui/core/macro';
+import { formatLocaleCredits, formatLocaleDate } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 import { useOutstanding } from '../api/get-outstanding';
 import '../payments.css';
 
@@ -8,32 +10,33 @@ import '../payments.css';
  * nothing while loading or when the question fails (the balance card reports fetch problems).
  */
 export function OutstandingNotice() {
+  useLocale();
   const { data } = useOutstanding();
   if (!data || data.outstandingCents <= 0) return null;
   const open = data.debts.filter((d) => d.outstandingCents > 0);
   return (
     <section className="notice outstanding-notice" role="alert" aria-labelledby="outstanding-title" data-testid="outstanding-notice">
-      <h2 id="outstanding-title">Your account owes {formatCredits(data.outstandingCents)} credits</h2>
+      <h2 id="outstanding-title">{t`Your account owes ${formatLocaleCredits(data.outstandingCents)} credits`}</h2>
       <p>
-        A crypto payment you were credited for was sent back to the sender after its credits had been used. The credits still on your
-        balance were taken back; the rest is owed. Your next top-ups pay this amount first, and the history below shows each part paid.
+        {t`A crypto payment you were credited for was sent back to the sender after its credits had been used. The credits still on your balance were taken back; the rest is owed. Your next top-ups pay this amount first, and the history below shows each part paid.`}
       </p>
       <ul className="outstanding-list">
         {open.map((d) => (
           <li key={d._id}>
-            <strong>{formatCredits(d.outstandingCents)} credits</strong> still owed of {formatCredits(d.amountCents)}
+            <strong>{t`${formatLocaleCredits(d.outstandingCents)} credits`}</strong>{' '}
+            {t`still owed of ${formatLocaleCredits(d.amountCents)}`}
             {' - '}
             {d.description}
             {d.paymentId && (
               <>
                 {' '}
-                (payment <code title={d.paymentId}>{d.paymentId.slice(0, 8)}</code>, {new Date(d.createdAt).toLocaleDateString()})
+                ({t`payment`} <code title={d.paymentId}>{d.paymentId.slice(0, 8)}</code>, {formatLocaleDate(d.createdAt.slice(0, 10))})
               </>
             )}
           </li>
         ))}
       </ul>
-      <p className="muted">Questions? Open a support ticket and mention the payment.</p>
+      <p className="muted">{t`Questions? Open a support ticket and mention the payment.`}</p>
     </section>
   );
 }

@@ -1,9 +1,13 @@
+import { i18n } from '@lingui/core';
+import { t } from '@lingui/core/macro';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { paymentPath } from '#shared/routes';
-import { formatAmount } from '#web/lib/format';
+import { toCents } from '#shared/fees';
+import { formatLocaleCredits, formatLocaleDateTime } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 import { useMyPayments } from '../api/get-my-payments';
 import '../payments.css';
 import { readPaymentExpiry } from '../payment-expiry';
@@ -15,6 +19,7 @@ const OPEN_STATUSES = new Set(['pending', 'waiting', 'confirming', 'confirmed', 
 
 /** My payments with their statuses, newest first, paged. */
 export function PaymentHistory() {
+  useLocale();
   const ids = useId();
   const [page, setPage] = useState(1);
   const mine = useMyPayments(page, PAGE_SIZE);
@@ -26,28 +31,28 @@ export function PaymentHistory() {
   const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
   return (
     <section className="card payments-card" aria-labelledby={`${ids}-title`}>
-      <h2 id={`${ids}-title`}>Payment history</h2>
+      <h2 id={`${ids}-title`}>{t`Payment history`}</h2>
       <QueryState
         data={mine.data}
         error={error}
-        loading="Loading payments…"
+        loading={t`Loading payments…`}
         isEmpty={(data) => data.payments.length === 0}
-        empty="No payments yet. Your top-ups will appear here."
+        empty={t`No payments yet. Your top-ups will appear here.`}
       >
         {({ payments: rows }) => (
           <div className="rtable-wrap">
             <table className="payments-table rtable">
               <thead>
                 <tr>
-                  <th scope="col">Date</th>
+                  <th scope="col">{t`Date`}</th>
                   <th scope="col" className="num">
-                    Amount
+                    {t`Amount`}
                   </th>
-                  <th scope="col">Currency</th>
+                  <th scope="col">{t`Currency`}</th>
                   <th scope="col" className="num">
-                    Credits
+                    {t`Credits`}
                   </th>
-                  <th scope="col">Status</th>
+                  <th scope="col">{t`Status`}</th>
                 </tr>
               </thead>
               <tbody>
@@ -55,18 +60,18 @@ export function PaymentHistory() {
                   const resumable = OPEN_STATUSES.has(p.status) && p.payAddress && (readPaymentExpiry(p._id) ?? 0) > Date.now();
                   return (
                     <tr key={p._id}>
-                      <td data-label="Date">{new Date(p.createdAt).toLocaleString()}</td>
-                      <td data-label="Amount" className="num">
-                        {formatAmount(p.priceAmount)} USD
+                      <td data-label={t`Date`}>{formatLocaleDateTime(p.createdAt)}</td>
+                      <td data-label={t`Amount`} className="num">
+                        {formatLocaleCredits(toCents(p.priceAmount))} USD
                       </td>
-                      <td data-label="Currency">{p.payCurrency.toUpperCase()}</td>
-                      <td data-label="Credits" className="num">
-                        {formatAmount(p.creditedAmount > 0 ? p.creditedAmount : p.credits)}
+                      <td data-label={t`Currency`}>{p.payCurrency.toUpperCase()}</td>
+                      <td data-label={t`Credits`} className="num">
+                        {formatLocaleCredits(toCents(p.creditedAmount > 0 ? p.creditedAmount : p.credits))}
                       </td>
-                      <td data-label="Status">
-                        <span className={`status-badge payment-status-${p.status}`}>{STATUS_LABELS[p.status]}</span>{' '}
-                        {resumable && <Link to={paymentProcessUrl({ ...p, id: p._id })}>Continue</Link>}
-                        {(p.status === 'completed' || p.status === 'partially_paid') && <Link to={paymentPath(p._id)}>Details</Link>}
+                      <td data-label={t`Status`}>
+                        <span className={`status-badge payment-status-${p.status}`}>{i18n._(STATUS_LABELS[p.status])}</span>{' '}
+                        {resumable && <Link to={paymentProcessUrl({ ...p, id: p._id })}>{t`Continue`}</Link>}
+                        {(p.status === 'completed' || p.status === 'partially_paid') && <Link to={paymentPath(p._id)}>{t`Details`}</Link>}
                       </td>
                     </tr>
                   );
@@ -77,7 +82,7 @@ export function PaymentHistory() {
         )}
       </QueryState>
       {pages > 1 && (
-        <Pagination className="pager" page={page} pages={pages} onPage={setPage} label="Payment history pages" busy={loading} />
+        <Pagination className="pager" page={page} pages={pages} onPage={setPage} label={t`Payment history pages`} busy={loading} />
       )}
     </section>
   );

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import { calculateFee, formatCredits, paymentCentsForCredits, toCents } from '#shared/fees';
@@ -5,6 +6,8 @@ import { paths } from '#shared/routes';
 import type { CryptoOption, DepositLimits } from '#shared/schemas/payments';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ComponentNotice } from '#web/features/status/notice';
+import { useLocale } from '#web/features/language';
+import { formatLocaleCredits } from '#web/lib/format';
 import { useCreateDeposit } from '../api/create-deposit';
 import { useCryptoOptions } from '../api/get-crypto-options';
 import { PaymentCallError } from '../api/payment-call-error';
@@ -30,6 +33,7 @@ export function paymentProcessUrl(p: {
  * `?topup=<credits>` (a purchase's shortfall) fills in the payment that covers those credits after the fee.
  */
 export function TopUpPanel() {
+  useLocale();
   const navigate = useNavigate();
   const ids = useId();
   const [searchParams] = useSearchParams();
@@ -48,7 +52,7 @@ export function TopUpPanel() {
   const failure = createDeposit.isError
     ? createDeposit.error instanceof PaymentCallError
       ? createDeposit.error
-      : new PaymentCallError('Failed to create deposit', null, 0)
+      : new PaymentCallError(t`Failed to create deposit`, null, 0)
     : null;
   const error = failure ? { message: failure.message, reason: failure.reason } : null;
   // Busy while asking, and still after the answer while the page moves on to the payment.
@@ -87,10 +91,13 @@ export function TopUpPanel() {
     focus: false,
     validate: () => {
       const problems: Record<string, string> = {};
-      if (!crypto) problems.crypto = 'Choose a currency';
-      if (!validAmount) problems.amount = 'Enter an amount in USD';
-      else if (outOfRange && limits)
-        problems.amount = `Enter an amount from ${formatCredits(toCents(limits.minAmount))} to ${formatCredits(toCents(limits.maxAmount))} USD`;
+      if (!crypto) problems.crypto = t`Choose a currency`;
+      if (!validAmount) problems.amount = t`Enter an amount in USD`;
+      else if (outOfRange && limits) {
+        const min = formatCredits(toCents(limits.minAmount));
+        const max = formatCredits(toCents(limits.maxAmount));
+        problems.amount = t`Enter an amount from ${min} to ${max} USD`;
+      }
       // A refused form no longer shows the last refusal of the server.
       if (Object.keys(problems).length > 0) createDeposit.reset();
       return problems;
@@ -110,17 +117,17 @@ export function TopUpPanel() {
 
   return (
     <section id={TOP_UP_ANCHOR} className="card payments-card topup-panel" aria-labelledby={`${ids}-title`}>
-      <h2 id={`${ids}-title`}>Top up credits</h2>
-      <p className="muted">Pay in cryptocurrency. Credits are added once the payment is confirmed.</p>
+      <h2 id={`${ids}-title`}>{t`Top up credits`}</h2>
+      <p className="muted">{t`Pay in cryptocurrency. Credits are added once the payment is confirmed.`}</p>
       <ComponentNotice component="payment-provider" action="Top-ups" />
       {wantedCents !== null && (
         <p className="notice topup-wanted" data-testid="topup-wanted">
-          You need {formatCredits(wantedCents)} more credits. The amount below covers them after the processing fee.
+          {t`You need ${formatLocaleCredits(wantedCents)} more credits. The amount below covers them after the processing fee.`}
         </p>
       )}
       {loading && (
         <p role="status" className="muted">
-          Loading currencies…
+          {t`Loading currencies…`}
         </p>
       )}
       {loadError && (
@@ -131,26 +138,26 @@ export function TopUpPanel() {
       {!loading && !loadError && (
         <Form form={form}>
           <fieldset className="field payment-currency-fieldset" aria-describedby={fieldErrors.crypto ? `${ids}-crypto-error` : undefined}>
-            <legend>Currency</legend>
+            <legend>{t`Currency`}</legend>
             <label htmlFor={`${ids}-search`} className="visually-hidden">
-              Search currencies
+              {t`Search currencies`}
             </label>
             <input
               id={`${ids}-search`}
               type="search"
-              placeholder="Search currencies"
+              placeholder={t`Search currencies`}
               value={search}
               onChange={(e) => setSearch(e.target.value)}
               autoComplete="off"
             />
-            <div className="payment-currency-list" role="radiogroup" aria-label="Currencies">
-              {filtered.length === 0 && <p className="muted">No currency matches “{search}”.</p>}
+            <div className="payment-currency-list" role="radiogroup" aria-label={t`Currencies`}>
+              {filtered.length === 0 && <p className="muted">{t`No currency matches “${search}”.`}</p>}
               {filtered.map((c) => (
                 <label key={c.code} className={`payment-currency-option${crypto === c.code ? ' payment-currency-selected' : ''}`}>
                   <input type="radio" name="crypto" value={c.code} checked={crypto === c.code} onChange={() => setCrypto(c.code)} />
                   <span className="currency-name">{c.name}</span>
                   <span className="payment-currency-code">{c.code.toUpperCase()}</span>
-                  {c.hasExtraId && <span className="muted payment-currency-memo">memo</span>}
+                  {c.hasExtraId && <span className="muted payment-currency-memo">{t`memo`}</span>}
                 </label>
               ))}
             </div>
@@ -162,7 +169,7 @@ export function TopUpPanel() {
           </fieldset>
 
           <div className="field">
-            <label htmlFor={`${ids}-amount`}>Amount (USD)</label>
+            <label htmlFor={`${ids}-amount`}>{t`Amount (USD)`}</label>
             <input
               ref={amountInput}
               id={`${ids}-amount`}
@@ -179,22 +186,22 @@ export function TopUpPanel() {
             />
             <p id={`${ids}-amount-note`} className={fieldErrors.amount || outOfRange ? 'form-error' : 'field-note'}>
               {fieldErrors.amount ??
-                (limits ? `From ${formatCredits(toCents(limits.minAmount))} to ${formatCredits(toCents(limits.maxAmount))} USD.` : '')}
+                (limits ? t`From ${formatCredits(toCents(limits.minAmount))} to ${formatCredits(toCents(limits.maxAmount))} USD.` : '')}
             </p>
           </div>
 
           <dl className="topup-summary" aria-live="polite">
             <div>
-              <dt>Payment amount</dt>
-              <dd data-testid="topup-amount">{fee ? `${formatCredits(fee.amountCents)} USD` : '—'}</dd>
+              <dt>{t`Payment amount`}</dt>
+              <dd data-testid="topup-amount">{fee ? `${formatLocaleCredits(fee.amountCents)} USD` : '—'}</dd>
             </div>
             <div>
-              <dt>Processing fee{fee ? ` (${fee.feePercent}%)` : ''}</dt>
-              <dd data-testid="topup-fee">{fee ? `${formatCredits(fee.feeCents)} USD` : '—'}</dd>
+              <dt>{fee ? t`Processing fee (${fee.feePercent}%)` : t`Processing fee`}</dt>
+              <dd data-testid="topup-fee">{fee ? `${formatLocaleCredits(fee.feeCents)} USD` : '—'}</dd>
             </div>
             <div>
-              <dt>You receive</dt>
-              <dd data-testid="topup-credits">{fee ? `${formatCredits(fee.creditsCents)} credits` : '—'}</dd>
+              <dt>{t`You receive`}</dt>
+              <dd data-testid="topup-credits">{fee ? t`${formatLocaleCredits(fee.creditsCents)} credits` : '—'}</dd>
             </div>
           </dl>
 
@@ -204,8 +211,8 @@ export function TopUpPanel() {
               {error.reason && <p className="muted">{error.reason}</p>}
             </div>
           )}
-          <StatusButton busy={submitting} busyLabel="Creating payment…" className="btn btn-primary">
-            {selected ? `Pay with ${selected.code.toUpperCase()}` : 'Continue to payment'}
+          <StatusButton busy={submitting} busyLabel={t`Creating payment…`} className="btn btn-primary">
+            {selected ? t`Pay with ${selected.code.toUpperCase()}` : t`Continue to payment`}
           </StatusButton>
         </Form>
       )}

@@ -1,10 +1,14 @@
+import { i18n } from '@lingui/core';
+import { t } from '@lingui/core/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import toast from 'react-hot-toast';
 import { Link, Navigate, useSearchParams } from 'react-router';
 import { dashboardPaths, paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
-import { formatAmount, formatDateTime } from '#web/lib/format';
+import { toCents } from '#shared/fees';
+import { formatLocaleCredits, formatLocaleCrypto, formatLocaleDateTime } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 import { ApiError } from '#web/lib/api-client';
 import { signedInUserId, useSessionStore } from '#web/features/auth';
 import { useCredits } from '#web/features/auth/credits';
@@ -18,22 +22,26 @@ import '../payments.css';
  * (./payment-page.tsx).
  */
 export default function PaymentCompletePage() {
-  usePageMeta('Payment complete');
+  useLocale();
+  usePageMeta(t`Payment complete`);
   const [params] = useSearchParams();
   const id = params.get('id');
   if (!id) return <Navigate to={paths.dashboard} replace />;
   return <PaymentComplete key={id} id={id} />;
 }
 
+const usd = (dollars: number) => formatLocaleCredits(toCents(dollars));
+
 export function PaymentComplete({ id }: { id: string }) {
+  useLocale();
   // Always read again here: the payment page loaded this payment seconds ago, before it was credited
   // (a sandbox payment can finish that fast), and that copy would show "Credits added 0.00".
   const query = useQuery({ ...paymentQueryOptions(id), refetchOnMount: 'always' });
   const data = query.isFetchedAfterMount ? (query.data ?? null) : null;
   const error = query.isError
     ? query.error instanceof ApiError && query.error.status === 404
-      ? 'We could not find this payment in your account.'
-      : 'Failed to check payment status'
+      ? t`We could not find this payment in your account.`
+      : t`Failed to check payment status`
     : null;
   // Keep the balance shown elsewhere in the app in step with the ledger, once the payment is known.
   const userId = useSessionStore(signedInUserId);
@@ -43,20 +51,19 @@ export function PaymentComplete({ id }: { id: string }) {
   const done = payment ? isCompleteStatus(payment.status) : false;
   const problem = payment ? PROBLEM_STATUS_MESSAGES[payment.status] : undefined;
   const receiptEntryId = data?.receiptEntryId ?? null;
-  const credited =
-    done && payment ? `${formatAmount(payment.creditedAmount)} credits added. Balance: ${formatAmount(data!.balance)} credits.` : null;
+  const credited = done && payment ? t`${usd(payment.creditedAmount)} credits added. Balance: ${usd(data!.balance)} credits.` : null;
 
   // Once the payment is known to be credited, say so where the user looks too (one toast per payment).
   useEffect(() => {
-    if (credited) toast.success(`Payment credited: ${credited}`, { id: `payment-credited-${id}` });
+    if (credited) toast.success(t`Payment credited: ${credited}`, { id: `payment-credited-${id}` });
   }, [credited, id]);
 
   return (
     <section className="page narrow payment-page" aria-labelledby="complete-title">
-      <h1 id="complete-title">{done ? 'Payment complete' : 'Payment status'}</h1>
+      <h1 id="complete-title">{done ? t`Payment complete` : t`Payment status`}</h1>
       {!data && !error && (
         <p role="status" className="muted">
-          Loading payment…
+          {t`Loading payment…`}
         </p>
       )}
       {error && (
@@ -67,36 +74,36 @@ export function PaymentComplete({ id }: { id: string }) {
       {payment && data && (
         <div className="card payment-amounts">
           <p className="muted" data-testid="payment-named">
-            Top-up of {formatAmount(payment.priceAmount)} USD in {payment.payCurrency.toUpperCase()}, started{' '}
-            {formatDateTime(payment.createdAt)} · reference <code title={payment._id}>{payment._id.slice(0, 8)}</code>
+            {t`Top-up of ${usd(payment.priceAmount)} USD in ${payment.payCurrency.toUpperCase()}, started ${formatLocaleDateTime(payment.createdAt)}`}{' '}
+            · {t`reference`} <code title={payment._id}>{payment._id.slice(0, 8)}</code>
           </p>
           {done ? (
             <div role="status">
-              <p className="payment-success">Thank you! Your payment was received and your credits were added.</p>
+              <p className="payment-success">{t`Thank you! Your payment was received and your credits were added.`}</p>
               <p data-testid="complete-credited">{credited}</p>
             </div>
           ) : (
-            <p role="status">Status: {STATUS_LABELS[payment.status]}</p>
+            <p role="status">{t`Status: ${i18n._(STATUS_LABELS[payment.status])}`}</p>
           )}
-          {problem && <p className="muted">{problem.text}</p>}
+          {problem && <p className="muted">{i18n._(problem.text)}</p>}
           <dl className="topup-summary">
             <div>
-              <dt>You paid</dt>
+              <dt>{t`You paid`}</dt>
               <dd>
-                {payment.actuallyPaid ?? payment.payAmount} {payment.payCurrency.toUpperCase()} ({formatAmount(payment.priceAmount)} USD)
+                {`${formatLocaleCrypto(payment.actuallyPaid ?? payment.payAmount ?? '')} ${payment.payCurrency.toUpperCase()} (${usd(payment.priceAmount)} USD)`}
               </dd>
             </div>
             <div>
-              <dt>Processing fee ({payment.feePercent}%)</dt>
-              <dd>{formatAmount(payment.fee)} USD</dd>
+              <dt>{t`Processing fee (${payment.feePercent}%)`}</dt>
+              <dd>{usd(payment.fee)} USD</dd>
             </div>
             <div>
-              <dt>Credits added</dt>
-              <dd data-testid="complete-credits">{formatAmount(payment.creditedAmount)}</dd>
+              <dt>{t`Credits added`}</dt>
+              <dd data-testid="complete-credits">{usd(payment.creditedAmount)}</dd>
             </div>
             <div>
-              <dt>New balance</dt>
-              <dd data-testid="complete-balance">{formatAmount(data.balance)} credits</dd>
+              <dt>{t`New balance`}</dt>
+              <dd data-testid="complete-balance">{t`${usd(data.balance)} credits`}</dd>
             </div>
           </dl>
           {receiptEntryId && (
@@ -106,7 +113,7 @@ export function PaymentComplete({ id }: { id: string }) {
                 to={`${paths.dashboard}/receipts/${encodeURIComponent(receiptEntryId)}`}
                 data-testid="complete-receipt"
               >
-                View the receipt of this top-up
+                {t`View the receipt of this top-up`}
               </Link>
             </p>
           )}
@@ -114,7 +121,7 @@ export function PaymentComplete({ id }: { id: string }) {
       )}
       <p>
         <Link className="btn btn-primary" to={dashboardPaths.wallet}>
-          Back to my wallet
+          {t`Back to my wallet`}
         </Link>
       </p>
     </section>

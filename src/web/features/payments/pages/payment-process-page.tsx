@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { QRCodeSVG } from 'qrcode.react';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
@@ -6,7 +7,9 @@ import { paths } from '#shared/routes';
 import type { Payment } from '#shared/schemas/payments';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { SandboxPanel } from '#web/features/sandbox';
-import { formatAmount } from '#web/lib/format';
+import { toCents } from '#shared/fees';
+import { formatLocaleCredits, formatLocaleCrypto } from '#web/lib/format';
+import { RichText, useLocale } from '#web/features/language';
 import { ApiError } from '#web/lib/api-client';
 import { useCheckPayment } from '../api/check-payment';
 import { usePayment } from '../api/get-payment';
@@ -38,7 +41,8 @@ function differsFromPayment(q: ProcessQuery, p: Payment): boolean {
 
 /** /payment/process (docs/product.md#routes, #states, #validation, #constants). */
 export default function PaymentProcessPage() {
-  usePageMeta('Complete Your Payment');
+  useLocale();
+  usePageMeta(t`Complete Your Payment`);
   const [params] = useSearchParams();
   const address = params.get('address');
   const amount = params.get('amount');
@@ -48,7 +52,10 @@ export default function PaymentProcessPage() {
   return <PaymentProcess key={id} query={{ address, amount, currency, id, extraId: params.get('extraId') || null }} />;
 }
 
+const usd = (dollars: number) => formatLocaleCredits(toCents(dollars));
+
 function PaymentProcess({ query }: { query: ProcessQuery }) {
+  useLocale();
   const navigate = useNavigate();
   const { id } = query;
   const [expiry] = useState(() => ensurePaymentExpiry(id));
@@ -69,7 +76,7 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
   const statusError = statusQuery.isError
     ? statusQuery.error instanceof Error
       ? statusQuery.error.message
-      : 'Failed to check payment status'
+      : t`Failed to check payment status`
     : null;
 
   const remaining = Math.max(0, Math.ceil((expiry - now) / 1000));
@@ -104,13 +111,16 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
 
   return (
     <section className="page narrow payment-page" aria-labelledby="payment-title">
-      <h1 id="payment-title">Complete Your Payment</h1>
+      <h1 id="payment-title">{t`Complete Your Payment`}</h1>
       <p className="notice payment-warning" role="note">
-        <strong>Do not close this page</strong> until your payment is confirmed. We check its status automatically.
+        <RichText
+          message={t`<0>Do not close this page</0> until your payment is confirmed. We check its status automatically.`}
+          elements={[<strong />]}
+        />
       </p>
 
       <p className="payment-countdown">
-        Time remaining:{' '}
+        {t`Time remaining:`}{' '}
         <span data-testid="payment-countdown" role="timer" aria-live="off">
           {formatCountdown(remaining)}
         </span>
@@ -118,24 +128,26 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
 
       {loadState === 'loading' && (
         <p role="status" className="muted">
-          Loading payment details…
+          {t`Loading payment details…`}
         </p>
       )}
       {loadState === 'error' && (
         <div role="alert" className="notice payment-problem">
-          <p>We could not load this payment's details. Check your connection and try again.</p>
+          <p>{t`We could not load this payment's details. Check your connection and try again.`}</p>
           <button type="button" className="btn btn-secondary" onClick={loadPayment}>
-            Try again
+            {t`Try again`}
           </button>
         </div>
       )}
 
       {forged && (
         <div role="alert" className="notice payment-problem" data-testid="payment-forged">
-          <h2>Do not send anything to this link</h2>
+          <h2>{t`Do not send anything to this link`}</h2>
           <p>
-            The address, amount or currency in this link do not match a payment in your account. Someone may have sent you a forged link.
-            Start a top-up from your <Link to={paths.dashboard}>dashboard</Link> instead.
+            <RichText
+              message={t`The address, amount or currency in this link do not match a payment in your account. Someone may have sent you a forged link. Start a top-up from your <0>dashboard</0> instead.`}
+              elements={[<Link to={paths.dashboard} />]}
+            />
           </p>
         </div>
       )}
@@ -144,24 +156,24 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
         <>
           <div className="card payment-amounts">
             <p className="payment-send">
-              Send exactly{' '}
-              <strong data-testid="payment-pay-amount">
-                {query.amount} {currencyLabel}
-              </strong>
+              <RichText
+                message={t`Send exactly <0>${formatLocaleCrypto(query.amount)} ${currencyLabel}</0>`}
+                elements={[<strong data-testid="payment-pay-amount" />]}
+              />
             </p>
-            <p className="muted">≈ {formatAmount(payment.priceAmount)} USD</p>
+            <p className="muted">≈ {usd(payment.priceAmount)} USD</p>
             <dl className="topup-summary">
               <div>
-                <dt>Payment amount</dt>
-                <dd>{formatAmount(payment.priceAmount)} USD</dd>
+                <dt>{t`Payment amount`}</dt>
+                <dd>{usd(payment.priceAmount)} USD</dd>
               </div>
               <div>
-                <dt>Processing fee ({payment.feePercent}%)</dt>
-                <dd data-testid="payment-fee">{formatAmount(payment.fee)} USD</dd>
+                <dt>{t`Processing fee (${payment.feePercent}%)`}</dt>
+                <dd data-testid="payment-fee">{usd(payment.fee)} USD</dd>
               </div>
               <div>
-                <dt>Credits you will receive</dt>
-                <dd data-testid="payment-credits">{formatAmount(payment.credits)}</dd>
+                <dt>{t`Credits you will receive`}</dt>
+                <dd data-testid="payment-credits">{usd(payment.credits)}</dd>
               </div>
             </dl>
           </div>
@@ -172,31 +184,34 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
                 value={query.address}
                 size={QR_CODE.size}
                 level={QR_CODE.level}
-                title={`QR code of the ${currencyLabel} address`}
+                title={t`QR code of the ${currencyLabel} address`}
               />
             </div>
             <div className="payment-field">
               <span className="payment-field-label" id="payment-address-label">
-                {currencyLabel} address
+                {t`${currencyLabel} address`}
               </span>
               <code className="payment-value" aria-labelledby="payment-address-label" data-testid="payment-address">
                 {query.address}
               </code>
-              <CopyButton value={query.address} label="Copy address" />
+              <CopyButton value={query.address} label={t`Copy address`} />
             </div>
             {query.extraId && (
               <div className="payment-field">
                 <span className="payment-field-label" id="payment-memo-label">
-                  Destination tag / memo (required)
+                  {t`Destination tag / memo (required)`}
                 </span>
                 <code className="payment-value" aria-labelledby="payment-memo-label" data-testid="payment-memo">
                   {query.extraId}
                 </code>
-                <CopyButton value={query.extraId} label="Copy destination tag / memo" />
+                <CopyButton value={query.extraId} label={t`Copy destination tag / memo`} />
               </div>
             )}
             <p className="notice payment-currency-notice">
-              Send only <strong>{currencyLabel}</strong> to this address. Sending any other currency may result in the loss of your funds.
+              <RichText
+                message={t`Send only <0>${currencyLabel}</0> to this address. Sending any other currency may result in the loss of your funds.`}
+                elements={[<strong />]}
+              />
             </p>
           </div>
         </>
@@ -238,6 +253,7 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
  * now (POST /api/payments/check). Busy and failure come from the mutation (decision 0225).
  */
 function TxHashCheck({ id }: { id: string }) {
+  useLocale();
   const [txHash, setTxHash] = useState('');
   const check = useCheckPayment(id);
   const form = useForm<'txHash'>({
@@ -246,7 +262,7 @@ function TxHashCheck({ id }: { id: string }) {
       if (txHash.trim()) return {};
       // A refused form no longer shows the last answer.
       check.reset();
-      return { txHash: 'Enter the transaction hash' };
+      return { txHash: t`Enter the transaction hash` };
     },
     action: () => check.mutate(txHash.trim()),
   });
@@ -255,7 +271,7 @@ function TxHashCheck({ id }: { id: string }) {
   const message = form.errors.txHash
     ? { text: form.errors.txHash, error: true }
     : check.isError
-      ? { text: [failure?.message ?? 'Failed to check payment', failure?.reason].filter(Boolean).join(': '), error: true }
+      ? { text: [failure?.message ?? t`Failed to check payment`, failure?.reason].filter(Boolean).join(': '), error: true }
       : check.isSuccess
         ? { text: paymentStatusMessage(check.data.payment_status), error: false }
         : null;
@@ -263,15 +279,14 @@ function TxHashCheck({ id }: { id: string }) {
   return (
     <details className="payment-check" data-testid="payment-check">
       <summary className="btn btn-secondary payment-check-toggle">
-        <span>Already sent the payment? Check it with your transaction hash</span>
+        <span>{t`Already sent the payment? Check it with your transaction hash`}</span>
       </summary>
       <Form form={form} className="payment-check-form">
         <p className="muted">
-          Paste the transaction hash (TXID) from your wallet and we will ask the provider about this payment now instead of waiting for the
-          next automatic check.
+          {t`Paste the transaction hash (TXID) from your wallet and we will ask the provider about this payment now instead of waiting for the next automatic check.`}
         </p>
         <div className="field">
-          <label htmlFor="payment-tx-hash">Transaction hash</label>
+          <label htmlFor="payment-tx-hash">{t`Transaction hash`}</label>
           <input id="payment-tx-hash" value={txHash} onChange={(e) => setTxHash(e.target.value)} autoComplete="off" spellCheck={false} />
         </div>
         {message && (
@@ -279,8 +294,8 @@ function TxHashCheck({ id }: { id: string }) {
             {message.text}
           </p>
         )}
-        <StatusButton busy={check.isPending} busyLabel="Checking…" className="btn btn-primary">
-          Check payment
+        <StatusButton busy={check.isPending} busyLabel={t`Checking…`} className="btn btn-primary">
+          {t`Check payment`}
         </StatusButton>
       </Form>
     </details>

@@ -1,28 +1,38 @@
+import { i18n } from '@lingui/core';
+import { t } from '@lingui/core/macro';
 import { Link, useParams } from 'react-router';
-import { formatCredits } from '#shared/fees';
+import type { PaymentStatus } from '#shared/schemas/payments';
+import { formatLocaleCredits, formatLocaleCrypto, formatLocaleDateTime } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 import { dashboardPaths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ApiError } from '#web/lib/api-client';
 import { useReceipt } from '../api/get-receipt';
 import { receiptTitle } from '../components/ledger-kinds';
+import { STATUS_LABELS } from '../payment-status';
 import '../payments.css';
 
-const signed = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '−' : ''}${formatCredits(Math.abs(cents))}`;
+const signed = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '−' : ''}${formatLocaleCredits(Math.abs(cents))}`;
+
+/** A payment's status by its name, or as it came when it is not one the app names. */
+const paymentStatusName = (status: string) => (status in STATUS_LABELS ? i18n._(STATUS_LABELS[status as PaymentStatus]) : status);
 
 /**
  * /dashboard/receipts/:entryId: the printable receipt of one ledger entry (a top-up, an order, a
  * charge, a refund...), with its ledger reference. The print stylesheet leaves the page chrome out.
  */
 export default function ReceiptPage() {
+  useLocale();
   const { entryId = '' } = useParams();
   const receipt = useReceipt(entryId);
-  usePageMeta(receipt.data ? `Receipt: ${receiptTitle(receipt.data.entry)}` : 'Receipt');
+  const title = receipt.data ? receiptTitle(receipt.data.entry) : null;
+  usePageMeta(title ? t`Receipt: ${title}` : t`Receipt`);
 
   if (receipt.isPending) {
     return (
       <section className="page dashboard-page">
         <p role="status" className="muted">
-          Loading the receipt…
+          {t`Loading the receipt…`}
         </p>
       </section>
     );
@@ -31,12 +41,12 @@ export default function ReceiptPage() {
     const missing = receipt.error instanceof ApiError && receipt.error.status === 404;
     return (
       <section className="page dashboard-page">
-        <h1>Receipt</h1>
+        <h1>{t`Receipt`}</h1>
         <p role="alert" className="field-error">
-          {missing ? 'There is no such receipt in your account.' : 'Failed to load the receipt.'}
+          {missing ? t`There is no such receipt in your account.` : t`Failed to load the receipt.`}
         </p>
         <Link className="btn btn-ghost" to={dashboardPaths.wallet}>
-          ← Wallet
+          ← {t`Wallet`}
         </Link>
       </section>
     );
@@ -47,56 +57,57 @@ export default function ReceiptPage() {
     <section className="page dashboard-page receipt-page" aria-labelledby="receipt-title">
       <div className="receipt-actions no-print">
         <Link className="btn btn-ghost btn-small" to={dashboardPaths.wallet}>
-          ← Wallet
+          ← {t`Wallet`}
         </Link>
         <button type="button" className="btn btn-secondary" onClick={() => window.print()}>
-          Print
+          {t`Print`}
         </button>
       </div>
       <article className="card receipt">
         <header className="receipt-header">
           <p className="eyebrow">Olympus</p>
-          <h1 id="receipt-title">Receipt: {receiptTitle(entry)}</h1>
-          <p className="muted">{new Date(entry.createdAt).toLocaleString()}</p>
+          <h1 id="receipt-title">{t`Receipt: ${receiptTitle(entry)}`}</h1>
+          <p className="muted">{formatLocaleDateTime(entry.createdAt)}</p>
         </header>
         <dl className="receipt-details">
-          <dt>Account</dt>
+          <dt>{t`Account`}</dt>
           <dd>
             {account.username} ({account.email})
           </dd>
-          <dt>Description</dt>
+          <dt>{t`Description`}</dt>
           <dd data-testid="receipt-description">{entry.description}</dd>
-          <dt>Amount</dt>
-          <dd data-testid="receipt-amount">{signed(entry.amountCents)} credits</dd>
-          <dt>Balance after</dt>
-          <dd>{formatCredits(entry.balanceAfterCents)} credits</dd>
-          <dt>Date (UTC)</dt>
+          <dt>{t`Amount`}</dt>
+          <dd data-testid="receipt-amount">{t`${signed(entry.amountCents)} credits`}</dd>
+          <dt>{t`Balance after`}</dt>
+          <dd>{t`${formatLocaleCredits(entry.balanceAfterCents)} credits`}</dd>
+          <dt>{t`Date (UTC)`}</dt>
           <dd>{entry.createdAt}</dd>
-          <dt>Ledger reference</dt>
+          <dt>{t`Ledger reference`}</dt>
           <dd>
             <code data-testid="receipt-reference">{entry.reference}</code>
           </dd>
-          <dt>Entry id</dt>
+          <dt>{t`Entry id`}</dt>
           <dd>
             <code>{entry._id}</code>
           </dd>
           {payment && (
             <>
-              <dt>Payment</dt>
+              <dt>{t`Payment`}</dt>
               <dd>
-                <code>{payment.id}</code> ({payment.status})
+                <code>{payment.id}</code> ({paymentStatusName(payment.status)})
               </dd>
-              <dt>Paid in</dt>
+              <dt>{t`Paid in`}</dt>
               <dd>
-                {payment.actuallyPaid ?? payment.payAmount ?? '—'} {payment.payCurrency.toUpperCase()}
+                {formatLocaleCrypto(payment.actuallyPaid ?? payment.payAmount ?? '—')} {payment.payCurrency.toUpperCase()}
               </dd>
-              <dt>Price</dt>
+              <dt>{t`Price`}</dt>
               <dd>
-                {formatCredits(payment.priceAmountCents)} {payment.priceCurrency.toUpperCase()}, fee {formatCredits(payment.feeCents)}
+                {formatLocaleCredits(payment.priceAmountCents)} {payment.priceCurrency.toUpperCase()},{' '}
+                {t`fee ${formatLocaleCredits(payment.feeCents)}`}
               </dd>
               {payment.txHash && (
                 <>
-                  <dt>Transaction</dt>
+                  <dt>{t`Transaction`}</dt>
                   <dd>
                     <code>{payment.txHash}</code>
                   </dd>
@@ -106,7 +117,7 @@ export default function ReceiptPage() {
           )}
           {charge && (
             <>
-              <dt>Charge</dt>
+              <dt>{t`Charge`}</dt>
               <dd>
                 <code>{charge.id}</code> ({charge.status})
               </dd>
@@ -119,7 +130,7 @@ export default function ReceiptPage() {
             </>
           )}
         </dl>
-        <p className="muted receipt-note">1 credit = 1 USD. Keep this receipt for your records.</p>
+        <p className="muted receipt-note">{t`1 credit = 1 USD. Keep this receipt for your records.`}</p>
       </article>
     </section>
   );
