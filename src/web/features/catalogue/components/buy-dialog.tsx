@@ -1,14 +1,17 @@
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import { Dialog } from '#web/components/ui/dialog';
 import { Link } from 'react-router';
 import toast from 'react-hot-toast';
 import { ErrorCode } from '#shared/error-codes';
-import { formatCredits } from '#shared/fees';
 import type { CatalogueItem, InsufficientCreditsDetails, PriceChangedDetails, PurchaseResponse } from '#shared/schemas/catalogue';
 import { topUpLink } from '#web/features/payments';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useBuyItem } from '../api/buy-item';
+import { creditsLabel } from '../lib/format';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
+import { formatLocaleCredits } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 
 interface BuyDialogProps {
   item: CatalogueItem;
@@ -21,7 +24,10 @@ interface BuyDialogProps {
 
 /** What a purchase's success says, in the toast and the section's status line. */
 export function purchaseSentence(result: PurchaseResponse): string {
-  return `Bought ${result.order.itemName} for ${formatCredits(result.order.priceCents)} credits. Balance: ${formatCredits(result.balanceCents)} credits.`;
+  const item = result.order.itemName;
+  const price = formatLocaleCredits(result.order.priceCents);
+  const balance = formatLocaleCredits(result.balanceCents);
+  return t`Bought ${item} for ${price} credits. Balance: ${balance} credits.`;
 }
 
 function shortfallOf(err: unknown): number | null {
@@ -47,6 +53,7 @@ function changedPriceOf(err: unknown): number | null {
  */
 export function BuyDialog({ item, balanceCents, onClose, onBought }: BuyDialogProps) {
   const ids = useId();
+  useLocale();
   const [idempotencyKey] = useState(newIdempotencyKey);
   const buy = useBuyItem();
   const [serverShortfall, setServerShortfall] = useState<number | null>(null);
@@ -74,39 +81,42 @@ export function BuyDialog({ item, balanceCents, onClose, onBought }: BuyDialogPr
         setPriceChanged(true);
         setServerShortfall(null);
       } else if (missing !== null) setServerShortfall(missing);
-      else setError(errorMessage(err, 'The purchase failed. Try again.'));
+      else setError(errorMessage(err, t`The purchase failed. Try again.`));
     }
   }
 
+  const name = item.name;
+  const price = formatLocaleCredits(priceCents);
+  const missing = shortfall === null ? '' : formatLocaleCredits(shortfall);
   return (
     <Dialog className="buy-dialog" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-summary`} onClose={onClose}>
-      <h2 id={`${ids}-title`}>Buy {item.name}?</h2>
+      <h2 id={`${ids}-title`}>{t`Buy ${name}?`}</h2>
       <dl id={`${ids}-summary`} className="buy-summary">
         <div>
-          <dt>Price</dt>
-          <dd data-testid="buy-price">{formatCredits(priceCents)} credits</dd>
+          <dt>{t`Price`}</dt>
+          <dd data-testid="buy-price">{creditsLabel(priceCents)}</dd>
         </div>
         <div>
-          <dt>Your balance</dt>
-          <dd data-testid="buy-balance">{formatCredits(balanceCents)} credits</dd>
+          <dt>{t`Your balance`}</dt>
+          <dd data-testid="buy-balance">{creditsLabel(balanceCents)}</dd>
         </div>
         {shortfall === null && (
           <div>
-            <dt>Balance after</dt>
-            <dd data-testid="buy-balance-after">{formatCredits(balanceCents - priceCents)} credits</dd>
+            <dt>{t`Balance after`}</dt>
+            <dd data-testid="buy-balance-after">{creditsLabel(balanceCents - priceCents)}</dd>
           </div>
         )}
       </dl>
       {priceChanged && (
         <p className="form-error" role="alert" data-testid="buy-price-changed">
-          The price changed to {formatCredits(priceCents)} credits. Buy at the new price?
+          {t`The price changed to ${price} credits. Buy at the new price?`}
         </p>
       )}
       {shortfall !== null && (
         <div className="form-error buy-shortfall" role="alert">
-          <p data-testid="buy-shortfall">Not enough credits: you need {formatCredits(shortfall)} more.</p>
+          <p data-testid="buy-shortfall">{t`Not enough credits: you need ${missing} more.`}</p>
           <Link className="btn btn-secondary" to={topUpLink(shortfall)} onClick={onClose} data-testid="buy-top-up">
-            Top up {formatCredits(shortfall)} credits
+            {t`Top up ${missing} credits`}
           </Link>
         </div>
       )}
@@ -122,10 +132,10 @@ export function BuyDialog({ item, balanceCents, onClose, onBought }: BuyDialogPr
           disabled={buy.isPending || shortfall !== null || soldOut}
           onClick={() => void confirm()}
         >
-          {buy.isPending ? 'Buying…' : `Confirm: pay ${formatCredits(priceCents)} credits`}
+          {buy.isPending ? t`Buying…` : t`Confirm: pay ${price} credits`}
         </button>
         <button type="button" className="btn btn-ghost" onClick={onClose}>
-          Cancel
+          {t`Cancel`}
         </button>
       </div>
     </Dialog>

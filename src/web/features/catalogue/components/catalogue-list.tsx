@@ -1,10 +1,11 @@
 import type { ReactNode } from 'react';
 import type { CatalogueItem } from '#shared/schemas/catalogue';
-import { creditsText } from '#web/lib/format';
-import { stockLabel } from '../lib/format';
+import { useLocale } from '#web/features/language';
+import { creditsLabel, stockLabel } from '../lib/format';
 
 /** The active items as cards; `action` renders each card's button or link. */
 export function CatalogueList({ items, action }: { items: CatalogueItem[]; action: (item: CatalogueItem) => ReactNode }) {
+  useLocale();
   return (
     <ul className="catalogue-list">
       {items.map((item) => {
@@ -14,7 +15,7 @@ export function CatalogueList({ items, action }: { items: CatalogueItem[]; actio
             <h3>{item.name}</h3>
             {item.description && <p className="muted catalogue-description">{item.description}</p>}
             <p className="catalogue-price">
-              <strong>{creditsText(item.priceCents)}</strong>
+              <strong>{creditsLabel(item.priceCents)}</strong>
               {stock && <span className={`catalogue-stock${item.stock === 0 ? ' sold-out' : ''}`}>{stock}</span>}
             </p>
             {action(item)}

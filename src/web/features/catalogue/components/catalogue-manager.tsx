@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import { formatCredits, toCents } from '#shared/fees';
@@ -8,7 +9,8 @@ import { Form, useForm } from '#web/components/ui/use-form';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useStaffCatalogue } from '../api/get-staff-catalogue';
 import { useSaveCatalogueItem } from '../api/save-catalogue-item';
-import { creditsText } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
+import { creditsLabel } from '../lib/format';
 
 interface FormState {
   name: string;
@@ -34,11 +36,11 @@ function formFor(item: CatalogueItem): FormState {
 function toBody(form: FormState): { body: CreateCatalogueItemBody } | { errors: Record<string, string> } {
   const errors: Record<string, string> = {};
   const price = Number(form.price);
-  if (!form.name.trim()) errors.name = 'Enter a name';
-  if (form.price.trim() === '' || !Number.isFinite(price) || price <= 0) errors.priceCents = 'Enter a price in credits, e.g. 4.99';
-  else if (Math.abs(price * 100 - Math.round(price * 100)) > 1e-6) errors.priceCents = 'Use at most two decimals';
+  if (!form.name.trim()) errors.name = t`Enter a name`;
+  if (form.price.trim() === '' || !Number.isFinite(price) || price <= 0) errors.priceCents = t`Enter a price in credits, e.g. 4.99`;
+  else if (Math.abs(price * 100 - Math.round(price * 100)) > 1e-6) errors.priceCents = t`Use at most two decimals`;
   const stock = form.stock.trim() === '' ? null : Number(form.stock);
-  if (stock !== null && (!Number.isInteger(stock) || stock < 0)) errors.stock = 'Stock is a whole number from 0, or empty for unlimited';
+  if (stock !== null && (!Number.isInteger(stock) || stock < 0)) errors.stock = t`Stock is a whole number from 0, or empty for unlimited`;
   if (Object.keys(errors).length > 0) return { errors };
   return { body: { name: form.name.trim(), description: form.description.trim(), priceCents: toCents(price), stock, active: form.active } };
 }
@@ -46,6 +48,7 @@ function toBody(form: FormState): { body: CreateCatalogueItemBody } | { errors: 
 /** Staff: the catalogue, hidden items too. Admins add, change, hide and show items; support reads. */
 export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
   const ids = useId();
+  useLocale();
   const catalogue = useStaffCatalogue();
   const save = useSaveCatalogueItem();
   const [editing, setEditing] = useState<CatalogueItem | null>(null);
@@ -62,11 +65,12 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
       const parsed = toBody(form);
       if ('errors' in parsed) return;
       const { item } = await save.mutateAsync(editing ? { id: editing._id, body: parsed.body } : { id: null, body: parsed.body });
-      toast.success(editing ? `Saved ${item.name}` : `Added ${item.name}`);
+      const name = item.name;
+      toast.success(editing ? t`Saved ${name}` : t`Added ${name}`);
       reset();
     },
     // A refusal with field errors is said on the fields, any other above the form.
-    formError: (err, fields) => (err instanceof ApiError ? (Object.keys(fields).length ? null : err.message) : 'Could not save the item'),
+    formError: (err, fields) => (err instanceof ApiError ? (Object.keys(fields).length ? null : err.message) : t`Could not save the item`),
   });
   const errors = itemForm.errors as Record<string, string | undefined>;
 
@@ -86,37 +90,39 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
   async function toggle(item: CatalogueItem) {
     try {
       await save.mutateAsync({ id: item._id, body: { active: !item.active } });
-      toast.success(item.active ? `${item.name} is hidden` : `${item.name} is listed`);
+      const name = item.name;
+      toast.success(item.active ? t`${name} is hidden` : t`${name} is listed`);
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not change the item'));
+      toast.error(errorMessage(err, t`Could not change the item`));
     }
   }
 
+  const editingName = editing?.name ?? '';
   return (
     <section className="admin-panel" aria-labelledby={`${ids}-title`}>
-      <h2 id={`${ids}-title`}>Catalogue</h2>
+      <h2 id={`${ids}-title`}>{t`Catalogue`}</h2>
       <p className="muted">
-        What users can buy with credits. Hidden items are neither listed nor sold; orders keep the name and price they were bought at.
+        {t`What users can buy with credits. Hidden items are neither listed nor sold; orders keep the name and price they were bought at.`}
       </p>
       <QueryState
         data={catalogue.data?.items}
-        loading="Loading the catalogue…"
-        error={catalogue.isError ? errorMessage(catalogue.error, 'Could not load the catalogue') : null}
+        loading={t`Loading the catalogue…`}
+        error={catalogue.isError ? errorMessage(catalogue.error, t`Could not load the catalogue`) : null}
         isEmpty={(items) => items.length === 0}
-        empty="No items yet."
+        empty={t`No items yet.`}
       >
         {(items) => (
           <div className="table-wrap">
-            <table className="admin-table" aria-label="Catalogue items">
+            <table className="admin-table" aria-label={t`Catalogue items`}>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Price</th>
-                  <th scope="col">Stock</th>
-                  <th scope="col">Status</th>
+                  <th scope="col">{t`Name`}</th>
+                  <th scope="col">{t`Price`}</th>
+                  <th scope="col">{t`Stock`}</th>
+                  <th scope="col">{t`Status`}</th>
                   {isAdmin && (
                     <th scope="col">
-                      <span className="visually-hidden">Actions</span>
+                      <span className="visually-hidden">{t`Actions`}</span>
                     </th>
                   )}
                 </tr>
@@ -125,13 +131,13 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
                 {items.map((item) => (
                   <tr key={item._id} data-testid="staff-catalogue-row">
                     <td>{item.name}</td>
-                    <td>{creditsText(item.priceCents)}</td>
-                    <td>{item.stock === null ? 'Unlimited' : item.stock}</td>
-                    <td>{item.active ? 'Listed' : 'Hidden'}</td>
+                    <td>{creditsLabel(item.priceCents)}</td>
+                    <td>{item.stock === null ? t`Unlimited` : item.stock}</td>
+                    <td>{item.active ? t`Listed` : t`Hidden`}</td>
                     {isAdmin && (
                       <td className="catalogue-row-actions">
                         <button type="button" className="btn btn-ghost btn-small" onClick={() => startEdit(item)}>
-                          Edit <span className="visually-hidden">{item.name}</span>
+                          {t`Edit`} <span className="visually-hidden">{item.name}</span>
                         </button>
                         <button
                           type="button"
@@ -139,7 +145,7 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
                           disabled={save.isPending}
                           onClick={() => void toggle(item)}
                         >
-                          {item.active ? 'Hide' : 'List'} <span className="visually-hidden">{item.name}</span>
+                          {item.active ? t`Hide` : t`List`} <span className="visually-hidden">{item.name}</span>
                         </button>
                       </td>
                     )}
@@ -153,7 +159,7 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
 
       {isAdmin && (
         <Form form={itemForm} className="card catalogue-form" aria-labelledby={`${ids}-form-title`}>
-          <h3 id={`${ids}-form-title`}>{editing ? `Edit ${editing.name}` : 'Add an item'}</h3>
+          <h3 id={`${ids}-form-title`}>{editing ? t`Edit ${editingName}` : t`Add an item`}</h3>
           {itemForm.formError && (
             <p className="field-error" role="alert">
               {itemForm.formError}
@@ -161,14 +167,14 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
           )}
           <TextField
             id={`${ids}-name`}
-            label="Name"
+            label={t`Name`}
             value={form.name}
             maxLength={120}
             onChange={(e) => set({ name: e.target.value })}
             error={errors.name}
           />
           <TextareaField
-            label="Description"
+            label={t`Description`}
             rows={3}
             maxLength={2000}
             value={form.description}
@@ -177,7 +183,7 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
           />
           <div className="catalogue-form-row">
             <TextField
-              label="Price (credits)"
+              label={t`Price (credits)`}
               type="number"
               inputMode="decimal"
               min="0.01"
@@ -185,10 +191,10 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
               value={form.price}
               onChange={(e) => set({ price: e.target.value })}
               error={errors.priceCents}
-              note="1 credit = 1 USD"
+              note={t`1 credit = 1 USD`}
             />
             <TextField
-              label="Stock"
+              label={t`Stock`}
               type="number"
               inputMode="numeric"
               min="0"
@@ -196,20 +202,20 @@ export function CatalogueManager({ isAdmin }: { isAdmin: boolean }) {
               value={form.stock}
               onChange={(e) => set({ stock: e.target.value })}
               error={errors.stock}
-              note="Leave empty for unlimited"
+              note={t`Leave empty for unlimited`}
             />
           </div>
           <div className="catalogue-checkbox-row">
             <input id={`${ids}-active`} type="checkbox" checked={form.active} onChange={(e) => set({ active: e.target.checked })} />
-            <label htmlFor={`${ids}-active`}>Listed (users see and can buy it)</label>
+            <label htmlFor={`${ids}-active`}>{t`Listed (users see and can buy it)`}</label>
           </div>
           <div className="actions">
             <button type="submit" className="btn btn-primary" disabled={save.isPending}>
-              {save.isPending ? 'Saving…' : editing ? 'Save changes' : 'Add item'}
+              {save.isPending ? t`Saving…` : editing ? t`Save changes` : t`Add item`}
             </button>
             {editing && (
               <button type="button" className="btn btn-ghost" onClick={reset}>
-                Cancel
+                {t`Cancel`}
               </button>
             )}
           </div>

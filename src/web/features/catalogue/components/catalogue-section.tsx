@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { toCents } from '#shared/fees';
@@ -10,11 +11,13 @@ import { useCatalogue } from '../api/get-catalogue';
 import { BuyDialog, purchaseSentence } from './buy-dialog';
 import { CatalogueList } from './catalogue-list';
 import { MyOrders } from './my-orders';
+import { useLocale } from '#web/features/language';
 import '../catalogue.css';
 
 /** The dashboard's "Use your credits": the catalogue with a Buy button per item, and my orders. */
 export function CatalogueSection({ userId }: { userId: string }) {
   const ids = useId();
+  useLocale();
   const catalogue = useCatalogue();
   const [buying, setBuying] = useState<CatalogueItem | null>(null);
   const [bought, setBought] = useState<PurchaseResponse | null>(null);
@@ -24,20 +27,20 @@ export function CatalogueSection({ userId }: { userId: string }) {
 
   return (
     <section className="card catalogue-section" aria-labelledby={`${ids}-title`}>
-      <h2 id={`${ids}-title`}>Use your credits</h2>
+      <h2 id={`${ids}-title`}>{t`Use your credits`}</h2>
       <div role="status" aria-live="polite" className="catalogue-bought-status">
         {bought && (
           <p className="notice catalogue-bought" data-testid="catalogue-bought">
-            {purchaseSentence(bought)} <Link to={receiptPath(bought.order.ledgerEntryId)}>View the receipt</Link>
+            {purchaseSentence(bought)} <Link to={receiptPath(bought.order.ledgerEntryId)}>{t`View the receipt`}</Link>
           </p>
         )}
       </div>
       <QueryState
         data={catalogue.data?.items}
-        loading="Loading the catalogue…"
-        error={catalogue.isError ? errorMessage(catalogue.error, 'Could not load the catalogue') : null}
+        loading={t`Loading the catalogue…`}
+        error={catalogue.isError ? errorMessage(catalogue.error, t`Could not load the catalogue`) : null}
         isEmpty={(items) => items.length === 0}
-        empty="Nothing to buy yet. Check back soon."
+        empty={t`Nothing to buy yet. Check back soon.`}
       >
         {(items) => (
           <CatalogueList
@@ -46,7 +49,7 @@ export function CatalogueSection({ userId }: { userId: string }) {
               const soldOut = item.stock !== null && item.stock <= 0;
               return (
                 <button type="button" className="btn btn-primary btn-small" disabled={soldOut} onClick={() => setBuying(item)}>
-                  {soldOut ? 'Sold out' : 'Buy'} <span className="visually-hidden">{item.name}</span>
+                  {soldOut ? t`Sold out` : t`Buy`} <span className="visually-hidden">{item.name}</span>
                 </button>
               );
             }}

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import {
@@ -15,6 +16,7 @@ import { useStaffHelpArticles } from '../api/get-staff-help-articles';
 import { usePreviewHelpArticle } from '../api/preview-help-article';
 import { useSaveHelpArticle } from '../api/save-help-article';
 import { helpArticlePath } from '../help-paths';
+import { RichText, useLocale } from '#web/features/language';
 import '../help.css';
 
 const EMPTY: HelpArticleWriteBody = { slug: '', title: '', category: '', body: '', status: 'draft' };
@@ -31,12 +33,30 @@ export function slugFromTitle(title: string): string {
     .replace(/-+$/g, '');
 }
 
+function helpfulVotes(article: StaffHelpArticle): string {
+  const yes = article.helpfulCount;
+  const no = article.notHelpfulCount;
+  return t`${yes} yes · ${no} no`;
+}
+
+function avoidedOf(article: StaffHelpArticle): string {
+  const avoided = article.ticketsAvoided;
+  const opened = article.suggestedOpens;
+  return t`${avoided} of ${opened}`;
+}
+
+function editTitle(article: StaffHelpArticle): string {
+  const title = article.title;
+  return t`Edit “${title}”`;
+}
+
 /**
  * The staff console's help centre (docs/decisions/0290): every article with its votes and the tickets
  * it avoided; write, preview, publish and unpublish. Every save is in the audit log.
  */
 export function HelpManager() {
   const ids = useId();
+  useLocale();
   const articles = useStaffHelpArticles();
   const save = useSaveHelpArticle();
   const preview = usePreviewHelpArticle();
@@ -49,10 +69,11 @@ export function HelpManager() {
     focus: false,
     action: () => save.mutateAsync({ id: editing?.id ?? null, body: form }),
     onSuccess: ({ article }) => {
-      toast.success(article.status === 'published' ? `“${article.title}” is published` : `“${article.title}” is saved as a draft`);
+      const title = article.title;
+      toast.success(article.status === 'published' ? t`“${title}” is published` : t`“${title}” is saved as a draft`);
       reset();
     },
-    formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : 'Could not save the article'),
+    formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : t`Could not save the article`),
   });
 
   const set = (patch: Partial<HelpArticleWriteBody>) => setForm((f) => ({ ...f, ...patch }));
@@ -78,7 +99,7 @@ export function HelpManager() {
     try {
       setPreviewHtml((await preview.mutateAsync(form.body)).html);
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not render the preview'));
+      toast.error(errorMessage(err, t`Could not render the preview`));
     }
   }
 
@@ -86,45 +107,48 @@ export function HelpManager() {
   return (
     <section className="admin-panel stack" aria-labelledby={`${ids}-title`}>
       <div>
-        <h2 id={`${ids}-title`}>Help centre</h2>
+        <h2 id={`${ids}-title`}>{t`Help centre`}</h2>
         <p className="muted">
-          Articles anyone can read at <a href="/help">/help</a>, suggested to people while they write a ticket. A suggestion opened without
-          a ticket following within a day counts as a ticket avoided.
+          <RichText
+            message={t`Articles anyone can read at <0>/help</0>, suggested to people while they write a ticket. A suggestion opened without a ticket following within a day counts as a ticket avoided.`}
+            elements={[<a key="help" href="/help" />]}
+          />
         </p>
       </div>
       <QueryTable
         query={articles}
-        label="Help articles"
+        label={t`Help articles`}
         rows={(d) => d.articles}
         className="admin-table rtable"
         wrapClassName="table-wrap rtable-wrap"
-        loading={<p className="muted">Loading articles…</p>}
-        empty={<p className="muted">No articles yet. Write the first one below.</p>}
-        failed="Could not load the articles"
+        loading={<p className="muted">{t`Loading articles…`}</p>}
+        empty={<p className="muted">{t`No articles yet. Write the first one below.`}</p>}
+        failed={t`Could not load the articles`}
         summary={(d) => (
           <p>
-            Suggestions opened: <strong>{d.totals.suggestedOpens}</strong> · tickets avoided: <strong>{d.totals.ticketsAvoided}</strong>
+            {t`Suggestions opened:`} <strong>{d.totals.suggestedOpens}</strong> · {t`tickets avoided:`}{' '}
+            <strong>{d.totals.ticketsAvoided}</strong>
           </p>
         )}
         columns={
           <>
-            <th scope="col">Title</th>
-            <th scope="col">Category</th>
-            <th scope="col">Status</th>
+            <th scope="col">{t`Title`}</th>
+            <th scope="col">{t`Category`}</th>
+            <th scope="col">{t`Status`}</th>
             <th scope="col" className="num">
-              Helpful
+              {t`Helpful`}
             </th>
             <th scope="col" className="num">
-              Tickets avoided
+              {t`Tickets avoided`}
             </th>
             <th scope="col">
-              <span className="visually-hidden">Actions</span>
+              <span className="visually-hidden">{t`Actions`}</span>
             </th>
           </>
         }
         row={(a) => (
           <tr key={a.id} data-testid="help-article-row">
-            <td data-label="Title">
+            <td data-label={t`Title`}>
               {a.status === 'published' ? (
                 <a href={helpArticlePath(a.slug)} target="_blank" rel="noopener">
                   {a.title}
@@ -133,19 +157,19 @@ export function HelpManager() {
                 a.title
               )}
             </td>
-            <td data-label="Category">{a.category}</td>
-            <td data-label="Status">
-              <span className={`help-status help-status-${a.status}`}>{a.status === 'published' ? 'Published' : 'Draft'}</span>
+            <td data-label={t`Category`}>{a.category}</td>
+            <td data-label={t`Status`}>
+              <span className={`help-status help-status-${a.status}`}>{a.status === 'published' ? t`Published` : t`Draft`}</span>
             </td>
-            <td data-label="Helpful" className="num">
-              {a.helpfulCount} yes · {a.notHelpfulCount} no
+            <td data-label={t`Helpful`} className="num">
+              {helpfulVotes(a)}
             </td>
-            <td data-label="Tickets avoided" className="num">
-              {a.ticketsAvoided} of {a.suggestedOpens}
+            <td data-label={t`Tickets avoided`} className="num">
+              {avoidedOf(a)}
             </td>
             <td className="row-actions">
               <button type="button" className="btn btn-ghost btn-small" onClick={() => startEdit(a)}>
-                Edit <span className="visually-hidden">{a.title}</span>
+                {t`Edit`} <span className="visually-hidden">{a.title}</span>
               </button>
             </td>
           </tr>
@@ -153,7 +177,7 @@ export function HelpManager() {
       />
 
       <Form form={editor} className="card stack help-editor" aria-labelledby={`${ids}-form-title`}>
-        <h3 id={`${ids}-form-title`}>{editing ? `Edit “${editing.title}”` : 'Write an article'}</h3>
+        <h3 id={`${ids}-form-title`}>{editing ? editTitle(editing) : t`Write an article`}</h3>
         {editor.formError && (
           <p className="field-error" role="alert">
             {editor.formError}
@@ -161,7 +185,7 @@ export function HelpManager() {
         )}
         <TextField
           id={`${ids}-title-field`}
-          label="Title"
+          label={t`Title`}
           value={form.title}
           maxLength={HELP_TITLE_MAX}
           error={editor.errors.title}
@@ -169,18 +193,18 @@ export function HelpManager() {
         />
         <div className="grid help-editor-row">
           <TextField
-            label="Address"
+            label={t`Address`}
             value={form.slug}
             maxLength={80}
             error={editor.errors.slug}
-            note={form.slug ? `/help/${form.slug}` : 'Made from the title; lower-case words and hyphens'}
+            note={form.slug ? `/help/${form.slug}` : t`Made from the title; lower-case words and hyphens`}
             onChange={(e) => {
               setSlugTouched(true);
               set({ slug: e.target.value });
             }}
           />
           <TextField
-            label="Category"
+            label={t`Category`}
             value={form.category}
             maxLength={40}
             list={`${ids}-categories`}
@@ -193,28 +217,28 @@ export function HelpManager() {
             ))}
           </datalist>
           <SelectField
-            label="Status"
+            label={t`Status`}
             value={form.status}
             error={editor.errors.status}
             onChange={(e) => set({ status: e.target.value as HelpArticleStatus })}
             options={[
-              { value: 'draft', label: 'Draft (only staff see it)' },
-              { value: 'published', label: 'Published' },
+              { value: 'draft', label: t`Draft (only staff see it)` },
+              { value: 'published', label: t`Published` },
             ]}
           />
         </div>
         <TextareaField
-          label="Article (Markdown)"
+          label={t`Article (Markdown)`}
           rows={12}
           maxLength={HELP_BODY_MAX}
           value={form.body}
           error={editor.errors.body}
-          note="**bold**, *italic*, lists, [links](https://…) and headings with #. HTML is shown as text."
+          note={t`**bold**, *italic*, lists, [links](https://…) and headings with #. HTML is shown as text.`}
           onChange={(e) => set({ body: e.target.value })}
         />
         <div className="cluster">
-          <StatusButton busy={save.isPending} busyLabel="Saving…" className="btn btn-primary">
-            {editing ? 'Save changes' : 'Save article'}
+          <StatusButton busy={save.isPending} busyLabel={t`Saving…`} className="btn btn-primary">
+            {editing ? t`Save changes` : t`Save article`}
           </StatusButton>
           <button
             type="button"
@@ -222,16 +246,16 @@ export function HelpManager() {
             disabled={preview.isPending || !form.body.trim()}
             onClick={() => void showPreview()}
           >
-            {preview.isPending ? 'Rendering…' : 'Preview'}
+            {preview.isPending ? t`Rendering…` : t`Preview`}
           </button>
           {editing && (
             <button type="button" className="btn btn-ghost" onClick={reset}>
-              Cancel
+              {t`Cancel`}
             </button>
           )}
         </div>
         {previewHtml !== null && (
-          <section aria-label="Preview" className="help-preview">
+          <section aria-label={t`Preview`} className="help-preview">
             <div className="help-article-body" dangerouslySetInnerHTML={{ __html: previewHtml }} />
           </section>
         )}

@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { useDebouncedValue } from '#web/lib/use-debounced-value';
+import { useLocale } from '#web/features/language';
 import { useHelpSuggestions } from '../api/get-help-suggestions';
 import { useRecordDeflection } from '../api/record-deflection';
 import { helpArticlePath } from '../help-paths';
@@ -9,6 +11,7 @@ import { helpArticlePath } from '../help-paths';
  * ticket avoided when no ticket follows.
  */
 export function TicketSuggestions({ subject }: { subject: string }) {
+  useLocale();
   const text = useDebouncedValue(subject, 300);
   const suggestions = useHelpSuggestions(text);
   const record = useRecordDeflection();
@@ -18,13 +21,13 @@ export function TicketSuggestions({ subject }: { subject: string }) {
     <div className="help-ticket-suggestions" aria-live="polite">
       {articles.length > 0 && (
         <section aria-labelledby="ticket-suggestions-title" className="card">
-          <h3 id="ticket-suggestions-title">These articles may answer your question</h3>
+          <h3 id="ticket-suggestions-title">{t`These articles may answer your question`}</h3>
           <ul>
             {articles.map((a) => (
               <li key={a.slug}>
                 <a href={helpArticlePath(a.slug)} target="_blank" rel="noopener" onClick={() => record.mutate(a.slug)}>
                   {a.title}
-                  <span className="visually-hidden"> (opens in a new tab)</span>
+                  <span className="visually-hidden"> {t`(opens in a new tab)`}</span>
                 </a>
                 <span className="muted"> · {a.category}</span>
               </li>

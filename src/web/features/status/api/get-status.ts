@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { STATUS_PAGE_REFRESH_MS, type StatusResponse } from '#shared/schemas/status';
 import { api, errorMessage } from '#web/lib/api-client';
@@ -36,7 +37,7 @@ export function useLiveStatus(): LiveStatus {
   const query = useQuery(liveStatusQueryOptions());
   return {
     data: query.data ?? null,
-    error: query.isError ? errorMessage(query.error, 'Could not load the status') : null,
+    error: query.isError ? errorMessage(query.error, t`Could not load the status`) : null,
     loading: query.isFetching,
     updatedAt: query.data ? query.dataUpdatedAt : null,
     refresh: () => void query.refetch({ cancelRefetch: true }),

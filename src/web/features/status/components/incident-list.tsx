@@ -1,25 +1,30 @@
-import { STATUS_COMPONENT_NAMES, type Incident } from '#shared/schemas/status';
-import { IMPACT_LABEL, INCIDENT_STATUS_LABEL, formatDateTime } from './status-labels';
+import { i18n } from '@lingui/core';
+import { t } from '@lingui/core/macro';
+import type { Incident } from '#shared/schemas/status';
+import { useLocale } from '#web/features/language';
+import { IMPACT_LABEL, INCIDENT_STATUS_LABEL, componentName, formatDateTime } from './status-labels';
 
 function IncidentCard({ incident }: { incident: Incident }) {
   const headingId = `incident-${incident._id}`;
+  const impact = i18n._(IMPACT_LABEL[incident.impact]);
+  const components = incident.components.map((c) => componentName(c, c)).join(', ');
   return (
     <article className="card incident" data-impact={incident.impact} aria-labelledby={headingId}>
       <header className="incident-header">
         <h3 id={headingId}>{incident.title}</h3>
         <p className="incident-meta">
           <span className="incident-badge" data-status={incident.status}>
-            {INCIDENT_STATUS_LABEL[incident.status]}
+            {i18n._(INCIDENT_STATUS_LABEL[incident.status])}
           </span>
-          <span>{IMPACT_LABEL[incident.impact]} impact</span>
-          {incident.components.length > 0 && <span>Affects {incident.components.map((c) => STATUS_COMPONENT_NAMES[c]).join(', ')}</span>}
+          <span>{t`${impact} impact`}</span>
+          {incident.components.length > 0 && <span>{t`Affects ${components}`}</span>}
         </p>
       </header>
       <ol className="incident-timeline">
         {incident.updates.map((update) => (
           <li key={update._id}>
             <p>
-              <strong>{INCIDENT_STATUS_LABEL[update.status]}</strong> ·{' '}
+              <strong>{i18n._(INCIDENT_STATUS_LABEL[update.status])}</strong> ·{' '}
               <time dateTime={update.createdAt}>{formatDateTime(update.createdAt)}</time>
             </p>
             <p>{update.message}</p>
@@ -32,14 +37,15 @@ function IncidentCard({ incident }: { incident: Incident }) {
 
 /** Open incidents first, then the ones resolved within the history window. */
 export function IncidentList({ incidents }: { incidents: Incident[] }) {
+  useLocale();
   const open = incidents.filter((i) => i.status !== 'resolved');
   const past = incidents.filter((i) => i.status === 'resolved');
   return (
     <>
       <section className="section" aria-labelledby="active-incidents-title">
-        <h2 id="active-incidents-title">Active incidents</h2>
+        <h2 id="active-incidents-title">{t`Active incidents`}</h2>
         {open.length === 0 ? (
-          <p className="muted">No active incidents.</p>
+          <p className="muted">{t`No active incidents.`}</p>
         ) : (
           <div className="incident-list">
             {open.map((incident) => (
@@ -49,9 +55,9 @@ export function IncidentList({ incidents }: { incidents: Incident[] }) {
         )}
       </section>
       <section className="section" aria-labelledby="past-incidents-title">
-        <h2 id="past-incidents-title">Past incidents</h2>
+        <h2 id="past-incidents-title">{t`Past incidents`}</h2>
         {past.length === 0 ? (
-          <p className="muted">No incidents in the last 90 days.</p>
+          <p className="muted">{t`No incidents in the last 90 days.`}</p>
         ) : (
           <div className="incident-list">
             {past.map((incident) => (

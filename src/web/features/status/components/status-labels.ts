@@ -1,30 +1,47 @@
-import type { ComponentState, IncidentImpact, IncidentStatus, OverallState, StatusDay } from '#shared/schemas/status';
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
+import type { ComponentState, IncidentImpact, IncidentStatus, OverallState, StatusComponentId, StatusDay } from '#shared/schemas/status';
 import { formatUptime } from '#web/lib/format';
 
 /** Words first: colour only repeats what the text says. */
-export const STATE_LABEL: Record<ComponentState, string> = {
-  up: 'Operational',
-  degraded: 'Degraded',
-  down: 'Down',
-  unknown: 'No recent check',
+// Descriptors, translated where they render (`i18n._(label)`, decision 0326).
+export const STATE_LABEL: Record<ComponentState, MessageDescriptor> = {
+  up: msg`Operational`,
+  degraded: msg`Degraded`,
+  down: msg`Down`,
+  unknown: msg`No recent check`,
 };
 
-export const OVERALL_LABEL: Record<OverallState, string> = {
-  up: 'All systems operational',
-  degraded: 'Some systems are degraded',
-  down: 'Some systems are down',
-  unknown: 'Some systems have not been checked recently',
-  maintenance: 'Maintenance in progress',
+export const OVERALL_LABEL: Record<OverallState, MessageDescriptor> = {
+  up: msg`All systems operational`,
+  degraded: msg`Some systems are degraded`,
+  down: msg`Some systems are down`,
+  unknown: msg`Some systems have not been checked recently`,
+  maintenance: msg`Maintenance in progress`,
 };
 
-export const IMPACT_LABEL: Record<IncidentImpact, string> = { minor: 'Minor', major: 'Major', critical: 'Critical' };
+export const IMPACT_LABEL: Record<IncidentImpact, MessageDescriptor> = { minor: msg`Minor`, major: msg`Major`, critical: msg`Critical` };
 
-export const INCIDENT_STATUS_LABEL: Record<IncidentStatus, string> = {
-  investigating: 'Investigating',
-  identified: 'Identified',
-  monitoring: 'Monitoring',
-  resolved: 'Resolved',
+export const INCIDENT_STATUS_LABEL: Record<IncidentStatus, MessageDescriptor> = {
+  investigating: msg`Investigating`,
+  identified: msg`Identified`,
+  monitoring: msg`Monitoring`,
+  resolved: msg`Resolved`,
 };
+
+/** The components' names as the page shows them (the report's own names are English). */
+const COMPONENT_NAME: Record<StatusComponentId, MessageDescriptor> = {
+  api: msg`API`,
+  database: msg`Database`,
+  'payment-provider': msg`Payment provider`,
+  'swap-provider': msg`Swap provider`,
+};
+
+/** A component's name in the page's language; a component the web does not know keeps the report's name. */
+export function componentName(id: string, fallback: string): string {
+  const label = COMPONENT_NAME[id as StatusComponentId] as MessageDescriptor | undefined;
+  return label ? i18n._(label) : fallback;
+}
 
 export type DayLevel = 'none' | 'up' | 'degraded' | 'partial' | 'down';
 
@@ -37,15 +54,14 @@ export function dayLevel(day: StatusDay): DayLevel {
 }
 
 export function formatPercent(value: number | null): string {
-  return value === null ? 'No data' : formatUptime(value);
+  return value === null ? t`No data` : formatUptime(value);
 }
-
-const days = (n: number) => `${n} ${n === 1 ? 'day' : 'days'}`;
 
 /** "99.2% uptime over 12 days measured": a figure only ever with the days it stands on. */
 export function uptimeSummary(uptimePercent: number | null, measuredDays: number): string {
-  if (uptimePercent === null || measuredDays === 0) return 'No data yet';
-  return `${formatPercent(uptimePercent)} uptime over ${days(measuredDays)} measured`;
+  if (uptimePercent === null || measuredDays === 0) return t`No data yet`;
+  const percent = formatPercent(uptimePercent);
+  return plural(measuredDays, { one: `${percent} uptime over # day measured`, other: `${percent} uptime over # days measured` });
 }
 
-export { formatDateTime } from '#web/lib/format';
+export { formatLocaleDateTime as formatDateTime } from '#web/lib/format';

@@ -1,7 +1,10 @@
+import { msg, t } from '@lingui/core/macro';
+import { i18n, type MessageDescriptor } from '@lingui/core';
 import { useState } from 'react';
 import { TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
+import { RichText, useLocale } from '#web/features/language';
 import { useSubscribeToStatus } from '../api/subscribe';
 import { useFollowSubscriptionLink, type SubscriptionLinkAction } from '../api/subscription-link';
 
@@ -12,46 +15,50 @@ const problem = (err: unknown, fallback: string) => (err instanceof ApiError ? (
 
 /** Email notices without an account (a confirmation mail first), and the feed for feed readers. */
 export function StatusSubscribe() {
+  useLocale();
   const [email, setEmail] = useState('');
   const subscribe = useSubscribeToStatus();
   // The answer and any refusal come from the mutation (decision 0225).
   const form = useForm({ focus: false, action: () => subscribe.mutate(email.trim()) });
   return (
     <section className="section card status-subscribe" aria-labelledby="status-subscribe-title">
-      <h2 id="status-subscribe-title">Get notified</h2>
+      <h2 id="status-subscribe-title">{t`Get notified`}</h2>
       <p className="muted">
-        A mail for each new incident, its updates and scheduled maintenance. No account needed; every mail has an unsubscribe link.
+        {t`A mail for each new incident, its updates and scheduled maintenance. No account needed; every mail has an unsubscribe link.`}
       </p>
       {subscribe.isSuccess ? (
         <p role="status" className="notice">
           {subscribe.data.message}
         </p>
       ) : (
-        <Form form={form} className="status-subscribe-form" aria-label="Subscribe to status notices">
+        <Form form={form} className="status-subscribe-form" aria-label={t`Subscribe to status notices`}>
           <TextField
             id="status-subscribe-email"
-            label="Email address"
+            label={t`Email address`}
             type="email"
             autoComplete="email"
             value={email}
             onChange={(e) => setEmail(e.target.value)}
-            error={subscribe.isError ? problem(subscribe.error, 'Could not subscribe right now. Please try again.') : undefined}
+            error={subscribe.isError ? problem(subscribe.error, t`Could not subscribe right now. Please try again.`) : undefined}
           />
-          <StatusButton busy={subscribe.isPending} busyLabel="Subscribing…" className="btn btn-primary btn-small">
-            Subscribe
+          <StatusButton busy={subscribe.isPending} busyLabel={t`Subscribing…`} className="btn btn-primary btn-small">
+            {t`Subscribe`}
           </StatusButton>
         </Form>
       )}
       <p>
-        Or follow the <a href={STATUS_FEED_PATH}>Atom feed of incidents and maintenance</a> in a feed reader.
+        <RichText
+          message={t`Or follow the <0>Atom feed of incidents and maintenance</0> in a feed reader.`}
+          elements={[<a key="feed" href={STATUS_FEED_PATH} />]}
+        />
       </p>
     </section>
   );
 }
 
-const LINK_TEXT: Record<SubscriptionLinkAction, { title: string; button: string }> = {
-  confirm: { title: 'Confirm your subscription', button: 'Confirm my subscription' },
-  unsubscribe: { title: 'Unsubscribe from status notices', button: 'Unsubscribe' },
+const LINK_TEXT: Record<SubscriptionLinkAction, { title: MessageDescriptor; button: MessageDescriptor }> = {
+  confirm: { title: msg`Confirm your subscription`, button: msg`Confirm my subscription` },
+  unsubscribe: { title: msg`Unsubscribe from status notices`, button: msg`Unsubscribe` },
 };
 
 /**
@@ -59,11 +66,12 @@ const LINK_TEXT: Record<SubscriptionLinkAction, { title: string; button: string 
  * rather than acting on load: mail scanners that open links must not confirm or end a subscription.
  */
 export function SubscriptionLink({ action, token }: { action: SubscriptionLinkAction; token: string }) {
+  useLocale();
   const follow = useFollowSubscriptionLink();
   const text = LINK_TEXT[action];
   return (
     <section className="section card status-subscribe" aria-labelledby="subscription-link-title">
-      <h2 id="subscription-link-title">{text.title}</h2>
+      <h2 id="subscription-link-title">{i18n._(text.title)}</h2>
       {follow.isSuccess ? (
         <p role="status" className="notice">
           {follow.data.message}
@@ -72,7 +80,7 @@ export function SubscriptionLink({ action, token }: { action: SubscriptionLinkAc
         <>
           {follow.isError && (
             <p role="alert" className="field-error">
-              {problem(follow.error, 'Could not do that right now. Please try again.')}
+              {problem(follow.error, t`Could not do that right now. Please try again.`)}
             </p>
           )}
           <button
@@ -81,7 +89,7 @@ export function SubscriptionLink({ action, token }: { action: SubscriptionLinkAc
             disabled={follow.isPending || !token}
             onClick={() => follow.mutate({ action, token })}
           >
-            {text.button}
+            {i18n._(text.button)}
           </button>
         </>
       )}

@@ -1,3 +1,4 @@
+import { i18n } from '@lingui/core';
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STATUS_HISTORY_DAYS, type Incident, type StatusComponentReport, type StatusDay } from '#shared/schemas/status';
@@ -89,7 +90,7 @@ describe('the status page tells the truth', () => {
   });
 
   it('has a headline for maintenance under way', () => {
-    expect(OVERALL_LABEL.maintenance).toBe('Maintenance in progress');
-    expect(OVERALL_LABEL.down).not.toMatch(/operational/i);
+    expect(i18n._(OVERALL_LABEL.maintenance)).toBe('Maintenance in progress');
+    expect(i18n._(OVERALL_LABEL.down)).not.toMatch(/operational/i);
   });
 });

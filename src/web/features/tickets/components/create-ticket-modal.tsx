@@ -1,3 +1,5 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { useState } from 'react';
 import { Dialog } from '#web/components/ui/dialog';
 import toast from 'react-hot-toast';
@@ -8,18 +10,21 @@ import { useCreateTicket } from '../api/create-ticket';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { TicketSuggestions } from '#web/features/help';
+import { useLocale } from '#web/features/language';
+import { ticketPriorityLabel } from './ticket-status-badge';
 
-const CATEGORY_LABELS: Record<(typeof TICKET_CATEGORIES)[number], string> = {
-  general: 'General question',
-  account: 'Account and sign-in',
-  payments: 'Payments and credits',
-  exchange: 'Exchange',
-  rewards: 'Rewards',
-  technical: 'Something is broken',
+const CATEGORY_LABELS: Record<(typeof TICKET_CATEGORIES)[number], MessageDescriptor> = {
+  general: msg`General question`,
+  account: msg`Account and sign-in`,
+  payments: msg`Payments and credits`,
+  exchange: msg`Exchange`,
+  rewards: msg`Rewards`,
+  technical: msg`Something is broken`,
 };
 
 /** The ticket-creation modal of docs/product.md#browser-state (open state lives in the UI store). */
 export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; onCreated: (ticket: Ticket) => void }) {
+  useLocale();
   const open = useUiStore((s) => s.isCreatingTicketModal);
   const setOpen = useUiStore((s) => s.setCreatingTicketModal);
   const [subject, setSubject] = useState('');
@@ -37,15 +42,16 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
       setSubject('');
       setMessage('');
       setOpen(false);
-      toast.success(`Ticket #${ticket.number} created`);
+      const number = ticket.number;
+      toast.success(t`Ticket #${number} created`);
     },
-    formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : 'Failed to create ticket'),
+    formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : t`Failed to create ticket`),
   });
 
   return (
     <Dialog open={open} aria-labelledby="new-ticket-title" onClose={() => setOpen(false)}>
       <Form form={form}>
-        <h2 id="new-ticket-title">New support ticket</h2>
+        <h2 id="new-ticket-title">{t`New support ticket`}</h2>
         {form.formError && (
           <p className="field-error" role="alert">
             {form.formError}
@@ -53,7 +59,7 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
         )}
         <TextField
           id="new-ticket-subject"
-          label="Subject"
+          label={t`Subject`}
           error={form.errors.subject}
           value={subject}
           maxLength={TICKET_SUBJECT_MAX}
@@ -63,22 +69,22 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
         <div className="ticket-form-row">
           <SelectField
             id="new-ticket-category"
-            label="Category"
+            label={t`Category`}
             value={category}
             onChange={(e) => setCategory(e.target.value as typeof category)}
-            options={TICKET_CATEGORIES.map((c) => ({ value: c, label: CATEGORY_LABELS[c] }))}
+            options={TICKET_CATEGORIES.map((c) => ({ value: c, label: i18n._(CATEGORY_LABELS[c]) }))}
           />
           <SelectField
             id="new-ticket-priority"
-            label="Priority"
+            label={t`Priority`}
             value={priority}
             onChange={(e) => setPriority(e.target.value as typeof priority)}
-            options={TICKET_PRIORITIES.map((p) => ({ value: p, label: p[0]!.toUpperCase() + p.slice(1) }))}
+            options={TICKET_PRIORITIES.map((p) => ({ value: p, label: ticketPriorityLabel(p) }))}
           />
         </div>
         <TextareaField
           id="new-ticket-message"
-          label="How can we help?"
+          label={t`How can we help?`}
           error={form.errors.message}
           rows={6}
           maxLength={TICKET_MESSAGE_MAX}
@@ -86,11 +92,11 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
           onChange={(e) => setMessage(e.target.value)}
         />
         <div className="actions">
-          <StatusButton busy={saving} busyLabel="Creating…" className="btn btn-primary">
-            Create ticket
+          <StatusButton busy={saving} busyLabel={t`Creating…`} className="btn btn-primary">
+            {t`Create ticket`}
           </StatusButton>
           <button type="button" className="btn btn-ghost" onClick={() => setOpen(false)}>
-            Cancel
+            {t`Cancel`}
           </button>
         </div>
       </Form>

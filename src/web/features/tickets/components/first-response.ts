@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import type { Ticket } from '#shared/schemas/tickets';
 
 /** "2h 14m", "35m", "3d 4h": the largest two units, minutes at least. */
@@ -6,9 +7,9 @@ export function formatDuration(ms: number): string {
   const days = Math.floor(minutes / 1440);
   const hours = Math.floor((minutes % 1440) / 60);
   const mins = minutes % 60;
-  if (days > 0) return hours > 0 ? `${days}d ${hours}h` : `${days}d`;
-  if (hours > 0) return mins > 0 ? `${hours}h ${mins}m` : `${hours}h`;
-  return `${mins}m`;
+  if (days > 0) return hours > 0 ? t`${days}d ${hours}h` : t`${days}d`;
+  if (hours > 0) return mins > 0 ? t`${hours}h ${mins}m` : t`${hours}h`;
+  return t`${mins}m`;
 }
 
 /**
@@ -17,7 +18,11 @@ export function formatDuration(ms: number): string {
  */
 export function firstResponseLabel(ticket: Pick<Ticket, 'createdAt' | 'firstResponseAt' | 'status'>, now: number): string | null {
   const opened = Date.parse(ticket.createdAt);
-  if (ticket.firstResponseAt) return `first response in ${formatDuration(Date.parse(ticket.firstResponseAt) - opened)}`;
+  if (ticket.firstResponseAt) {
+    const duration = formatDuration(Date.parse(ticket.firstResponseAt) - opened);
+    return t`first response in ${duration}`;
+  }
   if (ticket.status === 'closed' || ticket.status === 'resolved') return null;
-  return `waiting ${formatDuration(now - opened)}`;
+  const duration = formatDuration(now - opened);
+  return t`waiting ${duration}`;
 }

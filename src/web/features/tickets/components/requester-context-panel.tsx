@@ -1,15 +1,23 @@
+import { plural, t } from '@lingui/core/macro';
 import { Link } from 'react-router';
 import { staffPaths } from '#shared/routes';
 import type { RequesterMoneyRow } from '#shared/schemas/tickets';
 import { QueryState } from '#web/components/ui/query-state';
 import { errorMessage } from '#web/lib/api-client';
-import { creditsText, formatWhen } from '#web/lib/format';
+import { formatLocaleCredits, formatLocaleDateTime } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 import { useRequesterContext } from '../api/get-requester-context';
 
 /** Whole days since `iso`, in words ("today", "1 day", "40 days"). */
 function age(iso: string): string {
   const days = Math.floor((Date.now() - new Date(iso).getTime()) / 86_400_000);
-  return days <= 0 ? 'today' : days === 1 ? '1 day' : `${days} days`;
+  return days <= 0 ? t`today` : plural(days, { one: '# day', other: '# days' });
+}
+
+/** Cents as credits in words, in the page's language: "12.50 credits". */
+function credits(cents: number): string {
+  const amount = formatLocaleCredits(cents);
+  return t`${amount} credits`;
 }
 
 function MoneyList({ title, rows, empty, link }: { title: string; rows: RequesterMoneyRow[]; empty: string; link: string }) {
@@ -24,9 +32,9 @@ function MoneyList({ title, rows, empty, link }: { title: string; rows: Requeste
         <ul className="requester-rows">
           {rows.map((r) => (
             <li key={r.id}>
-              <span>{r.label}</span> <span className="num">{creditsText(r.amountCents)}</span>{' '}
+              <span>{r.label}</span> <span className="num">{credits(r.amountCents)}</span>{' '}
               <span className="requester-status">{r.status.replace(/_/g, ' ')}</span>{' '}
-              <span className="muted">{formatWhen(r.createdAt)}</span>
+              <span className="muted">{formatLocaleDateTime(r.createdAt)}</span>
             </li>
           ))}
         </ul>
@@ -40,64 +48,64 @@ function MoneyList({ title, rows, empty, link }: { title: string; rows: Requeste
  * so staff answer "where is my top-up?" without leaving the ticket. Read-only for every staff role.
  */
 export function RequesterContextPanel({ ticketId }: { ticketId: string }) {
+  useLocale();
   const context = useRequesterContext(ticketId);
   return (
     <aside className="card requester-context" aria-labelledby="requester-context-title">
-      <h3 id="requester-context-title">Requester</h3>
+      <h3 id="requester-context-title">{t`Requester`}</h3>
       <QueryState
         data={context.data?.requester}
-        loading={<p className="muted">Loading the requester…</p>}
-        error={context.error ? errorMessage(context.error, 'Could not load the requester') : null}
+        loading={<p className="muted">{t`Loading the requester…`}</p>}
+        error={context.error ? errorMessage(context.error, t`Could not load the requester`) : null}
         onRetry={() => void context.refetch()}
       >
         {(r) => (
           <div className="stack requester-stack">
             {r.account ? (
               <dl className="requester-facts">
-                <dt>Account</dt>
+                <dt>{t`Account`}</dt>
                 <dd>
                   <Link to={staffPaths.user(r.account.id)}>{r.account.username}</Link> <span className="muted">({r.account.email})</span>
                 </dd>
-                <dt>Member for</dt>
+                <dt>{t`Member for`}</dt>
                 <dd>{age(r.account.createdAt)}</dd>
-                <dt>Email</dt>
-                <dd>{r.account.emailVerified ? 'Verified' : 'Not verified'}</dd>
-                <dt>Two-factor</dt>
+                <dt>{t`Email`}</dt>
+                <dd>{r.account.emailVerified ? t`Verified` : t`Not verified`}</dd>
+                <dt>{t`Two-factor`}</dt>
                 <dd>
                   {r.account.twoFactor.totp || r.account.twoFactor.passkeys > 0
                     ? [
-                        r.account.twoFactor.totp && 'authenticator app',
-                        r.account.twoFactor.passkeys > 0 &&
-                          `${r.account.twoFactor.passkeys} passkey${r.account.twoFactor.passkeys === 1 ? '' : 's'}`,
+                        r.account.twoFactor.totp && t`authenticator app`,
+                        r.account.twoFactor.passkeys > 0 && plural(r.account.twoFactor.passkeys, { one: '# passkey', other: '# passkeys' }),
                       ]
                         .filter(Boolean)
                         .join(', ')
-                    : 'Off'}
+                    : t`Off`}
                 </dd>
-                <dt>Balance</dt>
-                <dd className="num">{creditsText(r.account.balanceCents)}</dd>
+                <dt>{t`Balance`}</dt>
+                <dd className="num">{credits(r.account.balanceCents)}</dd>
                 {r.account.disabled && (
                   <>
-                    <dt>State</dt>
-                    <dd>Disabled</dd>
+                    <dt>{t`State`}</dt>
+                    <dd>{t`Disabled`}</dd>
                   </>
                 )}
               </dl>
             ) : (
-              <p>A guest (no account).</p>
+              <p>{t`A guest (no account).`}</p>
             )}
-            {r.account && <MoneyList title="Payments" rows={r.payments} empty="No payments." link={staffPaths.section('payments')} />}
-            <MoneyList title="Exchanges" rows={r.exchanges} empty="No exchanges." link={staffPaths.section('exchanges')} />
-            {r.account && <MoneyList title="Orders" rows={r.orders} empty="No orders." link={staffPaths.section('catalogue')} />}
-            <section aria-label="Other open tickets">
-              <h4>Other open tickets</h4>
+            {r.account && <MoneyList title={t`Payments`} rows={r.payments} empty={t`No payments.`} link={staffPaths.section('payments')} />}
+            <MoneyList title={t`Exchanges`} rows={r.exchanges} empty={t`No exchanges.`} link={staffPaths.section('exchanges')} />
+            {r.account && <MoneyList title={t`Orders`} rows={r.orders} empty={t`No orders.`} link={staffPaths.section('catalogue')} />}
+            <section aria-label={t`Other open tickets`}>
+              <h4>{t`Other open tickets`}</h4>
               {r.openTickets.length === 0 ? (
-                <p className="muted">None.</p>
+                <p className="muted">{t`None.`}</p>
               ) : (
                 <ul className="requester-rows">
-                  {r.openTickets.map((t) => (
-                    <li key={t.id}>
-                      #{t.number} {t.subject} <span className="requester-status">{t.status}</span>
+                  {r.openTickets.map((open) => (
+                    <li key={open.id}>
+                      #{open.number} {open.subject} <span className="requester-status">{open.status}</span>
                     </li>
                   ))}
                 </ul>

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type MouseEvent } from 'react';
 import { Link } from 'react-router';
@@ -7,7 +8,8 @@ import { TICKET_PRIORITIES, TICKET_STATUSES } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
-import { formatDateTime, formatRating } from '#web/lib/format';
+import { formatLocaleDateTime, formatRating } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 import { errorMessage } from '#web/lib/api-client';
 import { useCannedReplies } from '../api/get-canned-replies';
 import { staffTicketQueryOptions, useStaffTicket } from '../api/get-staff-ticket';
@@ -21,7 +23,7 @@ import { useStaffReply, useUpdateStaffTicket, type StaffTicketChange } from '../
 import { CannedRepliesPanel } from './canned-replies-panel';
 import { firstResponseLabel } from './first-response';
 import { SlaBadges } from './sla-badges';
-import { TICKET_PRIORITY_LABELS, TicketStatusBadge, ticketStatusLabel } from './ticket-status-badge';
+import { TicketStatusBadge, ticketPriorityLabel, ticketStatusLabel } from './ticket-status-badge';
 import { TagList, TicketTags } from './ticket-tags';
 import { RequesterContextPanel } from './requester-context-panel';
 import { TicketThread } from './ticket-thread';
@@ -30,8 +32,12 @@ import './tickets.css';
 
 const PAGE_SIZE = STAFF_PAGE_SIZE;
 
+const assignedTo = (username: string) => t`Assigned to ${username}`;
+const mergedInto = (number: number) => t`merged into #${number}`;
+
 /** Staff queue: every ticket, filtered, with answer, status and assignment (support and admin). */
 export function StaffQueue() {
+  useLocale();
   const [filters, setFilters] = useState({ status: '', priority: '', search: '', assigned: 'any', sla: '' });
   const [page, setPage] = useState(1);
   const { selectedId, openTicket, backToList } = useTicketAddress(staffPaths.tickets, staffPaths.ticket);
@@ -43,7 +49,7 @@ export function StaffQueue() {
   const [shown, setShown] = useState(listQuery.data);
   if (listQuery.data && listQuery.data !== shown) setShown(listQuery.data);
   const list = listQuery.data ?? shown ?? null;
-  const error = listQuery.isError ? errorMessage(listQuery.error, 'Failed to load tickets') : null;
+  const error = listQuery.isError ? errorMessage(listQuery.error, t`Failed to load tickets`) : null;
 
   // The open ticket polls every 5 seconds; a failed poll keeps what is shown.
   const selectedQuery = useStaffTicket(selectedId);
@@ -71,7 +77,7 @@ export function StaffQueue() {
       await client.fetchQuery(staffTicketQueryOptions(id));
       openTicket(id);
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to open ticket'));
+      toast.error(errorMessage(err, t`Failed to open ticket`));
     }
   }
 
@@ -79,9 +85,9 @@ export function StaffQueue() {
     if (!selected) return;
     try {
       await updateTicket.mutateAsync({ kind: 'update', change: update });
-      toast.success('Ticket updated');
+      toast.success(t`Ticket updated`);
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to update ticket'));
+      toast.error(errorMessage(err, t`Failed to update ticket`));
     }
   }
 
@@ -91,15 +97,15 @@ export function StaffQueue() {
     action: async () => {
       const n = Number(mergeNumber.replace(/^#/, '').trim());
       if (!Number.isInteger(n) || n <= 0) {
-        toast.error('Type the number of the duplicate ticket, e.g. 1042');
+        toast.error(t`Type the number of the duplicate ticket, e.g. 1042`);
         return;
       }
       try {
         await mergeTicket.mutateAsync(n);
         setMergeNumber('');
-        toast.success(`Ticket #${n} merged into this one`);
+        toast.success(t`Ticket #${n} merged into this one`);
       } catch (err) {
-        toast.error(errorMessage(err, 'Failed to merge'));
+        toast.error(errorMessage(err, t`Failed to merge`));
       }
     },
   });
@@ -108,9 +114,9 @@ export function StaffQueue() {
 
   if (selected) {
     return (
-      <section className="support-center" aria-label="Ticket">
+      <section className="support-center" aria-label={t`Ticket`}>
         <button type="button" className="btn btn-ghost btn-small" onClick={() => backToList()}>
-          ← Back to queue
+          {t`← Back to queue`}
         </button>
         <div className="ticket-with-requester">
           <TicketThread
@@ -126,7 +132,7 @@ export function StaffQueue() {
                 {/* SLA targets, met and late ones too (docs/decisions/0293). */}
                 <SlaBadges ticket={selected} now={selectedQuery.dataUpdatedAt || now} showDone />
                 <label className="inline-field">
-                  <span>Status</span>
+                  <span>{t`Status`}</span>
                   <select value={selected.status} onChange={(e) => void change({ status: e.target.value })}>
                     {TICKET_STATUSES.map((s) => (
                       <option key={s} value={s}>
@@ -136,9 +142,9 @@ export function StaffQueue() {
                   </select>
                 </label>
                 <label className="inline-field">
-                  <span>Assignee</span>
+                  <span>{t`Assignee`}</span>
                   <select value={selected.assignedTo?._id ?? ''} onChange={(e) => void change({ assigneeId: e.target.value || null })}>
-                    <option value="">Unassigned</option>
+                    <option value="">{t`Unassigned`}</option>
                     {selected.assignedTo && !staffMembers.some((m) => m._id === selected.assignedTo!._id) && (
                       <option value={selected.assignedTo._id}>{selected.assignedTo.username}</option>
                     )}
@@ -150,24 +156,24 @@ export function StaffQueue() {
                   </select>
                 </label>
                 <button type="button" className="btn btn-secondary btn-small" onClick={() => void change({ assignToMe: true })}>
-                  Assign to me
+                  {t`Assign to me`}
                 </button>
                 {/* Tags: staff labels, also set by automation rules (decision 0294). */}
                 <TicketTags ticketId={selected._id} tags={selected.tags ?? []} />
                 {!selected.mergedInto && (
                   <Form form={mergeForm} noValidate={false} className="inline-field merge-form">
                     <label>
-                      <span>Merge duplicate #</span>
+                      <span>{t`Merge duplicate #`}</span>
                       <input
                         inputMode="numeric"
                         size={7}
                         value={mergeNumber}
                         onChange={(e) => setMergeNumber(e.target.value)}
-                        aria-label="Number of the duplicate ticket to merge into this one"
+                        aria-label={t`Number of the duplicate ticket to merge into this one`}
                       />
                     </label>
                     <StatusButton busy={mergeTicket.isPending} className="btn btn-secondary btn-small">
-                      Merge into this ticket
+                      {t`Merge into this ticket`}
                     </StatusButton>
                   </Form>
                 )}
@@ -186,18 +192,19 @@ export function StaffQueue() {
     setPage(1);
   };
 
+  const averageRating = ratings?.overall.average == null ? null : formatRating(ratings.overall.average);
+  const ratedCount = ratings?.overall.count ?? 0;
   return (
     <section className="support-center" aria-labelledby="queue-title">
-      <h2 id="queue-title">Ticket queue</h2>
+      <h2 id="queue-title">{t`Ticket queue`}</h2>
       {ratings && (
-        <section className="rating-summary" aria-label="Ratings">
+        <section className="rating-summary" aria-label={t`Ratings`}>
           <p>
-            Average rating:{' '}
-            <strong>{ratings.overall.average === null ? 'none yet' : `${formatRating(ratings.overall.average)} / 5`}</strong>{' '}
-            <span className="muted">({ratings.overall.count} rated)</span>
+            {t`Average rating:`} <strong>{averageRating === null ? t`none yet` : t`${averageRating} / 5`}</strong>{' '}
+            <span className="muted">{t`(${ratedCount} rated)`}</span>
           </p>
           {ratings.byStaff.length > 0 && (
-            <ul aria-label="Average rating per staff member">
+            <ul aria-label={t`Average rating per staff member`}>
               {ratings.byStaff.map((r) => (
                 <li key={r._id}>
                   {r.username}: {r.average === null ? '—' : formatRating(r.average)} <span className="muted">({r.count})</span>
@@ -210,13 +217,13 @@ export function StaffQueue() {
       <CannedRepliesPanel replies={cannedReplies} />
       <Form form={filterForm} noValidate={false} className="queue-filters" role="search">
         <label className="inline-field">
-          <span>Search</span>
-          <input type="search" value={filters.search} onChange={update('search')} placeholder="Subject, user or #number" />
+          <span>{t`Search`}</span>
+          <input type="search" value={filters.search} onChange={update('search')} placeholder={t`Subject, user or #number`} />
         </label>
         <label className="inline-field">
-          <span>Status</span>
+          <span>{t`Status`}</span>
           <select value={filters.status} onChange={update('status')}>
-            <option value="">Any</option>
+            <option value="">{t`Any`}</option>
             {TICKET_STATUSES.map((s) => (
               <option key={s} value={s}>
                 {ticketStatusLabel(s, 'staff')}
@@ -225,31 +232,31 @@ export function StaffQueue() {
           </select>
         </label>
         <label className="inline-field">
-          <span>Priority</span>
+          <span>{t`Priority`}</span>
           <select value={filters.priority} onChange={update('priority')}>
-            <option value="">Any</option>
+            <option value="">{t`Any`}</option>
             {TICKET_PRIORITIES.map((p) => (
               <option key={p} value={p}>
-                {TICKET_PRIORITY_LABELS[p]}
+                {ticketPriorityLabel(p)}
               </option>
             ))}
           </select>
         </label>
         <label className="inline-field">
-          <span>Assigned</span>
+          <span>{t`Assigned`}</span>
           <select value={filters.assigned} onChange={update('assigned')}>
-            <option value="any">Anyone</option>
-            <option value="me">Me</option>
-            <option value="unassigned">Unassigned</option>
+            <option value="any">{t`Anyone`}</option>
+            <option value="me">{t`Me`}</option>
+            <option value="unassigned">{t`Unassigned`}</option>
           </select>
         </label>
         {/* SLA filter (docs/decisions/0293). */}
         <label className="inline-field">
           <span>SLA</span>
           <select value={filters.sla} onChange={update('sla')}>
-            <option value="">Any</option>
-            <option value="breached">Breached</option>
-            <option value="due_soon">Due within a business hour</option>
+            <option value="">{t`Any`}</option>
+            <option value="breached">{t`Breached`}</option>
+            <option value="due_soon">{t`Due within a business hour`}</option>
           </select>
         </label>
       </Form>
@@ -257,13 +264,13 @@ export function StaffQueue() {
       <QueryState
         data={list}
         error={error}
-        loading="Loading tickets…"
+        loading={t`Loading tickets…`}
         isEmpty={(l) => l.tickets.length === 0}
-        empty="No tickets match these filters."
+        empty={t`No tickets match these filters.`}
       >
         {(list) => (
           <>
-            <ul className="ticket-list" aria-label="Tickets">
+            <ul className="ticket-list" aria-label={t`Tickets`}>
               {list.tickets.map((ticket) => (
                 <li key={ticket._id}>
                   {/* A link to the ticket's address (a new tab opens it there); a plain click loads it first, in place. */}
@@ -273,14 +280,14 @@ export function StaffQueue() {
                     </span>
                     <TicketStatusBadge status={ticket.status} reader="staff" />
                     <span className="muted ticket-row-when">
-                      {ticket.requester.name} · {TICKET_PRIORITY_LABELS[ticket.priority]} · {formatDateTime(ticket.lastMessageAt)}
+                      {ticket.requester.name} · {ticketPriorityLabel(ticket.priority)} · {formatLocaleDateTime(ticket.lastMessageAt)}
                     </span>
                     <span className="ticket-row-desk">
-                      <span>{ticket.assignedTo ? `Assigned to ${ticket.assignedTo.username}` : 'Unassigned'}</span>
+                      <span>{ticket.assignedTo ? assignedTo(ticket.assignedTo.username) : t`Unassigned`}</span>
                       {firstResponseLabel(ticket, now) && (
                         <span className={ticket.firstResponseAt ? 'muted' : 'waiting'}> · {firstResponseLabel(ticket, now)}</span>
                       )}
-                      {ticket.mergedInto && <span className="muted"> · merged into #{ticket.mergedInto.number}</span>}
+                      {ticket.mergedInto && <span className="muted"> · {mergedInto(ticket.mergedInto.number)}</span>}
                     </span>
                     <span className="ticket-row-sla">
                       <SlaBadges ticket={ticket} now={now} />
@@ -290,7 +297,7 @@ export function StaffQueue() {
                 </li>
               ))}
             </ul>
-            <Pagination page={page} pages={pages} onPage={setPage} label="Pages" />
+            <Pagination page={page} pages={pages} onPage={setPage} label={t`Pages`} />
           </>
         )}
       </QueryState>

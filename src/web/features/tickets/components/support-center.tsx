@@ -1,10 +1,12 @@
+import { plural, t } from '@lingui/core/macro';
 import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
 import { supportPath, ticketPath } from '#shared/routes';
 import type { Ticket } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
-import { formatDateTime } from '#web/lib/format';
+import { formatLocaleDateTime } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
 import { useSessionStore } from '#web/features/auth';
@@ -25,6 +27,7 @@ export { SUPPORT_PAGE_SIZE };
 
 /** The requester's support area (guests and users): ticket list, detail with the thread, new ticket. */
 export function SupportCenter() {
+  useLocale();
   const isGuest = useSessionStore((s) => s.isGuest);
   const setActiveView = useUiStore((s) => s.setActiveView);
   const openCreate = useUiStore((s) => s.setCreatingTicketModal);
@@ -40,7 +43,7 @@ export function SupportCenter() {
   const tickets = listQuery.data?.tickets ?? [];
   const loading = listQuery.isPending && listQuery.fetchStatus !== 'idle';
   const total = listQuery.data?.total ?? 0;
-  const error = listQuery.isError ? errorMessage(listQuery.error, 'Failed to load your tickets') : null;
+  const error = listQuery.isError ? errorMessage(listQuery.error, t`Failed to load your tickets`) : null;
   const detailQuery = useTicket(isGuest, showingDetail ? selectedId : null);
   const selected = detailQuery.data?.ticket ?? tickets.find((t) => t._id === selectedId) ?? null;
   const updateTicket = useUpdateTicket(isGuest, selectedId ?? '');
@@ -57,22 +60,22 @@ export function SupportCenter() {
   return (
     <section className="support-center" aria-labelledby="support-title">
       <div className="support-header">
-        <h1 id="support-title">Support</h1>
+        <h1 id="support-title">{t`Support`}</h1>
         <button type="button" className="btn btn-primary btn-small" onClick={() => openCreate(true)}>
-          New ticket
+          {t`New ticket`}
         </button>
       </div>
 
       {showingDetail && selected ? (
         <>
           <button type="button" className="btn btn-ghost btn-small" onClick={() => backToList()}>
-            ← All tickets
+            {t`← All tickets`}
           </button>
           {selected.messages ? (
             <TicketThread
               ticket={selected}
               viewer="requester"
-              replyDisabledReason={selected.status === 'closed' ? 'This ticket is closed. Open a new ticket to continue.' : undefined}
+              replyDisabledReason={selected.status === 'closed' ? t`This ticket is closed. Open a new ticket to continue.` : undefined}
               reply={reply}
               footer={<RatingForm ticket={selected} isGuest={isGuest} />}
               attach={uploadFile}
@@ -86,27 +89,27 @@ export function SupportCenter() {
                       void updateTicket.mutateAsync({ kind: 'status', status: selected.status === 'closed' ? 'open' : 'closed' })
                     }
                   >
-                    {selected.status === 'closed' ? 'Reopen ticket' : 'Close ticket'}
+                    {selected.status === 'closed' ? t`Reopen ticket` : t`Close ticket`}
                   </button>
                 )
               }
             />
           ) : (
-            <p aria-busy="true">Loading ticket…</p>
+            <p aria-busy="true">{t`Loading ticket…`}</p>
           )}
         </>
       ) : (
         <QueryState
           // An error (a failed poll too) shows in place of the list, as before.
           data={loading || error ? undefined : tickets}
-          loading="Loading your tickets…"
+          loading={t`Loading your tickets…`}
           error={error}
           onRetry={() => void listQuery.refetch()}
           isEmpty={(list) => list.length === 0}
-          empty="No tickets yet. If something is not right, open a ticket and our team will answer here."
+          empty={t`No tickets yet. If something is not right, open a ticket and our team will answer here.`}
         >
           {(list) => (
-            <ul className="ticket-list" aria-label="Your tickets">
+            <ul className="ticket-list" aria-label={t`Your tickets`}>
               {list.map((ticket) => (
                 <li key={ticket._id}>
                   {/* A row is a link to the ticket's address (docs/decisions/0313): it opens in a new tab too. */}
@@ -116,7 +119,8 @@ export function SupportCenter() {
                     </span>
                     <TicketStatusBadge status={ticket.status} reader="requester" />
                     <span className="muted ticket-row-when">
-                      {ticket.messageCount} {ticket.messageCount === 1 ? 'message' : 'messages'} · {formatDateTime(ticket.lastMessageAt)}
+                      {plural(ticket.messageCount, { one: '# message', other: '# messages' })} ·{' '}
+                      {formatLocaleDateTime(ticket.lastMessageAt)}
                     </span>
                   </Link>
                 </li>
@@ -126,7 +130,7 @@ export function SupportCenter() {
         </QueryState>
       )}
       {!showingDetail && total > SUPPORT_PAGE_SIZE && (
-        <Pagination page={page} pages={Math.ceil(total / SUPPORT_PAGE_SIZE)} onPage={setPage} label="Ticket pages" />
+        <Pagination page={page} pages={Math.ceil(total / SUPPORT_PAGE_SIZE)} onPage={setPage} label={t`Ticket pages`} />
       )}
 
       <CreateTicketModal isGuest={isGuest} onCreated={(ticket: Ticket) => openTicket(ticket._id)} />

@@ -1,12 +1,15 @@
+import { t } from '@lingui/core/macro';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { parseTagInput, ticketTagsSchema } from '#shared/schemas/support-rules';
 import { TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
+import { useLocale } from '#web/features/language';
 import { useSetTicketTags } from '../api/set-ticket-tags';
 
 /** A ticket's tags for staff (decision 0294): shown as chips, edited as words separated by spaces or commas. */
 export function TicketTags({ ticketId, tags }: { ticketId: string; tags: string[] }) {
+  useLocale();
   const save = useSetTicketTags(ticketId);
   const [text, setText] = useState<string | null>(null);
   // The first problem of the list shows under the field, and so does why the server refused it.
@@ -14,15 +17,15 @@ export function TicketTags({ ticketId, tags }: { ticketId: string; tags: string[
     focus: false,
     validate: () => {
       const parsed = ticketTagsSchema.safeParse(parseTagInput(text ?? ''));
-      return parsed.success ? {} : { tags: parsed.error.issues[0]?.message ?? 'Check the tags' };
+      return parsed.success ? {} : { tags: parsed.error.issues[0]?.message ?? t`Check the tags` };
     },
     action: () => save.mutateAsync(ticketTagsSchema.parse(parseTagInput(text ?? ''))),
     onSuccess: () => {
       setText(null);
-      toast.success('Tags saved');
+      toast.success(t`Tags saved`);
     },
     mapFieldErrors: () => ({}),
-    formError: 'Failed to save tags',
+    formError: t`Failed to save tags`,
   });
 
   return (
@@ -30,22 +33,22 @@ export function TicketTags({ ticketId, tags }: { ticketId: string; tags: string[
       <TagList tags={tags} />
       {text === null ? (
         <button type="button" className="btn btn-ghost btn-small" onClick={() => setText(tags.join(' '))}>
-          Edit tags
+          {t`Edit tags`}
         </button>
       ) : (
         <Form form={form} className="inline-field ticket-tags-form">
           <TextField
-            label="Tags"
+            label={t`Tags`}
             value={text}
             onChange={(e) => setText(e.target.value)}
             error={form.errors.tags ?? form.formError}
-            note="Separate with spaces or commas"
+            note={t`Separate with spaces or commas`}
           />
           <StatusButton busy={save.isPending} className="btn btn-secondary btn-small">
-            Save tags
+            {t`Save tags`}
           </StatusButton>
           <button type="button" className="btn btn-ghost btn-small" onClick={() => setText(null)}>
-            Cancel
+            {t`Cancel`}
           </button>
         </Form>
       )}
@@ -55,13 +58,14 @@ export function TicketTags({ ticketId, tags }: { ticketId: string; tags: string[
 
 /** The tags as chips; spans, so they may sit inside a queue row's button. */
 export function TagList({ tags }: { tags: string[] | undefined }) {
-  if (!tags || tags.length === 0) return <span className="muted ticket-tag-none">No tags</span>;
+  useLocale();
+  if (!tags || tags.length === 0) return <span className="muted ticket-tag-none">{t`No tags`}</span>;
   return (
     <span className="ticket-tag-list">
-      <span className="visually-hidden">Tags: </span>
-      {tags.map((t) => (
-        <span key={t} className="ticket-tag">
-          {t}
+      <span className="visually-hidden">{t`Tags:`} </span>
+      {tags.map((tag) => (
+        <span key={tag} className="ticket-tag">
+          {tag}
         </span>
       ))}
     </span>

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useState } from 'react';
 import {
   ATTACHMENT_MAX_BYTES,
@@ -7,9 +8,10 @@ import {
   type Ticket,
   type TicketAttachment,
 } from '#shared/schemas/tickets';
-import { formatDateTime } from '#web/lib/format';
+import { formatLocaleDateTime, pageLocale } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { TICKET_PRIORITY_LABELS, TicketStatusBadge } from './ticket-status-badge';
+import { TicketStatusBadge, ticketPriorityLabel } from './ticket-status-badge';
 import { CheckboxField, TextareaField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 
@@ -40,9 +42,15 @@ interface TicketThreadProps {
 }
 
 function formatSize(bytes: number): string {
-  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-  if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
-  return `${bytes} B`;
+  if (bytes >= 1024 * 1024) {
+    const size = (bytes / (1024 * 1024)).toLocaleString(pageLocale(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+    return t`${size} MB`;
+  }
+  if (bytes >= 1024) {
+    const size = Math.round(bytes / 1024);
+    return t`${size} KB`;
+  }
+  return t`${bytes} B`;
 }
 
 /** A ticket's messages (plain text, never HTML) and the reply box. */
@@ -58,6 +66,7 @@ export function TicketThread({
   attach: upload,
   download: fetchFile,
 }: TicketThreadProps) {
+  useLocale();
   const [message, setMessage] = useState('');
   const [internal, setInternal] = useState(false);
   const uploading = upload?.isPending ?? false;
@@ -69,14 +78,14 @@ export function TicketThread({
     if (!file || !upload) return;
     setFileError(null);
     if (file.size > ATTACHMENT_MAX_BYTES) {
-      setFileError('Files can be at most 10 MB');
+      setFileError(t`Files can be at most 10 MB`);
       input.value = '';
       return;
     }
     try {
       await upload.mutateAsync(file);
     } catch (err) {
-      setFileError(errorMessage(err, 'Failed to attach the file'));
+      setFileError(errorMessage(err, t`Failed to attach the file`));
     } finally {
       input.value = '';
     }
@@ -88,22 +97,26 @@ export function TicketThread({
     try {
       await fetchFile.mutateAsync(file);
     } catch (err) {
-      setFileError(errorMessage(err, 'Failed to download the file'));
+      setFileError(errorMessage(err, t`Failed to download the file`));
     }
   }
   // Every message shows under the reply box: an empty reply, or why the server refused it.
   const form = useForm<'message'>({
     focus: false,
-    validate: () => (message.trim() ? {} : { message: 'Write a message first' }),
+    validate: () => (message.trim() ? {} : { message: t`Write a message first` }),
     action: () => reply.mutateAsync({ message, internal }),
     onSuccess: () => {
       setMessage('');
       setInternal(false);
     },
     mapFieldErrors: (fields) => (fields.message ? { message: fields.message } : {}),
-    formError: (err, fields) => (fields.message ? null : err instanceof ApiError ? err.message : 'Failed to send your reply'),
+    formError: (err, fields) => (fields.message ? null : err instanceof ApiError ? err.message : t`Failed to send your reply`),
   });
 
+  const priority = ticketPriorityLabel(ticket.priority);
+  const requester = ticket.requester.name;
+  const assignee = ticket.assignedTo?.username;
+  const mergedNumber = ticket.mergedInto?.number ?? 0;
   return (
     <article className="ticket-thread" aria-labelledby={`ticket-${ticket._id}-title`}>
       <header className="ticket-thread-header">
@@ -113,25 +126,25 @@ export function TicketThread({
         <div className="ticket-meta">
           <TicketStatusBadge status={ticket.status} reader={viewer} />
           <span className="tag">{ticket.category}</span>
-          <span className="tag">Priority: {TICKET_PRIORITY_LABELS[ticket.priority]}</span>
+          <span className="tag">{t`Priority: ${priority}`}</span>
           {viewer === 'staff' && (
             <span className="muted">
-              From {ticket.requester.name}
-              {ticket.assignedTo ? ` · assigned to ${ticket.assignedTo.username}` : ' · unassigned'}
+              {t`From ${requester}`}
+              {assignee ? ` · ${t`assigned to ${assignee}`}` : ` · ${t`unassigned`}`}
             </span>
           )}
         </div>
         {actions && <div className="ticket-actions">{actions}</div>}
       </header>
 
-      <ol className="ticket-messages" aria-label="Messages" aria-live="polite">
+      <ol className="ticket-messages" aria-label={t`Messages`} aria-live="polite">
         {(ticket.messages ?? []).map((m) => {
           const mine = m.author === viewer;
           if (m.kind === 'event') {
             return (
               <li key={m._id} className="ticket-event">
                 <p>
-                  {m.body} <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
+                  {m.body} <time dateTime={m.createdAt}>{formatLocaleDateTime(m.createdAt)}</time>
                 </p>
               </li>
             );
@@ -142,17 +155,17 @@ export function TicketThread({
               className={`ticket-message ${m.author === 'staff' ? 'from-staff' : 'from-requester'}${m.kind === 'internal' ? ' internal-note' : ''}`}
             >
               <div className="ticket-message-head">
-                <strong>{mine ? 'You' : m.authorName}</strong>
-                {m.kind === 'internal' && <span className="tag">Internal note</span>}
-                <time dateTime={m.createdAt}>{formatDateTime(m.createdAt)}</time>
+                <strong>{mine ? t`You` : m.authorName}</strong>
+                {m.kind === 'internal' && <span className="tag">{t`Internal note`}</span>}
+                <time dateTime={m.createdAt}>{formatLocaleDateTime(m.createdAt)}</time>
               </div>
               <p className="ticket-message-body">{m.body}</p>
               {m.attachments.length > 0 && (
-                <ul className="ticket-attachments" aria-label="Files">
+                <ul className="ticket-attachments" aria-label={t`Files`}>
                   {m.attachments.map((file) => (
                     <li key={file._id}>
                       <button type="button" className="btn btn-ghost btn-small" onClick={() => void download(file)} disabled={!fetchFile}>
-                        Download {file.filename}
+                        {t`Download ${file.filename}`}
                       </button>{' '}
                       <span className="muted">{formatSize(file.size)}</span>
                     </li>
@@ -166,7 +179,7 @@ export function TicketThread({
 
       {ticket.mergedInto && (
         <p className="notice" role="status">
-          This ticket was merged into #{ticket.mergedInto.number}.
+          {t`This ticket was merged into #${mergedNumber}.`}
         </p>
       )}
       {footer}
@@ -177,12 +190,12 @@ export function TicketThread({
         <Form form={form} className={internal ? 'ticket-reply is-internal' : 'ticket-reply'}>
           {internal && (
             <p className="internal-marker" data-testid="internal-marker">
-              Internal note — customers won’t see this
+              {t`Internal note — customers won’t see this`}
             </p>
           )}
           {cannedReplies && cannedReplies.length > 0 && (
             <label className="inline-field">
-              <span>Insert canned reply</span>
+              <span>{t`Insert canned reply`}</span>
               <select
                 value=""
                 onChange={(e) => {
@@ -190,7 +203,7 @@ export function TicketThread({
                   if (chosen) setMessage((current) => (current.trim() ? `${current.trimEnd()}\n\n${chosen.body}` : chosen.body));
                 }}
               >
-                <option value="">Choose…</option>
+                <option value="">{t`Choose…`}</option>
                 {cannedReplies.map((c) => (
                   <option key={c._id} value={c._id}>
                     {c.title}
@@ -201,7 +214,7 @@ export function TicketThread({
           )}
           <TextareaField
             id={`reply-${ticket._id}`}
-            label={internal ? 'Internal note' : 'Your reply'}
+            label={internal ? t`Internal note` : t`Your reply`}
             error={form.errors.message ?? form.formError}
             errorAlert
             rows={4}
@@ -213,17 +226,17 @@ export function TicketThread({
             <CheckboxField
               id={`internal-${ticket._id}`}
               className="internal-toggle"
-              label="Internal note (the requester never sees it)"
+              label={t`Internal note (the requester never sees it)`}
               checked={internal}
               onChange={(e) => setInternal(e.target.checked)}
             />
           )}
-          <StatusButton busy={sending} busyLabel="Sending…" className="btn btn-primary">
-            {internal ? 'Add note' : 'Send reply'}
+          <StatusButton busy={sending} busyLabel={t`Sending…`} className="btn btn-primary">
+            {internal ? t`Add note` : t`Send reply`}
           </StatusButton>
           {upload && (
             <div className="field ticket-attach">
-              <label htmlFor={`attach-${ticket._id}`}>Attach a file (PNG, JPEG, GIF, WebP or PDF, up to 10 MB)</label>
+              <label htmlFor={`attach-${ticket._id}`}>{t`Attach a file (PNG, JPEG, GIF, WebP or PDF, up to 10 MB)`}</label>
               <input
                 id={`attach-${ticket._id}`}
                 type="file"
@@ -233,7 +246,7 @@ export function TicketThread({
                 aria-invalid={fileError ? true : undefined}
                 aria-describedby={fileError ? `attach-${ticket._id}-error` : undefined}
               />
-              {uploading && <p aria-busy="true">Uploading…</p>}
+              {uploading && <p aria-busy="true">{t`Uploading…`}</p>}
             </div>
           )}
           {fileError && (
