@@ -1,10 +1,13 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { useId } from 'react';
 import { setThemeChoice, useThemeChoice, type ThemeChoice } from '#web/lib/theme';
+import { useLocale } from '#web/features/language';
 
-const OPTIONS: Array<{ value: ThemeChoice; label: string; hint: string }> = [
-  { value: 'system', label: 'System', hint: "Follows your device's setting" },
-  { value: 'light', label: 'Light', hint: 'Dark text on a light background' },
-  { value: 'dark', label: 'Dark', hint: 'Light text on a dark background' },
+const OPTIONS: Array<{ value: ThemeChoice; label: MessageDescriptor; hint: MessageDescriptor }> = [
+  { value: 'system', label: msg`System`, hint: msg`Follows your device's setting` },
+  { value: 'light', label: msg`Light`, hint: msg`Dark text on a light background` },
+  { value: 'dark', label: msg`Dark`, hint: msg`Light text on a dark background` },
 ];
 
 /**
@@ -13,12 +16,13 @@ const OPTIONS: Array<{ value: ThemeChoice; label: string; hint: string }> = [
  */
 export function AppearancePanel() {
   const id = useId();
+  useLocale();
   const choice = useThemeChoice();
   return (
     <section className="card settings-section" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Appearance</h2>
+      <h2 id={`${id}-title`}>{t`Appearance`}</h2>
       <fieldset className="segmented theme-choice">
-        <legend>Theme</legend>
+        <legend>{t`Theme`}</legend>
         <div className="segmented-options">
           {OPTIONS.map((option) => (
             <label key={option.value}>
@@ -30,14 +34,14 @@ export function AppearancePanel() {
                 onChange={() => setThemeChoice(option.value)}
               />
               <span className="segmented-text">
-                <span className="segmented-title">{option.label}</span>
-                <span className="segmented-hint">{option.hint}</span>
+                <span className="segmented-title">{i18n._(option.label)}</span>
+                <span className="segmented-hint">{i18n._(option.hint)}</span>
               </span>
             </label>
           ))}
         </div>
       </fieldset>
-      <p className="muted">Saved on this device.</p>
+      <p className="muted">{t`Saved on this device.`}</p>
     </section>
   );
 }

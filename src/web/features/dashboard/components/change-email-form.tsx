@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { ErrorCode } from '#shared/error-codes';
+import { RichText, useLocale } from '#web/features/language';
 import { useId, useState } from 'react';
 import { emailSchema } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
@@ -17,6 +19,7 @@ type Field = 'email' | 'currentPassword';
  */
 export function ChangeEmailForm() {
   const id = useId();
+  useLocale();
   const sessionUser = useSessionUser();
   const user = sessionUser && !isGuestUser(sessionUser) ? sessionUser : null;
   const [email, setEmail] = useState('');
@@ -29,7 +32,7 @@ export function ChangeEmailForm() {
       const next: { newEmail?: string; currentPassword?: string } = {};
       const parsed = emailSchema.safeParse(email);
       if (!parsed.success) next.newEmail = parsed.error.issues[0]?.message;
-      if (!currentPassword) next.currentPassword = 'Current password is required';
+      if (!currentPassword) next.currentPassword = t`Current password is required`;
       return next;
     },
     action: () => change.mutateAsync({ email: emailSchema.parse(email), currentPassword, ...stepUp.fields() }),
@@ -51,16 +54,22 @@ export function ChangeEmailForm() {
     change.isError && !aboutSecondFactor && !apiError?.fieldErrors.email && !apiError?.fieldErrors.currentPassword
       ? apiError?.fromServer
         ? apiError.message
-        : 'Could not change the address. Check your connection and try again.'
+        : t`Could not change the address. Check your connection and try again.`
       : null;
 
   return (
     <section className="card settings-section" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Email address</h2>
+      <h2 id={`${id}-title`}>{t`Email address`}</h2>
       {user && (
         <p>
-          Current address: <strong data-testid="current-email">{user.email}</strong>{' '}
-          <span className="muted">({user.emailVerified ? 'confirmed' : 'not confirmed yet'})</span>
+          <RichText
+            message={
+              user.emailVerified
+                ? t`Current address: <0>${user.email}</0> <1>(confirmed)</1>`
+                : t`Current address: <0>${user.email}</0> <1>(not confirmed yet)</1>`
+            }
+            elements={[<strong data-testid="current-email" />, <span className="muted" />]}
+          />
         </p>
       )}
       <div className="form-error" role="alert" aria-live="assertive">
@@ -72,8 +81,8 @@ export function ChangeEmailForm() {
       <Form form={form} aria-labelledby={`${id}-title`}>
         {(
           [
-            ['email', 'New email address', 'email', 'email', email, setEmail],
-            ['currentPassword', 'Current password', 'password', 'current-password', currentPassword, setCurrentPassword],
+            ['email', t`New email address`, 'email', 'email', email, setEmail],
+            ['currentPassword', t`Current password`, 'password', 'current-password', currentPassword, setCurrentPassword],
           ] as const
         ).map(([name, label, type, autoComplete, value, set]) => (
           <TextField
@@ -90,8 +99,8 @@ export function ChangeEmailForm() {
           />
         ))}
         <StepUpField stepUp={stepUp} disabled={form.busy} />
-        <StatusButton busy={form.busy} busyLabel="Sending…" className="btn btn-primary">
-          Change email address
+        <StatusButton busy={form.busy} busyLabel={t`Sending…`} className="btn btn-primary">
+          {t`Change email address`}
         </StatusButton>
       </Form>
     </section>

@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
+import { useLocale } from '#web/features/language';
 import { passwordSchema } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
 import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
@@ -10,6 +12,7 @@ type Field = 'currentPassword' | 'newPassword';
 
 /** Needs the current password; on success the server ends every other session (docs/product.md#accounts). */
 export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
+  useLocale();
   const changePassword = useChangePassword();
   const stepUp = useStepUp();
   const id = useId();
@@ -21,7 +24,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
     beforeSubmit: () => setSuccess(null),
     validate: () => {
       const errors: Partial<Record<Field, string>> = {};
-      if (!currentPassword) errors.currentPassword = 'Current password is required';
+      if (!currentPassword) errors.currentPassword = t`Current password is required`;
       const parsed = passwordSchema.safeParse(newPassword);
       if (!parsed.success) errors.newPassword = parsed.error.issues[0]?.message;
       return errors;
@@ -31,11 +34,11 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
       setCurrentPassword('');
       setNewPassword('');
       stepUp.reset();
-      setSuccess('Password updated. Your other sessions have been signed out.');
+      setSuccess(t`Password updated. Your other sessions have been signed out.`);
       onChanged?.();
     },
     onError: (err) => stepUp.handleError(err),
-    formError: (err) => (err instanceof ApiError && err.fromServer ? err.message : 'Failed to update password'),
+    formError: (err) => (err instanceof ApiError && err.fromServer ? err.message : t`Failed to update password`),
     focus: 'precheck',
   });
   const pending = form.busy;
@@ -57,24 +60,24 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
 
   return (
     <section className="card settings-section" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Change password</h2>
+      <h2 id={`${id}-title`}>{t`Change password`}</h2>
       <FormError form={form} />
       <p role="status" aria-live="polite" className="settings-notice">
         {success}
       </p>
       <Form form={form} aria-labelledby={`${id}-title`}>
-        {field('currentPassword', 'Current password', currentPassword, setCurrentPassword, 'current-password')}
+        {field('currentPassword', t`Current password`, currentPassword, setCurrentPassword, 'current-password')}
         {field(
           'newPassword',
-          'New password',
+          t`New password`,
           newPassword,
           setNewPassword,
           'new-password',
-          'At least 8 characters. Changing it signs out your other devices.',
+          t`At least 8 characters. Changing it signs out your other devices.`,
         )}
         <StepUpField stepUp={stepUp} disabled={pending} />
-        <StatusButton busy={pending} busyLabel="Updating…" className="btn btn-primary">
-          Update password
+        <StatusButton busy={pending} busyLabel={t`Updating…`} className="btn btn-primary">
+          {t`Update password`}
         </StatusButton>
       </Form>
     </section>

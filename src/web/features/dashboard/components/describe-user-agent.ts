@@ -1,6 +1,8 @@
+import { t } from '@lingui/core/macro';
+
 /** A short, human name for a session's device: "Chrome on Windows". Good enough to tell sessions apart. */
 export function describeUserAgent(userAgent: string | null | undefined): string {
-  if (!userAgent) return 'Unknown device';
+  if (!userAgent) return t`Unknown device`;
   const browser = /Edg\//.test(userAgent)
     ? 'Edge'
     : /OPR\/|Opera/.test(userAgent)
@@ -23,6 +25,6 @@ export function describeUserAgent(userAgent: string | null | undefined): string 
           : /Linux/.test(userAgent)
             ? 'Linux'
             : null;
-  if (browser && os) return `${browser} on ${os}`;
-  return browser ?? os ?? 'Unknown device';
+  if (browser && os) return t`${browser} on ${os}`;
+  return browser ?? os ?? t`Unknown device`;
 }

@@ -1,7 +1,9 @@
+import { t } from '@lingui/core/macro';
 import { useState } from 'react';
+import { RichText, useLocale } from '#web/features/language';
 import type { SessionInfo } from '#shared/schemas/auth';
 import { QueryState } from '#web/components/ui/query-state';
-import { formatDateTime } from '#web/lib/format';
+import { formatLocaleDateTime } from '#web/lib/format';
 import { ApiError } from '#web/lib/api-client';
 import { useEndSession } from '../api/end-session';
 import { useSessions } from '../api/get-sessions';
@@ -11,6 +13,7 @@ import { useSignOut } from './sign-out-button';
 /** Where the account is signed in; any session but this one can be ended here (docs/product.md#accounts). */
 /** The list is asked again after a change that ends sessions (ending one here, a password change). */
 export function SessionsList() {
+  useLocale();
   const sessionsQuery = useSessions();
   const endSession = useEndSession();
   const sessions = sessionsQuery.data;
@@ -19,7 +22,7 @@ export function SessionsList() {
     !sessions && sessionsQuery.isError && !sessionsQuery.isFetching
       ? sessionsQuery.error instanceof ApiError && sessionsQuery.error.fromServer
         ? sessionsQuery.error.message
-        : 'Could not load your sessions.'
+        : t`Could not load your sessions.`
       : null;
   const loading = !sessions && !error;
   const [ending, setEnding] = useState<string | null>(null);
@@ -31,9 +34,10 @@ export function SessionsList() {
     setNotice(null);
     try {
       await endSession.mutateAsync(session._id);
-      setNotice(`Ended the session on ${describeUserAgent(session.userAgent)}.`);
+      const device = describeUserAgent(session.userAgent);
+      setNotice(t`Ended the session on ${device}.`);
     } catch (err) {
-      setNotice(err instanceof ApiError && err.fromServer ? err.message : 'Could not end that session. Please try again.');
+      setNotice(err instanceof ApiError && err.fromServer ? err.message : t`Could not end that session. Please try again.`);
     } finally {
       setEnding(null);
     }
@@ -41,23 +45,23 @@ export function SessionsList() {
 
   return (
     <section className="card settings-section" aria-labelledby="sessions-title" aria-busy={loading || undefined}>
-      <h2 id="sessions-title">Active sessions</h2>
-      <p className="muted">Devices where your account is signed in. End any session you do not recognise.</p>
+      <h2 id="sessions-title">{t`Active sessions`}</h2>
+      <p className="muted">{t`Devices where your account is signed in. End any session you do not recognise.`}</p>
       <p role="status" aria-live="polite" className="settings-notice">
         {notice}
       </p>
 
       <QueryState
         data={sessions}
-        loading={<span className="muted">Loading sessions…</span>}
+        loading={<span className="muted">{t`Loading sessions…`}</span>}
         error={error}
         onRetry={() => void sessionsQuery.refetch()}
       >
         {(sessions) =>
           sessions.length === 0 ? (
-            <p className="muted">No active sessions.</p>
+            <p className="muted">{t`No active sessions.`}</p>
           ) : (
-            <ul className="session-list" aria-label="Active sessions">
+            <ul className="session-list" aria-label={t`Active sessions`}>
               {sessions.map((session) => {
                 const device = describeUserAgent(session.userAgent);
                 return (
@@ -65,16 +69,19 @@ export function SessionsList() {
                     <div>
                       <p className="session-device">
                         <strong>{device}</strong>
-                        {session.current && <span className="tag session-current">This device</span>}
+                        {session.current && <span className="tag session-current">{t`This device`}</span>}
                       </p>
                       <p className="muted session-meta">
-                        {session.ip ? `${session.ip} · ` : ''}Signed in {formatDateTime(session.createdAt)} · Last active{' '}
-                        {formatDateTime(session.lastSeenAt)}
+                        {session.ip ? `${session.ip} · ` : ''}
+                        {t`Signed in ${formatLocaleDateTime(session.createdAt)} · Last active ${formatLocaleDateTime(session.lastSeenAt)}`}
                       </p>
                     </div>
                     {session.current ? (
                       <button type="button" className="btn btn-ghost btn-small" onClick={signOut} disabled={signingOut}>
-                        End session<span className="visually-hidden"> on this device (signs you out)</span>
+                        <RichText
+                          message={t`End session<0> on this device (signs you out)</0>`}
+                          elements={[<span className="visually-hidden" />]}
+                        />
                       </button>
                     ) : (
                       <button
@@ -84,11 +91,10 @@ export function SessionsList() {
                         disabled={ending === session._id}
                         aria-busy={ending === session._id || undefined}
                       >
-                        End session
-                        <span className="visually-hidden">
-                          {' '}
-                          on {device}, last active {formatDateTime(session.lastSeenAt)}
-                        </span>
+                        <RichText
+                          message={t`End session<0> on ${device}, last active ${formatLocaleDateTime(session.lastSeenAt)}</0>`}
+                          elements={[<span className="visually-hidden" />]}
+                        />
                       </button>
                     )}
                   </li>

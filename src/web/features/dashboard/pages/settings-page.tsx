@@ -1,3 +1,5 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import type { ReactNode } from 'react';
 import { Link, Navigate, useLocation, useNavigate, useParams } from 'react-router';
 import { SideNavLayout, type SideNavGroup } from '#web/components/side-nav/side-nav';
@@ -15,14 +17,25 @@ import { PrivacySection } from '#web/features/privacy';
 import { TwoFactorSettings } from '#web/features/two-factor';
 import { CloseAccountSection, type ClosedAccountState } from '#web/features/account-closure';
 import { useSessionStore } from '#web/features/auth';
+import { useLocale } from '#web/features/language';
 
-const TITLES: Record<SettingsSection, string> = {
-  account: 'Account',
-  security: 'Security',
-  notifications: 'Notifications',
-  connections: 'Connections',
-  developers: 'Developers',
-  privacy: 'Privacy',
+const TITLES: Record<SettingsSection, MessageDescriptor> = {
+  account: msg`Account`,
+  security: msg`Security`,
+  notifications: msg`Notifications`,
+  connections: msg`Connections`,
+  developers: msg`Developers`,
+  privacy: msg`Privacy`,
+};
+
+/** The page title of each section, in the language on screen. */
+const PAGE_TITLES: Record<SettingsSection, MessageDescriptor> = {
+  account: msg`Account settings`,
+  security: msg`Security settings`,
+  notifications: msg`Notifications settings`,
+  connections: msg`Connections settings`,
+  developers: msg`Developers settings`,
+  privacy: msg`Privacy settings`,
 };
 
 /**
@@ -62,24 +75,28 @@ export default function SettingsPage() {
   return <SettingsSectionPage section={section} />;
 }
 
-const GROUPS: readonly SideNavGroup[] = [{ links: SETTINGS_SECTIONS.map((s) => ({ to: settingsPath(s), label: TITLES[s] })) }];
+/** The side navigation's links, named in the language on screen. */
+const groups = (): readonly SideNavGroup[] => [
+  { links: SETTINGS_SECTIONS.map((s) => ({ to: settingsPath(s), label: i18n._(TITLES[s]) })) },
+];
 
 function SettingsSectionPage({ section }: { section: SettingsSection }) {
-  usePageMeta(`${TITLES[section]} settings`);
+  useLocale();
+  usePageMeta(i18n._(PAGE_TITLES[section]));
   return (
     <section className="page dashboard-page" aria-labelledby="settings-title">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={paths.dashboard}>Dashboard</Link> <span aria-hidden="true">/</span> <Link to={paths.settings}>Settings</Link>{' '}
-        <span aria-hidden="true">/</span> <span aria-current="page">{TITLES[section]}</span>
+      <nav aria-label={t`Breadcrumb`} className="breadcrumb">
+        <Link to={paths.dashboard}>{t`Dashboard`}</Link> <span aria-hidden="true">/</span> <Link to={paths.settings}>{t`Settings`}</Link>{' '}
+        <span aria-hidden="true">/</span> <span aria-current="page">{i18n._(TITLES[section])}</span>
       </nav>
-      <h1 id="settings-title">Settings</h1>
+      <h1 id="settings-title">{t`Settings`}</h1>
       <SideNavLayout
-        label="Settings sections"
-        menuLabel="Settings section"
-        groups={GROUPS}
+        label={t`Settings sections`}
+        menuLabel={t`Settings section`}
+        groups={groups()}
         before={
           <p className="side-nav-back">
-            <Link to={paths.dashboard}>← Dashboard</Link>
+            <Link to={paths.dashboard}>{t`← Dashboard`}</Link>
           </p>
         }
       >
