@@ -1,4 +1,6 @@
 import { t } from '@lingui/core/macro';
+// The language module activates the catalogue these messages are read from, English first.
+import '#web/features/language';
 import { ApiError, NETWORK_MESSAGE } from '#web/lib/api-client';
 
 /**

@@ -1,4 +1,6 @@
 import { t } from '@lingui/core/macro';
+// The language module activates the catalogue these messages are read from, English first.
+import '#web/features/language';
 
 /** A short, human name for a session's device: "Chrome on Windows". Good enough to tell sessions apart. */
 export function describeUserAgent(userAgent: string | null | undefined): string {
