@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { passkeyUnavailableReason } from '#shared/schemas/two-factor';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 
@@ -5,7 +6,7 @@ import { ApiError, errorMessage } from '#web/lib/api-client';
 export function passkeysUnavailableHere(): string | null {
   const reason = passkeyUnavailableReason(window.location.hostname);
   if (reason) return reason;
-  if (typeof window.PublicKeyCredential === 'undefined') return 'This browser does not support passkeys.';
+  if (typeof window.PublicKeyCredential === 'undefined') return t`This browser does not support passkeys.`;
   return null;
 }
 
@@ -13,7 +14,7 @@ export function passkeysUnavailableHere(): string | null {
 export function passkeyErrorMessage(err: unknown, fallback: string): string {
   if (err instanceof ApiError) return errorMessage(err, fallback);
   if (err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError'))
-    return 'The passkey prompt was cancelled or timed out.';
-  if (err instanceof Error && err.name === 'InvalidStateError') return 'This device already holds a passkey for your account.';
+    return t`The passkey prompt was cancelled or timed out.`;
+  if (err instanceof Error && err.name === 'InvalidStateError') return t`This device already holds a passkey for your account.`;
   return fallback;
 }

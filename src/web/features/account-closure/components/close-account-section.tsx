@@ -1,12 +1,14 @@
+import { plural, t } from '@lingui/core/macro';
 import { useEffect, useId, useState } from 'react';
 import { Dialog } from '#web/components/ui/dialog';
 import { ErrorCode } from '#shared/error-codes';
-import { formatCredits } from '#shared/fees';
+
 import { TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { formatDate, formatDateTime } from '#web/lib/format';
+import { formatLocaleCredits, formatLocaleDate, formatLocaleDateTime } from '#web/lib/format';
+import { RichText, useLocale } from '#web/features/language';
 import { useCloseAccount } from '../api/close-account';
 import { useClosureSummary } from '../api/get-closure-summary';
 import '../account-closure.css';
@@ -35,25 +37,31 @@ export const forgetClosedAccountNotice = (): void => window.sessionStorage.remov
  */
 export function CloseAccountSection({ onClosed }: { onClosed: (erasureAt: string) => void }) {
   const id = useId();
+  useLocale();
   const [open, setOpen] = useState(false);
   return (
     <section className="card settings-section close-account" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>Close my account</h3>
+      <h3 id={`${id}-title`}>{t`Close my account`}</h3>
       <p>
-        Closing signs you out everywhere, stops your webhook and API use, pauses your ad campaigns and removes your Discord and Telegram
-        connections at once. For 14 days you can still sign in and restore the account; then it is erased and{' '}
-        <strong>any credits left, and what your ad campaigns still hold, are forfeited</strong>.
+        <RichText
+          message={t`Closing signs you out everywhere, stops your webhook and API use, pauses your ad campaigns and removes your Discord and Telegram connections at once. For 14 days you can still sign in and restore the account; then it is erased and <0>any credits left, and what your ad campaigns still hold, are forfeited</0>.`}
+          elements={[<strong />]}
+        />
       </p>
       <button type="button" className="btn btn-danger" onClick={() => setOpen(true)} data-testid="close-account-open">
-        Close my account…
+        {t`Close my account…`}
       </button>
       {open && <CloseAccountDialog onClose={() => setOpen(false)} onClosed={onClosed} />}
     </section>
   );
 }
 
+/** The calendar day the account is erased if closed now, in the language on screen. */
+const erasureDay = (days: number) => formatLocaleDate(new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10));
+
 function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClosed: (erasureAt: string) => void }) {
   const ids = useId();
+  useLocale();
   const summary = useClosureSummary(true);
   const close = useCloseAccount();
   const stepUp = useStepUp();
@@ -73,11 +81,11 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
   const reserve = shownReserveCents ?? summary.data?.campaignReserveCents ?? 0;
   const forfeited = (balance ?? 0) + reserve;
   const form = useForm<'password'>({
-    validate: () => (password ? {} : { password: 'Enter your password' }),
+    validate: () => (password ? {} : { password: t`Enter your password` }),
     action: async () => {
       if (balance === null) return;
       if (!understood) {
-        form.setFormError('Tick the box to confirm you understand what is forfeited.');
+        form.setFormError(t`Tick the box to confirm you understand what is forfeited.`);
         return;
       }
       const { erasureAt } = await close.mutateAsync({
@@ -108,53 +116,51 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
       return false;
     },
     mapFieldErrors: (fields) => (fields.password ? { password: fields.password } : {}),
-    formError: (err, fields) => (fields.password ? null : errorMessage(err, 'Your account could not be closed. Try again.')),
+    formError: (err, fields) => (fields.password ? null : errorMessage(err, t`Your account could not be closed. Try again.`)),
   });
   const pending = form.busy;
 
   return (
     <Dialog className="close-account-dialog" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-forfeit`} onClose={onClose}>
-      <h2 id={`${ids}-title`}>Close your account?</h2>
+      <h2 id={`${ids}-title`}>{t`Close your account?`}</h2>
       {summary.isPending ? (
-        <p aria-busy="true">Checking your balance and orders…</p>
+        <p aria-busy="true">{t`Checking your balance and orders…`}</p>
       ) : summary.isError ? (
         <div role="alert" className="form-error">
-          <p>{errorMessage(summary.error, 'Your balance could not be loaded.')}</p>
+          <p>{errorMessage(summary.error, t`Your balance could not be loaded.`)}</p>
           <button type="button" className="btn btn-secondary" onClick={() => void summary.refetch()}>
-            Try again
+            {t`Try again`}
           </button>
         </div>
       ) : (
         <Form form={form} aria-labelledby={`${ids}-title`}>
           <dl className="close-account-figures">
             <div>
-              <dt>Your balance</dt>
-              <dd data-testid="close-account-balance">{formatCredits(balance ?? 0)} credits</dd>
+              <dt>{t`Your balance`}</dt>
+              <dd data-testid="close-account-balance">{t`${formatLocaleCredits(balance ?? 0)} credits`}</dd>
             </div>
             {summary.data.campaigns.length > 0 && (
               <div>
-                <dt>Ad campaigns (paused when you close)</dt>
+                <dt>{t`Ad campaigns (paused when you close)`}</dt>
                 <dd data-testid="close-account-campaigns">
                   <ul>
                     {summary.data.campaigns.map((c) => (
-                      <li key={c._id}>
-                        {c.name}: {formatCredits(c.reserveCents)} credits left in its budget
-                      </li>
+                      <li key={c._id}>{t`${c.name}: ${formatLocaleCredits(c.reserveCents)} credits left in its budget`}</li>
                     ))}
                   </ul>
                 </dd>
               </div>
             )}
             <div>
-              <dt>Orders not yet delivered</dt>
+              <dt>{t`Orders not yet delivered`}</dt>
               <dd data-testid="close-account-orders">
                 {summary.data.pendingOrders.length === 0 ? (
-                  'None'
+                  t`None`
                 ) : (
                   <ul>
                     {summary.data.pendingOrders.map((o) => (
                       <li key={o._id}>
-                        {o.itemName}: {formatCredits(o.priceCents)} credits, {formatDateTime(o.createdAt)}
+                        {t`${o.itemName}: ${formatLocaleCredits(o.priceCents)} credits, ${formatLocaleDateTime(o.createdAt)}`}
                       </li>
                     ))}
                   </ul>
@@ -165,35 +171,40 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
           <p id={`${ids}-forfeit`} className="close-account-forfeit">
             {forfeited > 0 ? (
               <>
-                <strong>You will lose {formatCredits(forfeited)} credits.</strong>{' '}
-                {reserve > 0 && `That is your balance and the ${formatCredits(reserve)} credits your ad campaigns still hold. `}
-                They are not paid out or refunded: when the account is erased they are forfeited.
+                <strong>{t`You will lose ${formatLocaleCredits(forfeited)} credits.`}</strong>{' '}
+                {reserve > 0 && (
+                  <>{t`That is your balance and the ${formatLocaleCredits(reserve)} credits your ad campaigns still hold.`} </>
+                )}
+                {t`They are not paid out or refunded: when the account is erased they are forfeited.`}
               </>
             ) : (
-              <>You have no credits to lose.</>
+              <>{t`You have no credits to lose.`}</>
             )}{' '}
-            {summary.data.pendingOrders.length > 0 && 'Orders not yet delivered may not reach you once your account is erased. '}
-            Your account is erased {summary.data.erasureDelayDays} days from now (around{' '}
-            {formatDate(new Date(Date.now() + summary.data.erasureDelayDays * 86_400_000).toISOString().slice(0, 10))}); until then you can
-            sign in and restore it.
+            {summary.data.pendingOrders.length > 0 && <>{t`Orders not yet delivered may not reach you once your account is erased.`} </>}
+            {plural(summary.data.erasureDelayDays, {
+              one: `Your account is erased # day from now (around ${erasureDay(summary.data.erasureDelayDays)}); until then you can sign in and restore it.`,
+              other: `Your account is erased # days from now (around ${erasureDay(summary.data.erasureDelayDays)}); until then you can sign in and restore it.`,
+            })}
           </p>
           {balanceChanged && (
             <p className="form-error" role="alert" data-testid="close-account-balance-changed">
               {reserve > 0
-                ? `Your balance (${formatCredits(balance ?? 0)} credits) or what your ad campaigns hold (${formatCredits(reserve)} credits) changed since this dialog opened.`
-                : `Your balance changed to ${formatCredits(balance ?? 0)} credits since this dialog opened.`}{' '}
-              Check the figures above and confirm again.
+                ? t`Your balance (${formatLocaleCredits(balance ?? 0)} credits) or what your ad campaigns hold (${formatLocaleCredits(reserve)} credits) changed since this dialog opened.`
+                : t`Your balance changed to ${formatLocaleCredits(balance ?? 0)} credits since this dialog opened.`}{' '}
+              {t`Check the figures above and confirm again.`}
             </p>
           )}
           <div className="close-account-checkbox-row">
             <input id={`${ids}-understood`} type="checkbox" checked={understood} onChange={(e) => setUnderstood(e.target.checked)} />
             <label htmlFor={`${ids}-understood`}>
-              I understand that {forfeited > 0 ? `${formatCredits(forfeited)} credits are` : 'my account is'} gone for good after 14 days.
+              {forfeited > 0
+                ? t`I understand that ${formatLocaleCredits(forfeited)} credits are gone for good after 14 days.`
+                : t`I understand that my account is gone for good after 14 days.`}
             </label>
           </div>
           <TextField
             id={`${ids}-password`}
-            label="Password"
+            label={t`Password`}
             type="password"
             name="password"
             autoComplete="current-password"
@@ -209,11 +220,11 @@ function CloseAccountDialog({ onClose, onClosed }: { onClose: () => void; onClos
             </p>
           )}
           <div className="actions">
-            <StatusButton busy={pending} busyLabel="Closing…" className="btn btn-danger">
-              Close my account
+            <StatusButton busy={pending} busyLabel={t`Closing…`} className="btn btn-danger">
+              {t`Close my account`}
             </StatusButton>
             <button type="button" className="btn btn-ghost" onClick={onClose}>
-              Keep my account
+              {t`Keep my account`}
             </button>
           </div>
         </Form>

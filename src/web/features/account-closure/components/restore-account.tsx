@@ -1,12 +1,14 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import { ErrorCode } from '#shared/error-codes';
-import { formatCredits } from '#shared/fees';
+
 import type { AccountClosingDetails, RestoreAccountResponse } from '#shared/schemas/account-closure';
 import type { AuthResponse } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
 import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
-import { formatDateTime } from '#web/lib/format';
+import { formatLocaleCredits, formatLocaleDateTime } from '#web/lib/format';
+import { RichText, useLocale } from '#web/features/language';
 import { useRestoreAccount } from '../api/restore-account';
 import '../account-closure.css';
 
@@ -32,6 +34,7 @@ interface RestoreAccountProps {
  */
 function RestoredSummary({ response, onContinue }: { response: RestoreAccountResponse; onContinue: () => void }) {
   const id = useId();
+  useLocale();
   const { restored } = response;
   const redo = restored.pausedCampaigns.length > 0 || restored.reconnect.length > 0;
   const heading = useRef<HTMLHeadingElement>(null);
@@ -40,33 +43,37 @@ function RestoredSummary({ response, onContinue }: { response: RestoreAccountRes
   return (
     <div className="restore-account restored-account">
       <h1 id={`${id}-title`} tabIndex={-1} ref={heading}>
-        Your account is restored
+        {t`Your account is restored`}
       </h1>
-      <p role="status">It is no longer closing and will not be erased. We sent you a mail about it.</p>
-      <h2>What came back</h2>
+      <p role="status">{t`It is no longer closing and will not be erased. We sent you a mail about it.`}</p>
+      <h2>{t`What came back`}</h2>
       <ul data-testid="restored-came-back">
-        <li>Your balance: {formatCredits(restored.balanceCents)} credits</li>
-        <li>Signing in, your orders and your API use</li>
-        {restored.webhook && <li>Your webhook</li>}
+        <li>{t`Your balance: ${formatLocaleCredits(restored.balanceCents)} credits`}</li>
+        <li>{t`Signing in, your orders and your API use`}</li>
+        {restored.webhook && <li>{t`Your webhook`}</li>}
       </ul>
       {redo && (
         <>
-          <h2>What to do again yourself</h2>
+          <h2>{t`What to do again yourself`}</h2>
           <ul data-testid="restored-to-redo">
             {restored.pausedCampaigns.map((c) => (
               <li key={c._id}>
-                Resume the ad campaign “{c.name}” ({formatCredits(c.reserveCents)} credits left in its budget): closing paused it.
+                {t`Resume the ad campaign “${c.name}” (${formatLocaleCredits(c.reserveCents)} credits left in its budget): closing paused it.`}
               </li>
             ))}
             {restored.reconnect.map((name) => (
-              <li key={name}>Connect {name === 'discord' ? 'Discord' : 'Telegram'} again in Settings: closing removed the connection.</li>
+              <li key={name}>
+                {name === 'discord'
+                  ? t`Connect Discord again in Settings: closing removed the connection.`
+                  : t`Connect Telegram again in Settings: closing removed the connection.`}
+              </li>
             ))}
           </ul>
         </>
       )}
       <div className="actions">
         <button type="button" className="btn btn-primary" onClick={onContinue}>
-          Continue to my dashboard
+          {t`Continue to my dashboard`}
         </button>
       </div>
     </div>
@@ -80,12 +87,13 @@ function RestoredSummary({ response, onContinue }: { response: RestoreAccountRes
  */
 export function RestoreAccount({ closing, username, password, rememberMe, onRestored, onCancel }: RestoreAccountProps) {
   const id = useId();
+  useLocale();
   const restore = useRestoreAccount();
   const needsCode = closing.methods.length > 0;
   const [code, setCode] = useState('');
   const [restored, setRestored] = useState<RestoreAccountResponse | null>(null);
   const form = useForm<'twoFactorCode'>({
-    validate: () => (needsCode && !code.trim() ? { twoFactorCode: 'Enter a code from your authenticator app or a recovery code' } : {}),
+    validate: () => (needsCode && !code.trim() ? { twoFactorCode: t`Enter a code from your authenticator app or a recovery code` } : {}),
     action: async () => {
       setRestored(await restore.mutateAsync({ username, password, rememberMe, ...(needsCode ? { twoFactorCode: code.trim() } : {}) }));
     },
@@ -100,7 +108,7 @@ export function RestoreAccount({ closing, username, password, rememberMe, onRest
       return false;
     },
     mapFieldErrors: () => ({}),
-    formError: 'Your account could not be restored. Try again.',
+    formError: () => t`Your account could not be restored. Try again.`,
   });
 
   if (restored)
@@ -108,18 +116,19 @@ export function RestoreAccount({ closing, username, password, rememberMe, onRest
 
   return (
     <div className="restore-account">
-      <h1 id={`${id}-title`}>Your account is closing</h1>
+      <h1 id={`${id}-title`}>{t`Your account is closing`}</h1>
       <p>
-        Your account is closing on <strong data-testid="restore-erasure-date">{formatDateTime(closing.erasureAt)}</strong>. Then it is
-        erased and any credits left are forfeited. Restore it to sign in: your balance, orders, API use and webhook come back as they were.
-        Your ad campaigns stay paused until you resume them, and Discord or Telegram must be connected again.
+        <RichText
+          message={t`Your account is closing on <0>${formatLocaleDateTime(closing.erasureAt)}</0>. Then it is erased and any credits left are forfeited. Restore it to sign in: your balance, orders, API use and webhook come back as they were. Your ad campaigns stay paused until you resume them, and Discord or Telegram must be connected again.`}
+          elements={[<strong data-testid="restore-erasure-date" />]}
+        />
       </p>
       <FormError form={form} />
       <Form form={form} aria-labelledby={`${id}-title`}>
         {needsCode && (
           <TextField
             id={`${id}-code`}
-            label="Code from your authenticator app, or a recovery code"
+            label={t`Code from your authenticator app, or a recovery code`}
             name="twoFactorCode"
             autoComplete="one-time-code"
             value={code}
@@ -129,11 +138,11 @@ export function RestoreAccount({ closing, username, password, rememberMe, onRest
           />
         )}
         <div className="actions">
-          <StatusButton busy={form.busy} busyLabel="Restoring…" className="btn btn-primary">
-            Restore my account
+          <StatusButton busy={form.busy} busyLabel={t`Restoring…`} className="btn btn-primary">
+            {t`Restore my account`}
           </StatusButton>
           <button type="button" className="btn btn-ghost" onClick={onCancel}>
-            Back to sign in
+            {t`Back to sign in`}
           </button>
         </div>
       </Form>

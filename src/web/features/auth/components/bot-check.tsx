@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useLocale } from '#web/features/language';
 
 /** The token the sandbox check hands out; the server's sandbox accepts anything but 'sandbox-fail'. */
 export const SANDBOX_BOT_CHECK_TOKEN = 'sandbox-pass';
@@ -38,6 +40,7 @@ export function BotCheck({ onToken, siteKey, resetKey = 0 }: BotCheckProps) {
 
 function SandboxCheck({ onToken }: Pick<BotCheckProps, 'onToken'>) {
   const id = useId();
+  useLocale();
   const [checked, setChecked] = useState(false);
   return (
     <div className="bot-check">
@@ -51,9 +54,9 @@ function SandboxCheck({ onToken }: Pick<BotCheckProps, 'onToken'>) {
           onToken(event.target.checked ? SANDBOX_BOT_CHECK_TOKEN : null);
         }}
       />
-      <label htmlFor={id}>I'm not a robot</label>
+      <label htmlFor={id}>{t`I'm not a robot`}</label>
       <p id={`${id}-note`} className="field-note">
-        Sandbox bot check: no Cloudflare Turnstile key is configured on this server.
+        {t`Sandbox bot check: no Cloudflare Turnstile key is configured on this server.`}
       </p>
     </div>
   );
@@ -76,6 +79,7 @@ function loadTurnstile(): Promise<void> {
 }
 
 function TurnstileWidget({ siteKey, onToken }: { siteKey: string; onToken: BotCheckProps['onToken'] }) {
+  useLocale();
   const container = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
   // The widget keeps the callback it was rendered with; a ref lets it always reach the latest one.
@@ -109,7 +113,7 @@ function TurnstileWidget({ siteKey, onToken }: { siteKey: string; onToken: BotCh
       <div ref={container} />
       {failed && (
         <p className="field-error" role="alert">
-          The bot check could not be loaded. Check your connection and reload the page.
+          {t`The bot check could not be loaded. Check your connection and reload the page.`}
         </p>
       )}
     </div>

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { ErrorCode } from '#shared/error-codes';
 import { ApiError } from '#web/lib/api-client';
@@ -5,25 +6,25 @@ import { ApiError } from '#web/lib/api-client';
 /** Why a one-time link did not work, from the server's code, in words that say what to do next. */
 export function linkProblem(error: unknown): { title: string; message: string } {
   const api = error instanceof ApiError ? error : null;
-  const message = api?.fromServer ? api.message : 'Something went wrong. Check your connection and try again.';
+  const message = api?.fromServer ? api.message : t`Something went wrong. Check your connection and try again.`;
   switch (api?.code) {
     case ErrorCode.TOKEN_EXPIRED:
-      return { title: 'This link has expired', message };
+      return { title: t`This link has expired`, message };
     case ErrorCode.TOKEN_USED:
-      return { title: 'This link was already used', message };
+      return { title: t`This link was already used`, message };
     case ErrorCode.TOKEN_SUPERSEDED:
-      return { title: 'A newer link was sent', message };
+      return { title: t`A newer link was sent`, message };
     case ErrorCode.TOKEN_VOIDED:
       // The password, the address or the account's status changed after the link was sent (decision 0200).
-      return { title: 'This link is no longer valid', message };
+      return { title: t`This link is no longer valid`, message };
     case ErrorCode.TOKEN_INVALID:
     case ErrorCode.VALIDATION_ERROR:
     case ErrorCode.BAD_REQUEST:
-      return { title: 'This link is not valid', message };
+      return { title: t`This link is not valid`, message };
     case ErrorCode.RATE_LIMITED:
-      return { title: 'Too many attempts', message };
+      return { title: t`Too many attempts`, message };
     default:
-      return { title: 'That did not work', message };
+      return { title: t`That did not work`, message };
   }
 }
 

@@ -1,9 +1,11 @@
+import { t } from '@lingui/core/macro';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { useConfirmEmailChange } from '../api/confirm-email-change';
 import { linkProblem, LinkResultCard } from '../components/link-result';
 import { useSessionStore } from '../stores/session-store';
+import { useLocale } from '#web/features/language';
 import '../auth.css';
 
 /**
@@ -11,7 +13,8 @@ import '../auth.css';
  * so a mail scanner that opens links cannot make it.
  */
 export default function ConfirmEmailPage() {
-  usePageMeta('Confirm your new email address');
+  useLocale();
+  usePageMeta(t`Confirm your new email address`);
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const confirm = useConfirmEmailChange();
@@ -20,16 +23,16 @@ export default function ConfirmEmailPage() {
   let content;
   if (!token) {
     content = (
-      <LinkResultCard title="This link is not valid" tone="error">
-        <p>The link has no token. Open the whole link from the email.</p>
+      <LinkResultCard title={t`This link is not valid`} tone="error">
+        <p>{t`The link has no token. Open the whole link from the email.`}</p>
       </LinkResultCard>
     );
   } else if (confirm.isSuccess) {
     content = (
-      <LinkResultCard title="Your email address was changed" tone="success">
+      <LinkResultCard title={t`Your email address was changed`} tone="success">
         <p>{confirm.data.message}</p>
         <Link className="btn btn-primary" to={signedIn ? paths.settings : paths.login}>
-          {signedIn ? 'Back to settings' : 'Log in'}
+          {signedIn ? t`Back to settings` : t`Log in`}
         </Link>
       </LinkResultCard>
     );
@@ -38,17 +41,17 @@ export default function ConfirmEmailPage() {
     content = (
       <LinkResultCard title={problem.title} tone="error">
         <p>{problem.message}</p>
-        <p>You can ask for a new link in your settings.</p>
+        <p>{t`You can ask for a new link in your settings.`}</p>
         <Link className="btn btn-primary" to={signedIn ? paths.settings : paths.login}>
-          {signedIn ? 'Go to settings' : 'Log in'}
+          {signedIn ? t`Go to settings` : t`Log in`}
         </Link>
       </LinkResultCard>
     );
   } else {
     content = (
       <div className="auth-card card">
-        <h1>Use this email address?</h1>
-        <p>Your Olympus account will use the address this link was sent to. Mail stops going to your old address.</p>
+        <h1>{t`Use this email address?`}</h1>
+        <p>{t`Your Olympus account will use the address this link was sent to. Mail stops going to your old address.`}</p>
         <button
           type="button"
           className="btn btn-primary auth-submit"
@@ -56,7 +59,7 @@ export default function ConfirmEmailPage() {
           aria-busy={confirm.isPending || undefined}
           onClick={() => confirm.mutate(token)}
         >
-          {confirm.isPending ? 'Changing…' : 'Use this address'}
+          {confirm.isPending ? t`Changing…` : t`Use this address`}
         </button>
       </div>
     );

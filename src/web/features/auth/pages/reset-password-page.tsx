@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { ErrorCode } from '#shared/error-codes';
@@ -10,6 +11,7 @@ import { ApiError } from '#web/lib/api-client';
 import { useResetPassword } from '../api/reset-password';
 import { linkProblem, LinkResultCard } from '../components/link-result';
 import { useSessionStore } from '../stores/session-store';
+import { useLocale } from '#web/features/language';
 import '../auth.css';
 
 const LINK_CODES: readonly string[] = [
@@ -22,7 +24,8 @@ const LINK_CODES: readonly string[] = [
 
 /** /reset-password?token=…: a new password under the register rules; every session ends, then log in. */
 export default function ResetPasswordPage() {
-  usePageMeta('Choose a new password');
+  useLocale();
+  usePageMeta(t`Choose a new password`);
   const id = useId();
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
@@ -36,7 +39,7 @@ export default function ResetPasswordPage() {
       const next: { password?: string; confirm?: string } = {};
       const parsed = passwordSchema.safeParse(password);
       if (!parsed.success) next.password = parsed.error.issues[0]?.message;
-      if (!next.password && confirm !== password) next.confirm = 'The two passwords do not match';
+      if (!next.password && confirm !== password) next.confirm = t`The two passwords do not match`;
       return next;
     },
     action: () => reset.mutateAsync({ token, password, removePasskeys }),
@@ -51,13 +54,13 @@ export default function ResetPasswordPage() {
   if (!token || (apiError && LINK_CODES.includes(apiError.code))) {
     const problem = token
       ? linkProblem(apiError)
-      : { title: 'This link is not valid', message: 'The link has no token. Open the whole link from the email.' };
+      : { title: t`This link is not valid`, message: t`The link has no token. Open the whole link from the email.` };
     return (
       <section className="page auth-page">
         <LinkResultCard title={problem.title} tone="error">
           <p>{problem.message}</p>
           <Link className="btn btn-primary" to={paths.forgotPassword}>
-            Ask for a new link
+            {t`Ask for a new link`}
           </Link>
         </LinkResultCard>
       </section>
@@ -66,10 +69,12 @@ export default function ResetPasswordPage() {
   if (reset.isSuccess) {
     return (
       <section className="page auth-page">
-        <LinkResultCard title="Your password was changed" tone="success">
-          <p>{reset.data.message} Every device that was signed in has been signed out.</p>
+        <LinkResultCard title={t`Your password was changed`} tone="success">
+          <p>
+            {reset.data.message} {t`Every device that was signed in has been signed out.`}
+          </p>
           <Link className="btn btn-primary" to={paths.login}>
-            Log in
+            {t`Log in`}
           </Link>
         </LinkResultCard>
       </section>
@@ -81,13 +86,13 @@ export default function ResetPasswordPage() {
   return (
     <section className="page auth-page">
       <div className="auth-card card">
-        <h1 id={`${id}-title`}>Choose a new password</h1>
-        <p className="muted">At least 8 characters. A long phrase is easiest to remember. Setting it signs out every device.</p>
+        <h1 id={`${id}-title`}>{t`Choose a new password`}</h1>
+        <p className="muted">{t`At least 8 characters. A long phrase is easiest to remember. Setting it signs out every device.`}</p>
         <div className="form-error" role="alert" aria-live="assertive">
           {reset.isError && !apiError?.fieldErrors.password
             ? apiError?.fromServer
               ? apiError.message
-              : 'Could not change the password. Check your connection and try again.'
+              : t`Could not change the password. Check your connection and try again.`
             : null}
         </div>
         <Form form={form} aria-labelledby={`${id}-title`}>
@@ -95,7 +100,7 @@ export default function ResetPasswordPage() {
             <TextField
               key={name}
               id={`${id}-${name}`}
-              label={name === 'password' ? 'New password' : 'Repeat the new password'}
+              label={name === 'password' ? t`New password` : t`Repeat the new password`}
               error={fieldError(name)}
               name={name}
               type="password"
@@ -107,14 +112,14 @@ export default function ResetPasswordPage() {
           ))}
           <CheckboxField
             id={`${id}-removePasskeys`}
-            label="Also remove every passkey from the account"
-            note="Recommended if someone else may have used your account: a passkey they added would still sign in. You can add yours again in Settings."
+            label={t`Also remove every passkey from the account`}
+            note={t`Recommended if someone else may have used your account: a passkey they added would still sign in. You can add yours again in Settings.`}
             name="removePasskeys"
             checked={removePasskeys}
             onChange={(e) => setRemovePasskeys(e.target.checked)}
           />
-          <StatusButton busy={form.busy} busyLabel="Saving…" className="btn btn-primary auth-submit">
-            Set new password
+          <StatusButton busy={form.busy} busyLabel={t`Saving…`} className="btn btn-primary auth-submit">
+            {t`Set new password`}
           </StatusButton>
         </Form>
       </div>

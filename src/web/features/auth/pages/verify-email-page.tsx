@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { Link, useSearchParams } from 'react-router';
 import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
@@ -5,11 +6,13 @@ import { useResendVerification } from '../api/resend-verification';
 import { useVerifyEmail } from '../api/verify-email';
 import { linkProblem, LinkResultCard } from '../components/link-result';
 import { useSessionStore } from '../stores/session-store';
+import { RichText, useLocale } from '#web/features/language';
 import '../auth.css';
 
 /** /verify-email?token=…: the link from "Confirm your email". Confirms once, or says why not and offers a new link. */
 export default function VerifyEmailPage() {
-  usePageMeta('Confirm your email');
+  useLocale();
+  usePageMeta(t`Confirm your email`);
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
   const verify = useVerifyEmail(token);
@@ -18,16 +21,16 @@ export default function VerifyEmailPage() {
   let content;
   if (!token) {
     content = (
-      <LinkResultCard title="This link is not valid" tone="error">
-        <p>The link has no token. Open the whole link from the email, or ask for a new one.</p>
+      <LinkResultCard title={t`This link is not valid`} tone="error">
+        <p>{t`The link has no token. Open the whole link from the email, or ask for a new one.`}</p>
       </LinkResultCard>
     );
   } else if (verify.isSuccess) {
     content = (
-      <LinkResultCard title="Your email is confirmed" tone="success">
-        <p>Thank you. We will use this address for receipts, security notices and password resets.</p>
+      <LinkResultCard title={t`Your email is confirmed`} tone="success">
+        <p>{t`Thank you. We will use this address for receipts, security notices and password resets.`}</p>
         <Link className="btn btn-primary" to={signedIn ? paths.dashboard : paths.login}>
-          {signedIn ? 'Go to my dashboard' : 'Log in'}
+          {signedIn ? t`Go to my dashboard` : t`Log in`}
         </Link>
       </LinkResultCard>
     );
@@ -44,7 +47,7 @@ export default function VerifyEmailPage() {
               disabled={resend.isPending || resend.isSuccess}
               onClick={() => resend.mutate()}
             >
-              {resend.isPending ? 'Sending…' : 'Send me a new link'}
+              {resend.isPending ? t`Sending…` : t`Send me a new link`}
             </button>
             <p role="status" aria-live="polite">
               {resend.isSuccess ? resend.data.message : resend.isError ? linkProblem(resend.error).message : ''}
@@ -52,15 +55,15 @@ export default function VerifyEmailPage() {
           </>
         ) : (
           <p>
-            <Link to={paths.login}>Log in</Link> to ask for a new confirmation link.
+            <RichText message={t`<0>Log in</0> to ask for a new confirmation link.`} elements={[<Link to={paths.login} />]} />
           </p>
         )}
       </LinkResultCard>
     );
   } else {
     content = (
-      <LinkResultCard title="Confirming your email…" tone="info">
-        <p aria-busy="true">One moment.</p>
+      <LinkResultCard title={t`Confirming your email…`} tone="info">
+        <p aria-busy="true">{t`One moment.`}</p>
       </LinkResultCard>
     );
   }

@@ -1,3 +1,4 @@
+import { plural, t } from '@lingui/core/macro';
 import { useEffect, useRef } from 'react';
 import { Link } from 'react-router';
 import { CONNECT_ERROR_REDIRECT_MS } from '#shared/constants';
@@ -5,10 +6,12 @@ import { paths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { CONNECT_MESSAGES } from '../lib/connect-messages';
 import type { CallbackPhase } from './use-connection-callback';
+import { RichText, useLocale } from '#web/features/language';
 import '../connections.css';
 
 /** The screen of /discord-callback and /telegram-callback: working, failed (with the message) or redirecting. */
 export function ConnectionCallbackView({ phase, connectingTitle }: { phase: CallbackPhase; connectingTitle: string }) {
+  useLocale();
   const title =
     phase.state === 'failed' ? CONNECT_MESSAGES.failedTitle : phase.state === 'done' ? CONNECT_MESSAGES.redirectingTitle : connectingTitle;
   usePageMeta(title);
@@ -32,12 +35,17 @@ export function ConnectionCallbackView({ phase, connectingTitle }: { phase: Call
               {phase.message}
             </p>
             <p className="muted">
-              Returning to your settings in {CONNECT_ERROR_REDIRECT_MS / 1000} seconds.{' '}
-              <Link to={`${paths.settings}#connections`}>Go now</Link>
+              <RichText
+                message={plural(CONNECT_ERROR_REDIRECT_MS / 1000, {
+                  one: 'Returning to your settings in # second. <0>Go now</0>',
+                  other: 'Returning to your settings in # seconds. <0>Go now</0>',
+                })}
+                elements={[<Link to={`${paths.settings}#connections`} />]}
+              />
             </p>
           </>
         )}
-        {phase.state === 'working' && <p className="muted">Please keep this page open.</p>}
+        {phase.state === 'working' && <p className="muted">{t`Please keep this page open.`}</p>}
       </div>
     </section>
   );

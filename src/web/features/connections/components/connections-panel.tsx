@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import type { TelegramConfigResponse } from '#shared/schemas/connections';
@@ -12,6 +13,7 @@ import { telegramConfigQueryOptions, useTelegramConfig } from '../api/get-telegr
 import { useDisconnectTelegram } from '../api/disconnect-telegram';
 import { CONNECT_MESSAGES } from '../lib/connect-messages';
 import { TelegramLoginWidget } from './telegram-login-widget';
+import { RichText, useLocale } from '#web/features/language';
 import '../connections.css';
 
 /** Leaves the app for the provider's page (a full navigation: the provider is another site). */
@@ -61,6 +63,7 @@ interface RowProps {
 
 /** One provider: its state, and Connect or Disconnect (with a confirmation step). */
 function ConnectionRow({ provider, account, icon, connect, onDisconnect, disconnecting: busy }: RowProps) {
+  useLocale();
   const [confirming, setConfirming] = useState(false);
   const titleId = useId();
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -89,26 +92,26 @@ function ConnectionRow({ provider, account, icon, connect, onDisconnect, disconn
         {icon}
         <div className="connection-text">
           <h3 id={titleId}>{provider}</h3>
-          <p className="muted connection-status">{account ?? 'Not connected'}</p>
+          <p className="muted connection-status">{account ?? t`Not connected`}</p>
         </div>
       </div>
       <div className="connection-actions">
         {account === null && connect}
         {account !== null && !confirming && (
           <button ref={disconnectRef} type="button" className="btn btn-ghost btn-small" onClick={() => setConfirming(true)}>
-            Disconnect
+            {t`Disconnect`}
           </button>
         )}
       </div>
       {account !== null && confirming && (
-        <div className="connection-confirm" role="group" aria-label={`Confirm disconnecting ${provider}`}>
-          <p>Disconnect your {provider} account from Olympus? You can connect it again at any time.</p>
+        <div className="connection-confirm" role="group" aria-label={t`Confirm disconnecting ${provider}`}>
+          <p>{t`Disconnect your ${provider} account from Olympus? You can connect it again at any time.`}</p>
           <div className="connection-confirm-actions">
             <button ref={confirmRef} type="button" className="btn btn-danger btn-small" disabled={busy} onClick={() => void confirm()}>
-              {busy ? 'Disconnecting…' : `Yes, disconnect ${provider}`}
+              {busy ? t`Disconnecting…` : t`Yes, disconnect ${provider}`}
             </button>
             <button type="button" className="btn btn-ghost btn-small" disabled={busy} onClick={cancel}>
-              Keep it connected
+              {t`Keep it connected`}
             </button>
           </div>
         </div>
@@ -118,6 +121,7 @@ function ConnectionRow({ provider, account, icon, connect, onDisconnect, disconn
 }
 
 function DiscordConnectButton() {
+  useLocale();
   const authorizeUrl = useDiscordAuthorizeUrl();
   // Once the URL is here the browser is leaving for Discord: the button stays busy until it has.
   const pending = authorizeUrl.isPending || authorizeUrl.isSuccess;
@@ -131,7 +135,7 @@ function DiscordConnectButton() {
   };
   return (
     <button type="button" className="btn btn-primary btn-small" disabled={pending} onClick={() => void connect()}>
-      {pending ? 'Opening Discord…' : 'Connect Discord'}
+      {pending ? t`Opening Discord…` : t`Connect Discord`}
     </button>
   );
 }
@@ -140,6 +144,7 @@ type TelegramLoad = { state: 'loading' } | { state: 'ready'; config: TelegramCon
 
 /** The sandbox login page behind a button, or Telegram's own Login Widget when a real bot is configured. */
 function TelegramConnect() {
+  useLocale();
   const client = useQueryClient();
   const configQuery = useTelegramConfig();
   const load: TelegramLoad = configQuery.data
@@ -163,7 +168,7 @@ function TelegramConnect() {
 
   return (
     <button type="button" className="btn btn-primary btn-small" disabled={load.state === 'loading'} onClick={() => void connect()}>
-      Connect Telegram
+      {t`Connect Telegram`}
     </button>
   );
 }
@@ -186,6 +191,7 @@ const TelegramIcon = () => (
 
 /** /dashboard/settings: the Discord and Telegram accounts connected to this user (docs/product.md#overview). */
 export function ConnectionsPanel() {
+  useLocale();
   const user = useSessionUser();
   const sessionChecked = useSessionStore((state) => state.sessionChecked);
   const account = user && !isGuestUser(user) ? user : null;
@@ -196,7 +202,7 @@ export function ConnectionsPanel() {
     const text = CONNECT_MESSAGES[provider];
     try {
       await (provider === 'discord' ? disconnectDiscord : disconnectTelegram).mutateAsync();
-      toast.success(`${provider === 'discord' ? 'Discord' : 'Telegram'} account disconnected`);
+      toast.success(provider === 'discord' ? t`Discord account disconnected` : t`Telegram account disconnected`);
       return true;
     } catch {
       toast.error(text.disconnectFailed);
@@ -213,12 +219,12 @@ export function ConnectionsPanel() {
       aria-labelledby="connections-title"
       aria-busy={!sessionChecked || undefined}
     >
-      <h2 id="connections-title">Connected accounts</h2>
-      <p className="muted">Link your Discord and Telegram accounts to Olympus. Each account can be linked to one Olympus user.</p>
+      <h2 id="connections-title">{t`Connected accounts`}</h2>
+      <p className="muted">{t`Link your Discord and Telegram accounts to Olympus. Each account can be linked to one Olympus user.`}</p>
       {!account ? (
-        <p className="muted">{sessionChecked ? 'Sign in to manage connected accounts.' : 'Loading your connections…'}</p>
+        <p className="muted">{sessionChecked ? t`Sign in to manage connected accounts.` : t`Loading your connections…`}</p>
       ) : (
-        <ul className="connection-list" aria-label="Account connections">
+        <ul className="connection-list" aria-label={t`Account connections`}>
           <ConnectionRow
             provider="Discord"
             icon={
@@ -229,11 +235,7 @@ export function ConnectionsPanel() {
               )
             }
             account={
-              account.discord ? (
-                <>
-                  Connected as <strong>@{account.discord.username}</strong>
-                </>
-              ) : null
+              account.discord ? <RichText message={t`Connected as <0>@${account.discord.username}</0>`} elements={[<strong />]} /> : null
             }
             connect={<DiscordConnectButton />}
             onDisconnect={() => disconnect('discord')}
@@ -245,7 +247,10 @@ export function ConnectionsPanel() {
             account={
               telegram ? (
                 <>
-                  Connected as <strong>{telegram.username ? `@${telegram.username}` : telegramName || `#${telegram.id}`}</strong>
+                  <RichText
+                    message={t`Connected as <0>${telegram.username ? `@${telegram.username}` : telegramName || `#${telegram.id}`}</0>`}
+                    elements={[<strong />]}
+                  />
                   {telegram.username && telegramName ? ` (${telegramName})` : ''}
                 </>
               ) : null

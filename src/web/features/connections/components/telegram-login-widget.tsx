@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useRef } from 'react';
+import { useLocale } from '#web/features/language';
 
 const WIDGET_SCRIPT = 'https://telegram.org/js/telegram-widget.js?22';
 
@@ -8,6 +10,7 @@ const WIDGET_SCRIPT = 'https://telegram.org/js/telegram-widget.js?22';
  * Allowed by the Content-Security-Policy only when a real bot is configured.
  */
 export function TelegramLoginWidget({ botName, authUrl }: { botName: string; authUrl: string }) {
+  useLocale();
   const container = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -26,5 +29,5 @@ export function TelegramLoginWidget({ botName, authUrl }: { botName: string; aut
     };
   }, [botName, authUrl]);
 
-  return <div ref={container} className="telegram-widget" aria-label="Log in with Telegram" role="group" />;
+  return <div ref={container} className="telegram-widget" aria-label={t`Log in with Telegram`} role="group" />;
 }

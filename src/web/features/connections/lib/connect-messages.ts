@@ -1,27 +1,61 @@
+import { t } from '@lingui/core/macro';
+// The language module activates the catalogue these messages are read from, English first.
+import '#web/features/language';
 import { ApiError, NETWORK_MESSAGE } from '#web/lib/api-client';
 
-/** Texts of docs/product.md#validation, #errors for the connection screens and the settings panel. */
+/**
+ * Texts of docs/product.md#validation, #errors for the connection screens and the settings panel, in the
+ * language on screen: each is read when it is used (decision 0326).
+ */
 export const CONNECT_MESSAGES = {
   discord: {
-    connecting: 'Connecting Discord...',
-    noCode: 'No authorization code received from Discord',
-    invalidResponse: 'Invalid response from Discord authentication',
-    connectFailed: 'Failed to connect Discord account',
-    disconnectFailed: 'Failed to disconnect Discord account',
-    connected: 'Discord account connected successfully!',
+    get connecting() {
+      return t`Connecting Discord...`;
+    },
+    get noCode() {
+      return t`No authorization code received from Discord`;
+    },
+    get invalidResponse() {
+      return t`Invalid response from Discord authentication`;
+    },
+    get connectFailed() {
+      return t`Failed to connect Discord account`;
+    },
+    get disconnectFailed() {
+      return t`Failed to disconnect Discord account`;
+    },
+    get connected() {
+      return t`Discord account connected successfully!`;
+    },
   },
   telegram: {
-    connecting: 'Connecting Telegram...',
-    missingData: 'Invalid or missing Telegram data',
-    notVerified: 'Telegram authentication failed to verify',
-    connectFailed: 'Failed to connect Telegram account',
-    disconnectFailed: 'Failed to disconnect Telegram account',
-    connected: 'Telegram account connected successfully!',
+    get connecting() {
+      return t`Connecting Telegram...`;
+    },
+    get missingData() {
+      return t`Invalid or missing Telegram data`;
+    },
+    get notVerified() {
+      return t`Telegram authentication failed to verify`;
+    },
+    get connectFailed() {
+      return t`Failed to connect Telegram account`;
+    },
+    get disconnectFailed() {
+      return t`Failed to disconnect Telegram account`;
+    },
+    get connected() {
+      return t`Telegram account connected successfully!`;
+    },
   },
-  failedTitle: 'Connection Failed',
-  redirectingTitle: 'Redirecting...',
+  get failedTitle() {
+    return t`Connection Failed`;
+  },
+  get redirectingTitle() {
+    return t`Redirecting...`;
+  },
   noResponse: NETWORK_MESSAGE,
-} as const;
+};
 
 const text = (value: unknown): string | null => (typeof value === 'string' && value.trim() ? value : null);
 
@@ -44,5 +78,6 @@ export function serverMessage(err: unknown): string | null | undefined {
 export function connectErrorMessage(err: unknown, prefix: 'Error' | 'Server error', fallback: string): string {
   const message = serverMessage(err);
   if (message === null) return CONNECT_MESSAGES.noResponse;
-  return `${prefix}: ${message ?? fallback}`;
+  const said = message ?? fallback;
+  return prefix === 'Error' ? t`Error: ${said}` : t`Server error: ${said}`;
 }

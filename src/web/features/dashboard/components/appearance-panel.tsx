@@ -17,6 +17,7 @@ const OPTIONS: Array<{ value: ThemeChoice; label: MessageDescriptor; hint: Messa
 export function AppearancePanel() {
   useLocale();
   const id = useId();
+  useLocale();
   const choice = useThemeChoice();
   return (
     <section className="card settings-section" aria-labelledby={`${id}-title`}>

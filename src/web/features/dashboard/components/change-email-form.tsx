@@ -1,5 +1,6 @@
 import { t } from '@lingui/core/macro';
 import { ErrorCode } from '#shared/error-codes';
+import { RichText, useLocale } from '#web/features/language';
 import { useId, useState } from 'react';
 import { emailSchema } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
@@ -8,7 +9,6 @@ import { ApiError } from '#web/lib/api-client';
 import { isGuestUser } from '#web/features/auth';
 import { useSessionUser } from '#web/features/auth/user';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
-import { useLocale } from '#web/features/language';
 import { useChangeEmail } from '../api/change-email';
 
 type Field = 'email' | 'currentPassword';
@@ -18,8 +18,8 @@ type Field = 'email' | 'currentPassword';
  * 0205); the change is made by the link sent to the new address.
  */
 export function ChangeEmailForm() {
-  useLocale();
   const id = useId();
+  useLocale();
   const sessionUser = useSessionUser();
   const user = sessionUser && !isGuestUser(sessionUser) ? sessionUser : null;
   const [email, setEmail] = useState('');
@@ -62,8 +62,14 @@ export function ChangeEmailForm() {
       <h2 id={`${id}-title`}>{t`Email address`}</h2>
       {user && (
         <p>
-          {t`Current address:`} <strong data-testid="current-email">{user.email}</strong>{' '}
-          <span className="muted">({user.emailVerified ? t`confirmed` : t`not confirmed yet`})</span>
+          <RichText
+            message={
+              user.emailVerified
+                ? t`Current address: <0>${user.email}</0> <1>(confirmed)</1>`
+                : t`Current address: <0>${user.email}</0> <1>(not confirmed yet)</1>`
+            }
+            elements={[<strong data-testid="current-email" />, <span className="muted" />]}
+          />
         </p>
       )}
       <div className="form-error" role="alert" aria-live="assertive">

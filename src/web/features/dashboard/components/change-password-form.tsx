@@ -1,11 +1,11 @@
 import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
+import { useLocale } from '#web/features/language';
 import { passwordSchema } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
 import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { ApiError } from '#web/lib/api-client';
-import { useLocale } from '#web/features/language';
 import { useChangePassword } from '../api/change-password';
 
 type Field = 'currentPassword' | 'newPassword';

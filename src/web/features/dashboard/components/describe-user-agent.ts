@@ -1,5 +1,5 @@
 import { t } from '@lingui/core/macro';
-// The messages below need the active language, which the language module sets up on import (decision 0326).
+// The language module activates the catalogue these messages are read from, English first.
 import '#web/features/language';
 
 /** A short, human name for a session's device: "Chrome on Windows". Good enough to tell sessions apart. */

@@ -1,8 +1,8 @@
 import { t } from '@lingui/core/macro';
 import type { User } from '#shared/schemas/auth';
+import { RichText, useLocale } from '#web/features/language';
 import { ApiError } from '#web/lib/api-client';
 import { useResendVerification } from '#web/features/auth/account-mail';
-import { RichText, useLocale } from '#web/features/language';
 
 /** Until the address is confirmed: says so, and sends the link again on request. */
 export function EmailVerificationBanner({ user }: { user: User }) {

@@ -1,9 +1,9 @@
 import { t } from '@lingui/core/macro';
 import { Link } from 'react-router';
+import { useLocale } from '#web/features/language';
 import { paths } from '#shared/routes';
 import { LazyExchangePanel } from '#web/features/exchange';
 import { GuestCatalogue } from '#web/features/catalogue';
-import { useLocale } from '#web/features/language';
 
 /** Guests have no balance or settings; the page says what they can do and invites them to sign up. */
 export function GuestDashboard({ title }: { title?: string }) {

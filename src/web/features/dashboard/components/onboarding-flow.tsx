@@ -5,48 +5,49 @@ import { paths } from '#shared/routes';
 import { useCompleteOnboarding } from '#web/features/auth/mutations';
 import { RichText, useLocale } from '#web/features/language';
 
-// Made when the flow renders, so the steps are in the language on screen (decision 0326).
-const steps = () => [
-  {
-    title: t`Welcome to Olympus`,
-    body: (
-      <>
-        <p>{t`Your account is ready. From your dashboard you can top up credits, swap crypto, and reach our support team.`}</p>
-        <p>{t`This takes three short steps; you can skip them at any time.`}</p>
-      </>
-    ),
-  },
-  {
-    title: t`How credits work`,
-    body: (
-      <>
-        <p>
-          {t`One credit is worth one US dollar. You top up by paying in cryptocurrency; the payment page shows the exact amount and address.`}
-        </p>
-        <p>
-          {t`A small processing fee applies: 5% below $100, 3% from $100 and 1% from $500. Credits arrive once the payment is confirmed on the blockchain.`}
-        </p>
-      </>
-    ),
-  },
-  {
-    title: t`Connect your accounts`,
-    body: (
-      <>
-        <p>{t`Link Discord or Telegram in your settings to get notified and identified faster when you ask for support.`}</p>
-        <p>
-          <RichText message={t`You can do this now or later from <0>Settings</0>.`} elements={[<Link to={paths.settings} />]} />
-        </p>
-      </>
-    ),
-  },
-];
+/** The steps in the language on screen (read at render, so a change of language shows at once). */
+const steps = () =>
+  [
+    {
+      title: t`Welcome to Olympus`,
+      body: (
+        <>
+          <p>{t`Your account is ready. From your dashboard you can top up credits, swap crypto, and reach our support team.`}</p>
+          <p>{t`This takes three short steps; you can skip them at any time.`}</p>
+        </>
+      ),
+    },
+    {
+      title: t`How credits work`,
+      body: (
+        <>
+          <p>
+            {t`One credit is worth one US dollar. You top up by paying in cryptocurrency; the payment page shows the exact amount and address.`}
+          </p>
+          <p>
+            {t`A small processing fee applies: 5% below $100, 3% from $100 and 1% from $500. Credits arrive once the payment is confirmed on the blockchain.`}
+          </p>
+        </>
+      ),
+    },
+    {
+      title: t`Connect your accounts`,
+      body: (
+        <>
+          <p>{t`Link Discord or Telegram in your settings to get notified and identified faster when you ask for support.`}</p>
+          <p>
+            <RichText message={t`You can do this now or later from <0>Settings</0>.`} elements={[<Link to={paths.settings} />]} />
+          </p>
+        </>
+      ),
+    },
+  ] as const;
 
 /** Shown on the dashboard until a new user finishes it; finishing calls PUT /api/onboarding. */
 export function OnboardingFlow() {
+  const id = useId();
   useLocale();
   const STEPS = steps();
-  const id = useId();
   const [step, setStep] = useState(0);
   const [error, setError] = useState<string | null>(null);
   const completeOnboarding = useCompleteOnboarding();
@@ -81,7 +82,7 @@ export function OnboardingFlow() {
       <ol className="onboarding-progress" aria-label={t`Onboarding progress`}>
         {STEPS.map((s, index) => (
           <li
-            key={s.title}
+            key={index}
             data-state={index < step ? 'done' : index === step ? 'current' : 'upcoming'}
             aria-current={index === step ? 'step' : undefined}
           >

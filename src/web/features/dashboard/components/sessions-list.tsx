@@ -1,9 +1,9 @@
 import { t } from '@lingui/core/macro';
 import { useState } from 'react';
+import { RichText, useLocale } from '#web/features/language';
 import type { SessionInfo } from '#shared/schemas/auth';
 import { QueryState } from '#web/components/ui/query-state';
 import { formatLocaleDateTime } from '#web/lib/format';
-import { useLocale } from '#web/features/language';
 import { ApiError } from '#web/lib/api-client';
 import { useEndSession } from '../api/end-session';
 import { useSessions } from '../api/get-sessions';
@@ -34,7 +34,8 @@ export function SessionsList() {
     setNotice(null);
     try {
       await endSession.mutateAsync(session._id);
-      setNotice(t`Ended the session on ${describeUserAgent(session.userAgent)}.`);
+      const device = describeUserAgent(session.userAgent);
+      setNotice(t`Ended the session on ${device}.`);
     } catch (err) {
       setNotice(err instanceof ApiError && err.fromServer ? err.message : t`Could not end that session. Please try again.`);
     } finally {
@@ -77,8 +78,10 @@ export function SessionsList() {
                     </div>
                     {session.current ? (
                       <button type="button" className="btn btn-ghost btn-small" onClick={signOut} disabled={signingOut}>
-                        {t`End session`}
-                        <span className="visually-hidden"> {t`on this device (signs you out)`}</span>
+                        <RichText
+                          message={t`End session<0> on this device (signs you out)</0>`}
+                          elements={[<span className="visually-hidden" />]}
+                        />
                       </button>
                     ) : (
                       <button
@@ -88,8 +91,10 @@ export function SessionsList() {
                         disabled={ending === session._id}
                         aria-busy={ending === session._id || undefined}
                       >
-                        {t`End session`}
-                        <span className="visually-hidden"> {t`on ${device}, last active ${formatLocaleDateTime(session.lastSeenAt)}`}</span>
+                        <RichText
+                          message={t`End session<0> on ${device}, last active ${formatLocaleDateTime(session.lastSeenAt)}</0>`}
+                          elements={[<span className="visually-hidden" />]}
+                        />
                       </button>
                     )}
                   </li>

@@ -28,6 +28,16 @@ const TITLES: Record<SettingsSection, MessageDescriptor> = {
   privacy: msg`Privacy`,
 };
 
+/** The page title of each section, in the language on screen. */
+const PAGE_TITLES: Record<SettingsSection, MessageDescriptor> = {
+  account: msg`Account settings`,
+  security: msg`Security settings`,
+  notifications: msg`Notifications settings`,
+  connections: msg`Connections settings`,
+  developers: msg`Developers settings`,
+  privacy: msg`Privacy settings`,
+};
+
 /**
  * Links of the single-page settings (`/dashboard/settings#sessions`, sent in mails and notices before
  * the sections had addresses) land on the section that holds that part, at that part.
@@ -65,26 +75,28 @@ export default function SettingsPage() {
   return <SettingsSectionPage section={section} />;
 }
 
+/** The side navigation's links, named in the language on screen. */
+const groups = (): readonly SideNavGroup[] => [
+  { links: SETTINGS_SECTIONS.map((s) => ({ to: settingsPath(s), label: i18n._(TITLES[s]) })) },
+];
+
 function SettingsSectionPage({ section }: { section: SettingsSection }) {
   useLocale();
-  // Labels are translated when the navigation renders, so a change of language reaches them (decision 0326).
-  const groups: SideNavGroup[] = [{ links: SETTINGS_SECTIONS.map((s) => ({ to: settingsPath(s), label: i18n._(TITLES[s]) })) }];
-  const title = i18n._(TITLES[section]);
-  usePageMeta(t`${title} settings`);
+  usePageMeta(i18n._(PAGE_TITLES[section]));
   return (
     <section className="page dashboard-page" aria-labelledby="settings-title">
       <nav aria-label={t`Breadcrumb`} className="breadcrumb">
         <Link to={paths.dashboard}>{t`Dashboard`}</Link> <span aria-hidden="true">/</span> <Link to={paths.settings}>{t`Settings`}</Link>{' '}
-        <span aria-hidden="true">/</span> <span aria-current="page">{title}</span>
+        <span aria-hidden="true">/</span> <span aria-current="page">{i18n._(TITLES[section])}</span>
       </nav>
       <h1 id="settings-title">{t`Settings`}</h1>
       <SideNavLayout
         label={t`Settings sections`}
         menuLabel={t`Settings section`}
-        groups={groups}
+        groups={groups()}
         before={
           <p className="side-nav-back">
-            <Link to={paths.dashboard}>← {t`Dashboard`}</Link>
+            <Link to={paths.dashboard}>{t`← Dashboard`}</Link>
           </p>
         }
       >

@@ -1,3 +1,4 @@
+import { plural, t } from '@lingui/core/macro';
 import { Link } from 'react-router';
 import { paths } from '#shared/routes';
 import type { Notification } from '#shared/schemas/notifications';
@@ -7,6 +8,7 @@ import { useLiveChannel } from '#web/lib/live-channel';
 import { useLatestNotifications } from '../api/get-notifications';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read';
 import { NotificationItem } from './notification-item';
+import { useLocale } from '#web/features/language';
 import './notifications.css';
 
 /**
@@ -16,6 +18,7 @@ import './notifications.css';
  * Escape, a click outside, focus leaving it and a change of page close it.
  */
 export function NotificationBell() {
+  useLocale();
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const isGuest = useSessionStore((s) => s.isGuest);
   const hasSession = isAuthenticated || isGuest;
@@ -29,7 +32,7 @@ export function NotificationBell() {
 
   if (!hasSession) return null;
   const count = latest.data?.unreadCount ?? 0;
-  const label = count === 0 ? 'Notifications' : `Notifications, ${count} unread`;
+  const label = count === 0 ? t`Notifications` : plural(count, { one: 'Notifications, # unread', other: 'Notifications, # unread' });
   const openOne = (n: Notification) => {
     close();
     if (n.readAt === null) markRead.mutate({ ids: [n.id] });
@@ -60,33 +63,33 @@ export function NotificationBell() {
       </button>
       {/* The count is announced politely when it changes, without moving focus. */}
       <span className="visually-hidden" aria-live="polite">
-        {count > 0 ? `${count} unread notifications` : ''}
+        {count > 0 ? plural(count, { one: '# unread notifications', other: '# unread notifications' }) : ''}
       </span>
-      <div id={panelId} className="notification-panel" hidden={!open} role="region" aria-label="Notifications">
+      <div id={panelId} className="notification-panel" hidden={!open} role="region" aria-label={t`Notifications`}>
         <div className="notification-panel-head">
-          <h2>Notifications</h2>
+          <h2>{t`Notifications`}</h2>
           <button
             type="button"
             className="btn btn-ghost btn-small"
             disabled={count === 0 || markRead.isPending}
             onClick={() => markRead.mutate({ all: true })}
           >
-            Mark all read
+            {t`Mark all read`}
           </button>
         </div>
         {latest.isError && !latest.data ? (
           <p className="field-error" role="alert">
-            Could not load your notifications.{' '}
+            {t`Could not load your notifications.`}{' '}
             <button type="button" className="btn btn-secondary btn-small" onClick={() => void latest.refetch()}>
-              Try again
+              {t`Try again`}
             </button>
           </p>
         ) : !latest.data ? (
           <p className="muted" aria-busy="true">
-            Loading…
+            {t`Loading…`}
           </p>
         ) : latest.data.notifications.length === 0 ? (
-          <p className="muted">Nothing yet. Payments, exchanges, support replies and orders show up here.</p>
+          <p className="muted">{t`Nothing yet. Payments, exchanges, support replies and orders show up here.`}</p>
         ) : (
           <ul className="notification-list">
             {latest.data.notifications.map((n) => (
@@ -96,7 +99,7 @@ export function NotificationBell() {
         )}
         <p className="notification-panel-foot">
           <Link to={paths.notifications} onClick={close}>
-            See all notifications
+            {t`See all notifications`}
           </Link>
         </p>
       </div>

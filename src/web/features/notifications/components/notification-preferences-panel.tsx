@@ -1,8 +1,8 @@
+import { i18n } from '@lingui/core';
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import {
-  NOTIFICATION_CHANNEL_LABELS,
   NOTIFICATION_CHANNELS,
-  NOTIFICATION_EVENT_LABELS,
   type ChannelState,
   type NotificationChannel,
   type NotificationPreferences,
@@ -14,24 +14,31 @@ import { useNotificationPreferences } from '../api/get-notification-preferences'
 import { useUpdateNotificationPreferences } from '../api/update-notification-preferences';
 import './notifications.css';
 import { formatCredits } from '#web/lib/format';
+import { RichText, useLocale } from '#web/features/language';
+import { CHANNEL_LABELS, EVENT_LABELS } from '../labels';
 
 /** Why a chat column does nothing yet, or was turned off by the platform's refusal. */
 function ChannelNotice({ state, onResume, busy }: { state: ChannelState; onResume: () => void; busy: boolean }) {
-  const name = NOTIFICATION_CHANNEL_LABELS[state.channel];
+  useLocale();
+  const name = i18n._(CHANNEL_LABELS[state.channel]);
   if (state.disabledReason) {
+    const reason = state.disabledReason;
     return (
       <div className="notification-channel-off" role="note">
         <p>
-          <strong>{name} is turned off</strong> because {name} refused our last message: “{state.disabledReason}”. Unblock the bot or open
-          your messages, then turn it back on.
+          <RichText
+            message={t`<0>${name} is turned off</0> because ${name} refused our last message: “${reason}”. Unblock the bot or open your messages, then turn it back on.`}
+            elements={[<strong />]}
+          />
         </p>
         <button type="button" className="btn btn-secondary btn-small" onClick={onResume} disabled={busy}>
-          Turn {name} back on
+          {t`Turn ${name} back on`}
         </button>
       </div>
     );
   }
-  if (!state.connected) return <p className="muted">{name}: not connected. Connect it under Connections to receive these notices there.</p>;
+  if (!state.connected)
+    return <p className="muted">{t`${name}: not connected. Connect it under Connections to receive these notices there.`}</p>;
   return null;
 }
 
@@ -42,6 +49,7 @@ function ChannelNotice({ state, onResume, busy }: { state: ChannelState; onResum
  */
 export function NotificationPreferencesPanel() {
   const id = useId();
+  useLocale();
   const preferences = useNotificationPreferences();
   const update = useUpdateNotificationPreferences();
   const [threshold, setThreshold] = useState<string | null>(null);
@@ -64,12 +72,12 @@ export function NotificationPreferencesPanel() {
 
   return (
     <section className="card settings-section" aria-labelledby={`${id}-title`} id="notifications">
-      <h2 id={`${id}-title`}>Notifications</h2>
-      <p className="muted">Choose where each kind of notice reaches you. Security notices always come by email and in the app.</p>
+      <h2 id={`${id}-title`}>{t`Notifications`}</h2>
+      <p className="muted">{t`Choose where each kind of notice reaches you. Security notices always come by email and in the app.`}</p>
       <QueryState
         data={preferences.isError ? undefined : preferences.data}
-        loading="Loading…"
-        error={preferences.isError ? 'Could not load your notification settings.' : null}
+        loading={t`Loading…`}
+        error={preferences.isError ? t`Could not load your notification settings.` : null}
         onRetry={() => void preferences.refetch()}
       >
         {(data) => (
@@ -86,13 +94,13 @@ export function NotificationPreferencesPanel() {
               ))}
             <div className="rtable-wrap notification-matrix-wrap" tabIndex={0} role="region" aria-labelledby={`${id}-title`}>
               <table className="rtable notification-matrix">
-                <caption className="visually-hidden">Notifications by event and channel</caption>
+                <caption className="visually-hidden">{t`Notifications by event and channel`}</caption>
                 <thead>
                   <tr>
-                    <th scope="col">Event</th>
+                    <th scope="col">{t`Event`}</th>
                     {NOTIFICATION_CHANNELS.map((channel) => (
                       <th scope="col" key={channel}>
-                        {NOTIFICATION_CHANNEL_LABELS[channel]}
+                        {i18n._(CHANNEL_LABELS[channel])}
                       </th>
                     ))}
                   </tr>
@@ -100,18 +108,19 @@ export function NotificationPreferencesPanel() {
                 <tbody>
                   {data.matrix.map((row) => (
                     <tr key={row.event}>
-                      <th scope="row">{NOTIFICATION_EVENT_LABELS[row.event]}</th>
+                      <th scope="row">{i18n._(EVENT_LABELS[row.event])}</th>
                       {NOTIFICATION_CHANNELS.map((channel: NotificationChannel) => {
                         const cell = row.channels[channel]!;
-                        const label = `${NOTIFICATION_EVENT_LABELS[row.event]} by ${NOTIFICATION_CHANNEL_LABELS[channel]}`;
+                        const event = i18n._(EVENT_LABELS[row.event]);
+                        const via = i18n._(CHANNEL_LABELS[channel]);
                         return (
-                          <td key={channel} data-label={NOTIFICATION_CHANNEL_LABELS[channel]}>
+                          <td key={channel} data-label={via}>
                             <input
                               type="checkbox"
-                              aria-label={cell.locked ? `${label} (always on)` : label}
+                              aria-label={cell.locked ? t`${event} by ${via} (always on)` : t`${event} by ${via}`}
                               checked={cell.enabled}
                               disabled={cell.locked || update.isPending}
-                              title={cell.locked ? 'Security notices always reach you here' : undefined}
+                              title={cell.locked ? t`Security notices always reach you here` : undefined}
                               onChange={(e) => save({ changes: [{ event: row.event, channel, enabled: e.target.checked }] })}
                             />
                           </td>
@@ -123,26 +132,26 @@ export function NotificationPreferencesPanel() {
               </table>
             </div>
             <Form form={thresholdForm} noValidate={false} className="cluster notification-threshold">
-              <label htmlFor={`${id}-threshold`}>Tell me when my balance falls below (credits)</label>
+              <label htmlFor={`${id}-threshold`}>{t`Tell me when my balance falls below (credits)`}</label>
               <input
                 id={`${id}-threshold`}
                 type="number"
                 min="0"
                 step="0.01"
                 inputMode="decimal"
-                placeholder="Never"
+                placeholder={t`Never`}
                 value={thresholdValue(data)}
                 onChange={(e) => setThreshold(e.target.value)}
               />
               <StatusButton busy={update.isPending} className="btn btn-secondary btn-small">
-                Save
+                {t`Save`}
               </StatusButton>
             </Form>
           </div>
         )}
       </QueryState>
       <p role="status" aria-live="polite" className="settings-notice">
-        {update.isSuccess ? 'Saved.' : update.isError ? errorMessage(update.error, 'Could not save. Try again.') : null}
+        {update.isSuccess ? t`Saved.` : update.isError ? errorMessage(update.error, t`Could not save. Try again.`) : null}
       </p>
     </section>
   );

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { Link } from 'react-router';
 import { paths, settingsPath } from '#shared/routes';
 import type { Notification } from '#shared/schemas/notifications';
@@ -8,11 +9,13 @@ import { errorMessage } from '#web/lib/api-client';
 import { useNotificationPages } from '../api/get-notifications';
 import { useMarkNotificationsRead } from '../api/mark-notifications-read';
 import { NotificationItem } from '../components/notification-item';
+import { RichText, useLocale } from '#web/features/language';
 import '../components/notifications.css';
 
 /** /notifications: every notice of the last 90 days, newest first, page after page; mark one or all read. */
 export default function NotificationsPage() {
-  usePageMeta('Notifications', 'Your payments, exchanges, support replies and orders as they happen.');
+  useLocale();
+  usePageMeta(t`Notifications`, t`Your payments, exchanges, support replies and orders as they happen.`);
   const isGuest = useSessionStore((s) => s.isGuest);
   const pages = useNotificationPages();
   const markRead = useMarkNotificationsRead();
@@ -23,34 +26,36 @@ export default function NotificationsPage() {
 
   return (
     <section className="page dashboard-page notifications-page" aria-labelledby="notifications-title">
-      <nav aria-label="Breadcrumb" className="breadcrumb">
-        <Link to={paths.dashboard}>Dashboard</Link> <span aria-hidden="true">/</span> <span aria-current="page">Notifications</span>
+      <nav aria-label={t`Breadcrumb`} className="breadcrumb">
+        <Link to={paths.dashboard}>{t`Dashboard`}</Link> <span aria-hidden="true">/</span>{' '}
+        <span aria-current="page">{t`Notifications`}</span>
       </nav>
       <div className="notifications-page-head">
-        <h1 id="notifications-title">Notifications</h1>
+        <h1 id="notifications-title">{t`Notifications`}</h1>
         <button
           type="button"
           className="btn btn-secondary btn-small"
           disabled={!data || data.unread === 0 || markRead.isPending}
           onClick={() => markRead.mutate({ all: true })}
         >
-          Mark all read
+          {t`Mark all read`}
         </button>
       </div>
       <p className="muted">
-        Kept for 90 days.{' '}
+        {t`Kept for 90 days.`}{' '}
         {!isGuest && (
-          <>
-            Choose what reaches you, and where, in <Link to={settingsPath('notifications')}>settings</Link>.
-          </>
+          <RichText
+            message={t`Choose what reaches you, and where, in <0>settings</0>.`}
+            elements={[<Link to={settingsPath('notifications')} />]}
+          />
         )}
       </p>
       <QueryState
         data={data}
-        loading="Loading your notifications…"
+        loading={t`Loading your notifications…`}
         isEmpty={(d) => d.items.length === 0}
-        empty={<p className="muted">No notifications yet. Payments, exchanges, support replies and orders show up here.</p>}
-        error={pages.isError ? errorMessage(pages.error, 'Could not load your notifications.') : null}
+        empty={<p className="muted">{t`No notifications yet. Payments, exchanges, support replies and orders show up here.`}</p>}
+        error={pages.isError ? errorMessage(pages.error, t`Could not load your notifications.`) : null}
         onRetry={() => void pages.refetch()}
       >
         {(d) => (
@@ -67,7 +72,7 @@ export default function NotificationsPage() {
                 disabled={pages.isFetchingNextPage}
                 onClick={() => void pages.fetchNextPage()}
               >
-                {pages.isFetchingNextPage ? 'Loading…' : 'Show older'}
+                {pages.isFetchingNextPage ? t`Loading…` : t`Show older`}
               </button>
             )}
           </div>
@@ -75,7 +80,7 @@ export default function NotificationsPage() {
       </QueryState>
       {markRead.isError && (
         <p className="field-error" role="alert">
-          {errorMessage(markRead.error, 'Could not mark as read. Try again.')}
+          {errorMessage(markRead.error, t`Could not mark as read. Try again.`)}
         </p>
       )}
     </section>

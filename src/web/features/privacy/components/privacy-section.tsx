@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { useRef, type ReactNode } from 'react';
+import { useLocale } from '#web/features/language';
 import { useLocation } from 'react-router';
 import { useScrollToSection } from '#web/components/use-scroll-to-section';
 import { DataExportPanel } from './data-export-panel';
@@ -10,6 +12,7 @@ import '../privacy.css';
  * `children` go at the end of the section (account closure belongs there).
  */
 export function PrivacySection({ children }: { children?: ReactNode }) {
+  useLocale();
   const ref = useRef<HTMLElement>(null);
   const { hash } = useLocation();
   // The page loads lazily, after the browser looked for the anchor: scroll to it once it exists.
@@ -18,7 +21,7 @@ export function PrivacySection({ children }: { children?: ReactNode }) {
   return (
     <section ref={ref} className="card settings-section privacy-section stack" aria-labelledby="privacy">
       <h2 id="privacy" tabIndex={-1}>
-        Privacy
+        {t`Privacy`}
       </h2>
       <DataExportPanel />
       <RetentionTable />

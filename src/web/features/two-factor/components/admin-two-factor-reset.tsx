@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
+import { useLocale } from '#web/features/language';
 import toast from 'react-hot-toast';
 import { ApiError } from '#web/lib/api-client';
 import { useUserTwoFactor } from '../api/get-user-two-factor';
@@ -14,6 +16,7 @@ import { StepUpField, useStepUp } from './step-up-field';
  */
 export function AdminTwoFactorReset({ userId }: { userId: string }) {
   const id = useId();
+  useLocale();
   const load = useUserTwoFactor(userId);
   const reset = useResetUserTwoFactor(userId);
   const pending = reset.isPending;
@@ -22,9 +25,9 @@ export function AdminTwoFactorReset({ userId }: { userId: string }) {
   // Every message shows on the reason field; focus goes there only when the reason is too short.
   const form = useForm<'reason'>({
     focus: 'precheck',
-    validate: () => (reason.trim().length < 3 ? { reason: 'Say why, and how you checked who they are (at least 3 characters)' } : {}),
+    validate: () => (reason.trim().length < 3 ? { reason: t`Say why, and how you checked who they are (at least 3 characters)` } : {}),
     action: async () => {
-      if (!window.confirm('Turn off two-factor for this user? Their authenticator app, recovery codes and passkeys stop working.')) {
+      if (!window.confirm(t`Turn off two-factor for this user? Their authenticator app, recovery codes and passkeys stop working.`)) {
         return false;
       }
       await reset.mutateAsync({ reason: reason.trim(), ...stepUp.fields() });
@@ -34,24 +37,26 @@ export function AdminTwoFactorReset({ userId }: { userId: string }) {
       if (!done) return;
       setReason('');
       stepUp.reset();
-      toast.success('Two-factor turned off for this user');
+      toast.success(t`Two-factor turned off for this user`);
     },
     // About the admin's own second factor: its field says why.
     onError: (err) => stepUp.handleError(err),
     mapFieldErrors: (fields) => (fields.reason ? { reason: fields.reason } : {}),
-    formError: (err, fields) => (fields.reason ? null : err instanceof ApiError && err.fromServer ? err.message : 'The change failed'),
+    formError: (err, fields) => (fields.reason ? null : err instanceof ApiError && err.fromServer ? err.message : t`The change failed`),
   });
 
   const status = load.data ?? null;
   const on = status && (status.totp || status.passkeys > 0);
   return (
     <section className="admin-two-factor" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>Two-factor sign-in</h3>
-      {load.isPending && <p className="muted">Loading…</p>}
-      {load.isError && <p className="field-error">Could not load two-factor status.</p>}
+      <h3 id={`${id}-title`}>{t`Two-factor sign-in`}</h3>
+      {load.isPending && <p className="muted">{t`Loading…`}</p>}
+      {load.isError && <p className="field-error">{t`Could not load two-factor status.`}</p>}
       {status && (
         <p>
-          Authenticator app: {status.totp ? 'on' : 'off'} · passkeys: {status.passkeys} · recovery codes left: {status.recoveryCodesLeft}
+          {status.totp
+            ? t`Authenticator app: on · passkeys: ${status.passkeys} · recovery codes left: ${status.recoveryCodesLeft}`
+            : t`Authenticator app: off · passkeys: ${status.passkeys} · recovery codes left: ${status.recoveryCodesLeft}`}
         </p>
       )}
       {on && (
@@ -59,7 +64,7 @@ export function AdminTwoFactorReset({ userId }: { userId: string }) {
           <TextField
             id={`${id}-reason`}
             name="reason"
-            label="Reason for turning off two-factor (identity check done)"
+            label={t`Reason for turning off two-factor (identity check done)`}
             error={form.errors.reason ?? form.formError}
             errorAlert
             value={reason}
@@ -67,8 +72,8 @@ export function AdminTwoFactorReset({ userId }: { userId: string }) {
             onChange={(e) => setReason(e.target.value)}
           />
           <StepUpField stepUp={stepUp} disabled={pending} />
-          <StatusButton busy={pending} busyLabel="Turning off…" className="btn btn-secondary btn-small">
-            Turn off two-factor
+          <StatusButton busy={pending} busyLabel={t`Turning off…`} className="btn btn-secondary btn-small">
+            {t`Turn off two-factor`}
           </StatusButton>
         </Form>
       )}

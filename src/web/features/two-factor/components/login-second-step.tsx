@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useLocale } from '#web/features/language';
 import { ErrorCode } from '#shared/error-codes';
 import type { AuthResponse } from '#shared/schemas/auth';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
@@ -23,6 +25,7 @@ export function LoginSecondStep({
   onRestart: () => void;
 }) {
   const id = useId();
+  useLocale();
   const [mode, setMode] = useState<'totp' | 'recovery'>('totp');
   const [value, setValue] = useState('');
   const [expired, setExpired] = useState(false);
@@ -50,14 +53,14 @@ export function LoginSecondStep({
   const form = useForm<'code' | 'recoveryCode', undefined, AuthResponse>({
     validate: () => {
       if (mode === 'totp' && !/^\d{6}$/.test(trimmed.replace(/\s+/g, '')))
-        return { code: 'Enter the 6-digit code from your authenticator app' };
-      if (mode === 'recovery' && !trimmed) return { recoveryCode: 'Enter one of your recovery codes' };
+        return { code: t`Enter the 6-digit code from your authenticator app` };
+      if (mode === 'recovery' && !trimmed) return { recoveryCode: t`Enter one of your recovery codes` };
       return {};
     },
     action: () => withCode.mutateAsync(mode === 'totp' ? { code: trimmed.replace(/\s+/g, '') } : { recoveryCode: trimmed }),
     onSuccess: onSignedIn,
     onError: (err) => {
-      fail(err, 'Could not sign in. Try again.');
+      fail(err, t`Could not sign in. Try again.`);
       return true;
     },
   });
@@ -69,7 +72,7 @@ export function LoginSecondStep({
     try {
       onSignedIn(await withPasskey.mutateAsync());
     } catch (err) {
-      fail(err, 'Could not sign in with the passkey. Try a code instead.');
+      fail(err, t`Could not sign in with the passkey. Try a code instead.`);
     }
   };
 
@@ -81,22 +84,22 @@ export function LoginSecondStep({
 
   return (
     <div className="login-second-step">
-      <h1 id={`${id}-title`}>Two-factor sign-in</h1>
+      <h1 id={`${id}-title`}>{t`Two-factor sign-in`}</h1>
       <p className="muted">
         {mode === 'totp'
-          ? 'Enter the 6-digit code from your authenticator app.'
-          : 'Enter one of the recovery codes you saved. Each works once.'}
+          ? t`Enter the 6-digit code from your authenticator app.`
+          : t`Enter one of the recovery codes you saved. Each works once.`}
       </p>
       <FormError form={{ formError: error }} />
       {expired ? (
         <button type="button" className="btn btn-primary auth-submit" onClick={onRestart}>
-          Back to sign in
+          {t`Back to sign in`}
         </button>
       ) : (
         <>
           <Form form={form} aria-labelledby={`${id}-title`}>
             <div className="field">
-              <label htmlFor={`${id}-code`}>{mode === 'totp' ? 'Authentication code' : 'Recovery code'}</label>
+              <label htmlFor={`${id}-code`}>{mode === 'totp' ? t`Authentication code` : t`Recovery code`}</label>
               <input
                 ref={inputRef}
                 id={`${id}-code`}
@@ -113,16 +116,16 @@ export function LoginSecondStep({
             </div>
             <StatusButton
               busy={pending === 'code'}
-              busyLabel="Verifying…"
+              busyLabel={t`Verifying…`}
               className="btn btn-primary auth-submit"
               disabled={pending !== null}
             >
-              Verify
+              {t`Verify`}
             </StatusButton>
           </Form>
           <p className="auth-switch">
             <button type="button" className="link-button" onClick={switchMode}>
-              {mode === 'totp' ? 'Use a recovery code' : 'Use your authenticator app'}
+              {mode === 'totp' ? t`Use a recovery code` : t`Use your authenticator app`}
             </button>
           </p>
           {passkeyOffered &&
@@ -138,12 +141,12 @@ export function LoginSecondStep({
                 disabled={pending !== null}
                 aria-busy={pending === 'passkey' || undefined}
               >
-                {pending === 'passkey' ? 'Waiting for your passkey…' : 'Use a passkey'}
+                {pending === 'passkey' ? t`Waiting for your passkey…` : t`Use a passkey`}
               </button>
             ))}
           <p className="auth-switch">
             <button type="button" className="link-button" onClick={onRestart}>
-              Start over
+              {t`Start over`}
             </button>
           </p>
         </>

@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { useState } from 'react';
+import { useLocale } from '#web/features/language';
 import type { AuthResponse } from '#shared/schemas/auth';
 import { usePasskeySignIn } from '../api/sign-in-with-passkey';
 import { passkeysUnavailableHere } from '../passkeys-availability';
@@ -7,6 +9,7 @@ import '../two-factor.css';
 
 /** "Sign in with a passkey" on /login: no username, the browser offers the passkeys it holds for this site. */
 export function PasskeySignInButton({ rememberMe, onSignedIn }: { rememberMe: boolean; onSignedIn: (response: AuthResponse) => void }) {
+  useLocale();
   const signIn = usePasskeySignIn();
   const pending = signIn.isPending;
   const [error, setError] = useState<string | null>(null);
@@ -18,7 +21,7 @@ export function PasskeySignInButton({ rememberMe, onSignedIn }: { rememberMe: bo
     try {
       onSignedIn(await signIn.mutateAsync(rememberMe));
     } catch (err) {
-      setError(passkeyErrorMessage(err, 'Could not sign in with a passkey. Try again or use your password.'));
+      setError(passkeyErrorMessage(err, t`Could not sign in with a passkey. Try again or use your password.`));
     }
   };
 
@@ -37,7 +40,7 @@ export function PasskeySignInButton({ rememberMe, onSignedIn }: { rememberMe: bo
             disabled={pending}
             aria-busy={pending || undefined}
           >
-            {pending ? 'Waiting for your passkey…' : 'Sign in with a passkey'}
+            {pending ? t`Waiting for your passkey…` : t`Sign in with a passkey`}
           </button>
           <div className="form-error" role="alert" aria-live="assertive">
             {error}

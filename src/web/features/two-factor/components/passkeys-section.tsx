@@ -1,7 +1,9 @@
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import type { Passkey } from '#shared/schemas/two-factor';
 import toast from 'react-hot-toast';
-import { formatDateTime } from '#web/lib/format';
+import { formatLocaleDateTime } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 import { useAddPasskey } from '../api/add-passkey';
 import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
@@ -16,30 +18,31 @@ export { passkeyErrorMessage } from '../passkeys-availability';
 
 /** Confirms the removal of one passkey, with the second factor (decision 0205), in place of the list item's button. */
 function RemovePasskeyForm({ passkey, onDone }: { passkey: Passkey; onDone: () => void }) {
+  useLocale();
   const remove = useRemovePasskey();
   const stepUp = useStepUp();
   const form = useForm({
     action: () => remove.mutateAsync({ id: passkey._id, ...stepUp.fields() }),
     onSuccess: () => {
-      toast.success('Passkey removed');
+      toast.success(t`Passkey removed`);
       onDone();
     },
     onError: (err) => stepUp.handleError(err),
     mapFieldErrors: () => ({}),
-    formError: (err) => passkeyErrorMessage(err, 'Could not remove the passkey.'),
+    formError: (err) => passkeyErrorMessage(err, t`Could not remove the passkey.`),
   });
 
   return (
-    <Form form={form} className="passkey-remove" aria-label={`Remove passkey ${passkey.name}`}>
-      <p>Remove the passkey “{passkey.name}”? It will no longer sign you in.</p>
+    <Form form={form} className="passkey-remove" aria-label={t`Remove passkey ${passkey.name}`}>
+      <p>{t`Remove the passkey “${passkey.name}”? It will no longer sign you in.`}</p>
       <FormError form={form} />
       <StepUpField stepUp={stepUp} disabled={remove.isPending} />
       <div className="two-factor-actions">
-        <StatusButton busy={remove.isPending} busyLabel="Removing…" className="btn btn-primary btn-small">
-          Remove passkey
+        <StatusButton busy={remove.isPending} busyLabel={t`Removing…`} className="btn btn-primary btn-small">
+          {t`Remove passkey`}
         </StatusButton>
         <button type="button" className="btn btn-ghost btn-small" onClick={onDone} disabled={remove.isPending}>
-          Cancel
+          {t`Cancel`}
         </button>
       </div>
     </Form>
@@ -49,6 +52,7 @@ function RemovePasskeyForm({ passkey, onDone }: { passkey: Passkey; onDone: () =
 /** Settings: add (named), list (created, last used) and remove passkeys. */
 export function PasskeysSection() {
   const id = useId();
+  useLocale();
   const hereReason = passkeysUnavailableHere();
   const list = usePasskeys();
   const add = useAddPasskey();
@@ -59,7 +63,7 @@ export function PasskeysSection() {
   const reason = hereReason ?? (list.data && !list.data.available ? list.data.reason : null);
   // The name field also says why the device refused (set by `confirm`, after the password step).
   const form = useForm<'passkeyName'>({
-    validate: () => (name.trim() ? {} : { passkeyName: 'Name the passkey, e.g. "Work laptop"' }),
+    validate: () => (name.trim() ? {} : { passkeyName: t`Name the passkey, e.g. "Work laptop"` }),
     action: () => setConfirming(true),
   });
 
@@ -70,43 +74,45 @@ export function PasskeysSection() {
       // The password step shows the server's answers; the device's own refusals are said here.
       if (err instanceof ApiError) throw err;
       setConfirming(false);
-      form.setErrors({ passkeyName: passkeyErrorMessage(err, 'Could not add the passkey. Try again.') });
+      form.setErrors({ passkeyName: passkeyErrorMessage(err, t`Could not add the passkey. Try again.`) });
       return;
     }
     setName('');
     setConfirming(false);
-    toast.success('Passkey added');
+    toast.success(t`Passkey added`);
   };
 
   return (
     <section className="card settings-section passkeys-section" aria-labelledby={`${id}-title`} aria-busy={list.isPending || undefined}>
-      <h2 id={`${id}-title`}>Passkeys</h2>
+      <h2 id={`${id}-title`}>{t`Passkeys`}</h2>
       <p className="muted">
-        Sign in with your fingerprint, face or device PIN instead of a password. A passkey also works as the second step.
+        {t`Sign in with your fingerprint, face or device PIN instead of a password. A passkey also works as the second step.`}
       </p>
       {reason && (
         <p className="passkeys-unavailable" role="note">
           {reason}
         </p>
       )}
-      {list.isPending && <p className="muted">Loading passkeys…</p>}
+      {list.isPending && <p className="muted">{t`Loading passkeys…`}</p>}
       {list.isError && (
         <div>
-          <p className="field-error">Could not load your passkeys.</p>
+          <p className="field-error">{t`Could not load your passkeys.`}</p>
           <button type="button" className="btn btn-ghost btn-small" onClick={() => void list.refetch()}>
-            Try again
+            {t`Try again`}
           </button>
         </div>
       )}
-      {list.data && list.data.passkeys.length === 0 && <p className="muted">No passkeys yet.</p>}
+      {list.data && list.data.passkeys.length === 0 && <p className="muted">{t`No passkeys yet.`}</p>}
       {list.data && list.data.passkeys.length > 0 && (
-        <ul className="passkey-list" aria-label="Your passkeys">
+        <ul className="passkey-list" aria-label={t`Your passkeys`}>
           {list.data.passkeys.map((p) => (
             <li key={p._id} className="passkey-item">
               <div>
                 <p className="passkey-name">{p.name}</p>
                 <p className="muted">
-                  Added {formatDateTime(p.createdAt)} · {p.lastUsedAt ? `last used ${formatDateTime(p.lastUsedAt)}` : 'never used'}
+                  {p.lastUsedAt
+                    ? t`Added ${formatLocaleDateTime(p.createdAt)} · last used ${formatLocaleDateTime(p.lastUsedAt)}`
+                    : t`Added ${formatLocaleDateTime(p.createdAt)} · never used`}
                 </p>
               </div>
               {removing === p._id ? (
@@ -116,9 +122,9 @@ export function PasskeysSection() {
                   type="button"
                   className="btn btn-ghost btn-small"
                   onClick={() => setRemoving(p._id)}
-                  aria-label={`Remove passkey ${p.name}`}
+                  aria-label={t`Remove passkey ${p.name}`}
                 >
-                  Remove
+                  {t`Remove`}
                 </button>
               )}
             </li>
@@ -128,30 +134,30 @@ export function PasskeysSection() {
       {!reason && confirming && (
         <PasswordStep
           stepUp
-          submitLabel="Continue to your device"
-          pendingLabel="Waiting for your device…"
+          submitLabel={t`Continue to your device`}
+          pendingLabel={t`Waiting for your device…`}
           pending={add.isPending}
           onSubmit={confirm}
           onCancel={() => setConfirming(false)}
         >
-          <p>Confirm it is you before adding “{name.trim()}”: a passkey signs in without your password.</p>
+          <p>{t`Confirm it is you before adding “${name.trim()}”: a passkey signs in without your password.`}</p>
         </PasswordStep>
       )}
       {!reason && !confirming && (
         <Form form={form} className="passkey-add">
           <TextField
             id={`${id}-name`}
-            label="Passkey name"
+            label={t`Passkey name`}
             error={form.errors.passkeyName}
             errorAlert
             name="passkeyName"
             maxLength={60}
-            placeholder="e.g. Work laptop"
+            placeholder={t`e.g. Work laptop`}
             value={name}
             onChange={(e) => setName(e.target.value)}
           />
           <StatusButton busy={add.isPending} className="btn btn-secondary btn-small">
-            Add a passkey
+            {t`Add a passkey`}
           </StatusButton>
         </Form>
       )}

@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { useId, useState, type ReactNode } from 'react';
+import { useLocale } from '#web/features/language';
 import { errorMessage } from '#web/lib/api-client';
 import { TextField } from '#web/components/ui/forms';
 import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
@@ -27,15 +29,16 @@ export function PasswordStep({
   children?: ReactNode;
 }) {
   const id = useId();
+  useLocale();
   const stepUp = useStepUp();
   const [currentPassword, setCurrentPassword] = useState('');
   // Focus goes to the empty password; the server's answer is said above it (and on it, for its field error).
   const form = useForm<'currentPassword'>({
     focus: 'precheck',
-    validate: () => (currentPassword ? {} : { currentPassword: 'Current password is required' }),
+    validate: () => (currentPassword ? {} : { currentPassword: t`Current password is required` }),
     action: () => onSubmit({ currentPassword, ...(withStepUp ? stepUp.fields() : {}) }),
     onError: (err) => withStepUp && stepUp.handleError(err),
-    formError: (err) => errorMessage(err, 'Something went wrong. Try again.'),
+    formError: (err) => errorMessage(err, t`Something went wrong. Try again.`),
   });
 
   return (
@@ -44,7 +47,7 @@ export function PasswordStep({
       <FormError form={form} />
       <TextField
         id={`${id}-currentPassword`}
-        label="Current password"
+        label={t`Current password`}
         error={form.errors.currentPassword}
         name="currentPassword"
         type="password"
@@ -59,7 +62,7 @@ export function PasswordStep({
           {submitLabel}
         </StatusButton>
         <button type="button" className="btn btn-ghost btn-small" onClick={onCancel} disabled={pending}>
-          Cancel
+          {t`Cancel`}
         </button>
       </div>
     </Form>

@@ -1,12 +1,15 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
+import { useLocale } from '#web/features/language';
 
 /** The recovery codes, shown once: Copy and Download, then Done. */
 export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const id = useId();
+  useLocale();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [copied, setCopied] = useState(false);
-  const text = `Olympus recovery codes\nEach code signs you in once when you cannot use your authenticator app.\n\n${codes.join('\n')}\n`;
+  const text = `${t`Olympus recovery codes`}\n${t`Each code signs you in once when you cannot use your authenticator app.`}\n\n${codes.join('\n')}\n`;
 
   useEffect(() => headingRef.current?.focus(), []);
 
@@ -16,7 +19,7 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
       setCopied(true);
       setTimeout(() => setCopied(false), 2000);
     } catch {
-      toast.error('Could not copy. Select the codes and copy them yourself.');
+      toast.error(t`Could not copy. Select the codes and copy them yourself.`);
     }
   };
 
@@ -34,12 +37,12 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
   return (
     <div className="recovery-codes" aria-labelledby={`${id}-title`}>
       <h3 id={`${id}-title`} ref={headingRef} tabIndex={-1}>
-        Save your recovery codes
+        {t`Save your recovery codes`}
       </h3>
       <p className="muted">
-        Each code signs you in once if you lose your phone. They are shown only now: keep them somewhere safe, like a password manager.
+        {t`Each code signs you in once if you lose your phone. They are shown only now: keep them somewhere safe, like a password manager.`}
       </p>
-      <ol className="recovery-code-list" aria-label="Recovery codes">
+      <ol className="recovery-code-list" aria-label={t`Recovery codes`}>
         {codes.map((code) => (
           <li key={code}>
             <code>{code}</code>
@@ -48,17 +51,17 @@ export function RecoveryCodesPanel({ codes, onDone }: { codes: string[]; onDone:
       </ol>
       <div className="recovery-code-actions">
         <button type="button" className="btn btn-secondary btn-small" onClick={() => void copy()}>
-          {copied ? 'Copied' : 'Copy'}
+          {copied ? t`Copied` : t`Copy`}
         </button>
         <button type="button" className="btn btn-secondary btn-small" onClick={download}>
-          Download
+          {t`Download`}
         </button>
         <button type="button" className="btn btn-primary btn-small" onClick={onDone}>
-          I have saved them
+          {t`I have saved them`}
         </button>
       </div>
       <p role="status" aria-live="polite" className="visually-hidden">
-        {copied ? 'Recovery codes copied' : ''}
+        {copied ? t`Recovery codes copied` : ''}
       </p>
     </div>
   );

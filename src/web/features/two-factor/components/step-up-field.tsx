@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import { ErrorCode } from '#shared/error-codes';
+import { useLocale } from '#web/features/language';
 import { useCallback, useId, useMemo, useRef, useState, type MouseEvent } from 'react';
 import type { TwoFactorMethod } from '#shared/schemas/two-factor';
 import { TextField } from '#web/components/ui/forms';
@@ -107,6 +109,7 @@ export function useStepUp(): StepUp {
  * nothing while the account has no two-factor. Errors are announced (role="alert").
  */
 export function StepUpField({ stepUp, disabled }: { stepUp: StepUp; disabled?: boolean }) {
+  useLocale();
   const passkey = useStepUpPasskey();
   const waiting = passkey.isPending;
   if (!stepUp.active) return null;
@@ -121,20 +124,20 @@ export function StepUpField({ stepUp, disabled }: { stepUp: StepUp; disabled?: b
       stepUp.assertion.current = await passkey.mutateAsync();
       form?.requestSubmit();
     } catch (err) {
-      stepUp.setError(passkeyErrorMessage(err, 'Could not use the passkey. Try again or use a code.'));
+      stepUp.setError(passkeyErrorMessage(err, t`Could not use the passkey. Try again or use a code.`));
     }
   };
 
   return (
     <div className="step-up-field" role="group" aria-labelledby={`${stepUp.inputId}-legend`}>
       <p id={`${stepUp.inputId}-legend`} className="step-up-legend">
-        Two-factor confirmation
+        {t`Two-factor confirmation`}
       </p>
       {withCode ? (
         <TextField
           id={stepUp.inputId}
-          label="Authentication code or recovery code"
-          note="Two-factor sign-in is on: confirm this change with a code from your authenticator app or a recovery code."
+          label={t`Authentication code or recovery code`}
+          note={t`Two-factor sign-in is on: confirm this change with a code from your authenticator app or a recovery code.`}
           error={stepUp.error}
           errorAlert
           name="twoFactorCode"
@@ -147,7 +150,7 @@ export function StepUpField({ stepUp, disabled }: { stepUp: StepUp; disabled?: b
         />
       ) : (
         <>
-          <p className="muted">Two-factor sign-in is on: confirm this change with your passkey.</p>
+          <p className="muted">{t`Two-factor sign-in is on: confirm this change with your passkey.`}</p>
           <p id={stepUp.inputId} className="field-error" role="alert" tabIndex={-1}>
             {stepUp.error}
           </p>
@@ -166,7 +169,7 @@ export function StepUpField({ stepUp, disabled }: { stepUp: StepUp; disabled?: b
             disabled={disabled || waiting}
             aria-busy={waiting || undefined}
           >
-            {waiting ? 'Waiting for your passkey…' : 'Use a passkey'}
+            {waiting ? t`Waiting for your passkey…` : t`Use a passkey`}
           </button>
         ))}
     </div>

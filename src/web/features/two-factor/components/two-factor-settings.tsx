@@ -1,3 +1,4 @@
+import { plural, t } from '@lingui/core/macro';
 import { QRCodeSVG } from 'qrcode.react';
 import { Fragment, useId, useState } from 'react';
 import toast from 'react-hot-toast';
@@ -14,6 +15,7 @@ import { RecoveryCodesPanel } from './recovery-codes-panel';
 import '../two-factor.css';
 import { CheckboxField, TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
+import { useLocale } from '#web/features/language';
 
 type View =
   | { kind: 'idle' }
@@ -47,20 +49,21 @@ function ScanStep({
   onCancel: () => void;
 }) {
   const id = useId();
+  useLocale();
   const enable = useTotpEnable();
   const [code, setCode] = useState('');
   const [signOutOthers, setSignOutOthers] = useState(true);
   const digits = code.replace(/\s+/g, '');
   // Every message shows on the code field, and focus goes back to it.
   const form = useForm<'code', undefined, { recoveryCodes: string[] }>({
-    validate: () => (/^\d{6}$/.test(digits) ? {} : { code: 'Enter the 6-digit code from your authenticator app' }),
+    validate: () => (/^\d{6}$/.test(digits) ? {} : { code: t`Enter the 6-digit code from your authenticator app` }),
     action: () => enable.mutateAsync({ code: digits, signOutOtherSessions: signOutOthers }),
     onSuccess: ({ recoveryCodes }) => {
-      toast.success(signOutOthers ? 'Two-factor sign-in is on. Your other sessions were signed out.' : 'Two-factor sign-in is on');
+      toast.success(signOutOthers ? t`Two-factor sign-in is on. Your other sessions were signed out.` : t`Two-factor sign-in is on`);
       onEnabled(recoveryCodes);
     },
     onError: (err) => {
-      const errors = { code: errorMessage(err, 'Could not turn on two-factor. Try again.') };
+      const errors = { code: errorMessage(err, t`Could not turn on two-factor. Try again.`) };
       form.setErrors(errors);
       form.focusFirstError(errors);
       return true;
@@ -71,13 +74,13 @@ function ScanStep({
     <div className="totp-setup">
       <ol className="totp-steps">
         <li>
-          <p>Scan this QR code with an authenticator app (1Password, Google Authenticator, Aegis…).</p>
+          <p>{t`Scan this QR code with an authenticator app (1Password, Google Authenticator, Aegis…).`}</p>
           <div className="totp-qr">
-            <QRCodeSVG value={setup.otpauthUrl} size={176} marginSize={2} title="QR code for your authenticator app" />
+            <QRCodeSVG value={setup.otpauthUrl} size={176} marginSize={2} title={t`QR code for your authenticator app`} />
           </div>
-          <p className="muted">Cannot scan it? Enter this secret in the app instead:</p>
+          <p className="muted">{t`Cannot scan it? Enter this secret in the app instead:`}</p>
           <p>
-            <code className="totp-secret" aria-label="Secret for manual entry" data-secret={setup.secret}>
+            <code className="totp-secret" aria-label={t`Secret for manual entry`} data-secret={setup.secret}>
               {spaced(setup.secret)}
             </code>
           </p>
@@ -86,7 +89,7 @@ function ScanStep({
           <Form form={form}>
             <TextField
               id={`${id}-code`}
-              label="Enter the 6-digit code the app shows"
+              label={t`Enter the 6-digit code the app shows`}
               error={form.errors.code}
               errorAlert
               name="code"
@@ -98,18 +101,18 @@ function ScanStep({
             />
             <CheckboxField
               id={`${id}-sign-out`}
-              label="Sign out every other session"
-              note="Recommended: anyone signed in as you elsewhere has to sign in again, with a code."
+              label={t`Sign out every other session`}
+              note={t`Recommended: anyone signed in as you elsewhere has to sign in again, with a code.`}
               name="signOutOtherSessions"
               checked={signOutOthers}
               onChange={(e) => setSignOutOthers(e.target.checked)}
             />
             <div className="two-factor-actions">
-              <StatusButton busy={enable.isPending} busyLabel="Turning on…" className="btn btn-primary btn-small">
-                Turn on
+              <StatusButton busy={enable.isPending} busyLabel={t`Turning on…`} className="btn btn-primary btn-small">
+                {t`Turn on`}
               </StatusButton>
               <button type="button" className="btn btn-ghost btn-small" onClick={onCancel}>
-                Cancel
+                {t`Cancel`}
               </button>
             </div>
           </Form>
@@ -122,6 +125,7 @@ function ScanStep({
 /** Settings: authenticator app, recovery codes and passkeys (decision 0140). */
 export function TwoFactorSettings() {
   const id = useId();
+  useLocale();
   const status = useTwoFactorStatus();
   const setup = useTotpSetup();
   const regenerate = useRegenerateRecoveryCodes();
@@ -130,13 +134,13 @@ export function TwoFactorSettings() {
   const idle = () => setView({ kind: 'idle' });
 
   let body;
-  if (status.isPending) body = <p className="muted">Loading two-factor settings…</p>;
+  if (status.isPending) body = <p className="muted">{t`Loading two-factor settings…`}</p>;
   else if (status.isError)
     body = (
       <div>
-        <p className="field-error">Could not load your two-factor settings.</p>
+        <p className="field-error">{t`Could not load your two-factor settings.`}</p>
         <button type="button" className="btn btn-ghost btn-small" onClick={() => void status.refetch()}>
-          Try again
+          {t`Try again`}
         </button>
       </div>
     );
@@ -146,43 +150,43 @@ export function TwoFactorSettings() {
   else if (view.kind === 'password')
     body = (
       <PasswordStep
-        submitLabel="Continue"
-        pendingLabel="Checking…"
+        submitLabel={t`Continue`}
+        pendingLabel={t`Checking…`}
         pending={setup.isPending}
         onCancel={idle}
         onSubmit={async ({ currentPassword }) => setView({ kind: 'scan', setup: await setup.mutateAsync(currentPassword) })}
       >
-        <p className="muted">Confirm your password to set up an authenticator app.</p>
+        <p className="muted">{t`Confirm your password to set up an authenticator app.`}</p>
       </PasswordStep>
     );
   else if (view.kind === 'regenerate')
     body = (
       <PasswordStep
-        submitLabel="Make new codes"
-        pendingLabel="Making codes…"
+        submitLabel={t`Make new codes`}
+        pendingLabel={t`Making codes…`}
         pending={regenerate.isPending}
         onCancel={idle}
         stepUp
         onSubmit={async (input) => setView({ kind: 'codes', codes: (await regenerate.mutateAsync(input)).recoveryCodes })}
       >
-        <p className="muted">New codes replace all your old ones.</p>
+        <p className="muted">{t`New codes replace all your old ones.`}</p>
       </PasswordStep>
     );
   else if (view.kind === 'disable')
     body = (
       <PasswordStep
-        submitLabel="Turn off two-factor"
-        pendingLabel="Turning off…"
+        submitLabel={t`Turn off two-factor`}
+        pendingLabel={t`Turning off…`}
         pending={disable.isPending}
         stepUp
         onCancel={idle}
         onSubmit={async (input) => {
           await disable.mutateAsync(input);
-          toast.success('Two-factor sign-in is off');
+          toast.success(t`Two-factor sign-in is off`);
           idle();
         }}
       >
-        <p className="muted">Without two-factor, your password alone signs in to your account.</p>
+        <p className="muted">{t`Without two-factor, your password alone signs in to your account.`}</p>
       </PasswordStep>
     );
   else {
@@ -190,27 +194,32 @@ export function TwoFactorSettings() {
     body = totp ? (
       <div>
         <p>
-          <span className="tf-badge tf-badge-on">On</span> Signing in asks for a code from your authenticator app.
+          <span className="tf-badge tf-badge-on">{t`On`}</span> {t`Signing in asks for a code from your authenticator app.`}
         </p>
         <p className={recoveryCodesLeft <= 2 ? 'field-error' : 'muted'}>
-          {recoveryCodesLeft} of 10 recovery codes left{recoveryCodesLeft <= 2 ? ': make new ones soon.' : '.'}
+          {recoveryCodesLeft <= 2
+            ? plural(recoveryCodesLeft, {
+                one: '# of 10 recovery codes left: make new ones soon.',
+                other: '# of 10 recovery codes left: make new ones soon.',
+              })
+            : plural(recoveryCodesLeft, { one: '# of 10 recovery codes left.', other: '# of 10 recovery codes left.' })}
         </p>
         <div className="two-factor-actions">
           <button type="button" className="btn btn-secondary btn-small" onClick={() => setView({ kind: 'regenerate' })}>
-            New recovery codes
+            {t`New recovery codes`}
           </button>
           <button type="button" className="btn btn-ghost btn-small" onClick={() => setView({ kind: 'disable' })}>
-            Turn off two-factor
+            {t`Turn off two-factor`}
           </button>
         </div>
       </div>
     ) : (
       <div>
         <p>
-          <span className="tf-badge">Off</span> A stolen password is enough to sign in as you.
+          <span className="tf-badge">{t`Off`}</span> {t`A stolen password is enough to sign in as you.`}
         </p>
         <button type="button" className="btn btn-primary btn-small" onClick={() => setView({ kind: 'password' })}>
-          Set up authenticator app
+          {t`Set up authenticator app`}
         </button>
       </div>
     );
@@ -223,8 +232,8 @@ export function TwoFactorSettings() {
         aria-labelledby={`${id}-title`}
         aria-busy={status.isPending || undefined}
       >
-        <h2 id={`${id}-title`}>Two-factor sign-in</h2>
-        <p className="muted">A code from an authenticator app on your phone, asked after your password.</p>
+        <h2 id={`${id}-title`}>{t`Two-factor sign-in`}</h2>
+        <p className="muted">{t`A code from an authenticator app on your phone, asked after your password.`}</p>
         {body}
       </section>
       <PasskeysSection />
