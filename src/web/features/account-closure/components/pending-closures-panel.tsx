@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import { formatCredits } from '#shared/fees';
 import type { LatePaymentRefund, PendingClosure } from '#shared/schemas/account-closure';
@@ -7,7 +8,8 @@ import { QueryTable } from '#web/components/ui/query-table';
 import { ErrorCode } from '#shared/error-codes';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { formatWhen } from '#web/lib/format';
+import { pageLocale } from '#web/lib/format';
+import { RichText, useLocale } from '#web/features/language';
 import { useEraseAccount } from '../api/erase-account';
 import { usePendingClosures } from '../api/get-pending-closures';
 import { useMarkLatePaymentRefunded } from '../api/mark-late-payment-refunded';
@@ -17,20 +19,26 @@ import '../account-closure.css';
 const aboutSecondFactor = (err: unknown) =>
   err instanceof ApiError && (err.code === ErrorCode.TWO_FACTOR_REQUIRED || err.code === ErrorCode.INVALID_TWO_FACTOR_CODE);
 
+/** A moment in the language on screen, or "—" when there is none. */
+const formatWhen = (iso: string | null) => (iso ? new Date(iso).toLocaleString(pageLocale()) : '—');
+
 /**
  * Erasing at once asks for the username typed again, and the admin's second factor when two-factor is
  * on; the server checks both and records the action.
  */
 function EraseNowForm({ closure, onDone }: { closure: PendingClosure; onDone: (message: string | null) => void }) {
+  useLocale();
   const id = useId();
   const erase = useEraseAccount();
   const [typed, setTyped] = useState('');
   const stepUp = useStepUp();
+  const username = closure.username;
+  const balance = formatCredits(closure.balanceCents);
 
   // The field shows the request's failure itself (a second-factor refusal goes to the step-up field).
   const form = useForm({
     action: () => erase.mutateAsync({ id: closure._id, confirmUsername: typed, ...stepUp.fields() }),
-    onSuccess: () => onDone(`${closure.username} was erased; ${formatCredits(closure.balanceCents)} credits were written off.`),
+    onSuccess: () => onDone(t`${username} was erased; ${balance} credits were written off.`),
     onError: (err) => {
       stepUp.handleError(err);
       return true;
@@ -39,27 +47,26 @@ function EraseNowForm({ closure, onDone }: { closure: PendingClosure; onDone: (m
 
   return (
     <Form form={form} noValidate={false} className="erase-now" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>Erase {closure.username} now?</h3>
+      <h3 id={`${id}-title`}>{t`Erase ${username} now?`}</h3>
       <p>
-        This cannot be undone. The person can no longer restore the account; {formatCredits(closure.balanceCents)} credits are written off.
-        Do this only when they asked for it. The action is recorded in the audit log.
+        {t`This cannot be undone. The person can no longer restore the account; ${balance} credits are written off. Do this only when they asked for it. The action is recorded in the audit log.`}
       </p>
       <TextField
-        label={`Type ${closure.username} to confirm`}
+        label={t`Type ${username} to confirm`}
         value={typed}
         onChange={(e) => setTyped(e.target.value)}
         autoComplete="off"
         required
-        error={erase.isError && !aboutSecondFactor(erase.error) ? errorMessage(erase.error, 'The account could not be erased') : undefined}
+        error={erase.isError && !aboutSecondFactor(erase.error) ? errorMessage(erase.error, t`The account could not be erased`) : undefined}
         errorAlert
       />
       <StepUpField stepUp={stepUp} disabled={form.busy} />
       <div className="actions">
-        <StatusButton busy={form.busy} busyLabel="Erasing…" className="btn btn-danger btn-small" disabled={typed.trim() === ''}>
-          Erase now
+        <StatusButton busy={form.busy} busyLabel={t`Erasing…`} className="btn btn-danger btn-small" disabled={typed.trim() === ''}>
+          {t`Erase now`}
         </StatusButton>
         <button type="button" className="btn btn-ghost btn-small" onClick={() => onDone(null)} disabled={form.busy}>
-          Cancel
+          {t`Cancel`}
         </button>
       </div>
     </Form>
@@ -68,40 +75,57 @@ function EraseNowForm({ closure, onDone }: { closure: PendingClosure; onDone: (m
 
 /** Recording a late payment's refund asks how the money went back (a transaction id or a note); audit-logged. */
 function MarkRefundedForm({ payment, onDone }: { payment: LatePaymentRefund; onDone: (message: string | null) => void }) {
+  useLocale();
   const id = useId();
   const mark = useMarkLatePaymentRefunded();
   const [note, setNote] = useState('');
+  const price = formatCredits(payment.priceAmountCents);
 
   // The field shows the request's failure itself.
   const form = useForm({
     action: () => mark.mutateAsync({ id: payment._id, note }),
-    onSuccess: () => onDone(`The payment of ${formatCredits(payment.priceAmountCents)} USD was recorded as refunded.`),
+    onSuccess: () => onDone(t`The payment of ${price} USD was recorded as refunded.`),
     onError: () => true,
   });
 
   return (
     <Form form={form} noValidate={false} className="erase-now" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>Record the refund of {formatCredits(payment.priceAmountCents)} USD?</h3>
-      <p>Send the money back to its sender at the payment provider first; this only records it. The action is recorded in the audit log.</p>
+      <h3 id={`${id}-title`}>{t`Record the refund of ${price} USD?`}</h3>
+      <p>{t`Send the money back to its sender at the payment provider first; this only records it. The action is recorded in the audit log.`}</p>
       <TextField
-        label="How it was sent back (transaction id or note)"
+        label={t`How it was sent back (transaction id or note)`}
         value={note}
         onChange={(e) => setNote(e.target.value)}
         autoComplete="off"
         required
-        error={mark.isError ? errorMessage(mark.error, 'The refund could not be recorded') : undefined}
+        error={mark.isError ? errorMessage(mark.error, t`The refund could not be recorded`) : undefined}
         errorAlert
       />
       <div className="actions">
-        <StatusButton busy={form.busy} busyLabel="Recording…" className="btn btn-primary btn-small" disabled={note.trim() === ''}>
-          Record refund
+        <StatusButton busy={form.busy} busyLabel={t`Recording…`} className="btn btn-primary btn-small" disabled={note.trim() === ''}>
+          {t`Record refund`}
         </StatusButton>
         <button type="button" className="btn btn-ghost btn-small" onClick={() => onDone(null)} disabled={form.busy}>
-          Cancel
+          {t`Cancel`}
         </button>
       </div>
     </Form>
   );
+}
+
+function heldSince(iso: string): string {
+  const at = formatWhen(iso);
+  return t`Held since ${at}`;
+}
+
+function refundedText(iso: string, note: string | null | undefined): string {
+  const at = formatWhen(iso);
+  return note ? t`Refunded ${at}: ${note}` : t`Refunded ${at}`;
+}
+
+function recordRefundLabel(paymentId: string): string {
+  const payment = paymentId.slice(0, 8);
+  return t`Record the refund of payment ${payment}`;
 }
 
 /**
@@ -109,6 +133,7 @@ function MarkRefundedForm({ payment, onDone }: { payment: LatePaymentRefund; onD
  * balance they forfeit and when the erasure job will erase them. Admins can erase one at once.
  */
 export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
+  useLocale();
   const id = useId();
   const closures = usePendingClosures();
   const [erasing, setErasing] = useState<PendingClosure | null>(null);
@@ -117,10 +142,12 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
 
   return (
     <section className="admin-panel pending-closures" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Closing accounts</h2>
+      <h2 id={`${id}-title`}>{t`Closing accounts`}</h2>
       <p className="muted">
-        Accounts their owners closed. Each is erased automatically on its date unless the owner signs in and restores it; its balance is
-        then written off and its financial records are kept under <code>deleted-&lt;id&gt;</code>.
+        <RichText
+          message={t`Accounts their owners closed. Each is erased automatically on its date unless the owner signs in and restores it; its balance is then written off and its financial records are kept under <0>deleted-<id></0>.`}
+          elements={[<code key="deleted" />]}
+        />
       </p>
       <p role="status" aria-live="polite">
         {notice}
@@ -137,23 +164,23 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
       )}
       <QueryTable
         query={closures}
-        label="Closing accounts"
+        label={t`Closing accounts`}
         rows={(data) => data.closures}
-        loading="Loading closing accounts…"
-        failed="Failed to load closing accounts"
-        empty="No account is closing."
+        loading={t`Loading closing accounts…`}
+        failed={t`Failed to load closing accounts`}
+        empty={t`No account is closing.`}
         columns={
           <>
-            <th scope="col">User</th>
-            <th scope="col">Email</th>
+            <th scope="col">{t`User`}</th>
+            <th scope="col">{t`Email`}</th>
             <th scope="col" className="num">
-              Balance to forfeit
+              {t`Balance to forfeit`}
             </th>
-            <th scope="col">Closed</th>
-            <th scope="col">Erased on</th>
+            <th scope="col">{t`Closed`}</th>
+            <th scope="col">{t`Erased on`}</th>
             {isAdmin && (
               <th scope="col">
-                <span className="visually-hidden">Actions</span>
+                <span className="visually-hidden">{t`Actions`}</span>
               </th>
             )}
           </>
@@ -166,7 +193,7 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
             <td>{formatWhen(c.closingAt)}</td>
             <td>
               {c.heldSince ? (
-                <span title={`Held since ${formatWhen(c.heldSince)}`}>On hold: a payment arrived while closing</span>
+                <span title={heldSince(c.heldSince)}>{t`On hold: a payment arrived while closing`}</span>
               ) : (
                 formatWhen(c.erasureAt)
               )}
@@ -180,19 +207,18 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
                     setNotice(null);
                     setErasing(c);
                   }}
-                  aria-label={`Erase ${c.username} now`}
+                  aria-label={t`Erase ${c.username} now`}
                 >
-                  Erase now…
+                  {t`Erase now…`}
                 </button>
               </td>
             )}
           </tr>
         )}
       />
-      <h3 id={`${id}-late`}>Payments after erasure</h3>
+      <h3 id={`${id}-late`}>{t`Payments after erasure`}</h3>
       <p className="muted">
-        Payments that finished after their account was erased. Their credits were written off; send the money back to the sender, then
-        record it here.
+        {t`Payments that finished after their account was erased. Their credits were written off; send the money back to the sender, then record it here.`}
       </p>
       {refunding && (
         <MarkRefundedForm
@@ -206,22 +232,22 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
       )}
       <QueryTable
         query={closures}
-        label="Payments after erasure"
+        label={t`Payments after erasure`}
         rows={(data) => data.latePayments}
-        loading="Loading payments after erasure…"
-        failed="Failed to load payments after erasure"
-        empty="No payment is waiting for a refund."
+        loading={t`Loading payments after erasure…`}
+        failed={t`Failed to load payments after erasure`}
+        empty={t`No payment is waiting for a refund.`}
         columns={
           <>
-            <th scope="col">Payment</th>
+            <th scope="col">{t`Payment`}</th>
             <th scope="col" className="num">
-              Paid (USD)
+              {t`Paid (USD)`}
             </th>
             <th scope="col" className="num">
-              Written off
+              {t`Written off`}
             </th>
-            <th scope="col">Finished</th>
-            <th scope="col">Refund</th>
+            <th scope="col">{t`Finished`}</th>
+            <th scope="col">{t`Refund`}</th>
           </>
         }
         row={(l) => (
@@ -234,7 +260,7 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
             <td>{formatWhen(l.createdAt)}</td>
             <td>
               {l.refundedAt ? (
-                `Refunded ${formatWhen(l.refundedAt)}${l.refundNote ? `: ${l.refundNote}` : ''}`
+                refundedText(l.refundedAt, l.refundNote)
               ) : isAdmin ? (
                 <button
                   type="button"
@@ -243,12 +269,12 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
                     setNotice(null);
                     setRefunding(l);
                   }}
-                  aria-label={`Record the refund of payment ${l.paymentId.slice(0, 8)}`}
+                  aria-label={recordRefundLabel(l.paymentId)}
                 >
-                  Record refund…
+                  {t`Record refund…`}
                 </button>
               ) : (
-                'Waiting'
+                t`Waiting`
               )}
             </td>
           </tr>
