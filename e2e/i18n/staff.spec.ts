@@ -43,6 +43,10 @@ test('an admin reads the staff console in Spanish', async ({ browser }) => {
     await expect(users.getByRole('columnheader', { name: 'Nombre de usuario' })).toBeVisible();
     await expect(users.getByRole('columnheader', { name: 'Créditos' })).toBeVisible();
 
+    await nav.getByRole('link', { name: 'Cuentas en cierre' }).click();
+    await expect(admin.getByRole('heading', { name: 'Cuentas en cierre' })).toBeVisible();
+    await expect(admin.getByRole('heading', { name: 'Pagos tras el borrado' })).toBeVisible();
+
     await nav.getByRole('link', { name: 'Pagos' }).click();
     await expect(admin.getByRole('heading', { name: 'Pagos', exact: true })).toBeVisible();
     const filters = admin.getByRole('form', { name: 'Filtrar pagos' });
