@@ -10,10 +10,9 @@ const REASONS = { refunded: msg`refunded`, chargeback: msg`charged back` } as co
 
 /** "2 accounts owe 15.00 credits in all. …" in the language on screen. */
 function owedInAll(count: number, total: string): string {
-  return plural(count, {
-    one: `# account owes ${total} credits in all. Their next credits pay this first.`,
-    other: `# accounts owe ${total} credits in all. Their next credits pay this first.`,
-  });
+  // No placeholder inside a plural's branches: the pseudo-locale script keeps only one level of braces whole.
+  const accounts = plural(count, { one: '# account owes', other: '# accounts owe' });
+  return t`${accounts} ${total} credits in all. Their next credits pay this first.`;
 }
 
 /**

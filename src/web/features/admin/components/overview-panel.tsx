@@ -35,13 +35,13 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
   const days = data.length;
   const lastDay = show(last);
   const sum = show(total);
+  // No placeholder inside a plural's branches: the pseudo-locale script keeps only one level of braces whole.
+  const daysText = plural(days, { one: '# day', other: '# days' });
   return (
     <figure className="admin-chart">
       <figcaption>
         <strong>{label}</strong>{' '}
-        <span className="muted">
-          {metric.level ? t`${lastDay} at the end of the last day` : plural(days, { one: `${sum} in # day`, other: `${sum} in # days` })}
-        </span>
+        <span className="muted">{metric.level ? t`${lastDay} at the end of the last day` : t`${sum} in ${daysText}`}</span>
       </figcaption>
       <svg
         viewBox={`0 0 ${width} ${height}`}

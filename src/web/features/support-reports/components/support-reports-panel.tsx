@@ -351,18 +351,14 @@ export function WeeklyChart({ weeks }: { weeks: SupportReport['weeks'] }) {
   const last = weeks.at(-1)?.isoWeek ?? '';
   const most = busiest?.opened ?? 0;
   const mostWeek = busiest?.isoWeek ?? '';
+  // No placeholder inside a plural's branches: the pseudo-locale script keeps only one level of braces whole.
+  const weeksText = plural(count, { one: '# week', other: '# weeks' });
   const description =
     count === 0
       ? t`No weeks in this range.`
       : most > 0
-        ? plural(count, {
-            one: `# week from ${first} to ${last}: ${opened} opened and ${resolved} resolved in all; the most opened in one week was ${most}, in ${mostWeek}.`,
-            other: `# weeks from ${first} to ${last}: ${opened} opened and ${resolved} resolved in all; the most opened in one week was ${most}, in ${mostWeek}.`,
-          })
-        : plural(count, {
-            one: `# week from ${first} to ${last}: ${opened} opened and ${resolved} resolved in all.`,
-            other: `# weeks from ${first} to ${last}: ${opened} opened and ${resolved} resolved in all.`,
-          });
+        ? t`${weeksText} from ${first} to ${last}: ${opened} opened and ${resolved} resolved in all; the most opened in one week was ${most}, in ${mostWeek}.`
+        : t`${weeksText} from ${first} to ${last}: ${opened} opened and ${resolved} resolved in all.`;
   const firstStart = weeks[0]?.weekStart ?? '';
   const lastStart = weeks.at(-1)?.weekStart ?? '';
   return (
