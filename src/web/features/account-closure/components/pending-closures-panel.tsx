@@ -1,5 +1,6 @@
 import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
+import { formatCredits } from '#shared/fees';
 import type { LatePaymentRefund, PendingClosure } from '#shared/schemas/account-closure';
 import { TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
@@ -7,35 +8,37 @@ import { QueryTable } from '#web/components/ui/query-table';
 import { ErrorCode } from '#shared/error-codes';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { formatLocaleCredits, formatWhen } from '#web/lib/format';
+import { pageLocale } from '#web/lib/format';
 import { RichText, useLocale } from '#web/features/language';
 import { useEraseAccount } from '../api/erase-account';
 import { usePendingClosures } from '../api/get-pending-closures';
 import { useMarkLatePaymentRefunded } from '../api/mark-late-payment-refunded';
 import '../account-closure.css';
 
-/** What an erased account's financial records are kept under. */
-const ERASED_NAME = 'deleted-<id>';
-
 /** Whether a refusal was about the second factor: the step-up field shows it, not the form. */
 const aboutSecondFactor = (err: unknown) =>
   err instanceof ApiError && (err.code === ErrorCode.TWO_FACTOR_REQUIRED || err.code === ErrorCode.INVALID_TWO_FACTOR_CODE);
+
+/** A moment in the language on screen, or "—" when there is none. */
+const formatWhen = (iso: string | null) => (iso ? new Date(iso).toLocaleString(pageLocale()) : '—');
 
 /**
  * Erasing at once asks for the username typed again, and the admin's second factor when two-factor is
  * on; the server checks both and records the action.
  */
 function EraseNowForm({ closure, onDone }: { closure: PendingClosure; onDone: (message: string | null) => void }) {
-  const id = useId();
   useLocale();
+  const id = useId();
   const erase = useEraseAccount();
   const [typed, setTyped] = useState('');
   const stepUp = useStepUp();
+  const username = closure.username;
+  const balance = formatCredits(closure.balanceCents);
 
   // The field shows the request's failure itself (a second-factor refusal goes to the step-up field).
   const form = useForm({
     action: () => erase.mutateAsync({ id: closure._id, confirmUsername: typed, ...stepUp.fields() }),
-    onSuccess: () => onDone(t`${closure.username} was erased; ${formatLocaleCredits(closure.balanceCents)} credits were written off.`),
+    onSuccess: () => onDone(t`${username} was erased; ${balance} credits were written off.`),
     onError: (err) => {
       stepUp.handleError(err);
       return true;
@@ -44,12 +47,12 @@ function EraseNowForm({ closure, onDone }: { closure: PendingClosure; onDone: (m
 
   return (
     <Form form={form} noValidate={false} className="erase-now" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>{t`Erase ${closure.username} now?`}</h3>
+      <h3 id={`${id}-title`}>{t`Erase ${username} now?`}</h3>
       <p>
-        {t`This cannot be undone. The person can no longer restore the account; ${formatLocaleCredits(closure.balanceCents)} credits are written off. Do this only when they asked for it. The action is recorded in the audit log.`}
+        {t`This cannot be undone. The person can no longer restore the account; ${balance} credits are written off. Do this only when they asked for it. The action is recorded in the audit log.`}
       </p>
       <TextField
-        label={t`Type ${closure.username} to confirm`}
+        label={t`Type ${username} to confirm`}
         value={typed}
         onChange={(e) => setTyped(e.target.value)}
         autoComplete="off"
@@ -72,24 +75,23 @@ function EraseNowForm({ closure, onDone }: { closure: PendingClosure; onDone: (m
 
 /** Recording a late payment's refund asks how the money went back (a transaction id or a note); audit-logged. */
 function MarkRefundedForm({ payment, onDone }: { payment: LatePaymentRefund; onDone: (message: string | null) => void }) {
-  const id = useId();
   useLocale();
+  const id = useId();
   const mark = useMarkLatePaymentRefunded();
   const [note, setNote] = useState('');
+  const price = formatCredits(payment.priceAmountCents);
 
   // The field shows the request's failure itself.
   const form = useForm({
     action: () => mark.mutateAsync({ id: payment._id, note }),
-    onSuccess: () => onDone(t`The payment of ${formatLocaleCredits(payment.priceAmountCents)} USD was recorded as refunded.`),
+    onSuccess: () => onDone(t`The payment of ${price} USD was recorded as refunded.`),
     onError: () => true,
   });
 
   return (
     <Form form={form} noValidate={false} className="erase-now" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>{t`Record the refund of ${formatLocaleCredits(payment.priceAmountCents)} USD?`}</h3>
-      <p>
-        {t`Send the money back to its sender at the payment provider first; this only records it. The action is recorded in the audit log.`}
-      </p>
+      <h3 id={`${id}-title`}>{t`Record the refund of ${price} USD?`}</h3>
+      <p>{t`Send the money back to its sender at the payment provider first; this only records it. The action is recorded in the audit log.`}</p>
       <TextField
         label={t`How it was sent back (transaction id or note)`}
         value={note}
@@ -111,13 +113,28 @@ function MarkRefundedForm({ payment, onDone }: { payment: LatePaymentRefund; onD
   );
 }
 
+function heldSince(iso: string): string {
+  const at = formatWhen(iso);
+  return t`Held since ${at}`;
+}
+
+function refundedText(iso: string, note: string | null | undefined): string {
+  const at = formatWhen(iso);
+  return note ? t`Refunded ${at}: ${note}` : t`Refunded ${at}`;
+}
+
+function recordRefundLabel(paymentId: string): string {
+  const payment = paymentId.slice(0, 8);
+  return t`Record the refund of payment ${payment}`;
+}
+
 /**
  * The staff console's pending closures (decision 0255): accounts whose owners closed them, with the
  * balance they forfeit and when the erasure job will erase them. Admins can erase one at once.
  */
 export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
-  const id = useId();
   useLocale();
+  const id = useId();
   const closures = usePendingClosures();
   const [erasing, setErasing] = useState<PendingClosure | null>(null);
   const [refunding, setRefunding] = useState<LatePaymentRefund | null>(null);
@@ -128,8 +145,8 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
       <h2 id={`${id}-title`}>{t`Closing accounts`}</h2>
       <p className="muted">
         <RichText
-          message={t`Accounts their owners closed. Each is erased automatically on its date unless the owner signs in and restores it; its balance is then written off and its financial records are kept under <0>${ERASED_NAME}</0>.`}
-          elements={[<code />]}
+          message={t`Accounts their owners closed. Each is erased automatically on its date unless the owner signs in and restores it; its balance is then written off and its financial records are kept under <0>deleted-<id></0>.`}
+          elements={[<code key="deleted" />]}
         />
       </p>
       <p role="status" aria-live="polite">
@@ -172,11 +189,11 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
           <tr key={c._id}>
             <td>{c.username}</td>
             <td>{c.email}</td>
-            <td className="num">{formatLocaleCredits(c.balanceCents)}</td>
+            <td className="num">{formatCredits(c.balanceCents)}</td>
             <td>{formatWhen(c.closingAt)}</td>
             <td>
               {c.heldSince ? (
-                <span title={t`Held since ${formatWhen(c.heldSince)}`}>{t`On hold: a payment arrived while closing`}</span>
+                <span title={heldSince(c.heldSince)}>{t`On hold: a payment arrived while closing`}</span>
               ) : (
                 formatWhen(c.erasureAt)
               )}
@@ -238,16 +255,12 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
             <td>
               <code>{l.paymentId.slice(0, 8)}</code> ({l.payCurrency.toUpperCase()})
             </td>
-            <td className="num">{formatLocaleCredits(l.priceAmountCents)}</td>
-            <td className="num">{formatLocaleCredits(l.writtenOffCents)}</td>
+            <td className="num">{formatCredits(l.priceAmountCents)}</td>
+            <td className="num">{formatCredits(l.writtenOffCents)}</td>
             <td>{formatWhen(l.createdAt)}</td>
             <td>
               {l.refundedAt ? (
-                l.refundNote ? (
-                  t`Refunded ${formatWhen(l.refundedAt)}: ${l.refundNote}`
-                ) : (
-                  t`Refunded ${formatWhen(l.refundedAt)}`
-                )
+                refundedText(l.refundedAt, l.refundNote)
               ) : isAdmin ? (
                 <button
                   type="button"
@@ -256,7 +269,7 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
                     setNotice(null);
                     setRefunding(l);
                   }}
-                  aria-label={t`Record the refund of payment ${l.paymentId.slice(0, 8)}`}
+                  aria-label={recordRefundLabel(l.paymentId)}
                 >
                   {t`Record refund…`}
                 </button>

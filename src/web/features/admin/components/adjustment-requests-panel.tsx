@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { ErrorCode } from '#shared/error-codes';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
@@ -11,7 +12,8 @@ import { QueryState } from '#web/components/ui/query-state';
 import { signedInUserId, useSessionStore } from '#web/features/auth';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { formatWhen } from '#web/lib/format';
+import { pageLocale } from '#web/lib/format';
+import { RichText, useLocale } from '#web/features/language';
 import { useApproveAdjustmentRequest, usePendingAdjustmentRequests, useRejectAdjustmentRequest } from '../api/adjustment-requests';
 
 /** +1000.00 / -1000.00: the sign always shown. */
@@ -26,37 +28,43 @@ const alreadyDecided = (err: unknown) => err instanceof ApiError && err.code ===
 
 type Done = (message: string) => void;
 
+/** "+1000.00 credits" in the language on screen. */
+const signedCreditsLabel = (cents: number) => {
+  const amount = signedCredits(cents);
+  return t`${amount} credits`;
+};
+
 /** Approving posts the adjustment now, with the approving admin's own second factor. */
 function ApproveForm({ request, onCancel, onDone }: { request: AdjustmentRequest; onCancel: () => void; onDone: Done }) {
+  useLocale();
   const id = useId();
   const approve = useApproveAdjustmentRequest();
   const stepUp = useStepUp();
-  const amount = `${signedCredits(request.amountCents)} credits`;
+  const amount = signedCreditsLabel(request.amountCents);
+  const username = request.user.username;
 
   // An action that awaits, not mutate's callbacks: the refreshed list may drop this request (and this form) first.
   const form = useForm({
     action: async () => {
       await approve.mutateAsync({ id: request._id, ...stepUp.fields() });
-      onDone(`Approved: ${amount} posted to the balance of ${request.user.username}.`);
+      onDone(t`Approved: ${amount} posted to the balance of ${username}.`);
     },
     onError: (err) => {
       if (stepUp.handleError(err)) return true;
       if (!alreadyDecided(err)) return false;
-      onDone(`${errorMessage(err, 'Someone else decided first')}. The list is up to date.`);
+      const reason = errorMessage(err, t`Someone else decided first`);
+      onDone(t`${reason}. The list is up to date.`);
       return true;
     },
     mapFieldErrors: () => ({}),
-    formError: (err) => errorMessage(err, 'Could not approve the adjustment'),
+    formError: (err) => errorMessage(err, t`Could not approve the adjustment`),
   });
   const error = form.formError;
 
   return (
     <Form form={form} noValidate={false} className="adjustment-decision" aria-labelledby={`${id}-title`}>
       <p id={`${id}-title`}>
-        <strong>
-          Approve {amount} for {request.user.username}?
-        </strong>{' '}
-        It is posted to their balance at once.
+        <strong>{t`Approve ${amount} for ${username}?`}</strong> {t`It is posted to their balance at once.`}
       </p>
       {error && !aboutSecondFactor(approve.error) && (
         <p className="field-error" role="alert">
@@ -65,11 +73,11 @@ function ApproveForm({ request, onCancel, onDone }: { request: AdjustmentRequest
       )}
       <StepUpField stepUp={stepUp} disabled={form.busy} />
       <div className="actions">
-        <StatusButton busy={form.busy} busyLabel="Approving…" className="btn btn-primary btn-small">
-          {`Approve ${amount}`}
+        <StatusButton busy={form.busy} busyLabel={t`Approving…`} className="btn btn-primary btn-small">
+          {t`Approve ${amount}`}
         </StatusButton>
         <button type="button" className="btn btn-ghost btn-small" onClick={onCancel} disabled={form.busy}>
-          Cancel
+          {t`Cancel`}
         </button>
       </div>
     </Form>
@@ -88,28 +96,35 @@ function RejectForm({
   onCancel: () => void;
   onDone: Done;
 }) {
+  useLocale();
   const id = useId();
   const reject = useRejectAdjustmentRequest();
   const [note, setNote] = useState('');
-  const verb = mine ? 'Withdraw' : 'Reject';
+  const amount = signedCredits(request.amountCents);
+  const username = request.user.username;
 
   // Every failure is said on the note's field; only the check before sending moves focus there.
   const form = useForm<'note'>({
     validate: () => {
       const parsed = rejectAdjustmentBodySchema.safeParse({ note });
-      return parsed.success ? {} : { note: parsed.error.issues[0]?.message ?? 'Say why' };
+      return parsed.success ? {} : { note: parsed.error.issues[0]?.message ?? t`Say why` };
     },
     action: async () => {
       await reject.mutateAsync({ id: request._id, note: rejectAdjustmentBodySchema.parse({ note }).note });
       onDone(
-        `${mine ? 'Withdrawn' : 'Rejected'}: ${signedCredits(request.amountCents)} credits for ${request.user.username}. Nothing was posted.`,
+        mine
+          ? t`Withdrawn: ${amount} credits for ${username}. Nothing was posted.`
+          : t`Rejected: ${amount} credits for ${username}. Nothing was posted.`,
       );
     },
     onError: (err) => {
-      if (alreadyDecided(err)) onDone(`${errorMessage(err, 'Someone else decided first')}. The list is up to date.`);
-      else {
+      if (alreadyDecided(err)) {
+        const reason = errorMessage(err, t`Someone else decided first`);
+        onDone(t`${reason}. The list is up to date.`);
+      } else {
         const api = err instanceof ApiError ? err : null;
-        form.setErrors({ note: api?.fieldErrors.note ?? errorMessage(err, `Could not ${verb.toLowerCase()} the adjustment`) });
+        const fallback = mine ? t`Could not withdraw the adjustment` : t`Could not reject the adjustment`;
+        form.setErrors({ note: api?.fieldErrors.note ?? errorMessage(err, fallback) });
       }
       return true;
     },
@@ -119,12 +134,12 @@ function RejectForm({
     <Form
       form={form}
       className="adjustment-decision"
-      aria-label={`${verb} ${signedCredits(request.amountCents)} credits for ${request.user.username}`}
+      aria-label={mine ? t`Withdraw ${amount} credits for ${username}` : t`Reject ${amount} credits for ${username}`}
     >
       <TextareaField
         id={`${id}-note`}
-        label={mine ? 'Why are you withdrawing it?' : 'Why are you rejecting it?'}
-        note="Kept in the audit log."
+        label={mine ? t`Why are you withdrawing it?` : t`Why are you rejecting it?`}
+        note={t`Kept in the audit log.`}
         rows={2}
         maxLength={500}
         name="note"
@@ -134,11 +149,11 @@ function RejectForm({
         errorAlert
       />
       <div className="actions">
-        <StatusButton busy={form.busy} busyLabel={`${mine ? 'Withdrawing' : 'Rejecting'}…`} className="btn btn-secondary btn-small">
-          {`${verb} request`}
+        <StatusButton busy={form.busy} busyLabel={mine ? t`Withdrawing…` : t`Rejecting…`} className="btn btn-secondary btn-small">
+          {mine ? t`Withdraw request` : t`Reject request`}
         </StatusButton>
         <button type="button" className="btn btn-ghost btn-small" onClick={onCancel} disabled={form.busy}>
-          Cancel
+          {t`Cancel`}
         </button>
       </div>
     </Form>
@@ -156,12 +171,14 @@ function RequestItem({
   showAccount: boolean;
   onDone: Done;
 }) {
+  useLocale();
   const id = useId();
   const [open, setOpen] = useState<'approve' | 'reject' | null>(null);
   const mine = myId !== null && request.requestedBy.userId === myId;
-  const amount = `${signedCredits(request.amountCents)} credits`;
+  const amount = signedCreditsLabel(request.amountCents);
+  const username = request.user.username;
   // What the buttons say to a screen reader, where several requests are listed.
-  const which = showAccount ? `${amount} for ${request.user.username}` : amount;
+  const which = showAccount ? t`${amount} for ${username}` : amount;
   const done = (message: string) => {
     setOpen(null);
     onDone(message);
@@ -174,21 +191,21 @@ function RequestItem({
         {showAccount && (
           <>
             {' '}
-            for <Link to={staffPaths.user(request.user.userId)}>{request.user.username}</Link>
+            <RichText message={t`for <0>${username}</0>`} elements={[<Link key="user" to={staffPaths.user(request.user.userId)} />]} />
           </>
         )}
       </p>
       <dl className="admin-facts">
-        <dt>Asked by</dt>
+        <dt>{t`Asked by`}</dt>
         <dd>
           {request.requestedBy.username}
-          {mine && ' (you)'}
+          {mine && ` ${t`(you)`}`}
         </dd>
-        <dt>When</dt>
-        <dd>{formatWhen(request.requestedAt)}</dd>
-        <dt>Internal reason</dt>
+        <dt>{t`When`}</dt>
+        <dd>{new Date(request.requestedAt).toLocaleString(pageLocale())}</dd>
+        <dt>{t`Internal reason`}</dt>
         <dd>{request.reason}</dd>
-        <dt>The customer reads</dt>
+        <dt>{t`The customer reads`}</dt>
         <dd>{request.customerNote || DEFAULT_ADJUSTMENT_NOTE}</dd>
       </dl>
       {open === 'approve' && <ApproveForm request={request} onCancel={() => setOpen(null)} onDone={done} />}
@@ -202,14 +219,14 @@ function RequestItem({
             aria-describedby={mine ? `${id}-why` : undefined}
             onClick={() => setOpen('approve')}
           >
-            Approve <span className="visually-hidden">{which}</span>
+            {t`Approve`} <span className="visually-hidden">{which}</span>
           </button>
           <button type="button" className="btn btn-ghost btn-small" onClick={() => setOpen('reject')}>
-            {mine ? 'Withdraw' : 'Reject'} <span className="visually-hidden">{which}</span>
+            {mine ? t`Withdraw` : t`Reject`} <span className="visually-hidden">{which}</span>
           </button>
           {mine && (
             <p id={`${id}-why`} className="muted adjustment-request-why">
-              You asked for this one: another admin must approve it.
+              {t`You asked for this one: another admin must approve it.`}
             </p>
           )}
         </div>
@@ -225,8 +242,10 @@ function RequestItem({
  * (the Users section). Admins only; the server enforces it.
  */
 export function AdjustmentRequestsPanel({ userId = null, headingLevel = 2 }: { userId?: string | null; headingLevel?: 2 | 3 }) {
+  useLocale();
   const id = useId();
   const requests = usePendingAdjustmentRequests(userId);
+  const approvalLimit = formatCredits(ADJUSTMENT_APPROVAL_CENTS);
   const myId = useSessionStore(signedInUserId);
   const [notice, setNotice] = useState<string | null>(null);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';
@@ -234,25 +253,24 @@ export function AdjustmentRequestsPanel({ userId = null, headingLevel = 2 }: { u
   return (
     <section className={headingLevel === 2 ? 'admin-panel adjustment-requests' : 'adjustment-requests'} aria-labelledby={`${id}-title`}>
       <Heading id={`${id}-title`} tabIndex={-1}>
-        Waiting for a second admin
+        {t`Waiting for a second admin`}
       </Heading>
       <p className="muted">
-        Adjustments of {formatCredits(ADJUSTMENT_APPROVAL_CENTS)} credits or more either way are posted only when another admin approves
-        them.
+        {t`Adjustments of ${approvalLimit} credits or more either way are posted only when another admin approves them.`}
       </p>
       <p role="status" aria-live="polite" className="adjustment-requests-notice">
         {notice}
       </p>
       <QueryState
         data={requests.data?.requests}
-        loading="Loading requests…"
-        error={requests.error ? errorMessage(requests.error, 'Failed to load the requests') : null}
+        loading={t`Loading requests…`}
+        error={requests.error ? errorMessage(requests.error, t`Failed to load the requests`) : null}
         onRetry={() => void requests.refetch()}
         isEmpty={(list) => list.length === 0}
-        empty={userId ? 'No adjustment for this user is waiting.' : 'No adjustment is waiting.'}
+        empty={userId ? t`No adjustment for this user is waiting.` : t`No adjustment is waiting.`}
       >
         {(list) => (
-          <ul className="adjustment-request-list" aria-label="Adjustments waiting for a second admin">
+          <ul className="adjustment-request-list" aria-label={t`Adjustments waiting for a second admin`}>
             {list.map((r) => (
               <RequestItem
                 key={r._id}

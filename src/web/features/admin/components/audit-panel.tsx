@@ -1,8 +1,11 @@
+import { t } from '@lingui/core/macro';
 import { useState } from 'react';
 import { Pagination } from '#web/components/ui/pagination';
 import { Form, useForm } from '#web/components/ui/use-form';
 import { QueryState } from '#web/components/ui/query-state';
 import { errorMessage } from '#web/lib/api-client';
+import { useLocale } from '#web/features/language';
+import { formatLocaleDateTime } from '#web/lib/format';
 import { useAudit } from '../api/get-audit';
 
 /**
@@ -11,6 +14,7 @@ import { useAudit } from '../api/get-audit';
  * staff member's reason (docs/decisions/0234).
  */
 export function AuditPanel() {
+  useLocale();
   const [search, setSearch] = useState('');
   const [page, setPage] = useState(1);
   // Search runs on submit; page changes load at once.
@@ -20,7 +24,7 @@ export function AuditPanel() {
   const [shown, setShown] = useState(audit.data);
   if (audit.data && audit.data !== shown) setShown(audit.data);
   const data = audit.data ?? shown ?? null;
-  const error = audit.isError ? errorMessage(audit.error, 'Failed to load the audit log') : null;
+  const error = audit.isError ? errorMessage(audit.error, t`Failed to load the audit log`) : null;
 
   const searchForm = useForm({
     action: () => {
@@ -33,30 +37,36 @@ export function AuditPanel() {
   const pages = data ? Math.max(1, Math.ceil(data.total / data.pageSize)) : 1;
   return (
     <section className="admin-panel" aria-labelledby="audit-title">
-      <h2 id="audit-title">Audit log</h2>
+      <h2 id="audit-title">{t`Audit log`}</h2>
       <Form form={searchForm} noValidate={false} role="search" className="admin-search">
         <label htmlFor="audit-search" className="visually-hidden">
-          Search the audit log
+          {t`Search the audit log`}
         </label>
         <input
           id="audit-search"
           type="search"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
-          placeholder="Staff member, customer email, action or reason"
+          placeholder={t`Staff member, customer email, action or reason`}
         />
         <button type="submit" className="btn btn-primary btn-small">
-          Search
+          {t`Search`}
         </button>
       </Form>
-      <QueryState data={data} error={error} loading="Loading…" isEmpty={(data) => data.entries.length === 0} empty="Nothing recorded yet.">
+      <QueryState
+        data={data}
+        error={error}
+        loading={t`Loading…`}
+        isEmpty={(data) => data.entries.length === 0}
+        empty={t`Nothing recorded yet.`}
+      >
         {(data) => (
-          <ol className="audit-entries" aria-label="Audit entries">
+          <ol className="audit-entries" aria-label={t`Audit entries`}>
             {data.entries.map((e) => (
               <li key={e._id} className="audit-entry">
                 <p className="audit-summary">{e.summary}</p>
                 {e.changes.length > 0 && (
-                  <ul className="audit-changes" aria-label="Changes">
+                  <ul className="audit-changes" aria-label={t`Changes`}>
                     {e.changes.map((c) => (
                       <li key={c.field}>
                         <span className="audit-field">{c.field}</span>: {c.before ?? '—'} → {c.after ?? '—'}
@@ -65,10 +75,11 @@ export function AuditPanel() {
                   </ul>
                 )}
                 <p className="audit-meta muted">
-                  <time dateTime={e.createdAt}>{new Date(e.createdAt).toLocaleString()}</time>
+                  <time dateTime={e.createdAt}>{formatLocaleDateTime(e.createdAt)}</time>
                   {e.reason && (
                     <>
-                      {' · '}Reason: <span className="audit-reason">{e.reason}</span>
+                      {' · '}
+                      {t`Reason:`} <span className="audit-reason">{e.reason}</span>
                     </>
                   )}
                 </p>
@@ -77,7 +88,7 @@ export function AuditPanel() {
           </ol>
         )}
       </QueryState>
-      <Pagination page={page} pages={pages} onPage={setPage} label="Audit pages" />
+      <Pagination page={page} pages={pages} onPage={setPage} label={t`Audit pages`} />
     </section>
   );
 }

@@ -1,64 +1,79 @@
+import { i18n } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
 import { formatCredits } from '#shared/fees';
 import { QueryTable } from '#web/components/ui/query-table';
+import { RichText, useLocale } from '#web/features/language';
+import { pageLocale } from '#web/lib/format';
 import { useFlaggedAccounts } from '../api/get-flagged-accounts';
 
-const REASONS = { refunded: 'refunded', chargeback: 'charged back' } as const;
+const REASONS = { refunded: msg`refunded`, chargeback: msg`charged back` } as const;
+
+/** "2 accounts owe 15.00 credits in all. …" in the language on screen. */
+function owedInAll(count: number, total: string): string {
+  // No placeholder inside a plural's branches: the pseudo-locale script keeps only one level of braces whole.
+  const accounts = plural(count, { one: '# account owes', other: '# accounts owe' });
+  return t`${accounts} ${total} credits in all. Their next credits pay this first.`;
+}
 
 /**
  * Staff console: accounts that owe credits because a payment they were credited for was reversed
  * after the credits were spent (docs/decisions/0120), most owed first, each with the payments behind it.
  */
 export function FlaggedAccountsPanel() {
+  useLocale();
   const flagged = useFlaggedAccounts();
   const { refetch, isFetching } = flagged;
   return (
     <section className="admin-panel flagged-accounts" aria-labelledby="flagged-title">
       <div className="admin-panel-header">
-        <h2 id="flagged-title">Accounts that owe credits</h2>
+        <h2 id="flagged-title">{t`Accounts that owe credits`}</h2>
         <button type="button" className="btn btn-ghost" onClick={() => void refetch()} disabled={isFetching}>
-          {isFetching ? 'Refreshing…' : 'Refresh'}
+          {isFetching ? t`Refreshing…` : t`Refresh`}
         </button>
       </div>
       <QueryTable
         query={flagged}
-        label="Accounts that owe credits"
+        label={t`Accounts that owe credits`}
         rows={(data) => data.accounts}
-        loading="Loading flagged accounts…"
-        failed={(err) => `Failed to load the accounts that owe credits. ${err instanceof Error ? err.message : ''}`}
-        empty="No account owes credits."
+        loading={t`Loading flagged accounts…`}
+        failed={(err) => t`Failed to load the accounts that owe credits. ${err instanceof Error ? err.message : ''}`}
+        empty={t`No account owes credits.`}
         wrapClassName="table-scroll"
-        summary={(data) => (
-          <p className="muted">
-            {data.accounts.length} {data.accounts.length === 1 ? 'account owes' : 'accounts owe'}{' '}
-            {formatCredits(data.totalOutstandingCents)} credits in all. Their next credits pay this first.
-          </p>
-        )}
+        summary={(data) => <p className="muted">{owedInAll(data.accounts.length, formatCredits(data.totalOutstandingCents))}</p>}
         columns={
           <>
-            <th scope="col">Account</th>
-            <th scope="col">Owes</th>
-            <th scope="col">Since</th>
-            <th scope="col">Reversed payments</th>
+            <th scope="col">{t`Account`}</th>
+            <th scope="col">{t`Owes`}</th>
+            <th scope="col">{t`Since`}</th>
+            <th scope="col">{t`Reversed payments`}</th>
           </>
         }
         row={(a) => (
           <tr key={a.userId} data-testid={`flagged-${a.userId}`}>
             <td>
-              <span className="flag-owes" aria-label="Flagged: owes credits">
-                Owes credits
+              <span className="flag-owes" aria-label={t`Flagged: owes credits`}>
+                {t`Owes credits`}
               </span>{' '}
               {a.username ?? a.userId}
             </td>
             <td>{formatCredits(a.outstandingCents)}</td>
-            <td>{new Date(a.since).toLocaleDateString()}</td>
+            <td>{new Date(a.since).toLocaleDateString(pageLocale())}</td>
             <td>
               <ul>
-                {a.debts.map((d) => (
-                  <li key={d._id}>
-                    Payment <code title={d.paymentId ?? undefined}>{d.paymentId ? d.paymentId.slice(0, 8) : 'unknown'}</code>{' '}
-                    {REASONS[d.reason]}: {formatCredits(d.outstandingCents)} of {formatCredits(d.amountCents)} still owed
-                  </li>
-                ))}
+                {a.debts.map((d) => {
+                  const payment = d.paymentId ? d.paymentId.slice(0, 8) : t`unknown`;
+                  const reason = i18n._(REASONS[d.reason]);
+                  const owed = formatCredits(d.outstandingCents);
+                  const amount = formatCredits(d.amountCents);
+                  return (
+                    <li key={d._id}>
+                      <RichText
+                        message={t`Payment <0>${payment}</0> ${reason}: ${owed} of ${amount} still owed`}
+                        elements={[<code key="id" title={d.paymentId ?? undefined} />]}
+                      />
+                    </li>
+                  );
+                })}
               </ul>
             </td>
           </tr>

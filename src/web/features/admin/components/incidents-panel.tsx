@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useState } from 'react';
 import toast from 'react-hot-toast';
 import { INCIDENT_IMPACTS, INCIDENT_STATUSES, STATUS_COMPONENT_IDS, type Incident, type Maintenance } from '#shared/schemas/status';
@@ -5,8 +6,9 @@ import { useQuery } from '@tanstack/react-query';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 import { Form, useForm } from '#web/components/ui/use-form';
 import { ApiError, errorMessage } from '#web/lib/api-client';
+import { formatLocaleDateTime } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 import {
-  formatDateTime,
   statusQueryOptions,
   useCancelMaintenance,
   useCreateIncident,
@@ -22,13 +24,14 @@ const serverMessage = (err: unknown, fields: Record<string, string>) =>
 /** The start and end a maintenance window needs before it is sent. */
 function windowProblems(startsAt: string, endsAt: string): Record<string, string> {
   const problems: Record<string, string> = {};
-  if (!toIso(startsAt)) problems.startsAt = 'Enter when it starts';
-  if (!toIso(endsAt)) problems.endsAt = 'Enter when it ends';
+  if (!toIso(startsAt)) problems.startsAt = t`Enter when it starts`;
+  if (!toIso(endsAt)) problems.endsAt = t`Enter when it ends`;
   return problems;
 }
 
 /** Staff post incidents to the status page and add updates until they are resolved. */
 export function IncidentsPanel() {
+  useLocale();
   const status = useQuery(statusQueryOptions());
   const incidents: Incident[] | null = status.data?.incidents ?? null;
   const createIncident = useCreateIncident();
@@ -38,7 +41,7 @@ export function IncidentsPanel() {
   const [message, setMessage] = useState('');
 
   // A failed load is a toast, as before; the list keeps what it had.
-  const loadError = status.isError ? errorMessage(status.error, 'Failed to load incidents') : null;
+  const loadError = status.isError ? errorMessage(status.error, t`Failed to load incidents`) : null;
   useEffect(() => {
     if (loadError) toast.error(loadError);
   }, [loadError, status.errorUpdatedAt]);
@@ -46,7 +49,7 @@ export function IncidentsPanel() {
   const form = useForm({
     action: async () => {
       await createIncident.mutateAsync({ title, impact, components, message });
-      toast.success('Incident posted');
+      toast.success(t`Incident posted`);
       setTitle('');
       setMessage('');
       setComponents([]);
@@ -57,19 +60,19 @@ export function IncidentsPanel() {
 
   return (
     <section className="admin-panel" aria-labelledby="incidents-title">
-      <h2 id="incidents-title">Incidents</h2>
-      <Form form={form} className="admin-form" aria-label="Post an incident">
+      <h2 id="incidents-title">{t`Incidents`}</h2>
+      <Form form={form} className="admin-form" aria-label={t`Post an incident`}>
         {form.formError && <p className="field-error">{form.formError}</p>}
-        <TextField id="incident-title" label="Title" value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
+        <TextField id="incident-title" label={t`Title`} value={title} onChange={(e) => setTitle(e.target.value)} error={errors.title} />
         <SelectField
           id="incident-impact"
-          label="Impact"
+          label={t`Impact`}
           options={INCIDENT_IMPACTS}
           value={impact}
           onChange={(e) => setImpact(e.target.value as typeof impact)}
         />
         <fieldset className="field">
-          <legend>Affected components</legend>
+          <legend>{t`Affected components`}</legend>
           {STATUS_COMPONENT_IDS.map((c) => (
             <label key={c} className="checkbox">
               <input
@@ -83,21 +86,21 @@ export function IncidentsPanel() {
         </fieldset>
         <TextareaField
           id="incident-message"
-          label="What is happening"
+          label={t`What is happening`}
           rows={3}
           value={message}
           onChange={(e) => setMessage(e.target.value)}
           error={errors.message}
         />
         <button type="submit" className="btn btn-primary btn-small">
-          Post incident
+          {t`Post incident`}
         </button>
       </Form>
       <MaintenanceForm />
       {!incidents ? (
-        <p aria-busy="true">Loading…</p>
+        <p aria-busy="true">{t`Loading…`}</p>
       ) : incidents.length === 0 ? (
-        <p className="empty-state">No incidents in the last 90 days.</p>
+        <p className="empty-state">{t`No incidents in the last 90 days.`}</p>
       ) : (
         <ul className="ticket-list">
           {incidents.map((incident) => (
@@ -110,17 +113,18 @@ export function IncidentsPanel() {
 }
 
 function IncidentItem({ incident }: { incident: Incident }) {
+  useLocale();
   const [status, setStatus] = useState(incident.status);
   const [message, setMessage] = useState('');
   const updateIncident = useUpdateIncident();
   const form = useForm({
     action: async () => {
       await updateIncident.mutateAsync({ id: incident._id, status, ...(message.trim() ? { message } : {}) });
-      toast.success('Incident updated');
+      toast.success(t`Incident updated`);
       setMessage('');
     },
     onError: (err) => {
-      toast.error(errorMessage(err, 'Failed to update the incident'));
+      toast.error(errorMessage(err, t`Failed to update the incident`));
       return true;
     },
   });
@@ -132,9 +136,9 @@ function IncidentItem({ incident }: { incident: Incident }) {
           {incident.impact} · {incident.status}
         </span>
       </div>
-      <Form form={form} noValidate={false} className="queue-filters" aria-label={`Update ${incident.title}`}>
+      <Form form={form} noValidate={false} className="queue-filters" aria-label={t`Update ${incident.title}`}>
         <label className="inline-field">
-          <span>Status</span>
+          <span>{t`Status`}</span>
           <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
             {INCIDENT_STATUSES.map((s) => (
               <option key={s} value={s}>
@@ -144,11 +148,11 @@ function IncidentItem({ incident }: { incident: Incident }) {
           </select>
         </label>
         <label className="inline-field">
-          <span>Update</span>
+          <span>{t`Update`}</span>
           <input value={message} onChange={(e) => setMessage(e.target.value)} />
         </label>
         <button type="submit" className="btn btn-secondary btn-small">
-          Save
+          {t`Save`}
         </button>
       </Form>
     </li>
@@ -169,6 +173,7 @@ function toLocal(iso: string): string {
 
 /** One upcoming or running window: staff may edit it in place or cancel it (after a confirmation). */
 function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
+  useLocale();
   const updateMaintenance = useUpdateMaintenance();
   const cancelMaintenance = useCancelMaintenance();
   const [editing, setEditing] = useState(false);
@@ -180,7 +185,7 @@ function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
     validate: () => windowProblems(startsAt, endsAt),
     action: async () => {
       await updateMaintenance.mutateAsync({ id: m._id, title, description, startsAt: toIso(startsAt), endsAt: toIso(endsAt) });
-      toast.success('Maintenance updated');
+      toast.success(t`Maintenance updated`);
       setEditing(false);
     },
     formError: serverMessage,
@@ -197,50 +202,51 @@ function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
   }
 
   async function cancel() {
-    if (!window.confirm(`Cancel the maintenance “${m.title}”? It leaves the status page and subscribers are told.`)) return;
+    const title = m.title;
+    if (!window.confirm(t`Cancel the maintenance “${title}”? It leaves the status page and subscribers are told.`)) return;
     try {
       await cancelMaintenance.mutateAsync(m._id);
-      toast.success('Maintenance cancelled');
+      toast.success(t`Maintenance cancelled`);
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to cancel the maintenance'));
+      toast.error(errorMessage(err, t`Failed to cancel the maintenance`));
     }
   }
 
   return (
     <li className="ticket-message">
-      <strong>{m.title}</strong> · {formatDateTime(m.startsAt)} – {formatDateTime(m.endsAt)} ·{' '}
-      {m.state === 'in_progress' ? 'in progress' : 'scheduled'}{' '}
+      <strong>{m.title}</strong> · {formatLocaleDateTime(m.startsAt)} – {formatLocaleDateTime(m.endsAt)} ·{' '}
+      {m.state === 'in_progress' ? t`in progress` : t`scheduled`}{' '}
       <button
         type="button"
         className="btn btn-secondary btn-small"
-        aria-label={`Edit ${m.title}`}
+        aria-label={t`Edit ${m.title}`}
         onClick={startEditing}
         disabled={editing}
       >
-        Edit
+        {t`Edit`}
       </button>{' '}
       <button
         type="button"
         className="btn btn-danger btn-small"
-        aria-label={`Cancel ${m.title}`}
+        aria-label={t`Cancel ${m.title}`}
         onClick={() => void cancel()}
         disabled={cancelMaintenance.isPending}
       >
-        Cancel
+        {t`Cancel`}
       </button>
       {editing && (
-        <Form form={form} className="admin-form" aria-label={`Edit maintenance ${m.title}`}>
+        <Form form={form} className="admin-form" aria-label={t`Edit maintenance ${m.title}`}>
           {form.formError && <p className="field-error">{form.formError}</p>}
           <TextField
             id={`maintenance-${m._id}-title`}
-            label="Title"
+            label={t`Title`}
             value={title}
             onChange={(e) => setTitle(e.target.value)}
             error={errors.title}
           />
           <TextareaField
             id={`maintenance-${m._id}-description`}
-            label="Description"
+            label={t`Description`}
             rows={2}
             value={description}
             onChange={(e) => setDescription(e.target.value)}
@@ -248,7 +254,7 @@ function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
           />
           <TextField
             id={`maintenance-${m._id}-starts`}
-            label="Starts"
+            label={t`Starts`}
             type="datetime-local"
             value={startsAt}
             onChange={(e) => setStartsAt(e.target.value)}
@@ -256,17 +262,17 @@ function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
           />
           <TextField
             id={`maintenance-${m._id}-ends`}
-            label="Ends"
+            label={t`Ends`}
             type="datetime-local"
             value={endsAt}
             onChange={(e) => setEndsAt(e.target.value)}
             error={errors.endsAt}
           />
           <button type="submit" className="btn btn-primary btn-small" disabled={updateMaintenance.isPending}>
-            Save changes
+            {t`Save changes`}
           </button>{' '}
           <button type="button" className="btn btn-secondary btn-small" onClick={() => setEditing(false)}>
-            Keep as is
+            {t`Keep as is`}
           </button>
         </Form>
       )}
@@ -276,6 +282,7 @@ function MaintenanceItem({ maintenance: m }: { maintenance: Maintenance }) {
 
 /** Staff announce a maintenance window in advance: shown on /status, in the feed, and mailed to subscribers. */
 function MaintenanceForm() {
+  useLocale();
   const status = useQuery(statusQueryOptions());
   const createMaintenance = useCreateMaintenance();
   const [title, setTitle] = useState('');
@@ -288,7 +295,7 @@ function MaintenanceForm() {
     validate: () => windowProblems(startsAt, endsAt),
     action: async () => {
       await createMaintenance.mutateAsync({ title, description, startsAt: toIso(startsAt), endsAt: toIso(endsAt) });
-      toast.success('Maintenance scheduled');
+      toast.success(t`Maintenance scheduled`);
       setTitle('');
       setDescription('');
       setStartsAt('');
@@ -300,19 +307,19 @@ function MaintenanceForm() {
 
   return (
     <div className="maintenance-admin">
-      <h3 id="maintenance-admin-title">Scheduled maintenance</h3>
+      <h3 id="maintenance-admin-title">{t`Scheduled maintenance`}</h3>
       <Form form={form} className="admin-form" aria-labelledby="maintenance-admin-title">
         {form.formError && <p className="field-error">{form.formError}</p>}
         <TextField
           id="maintenance-title"
-          label="Maintenance title"
+          label={t`Maintenance title`}
           value={title}
           onChange={(e) => setTitle(e.target.value)}
           error={errors.title}
         />
         <TextareaField
           id="maintenance-description"
-          label="Description"
+          label={t`Description`}
           rows={2}
           value={description}
           onChange={(e) => setDescription(e.target.value)}
@@ -320,7 +327,7 @@ function MaintenanceForm() {
         />
         <TextField
           id="maintenance-starts"
-          label="Starts"
+          label={t`Starts`}
           type="datetime-local"
           value={startsAt}
           onChange={(e) => setStartsAt(e.target.value)}
@@ -328,18 +335,18 @@ function MaintenanceForm() {
         />
         <TextField
           id="maintenance-ends"
-          label="Ends"
+          label={t`Ends`}
           type="datetime-local"
           value={endsAt}
           onChange={(e) => setEndsAt(e.target.value)}
           error={errors.endsAt}
         />
         <button type="submit" className="btn btn-primary btn-small" disabled={createMaintenance.isPending}>
-          Schedule maintenance
+          {t`Schedule maintenance`}
         </button>
       </Form>
       {upcoming.length > 0 && (
-        <ul className="ticket-list" aria-label="Upcoming maintenance">
+        <ul className="ticket-list" aria-label={t`Upcoming maintenance`}>
           {upcoming.map((m) => (
             <MaintenanceItem key={m._id} maintenance={m} />
           ))}

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
@@ -10,7 +11,8 @@ import { errorMessage } from '#web/lib/api-client';
 import { moneyItemQueryOptions } from '../api/get-money-item';
 import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type MoneyRow } from '../api/get-money-list';
 import { useRecheckMoneyItem } from '../api/recheck-money-item';
-import { formatCreditAmount, formatCredits } from '#web/lib/format';
+import { formatCreditAmount, formatCredits, formatLocaleDateTime } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 
 type Kind = MoneyKind;
 type Row = MoneyRow;
@@ -34,13 +36,15 @@ const STATUSES: Record<Kind, string[]> = {
 };
 
 function ownerLabel(owner: Owner): string {
-  return owner.username ?? (owner.guestId ? 'Guest' : '—');
+  return owner.username ?? (owner.guestId ? t`Guest` : '—');
 }
 
 function summary(kind: Kind, row: Row): string {
   if (kind === 'payments') {
     const p = row as Payment;
-    return `${formatCreditAmount(p.priceAmount)} USD in ${p.payCurrency.toUpperCase()}`;
+    const price = formatCreditAmount(p.priceAmount);
+    const currency = p.payCurrency.toUpperCase();
+    return t`${price} USD in ${currency}`;
   }
   const e = row as Exchange;
   return `${e.amount} ${e.from.toUpperCase()} → ${e.to.toUpperCase()}`;
@@ -48,29 +52,28 @@ function summary(kind: Kind, row: Row): string {
 
 /** What staff need to answer a swap question: the rate it was made at and where a refund goes. */
 function ExchangeFacts({ exchange: e }: { exchange: Exchange }) {
+  useLocale();
+  const validUntil = e.rateValidUntil ? formatLocaleDateTime(e.rateValidUntil) : null;
+  const payoutMemo = e.payoutExtraId;
+  const refundMemo = e.refundExtraId;
   return (
     <>
-      <dt>Rate</dt>
-      <dd>
-        {e.rateType === 'fixed'
-          ? `Fixed${e.rateValidUntil ? `, quote valid until ${new Date(e.rateValidUntil).toLocaleString()}` : ''}`
-          : 'Floating'}
-      </dd>
-      <dt>Payout address</dt>
+      <dt>{t`Rate`}</dt>
+      <dd>{e.rateType === 'fixed' ? (validUntil ? t`Fixed, quote valid until ${validUntil}` : t`Fixed`) : t`Floating`}</dd>
+      <dt>{t`Payout address`}</dt>
       <dd className="mono">
         {e.payoutAddress}
-        {e.payoutExtraId ? ` (memo ${e.payoutExtraId})` : ''}
+        {payoutMemo ? ` ${t`(memo ${payoutMemo})`}` : ''}
       </dd>
-      <dt>Refund address</dt>
-      <dd className="mono">
-        {e.refundAddress ? `${e.refundAddress}${e.refundExtraId ? ` (memo ${e.refundExtraId})` : ''}` : 'None given'}
-      </dd>
+      <dt>{t`Refund address`}</dt>
+      <dd className="mono">{e.refundAddress ? `${e.refundAddress}${refundMemo ? ` ${t`(memo ${refundMemo})`}` : ''}` : t`None given`}</dd>
     </>
   );
 }
 
 /** Payments or exchanges for staff: filters, the provider's data, history, and "re-check with provider". */
 export function MoneyPanel({ kind }: { kind: Kind }) {
+  useLocale();
   const [filters, setFilters] = useState({ status: '', currency: '', user: '', from: '', to: '' });
   const [page, setPage] = useState(1);
   // Typed filters ask once per key; the query key holds them all, so only the newest answer is shown.
@@ -94,7 +97,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
       await client.fetchQuery(moneyItemQueryOptions(kind, id));
       setOpenId(id);
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to open'));
+      toast.error(errorMessage(err, t`Failed to open`));
     }
   }
 
@@ -102,13 +105,13 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
     if (!detail) return;
     try {
       await recheckItem.mutateAsync(detail.row._id);
-      toast.success('Checked with the provider');
+      toast.success(t`Checked with the provider`);
     } catch (err) {
-      toast.error(errorMessage(err, 'The provider could not be reached'));
+      toast.error(errorMessage(err, t`The provider could not be reached`));
     }
   }
 
-  const title = kind === 'payments' ? 'Payments' : 'Exchanges';
+  const title = kind === 'payments' ? t`Payments` : t`Exchanges`;
   if (detail) {
     return (
       <section className="admin-panel" aria-labelledby="money-detail-title">
@@ -119,46 +122,46 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
           {summary(kind, detail.row)} · {detail.row.status}
         </h2>
         <dl className="admin-facts">
-          <dt>Owner</dt>
+          <dt>{t`Owner`}</dt>
           <dd>{ownerLabel(detail.row.owner)}</dd>
-          <dt>Created</dt>
-          <dd>{new Date(detail.row.createdAt).toLocaleString()}</dd>
-          <dt>Our id</dt>
+          <dt>{t`Created`}</dt>
+          <dd>{formatLocaleDateTime(detail.row.createdAt)}</dd>
+          <dt>{t`Our id`}</dt>
           <dd className="mono">{detail.row._id}</dd>
           {kind === 'exchanges' && <ExchangeFacts exchange={detail.row as Exchange} />}
         </dl>
         <button type="button" className="btn btn-primary btn-small" disabled={busy} onClick={() => void recheck()}>
-          {busy ? 'Checking…' : 'Re-check with provider'}
+          {busy ? t`Checking…` : t`Re-check with provider`}
         </button>
         {kind === 'payments' && (
           <>
-            <h3>IPN and check history</h3>
+            <h3>{t`IPN and check history`}</h3>
             {detail.events.length === 0 ? (
-              <p className="empty-state">The provider has not reported on this payment yet.</p>
+              <p className="empty-state">{t`The provider has not reported on this payment yet.`}</p>
             ) : (
               <div className="table-wrap rtable-wrap">
-                <table className="admin-table rtable" aria-label="Provider history">
+                <table className="admin-table rtable" aria-label={t`Provider history`}>
                   <thead>
                     <tr>
-                      <th scope="col">When</th>
-                      <th scope="col">Source</th>
-                      <th scope="col">Provider said</th>
-                      <th scope="col">Our status</th>
+                      <th scope="col">{t`When`}</th>
+                      <th scope="col">{t`Source`}</th>
+                      <th scope="col">{t`Provider said`}</th>
+                      <th scope="col">{t`Our status`}</th>
                       <th scope="col" className="num">
-                        Credited
+                        {t`Credited`}
                       </th>
                     </tr>
                   </thead>
                   <tbody>
                     {detail.events.map((e) => (
                       <tr key={e._id}>
-                        <td data-label="When">{new Date(e.createdAt).toLocaleString()}</td>
-                        <td data-label="Source">{e.source}</td>
-                        <td data-label="Provider said">{e.providerStatus}</td>
-                        <td data-label="Our status">
+                        <td data-label={t`When`}>{formatLocaleDateTime(e.createdAt)}</td>
+                        <td data-label={t`Source`}>{e.source}</td>
+                        <td data-label={t`Provider said`}>{e.providerStatus}</td>
+                        <td data-label={t`Our status`}>
                           {e.statusBefore} → {e.statusAfter}
                         </td>
-                        <td data-label="Credited" className="num">
+                        <td data-label={t`Credited`} className="num">
                           {formatCredits(e.creditedCents)}
                         </td>
                       </tr>
@@ -169,8 +172,8 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
             )}
           </>
         )}
-        <h3>Provider data</h3>
-        <pre className="mono admin-json">{detail.row.providerData ? JSON.stringify(detail.row.providerData, null, 2) : 'None yet'}</pre>
+        <h3>{t`Provider data`}</h3>
+        <pre className="mono admin-json">{detail.row.providerData ? JSON.stringify(detail.row.providerData, null, 2) : t`None yet`}</pre>
       </section>
     );
   }
@@ -183,11 +186,16 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
   return (
     <section className="admin-panel" aria-labelledby={`${kind}-title`}>
       <h2 id={`${kind}-title`}>{title}</h2>
-      <Form form={filterForm} noValidate={false} className="queue-filters" aria-label={`Filter ${kind}`}>
+      <Form
+        form={filterForm}
+        noValidate={false}
+        className="queue-filters"
+        aria-label={kind === 'payments' ? t`Filter payments` : t`Filter exchanges`}
+      >
         <label className="inline-field">
-          <span>Status</span>
+          <span>{t`Status`}</span>
           <select value={filters.status} onChange={set('status')}>
-            <option value="">Any</option>
+            <option value="">{t`Any`}</option>
             {STATUSES[kind].map((s) => (
               <option key={s} value={s}>
                 {s}
@@ -196,19 +204,19 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
           </select>
         </label>
         <label className="inline-field">
-          <span>Currency</span>
+          <span>{t`Currency`}</span>
           <input value={filters.currency} onChange={set('currency')} placeholder="btc" size={8} />
         </label>
         <label className="inline-field">
-          <span>User</span>
-          <input value={filters.user} onChange={set('user')} placeholder="Username or id" size={14} />
+          <span>{t`User`}</span>
+          <input value={filters.user} onChange={set('user')} placeholder={t`Username or id`} size={14} />
         </label>
         <label className="inline-field">
-          <span>From</span>
+          <span>{t`From`}</span>
           <input type="date" value={filters.from} onChange={set('from')} />
         </label>
         <label className="inline-field">
-          <span>To</span>
+          <span>{t`To`}</span>
           <input type="date" value={filters.to} onChange={set('to')} />
         </label>
       </Form>
@@ -219,31 +227,31 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
         className="admin-table rtable"
         wrapClassName="table-wrap rtable-wrap"
         rows={(data) => data.rows}
-        loading="Loading…"
-        failed={`Failed to load ${kind}`}
-        empty="Nothing matches these filters."
+        loading={t`Loading…`}
+        failed={kind === 'payments' ? t`Failed to load payments` : t`Failed to load exchanges`}
+        empty={t`Nothing matches these filters.`}
         columns={
           <>
-            <th scope="col">When</th>
-            <th scope="col">What</th>
-            <th scope="col">Owner</th>
-            <th scope="col">Status</th>
+            <th scope="col">{t`When`}</th>
+            <th scope="col">{t`What`}</th>
+            <th scope="col">{t`Owner`}</th>
+            <th scope="col">{t`Status`}</th>
           </>
         }
         row={(row) => (
           <tr key={row._id}>
-            <td data-label="When">{new Date(row.createdAt).toLocaleString()}</td>
-            <td data-label="What">
+            <td data-label={t`When`}>{formatLocaleDateTime(row.createdAt)}</td>
+            <td data-label={t`What`}>
               <button type="button" className="link-button" onClick={() => void open(row._id)}>
                 {summary(kind, row)}
               </button>
             </td>
-            <td data-label="Owner">{ownerLabel(row.owner)}</td>
-            <td data-label="Status">{row.status}</td>
+            <td data-label={t`Owner`}>{ownerLabel(row.owner)}</td>
+            <td data-label={t`Status`}>{row.status}</td>
           </tr>
         )}
       />
-      <Pagination page={page} pages={pages} onPage={setPage} label={`${title} pages`} />
+      <Pagination page={page} pages={pages} onPage={setPage} label={kind === 'payments' ? t`Payments pages` : t`Exchanges pages`} />
     </section>
   );
 }

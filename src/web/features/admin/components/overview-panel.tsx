@@ -1,6 +1,9 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
 import { formatCredits } from '#shared/fees';
 import type { OverviewResponse } from '#shared/schemas/admin';
 import { errorMessage } from '#web/lib/api-client';
+import { useLocale } from '#web/features/language';
 import { useOverview } from '../api/get-overview';
 
 type Metric = 'signups' | 'deposits' | 'creditsIssuedCents' | 'creditsSpentCents' | 'ticketsOpened' | 'openTickets';
@@ -9,13 +12,13 @@ type Metric = 'signups' | 'deposits' | 'creditsIssuedCents' | 'creditsSpentCents
  * `level` marks a count at the end of each day (a backlog) rather than what happened during it: its
  * summary is the last day's value, since adding the days up would mean nothing.
  */
-const METRICS: Array<{ key: Metric; label: string; money?: boolean; level?: boolean }> = [
-  { key: 'signups', label: 'Sign-ups' },
-  { key: 'deposits', label: 'Deposits' },
-  { key: 'creditsIssuedCents', label: 'Credits issued', money: true },
-  { key: 'creditsSpentCents', label: 'Credits spent', money: true },
-  { key: 'ticketsOpened', label: 'Tickets opened' },
-  { key: 'openTickets', label: 'Open tickets', level: true },
+const METRICS: Array<{ key: Metric; label: MessageDescriptor; money?: boolean; level?: boolean }> = [
+  { key: 'signups', label: msg`Sign-ups` },
+  { key: 'deposits', label: msg`Deposits` },
+  { key: 'creditsIssuedCents', label: msg`Credits issued`, money: true },
+  { key: 'creditsSpentCents', label: msg`Credits spent`, money: true },
+  { key: 'ticketsOpened', label: msg`Tickets opened` },
+  { key: 'openTickets', label: msg`Open tickets`, level: true },
 ];
 
 /** A small bar chart in SVG (no chart library: the console stays light). */
@@ -28,20 +31,22 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
   const height = 80;
   const bar = width / data.length;
   const show = (v: number) => (metric.money ? formatCredits(v) : String(v));
+  const label = i18n._(metric.label);
+  const days = data.length;
+  const lastDay = show(last);
+  const sum = show(total);
+  // No placeholder inside a plural's branches: the pseudo-locale script keeps only one level of braces whole.
+  const daysText = plural(days, { one: '# day', other: '# days' });
   return (
     <figure className="admin-chart">
       <figcaption>
-        <strong>{metric.label}</strong>{' '}
-        <span className="muted">{metric.level ? `${show(last)} at the end of the last day` : `${show(total)} in ${data.length} days`}</span>
+        <strong>{label}</strong>{' '}
+        <span className="muted">{metric.level ? t`${lastDay} at the end of the last day` : t`${sum} in ${daysText}`}</span>
       </figcaption>
       <svg
         viewBox={`0 0 ${width} ${height}`}
         role="img"
-        aria-label={
-          metric.level
-            ? `${metric.label} at the end of each day, ${show(last)} on the last day`
-            : `${metric.label} per day, ${show(total)} in total`
-        }
+        aria-label={metric.level ? t`${label} at the end of each day, ${lastDay} on the last day` : t`${label} per day, ${sum} in total`}
         preserveAspectRatio="none"
       >
         {data.map((d, i) => {
@@ -58,9 +63,10 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
 }
 
 export function OverviewPanel() {
+  useLocale();
   const overview = useOverview(30);
   const data = overview.data ?? null;
-  const error = overview.isError ? errorMessage(overview.error, 'Failed to load the overview') : null;
+  const error = overview.isError ? errorMessage(overview.error, t`Failed to load the overview`) : null;
 
   if (error)
     return (
@@ -68,13 +74,12 @@ export function OverviewPanel() {
         {error}
       </p>
     );
-  if (!data) return <p aria-busy="true">Loading overview…</p>;
+  if (!data) return <p aria-busy="true">{t`Loading overview…`}</p>;
+  const { totalUsers, openTickets } = data;
   return (
     <section className="admin-panel" aria-labelledby="overview-title">
-      <h2 id="overview-title">Overview</h2>
-      <p>
-        {data.totalUsers} users · {data.openTickets} open tickets
-      </p>
+      <h2 id="overview-title">{t`Overview`}</h2>
+      <p>{t`${totalUsers} users · ${openTickets} open tickets`}</p>
       <div className="admin-charts">
         {METRICS.map((m) => (
           <BarChart key={m.key} data={data.days} metric={m} />

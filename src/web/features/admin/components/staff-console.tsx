@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { Link, Route, Routes } from 'react-router';
 import { paths, staffPaths } from '#shared/routes';
 import { SideNavLayout, type SideNavGroup } from '#web/components/side-nav/side-nav';
@@ -10,6 +11,7 @@ import { AutomationPanel } from '#web/features/support-rules/staff';
 import { StaffQueue } from '#web/features/tickets';
 import { SlaSettingsPanel } from '#web/features/support-sla/staff';
 import { PendingClosuresPanel } from '#web/features/account-closure';
+import { useLocale } from '#web/features/language';
 import { AdjustmentRequestsPanel } from './adjustment-requests-panel';
 import { ApiKeysPanel } from './api-keys-panel';
 import { AuditPanel } from './audit-panel';
@@ -25,50 +27,53 @@ import './admin.css';
 // user's detail have a URL of their own that can be shared and reloaded (docs/decisions/0236).
 const { overview: STAFF_BASE, section } = staffPaths;
 
-/** The console's sections grouped by what they are about (docs/decisions/0321-dashboard-shell.md). */
+/**
+ * The console's sections grouped by what they are about (docs/decisions/0321-dashboard-shell.md), in the
+ * language on screen: called while rendering.
+ */
 function staffGroups(isAdmin: boolean): SideNavGroup[] {
   return [
-    { links: [{ to: STAFF_BASE, label: 'Overview', end: true }] },
+    { links: [{ to: STAFF_BASE, label: t`Overview`, end: true }] },
     {
-      title: 'People',
+      title: t`People`,
       links: [
-        { to: section('users'), label: 'Users' },
-        { to: section('closures'), label: 'Closing accounts' },
+        { to: section('users'), label: t`Users` },
+        { to: section('closures'), label: t`Closing accounts` },
       ],
     },
     {
-      title: 'Money',
+      title: t`Money`,
       links: [
-        { to: section('payments'), label: 'Payments' },
-        { to: section('exchanges'), label: 'Exchanges' },
-        { to: section('catalogue'), label: 'Catalogue' },
+        { to: section('payments'), label: t`Payments` },
+        { to: section('exchanges'), label: t`Exchanges` },
+        { to: section('catalogue'), label: t`Catalogue` },
       ],
     },
     {
-      title: 'Support',
+      title: t`Support`,
       links: [
-        { to: section('tickets'), label: 'Tickets' },
-        { to: section('reports'), label: 'Reports' },
-        { to: section('automation'), label: 'Automation' },
-        { to: section('sla'), label: 'Business hours & SLA' },
+        { to: section('tickets'), label: t`Tickets` },
+        { to: section('reports'), label: t`Reports` },
+        { to: section('automation'), label: t`Automation` },
+        { to: section('sla'), label: t`Business hours & SLA` },
       ],
     },
     {
-      title: 'Content',
+      title: t`Content`,
       links: [
-        { to: section('help'), label: 'Help centre' },
-        { to: section('ads'), label: 'Ads' },
-        { to: section('ad-review'), label: 'Ad review' },
-        { to: section('ad-campaigns'), label: 'Ad campaigns' },
+        { to: section('help'), label: t`Help centre` },
+        { to: section('ads'), label: t`Ads` },
+        { to: section('ad-review'), label: t`Ad review` },
+        { to: section('ad-campaigns'), label: t`Ad campaigns` },
       ],
     },
     {
-      title: 'Operations',
+      title: t`Operations`,
       links: [
-        { to: section('incidents'), label: 'Incidents' },
-        { to: section('audit'), label: 'Audit log' },
-        { to: section('mail'), label: 'Mail' },
-        ...(isAdmin ? [{ to: section('api-keys'), label: 'API keys' }] : []),
+        { to: section('incidents'), label: t`Incidents` },
+        { to: section('audit'), label: t`Audit log` },
+        { to: section('mail'), label: t`Mail` },
+        ...(isAdmin ? [{ to: section('api-keys'), label: t`API keys` }] : []),
       ],
     },
   ];
@@ -80,12 +85,13 @@ function staffGroups(isAdmin: boolean): SideNavGroup[] {
  */
 export function StaffConsole() {
   const user = useSessionUser();
+  useLocale();
   const role = user && 'role' in user ? user.role : null;
   if (role !== 'support' && role !== 'admin') {
     return (
       <section className="admin-panel">
-        <h2>Staff area</h2>
-        <p>This area is for the support team.</p>
+        <h2>{t`Staff area`}</h2>
+        <p>{t`This area is for the support team.`}</p>
       </section>
     );
   }
@@ -93,12 +99,12 @@ export function StaffConsole() {
   return (
     <SideNavLayout
       className="staff-console"
-      label="Staff"
-      menuLabel="Staff console section"
+      label={t`Staff`}
+      menuLabel={t`Staff console section`}
       groups={staffGroups(isAdmin)}
       before={
         <p className="side-nav-back">
-          <Link to={paths.dashboard}>← Dashboard</Link>
+          <Link to={paths.dashboard}>← {t`Dashboard`}</Link>
         </p>
       }
     >
@@ -140,11 +146,12 @@ export function StaffConsole() {
 
 /** A staff URL that names no section (or one this role may not open). */
 function UnknownSection() {
+  useLocale();
   return (
     <section className="admin-panel" aria-labelledby="staff-unknown-title">
-      <h2 id="staff-unknown-title">Nothing here</h2>
-      <p>This part of the staff console does not exist, or your role cannot open it.</p>
-      <Link to={STAFF_BASE}>Back to the overview</Link>
+      <h2 id="staff-unknown-title">{t`Nothing here`}</h2>
+      <p>{t`This part of the staff console does not exist, or your role cannot open it.`}</p>
+      <Link to={STAFF_BASE}>{t`Back to the overview`}</Link>
     </section>
   );
 }

@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { ErrorCode } from '#shared/error-codes';
 import { useState, type ReactNode } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -22,7 +24,14 @@ import { useUpdateUser, type UserChange } from '../api/update-user';
 import { AdminTwoFactorReset, StepUpField, useStepUp } from '#web/features/two-factor';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
 import { AdjustmentRequestsPanel, signedCredits } from './adjustment-requests-panel';
-import { formatCreditAmount } from '#web/lib/format';
+import { formatCreditAmount, formatLocaleDateTime, pageLocale } from '#web/lib/format';
+import { RichText, useLocale } from '#web/features/language';
+
+/** "10.00 credits" in the language on screen (the amount keeps the product's two decimals). */
+const creditsLabel = (cents: number) => {
+  const amount = formatCredits(cents);
+  return t`${amount} credits`;
+};
 
 /** Whether an adjustment's answer is a request waiting for a second admin (202), not a posted entry (201). */
 const isAdjustmentRequested = (result: AdjustCreditsResult): result is AdjustCreditsRequested => 'request' in result;
@@ -37,6 +46,7 @@ const aboutSecondFactor = (err: unknown) =>
  * from a user shows the same results.
  */
 export function UsersPanel() {
+  useLocale();
   const [params, setParams] = useSearchParams();
   const submitted = params.get('q') ?? '';
   const [search, setSearch] = useState(submitted);
@@ -50,53 +60,53 @@ export function UsersPanel() {
 
   return (
     <section aria-labelledby="users-title" className="admin-panel">
-      <h2 id="users-title">Users</h2>
+      <h2 id="users-title">{t`Users`}</h2>
       <Form form={searchForm} noValidate={false} role="search" className="admin-search">
         <label htmlFor="admin-user-search" className="visually-hidden">
-          Search users
+          {t`Search users`}
         </label>
         <input
           id="admin-user-search"
           type="search"
           value={search}
           onChange={(e) => setSearch(e.target.value)}
-          placeholder="Username, email, id or referral code"
+          placeholder={t`Username, email, id or referral code`}
         />
         <button type="submit" className="btn btn-primary btn-small">
-          Search
+          {t`Search`}
         </button>
       </Form>
       <QueryTable
         query={users}
-        label="Users"
+        label={t`Users`}
         className="admin-table rtable"
         wrapClassName="table-wrap rtable-wrap"
         rows={(data) => data.users}
-        loading="Loading users…"
-        failed="Failed to search users"
-        empty="No users match."
+        loading={t`Loading users…`}
+        failed={t`Failed to search users`}
+        empty={t`No users match.`}
         columns={
           <>
-            <th scope="col">Username</th>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
+            <th scope="col">{t`Username`}</th>
+            <th scope="col">{t`Email`}</th>
+            <th scope="col">{t`Role`}</th>
             <th scope="col" className="num">
-              Credits
+              {t`Credits`}
             </th>
-            <th scope="col">State</th>
+            <th scope="col">{t`State`}</th>
           </>
         }
         row={(u) => (
           <tr key={u._id}>
-            <td data-label="Username">
+            <td data-label={t`Username`}>
               <Link to={staffPaths.user(u._id)}>{u.username}</Link>
             </td>
-            <td data-label="Email">{u.email}</td>
-            <td data-label="Role">{u.role}</td>
-            <td data-label="Credits" className="num">
+            <td data-label={t`Email`}>{u.email}</td>
+            <td data-label={t`Role`}>{u.role}</td>
+            <td data-label={t`Credits`} className="num">
               {formatCreditAmount(u.credits)}
             </td>
-            <td data-label="State">{u.disabled ? 'Disabled' : 'Active'}</td>
+            <td data-label={t`State`}>{u.disabled ? t`Disabled` : t`Active`}</td>
           </tr>
         )}
       />
@@ -111,14 +121,16 @@ export function UserDetailRoute({ isAdmin }: { isAdmin: boolean }) {
 }
 
 function BackToUsers() {
+  useLocale();
   return (
     <Link className="btn btn-ghost btn-small" to={staffPaths.section('users')}>
-      ← Users
+      ← {t`Users`}
     </Link>
   );
 }
 
 function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
+  useLocale();
   const [ledgerPage, setLedgerPage] = useState(1);
   const detailQuery = useUser(id);
   const ledgerQuery = useUserLedger(id, ledgerPage);
@@ -129,30 +141,30 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
       <BackToUsers />
       <QueryState
         data={detailQuery.data}
-        loading="Loading user…"
-        error={detailQuery.error ? errorMessage(detailQuery.error, 'Failed to load user') : null}
+        loading={t`Loading user…`}
+        error={detailQuery.error ? errorMessage(detailQuery.error, t`Failed to load user`) : null}
         onRetry={() => void detailQuery.refetch()}
       >
         {({ user, counts, sessions }) => (
           <>
             <h2 id="user-detail-title">{user.username}</h2>
             <dl className="admin-facts">
-              <dt>Email</dt>
+              <dt>{t`Email`}</dt>
               <dd>{user.email}</dd>
-              <dt>Role</dt>
+              <dt>{t`Role`}</dt>
               <dd>
                 {user.role}
                 {user.subroles.length > 0 && ` (${user.subroles.join(', ')})`}
               </dd>
-              <dt>Balance</dt>
+              <dt>{t`Balance`}</dt>
               <dd data-testid="admin-user-balance" aria-busy={!ledger || undefined}>
-                {ledger ? `${formatCredits(ledger.balanceCents)} credits` : '…'}
+                {ledger ? creditsLabel(ledger.balanceCents) : '…'}
               </dd>
-              <dt>State</dt>
-              <dd>{user.disabled ? 'Disabled' : 'Active'}</dd>
-              <dt>Joined</dt>
-              <dd>{new Date(user.createdAt).toLocaleString()}</dd>
-              <dt>Tickets / payments</dt>
+              <dt>{t`State`}</dt>
+              <dd>{user.disabled ? t`Disabled` : t`Active`}</dd>
+              <dt>{t`Joined`}</dt>
+              <dd>{formatLocaleDateTime(user.createdAt)}</dd>
+              <dt>{t`Tickets / payments`}</dt>
               <dd>
                 {counts.tickets} / {counts.payments}
               </dd>
@@ -163,73 +175,78 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
             {isAdmin && <AccountActions user={user} />}
             {isAdmin && <AdminTwoFactorReset userId={user._id} />}
 
-            <h3>Ledger</h3>
+            <h3>{t`Ledger`}</h3>
             <QueryTable
               scrollable
               query={ledgerQuery}
-              label="Ledger entries"
+              label={t`Ledger entries`}
               rows={(data) => data.entries}
-              loading="Loading the ledger…"
-              failed="Failed to load the ledger"
-              empty="No ledger entries yet."
+              loading={t`Loading the ledger…`}
+              failed={t`Failed to load the ledger`}
+              empty={t`No ledger entries yet.`}
               className="admin-table rtable"
               wrapClassName="table-wrap rtable-wrap"
               columns={
                 <>
-                  <th scope="col">When</th>
-                  <th scope="col">Kind</th>
+                  <th scope="col">{t`When`}</th>
+                  <th scope="col">{t`Kind`}</th>
                   <th scope="col" className="num">
-                    Amount
+                    {t`Amount`}
                   </th>
                   <th scope="col" className="num">
-                    Balance after
+                    {t`Balance after`}
                   </th>
-                  <th scope="col">Customer sees</th>
-                  <th scope="col">Internal reason</th>
+                  <th scope="col">{t`Customer sees`}</th>
+                  <th scope="col">{t`Internal reason`}</th>
                 </>
               }
               row={(e) => (
                 <tr key={e._id}>
-                  <td data-label="When">{new Date(e.createdAt).toLocaleString()}</td>
-                  <td data-label="Kind">{e.kind}</td>
-                  <td data-label="Amount" className="num">
+                  <td data-label={t`When`}>{formatLocaleDateTime(e.createdAt)}</td>
+                  <td data-label={t`Kind`}>{e.kind}</td>
+                  <td data-label={t`Amount`} className="num">
                     {(e.amountCents > 0 ? '+' : '') + formatCredits(e.amountCents)}
                   </td>
-                  <td data-label="Balance after" className="num">
+                  <td data-label={t`Balance after`} className="num">
                     {formatCredits(e.balanceAfterCents)}
                   </td>
-                  <td data-label="Customer sees">{e.description}</td>
-                  <td data-label="Internal reason">{e.internalReason ?? '—'}</td>
+                  <td data-label={t`Customer sees`}>{e.description}</td>
+                  <td data-label={t`Internal reason`}>{e.internalReason ?? '—'}</td>
                 </tr>
               )}
             />
             {ledger && ledger.total > ledger.pageSize && (
-              <Pagination page={ledgerPage} pages={Math.ceil(ledger.total / ledger.pageSize)} onPage={setLedgerPage} label="Ledger pages" />
+              <Pagination
+                page={ledgerPage}
+                pages={Math.ceil(ledger.total / ledger.pageSize)}
+                onPage={setLedgerPage}
+                label={t`Ledger pages`}
+              />
             )}
 
             <UserActivity userId={user._id} />
 
-            <h3>Active sessions</h3>
+            <h3>{t`Active sessions`}</h3>
             <QueryTable
               scrollable
               query={detailQuery}
-              label="Active sessions"
+              label={t`Active sessions`}
               rows={() => sessions}
-              loading="Loading sessions…"
-              failed="Failed to load user"
-              empty="No active sessions."
+              loading={t`Loading sessions…`}
+              failed={t`Failed to load user`}
+              empty={t`No active sessions.`}
               columns={
                 <>
-                  <th scope="col">Device</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Last seen</th>
+                  <th scope="col">{t`Device`}</th>
+                  <th scope="col">{t`Address`}</th>
+                  <th scope="col">{t`Last seen`}</th>
                 </>
               }
               row={(s) => (
                 <tr key={s._id}>
-                  <td>{s.userAgent ?? 'Unknown device'}</td>
-                  <td>{s.ip ?? 'unknown address'}</td>
-                  <td>{new Date(s.lastSeenAt).toLocaleString()}</td>
+                  <td>{s.userAgent ?? t`Unknown device`}</td>
+                  <td>{s.ip ?? t`unknown address`}</td>
+                  <td>{formatLocaleDateTime(s.lastSeenAt)}</td>
                 </tr>
               )}
             />
@@ -257,6 +274,7 @@ interface AdjustmentDraft {
  * answers 202 with a request that waits for a second admin (four eyes), and this says so.
  */
 function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCents: number }) {
+  useLocale();
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [customerNote, setCustomerNote] = useState('');
@@ -283,12 +301,13 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
       const fields: Record<string, string> = {};
       for (const issue of parsed.error.issues) {
         const field = String(issue.path[0] ?? 'form');
-        fields[field] ??= field === 'amount' && amount.trim() !== '' && Number.isNaN(Number(amount)) ? 'Enter an amount' : issue.message;
+        fields[field] ??= field === 'amount' && amount.trim() !== '' && Number.isNaN(Number(amount)) ? t`Enter an amount` : issue.message;
       }
       return fields;
     }
     if (balanceCents + toCents(parsed.data.amount) < 0) {
-      return { amount: `That would take the balance below zero (it is ${formatCredits(balanceCents)} credits)` };
+      const balance = formatCredits(balanceCents);
+      return { amount: t`That would take the balance below zero (it is ${balance} credits)` };
     }
     return {};
   }
@@ -320,7 +339,9 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
       // 202: nothing is posted; a second admin decides (the request is listed below).
       setSent({ amountCents: result.request.amountCents, balanceCents: draft.balanceBeforeCents });
     } else {
-      toast.success(`Balance adjusted: ${formatCredits(result.balanceBeforeCents)} → ${formatCredits(result.balanceCents)} credits`);
+      const before = formatCredits(result.balanceBeforeCents);
+      const now = formatCredits(result.balanceCents);
+      toast.success(t`Balance adjusted: ${before} → ${now} credits`);
     }
     stepUp.reset();
     setAmount('');
@@ -329,6 +350,9 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
     setDraft(null);
     setKey(newIdempotencyKey());
   }
+
+  const sentBalance = sent ? formatCredits(sent.balanceCents) : '';
+  const sentChange = sent ? signedCredits(sent.amountCents) : '';
 
   // One state for both steps: the review form, then the confirmation (a refusal there goes back to the review).
   const form = useForm({
@@ -347,7 +371,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
         ? err.code === ErrorCode.BALANCE_CHANGED || Object.keys(fields).length === 0
           ? err.message
           : null
-        : 'Failed to adjust credits',
+        : t`Failed to adjust credits`,
   });
   const errors = form.errors as Record<string, string | undefined>;
   // A check of the whole body (no one field) is said above the form, as a refusal is.
@@ -358,29 +382,30 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
     const after = draft.balanceBeforeCents + draft.amountCents;
     const needsApproval = Math.abs(draft.amountCents) >= ADJUSTMENT_APPROVAL_CENTS;
     const figures = `${formatCredits(draft.balanceBeforeCents)} → ${formatCredits(after)}`;
+    const approvalLimit = formatCredits(ADJUSTMENT_APPROVAL_CENTS);
+    const change = signedCredits(draft.amountCents);
     view = (
       <Form form={form} noValidate={false} className="admin-form adjust-confirm" aria-labelledby="adjust-confirm-title">
-        <h3 id="adjust-confirm-title">Confirm the adjustment</h3>
+        <h3 id="adjust-confirm-title">{t`Confirm the adjustment`}</h3>
         {needsApproval && (
           <p className="adjust-approval-note" data-testid="adjust-needs-approval">
-            From {formatCredits(ADJUSTMENT_APPROVAL_CENTS)} credits either way, a second admin must approve. Confirming sends it for
-            approval; the balance does not change until then.
+            {t`From ${approvalLimit} credits either way, a second admin must approve. Confirming sends it for approval; the balance does not change until then.`}
           </p>
         )}
         <dl className="admin-facts" data-testid="adjust-confirmation">
-          <dt>Account</dt>
+          <dt>{t`Account`}</dt>
           <dd>
             {user.username} ({user.email})
           </dd>
-          <dt>Balance now</dt>
-          <dd data-testid="adjust-before">{formatCredits(draft.balanceBeforeCents)} credits</dd>
-          <dt>Change</dt>
-          <dd>{signedCredits(draft.amountCents)} credits</dd>
-          <dt>{needsApproval ? 'Balance after approval' : 'Balance after'}</dt>
-          <dd data-testid="adjust-after">{formatCredits(after)} credits</dd>
-          <dt>The customer reads</dt>
+          <dt>{t`Balance now`}</dt>
+          <dd data-testid="adjust-before">{creditsLabel(draft.balanceBeforeCents)}</dd>
+          <dt>{t`Change`}</dt>
+          <dd>{t`${change} credits`}</dd>
+          <dt>{needsApproval ? t`Balance after approval` : t`Balance after`}</dt>
+          <dd data-testid="adjust-after">{creditsLabel(after)}</dd>
+          <dt>{t`The customer reads`}</dt>
           <dd>{draft.customerNote || DEFAULT_ADJUSTMENT_NOTE}</dd>
-          <dt>Internal reason (staff only)</dt>
+          <dt>{t`Internal reason (staff only)`}</dt>
           <dd>{draft.reason}</dd>
         </dl>
         {formMessage && (
@@ -390,11 +415,11 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
         )}
         <StepUpField stepUp={stepUp} disabled={form.busy} />
         <div className="actions">
-          <StatusButton busy={form.busy} busyLabel={needsApproval ? 'Sending…' : 'Applying…'} className="btn btn-primary btn-small">
-            {needsApproval ? `Send for approval: ${figures}` : `Confirm: ${figures}`}
+          <StatusButton busy={form.busy} busyLabel={needsApproval ? t`Sending…` : t`Applying…`} className="btn btn-primary btn-small">
+            {needsApproval ? t`Send for approval: ${figures}` : t`Confirm: ${figures}`}
           </StatusButton>
           <button type="button" className="btn btn-ghost btn-small" disabled={form.busy} onClick={() => setDraft(null)}>
-            Back
+            {t`Back`}
           </button>
         </div>
       </Form>
@@ -402,7 +427,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
   } else {
     view = (
       <Form form={form} className="admin-form" aria-labelledby="adjust-title">
-        <h3 id="adjust-title">Adjust credits</h3>
+        <h3 id="adjust-title">{t`Adjust credits`}</h3>
         {formMessage && (
           <p className="field-error" role="alert">
             {formMessage}
@@ -410,7 +435,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
         )}
         <TextField
           id="adjust-amount"
-          label="Amount (credits, negative to deduct)"
+          label={t`Amount (credits, negative to deduct)`}
           inputMode="decimal"
           value={amount}
           onChange={(e) => setAmount(e.target.value)}
@@ -418,23 +443,23 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
         />
         <TextField
           id="adjust-reason"
-          label="Internal reason (staff only)"
-          note="Kept in the audit log and the staff ledger. The customer never sees it."
+          label={t`Internal reason (staff only)`}
+          note={t`Kept in the audit log and the staff ledger. The customer never sees it.`}
           value={reason}
           onChange={(e) => setReason(e.target.value)}
           error={errors.reason}
         />
         <TextField
           id="adjust-note"
-          label="Note for the customer (optional)"
-          note={`Shown in their credit history. Left empty, they read “${DEFAULT_ADJUSTMENT_NOTE}”.`}
+          label={t`Note for the customer (optional)`}
+          note={t`Shown in their credit history. Left empty, they read “${DEFAULT_ADJUSTMENT_NOTE}”.`}
           maxLength={200}
           value={customerNote}
           onChange={(e) => setCustomerNote(e.target.value)}
           error={errors.customerNote}
         />
         <button type="submit" className="btn btn-primary btn-small">
-          Review adjustment
+          {t`Review adjustment`}
         </button>
       </Form>
     );
@@ -445,9 +470,10 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
       <div role="status" aria-live="polite" className="adjust-sent-status" data-testid="adjust-sent">
         {sent && (
           <p className="adjust-sent">
-            <strong>Sent to a second admin for approval.</strong> Nothing has changed yet: the balance stays at{' '}
-            {formatCredits(sent.balanceCents)} credits until another admin approves {signedCredits(sent.amountCents)} credits. It is listed
-            under “Waiting for a second admin”.
+            <RichText
+              message={t`<0>Sent to a second admin for approval.</0> Nothing has changed yet: the balance stays at ${sentBalance} credits until another admin approves ${sentChange} credits. It is listed under “Waiting for a second admin”.`}
+              elements={[<strong key="sent" />]}
+            />
           </p>
         )}
       </div>
@@ -457,6 +483,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
 }
 
 function AccountActions({ user }: { user: AdminUser }) {
+  useLocale();
   const [role, setRole] = useState<Role>(user.role);
   const [subroles, setSubroles] = useState(user.subroles.join(', '));
   const [reason, setReason] = useState('');
@@ -469,7 +496,7 @@ function AccountActions({ user }: { user: AdminUser }) {
       await update.mutateAsync(change);
       toast.success(success);
     } catch (err) {
-      toast.error(errorMessage(err, 'The change failed'));
+      toast.error(errorMessage(err, t`The change failed`));
     }
   }
 
@@ -486,23 +513,23 @@ function AccountActions({ user }: { user: AdminUser }) {
         ...stepUp.fields(),
       });
       stepUp.reset();
-      toast.success('Role saved');
+      toast.success(t`Role saved`);
     },
     onError: (err) => stepUp.handleError(err),
     mapFieldErrors: () => ({}),
-    formError: (err) => errorMessage(err, 'The change failed'),
+    formError: (err) => errorMessage(err, t`The change failed`),
   });
   const roleError = roleForm.formError;
 
   return (
     <div className="admin-form">
-      <h3>Account</h3>
-      <Form form={roleForm} noValidate={false} className="admin-role-form" aria-label="Change role">
+      <h3>{t`Account`}</h3>
+      <Form form={roleForm} noValidate={false} className="admin-role-form" aria-label={t`Change role`}>
         <div className="ticket-form-row">
-          <SelectField id="admin-role" label="Role" options={ROLES} value={role} onChange={(e) => setRole(e.target.value as Role)} />
+          <SelectField id="admin-role" label={t`Role`} options={ROLES} value={role} onChange={(e) => setRole(e.target.value as Role)} />
           <TextField
             id="admin-subroles"
-            label="Subroles (comma separated)"
+            label={t`Subroles (comma separated)`}
             value={subroles}
             onChange={(e) => setSubroles(e.target.value)}
           />
@@ -514,12 +541,12 @@ function AccountActions({ user }: { user: AdminUser }) {
         )}
         <StepUpField stepUp={stepUp} disabled={update.isPending} />
         <button type="submit" className="btn btn-secondary btn-small" disabled={update.isPending}>
-          Save role
+          {t`Save role`}
         </button>
       </Form>
       <TextField
         id="admin-disable-reason"
-        label="Reason for disabling or re-enabling"
+        label={t`Reason for disabling or re-enabling`}
         value={reason}
         onChange={(e) => setReason(e.target.value)}
       />
@@ -527,10 +554,10 @@ function AccountActions({ user }: { user: AdminUser }) {
         type="button"
         className={user.disabled ? 'btn btn-secondary btn-small' : 'btn btn-danger btn-small'}
         onClick={() =>
-          void run({ kind: 'disabled', disabled: !user.disabled, reason }, user.disabled ? 'Account re-enabled' : 'Account disabled')
+          void run({ kind: 'disabled', disabled: !user.disabled, reason }, user.disabled ? t`Account re-enabled` : t`Account disabled`)
         }
       >
-        {user.disabled ? 'Re-enable account' : 'Disable account'}
+        {user.disabled ? t`Re-enable account` : t`Disable account`}
       </button>
     </div>
   );
@@ -538,34 +565,57 @@ function AccountActions({ user }: { user: AdminUser }) {
 
 const ACTIVITY_KINDS = ['payments', 'exchanges', 'tickets'] as const;
 
+/** Each kind of activity's heading and table texts, translated where they render. */
+const ACTIVITY_TEXT = {
+  payments: {
+    title: msg`Payments`,
+    recent: msg`Recent payments`,
+    loading: msg`Loading payments…`,
+    failed: msg`Failed to load payments`,
+  },
+  exchanges: {
+    title: msg`Exchanges`,
+    recent: msg`Recent exchanges`,
+    loading: msg`Loading exchanges…`,
+    failed: msg`Failed to load exchanges`,
+  },
+  tickets: {
+    title: msg`Tickets`,
+    recent: msg`Recent tickets`,
+    loading: msg`Loading tickets…`,
+    failed: msg`Failed to load tickets`,
+  },
+} as const;
+
 /** The user's payments, exchanges and tickets, newest first (the full lists live in their tabs). */
 function UserActivity({ userId }: { userId: string }) {
+  useLocale();
   const activity = useUserActivity(userId);
   return (
     <div className="admin-activity">
       {ACTIVITY_KINDS.map((kind) => (
-        <section key={kind} aria-label={`Recent ${kind}`}>
-          <h3>{kind[0]!.toUpperCase() + kind.slice(1)}</h3>
+        <section key={kind} aria-label={i18n._(ACTIVITY_TEXT[kind].recent)}>
+          <h3>{i18n._(ACTIVITY_TEXT[kind].title)}</h3>
           <QueryTable
             scrollable
             query={activity}
-            label={`Recent ${kind}`}
+            label={i18n._(ACTIVITY_TEXT[kind].recent)}
             rows={(data) => data[kind]}
-            loading={`Loading ${kind}…`}
-            failed={`Failed to load ${kind}`}
-            empty="None."
+            loading={i18n._(ACTIVITY_TEXT[kind].loading)}
+            failed={i18n._(ACTIVITY_TEXT[kind].failed)}
+            empty={t`None.`}
             columns={
               <>
-                <th scope="col">What</th>
-                <th scope="col">Status</th>
-                <th scope="col">When</th>
+                <th scope="col">{t`What`}</th>
+                <th scope="col">{t`Status`}</th>
+                <th scope="col">{t`When`}</th>
               </>
             }
             row={(r) => (
               <tr key={r._id}>
                 <td>{r.label}</td>
                 <td>{r.status}</td>
-                <td>{new Date(r.createdAt).toLocaleDateString()}</td>
+                <td>{new Date(r.createdAt).toLocaleDateString(pageLocale())}</td>
               </tr>
             )}
           />

@@ -1,3 +1,4 @@
+import { plural, t } from '@lingui/core/macro';
 import { useId, useState, type ReactNode } from 'react';
 import { supportReportQuerySchema, type Attainment, type SupportReport } from '#shared/schemas/support-reports';
 import { TextField } from '#web/components/ui/forms';
@@ -7,7 +8,8 @@ import { errorMessage } from '#web/lib/api-client';
 import { useDownloadSupportReportCsv } from '../api/download-support-report';
 import { useSupportReport, type ReportRange } from '../api/get-support-report';
 import './support-reports.css';
-import { formatRating } from '#web/lib/format';
+import { formatLocaleDate, pageLocale } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -21,21 +23,34 @@ export function defaultRange(now = Date.now()): ReportRange {
 export function formatMinutes(minutes: number | null): string {
   if (minutes === null) return '—';
   const whole = Math.round(minutes);
-  if (whole === 0) return minutes > 0 ? '< 1 min' : '0 min';
+  if (whole === 0) return minutes > 0 ? t`< 1 min` : t`0 min`;
   const h = Math.floor(whole / 60);
   const m = whole % 60;
-  if (h === 0) return `${m} min`;
-  return m === 0 ? `${h} h` : `${h} h ${m} min`;
+  if (h === 0) return t`${m} min`;
+  return m === 0 ? t`${h} h` : t`${h} h ${m} min`;
 }
 
-const percent = (a: Attainment) => (a.percent === null ? '—' : `${a.percent}%`);
-const metOf = (a: Attainment) => (a.counted === 0 ? 'nothing decided yet' : `${a.met} of ${a.counted}`);
+/**
+ * A percentage and a rating written as the language on screen writes numbers ("66.7%", "66,7 %"; "4.50",
+ * "4,50"): src/web/lib/format.ts has no locale formatter for either yet.
+ */
+const formatPercent = (value: number) =>
+  new Intl.NumberFormat(pageLocale(), { style: 'percent', maximumFractionDigits: 1 }).format(value / 100);
+const formatRating = (value: number) =>
+  new Intl.NumberFormat(pageLocale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+
+const percent = (a: Attainment) => (a.percent === null ? '—' : formatPercent(a.percent));
+const metOf = (a: Attainment) => {
+  const { met, counted } = a;
+  return counted === 0 ? t`nothing decided yet` : t`${met} of ${counted}`;
+};
 /** "75% (3 of 4)"; a dash alone when nothing is decided. */
 const slaCell = (a: Attainment) => (a.counted === 0 ? '—' : `${percent(a)} (${metOf(a)})`);
 const rating = (v: number | null) => (v === null ? '—' : formatRating(v));
 
 /** Staff console → Reports: the desk's figures over a range of days (docs/support-reports.md). */
 export function SupportReportsPanel() {
+  useLocale();
   const ids = useId();
   const [draft, setDraft] = useState<ReportRange>(() => defaultRange());
   const [range, setRange] = useState<ReportRange>(draft);
@@ -49,14 +64,16 @@ export function SupportReportsPanel() {
     action: (data) => setRange(data),
   });
   const formError = Object.values(form.errors)[0] ?? null;
+  const rangeFrom = formatLocaleDate(range.from);
+  const rangeTo = formatLocaleDate(range.to);
 
   return (
     <section className="admin-panel stack support-reports" aria-labelledby={`${ids}-title`}>
-      <h2 id={`${ids}-title`}>Support reports</h2>
-      <Form form={form} className="support-reports-form" aria-label="Report range">
-        <TextField label="From" type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} required />
+      <h2 id={`${ids}-title`}>{t`Support reports`}</h2>
+      <Form form={form} className="support-reports-form" aria-label={t`Report range`}>
+        <TextField label={t`From`} type="date" value={draft.from} onChange={(e) => setDraft({ ...draft, from: e.target.value })} required />
         <TextField
-          label="To"
+          label={t`To`}
           type="date"
           value={draft.to}
           onChange={(e) => setDraft({ ...draft, to: e.target.value })}
@@ -66,28 +83,28 @@ export function SupportReportsPanel() {
         />
         <div className="cluster support-reports-actions">
           <button type="submit" className="btn btn-primary">
-            Show report
+            {t`Show report`}
           </button>
           <button type="button" className="btn btn-ghost" onClick={() => download.mutate(range)} disabled={download.isPending}>
-            {download.isPending ? 'Preparing…' : 'Download CSV'}
+            {download.isPending ? t`Preparing…` : t`Download CSV`}
           </button>
         </div>
       </Form>
       <p className="field-note">
-        Tickets created from {range.from} to {range.to} (UTC, both days included). Times are business hours of the desk&apos;s calendar.
+        {t`Tickets created from ${rangeFrom} to ${rangeTo} (UTC, both days included). Times are business hours of the desk's calendar.`}
       </p>
       {download.isError && (
         <p className="field-error" role="alert">
-          {errorMessage(download.error, 'Could not download the CSV')}
+          {errorMessage(download.error, t`Could not download the CSV`)}
         </p>
       )}
       <QueryState
         data={report.data}
-        loading="Loading the report…"
-        error={report.isError ? errorMessage(report.error, 'Failed to load the report') : null}
+        loading={t`Loading the report…`}
+        error={report.isError ? errorMessage(report.error, t`Failed to load the report`) : null}
         onRetry={() => void report.refetch()}
         isEmpty={(r) => r.tickets === 0 && r.weeks.every((w) => w.resolved === 0)}
-        empty="No tickets were created in this range. Pick other days."
+        empty={t`No tickets were created in this range. Pick other days.`}
       >
         {(r) => <ReportView report={r} busy={report.isFetching} />}
       </QueryState>
@@ -97,164 +114,168 @@ export function SupportReportsPanel() {
 
 /** Everything one report shows; `busy` while the next range loads over it. */
 export function ReportView({ report: r, busy = false }: { report: SupportReport; busy?: boolean }) {
+  useLocale();
+  const firstP90 = formatMinutes(r.firstResponse.p90Minutes);
+  const resolutionP90 = formatMinutes(r.resolution.p90Minutes);
+  const rated = r.ratings.count;
   return (
     <div className="stack" aria-busy={busy || undefined}>
-      <dl className="support-figures" aria-label="Summary">
-        <Figure label="Tickets" value={String(r.tickets)} />
-        <Figure label="Resolved" value={String(r.resolved)} />
+      <dl className="support-figures" aria-label={t`Summary`}>
+        <Figure label={t`Tickets`} value={String(r.tickets)} />
+        <Figure label={t`Resolved`} value={String(r.resolved)} />
         <Figure
-          label="First response, median"
+          label={t`First response, median`}
           value={formatMinutes(r.firstResponse.medianMinutes)}
-          note={`90th percentile ${formatMinutes(r.firstResponse.p90Minutes)}`}
+          note={t`90th percentile ${firstP90}`}
         />
         <Figure
-          label="Resolution, median"
+          label={t`Resolution, median`}
           value={formatMinutes(r.resolution.medianMinutes)}
-          note={`90th percentile ${formatMinutes(r.resolution.p90Minutes)}`}
+          note={t`90th percentile ${resolutionP90}`}
         />
-        <Figure label="First response SLA" value={percent(r.sla.firstResponse)} note={metOf(r.sla.firstResponse)} />
-        <Figure label="Resolution SLA" value={percent(r.sla.resolution)} note={metOf(r.sla.resolution)} />
-        <Figure label="Average rating" value={rating(r.ratings.average)} note={`${r.ratings.count} rated`} />
+        <Figure label={t`First response SLA`} value={percent(r.sla.firstResponse)} note={metOf(r.sla.firstResponse)} />
+        <Figure label={t`Resolution SLA`} value={percent(r.sla.resolution)} note={metOf(r.sla.resolution)} />
+        <Figure label={t`Average rating`} value={rating(r.ratings.average)} note={t`${rated} rated`} />
       </dl>
 
       <WeeklyChart weeks={r.weeks} />
-      <Table caption="Weekly (ISO weeks, Monday to Sunday, UTC)">
+      <Table caption={t`Weekly (ISO weeks, Monday to Sunday, UTC)`}>
         <thead>
           <tr>
-            <th scope="col">Week</th>
+            <th scope="col">{t`Week`}</th>
             <th scope="col" className="num">
-              Opened
+              {t`Opened`}
             </th>
             <th scope="col" className="num">
-              Resolved
+              {t`Resolved`}
             </th>
             <th scope="col" className="num">
-              Median first response
+              {t`Median first response`}
             </th>
             <th scope="col" className="num">
-              First response SLA
+              {t`First response SLA`}
             </th>
             <th scope="col" className="num">
-              Resolution SLA
+              {t`Resolution SLA`}
             </th>
           </tr>
         </thead>
         <tbody>
           {r.weeks.map((w) => (
             <tr key={w.weekStart}>
-              <th scope="row" data-label="Week">
-                {w.isoWeek} <span className="muted">from {w.weekStart}</span>
+              <th scope="row" data-label={t`Week`}>
+                {w.isoWeek} <span className="muted">{t`from ${w.weekStart}`}</span>
               </th>
-              <Num label="Opened">{w.opened}</Num>
-              <Num label="Resolved">{w.resolved}</Num>
-              <Num label="Median first response">{formatMinutes(w.firstResponseMedianMinutes)}</Num>
-              <Num label="First response SLA">{percent(w.firstResponse)}</Num>
-              <Num label="Resolution SLA">{percent(w.resolution)}</Num>
+              <Num label={t`Opened`}>{w.opened}</Num>
+              <Num label={t`Resolved`}>{w.resolved}</Num>
+              <Num label={t`Median first response`}>{formatMinutes(w.firstResponseMedianMinutes)}</Num>
+              <Num label={t`First response SLA`}>{percent(w.firstResponse)}</Num>
+              <Num label={t`Resolution SLA`}>{percent(w.resolution)}</Num>
             </tr>
           ))}
         </tbody>
       </Table>
 
-      <Table caption="SLA by priority">
+      <Table caption={t`SLA by priority`}>
         <thead>
           <tr>
-            <th scope="col">Priority</th>
+            <th scope="col">{t`Priority`}</th>
             <th scope="col" className="num">
-              Tickets
+              {t`Tickets`}
             </th>
             <th scope="col" className="num">
-              First response SLA
+              {t`First response SLA`}
             </th>
             <th scope="col" className="num">
-              Resolution SLA
+              {t`Resolution SLA`}
             </th>
           </tr>
         </thead>
         <tbody>
           {r.sla.byPriority.map((p) => (
             <tr key={p.priority}>
-              <th scope="row" data-label="Priority">
+              <th scope="row" data-label={t`Priority`}>
                 {p.priority}
               </th>
-              <Num label="Tickets">{p.tickets}</Num>
-              <Num label="First response SLA">{slaCell(p.firstResponse)}</Num>
-              <Num label="Resolution SLA">{slaCell(p.resolution)}</Num>
+              <Num label={t`Tickets`}>{p.tickets}</Num>
+              <Num label={t`First response SLA`}>{slaCell(p.firstResponse)}</Num>
+              <Num label={t`Resolution SLA`}>{slaCell(p.resolution)}</Num>
             </tr>
           ))}
         </tbody>
       </Table>
 
       <div className="grid-2 grid support-reports-pair">
-        <Table caption="By tag" compact>
+        <Table caption={t`By tag`} compact>
           <thead>
             <tr>
-              <th scope="col">Tag</th>
+              <th scope="col">{t`Tag`}</th>
               <th scope="col" className="num">
-                Tickets
+                {t`Tickets`}
               </th>
             </tr>
           </thead>
           <tbody>
-            {r.byTag.map((t) => (
-              <tr key={t.tag ?? '\u0000untagged'}>
-                <th scope="row" data-label="Tag">
-                  {t.tag ?? <em>Untagged</em>}
+            {r.byTag.map((row) => (
+              <tr key={row.tag ?? '\u0000untagged'}>
+                <th scope="row" data-label={t`Tag`}>
+                  {row.tag ?? <em>{t`Untagged`}</em>}
                 </th>
-                <Num label="Tickets">{t.tickets}</Num>
+                <Num label={t`Tickets`}>{row.tickets}</Num>
               </tr>
             ))}
           </tbody>
         </Table>
-        <Table caption="Ratings" compact>
+        <Table caption={t`Ratings`} compact>
           <thead>
             <tr>
-              <th scope="col">Stars</th>
+              <th scope="col">{t`Stars`}</th>
               <th scope="col" className="num">
-                Tickets
+                {t`Tickets`}
               </th>
             </tr>
           </thead>
           <tbody>
             {[...r.ratings.stars].reverse().map((s) => (
               <tr key={s.stars}>
-                <th scope="row" data-label="Stars">
-                  {s.stars} {s.stars === 1 ? 'star' : 'stars'}
+                <th scope="row" data-label={t`Stars`}>
+                  {plural(s.stars, { one: '# star', other: '# stars' })}
                 </th>
-                <Num label="Tickets">{s.count}</Num>
+                <Num label={t`Tickets`}>{s.count}</Num>
               </tr>
             ))}
           </tbody>
         </Table>
       </div>
 
-      <Table caption="By assignee">
+      <Table caption={t`By assignee`}>
         <thead>
           <tr>
-            <th scope="col">Assignee</th>
+            <th scope="col">{t`Assignee`}</th>
             <th scope="col" className="num">
-              Tickets
+              {t`Tickets`}
             </th>
             <th scope="col" className="num">
-              Median first response
+              {t`Median first response`}
             </th>
             <th scope="col" className="num">
-              Resolved
+              {t`Resolved`}
             </th>
             <th scope="col" className="num">
-              Average rating
+              {t`Average rating`}
             </th>
           </tr>
         </thead>
         <tbody>
           {r.byAssignee.map((a) => (
             <tr key={a.assigneeId ?? 'unassigned'}>
-              <th scope="row" data-label="Assignee">
-                {a.assigneeId === null ? <em>Unassigned</em> : (a.name ?? 'Former account')}
+              <th scope="row" data-label={t`Assignee`}>
+                {a.assigneeId === null ? <em>{t`Unassigned`}</em> : (a.name ?? t`Former account`)}
               </th>
-              <Num label="Tickets">{a.tickets}</Num>
-              <Num label="Median first response">{formatMinutes(a.firstResponseMedianMinutes)}</Num>
-              <Num label="Resolved">{a.resolved}</Num>
-              <Num label="Average rating">{a.ratings === 0 ? '—' : `${rating(a.averageRating)} (${a.ratings})`}</Num>
+              <Num label={t`Tickets`}>{a.tickets}</Num>
+              <Num label={t`Median first response`}>{formatMinutes(a.firstResponseMedianMinutes)}</Num>
+              <Num label={t`Resolved`}>{a.resolved}</Num>
+              <Num label={t`Average rating`}>{a.ratings === 0 ? '—' : `${rating(a.averageRating)} (${a.ratings})`}</Num>
             </tr>
           ))}
         </tbody>
@@ -315,6 +336,7 @@ function Num({ label, children }: { label: string; children: ReactNode }) {
  * totals and the busiest week in words; the weekly table under it holds every figure.
  */
 export function WeeklyChart({ weeks }: { weeks: SupportReport['weeks'] }) {
+  useLocale();
   const id = useId();
   const width = 640;
   const height = 160;
@@ -324,11 +346,21 @@ export function WeeklyChart({ weeks }: { weeks: SupportReport['weeks'] }) {
   const opened = weeks.reduce((s, w) => s + w.opened, 0);
   const resolved = weeks.reduce((s, w) => s + w.resolved, 0);
   const busiest = weeks.reduce<SupportReport['weeks'][number] | null>((b, w) => (b === null || w.opened > b.opened ? w : b), null);
+  const count = weeks.length;
+  const first = weeks[0]?.isoWeek ?? '';
+  const last = weeks.at(-1)?.isoWeek ?? '';
+  const most = busiest?.opened ?? 0;
+  const mostWeek = busiest?.isoWeek ?? '';
+  // No placeholder inside a plural's branches: the pseudo-locale script keeps only one level of braces whole.
+  const weeksText = plural(count, { one: '# week', other: '# weeks' });
   const description =
-    weeks.length === 0
-      ? 'No weeks in this range.'
-      : `${weeks.length} weeks from ${weeks[0]!.isoWeek} to ${weeks.at(-1)!.isoWeek}: ${opened} opened and ${resolved} resolved in all` +
-        (busiest && busiest.opened > 0 ? `; the most opened in one week was ${busiest.opened}, in ${busiest.isoWeek}.` : '.');
+    count === 0
+      ? t`No weeks in this range.`
+      : most > 0
+        ? t`${weeksText} from ${first} to ${last}: ${opened} opened and ${resolved} resolved in all; the most opened in one week was ${most}, in ${mostWeek}.`
+        : t`${weeksText} from ${first} to ${last}: ${opened} opened and ${resolved} resolved in all.`;
+  const firstStart = weeks[0]?.weekStart ?? '';
+  const lastStart = weeks.at(-1)?.weekStart ?? '';
   return (
     <figure className="support-chart">
       <svg
@@ -338,7 +370,7 @@ export function WeeklyChart({ weeks }: { weeks: SupportReport['weeks'] }) {
         aria-describedby={`${id}-desc`}
         preserveAspectRatio="none"
       >
-        <title id={`${id}-title`}>Tickets opened and resolved per week</title>
+        <title id={`${id}-title`}>{t`Tickets opened and resolved per week`}</title>
         <desc id={`${id}-desc`}>{description}</desc>
         {weeks.map((w, i) => {
           const ho = Math.round((w.opened / max) * height);
@@ -347,10 +379,10 @@ export function WeeklyChart({ weeks }: { weeks: SupportReport['weeks'] }) {
           return (
             <g key={w.weekStart}>
               <rect x={x} y={height - ho} width={bar} height={ho} className="support-chart-opened">
-                <title>{`${w.isoWeek}: ${w.opened} opened`}</title>
+                <title>{t`${w.isoWeek}: ${w.opened} opened`}</title>
               </rect>
               <rect x={x + bar + slot * 0.04} y={height - hr} width={bar} height={hr} className="support-chart-resolved">
-                <title>{`${w.isoWeek}: ${w.resolved} resolved`}</title>
+                <title>{t`${w.isoWeek}: ${w.resolved} resolved`}</title>
               </rect>
             </g>
           );
@@ -359,14 +391,12 @@ export function WeeklyChart({ weeks }: { weeks: SupportReport['weeks'] }) {
       </svg>
       <figcaption className="cluster">
         <span>
-          <span className="support-chart-key support-chart-opened" aria-hidden="true" /> Opened
+          <span className="support-chart-key support-chart-opened" aria-hidden="true" /> {t`Opened`}
         </span>
         <span>
-          <span className="support-chart-key support-chart-resolved" aria-hidden="true" /> Resolved
+          <span className="support-chart-key support-chart-resolved" aria-hidden="true" /> {t`Resolved`}
         </span>
-        <span className="muted">
-          per ISO week, {weeks[0]?.weekStart ?? ''} to {weeks.at(-1)?.weekStart ?? ''} (Mondays); tallest bar {max}
-        </span>
+        <span className="muted">{t`per ISO week, ${firstStart} to ${lastStart} (Mondays); tallest bar ${max}`}</span>
       </figcaption>
     </figure>
   );

@@ -1,9 +1,10 @@
+import { i18n } from '@lingui/core';
+import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import {
   RULE_ACTION_LABELS,
   RULE_CONDITION_LABELS,
   RULE_NAME_MAX,
-  RULE_TRIGGER_LABELS,
   RULE_TRIGGERS,
   TICKET_PRIORITIES,
   TICKET_STATUSES,
@@ -16,6 +17,8 @@ import {
 } from '#shared/schemas/support-rules';
 import { CheckboxField, SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
+import { useLocale } from '#web/features/language';
+import { ACTION_LABELS, CONDITION_LABELS, TRIGGER_LABELS } from './rule-labels';
 
 /** What the form edits: loose while typed (hours as text), checked by the shared schema on save. */
 interface Draft {
@@ -97,11 +100,17 @@ export function bodyOf(d: Draft): RuleBody {
 const conditionTypes = Object.keys(RULE_CONDITION_LABELS) as Array<RuleCondition['type']>;
 const actionTypes = Object.keys(RULE_ACTION_LABELS) as Array<RuleAction['type']>;
 
+/** The form's heading when it changes a rule: Edit rule "Urgent to ana". */
+function editTitle(name: string): string {
+  return t`Edit rule "${name}"`;
+}
+
 /**
  * Create or change an automation rule: name, trigger, conditions (all must hold), actions (in order).
  * Checked with the server's own schema before it is sent; the server's field errors show the same way.
  */
 export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving = false }: RuleFormProps) {
+  useLocale();
   const id = useId();
   const [draft, setDraft] = useState<Draft>(() => draftOf(rule));
   const set = (patch: Partial<Draft>) => setDraft((d) => ({ ...d, ...patch }));
@@ -129,7 +138,7 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
       form.setErrors(fields);
       return true;
     },
-    formError: (err) => (err instanceof Error ? err.message : 'Failed to save'),
+    formError: (err) => (err instanceof Error ? err.message : t`Failed to save`),
   });
 
   const err = (key: string) => form.errors[key];
@@ -137,25 +146,25 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
 
   return (
     <Form form={form} className="rule-form" aria-labelledby={`${id}-title`}>
-      <h3 id={`${id}-title`}>{rule ? `Edit rule "${rule.name}"` : 'New rule'}</h3>
+      <h3 id={`${id}-title`}>{rule ? editTitle(rule.name) : t`New rule`}</h3>
       <TextField
-        label="Name"
+        label={t`Name`}
         value={draft.name}
         maxLength={RULE_NAME_MAX}
         onChange={(e) => set({ name: e.target.value })}
         error={err('name')}
       />
       <fieldset>
-        <legend>When</legend>
+        <legend>{t`When`}</legend>
         <SelectField
-          label="Trigger"
+          label={t`Trigger`}
           value={draft.trigger}
           onChange={(e) => set({ trigger: e.target.value as RuleTrigger })}
-          options={RULE_TRIGGERS.map((t) => ({ value: t, label: RULE_TRIGGER_LABELS[t] }))}
+          options={RULE_TRIGGERS.map((trigger) => ({ value: trigger, label: i18n._(TRIGGER_LABELS[trigger]) }))}
         />
         {draft.trigger === 'no_staff_reply' && (
           <TextField
-            label="Business hours without a staff reply"
+            label={t`Business hours without a staff reply`}
             inputMode="numeric"
             value={draft.hours}
             onChange={(e) => set({ hours: e.target.value })}
@@ -164,29 +173,29 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
         )}
         {draft.trigger === 'status_changed' && (
           <SelectField
-            label="To status"
+            label={t`To status`}
             value={draft.toStatus}
             onChange={(e) => set({ toStatus: e.target.value })}
-            options={[{ value: '', label: 'Any status' }, ...TICKET_STATUSES.map((s) => ({ value: s, label: s }))]}
+            options={[{ value: '', label: t`Any status` }, ...TICKET_STATUSES.map((s) => ({ value: s, label: s }))]}
           />
         )}
       </fieldset>
 
       <fieldset>
-        <legend>If all of these hold</legend>
-        {draft.conditions.length === 0 && <p className="muted">No conditions: every ticket of the trigger.</p>}
-        <ol className="rule-parts" aria-label="Conditions">
+        <legend>{t`If all of these hold`}</legend>
+        {draft.conditions.length === 0 && <p className="muted">{t`No conditions: every ticket of the trigger.`}</p>}
+        <ol className="rule-parts" aria-label={t`Conditions`}>
           {draft.conditions.map((c, i) => (
             <li key={i} className="rule-part">
               <SelectField
-                label={`Condition ${i + 1}`}
+                label={t`Condition ${i + 1}`}
                 value={c.type}
                 onChange={(e) => setCondition(i, newCondition(e.target.value as RuleCondition['type']))}
-                options={conditionTypes.map((t) => ({ value: t, label: RULE_CONDITION_LABELS[t] }))}
+                options={conditionTypes.map((type) => ({ value: type, label: i18n._(CONDITION_LABELS[type]) }))}
               />
               {c.type === 'subject_contains' && (
                 <TextField
-                  label="Text"
+                  label={t`Text`}
                   value={c.text}
                   onChange={(e) => setCondition(i, { ...c, text: e.target.value })}
                   error={err(`conditions.${i}.text`)}
@@ -194,7 +203,7 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
               )}
               {(c.type === 'has_tag' || c.type === 'lacks_tag') && (
                 <TextField
-                  label="Tag"
+                  label={t`Tag`}
                   value={c.tag}
                   onChange={(e) => setCondition(i, { ...c, tag: e.target.value })}
                   error={err(`conditions.${i}.tag`)}
@@ -202,18 +211,18 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
               )}
               {c.type === 'requester_kind' && (
                 <SelectField
-                  label="Requester"
+                  label={t`Requester`}
                   value={c.kind}
                   onChange={(e) => setCondition(i, { ...c, kind: e.target.value as 'user' | 'guest' })}
                   options={[
-                    { value: 'user', label: 'a user' },
-                    { value: 'guest', label: 'a guest' },
+                    { value: 'user', label: t`a user` },
+                    { value: 'guest', label: t`a guest` },
                   ]}
                 />
               )}
               {c.type === 'priority_in' && (
                 <fieldset className="rule-priorities">
-                  <legend>Priorities</legend>
+                  <legend>{t`Priorities`}</legend>
                   {TICKET_PRIORITIES.map((p) => (
                     <CheckboxField
                       key={p}
@@ -230,10 +239,10 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
               <button
                 type="button"
                 className="btn btn-ghost btn-small"
-                aria-label={`Remove condition ${i + 1}`}
+                aria-label={t`Remove condition ${i + 1}`}
                 onClick={() => set({ conditions: draft.conditions.filter((_, j) => j !== i) })}
               >
-                Remove
+                {t`Remove`}
               </button>
             </li>
           ))}
@@ -243,24 +252,24 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
           className="btn btn-secondary btn-small"
           onClick={() => set({ conditions: [...draft.conditions, newCondition('subject_contains')] })}
         >
-          Add condition
+          {t`Add condition`}
         </button>
       </fieldset>
 
       <fieldset>
-        <legend>Then, in order</legend>
-        <ol className="rule-parts" aria-label="Actions">
+        <legend>{t`Then, in order`}</legend>
+        <ol className="rule-parts" aria-label={t`Actions`}>
           {draft.actions.map((a, i) => (
             <li key={i} className="rule-part">
               <SelectField
-                label={`Action ${i + 1}`}
+                label={t`Action ${i + 1}`}
                 value={a.type}
                 onChange={(e) => setAction(i, newAction(e.target.value as RuleAction['type'], staff, cannedReplies))}
-                options={actionTypes.map((t) => ({ value: t, label: RULE_ACTION_LABELS[t] }))}
+                options={actionTypes.map((type) => ({ value: type, label: i18n._(ACTION_LABELS[type]) }))}
               />
               {a.type === 'assign' && (
                 <SelectField
-                  label="Staff member"
+                  label={t`Staff member`}
                   value={a.assigneeId}
                   onChange={(e) => setAction(i, { ...a, assigneeId: e.target.value })}
                   options={staff.map((s) => ({ value: s._id, label: s.username }))}
@@ -269,7 +278,7 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
               )}
               {a.type === 'set_priority' && (
                 <SelectField
-                  label="Priority"
+                  label={t`Priority`}
                   value={a.priority}
                   onChange={(e) => setAction(i, { ...a, priority: e.target.value as typeof a.priority })}
                   options={[...TICKET_PRIORITIES]}
@@ -277,7 +286,7 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
               )}
               {a.type === 'set_status' && (
                 <SelectField
-                  label="Status"
+                  label={t`Status`}
                   value={a.status}
                   onChange={(e) => setAction(i, { ...a, status: e.target.value as typeof a.status })}
                   options={[...TICKET_STATUSES]}
@@ -285,7 +294,7 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
               )}
               {a.type === 'add_tag' && (
                 <TextField
-                  label="Tag"
+                  label={t`Tag`}
                   value={a.tag}
                   onChange={(e) => setAction(i, { ...a, tag: e.target.value })}
                   error={err(`actions.${i}.tag`)}
@@ -293,20 +302,20 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
               )}
               {a.type === 'canned_reply' && (
                 <SelectField
-                  label="Canned reply"
+                  label={t`Canned reply`}
                   value={a.cannedReplyId}
                   onChange={(e) => setAction(i, { ...a, cannedReplyId: e.target.value })}
                   options={
                     cannedReplies.length
                       ? cannedReplies.map((r) => ({ value: r._id, label: r.title }))
-                      : [{ value: '', label: 'No canned replies yet' }]
+                      : [{ value: '', label: t`No canned replies yet` }]
                   }
                   error={err(`actions.${i}.cannedReplyId`)}
                 />
               )}
               {a.type === 'internal_note' && (
                 <TextareaField
-                  label="Note"
+                  label={t`Note`}
                   rows={2}
                   value={a.body}
                   onChange={(e) => setAction(i, { ...a, body: e.target.value })}
@@ -316,10 +325,10 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
               <button
                 type="button"
                 className="btn btn-ghost btn-small"
-                aria-label={`Remove action ${i + 1}`}
+                aria-label={t`Remove action ${i + 1}`}
                 onClick={() => set({ actions: draft.actions.filter((_, j) => j !== i) })}
               >
-                Remove
+                {t`Remove`}
               </button>
             </li>
           ))}
@@ -334,11 +343,11 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
           className="btn btn-secondary btn-small"
           onClick={() => set({ actions: [...draft.actions, newAction('add_tag', staff, cannedReplies)] })}
         >
-          Add action
+          {t`Add action`}
         </button>
       </fieldset>
 
-      <CheckboxField label="Enabled" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
+      <CheckboxField label={t`Enabled`} checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} />
       {formError && (
         <p className="field-error" role="alert">
           {formError}
@@ -346,10 +355,10 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
       )}
       <div className="rule-form-buttons">
         <StatusButton busy={saving} className="btn btn-primary btn-small">
-          {rule ? 'Save rule' : 'Create rule'}
+          {rule ? t`Save rule` : t`Create rule`}
         </StatusButton>
         <button type="button" className="btn btn-ghost btn-small" onClick={onCancel}>
-          Cancel
+          {t`Cancel`}
         </button>
       </div>
     </Form>

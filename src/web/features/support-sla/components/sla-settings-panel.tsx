@@ -1,3 +1,5 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import toast from 'react-hot-toast';
 import {
@@ -11,11 +13,18 @@ import { CheckboxField, TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { errorMessage } from '#web/lib/api-client';
+import { formatLocaleDate } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
 import { useAddSlaHoliday, useRemoveSlaHoliday, useSaveSlaCalendar, useSaveSlaTargets, useSlaSettings } from '../api/sla-settings';
 import './support-sla.css';
 
-const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
-const PRIORITY_LABELS: Record<SlaPriority, string> = { urgent: 'Urgent', high: 'High', normal: 'Normal', low: 'Low' };
+const WEEKDAYS = [msg`Monday`, msg`Tuesday`, msg`Wednesday`, msg`Thursday`, msg`Friday`, msg`Saturday`, msg`Sunday`];
+const PRIORITY_LABELS: Record<SlaPriority, MessageDescriptor> = {
+  urgent: msg`Urgent`,
+  high: msg`High`,
+  normal: msg`Normal`,
+  low: msg`Low`,
+};
 
 /** Every zone the browser knows, for the time-zone field's suggestions. */
 function knownZones(): string[] {
@@ -29,23 +38,22 @@ function knownZones(): string[] {
  * them (the server refuses anyone else), each change in the audit log.
  */
 export function SlaSettingsPanel({ isAdmin }: { isAdmin: boolean }) {
+  useLocale();
   const ids = useId();
   const settings = useSlaSettings();
   return (
     <section className="admin-panel stack" aria-labelledby={`${ids}-title`}>
       <div>
-        <h2 id={`${ids}-title`}>Business hours &amp; SLA</h2>
+        <h2 id={`${ids}-title`}>{t`Business hours & SLA`}</h2>
         <p className="muted">
-          Targets count business time only: the working days and hours below, in the desk&apos;s time zone, without holidays. The ticket
-          queue shows the time left and breaches; a breach notifies the assignee, or every support and admin account when nobody is
-          assigned.
+          {t`Targets count business time only: the working days and hours below, in the desk's time zone, without holidays. The ticket queue shows the time left and breaches; a breach notifies the assignee, or every support and admin account when nobody is assigned.`}
         </p>
-        {!isAdmin && <p className="sla-readonly">Only admins can change these settings.</p>}
+        {!isAdmin && <p className="sla-readonly">{t`Only admins can change these settings.`}</p>}
       </div>
       <QueryState
         data={settings.data}
-        loading={<p className="muted">Loading business hours…</p>}
-        error={settings.error ? errorMessage(settings.error, 'Could not load the business hours') : null}
+        loading={<p className="muted">{t`Loading business hours…`}</p>}
+        error={settings.error ? errorMessage(settings.error, t`Could not load the business hours`) : null}
         onRetry={() => void settings.refetch()}
       >
         {(data) => (
@@ -61,6 +69,7 @@ export function SlaSettingsPanel({ isAdmin }: { isAdmin: boolean }) {
 }
 
 function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly: boolean }) {
+  useLocale();
   const ids = useId();
   const save = useSaveSlaCalendar();
   const [form, setForm] = useState<SlaCalendar>({
@@ -80,19 +89,19 @@ function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly:
     focus: false,
     validate: () => {
       const local: Record<string, string> = {};
-      if (form.days.length === 0) local.days = 'Choose at least one working day';
-      if (form.start && form.end && form.start >= form.end) local.end = 'The day must end after it starts';
+      if (form.days.length === 0) local.days = t`Choose at least one working day`;
+      if (form.start && form.end && form.start >= form.end) local.end = t`The day must end after it starts`;
       return local;
     },
     action: () => save.mutateAsync(form),
-    onSuccess: () => toast.success('Business hours saved'),
-    formError: 'Could not save the business hours',
+    onSuccess: () => toast.success(t`Business hours saved`),
+    formError: t`Could not save the business hours`,
   });
   const errors = calendarForm.errors;
 
   return (
     <Form form={calendarForm} className="card stack" aria-labelledby={`${ids}-title`}>
-      <h3 id={`${ids}-title`}>Working hours</h3>
+      <h3 id={`${ids}-title`}>{t`Working hours`}</h3>
       {calendarForm.formError && (
         <p className="field-error" role="alert">
           {calendarForm.formError}
@@ -100,14 +109,14 @@ function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly:
       )}
       <fieldset disabled={readOnly} className="sla-fieldset stack">
         <TextField
-          label="Time zone"
+          label={t`Time zone`}
           value={form.timeZone}
           list={`${ids}-zones`}
           autoComplete="off"
           spellCheck={false}
           error={errors.timeZone}
           errorAlert
-          note="An IANA name, e.g. Europe/Berlin or America/New_York"
+          note={t`An IANA name, e.g. Europe/Berlin or America/New_York`}
           onChange={(e) => setForm((f) => ({ ...f, timeZone: e.target.value }))}
         />
         <datalist id={`${ids}-zones`}>
@@ -116,12 +125,12 @@ function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly:
           ))}
         </datalist>
         <fieldset className="sla-days" aria-describedby={errors.days ? `${ids}-days-error` : undefined}>
-          <legend>Working days</legend>
+          <legend>{t`Working days`}</legend>
           <div className="sla-day-list">
             {WEEKDAYS.map((name, i) => (
               <CheckboxField
-                key={name}
-                label={name}
+                key={name.id}
+                label={i18n._(name)}
                 checked={form.days.includes(i + 1)}
                 onChange={(e) => toggleDay(i + 1, e.target.checked)}
               />
@@ -135,7 +144,7 @@ function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly:
         </fieldset>
         <div className="sla-times">
           <TextField
-            label="Day starts"
+            label={t`Day starts`}
             type="time"
             value={form.start}
             error={errors.start}
@@ -143,7 +152,7 @@ function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly:
             onChange={(e) => setForm((f) => ({ ...f, start: e.target.value }))}
           />
           <TextField
-            label="Day ends"
+            label={t`Day ends`}
             type="time"
             value={form.end}
             error={errors.end}
@@ -154,8 +163,8 @@ function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly:
       </fieldset>
       {!readOnly && (
         <div className="cluster">
-          <StatusButton busy={save.isPending} busyLabel="Saving…" className="btn btn-primary">
-            Save working hours
+          <StatusButton busy={save.isPending} busyLabel={t`Saving…`} className="btn btn-primary">
+            {t`Save working hours`}
           </StatusButton>
         </div>
       )}
@@ -164,6 +173,7 @@ function CalendarForm({ calendar, readOnly }: { calendar: SlaCalendar; readOnly:
 }
 
 function Holidays({ holidays, readOnly }: { holidays: SlaSettingsResponse['holidays']; readOnly: boolean }) {
+  useLocale();
   const ids = useId();
   const add = useAddSlaHoliday();
   const remove = useRemoveSlaHoliday();
@@ -173,44 +183,45 @@ function Holidays({ holidays, readOnly }: { holidays: SlaSettingsResponse['holid
     focus: false,
     validate: () => {
       const local: Record<string, string> = {};
-      if (!form.day) local.day = 'Choose the date';
-      if (!form.name.trim()) local.name = 'Name the holiday';
+      if (!form.day) local.day = t`Choose the date`;
+      if (!form.name.trim()) local.name = t`Name the holiday`;
       return local;
     },
     action: () => add.mutateAsync(form),
     onSuccess: () => {
-      toast.success(`${form.name.trim()} added`);
+      const name = form.name.trim();
+      toast.success(t`${name} added`);
       setForm({ day: '', name: '' });
     },
-    formError: 'Could not add the holiday',
+    formError: t`Could not add the holiday`,
   });
   const errors = holidayForm.errors;
 
   async function drop(day: string, name: string) {
     try {
       await remove.mutateAsync(day);
-      toast.success(`${name} removed`);
+      toast.success(t`${name} removed`);
     } catch (err) {
-      toast.error(errorMessage(err, 'Could not remove the holiday'));
+      toast.error(errorMessage(err, t`Could not remove the holiday`));
     }
   }
 
   return (
     <section className="card stack" aria-labelledby={`${ids}-title`}>
-      <h3 id={`${ids}-title`}>Holidays</h3>
-      <p className="muted">Dates in the desk&apos;s time zone on which no business time counts.</p>
+      <h3 id={`${ids}-title`}>{t`Holidays`}</h3>
+      <p className="muted">{t`Dates in the desk's time zone on which no business time counts.`}</p>
       {holidays.length === 0 ? (
-        <p className="muted">No holidays.</p>
+        <p className="muted">{t`No holidays.`}</p>
       ) : (
         <div className="table-wrap rtable-wrap">
-          <table className="admin-table rtable" aria-label="Holidays">
+          <table className="admin-table rtable" aria-label={t`Holidays`}>
             <thead>
               <tr>
-                <th scope="col">Date</th>
-                <th scope="col">Name</th>
+                <th scope="col">{t`Date`}</th>
+                <th scope="col">{t`Name`}</th>
                 {!readOnly && (
                   <th scope="col">
-                    <span className="visually-hidden">Actions</span>
+                    <span className="visually-hidden">{t`Actions`}</span>
                   </th>
                 )}
               </tr>
@@ -218,8 +229,10 @@ function Holidays({ holidays, readOnly }: { holidays: SlaSettingsResponse['holid
             <tbody>
               {holidays.map((h) => (
                 <tr key={h.day}>
-                  <td data-label="Date">{h.day}</td>
-                  <td data-label="Name">{h.name}</td>
+                  <td data-label={t`Date`}>
+                    <time dateTime={h.day}>{formatLocaleDate(h.day)}</time>
+                  </td>
+                  <td data-label={t`Name`}>{h.name}</td>
                   {!readOnly && (
                     <td className="row-actions">
                       <button
@@ -228,7 +241,7 @@ function Holidays({ holidays, readOnly }: { holidays: SlaSettingsResponse['holid
                         disabled={remove.isPending}
                         onClick={() => void drop(h.day, h.name)}
                       >
-                        Remove <span className="visually-hidden">{h.name}</span>
+                        {t`Remove`} <span className="visually-hidden">{h.name}</span>
                       </button>
                     </td>
                   )}
@@ -239,14 +252,14 @@ function Holidays({ holidays, readOnly }: { holidays: SlaSettingsResponse['holid
         </div>
       )}
       {!readOnly && (
-        <Form form={holidayForm} className="sla-holiday-form" aria-label="Add a holiday">
+        <Form form={holidayForm} className="sla-holiday-form" aria-label={t`Add a holiday`}>
           {holidayForm.formError && (
             <p className="field-error" role="alert">
               {holidayForm.formError}
             </p>
           )}
           <TextField
-            label="Date"
+            label={t`Date`}
             type="date"
             value={form.day}
             error={errors.day}
@@ -254,15 +267,15 @@ function Holidays({ holidays, readOnly }: { holidays: SlaSettingsResponse['holid
             onChange={(e) => setForm((f) => ({ ...f, day: e.target.value }))}
           />
           <TextField
-            label="Holiday name"
+            label={t`Holiday name`}
             value={form.name}
             maxLength={80}
             error={errors.name}
             errorAlert
             onChange={(e) => setForm((f) => ({ ...f, name: e.target.value }))}
           />
-          <StatusButton busy={add.isPending} busyLabel="Adding…" className="btn btn-secondary">
-            Add holiday
+          <StatusButton busy={add.isPending} busyLabel={t`Adding…`} className="btn btn-secondary">
+            {t`Add holiday`}
           </StatusButton>
         </Form>
       )}
@@ -282,50 +295,57 @@ function minutesFrom(text: string): number | null {
   return minutes >= 1 && minutes <= SLA_TARGET_MAX_MINUTES ? minutes : Number.NaN;
 }
 
+const firstResponseLabel = (priority: string) => t`${priority}: first response in business hours`;
+const resolutionLabel = (priority: string) => t`${priority}: resolution in business hours`;
+
 type TargetTexts = Record<SlaPriority, { firstResponse: string; resolution: string }>;
 
 function TargetsForm({ targets, readOnly }: { targets: SlaTarget[]; readOnly: boolean }) {
+  useLocale();
   const ids = useId();
   const save = useSaveSlaTargets();
   const [texts, setTexts] = useState<TargetTexts>(
     () =>
       Object.fromEntries(
-        targets.map((t) => [t.priority, { firstResponse: hoursText(t.firstResponseMinutes), resolution: hoursText(t.resolutionMinutes) }]),
+        targets.map((target) => [
+          target.priority,
+          { firstResponse: hoursText(target.firstResponseMinutes), resolution: hoursText(target.resolutionMinutes) },
+        ]),
       ) as TargetTexts,
   );
   const body = () =>
-    targets.map((t) => ({
-      priority: t.priority,
-      firstResponseMinutes: minutesFrom(texts[t.priority].firstResponse),
-      resolutionMinutes: minutesFrom(texts[t.priority].resolution),
+    targets.map((target) => ({
+      priority: target.priority,
+      firstResponseMinutes: minutesFrom(texts[target.priority].firstResponse),
+      resolutionMinutes: minutesFrom(texts[target.priority].resolution),
     }));
   // Each field that is no hours in range says so; the server's refusal is said above the table.
   const targetsForm = useForm({
     focus: false,
     validate: () => {
       const local: Record<string, string> = {};
-      for (const t of body()) {
-        if (Number.isNaN(t.firstResponseMinutes))
-          local[`${t.priority}.firstResponse`] = `Hours between 0.02 and ${SLA_TARGET_MAX_MINUTES / 60}, or empty`;
-        if (Number.isNaN(t.resolutionMinutes))
-          local[`${t.priority}.resolution`] = `Hours between 0.02 and ${SLA_TARGET_MAX_MINUTES / 60}, or empty`;
+      const max = SLA_TARGET_MAX_MINUTES / 60;
+      for (const target of body()) {
+        if (Number.isNaN(target.firstResponseMinutes))
+          local[`${target.priority}.firstResponse`] = t`Hours between 0.02 and ${max}, or empty`;
+        if (Number.isNaN(target.resolutionMinutes)) local[`${target.priority}.resolution`] = t`Hours between 0.02 and ${max}, or empty`;
       }
       return local;
     },
     action: () => save.mutateAsync({ targets: body() }),
-    onSuccess: () => toast.success('Targets saved'),
+    onSuccess: () => toast.success(t`Targets saved`),
     mapFieldErrors: () => ({}),
-    formError: (err) => errorMessage(err, 'Could not save the targets'),
+    formError: (err) => errorMessage(err, t`Could not save the targets`),
   });
   const errors = targetsForm.errors;
 
   const set = (priority: SlaPriority, key: 'firstResponse' | 'resolution', value: string) =>
-    setTexts((t) => ({ ...t, [priority]: { ...t[priority], [key]: value } }));
+    setTexts((all) => ({ ...all, [priority]: { ...all[priority], [key]: value } }));
 
   return (
     <Form form={targetsForm} className="card stack" aria-labelledby={`${ids}-title`}>
-      <h3 id={`${ids}-title`}>Targets per priority</h3>
-      <p className="muted">In business hours (1.5 is an hour and a half). Leave a field empty for no target.</p>
+      <h3 id={`${ids}-title`}>{t`Targets per priority`}</h3>
+      <p className="muted">{t`In business hours (1.5 is an hour and a half). Leave a field empty for no target.`}</p>
       {targetsForm.formError && (
         <p className="field-error" role="alert">
           {targetsForm.formError}
@@ -333,40 +353,40 @@ function TargetsForm({ targets, readOnly }: { targets: SlaTarget[]; readOnly: bo
       )}
       <fieldset disabled={readOnly} className="sla-fieldset">
         <div className="table-wrap rtable-wrap">
-          <table className="admin-table rtable sla-targets" aria-label="Targets per priority">
+          <table className="admin-table rtable sla-targets" aria-label={t`Targets per priority`}>
             <thead>
               <tr>
-                <th scope="col">Priority</th>
-                <th scope="col">First response (hours)</th>
-                <th scope="col">Resolution (hours)</th>
+                <th scope="col">{t`Priority`}</th>
+                <th scope="col">{t`First response (hours)`}</th>
+                <th scope="col">{t`Resolution (hours)`}</th>
               </tr>
             </thead>
             <tbody>
-              {targets.map((t) => (
-                <tr key={t.priority}>
-                  <th scope="row" data-label="Priority">
-                    {PRIORITY_LABELS[t.priority]}
+              {targets.map((target) => (
+                <tr key={target.priority}>
+                  <th scope="row" data-label={t`Priority`}>
+                    {i18n._(PRIORITY_LABELS[target.priority])}
                   </th>
-                  <td data-label="First response">
+                  <td data-label={t`First response`}>
                     <TextField
                       className="sla-target-field"
-                      label={<span className="visually-hidden">{PRIORITY_LABELS[t.priority]}: first response in business hours</span>}
+                      label={<span className="visually-hidden">{firstResponseLabel(i18n._(PRIORITY_LABELS[target.priority]))}</span>}
                       inputMode="decimal"
-                      placeholder="No target"
-                      value={texts[t.priority].firstResponse}
-                      error={errors[`${t.priority}.firstResponse`]}
-                      onChange={(e) => set(t.priority, 'firstResponse', e.target.value)}
+                      placeholder={t`No target`}
+                      value={texts[target.priority].firstResponse}
+                      error={errors[`${target.priority}.firstResponse`]}
+                      onChange={(e) => set(target.priority, 'firstResponse', e.target.value)}
                     />
                   </td>
-                  <td data-label="Resolution">
+                  <td data-label={t`Resolution`}>
                     <TextField
                       className="sla-target-field"
-                      label={<span className="visually-hidden">{PRIORITY_LABELS[t.priority]}: resolution in business hours</span>}
+                      label={<span className="visually-hidden">{resolutionLabel(i18n._(PRIORITY_LABELS[target.priority]))}</span>}
                       inputMode="decimal"
-                      placeholder="No target"
-                      value={texts[t.priority].resolution}
-                      error={errors[`${t.priority}.resolution`]}
-                      onChange={(e) => set(t.priority, 'resolution', e.target.value)}
+                      placeholder={t`No target`}
+                      value={texts[target.priority].resolution}
+                      error={errors[`${target.priority}.resolution`]}
+                      onChange={(e) => set(target.priority, 'resolution', e.target.value)}
                     />
                   </td>
                 </tr>
@@ -377,8 +397,8 @@ function TargetsForm({ targets, readOnly }: { targets: SlaTarget[]; readOnly: bo
       </fieldset>
       {!readOnly && (
         <div className="cluster">
-          <StatusButton busy={save.isPending} busyLabel="Saving…" className="btn btn-primary">
-            Save targets
+          <StatusButton busy={save.isPending} busyLabel={t`Saving…`} className="btn btn-primary">
+            {t`Save targets`}
           </StatusButton>
         </div>
       )}
