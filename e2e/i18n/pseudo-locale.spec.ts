@@ -47,7 +47,7 @@ for (const role of ['signed-out', 'user', 'staff'] as const) {
         await settled(page);
         await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
         // The header speaks the pseudo-locale: its menu button is bracketed, accented text.
-        await expect(page.locator('header')).toContainText('[');
+        await expect(page.getByRole('banner')).toContainText('[');
         const problems = await layoutProblems(page);
         if (problems.length > 0) found[target.name] = problems;
       }

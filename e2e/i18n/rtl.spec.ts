@@ -90,7 +90,7 @@ for (const width of [375, 1280]) {
 
 test('the layout checks find a sideways scroll, overlapping text and clipped text', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 600 });
-  await page.setContent(`
+  await page.setContent(`<!doctype html>
     <header><a class="brand">Olympus</a></header>
     <main>
       <h1 style="margin: 0">A heading</h1>
@@ -101,10 +101,23 @@ test('the layout checks find a sideways scroll, overlapping text and clipped tex
       <details><summary>More</summary><label>Inside a closed details</label></details>
     </main>`);
   const problems = await layoutProblems(page);
-  expect(problems.find((p) => p.startsWith('the page scrolls sideways'))).toBeTruthy();
-  expect(problems.find((p) => p.includes('"Sign in" overlaps') || p.includes('overlaps <button> "Sign in"'))).toBeTruthy();
-  expect(problems.find((p) => p.startsWith('<h2> "A heading far too long') && p.includes('clipped'))).toBeTruthy();
-  expect(problems.find((p) => p.includes('"Off the edge of the page" is outside the window'))).toBeTruthy();
+  const all = problems.join('\n');
+  expect(
+    problems.find((p) => p.startsWith('the page scrolls sideways')),
+    all,
+  ).toBeTruthy();
+  expect(
+    problems.find((p) => p.includes('"Sign in" overlaps') || p.includes('overlaps <button> "Sign in"')),
+    all,
+  ).toBeTruthy();
+  expect(
+    problems.find((p) => p.startsWith('<h2> "A heading far too long') && p.includes('clipped')),
+    all,
+  ).toBeTruthy();
+  expect(
+    problems.find((p) => p.includes('"Off the edge of the page" is outside the window')),
+    all,
+  ).toBeTruthy();
   expect(problems.join('\n')).not.toContain('screen readers');
   expect(problems.join('\n')).not.toContain('closed details');
 });
