@@ -198,3 +198,18 @@ export async function layoutProblems(page: Page, options: LayoutOptions = {}): P
     { roots: options.roots ?? DEFAULT_ROOTS, ignore: options.ignore ?? [], tolerance: options.tolerance ?? 2 },
   );
 }
+
+/**
+ * On a phone the header's navigation folds behind its Menu button: opens it, reads the site header's
+ * text with the menu open (the open menu lies over the page, so only the header itself), and closes it
+ * again. No problems when the header has no folded menu.
+ */
+export async function openMenuProblems(page: Page, options: LayoutOptions = {}): Promise<string[]> {
+  const toggle = page.getByRole('banner').locator('button[aria-controls][aria-expanded="false"]').first();
+  if (!(await toggle.isVisible())) return [];
+  await toggle.click();
+  await page.getByRole('banner').locator('button[aria-controls][aria-expanded="true"]').first().waitFor();
+  const problems = await layoutProblems(page, { ...options, roots: options.roots ?? ['header.site-header'] });
+  await page.getByRole('banner').locator('button[aria-controls][aria-expanded="true"]').first().click();
+  return problems.map((problem) => `menu open: ${problem}`);
+}

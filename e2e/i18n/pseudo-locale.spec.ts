@@ -2,7 +2,7 @@ import { dashboardPaths, paths, settingsPath, staffPaths } from '../../src/share
 import { sharedSessions } from '../a11y/routes.js';
 import { expect, expectPageRendered, settled, test } from '../support/fixtures.js';
 import { contextAs, type Role } from '../support/seed.js';
-import { layoutProblems } from './layout-checks.js';
+import { layoutProblems, openMenuProblems } from './layout-checks.js';
 
 /**
  * The pseudo-locale on a phone (docs/translating.md#the-pseudo-locale): the screenshot pages
@@ -48,7 +48,7 @@ for (const role of ['signed-out', 'user', 'staff'] as const) {
         await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
         // The header speaks the pseudo-locale: its menu button is bracketed, accented text.
         await expect(page.getByRole('banner')).toContainText('[');
-        const problems = await layoutProblems(page);
+        const problems = [...(await layoutProblems(page)), ...(await openMenuProblems(page))];
         if (problems.length > 0) found[target.name] = problems;
       }
     } finally {

@@ -3,7 +3,7 @@ import { dashboardPaths, paths, settingsPath, staffPaths } from '../../src/share
 import { sharedSessions } from '../a11y/routes.js';
 import { expect, expectPageRendered, settled, test } from '../support/fixtures.js';
 import { contextAs, type Role } from '../support/seed.js';
-import { layoutProblems } from './layout-checks.js';
+import { layoutProblems, openMenuProblems } from './layout-checks.js';
 
 /**
  * Right to left (docs/translating.md#right-to-left): the main pages laid out with `<html dir="rtl">`, on
@@ -77,7 +77,7 @@ for (const width of [375, 1280]) {
           const brand = await page.locator('header a.brand').first().boundingBox();
           expect(brand, `${target.name}: the header's brand`).not.toBeNull();
           expect(brand!.x + brand!.width / 2, `${target.name}: the brand is on the right`).toBeGreaterThan(width / 2);
-          const problems = await layoutProblems(page);
+          const problems = [...(await layoutProblems(page)), ...(await openMenuProblems(page))];
           if (problems.length > 0) found[target.name] = problems;
         }
       } finally {
