@@ -143,8 +143,8 @@ export async function layoutProblems(page: Page, options: LayoutOptions = {}): P
       const reported = new Set<string>();
       for (let i = 0; i < boxes.length; i += 1) {
         for (let j = i + 1; j < boxes.length; j += 1) {
-          const a = boxes[i];
-          const b = boxes[j];
+          const a = boxes[i]!;
+          const b = boxes[j]!;
           if (a.owner === b.owner || a.owner.contains(b.owner) || b.owner.contains(a.owner)) continue;
           const width = Math.min(a.rect.right, b.rect.right) - Math.max(a.rect.left, b.rect.left);
           const height = Math.min(a.rect.bottom, b.rect.bottom) - Math.max(a.rect.top, b.rect.top);
