@@ -170,5 +170,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (problems.length > 0) {
     for (const problem of problems) console.error(problem);
     process.exitCode = 1;
+  } else {
+    console.log('check-logical-css: every stylesheet under src/web uses logical sides (inline-start/end), bar the allowed ones');
   }
 }

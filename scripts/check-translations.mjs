@@ -84,5 +84,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     for (const problem of problems) console.error(problem);
     console.error('Translate every message of every language (docs/translating.md).');
     process.exitCode = 1;
+  } else {
+    console.log('check-translations: every language has every message English has, each translated');
   }
 }
