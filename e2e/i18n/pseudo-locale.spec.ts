@@ -45,6 +45,13 @@ for (const role of ['signed-out', 'user', 'staff'] as const) {
         await page.goto(target.path(sessions));
         await expectPageRendered(page);
         await settled(page);
+        // settled() waits for English "Loading…" statuses; once translated, they read "[Ļöàðîñĝ…" here.
+        await expect(
+          page
+            .locator('main [role=status]')
+            .filter({ hasText: /^\[Ļöàðîñĝ/ })
+            .filter({ hasNotText: /éẋçĥàñĝé/ }),
+        ).toHaveCount(0, { timeout: 20_000 });
         await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
         // The header speaks the pseudo-locale: its menu button is bracketed, accented text.
         await expect(page.getByRole('banner')).toContainText('[');
