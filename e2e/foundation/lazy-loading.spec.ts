@@ -90,7 +90,9 @@ test('a page that throws while starting shows "Something went wrong" on a direct
   const scripts = recordScripts(page);
   await page.goto('/jobs');
   await expectPageRendered(page);
-  await expect.poll(() => [...scripts].filter((url) => JOBS_CHUNK.test(url)).length, { message: 'the jobs page has a chunk of its own' }).toBe(1);
+  await expect
+    .poll(() => [...scripts].filter((url) => JOBS_CHUNK.test(url)).length, { message: 'the jobs page has a chunk of its own' })
+    .toBe(1);
 
   // The jobs page's own code now throws as soon as it runs: a real crash inside the page.
   const crash = (route: Route) =>
