@@ -1,0 +1,51 @@
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+
+/**
+ * Whether the header's bar must fold its links into the menu: true when its content, laid out on one
+ * line, is wider than the bar. Measured rather than set at a width, since the links' length depends on
+ * the language (decision 0326). The bar is measured unfolded for an instant within the same frame (the
+ * header's data-folded attribute set to false and back, with nothing painted in between), whenever the
+ * bar changes size, its content changes (a language, the account's controls arriving) or fonts load.
+ */
+export function useFoldWhenCrowded(header: RefObject<HTMLElement | null>, bar: RefObject<HTMLElement | null>): boolean {
+  const [folded, setFolded] = useState(false);
+  const foldedRef = useRef(folded);
+  foldedRef.current = folded;
+
+  useLayoutEffect(() => {
+    const root = header.current;
+    const inner = bar.current;
+    if (!root || !inner) return;
+
+    const measure = () => {
+      const shown = root.dataset.folded;
+      root.dataset.folded = 'false';
+      // A pixel of slack: sub-pixel widths round differently in scrollWidth and clientWidth.
+      const crowded = inner.scrollWidth > inner.clientWidth + 1;
+      if (shown !== undefined) root.dataset.folded = shown;
+      if (crowded !== foldedRef.current) {
+        foldedRef.current = crowded;
+        setFolded(crowded);
+      }
+    };
+
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const resize = new ResizeObserver(measure);
+    resize.observe(inner);
+    // Text and elements that change inside the bar (a language, the account menu and bell loading).
+    const mutation = new MutationObserver(measure);
+    mutation.observe(inner, { childList: true, subtree: true, characterData: true });
+    let active = true;
+    void document.fonts?.ready.then(() => {
+      if (active) measure();
+    });
+    return () => {
+      active = false;
+      resize.disconnect();
+      mutation.disconnect();
+    };
+  }, [header, bar]);
+
+  return folded;
+}
