@@ -3,6 +3,9 @@ import { ACCOUNT_ERASURE_DELAY_DAYS } from '#shared/constants';
 import { PRIVACY_EMAIL } from './site';
 import type { LegalDocument } from './types';
 
+/** A storage key, named as it is stored (one per payment): not a message placeholder. */
+const PAYMENT_EXPIRY_KEY = 'payment_expiry_{id}';
+
 /**
  * The privacy policy. Each section id is also a URL: /privacy/cookies opens the policy at "Cookies and
  * local storage". Change `updated` whenever the text changes.
@@ -93,7 +96,7 @@ export function privacyPolicy(): LegalDocument {
               t`token (cookie and local storage): keeps you signed in; it lasts one day, or 30 days when you choose to be remembered.`,
               t`guestId (cookie and local storage): identifies your guest session.`,
               t`userType, userRole, userSubroles and sessionData (local storage): remember what kind of account is signed in so the right screens appear.`,
-              t`payment_expiry_{id} (local storage): remembers when an open payment expires, so the countdown survives a reload.`,
+              t`${PAYMENT_EXPIRY_KEY} (local storage): remembers when an open payment expires, so the countdown survives a reload.`,
               t`olympus_reward_claims (local storage): keeps guest reward claim codes in your browser for up to 30 days so you can claim them after signing up.`,
             ],
           },
