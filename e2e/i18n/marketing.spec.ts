@@ -76,23 +76,33 @@ test('jobs, reviews, portfolio, patch notes and advertising in German', async ({
   await expect(main.getByRole('link', { name: 'Kampagne starten' })).toBeVisible();
 });
 
-test('the legal pages in Spanish and German', async ({ page }) => {
+test('the privacy policy in Spanish, then in German from the header without a reload', async ({ page }) => {
   await openIn(page, 'es', '/privacy');
-  let main = page.getByRole('main');
+  const main = page.getByRole('main');
   await expect(page).toHaveTitle('Política de privacidad · Olympus');
   await expect(main.getByRole('heading', { level: 1, name: 'Política de privacidad' })).toBeVisible();
   await expect(main.getByRole('heading', { level: 2, name: 'Datos que recopilamos' })).toBeVisible();
   await expect(main.getByRole('navigation', { name: 'Secciones de Política de privacidad' })).toBeVisible();
+  // The date the policy changed, as Spanish writes it.
   await expect(main.locator('time').first()).toHaveText('26 de noviembre de 2026');
 
-  await page.evaluate(() => window.localStorage.setItem('locale', 'de'));
-  await page.goto('/terms');
-  main = page.getByRole('main');
+  await page.getByRole('combobox', { name: 'Idioma' }).selectOption('de');
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(main.getByRole('heading', { level: 1, name: 'Datenschutzerklärung' })).toBeVisible();
+  await expect(main.getByRole('heading', { level: 2, name: 'Welche Daten wir erheben' })).toBeVisible();
+  await expect(page).toHaveTitle('Datenschutzerklärung · Olympus');
+  await expect(main.locator('time').first()).toHaveText('26. November 2026');
+});
+
+test('the terms of service in German', async ({ page }) => {
+  await openIn(page, 'de', '/terms');
+  const main = page.getByRole('main');
   await expect(page).toHaveTitle('Nutzungsbedingungen · Olympus');
   await expect(main.getByRole('heading', { level: 1, name: 'Nutzungsbedingungen' })).toBeVisible();
   await expect(main.getByRole('heading', { level: 2, name: 'Guthaben', exact: true })).toBeVisible();
   await expect(main.getByText(/^Zuletzt aktualisiert/)).toHaveText('Zuletzt aktualisiert: 18. November 2026');
+  // The fee tiers in running text, with German amounts.
+  await expect(main.getByText(/5 % unter 100,00/)).toBeVisible();
 });
 
 for (const { locale, title, heading, home } of [
