@@ -76,6 +76,21 @@ test('jobs, reviews, portfolio, patch notes and advertising in German', async ({
   await expect(main.getByRole('link', { name: 'Kampagne starten' })).toBeVisible();
 });
 
+test('jobs and advertising in Spanish', async ({ page }) => {
+  await openIn(page, 'es', '/jobs');
+  let main = page.getByRole('main');
+  await expect(page).toHaveTitle('Empleo · Olympus');
+  await expect(main.getByRole('heading', { level: 1, name: 'Trabaja en Olympus' })).toBeVisible();
+  await expect(main.getByRole('heading', { level: 2, name: 'Cómo postular' })).toBeVisible();
+  await expect(main.getByRole('list', { name: 'Puestos abiertos' }).getByText('Jornada completa').first()).toBeVisible();
+
+  await page.goto('/advertise');
+  main = page.getByRole('main');
+  await expect(page).toHaveTitle('Anúnciate con nosotros · Olympus');
+  await expect(main.getByRole('heading', { level: 2, name: 'Precios' })).toBeVisible();
+  await expect(main.getByText('2,00 créditos', { exact: true })).toBeVisible();
+});
+
 test('the privacy policy in Spanish, then in German from the header without a reload', async ({ page }) => {
   await openIn(page, 'es', '/privacy');
   const main = page.getByRole('main');
