@@ -1,8 +1,12 @@
+import { t } from '@lingui/core/macro';
+import { useLocale } from '#web/features/language';
+
 /** Shown while the first page's code loads (every page is its own lazily loaded chunk). */
 export function AppLoading() {
+  useLocale();
   return (
     <div className="app-loading" role="status">
-      Loading Olympus…
+      {t`Loading Olympus…`}
     </div>
   );
 }

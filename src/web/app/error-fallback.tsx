@@ -1,5 +1,7 @@
+import { t } from '@lingui/core/macro';
 import { useEffect } from 'react';
 import { usePageMeta } from '#web/components/use-page-meta';
+import { useLocale } from '#web/features/language';
 
 /** A lazy page whose chunk could not be fetched (typically: a new version was deployed meanwhile). */
 function isChunkLoadError(error: unknown): boolean {
@@ -16,7 +18,8 @@ interface ErrorFallbackProps {
 
 /** Shown when a page crashes or fails to load (docs/product.md#routes: Something went wrong / Reload Page). */
 export function ErrorFallback({ error, asMain = false }: ErrorFallbackProps) {
-  usePageMeta('Something went wrong');
+  useLocale();
+  usePageMeta(t`Something went wrong`);
 
   useEffect(() => {
     // Keep the cause visible to whoever opens the console; the visitor only needs the way out.
@@ -25,19 +28,19 @@ export function ErrorFallback({ error, asMain = false }: ErrorFallbackProps) {
 
   const content = (
     <section className="page error-page" role="alert" aria-labelledby="error-title">
-      <h1 id="error-title">Something went wrong</h1>
+      <h1 id="error-title">{t`Something went wrong`}</h1>
       <p className="lead">
         {isChunkLoadError(error)
-          ? 'Part of the page could not be loaded, most likely because Olympus was just updated.'
-          : 'An unexpected error stopped this page from showing.'}{' '}
-        Reloading usually fixes it.
+          ? t`Part of the page could not be loaded, most likely because Olympus was just updated.`
+          : t`An unexpected error stopped this page from showing.`}{' '}
+        {t`Reloading usually fixes it.`}
       </p>
       <div className="actions">
         <button type="button" className="btn btn-primary" onClick={() => window.location.reload()}>
-          Reload Page
+          {t`Reload Page`}
         </button>
         <a className="btn btn-ghost" href="/">
-          Go to the home page
+          {t`Go to the home page`}
         </a>
       </div>
     </section>

@@ -1,6 +1,10 @@
+import { i18n } from '@lingui/core';
 import { cleanup, render } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_DESCRIPTION, usePageMeta } from './use-page-meta';
+
+// The shared components translate their own words; English, as the app starts (decision 0326).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 afterEach(() => cleanup());
 

@@ -1,6 +1,11 @@
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { useEffect } from 'react';
+import { useUiLocale } from './use-ui-locale';
 
 export const SITE_NAME = 'Olympus';
+/** The site's description, translated where it is written (decision 0326). */
+export const DEFAULT_DESCRIPTION_MESSAGE = msg`Olympus: top up credits in crypto, swap coins and earn rewards, get support fast.`;
 export const DEFAULT_DESCRIPTION = 'Olympus: top up credits in crypto, swap coins and earn rewards, get support fast.';
 
 function descriptionTag(): HTMLMetaElement {
@@ -20,15 +25,17 @@ export function formatTitle(title: string): string {
 
 /**
  * Sets the document title and meta description while a page is shown. On unmount both return to the
- * site defaults, so a page that sets nothing never inherits the previous page's title.
+ * site defaults, so a page that sets nothing never inherits the previous page's title. The caller passes
+ * text already translated (`t`), and the hook follows a change of language (decision 0326).
  */
-export function usePageMeta(title: string, description: string = DEFAULT_DESCRIPTION): void {
+export function usePageMeta(title: string, description?: string): void {
+  const locale = useUiLocale();
   useEffect(() => {
     document.title = formatTitle(title);
-    descriptionTag().content = description;
+    descriptionTag().content = description ?? i18n._(DEFAULT_DESCRIPTION_MESSAGE);
     return () => {
       document.title = SITE_NAME;
-      descriptionTag().content = DEFAULT_DESCRIPTION;
+      descriptionTag().content = i18n._(DEFAULT_DESCRIPTION_MESSAGE);
     };
-  }, [title, description]);
+  }, [title, description, locale]);
 }

@@ -24,7 +24,7 @@ export function SiteFooter() {
             <LogoMark />
             <span>Olympus</span>
           </Link>
-          <p className="muted">{TAGLINE}</p>
+          <p className="muted">{i18n._(TAGLINE)}</p>
         </div>
 
         <nav aria-label={t`Footer`} className="footer-nav">

@@ -9,6 +9,7 @@ import { LazyNotificationBell } from '#web/features/notifications';
 import { LogoMark } from './logo';
 import { MAIN_NAV } from './nav-items';
 import { ThemeToggle } from './theme-toggle';
+import { useFoldWhenCrowded } from './use-fold-when-crowded';
 import { useAccountNav } from './use-account-nav';
 
 // The account menu shows the signed-in user, which is server state: it loads with the query library,
@@ -16,12 +17,16 @@ import { useAccountNav } from './use-account-nav';
 const AccountMenu = lazyWithServerState<object>(() => import('./account-menu').then((m) => ({ default: m.AccountMenu })));
 
 /**
- * Site header. On a phone the navigation folds behind a Menu button (aria-expanded says whether it
- * is open); it closes on Escape, on following a link and on any route change.
+ * Site header. When its links and controls do not fit on one line (a phone, a narrow window, a longer
+ * language) the navigation folds behind a Menu button (aria-expanded says whether it is open); it closes
+ * on Escape, on following a link and on any route change.
  */
 export function SiteHeader() {
   const [menuOpen, setMenuOpen] = useState(false);
   const menuButton = useRef<HTMLButtonElement>(null);
+  const headerRef = useRef<HTMLElement>(null);
+  const barRef = useRef<HTMLDivElement>(null);
+  const folded = useFoldWhenCrowded(headerRef, barRef);
   const navId = useId();
   const { pathname } = useLocation();
   const account = useAccountNav();
@@ -49,8 +54,8 @@ export function SiteHeader() {
   const close = () => setMenuOpen(false);
 
   return (
-    <header className="site-header">
-      <div className="container header-inner">
+    <header ref={headerRef} className="site-header" data-folded={folded}>
+      <div ref={barRef} className="container header-inner">
         <Link to={paths.home} className="brand" onClick={close}>
           <LogoMark />
           <span>Olympus</span>

@@ -1,5 +1,7 @@
+import { plural, t } from '@lingui/core/macro';
 import { scaleBand, scaleLinear } from 'd3-scale';
 import { useEffect, useId, useRef, useState } from 'react';
+import { useUiLocale } from '#web/components/use-ui-locale';
 import './bar-chart.css';
 
 export interface Bar {
@@ -56,6 +58,7 @@ function useWidth() {
  * hover and on keyboard focus, and read by screen readers. d3-scale places the bars and picks the ticks.
  */
 export function BarChart({ title, bars, format, xAxis, yAxis, empty }: BarChartProps) {
+  useUiLocale();
   const id = useId();
   const [active, setActive] = useState<number | null>(null);
   const { ref, width: WIDTH } = useWidth();
@@ -88,7 +91,7 @@ export function BarChart({ title, bars, format, xAxis, yAxis, empty }: BarChartP
   const barWidth = Math.min(x.bandwidth(), MAX_BAR_PX);
   const barX = (i: number) => x(i)! + (x.bandwidth() - barWidth) / 2;
   const shown = active === null ? null : bars[active]!;
-  const total = bars.reduce((s, b) => s + b.value, 0);
+  const total = format(bars.reduce((s, b) => s + b.value, 0));
 
   return (
     <figure className="bar-chart" aria-labelledby={`${id}-title`}>
@@ -98,10 +101,10 @@ export function BarChart({ title, bars, format, xAxis, yAxis, empty }: BarChartP
       <p className="bar-chart-value" aria-hidden="true" data-testid="bar-chart-value">
         {shown
           ? words(shown)
-          : `${bars.length} ${bars.length === 1 ? 'bar' : 'bars'}, ${format(total)} in all. Point at or tab to a bar for its value.`}
+          : t`${plural(bars.length, { one: '# bar', other: '# bars' })}, ${total} in all. Point at or tab to a bar for its value.`}
       </p>
       <div ref={ref}>
-        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width={WIDTH} height={HEIGHT} role="group" aria-label={`${title}: ${yAxis} by ${xAxis}`}>
+        <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} width={WIDTH} height={HEIGHT} role="group" aria-label={t`${title}: ${yAxis} by ${xAxis}`}>
           <g className="bar-chart-grid" aria-hidden="true">
             {ticks.map((t) => (
               <g key={t} transform={`translate(0, ${y(t)})`}>
@@ -147,9 +150,7 @@ export function BarChart({ title, bars, format, xAxis, yAxis, empty }: BarChartP
           })}
         </svg>
       </div>
-      <p className="bar-chart-axes muted">
-        {yAxis} (up) by {xAxis} (across).
-      </p>
+      <p className="bar-chart-axes muted">{t`${yAxis} (up) by ${xAxis} (across).`}</p>
     </figure>
   );
 }

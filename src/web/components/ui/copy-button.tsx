@@ -1,11 +1,14 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useRef, useState } from 'react';
 import { COPIED_FEEDBACK_MS } from '#shared/constants';
+import { useUiLocale } from '#web/components/use-ui-locale';
 
 /**
  * The one copy button: copies `value`, and reads Copied! (or Copy failed) for 2 seconds. `label` is its
  * accessible name while idle ("Copy address"); without one the button is simply named Copy.
  */
 export function CopyButton({ value, label }: { value: string; label?: string }) {
+  useUiLocale();
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   useEffect(
@@ -34,7 +37,7 @@ export function CopyButton({ value, label }: { value: string; label?: string }) 
       onClick={() => void copy()}
       aria-label={state === 'idle' ? label : undefined}
     >
-      <span aria-live="polite">{state === 'copied' ? 'Copied!' : state === 'failed' ? 'Copy failed' : 'Copy'}</span>
+      <span aria-live="polite">{state === 'copied' ? t`Copied!` : state === 'failed' ? t`Copy failed` : t`Copy`}</span>
     </button>
   );
 }

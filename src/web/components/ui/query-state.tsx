@@ -1,4 +1,6 @@
+import { t } from '@lingui/core/macro';
 import type { ReactNode } from 'react';
+import { useUiLocale } from '#web/components/use-ui-locale';
 
 interface QueryStateProps<T> {
   /** What the query answered; null or undefined while nothing has arrived yet. */
@@ -21,6 +23,7 @@ interface QueryStateProps<T> {
  * own sentence instead of an empty table (unless an error explains the emptiness).
  */
 export function QueryState<T>({ data, loading, isEmpty, empty, error, onRetry, children }: QueryStateProps<T>) {
+  useUiLocale();
   return (
     <>
       {error &&
@@ -28,7 +31,7 @@ export function QueryState<T>({ data, loading, isEmpty, empty, error, onRetry, c
           <div role="alert">
             <p className="field-error">{error}</p>
             <button type="button" className="btn btn-secondary btn-small" onClick={onRetry}>
-              Try again
+              {t`Try again`}
             </button>
           </div>
         ) : (

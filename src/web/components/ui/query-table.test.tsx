@@ -1,7 +1,11 @@
+import { i18n } from '@lingui/core';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiError } from '#web/lib/api-client';
 import { QueryTable, type TableQuery } from './query-table';
+
+// The shared components translate their own words; English, as the app starts (decision 0326).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 type Rows = { items: { id: string; name: string }[] };
 

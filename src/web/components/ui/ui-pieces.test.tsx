@@ -1,7 +1,11 @@
+import { i18n } from '@lingui/core';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CheckboxField, SelectField, TextField } from './forms';
 import { QueryState } from './query-state';
+
+// The shared components translate their own words; English, as the app starts (decision 0326).
+i18n.loadAndActivate({ locale: 'en', messages: {} });
 
 afterEach(cleanup);
 

@@ -1,6 +1,8 @@
+import { t } from '@lingui/core/macro';
 import { Fragment, useEffect, type ReactNode } from 'react';
 import { Link, useLocation, useParams } from 'react-router';
-import { formatDate } from '#web/lib/format';
+import { RichText, useLocale } from '#web/features/language';
+import { formatDate, formatLocaleDate } from '#web/lib/format';
 import type { LegalBlock, LegalDocument } from '../content/types';
 import '../marketing.css';
 
@@ -43,6 +45,7 @@ interface LegalDocumentViewProps {
  * names the section (/terms/credits), and the page scrolls to it and moves focus to its heading.
  */
 export function LegalDocumentView({ document: doc, basePath }: LegalDocumentViewProps) {
+  const locale = useLocale();
   const sectionId = (useParams()['*'] ?? '').split('/')[0] ?? '';
   const current = doc.sections.find((section) => section.id === sectionId);
   // Following the same section link again (a new history entry) scrolls to it again.
@@ -55,19 +58,23 @@ export function LegalDocumentView({ document: doc, basePath }: LegalDocumentView
     heading?.focus({ preventScroll: true });
   }, [current, key]);
 
+  // English keeps its "18 November 2026" (formatDate); the other languages write the date their way.
+  const updated = locale === 'en' ? formatDate(doc.updated) : formatLocaleDate(doc.updated);
+  const title = doc.title;
+
   return (
     <div className="page">
       <header className="page-header">
-        <p className="eyebrow">Legal</p>
+        <p className="eyebrow">{t`Legal`}</p>
         <h1>{doc.title}</h1>
         <p className="muted">
-          Last updated <time dateTime={doc.updated}>{formatDate(doc.updated)}</time>
+          <RichText message={t`Last updated <0>${updated}</0>`} elements={[<time dateTime={doc.updated} />]} />
         </p>
         <p className="lead">{doc.intro}</p>
       </header>
 
       <div className="doc-layout">
-        <nav className="doc-toc" aria-label={`${doc.title} sections`}>
+        <nav className="doc-toc" aria-label={t`${title} sections`}>
           <ol>
             {doc.sections.map((section) => (
               <li key={section.id}>

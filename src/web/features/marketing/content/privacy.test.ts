@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { ACCOUNT_ERASURE_DELAY_DAYS } from '#shared/constants';
-import { PRIVACY_POLICY } from './privacy';
+import '#web/features/language';
+import { privacyPolicy } from './privacy';
 
-const sectionText = (id: string) => JSON.stringify(PRIVACY_POLICY.sections.find((s) => s.id === id)?.blocks ?? null);
+const sectionText = (id: string) => JSON.stringify(privacyPolicy().sections.find((s) => s.id === id)?.blocks ?? null);
 
 describe('the privacy policy says what the product does', () => {
   it('gives the same delay before a closed account is erased as the erasure job uses, and the way back', () => {

@@ -6,7 +6,8 @@ export interface Job {
   title: string;
   team: string;
   location: string;
-  type: 'Full-time' | 'Part-time' | 'Contract';
+  /** "Full-time", "Part-time" or "Contract", in the page's language. */
+  type: string;
   summary: string;
   responsibilities: readonly string[];
   requirements: readonly string[];

@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { paths } from '#shared/routes';
@@ -5,8 +6,9 @@ import { useAfterFirstRender } from '#web/components/use-after-first-render';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { startGuestSession, useSessionStore } from '#web/features/auth';
 import { LazyExchangePanel } from '#web/features/exchange';
+import { useLocale } from '#web/features/language';
 import { feeTierRows } from '../content/fee-tiers';
-import { HOME_FEATURES, HOME_HERO, HOME_STEPS } from '../content/home';
+import { homeFeatures, homeHero, homeSteps } from '../content/home';
 import '../marketing.css';
 
 // The ad loads once the page's own content is on screen, so it never weighs on the home page's first
@@ -15,6 +17,7 @@ const AdSlot = lazy(() => import('#web/features/ads').then((m) => ({ default: m.
 
 /** Start a guest session and go to the dashboard (where guests follow swaps and tickets). */
 function ContinueAsGuestButton({ label }: { label: string }) {
+  useLocale();
   const navigate = useNavigate();
   const [starting, setStarting] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -26,7 +29,7 @@ function ContinueAsGuestButton({ label }: { label: string }) {
       await startGuestSession();
       void navigate(paths.dashboard);
     } catch {
-      setError(useSessionStore.getState().error ?? 'Could not start a guest session');
+      setError(useSessionStore.getState().error ?? t`Could not start a guest session`);
       setStarting(false);
     }
   };
@@ -34,11 +37,11 @@ function ContinueAsGuestButton({ label }: { label: string }) {
   return (
     <>
       <button type="button" className="btn btn-ghost" onClick={() => void start()} disabled={starting}>
-        {starting ? 'Starting guest session…' : label}
+        {starting ? t`Starting guest session…` : label}
       </button>
       {error && (
         <p className="form-error" role="alert">
-          {error}. Please try again.
+          {t`${error}. Please try again.`}
         </p>
       )}
     </>
@@ -53,6 +56,7 @@ interface AccountActionsProps {
 
 /** The calls to action fit the visitor: register or go on as a guest, or back to the dashboard. */
 function AccountActions({ registerLabel, guestLabel, dashboardLabel }: AccountActionsProps) {
+  useLocale();
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const isGuest = useSessionStore((s) => s.isGuest);
 
@@ -70,7 +74,7 @@ function AccountActions({ registerLabel, guestLabel, dashboardLabel }: AccountAc
       </Link>
       {isGuest ? (
         <Link className="btn btn-ghost" to={paths.dashboard}>
-          Go to your guest dashboard
+          {t`Go to your guest dashboard`}
         </Link>
       ) : (
         <ContinueAsGuestButton label={guestLabel} />
@@ -81,34 +85,40 @@ function AccountActions({ registerLabel, guestLabel, dashboardLabel }: AccountAc
 
 export default function HomePage() {
   const adReady = useAfterFirstRender();
+  useLocale();
   usePageMeta(
-    'Crypto credits, swaps and rewards',
-    'Top up credits in crypto through NOWPayments, swap coins instantly and earn reward credits, with support tickets that get answered.',
+    t`Crypto credits, swaps and rewards`,
+    t`Top up credits in crypto through NOWPayments, swap coins instantly and earn reward credits, with support tickets that get answered.`,
   );
+  const hero = homeHero();
 
   return (
     <div className="page home-page">
       <section className="hero" aria-labelledby="hero-title">
-        <p className="eyebrow">{HOME_HERO.eyebrow}</p>
+        <p className="eyebrow">{hero.eyebrow}</p>
         <h1 id="hero-title">
-          {HOME_HERO.title} <span className="gradient-text">{HOME_HERO.highlight}</span>
+          {hero.title} <span className="gradient-text">{hero.highlight}</span>
         </h1>
-        <p className="lead">{HOME_HERO.lead}</p>
+        <p className="lead">{hero.lead}</p>
         <div className="actions">
-          <AccountActions registerLabel="Create a free account" guestLabel="Continue as guest" dashboardLabel="Go to your dashboard" />
+          <AccountActions
+            registerLabel={t`Create a free account`}
+            guestLabel={t`Continue as guest`}
+            dashboardLabel={t`Go to your dashboard`}
+          />
           <a className="btn btn-secondary" href="#exchange">
-            See how swaps work
+            {t`See how swaps work`}
           </a>
         </div>
       </section>
 
       <section className="section" aria-labelledby="features-title">
         <div className="section-header">
-          <h2 id="features-title">Everything in one balance</h2>
-          <p className="muted">One account for topping up, swapping, earning rewards and getting help.</p>
+          <h2 id="features-title">{t`Everything in one balance`}</h2>
+          <p className="muted">{t`One account for topping up, swapping, earning rewards and getting help.`}</p>
         </div>
         <ul className="card-grid card-grid-4">
-          {HOME_FEATURES.map((feature) => (
+          {homeFeatures().map((feature) => (
             <li key={feature.id} className="card">
               <span className="card-icon" aria-hidden="true">
                 {feature.icon}
@@ -124,10 +134,10 @@ export default function HomePage() {
 
       <section className="section" aria-labelledby="steps-title">
         <div className="section-header">
-          <h2 id="steps-title">How it works</h2>
+          <h2 id="steps-title">{t`How it works`}</h2>
         </div>
         <ol className="steps">
-          {HOME_STEPS.map((step) => (
+          {homeSteps().map((step) => (
             <li key={step.title}>
               <h3>{step.title}</h3>
               <p className="muted">{step.text}</p>
@@ -144,25 +154,24 @@ export default function HomePage() {
 
       <section className="section" aria-labelledby="fees-title">
         <div className="section-header">
-          <h2 id="fees-title">Simple, visible fees</h2>
+          <h2 id="fees-title">{t`Simple, visible fees`}</h2>
           <p className="muted">
-            Top-ups carry one processing fee, set by the amount you pay. One credit is one US dollar, and the page shows the fee and your
-            credits before you send anything.
+            {t`Top-ups carry one processing fee, set by the amount you pay. One credit is one US dollar, and the page shows the fee and your credits before you send anything.`}
           </p>
         </div>
         <table className="fee-table">
-          <caption>Processing fee by top-up amount (USD)</caption>
+          <caption>{t`Processing fee by top-up amount (USD)`}</caption>
           <thead>
             <tr>
-              <th scope="col">Top-up amount</th>
-              <th scope="col">Fee</th>
+              <th scope="col">{t`Top-up amount`}</th>
+              <th scope="col">{t`Fee`}</th>
             </tr>
           </thead>
           <tbody>
             {feeTierRows().map((row) => (
               <tr key={row.range}>
                 <td>{row.range}</td>
-                <td>{row.percent}%</td>
+                <td>{t`${row.percent}%`}</td>
               </tr>
             ))}
           </tbody>

@@ -1,32 +1,38 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { AdSlot } from '#web/features/ads';
-import { formatDate } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
+import { formatDate, formatLocaleDate } from '#web/lib/format';
 import { PageHeader } from '#web/components/ui/page-header';
-import { PATCH_NOTES } from '../content/patch-notes';
+import { patchNotes } from '../content/patch-notes';
 import type { ChangeKind } from '../content/types';
 import '../marketing.css';
 
-const KIND_LABEL: Record<ChangeKind, string> = {
-  new: 'New',
-  improved: 'Improved',
-  fixed: 'Fixed',
-  security: 'Security',
+const KIND_LABEL: Record<ChangeKind, MessageDescriptor> = {
+  new: msg`New`,
+  improved: msg`Improved`,
+  fixed: msg`Fixed`,
+  security: msg`Security`,
 };
 
 export default function PatchNotesPage() {
-  usePageMeta('Patch Notes', 'Every Olympus release: new features, improvements, fixes and security changes.');
+  const locale = useLocale();
+  usePageMeta(t`Patch Notes`, t`Every Olympus release: new features, improvements, fixes and security changes.`);
+  // English keeps its "18 November 2026" (formatDate); the other languages write the date their way.
+  const date = (iso: string) => (locale === 'en' ? formatDate(iso) : formatLocaleDate(iso));
 
   return (
     <div className="page">
-      <PageHeader eyebrow="Changelog" title="Patch Notes">
-        <p>What changed in each release of Olympus, newest first.</p>
+      <PageHeader eyebrow={t`Changelog`} title={t`Patch Notes`}>
+        <p>{t`What changed in each release of Olympus, newest first.`}</p>
       </PageHeader>
 
-      <ol className="timeline" aria-label="Releases">
-        {PATCH_NOTES.map((release) => (
+      <ol className="timeline" aria-label={t`Releases`}>
+        {patchNotes().map((release) => (
           <li key={release.version} id={`v${release.version}`}>
             <article aria-labelledby={`v${release.version}-title`}>
-              <time dateTime={release.date}>{formatDate(release.date)}</time>
+              <time dateTime={release.date}>{date(release.date)}</time>
               <h2 id={`v${release.version}-title`}>
                 {release.version} · {release.title}
               </h2>
@@ -34,7 +40,7 @@ export default function PatchNotesPage() {
                 {release.changes.map((change) => (
                   <li key={change.text}>
                     <span className="change-kind" data-kind={change.kind}>
-                      {KIND_LABEL[change.kind]}
+                      {i18n._(KIND_LABEL[change.kind])}
                     </span>
                     <span>{change.text}</span>
                   </li>
