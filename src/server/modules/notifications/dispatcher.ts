@@ -99,7 +99,8 @@ export class NotificationDispatcher {
         title: claimed.notice.title,
         body: claimed.notice.body,
         link: new URL(claimed.notice.link, `${this.deps.publicUrl}/`).toString(),
-        linkLabel: tr.t(/*i18n*/ 'Open in Olympus'),
+        // English is the channel's own words (TELEGRAM_LINK_LABEL).
+        ...(tr.locale === 'en' ? {} : { linkLabel: tr.t(/*i18n*/ 'Open in Olympus') }),
       });
     } catch (err) {
       const retryAfterMs = err instanceof ChatDeliveryRetryableError ? err.retryAfterMs : null;
