@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, registerUser } from '#server/test/http.js';
+import { setRole } from '#server/modules/users/users.service.js';
+import { call, guestHeaders, registerUser, startGuest } from '#server/test/http.js';
 import { control, deposit } from '#server/test/payments.js';
 import { TestSmtp, until, type Received } from '#server/test/smtp.js';
 import { enginesFor, startTestApp, type TestApp } from '#server/test/test-app.js';
@@ -178,4 +179,54 @@ describe.each(enginesFor('database'))('mail, notices and chat in the recipient�
       expect(chat.links).toEqual([`https://olympus.example/dashboard/payments/${p._id}`]);
     });
   }
+
+  it('staff see the requester’s language on a ticket; their answer reaches the requester in it (mail and notice)', async () => {
+    const support = await registerUser(t);
+    await setRole(t.database.db, support.userId, 'support');
+    const newTicket = { subject: 'Einzahlung fehlt', category: 'payments', priority: 'high', message: 'Wo ist mein Geld?' };
+    const german = await accountIn('de');
+    const english = await accountIn('en');
+    const guest = await startGuest(t);
+    const open = async (auth: { token: string; headers?: Record<string, string> }, path = '/api/tickets') => {
+      const res = await call(t, 'POST', path, { ...auth, body: newTicket });
+      expect(res.status).toBe(201);
+      return res.json.ticket as { _id: string; number: number };
+    };
+    const staffView = async (id: string) => (await call(t, 'GET', `/api/staff/tickets/${id}`, { token: support.token })).json.ticket;
+
+    const ticket = await open(german);
+    expect((await staffView(ticket._id)).requester).toEqual({ type: 'user', name: german.username, locale: 'de' });
+    expect((await staffView((await open(english))._id)).requester).toMatchObject({ locale: null });
+    expect(
+      (await staffView((await open({ token: guest.token, headers: guestHeaders(guest) }, '/api/tickets/guest'))._id)).requester,
+    ).toEqual({
+      type: 'guest',
+      name: 'Guest',
+      locale: null,
+    });
+    // The requester's own view does not carry it.
+    expect((await call(t, 'GET', `/api/tickets/${ticket._id}`, { token: german.token })).json.ticket.requester).toEqual({
+      type: 'user',
+      name: german.username,
+    });
+
+    const answer = await call(t, 'POST', `/api/staff/tickets/${ticket._id}/messages`, {
+      token: support.token,
+      body: { message: 'Wir sehen nach.' },
+    });
+    expect(answer.status).toBeLessThan(300);
+    const mail = await until('the reply mail', () =>
+      smtp.to(`${german.username}@example.com`).find((m) => header(m.raw, 'Subject').startsWith('Neue Antwort')),
+    );
+    expect(header(mail.raw, 'Subject')).toBe(`Neue Antwort auf Ticket #${ticket.number}`);
+    expect(text(mail.raw)).toContain(`Hallo ${german.username}, der Support hat auf dein Ticket „Einzahlung fehlt“ geantwortet.`);
+    const notices = await until('the reply notice', async () => {
+      const res = await call(t, 'GET', '/api/notifications', { token: german.token });
+      return (res.json.notifications as Array<{ event: string; title: string; body: string }>).find((n) => n.event === 'ticket.reply');
+    });
+    expect(notices).toMatchObject({
+      title: `Neue Antwort auf Ticket #${ticket.number}`,
+      body: 'Der Support hat auf dein Ticket „Einzahlung fehlt“ geantwortet.',
+    });
+  });
 });
