@@ -8,6 +8,7 @@ import {
   type TicketAttachment,
 } from '#shared/schemas/tickets';
 import { formatDateTime } from '#web/lib/format';
+import { LOCALE_NAMES } from '#web/features/language';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { TICKET_PRIORITY_LABELS, TicketStatusBadge } from './ticket-status-badge';
 import { CheckboxField, TextareaField } from '#web/components/ui/forms';
@@ -118,6 +119,11 @@ export function TicketThread({
             <span className="muted">
               From {ticket.requester.name}
               {ticket.assignedTo ? ` · assigned to ${ticket.assignedTo.username}` : ' · unassigned'}
+            </span>
+          )}
+          {viewer === 'staff' && ticket.requester.locale && (
+            <span className="tag">
+              Language: <span lang={ticket.requester.locale}>{LOCALE_NAMES[ticket.requester.locale]}</span>
             </span>
           )}
         </div>
