@@ -357,13 +357,21 @@ export class EmailFlows {
         kind: 'email_change_confirm',
         to: newEmail,
         sensitive: true,
-        mail: confirmEmailChangeMail({ username: user.username, newEmail, url: this.deps.mail.link('/confirm-email', { token }) }),
+        mail: confirmEmailChangeMail(translatorFor(user.locale), {
+          username: user.username,
+          newEmail,
+          url: this.deps.mail.link('/confirm-email', { token }),
+        }),
       });
       await this.deps.mail.queue(tx, {
         userId: user.id,
         kind: 'email_change_requested',
         to: user.email,
-        mail: emailChangeRequestedMail({ username: user.username, newEmail, forgotUrl: this.deps.mail.link('/forgot-password') }),
+        mail: emailChangeRequestedMail(translatorFor(user.locale), {
+          username: user.username,
+          newEmail,
+          forgotUrl: this.deps.mail.link('/forgot-password'),
+        }),
       });
     });
     return newEmail;
@@ -407,7 +415,11 @@ export class EmailFlows {
         userId: user.id,
         kind: 'email_changed',
         to: user.email,
-        mail: emailChangedMail({ username: user.username, newEmail: spent.email, when: when() }),
+        mail: emailChangedMail(translatorFor(user.locale), {
+          username: user.username,
+          newEmail: spent.email,
+          when: whenFor(translatorFor(user.locale)),
+        }),
       });
       await this.deps.events.emit(tx, { type: 'security.changed', userId: user.id, change: 'email_changed', email: spent.email });
       return spent.email;
