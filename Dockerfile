@@ -45,6 +45,7 @@ COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/src/server/db/migrations ./src/server/db/migrations
+COPY --from=build /app/src/server/locales ./src/server/locales
 RUN mkdir -p /data/attachments && chown -R node:node /data
 USER node
 VOLUME ["/data/attachments"]

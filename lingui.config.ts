@@ -1,9 +1,10 @@
 import { defineConfig } from '@lingui/cli';
 import { formatter } from '@lingui/format-po';
 
-// One PO catalogue per language (decision 0326). `npm run i18n:extract` fills them from the macros in
-// src/web; `pseudo` is written by scripts/pseudo-locale.mjs from English, for tests that look for text
-// left untranslated or cut short.
+// One PO catalogue per language and side (decisions 0326 and 0328). `npm run i18n:extract` fills the
+// web's from the macros in src/web and the server's from the messages marked /*i18n*/ in src/server;
+// `pseudo` is written by scripts/pseudo-locale.mjs from English, for tests that look for text left
+// untranslated or cut short.
 export default defineConfig({
   sourceLocale: 'en',
   locales: ['en', 'es', 'ru', 'de', 'pseudo'],
@@ -12,7 +13,12 @@ export default defineConfig({
     {
       path: '<rootDir>/src/web/locales/{locale}/messages',
       include: ['<rootDir>/src/web'],
-      exclude: ['**/*.test.ts', '**/*.test.tsx', '**/node_modules/**'],
+      exclude: ['**/*.test.ts', '**/*.test.tsx', '**/node_modules/**', '<rootDir>/src/server/**'],
+    },
+    {
+      path: '<rootDir>/src/server/locales/{locale}/messages',
+      include: ['<rootDir>/src/server'],
+      exclude: ['**/*.test.ts', '**/node_modules/**', '<rootDir>/src/web/**', '<rootDir>/src/server/test/**'],
     },
   ],
   // Source references without line numbers, so moving code does not rewrite every catalogue.

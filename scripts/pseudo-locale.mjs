@@ -10,8 +10,11 @@ import { fileURLToPath } from 'node:url';
 import { formatter } from '@lingui/format-po';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const SOURCE = path.join(ROOT, 'src/web/locales/en/messages.po');
-const TARGET = path.join(ROOT, 'src/web/locales/pseudo/messages.po');
+/** The web's catalogue (decision 0326) and the server's (decision 0328). */
+const CATALOGUES = ['src/web/locales', 'src/server/locales'].map((folder) => ({
+  source: path.join(ROOT, folder, 'en/messages.po'),
+  target: path.join(ROOT, folder, 'pseudo/messages.po'),
+}));
 
 const ACCENTED = Object.fromEntries(
   [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [
@@ -40,28 +43,32 @@ export function pseudoLocalize(message) {
 }
 
 const format = formatter({ lineNumbers: false });
-const ctx = { locale: 'pseudo', sourceLocale: 'en', filename: TARGET };
 
-async function main() {
-  const english = await format.parse(readFileSync(SOURCE, 'utf8'), { ...ctx, locale: 'en', filename: SOURCE });
+async function writePseudo(source, target) {
+  const ctx = { locale: 'pseudo', sourceLocale: 'en', filename: target };
+  const english = await format.parse(readFileSync(source, 'utf8'), { ...ctx, locale: 'en', filename: source });
   const catalog = Object.fromEntries(
     Object.entries(english).map(([id, entry]) => [id, { ...entry, translation: pseudoLocalize(entry.message ?? entry.translation ?? id) }]),
   );
   let existing = null;
   try {
-    existing = readFileSync(TARGET, 'utf8');
+    existing = readFileSync(target, 'utf8');
   } catch {
     // First run: no catalogue yet.
   }
   const text = await format.serialize(catalog, { ...ctx, existing });
   if (process.argv.includes('--check')) {
     if (existing !== text) {
-      console.error('src/web/locales/pseudo/messages.po is out of date: run npm run i18n:extract');
+      console.error(`${path.relative(ROOT, target)} is out of date: run npm run i18n:extract`);
       process.exitCode = 1;
     }
     return;
   }
-  writeFileSync(TARGET, text);
+  writeFileSync(target, text);
+}
+
+async function main() {
+  for (const { source, target } of CATALOGUES) await writePseudo(source, target);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

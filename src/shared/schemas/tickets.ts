@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '#shared/constants.js';
 import { SLA_QUEUE_FILTERS, ticketSlaSchema } from './support-sla.js';
 import { idParamsSchema, multiline, pageShape, paginationQuerySchema, uuidSchema } from './common.js';
 
@@ -152,7 +153,15 @@ export const ticketSchema = z
     category: ticketCategorySchema,
     priority: ticketPrioritySchema,
     status: ticketStatusSchema,
-    requester: z.object({ type: z.enum(['guest', 'user']), name: z.string() }),
+    requester: z.object({
+      type: z.enum(['guest', 'user']),
+      name: z.string(),
+      /**
+       * Staff views of one ticket only: the language the requester reads the product in (`users.locale`;
+       * null for a guest or an account that chose none), so staff know which language to answer in.
+       */
+      locale: z.enum(LOCALES).nullable().optional(),
+    }),
     assignedTo: z.object({ _id: z.string(), username: z.string() }).nullable(),
     messageCount: z.number().int(),
     createdAt: z.string(),

@@ -1,3 +1,4 @@
+import { translatorFor, type Translator } from '#server/i18n/translator.js';
 import { createHash } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
@@ -53,6 +54,8 @@ export interface EmailFlowsDeps {
 }
 
 const when = (date = new Date()) => `${date.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+/** `when()` in the reader's language (docs/decisions/0328); English as it was. */
+const whenFor = (tr: Translator) => (tr.locale === 'en' ? when() : tr.dateTime(new Date()));
 
 /** A short description of a user agent for a notice ("Chrome on Linux"). */
 export function describeBrowser(userAgent: string | undefined): string {
@@ -116,7 +119,7 @@ export class EmailFlows {
       kind: 'verify_email',
       to: user.email,
       sensitive: true,
-      mail: verifyEmailMail({ username: user.username, url: this.deps.mail.link('/verify-email', { token }) }),
+      mail: verifyEmailMail(translatorFor(user.locale), { username: user.username, url: this.deps.mail.link('/verify-email', { token }) }),
     });
   }
 
@@ -190,7 +193,10 @@ export class EmailFlows {
         kind: 'reset_password',
         to: user.email,
         sensitive: true,
-        mail: resetPasswordMail({ username: user.username, url: this.deps.mail.link('/reset-password', { token }) }),
+        mail: resetPasswordMail(translatorFor(user.locale), {
+          username: user.username,
+          url: this.deps.mail.link('/reset-password', { token }),
+        }),
       });
     });
   }
@@ -247,7 +253,12 @@ export class EmailFlows {
       userId: user.id,
       kind: 'password_changed',
       to: user.email,
-      mail: passwordChangedMail({ username: user.username, when: when(), ip: info.ip, forgotUrl: this.deps.mail.link('/forgot-password') }),
+      mail: passwordChangedMail(translatorFor(user.locale), {
+        username: user.username,
+        when: whenFor(translatorFor(user.locale)),
+        ip: info.ip,
+        forgotUrl: this.deps.mail.link('/forgot-password'),
+      }),
     });
     // In the caller's transaction when given one (a savepoint), else in one of its own.
     await db.transaction((tx) =>
@@ -294,11 +305,11 @@ export class EmailFlows {
           userId: user.id,
           kind: 'new_device',
           to: user.email,
-          mail: newDeviceMail({
+          mail: newDeviceMail(translatorFor(user.locale), {
             username: user.username,
             browser: describeBrowser(info.userAgent),
             ip: info.ip,
-            when: when(),
+            when: whenFor(translatorFor(user.locale)),
             sessionsUrl: this.deps.mail.link(settingsPath('security')),
             forgotUrl: this.deps.mail.link('/forgot-password'),
           }),
@@ -346,13 +357,21 @@ export class EmailFlows {
         kind: 'email_change_confirm',
         to: newEmail,
         sensitive: true,
-        mail: confirmEmailChangeMail({ username: user.username, newEmail, url: this.deps.mail.link('/confirm-email', { token }) }),
+        mail: confirmEmailChangeMail(translatorFor(user.locale), {
+          username: user.username,
+          newEmail,
+          url: this.deps.mail.link('/confirm-email', { token }),
+        }),
       });
       await this.deps.mail.queue(tx, {
         userId: user.id,
         kind: 'email_change_requested',
         to: user.email,
-        mail: emailChangeRequestedMail({ username: user.username, newEmail, forgotUrl: this.deps.mail.link('/forgot-password') }),
+        mail: emailChangeRequestedMail(translatorFor(user.locale), {
+          username: user.username,
+          newEmail,
+          forgotUrl: this.deps.mail.link('/forgot-password'),
+        }),
       });
     });
     return newEmail;
@@ -396,7 +415,11 @@ export class EmailFlows {
         userId: user.id,
         kind: 'email_changed',
         to: user.email,
-        mail: emailChangedMail({ username: user.username, newEmail: spent.email, when: when() }),
+        mail: emailChangedMail(translatorFor(user.locale), {
+          username: user.username,
+          newEmail: spent.email,
+          when: whenFor(translatorFor(user.locale)),
+        }),
       });
       await this.deps.events.emit(tx, { type: 'security.changed', userId: user.id, change: 'email_changed', email: spent.email });
       return spent.email;

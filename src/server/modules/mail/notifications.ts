@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { Tx } from '#server/db/client.js';
 import { dashboardPaths, paymentPath, settingsPath, ticketPath } from '#shared/routes.js';
+import { translatorFor } from '#server/i18n/translator.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import type { MailService, QueueMailInput } from './mail.service.js';
@@ -10,13 +11,12 @@ import { orderUpdateMail, type OrderMailEvent } from './templates/order-update.j
 import { ticketReplyMail } from './templates/ticket-reply.js';
 import { webhookDisabledMail } from './templates/webhook-disabled.js';
 
-const usd = (cents: number) => (cents / 100).toFixed(2);
-
 /**
  * Optional notifications, queued inside the transaction that makes the change (payments, tickets, which
  * receive the app's mail service from the app context):
  * the mail exists only if the change commits, once per change. A user who turned the kind off gets
- * nothing. Never fails the caller: errors are logged by the mail service and dropped.
+ * nothing. Never fails the caller: errors are logged by the mail service and dropped. Each mail is
+ * written in its recipient's language, `users.locale` (docs/decisions/0328).
  */
 export async function notifyPaymentCredited(mail: MailService | undefined, tx: Tx, input: PaymentCredited): Promise<void> {
   // A stopped queue (an app closing, a service built without mail) sends nothing, as webhook events do.
@@ -39,20 +39,21 @@ type PaymentCredited = {
 /** The "payment credited" mail to one user, as the single and the batched notification queue it. */
 function paymentCreditedMessage(
   mail: MailService,
-  user: { id: string; email: string; username: string },
+  user: { id: string; email: string; username: string; locale: string | null },
   input: PaymentCredited,
 ): QueueMailInput {
+  const tr = translatorFor(user.locale);
   const unsubscribe = mail.unsubscribe(user.id, 'payment_credited');
   return {
     userId: user.id,
     kind: 'payment_credited',
     to: user.email,
     headers: unsubscribe.headers,
-    mail: paymentCreditedMail({
+    mail: paymentCreditedMail(tr, {
       username: user.username,
-      amountPaid: usd(input.priceAmountCents),
-      fee: usd(input.feeCents),
-      credits: usd(input.creditedCents),
+      amountPaid: tr.cents(input.priceAmountCents),
+      fee: tr.cents(input.feeCents),
+      credits: tr.cents(input.creditedCents),
       currency: input.payCurrency.toUpperCase(),
       url: mail.link(paymentPath(input.paymentId)),
       unsubscribeUrl: unsubscribe.url,
@@ -67,7 +68,13 @@ function paymentCreditedMessage(
 export async function notifyPaymentsCredited(mail: MailService | undefined, tx: Tx, inputs: PaymentCredited[]): Promise<void> {
   if (!mail?.started || inputs.length === 0) return;
   const rows = await tx
-    .select({ id: users.id, email: users.email, username: users.username, wants: mailPreferences.paymentCredited })
+    .select({
+      id: users.id,
+      email: users.email,
+      username: users.username,
+      locale: users.locale,
+      wants: mailPreferences.paymentCredited,
+    })
     .from(users)
     .leftJoin(mailPreferences, eq(mailPreferences.userId, users.id))
     .where(inArray(users.id, [...new Set(inputs.map((i) => i.userId))]));
@@ -98,7 +105,7 @@ export async function notifyTicketReply(
     kind: 'ticket_reply',
     to: user.email,
     headers: unsubscribe.headers,
-    mail: ticketReplyMail({
+    mail: ticketReplyMail(translatorFor(user.locale), {
       username: user.username,
       number: input.number,
       subject: input.subject,
@@ -125,10 +132,10 @@ export async function notifyWebhookDisabled(
     userId: user.id,
     kind: 'webhook_disabled',
     to: user.email,
-    mail: webhookDisabledMail({
+    mail: webhookDisabledMail(translatorFor(user.locale), {
       username: user.username,
       url: input.url,
-      failingSince: input.failingSince.toUTCString(),
+      failingSince: input.failingSince,
       lastError: input.lastError,
       settingsUrl: mail.link(settingsPath('developers')),
     }),
@@ -146,16 +153,17 @@ export async function notifyOrderUpdate(
   const user = await findUserById(tx, input.userId);
   if (!user) return;
   const unsubscribe = mail.unsubscribe(user.id, 'order_updates');
+  const tr = translatorFor(user.locale);
   await mail.queueSafely(tx, {
     userId: user.id,
     kind: 'order_updates',
     to: user.email,
     headers: unsubscribe.headers,
-    mail: orderUpdateMail({
+    mail: orderUpdateMail(tr, {
       event: input.event,
       username: user.username,
       itemName: input.itemName,
-      credits: usd(input.amountCents),
+      credits: tr.cents(input.amountCents),
       orderId: input.orderId,
       ledgerReference: input.ledgerReference,
       url: mail.link(dashboardPaths.shop),

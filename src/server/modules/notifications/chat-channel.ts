@@ -12,6 +12,8 @@ export interface ChatNotice {
   body: string;
   /** Absolute URL of the thing the notice concerns (the payment, the ticket, the order). */
   link: string;
+  /** The words of the link where the platform shows them (Telegram), in the reader's language; English when absent. */
+  linkLabel?: string;
 }
 
 export type ChatDeliveryResult =

@@ -3,6 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { NotificationEvent } from '#shared/schemas/notifications.js';
 import type { Database } from '#server/db/client.js';
 import type { JobQueue } from '#server/jobs/job-queue.js';
+import { translatorFor } from '#server/i18n/translator.js';
+import { findUserLocale } from '#server/modules/users/users.service.js';
 import { ChatDeliveryRetryableError, type ChatChannel, type ChatDeliveryResult } from './chat-channel.js';
 import { DELIVER_NOTICE_JOB, type DeliverNoticeJob, type NotificationsService } from './notifications.service.js';
 import { notificationChannelStates, notificationDeliveries } from './notifications.tables.js';
@@ -88,6 +90,8 @@ export class NotificationDispatcher {
       return 'skipped';
     }
 
+    // The title and body were written in the reader's language with the notice; the link's words are added here.
+    const tr = translatorFor(await findUserLocale(db, claimed.userId));
     let result: ChatDeliveryResult;
     try {
       result = await channel.deliver(claimed.userId, {
@@ -95,6 +99,8 @@ export class NotificationDispatcher {
         title: claimed.notice.title,
         body: claimed.notice.body,
         link: new URL(claimed.notice.link, `${this.deps.publicUrl}/`).toString(),
+        // English is the channel's own words (TELEGRAM_LINK_LABEL).
+        ...(tr.locale === 'en' ? {} : { linkLabel: tr.t(/*i18n*/ 'Open in Olympus') }),
       });
     } catch (err) {
       const retryAfterMs = err instanceof ChatDeliveryRetryableError ? err.retryAfterMs : null;

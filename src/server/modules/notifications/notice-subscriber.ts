@@ -1,4 +1,6 @@
 import type { Subscriber } from '#server/events/domain-events.js';
+import { translatorFor } from '#server/i18n/translator.js';
+import { findUserLocale } from '#server/modules/users/users.service.js';
 import { noticeOf } from './notices.js';
 import type { NotificationsService } from './notifications.service.js';
 
@@ -18,8 +20,11 @@ export function noticeSubscribers(notifications: NotificationsService): Subscrib
         'security.changed',
       ],
       async handle(tx, event) {
-        const notice = noticeOf(event);
-        if (notice) await notifications.emit(tx, notice);
+        const inEnglish = noticeOf(event);
+        if (!inEnglish) return;
+        // Written in the recipient's language (docs/decisions/0328); a guest has none and reads English.
+        const tr = translatorFor('userId' in inEnglish.to ? await findUserLocale(tx, inEnglish.to.userId) : null);
+        await notifications.emit(tx, tr.locale === 'en' ? inEnglish : noticeOf(event, tr)!);
       },
     },
     {

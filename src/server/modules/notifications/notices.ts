@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { formatCredits } from '#shared/fees.js';
 import { exchangePath, paymentPath, receiptPath, settingsPath, ticketPath } from '#shared/routes.js';
 import { WEBHOOK_DISABLE_AFTER_DAYS } from '#shared/schemas/webhooks.js';
 import type { DomainEvent, ExchangeFinished, RewardClaimed, SecurityChanged, WebhookDisabled } from '#server/events/domain-events.js';
+import { english, type Translator } from '#server/i18n/translator.js';
 import type { EmitInput } from './notifications.service.js';
 
 /**
  * The notices of each event as people read them (title, text, and the link to the thing itself), built
  * from the domain event (noticeOf, at the end) or, for the events that are not domain events (security
- * notices), where they happen. Kept here so every channel says the same.
+ * notices), where they happen. Kept here so every channel says the same. Each is written in the
+ * recipient's language (`tr`, docs/decisions/0328); English when nobody chose one.
  */
-const usd = (cents: number) => (cents / 100).toFixed(2);
 
 export interface PaymentFacts {
   id: string;
@@ -24,10 +24,16 @@ export interface PaymentFacts {
  * is first seen, confirming once confirmed, credited when finished, partially paid, expired. Null for
  * a move nobody is told about.
  */
-export function paymentNotice(p: PaymentFacts, from: string, to: string, creditedCents: number): EmitInput | null {
+export function paymentNotice(
+  p: PaymentFacts,
+  from: string,
+  to: string,
+  creditedCents: number,
+  tr: Translator = english,
+): EmitInput | null {
   if (from === to) return null;
   const coin = p.payCurrency.toUpperCase();
-  const amount = `${usd(p.priceAmountCents)} USD in ${coin}`;
+  const amount = tr.t(/*i18n*/ '{usd} USD in {coin}', { usd: tr.cents(p.priceAmountCents), coin });
   const base = { to: { userId: p.userId }, link: paymentPath(p.id) };
   const waiting = ['pending', 'waiting'];
   const done = (s: string) => s === 'finished' || s === 'completed';
@@ -36,8 +42,11 @@ export function paymentNotice(p: PaymentFacts, from: string, to: string, credite
       ...base,
       event: 'payment.credited',
       key: `payment.credited:${p.id}`,
-      title: 'Payment credited',
-      body: `Your payment of ${amount} is complete: ${usd(creditedCents)} credits were added to your balance.`,
+      title: tr.t(/*i18n*/ 'Payment credited'),
+      body: tr.t(/*i18n*/ 'Your payment of {amount} is complete: {credits} credits were added to your balance.', {
+        amount,
+        credits: tr.cents(creditedCents),
+      }),
     };
   }
   if (to === 'confirming' && waiting.includes(from)) {
@@ -45,8 +54,8 @@ export function paymentNotice(p: PaymentFacts, from: string, to: string, credite
       ...base,
       event: 'payment.detected',
       key: `payment.detected:${p.id}`,
-      title: 'Payment detected',
-      body: `Your payment of ${amount} was seen on the network and is waiting for confirmations.`,
+      title: tr.t(/*i18n*/ 'Payment detected'),
+      body: tr.t(/*i18n*/ 'Your payment of {amount} was seen on the network and is waiting for confirmations.', { amount }),
     };
   }
   if ((to === 'confirmed' || to === 'sending') && (waiting.includes(from) || from === 'confirming')) {
@@ -54,8 +63,8 @@ export function paymentNotice(p: PaymentFacts, from: string, to: string, credite
       ...base,
       event: 'payment.confirming',
       key: `payment.confirming:${p.id}`,
-      title: 'Payment confirming',
-      body: `Your payment of ${amount} is confirmed on the network and being processed.`,
+      title: tr.t(/*i18n*/ 'Payment confirming'),
+      body: tr.t(/*i18n*/ 'Your payment of {amount} is confirmed on the network and being processed.', { amount }),
     };
   }
   if (to === 'partially_paid') {
@@ -63,8 +72,10 @@ export function paymentNotice(p: PaymentFacts, from: string, to: string, credite
       ...base,
       event: 'payment.partially_paid',
       key: `payment.partially_paid:${p.id}`,
-      title: 'Payment partially paid',
-      body: `Less than the full amount of your ${amount} payment arrived. The credits for what arrived are added.`,
+      title: tr.t(/*i18n*/ 'Payment partially paid'),
+      body: tr.t(/*i18n*/ 'Less than the full amount of your {amount} payment arrived. The credits for what arrived are added.', {
+        amount,
+      }),
     };
   }
   if (to === 'expired') {
@@ -72,20 +83,23 @@ export function paymentNotice(p: PaymentFacts, from: string, to: string, credite
       ...base,
       event: 'payment.expired',
       key: `payment.expired:${p.id}`,
-      title: 'Payment expired',
-      body: `Your payment of ${amount} expired before any money arrived.`,
+      title: tr.t(/*i18n*/ 'Payment expired'),
+      body: tr.t(/*i18n*/ 'Your payment of {amount} expired before any money arrived.', { amount }),
     };
   }
   return null;
 }
 
-export function ticketReplyNotice(t: {
-  id: string;
-  number: number;
-  subject: string;
-  userId: string | null;
-  guestId: string | null;
-}): EmitInput | null {
+export function ticketReplyNotice(
+  t: {
+    id: string;
+    number: number;
+    subject: string;
+    userId: string | null;
+    guestId: string | null;
+  },
+  tr: Translator = english,
+): EmitInput | null {
   const to = t.userId ? { userId: t.userId } : t.guestId ? { guestId: t.guestId } : null;
   if (!to) return null;
   return {
@@ -93,8 +107,8 @@ export function ticketReplyNotice(t: {
     event: 'ticket.reply',
     // One notice per answer: the key carries the message's id.
     key: '',
-    title: `New reply on ticket #${t.number}`,
-    body: `Support answered your ticket "${t.subject}".`,
+    title: tr.t(/*i18n*/ 'New reply on ticket #{number}', { number: String(t.number) }),
+    body: tr.t(/*i18n*/ 'Support answered your ticket "{subject}".', { subject: t.subject }),
     link: ticketLink(t.id),
   };
 }
@@ -108,16 +122,20 @@ export const exchangeLink = (exchangeId: string) => exchangePath(exchangeId);
 export function orderNotice(
   o: { id: string; userId: string; itemName: string; amountCents: number; ledgerEntryId: string },
   status: 'fulfilled' | 'refunded',
+  tr: Translator = english,
 ): EmitInput {
   return {
     to: { userId: o.userId },
     event: status === 'fulfilled' ? 'order.fulfilled' : 'order.refunded',
     key: `order.${status}:${o.id}`,
-    title: status === 'fulfilled' ? 'Order fulfilled' : 'Order refunded',
+    title: status === 'fulfilled' ? tr.t(/*i18n*/ 'Order fulfilled') : tr.t(/*i18n*/ 'Order refunded'),
     body:
       status === 'fulfilled'
-        ? `Your order of ${o.itemName} was fulfilled.`
-        : `Your order of ${o.itemName} was refunded: ${usd(o.amountCents)} credits are back on your balance.`,
+        ? tr.t(/*i18n*/ 'Your order of {item} was fulfilled.', { item: o.itemName })
+        : tr.t(/*i18n*/ 'Your order of {item} was refunded: {credits} credits are back on your balance.', {
+            item: o.itemName,
+            credits: tr.cents(o.amountCents),
+          }),
     link: receiptPath(o.ledgerEntryId),
   };
 }
@@ -125,20 +143,27 @@ export function orderNotice(
 export function chargeNotice(
   c: { id: string; userId: string; amountCents: number; description: string; ledgerEntryId: string },
   refunded: boolean,
+  tr: Translator = english,
 ): EmitInput {
   return {
     to: { userId: c.userId },
     event: refunded ? 'charge.refunded' : 'charge.succeeded',
     key: `charge.${refunded ? 'refunded' : 'succeeded'}:${c.id}`,
-    title: refunded ? 'Charge refunded' : 'Credits charged',
+    title: refunded ? tr.t(/*i18n*/ 'Charge refunded') : tr.t(/*i18n*/ 'Credits charged'),
     body: refunded
-      ? `${usd(c.amountCents)} credits of "${c.description}" were refunded.`
-      : `${usd(c.amountCents)} credits were charged for "${c.description}".`,
+      ? tr.t(/*i18n*/ '{credits} credits of "{description}" were refunded.', {
+          credits: tr.cents(c.amountCents),
+          description: c.description,
+        })
+      : tr.t(/*i18n*/ '{credits} credits were charged for "{description}".', {
+          credits: tr.cents(c.amountCents),
+          description: c.description,
+        }),
     link: receiptPath(c.ledgerEntryId),
   };
 }
 
-export function exchangeFinishedNotice(e: ExchangeFinished): EmitInput | null {
+export function exchangeFinishedNotice(e: ExchangeFinished, tr: Translator = english): EmitInput | null {
   if (!e.owner) return null;
   const x = e.exchange;
   const earned = e.earnedRewardCents ?? 0;
@@ -146,42 +171,53 @@ export function exchangeFinishedNotice(e: ExchangeFinished): EmitInput | null {
     to: e.owner,
     event: 'exchange.finished',
     key: `exchange.finished:${x.id}`,
-    title: e.claimable ? 'Exchange finished: your reward is ready' : 'Exchange finished',
-    body: `Your exchange of ${x.amountFrom} ${x.fromCurrency.toUpperCase()} to ${x.toCurrency.toUpperCase()} finished.${
+    title: e.claimable ? tr.t(/*i18n*/ 'Exchange finished: your reward is ready') : tr.t(/*i18n*/ 'Exchange finished'),
+    body: `${tr.t(/*i18n*/ 'Your exchange of {amount} {from} to {to} finished.', {
+      amount: tr.crypto(x.amountFrom),
+      from: x.fromCurrency.toUpperCase(),
+      to: x.toCurrency.toUpperCase(),
+    })}${
       e.claimable
-        ? ` A reward of ${formatCredits(earned)} credits is ready to claim.`
+        ? ` ${tr.t(/*i18n*/ 'A reward of {credits} credits is ready to claim.', { credits: tr.cents(earned) })}`
         : earned > 0 && e.rewardCredited
-          ? ` ${formatCredits(earned)} credits were added to your balance.`
+          ? ` ${tr.t(/*i18n*/ '{credits} credits were added to your balance.', { credits: tr.cents(earned) })}`
           : ''
     }`,
     link: exchangeLink(x.id),
   };
 }
 
-export function rewardClaimedNotice(e: RewardClaimed): EmitInput {
+export function rewardClaimedNotice(e: RewardClaimed, tr: Translator = english): EmitInput {
   return {
     to: { userId: e.userId },
     event: 'reward.claimed',
     key: `reward.claimed:${e.exchange.id}`,
-    title: 'Reward claimed',
-    body: `${formatCredits(e.cents)} credits from your exchange of ${e.exchange.amountFrom} ${e.exchange.fromCurrency.toUpperCase()} were added to your balance.`,
+    title: tr.t(/*i18n*/ 'Reward claimed'),
+    body: tr.t(/*i18n*/ '{credits} credits from your exchange of {amount} {from} were added to your balance.', {
+      credits: tr.cents(e.cents),
+      amount: tr.crypto(e.exchange.amountFrom),
+      from: e.exchange.fromCurrency.toUpperCase(),
+    }),
     link: exchangeLink(e.exchange.id),
   };
 }
 
-export function webhookDisabledNotice(e: WebhookDisabled): EmitInput {
+export function webhookDisabledNotice(e: WebhookDisabled, tr: Translator = english): EmitInput {
   return {
     to: { userId: e.userId },
     event: 'webhook.disabled',
     key: `webhook.disabled:${e.userId}:${e.disabledAt.toISOString()}`,
-    title: 'Webhook turned off',
-    body: `Your webhook endpoint ${e.url} failed for ${WEBHOOK_DISABLE_AFTER_DAYS} days and was turned off. Turn it back on in your settings once it answers again.`,
+    title: tr.t(/*i18n*/ 'Webhook turned off'),
+    body: tr.t(
+      /*i18n*/ 'Your webhook endpoint {url} failed for {days} days and was turned off. Turn it back on in your settings once it answers again.',
+      { url: e.url, days: WEBHOOK_DISABLE_AFTER_DAYS },
+    ),
     link: settingsPath('developers'),
   };
 }
 
 /** The notice of a change in how an account is entered; each one is its own notice (a fresh key). */
-export function securityNotice(e: SecurityChanged): EmitInput {
+export function securityNotice(e: SecurityChanged, tr: Translator = english): EmitInput {
   const to = { userId: e.userId };
   const key = `security.${e.change}:${e.userId}:${randomUUID()}`;
   switch (e.change) {
@@ -190,8 +226,11 @@ export function securityNotice(e: SecurityChanged): EmitInput {
         to,
         event: 'security.sign_in',
         key,
-        title: 'New sign-in to your account',
-        body: `Someone signed in from a device new to your account (${e.browser}, ${e.ip}). If this was not you, change your password.`,
+        title: tr.t(/*i18n*/ 'New sign-in to your account'),
+        body: tr.t(
+          /*i18n*/ 'Someone signed in from a device new to your account ({browser}, {ip}). If this was not you, change your password.',
+          { browser: String(e.browser), ip: String(e.ip) },
+        ),
         link: settingsPath('security'),
       };
     case 'password_changed':
@@ -199,8 +238,10 @@ export function securityNotice(e: SecurityChanged): EmitInput {
         to,
         event: 'security.password_changed',
         key,
-        title: 'Your password was changed',
-        body: `Your password was changed (from ${e.ip}). If this was not you, reset it now and review your sessions.`,
+        title: tr.t(/*i18n*/ 'Your password was changed'),
+        body: tr.t(/*i18n*/ 'Your password was changed (from {ip}). If this was not you, reset it now and review your sessions.', {
+          ip: String(e.ip),
+        }),
         link: settingsPath('security'),
       };
     case 'email_changed':
@@ -208,8 +249,10 @@ export function securityNotice(e: SecurityChanged): EmitInput {
         to,
         event: 'security.email_changed',
         key,
-        title: 'Your email address was changed',
-        body: `Your account's email address is now ${e.email}. If this was not you, contact support at once.`,
+        title: tr.t(/*i18n*/ 'Your email address was changed'),
+        body: tr.t(/*i18n*/ "Your account's email address is now {email}. If this was not you, contact support at once.", {
+          email: String(e.email),
+        }),
         link: settingsPath('account'),
       };
     case 'two_factor_changed':
@@ -217,8 +260,8 @@ export function securityNotice(e: SecurityChanged): EmitInput {
         to,
         event: 'security.two_factor_changed',
         key,
-        title: 'Two-factor authentication changed',
-        body: `${e.detail}. If this was not you, change your password.`,
+        title: tr.t(/*i18n*/ 'Two-factor authentication changed'),
+        body: tr.t(/*i18n*/ '{detail}. If this was not you, change your password.', { detail: String(e.detail) }),
         link: settingsPath('security'),
       };
     case 'account_restored':
@@ -226,24 +269,27 @@ export function securityNotice(e: SecurityChanged): EmitInput {
         to,
         event: 'security.account_restored',
         key,
-        title: 'Your account was restored',
-        body: `Your closing account was restored (from ${e.ip}). If this was not you, reset your password now and review your sessions.`,
+        title: tr.t(/*i18n*/ 'Your account was restored'),
+        body: tr.t(
+          /*i18n*/ 'Your closing account was restored (from {ip}). If this was not you, reset your password now and review your sessions.',
+          { ip: String(e.ip) },
+        ),
         link: settingsPath('security'),
       };
   }
 }
 
 /** The in-app (and chat, and generic mail per the matrix) notice a domain event becomes, if any. */
-export function noticeOf(event: DomainEvent): EmitInput | null {
+export function noticeOf(event: DomainEvent, tr: Translator = english): EmitInput | null {
   switch (event.type) {
     case 'payment.changed':
       return event.refundQueued
         ? null
-        : paymentNotice({ ...event.payment, userId: event.userId }, event.from, event.to, event.creditedCents);
+        : paymentNotice({ ...event.payment, userId: event.userId }, event.from, event.to, event.creditedCents, tr);
     case 'exchange.finished':
-      return exchangeFinishedNotice(event);
+      return exchangeFinishedNotice(event, tr);
     case 'reward.claimed':
-      return rewardClaimedNotice(event);
+      return rewardClaimedNotice(event, tr);
     case 'order.changed':
       return event.status === 'fulfilled' || event.status === 'refunded'
         ? orderNotice(
@@ -255,19 +301,20 @@ export function noticeOf(event: DomainEvent): EmitInput | null {
               ledgerEntryId: event.receiptEntryId,
             },
             event.status,
+            tr,
           )
         : null;
     case 'charge.changed':
-      return chargeNotice({ ...event.charge, userId: event.userId }, event.refunded);
+      return chargeNotice({ ...event.charge, userId: event.userId }, event.refunded, tr);
     case 'ticket.answered': {
-      const notice = ticketReplyNotice(event.ticket);
+      const notice = ticketReplyNotice(event.ticket, tr);
       // One notice per answer: the key carries the message's id.
       return notice && { ...notice, key: `ticket.reply:${event.messageId}` };
     }
     case 'webhook.disabled':
-      return webhookDisabledNotice(event);
+      return webhookDisabledNotice(event, tr);
     case 'security.changed':
-      return securityNotice(event);
+      return securityNotice(event, tr);
     default:
       return null;
   }

@@ -20,6 +20,8 @@ import type { MailService, OptionalKind } from '#server/modules/mail/mail.servic
 import { notificationMail } from '#server/modules/mail/templates/notification.js';
 import { dashboardPaths, settingsPath } from '#shared/routes.js';
 import { users } from '#server/modules/users/users.tables.js';
+import { findUserLocale } from '#server/modules/users/users.service.js';
+import { translatorFor } from '#server/i18n/translator.js';
 import type { ChatChannelName } from './chat-channel.js';
 import {
   notificationChannelStates,
@@ -195,7 +197,11 @@ export class NotificationsService {
       }
     }
     if (wants.email && !OWN_MAIL.has(input.event) && this.deps.mail.started) {
-      const [user] = await tx.select({ email: users.email, username: users.username }).from(users).where(eq(users.id, userId)).limit(1);
+      const [user] = await tx
+        .select({ email: users.email, username: users.username, locale: users.locale })
+        .from(users)
+        .where(eq(users.id, userId))
+        .limit(1);
       // The (event key, email) row is the mail's at-most-once key: only the first write of a key mails.
       const [first] = await tx
         .insert(notificationDeliveries)
@@ -215,7 +221,7 @@ export class NotificationsService {
           userId,
           kind: 'notification',
           to: user.email,
-          mail: notificationMail({
+          mail: notificationMail(translatorFor(user.locale), {
             username: user.username,
             title: input.title,
             body: input.body,
@@ -377,12 +383,16 @@ export class NotificationsService {
     if (threshold === null || threshold === undefined) return;
     const before = balanceCents - amountCents;
     if (!(before >= threshold && balanceCents < threshold)) return;
+    const tr = translatorFor(await findUserLocale(tx, userId));
     await this.emit(tx, {
       to: { userId },
       event: 'balance.low',
       key: `balance.low:${entryId}`,
-      title: 'Your balance is low',
-      body: `Your balance is ${(balanceCents / 100).toFixed(2)} credits, below the ${(threshold / 100).toFixed(2)} you asked to be told about.`,
+      title: tr.t(/*i18n*/ 'Your balance is low'),
+      body: tr.t(/*i18n*/ 'Your balance is {balance} credits, below the {threshold} you asked to be told about.', {
+        balance: tr.cents(balanceCents),
+        threshold: tr.cents(threshold),
+      }),
       link: dashboardPaths.wallet,
     });
   }

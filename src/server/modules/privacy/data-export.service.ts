@@ -1,3 +1,4 @@
+import { translatorFor } from '#server/i18n/translator.js';
 import path from 'node:path';
 import { and, desc, eq, gt, inArray, isNotNull, lt, ne, or, sql } from 'drizzle-orm';
 import { DATA_EXPORT_INTERVAL_HOURS, DATA_EXPORT_TTL_DAYS, type DataExport, type DataExportStatus } from '#shared/schemas/privacy.js';
@@ -170,7 +171,7 @@ export async function buildDataExport(deps: DataExportDeps, exportId: string): P
         .returning();
       if (!updated) return false;
       const [user] = await tx
-        .select({ username: users.username, email: users.email })
+        .select({ username: users.username, email: users.email, locale: users.locale })
         .from(users)
         .where(eq(users.id, updated.userId))
         .limit(1);
@@ -179,9 +180,9 @@ export async function buildDataExport(deps: DataExportDeps, exportId: string): P
           userId: updated.userId,
           kind: 'data_export_ready',
           to: user.email,
-          mail: dataExportReadyMail({
+          mail: dataExportReadyMail(translatorFor(user.locale), {
             username: user.username,
-            expires: updated.expiresAt!.toUTCString(),
+            expires: translatorFor(user.locale).dateTime(updated.expiresAt!),
             settingsUrl: deps.mail.link(settingsPath('privacy')),
           }),
         });

@@ -1,5 +1,6 @@
 import { strToU8 } from 'fflate';
 import type { DbOrTx } from '#server/db/client.js';
+import { translatorFor } from '#server/i18n/translator.js';
 import type { AttachmentStore } from '#server/modules/support/tickets/attachments.js';
 import { accountFiles, securityLogFiles, sessionFiles } from './export-account.js';
 import { campaignFiles } from './export-campaigns.js';
@@ -41,13 +42,19 @@ export async function* exportEntries(
   await onProgress(85);
 
   yield* securityLogFiles(db, userId, account, sessionDtos);
+  // The one file written for a person to read: in their language (docs/decisions/0328). The data
+  // files' names, fields and values stay as they are, whatever the language.
+  const tr = translatorFor(user.locale);
   yield {
     name: 'README.txt',
     data: strToU8(
       [
-        `A copy of the data Olympus holds about ${user.username}, made ${new Date().toUTCString()}.`,
-        'Every file is described in the README of Olympus, section "A copy of my data".',
-        'Amounts ending in Cents are integer cents of USD (1 credit = 1 USD); times are ISO 8601 in UTC.',
+        tr.t(/*i18n*/ 'A copy of the data Olympus holds about {username}, made {date}.', {
+          username: user.username,
+          date: tr.dateTime(new Date()),
+        }),
+        tr.t(/*i18n*/ 'Every file is described in the README of Olympus, section "A copy of my data".'),
+        tr.t(/*i18n*/ 'Amounts ending in Cents are integer cents of USD (1 credit = 1 USD); times are ISO 8601 in UTC.'),
         '',
       ].join('\r\n'),
     ),

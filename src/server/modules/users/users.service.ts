@@ -57,6 +57,12 @@ export async function findUserById(db: DbOrTx, id: string): Promise<UserRow | nu
   return row ?? null;
 }
 
+/** The language the account reads its mail, notices and chat messages in (docs/decisions/0328); null is English. */
+export async function findUserLocale(db: DbOrTx, id: string): Promise<Locale | null> {
+  const [row] = await db.select({ locale: users.locale }).from(users).where(eq(users.id, id)).limit(1);
+  return (row?.locale as Locale | null | undefined) ?? null;
+}
+
 /** By username or email, case-insensitively. */
 export async function findUserByLogin(db: DbOrTx, login: string): Promise<UserRow | null> {
   const needle = login.trim().toLowerCase();

@@ -1,3 +1,5 @@
+import { english, type Translator } from '#server/i18n/translator.js';
+
 /** Escapes text for HTML content and attribute values: everything a user typed goes through this. */
 export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -32,9 +34,12 @@ export const blocks = { p };
 /**
  * One layout for every message: a text part and an HTML part saying the same thing, with no images
  * (readable with images blocked) and every link also written out in full. All strings are plain text
- * here and escaped for HTML in one place, so a username or a ticket message cannot inject markup.
+ * here and escaped for HTML in one place, so a username or a ticket message cannot inject markup. The
+ * layout's own words are in the reader's language (`tr`, docs/decisions/0328), as the content should be.
  */
-export function renderMail(content: MailContent): RenderedMail {
+export function renderMail(content: MailContent, tr: Translator = english): RenderedMail {
+  const copyAddress = tr.t(/*i18n*/ 'If the button does not work, copy this address into your browser:');
+  const stop = tr.t(/*i18n*/ 'Stop these emails');
   const textParts: string[] = [content.heading, ''];
   const htmlParts: string[] = [];
   for (const block of content.blocks) {
@@ -65,20 +70,20 @@ export function renderMail(content: MailContent): RenderedMail {
         textParts.push(`${block.label}: ${block.url}`, '');
         htmlParts.push(
           `<p style="margin:0 0 16px"><a href="${escapeHtml(block.url)}" style="display:inline-block;padding:10px 18px;background:#4f46e5;color:#ffffff;border-radius:6px;text-decoration:none;font-weight:600">${escapeHtml(block.label)}</a></p>` +
-            `<p style="margin:0 0 16px;font-size:13px;color:#52525b">If the button does not work, copy this address into your browser:<br><a href="${escapeHtml(block.url)}" style="color:#4338ca;word-break:break-all">${escapeHtml(block.url)}</a></p>`,
+            `<p style="margin:0 0 16px;font-size:13px;color:#52525b">${escapeHtml(copyAddress)}<br><a href="${escapeHtml(block.url)}" style="color:#4338ca;word-break:break-all">${escapeHtml(block.url)}</a></p>`,
         );
         break;
     }
   }
   textParts.push('--', content.reason);
-  if (content.unsubscribeUrl) textParts.push(`Stop these emails: ${content.unsubscribeUrl}`);
+  if (content.unsubscribeUrl) textParts.push(`${stop}: ${content.unsubscribeUrl}`);
   textParts.push('Olympus');
   const footer =
     `<p style="margin:24px 0 0;font-size:12px;color:#71717a">${escapeHtml(content.reason)}` +
-    (content.unsubscribeUrl ? ` <a href="${escapeHtml(content.unsubscribeUrl)}" style="color:#52525b">Stop these emails</a>.` : '') +
+    (content.unsubscribeUrl ? ` <a href="${escapeHtml(content.unsubscribeUrl)}" style="color:#52525b">${escapeHtml(stop)}</a>.` : '') +
     `</p>`;
   const html = `<!doctype html>
-<html lang="en">
+<html lang="${tr.locale}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(content.subject)}</title></head>
 <body style="margin:0;padding:24px;background:#ffffff;color:#18181b;font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;font-size:15px">
 <div style="max-width:560px;margin:0 auto">

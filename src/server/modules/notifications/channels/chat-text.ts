@@ -51,15 +51,15 @@ export interface TelegramText {
 
 export const TELEGRAM_LINK_LABEL = 'Open in Olympus';
 
-/** `<b>title</b>`, the body, and a link to the thing itself. */
-export function telegramText(title: string, body: string, link: string): TelegramText {
+/** `<b>title</b>`, the body, and a link to the thing itself (its words in the reader's language). */
+export function telegramText(title: string, body: string, link: string, linkLabel: string = TELEGRAM_LINK_LABEL): TelegramText {
   const url = checkedLink(link);
   const shortTitle = shortenToFit(title, (t) => Array.from(t).length <= TITLE_LIMIT);
   // The limit counts what people see: the entities' text, not the tags.
-  const visible = (b: string) => `${shortTitle}\n${b}\n\n${TELEGRAM_LINK_LABEL}`;
+  const visible = (b: string) => `${shortTitle}\n${b}\n\n${linkLabel}`;
   const shortBody = shortenToFit(body, (b) => Array.from(visible(b)).length <= TELEGRAM_TEXT_LIMIT);
   return {
-    text: `<b>${escapeTelegramHtml(shortTitle)}</b>\n${escapeTelegramHtml(shortBody)}\n\n<a href="${escapeTelegramHtml(url)}">${TELEGRAM_LINK_LABEL}</a>`,
+    text: `<b>${escapeTelegramHtml(shortTitle)}</b>\n${escapeTelegramHtml(shortBody)}\n\n<a href="${escapeTelegramHtml(url)}">${escapeTelegramHtml(linkLabel)}</a>`,
     parse_mode: 'HTML',
   };
 }

@@ -44,7 +44,7 @@ export class TelegramChannel implements ChatChannel {
     const { db } = this.options;
     const chatId = await findChatAccountId(db, userId, 'telegram');
     if (!chatId) return { outcome: 'not-connected' };
-    const message = telegramText(notice.title, notice.body, notice.link);
+    const message = telegramText(notice.title, notice.body, notice.link, notice.linkLabel);
     const slotKey = `telegram:${chatId}`;
 
     const wait = await reserveSlot(db, slotKey, TELEGRAM_CHAT_SPACING_MS);

@@ -4,6 +4,7 @@ import type { SlaQueueFilter } from '#shared/schemas/support-sla.js';
 import type { Db, DbOrTx, Tx } from '#server/db/client.js';
 import { notFound } from '#server/errors.js';
 import { users } from '#server/modules/users/users.tables.js';
+import { findUserLocale } from '#server/modules/users/users.service.js';
 import type { DomainEvents } from '#server/events/domain-events.js';
 import type { AttachmentStore } from './attachments.js';
 import type { TicketEventSink } from './ticket-events.js';
@@ -128,8 +129,16 @@ async function messagesFor(db: DbOrTx, ticket: TicketRow, requesterName: string,
 
 export async function withMessages(db: DbOrTx, row: TicketRow, viewer: Viewer): Promise<Ticket> {
   const [dto] = await toDtos(db, [row]);
+  // Staff see which language the requester reads (docs/decisions/0328): the answer should be in it.
+  const requester =
+    viewer === 'staff' ? { ...dto!.requester, locale: row.userId ? await findUserLocale(db, row.userId) : null } : dto!.requester;
   // Tags are staff labels (decision 0294): never shown to the requester.
-  return { ...dto!, tags: viewer === 'staff' ? dto!.tags : undefined, messages: await messagesFor(db, row, dto!.requester.name, viewer) };
+  return {
+    ...dto!,
+    requester,
+    tags: viewer === 'staff' ? dto!.tags : undefined,
+    messages: await messagesFor(db, row, dto!.requester.name, viewer),
+  };
 }
 
 /** One page of tickets, most recent activity first, with the total that match. */

@@ -9,7 +9,7 @@ import {
   type TicketAttachment,
 } from '#shared/schemas/tickets';
 import { formatLocaleDateTime, pageLocale } from '#web/lib/format';
-import { useLocale } from '#web/features/language';
+import { LOCALE_NAMES, RichText, useLocale } from '#web/features/language';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { TicketStatusBadge, ticketPriorityLabel } from './ticket-status-badge';
 import { CheckboxField, TextareaField } from '#web/components/ui/forms';
@@ -131,6 +131,14 @@ export function TicketThread({
             <span className="muted">
               {t`From ${requester}`}
               {assignee ? ` · ${t`assigned to ${assignee}`}` : ` · ${t`unassigned`}`}
+            </span>
+          )}
+          {viewer === 'staff' && ticket.requester.locale && (
+            <span className="tag">
+              <RichText
+                message={t`Language: <0>${LOCALE_NAMES[ticket.requester.locale]}</0>`}
+                elements={[<span lang={ticket.requester.locale} />]}
+              />
             </span>
           )}
         </div>
