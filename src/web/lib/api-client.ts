@@ -56,7 +56,8 @@ export class ApiError extends Error {
 export function errorMessage(err: unknown, fallback: string): string {
   if (!(err instanceof ApiError) || !(err.fromServer || err.status === 0)) return fallback;
   const known = errorMessageFor(err.code);
-  return known ? i18n._(known) : err.message;
+  // Without an active language (a unit test that never loads one) the server's English stands.
+  return known && i18n.locale ? i18n._(known) : err.message;
 }
 
 export interface RequestOptions {

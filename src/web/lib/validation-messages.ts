@@ -105,6 +105,8 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, (value: string) => MessageDescri
 
 /** A validation message in the page's language: a shared schema's message translated, any other as it is. */
 export function translateValidationMessage(message: string): string {
+  // No language active yet (a unit test that never loads one): the schema's English as it is.
+  if (!i18n.locale) return message;
   const known = Object.hasOwn(MESSAGES, message) ? MESSAGES[message] : undefined;
   if (known) return i18n._(known);
   for (const [pattern, descriptor] of PATTERNS) {

@@ -8,7 +8,8 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
-import { t } from '@lingui/core/macro';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { z } from 'zod';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { translateValidationMessage } from '#web/lib/validation-messages';
@@ -110,6 +111,13 @@ export function schemaFieldErrors(error: z.ZodError): Record<string, string> {
     errors[key] ??= translateValidationMessage(issue.message);
   }
   return errors;
+}
+
+const DEFAULT_FORM_ERROR = msg`Something went wrong. Please try again.`;
+
+/** The default form-level message in the page's language (English when none is active yet, as in unit tests). */
+function defaultFormError(): string {
+  return i18n.locale ? i18n._(DEFAULT_FORM_ERROR) : 'Something went wrong. Please try again.';
 }
 
 /** The server's field messages are the shared schemas' too: shown in the page's language. */
@@ -217,7 +225,7 @@ export function useForm<F extends string = string, S extends z.ZodType | undefin
         const serverFields = err instanceof ApiError ? translateFields(err.fieldErrors) : {};
         const mapped = (opts.mapFieldErrors ? opts.mapFieldErrors(serverFields) : serverFields) as Record<string, string>;
         setErrorsState(mapped as FieldErrors<F>);
-        const text = opts.formError ?? t`Something went wrong. Please try again.`;
+        const text = opts.formError ?? defaultFormError();
         setFormError(typeof text === 'function' ? text(err, mapped) : hasErrors(mapped) ? null : errorMessage(err, text));
         if (hasErrors(mapped)) {
           if (typeof focusOn === 'function') focusOn(mapped as FieldErrors<F>);
