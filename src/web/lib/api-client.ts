@@ -18,7 +18,7 @@ import { REQUEST_TIMEOUT_MS } from '#shared/constants';
 import { ClientErrorCode } from '#shared/error-codes';
 import { paths } from '#shared/routes';
 import { isTokenExpired, readTokenClaims } from '#shared/token';
-import { errorMessageFor } from './error-messages';
+import { errorMessageFor, validationErrorText } from './error-messages';
 import { storage } from './storage';
 
 export class ApiError extends Error {
@@ -57,7 +57,7 @@ export function errorMessage(err: unknown, fallback: string): string {
   if (!(err instanceof ApiError) || !(err.fromServer || err.status === 0)) return fallback;
   const known = errorMessageFor(err.code);
   // Without an active language (a unit test that never loads one) the server's English stands.
-  return known && i18n.locale ? i18n._(known) : err.message;
+  return known && i18n.locale ? i18n._(known) : validationErrorText(err.code, err.message);
 }
 
 export interface RequestOptions {

@@ -36,5 +36,10 @@ describe('the words for each error code', () => {
       'Keine Antwort vom Server. Bitte prüfe deine Verbindung.',
     );
     expect(errorMessage(new Error('boom'), 'Failed')).toBe('Failed');
+
+    const invalid = new ApiError(400, 'Invalid request: url: The URL must start with https://', ErrorCode.VALIDATION_ERROR);
+    expect(errorMessage(invalid, 'Failed')).toBe('Ungültige Anfrage: url: Die URL muss mit https:// beginnen');
+    await activateLocale('en');
+    expect(errorMessage(invalid, 'Failed')).toBe('Invalid request: url: The URL must start with https://');
   });
 });

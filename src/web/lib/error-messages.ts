@@ -1,6 +1,7 @@
-import type { MessageDescriptor } from '@lingui/core';
+import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
-import { ClientErrorCode, type ErrorCode } from '#shared/error-codes';
+import { ClientErrorCode, ErrorCode } from '#shared/error-codes';
+import { translateValidationMessage } from './validation-messages';
 
 /**
  * The web's words for each error code of the server (src/shared/error-codes.ts), translated where they
@@ -125,4 +126,19 @@ export const CLIENT_ERROR_MESSAGES: Partial<Record<ClientErrorCode, MessageDescr
 export function errorMessageFor(code: string): MessageDescriptor | null {
   if (Object.hasOwn(ERROR_MESSAGES, code)) return ERROR_MESSAGES[code as ErrorCode];
   return CLIENT_ERROR_MESSAGES[code as ClientErrorCode] ?? null;
+}
+
+// src/server/plugins/errors.ts: "Invalid request: <field>: <schema message>", the field left out when the message names it.
+const INVALID_REQUEST = /^Invalid request: (?:([\w.]+): )?(.+)$/s;
+
+/**
+ * A VALIDATION_ERROR's message in the page's language: the schema's message inside it translated
+ * (./validation-messages.ts), the field's name kept as the server wrote it. Anything else as it is.
+ */
+export function validationErrorText(code: string, message: string): string {
+  const match = code === ErrorCode.VALIDATION_ERROR && i18n.locale ? INVALID_REQUEST.exec(message) : null;
+  if (!match) return message;
+  const field = match[1];
+  const detail = `${field ? `${field}: ` : ''}${translateValidationMessage(match[2]!)}`;
+  return i18n._(msg`Invalid request: ${detail}`);
 }
