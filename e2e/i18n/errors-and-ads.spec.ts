@@ -100,6 +100,8 @@ test('Dashboard → Advertise in German, with German amounts and a server valida
   await form.getByRole('button', { name: 'Erstellen und 5,00 Credits reservieren' }).click();
   await expect(form.getByText(/^Der Preis muss mindestens \d+\.\d{2} Credits betragen$/)).toBeVisible(SLOW);
   await expect(form.getByText(/The price must be at least/)).toHaveCount(0);
+  // The refusal's own message (VALIDATION_ERROR), its schema message in German too.
+  await expect(page.getByText(/^Ungültige Anfrage: priceCents: Der Preis muss mindestens \d+\.\d{2} Credits betragen$/)).toBeVisible();
   expect(consoleErrors).toEqual([]);
 });
 

@@ -4,6 +4,7 @@ import { ClientErrorCode, ErrorCode } from '#shared/error-codes';
 import { activateLocale } from '#web/features/language';
 import { ApiError, errorMessage, NETWORK_MESSAGE } from './api-client';
 import { CLIENT_ERROR_MESSAGES, ERROR_MESSAGES, errorMessageFor } from './error-messages';
+import './validation-messages';
 
 afterEach(async () => {
   await activateLocale('en');

@@ -1,7 +1,6 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { ClientErrorCode, ErrorCode } from '#shared/error-codes';
-import { translateValidationMessage } from './validation-messages';
 
 /**
  * The web's words for each error code of the server (src/shared/error-codes.ts), translated where they
@@ -128,17 +127,26 @@ export function errorMessageFor(code: string): MessageDescriptor | null {
   return CLIENT_ERROR_MESSAGES[code as ClientErrorCode] ?? null;
 }
 
+/**
+ * The schema messages' translation, handed over by ./validation-messages.ts when it loads (with the
+ * forms that can meet a VALIDATION_ERROR), so the entry, which holds this module, does not carry its table.
+ */
+let translateDetail: (message: string) => string = (message) => message;
+export function registerValidationTranslation(translate: (message: string) => string): void {
+  translateDetail = translate;
+}
+
 // src/server/plugins/errors.ts: "Invalid request: <field>: <schema message>", the field left out when the message names it.
 const INVALID_REQUEST = /^Invalid request: (?:([\w.]+): )?(.+)$/s;
 
 /**
  * A VALIDATION_ERROR's message in the page's language: the schema's message inside it translated
- * (./validation-messages.ts), the field's name kept as the server wrote it. Anything else as it is.
+ * (./validation-messages.ts, once loaded), the field's name kept as the server wrote it. Anything else as it is.
  */
 export function validationErrorText(code: string, message: string): string {
   const match = code === ErrorCode.VALIDATION_ERROR && i18n.locale ? INVALID_REQUEST.exec(message) : null;
   if (!match) return message;
   const field = match[1];
-  const detail = `${field ? `${field}: ` : ''}${translateValidationMessage(match[2]!)}`;
+  const detail = `${field ? `${field}: ` : ''}${translateDetail(match[2]!)}`;
   return i18n._(msg`Invalid request: ${detail}`);
 }

@@ -2,6 +2,7 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg } from '@lingui/core/macro';
 import { AD_MAX_CAMPAIGN_DAYS, AD_MAX_CREATIVES, AD_MAX_FREQUENCY_CAP, AD_REJECT_REASON_MAX, AD_WEIGHT_MAX } from '#shared/ad-rules';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#shared/constants';
+import { registerValidationTranslation } from './error-messages';
 
 /**
  * The shared schemas' validation messages (src/shared/schemas) in the page's language (decision 0326).
@@ -115,6 +116,8 @@ export function translateValidationMessage(message: string): string {
   }
   return message;
 }
+
+registerValidationTranslation(translateValidationMessage);
 
 /** The English messages this module knows (for its test). */
 export const KNOWN_VALIDATION_MESSAGES: readonly string[] = Object.keys(MESSAGES);
