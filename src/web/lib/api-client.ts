@@ -13,10 +13,12 @@
  *   and the full-page redirect to /login when the session cannot be renewed. It never shows toasts or
  *   navigates otherwise: callers decide what the user sees.
  */
+import { i18n } from '@lingui/core';
 import { REQUEST_TIMEOUT_MS } from '#shared/constants';
 import { ClientErrorCode } from '#shared/error-codes';
 import { paths } from '#shared/routes';
 import { isTokenExpired, readTokenClaims } from '#shared/token';
+import { errorMessageFor, validationErrorText } from './error-messages';
 import { storage } from './storage';
 
 export class ApiError extends Error {
@@ -47,12 +49,15 @@ export class ApiError extends Error {
 }
 
 /**
- * The one way the web words a failed call: the server's `error` field, the client's own message when
- * there was no answer (timeout, offline), otherwise `fallback` (a non-JSON answer, or not an ApiError).
+ * The one way the web words a failed call: the words for its code in the page's language
+ * (./error-messages.ts), else the server's `error` field; the client's own message when there was no
+ * answer (timeout, offline), otherwise `fallback` (a non-JSON answer, or not an ApiError).
  */
 export function errorMessage(err: unknown, fallback: string): string {
-  if (err instanceof ApiError) return err.fromServer || err.status === 0 ? err.message : fallback;
-  return fallback;
+  if (!(err instanceof ApiError) || !(err.fromServer || err.status === 0)) return fallback;
+  const known = errorMessageFor(err.code);
+  // Without an active language (a unit test that never loads one) the server's English stands.
+  return known && i18n.locale ? i18n._(known) : validationErrorText(err.code, err.message);
 }
 
 export interface RequestOptions {

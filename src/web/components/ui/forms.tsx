@@ -1,4 +1,5 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
+import { translateValidationMessage } from '#web/lib/validation-messages';
 
 /**
  * Form fields that wire their label, `aria-invalid`, `aria-describedby` and error message once
@@ -35,7 +36,10 @@ function useFieldIds(id: string | undefined, error: string | null | undefined, n
   };
 }
 
-/** The error, or else the note, under a field. */
+/**
+ * The error, or else the note, under a field. A shared schema's message shows in the page's language
+ * (src/web/lib/validation-messages.ts); the form around it renders again when the language changes.
+ */
 function FieldMessage({
   errorId,
   noteId,
@@ -45,7 +49,7 @@ function FieldMessage({
 }: Pick<FieldFrame, 'error' | 'errorAlert' | 'note'> & { errorId: string; noteId: string }) {
   return error ? (
     <p id={errorId} className="field-error" role={errorAlert ? 'alert' : undefined}>
-      {error}
+      {translateValidationMessage(error)}
     </p>
   ) : note ? (
     <p id={noteId} className="field-note">

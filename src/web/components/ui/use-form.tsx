@@ -8,8 +8,11 @@ import {
   type ReactNode,
   type RefObject,
 } from 'react';
+import { i18n } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { z } from 'zod';
 import { ApiError, errorMessage } from '#web/lib/api-client';
+import { translateValidationMessage } from '#web/lib/validation-messages';
 
 /**
  * The one form primitive of the web app (docs/decisions/0324-one-form-primitive.md). Every form states
@@ -97,16 +100,29 @@ export interface FormState<F extends string = string> {
   onFieldChange: (name: string) => void;
 }
 
-const DEFAULT_FORM_ERROR = 'Something went wrong. Please try again.';
-
-/** The schema's issues as field errors: the first message per field (the issue's first path segment). */
+/**
+ * The schema's issues as field errors: the first message per field (the issue's first path segment),
+ * in the page's language (src/web/lib/validation-messages.ts).
+ */
 export function schemaFieldErrors(error: z.ZodError): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of error.issues) {
     const key = issue.path.length > 0 ? String(issue.path[0]) : 'form';
-    errors[key] ??= issue.message;
+    errors[key] ??= translateValidationMessage(issue.message);
   }
   return errors;
+}
+
+const DEFAULT_FORM_ERROR = msg`Something went wrong. Please try again.`;
+
+/** The default form-level message in the page's language (English when none is active yet, as in unit tests). */
+function defaultFormError(): string {
+  return i18n.locale ? i18n._(DEFAULT_FORM_ERROR) : 'Something went wrong. Please try again.';
+}
+
+/** The server's field messages are the shared schemas' too: shown in the page's language. */
+function translateFields(fields: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(fields).map(([name, message]) => [name, translateValidationMessage(message)]));
 }
 
 function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
@@ -206,10 +222,10 @@ export function useForm<F extends string = string, S extends z.ZodType | undefin
         busyRef.current = false;
         setBusy(false);
         if (opts.onError?.(err) === true) return;
-        const serverFields = err instanceof ApiError ? err.fieldErrors : {};
+        const serverFields = err instanceof ApiError ? translateFields(err.fieldErrors) : {};
         const mapped = (opts.mapFieldErrors ? opts.mapFieldErrors(serverFields) : serverFields) as Record<string, string>;
         setErrorsState(mapped as FieldErrors<F>);
-        const text = opts.formError ?? DEFAULT_FORM_ERROR;
+        const text = opts.formError ?? defaultFormError();
         setFormError(typeof text === 'function' ? text(err, mapped) : hasErrors(mapped) ? null : errorMessage(err, text));
         if (hasErrors(mapped)) {
           if (typeof focusOn === 'function') focusOn(mapped as FieldErrors<F>);

@@ -1,6 +1,8 @@
+import { t } from '@lingui/core/macro';
 import { useState, type CSSProperties } from 'react';
 import { AD_ANIMATION_MS } from '#shared/constants';
 import type { AdPlacement, PublicAd } from '#shared/schemas/ads';
+import { useLocale } from '#web/features/language';
 import { useAd } from '../api/get-ad';
 import { useViewable } from '../hooks/use-viewable';
 import { useAdsStore } from '../stores/ads-store';
@@ -26,6 +28,7 @@ function isOurImage(url: string | null): url is string {
  * 30 minutes in this browser.
  */
 export function AdSlot({ placement, className }: AdSlotProps) {
+  useLocale();
   const ad: PublicAd | null = useAd(placement) ?? null;
   const [element, setElement] = useState<HTMLElement | null>(null);
   const [paused, setPaused] = useState(false);
@@ -46,14 +49,14 @@ export function AdSlot({ placement, className }: AdSlotProps) {
     <section
       ref={setElement}
       className={['ad-slot', className].filter(Boolean).join(' ')}
-      aria-label="Sponsored"
+      aria-label={t`Sponsored`}
       data-placement={placement}
       data-ad-id={ad._id}
       data-animation={paused ? 'paused' : 'running'}
       style={style}
     >
       <a className="ad-card" href={ad.clickUrl} rel="sponsored noopener">
-        <span className="ad-label">Ad · Sponsored</span>
+        <span className="ad-label">{t`Ad · Sponsored`}</span>
         {ad.kind === 'image' && isOurImage(ad.imageUrl) && (
           <img className="ad-image" src={ad.imageUrl} alt={ad.imageAlt} loading="lazy" decoding="async" />
         )}
@@ -65,7 +68,7 @@ export function AdSlot({ placement, className }: AdSlotProps) {
       </a>
       {/* WCAG 2.2.2: a repeating animation needs a way to stop it (reduced-motion users never see it). */}
       <button type="button" className="ad-pause" aria-pressed={paused} onClick={() => setPaused((p) => !p)}>
-        {paused ? 'Play animation' : 'Pause animation'}
+        {paused ? t`Play animation` : t`Pause animation`}
       </button>
     </section>
   );

@@ -1,7 +1,11 @@
+import { t } from '@lingui/core/macro';
 import { useId, useState, type ReactNode } from 'react';
 import toast from 'react-hot-toast';
 import { AD_KINDS, AD_PLACEMENTS, AD_WEIGHT_MAX, type CreateAdBody, type StaffAd } from '#shared/schemas/ads';
+import { useLocale } from '#web/features/language';
 import { ApiError, errorMessage } from '#web/lib/api-client';
+import { formatLocaleDateTime, pageLocale } from '#web/lib/format';
+import { translateValidationMessage } from '#web/lib/validation-messages';
 import { QueryTable } from '#web/components/ui/query-table';
 import { Form, useForm } from '#web/components/ui/use-form';
 import { useStaffAds } from '../api/get-staff-ads';
@@ -82,13 +86,16 @@ function bodyFor(form: FormState): CreateAdBody {
   };
 }
 
-const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
+/** A rate as a percentage with one decimal, as the language writes it ("12.5%", "12,5 %"). */
+const percent = (rate: number) =>
+  new Intl.NumberFormat(pageLocale(), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rate);
 
 /**
  * Staff tool for ads (support and admin): create, edit, pause and resume ads, and read impressions,
  * unique viewers, clicks and click-through per ad and day. Mounted by the operator console.
  */
 export function AdsManager() {
+  useLocale();
   const adsQuery = useStaffAds(STATS_DAYS);
   // One call answers both tables: its failure is announced once, above the ads.
   const statsQuery = { data: adsQuery.data, error: null, refetch: adsQuery.refetch };
@@ -104,15 +111,15 @@ export function AdsManager() {
   const adForm = useForm({
     action: async () => {
       await saveAd.mutateAsync({ id: editing?._id, body: bodyFor(form) });
-      toast.success(editing ? 'Ad saved' : 'Ad created');
+      toast.success(editing ? t`Ad saved` : t`Ad created`);
       startEdit(null);
     },
     onError: (err) => {
       if (err instanceof ApiError) {
-        toast.error(err.message);
+        toast.error(errorMessage(err, err.message));
         return false;
       }
-      toast.error('Failed to save the ad');
+      toast.error(t`Failed to save the ad`);
       return true;
     },
     formError: () => null,
@@ -128,9 +135,9 @@ export function AdsManager() {
   async function toggleActive(ad: StaffAd) {
     try {
       await saveAd.mutateAsync({ id: ad._id, body: { active: !ad.active } });
-      toast.success(ad.active ? 'Ad paused' : 'Ad resumed');
+      toast.success(ad.active ? t`Ad paused` : t`Ad resumed`);
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to update the ad'));
+      toast.error(errorMessage(err, t`Failed to update the ad`));
     }
   }
 
@@ -140,25 +147,26 @@ export function AdsManager() {
       {input}
       {fieldErrors[name] && (
         <p className="field-note" id={`${id}-${name}-error`} role="alert">
-          {fieldErrors[name]}
+          {translateValidationMessage(fieldErrors[name])}
         </p>
       )}
     </div>
   );
   const describedBy = (name: string) => (fieldErrors[name] ? `${id}-${name}-error` : undefined);
+  const editingTitle = editing?.title ?? '';
   const titleOf = new Map((adsQuery.data?.ads ?? []).map((ad) => [ad._id, ad.title]));
 
   return (
     <section className="ads-manager" aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`}>Ads</h2>
+      <h2 id={`${id}-heading`}>{t`Ads`}</h2>
 
       <Form form={adForm} aria-labelledby={`${id}-form-heading`}>
         <h3 id={`${id}-form-heading`} className="ads-field-wide">
-          {editing ? `Edit “${editing.title}”` : 'New ad'}
+          {editing ? t`Edit “${editingTitle}”` : t`New ad`}
         </h3>
         {field(
           'placement',
-          'Placement',
+          t`Placement`,
           <select id={`${id}-placement`} value={form.placement} onChange={(e) => set('placement', e.target.value)}>
             {AD_PLACEMENTS.map((p) => (
               <option key={p} value={p}>
@@ -169,18 +177,18 @@ export function AdsManager() {
         )}
         {field(
           'kind',
-          'Creative',
+          t`Creative`,
           <select id={`${id}-kind`} value={form.kind} onChange={(e) => set('kind', e.target.value)}>
             {AD_KINDS.map((k) => (
               <option key={k} value={k}>
-                {k === 'text' ? 'Text' : 'Image and text'}
+                {k === 'text' ? t`Text` : t`Image and text`}
               </option>
             ))}
           </select>,
         )}
         {field(
           'title',
-          'Title',
+          t`Title`,
           <input
             id={`${id}-title`}
             value={form.title}
@@ -192,7 +200,7 @@ export function AdsManager() {
         )}
         {field(
           'targetUrl',
-          'Target address (http or https)',
+          t`Target address (http or https)`,
           <input
             id={`${id}-targetUrl`}
             type="url"
@@ -204,7 +212,7 @@ export function AdsManager() {
         )}
         {field(
           'body',
-          'Text',
+          t`Text`,
           <textarea
             id={`${id}-body`}
             value={form.body}
@@ -219,7 +227,7 @@ export function AdsManager() {
           <>
             {field(
               'imageUrl',
-              'Image address (https)',
+              t`Image address (https)`,
               <input
                 id={`${id}-imageUrl`}
                 type="url"
@@ -230,7 +238,7 @@ export function AdsManager() {
             )}
             {field(
               'imageAlt',
-              'Image description',
+              t`Image description`,
               <input
                 id={`${id}-imageAlt`}
                 value={form.imageAlt}
@@ -243,12 +251,12 @@ export function AdsManager() {
         )}
         {field(
           'startsAt',
-          'Starts (optional)',
+          t`Starts (optional)`,
           <input id={`${id}-startsAt`} type="datetime-local" value={form.startsAt} onChange={(e) => set('startsAt', e.target.value)} />,
         )}
         {field(
           'endsAt',
-          'Ends (optional)',
+          t`Ends (optional)`,
           <input
             id={`${id}-endsAt`}
             type="datetime-local"
@@ -259,7 +267,7 @@ export function AdsManager() {
         )}
         {field(
           'weight',
-          `Weight (1 to ${AD_WEIGHT_MAX})`,
+          t`Weight (1 to ${AD_WEIGHT_MAX})`,
           <input
             id={`${id}-weight`}
             type="number"
@@ -273,42 +281,42 @@ export function AdsManager() {
         )}
         <div className="field">
           <label>
-            <input type="checkbox" checked={form.active} onChange={(e) => set('active', e.target.checked)} /> Active
+            <input type="checkbox" checked={form.active} onChange={(e) => set('active', e.target.checked)} /> {t`Active`}
           </label>
         </div>
         <div className="ads-form-actions">
           <button type="submit" className="btn btn-primary" disabled={saving}>
-            {saving ? 'Saving…' : editing ? 'Save changes' : 'Create ad'}
+            {saving ? t`Saving…` : editing ? t`Save changes` : t`Create ad`}
           </button>
           {editing && (
             <button type="button" className="btn btn-ghost" onClick={() => startEdit(null)}>
-              Cancel
+              {t`Cancel`}
             </button>
           )}
         </div>
       </Form>
 
-      <h3>All ads</h3>
+      <h3>{t`All ads`}</h3>
       <QueryTable
         query={adsQuery}
-        label="All ads"
+        label={t`All ads`}
         rows={(data) => data.ads}
-        loading="Loading ads…"
-        failed="Failed to load ads"
-        empty="No ads yet. Create the first one above."
+        loading={t`Loading ads…`}
+        failed={t`Failed to load ads`}
+        empty={t`No ads yet. Create the first one above.`}
         className="ads-table"
         wrapClassName="ads-table-wrap"
         scrollable
         columns={
           <>
-            <th scope="col">Title</th>
-            <th scope="col">Placement</th>
-            <th scope="col">Schedule</th>
+            <th scope="col">{t`Title`}</th>
+            <th scope="col">{t`Placement`}</th>
+            <th scope="col">{t`Schedule`}</th>
             <th scope="col" className="num">
-              Weight
+              {t`Weight`}
             </th>
-            <th scope="col">State</th>
-            <th scope="col">Actions</th>
+            <th scope="col">{t`State`}</th>
+            <th scope="col">{t`Actions`}</th>
           </>
         }
         row={(ad) => (
@@ -316,26 +324,31 @@ export function AdsManager() {
             <th scope="row">{ad.title}</th>
             <td>{ad.placement}</td>
             <td>
-              {ad.startsAt ? new Date(ad.startsAt).toLocaleString() : 'Now'} – {ad.endsAt ? new Date(ad.endsAt).toLocaleString() : 'no end'}
+              {ad.startsAt ? formatLocaleDateTime(ad.startsAt) : t`Now`} – {ad.endsAt ? formatLocaleDateTime(ad.endsAt) : t`no end`}
             </td>
             <td className="num">{ad.weight}</td>
             <td>
               <span className="ad-live" data-live={ad.live}>
-                {ad.live ? 'Live' : ad.active ? 'Scheduled or ended' : 'Paused'}
+                {ad.live ? t`Live` : ad.active ? t`Scheduled or ended` : t`Paused`}
               </span>
             </td>
             <td>
               <div className="actions">
-                <button type="button" className="btn btn-secondary btn-small" onClick={() => startEdit(ad)} aria-label={`Edit ${ad.title}`}>
-                  Edit
+                <button
+                  type="button"
+                  className="btn btn-secondary btn-small"
+                  onClick={() => startEdit(ad)}
+                  aria-label={t`Edit ${ad.title}`}
+                >
+                  {t`Edit`}
                 </button>
                 <button
                   type="button"
                   className="btn btn-ghost btn-small"
                   onClick={() => void toggleActive(ad)}
-                  aria-label={`${ad.active ? 'Pause' : 'Resume'} ${ad.title}`}
+                  aria-label={ad.active ? t`Pause ${ad.title}` : t`Resume ${ad.title}`}
                 >
-                  {ad.active ? 'Pause' : 'Resume'}
+                  {ad.active ? t`Pause` : t`Resume`}
                 </button>
               </div>
             </td>
@@ -343,32 +356,32 @@ export function AdsManager() {
         )}
       />
 
-      <h3>Last {STATS_DAYS} days, per ad and day (UTC)</h3>
+      <h3>{t`Last ${STATS_DAYS} days, per ad and day (UTC)`}</h3>
       <QueryTable
         query={statsQuery}
-        label={`Last ${STATS_DAYS} days, per ad and day (UTC)`}
+        label={t`Last ${STATS_DAYS} days, per ad and day (UTC)`}
         rows={(data) => data.stats}
-        loading="Loading the figures…"
-        failed="Failed to load ads"
-        empty="No impressions or clicks in this period."
+        loading={t`Loading the figures…`}
+        failed={t`Failed to load ads`}
+        empty={t`No impressions or clicks in this period.`}
         className="ads-table"
         wrapClassName="ads-table-wrap"
         scrollable
         columns={
           <>
-            <th scope="col">Day</th>
-            <th scope="col">Ad</th>
+            <th scope="col">{t`Day`}</th>
+            <th scope="col">{t`Ad`}</th>
             <th scope="col" className="num">
-              Impressions
+              {t`Impressions`}
             </th>
             <th scope="col" className="num">
-              Unique viewers
+              {t`Unique viewers`}
             </th>
             <th scope="col" className="num">
-              Clicks
+              {t`Clicks`}
             </th>
             <th scope="col" className="num">
-              Click-through
+              {t`Click-through`}
             </th>
           </>
         }

@@ -1,16 +1,23 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { useState } from 'react';
 import toast from 'react-hot-toast';
 import { AD_MIN_BUDGET_CENTS, AD_MIN_PRICE_CENTS, AD_PLACEMENTS, type AdPriceModel, type CreateCampaignBody } from '#shared/schemas/ads';
 import { CheckboxField, SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 import { Form, useForm } from '#web/components/ui/use-form';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { ErrorCode } from '#shared/error-codes';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
+import { translateValidationMessage } from '#web/lib/validation-messages';
 import { useCreateCampaign } from '../api/create-campaign';
 import { useCreateHouseCampaign } from '../api/house-campaigns';
-import { formatCreditAmount, formatCredits } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
+import { formatCredits, formatLocaleCredits } from '#web/lib/format';
 
-const PLACEMENT_LABELS: Record<string, string> = { 'home-banner': 'Home page banner', 'patch-notes': 'Patch notes page' };
+export const PLACEMENT_LABELS: Record<string, MessageDescriptor> = {
+  'home-banner': msg`Home page banner`,
+  'patch-notes': msg`Patch notes page`,
+};
 
 /** A UUID for the campaign's request id (one per form: a double submit creates one campaign). */
 function newRequestId(): string {
@@ -31,6 +38,7 @@ const toCents = (credits: string) => Math.round(Number(credits) * 100);
  * never paid (docs/decisions/0283).
  */
 export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: string) => void; house?: boolean }) {
+  useLocale();
   const createPaid = useCreateCampaign();
   const createHouse = useCreateHouseCampaign();
   const create = house ? createHouse : createPaid;
@@ -80,10 +88,9 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
     const { campaign } = house
       ? await createHouse.mutateAsync({ ...body, budgetCents: form.budget.trim() ? toCents(form.budget) : null })
       : await createPaid.mutateAsync(body);
+    const reserved = formatLocaleCredits(campaign.budgetCents ?? 0);
     toast.success(
-      house
-        ? 'House campaign created and approved.'
-        : `Campaign created: ${formatCredits(campaign.budgetCents ?? 0)} credits reserved. It starts once staff approve it.`,
+      house ? t`House campaign created and approved.` : t`Campaign created: ${reserved} credits reserved. It starts once staff approve it.`,
     );
     setRequestId(newRequestId());
     setForm((f) => ({ ...f, name: '', title: '', body: '' }));
@@ -97,12 +104,12 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
       if (err instanceof ApiError) {
         toast.error(
           err.code === ErrorCode.INSUFFICIENT_CREDITS
-            ? 'Your balance does not cover this budget. Top up or lower the budget.'
-            : err.message,
+            ? t`Your balance does not cover this budget. Top up or lower the budget.`
+            : errorMessage(err, err.message),
         );
         return false;
       }
-      toast.error('Failed to create the campaign');
+      toast.error(t`Failed to create the campaign`);
       return true;
     },
     mapFieldErrors: (fields) => Object.fromEntries(Object.entries(fields).map(([k, v]) => [k.replace(/^creatives\.0\./, ''), v])),
@@ -112,16 +119,18 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
 
   const togglePlacement = (p: string, on: boolean) =>
     set('placements', on ? [...form.placements, p] : form.placements.filter((x) => x !== p));
-  const unit = form.priceModel === 'cpm' ? 'credits per 1,000 viewable impressions' : 'credits per click';
+  const minimum = formatLocaleCredits(AD_MIN_PRICE_CENTS[form.priceModel]);
+  const budgetNumber = Number(form.budget);
+  const reserve = formatLocaleCredits(Number.isFinite(budgetNumber) ? Math.round(budgetNumber * 100) : 0);
 
   return (
     <Form form={campaignForm} className="card campaign-form stack" aria-labelledby="new-campaign-title">
-      <h2 id="new-campaign-title">{house ? 'New house campaign' : 'New campaign'}</h2>
+      <h2 id="new-campaign-title">{house ? t`New house campaign` : t`New campaign`}</h2>
       {house && (
-        <p className="muted">Run for the house: nothing is paid and it is approved now. It is shown only where no paid campaign is.</p>
+        <p className="muted">{t`Run for the house: nothing is paid and it is approved now. It is shown only where no paid campaign is.`}</p>
       )}
       <TextField
-        label="Campaign name"
+        label={t`Campaign name`}
         value={form.name}
         maxLength={80}
         required
@@ -129,20 +138,20 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
         onChange={(e) => set('name', e.target.value)}
       />
       <fieldset>
-        <legend>Where it shows</legend>
+        <legend>{t`Where it shows`}</legend>
         {AD_PLACEMENTS.map((p) => (
           <CheckboxField
             key={p}
-            label={PLACEMENT_LABELS[p] ?? p}
+            label={PLACEMENT_LABELS[p] ? i18n._(PLACEMENT_LABELS[p]) : p}
             checked={form.placements.includes(p)}
             onChange={(e) => togglePlacement(p, e.target.checked)}
           />
         ))}
-        {errors.placements && <p className="field-error">{errors.placements}</p>}
+        {errors.placements && <p className="field-error">{translateValidationMessage(errors.placements)}</p>}
       </fieldset>
       <div className="grid grid-2">
         <TextField
-          label="Starts"
+          label={t`Starts`}
           type="datetime-local"
           value={form.startsAt}
           required
@@ -150,7 +159,7 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
           onChange={(e) => set('startsAt', e.target.value)}
         />
         <TextField
-          label="Ends"
+          label={t`Ends`}
           type="datetime-local"
           value={form.endsAt}
           required
@@ -159,14 +168,14 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
         />
       </div>
       <fieldset>
-        <legend>Price and budget</legend>
+        <legend>{t`Price and budget`}</legend>
         <div className="grid grid-2">
           <SelectField
-            label="Pay for"
+            label={t`Pay for`}
             value={form.priceModel}
             options={[
-              { value: 'cpm', label: 'Viewable impressions (CPM)' },
-              { value: 'cpc', label: 'Clicks (CPC)' },
+              { value: 'cpm', label: t`Viewable impressions (CPM)` },
+              { value: 'cpc', label: t`Clicks (CPC)` },
             ]}
             onChange={(e) => {
               const model = e.target.value as AdPriceModel;
@@ -174,37 +183,37 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
             }}
           />
           <TextField
-            label={`Price (${unit})`}
+            label={form.priceModel === 'cpm' ? t`Price (credits per 1,000 viewable impressions)` : t`Price (credits per click)`}
             inputMode="decimal"
             value={form.price}
             required
             error={errors.priceCents}
-            note={`At least ${formatCredits(AD_MIN_PRICE_CENTS[form.priceModel])}`}
+            note={t`At least ${minimum}`}
             onChange={(e) => set('price', e.target.value)}
           />
           <TextField
-            label={house ? 'Total budget (credits, optional)' : 'Total budget (credits)'}
+            label={house ? t`Total budget (credits, optional)` : t`Total budget (credits)`}
             inputMode="decimal"
             value={form.budget}
             required={!house}
             error={errors.budgetCents}
             note={
               house
-                ? 'Counted at the price above, never paid; it ends the campaign when reached. Empty: no limit.'
-                : 'Reserved from your balance now; what is not spent comes back.'
+                ? t`Counted at the price above, never paid; it ends the campaign when reached. Empty: no limit.`
+                : t`Reserved from your balance now; what is not spent comes back.`
             }
             onChange={(e) => set('budget', e.target.value)}
           />
           <TextField
-            label="Daily budget (credits, optional)"
+            label={t`Daily budget (credits, optional)`}
             inputMode="decimal"
             value={form.dailyBudget}
             error={errors.dailyBudgetCents}
-            note="Spread evenly across the day."
+            note={t`Spread evenly across the day.`}
             onChange={(e) => set('dailyBudget', e.target.value)}
           />
           <TextField
-            label="Most times shown to one viewer a day (optional)"
+            label={t`Most times shown to one viewer a day (optional)`}
             inputMode="numeric"
             value={form.frequencyCap}
             error={errors.frequencyCap}
@@ -213,18 +222,18 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
         </div>
       </fieldset>
       <fieldset>
-        <legend>Creative</legend>
+        <legend>{t`Creative`}</legend>
         <SelectField
-          label="Kind"
+          label={t`Kind`}
           value={form.kind}
           options={[
-            { value: 'text', label: 'Text' },
-            { value: 'image', label: 'Image and text' },
+            { value: 'text', label: t`Text` },
+            { value: 'image', label: t`Image and text` },
           ]}
           onChange={(e) => set('kind', e.target.value)}
         />
         <TextField
-          label="Title"
+          label={t`Title`}
           value={form.title}
           maxLength={80}
           required
@@ -232,7 +241,7 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
           onChange={(e) => set('title', e.target.value)}
         />
         <TextareaField
-          label="Text"
+          label={t`Text`}
           value={form.body}
           maxLength={280}
           rows={2}
@@ -242,14 +251,14 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
         {form.kind === 'image' && (
           <>
             <TextField
-              label="Image address (https)"
+              label={t`Image address (https)`}
               type="url"
               value={form.imageUrl}
               error={errors.imageUrl}
               onChange={(e) => set('imageUrl', e.target.value)}
             />
             <TextField
-              label="Image description"
+              label={t`Image description`}
               value={form.imageAlt}
               maxLength={200}
               error={errors.imageAlt}
@@ -258,7 +267,7 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
           </>
         )}
         <TextField
-          label="Link (http or https)"
+          label={t`Link (http or https)`}
           type="url"
           value={form.targetUrl}
           required
@@ -268,11 +277,7 @@ export function CampaignForm({ onCreated, house = false }: { onCreated?: (id: st
       </fieldset>
       <div className="cluster">
         <button type="submit" className="btn btn-primary" disabled={create.isPending}>
-          {create.isPending
-            ? 'Creating…'
-            : house
-              ? 'Create house campaign'
-              : `Create and reserve ${formatCreditAmount(Number.isFinite(Number(form.budget)) ? Number(form.budget) : 0)} credits`}
+          {create.isPending ? t`Creating…` : house ? t`Create house campaign` : t`Create and reserve ${reserve} credits`}
         </button>
       </div>
     </Form>

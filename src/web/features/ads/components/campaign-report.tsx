@@ -1,3 +1,5 @@
+import { i18n } from '@lingui/core';
+import { msg, plural, t } from '@lingui/core/macro';
 import { useId } from 'react';
 import { BarChart } from '#web/components/charts/bar-chart';
 import toast from 'react-hot-toast';
@@ -5,9 +7,13 @@ import type { Campaign, CampaignReportRow } from '#shared/schemas/ads';
 import { errorMessage } from '#web/lib/api-client';
 import { useCampaignReport } from '../api/get-campaigns';
 import { useDownloadCampaignCsv } from '../api/download-campaign-report';
-import { formatDate, formatDayShort, formatSpend } from '#web/lib/format';
+import { useLocale } from '#web/features/language';
+import { formatDate, formatDayShort, pageLocale } from '#web/lib/format';
+import { localeSpend } from './campaign-card';
 
-const percent = (rate: number) => `${(rate * 100).toFixed(1)}%`;
+/** A rate as a percentage with one decimal, as the language writes it ("12.5%", "12,5 %"). */
+const percent = (rate: number) =>
+  new Intl.NumberFormat(pageLocale(), { style: 'percent', minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(rate);
 
 interface DayTotal {
   day: string;
@@ -32,31 +38,36 @@ function byDay(rows: CampaignReportRow[]): DayTotal[] {
 function SpendChart({ days }: { days: DayTotal[] }) {
   return (
     <BarChart
-      title="Spend per day"
+      title={t`Spend per day`}
       bars={days.map((d) => ({ label: formatDate(d.day), short: formatDayShort(d.day), value: d.spendMillicents }))}
-      format={(millicents) => `${formatSpend(millicents)} credits`}
-      xAxis="UTC day"
-      yAxis="Spend in credits"
-      empty="No spend yet."
+      format={(millicents) => {
+        const spend = localeSpend(millicents);
+        return t`${spend} credits`;
+      }}
+      xAxis={t`UTC day`}
+      yAxis={t`Spend in credits`}
+      empty={t`No spend yet.`}
     />
   );
 }
 
 const REASONS = [
-  ['robot', 'from known robots'],
-  ['overCap', 'over the frequency cap'],
-  ['unmatched', 'repeated within the window or without a matching serve'],
-  ['unrecorded', 'counted before reasons were kept'],
+  ['robot', msg`from known robots`],
+  ['overCap', msg`over the frequency cap`],
+  ['unmatched', msg`repeated within the window or without a matching serve`],
+  ['unrecorded', msg`counted before reasons were kept`],
 ] as const;
 
 /** Why impressions were refused as invalid (never charged), in words, over the whole report. */
 function InvalidReasons({ rows }: { rows: CampaignReportRow[] }) {
   const total = rows.reduce((s, r) => s + r.invalid, 0);
-  if (total === 0) return <p className="muted">No invalid traffic: every impression shown met the rules.</p>;
+  if (total === 0) return <p className="muted">{t`No invalid traffic: every impression shown met the rules.`}</p>;
   const parts = REASONS.map(([key, words]) => [rows.reduce((s, r) => s + r.invalidReasons[key], 0), words] as const).filter(([n]) => n > 0);
+  const count = plural(total, { one: '# invalid impression', other: '# invalid impressions' });
+  const reasons = parts.map(([n, words]) => `${n} ${i18n._(words)}`).join(', ');
   return (
     <p className="muted" data-testid="invalid-reasons">
-      {total} invalid {total === 1 ? 'impression' : 'impressions'}, never charged: {parts.map(([n, words]) => `${n} ${words}`).join(', ')}.
+      {t`${count}, never charged: ${reasons}.`}
     </p>
   );
 }
@@ -64,6 +75,7 @@ function InvalidReasons({ rows }: { rows: CampaignReportRow[] }) {
 /** A campaign's report: chart, the table per day and creative, and the CSV export. `staff`: through the staff routes. */
 export function CampaignReport({ campaign, staff = false }: { campaign: Campaign; staff?: boolean }) {
   const id = useId();
+  useLocale();
   const report = useCampaignReport(campaign._id, staff);
   const download = useDownloadCampaignCsv();
   const rows = report.data?.rows ?? null;
@@ -72,93 +84,107 @@ export function CampaignReport({ campaign, staff = false }: { campaign: Campaign
     try {
       await download.mutateAsync({ id: campaign._id, staff });
     } catch (err) {
-      toast.error(errorMessage(err, 'Failed to export the report'));
+      toast.error(errorMessage(err, t`Failed to export the report`));
     }
   }
+
+  const name = campaign.name;
+  const labels = {
+    day: t`Day`,
+    creative: t`Creative`,
+    served: t`Served`,
+    viewable: t`Viewable`,
+    invalid: t`Invalid`,
+    clicks: t`Clicks`,
+    ctr: t`CTR`,
+    spend: t`Spend`,
+  };
 
   return (
     <section className="campaign-report stack" aria-labelledby={`${id}-title`}>
       <div className="cluster">
-        <h3 id={`${id}-title`}>Report: {campaign.name}</h3>
+        <h3 id={`${id}-title`}>{t`Report: ${name}`}</h3>
         <button type="button" className="btn btn-secondary btn-small" onClick={() => void exportCsv()} disabled={download.isPending}>
-          {download.isPending ? 'Exporting…' : 'Download CSV'}
+          {download.isPending ? t`Exporting…` : t`Download CSV`}
         </button>
       </div>
       {report.isError && (
         <div role="alert">
-          <p className="field-error">{errorMessage(report.error, 'Failed to load the report')}</p>
+          <p className="field-error">{errorMessage(report.error, t`Failed to load the report`)}</p>
           <button type="button" className="btn btn-secondary btn-small" onClick={() => void report.refetch()}>
-            Try again
+            {t`Try again`}
           </button>
         </div>
       )}
       {rows === null && !report.isError && (
         <p role="status" className="muted">
-          Loading the report…
+          {t`Loading the report…`}
         </p>
       )}
-      {rows !== null && rows.length === 0 && <p className="muted">Nothing served yet. Figures appear here once the campaign is shown.</p>}
+      {rows !== null && rows.length === 0 && (
+        <p className="muted">{t`Nothing served yet. Figures appear here once the campaign is shown.`}</p>
+      )}
       {rows !== null && rows.length > 0 && (
         <>
           <SpendChart days={byDay(rows)} />
           <InvalidReasons rows={rows} />
           <div className="rtable-wrap">
             <table className="rtable">
-              <caption>Per day and creative (UTC)</caption>
+              <caption>{t`Per day and creative (UTC)`}</caption>
               <thead>
                 <tr>
-                  <th scope="col">Day</th>
-                  <th scope="col">Creative</th>
+                  <th scope="col">{labels.day}</th>
+                  <th scope="col">{labels.creative}</th>
                   <th scope="col" className="num">
-                    Served
+                    {labels.served}
                   </th>
                   <th scope="col" className="num">
-                    Viewable
+                    {labels.viewable}
                   </th>
                   <th scope="col" className="num">
-                    Invalid
+                    {labels.invalid}
                   </th>
                   <th scope="col" className="num">
-                    Clicks
+                    {labels.clicks}
                   </th>
                   <th scope="col" className="num">
-                    CTR
+                    {labels.ctr}
                   </th>
                   <th scope="col" className="num">
-                    Spend
+                    {labels.spend}
                   </th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((r) => (
                   <tr key={`${r.day}-${r.creativeId}`}>
-                    <td data-label="Day">{r.day}</td>
-                    <th scope="row" data-label="Creative">
+                    <td data-label={labels.day}>{r.day}</td>
+                    <th scope="row" data-label={labels.creative}>
                       {r.creativeTitle}
                     </th>
-                    <td className="num" data-label="Served">
+                    <td className="num" data-label={labels.served}>
                       {r.served}
                     </td>
-                    <td className="num" data-label="Viewable">
+                    <td className="num" data-label={labels.viewable}>
                       {r.viewable}
                     </td>
                     <td
                       className="num"
-                      data-label="Invalid"
+                      data-label={labels.invalid}
                       title={REASONS.filter(([key]) => r.invalidReasons[key] > 0)
-                        .map(([key, words]) => `${r.invalidReasons[key]} ${words}`)
+                        .map(([key, words]) => `${r.invalidReasons[key]} ${i18n._(words)}`)
                         .join(', ')}
                     >
                       {r.invalid}
                     </td>
-                    <td className="num" data-label="Clicks">
+                    <td className="num" data-label={labels.clicks}>
                       {r.clicks}
                     </td>
-                    <td className="num" data-label="CTR">
+                    <td className="num" data-label={labels.ctr}>
                       {percent(r.clickThroughRate)}
                     </td>
-                    <td className="num" data-label="Spend">
-                      {formatSpend(r.spendMillicents)}
+                    <td className="num" data-label={labels.spend}>
+                      {localeSpend(r.spendMillicents)}
                     </td>
                   </tr>
                 ))}

@@ -1,8 +1,10 @@
+import { t } from '@lingui/core/macro';
 import { useEffect, useRef } from 'react';
 import { Link, Route, Routes, useNavigate, useParams } from 'react-router';
 import { campaignReportPath, dashboardPaths, paths } from '#shared/routes';
 import { QueryState } from '#web/components/ui/query-state';
 import { usePageMeta } from '#web/components/use-page-meta';
+import { RichText, useLocale } from '#web/features/language';
 import { errorMessage } from '#web/lib/api-client';
 import { useMyCampaigns } from '../api/get-campaigns';
 import { CampaignCard } from '../components/campaign-card';
@@ -27,7 +29,8 @@ export default function AdvertiseDashboardPage() {
 
 function Advertise() {
   const { campaignId } = useParams();
-  usePageMeta(campaignId ? 'Campaign report' : 'Advertise');
+  useLocale();
+  usePageMeta(campaignId ? t`Campaign report` : t`Advertise`);
   const navigate = useNavigate();
   const campaigns = useMyCampaigns();
   const shown = campaigns.data?.find((c) => c._id === campaignId?.toLowerCase()) ?? null;
@@ -42,28 +45,28 @@ function Advertise() {
     <section className="page dashboard-page" aria-labelledby="advertise-title">
       <header className="dashboard-header">
         <div>
-          <p className="eyebrow">Dashboard</p>
-          <h1 id="advertise-title">Advertise</h1>
+          <p className="eyebrow">{t`Dashboard`}</p>
+          <h1 id="advertise-title">{t`Advertise`}</h1>
           <p className="muted">
-            Pay for ads with your credits. The budget is reserved when you create a campaign; what it does not spend comes back.{' '}
-            <Link to={paths.advertise}>Prices and rules</Link>
+            {t`Pay for ads with your credits. The budget is reserved when you create a campaign; what it does not spend comes back.`}{' '}
+            <Link to={paths.advertise}>{t`Prices and rules`}</Link>
           </p>
         </div>
       </header>
       <div className="stack">
         <section aria-labelledby="my-campaigns-title" className="stack">
-          <h2 id="my-campaigns-title">My campaigns</h2>
+          <h2 id="my-campaigns-title">{t`My campaigns`}</h2>
           <QueryState
             data={campaigns.data}
-            error={campaigns.isError ? errorMessage(campaigns.error, 'Failed to load your campaigns') : null}
+            error={campaigns.isError ? errorMessage(campaigns.error, t`Failed to load your campaigns`) : null}
             onRetry={() => void campaigns.refetch()}
             loading={
               <p role="status" className="muted">
-                Loading your campaigns…
+                {t`Loading your campaigns…`}
               </p>
             }
             isEmpty={(list) => list.length === 0}
-            empty={<p className="muted">No campaigns yet. Create your first one below.</p>}
+            empty={<p className="muted">{t`No campaigns yet. Create your first one below.`}</p>}
           >
             {(list) => (
               <div className="grid grid-2">
@@ -75,7 +78,10 @@ function Advertise() {
           </QueryState>
           {missing && (
             <p className="notice" role="status">
-              We could not find this campaign in your account. <Link to={dashboardPaths.advertise}>All my campaigns</Link>
+              <RichText
+                message={t`We could not find this campaign in your account. <0>All my campaigns</0>`}
+                elements={[<Link key="all" to={dashboardPaths.advertise} />]}
+              />
             </p>
           )}
           {shown && (

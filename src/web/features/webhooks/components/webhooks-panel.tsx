@@ -1,41 +1,44 @@
+import { i18n, type MessageDescriptor } from '@lingui/core';
+import { msg, t } from '@lingui/core/macro';
 import { useEffect, useId, useRef, useState } from 'react';
 import toast from 'react-hot-toast';
-import {
-  WEBHOOK_EVENT_LABELS,
-  WEBHOOK_EVENTS,
-  webhookSettingsBodySchema,
-  type WebhookEvent,
-  type WebhookSettings,
-} from '#shared/schemas/webhooks';
+import { WEBHOOK_EVENTS, webhookSettingsBodySchema, type WebhookEvent, type WebhookSettings } from '#shared/schemas/webhooks';
 import { CheckboxField } from '#web/components/ui/forms';
 import { Form, StatusButton, schemaFieldErrors, useForm } from '#web/components/ui/use-form';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { CopyButton } from '#web/components/ui/copy-button';
-import { formatDateTime } from '#web/lib/format';
-import { ApiError } from '#web/lib/api-client';
+import { RichText, useLocale } from '#web/features/language';
+import { formatLocaleDateTime } from '#web/lib/format';
+import { ApiError, errorMessage } from '#web/lib/api-client';
+import { translateValidationMessage } from '#web/lib/validation-messages';
 import { useEnableWebhook } from '../api/enable-webhook';
 import { useWebhookSettings } from '../api/get-webhook-settings';
 import { useRotateWebhookSecret } from '../api/rotate-webhook-secret';
 import { useSaveWebhookSettings } from '../api/save-webhook-settings';
 import { useSendTestWebhook } from '../api/send-test-webhook';
-import { DeliveryLog } from './delivery-log';
+import { DeliveryLog, eventLabel } from './delivery-log';
 import '../webhooks.css';
 
 /** docs/product.md#errors. */
-export const SAVE_FAILED_MESSAGE = 'Failed to update webhook settings';
+export const SAVE_FAILED_MESSAGE = msg`Failed to update webhook settings`;
 
 type Field = 'url' | 'events' | 'enabled';
 type Load = { state: 'loading' } | { state: 'error' } | { state: 'ready' };
 
-const EVENT_HELP: Record<WebhookEvent, string> = {
-  'payment.finished': 'A crypto top-up has been paid and credited.',
-  'credits.changed': 'Any change to your balance: top-ups, rewards, adjustments.',
-  'ticket.answered': 'Support replied to one of your tickets.',
-  'exchange.finished': 'One of your exchanges completed.',
-  'order.paid': 'You bought an item with your credits.',
-  'order.fulfilled': 'One of your orders was fulfilled.',
-  'order.refunded': 'One of your orders was refunded (credits returned).',
+const EVENT_HELP: Record<WebhookEvent, MessageDescriptor> = {
+  'payment.finished': msg`A crypto top-up has been paid and credited.`,
+  'credits.changed': msg`Any change to your balance: top-ups, rewards, adjustments.`,
+  'ticket.answered': msg`Support replied to one of your tickets.`,
+  'exchange.finished': msg`One of your exchanges completed.`,
+  'order.paid': msg`You bought an item with your credits.`,
+  'order.fulfilled': msg`One of your orders was fulfilled.`,
+  'order.refunded': msg`One of your orders was refunded (credits returned).`,
 };
+
+/** The Standard Webhooks signature header's form: a technical format, shown as it is. */
+const SIGNATURE_FORMAT = 'webhook-signature: v1,<base64 HMAC-SHA256 of “id.timestamp.body”>';
+
+const CODES = [0, 1, 2, 3, 4, 5].map((n) => <code key={n} />);
 
 /** Server field keys like `events.1` belong to the events group. */
 function toFieldErrors(fields: Record<string, string>): Partial<Record<Field, string>> {
@@ -62,6 +65,7 @@ function SigningSecret({
   onRotated: (secret: string, hint: string) => void;
 }) {
   const id = useId();
+  useLocale();
   const [confirming, setConfirming] = useState(false);
   const rotateRef = useRef<HTMLButtonElement>(null);
   const rotateSecret = useRotateWebhookSecret();
@@ -72,14 +76,14 @@ function SigningSecret({
     action: () => rotateSecret.mutateAsync(stepUp.fields()),
     onSuccess: (result) => {
       onRotated(result.secret, result.secretHint);
-      toast.success('Signing secret rotated');
+      toast.success(t`Signing secret rotated`);
       stepUp.reset();
       setConfirming(false);
     },
     onError: (err) => {
       // A missing or wrong second factor: the field says why and the confirmation stays open.
       if (stepUp.handleError(err)) return true;
-      toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to rotate the signing secret');
+      toast.error(err instanceof ApiError && err.fromServer ? errorMessage(err, err.message) : t`Failed to rotate the signing secret`);
       setConfirming(false);
       requestAnimationFrame(() => rotateRef.current?.focus());
       return true;
@@ -91,9 +95,11 @@ function SigningSecret({
     if (confirming) form.formRef.current?.querySelector<HTMLButtonElement>('button[type="submit"]')?.focus();
   }, [confirming, form.formRef]);
 
+  const until = overlapUntil ? formatLocaleDateTime(overlapUntil) : '';
+
   return (
     <div className="webhook-secret" role="group" aria-labelledby={`${id}-label`}>
-      <h3 id={`${id}-label`}>Signing secret</h3>
+      <h3 id={`${id}-label`}>{t`Signing secret`}</h3>
       {revealed ? (
         <>
           <div className="webhook-secret-row">
@@ -109,7 +115,7 @@ function SigningSecret({
             <CopyButton value={revealed} />
           </div>
           <p id={`${id}-note`} className="field-note webhook-secret-warning">
-            Copy it now: for your safety it will not be shown again.
+            {t`Copy it now: for your safety it will not be shown again.`}
           </p>
         </>
       ) : (
@@ -119,36 +125,39 @@ function SigningSecret({
       )}
       {overlapUntil && (
         <p className="webhook-notice" role="status">
-          Your previous secret also signs deliveries until <time dateTime={overlapUntil}>{formatDateTime(overlapUntil)}</time>: each
-          delivery carries both signatures, so switch your receiver to the new secret before then.
+          <RichText
+            message={t`Your previous secret also signs deliveries until <0>${until}</0>: each delivery carries both signatures, so switch your receiver to the new secret before then.`}
+            elements={[<time key="until" dateTime={overlapUntil} />]}
+          />
         </p>
       )}
       {legacy && !revealed && (
         <p className="webhook-notice">
-          This secret was made before deliveries followed Standard Webhooks. It still works, but the <code>standardwebhooks</code> libraries
-          expect it in the standard base64 alphabet: replace <code>-</code> with <code>+</code>, <code>_</code> with <code>/</code> and add{' '}
-          <code>=</code> at the end, or rotate the secret.
+          <RichText
+            message={t`This secret was made before deliveries followed Standard Webhooks. It still works, but the <0>standardwebhooks</0> libraries expect it in the standard base64 alphabet: replace <1>-</1> with <2>+</2>, <3>_</3> with <4>/</4> and add <5>=</5> at the end, or rotate the secret.`}
+            elements={CODES}
+          />
         </p>
       )}
       <p className="field-note">
-        Deliveries follow <a href="https://www.standardwebhooks.com/">Standard Webhooks</a>: <code>webhook-id</code>,{' '}
-        <code>webhook-timestamp</code> and <code>webhook-signature: v1,&lt;base64 HMAC-SHA256 of “id.timestamp.body”&gt;</code>. Check them
-        with this secret, for example with the <code>standardwebhooks</code> package.
+        <RichText
+          message={t`Deliveries follow <0>Standard Webhooks</0>: <1>webhook-id</1>, <2>webhook-timestamp</2> and <3>${SIGNATURE_FORMAT}</3>. Check them with this secret, for example with the <4>standardwebhooks</4> package.`}
+          elements={[<a key="standard" href="https://www.standardwebhooks.com/" />, ...CODES]}
+        />
       </p>
       {!confirming ? (
         <button ref={rotateRef} type="button" className="btn btn-ghost btn-small" onClick={() => setConfirming(true)}>
-          Rotate secret
+          {t`Rotate secret`}
         </button>
       ) : (
-        <Form form={form} className="webhook-confirm" aria-label="Confirm rotating the signing secret">
+        <Form form={form} className="webhook-confirm" aria-label={t`Confirm rotating the signing secret`}>
           <p>
-            Rotate the signing secret? For the next 24 hours deliveries are signed with both the current and the new secret; after that only
-            the new one works, so update your receiver within that time.
+            {t`Rotate the signing secret? For the next 24 hours deliveries are signed with both the current and the new secret; after that only the new one works, so update your receiver within that time.`}
           </p>
           <StepUpField stepUp={stepUp} disabled={rotating} />
           <div className="webhook-actions">
-            <StatusButton busy={rotating} busyLabel="Rotating…" className="btn btn-danger btn-small">
-              Yes, rotate it
+            <StatusButton busy={rotating} busyLabel={t`Rotating…`} className="btn btn-danger btn-small">
+              {t`Yes, rotate it`}
             </StatusButton>
             <button
               type="button"
@@ -159,7 +168,7 @@ function SigningSecret({
                 requestAnimationFrame(() => rotateRef.current?.focus());
               }}
             >
-              Cancel
+              {t`Cancel`}
             </button>
           </div>
         </Form>
@@ -171,6 +180,7 @@ function SigningSecret({
 /** /dashboard/settings: where Olympus sends signed webhooks, which events, the secret, a test, and the log. */
 export function WebhooksPanel() {
   const id = useId();
+  useLocale();
   const settingsQuery = useWebhookSettings();
   const saveSettings = useSaveWebhookSettings();
   const stepUp = useStepUp();
@@ -232,7 +242,7 @@ export function WebhooksPanel() {
       stepUp.reset();
       apply(result);
       if (result.secret) setRevealed(result.secret);
-      toast.success('Webhook settings saved');
+      toast.success(t`Webhook settings saved`);
     },
     onError: (err) => {
       if (stepUp.handleError(err)) return true;
@@ -241,7 +251,7 @@ export function WebhooksPanel() {
       const errors = toFieldErrors(api?.fieldErrors ?? {});
       form.setErrors(errors);
       focusField(errors);
-      toast.error(SAVE_FAILED_MESSAGE);
+      toast.error(i18n._(SAVE_FAILED_MESSAGE));
       return true;
     },
   });
@@ -250,10 +260,10 @@ export function WebhooksPanel() {
   const sendTest = async () => {
     try {
       await sendTestWebhook.mutateAsync();
-      toast.success('Test webhook queued');
+      toast.success(t`Test webhook queued`);
       setLogVersion((v) => v + 1);
     } catch (err) {
-      toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to send a test webhook');
+      toast.error(err instanceof ApiError && err.fromServer ? errorMessage(err, err.message) : t`Failed to send a test webhook`);
     }
   };
 
@@ -261,32 +271,34 @@ export function WebhooksPanel() {
     try {
       const result = await enableWebhook.mutateAsync();
       apply(result);
-      toast.success('Webhook turned on again');
+      toast.success(t`Webhook turned on again`);
     } catch (err) {
-      toast.error(err instanceof ApiError && err.fromServer ? err.message : 'Failed to turn the webhook on');
+      toast.error(err instanceof ApiError && err.fromServer ? errorMessage(err, err.message) : t`Failed to turn the webhook on`);
     }
   };
 
   const toggleEvent = (name: WebhookEvent, on: boolean) =>
     setEvents((current) => (on ? WEBHOOK_EVENTS.filter((e) => e === name || current.includes(e)) : current.filter((e) => e !== name)));
 
+  const failingSince = saved?.failingSince ? formatLocaleDateTime(saved.failingSince) : null;
+  const disabledOn = saved?.disabledAt ? formatLocaleDateTime(saved.disabledAt) : '';
   const describedBy = (field: Field, note?: string) => (fieldErrors[field] ? `${id}-${field}-error` : note);
 
   return (
     <section className="card settings-section webhooks-panel" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>Webhooks</h2>
-      <p className="muted">Olympus can call your server with a signed POST when something happens in your account.</p>
+      <h2 id={`${id}-title`}>{t`Webhooks`}</h2>
+      <p className="muted">{t`Olympus can call your server with a signed POST when something happens in your account.`}</p>
 
       {load.state === 'loading' && (
         <p role="status" className="muted">
-          Loading webhook settings…
+          {t`Loading webhook settings…`}
         </p>
       )}
       {load.state === 'error' && (
         <div role="alert" className="webhook-load-error">
-          <p>Could not load your webhook settings.</p>
+          <p>{t`Could not load your webhook settings.`}</p>
           <button type="button" className="btn btn-secondary btn-small" onClick={() => void settingsQuery.refetch()}>
-            Try again
+            {t`Try again`}
           </button>
         </div>
       )}
@@ -296,15 +308,21 @@ export function WebhooksPanel() {
           {saved?.disabledAt && (
             <div className="webhook-disabled-notice" role="alert">
               <p>
-                <strong>Webhook turned off.</strong> Every delivery failed for five days
-                {saved.failingSince && (
-                  <>
-                    {' '}
-                    (since <time dateTime={saved.failingSince}>{formatDateTime(saved.failingSince)}</time>)
-                  </>
+                {failingSince ? (
+                  <RichText
+                    message={t`<0>Webhook turned off.</0> Every delivery failed for five days (since <1>${failingSince}</1>), so Olympus stopped sending on <2>${disabledOn}</2>. Fix your receiver, then turn the webhook on again. Failed deliveries can be replayed from the log below.`}
+                    elements={[
+                      <strong key="off" />,
+                      <time key="since" dateTime={saved.failingSince!} />,
+                      <time key="on" dateTime={saved.disabledAt} />,
+                    ]}
+                  />
+                ) : (
+                  <RichText
+                    message={t`<0>Webhook turned off.</0> Every delivery failed for five days, so Olympus stopped sending on <1>${disabledOn}</1>. Fix your receiver, then turn the webhook on again. Failed deliveries can be replayed from the log below.`}
+                    elements={[<strong key="off" />, <time key="on" dateTime={saved.disabledAt} />]}
+                  />
                 )}
-                , so Olympus stopped sending on <time dateTime={saved.disabledAt}>{formatDateTime(saved.disabledAt)}</time>. Fix your
-                receiver, then turn the webhook on again. Failed deliveries can be replayed from the log below.
               </p>
               <button
                 type="button"
@@ -312,13 +330,13 @@ export function WebhooksPanel() {
                 disabled={enableWebhook.isPending}
                 onClick={() => void reEnable()}
               >
-                {enableWebhook.isPending ? 'Turning on…' : 'Re-enable webhook'}
+                {enableWebhook.isPending ? t`Turning on…` : t`Re-enable webhook`}
               </button>
             </div>
           )}
           <Form form={form} aria-labelledby={`${id}-title`}>
             <div className="field">
-              <label htmlFor={`${id}-url`}>Webhook URL</label>
+              <label htmlFor={`${id}-url`}>{t`Webhook URL`}</label>
               <input
                 id={`${id}-url`}
                 name="url"
@@ -335,20 +353,20 @@ export function WebhooksPanel() {
               />
               {fieldErrors.url ? (
                 <p id={`${id}-url-error`} className="field-error">
-                  {fieldErrors.url}
+                  {translateValidationMessage(fieldErrors.url)}
                 </p>
               ) : (
                 <p id={`${id}-url-note`} className="field-note">
                   {saved?.privateTargetsAllowed
-                    ? 'An https or http address. This server also delivers to private and local network addresses.'
-                    : 'A public https address. Private and local network addresses are refused.'}
+                    ? t`An https or http address. This server also delivers to private and local network addresses.`
+                    : t`A public https address. Private and local network addresses are refused.`}
                 </p>
               )}
             </div>
 
             <fieldset className="webhook-events" aria-describedby={describedBy('events')}>
               <legend id={`${id}-events`} tabIndex={-1}>
-                Events
+                {t`Events`}
               </legend>
               {WEBHOOK_EVENTS.map((name) => (
                 <CheckboxField
@@ -360,15 +378,15 @@ export function WebhooksPanel() {
                   onChange={(e) => toggleEvent(name, e.target.checked)}
                   label={
                     <>
-                      {WEBHOOK_EVENT_LABELS[name]} <code className="webhook-event-name">{name}</code>
+                      {eventLabel(name)} <code className="webhook-event-name">{name}</code>
                     </>
                   }
-                  note={EVENT_HELP[name]}
+                  note={i18n._(EVENT_HELP[name])}
                 />
               ))}
               {fieldErrors.events && (
                 <p id={`${id}-events-error`} className="field-error">
-                  {fieldErrors.events}
+                  {translateValidationMessage(fieldErrors.events)}
                 </p>
               )}
             </fieldset>
@@ -380,15 +398,15 @@ export function WebhooksPanel() {
               name="enabled"
               checked={enabled}
               onChange={(e) => setEnabled(e.target.checked)}
-              label="Send webhooks"
+              label={t`Send webhooks`}
               error={fieldErrors.enabled}
             />
 
             {(urlChanged || stepUp.error) && <StepUpField stepUp={stepUp} disabled={saving} />}
 
             <div className="webhook-actions">
-              <StatusButton busy={saving} busyLabel="Saving…" className="btn btn-primary">
-                Save webhook
+              <StatusButton busy={saving} busyLabel={t`Saving…`} className="btn btn-primary">
+                {t`Save webhook`}
               </StatusButton>
               <button
                 type="button"
@@ -397,10 +415,10 @@ export function WebhooksPanel() {
                 aria-busy={testing || undefined}
                 onClick={() => void sendTest()}
               >
-                {testing ? 'Sending…' : 'Send test'}
+                {testing ? t`Sending…` : t`Send test`}
               </button>
             </div>
-            {!saved?.configured && <p className="field-note">Save a URL to get your signing secret and send a test.</p>}
+            {!saved?.configured && <p className="field-note">{t`Save a URL to get your signing secret and send a test.`}</p>}
           </Form>
 
           {saved?.configured && (
