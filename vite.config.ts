@@ -24,7 +24,7 @@ export function linguiPlugins(): PluginOption[] {
       ],
     }),
     // Compiles a PO catalogue when it is imported: each language is a chunk of its own.
-    lingui(),
+    lingui({ failOnCompileError: true }),
   ];
 }
 

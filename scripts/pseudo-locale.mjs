@@ -23,23 +23,80 @@ const ACCENTED = Object.fromEntries(
   ]),
 );
 
-/** Placeholders and tags, which the message format reads, must reach the catalogue unchanged. */
-const PROTECTED = /(\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|<\/?\d+\/?>)/;
+/** Tags (<0>…</0>), which the message format reads, reach the catalogue unchanged. */
+const TAG = /^<\/?\d+\/?>/;
+
+/**
+ * Accents the text of an ICU message and leaves its syntax whole: a placeholder ({name}, {0, number})
+ * as it is, and in a plural or select ({n, plural, one {…} other {…}}) each case's text accented in
+ * turn, with its `#`. Answers the accented message and how many characters of text it holds.
+ */
+function accent(message, inPlural = false) {
+  let out = '';
+  let visible = 0;
+  let i = 0;
+  while (i < message.length) {
+    const c = message[i];
+    const tag = TAG.exec(message.slice(i));
+    if (tag) {
+      out += tag[0];
+      i += tag[0].length;
+    } else if (c === '{') {
+      const end = matchingBrace(message, i);
+      const inner = message.slice(i + 1, end);
+      const [name, type] = inner.split(',').map((part) => part.trim());
+      if (type === 'plural' || type === 'select' || type === 'selectordinal') {
+        const cases = accentCases(inner.slice(inner.indexOf(',', inner.indexOf(',') + 1) + 1), type !== 'select');
+        out += `{${name}, ${type},${cases.text}}`;
+        visible += cases.visible;
+      } else {
+        out += message.slice(i, end + 1);
+      }
+      i = end + 1;
+    } else if (c === '#' && inPlural) {
+      out += c;
+      i += 1;
+    } else {
+      out += ACCENTED[c] ?? c;
+      visible += 1;
+      i += 1;
+    }
+  }
+  return { text: out, visible };
+}
+
+/** The cases of a plural or select (` one {…} other {…}`), each case's message accented. */
+function accentCases(source, plural) {
+  let text = '';
+  let visible = 0;
+  let i = 0;
+  while (i < source.length) {
+    const open = source.indexOf('{', i);
+    if (open < 0) break;
+    const end = matchingBrace(source, open);
+    const inner = accent(source.slice(open + 1, end), plural);
+    text += `${source.slice(i, open)}{${inner.text}}`;
+    visible = Math.max(visible, inner.visible);
+    i = end + 1;
+  }
+  return { text: text + source.slice(i), visible };
+}
+
+function matchingBrace(text, open) {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '{') depth += 1;
+    else if (text[i] === '}' && --depth === 0) return i;
+  }
+  throw new Error(`unbalanced braces in: ${text}`);
+}
 
 /** "Log in" → "[Ļöĝ îñ ··]": accented, and padded to about 140% of its visible length. */
 export function pseudoLocalize(message) {
-  let visible = 0;
-  const body = message
-    .split(PROTECTED)
-    .map((part, i) => {
-      if (i % 2 === 1) return part;
-      visible += part.length;
-      return [...part].map((c) => ACCENTED[c] ?? c).join('');
-    })
-    .join('');
+  const { text, visible } = accent(message);
   if (visible === 0) return message;
   const padding = '·'.repeat(Math.max(1, Math.ceil(visible * 0.4) - 3));
-  return `[${body} ${padding}]`;
+  return `[${text} ${padding}]`;
 }
 
 const format = formatter({ lineNumbers: false });
