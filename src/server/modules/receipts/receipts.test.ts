@@ -87,6 +87,22 @@ describe.each(enginesFor('database'))('receipts and the ledger export on %s', (e
     });
   });
 
+  it("writes the CSV for machines in any reader's language: ISO dates, a point before the cents, no grouping", async () => {
+    const owner = await registerUser(t);
+    expect((await call(t, 'PUT', '/api/users/locale', { token: owner.token, body: { locale: 'de' } })).status).toBe(200);
+    // Two adjustments under the two-person threshold, so the balance passes a thousand.
+    await fund(owner.userId, 600, 'Gutschrift');
+    await fund(owner.userId, 634.5, 'Gutschrift');
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await fetch(`${t.url}/api/credits/ledger.csv?from=${today}&to=${today}`, {
+      headers: { authorization: `Bearer ${owner.token}`, 'accept-language': 'de-DE' },
+    });
+    const lines = (await res.text()).trimEnd().split('\r\n');
+    expect(lines[0]).toBe('date,entry_id,kind,description,amount,balance_after,reference');
+    expect(lines).toHaveLength(3);
+    expect(lines[2]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z,[0-9a-f-]{36},adjustment,Gutschrift,634\.50,1234\.50,/);
+  });
+
   it('exports the ledger of a date range as CSV, escaped and safe from formulas', async () => {
     const owner = await registerUser(t);
     const other = await registerUser(t);

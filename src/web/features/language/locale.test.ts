@@ -2,7 +2,16 @@ import { i18n } from '@lingui/core';
 import { t } from '@lingui/core/macro';
 import { afterEach, describe, expect, it } from 'vitest';
 import { storage } from '#web/lib/storage';
-import { activateLocale, currentLocale, detectLocale, initialLocale, matchBrowserLanguage, readStoredLocale, storeLocale } from './locale';
+import {
+  activateLocale,
+  currentLocale,
+  detectLocale,
+  initialLocale,
+  matchBrowserLanguage,
+  readStoredLocale,
+  storeLocale,
+  textDirection,
+} from './locale';
 
 afterEach(async () => {
   localStorage.clear();
@@ -84,5 +93,20 @@ describe('activating a language', () => {
     // Placeholders still take their values.
     const year = 2026;
     expect(t`© ${year} Olympus. Credits are not a bank deposit or an investment.`).toContain('© 2026 Öļýɱþûš.');
+  });
+});
+
+describe('text direction', () => {
+  it('is right to left for the languages written so, with or without a region, and left to right otherwise', () => {
+    expect(textDirection('ar')).toBe('rtl');
+    expect(textDirection('he-IL')).toBe('rtl');
+    expect(textDirection('fa_IR')).toBe('rtl');
+    for (const tag of ['en', 'es', 'ru', 'de', 'en-XA']) expect(textDirection(tag)).toBe('ltr');
+  });
+
+  it('is set on <html> with the language', async () => {
+    await activateLocale('de');
+    expect(document.documentElement.dir).toBe('ltr');
+    await activateLocale('en');
   });
 });

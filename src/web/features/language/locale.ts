@@ -41,6 +41,14 @@ export function languageTag(locale: UiLocale): string {
   return locale === 'pseudo' ? 'en-XA' : locale;
 }
 
+/** Languages written right to left, should one be added: the page mirrors (its CSS uses logical sides). */
+const RIGHT_TO_LEFT = new Set(['ar', 'he', 'fa', 'ur', 'yi', 'ps', 'sd', 'ug', 'dv', 'ckb']);
+
+/** 'rtl' for a language written right to left, else 'ltr'. */
+export function textDirection(tag: string): 'ltr' | 'rtl' {
+  return RIGHT_TO_LEFT.has(tag.toLowerCase().split(/[-_]/)[0]!) ? 'rtl' : 'ltr';
+}
+
 /** The first of the browser's languages the product speaks ('es-MX' is Spanish); null when none. */
 export function matchBrowserLanguage(languages: readonly string[]): Locale | null {
   for (const tag of languages) {
@@ -102,6 +110,7 @@ export async function activateLocale(locale: UiLocale): Promise<void> {
   if (requested !== locale) return;
   if (i18n.locale !== locale) i18n.activate(locale);
   document.documentElement.lang = languageTag(locale);
+  document.documentElement.dir = textDirection(languageTag(locale));
 }
 
 export function currentLocale(): UiLocale {
