@@ -17,7 +17,7 @@ export default defineConfig({
   fullyParallel: false,
   // A stray test.only must not silently shrink the suite in CI.
   forbidOnly: Boolean(process.env.CI),
-  workers: Number(process.env.E2E_WORKERS ?? availableParallelism()),
+  workers: Number(process.env.E2E_WORKERS ?? availableParallelism() + 1),
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },

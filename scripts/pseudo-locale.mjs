@@ -95,7 +95,9 @@ function matchingBrace(text, open) {
 export function pseudoLocalize(message) {
   const { text, visible } = accent(message);
   if (visible === 0) return message;
-  const padding = '·'.repeat(Math.max(1, Math.ceil(visible * 0.4) - 3));
+  // Words of at most five dots: longer languages have more and longer words, not one that cannot wrap.
+  const dots = Math.max(1, Math.ceil(visible * 0.4) - 3);
+  const padding = Array.from({ length: Math.ceil(dots / 5) }, (_, i) => '·'.repeat(Math.min(5, dots - i * 5))).join(' ');
   return `[${text} ${padding}]`;
 }
 

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, signIn, test } from '../support/fixtures.js';
+import { chooseInHeader } from './choose-language.js';
 
 /**
  * Errors and the ads and webhooks screens in other languages (decision 0326): a shared schema's
@@ -53,7 +54,7 @@ test('a validation message and an API error in Spanish, then the webhooks settin
   await expect(page.getByText('Esta entrega se está enviando ahora mismo; inténtalo de nuevo en un momento')).toBeVisible();
 
   // German, chosen in the header: the same screen, its labels and the same two messages.
-  await page.getByRole('combobox', { name: 'Idioma' }).selectOption('de');
+  await chooseInHeader(page, 'Idioma', 'de');
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(panel.getByLabel('Webhook-URL')).toBeVisible();
   await expect(panel.getByRole('group', { name: 'Signaturgeheimnis' })).toBeVisible();

@@ -114,7 +114,7 @@ test('the terms of service in German', async ({ page }) => {
   const main = page.getByRole('main');
   await expect(page).toHaveTitle('Nutzungsbedingungen · Olympus');
   await expect(main.getByRole('heading', { level: 1, name: 'Nutzungsbedingungen' })).toBeVisible();
-  await expect(main.getByRole('heading', { level: 2, name: 'Guthaben', exact: true })).toBeVisible();
+  await expect(main.getByRole('heading', { level: 2, name: 'Credits', exact: true })).toBeVisible();
   await expect(main.getByText(/^Zuletzt aktualisiert/)).toHaveText('Zuletzt aktualisiert: 18. November 2026');
   // The fee tiers in running text, with German amounts.
   await expect(main.getByText(/5 % unter 100,00/)).toBeVisible();

@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
 import { movePayment, registerPastOnboarding, startTopUp } from '../support/seed.js';
+import { chooseInHeader } from './choose-language.js';
 
 /**
  * The money journeys in other languages (decision 0326): the wallet's top-up, histories and payment page,
@@ -97,7 +98,7 @@ test('the top-up form in Spanish, and the wallet in Russian', async ({ page, con
   await expect(page.getByRole('region', { name: 'Historial de pagos' }).getByText('Completado')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Historial de créditos' }).getByText('+1287,00')).toBeVisible();
 
-  await page.getByRole('combobox', { name: 'Idioma' }).selectOption('ru');
+  await chooseInHeader(page, 'Idioma', 'ru');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
   await expect(page.getByRole('heading', { level: 1, name: 'Кошелёк' })).toBeVisible();
   const russian = page.getByRole('region', { name: 'Пополнить кредиты' });
@@ -144,7 +145,7 @@ test('the exchange in Spanish and German: the form, its estimate and the reward 
   await expect(claim.getByText('Introduce el ID del intercambio', { exact: true })).toBeVisible();
   await expect(claim.getByText('Introduce el código de reclamación', { exact: true })).toBeVisible();
 
-  await page.getByRole('combobox', { name: 'Idioma' }).selectOption('de');
+  await chooseInHeader(page, 'Idioma', 'de');
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
   await expect(section.getByRole('heading', { name: 'Tausche Krypto und verdiene Prämien' })).toBeVisible();
   await expect(section.getByRole('combobox', { name: 'Du sendest' })).toBeVisible();

@@ -30,14 +30,14 @@ const SETTINGS: Record<Locale, { settings: string; nav: string; sections: Sectio
       {
         slug: 'account',
         name: 'Cuenta',
-        headings: ['Dirección de correo', 'Apariencia'],
-        buttons: ['Cambiar la dirección de correo'],
-        texts: ['Nueva dirección de correo', 'Texto oscuro sobre fondo claro', 'Guardado en este dispositivo.'],
+        headings: ['Correo electrónico', 'Apariencia'],
+        buttons: ['Cambiar correo electrónico'],
+        texts: ['Nuevo correo electrónico', 'Texto oscuro sobre fondo claro', 'Se guarda en este dispositivo.'],
       },
       {
         slug: 'security',
         name: 'Seguridad',
-        headings: ['Sesiones activas', 'Cambiar la contraseña', 'Verificación en dos pasos', 'Llaves de acceso'],
+        headings: ['Sesiones activas', 'Cambiar contraseña', 'Verificación en dos pasos', 'Llaves de acceso'],
         buttons: ['Actualizar contraseña', 'Configurar app de autenticación'],
         texts: ['Este dispositivo', 'Aún no hay llaves de acceso.'],
       },
@@ -74,7 +74,7 @@ const SETTINGS: Record<Locale, { settings: string; nav: string; sections: Sectio
         name: 'Konto',
         headings: ['E-Mail-Adresse', 'Darstellung'],
         buttons: ['E-Mail-Adresse ändern'],
-        texts: ['Neue E-Mail-Adresse', 'Dunkler Text auf hellem Hintergrund', 'Auf diesem Gerät gespeichert.'],
+        texts: ['Neue E-Mail-Adresse', 'Dunkler Text auf hellem Hintergrund', 'Wird auf diesem Gerät gespeichert.'],
       },
       {
         slug: 'security',

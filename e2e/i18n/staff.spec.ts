@@ -45,7 +45,7 @@ test('an admin reads the staff console in Spanish', async ({ browser }) => {
 
     await nav.getByRole('link', { name: 'Cuentas en cierre' }).click();
     await expect(admin.getByRole('heading', { name: 'Cuentas en cierre' })).toBeVisible();
-    await expect(admin.getByRole('heading', { name: 'Pagos tras el borrado' })).toBeVisible();
+    await expect(admin.getByRole('heading', { name: 'Pagos posteriores al borrado' })).toBeVisible();
 
     await nav.getByRole('link', { name: 'Pagos' }).click();
     await expect(admin.getByRole('heading', { name: 'Pagos', exact: true })).toBeVisible();

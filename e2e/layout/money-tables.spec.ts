@@ -105,7 +105,7 @@ for (const { width, layout } of [
     await expect(payments.locator('.status-badge', { hasText: 'Completed' })).toHaveCount(2);
     const amount = payments.getByRole('cell', { name: '100.00 USD' });
     await expect(amount).toHaveCSS('font-variant-numeric', 'tabular-nums');
-    if (layout === 'table') await expect(amount).toHaveCSS('text-align', 'right');
+    if (layout === 'table') await expect(amount).toHaveCSS('text-align', 'end');
 
     // Each ledger entry's receipt link is on screen, and opens the receipt.
     const receipts = credits.getByRole('link', { name: /^Receipt/ });
