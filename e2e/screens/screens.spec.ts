@@ -234,8 +234,13 @@ for (const screen of SCREENS) {
  * (docs/translating.md). Not part of `npm test`, which compares the English images above.
  */
 const LANGUAGES = (process.env.SCREENS_LANGUAGES ?? '').split(',').filter(Boolean);
+/** Sign-up and the shop complete the main journeys in the languages' pictures. */
+const ALSO_IN_LANGUAGES: typeof SCREENS = [
+  { name: 'register', signedOut: true, path: () => '/register', ready: async () => {} },
+  { name: 'shop', path: () => '/dashboard/shop', ready: async () => {} },
+];
 for (const language of LANGUAGES) {
-  for (const screen of SCREENS) {
+  for (const screen of [...SCREENS, ...ALSO_IN_LANGUAGES]) {
     for (const width of [375, 1280]) {
       test(`${screen.name} at ${width} px in ${language}`, async ({ browser }) => {
         const token = screen.signedOut ? undefined : screen.staff ? seeded.staffToken : seeded.token;
