@@ -253,6 +253,14 @@ const MESSAGES: Record<string, MessageDescriptor> = {
   'enabled must be true or false': msg`enabled must be true or false`,
 };
 
+/** src/server/plugins/strict-input.ts's names for what has no field name; a field's own name is kept as it is. */
+const INPUT_LABELS: Record<string, MessageDescriptor> = {
+  'The body': msg`The body`,
+  'The value': msg`The value`,
+  'A field name': msg`A field name`,
+};
+const inputLabel = (label: string): string => (i18n.locale && Object.hasOwn(INPUT_LABELS, label) ? i18n._(INPUT_LABELS[label]!) : label);
+
 /**
  * Messages with a value worked out per issue (src/shared/schemas/ads.ts: `cents()` and the price rule),
  * or whose limit lives in a schema module (loading it here would bring zod into the entry).
@@ -292,32 +300,35 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, (value: string) => MessageDescri
   [/^Keep the URL under (\d+) characters$/, (limit) => msg`Keep the URL under ${limit} characters`],
   // src/shared/schemas/common.ts `textProblem()`, which src/server/plugins/strict-input.ts puts after the
   // field's name ("subject must be a single line (no line breaks or tabs)") or its own words for the whole body.
-  [/^(.+) must not contain a NUL character$/, (value) => {
-    const field = inputLabel(value);
-    return msg`${field} must not contain a NUL character`;
-  }],
-  [/^(.+) must be a single line \(no line breaks or tabs\)$/, (value) => {
-    const field = inputLabel(value);
-    return msg`${field} must be a single line (no line breaks or tabs)`;
-  }],
-  [/^(.+) must not contain control characters$/, (value) => {
-    const field = inputLabel(value);
-    return msg`${field} must not contain control characters`;
-  }],
-  [/^(.+) must be valid Unicode text \(lone surrogate\)$/, (value) => {
-    const field = inputLabel(value);
-    return msg`${field} must be valid Unicode text (lone surrogate)`;
-  }],
+  [
+    /^(.+) must not contain a NUL character$/,
+    (value) => {
+      const field = inputLabel(value);
+      return msg`${field} must not contain a NUL character`;
+    },
+  ],
+  [
+    /^(.+) must be a single line \(no line breaks or tabs\)$/,
+    (value) => {
+      const field = inputLabel(value);
+      return msg`${field} must be a single line (no line breaks or tabs)`;
+    },
+  ],
+  [
+    /^(.+) must not contain control characters$/,
+    (value) => {
+      const field = inputLabel(value);
+      return msg`${field} must not contain control characters`;
+    },
+  ],
+  [
+    /^(.+) must be valid Unicode text \(lone surrogate\)$/,
+    (value) => {
+      const field = inputLabel(value);
+      return msg`${field} must be valid Unicode text (lone surrogate)`;
+    },
+  ],
 ];
-
-/** src/server/plugins/strict-input.ts's names for what has no field name; a field's own name is kept as it is. */
-const INPUT_LABELS: Record<string, MessageDescriptor> = {
-  'The body': msg`The body`,
-  'The value': msg`The value`,
-  'A field name': msg`A field name`,
-};
-const inputLabel = (label: string): string =>
-  i18n.locale && Object.hasOwn(INPUT_LABELS, label) ? i18n._(INPUT_LABELS[label]!) : label;
 
 const descriptorFor = (message: string): MessageDescriptor | undefined => {
   if (Object.hasOwn(MESSAGES, message)) return MESSAGES[message];
