@@ -6,7 +6,8 @@ import { chooseInHeader } from './choose-language.js';
  * Errors and the ads and webhooks screens in other languages (decision 0326): a shared schema's
  * validation message and an error code's message (src/web/lib/validation-messages.ts,
  * src/web/lib/error-messages.ts) in Spanish and German, the webhooks settings and Dashboard → Advertise
- * in German (amounts written the German way), and Advertise in Russian.
+ * in German (amounts written the German way), and Advertise in Russian; the new ticket form with the
+ * server's field messages from the ticket schema in Spanish and German.
  */
 const SLOW = { timeout: 30_000 };
 
@@ -103,6 +104,36 @@ test('Dashboard → Advertise in German, with German amounts and a server valida
   await expect(form.getByText(/The price must be at least/)).toHaveCount(0);
   // The refusal's own message (VALIDATION_ERROR), its schema message in German too.
   await expect(page.getByText(/^Ungültige Anfrage: priceCents: Der Preis muss mindestens \d+\.\d{2} Credits betragen$/)).toBeVisible();
+  expect(consoleErrors).toEqual([]);
+});
+
+test("the new ticket form shows the ticket schema's messages in Spanish, then in German", async ({ page, consoleErrors }) => {
+  test.setTimeout(120_000);
+  await signInIn(page, 'es');
+  await page.goto('/dashboard/support');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await page.getByRole('button', { name: 'Nuevo ticket' }).click();
+  const spanish = page.getByRole('dialog', { name: 'Nuevo ticket de soporte' });
+  // A subject shorter than src/shared/schemas/tickets.ts allows: the server refuses it (VALIDATION_ERROR),
+  // and its field message is said under the field in the page's language.
+  await spanish.getByLabel('Asunto').fill('ab');
+  await spanish.getByLabel('¿En qué podemos ayudarte?').fill('No me llega la recarga.');
+  await spanish.getByRole('button', { name: 'Crear ticket' }).click();
+  await expect(spanish.getByText('El asunto debe tener al menos 3 caracteres')).toBeVisible(SLOW);
+  await expect(spanish.getByText('Subject must be at least 3 characters')).toHaveCount(0);
+  await spanish.getByRole('button', { name: 'Cancelar' }).click();
+  await expect(spanish).toBeHidden();
+
+  await chooseInHeader(page, 'Idioma', 'de');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await page.getByRole('button', { name: 'Neues Ticket' }).click();
+  const german = page.getByRole('dialog', { name: 'Neues Support-Ticket' });
+  await german.getByLabel('Betreff').fill('ab');
+  await german.getByLabel('Wie können wir helfen?').fill('Meine Aufladung ist nicht angekommen.');
+  await german.getByRole('button', { name: 'Ticket erstellen' }).click();
+  await expect(german.getByText('Der Betreff muss mindestens 3 Zeichen lang sein')).toBeVisible(SLOW);
+  await expect(german.getByText('Subject must be at least 3 characters')).toHaveCount(0);
+  await expect(german.getByText('El asunto debe tener al menos 3 caracteres')).toHaveCount(0);
   expect(consoleErrors).toEqual([]);
 });
 

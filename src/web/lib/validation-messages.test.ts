@@ -1,9 +1,99 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCampaignBodySchema } from '#shared/schemas/ads';
 import { passwordSchema } from '#shared/schemas/auth';
+import { textProblem } from '#shared/schemas/common';
 import { webhookUrlSchema } from '#shared/schemas/webhooks';
 import { activateLocale } from '#web/features/language';
-import { KNOWN_VALIDATION_MESSAGES, translateValidationMessage } from './validation-messages';
+import { hasValidationTranslation, KNOWN_VALIDATION_MESSAGES, translateValidationMessage } from './validation-messages';
+
+/**
+ * Every schema file of src/shared/schemas, twice: as modules, to walk the schemas they export, and as
+ * source text, for the messages written inside refinement functions. A new schema file is in both lists
+ * without a change here.
+ */
+const schemaModules = import.meta.glob<Record<string, unknown>>(['../../shared/schemas/*.ts', '!../../shared/schemas/*.test.ts'], {
+  eager: true,
+});
+const schemaSources = import.meta.glob<string>(['../../shared/schemas/*.ts', '!../../shared/schemas/*.test.ts'], {
+  eager: true,
+  query: '?raw',
+  import: 'default',
+});
+
+interface ZodNode {
+  _zod?: { def?: Record<string, unknown> };
+}
+
+/**
+ * What a schema's or a check's error setting says: zod keeps a message given as text as a function
+ * returning it. An error map that words its message from the issue cannot be read here, so it is
+ * reported as a message of its own, which has no entry and fails the test.
+ */
+function messageOf(error: unknown): string | undefined {
+  if (typeof error !== 'function') return undefined;
+  const unreadable = '(an error map this test cannot read)';
+  try {
+    const said = (error as (issue: unknown) => unknown)({ code: 'custom', input: undefined, path: [], message: '' });
+    if (typeof said === 'string') return said;
+    if (said && typeof (said as { message?: unknown }).message === 'string') return (said as { message: string }).message;
+    return unreadable;
+  } catch {
+    return unreadable;
+  }
+}
+
+/**
+ * The messages the schemas carry, found by walking each exported schema's definition (`_zod.def`): the
+ * schema's own `error`, every check's (`.min(3, '…')`, `.refine(fn, '…')`, `.refine(fn, { message })`)
+ * and every inner schema's (object shapes, arrays, optional, default, pipe, union...). This reads the
+ * values the schemas were built with, so a message made by a helper (`uuidField('Unknown item')`,
+ * `cents('Budget', …)`, `timeField('start')`) is found as a person would read it. What a walk cannot
+ * see are messages written inside a refinement's function (`ctx.addIssue({ message })`): those are
+ * read from the source, where they are always a `message:` literal.
+ */
+function schemaMessages(modules: Record<string, Record<string, unknown>>): Set<string> {
+  const found = new Set<string>();
+  const seen = new Set<unknown>();
+  const visit = (value: unknown): void => {
+    if (value === null || typeof value !== 'object' || seen.has(value)) return;
+    seen.add(value);
+    if (Array.isArray(value)) {
+      value.forEach(visit);
+      return;
+    }
+    const def = (value as ZodNode)._zod?.def;
+    if (def) {
+      const message = messageOf(def.error);
+      if (message !== undefined) found.add(message);
+      for (const [key, inner] of Object.entries(def)) if (key !== 'error') visit(inner);
+      return;
+    }
+    if (Object.getPrototypeOf(value) === Object.prototype) Object.values(value).forEach(visit);
+  };
+  for (const exports of Object.values(modules)) Object.values(exports).forEach(visit);
+  return found;
+}
+
+/** The `message:` literals of the schema sources ('…', "…" or `…` with `${…}` in it). */
+function sourceMessages(sources: Record<string, string>): { file: string; text: string; template: boolean }[] {
+  const out: { file: string; text: string; template: boolean }[] = [];
+  const literal = /\bmessage:\s*(?:'((?:[^'\\\n]|\\.)*)'|"((?:[^"\\\n]|\\.)*)"|`([^`]*)`)/g;
+  for (const [file, source] of Object.entries(sources)) {
+    for (const match of source.matchAll(literal)) {
+      const quoted = match[1] ?? match[2];
+      if (quoted !== undefined) out.push({ file, text: quoted.replace(/\\(.)/g, '$1'), template: false });
+      else out.push({ file, text: match[3]!, template: true });
+    }
+  }
+  return out;
+}
+
+/** A template's message is known when a key reads as it does with its values, or a pattern takes it. */
+function templateKnown(template: string): boolean {
+  const parts = template.split(/\$\{[^}]*\}/);
+  const shape = new RegExp(`^${parts.map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.+')}$`);
+  return KNOWN_VALIDATION_MESSAGES.some((key) => shape.test(key)) || hasValidationTranslation(parts.join('1'));
+}
 
 afterEach(async () => {
   await activateLocale('en');
@@ -26,12 +116,54 @@ describe("the shared schemas' messages in the page's language", () => {
     expect(KNOWN_VALIDATION_MESSAGES).toContain(firstMessage(createCampaignBodySchema.safeParse({})));
   });
 
+  it('has an entry for every message of every schema file in src/shared/schemas', () => {
+    expect(Object.keys(schemaModules).length).toBeGreaterThanOrEqual(24);
+    expect(Object.keys(schemaSources)).toEqual(Object.keys(schemaModules));
+    const walked = schemaMessages(schemaModules);
+    // The walk reaches inside the schemas (a message given as a check's text, one from a helper, one of a refine's options).
+    expect(walked).toContain('Subject must be at least 3 characters');
+    expect(walked).toContain('Unknown item');
+    expect(walked).toContain('Enter the start time as HH:MM, e.g. 09:00');
+    expect(walked).toContain('The end date must not be before the start date');
+    expect([...walked].filter((message) => !hasValidationTranslation(message))).toEqual([]);
+
+    const written = sourceMessages(schemaSources);
+    expect(written.map((m) => m.text)).toContain('Choose at least one event, or turn the webhook off');
+    const missing = written.filter((m) => (m.template ? !templateKnown(m.text) : !hasValidationTranslation(m.text)));
+    expect(missing).toEqual([]);
+  });
+
+  it('has an entry for the text problems of src/shared/schemas/common.ts, after any field name', () => {
+    const problems = ['\0', '\n', '\u0001', '\ud800'].map((sample) => textProblem(sample, false));
+    expect(new Set(problems).size).toBe(4);
+    for (const problem of problems) {
+      for (const field of ['subject', 'items.0.name', 'The body', 'The value', 'A field name']) {
+        expect(hasValidationTranslation(`${field} ${problem!}`)).toBe(true);
+      }
+    }
+  });
+
   it('translates them, values kept', async () => {
     await activateLocale('de');
     expect(translateValidationMessage('Title is required')).toBe('Titel ist erforderlich');
     expect(translateValidationMessage('Password must be at least 8 characters')).toBe('Das Passwort muss mindestens 8 Zeichen lang sein');
     expect(translateValidationMessage('Budget must be at least 10.00 credits')).toBe('Das Budget muss mindestens 10.00 Credits betragen');
+    expect(translateValidationMessage('Message must be at most 5000 characters')).toBe(
+      'Die Nachricht darf höchstens 5000 Zeichen lang sein',
+    );
+    expect(translateValidationMessage('The body must not contain control characters')).toBe(
+      'Der Anfragetext darf keine Steuerzeichen enthalten',
+    );
     await activateLocale('es');
     expect(translateValidationMessage('The URL must start with https://')).toBe('La URL debe empezar por https://');
+    expect(translateValidationMessage('Subject must be at least 3 characters')).toBe('El asunto debe tener al menos 3 caracteres');
+    expect(translateValidationMessage('Enter the start time as HH:MM, e.g. 09:00')).toBe(
+      'Introduce la hora de inicio como HH:MM, p. ej., 09:00',
+    );
+    await activateLocale('ru');
+    expect(translateValidationMessage('subject must be a single line (no line breaks or tabs)')).toBe(
+      'subject: допускается только одна строка (без переносов строк и табуляции)',
+    );
+    expect(translateValidationMessage('At most 10 tags')).toBe('Не более 10 тегов');
   });
 });

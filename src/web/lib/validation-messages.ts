@@ -8,8 +8,9 @@ import { registerValidationTranslation } from './error-messages';
  * The shared schemas' validation messages (src/shared/schemas) in the page's language (decision 0326).
  * The schemas are shared with the server and stay English; the web shows each message it knows through
  * a descriptor whose English text is the schema's own, so English reads as before, and any other
- * message as it is. Keyed by the English text; a message with a value the schema computes per issue (an
- * amount) is matched by a pattern.
+ * message as it is. Keyed by the English text, grouped by schema file; a message with a value the schema
+ * computes per issue (an amount) or a limit kept in a schema module is matched by a pattern. The test
+ * (./validation-messages.test.ts) fails when a schema's message has no entry.
  */
 const MESSAGES: Record<string, MessageDescriptor> = {
   // src/shared/schemas/common.ts
@@ -77,6 +78,168 @@ const MESSAGES: Record<string, MessageDescriptor> = {
   'Unknown campaign': msg`Unknown campaign`,
   'Give a reason': msg`Give a reason`,
   [`At most ${AD_REJECT_REASON_MAX} characters`]: msg`At most ${AD_REJECT_REASON_MAX} characters`,
+  // src/shared/schemas/account-closure.ts (its password and username messages are auth.ts's)
+  'Confirm the balance you forfeit': msg`Confirm the balance you forfeit`,
+  'Whole cents only': msg`Whole cents only`,
+  'Confirm the campaign budgets you forfeit': msg`Confirm the campaign budgets you forfeit`,
+  'Say how the money was sent back': msg`Say how the money was sent back`,
+  'Type the username to confirm': msg`Type the username to confirm`,
+  // src/shared/schemas/admin.ts (and 'Give a reason', above)
+  'Subroles are lower-case words': msg`Subroles are lower-case words`,
+  // src/shared/schemas/catalogue.ts
+  'Enter a name': msg`Enter a name`,
+  'Keep the name under 120 characters': msg`Keep the name under 120 characters`,
+  'Enter a description': msg`Enter a description`,
+  'Keep the description under 2000 characters': msg`Keep the description under 2000 characters`,
+  'Enter a price in cents': msg`Enter a price in cents`,
+  'The price is a whole number of cents': msg`The price is a whole number of cents`,
+  'The price is at least 1 cent': msg`The price is at least 1 cent`,
+  'That price is too large': msg`That price is too large`,
+  'Enter the stock, or leave it empty for unlimited': msg`Enter the stock, or leave it empty for unlimited`,
+  'Stock is a whole number': msg`Stock is a whole number`,
+  'Stock cannot be negative': msg`Stock cannot be negative`,
+  'That stock is too large': msg`That stock is too large`,
+  'Change at least one field': msg`Change at least one field`,
+  'Unknown item': msg`Unknown item`,
+  'Send expectedPriceCents: the price in cents you confirmed': msg`Send expectedPriceCents: the price in cents you confirmed`,
+  'expectedPriceCents is a whole number of cents': msg`expectedPriceCents is a whole number of cents`,
+  'expectedPriceCents cannot be negative': msg`expectedPriceCents cannot be negative`,
+  'expectedPriceCents is too large': msg`expectedPriceCents is too large`,
+  'Send an Idempotency-Key header (8-100 letters, digits, - or _)': msg`Send an Idempotency-Key header (8-100 letters, digits, - or _)`,
+  'The Idempotency-Key header must be 8-100 letters, digits, - or _': msg`The Idempotency-Key header must be 8-100 letters, digits, - or _`,
+  // src/shared/schemas/charges.ts (its metadata key limit is a pattern, below)
+  'Give the key a name': msg`Give the key a name`,
+  'Keep the name under 80 characters': msg`Keep the name under 80 characters`,
+  'At least 1 call a minute': msg`At least 1 call a minute`,
+  'At most 10000 calls a minute': msg`At most 10000 calls a minute`,
+  'Metadata keys are 1-40 letters, digits, _ . or -': msg`Metadata keys are 1-40 letters, digits, _ . or -`,
+  'Metadata values are at most 500 characters': msg`Metadata values are at most 500 characters`,
+  'amountCents must be a number': msg`amountCents must be a number`,
+  'amountCents must be a whole number of cents': msg`amountCents must be a whole number of cents`,
+  'amountCents must be at least 1': msg`amountCents must be at least 1`,
+  'amountCents is at most 100000000 (1,000,000 credits)': msg`amountCents is at most 100000000 (1,000,000 credits)`,
+  'Give a description': msg`Give a description`,
+  'Keep the description under 200 characters': msg`Keep the description under 200 characters`,
+  'The Idempotency-Key header is required': msg`The Idempotency-Key header is required`,
+  'The Idempotency-Key header is at most 255 characters': msg`The Idempotency-Key header is at most 255 characters`,
+  'The Idempotency-Key header takes printable ASCII without spaces': msg`The Idempotency-Key header takes printable ASCII without spaces`,
+  // src/shared/schemas/connections.ts
+  'Invalid Discord id': msg`Invalid Discord id`,
+  'Authorization code is required': msg`Authorization code is required`,
+  'OAuth state is required': msg`OAuth state is required`,
+  'Invalid Telegram id': msg`Invalid Telegram id`,
+  'Invalid auth_date': msg`Invalid auth_date`,
+  'hash is required': msg`hash is required`,
+  // src/shared/schemas/credits.ts (debts.ts has only 'Unknown user', above)
+  'Enter an amount': msg`Enter an amount`,
+  'Enter a non-zero amount': msg`Enter a non-zero amount`,
+  'Use at most two decimals (cents)': msg`Use at most two decimals (cents)`,
+  'That amount is too large': msg`That amount is too large`,
+  'Keep the reason under 500 characters': msg`Keep the reason under 500 characters`,
+  'Keep the note under 200 characters': msg`Keep the note under 200 characters`,
+  'Say why': msg`Say why`,
+  'Say why (at least 3 characters)': msg`Say why (at least 3 characters)`,
+  'Keep it under 500 characters': msg`Keep it under 500 characters`,
+  'Give a start date': msg`Give a start date`,
+  'from must be a date (YYYY-MM-DD)': msg`from must be a date (YYYY-MM-DD)`,
+  'Give an end date': msg`Give an end date`,
+  'to must be a date (YYYY-MM-DD)': msg`to must be a date (YYYY-MM-DD)`,
+  'The end date must not be before the start date': msg`The end date must not be before the start date`,
+  // src/shared/schemas/exchange.ts
+  'Enter an amount greater than zero': msg`Enter an amount greater than zero`,
+  'Use at most 8 decimals': msg`Use at most 8 decimals`,
+  'Choose a floating or a fixed rate': msg`Choose a floating or a fixed rate`,
+  'Enter your payout address': msg`Enter your payout address`,
+  'That address is too long': msg`That address is too long`,
+  'That memo is too long': msg`That memo is too long`,
+  'Unknown fixed rate': msg`Unknown fixed rate`,
+  // src/shared/schemas/help.ts (its limits from help.ts itself are patterns, below)
+  'Enter an address': msg`Enter an address`,
+  'The address must be at least 3 characters': msg`The address must be at least 3 characters`,
+  'The address must be at most 80 characters': msg`The address must be at most 80 characters`,
+  'Use lower-case letters, digits and single hyphens': msg`Use lower-case letters, digits and single hyphens`,
+  'Type a few words': msg`Type a few words`,
+  'Say whether it helped': msg`Say whether it helped`,
+  'Enter a category': msg`Enter a category`,
+  'Enter a title': msg`Enter a title`,
+  'The title must be at least 3 characters': msg`The title must be at least 3 characters`,
+  'Write the article': msg`Write the article`,
+  'Choose draft or published': msg`Choose draft or published`,
+  // src/shared/schemas/mail.ts
+  'The link is missing its token': msg`The link is missing its token`,
+  'This link is not valid': msg`This link is not valid`,
+  'Current password is required': msg`Current password is required`,
+  // src/shared/schemas/notifications.ts
+  'Invalid cursor': msg`Invalid cursor`,
+  'Invalid notification id': msg`Invalid notification id`,
+  'Choose at least one notification': msg`Choose at least one notification`,
+  // src/shared/schemas/payments.ts
+  'Enter an amount in USD': msg`Enter an amount in USD`,
+  'Unknown payment': msg`Unknown payment`,
+  'Enter the transaction hash': msg`Enter the transaction hash`,
+  'That transaction hash is too long': msg`That transaction hash is too long`,
+  'A transaction hash has only letters and digits': msg`A transaction hash has only letters and digits`,
+  // src/shared/schemas/status.ts
+  'Message is required': msg`Message is required`,
+  'Message must be at least 3 characters': msg`Message must be at least 3 characters`,
+  'Message must be at most 2000 characters': msg`Message must be at most 2000 characters`,
+  'Title must be at least 3 characters': msg`Title must be at least 3 characters`,
+  'Title must be at most 120 characters': msg`Title must be at most 120 characters`,
+  'Unknown incident': msg`Unknown incident`,
+  'Enter a date and time': msg`Enter a date and time`,
+  'Description is required': msg`Description is required`,
+  'Description must be at least 3 characters': msg`Description must be at least 3 characters`,
+  'Description must be at most 2000 characters': msg`Description must be at most 2000 characters`,
+  'Unknown maintenance': msg`Unknown maintenance`,
+  'The link is incomplete': msg`The link is incomplete`,
+  // src/shared/schemas/support-rules.ts (support-reports.ts's are credits.ts's, and its day limit a pattern)
+  'Tag is required': msg`Tag is required`,
+  'A tag uses letters, digits, "-" and "_" only': msg`A tag uses letters, digits, "-" and "_" only`,
+  'Hours must be a whole number': msg`Hours must be a whole number`,
+  'At least 1 business hour': msg`At least 1 business hour`,
+  'Text is required': msg`Text is required`,
+  'Choose at least one priority': msg`Choose at least one priority`,
+  'Add at least one action': msg`Add at least one action`,
+  'Days must be a whole number': msg`Days must be a whole number`,
+  'At least 0 days': msg`At least 0 days`,
+  // src/shared/schemas/support-sla.ts: `timeField('start')` and `timeField('end')`
+  'Enter the start time': msg`Enter the start time`,
+  'Enter the end time': msg`Enter the end time`,
+  'Enter the start time as HH:MM, e.g. 09:00': msg`Enter the start time as HH:MM, e.g. 09:00`,
+  'Enter the end time as HH:MM, e.g. 09:00': msg`Enter the end time as HH:MM, e.g. 09:00`,
+  'Enter a time zone': msg`Enter a time zone`,
+  'Unknown time zone': msg`Unknown time zone`,
+  'Unknown time zone: use an IANA name such as Europe/Berlin': msg`Unknown time zone: use an IANA name such as Europe/Berlin`,
+  'A weekday is a number from 1 (Monday) to 7 (Sunday)': msg`A weekday is a number from 1 (Monday) to 7 (Sunday)`,
+  'Choose the working days': msg`Choose the working days`,
+  'Choose at least one working day': msg`Choose at least one working day`,
+  'Each weekday once': msg`Each weekday once`,
+  'The day must end after it starts: a calendar with no working time is refused': msg`The day must end after it starts: a calendar with no working time is refused`,
+  'Enter the date as YYYY-MM-DD': msg`Enter the date as YYYY-MM-DD`,
+  'Name the holiday': msg`Name the holiday`,
+  'Enter the target in minutes, or none': msg`Enter the target in minutes, or none`,
+  'Whole minutes': msg`Whole minutes`,
+  'A target is at least one minute': msg`A target is at least one minute`,
+  'Give at least one priority': msg`Give at least one priority`,
+  'Each priority once': msg`Each priority once`,
+  // src/shared/schemas/tickets.ts
+  'Subject is required': msg`Subject is required`,
+  'Subject must be at least 3 characters': msg`Subject must be at least 3 characters`,
+  'Score must be a whole number from 1 to 5': msg`Score must be a whole number from 1 to 5`,
+  'File name is required': msg`File name is required`,
+  'File name must be at most 200 characters': msg`File name must be at most 200 characters`,
+  // src/shared/schemas/two-factor.ts
+  'Enter the 6-digit code': msg`Enter the 6-digit code`,
+  'Enter the 6-digit code from your authenticator app': msg`Enter the 6-digit code from your authenticator app`,
+  'Enter a recovery code': msg`Enter a recovery code`,
+  'That is not a recovery code': msg`That is not a recovery code`,
+  'Enter a code from your authenticator app or a recovery code': msg`Enter a code from your authenticator app or a recovery code`,
+  'That code is not valid': msg`That code is not valid`,
+  'The sign-in challenge is missing': msg`The sign-in challenge is missing`,
+  'Send one of code, recoveryCode or passkey': msg`Send one of code, recoveryCode or passkey`,
+  'Name the passkey': msg`Name the passkey`,
+  'Use at most 60 characters': msg`Use at most 60 characters`,
+  'A reason is required': msg`A reason is required`,
   // src/shared/schemas/webhooks.ts
   'Enter the URL that should receive webhooks': msg`Enter the URL that should receive webhooks`,
   'Enter a full URL, like https://example.com/webhooks': msg`Enter a full URL, like https://example.com/webhooks`,
@@ -87,14 +250,23 @@ const MESSAGES: Record<string, MessageDescriptor> = {
   'Choose the events to receive': msg`Choose the events to receive`,
   'Each event can be chosen once': msg`Each event can be chosen once`,
   'Choose at least one event, or turn the webhook off': msg`Choose at least one event, or turn the webhook off`,
+  'enabled must be true or false': msg`enabled must be true or false`,
 };
+
+/** src/server/plugins/strict-input.ts's names for what has no field name; a field's own name is kept as it is. */
+const INPUT_LABELS: Record<string, MessageDescriptor> = {
+  'The body': msg`The body`,
+  'The value': msg`The value`,
+  'A field name': msg`A field name`,
+};
+const inputLabel = (label: string): string => (i18n.locale && Object.hasOwn(INPUT_LABELS, label) ? i18n._(INPUT_LABELS[label]!) : label);
 
 /**
  * Messages with a value worked out per issue (src/shared/schemas/ads.ts: `cents()` and the price rule),
  * or whose limit lives in a schema module (loading it here would bring zod into the entry).
  */
 const PATTERNS: ReadonlyArray<readonly [RegExp, (value: string) => MessageDescriptor]> = [
-  [/^Keep the URL under (\d+) characters$/, (limit) => msg`Keep the URL under ${limit} characters`],
+  // src/shared/schemas/ads.ts
   [/^The price must be at least (\S+) credits$/, (amount) => msg`The price must be at least ${amount} credits`],
   [/^Price must be at least (\S+) credits$/, (amount) => msg`Price must be at least ${amount} credits`],
   [/^Price must be at most (\S+) credits$/, (amount) => msg`Price must be at most ${amount} credits`],
@@ -102,20 +274,81 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, (value: string) => MessageDescri
   [/^Budget must be at most (\S+) credits$/, (amount) => msg`Budget must be at most ${amount} credits`],
   [/^Daily budget must be at least (\S+) credits$/, (amount) => msg`Daily budget must be at least ${amount} credits`],
   [/^Daily budget must be at most (\S+) credits$/, (amount) => msg`Daily budget must be at most ${amount} credits`],
+  // src/shared/schemas/charges.ts
+  [/^At most (\d+) metadata keys$/, (limit) => msg`At most ${limit} metadata keys`],
+  // src/shared/schemas/help.ts
+  [/^Search at most (\d+) characters$/, (limit) => msg`Search at most ${limit} characters`],
+  [/^A category is at most (\d+) characters$/, (limit) => msg`A category is at most ${limit} characters`],
+  [/^The title must be at most (\d+) characters$/, (limit) => msg`The title must be at most ${limit} characters`],
+  [/^An article is at most (\d+) characters$/, (limit) => msg`An article is at most ${limit} characters`],
+  // src/shared/schemas/support-reports.ts
+  [/^A report covers at most (\d+) days$/, (limit) => msg`A report covers at most ${limit} days`],
+  // src/shared/schemas/support-rules.ts (its rule name limit reads as ads.ts's "Name must be at most 80 characters")
+  [/^A tag is at most (\d+) characters$/, (limit) => msg`A tag is at most ${limit} characters`],
+  [/^At most (\d+) tags$/, (limit) => msg`At most ${limit} tags`],
+  [/^At most (\d+) conditions$/, (limit) => msg`At most ${limit} conditions`],
+  [/^At most (\d+) actions$/, (limit) => msg`At most ${limit} actions`],
+  [/^At most (\d+) days$/, (limit) => msg`At most ${limit} days`],
+  // src/shared/schemas/support-rules.ts and support-sla.ts
+  [/^At most (\d+) business hours$/, (limit) => msg`At most ${limit} business hours`],
+  [/^At most (\d+) characters$/, (limit) => msg`At most ${limit} characters`],
+  // src/shared/schemas/tickets.ts (its canned reply title limit reads as ads.ts's "Title must be at most 80 characters")
+  [/^Message must be at most (\d+) characters$/, (limit) => msg`Message must be at most ${limit} characters`],
+  [/^Subject must be at most (\d+) characters$/, (limit) => msg`Subject must be at most ${limit} characters`],
+  [/^Comment must be at most (\d+) characters$/, (limit) => msg`Comment must be at most ${limit} characters`],
+  // src/shared/schemas/webhooks.ts
+  [/^Keep the URL under (\d+) characters$/, (limit) => msg`Keep the URL under ${limit} characters`],
+  // src/shared/schemas/common.ts `textProblem()`, which src/server/plugins/strict-input.ts puts after the
+  // field's name ("subject must be a single line (no line breaks or tabs)") or its own words for the whole body.
+  [
+    /^(.+) must not contain a NUL character$/,
+    (value) => {
+      const field = inputLabel(value);
+      return msg`${field} must not contain a NUL character`;
+    },
+  ],
+  [
+    /^(.+) must be a single line \(no line breaks or tabs\)$/,
+    (value) => {
+      const field = inputLabel(value);
+      return msg`${field} must be a single line (no line breaks or tabs)`;
+    },
+  ],
+  [
+    /^(.+) must not contain control characters$/,
+    (value) => {
+      const field = inputLabel(value);
+      return msg`${field} must not contain control characters`;
+    },
+  ],
+  [
+    /^(.+) must be valid Unicode text \(lone surrogate\)$/,
+    (value) => {
+      const field = inputLabel(value);
+      return msg`${field} must be valid Unicode text (lone surrogate)`;
+    },
+  ],
 ];
+
+const descriptorFor = (message: string): MessageDescriptor | undefined => {
+  if (Object.hasOwn(MESSAGES, message)) return MESSAGES[message];
+  for (const [pattern, descriptor] of PATTERNS) {
+    const match = pattern.exec(message);
+    if (match?.[1] !== undefined) return descriptor(match[1]);
+  }
+  return undefined;
+};
 
 /** A validation message in the page's language: a shared schema's message translated, any other as it is. */
 export function translateValidationMessage(message: string): string {
   // No language active yet (a unit test that never loads one): the schema's English as it is.
   if (!i18n.locale) return message;
-  const known = Object.hasOwn(MESSAGES, message) ? MESSAGES[message] : undefined;
-  if (known) return i18n._(known);
-  for (const [pattern, descriptor] of PATTERNS) {
-    const match = pattern.exec(message);
-    if (match?.[1] !== undefined) return i18n._(descriptor(match[1]));
-  }
-  return message;
+  const known = descriptorFor(message);
+  return known ? i18n._(known) : message;
 }
+
+/** Whether a message has its translation here, as a key or through a pattern (for the test). */
+export const hasValidationTranslation = (message: string): boolean => descriptorFor(message) !== undefined;
 
 registerValidationTranslation(translateValidationMessage);
 
