@@ -177,7 +177,8 @@ test('a settings section’s own title stays the page title, also when the langu
   const { token } = await signIn(page);
   await completeOnboarding(page, token);
   await startIn(page, 'de');
-  await page.setViewportSize({ width: 1280, height: 900 });
+  // Wide enough that the signed-in header holds its language select unfolded in German.
+  await page.setViewportSize({ width: 1600, height: 900 });
   await page.goto('/dashboard/settings/security');
   await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
   await expect(page).toHaveTitle('Sicherheitseinstellungen · Olympus');
