@@ -13,6 +13,7 @@ import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type Mo
 import { useRecheckMoneyItem } from '../api/recheck-money-item';
 import { formatCreditAmount, formatCredits, formatLocaleDateTime } from '#web/lib/format';
 import { useLocale } from '#web/features/language';
+import { codeLabel, MONEY_STATUS_LABELS } from './labels';
 
 type Kind = MoneyKind;
 type Row = MoneyRow;
@@ -119,7 +120,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
           ← {title}
         </button>
         <h2 id="money-detail-title">
-          {summary(kind, detail.row)} · {detail.row.status}
+          {summary(kind, detail.row)} · {codeLabel(MONEY_STATUS_LABELS, detail.row.status)}
         </h2>
         <dl className="admin-facts">
           <dt>{t`Owner`}</dt>
@@ -198,7 +199,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
             <option value="">{t`Any`}</option>
             {STATUSES[kind].map((s) => (
               <option key={s} value={s}>
-                {s}
+                {codeLabel(MONEY_STATUS_LABELS, s)}
               </option>
             ))}
           </select>
@@ -247,7 +248,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
               </button>
             </td>
             <td data-label={t`Owner`}>{ownerLabel(row.owner)}</td>
-            <td data-label={t`Status`}>{row.status}</td>
+            <td data-label={t`Status`}>{codeLabel(MONEY_STATUS_LABELS, row.status)}</td>
           </tr>
         )}
       />

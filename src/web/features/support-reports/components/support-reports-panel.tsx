@@ -10,6 +10,7 @@ import { useSupportReport, type ReportRange } from '../api/get-support-report';
 import './support-reports.css';
 import { formatLocaleDate, formatLocaleNumber, formatLocalePercent } from '#web/lib/format';
 import { useLocale } from '#web/features/language';
+import { priorityLabel } from './labels';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -190,7 +191,7 @@ export function ReportView({ report: r, busy = false }: { report: SupportReport;
           {r.sla.byPriority.map((p) => (
             <tr key={p.priority}>
               <th scope="row" data-label={t`Priority`}>
-                {p.priority}
+                {priorityLabel(p.priority)}
               </th>
               <Num label={t`Tickets`}>{p.tickets}</Num>
               <Num label={t`First response SLA`}>{slaCell(p.firstResponse)}</Num>
