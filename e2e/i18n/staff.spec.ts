@@ -221,7 +221,7 @@ test.describe('codes and incident notices in other languages', () => {
       await page.goto(`${server.url}/dashboard/wallet`);
       const notice = page.getByTestId('component-notice-payment-provider');
       await expect(notice).toContainText('Top-ups are delayed');
-      await expect(notice).toContainText('Las recargas pueden ir lentas en este momento.');
+      await expect(notice).toContainText('Las recargas pueden tardar más de lo normal en este momento.');
       await expect(notice.getByRole('link', { name: 'Consulta la página de estado' })).toBeVisible();
     } finally {
       await userContext.close();

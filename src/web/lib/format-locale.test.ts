@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+// The size formatter's units are messages: the language module activates the catalogue on import.
+import '#web/features/language';
 import {
   formatLocaleCredits,
   formatLocaleCrypto,
