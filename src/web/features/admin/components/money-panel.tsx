@@ -160,7 +160,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
                         <td data-label={t`Source`}>{e.source}</td>
                         <td data-label={t`Provider said`}>{e.providerStatus}</td>
                         <td data-label={t`Our status`}>
-                          {e.statusBefore} → {e.statusAfter}
+                          {codeLabel(MONEY_STATUS_LABELS, e.statusBefore)} → {codeLabel(MONEY_STATUS_LABELS, e.statusAfter)}
                         </td>
                         <td data-label={t`Credited`} className="num">
                           {formatCredits(e.creditedCents)}
