@@ -15,6 +15,9 @@ import { formatCreditAmount, formatCredits, formatLocaleDateTime } from '#web/li
 import { useLocale } from '#web/features/language';
 import { codeLabel, MONEY_STATUS_LABELS } from './labels';
 
+/** A currency filter's example: a ticker, the same in every language. */
+const CURRENCY_EXAMPLE = 'btc';
+
 type Kind = MoneyKind;
 type Row = MoneyRow;
 type Owner = MoneyOwner;
@@ -206,7 +209,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
         </label>
         <label className="inline-field">
           <span>{t`Currency`}</span>
-          <input value={filters.currency} onChange={set('currency')} placeholder="btc" size={8} />
+          <input value={filters.currency} onChange={set('currency')} placeholder={CURRENCY_EXAMPLE} size={8} />
         </label>
         <label className="inline-field">
           <span>{t`User`}</span>
