@@ -195,7 +195,13 @@ const NON_TEXT_PROP_PATTERNS = [
  * Text that reads the same in every language: the product's name, currency and coin codes (USD, BTC),
  * the SLA abbreviation, and symbols alone (a dash for nothing, ≈, ×, arrows, separators).
  */
-const SAME_IN_EVERY_LANGUAGE = ['^Olympus$', '^\\s*(USD|EUR|SLA|BTC|ETH|API|URL|PDF|CSV|ZIP|JSON|HMAC|UTC)\\s*$', '^[\\s—–\\-≈×·•…/|←→↑↓+%#:()]*$', '^https?://\\S*$', '^/[\\w\\-/.]*$'];
+const SAME_IN_EVERY_LANGUAGE = [
+  '^Olympus$',
+  '^\\s*(USD|EUR|SLA|BTC|ETH|API|URL|PDF|CSV|ZIP|JSON|HMAC|UTC)\\s*$',
+  '^[\\s—–\\-≈×·•…/|←→↑↓+%#:()]*$',
+  '^https?://\\S*$',
+  '^/[\\w\\-/.]*$',
+];
 const TEXT_ATTRIBUTES_OF_ELEMENTS = new Set(['title', 'aria-description', 'aria-roledescription', 'aria-valuetext', 'aria-placeholder']);
 
 const linguiStrings = lingui.rules['no-unlocalized-strings'];

@@ -80,8 +80,12 @@ describe('olympus/no-unlocalized-jsx-text', () => {
   it('skips test files; every folder of src/web is checked (NOT_YET_TRANSLATED is empty)', async () => {
     const code = 'export const Example = () => <h1>Sign in</h1>;';
     expect(await reported(code, 'src/web/features/language/example.test.tsx')).toEqual([]);
-    expect(await reported(code, 'src/web/features/tickets/components/example.tsx')).toEqual(['export const Example = () => <h1>Sign in</h1>;']);
-    expect(await reported(code, 'src/web/features/sandbox/components/example.tsx')).toEqual(['export const Example = () => <h1>Sign in</h1>;']);
+    expect(await reported(code, 'src/web/features/tickets/components/example.tsx')).toEqual([
+      'export const Example = () => <h1>Sign in</h1>;',
+    ]);
+    expect(await reported(code, 'src/web/features/sandbox/components/example.tsx')).toEqual([
+      'export const Example = () => <h1>Sign in</h1>;',
+    ]);
     expect(await reported(code, 'src/web/app/layout/example.tsx')).toEqual(['export const Example = () => <h1>Sign in</h1>;']);
   });
 });

@@ -527,8 +527,13 @@ function AccountActions({ user }: { user: AdminUser }) {
       <h3>{t`Account`}</h3>
       <Form form={roleForm} noValidate={false} className="admin-role-form" aria-label={t`Change role`}>
         <div className="ticket-form-row">
-          <SelectField id="admin-role" label={t`Role`} options={ROLES.map((value) => ({ value, label: codeLabel(ROLE_LABELS, value) }))}
-            value={role} onChange={(e) => setRole(e.target.value as Role)} />
+          <SelectField
+            id="admin-role"
+            label={t`Role`}
+            options={ROLES.map((value) => ({ value, label: codeLabel(ROLE_LABELS, value) }))}
+            value={role}
+            onChange={(e) => setRole(e.target.value as Role)}
+          />
           <TextField
             id="admin-subroles"
             label={t`Subroles (comma separated)`}

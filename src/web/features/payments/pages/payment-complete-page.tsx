@@ -94,9 +94,7 @@ export function PaymentComplete({ id }: { id: string }) {
           <dl className="topup-summary">
             <div>
               <dt>{t`You paid`}</dt>
-              <dd>
-                {paid}
-              </dd>
+              <dd>{paid}</dd>
             </div>
             <div>
               <dt>{t`Processing fee (${payment.feePercent}%)`}</dt>

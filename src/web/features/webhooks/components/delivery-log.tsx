@@ -6,7 +6,7 @@ import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryEvent } from '#sha
 import { QueryTable } from '#web/components/ui/query-table';
 import { useLocale } from '#web/features/language';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { formatLocaleDateTime } from '#web/lib/format';
+import { formatLocaleDateTime, formatLocaleNumber } from '#web/lib/format';
 import { PENDING_REFRESH_MS, useWebhookDeliveries } from '../api/get-webhook-deliveries';
 import { useReplayWebhookDelivery } from '../api/replay-webhook-delivery';
 
@@ -40,9 +40,7 @@ export const eventLabel = (event: string) => {
 };
 
 function formatDuration(ms: number): string {
-  const format = (value: number, digits: number) =>
-    new Intl.NumberFormat(pageLocale(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
-  return ms < 1000 ? `${format(ms, 0)} ms` : `${format(ms / 1000, 1)} s`;
+  return ms < 1000 ? `${formatLocaleNumber(ms, 0)} ms` : `${formatLocaleNumber(ms / 1000, 1)} s`;
 }
 
 /** Every attempt of one delivery: when, what answered, how long it took and the start of the answer. */
