@@ -11,7 +11,7 @@ import { errorMessage } from '#web/lib/api-client';
 import { moneyItemQueryOptions } from '../api/get-money-item';
 import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type MoneyRow } from '../api/get-money-list';
 import { useRecheckMoneyItem } from '../api/recheck-money-item';
-import { formatCreditAmount, formatCredits, formatLocaleDateTime } from '#web/lib/format';
+import { formatCredits, formatLocaleCreditAmount, formatLocaleDateTime } from '#web/lib/format';
 import { useLocale } from '#web/features/language';
 import { codeLabel, MONEY_STATUS_LABELS } from './labels';
 
@@ -46,7 +46,7 @@ function ownerLabel(owner: Owner): string {
 function summary(kind: Kind, row: Row): string {
   if (kind === 'payments') {
     const p = row as Payment;
-    const price = formatCreditAmount(p.priceAmount);
+    const price = formatLocaleCreditAmount(p.priceAmount);
     const currency = p.payCurrency.toUpperCase();
     return t`${price} USD in ${currency}`;
   }

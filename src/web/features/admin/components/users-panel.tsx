@@ -24,7 +24,7 @@ import { useUpdateUser, type UserChange } from '../api/update-user';
 import { AdminTwoFactorReset, StepUpField, useStepUp } from '#web/features/two-factor';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
 import { AdjustmentRequestsPanel, signedCredits } from './adjustment-requests-panel';
-import { formatCreditAmount, formatLocaleDateTime, pageLocale } from '#web/lib/format';
+import { formatLocaleCreditAmount, formatLocaleDateTime, pageLocale } from '#web/lib/format';
 import { RichText, useLocale } from '#web/features/language';
 import { codeLabel, LEDGER_KIND_LABELS, MONEY_STATUS_LABELS, ROLE_LABELS } from './labels';
 
@@ -105,7 +105,7 @@ export function UsersPanel() {
             <td data-label={t`Email`}>{u.email}</td>
             <td data-label={t`Role`}>{codeLabel(ROLE_LABELS, u.role)}</td>
             <td data-label={t`Credits`} className="num">
-              {formatCreditAmount(u.credits)}
+              {formatLocaleCreditAmount(u.credits)}
             </td>
             <td data-label={t`State`}>{u.disabled ? t`Disabled` : t`Active`}</td>
           </tr>
