@@ -23,10 +23,8 @@ export default defineConfig({
   ],
   // Source references without line numbers, so moving code does not rewrite every catalogue.
   format: formatter({ lineNumbers: false }),
-  // By the English text, then the id: the server's messages carry their English as the id and no
-  // separate message, and Lingui's own "message" order left them in a different order on every run.
-  orderBy: (a, b) => {
-    const text = (x: typeof a) => x.entry.message ?? x.messageId;
-    return text(a).localeCompare(text(b), 'en') || a.messageId.localeCompare(b.messageId, 'en');
-  },
+  // By where a message is used (file, then line): the same order on every run, and a translator reads
+  // a screen's messages together. Lingui's default ("message") left the server's messages, whose English
+  // is their id, in a different order each time.
+  orderBy: 'origin',
 });

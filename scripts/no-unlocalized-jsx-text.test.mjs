@@ -59,10 +59,33 @@ describe('olympus/no-unlocalized-jsx-text', () => {
     expect(await reported(code)).toEqual([]);
   });
 
-  it('skips test files and the folders not yet translated', async () => {
+  it('lets codes, symbols and props that name things rather than say them through', async () => {
+    const code = [
+      "import { t } from '@lingui/core/macro';",
+      "import { ComponentNotice } from '#web/features/status/notice';",
+      'export function Example() {',
+      '  return (',
+      '    <div>',
+      '      <input autoCapitalize="none" list="coins" />',
+      '      <ComponentNotice component="swap-provider" action="swaps" />',
+      '      <span>USD</span> <span>SLA</span> <span>—</span> <span>≈</span>',
+      '      <p>{t`Saved`}</p>',
+      '    </div>',
+      '  );',
+      '}',
+    ].join('\n');
+    expect(await reported(code)).toEqual([]);
+  });
+
+  it('skips test files; every folder of src/web is checked (NOT_YET_TRANSLATED is empty)', async () => {
     const code = 'export const Example = () => <h1>Sign in</h1>;';
-    expect(await reported(code, 'src/web/features/tickets/components/example.tsx')).toEqual([]);
     expect(await reported(code, 'src/web/features/language/example.test.tsx')).toEqual([]);
+    expect(await reported(code, 'src/web/features/tickets/components/example.tsx')).toEqual([
+      'export const Example = () => <h1>Sign in</h1>;',
+    ]);
+    expect(await reported(code, 'src/web/features/sandbox/components/example.tsx')).toEqual([
+      'export const Example = () => <h1>Sign in</h1>;',
+    ]);
     expect(await reported(code, 'src/web/app/layout/example.tsx')).toEqual(['export const Example = () => <h1>Sign in</h1>;']);
   });
 });

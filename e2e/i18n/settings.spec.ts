@@ -173,6 +173,24 @@ test('the security section writes a session’s moments the German way, and Span
   expect(consoleErrors).toEqual([]);
 });
 
+test('a settings section’s own title stays the page title, also when the language changes there', async ({ page, consoleErrors }) => {
+  const { token } = await signIn(page);
+  await completeOnboarding(page, token);
+  await startIn(page, 'de');
+  // Wide enough that the signed-in header holds its language select unfolded in German.
+  await page.setViewportSize({ width: 1600, height: 900 });
+  await page.goto('/dashboard/settings/security');
+  await expect(page.getByRole('heading', { level: 1, name: 'Einstellungen' })).toBeVisible();
+  await expect(page).toHaveTitle('Sicherheitseinstellungen · Olympus');
+  // Changing the language renders the dashboard around the section again: the section's title still wins.
+  await page.getByRole('combobox', { name: 'Sprache' }).selectOption('es');
+  await expect(page.getByRole('heading', { level: 1, name: 'Ajustes' })).toBeVisible();
+  await expect(page).toHaveTitle('Ajustes de seguridad · Olympus');
+  await page.getByRole('navigation', { name: 'Secciones de ajustes' }).getByRole('link', { name: 'Privacidad', exact: true }).click();
+  await expect(page).toHaveTitle('Ajustes de privacidad · Olympus');
+  expect(consoleErrors).toEqual([]);
+});
+
 test('a page of the account journeys in Spanish and German: forgot password and its form', async ({ page, consoleErrors }) => {
   await startIn(page, 'es');
   await page.goto('/forgot-password');

@@ -1,5 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from '../support/fixtures.js';
+import { ISOLATED_ADMIN, startIsolatedServer, type IsolatedServer } from '../support/isolated-server.js';
 import { staffPage } from '../support/staff-login.js';
 
 /**
@@ -137,4 +138,93 @@ test('support staff read the staff console in Russian', async ({ browser }) => {
   } finally {
     await support.context().close();
   }
+});
+
+/**
+ * Codes the console used to show as they are stored (a role, an incident's impact and status, a
+ * component's id) read as words in German and Russian, and the notice a form shows during an incident
+ * is a whole sentence in Spanish. An incident changes what every page says, so this runs on a server of
+ * its own, as e2e/status does.
+ */
+test.describe('codes and incident notices in other languages', () => {
+  test.describe.configure({ timeout: 180_000 });
+  let server: IsolatedServer;
+
+  test.beforeAll(async () => {
+    test.setTimeout(180_000);
+    server = await startIsolatedServer({});
+  });
+  test.afterAll(async () => {
+    await server?.stop();
+  });
+
+  test('German staff read roles, impacts, statuses and components as words; a Spanish top-up form says an incident slows it', async ({
+    browser,
+    request,
+  }) => {
+    const login = await request.post(`${server.url}/api/login`, {
+      data: { username: ISOLATED_ADMIN.username, password: ISOLATED_ADMIN.password, turnstileToken: 'ok', rememberMe: false },
+    });
+    expect(login.status(), await login.text()).toBe(200);
+    const { token: adminToken, user: adminUser } = (await login.json()) as { token: string; user: { _id: string } };
+    const headers = { authorization: `Bearer ${adminToken}` };
+    const posted = await request.post(`${server.url}/api/status/incidents`, {
+      headers,
+      data: { title: 'Top-ups are delayed', impact: 'minor', components: ['payment-provider'], message: 'Looking into it.' },
+    });
+    expect(posted.status()).toBe(201);
+
+    const staffContext = await browser.newContext();
+    const admin = await staffContext.newPage();
+    try {
+      await admin.addInitScript((t) => {
+        window.localStorage.setItem('token', t);
+        window.localStorage.setItem('locale', 'de');
+      }, adminToken);
+      await admin.goto(`${server.url}/dashboard/staff/incidents`);
+      await expect(admin.locator('html')).toHaveAttribute('lang', 'de');
+      await expect(admin.getByRole('heading', { name: 'Vorfälle', exact: true })).toBeVisible();
+      // "minor · investigating", in German.
+      await expect(admin.getByText('gering · wird untersucht', { exact: true })).toBeVisible();
+      await expect(admin.getByRole('checkbox', { name: 'Zahlungsanbieter' })).toBeVisible();
+      await expect(admin.getByRole('checkbox', { name: 'Tauschanbieter' })).toBeVisible();
+      await expect(admin.getByLabel('Auswirkung', { exact: true }).locator('option:checked')).toHaveText('gering');
+
+      await admin.goto(`${server.url}/dashboard/staff/users/${adminUser._id}`);
+      await expect(admin.getByRole('heading', { name: ISOLATED_ADMIN.username })).toBeVisible();
+      await expect(admin.locator('.admin-facts dd').filter({ hasText: 'Administrator' }).first()).toBeVisible();
+
+      // The same incident in Russian.
+      await admin.evaluate(() => window.localStorage.setItem('locale', 'ru'));
+      await admin.addInitScript(() => window.localStorage.setItem('locale', 'ru'));
+      await admin.goto(`${server.url}/dashboard/staff/incidents`);
+      await expect(admin.locator('html')).toHaveAttribute('lang', 'ru');
+      await expect(admin.getByText('незначительное · выясняем', { exact: true })).toBeVisible();
+    } finally {
+      await staffContext.close();
+    }
+
+    const username = `notice_es_${Date.now().toString(36)}`;
+    const registered = await request.post(`${server.url}/api/register`, {
+      data: { username, email: `${username}@example.com`, password: 'correct horse battery staple', turnstileToken: 'ok' },
+    });
+    expect(registered.status(), await registered.text()).toBe(201);
+    const { token } = (await registered.json()) as { token: string };
+    await request.put(`${server.url}/api/onboarding`, { data: { completed: true }, headers: { authorization: `Bearer ${token}` } });
+    const userContext = await browser.newContext();
+    const page = await userContext.newPage();
+    try {
+      await page.addInitScript((t) => {
+        window.localStorage.setItem('token', t);
+        window.localStorage.setItem('locale', 'es');
+      }, token);
+      await page.goto(`${server.url}/dashboard/wallet`);
+      const notice = page.getByTestId('component-notice-payment-provider');
+      await expect(notice).toContainText('Top-ups are delayed');
+      await expect(notice).toContainText('Las recargas pueden tardar más de lo normal en este momento.');
+      await expect(notice.getByRole('link', { name: 'Consulta la página de estado' })).toBeVisible();
+    } finally {
+      await userContext.close();
+    }
+  });
 });

@@ -1,10 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
+// The size formatter's units are messages: the language module activates the catalogue on import.
+import '#web/features/language';
 import {
   formatLocaleCredits,
   formatLocaleCrypto,
   formatLocaleDate,
   formatLocaleDateTime,
   formatLocaleMoney,
+  formatLocaleCreditAmount,
+  formatLocaleNumber,
+  formatLocalePercent,
+  formatLocaleSize,
+  formatLocaleTime,
   formatRelativeTime,
   pageLocale,
 } from './format';
@@ -77,5 +84,38 @@ describe('formatters in the page language (decision 0326)', () => {
     expect(formatRelativeTime(now + 3 * 86_400_000, now, 'en')).toBe('in 3 days');
     expect(formatRelativeTime(now - 400 * 86_400_000, now, 'en')).toBe('last year');
     expect(formatRelativeTime(new Date(now + 10_000), now, 'en')).toBe('in 10 seconds');
+  });
+
+  it('write percentages with fixed or at most so many decimals, the sign where the language puts it', () => {
+    expect(formatLocalePercent(99.954, 2, { locale: 'en' })).toBe('99.95%');
+    expect(formatLocalePercent(99, 2, { locale: 'en' })).toBe('99.00%');
+    expect(formatLocalePercent(100, 0, { locale: 'en' })).toBe('100%');
+    expect(formatLocalePercent(75, 1, { trimZeros: true, locale: 'en' })).toBe('75%');
+    expect(formatLocalePercent(66.666, 1, { trimZeros: true, locale: 'en' })).toBe('66.7%');
+    expect(plain(formatLocalePercent(99.954, 2, { locale: 'de' }))).toBe('99,95 %');
+    expect(plain(formatLocalePercent(66.666, 1, { trimZeros: true, locale: 'es' }))).toBe('66,7 %');
+    expect(plain(formatLocalePercent(99.954, 2, { locale: 'ru' }))).toBe('99,95 %');
+  });
+
+  it('write ratings and ungrouped credit amounts with the language’s decimal sign', () => {
+    expect(formatLocaleNumber(4.256, 2, 'en')).toBe('4.26');
+    expect(formatLocaleNumber(4.5, 2, 'de')).toBe('4,50');
+    expect(formatLocaleCreditAmount(1000, 'en')).toBe('1000.00');
+    expect(formatLocaleCreditAmount(1000, 'de')).toBe('1000,00');
+    expect(formatLocaleCreditAmount(0.125, 'en')).toBe('0.13');
+  });
+
+  it('write times of day and moments to the second', () => {
+    // Noon UTC: the hour depends on the test's time zone, the shape does not.
+    expect(formatLocaleTime('2026-11-18T12:04:05Z', 'de')).toMatch(/^\d\d:\d\d:05$/);
+    expect(formatLocaleTime('2026-11-18T12:04:05Z', 'en')).toMatch(/^\d{1,2}:\d\d:05\s[AP]M$/);
+    expect(formatLocaleDateTime('2026-11-18T12:04:05Z', 'de', { seconds: true })).toMatch(/^18\.11\.2026, \d\d:\d\d:05$/);
+  });
+
+  it('write file sizes in bytes, KB and MB with one decimal and the language’s decimal sign', () => {
+    expect(formatLocaleSize(512, 'en')).toBe('512 bytes');
+    expect(formatLocaleSize(12_595, 'en')).toBe('12.3 KB');
+    expect(formatLocaleSize(12_595, 'de')).toBe('12,3 KB');
+    expect(formatLocaleSize(4.5 * 1024 * 1024, 'en')).toBe('4.5 MB');
   });
 });

@@ -2,6 +2,7 @@
  * The web's formatters, in one place (docs/decisions/0225-web-writes-and-error-codes.md): credits and
  * money, dates and times, crypto amounts. Features import these rather than writing their own.
  */
+import { plural, t } from '@lingui/core/macro';
 import { formatCredits } from '#shared/fees';
 
 // ---- Credits and money ------------------------------------------------------------------------------
@@ -157,9 +158,16 @@ export function formatLocaleCrypto(amount: string, locale = pageLocale()): strin
   return `${minus ? minusSign : ''}${grouped}${fraction ? `${decimal}${fraction}` : ''}`;
 }
 
-/** A moment in the language and the person's time zone: "18 Nov 2026, 14:05", "18.11.2026, 14:05" (de). */
-export function formatLocaleDateTime(at: string | number | Date, locale = pageLocale()): string {
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(new Date(at));
+/**
+ * A moment in the language and the person's time zone: "18 Nov 2026, 14:05", "18.11.2026, 14:05" (de);
+ * with `seconds`, "18 Nov 2026, 14:05:09" (a log of attempts seconds apart).
+ */
+export function formatLocaleDateTime(
+  at: string | number | Date,
+  locale = pageLocale(),
+  { seconds = false }: { seconds?: boolean } = {},
+): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: seconds ? 'medium' : 'short' }).format(new Date(at));
 }
 
 /** A calendar date ("2026-11-18") in the language, read without a time zone shift: "18 de noviembre de 2026" (es). */
@@ -192,4 +200,59 @@ export function formatRelativeTime(at: string | number | Date, now: number = Dat
     value /= size;
   }
   return format.format(Math.round(value), 'year');
+}
+
+/**
+ * A percentage (given out of 100) as the language writes it: "99.95%", "99,95 %" (de), "99,95 %" (es).
+ * `fractionDigits` decimals always, or at most that many with `trimZeros` ("75%", "66.7%").
+ */
+export function formatLocalePercent(
+  percent: number,
+  fractionDigits: number,
+  { trimZeros = false, locale = pageLocale() }: { trimZeros?: boolean; locale?: string } = {},
+): string {
+  const value = Number.isFinite(percent) ? percent / 100 : 0;
+  return numberFormat(locale, {
+    style: 'percent',
+    minimumFractionDigits: trimZeros ? 0 : fractionDigits,
+    maximumFractionDigits: fractionDigits,
+  }).format(value);
+}
+
+/** A plain figure with a fixed number of decimals, grouped as the language groups: a rating 4.5 → "4.50", "4,50" (de). */
+export function formatLocaleNumber(value: number, fractionDigits: number, locale = pageLocale()): string {
+  return numberFormat(locale, { minimumFractionDigits: fractionDigits, maximumFractionDigits: fractionDigits }).format(
+    Number.isFinite(value) ? value : 0,
+  );
+}
+
+/**
+ * Credits in whole units with two decimals and no grouping, as formatCreditAmount writes them in English
+ * ("1000.00"), with the language's decimal sign: "1000,00" (de).
+ */
+export function formatLocaleCreditAmount(credits: number, locale = pageLocale()): string {
+  return numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(
+    Number.isFinite(credits) ? credits : 0,
+  );
+}
+
+/** A time of day in the language and the person's time zone, with seconds: "15:04:05", "3:04:05 PM" (en-US). */
+export function formatLocaleTime(at: string | number | Date, locale = pageLocale()): string {
+  return new Intl.DateTimeFormat(locale, { timeStyle: 'medium' }).format(new Date(at));
+}
+
+/**
+ * A file's size in the language: "512 bytes", "12.3 KB", "4.5 MB"; "12,3 KB" (de), "12,3 КБ" (ru). One
+ * decimal from a kilobyte (1024 bytes) up.
+ */
+export function formatLocaleSize(bytes: number, locale = pageLocale()): string {
+  if (bytes < 1024) {
+    const count = numberFormat(locale, { maximumFractionDigits: 0 }).format(bytes);
+    return plural(bytes, { one: `${count} byte`, other: `${count} bytes` });
+  }
+  const megabytes = bytes >= 1024 * 1024;
+  const size = numberFormat(locale, { minimumFractionDigits: 1, maximumFractionDigits: 1 }).format(
+    megabytes ? bytes / (1024 * 1024) : bytes / 1024,
+  );
+  return megabytes ? t`${size} MB` : t`${size} KB`;
 }

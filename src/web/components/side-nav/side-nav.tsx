@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import './side-nav.css';
 
@@ -53,6 +53,9 @@ export function SideNavLayout({
   const navigate = useNavigate();
   const current = currentLink(groups, pathname);
   const grouped = groups.some((g) => g.title);
+  // Ids from React rather than from the titles: a title in Cyrillic has no \w characters to make one of.
+  const idBase = useId();
+  const groupId = (i: number) => `${idBase}-group-${i}`;
   return (
     <div className={`side-nav-layout${className ? ` ${className}` : ''}`}>
       <nav aria-label={label} className="side-nav">
@@ -60,11 +63,11 @@ export function SideNavLayout({
         {groups.map((group, i) => (
           <div key={group.title ?? i} className="side-nav-group">
             {group.title && (
-              <p className="side-nav-group-title" id={`${label}-${group.title}`.replace(/\W+/g, '-').toLowerCase()}>
+              <p className="side-nav-group-title" id={groupId(i)}>
                 {group.title}
               </p>
             )}
-            <ul aria-labelledby={group.title ? `${label}-${group.title}`.replace(/\W+/g, '-').toLowerCase() : undefined}>
+            <ul aria-labelledby={group.title ? groupId(i) : undefined}>
               {group.links.map((link) => (
                 <li key={link.to}>
                   {/* "page" on the section's own address, "location" inside it (one payment in the wallet). */}

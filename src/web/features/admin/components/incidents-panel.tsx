@@ -16,6 +16,7 @@ import {
   useUpdateIncident,
   useUpdateMaintenance,
 } from '#web/features/status';
+import { codeLabel, COMPONENT_ID_LABELS, IMPACT_LABELS, INCIDENT_STATUS_LABELS } from './labels';
 
 /** A refusal without field errors is said above the form in the server's words; anything else says nothing there. */
 const serverMessage = (err: unknown, fields: Record<string, string>) =>
@@ -67,7 +68,7 @@ export function IncidentsPanel() {
         <SelectField
           id="incident-impact"
           label={t`Impact`}
-          options={INCIDENT_IMPACTS}
+          options={INCIDENT_IMPACTS.map((value) => ({ value, label: codeLabel(IMPACT_LABELS, value) }))}
           value={impact}
           onChange={(e) => setImpact(e.target.value as typeof impact)}
         />
@@ -80,7 +81,7 @@ export function IncidentsPanel() {
                 checked={components.includes(c)}
                 onChange={(e) => setComponents((list) => (e.target.checked ? [...list, c] : list.filter((x) => x !== c)))}
               />{' '}
-              {c}
+              {codeLabel(COMPONENT_ID_LABELS, c)}
             </label>
           ))}
         </fieldset>
@@ -133,7 +134,7 @@ function IncidentItem({ incident }: { incident: Incident }) {
       <div className="ticket-message-head">
         <strong>{incident.title}</strong>
         <span>
-          {incident.impact} · {incident.status}
+          {codeLabel(IMPACT_LABELS, incident.impact)} · {codeLabel(INCIDENT_STATUS_LABELS, incident.status)}
         </span>
       </div>
       <Form form={form} noValidate={false} className="queue-filters" aria-label={t`Update ${incident.title}`}>
@@ -142,7 +143,7 @@ function IncidentItem({ incident }: { incident: Incident }) {
           <select value={status} onChange={(e) => setStatus(e.target.value as typeof status)}>
             {INCIDENT_STATUSES.map((s) => (
               <option key={s} value={s}>
-                {s}
+                {codeLabel(INCIDENT_STATUS_LABELS, s)}
               </option>
             ))}
           </select>

@@ -7,6 +7,7 @@ import { useLocale } from '#web/features/language';
 import { errorMessage } from '#web/lib/api-client';
 import { useOutgoingMail } from '../api/get-outgoing-mail';
 import { useRetryMail } from '../api/retry-mail';
+import { codeLabel, MAIL_STATUS_LABELS } from './labels';
 
 const STATUSES = ['', 'failed', 'pending', 'sending', 'sent'] as const;
 
@@ -38,7 +39,7 @@ export function MailPanel() {
         >
           {STATUSES.map((s) => (
             <option key={s} value={s}>
-              {s || t`all`}
+              {s ? codeLabel(MAIL_STATUS_LABELS, s) : t`all`}
             </option>
           ))}
         </select>
@@ -72,7 +73,7 @@ export function MailPanel() {
             <td>{when(m.createdAt)}</td>
             <td>{m.to}</td>
             <td>{m.subject}</td>
-            <td>{m.status}</td>
+            <td>{codeLabel(MAIL_STATUS_LABELS, m.status)}</td>
             <td>{m.attempts}</td>
             <td>{m.lastError ?? '—'}</td>
             <td>{when(m.sentAt)}</td>

@@ -11,8 +11,12 @@ import { errorMessage } from '#web/lib/api-client';
 import { moneyItemQueryOptions } from '../api/get-money-item';
 import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type MoneyRow } from '../api/get-money-list';
 import { useRecheckMoneyItem } from '../api/recheck-money-item';
-import { formatCreditAmount, formatCredits, formatLocaleDateTime } from '#web/lib/format';
+import { formatCredits, formatLocaleCreditAmount, formatLocaleDateTime } from '#web/lib/format';
 import { useLocale } from '#web/features/language';
+import { codeLabel, MONEY_STATUS_LABELS } from './labels';
+
+/** A currency filter's example: a ticker, the same in every language. */
+const CURRENCY_EXAMPLE = 'btc';
 
 type Kind = MoneyKind;
 type Row = MoneyRow;
@@ -42,7 +46,7 @@ function ownerLabel(owner: Owner): string {
 function summary(kind: Kind, row: Row): string {
   if (kind === 'payments') {
     const p = row as Payment;
-    const price = formatCreditAmount(p.priceAmount);
+    const price = formatLocaleCreditAmount(p.priceAmount);
     const currency = p.payCurrency.toUpperCase();
     return t`${price} USD in ${currency}`;
   }
@@ -119,7 +123,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
           ← {title}
         </button>
         <h2 id="money-detail-title">
-          {summary(kind, detail.row)} · {detail.row.status}
+          {summary(kind, detail.row)} · {codeLabel(MONEY_STATUS_LABELS, detail.row.status)}
         </h2>
         <dl className="admin-facts">
           <dt>{t`Owner`}</dt>
@@ -159,7 +163,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
                         <td data-label={t`Source`}>{e.source}</td>
                         <td data-label={t`Provider said`}>{e.providerStatus}</td>
                         <td data-label={t`Our status`}>
-                          {e.statusBefore} → {e.statusAfter}
+                          {codeLabel(MONEY_STATUS_LABELS, e.statusBefore)} → {codeLabel(MONEY_STATUS_LABELS, e.statusAfter)}
                         </td>
                         <td data-label={t`Credited`} className="num">
                           {formatCredits(e.creditedCents)}
@@ -198,14 +202,14 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
             <option value="">{t`Any`}</option>
             {STATUSES[kind].map((s) => (
               <option key={s} value={s}>
-                {s}
+                {codeLabel(MONEY_STATUS_LABELS, s)}
               </option>
             ))}
           </select>
         </label>
         <label className="inline-field">
           <span>{t`Currency`}</span>
-          <input value={filters.currency} onChange={set('currency')} placeholder="btc" size={8} />
+          <input value={filters.currency} onChange={set('currency')} placeholder={CURRENCY_EXAMPLE} size={8} />
         </label>
         <label className="inline-field">
           <span>{t`User`}</span>
@@ -247,7 +251,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
               </button>
             </td>
             <td data-label={t`Owner`}>{ownerLabel(row.owner)}</td>
-            <td data-label={t`Status`}>{row.status}</td>
+            <td data-label={t`Status`}>{codeLabel(MONEY_STATUS_LABELS, row.status)}</td>
           </tr>
         )}
       />

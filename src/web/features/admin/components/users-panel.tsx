@@ -24,8 +24,9 @@ import { useUpdateUser, type UserChange } from '../api/update-user';
 import { AdminTwoFactorReset, StepUpField, useStepUp } from '#web/features/two-factor';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
 import { AdjustmentRequestsPanel, signedCredits } from './adjustment-requests-panel';
-import { formatCreditAmount, formatLocaleDateTime, pageLocale } from '#web/lib/format';
+import { formatLocaleCreditAmount, formatLocaleDateTime, pageLocale } from '#web/lib/format';
 import { RichText, useLocale } from '#web/features/language';
+import { codeLabel, LEDGER_KIND_LABELS, MONEY_STATUS_LABELS, ROLE_LABELS } from './labels';
 
 /** "10.00 credits" in the language on screen (the amount keeps the product's two decimals). */
 const creditsLabel = (cents: number) => {
@@ -102,9 +103,9 @@ export function UsersPanel() {
               <Link to={staffPaths.user(u._id)}>{u.username}</Link>
             </td>
             <td data-label={t`Email`}>{u.email}</td>
-            <td data-label={t`Role`}>{u.role}</td>
+            <td data-label={t`Role`}>{codeLabel(ROLE_LABELS, u.role)}</td>
             <td data-label={t`Credits`} className="num">
-              {formatCreditAmount(u.credits)}
+              {formatLocaleCreditAmount(u.credits)}
             </td>
             <td data-label={t`State`}>{u.disabled ? t`Disabled` : t`Active`}</td>
           </tr>
@@ -153,7 +154,7 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
               <dd>{user.email}</dd>
               <dt>{t`Role`}</dt>
               <dd>
-                {user.role}
+                {codeLabel(ROLE_LABELS, user.role)}
                 {user.subroles.length > 0 && ` (${user.subroles.join(', ')})`}
               </dd>
               <dt>{t`Balance`}</dt>
@@ -203,7 +204,7 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
               row={(e) => (
                 <tr key={e._id}>
                   <td data-label={t`When`}>{formatLocaleDateTime(e.createdAt)}</td>
-                  <td data-label={t`Kind`}>{e.kind}</td>
+                  <td data-label={t`Kind`}>{codeLabel(LEDGER_KIND_LABELS, e.kind)}</td>
                   <td data-label={t`Amount`} className="num">
                     {(e.amountCents > 0 ? '+' : '') + formatCredits(e.amountCents)}
                   </td>
@@ -526,7 +527,13 @@ function AccountActions({ user }: { user: AdminUser }) {
       <h3>{t`Account`}</h3>
       <Form form={roleForm} noValidate={false} className="admin-role-form" aria-label={t`Change role`}>
         <div className="ticket-form-row">
-          <SelectField id="admin-role" label={t`Role`} options={ROLES} value={role} onChange={(e) => setRole(e.target.value as Role)} />
+          <SelectField
+            id="admin-role"
+            label={t`Role`}
+            options={ROLES.map((value) => ({ value, label: codeLabel(ROLE_LABELS, value) }))}
+            value={role}
+            onChange={(e) => setRole(e.target.value as Role)}
+          />
           <TextField
             id="admin-subroles"
             label={t`Subroles (comma separated)`}
@@ -614,7 +621,7 @@ function UserActivity({ userId }: { userId: string }) {
             row={(r) => (
               <tr key={r._id}>
                 <td>{r.label}</td>
-                <td>{r.status}</td>
+                <td>{codeLabel(MONEY_STATUS_LABELS, r.status)}</td>
                 <td>{new Date(r.createdAt).toLocaleDateString(pageLocale())}</td>
               </tr>
             )}

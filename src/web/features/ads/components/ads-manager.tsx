@@ -11,6 +11,7 @@ import { Form, useForm } from '#web/components/ui/use-form';
 import { useStaffAds } from '../api/get-staff-ads';
 import { useSaveAd } from '../api/save-ad';
 import '../ads.css';
+import { placementCode } from './labels';
 
 const STATS_DAYS = 30;
 
@@ -170,7 +171,7 @@ export function AdsManager() {
           <select id={`${id}-placement`} value={form.placement} onChange={(e) => set('placement', e.target.value)}>
             {AD_PLACEMENTS.map((p) => (
               <option key={p} value={p}>
-                {p}
+                {placementCode(p)}
               </option>
             ))}
           </select>,
@@ -322,7 +323,7 @@ export function AdsManager() {
         row={(ad) => (
           <tr key={ad._id}>
             <th scope="row">{ad.title}</th>
-            <td>{ad.placement}</td>
+            <td>{placementCode(ad.placement)}</td>
             <td>
               {ad.startsAt ? formatLocaleDateTime(ad.startsAt) : t`Now`} – {ad.endsAt ? formatLocaleDateTime(ad.endsAt) : t`no end`}
             </td>

@@ -7,6 +7,7 @@ import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-f
 import { useUiStore } from '#web/stores/ui-store';
 import { useFinishSignIn, useGuestLogin, useLogin, useRegister } from '../api/session-mutations';
 import { useSessionStore } from '../stores/session-store';
+import { sessionErrorText } from '../stores/session-error-labels';
 import { BotCheck } from './bot-check';
 import type { AuthResponse } from '#shared/schemas/auth';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
@@ -127,7 +128,10 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       }
       return false;
     },
-    formError: () => useSessionStore.getState().error ?? (isLogin ? t`Login failed` : t`Registration failed`),
+    formError: () => {
+      const error = useSessionStore.getState().error;
+      return error ? sessionErrorText(error) : isLogin ? t`Login failed` : t`Registration failed`;
+    },
     // The bot check has no named control of its own: its widget (or its checkbox) takes the focus.
     focus: (errors) => {
       const first = FIELD_ORDER.find((name) => errors[name]);
@@ -155,7 +159,8 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
       await guestLogin.mutateAsync();
       navigate(paths.dashboard, { replace: true });
     } catch {
-      form.setFormError(useSessionStore.getState().error ?? t`Could not start a guest session`);
+      const error = useSessionStore.getState().error;
+      form.setFormError(error ? sessionErrorText(error) : t`Could not start a guest session`);
     }
   };
 

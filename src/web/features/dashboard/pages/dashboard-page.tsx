@@ -34,6 +34,16 @@ function Loading({ label }: { label: string }) {
   );
 }
 
+/**
+ * The dashboard's own title, only where no sub-page is shown: a sub-page sets its own (Settings, Wallet),
+ * and this page's effect, run after its children's whenever the language changes, would overwrite it.
+ */
+function DashboardTitle({ children }: { children: ReactNode }) {
+  useLocale();
+  usePageMeta(t`Dashboard`);
+  return children;
+}
+
 /** A lazily loaded sub-page with its own loading message. */
 function Lazy({ page: Page, loading }: { page: ComponentType; loading: string }) {
   return (
@@ -50,27 +60,50 @@ function Lazy({ page: Page, loading }: { page: ComponentType; loading: string })
  */
 export default function DashboardPage() {
   useLocale();
-  usePageMeta(t`Dashboard`);
   const sessionChecked = useSessionStore((s) => s.sessionChecked);
   const isAuthenticated = useSessionStore((s) => s.isAuthenticated);
   const isGuest = useSessionStore((s) => s.isGuest);
   const user = useSessionUser();
 
-  if (!sessionChecked) return <Loading label={t`Loading your dashboard…`} />;
+  if (!sessionChecked)
+    return (
+      <DashboardTitle>
+        <Loading label={t`Loading your dashboard…`} />
+      </DashboardTitle>
+    );
   if (isGuest) {
     return (
       <Routes>
-        <Route index element={<GuestDashboard />} />
+        <Route
+          index
+          element={
+            <DashboardTitle>
+              <GuestDashboard />
+            </DashboardTitle>
+          }
+        />
         <Route path="support/:ticketId?" element={<Lazy page={SupportPage} loading={t`Loading support…`} />} />
         <Route path="exchanges/:exchangeId" element={<Lazy page={ExchangePage} loading={t`Loading the exchange…`} />} />
-        <Route path="settings/*" element={<GuestDashboard title={t`Settings need an account`} />} />
+        <Route
+          path="settings/*"
+          element={
+            <DashboardTitle>
+              <GuestDashboard title={t`Settings need an account`} />
+            </DashboardTitle>
+          }
+        />
         <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
       </Routes>
     );
   }
   if (!isAuthenticated) return <Navigate to={paths.login} replace />;
   // Signed in, the user is in the query cache already (sign-in and the start-up check put it there).
-  if (!user || isGuestUser(user)) return <Loading label={t`Loading your dashboard…`} />;
+  if (!user || isGuestUser(user))
+    return (
+      <DashboardTitle>
+        <Loading label={t`Loading your dashboard…`} />
+      </DashboardTitle>
+    );
 
   const needsOnboarding = !user.onboardingCompleted && user.role === 'user';
   const inShell = (element: ReactNode) => (needsOnboarding ? element : <DashboardShell>{element}</DashboardShell>);
@@ -78,7 +111,14 @@ export default function DashboardPage() {
   return (
     <Routes>
       {/* Onboarding is a focused flow: no navigation around it. */}
-      <Route index element={<OlderDashboardLink>{inShell(<UserDashboard user={user} />)}</OlderDashboardLink>} />
+      <Route
+        index
+        element={
+          <DashboardTitle>
+            <OlderDashboardLink>{inShell(<UserDashboard user={user} />)}</OlderDashboardLink>
+          </DashboardTitle>
+        }
+      />
       <Route path="wallet" element={inShell(<Lazy page={WalletPage} loading={t`Loading your wallet…`} />)} />
       <Route path="exchanges" element={inShell(<Lazy page={ExchangesPage} loading={t`Loading the exchange…`} />)} />
       <Route path="shop" element={inShell(<Lazy page={ShopPage} loading={t`Loading the shop…`} />)} />

@@ -245,7 +245,7 @@ export default function ExchangePanel({ id = 'exchange' }: ExchangePanelProps) {
 
       <div className="exchange-layout">
         <div className="card exchange-card">
-          {!active && <ComponentNotice component="swap-provider" action="Swaps" />}
+          {!active && <ComponentNotice component="swap-provider" action="swaps" />}
           {active ? (
             <ExchangeTracker
               exchange={active.exchange}

@@ -119,7 +119,7 @@ export function TopUpPanel() {
     <section id={TOP_UP_ANCHOR} className="card payments-card topup-panel" aria-labelledby={`${ids}-title`}>
       <h2 id={`${ids}-title`}>{t`Top up credits`}</h2>
       <p className="muted">{t`Pay in cryptocurrency. Credits are added once the payment is confirmed.`}</p>
-      <ComponentNotice component="payment-provider" action="Top-ups" />
+      <ComponentNotice component="payment-provider" action="top-ups" />
       {wantedCents !== null && (
         <p className="notice topup-wanted" data-testid="topup-wanted">
           {t`You need ${formatLocaleCredits(wantedCents)} more credits. The amount below covers them after the processing fee.`}

@@ -50,6 +50,11 @@ export function PaymentComplete({ id }: { id: string }) {
   const payment = data?.payment;
   const done = payment ? isCompleteStatus(payment.status) : false;
   const problem = payment ? PROBLEM_STATUS_MESSAGES[payment.status] : undefined;
+  const paidAmount = payment ? formatLocaleCrypto(payment.actuallyPaid ?? payment.payAmount ?? '') : '';
+  const paidCurrency = payment ? payment.payCurrency.toUpperCase() : '';
+  const paidUsd = payment ? usd(payment.priceAmount) : '';
+  // "0.00012 BTC (20.00 USD)": what was sent, and its worth in dollars.
+  const paid = t`${paidAmount} ${paidCurrency} (${paidUsd} USD)`;
   const receiptEntryId = data?.receiptEntryId ?? null;
   const credited = done && payment ? t`${usd(payment.creditedAmount)} credits added. Balance: ${usd(data!.balance)} credits.` : null;
 
@@ -89,9 +94,7 @@ export function PaymentComplete({ id }: { id: string }) {
           <dl className="topup-summary">
             <div>
               <dt>{t`You paid`}</dt>
-              <dd>
-                {`${formatLocaleCrypto(payment.actuallyPaid ?? payment.payAmount ?? '')} ${payment.payCurrency.toUpperCase()} (${usd(payment.priceAmount)} USD)`}
-              </dd>
+              <dd>{paid}</dd>
             </div>
             <div>
               <dt>{t`Processing fee (${payment.feePercent}%)`}</dt>

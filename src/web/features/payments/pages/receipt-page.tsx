@@ -11,6 +11,7 @@ import { useReceipt } from '../api/get-receipt';
 import { receiptTitle } from '../components/ledger-kinds';
 import { STATUS_LABELS } from '../payment-status';
 import '../payments.css';
+import { chargeStatusLabel } from '../labels';
 
 const signed = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '−' : ''}${formatLocaleCredits(Math.abs(cents))}`;
 
@@ -119,7 +120,7 @@ export default function ReceiptPage() {
             <>
               <dt>{t`Charge`}</dt>
               <dd>
-                <code>{charge.id}</code> ({charge.status})
+                <code>{charge.id}</code> ({chargeStatusLabel(charge.status)})
               </dd>
               {Object.entries(charge.metadata).map(([k, v]) => (
                 <div key={k} className="receipt-meta">

@@ -4,18 +4,14 @@ import { ErrorCode } from '#shared/error-codes';
 import { DATA_EXPORT_INTERVAL_HOURS, DATA_EXPORT_TTL_DAYS, type DataExport } from '#shared/schemas/privacy';
 import { QueryState } from '#web/components/ui/query-state';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { formatLocaleDateTime } from '#web/lib/format';
+import { formatLocaleDateTime, formatLocaleSize } from '#web/lib/format';
 import { RichText, useLocale } from '#web/features/language';
 import { useDownloadDataExport } from '../api/download-data-export';
 import { useLatestDataExport } from '../api/get-data-export';
 import { useRequestDataExport } from '../api/request-data-export';
 
-/** "12.3 KB": the size of the ZIP as a person reads it. */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`;
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
-}
+/** "12.3 KB": the size of the ZIP as a person reads it, in the page's language. */
+export const formatSize = (bytes: number): string => formatLocaleSize(bytes);
 
 const canRequestAgain = (latest: DataExport | null) =>
   !latest || latest.status === 'failed' || Date.parse(latest.nextRequestAt) <= Date.now();

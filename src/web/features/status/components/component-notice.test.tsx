@@ -59,7 +59,7 @@ function renderNotice() {
   return render(
     <MemoryRouter>
       <p>form</p>
-      <ComponentNotice component="payment-provider" action="Top-ups" />
+      <ComponentNotice component="payment-provider" action="top-ups" />
     </MemoryRouter>,
   );
 }

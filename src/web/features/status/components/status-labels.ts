@@ -1,7 +1,7 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg, plural, t } from '@lingui/core/macro';
 import type { ComponentState, IncidentImpact, IncidentStatus, OverallState, StatusComponentId, StatusDay } from '#shared/schemas/status';
-import { formatUptime } from '#web/lib/format';
+import { formatLocalePercent } from '#web/lib/format';
 
 /** Words first: colour only repeats what the text says. */
 // Descriptors, translated where they render (`i18n._(label)`, decision 0326).
@@ -54,7 +54,7 @@ export function dayLevel(day: StatusDay): DayLevel {
 }
 
 export function formatPercent(value: number | null): string {
-  return value === null ? t`No data` : formatUptime(value);
+  return value === null ? t`No data` : formatLocalePercent(value, value === 100 ? 0 : 2);
 }
 
 /** "99.2% uptime over 12 days measured": a figure only ever with the days it stands on. */

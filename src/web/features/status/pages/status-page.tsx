@@ -19,7 +19,7 @@ import {
 import '#web/features/status/status.css';
 import { PageHeader } from '#web/components/ui/page-header';
 import { useLocale } from '#web/features/language';
-import { pageLocale } from '#web/lib/format';
+import { formatLocaleTime } from '#web/lib/format';
 import { componentName } from '../components/status-labels';
 import { STATUS_COMPONENTS } from '../content/status';
 
@@ -63,7 +63,7 @@ function ComponentCard({ component, incidents }: { component: StatusComponentRep
 
 /** When the page last heard from the server, as a time of day in the page's language. */
 function updatedLabel(updatedAt: number): string {
-  const time = new Date(updatedAt).toLocaleTimeString(pageLocale());
+  const time = formatLocaleTime(updatedAt);
   return t`Updated ${time}`;
 }
 

@@ -8,8 +8,9 @@ import { errorMessage } from '#web/lib/api-client';
 import { useDownloadSupportReportCsv } from '../api/download-support-report';
 import { useSupportReport, type ReportRange } from '../api/get-support-report';
 import './support-reports.css';
-import { formatLocaleDate, pageLocale } from '#web/lib/format';
+import { formatLocaleDate, formatLocaleNumber, formatLocalePercent } from '#web/lib/format';
 import { useLocale } from '#web/features/language';
+import { priorityLabel } from './labels';
 
 const DAY = 86_400_000;
 const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
@@ -30,14 +31,9 @@ export function formatMinutes(minutes: number | null): string {
   return m === 0 ? t`${h} h` : t`${h} h ${m} min`;
 }
 
-/**
- * A percentage and a rating written as the language on screen writes numbers ("66.7%", "66,7 %"; "4.50",
- * "4,50"): src/web/lib/format.ts has no locale formatter for either yet.
- */
-const formatPercent = (value: number) =>
-  new Intl.NumberFormat(pageLocale(), { style: 'percent', maximumFractionDigits: 1 }).format(value / 100);
-const formatRating = (value: number) =>
-  new Intl.NumberFormat(pageLocale(), { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(value);
+/** A percentage and a rating written as the language on screen writes numbers ("66.7%", "66,7 %"; "4.50", "4,50"). */
+const formatPercent = (value: number) => formatLocalePercent(value, 1, { trimZeros: true });
+const formatRating = (value: number) => formatLocaleNumber(value, 2);
 
 const percent = (a: Attainment) => (a.percent === null ? '—' : formatPercent(a.percent));
 const metOf = (a: Attainment) => {
@@ -195,7 +191,7 @@ export function ReportView({ report: r, busy = false }: { report: SupportReport;
           {r.sla.byPriority.map((p) => (
             <tr key={p.priority}>
               <th scope="row" data-label={t`Priority`}>
-                {p.priority}
+                {priorityLabel(p.priority)}
               </th>
               <Num label={t`Tickets`}>{p.tickets}</Num>
               <Num label={t`First response SLA`}>{slaCell(p.firstResponse)}</Num>

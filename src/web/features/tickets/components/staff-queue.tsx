@@ -8,7 +8,7 @@ import { TICKET_PRIORITIES, TICKET_STATUSES } from '#shared/schemas/tickets';
 import { Pagination } from '#web/components/ui/pagination';
 import { QueryState } from '#web/components/ui/query-state';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
-import { formatLocaleDateTime, formatRating } from '#web/lib/format';
+import { formatLocaleDateTime, formatLocaleNumber } from '#web/lib/format';
 import { useLocale } from '#web/features/language';
 import { errorMessage } from '#web/lib/api-client';
 import { useCannedReplies } from '../api/get-canned-replies';
@@ -192,7 +192,7 @@ export function StaffQueue() {
     setPage(1);
   };
 
-  const averageRating = ratings?.overall.average == null ? null : formatRating(ratings.overall.average);
+  const averageRating = ratings?.overall.average == null ? null : formatLocaleNumber(ratings.overall.average, 2);
   const ratedCount = ratings?.overall.count ?? 0;
   return (
     <section className="support-center" aria-labelledby="queue-title">
@@ -207,7 +207,7 @@ export function StaffQueue() {
             <ul aria-label={t`Average rating per staff member`}>
               {ratings.byStaff.map((r) => (
                 <li key={r._id}>
-                  {r.username}: {r.average === null ? '—' : formatRating(r.average)} <span className="muted">({r.count})</span>
+                  {r.username}: {r.average === null ? '—' : formatLocaleNumber(r.average, 2)} <span className="muted">({r.count})</span>
                 </li>
               ))}
             </ul>

@@ -14,6 +14,7 @@ import { ApiError, errorMessage } from '#web/lib/api-client';
 import { TicketStatusBadge, ticketPriorityLabel } from './ticket-status-badge';
 import { CheckboxField, TextareaField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
+import { categoryTag } from './labels';
 
 /**
  * A write the thread starts, from the parent's mutation hook (docs/decisions/0225): the thread awaits
@@ -125,7 +126,7 @@ export function TicketThread({
         </h3>
         <div className="ticket-meta">
           <TicketStatusBadge status={ticket.status} reader={viewer} />
-          <span className="tag">{ticket.category}</span>
+          <span className="tag">{categoryTag(ticket.category)}</span>
           <span className="tag">{t`Priority: ${priority}`}</span>
           {viewer === 'staff' && (
             <span className="muted">

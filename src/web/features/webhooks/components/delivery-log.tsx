@@ -6,15 +6,15 @@ import type { WebhookAttempt, WebhookDelivery, WebhookDeliveryEvent } from '#sha
 import { QueryTable } from '#web/components/ui/query-table';
 import { useLocale } from '#web/features/language';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { pageLocale } from '#web/lib/format';
+import { formatLocaleDateTime, formatLocaleNumber } from '#web/lib/format';
 import { PENDING_REFRESH_MS, useWebhookDeliveries } from '../api/get-webhook-deliveries';
 import { useReplayWebhookDelivery } from '../api/replay-webhook-delivery';
 
 const PAGE_SIZE = 10;
 export { PENDING_REFRESH_MS };
 
-/** A moment with seconds, in the page's language (format.ts has no such formatter). */
-const formatTime = (at: string) => new Intl.DateTimeFormat(pageLocale(), { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(at));
+/** A moment with seconds, in the page's language: attempts can be seconds apart. */
+const formatTime = (at: string) => formatLocaleDateTime(at, undefined, { seconds: true });
 
 function outcome(d: WebhookDelivery): string {
   if (d.status === 'succeeded') return t`Delivered`;
@@ -40,9 +40,7 @@ export const eventLabel = (event: string) => {
 };
 
 function formatDuration(ms: number): string {
-  const format = (value: number, digits: number) =>
-    new Intl.NumberFormat(pageLocale(), { minimumFractionDigits: digits, maximumFractionDigits: digits }).format(value);
-  return ms < 1000 ? `${format(ms, 0)} ms` : `${format(ms / 1000, 1)} s`;
+  return ms < 1000 ? `${formatLocaleNumber(ms, 0)} ms` : `${formatLocaleNumber(ms / 1000, 1)} s`;
 }
 
 /** Every attempt of one delivery: when, what answered, how long it took and the start of the answer. */
