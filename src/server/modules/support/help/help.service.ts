@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
+import type { Locale } from '#shared/constants.js';
 import type {
   HelpArticleListResponse,
   HelpArticleResponse,
@@ -8,6 +9,9 @@ import type {
   HelpSearchQuery,
   StaffHelpArticle,
   StaffHelpArticleListResponse,
+  HelpTranslation,
+  HelpTranslationLocale,
+  HelpTranslationWriteBody,
 } from '#shared/schemas/help.js';
 import { HELP_SUGGESTIONS_MAX } from '#shared/schemas/help.js';
 import { isUuid } from '#shared/schemas/common.js';
@@ -16,7 +20,14 @@ import { conflict, notFound } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import { helpExcerpt, renderHelpMarkdown } from './help-markdown.js';
-import { helpArticles, helpDeflections, helpVotes, type HelpArticleRow } from './help.tables.js';
+import {
+  helpArticles,
+  helpArticleTranslations,
+  helpDeflections,
+  helpVotes,
+  type HelpArticleRow,
+  type HelpArticleTranslationRow,
+} from './help.tables.js';
 
 /** A suggestion opened while writing a ticket counts as a ticket avoided when no ticket follows within this. */
 export const DEFLECTION_WINDOW_HOURS = 24;
@@ -66,8 +77,61 @@ export class HelpService {
     const category = query.category ? query.category : null;
     const tsquery = query.q ? toPrefixQuery(query.q) : null;
     if (query.q && !tsquery) return { articles: [], categories };
+    const locale = translated(query.locale);
+    if (locale) {
+      const articles = tsquery ? await this.searchIn(locale, tsquery, category, 50) : await this.listAllIn(locale, category);
+      return { articles, categories };
+    }
     const articles = tsquery ? await this.search(tsquery, category, 50) : await this.listAll(category);
     return { articles, categories };
+  }
+
+  /**
+   * The published articles in `locale`: each one's translation where it has one, English otherwise
+   * (docs/decisions/0328). In the order of the English list (category, then the English title).
+   */
+  private async listAllIn(locale: HelpTranslationLocale, category: string | null): Promise<HelpArticleSummary[]> {
+    const rows = await this.deps.db
+      .select({ article: helpArticles, translation: helpArticleTranslations })
+      .from(helpArticles)
+      .leftJoin(
+        helpArticleTranslations,
+        and(eq(helpArticleTranslations.articleId, helpArticles.id), eq(helpArticleTranslations.locale, locale)),
+      )
+      .where(and(eq(helpArticles.status, 'published'), category === null ? undefined : eq(helpArticles.category, category)))
+      .orderBy(helpArticles.category, helpArticles.title);
+    return rows.map(({ article, translation }) => toSummary(inLanguage(article, translation)));
+  }
+
+  /**
+   * The search of `search` for a reader of `locale`: the English words match as they always do, and a
+   * translation's words match as written (by prefix, no stemming: the generated search columns are
+   * English's), computed per row, which is cheap at a help centre's size.
+   */
+  private async searchIn(locale: HelpTranslationLocale, tsquery: string, category: string | null, limit: number): Promise<HelpArticleSummary[]> {
+    const result = await this.deps.db.execute<{
+      slug: string;
+      title: string;
+      category: string;
+      body: string;
+      updated_at: Date;
+    }>(sql`
+      SELECT a.slug, coalesce(t.title, a.title) AS title, a.category, coalesce(t.body, a.body) AS body,
+        coalesce(t.updated_at, a.updated_at) AS updated_at
+      FROM help_articles a
+      LEFT JOIN help_article_translations t ON t.article_id = a.id AND t.locale = ${locale},
+        to_tsquery('english', ${tsquery}) AS q, to_tsquery('simple', ${tsquery}) AS w
+      WHERE a.status = 'published'
+        AND (a.search @@ q OR a.search_words @@ w
+          OR (t.article_id IS NOT NULL AND to_tsvector('simple', t.title || ' ' || t.body) @@ w))
+        ${category === null ? sql`` : sql`AND a.category = ${category}`}
+      ORDER BY
+        CASE WHEN t.article_id IS NULL THEN 0
+          ELSE 2 * ts_rank_cd(setweight(to_tsvector('simple', t.title), 'A') || to_tsvector('simple', t.body), w, 1) END
+          + ts_rank_cd(a.search, q, 1) + 0.5 * ts_rank_cd(a.search_words, w, 1) DESC,
+        title ASC
+      LIMIT ${limit}`);
+    return result.rows.map((r) => toSummary({ slug: r.slug, title: r.title, category: r.category, body: r.body, updatedAt: r.updated_at }));
   }
 
   private async listAll(category: string | null): Promise<HelpArticleSummary[]> {
@@ -94,19 +158,30 @@ export class HelpService {
   }
 
   /** Up to three published articles for a ticket's subject as it is being typed. */
-  async suggest(text: string): Promise<HelpArticleSummary[]> {
+  async suggest(text: string, readerLocale?: Locale): Promise<HelpArticleSummary[]> {
     const tsquery = toPrefixQuery(text);
     if (!tsquery) return [];
-    return this.search(tsquery, null, HELP_SUGGESTIONS_MAX);
+    const locale = translated(readerLocale);
+    return locale ? this.searchIn(locale, tsquery, null, HELP_SUGGESTIONS_MAX) : this.search(tsquery, null, HELP_SUGGESTIONS_MAX);
   }
 
-  async getPublished(slug: string): Promise<HelpArticleResponse> {
-    const [row] = await this.deps.db
+  /** One published article, in `readerLocale` when it has a translation in it, in English otherwise. */
+  async getPublished(slug: string, readerLocale?: Locale): Promise<HelpArticleResponse> {
+    const [found] = await this.deps.db
       .select()
       .from(helpArticles)
       .where(and(eq(helpArticles.slug, slug), eq(helpArticles.status, 'published')))
       .limit(1);
-    if (!row) throw notFound('There is no article at this address');
+    if (!found) throw notFound('There is no article at this address');
+    const locale = translated(readerLocale);
+    const [translation] = locale
+      ? await this.deps.db
+          .select()
+          .from(helpArticleTranslations)
+          .where(and(eq(helpArticleTranslations.articleId, found.id), eq(helpArticleTranslations.locale, locale)))
+          .limit(1)
+      : [];
+    const row = inLanguage(found, translation ?? null);
     return { slug: row.slug, title: row.title, category: row.category, html: renderHelpMarkdown(row.body), updatedAt: iso(row.updatedAt)! };
   }
 
@@ -285,6 +360,88 @@ export class HelpService {
   preview(body: string): string {
     return renderHelpMarkdown(body);
   }
+
+  // ---- Staff: translations (docs/decisions/0328) ----------------------------------------------------
+
+  async listTranslations(id: string): Promise<HelpTranslation[]> {
+    await this.getForStaff(id);
+    const rows = await this.deps.db
+      .select()
+      .from(helpArticleTranslations)
+      .where(eq(helpArticleTranslations.articleId, id))
+      .orderBy(helpArticleTranslations.locale);
+    return rows.map(toTranslation);
+  }
+
+  /** Writes an article's translation into `locale`, new or changed; audited as the article's changes are. */
+  async putTranslation(id: string, locale: HelpTranslationLocale, body: HelpTranslationWriteBody, staffId: string): Promise<HelpTranslation> {
+    if (!isUuid(id)) throw notFound('No such article');
+    const row = await this.deps.db.transaction(async (tx) => {
+      const [article] = await tx.select({ id: helpArticles.id }).from(helpArticles).where(eq(helpArticles.id, id)).for('update').limit(1);
+      if (!article) throw notFound('No such article');
+      const [before] = await tx
+        .select()
+        .from(helpArticleTranslations)
+        .where(and(eq(helpArticleTranslations.articleId, id), eq(helpArticleTranslations.locale, locale)))
+        .limit(1);
+      const [written] = await tx
+        .insert(helpArticleTranslations)
+        .values({ articleId: id, locale, title: body.title, body: body.body, updatedBy: staffId })
+        .onConflictDoUpdate({
+          target: [helpArticleTranslations.articleId, helpArticleTranslations.locale],
+          set: { title: body.title, body: body.body, updatedBy: staffId, updatedAt: sql`now()` },
+        })
+        .returning();
+      await recordAudit(tx, {
+        actor: await actor(tx, staffId),
+        action: 'help.translation_saved',
+        targetType: 'help_article',
+        targetId: id,
+        ...(before ? { before: translationAuditView(before) } : {}),
+        after: translationAuditView(written!),
+      });
+      return written!;
+    });
+    return toTranslation(row);
+  }
+
+  /** Removes an article's translation into `locale`: readers of that language read the English again. */
+  async deleteTranslation(id: string, locale: HelpTranslationLocale, staffId: string): Promise<void> {
+    if (!isUuid(id)) throw notFound('No such article');
+    await this.deps.db.transaction(async (tx) => {
+      const [removed] = await tx
+        .delete(helpArticleTranslations)
+        .where(and(eq(helpArticleTranslations.articleId, id), eq(helpArticleTranslations.locale, locale)))
+        .returning();
+      if (!removed) throw notFound('This article has no translation in this language');
+      await recordAudit(tx, {
+        actor: await actor(tx, staffId),
+        action: 'help.translation_deleted',
+        targetType: 'help_article',
+        targetId: id,
+        before: translationAuditView(removed),
+      });
+    });
+  }
+}
+
+/** The reader's language when an article may be translated into it; English and no language are null. */
+function translated(locale: Locale | undefined): HelpTranslationLocale | null {
+  return locale === undefined || locale === 'en' ? null : locale;
+}
+
+/** An article as a reader of a language reads it: its translation's title and body when it has one. */
+function inLanguage(article: HelpArticleRow, translation: HelpArticleTranslationRow | null): HelpArticleRow {
+  return translation ? { ...article, title: translation.title, body: translation.body, updatedAt: translation.updatedAt } : article;
+}
+
+function toTranslation(row: HelpArticleTranslationRow): HelpTranslation {
+  return { locale: row.locale as HelpTranslationLocale, title: row.title, body: row.body, updatedAt: iso(row.updatedAt)! };
+}
+
+/** As auditView: the translation's language and title, and the length of its text only. */
+function translationAuditView(row: HelpArticleTranslationRow) {
+  return { locale: row.locale, title: row.title, body: { length: row.body.length } };
 }
 
 /** What the audit log keeps of an article: never the text itself, only its length (docs/decisions/0234). */
