@@ -237,7 +237,7 @@ export function HelpManager() {
         )}
         {editing && (
           <SelectField
-            label={t`Language`}
+            label={t`Article language`}
             value={language}
             note={
               language === 'en'
