@@ -1,5 +1,6 @@
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTO_CLOSE_JOB } from '#server/modules/support/rules/support-rules.service.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { call, registerUser, TEST_PASSWORD } from '#server/test/http.js';
 import { linkToken, waitForMail } from '#server/test/mailbox.js';
@@ -47,6 +48,7 @@ describe.each(enginesFor('database'))('more server messages in the reader’s la
       const res = await call(t, 'GET', '/api/notifications?limit=100', { token: user.token });
       const found = (res.json.notifications as Array<{ event: string; title: string; body: string }>).filter((n) => n.event === event);
       if (found.length >= count || Date.now() > deadline) return found;
+      await t.app.jobs.drain();
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
@@ -107,6 +109,27 @@ describe.each(enginesFor('database'))('more server messages in the reader’s la
     expect(held!.text).toContain('Платёж: 100,00 USD в BTC');
     expect(held!.text).toContain('Зачислено кредитов: 97,00 кредита');
     expect(held!.text).toContain('Баланс сейчас: 97,00 кредита');
+  });
+
+  it('asks for a rating of an auto-closed ticket in the requester’s language', async () => {
+    const u = await userIn('es');
+    const opened = await call(t, 'POST', '/api/tickets', {
+      token: u.token,
+      body: { subject: 'Depósito perdido', category: 'payments', priority: 'normal', message: '¿Dónde está?' },
+    });
+    expect(opened.status).toBe(201);
+    const id = opened.json.ticket._id as string;
+    expect((await call(t, 'PUT', `/api/staff/tickets/${id}`, { token: staff.token, body: { status: 'resolved' } })).status).toBe(200);
+    // Resolved long ago, with nothing written since.
+    await t.database.pool.query("UPDATE ticket_messages SET created_at = now() - interval '40 days' WHERE ticket_id = $1", [id]);
+    await t.database.pool.query("UPDATE tickets SET closed_at = now() - interval '30 days' WHERE id = $1", [id]);
+    await t.app.jobs.send(AUTO_CLOSE_JOB, {});
+    const [request] = await noticesOf(u, 'ticket.rating_request', 1);
+    const number = (await call(t, 'GET', `/api/tickets/${id}`, { token: u.token })).json.ticket.number as number;
+    expect(request).toMatchObject({
+      title: `¿Qué tal lo hicimos con el ticket n.º ${number}?`,
+      body: 'Tu ticket «Depósito perdido» está cerrado. Valora nuestra respuesta: solo te llevará unos segundos.',
+    });
   });
 
   it('mails a status subscription’s confirmation and notices in the language it subscribed in; none sent is English', async () => {

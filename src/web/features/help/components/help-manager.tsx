@@ -119,7 +119,11 @@ export function HelpManager() {
     const name = LOCALE_NAMES[language];
     try {
       await deleteTranslation.mutateAsync({ id: editing.id, locale: language });
-      setDrafts((d) => ({ ...d, [language]: undefined }));
+      setDrafts((d) => {
+        const next = { ...d };
+        delete next[language];
+        return next;
+      });
       toast.success(t`The ${name} translation is removed`);
     } catch (err) {
       toast.error(errorMessage(err, t`Could not remove the translation`));
