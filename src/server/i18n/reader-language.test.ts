@@ -125,7 +125,7 @@ describe.each(enginesFor('database'))('more server messages in the reader’s la
     await t.database.pool.query("UPDATE tickets SET closed_at = now() - interval '30 days' WHERE id = $1", [id]);
     await t.app.jobs.send(AUTO_CLOSE_JOB, {});
     const [request] = await noticesOf(u, 'ticket.rating_request', 1);
-    const number = (await call(t, 'GET', `/api/tickets/${id}`, { token: u.token })).json.ticket.number as number;
+    const number = (await call(t, 'GET', `/api/staff/tickets/${id}`, { token: staff.token })).json.ticket.number as number;
     expect(request).toMatchObject({
       title: `¿Qué tal lo hicimos con el ticket n.º ${number}?`,
       body: 'Tu ticket «Depósito perdido» está cerrado. Valora nuestra respuesta: solo te llevará unos segundos.',

@@ -26,10 +26,9 @@ export function accountRestoredMail(
   const toRedo: string[] = [];
   if (input.pausedCampaigns > 0) {
     toRedo.push(
-      tr.t(
-        /*i18n*/ '{count, plural, one {resume your ad campaign (paused when you closed the account)} other {resume your # ad campaigns (paused when you closed the account)}}',
-        { count: input.pausedCampaigns },
-      ),
+      input.pausedCampaigns === 1
+        ? tr.t(/*i18n*/ 'resume your ad campaign (paused when you closed the account)')
+        : tr.t(/*i18n*/ 'resume your {count} ad campaigns (paused when you closed the account)', { count: input.pausedCampaigns }),
     );
   }
   for (const name of input.reconnect) {
