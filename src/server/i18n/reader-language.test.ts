@@ -82,7 +82,10 @@ describe.each(enginesFor('database'))('more server messages in the reader’s la
   it('mails the closing and restored notices of an account in its language, amounts and dates written its way', async () => {
     const u = await userIn('es');
     const email = `${u.username}@example.com`;
-    const closed = await call(t, 'DELETE', '/api/users/me', { token: u.token, body: { password: TEST_PASSWORD, acknowledgeForfeitedCents: 0 } });
+    const closed = await call(t, 'DELETE', '/api/users/me', {
+      token: u.token,
+      body: { password: TEST_PASSWORD, acknowledgeForfeitedCents: 0 },
+    });
     expect(closed.status).toBe(202);
     const erasureAt = new Date(closed.json.erasureAt as string);
     const [closing] = await waitForMail(t, email, 'Tu cuenta de Olympus se está cerrando');
@@ -100,9 +103,10 @@ describe.each(enginesFor('database'))('more server messages in the reader’s la
   it('tells a closing account of a late payment in its language', async () => {
     const u = await userIn('ru');
     const p = await deposit(t, u.token, { crypto: 'btc', amount: 100 });
-    expect((await call(t, 'DELETE', '/api/users/me', { token: u.token, body: { password: TEST_PASSWORD, acknowledgeForfeitedCents: 0 } })).status).toBe(
-      202,
-    );
+    expect(
+      (await call(t, 'DELETE', '/api/users/me', { token: u.token, body: { password: TEST_PASSWORD, acknowledgeForfeitedCents: 0 } }))
+        .status,
+    ).toBe(202);
     await control(t, p.providerPaymentId, { status: 'finished', ipn: false });
     expect((await postIpn(t, await providerPayment(t, p.providerPaymentId))).status).toBe(200);
     const [held] = await waitForMail(t, `${u.username}@example.com`, 'На закрывающийся аккаунт Olympus поступил платёж');

@@ -15,7 +15,6 @@ type UpdateMaintenance = z.output<typeof updateMaintenanceBodySchema>;
 /** Completed maintenance stays on the page (and in the feed) this long. */
 const MAINTENANCE_KEPT_DAYS = 7;
 
-
 export function maintenanceState(row: { startsAt: Date; endsAt: Date }, now: Date): MaintenanceState {
   if (now < row.startsAt) return 'scheduled';
   return now < row.endsAt ? 'in_progress' : 'completed';

@@ -345,18 +345,14 @@ export class StatusService {
         const impact = change.impact ?? (current.impact as IncidentImpact);
         await this.options.subscriptions?.notify(tx, (tr) => ({
           subject:
-            status === 'resolved'
-              ? tr.t(/*i18n*/ 'Resolved: {title}', { title })
-              : tr.t(/*i18n*/ 'Incident update: {title}', { title }),
+            status === 'resolved' ? tr.t(/*i18n*/ 'Resolved: {title}', { title }) : tr.t(/*i18n*/ 'Incident update: {title}', { title }),
           heading: status === 'resolved' ? tr.t(/*i18n*/ 'Resolved: {title}', { title }) : tr.t(/*i18n*/ 'Update: {title}', { title }),
           facts: [
             [tr.t(/*i18n*/ 'Impact'), impactName(tr, impact)],
             [tr.t(/*i18n*/ 'Status'), incidentStatusName(tr, status)],
           ],
           // The staff's words as written; the update a status change writes by itself, in the reader's language.
-          message:
-            change.message ??
-            tr.t(/*i18n*/ 'Status changed to {status}.', { status: incidentStatusName(tr, status) }),
+          message: change.message ?? tr.t(/*i18n*/ 'Status changed to {status}.', { status: incidentStatusName(tr, status) }),
         }));
       }
     });

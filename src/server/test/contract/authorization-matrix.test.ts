@@ -282,7 +282,10 @@ const MATRIX: Record<string, Row> = {
   },
   'PUT /api/staff/help/articles/{id}/translations/{locale}': {
     rule: 'staff',
-    request: (f) => ({ path: `/api/staff/help/articles/${f.helpArticleId}/translations/de`, body: { title: 'Fixture-Artikel', body: 'Matrix.' } }),
+    request: (f) => ({
+      path: `/api/staff/help/articles/${f.helpArticleId}/translations/de`,
+      body: { title: 'Fixture-Artikel', body: 'Matrix.' },
+    }),
   },
   // A language the fixture article has no translation in: an allowed caller gets 404, nothing is removed.
   'DELETE /api/staff/help/articles/{id}/translations/{locale}': {

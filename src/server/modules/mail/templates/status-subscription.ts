@@ -22,10 +22,9 @@ export function statusConfirmMail(tr: Translator, input: { confirmUrl: string; s
         },
         {
           kind: 'p',
-          text: tr.t(
-            /*i18n*/ 'If it was not you, ignore this message: without confirmation nothing more is sent. The status page: {url}',
-            { url: input.statusUrl },
-          ),
+          text: tr.t(/*i18n*/ 'If it was not you, ignore this message: without confirmation nothing more is sent. The status page: {url}', {
+            url: input.statusUrl,
+          }),
         },
       ],
       reason: tr.t(/*i18n*/ 'You receive this because this address was entered on the Olympus status page.'),

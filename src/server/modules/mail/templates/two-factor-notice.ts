@@ -40,9 +40,12 @@ function texts(tr: Translator, kind: TwoFactorNoticeKind, username: string): { s
     case 'passkey_added':
       return {
         subject: tr.t(/*i18n*/ 'A passkey was added to your account'),
-        body: tr.t(/*i18n*/ 'Hello {username}, a new passkey was just added to your Olympus account. It can sign in without your password.', {
-          username,
-        }),
+        body: tr.t(
+          /*i18n*/ 'Hello {username}, a new passkey was just added to your Olympus account. It can sign in without your password.',
+          {
+            username,
+          },
+        ),
       };
   }
 }

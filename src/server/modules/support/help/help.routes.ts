@@ -62,7 +62,7 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: "One published article, rendered; with `locale`, in that language when it has a translation in it",
+        summary: 'One published article, rendered; with `locale`, in that language when it has a translation in it',
         params: helpSlugParamsSchema,
         querystring: helpArticleQuerySchema,
         response: { 200: helpArticleResponseSchema, ...errorResponses },
@@ -207,7 +207,7 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
         response: { 200: helpTranslationListResponseSchema, ...errorResponses },
       },
     },
-    async (request) => ({ translations: await service.listTranslations(request.params.id) }),
+    async (request) => ({ translations: await service.translations.list(request.params.id) }),
   );
 
   api.put(
@@ -224,7 +224,7 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
       },
     },
     async (request) => ({
-      translation: await service.putTranslation(request.params.id, request.params.locale, request.body, request.auth!.userId!),
+      translation: await service.translations.put(request.params.id, request.params.locale, request.body, request.auth!.userId!),
     }),
   );
 
@@ -241,7 +241,7 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
       },
     },
     async (request, reply) => {
-      await service.deleteTranslation(request.params.id, request.params.locale, request.auth!.userId!);
+      await service.translations.remove(request.params.id, request.params.locale, request.auth!.userId!);
       return reply.status(204).send(null);
     },
   );

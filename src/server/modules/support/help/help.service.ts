@@ -9,9 +9,7 @@ import type {
   HelpSearchQuery,
   StaffHelpArticle,
   StaffHelpArticleListResponse,
-  HelpTranslation,
   HelpTranslationLocale,
-  HelpTranslationWriteBody,
 } from '#shared/schemas/help.js';
 import { HELP_SUGGESTIONS_MAX } from '#shared/schemas/help.js';
 import { isUuid } from '#shared/schemas/common.js';
@@ -20,14 +18,8 @@ import { conflict, notFound } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import { helpExcerpt, renderHelpMarkdown } from './help-markdown.js';
-import {
-  helpArticles,
-  helpArticleTranslations,
-  helpDeflections,
-  helpVotes,
-  type HelpArticleRow,
-  type HelpArticleTranslationRow,
-} from './help.tables.js';
+import { HelpTranslations, inLanguage, translated } from './help-translations.js';
+import { helpArticles, helpArticleTranslations, helpDeflections, helpVotes, type HelpArticleRow } from './help.tables.js';
 
 /** A suggestion opened while writing a ticket counts as a ticket avoided when no ticket follows within this. */
 export const DEFLECTION_WINDOW_HOURS = 24;
@@ -63,7 +55,12 @@ export function toPrefixQuery(text: string): string | null {
 }
 
 export class HelpService {
-  constructor(private readonly deps: HelpDeps) {}
+  /** Staff's translations of the articles (docs/decisions/0328). */
+  readonly translations: HelpTranslations;
+
+  constructor(private readonly deps: HelpDeps) {
+    this.translations = new HelpTranslations(deps.db);
+  }
 
   /** Published articles, searched and ranked when `q` is given, newest first otherwise. */
   async listPublished(query: HelpSearchQuery): Promise<HelpArticleListResponse> {
@@ -108,7 +105,12 @@ export class HelpService {
    * translation's words match as written (by prefix, no stemming: the generated search columns are
    * English's), computed per row, which is cheap at a help centre's size.
    */
-  private async searchIn(locale: HelpTranslationLocale, tsquery: string, category: string | null, limit: number): Promise<HelpArticleSummary[]> {
+  private async searchIn(
+    locale: HelpTranslationLocale,
+    tsquery: string,
+    category: string | null,
+    limit: number,
+  ): Promise<HelpArticleSummary[]> {
     const result = await this.deps.db.execute<{
       slug: string;
       title: string;
@@ -360,88 +362,6 @@ export class HelpService {
   preview(body: string): string {
     return renderHelpMarkdown(body);
   }
-
-  // ---- Staff: translations (docs/decisions/0328) ----------------------------------------------------
-
-  async listTranslations(id: string): Promise<HelpTranslation[]> {
-    await this.getForStaff(id);
-    const rows = await this.deps.db
-      .select()
-      .from(helpArticleTranslations)
-      .where(eq(helpArticleTranslations.articleId, id))
-      .orderBy(helpArticleTranslations.locale);
-    return rows.map(toTranslation);
-  }
-
-  /** Writes an article's translation into `locale`, new or changed; audited as the article's changes are. */
-  async putTranslation(id: string, locale: HelpTranslationLocale, body: HelpTranslationWriteBody, staffId: string): Promise<HelpTranslation> {
-    if (!isUuid(id)) throw notFound('No such article');
-    const row = await this.deps.db.transaction(async (tx) => {
-      const [article] = await tx.select({ id: helpArticles.id }).from(helpArticles).where(eq(helpArticles.id, id)).for('update').limit(1);
-      if (!article) throw notFound('No such article');
-      const [before] = await tx
-        .select()
-        .from(helpArticleTranslations)
-        .where(and(eq(helpArticleTranslations.articleId, id), eq(helpArticleTranslations.locale, locale)))
-        .limit(1);
-      const [written] = await tx
-        .insert(helpArticleTranslations)
-        .values({ articleId: id, locale, title: body.title, body: body.body, updatedBy: staffId })
-        .onConflictDoUpdate({
-          target: [helpArticleTranslations.articleId, helpArticleTranslations.locale],
-          set: { title: body.title, body: body.body, updatedBy: staffId, updatedAt: sql`now()` },
-        })
-        .returning();
-      await recordAudit(tx, {
-        actor: await actor(tx, staffId),
-        action: 'help.translation_saved',
-        targetType: 'help_article',
-        targetId: id,
-        ...(before ? { before: translationAuditView(before) } : {}),
-        after: translationAuditView(written!),
-      });
-      return written!;
-    });
-    return toTranslation(row);
-  }
-
-  /** Removes an article's translation into `locale`: readers of that language read the English again. */
-  async deleteTranslation(id: string, locale: HelpTranslationLocale, staffId: string): Promise<void> {
-    if (!isUuid(id)) throw notFound('No such article');
-    await this.deps.db.transaction(async (tx) => {
-      const [removed] = await tx
-        .delete(helpArticleTranslations)
-        .where(and(eq(helpArticleTranslations.articleId, id), eq(helpArticleTranslations.locale, locale)))
-        .returning();
-      if (!removed) throw notFound('This article has no translation in this language');
-      await recordAudit(tx, {
-        actor: await actor(tx, staffId),
-        action: 'help.translation_deleted',
-        targetType: 'help_article',
-        targetId: id,
-        before: translationAuditView(removed),
-      });
-    });
-  }
-}
-
-/** The reader's language when an article may be translated into it; English and no language are null. */
-function translated(locale: Locale | undefined): HelpTranslationLocale | null {
-  return locale === undefined || locale === 'en' ? null : locale;
-}
-
-/** An article as a reader of a language reads it: its translation's title and body when it has one. */
-function inLanguage(article: HelpArticleRow, translation: HelpArticleTranslationRow | null): HelpArticleRow {
-  return translation ? { ...article, title: translation.title, body: translation.body, updatedAt: translation.updatedAt } : article;
-}
-
-function toTranslation(row: HelpArticleTranslationRow): HelpTranslation {
-  return { locale: row.locale as HelpTranslationLocale, title: row.title, body: row.body, updatedAt: iso(row.updatedAt)! };
-}
-
-/** As auditView: the translation's language and title, and the length of its text only. */
-function translationAuditView(row: HelpArticleTranslationRow) {
-  return { locale: row.locale, title: row.title, body: { length: row.body.length } };
 }
 
 /** What the audit log keeps of an article: never the text itself, only its length (docs/decisions/0234). */

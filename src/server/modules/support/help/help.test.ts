@@ -292,7 +292,7 @@ describe.each(enginesFor('database'))('help centre on %s', (engine) => {
     ).toBe(404);
   });
 
-  it('answers in the reader\'s language where staff wrote a translation, in English otherwise, and as always without one', async () => {
+  it("answers in the reader's language where staff wrote a translation, in English otherwise, and as always without one", async () => {
     const slug = 'payment-stuck-in-confirming';
     const english = await call(t, 'GET', `/api/help/articles/${slug}`);
     const list = await call(t, 'GET', '/api/help/articles');
@@ -305,11 +305,21 @@ describe.each(enginesFor('database'))('help centre on %s', (engine) => {
 
     // Only staff write translations, into a language other than English, with a title and a text.
     const user = await registerUser(t);
-    const body = { title: 'Zahlung hängt bei „confirming“', body: 'Zahle **nicht** noch einmal. Die Blockchain bestätigt die Überweisung.' };
+    const body = {
+      title: 'Zahlung hängt bei „confirming“',
+      body: 'Zahle **nicht** noch einmal. Die Blockchain bestätigt die Überweisung.',
+    };
     expect((await call(t, 'PUT', `${path}/de`, { token: user.token, body })).status).toBe(403);
     expect((await call(t, 'PUT', `${path}/en`, { token: support.token, body })).status).toBe(400);
     expect((await call(t, 'PUT', `${path}/de`, { token: support.token, body: { title: '', body: '' } })).status).toBe(400);
-    expect((await call(t, 'PUT', '/api/staff/help/articles/00000000-0000-4000-8000-000000000000/translations/de', { token: support.token, body })).status).toBe(404);
+    expect(
+      (
+        await call(t, 'PUT', '/api/staff/help/articles/00000000-0000-4000-8000-000000000000/translations/de', {
+          token: support.token,
+          body,
+        })
+      ).status,
+    ).toBe(404);
     const put = await call(t, 'PUT', `${path}/de`, { token: support.token, body });
     expect(put.status).toBe(200);
     expect(put.json.translation).toMatchObject({ locale: 'de', title: body.title, body: body.body });

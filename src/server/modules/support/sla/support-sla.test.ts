@@ -307,7 +307,11 @@ describe.each(enginesFor('database'))('support SLA on %s', { timeout: 60_000 }, 
         const number = (await call(t, 'GET', `/api/staff/tickets/${id}`, { token: support.token })).json.ticket.number as number;
         const bodiesOf = async (token: string) =>
           (
-            (await call(t, 'GET', '/api/notifications?limit=100', { token })).json.notifications as Array<{ link: string; title: string; body: string }>
+            (await call(t, 'GET', '/api/notifications?limit=100', { token })).json.notifications as Array<{
+              link: string;
+              title: string;
+              body: string;
+            }>
           ).filter((n) => n.link.includes(id));
         const subject = `Deposit missing 2026-02-04T09:00:00Z`;
         expect((await bodiesOf(support.token)).map((n) => [n.title, n.body]).sort()).toEqual([
@@ -318,7 +322,10 @@ describe.each(enginesFor('database'))('support SLA on %s', { timeout: 60_000 }, 
           [`Нарушен SLA по обращению №${number}`, `Срок первого ответа по «${subject}» истёк без ответа.`],
           [`Нарушен SLA по обращению №${number}`, `Срок решения по «${subject}» истёк без решения.`],
         ]);
-        expect((await bodiesOf(admin.token)).map((n) => n.title)).toEqual([`SLA verletzt bei Ticket #${number}`, `SLA verletzt bei Ticket #${number}`]);
+        expect((await bodiesOf(admin.token)).map((n) => n.title)).toEqual([
+          `SLA verletzt bei Ticket #${number}`,
+          `SLA verletzt bei Ticket #${number}`,
+        ]);
       } finally {
         await t.database.db.execute(sql`UPDATE users SET locale = NULL WHERE id IN (${support2.userId}, ${admin.userId})`);
       }

@@ -7,10 +7,9 @@ import { readerLocale } from './reader-locale';
 
 /** GET /api/help/articles/:slug: one published article, rendered by the server, in `locale` when translated. */
 export const fetchHelpArticle = (slug: string, signal?: AbortSignal, locale: string | null = null) =>
-  api.get<HelpArticleResponse>(
-    `/api/help/articles/${encodeURIComponent(slug)}${locale ? `?locale=${encodeURIComponent(locale)}` : ''}`,
-    { signal },
-  );
+  api.get<HelpArticleResponse>(`/api/help/articles/${encodeURIComponent(slug)}${locale ? `?locale=${encodeURIComponent(locale)}` : ''}`, {
+    signal,
+  });
 
 export const helpArticleQueryOptions = (slug: string, locale: string | null = null) =>
   queryOptions({ queryKey: helpKeys.article(slug, locale), queryFn: ({ signal }) => fetchHelpArticle(slug, signal, locale) });

@@ -10,10 +10,9 @@ export const SUGGEST_MIN_LENGTH = 4;
 
 /** GET /api/help/suggestions?q=: up to three articles for a ticket subject being typed. */
 export const fetchHelpSuggestions = (q: string, signal?: AbortSignal, locale: string | null = null) =>
-  api.get<HelpSuggestResponse>(
-    `/api/help/suggestions?q=${encodeURIComponent(q)}${locale ? `&locale=${encodeURIComponent(locale)}` : ''}`,
-    { signal },
-  );
+  api.get<HelpSuggestResponse>(`/api/help/suggestions?q=${encodeURIComponent(q)}${locale ? `&locale=${encodeURIComponent(locale)}` : ''}`, {
+    signal,
+  });
 
 /** Suggestions in the page's language, where an article is translated into it. */
 export function useHelpSuggestions(q: string) {

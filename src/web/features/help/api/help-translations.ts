@@ -11,7 +11,8 @@ import { helpKeys } from './help-keys';
 const translationsPath = (id: string) => `/api/staff/help/articles/${encodeURIComponent(id)}/translations`;
 
 /** GET /api/staff/help/articles/:id/translations: an article's translations (docs/decisions/0328). */
-export const fetchHelpTranslations = (id: string, signal?: AbortSignal) => api.get<HelpTranslationListResponse>(translationsPath(id), { signal });
+export const fetchHelpTranslations = (id: string, signal?: AbortSignal) =>
+  api.get<HelpTranslationListResponse>(translationsPath(id), { signal });
 
 export function useHelpTranslations(id: string | null) {
   return useQuery({

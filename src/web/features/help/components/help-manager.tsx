@@ -272,42 +272,42 @@ export function HelpManager() {
           }
         />
         {language === 'en' && (
-        <div className="grid help-editor-row">
-          <TextField
-            label={t`Address`}
-            value={form.slug}
-            maxLength={80}
-            error={editor.errors.slug}
-            note={form.slug ? `/help/${form.slug}` : t`Made from the title; lower-case words and hyphens`}
-            onChange={(e) => {
-              setSlugTouched(true);
-              set({ slug: e.target.value });
-            }}
-          />
-          <TextField
-            label={t`Category`}
-            value={form.category}
-            maxLength={40}
-            list={`${ids}-categories`}
-            error={editor.errors.category}
-            onChange={(e) => set({ category: e.target.value })}
-          />
-          <datalist id={`${ids}-categories`}>
-            {categories.map((c) => (
-              <option key={c} value={c} />
-            ))}
-          </datalist>
-          <SelectField
-            label={t`Status`}
-            value={form.status}
-            error={editor.errors.status}
-            onChange={(e) => set({ status: e.target.value as HelpArticleStatus })}
-            options={[
-              { value: 'draft', label: t`Draft (only staff see it)` },
-              { value: 'published', label: t`Published` },
-            ]}
-          />
-        </div>
+          <div className="grid help-editor-row">
+            <TextField
+              label={t`Address`}
+              value={form.slug}
+              maxLength={80}
+              error={editor.errors.slug}
+              note={form.slug ? `/help/${form.slug}` : t`Made from the title; lower-case words and hyphens`}
+              onChange={(e) => {
+                setSlugTouched(true);
+                set({ slug: e.target.value });
+              }}
+            />
+            <TextField
+              label={t`Category`}
+              value={form.category}
+              maxLength={40}
+              list={`${ids}-categories`}
+              error={editor.errors.category}
+              onChange={(e) => set({ category: e.target.value })}
+            />
+            <datalist id={`${ids}-categories`}>
+              {categories.map((c) => (
+                <option key={c} value={c} />
+              ))}
+            </datalist>
+            <SelectField
+              label={t`Status`}
+              value={form.status}
+              error={editor.errors.status}
+              onChange={(e) => set({ status: e.target.value as HelpArticleStatus })}
+              options={[
+                { value: 'draft', label: t`Draft (only staff see it)` },
+                { value: 'published', label: t`Published` },
+              ]}
+            />
+          </div>
         )}
         <TextareaField
           label={t`Article (Markdown)`}
@@ -331,12 +331,7 @@ export function HelpManager() {
             {preview.isPending ? t`Rendering…` : t`Preview`}
           </button>
           {saved && (
-            <button
-              type="button"
-              className="btn btn-ghost"
-              disabled={deleteTranslation.isPending}
-              onClick={() => void removeTranslation()}
-            >
+            <button type="button" className="btn btn-ghost" disabled={deleteTranslation.isPending} onClick={() => void removeTranslation()}>
               {t`Remove the translation`}
             </button>
           )}
