@@ -86,10 +86,13 @@ export function HelpManager() {
     focus: false,
     action: async () =>
       editing && translation && language !== 'en'
-        ? { translation: (await saveTranslation.mutateAsync({ id: editing.id, locale: language, body: translation })).translation }
-        : { article: (await save.mutateAsync({ id: editing?.id ?? null, body: form })).article },
+        ? {
+            kind: 'translation' as const,
+            translation: (await saveTranslation.mutateAsync({ id: editing.id, locale: language, body: translation })).translation,
+          }
+        : { kind: 'article' as const, article: (await save.mutateAsync({ id: editing?.id ?? null, body: form })).article },
     onSuccess: (result) => {
-      if ('translation' in result) {
+      if (result.kind === 'translation') {
         const name = LOCALE_NAMES[result.translation.locale];
         toast.success(t`The ${name} translation is saved`);
         return;
