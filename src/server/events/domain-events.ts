@@ -107,6 +107,16 @@ export interface WebhookDisabled {
   lastError: string | null;
 }
 
+/** What changed in an account's sign-in security (decision 0140): each a security notice, always sent. */
+export type TwoFactorNoticeKind = 'enabled' | 'disabled' | 'disabled_by_admin' | 'recovery_code_used' | 'passkey_added';
+
+/** A two-factor change and its facts (recovery codes left, the passkey's name), as data until written in a language. */
+export interface TwoFactorChange {
+  kind: TwoFactorNoticeKind;
+  codesLeft?: number;
+  passkeyName?: string;
+}
+
 /**
  * Something changed in how an account is entered (a new device signed in, the password, the address
  * or two-factor changed, a closing account restored). Its mail has its own template and is sent by the
@@ -122,8 +132,8 @@ export interface SecurityChanged {
   browser?: string;
   /** The new address, for an address change. */
   email?: string;
-  /** What changed in two-factor ("passkey added (Passkey: Laptop)"). */
-  detail?: string;
+  /** What changed in two-factor, written in the reader's language by the notice ("passkey added (Passkey: Laptop)"). */
+  twoFactor?: TwoFactorChange;
 }
 
 export type DomainEventType = DomainEvent['type'];

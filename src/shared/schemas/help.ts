@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '#shared/constants.js';
 import { multiline } from './common.js';
 
 /**
@@ -26,15 +27,26 @@ export const helpSlugSchema = z
 
 export const helpSlugParamsSchema = z.object({ slug: z.string().min(1).max(100) });
 
+/**
+ * The reader's language: an article with a translation in it is answered translated, any other in
+ * English (the language staff write in). Without it, every article is English, as always.
+ */
+export const helpLocaleField = z.enum(LOCALES).optional();
+
 export const helpSearchQuerySchema = z.object({
   q: z.string().trim().max(HELP_QUERY_MAX, `Search at most ${HELP_QUERY_MAX} characters`).optional(),
   category: z.string().trim().max(HELP_CATEGORY_MAX).optional(),
+  locale: helpLocaleField,
 });
 export type HelpSearchQuery = z.infer<typeof helpSearchQuerySchema>;
 
 export const helpSuggestQuerySchema = z.object({
   q: z.string().trim().min(1, 'Type a few words').max(HELP_QUERY_MAX, `Search at most ${HELP_QUERY_MAX} characters`),
+  locale: helpLocaleField,
 });
+
+export const helpArticleQuerySchema = z.object({ locale: helpLocaleField });
+export type HelpArticleQuery = z.infer<typeof helpArticleQuerySchema>;
 
 export const helpArticleSummarySchema = z.object({
   slug: z.string(),
@@ -131,3 +143,31 @@ export const helpPreviewBodySchema = z.object({
   body: multiline(z.string().max(HELP_BODY_MAX, `An article is at most ${HELP_BODY_MAX} characters`)),
 });
 export const helpPreviewResponseSchema = z.object({ html: z.string() });
+
+// ---- Translations (docs/decisions/0328) ---------------------------------------------------------------
+
+/** The languages an article may be translated into: every one but English, which the article itself is. */
+export const HELP_TRANSLATION_LOCALES = ['es', 'ru', 'de'] as const satisfies readonly (typeof LOCALES)[number][];
+export type HelpTranslationLocale = (typeof HELP_TRANSLATION_LOCALES)[number];
+
+export const helpTranslationParamsSchema = z.object({
+  id: z.string().min(1).max(100),
+  locale: z.enum(HELP_TRANSLATION_LOCALES),
+});
+
+export const helpTranslationWriteBodySchema = helpArticleWriteBodySchema.pick({ title: true, body: true });
+export type HelpTranslationWriteBody = z.infer<typeof helpTranslationWriteBodySchema>;
+
+export const helpTranslationSchema = z.object({
+  locale: z.enum(HELP_TRANSLATION_LOCALES),
+  title: z.string(),
+  body: z.string(),
+  updatedAt: z.string(),
+});
+export type HelpTranslation = z.infer<typeof helpTranslationSchema>;
+
+export const helpTranslationListResponseSchema = z.object({ translations: z.array(helpTranslationSchema) });
+export type HelpTranslationListResponse = z.infer<typeof helpTranslationListResponseSchema>;
+
+export const helpTranslationResponseSchema = z.object({ translation: helpTranslationSchema });
+export type HelpTranslationResponse = z.infer<typeof helpTranslationResponseSchema>;

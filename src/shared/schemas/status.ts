@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LOCALES } from '#shared/constants.js';
 import { emailSchema } from './auth.js';
 import { multiline, uuidParamsSchema } from './common.js';
 
@@ -216,6 +217,8 @@ export const maintenanceResponseSchema = z.object({ maintenance: maintenanceSche
 
 export const subscribeBodySchema = z.object({
   email: emailSchema,
+  /** The status page's language: the confirmation and every notice are written in it (English without it). */
+  locale: z.enum(LOCALES).optional(),
 });
 export type SubscribeBody = z.infer<typeof subscribeBodySchema>;
 const subscriptionTokenSchema = z.string({ error: 'The link is incomplete' }).min(1).max(500);

@@ -10,6 +10,7 @@ import type {
   RestoredAccount,
 } from '#shared/schemas/account-closure.js';
 import type { Database, DbOrTx } from '#server/db/client.js';
+import { translatorFor } from '#server/i18n/translator.js';
 import { AppError, notFound, unauthorized } from '#server/errors.js';
 import type { AuthService, RequestMeta } from '#server/modules/auth/auth.service.js';
 import { verifyAgainstDummy, verifyPassword } from '#server/modules/auth/passwords.js';
@@ -47,7 +48,6 @@ export interface AccountClosureDeps {
   erasure: Omit<ErasureDeps, 'database'>;
 }
 
-const dateOf = (d: Date) => `${d.toISOString().slice(0, 10)}`;
 const when = (date = new Date()) => `${date.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
 
 /** What a campaign's budget still holds, in whole cents, rounded up as its refund would be (decision 0280). */
@@ -178,13 +178,12 @@ export class AccountClosureService {
         userId,
         kind: 'account_closing',
         to: locked.email,
-        mail: accountClosingMail({
+        mail: accountClosingMail(translatorFor(locked.locale), {
           username: locked.username,
-          erasureDate: `${dateOf(at)} (${ACCOUNT_ERASURE_DELAY_DAYS} days from now)`,
-          forfeitedCredits:
-            reserveCents > 0
-              ? `${formatCredits(locked.creditsCents + reserveCents)} credits (your balance of ${formatCredits(locked.creditsCents)}, and ${formatCredits(reserveCents)} your paused ad campaigns still hold)`
-              : `${formatCredits(locked.creditsCents)} credits`,
+          erasureAt: at,
+          days: ACCOUNT_ERASURE_DELAY_DAYS,
+          balanceCents: locked.creditsCents,
+          reserveCents,
           signInUrl: this.deps.mail.link('/login'),
         }),
       });
@@ -252,25 +251,20 @@ export class AccountClosureService {
 
   /** The security notice of a restore: mail and the in-app centre, like a password change's. */
   private async queueRestoredNotice(tx: DbOrTx, user: UserRow, restored: RestoredAccount, meta: RequestMeta): Promise<void> {
-    const cameBack = [`your balance of ${formatCredits(restored.balanceCents)} credits`, 'your sign-in, API use and orders'];
-    if (restored.webhook) cameBack.push('your webhook');
-    const toRedo: string[] = [];
-    if (restored.pausedCampaigns.length > 0) {
-      toRedo.push(
-        `resume your ${restored.pausedCampaigns.length === 1 ? 'ad campaign' : `${restored.pausedCampaigns.length} ad campaigns`} (paused when you closed the account)`,
-      );
-    }
-    for (const name of restored.reconnect) toRedo.push(`connect ${name === 'discord' ? 'Discord' : 'Telegram'} again`);
+    // In the account's language (docs/decisions/0328); English keeps its short UTC form.
+    const tr = translatorFor(user.locale);
     await this.deps.mail.queue(tx, {
       userId: user.id,
       kind: 'account_restored',
       to: user.email,
-      mail: accountRestoredMail({
+      mail: accountRestoredMail(tr, {
         username: user.username,
-        when: when(),
+        when: tr.locale === 'en' ? when() : tr.dateTime(new Date()),
         ip: meta.ip,
-        cameBack,
-        toRedo,
+        balanceCents: restored.balanceCents,
+        webhook: restored.webhook,
+        pausedCampaigns: restored.pausedCampaigns.length,
+        reconnect: restored.reconnect,
         forgotUrl: this.deps.mail.link('/forgot-password'),
       }),
     });

@@ -342,7 +342,7 @@ describe.each(enginesFor('database'))('closing an account on %s', (engine) => {
     expect(state.messages.map((m) => m.body)).toContain('My personal words');
     const staffView = await call(t, 'GET', `/api/staff/tickets/${ticketId}`, { token: admin.token });
     expect(staffView.status).toBe(200);
-    expect(staffView.json.ticket.requester).toEqual({ type: 'user', name: 'Deleted user' });
+    expect(staffView.json.ticket.requester).toEqual({ type: 'user', name: 'Deleted user', locale: null });
     expect(staffView.json.ticket.messages[0].authorName).toBe('Deleted user');
 
     // Nobody signs in as the erased account, and running the erasure again changes nothing.

@@ -140,6 +140,10 @@ export function auditSentence(input: AuditTextInput): string {
       if (before.status !== after.status)
         return `${who} ${after.status === 'published' ? 'published' : 'unpublished'} the help article “${String(after.title ?? target)}”`;
       return `${who} edited the help article “${String(after.title ?? target)}”`;
+    case 'help.translation_saved':
+      return `${who} ${input.before ? 'edited' : 'wrote'} the ${String(after.locale)} translation “${String(after.title ?? target)}” of a help article`;
+    case 'help.translation_deleted':
+      return `${who} removed the ${String(before.locale)} translation “${String(before.title ?? target)}” of a help article`;
     case 'webhook.delivery.replay':
       return `${who} sent ${target} again`;
     default: {

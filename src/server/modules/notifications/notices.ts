@@ -3,6 +3,7 @@ import { exchangePath, paymentPath, receiptPath, settingsPath, ticketPath } from
 import { WEBHOOK_DISABLE_AFTER_DAYS } from '#shared/schemas/webhooks.js';
 import type { DomainEvent, ExchangeFinished, RewardClaimed, SecurityChanged, WebhookDisabled } from '#server/events/domain-events.js';
 import { english, type Translator } from '#server/i18n/translator.js';
+import { twoFactorDetail } from '#server/modules/mail/templates/two-factor-notice.js';
 import type { EmitInput } from './notifications.service.js';
 
 /**
@@ -261,7 +262,9 @@ export function securityNotice(e: SecurityChanged, tr: Translator = english): Em
         event: 'security.two_factor_changed',
         key,
         title: tr.t(/*i18n*/ 'Two-factor authentication changed'),
-        body: tr.t(/*i18n*/ '{detail}. If this was not you, change your password.', { detail: String(e.detail) }),
+        body: tr.t(/*i18n*/ '{detail}. If this was not you, change your password.', {
+          detail: e.twoFactor ? twoFactorDetail(tr, e.twoFactor) : '',
+        }),
         link: settingsPath('security'),
       };
     case 'account_restored':

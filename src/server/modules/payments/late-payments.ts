@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { asc, desc, eq, isNull, or, gt, sql } from 'drizzle-orm';
-import { formatCredits } from '#shared/fees.js';
 import type { LatePaymentRefund } from '#shared/schemas/account-closure.js';
 import type { DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, notFound } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
+import { translatorFor } from '#server/i18n/translator.js';
 import { accountClosureHeldMail } from '#server/modules/mail/templates/account-closure-held.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 import { users } from '#server/modules/users/users.tables.js';
@@ -59,6 +59,7 @@ export async function afterPaymentCredited(
     .select({
       username: users.username,
       email: users.email,
+      locale: users.locale,
       creditsCents: users.creditsCents,
       closingAt: users.closingAt,
       erasedAt: users.erasedAt,
@@ -87,11 +88,12 @@ export async function afterPaymentCredited(
         userId: payment.userId,
         kind: 'account_closure_held',
         to: user.email,
-        mail: accountClosureHeldMail({
+        mail: accountClosureHeldMail(translatorFor(user.locale), {
           username: user.username,
-          payment: `${formatCredits(payment.priceAmountCents)} USD in ${payment.payCurrency.toUpperCase()}`,
-          credits: `${formatCredits(creditedCents)} credits`,
-          balance: `${formatCredits(user.creditsCents)} credits`,
+          priceCents: payment.priceAmountCents,
+          currency: payment.payCurrency.toUpperCase(),
+          creditedCents,
+          balanceCents: user.creditsCents,
           signInUrl: deps.mail.link('/login'),
         }),
       });

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import type { createMaintenanceBodySchema, Maintenance, MaintenanceState, updateMaintenanceBodySchema } from '#shared/schemas/status.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
 import { badRequest, conflict, notFound } from '#server/errors.js';
+import { noticeTime } from '#server/modules/mail/templates/status-subscription.js';
 import type { StatusSubscriptions } from './status-subscriptions.js';
 import { statusMaintenances, type StatusMaintenanceRow } from './status.tables.js';
 
@@ -13,8 +14,6 @@ type UpdateMaintenance = z.output<typeof updateMaintenanceBodySchema>;
 
 /** Completed maintenance stays on the page (and in the feed) this long. */
 const MAINTENANCE_KEPT_DAYS = 7;
-
-const utc = (d: Date) => `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 
 export function maintenanceState(row: { startsAt: Date; endsAt: Date }, now: Date): MaintenanceState {
   if (now < row.startsAt) return 'scheduled';
@@ -67,15 +66,15 @@ export async function createMaintenance(
         createdBy: staffUserId,
       })
       .returning();
-    await subscriptions?.notify(tx, {
-      subject: `Scheduled maintenance: ${created!.title}`,
-      heading: `Scheduled maintenance: ${created!.title}`,
+    await subscriptions?.notify(tx, (tr) => ({
+      subject: tr.t(/*i18n*/ 'Scheduled maintenance: {title}', { title: created!.title }),
+      heading: tr.t(/*i18n*/ 'Scheduled maintenance: {title}', { title: created!.title }),
       facts: [
-        ['Starts', utc(created!.startsAt)],
-        ['Ends', utc(created!.endsAt)],
+        [tr.t(/*i18n*/ 'Starts'), noticeTime(tr, created!.startsAt)],
+        [tr.t(/*i18n*/ 'Ends'), noticeTime(tr, created!.endsAt)],
       ],
       message: created!.description,
-    });
+    }));
     return created!;
   });
   return toMaintenance(row, new Date());
@@ -109,16 +108,19 @@ export async function updateMaintenance(
       .where(eq(statusMaintenances.id, id))
       .returning();
     if (startsAt.getTime() !== current.startsAt.getTime() || endsAt.getTime() !== current.endsAt.getTime()) {
-      await subscriptions?.notify(tx, {
-        subject: `Maintenance rescheduled: ${updated!.title}`,
-        heading: `Maintenance rescheduled: ${updated!.title}`,
+      await subscriptions?.notify(tx, (tr) => ({
+        subject: tr.t(/*i18n*/ 'Maintenance rescheduled: {title}', { title: updated!.title }),
+        heading: tr.t(/*i18n*/ 'Maintenance rescheduled: {title}', { title: updated!.title }),
         facts: [
-          ['Starts', utc(startsAt)],
-          ['Ends', utc(endsAt)],
-          ['Was', `${utc(current.startsAt)} to ${utc(current.endsAt)}`],
+          [tr.t(/*i18n*/ 'Starts'), noticeTime(tr, startsAt)],
+          [tr.t(/*i18n*/ 'Ends'), noticeTime(tr, endsAt)],
+          [
+            tr.t(/*i18n*/ 'Was'),
+            tr.t(/*i18n*/ '{start} to {end}', { start: noticeTime(tr, current.startsAt), end: noticeTime(tr, current.endsAt) }),
+          ],
         ],
         message: updated!.description,
-      });
+      }));
     }
     return updated!;
   });
@@ -130,11 +132,16 @@ export async function cancelMaintenance(db: Db, subscriptions: StatusSubscriptio
   await db.transaction(async (tx) => {
     const current = await changeableMaintenance(tx, id, new Date());
     await tx.update(statusMaintenances).set({ cancelledAt: new Date() }).where(eq(statusMaintenances.id, id));
-    await subscriptions?.notify(tx, {
-      subject: `Maintenance cancelled: ${current.title}`,
-      heading: `Maintenance cancelled: ${current.title}`,
-      facts: [['Was planned', `${utc(current.startsAt)} to ${utc(current.endsAt)}`]],
-      message: 'This maintenance window will not take place.',
-    });
+    await subscriptions?.notify(tx, (tr) => ({
+      subject: tr.t(/*i18n*/ 'Maintenance cancelled: {title}', { title: current.title }),
+      heading: tr.t(/*i18n*/ 'Maintenance cancelled: {title}', { title: current.title }),
+      facts: [
+        [
+          tr.t(/*i18n*/ 'Was planned'),
+          tr.t(/*i18n*/ '{start} to {end}', { start: noticeTime(tr, current.startsAt), end: noticeTime(tr, current.endsAt) }),
+        ],
+      ],
+      message: tr.t(/*i18n*/ 'This maintenance window will not take place.'),
+    }));
   });
 }

@@ -3,7 +3,9 @@ import { and, eq, gt, isNotNull, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '#server/db/client.js';
 import { AppError } from '#server/errors.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
-import { statusConfirmMail, statusNoticeMail } from '#server/modules/mail/templates/status-subscription.js';
+import type { Locale } from '#shared/constants.js';
+import { translatorFor, type Translator } from '#server/i18n/translator.js';
+import { statusConfirmMail, statusNoticeMail, type StatusNoticeText } from '#server/modules/mail/templates/status-subscription.js';
 import { statusSubscribers } from './status.tables.js';
 
 type Purpose = 'confirm' | 'unsubscribe';
@@ -26,12 +28,8 @@ export async function pruneUnconfirmedSubscribers(db: DbOrTx): Promise<number> {
   return deleted.length;
 }
 
-export interface StatusNotice {
-  subject: string;
-  heading: string;
-  facts: Array<[string, string]>;
-  message: string;
-}
+/** A status notice, written in the language of the translator it is given (each subscriber's, docs/decisions/0328). */
+export type StatusNotice = (tr: Translator) => StatusNoticeText;
 
 /**
  * Email subscriptions to the status page, without an account (docs/decisions/0186): double opt-in, a
@@ -71,12 +69,12 @@ export class StatusSubscriptions {
    * Records the address and mails the confirmation link unless it is confirmed already. The caller answers
    * the same either way: whether an address is subscribed is never revealed.
    */
-  async subscribe(email: string): Promise<void> {
+  async subscribe(email: string, locale?: Locale): Promise<void> {
     const address = email.trim().toLowerCase();
     await this.db.transaction(async (tx) => {
       const [row] = await tx
         .insert(statusSubscribers)
-        .values({ email: address })
+        .values({ email: address, locale: locale ?? null })
         // Subscribing again while unconfirmed restarts the confirmation window (created_at is when the
         // address was last submitted until it is confirmed), so the new mail's link works.
         .onConflictDoUpdate({
@@ -84,6 +82,8 @@ export class StatusSubscriptions {
           set: {
             email: sql`excluded.email`,
             createdAt: sql`CASE WHEN ${statusSubscribers.confirmedAt} IS NULL THEN now() ELSE ${statusSubscribers.createdAt} END`,
+            // The language of the latest request until the address is confirmed; after that it stays.
+            locale: sql`CASE WHEN ${statusSubscribers.confirmedAt} IS NULL THEN excluded.locale ELSE ${statusSubscribers.locale} END`,
           },
         })
         .returning();
@@ -93,7 +93,7 @@ export class StatusSubscriptions {
         kind: 'status_confirm',
         to: address,
         sensitive: true,
-        mail: statusConfirmMail({
+        mail: statusConfirmMail(translatorFor(row.locale), {
           confirmUrl: this.link('/status/confirm', { token: this.token('confirm', row.id) }),
           statusUrl: this.link(),
           validDays: CONFIRMATION_VALID_DAYS,
@@ -134,7 +134,12 @@ export class StatusSubscriptions {
   async notify(tx: DbOrTx, notice: StatusNotice): Promise<number> {
     if (!this.mail?.started) return 0;
     const rows = await tx.select().from(statusSubscribers).where(isNotNull(statusSubscribers.confirmedAt));
+    // Each address in the language it subscribed in; the words are made once per language.
+    const texts = new Map<string, StatusNoticeText>();
     for (const row of rows) {
+      const tr = translatorFor(row.locale);
+      let text = texts.get(tr.locale);
+      if (!text) texts.set(tr.locale, (text = notice(tr)));
       const token = this.token('unsubscribe', row.id);
       const unsubscribeUrl = this.link('/status/unsubscribe', { token });
       await this.mail.queueSafely(tx, {
@@ -143,7 +148,7 @@ export class StatusSubscriptions {
         to: row.email,
         // RFC 8058 one-click: the mail client POSTs to the API; the link in the text opens the page.
         headers: this.mail.listUnsubscribeHeaders('/api/status/subscriptions/unsubscribe', { token }),
-        mail: statusNoticeMail({ ...notice, statusUrl: this.link(), unsubscribeUrl }),
+        mail: statusNoticeMail(tr, { ...text, statusUrl: this.link(), unsubscribeUrl }),
       });
     }
     return rows.length;

@@ -206,7 +206,7 @@ export function registerStatusRoutes(
     async (request, reply) => {
       await ctx.rateLimiter.consume(STATUS_LIMITS.subscribePerIp, request.ip);
       await ctx.rateLimiter.consume(STATUS_LIMITS.subscribePerEmail, request.body.email.toLowerCase());
-      await subscriptions.subscribe(request.body.email);
+      await subscriptions.subscribe(request.body.email, request.body.locale);
       return reply.status(202).send({ message: subscribed });
     },
   );

@@ -24,6 +24,7 @@ import {
 import type { Config } from '#server/config.js';
 import type { Db, Database } from '#server/db/client.js';
 import { notFound } from '#server/errors.js';
+import { impactName, incidentStatusName } from '#server/modules/mail/templates/status-subscription.js';
 import { cancelMaintenance, createMaintenance, listMaintenance, updateMaintenance } from './maintenance-windows.js';
 import { CHECK_TIMEOUT_MS, httpProbe, runProbe, type CheckResult, type Probe } from './status.checks.js';
 import type { StatusSubscriptions } from './status-subscriptions.js';
@@ -306,15 +307,15 @@ export class StatusService {
       await tx
         .insert(statusIncidentUpdates)
         .values({ incidentId: row!.id, status: input.status, message: input.message, createdBy: staffUserId });
-      await this.options.subscriptions?.notify(tx, {
-        subject: `Incident: ${input.title}`,
-        heading: `New incident: ${input.title}`,
+      await this.options.subscriptions?.notify(tx, (tr) => ({
+        subject: tr.t(/*i18n*/ 'Incident: {title}', { title: input.title }),
+        heading: tr.t(/*i18n*/ 'New incident: {title}', { title: input.title }),
         facts: [
-          ['Impact', input.impact],
-          ['Status', input.status],
+          [tr.t(/*i18n*/ 'Impact'), impactName(tr, input.impact)],
+          [tr.t(/*i18n*/ 'Status'), incidentStatusName(tr, input.status)],
         ],
         message: input.message,
-      });
+      }));
       return row!.id;
     });
     return this.incident(id);
@@ -341,15 +342,18 @@ export class StatusService {
         const message = change.message ?? `Status changed to ${status}.`;
         await tx.insert(statusIncidentUpdates).values({ incidentId: id, status, message, createdBy: staffUserId });
         const title = change.title ?? current.title;
-        await this.options.subscriptions?.notify(tx, {
-          subject: `${status === 'resolved' ? 'Resolved' : 'Incident update'}: ${title}`,
-          heading: `${status === 'resolved' ? 'Resolved' : 'Update'}: ${title}`,
+        const impact = change.impact ?? (current.impact as IncidentImpact);
+        await this.options.subscriptions?.notify(tx, (tr) => ({
+          subject:
+            status === 'resolved' ? tr.t(/*i18n*/ 'Resolved: {title}', { title }) : tr.t(/*i18n*/ 'Incident update: {title}', { title }),
+          heading: status === 'resolved' ? tr.t(/*i18n*/ 'Resolved: {title}', { title }) : tr.t(/*i18n*/ 'Update: {title}', { title }),
           facts: [
-            ['Impact', change.impact ?? current.impact],
-            ['Status', status],
+            [tr.t(/*i18n*/ 'Impact'), impactName(tr, impact)],
+            [tr.t(/*i18n*/ 'Status'), incidentStatusName(tr, status)],
           ],
-          message,
-        });
+          // The staff's words as written; the update a status change writes by itself, in the reader's language.
+          message: change.message ?? tr.t(/*i18n*/ 'Status changed to {status}.', { status: incidentStatusName(tr, status) }),
+        }));
       }
     });
     return this.incident(id);

@@ -96,13 +96,19 @@ export const statusMaintenances = pgTable(
  * An email address subscribed to status notices, without an account. Notices go only to confirmed
  * addresses (double opt-in); an unsubscribed address is deleted.
  */
-export const statusSubscribers = pgTable('status_subscribers', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  /** Lower-cased. */
-  email: text('email').notNull().unique('status_subscribers_email_key'),
-  confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+export const statusSubscribers = pgTable(
+  'status_subscribers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Lower-cased. */
+    email: text('email').notNull().unique('status_subscribers_email_key'),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The language the address subscribed in (the status page's), its mail's language; null is English. */
+    locale: text('locale'),
+  },
+  (t) => [check('status_subscribers_locale_known', sql`${t.locale} in ('en', 'es', 'ru', 'de')`)],
+);
 
 export type StatusMaintenanceRow = typeof statusMaintenances.$inferSelect;
 export type StatusSubscriberRow = typeof statusSubscribers.$inferSelect;

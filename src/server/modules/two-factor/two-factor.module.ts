@@ -2,9 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { AuthenticationResponseJSON } from '@simplewebauthn/server';
 import { paths } from '#shared/routes.js';
 import type { AppContext } from '#server/context.js';
+import { translatorFor } from '#server/i18n/translator.js';
 import type { AuthService } from '#server/modules/auth/auth.service.js';
 import type { MailService } from '#server/modules/mail/mail.service.js';
-import { twoFactorNoticeMail, type TwoFactorNoticeKind } from '#server/modules/mail/templates/two-factor-notice.js';
+import { twoFactorNoticeMail, type TwoFactorChange } from '#server/modules/mail/templates/two-factor-notice.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import { PasskeyService } from './passkeys.service.js';
 import type { StepUpVerifier } from './step-up.js';
@@ -61,16 +62,16 @@ export function registerTwoFactorModule(
 type TwoFactorDelivery = { mail: MailService };
 
 function mailNotifier(app: FastifyInstance, ctx: AppContext, { mail }: TwoFactorDelivery): TwoFactorNotifier {
-  const noticeOf = (event: TwoFactorEvent): { kind: TwoFactorNoticeKind; facts: Array<[string, string]> } => {
+  const changeOf = (event: TwoFactorEvent): TwoFactorChange => {
     switch (event.type) {
       case 'two-factor.enabled':
-        return { kind: 'enabled', facts: [] };
+        return { kind: 'enabled' };
       case 'two-factor.disabled':
-        return { kind: event.byAdmin ? 'disabled_by_admin' : 'disabled', facts: [] };
+        return { kind: event.byAdmin ? 'disabled_by_admin' : 'disabled' };
       case 'two-factor.recovery-code-used':
-        return { kind: 'recovery_code_used', facts: [['Recovery codes left', String(event.codesLeft)]] };
+        return { kind: 'recovery_code_used', codesLeft: event.codesLeft };
       case 'passkey.added':
-        return { kind: 'passkey_added', facts: [['Passkey', event.name]] };
+        return { kind: 'passkey_added', passkeyName: event.name };
     }
   };
   return (event) => {
@@ -78,20 +79,23 @@ function mailNotifier(app: FastifyInstance, ctx: AppContext, { mail }: TwoFactor
     void (async () => {
       const user = await findUserById(ctx.database.db, event.userId);
       if (!user) return;
-      const { kind, facts } = noticeOf(event);
-      const when = `${new Date().toISOString().replace('T', ' ').slice(0, 16)} UTC`;
+      const change = changeOf(event);
+      // In the account's language (docs/decisions/0328); English keeps its short UTC form.
+      const tr = translatorFor(user.locale);
+      const now = new Date();
+      const when = tr.locale === 'en' ? `${now.toISOString().replace('T', ' ').slice(0, 16)} UTC` : tr.dateTime(now);
       await mail.queueSafely(ctx.database.db, {
         userId: user.id,
         kind: 'two_factor_notice',
         to: user.email,
-        mail: twoFactorNoticeMail({ kind, username: user.username, when, facts, settingsUrl: mail.link(paths.settings) }),
+        mail: twoFactorNoticeMail(tr, { change, username: user.username, when, settingsUrl: mail.link(paths.settings) }),
       });
       await ctx.database.db.transaction((tx) =>
         ctx.events.emit(tx, {
           type: 'security.changed',
           userId: user.id,
           change: 'two_factor_changed',
-          detail: `${kind.replace(/_/g, ' ')}${facts.length ? ` (${facts.map(([k, v]) => `${k}: ${v}`).join(', ')})` : ''}`,
+          twoFactor: change,
         }),
       );
     })().catch((err: unknown) =>

@@ -276,6 +276,23 @@ const MATRIX: Record<string, Row> = {
     }),
   },
   'POST /api/staff/help/preview': { rule: 'staff', request: p('/api/staff/help/preview', { body: '**Preview**' }) },
+  'GET /api/staff/help/articles/{id}/translations': {
+    rule: 'staff',
+    request: (f) => ({ path: `/api/staff/help/articles/${f.helpArticleId}/translations` }),
+  },
+  'PUT /api/staff/help/articles/{id}/translations/{locale}': {
+    rule: 'staff',
+    request: (f) => ({
+      path: `/api/staff/help/articles/${f.helpArticleId}/translations/de`,
+      body: { title: 'Fixture-Artikel', body: 'Matrix.' },
+    }),
+  },
+  // A language the fixture article has no translation in: an allowed caller gets 404, nothing is removed.
+  'DELETE /api/staff/help/articles/{id}/translations/{locale}': {
+    rule: 'staff',
+    allowed: 'any',
+    request: (f) => ({ path: `/api/staff/help/articles/${f.helpArticleId}/translations/ru` }),
+  },
   'GET /api/staff/tickets/{id}/requester': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}/requester` }) },
   'GET /api/staff/tickets/{id}': { rule: 'staff', request: (f) => ({ path: `/api/staff/tickets/${f.ticketId}` }) },
   'PUT /api/staff/tickets/{id}': {

@@ -157,6 +157,12 @@ const BASES: Record<string, (f: Fixtures) => Base> = {
     },
   }),
   'POST /api/staff/help/preview': () => ({ body: { body: '**Preview**' } }),
+  'GET /api/staff/help/articles/{id}/translations': (f) => ({ path: { id: f.helpArticleId } }),
+  'PUT /api/staff/help/articles/{id}/translations/{locale}': (f) => ({
+    path: { id: f.helpArticleId, locale: 'de' },
+    body: { title: 'Fixture-Artikel', body: 'Mutation.' },
+  }),
+  'DELETE /api/staff/help/articles/{id}/translations/{locale}': (f) => ({ path: { id: f.helpArticleId, locale: 'ru' } }),
   'GET /api/staff/tickets/{id}/requester': (f) => ({ path: { id: f.ticketId } }),
   'GET /api/staff/tickets/{id}': (f) => ({ path: { id: f.ticketId } }),
   'PUT /api/staff/tickets/{id}': (f) => ({ path: { id: f.ticketId }, body: { priority: 'high' } }),

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { errorResponses, idParamsSchema } from '#shared/schemas/common.js';
 import {
   helpArticleListResponseSchema,
+  helpArticleQuerySchema,
   helpArticleResponseSchema,
   helpArticleWriteBodySchema,
   helpDeflectionBodySchema,
@@ -16,6 +17,10 @@ import {
   helpVoteBodySchema,
   staffHelpArticleListResponseSchema,
   staffHelpArticleResponseSchema,
+  helpTranslationListResponseSchema,
+  helpTranslationParamsSchema,
+  helpTranslationResponseSchema,
+  helpTranslationWriteBodySchema,
 } from '#shared/schemas/help.js';
 import type { AppContext } from '#server/context.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
@@ -40,7 +45,7 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: 'Published help articles; with `q`, the ones that match, best first',
+        summary: 'Published help articles; with `q`, the ones that match, best first; with `locale`, translated where they can be',
         querystring: helpSearchQuerySchema,
         response: { 200: helpArticleListResponseSchema, ...errorResponses },
       },
@@ -57,12 +62,13 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
       config: { auth: 'public' },
       schema: {
         tags,
-        summary: 'One published article, rendered',
+        summary: 'One published article, rendered; with `locale`, in that language when it has a translation in it',
         params: helpSlugParamsSchema,
+        querystring: helpArticleQuerySchema,
         response: { 200: helpArticleResponseSchema, ...errorResponses },
       },
     },
-    async (request) => service.getPublished(request.params.slug),
+    async (request) => service.getPublished(request.params.slug, request.query.locale),
   );
 
   api.post(
@@ -99,7 +105,7 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
     },
     async (request) => {
       await ctx.rateLimiter.consume(SEARCH_LIMIT, request.ip);
-      return { articles: await service.suggest(request.query.q) };
+      return { articles: await service.suggest(request.query.q, request.query.locale) };
     },
   );
 
@@ -187,6 +193,57 @@ export function registerHelpRoutes(app: FastifyInstance, ctx: AppContext, servic
       },
     },
     async (request) => ({ article: await service.update(request.params.id, request.body, request.auth!.userId!) }),
+  );
+
+  api.get(
+    '/staff/help/articles/:id/translations',
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags: staffTags,
+        summary: "An article's translations into other languages than English",
+        security,
+        params: idParamsSchema,
+        response: { 200: helpTranslationListResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({ translations: await service.translations.list(request.params.id) }),
+  );
+
+  api.put(
+    '/staff/help/articles/:id/translations/:locale',
+    {
+      config: staffChange,
+      schema: {
+        tags: staffTags,
+        summary: "Write an article's translation into one language (es, ru, de), new or changed",
+        security,
+        params: helpTranslationParamsSchema,
+        body: helpTranslationWriteBodySchema,
+        response: { 200: helpTranslationResponseSchema, ...errorResponses },
+      },
+    },
+    async (request) => ({
+      translation: await service.translations.put(request.params.id, request.params.locale, request.body, request.auth!.userId!),
+    }),
+  );
+
+  api.delete(
+    '/staff/help/articles/:id/translations/:locale',
+    {
+      config: staffChange,
+      schema: {
+        tags: staffTags,
+        summary: "Remove an article's translation: readers of that language read it in English again",
+        security,
+        params: helpTranslationParamsSchema,
+        response: { 204: z.null(), ...errorResponses },
+      },
+    },
+    async (request, reply) => {
+      await service.translations.remove(request.params.id, request.params.locale, request.auth!.userId!);
+      return reply.status(204).send(null);
+    },
   );
 
   api.post(

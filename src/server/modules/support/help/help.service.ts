@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
+import type { Locale } from '#shared/constants.js';
 import type {
   HelpArticleListResponse,
   HelpArticleResponse,
@@ -8,6 +9,7 @@ import type {
   HelpSearchQuery,
   StaffHelpArticle,
   StaffHelpArticleListResponse,
+  HelpTranslationLocale,
 } from '#shared/schemas/help.js';
 import { HELP_SUGGESTIONS_MAX } from '#shared/schemas/help.js';
 import { isUuid } from '#shared/schemas/common.js';
@@ -16,7 +18,8 @@ import { conflict, notFound } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { findUserById } from '#server/modules/users/users.service.js';
 import { helpExcerpt, renderHelpMarkdown } from './help-markdown.js';
-import { helpArticles, helpDeflections, helpVotes, type HelpArticleRow } from './help.tables.js';
+import { HelpTranslations, inLanguage, translated } from './help-translations.js';
+import { helpArticles, helpArticleTranslations, helpDeflections, helpVotes, type HelpArticleRow } from './help.tables.js';
 
 /** A suggestion opened while writing a ticket counts as a ticket avoided when no ticket follows within this. */
 export const DEFLECTION_WINDOW_HOURS = 24;
@@ -52,7 +55,12 @@ export function toPrefixQuery(text: string): string | null {
 }
 
 export class HelpService {
-  constructor(private readonly deps: HelpDeps) {}
+  /** Staff's translations of the articles (docs/decisions/0328). */
+  readonly translations: HelpTranslations;
+
+  constructor(private readonly deps: HelpDeps) {
+    this.translations = new HelpTranslations(deps.db);
+  }
 
   /** Published articles, searched and ranked when `q` is given, newest first otherwise. */
   async listPublished(query: HelpSearchQuery): Promise<HelpArticleListResponse> {
@@ -66,8 +74,66 @@ export class HelpService {
     const category = query.category ? query.category : null;
     const tsquery = query.q ? toPrefixQuery(query.q) : null;
     if (query.q && !tsquery) return { articles: [], categories };
+    const locale = translated(query.locale);
+    if (locale) {
+      const articles = tsquery ? await this.searchIn(locale, tsquery, category, 50) : await this.listAllIn(locale, category);
+      return { articles, categories };
+    }
     const articles = tsquery ? await this.search(tsquery, category, 50) : await this.listAll(category);
     return { articles, categories };
+  }
+
+  /**
+   * The published articles in `locale`: each one's translation where it has one, English otherwise
+   * (docs/decisions/0328). In the order of the English list (category, then the English title).
+   */
+  private async listAllIn(locale: HelpTranslationLocale, category: string | null): Promise<HelpArticleSummary[]> {
+    const rows = await this.deps.db
+      .select({ article: helpArticles, translation: helpArticleTranslations })
+      .from(helpArticles)
+      .leftJoin(
+        helpArticleTranslations,
+        and(eq(helpArticleTranslations.articleId, helpArticles.id), eq(helpArticleTranslations.locale, locale)),
+      )
+      .where(and(eq(helpArticles.status, 'published'), category === null ? undefined : eq(helpArticles.category, category)))
+      .orderBy(helpArticles.category, helpArticles.title);
+    return rows.map(({ article, translation }) => toSummary(inLanguage(article, translation)));
+  }
+
+  /**
+   * The search of `search` for a reader of `locale`: the English words match as they always do, and a
+   * translation's words match as written (by prefix, no stemming: the generated search columns are
+   * English's), computed per row, which is cheap at a help centre's size.
+   */
+  private async searchIn(
+    locale: HelpTranslationLocale,
+    tsquery: string,
+    category: string | null,
+    limit: number,
+  ): Promise<HelpArticleSummary[]> {
+    const result = await this.deps.db.execute<{
+      slug: string;
+      title: string;
+      category: string;
+      body: string;
+      updated_at: Date;
+    }>(sql`
+      SELECT a.slug, coalesce(t.title, a.title) AS title, a.category, coalesce(t.body, a.body) AS body,
+        coalesce(t.updated_at, a.updated_at) AS updated_at
+      FROM help_articles a
+      LEFT JOIN help_article_translations t ON t.article_id = a.id AND t.locale = ${locale},
+        to_tsquery('english', ${tsquery}) AS q, to_tsquery('simple', ${tsquery}) AS w
+      WHERE a.status = 'published'
+        AND (a.search @@ q OR a.search_words @@ w
+          OR (t.article_id IS NOT NULL AND to_tsvector('simple', t.title || ' ' || t.body) @@ w))
+        ${category === null ? sql`` : sql`AND a.category = ${category}`}
+      ORDER BY
+        CASE WHEN t.article_id IS NULL THEN 0
+          ELSE 2 * ts_rank_cd(setweight(to_tsvector('simple', t.title), 'A') || to_tsvector('simple', t.body), w, 1) END
+          + ts_rank_cd(a.search, q, 1) + 0.5 * ts_rank_cd(a.search_words, w, 1) DESC,
+        title ASC
+      LIMIT ${limit}`);
+    return result.rows.map((r) => toSummary({ slug: r.slug, title: r.title, category: r.category, body: r.body, updatedAt: r.updated_at }));
   }
 
   private async listAll(category: string | null): Promise<HelpArticleSummary[]> {
@@ -94,19 +160,30 @@ export class HelpService {
   }
 
   /** Up to three published articles for a ticket's subject as it is being typed. */
-  async suggest(text: string): Promise<HelpArticleSummary[]> {
+  async suggest(text: string, readerLocale?: Locale): Promise<HelpArticleSummary[]> {
     const tsquery = toPrefixQuery(text);
     if (!tsquery) return [];
-    return this.search(tsquery, null, HELP_SUGGESTIONS_MAX);
+    const locale = translated(readerLocale);
+    return locale ? this.searchIn(locale, tsquery, null, HELP_SUGGESTIONS_MAX) : this.search(tsquery, null, HELP_SUGGESTIONS_MAX);
   }
 
-  async getPublished(slug: string): Promise<HelpArticleResponse> {
-    const [row] = await this.deps.db
+  /** One published article, in `readerLocale` when it has a translation in it, in English otherwise. */
+  async getPublished(slug: string, readerLocale?: Locale): Promise<HelpArticleResponse> {
+    const [found] = await this.deps.db
       .select()
       .from(helpArticles)
       .where(and(eq(helpArticles.slug, slug), eq(helpArticles.status, 'published')))
       .limit(1);
-    if (!row) throw notFound('There is no article at this address');
+    if (!found) throw notFound('There is no article at this address');
+    const locale = translated(readerLocale);
+    const [translation] = locale
+      ? await this.deps.db
+          .select()
+          .from(helpArticleTranslations)
+          .where(and(eq(helpArticleTranslations.articleId, found.id), eq(helpArticleTranslations.locale, locale)))
+          .limit(1)
+      : [];
+    const row = inLanguage(found, translation ?? null);
     return { slug: row.slug, title: row.title, category: row.category, html: renderHelpMarkdown(row.body), updatedAt: iso(row.updatedAt)! };
   }
 

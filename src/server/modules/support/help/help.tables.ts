@@ -67,4 +67,28 @@ export const helpDeflections = pgTable(
   ],
 );
 
+/**
+ * An article in another language than English (docs/decisions/0328): one per article and language, read
+ * by the public routes when the reader asks for that language; an article without one is read in English.
+ */
+export const helpArticleTranslations = pgTable(
+  'help_article_translations',
+  {
+    articleId: uuid('article_id')
+      .notNull()
+      .references(() => helpArticles.id, { onDelete: 'cascade' }),
+    locale: text('locale').notNull(),
+    title: text('title').notNull(),
+    /** Markdown, as the article's own body. */
+    body: text('body').notNull(),
+    updatedBy: uuid('updated_by').references(() => users.id, { onDelete: 'set null' }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.articleId, t.locale] }),
+    check('help_article_translations_locale_known', sql`${t.locale} in ('es', 'ru', 'de')`),
+  ],
+);
+
 export type HelpArticleRow = typeof helpArticles.$inferSelect;
+export type HelpArticleTranslationRow = typeof helpArticleTranslations.$inferSelect;

@@ -291,4 +291,73 @@ describe.each(enginesFor('database'))('help centre on %s', (engine) => {
       (await call(t, 'GET', '/api/staff/tickets/00000000-0000-4000-8000-000000000000/requester', { token: support.token })).status,
     ).toBe(404);
   });
+
+  it("answers in the reader's language where staff wrote a translation, in English otherwise, and as always without one", async () => {
+    const slug = 'payment-stuck-in-confirming';
+    const english = await call(t, 'GET', `/api/help/articles/${slug}`);
+    const list = await call(t, 'GET', '/api/help/articles');
+    const articles = (await call(t, 'GET', '/api/staff/help/articles', { token: support.token })).json.articles as Array<{
+      id: string;
+      slug: string;
+    }>;
+    const id = articles.find((a) => a.slug === slug)!.id;
+    const path = `/api/staff/help/articles/${id}/translations`;
+
+    // Only staff write translations, into a language other than English, with a title and a text.
+    const user = await registerUser(t);
+    const body = {
+      title: 'Zahlung hängt bei „confirming“',
+      body: 'Zahle **nicht** noch einmal. Die Blockchain bestätigt die Überweisung.',
+    };
+    expect((await call(t, 'PUT', `${path}/de`, { token: user.token, body })).status).toBe(403);
+    expect((await call(t, 'PUT', `${path}/en`, { token: support.token, body })).status).toBe(400);
+    expect((await call(t, 'PUT', `${path}/de`, { token: support.token, body: { title: '', body: '' } })).status).toBe(400);
+    expect(
+      (
+        await call(t, 'PUT', '/api/staff/help/articles/00000000-0000-4000-8000-000000000000/translations/de', {
+          token: support.token,
+          body,
+        })
+      ).status,
+    ).toBe(404);
+    const put = await call(t, 'PUT', `${path}/de`, { token: support.token, body });
+    expect(put.status).toBe(200);
+    expect(put.json.translation).toMatchObject({ locale: 'de', title: body.title, body: body.body });
+    // Written again: changed in place, one per article and language.
+    const changed = { ...body, title: 'Zahlung hängt bei „Bestätigung“' };
+    expect((await call(t, 'PUT', `${path}/de`, { token: support.token, body: changed })).status).toBe(200);
+    const listed = await call(t, 'GET', path, { token: support.token });
+    expect(listed.json.translations).toEqual([expect.objectContaining({ locale: 'de', title: changed.title })]);
+
+    // German readers read it in German, in the list, the search and at its address; the others in English.
+    const de = await call(t, 'GET', `/api/help/articles/${slug}?locale=de`);
+    expect(de.json).toMatchObject({ slug, title: changed.title, category: 'Payments' });
+    expect(de.json.html).toContain('<strong>nicht</strong>');
+    const deList = (await call(t, 'GET', '/api/help/articles?locale=de')).json.articles as Summary[];
+    expect(deList.find((a) => a.slug === slug)).toMatchObject({ title: changed.title, excerpt: expect.stringContaining('Zahle nicht') });
+    expect(deList.map((a) => a.slug)).toEqual((list.json.articles as Summary[]).map((a) => a.slug));
+    const other = deList.find((a) => a.slug !== slug)!;
+    expect(other.title).toBe((list.json.articles as Summary[]).find((a) => a.slug === other.slug)!.title);
+    const found = await call(t, 'GET', `/api/help/articles?locale=de&q=${encodeURIComponent('Überweisung hängt')}`);
+    expect((found.json.articles as Summary[])[0]).toMatchObject({ slug, title: changed.title });
+    // The English words still find it for a German reader, shown in German.
+    const byEnglish = await call(t, 'GET', `/api/help/articles?locale=de&q=${encodeURIComponent('payment stuck confirming')}`);
+    expect((byEnglish.json.articles as Summary[])[0]).toMatchObject({ slug, title: changed.title });
+    const es = await call(t, 'GET', `/api/help/articles/${slug}?locale=es`);
+    expect(es.json).toEqual(english.json);
+    expect((await call(t, 'GET', '/api/help/articles?locale=en')).json).toEqual(list.json);
+    // Without a language, every answer is as it always was.
+    expect((await call(t, 'GET', `/api/help/articles/${slug}`)).json).toEqual(english.json);
+    expect((await call(t, 'GET', '/api/help/articles')).json).toEqual(list.json);
+    expect((await call(t, 'GET', '/api/help/articles?locale=xx')).status).toBe(400);
+
+    // Removed: German readers read the English again; removing twice is 404. Both changes are audited.
+    expect((await call(t, 'DELETE', `${path}/de`, { token: support.token })).status).toBe(204);
+    expect((await call(t, 'DELETE', `${path}/de`, { token: support.token })).status).toBe(404);
+    expect((await call(t, 'GET', `/api/help/articles/${slug}?locale=de`)).json).toEqual(english.json);
+    const audit = await t.database.db.execute<{ action: string }>(
+      sql`SELECT action FROM audit_log WHERE target_id = ${id} AND action LIKE 'help.translation%' ORDER BY created_at`,
+    );
+    expect(audit.rows.map((r) => r.action)).toEqual(['help.translation_saved', 'help.translation_saved', 'help.translation_deleted']);
+  });
 });

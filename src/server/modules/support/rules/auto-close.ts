@@ -1,5 +1,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '#server/db/client.js';
+import { translatorFor } from '#server/i18n/translator.js';
+import { findUserLocale } from '#server/modules/users/users.service.js';
 import { auditLog } from '#server/modules/audit/audit.tables.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
 import { ticketLink } from '#server/modules/notifications/notices.js';
@@ -86,12 +88,14 @@ export async function autoClose(deps: SupportRulesDeps, now: Date = new Date()):
       });
       const to = ticket.userId ? { userId: ticket.userId } : ticket.guestId ? { guestId: ticket.guestId } : null;
       if (to && ticket.ratedAt === null) {
+        // In the requester's language (docs/decisions/0328); a guest reads English.
+        const tr = translatorFor(ticket.userId ? await findUserLocale(tx, ticket.userId) : null);
         await deps.notifications?.emit(tx, {
           to,
           event: 'ticket.rating_request',
           key: `ticket.rating_request:${id}`,
-          title: `How did we do on ticket #${ticket.number}?`,
-          body: `Your ticket "${ticket.subject}" is closed. Rate our answer: it takes a few seconds.`,
+          title: tr.t(/*i18n*/ 'How did we do on ticket #{number}?', { number: String(ticket.number) }),
+          body: tr.t(/*i18n*/ 'Your ticket "{subject}" is closed. Rate our answer: it takes a few seconds.', { subject: ticket.subject }),
           link: ticketLink(id),
         });
       }

@@ -2,8 +2,10 @@ import { staffPaths } from '#shared/routes.js';
 import { and, inArray, isNull } from 'drizzle-orm';
 import type { SlaKind } from '#shared/schemas/support-sla.js';
 import type { Database } from '#server/db/client.js';
+import { english, translatorFor, type Translator } from '#server/i18n/translator.js';
 import type { EmitInput, NotificationsService } from '#server/modules/notifications/notifications.service.js';
 import { tickets } from '../tickets/tickets.tables.js';
+import { findUserLocale } from '#server/modules/users/users.service.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { SLA_SCAN_MAX, loadSlaContext, owesSomething, ticketSla } from './sla-state.js';
 import { supportSlaBreaches } from './support-sla.tables.js';
@@ -13,16 +15,24 @@ export const SLA_BREACH_JOB = 'support.sla-breaches';
 /** One ticket in the staff console, at its own address (docs/decisions/0313). */
 export const staffTicketLink = (ticketId: string) => staffPaths.ticket(ticketId);
 
-const KIND_TEXT: Record<SlaKind, string> = { first_response: 'first response', resolution: 'resolution' };
-
-export function breachNotice(t: { id: string; number: number; subject: string }, kind: SlaKind, userId: string): EmitInput {
+/** Written in the recipient's own language (their users.locale, docs/decisions/0328). */
+export function breachNotice(
+  t: { id: string; number: number; subject: string },
+  kind: SlaKind,
+  userId: string,
+  tr: Translator = english,
+): EmitInput {
+  const number = String(t.number);
   return {
     to: { userId },
     event: 'ticket.sla_breached',
     // Per ticket, kind and person: each recipient is told once.
     key: `ticket.sla_breached:${t.id}:${kind}:${userId}`,
-    title: `SLA breached on ticket #${t.number}`,
-    body: `The ${KIND_TEXT[kind]} target of "${t.subject}" passed without it.`,
+    title: tr.t(/*i18n*/ 'SLA breached on ticket #{number}', { number }),
+    body:
+      kind === 'first_response'
+        ? tr.t(/*i18n*/ 'The first response target of "{subject}" passed without it.', { subject: t.subject })
+        : tr.t(/*i18n*/ 'The resolution target of "{subject}" passed without it.', { subject: t.subject }),
     link: staffTicketLink(t.id),
   };
 }
@@ -81,7 +91,9 @@ export async function recordSlaBreaches(database: Database, notifications: Notif
           .returning({ kind: supportSlaBreaches.kind });
         if (!won) return;
         recorded += 1;
-        for (const userId of recipients) await notifications.emit(tx, breachNotice(t, kind, userId));
+        for (const userId of recipients) {
+          await notifications.emit(tx, breachNotice(t, kind, userId, translatorFor(await findUserLocale(tx, userId))));
+        }
       });
     }
   }

@@ -298,6 +298,39 @@ describe.each(enginesFor('database'))('support SLA on %s', { timeout: 60_000 }, 
       expect(await noticesFor(user.token, id)).toEqual([]);
     });
 
+    it('are written in each staff member’s own language (users.locale), English without one', async () => {
+      await t.database.db.execute(sql`UPDATE users SET locale = 'ru' WHERE id = ${support2.userId}`);
+      await t.database.db.execute(sql`UPDATE users SET locale = 'de' WHERE id = ${admin.userId}`);
+      try {
+        const id = await ticketOpenedAt('2026-02-04T09:00:00Z', 'urgent');
+        await recordSlaBreaches(t.database, notifications);
+        const number = (await call(t, 'GET', `/api/staff/tickets/${id}`, { token: support.token })).json.ticket.number as number;
+        const bodiesOf = async (token: string) =>
+          (
+            (await call(t, 'GET', '/api/notifications?limit=100', { token })).json.notifications as Array<{
+              link: string;
+              title: string;
+              body: string;
+            }>
+          ).filter((n) => n.link.includes(id));
+        const subject = `Deposit missing 2026-02-04T09:00:00Z`;
+        expect((await bodiesOf(support.token)).map((n) => [n.title, n.body]).sort()).toEqual([
+          [`SLA breached on ticket #${number}`, `The first response target of "${subject}" passed without it.`],
+          [`SLA breached on ticket #${number}`, `The resolution target of "${subject}" passed without it.`],
+        ]);
+        expect((await bodiesOf(support2.token)).map((n) => [n.title, n.body]).sort()).toEqual([
+          [`Нарушен SLA по обращению №${number}`, `Срок первого ответа по «${subject}» истёк без ответа.`],
+          [`Нарушен SLA по обращению №${number}`, `Срок решения по «${subject}» истёк без решения.`],
+        ]);
+        expect((await bodiesOf(admin.token)).map((n) => n.title)).toEqual([
+          `SLA verletzt bei Ticket #${number}`,
+          `SLA verletzt bei Ticket #${number}`,
+        ]);
+      } finally {
+        await t.database.db.execute(sql`UPDATE users SET locale = NULL WHERE id IN (${support2.userId}, ${admin.userId})`);
+      }
+    });
+
     it('are listed in the preferences matrix of staff only', async () => {
       const events = async (token: string) =>
         ((await call(t, 'GET', '/api/users/notification-preferences', { token })).json.matrix as Array<{ event: string }>).map(

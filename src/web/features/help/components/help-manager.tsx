@@ -4,7 +4,10 @@ import toast from 'react-hot-toast';
 import {
   HELP_BODY_MAX,
   HELP_TITLE_MAX,
+  HELP_TRANSLATION_LOCALES,
   type HelpArticleStatus,
+  type HelpTranslationLocale,
+  type HelpTranslationWriteBody,
   type HelpArticleWriteBody,
   type StaffHelpArticle,
 } from '#shared/schemas/help';
@@ -15,8 +18,9 @@ import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useStaffHelpArticles } from '../api/get-staff-help-articles';
 import { usePreviewHelpArticle } from '../api/preview-help-article';
 import { useSaveHelpArticle } from '../api/save-help-article';
+import { useDeleteHelpTranslation, useHelpTranslations, useSaveHelpTranslation } from '../api/help-translations';
 import { helpArticlePath } from '../help-paths';
-import { RichText, useLocale } from '#web/features/language';
+import { LOCALE_NAMES, RichText, useLocale } from '#web/features/language';
 import '../help.css';
 
 const EMPTY: HelpArticleWriteBody = { slug: '', title: '', category: '', body: '', status: 'draft' };
@@ -50,6 +54,9 @@ function editTitle(article: StaffHelpArticle): string {
   return t`Edit “${title}”`;
 }
 
+/** The language being edited: the article itself (English) or one of its translations (docs/decisions/0328). */
+type EditedLanguage = 'en' | HelpTranslationLocale;
+
 /**
  * The staff console's help centre (docs/decisions/0290): every article with its votes and the tickets
  * it avoided; write, preview, publish and unpublish. Every save is in the audit log.
@@ -64,24 +71,74 @@ export function HelpManager() {
   const [form, setForm] = useState<HelpArticleWriteBody>(EMPTY);
   const [slugTouched, setSlugTouched] = useState(false);
   const [previewHtml, setPreviewHtml] = useState<string | null>(null);
+  const [language, setLanguage] = useState<EditedLanguage>('en');
+  // What is typed into each translation; a language not typed into yet shows its saved translation.
+  const [drafts, setDrafts] = useState<Partial<Record<HelpTranslationLocale, HelpTranslationWriteBody>>>({});
+  const translations = useHelpTranslations(editing?.id ?? null);
+  const saveTranslation = useSaveHelpTranslation();
+  const deleteTranslation = useDeleteHelpTranslation();
+  const saved = language === 'en' ? undefined : translations.data?.translations.find((x) => x.locale === language);
+  const translation: HelpTranslationWriteBody | null =
+    language === 'en' ? null : (drafts[language] ?? (saved ? { title: saved.title, body: saved.body } : { title: '', body: '' }));
+  const languageName = language === 'en' ? '' : LOCALE_NAMES[language];
   // The server's field errors go on their fields; any other refusal is said above them.
   const editor = useForm({
     focus: false,
-    action: () => save.mutateAsync({ id: editing?.id ?? null, body: form }),
-    onSuccess: ({ article }) => {
-      const title = article.title;
-      toast.success(article.status === 'published' ? t`“${title}” is published` : t`“${title}” is saved as a draft`);
+    action: async () =>
+      editing && translation && language !== 'en'
+        ? {
+            kind: 'translation' as const,
+            translation: (await saveTranslation.mutateAsync({ id: editing.id, locale: language, body: translation })).translation,
+          }
+        : { kind: 'article' as const, article: (await save.mutateAsync({ id: editing?.id ?? null, body: form })).article },
+    onSuccess: (result) => {
+      if (result.kind === 'translation') {
+        const name = LOCALE_NAMES[result.translation.locale];
+        toast.success(t`The ${name} translation is saved`);
+        return;
+      }
+      const title = result.article.title;
+      toast.success(result.article.status === 'published' ? t`“${title}” is published` : t`“${title}” is saved as a draft`);
       reset();
     },
     formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : t`Could not save the article`),
   });
 
   const set = (patch: Partial<HelpArticleWriteBody>) => setForm((f) => ({ ...f, ...patch }));
+  const setText = (patch: Partial<HelpTranslationWriteBody>) => {
+    if (language === 'en') set(patch);
+    else if (translation) setDrafts((d) => ({ ...d, [language]: { ...translation, ...patch } }));
+  };
+  const text = translation ?? { title: form.title, body: form.body };
+
+  function chooseLanguage(next: EditedLanguage) {
+    setLanguage(next);
+    editor.reset();
+    setPreviewHtml(null);
+  }
+
+  async function removeTranslation() {
+    if (!editing || language === 'en') return;
+    const name = LOCALE_NAMES[language];
+    try {
+      await deleteTranslation.mutateAsync({ id: editing.id, locale: language });
+      setDrafts((d) => {
+        const next = { ...d };
+        delete next[language];
+        return next;
+      });
+      toast.success(t`The ${name} translation is removed`);
+    } catch (err) {
+      toast.error(errorMessage(err, t`Could not remove the translation`));
+    }
+  }
 
   function startEdit(article: StaffHelpArticle) {
     setEditing(article);
     setForm({ slug: article.slug, title: article.title, category: article.category, body: article.body, status: article.status });
     setSlugTouched(true);
+    setLanguage('en');
+    setDrafts({});
     editor.reset();
     setPreviewHtml(null);
     document.getElementById(`${ids}-title-field`)?.focus();
@@ -91,13 +148,15 @@ export function HelpManager() {
     setEditing(null);
     setForm(EMPTY);
     setSlugTouched(false);
+    setLanguage('en');
+    setDrafts({});
     editor.reset();
     setPreviewHtml(null);
   }
 
   async function showPreview() {
     try {
-      setPreviewHtml((await preview.mutateAsync(form.body)).html);
+      setPreviewHtml((await preview.mutateAsync(text.body)).html);
     } catch (err) {
       toast.error(errorMessage(err, t`Could not render the preview`));
     }
@@ -183,71 +242,102 @@ export function HelpManager() {
             {editor.formError}
           </p>
         )}
+        {editing && (
+          <SelectField
+            label={t`Article language`}
+            value={language}
+            note={
+              language === 'en'
+                ? t`Readers of another language see its translation where there is one, and this English text otherwise.`
+                : t`Readers who chose ${languageName} see this translation; the address, category and status are the article's.`
+            }
+            onChange={(e) => chooseLanguage(e.target.value as EditedLanguage)}
+            options={[
+              { value: 'en', label: t`English (the article)` },
+              ...HELP_TRANSLATION_LOCALES.map((l) => {
+                const name = LOCALE_NAMES[l];
+                const has = translations.data?.translations.some((x) => x.locale === l);
+                return { value: l, label: has ? name : t`${name} (no translation yet)` };
+              }),
+            ]}
+          />
+        )}
         <TextField
           id={`${ids}-title-field`}
           label={t`Title`}
-          value={form.title}
+          value={text.title}
           maxLength={HELP_TITLE_MAX}
           error={editor.errors.title}
-          onChange={(e) => set({ title: e.target.value, ...(slugTouched ? {} : { slug: slugFromTitle(e.target.value) }) })}
+          onChange={(e) =>
+            language === 'en'
+              ? set({ title: e.target.value, ...(slugTouched ? {} : { slug: slugFromTitle(e.target.value) }) })
+              : setText({ title: e.target.value })
+          }
         />
-        <div className="grid help-editor-row">
-          <TextField
-            label={t`Address`}
-            value={form.slug}
-            maxLength={80}
-            error={editor.errors.slug}
-            note={form.slug ? `/help/${form.slug}` : t`Made from the title; lower-case words and hyphens`}
-            onChange={(e) => {
-              setSlugTouched(true);
-              set({ slug: e.target.value });
-            }}
-          />
-          <TextField
-            label={t`Category`}
-            value={form.category}
-            maxLength={40}
-            list={`${ids}-categories`}
-            error={editor.errors.category}
-            onChange={(e) => set({ category: e.target.value })}
-          />
-          <datalist id={`${ids}-categories`}>
-            {categories.map((c) => (
-              <option key={c} value={c} />
-            ))}
-          </datalist>
-          <SelectField
-            label={t`Status`}
-            value={form.status}
-            error={editor.errors.status}
-            onChange={(e) => set({ status: e.target.value as HelpArticleStatus })}
-            options={[
-              { value: 'draft', label: t`Draft (only staff see it)` },
-              { value: 'published', label: t`Published` },
-            ]}
-          />
-        </div>
+        {language === 'en' && (
+          <div className="grid help-editor-row">
+            <TextField
+              label={t`Address`}
+              value={form.slug}
+              maxLength={80}
+              error={editor.errors.slug}
+              note={form.slug ? `/help/${form.slug}` : t`Made from the title; lower-case words and hyphens`}
+              onChange={(e) => {
+                setSlugTouched(true);
+                set({ slug: e.target.value });
+              }}
+            />
+            <TextField
+              label={t`Category`}
+              value={form.category}
+              maxLength={40}
+              list={`${ids}-categories`}
+              error={editor.errors.category}
+              onChange={(e) => set({ category: e.target.value })}
+            />
+            <datalist id={`${ids}-categories`}>
+              {categories.map((c) => (
+                <option key={c} value={c} />
+              ))}
+            </datalist>
+            <SelectField
+              label={t`Status`}
+              value={form.status}
+              error={editor.errors.status}
+              onChange={(e) => set({ status: e.target.value as HelpArticleStatus })}
+              options={[
+                { value: 'draft', label: t`Draft (only staff see it)` },
+                { value: 'published', label: t`Published` },
+              ]}
+            />
+          </div>
+        )}
         <TextareaField
           label={t`Article (Markdown)`}
           rows={12}
           maxLength={HELP_BODY_MAX}
-          value={form.body}
+          value={text.body}
           error={editor.errors.body}
           note={t`**bold**, *italic*, lists, [links](https://…) and headings with #. HTML is shown as text.`}
-          onChange={(e) => set({ body: e.target.value })}
+          onChange={(e) => setText({ body: e.target.value })}
         />
         <div className="cluster">
-          <StatusButton busy={save.isPending} busyLabel={t`Saving…`} className="btn btn-primary">
-            {editing ? t`Save changes` : t`Save article`}
+          <StatusButton busy={save.isPending || saveTranslation.isPending} busyLabel={t`Saving…`} className="btn btn-primary">
+            {language !== 'en' ? t`Save the translation` : editing ? t`Save changes` : t`Save article`}
           </StatusButton>
           <button
             type="button"
             className="btn btn-secondary"
-            disabled={preview.isPending || !form.body.trim()}
+            disabled={preview.isPending || !text.body.trim()}
             onClick={() => void showPreview()}
           >
             {preview.isPending ? t`Rendering…` : t`Preview`}
           </button>
+          {saved && (
+            <button type="button" className="btn btn-ghost" disabled={deleteTranslation.isPending} onClick={() => void removeTranslation()}>
+              {t`Remove the translation`}
+            </button>
+          )}
           {editing && (
             <button type="button" className="btn btn-ghost" onClick={reset}>
               {t`Cancel`}
