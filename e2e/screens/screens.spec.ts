@@ -258,7 +258,9 @@ for (const language of LANGUAGES) {
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.evaluate(() => document.fonts.ready);
         await page.screenshot({
-          path: `docs/screenshots/${language}/${screen.name}-${width}.png`,
+          path: `docs/screenshots/${language}/${screen.name}-${width}.jpg`,
+          type: 'jpeg',
+          quality: 70,
           fullPage: true,
           animations: 'disabled',
           caret: 'hide',
