@@ -119,6 +119,23 @@ async function screenPage(
   return page;
 }
 
+/**
+ * Scrolls the page down a screen at a time, each position drawn for two frames (an intersection
+ * observer's callback runs after a frame), so sections that load when scrolled near start loading.
+ */
+async function scrollThrough(page: Page): Promise<void> {
+  for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
+    await page.evaluate(
+      (top) =>
+        new Promise<void>((drawn) => {
+          window.scrollTo(0, top);
+          requestAnimationFrame(() => requestAnimationFrame(() => drawn()));
+        }),
+      y,
+    );
+  }
+}
+
 /** What differs between two runs of the same screen even with the dates made still. */
 const masked = (page: Page) => [
   page.locator('code'),
@@ -208,10 +225,7 @@ for (const screen of SCREENS) {
         await page.goto(`${server.url}${screen.path()}`);
         await screen.ready(page);
         // Sections that load when scrolled near (the exchange) load before the full-page picture.
-        for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
-          await page.evaluate((top) => window.scrollTo(0, top), y);
-          await page.waitForTimeout(50);
-        }
+        await scrollThrough(page);
         await expect(page.getByText('Loading the exchange…')).toHaveCount(0);
         await page.evaluate(() => window.scrollTo(0, 0));
         await page.evaluate(() => document.fonts.ready);
@@ -248,10 +262,7 @@ for (const language of LANGUAGES) {
         await page.goto(`${server.url}${screen.path()}`);
         await expect(page.locator('html')).toHaveAttribute('lang', language);
         await expect(page.getByRole('main').getByRole('heading').first()).toBeVisible();
-        for (let y = 0; y < (await page.evaluate(() => document.body.scrollHeight)); y += 600) {
-          await page.evaluate((top) => window.scrollTo(0, top), y);
-          await page.waitForTimeout(50);
-        }
+        await scrollThrough(page);
         // Loading statuses end with an ellipsis in every language.
         await expect(page.locator('main [role=status]').filter({ hasText: /…$/ })).toHaveCount(0, { timeout: 20_000 });
         await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
