@@ -2,7 +2,19 @@ import { z } from 'zod';
 import { pageShape, uuidField } from './common.js';
 import { STEP_UP_FIELDS } from './two-factor.js';
 
-export const LEDGER_ENTRY_KINDS = ['payment', 'reward', 'adjustment', 'spend', 'refund', 'settlement', 'forfeit'] as const;
+export const LEDGER_ENTRY_KINDS = [
+  'payment',
+  'reward',
+  'adjustment',
+  'spend',
+  'refund',
+  'settlement',
+  'forfeit',
+  // Referrals (docs/product.md#referrals): the referrer's share, the referred person's bonus, and a share taken back.
+  'referral_reward',
+  'welcome_bonus',
+  'referral_clawback',
+] as const;
 export const ledgerEntryKindSchema = z.enum(LEDGER_ENTRY_KINDS);
 
 /** One immutable ledger entry; amounts in cents (1 credit = 1 USD = 100 cents). */

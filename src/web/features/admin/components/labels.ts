@@ -34,6 +34,9 @@ export const LEDGER_KIND_LABELS: Record<LedgerEntry['kind'], MessageDescriptor> 
   refund: msg`refund`,
   settlement: msg`settlement`,
   forfeit: msg`forfeit`,
+  referral_reward: msg`referral reward`,
+  welcome_bonus: msg`welcome bonus`,
+  referral_clawback: msg`referral clawback`,
 };
 
 /** Payments' and exchanges' statuses (both lists, as the money panel and a user's activity show them). */

@@ -13,6 +13,9 @@ export const KIND_LABELS: Record<LedgerEntry['kind'], MessageDescriptor> = {
   refund: msg`Refund`,
   settlement: msg`Owed amount paid`,
   forfeit: msg`Forfeited on closing`,
+  referral_reward: msg`Referral reward`,
+  welcome_bonus: msg`Welcome bonus`,
+  referral_clawback: msg`Referral reward taken back`,
 };
 
 /** The order entries' description is `Order: <item>` (the catalogue's purchases). */
