@@ -3,7 +3,7 @@
 #  1. builds local stand-ins for the official base images (no registry is reachable here), tagged
 #     with the official names: node:20-bookworm-slim, postgres:16, caddy:2;
 #  2. builds the Olympus image from the Dockerfile with --pull=never;
-#  3. starts compose.yaml (PostgreSQL, two Olympus instances, Caddy) with podman-compose;
+#  3. starts compose.yaml (PostgreSQL, PgBouncer, two Olympus instances, Caddy) with podman-compose;
 #  4. registers a user through the proxy and tops up in the NOWPayments sandbox;
 #  5. stops one instance in the middle of steady traffic: no request may fail, the balance is intact;
 #  6. stops and starts everything: the account and its balance are still there.
@@ -85,6 +85,11 @@ cp -r "$NODE_HEADERS" "$NODE_CTX/include"
 standin node:20-bookworm-slim "$ROOT/scripts/container-standins/node.Containerfile" "$NODE_CTX"
 standin postgres:16 "$ROOT/scripts/container-standins/postgres.Containerfile" "$ROOT/scripts/container-standins"
 standin caddy:2 "$ROOT/scripts/container-standins/caddy.Containerfile" "$ROOT/scripts/container-standins"
+# PgBouncer's image (deploy/pgbouncer/Dockerfile) starts from the official debian:bookworm-slim: the base stands in.
+podman image exists docker.io/library/debian:bookworm-slim || podman tag localhost/debian-base:bookworm docker.io/library/debian:bookworm-slim
+say "building the PgBouncer image (deploy/pgbouncer)"
+podman build --pull=never "${ULIMITS[@]}" --format docker -t localhost/olympus-pgbouncer:latest "$ROOT/deploy/pgbouncer" >"$WORK/pgbouncer-build.log" 2>&1 \
+  || { tail -40 "$WORK/pgbouncer-build.log"; fail "PgBouncer image build"; }
 
 # 2. The Olympus image, from the Dockerfile as users build it ---------------------------------------
 say "building the Olympus image (podman build --pull=never --format docker)"
@@ -115,6 +120,7 @@ say "OpenTelemetry loads in the image (OTEL_EXPORTER_OTLP_ENDPOINT set)"
 mkdir -p "$WORK/project/deploy"
 cp "$ROOT/compose.yaml" "$WORK/project/compose.yaml"
 cp "$ROOT/deploy/Caddyfile" "$WORK/project/deploy/Caddyfile"
+cp -r "$ROOT/deploy/pgbouncer" "$WORK/project/deploy/pgbouncer"
 cat > "$WORK/project/.env" <<EOF
 POSTGRES_PASSWORD=$(node -p 'require("crypto").randomBytes(18).toString("hex")')
 JWT_SECRET=$(node -p 'require("crypto").randomBytes(48).toString("base64")')
@@ -125,7 +131,7 @@ ALLOW_SANDBOX=1
 REQUIRE_STAFF_2FA=0
 EOF
 compose down -v >/dev/null 2>&1 || true
-say "podman-compose up -d (postgres, olympus-1, olympus-2, proxy)"
+say "podman-compose up -d (postgres, pgbouncer, olympus-1, olympus-2, proxy)"
 compose up -d >"$WORK/up.log" 2>&1 || { cat "$WORK/up.log"; fail "compose up"; }
 
 wait_ready() { # through the proxy: both instances healthy
@@ -149,6 +155,13 @@ say "instances started: $(printf '%s\n' "$MIGRATED" | grep -c 'Olympus is runnin
 DUP=$(podman exec "${PROJECT}_postgres_1" psql -U olympus -d olympus -Atc "SELECT count(*) - count(DISTINCT hash) FROM drizzle.__drizzle_migrations")
 [ "$DUP" = 0 ] || fail "a migration was applied twice"
 say "migrations applied once: $(podman exec "${PROJECT}_postgres_1" psql -U olympus -d olympus -Atc 'SELECT count(*) FROM drizzle.__drizzle_migrations') in the journal"
+# The instances reach PostgreSQL through PgBouncer (decision 0334): PostgreSQL sees PgBouncer's server
+# connections and one direct LISTEN connection per instance, not two pools of ten.
+BOUNCER_IP=$(podman inspect -f '{{range .NetworkSettings.Networks}}{{.IPAddress}}{{end}}' "${PROJECT}_pgbouncer_1")
+CONNS=$(podman exec "${PROJECT}_postgres_1" psql -U olympus -d olympus -Atc "SELECT count(*) FILTER (WHERE client_addr = '$BOUNCER_IP'), count(*) FILTER (WHERE client_addr <> '$BOUNCER_IP') FROM pg_stat_activity WHERE datname = 'olympus' AND backend_type = 'client backend' AND client_addr IS NOT NULL")
+# Straight from each instance: its LISTEN, and for a few seconds after start the connection it migrated on.
+[ "${CONNS##*|}" -ge 2 ] && [ "${CONNS##*|}" -le 4 ] || fail "expected 2 to 4 direct connections (LISTEN, migrations), found ${CONNS##*|} besides PgBouncer's ${CONNS%%|*}"
+say "PostgreSQL connections: ${CONNS%%|*} from PgBouncer, ${CONNS##*|} straight from the instances (LISTEN, migrations)"
 
 # The operator command works inside the image (staff accounts).
 ADMIN_USER=smoke_admin

@@ -48,12 +48,13 @@ async function createUserCommand(args: string[]): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
     dataDir: config.dataDir,
     timeouts: config.databaseTimeouts,
     poolSize: 2,
   });
   try {
-    await runMigrations(database.pool);
+    await runMigrations(database.session.pool);
     const existing = await findUserByLogin(database.db, username.data);
     if (existing) {
       if (!values['update-role']) throw new Error(`User ${existing.username} already exists (use --update-role to change its role)`);

@@ -13,6 +13,8 @@ const envSchema = z.object({
   /** Ticket attachments (decision 0190); default DATA_DIR/attachments. Several instances must share it. */
   ATTACHMENTS_DIR: z.string().optional(),
   DATABASE_URL: z.string().optional(),
+  /** PostgreSQL without the transaction pooler in DATABASE_URL, for LISTEN and migrations (decision 0334). */
+  DATABASE_DIRECT_URL: z.string().optional(),
   /** PostgreSQL: how long a statement waits for a row lock before it gives up (409, retry); decision 0301. */
   DATABASE_LOCK_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** PostgreSQL: the longest a request's statement may run (503, retry); migrations are exempt. */
@@ -142,6 +144,8 @@ export interface Config {
   /** Where ticket attachments are kept (outside the database directory; decision 0190). */
   attachmentsDir: string;
   databaseUrl: string | undefined;
+  /** Set when DATABASE_URL goes through PgBouncer: the same database, reached directly (decision 0334). */
+  databaseDirectUrl: string | undefined;
   /** PostgreSQL session limits (decision 0301): a request never holds a connection for long waiting on a lock. */
   databaseTimeouts: { lockMs: number; statementMs: number };
   jwtSecret: Uint8Array;
@@ -247,6 +251,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env): Config {
         ? path.join(tmpdir(), `olympus-attachments-${process.pid}-${randomBytes(4).toString('hex')}`)
         : path.join(dataDir, 'attachments'),
     databaseUrl: env.DATABASE_URL,
+    databaseDirectUrl: env.DATABASE_URL ? env.DATABASE_DIRECT_URL : undefined,
     databaseTimeouts: { lockMs: env.DATABASE_LOCK_TIMEOUT_MS, statementMs: env.DATABASE_STATEMENT_TIMEOUT_MS },
     jwtSecret: loadJwtSecret(env, dataDir),
     publicUrl,

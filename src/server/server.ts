@@ -18,9 +18,9 @@ async function main(): Promise<void> {
   ]);
   limitHeapGrowth();
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts });
+  const database = await openDatabase({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts });
   let migrated = false;
-  await runMigrations(database.pool, undefined, {
+  await runMigrations(database.session.pool, undefined, {
     // The app's logger exists only once the app is built; this is the one line before it.
     onRetry: (attempt, err) => console.warn(`migrations: attempt ${attempt} lost a race for a table lock (${err.message}); trying again`),
   });

@@ -1,4 +1,4 @@
-// `npm run test:reliability`: crash, database outage, two instances, a rolling upgrade from the previous
+// `npm run test:reliability`: crash, database outage, two instances (directly and through PgBouncer), a rolling upgrade from the previous
 // release and sustained load against the production build on PostgreSQL (TEST_DATABASE_URL; each test
 // creates and drops its own database).
 // Builds dist/ first when it is missing or older than the sources. Flags pass through to the tests:
@@ -22,7 +22,7 @@ const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.split('=')[1]
   ?.split(',');
-const files = ['crash', 'outage', 'two-instances', 'rolling', 'caches', 'soak']
+const files = ['crash', 'outage', 'two-instances', 'pgbouncer', 'rolling', 'caches', 'soak']
   .filter((name) => !only || only.includes(name))
   .map((name) => path.join('test/reliability', `${name}.test.mjs`));
 // Flags reach the test processes as environment: --soak-seconds=300 becomes RELIABILITY_SOAK_SECONDS=300.

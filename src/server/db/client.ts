@@ -22,6 +22,13 @@ export interface Database {
   /** The connection string the pool uses (the embedded socket server's, for PGlite). */
   connectionString: string;
   /**
+   * What needs a session of its own rather than a transaction: LISTEN (db/invalidation.ts) and the
+   * migrations' advisory lock. The same database as `pool`, but not through a transaction pooler such
+   * as PgBouncer (docs/decisions/0334-pgbouncer-between-instances-and-postgresql.md): `DATABASE_DIRECT_URL`
+   * when set, else the pool's own connection string and pool.
+   */
+  session: { connectionString: string; pool: pg.Pool };
+  /**
    * The embedded database only: LISTEN in-process (its single session sees every change; what the
    * pool's queries raise is heard on the pool's connection). PostgreSQL is listened to on a dedicated
    * connection instead (db/invalidation.ts).
@@ -35,6 +42,8 @@ export interface Database {
 export interface OpenDatabaseOptions {
   /** PostgreSQL connection string; when absent the embedded PGlite database is used. */
   databaseUrl?: string | undefined;
+  /** PostgreSQL reached directly when `databaseUrl` goes through a transaction pooler (see `Database.session`). */
+  directUrl?: string | undefined;
   /** Where PGlite keeps its files; `memory://` for a throwaway database. */
   dataDir: string;
   /** PostgreSQL pool size (the embedded database always uses one connection). */
@@ -86,12 +95,22 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     pool.on('error', () => {
       // An idle client lost its connection (database restart); the pool replaces it on next use.
     });
+    const directUrl = options.directUrl && options.directUrl !== options.databaseUrl ? options.directUrl : null;
+    // Migrations take one connection while they run; LISTEN opens its own client (db/invalidation.ts).
+    const sessionPool = directUrl
+      ? new pg.Pool({ connectionString: directUrl, max: 1, connectionTimeoutMillis: 5000, idleTimeoutMillis: 5000 })
+      : pool;
+    if (directUrl) sessionPool.on('error', () => {});
     return {
       engine: 'postgres',
       pool,
       db: drizzle(pool),
       connectionString: options.databaseUrl,
-      close: () => pool.end(),
+      session: { connectionString: directUrl ?? options.databaseUrl, pool: sessionPool },
+      async close() {
+        await pool.end();
+        if (sessionPool !== pool) await sessionPool.end();
+      },
     };
   }
 
@@ -146,6 +165,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     pool,
     db: drizzle(pool),
     connectionString,
+    session: { connectionString, pool },
     async listenEmbedded(channel, onPayload) {
       const heard = listeners.get(channel) ?? new Set();
       listeners.set(channel, heard.add(onPayload));

@@ -39,7 +39,7 @@ export class InvalidationBus {
   private heartbeatSentAt = 0;
 
   constructor(
-    private readonly database: Pick<Database, 'connectionString' | 'listenEmbedded'>,
+    private readonly database: Pick<Database, 'listenEmbedded'> & { session: Pick<Database['session'], 'connectionString'> },
     private readonly log?: FastifyBaseLogger,
   ) {}
 
@@ -94,7 +94,7 @@ export class InvalidationBus {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.database.connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
+    const client = new pg.Client({ connectionString: this.database.session.connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
     client.on('notification', (msg) => {
       if (msg.channel === INVALIDATION_CHANNEL && msg.payload) this.deliver(msg.payload);
     });

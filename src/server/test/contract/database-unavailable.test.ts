@@ -146,7 +146,7 @@ describe.each(enginesFor('database'))('requests while the database is unreachabl
     const listenerUrl = new URL(backing.database.connectionString);
     listenerUrl.hostname = '127.0.0.1';
     listenerUrl.port = String(proxy.port);
-    const bus = new InvalidationBus({ connectionString: listenerUrl.toString() });
+    const bus = new InvalidationBus({ session: { connectionString: listenerUrl.toString() } });
     await bus.start();
     try {
       expect(bus.live).toBe(true);
