@@ -1,6 +1,6 @@
 // `npm run bench [-- --quick] [-- --engines=postgres,pglite] [-- --connections=50] [-- --duration=10]
 //   [-- --mixed=300] [-- --sessions=3000] [-- --payments=1000] [-- --ipns=1500] [-- --login] [-- --profile] [-- --only=ipn,rss]
-//   [-- --mem] [-- --node-args="--heap-growing-percent=0"]`
+//   [-- --mem] [-- --node-args="--heap-growing-percent=0"] [-- --fleet (bench/fleet.mjs)]`
 //
 // Drives the production build (dist/server/server.js) with autocannon, first on PostgreSQL
 // (BENCH_DATABASE_URL or TEST_DATABASE_URL; a throwaway database is created and dropped), then on the
@@ -31,6 +31,11 @@ import { createUser, ensureBuilt, freePort, ROOT, startBuiltServer } from '../sc
 
 process.chdir(ROOT);
 const args = process.argv.slice(2);
+// `--fleet`: several instances through PgBouncer against one (bench/fleet.mjs), instead of this bench.
+if (args.includes('--fleet')) {
+  await import('./fleet.mjs');
+  process.exit(process.exitCode ?? 0);
+}
 const opt = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const QUICK = args.includes('--quick');
 const CONNECTIONS = Number(opt('connections', 50));
