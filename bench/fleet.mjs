@@ -150,15 +150,16 @@ async function seed(dbUrl, jwtSecret) {
   }
 }
 
-/** One timed autocannon run after a warm-up of one request per item; PostgreSQL's connections sampled throughout. */
-async function drive(url, items, build, directUrl, dbName) {
+/** One timed autocannon run after a warm-up of one request per item and instance; PostgreSQL's connections sampled throughout. */
+async function drive(url, items, build, directUrl, dbName, upstreams = 1) {
   let next = 0;
   const requests = [{ setupRequest: (req) => ({ ...req, ...build(items[next++ % items.length]) }) }];
   const once = (options) =>
     new Promise((resolve, reject) =>
       autocannon({ url, connections: CONNECTIONS, timeout: 10, requests, ...options }, (e, r) => (e ? reject(e) : resolve(r))),
     );
-  await once({ amount: items.length });
+  // Round robin spreads each session over the instances: every instance makes its own cache entry once.
+  await once({ amount: items.length * upstreams });
   let peak = 0;
   let sampling = Boolean(directUrl);
   const sampler = (async () => {
@@ -241,7 +242,7 @@ try {
     try {
       for (const s of scenarios) {
         const top = await drive(ceilingProxy.url, s.items, () => ({ path: '/' }), null, null);
-        const got = await drive(proxy.url, s.items, s.build, sample ? directUrl : null, name);
+        const got = await drive(proxy.url, s.items, s.build, sample ? directUrl : null, name, ports.length);
         results.push({ setup: label, scenario: s.key, name: s.name, ...got, ceilingRps: top.rps });
         console.log(
           `${label.padEnd(34)} ${s.name.padEnd(44)} ${String(got.rps).padStart(6)}/s p99 ${String(got.p99).padStart(4)} ms  errors ${got.errors}  PostgreSQL connections at peak ${got.peakConnections}  (ceiling behind Caddy ${top.rps}/s)`,
