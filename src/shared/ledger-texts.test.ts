@@ -20,7 +20,10 @@ const SAMPLES: { [Id in LedgerTextId]: Array<{ values: Extract<ParsedLedgerText,
       english: `Exchange reward: ${'0.05'} ${'btc'.toUpperCase()} to ${'eth'.toUpperCase()} (${formatCredits(1234)} credits)`,
     },
     // A crypto amount is carried as the exchange stored it, every digit.
-    { values: { amount: '0.123456789012345678', from: 'XMR', to: 'BTC', cents: 7 }, english: 'Exchange reward: 0.123456789012345678 XMR to BTC (0.07 credits)' },
+    {
+      values: { amount: '0.123456789012345678', from: 'XMR', to: 'BTC', cents: 7 },
+      english: 'Exchange reward: 0.123456789012345678 XMR to BTC (0.07 credits)',
+    },
   ],
   paymentReversed: [
     { values: { way: 'refunded', coin: 'BTC' }, english: 'Crypto payment refunded (BTC): its credits taken back' },

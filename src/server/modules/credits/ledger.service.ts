@@ -169,9 +169,7 @@ async function settleDebts(db: DbOrTx, credit: LedgerEntryRow, balanceCents: num
       kind: 'settlement',
       reference: `settlement:${credit.id}`,
       description:
-        owed > pay
-          ? ledgerText('settlementPartial', { stillOwedCents: owed - pay })
-          : ledgerText('settlementFull', { paidCents: pay }),
+        owed > pay ? ledgerText('settlementPartial', { stillOwedCents: owed - pay }) : ledgerText('settlementFull', { paidCents: pay }),
       metadata: {
         creditEntryId: credit.id,
         creditReference: credit.reference,

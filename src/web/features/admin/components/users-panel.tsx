@@ -26,6 +26,7 @@ import { newIdempotencyKey } from '#web/lib/idempotency-key';
 import { AdjustmentRequestsPanel, signedCredits } from './adjustment-requests-panel';
 import { formatLocaleCreditAmount, formatLocaleDateTime, pageLocale } from '#web/lib/format';
 import { RichText, useLocale } from '#web/features/language';
+import { describeLedgerEntry } from '#web/features/payments';
 import { codeLabel, LEDGER_KIND_LABELS, MONEY_STATUS_LABELS, ROLE_LABELS } from './labels';
 
 /** "10.00 credits" in the language on screen (the amount keeps the product's two decimals). */
@@ -211,7 +212,7 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
                   <td data-label={t`Balance after`} className="num">
                     {formatCredits(e.balanceAfterCents)}
                   </td>
-                  <td data-label={t`Customer sees`}>{e.description}</td>
+                  <td data-label={t`Customer sees`}>{describeLedgerEntry(e)}</td>
                   <td data-label={t`Internal reason`}>{e.internalReason ?? '—'}</td>
                 </tr>
               )}
