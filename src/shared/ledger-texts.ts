@@ -178,7 +178,7 @@ export const LEDGER_TEXTS = {
       return m ? { campaign: m[1]! } : null;
     },
   },
-  /** The referrer's share of a referred person's top-up (docs/product.md#referrals); `share` as written ("10%"). */
+  /** The referrer's share of a referred person's top-up; `share` as written ("10%"). */
   referralReward: {
     kinds: ['referral_reward'],
     write: ({ share, maskedName }: { share: string; maskedName: string }) => `Referral reward: ${share} of a top-up by ${maskedName}`,
