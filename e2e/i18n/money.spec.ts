@@ -48,6 +48,7 @@ test('the wallet and the payment page in German: headings, buttons, labels, cred
   const ledger = page.getByRole('region', { name: 'Guthabenverlauf' });
   await expect(ledger.getByText('+1.287,00')).toBeVisible();
   await expect(ledger.getByText('Aufladung', { exact: true })).toBeVisible();
+  await expect(ledger.getByText('Krypto-Aufladung über 1.300,00 USD (BTC)', { exact: true })).toBeVisible();
   await expect(ledger.getByRole('button', { name: 'CSV herunterladen' })).toBeVisible();
 
   // The top-up form.
@@ -97,6 +98,11 @@ test('the top-up form in Spanish, and the wallet in Russian', async ({ page, con
   await expect(panel.getByRole('button', { name: 'Pagar con BTC' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Historial de pagos' }).getByText('Completado')).toBeVisible();
   await expect(page.getByRole('region', { name: 'Historial de créditos' }).getByText('+1287,00')).toBeVisible();
+  // The top-up's line is stored in English (the API's description) and read in Spanish (decision 0330).
+  await expect(
+    page.getByRole('region', { name: 'Historial de créditos' }).getByText('Recarga cripto de 1300,00 USD (BTC)', { exact: true }),
+  ).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Historial de créditos' }).getByText('Crypto top-up', { exact: false })).toHaveCount(0);
 
   await chooseInHeader(page, 'Idioma', 'ru');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
@@ -116,6 +122,7 @@ test('the top-up form in Spanish, and the wallet in Russian', async ({ page, con
   await expect(page.getByRole('heading', { level: 1, name: 'Квитанция: Пополнение' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Печать' })).toBeVisible();
   await expect(page.getByTestId('receipt-amount')).toHaveText(/^\+1\s287,00 кредита$/);
+  await expect(page.getByTestId('receipt-description')).toHaveText(/^Пополнение криптовалютой на 1\s300,00 USD \(BTC\)$/);
   expect(consoleErrors).toEqual([]);
 });
 

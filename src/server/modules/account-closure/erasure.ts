@@ -29,6 +29,7 @@ import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 import { users, type UserRow } from '#server/modules/users/users.tables.js';
 import type { DomainEvents } from '#server/events/domain-events.js';
 import { webhookDeliveries, webhooks } from '#server/modules/webhooks/webhooks.tables.js';
+import { ledgerText } from '#shared/ledger-texts.js';
 
 /**
  * The erasure of a closed account (docs/decisions/0255): an ordered list of steps, each run in its own
@@ -103,7 +104,7 @@ export const ERASURE_STEPS: ErasureStep[] = [
           amountCents: -row.creditsCents,
           kind: 'forfeit',
           reference: `forfeit:${user.id}:${last?.id ?? 'none'}`,
-          description: 'Balance forfeited when the account was closed and erased',
+          description: ledgerText('balanceForfeited', {}),
           metadata: { reason: 'account-erased' },
         },
         events,

@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { ledgerText } from '#shared/ledger-texts.js';
 import { adRuleIssues, type Campaign } from '#shared/schemas/ads.js';
 import { AppError, badRequest, notFound } from '#server/errors.js';
 import { lockUserForMoney, postLedgerEntry } from '#server/modules/credits/ledger.service.js';
@@ -53,7 +54,7 @@ export async function createCampaign(
         amountCents: -input.budgetCents,
         kind: 'spend',
         reference: campaignReference(id),
-        description: `Ad campaign budget: ${input.name}`,
+        description: ledgerText('adCampaignBudget', { campaign: input.name }),
         actorId: ownerId,
         metadata: { campaignId: id },
       },

@@ -3,6 +3,7 @@ import type { Tx } from '#server/db/client.js';
 import { lockUserForMoney, postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import { adCampaigns } from './ads.tables.js';
 import { campaignRefundReference, lockOwnCampaign, type CampaignDeps, type EndReason } from './campaign-rows.js';
+import { ledgerText } from '#shared/ledger-texts.js';
 
 // ---- Ending and refunding ---------------------------------------------------------------------------
 
@@ -38,7 +39,7 @@ export async function endCampaign(deps: Pick<CampaignDeps, 'events'>, tx: Tx, id
         amountCents: refundCents,
         kind: 'refund',
         reference: campaignRefundReference(id),
-        description: `Unspent ad budget: ${c.name}`,
+        description: ledgerText('adBudgetUnspent', { campaign: c.name }),
         metadata: { campaignId: id, reason },
       },
       deps.events,

@@ -22,6 +22,7 @@ import { findUserById } from '#server/modules/users/users.service.js';
 import type { DomainEvents } from '#server/events/domain-events.js';
 import { actor, createItem, listActiveItems, listAllItems, updateItem } from './catalogue-items.js';
 import { catalogueItems, orders, type OrderRow } from './catalogue.tables.js';
+import { ledgerText } from '#shared/ledger-texts.js';
 
 export { toItemDto } from './catalogue-items.js';
 
@@ -188,7 +189,7 @@ export class CatalogueService {
           amountCents: -item.priceCents,
           kind: 'spend',
           reference: orderReference(orderId),
-          description: `Order: ${item.name}`,
+          description: ledgerText('order', { item: item.name }),
           metadata: { orderId, itemId: item.id, itemName: item.name },
         },
         this.deps.events,
@@ -308,7 +309,7 @@ export class CatalogueService {
           amountCents: before.priceCents,
           kind: 'refund',
           reference: orderRefundReference(before.id),
-          description: `Refund of order: ${before.itemName}`,
+          description: ledgerText('orderRefund', { item: before.itemName }),
           actorId: staffId,
           metadata: { orderId: before.id, itemId: before.itemId, itemName: before.itemName, spendEntryId: before.ledgerEntryId },
         },

@@ -8,6 +8,7 @@ import { creditLedgerEntries } from '#server/modules/credits/credits.tables.js';
 import { lockUserForMoney, postLedgerEntry } from '#server/modules/credits/ledger.service.js';
 import type { DomainEvents } from '#server/events/domain-events.js';
 import { charges, type ChargeRow } from './charges.tables.js';
+import { ledgerText } from '#shared/ledger-texts.js';
 
 export function toChargeDto(row: ChargeRow): Charge {
   return {
@@ -155,7 +156,7 @@ export class ChargeService {
           amountCents: charge.amountCents,
           kind: 'refund',
           reference: `charge-refund:${charge.id}`,
-          description: `Refund: ${charge.description}`,
+          description: ledgerText('chargeRefund', { description: charge.description }),
           metadata: { chargeId: charge.id, apiKeyId: charge.apiKeyId },
         },
         this.events,

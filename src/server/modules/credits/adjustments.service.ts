@@ -3,7 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { and, desc, eq, type SQL } from 'drizzle-orm';
 import { ADJUSTMENT_APPROVAL_CENTS } from '#shared/constants.js';
 import { formatCredits } from '#shared/fees.js';
-import { DEFAULT_ADJUSTMENT_NOTE, type AdjustmentRequest } from '#shared/schemas/credits.js';
+import type { AdjustmentRequest } from '#shared/schemas/credits.js';
 import type { Db, DbOrTx } from '#server/db/client.js';
 import { AppError, notFound } from '#server/errors.js';
 import { recordAudit } from '#server/modules/audit/audit.service.js';
@@ -12,6 +12,7 @@ import { findUserById } from '#server/modules/users/users.service.js';
 import type { DomainEvents } from '#server/events/domain-events.js';
 import { creditAdjustmentRequests, creditLedgerEntries, type AdjustmentRequestRow } from './credits.tables.js';
 import { lockUserForMoney, postLedgerEntry, type PostLedgerEntryResult } from './ledger.service.js';
+import { ledgerText } from '#shared/ledger-texts.js';
 
 export interface AdjustmentInput {
   userId: string;
@@ -63,7 +64,7 @@ export async function adjustBalance(
         amountCents,
         kind: 'adjustment',
         reference,
-        description: customerNote || DEFAULT_ADJUSTMENT_NOTE,
+        description: customerNote || ledgerText('adjustmentBySupport', {}),
         actorId,
         metadata: { internalReason: reason },
       },
@@ -225,7 +226,7 @@ export async function approveAdjustment(db: Db, id: string, approverId: string, 
         amountCents: row.amountCents,
         kind: 'adjustment',
         reference: `adjustment-request:${row.id}`,
-        description: row.customerNote || DEFAULT_ADJUSTMENT_NOTE,
+        description: row.customerNote || ledgerText('adjustmentBySupport', {}),
         actorId: approverId,
         metadata: { internalReason: row.reason, requestId: row.id, requestedBy: row.requestedBy, approvedBy: approverId },
       },

@@ -1,5 +1,4 @@
 import { and, asc, count, desc, eq, gt, like, or, sql } from 'drizzle-orm';
-import { formatCredits } from '#shared/fees.js';
 import type { LedgerEntry } from '#shared/schemas/credits.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '#server/errors.js';
@@ -14,6 +13,7 @@ import {
   type LedgerKind,
 } from './credits.tables.js';
 import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
+import { ledgerText } from '#shared/ledger-texts.js';
 
 export interface PostLedgerEntryInput {
   userId: string;
@@ -169,9 +169,7 @@ async function settleDebts(db: DbOrTx, credit: LedgerEntryRow, balanceCents: num
       kind: 'settlement',
       reference: `settlement:${credit.id}`,
       description:
-        owed > pay
-          ? `Paid towards the outstanding amount (${formatCredits(owed - pay)} credits still owed)`
-          : `Outstanding amount paid (${formatCredits(pay)} credits)`,
+        owed > pay ? ledgerText('settlementPartial', { stillOwedCents: owed - pay }) : ledgerText('settlementFull', { paidCents: pay }),
       metadata: {
         creditEntryId: credit.id,
         creditReference: credit.reference,

@@ -1,5 +1,4 @@
 import { and, eq, gt, inArray, isNull, lt, or, sql } from 'drizzle-orm';
-import { formatCredits } from '#shared/fees.js';
 import { FINAL_EXCHANGE_STATUSES, type ExchangeStatus } from '#shared/schemas/exchange.js';
 import type { DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, notFound } from '#server/errors.js';
@@ -9,6 +8,7 @@ import { decimal } from './exchange-rows.js';
 import { exchanges, type ExchangeRow } from './exchange.tables.js';
 import { earnedRewardCents } from './rewards.js';
 import type { SwapTransaction } from './swap.client.js';
+import { ledgerText } from '#shared/ledger-texts.js';
 
 /** Provider statuses before the exchange ends, in the order they happen. */
 const PROGRESS_RANK: Partial<Record<ExchangeStatus, number>> = {
@@ -144,7 +144,12 @@ export class ExchangeSync {
         amountCents: cents,
         kind: 'reward',
         reference: `reward:${row.id}`,
-        description: `Exchange reward: ${row.amountFrom} ${row.fromCurrency.toUpperCase()} to ${row.toCurrency.toUpperCase()} (${formatCredits(cents)} credits)`,
+        description: ledgerText('exchangeReward', {
+          amount: row.amountFrom,
+          from: row.fromCurrency.toUpperCase(),
+          to: row.toCurrency.toUpperCase(),
+          cents,
+        }),
         metadata: { exchangeId: row.id, providerExchangeId: row.providerExchangeId, mode: row.rewardMode, source },
       },
       this.deps.events,

@@ -12,6 +12,7 @@ import { noteUserChanging } from '#server/modules/users/user-read-cache.js';
 import { users } from '#server/modules/users/users.tables.js';
 import type { DomainEvents } from '#server/events/domain-events.js';
 import { latePaymentRefunds, type LatePaymentRefundRow } from './late-payments.tables.js';
+import { ledgerText } from '#shared/ledger-texts.js';
 
 /**
  * Payments that finish for an account that is closing or erased (docs/decisions/0305). The payment is
@@ -114,7 +115,7 @@ export async function afterPaymentCredited(
         amountCents: -writeOff,
         kind: 'forfeit',
         reference: latePaymentForfeitReference(payment.id, targetCents),
-        description: 'Credits of a payment that finished after the account was erased: set aside for a refund to the sender',
+        description: ledgerText('latePaymentSetAside', {}),
         metadata: { reason: 'payment-after-erasure', paymentId: payment.id },
       },
       deps.events,

@@ -1,8 +1,9 @@
-import { calculateFee, formatCredits, toCents } from '#shared/fees.js';
+import { calculateFee, toCents } from '#shared/fees.js';
 import type { PaymentStatus } from '#shared/schemas/payments.js';
 import type { DebtReason } from '#server/modules/credits/credits.tables.js';
 import type { NowPaymentsPayment } from './nowpayments.client.js';
 import type { PaymentRow } from './payments.tables.js';
+import { ledgerText } from '#shared/ledger-texts.js';
 
 // The payment rules: pure functions of a payment row and what the provider says, shared by the
 // single path (provider-updates.ts, ipn-single.ts) and the IPN batch (ipn-batch.ts). No database, no I/O.
@@ -97,8 +98,8 @@ export function creditDue(
     reference: row.creditedCents === 0 ? `payment:${row.id}` : `payment:${row.id}:to:${target}`,
     description:
       status === 'partially_paid'
-        ? `Partial crypto payment (${row.payCurrency.toUpperCase()})`
-        : `Crypto top-up of ${formatCredits(row.priceAmountCents)} USD (${row.payCurrency.toUpperCase()})`,
+        ? ledgerText('partialCryptoPayment', { coin: row.payCurrency.toUpperCase() })
+        : ledgerText('cryptoTopUp', { priceCents: row.priceAmountCents, coin: row.payCurrency.toUpperCase() }),
   };
 }
 

@@ -1,5 +1,4 @@
 import { eq, sql } from 'drizzle-orm';
-import { formatCredits } from '#shared/fees.js';
 import { notFound } from '#server/errors.js';
 import { postLedgerEntry, reverseWithDebt } from '#server/modules/credits/ledger.service.js';
 import { afterPaymentCredited, settleLatePaymentByProvider, type LatePaymentOutcome } from './late-payments.js';
@@ -11,6 +10,7 @@ import type { PaymentsServiceDeps, UpdateSource } from './payments-deps.js';
 import { payments, type PaymentRow } from './payments.tables.js';
 import { paymentEvents } from './payment-events.tables.js';
 import { providerDown } from './provider-down.js';
+import { ledgerText } from '#shared/ledger-texts.js';
 
 /** What the provider says about one payment, applied: the check, the refresh and the one update path. */
 export class ProviderUpdates {
@@ -106,6 +106,7 @@ export class ProviderUpdates {
         // taken back by one `refund` entry; what was already spent becomes an outstanding amount that
         // later credits settle first (docs/decisions/0120). Repeats find the same reference.
         const coin = row.payCurrency.toUpperCase();
+        const way = status === 'refunded' ? 'refunded' : 'charged_back';
         const result = await reverseWithDebt(
           tx,
           {
@@ -114,10 +115,8 @@ export class ProviderUpdates {
             reference: `payment:${row.id}:${status}:${credited}`,
             reason: reversal,
             paymentId: row.id,
-            description: `Crypto payment ${status === 'refunded' ? 'refunded' : 'charged back'} (${coin}): its credits taken back`,
-            debtDescription: `Crypto payment of ${formatCredits(row.priceAmountCents)} USD (${coin}) ${
-              status === 'refunded' ? 'refunded to the sender' : 'charged back'
-            } after its ${formatCredits(credited)} credits had been partly spent`,
+            description: ledgerText('paymentReversed', { way, coin }),
+            debtDescription: ledgerText('paymentReversedDebt', { way, priceCents: row.priceAmountCents, coin, creditedCents: credited }),
             metadata: { paymentId: row.id, providerPaymentId: row.providerPaymentId, source },
           },
           this.deps.events,

@@ -4,3 +4,4 @@ export { PaymentHistory } from './components/payment-history';
 export { TopUpPanel } from './components/top-up-panel';
 export { OutstandingNotice } from './components/outstanding-notice';
 export { topUpLink } from './top-up-link';
+export { describeLedgerEntry, describeDebt, describeLedgerText } from './components/ledger-describe';

@@ -6,6 +6,7 @@ import { ADJUSTMENT_APPROVAL_CENTS } from '#shared/constants';
 import { formatCredits } from '#shared/fees';
 import { staffPaths } from '#shared/routes';
 import { DEFAULT_ADJUSTMENT_NOTE, rejectAdjustmentBodySchema, type AdjustmentRequest } from '#shared/schemas/credits';
+import { describeLedgerText } from '#web/features/payments';
 import { TextareaField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { QueryState } from '#web/components/ui/query-state';
@@ -206,7 +207,7 @@ function RequestItem({
         <dt>{t`Internal reason`}</dt>
         <dd>{request.reason}</dd>
         <dt>{t`The customer reads`}</dt>
-        <dd>{request.customerNote || DEFAULT_ADJUSTMENT_NOTE}</dd>
+        <dd>{describeLedgerText(request.customerNote || DEFAULT_ADJUSTMENT_NOTE, 'adjustment')}</dd>
       </dl>
       {open === 'approve' && <ApproveForm request={request} onCancel={() => setOpen(null)} onDone={done} />}
       {open === 'reject' && <RejectForm request={request} mine={mine} onCancel={() => setOpen(null)} onDone={done} />}

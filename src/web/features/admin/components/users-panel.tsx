@@ -26,6 +26,7 @@ import { newIdempotencyKey } from '#web/lib/idempotency-key';
 import { AdjustmentRequestsPanel, signedCredits } from './adjustment-requests-panel';
 import { formatLocaleCreditAmount, formatLocaleDateTime, pageLocale } from '#web/lib/format';
 import { RichText, useLocale } from '#web/features/language';
+import { describeLedgerEntry, describeLedgerText } from '#web/features/payments';
 import { codeLabel, LEDGER_KIND_LABELS, MONEY_STATUS_LABELS, ROLE_LABELS } from './labels';
 
 /** "10.00 credits" in the language on screen (the amount keeps the product's two decimals). */
@@ -211,7 +212,7 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
                   <td data-label={t`Balance after`} className="num">
                     {formatCredits(e.balanceAfterCents)}
                   </td>
-                  <td data-label={t`Customer sees`}>{e.description}</td>
+                  <td data-label={t`Customer sees`}>{describeLedgerEntry(e)}</td>
                   <td data-label={t`Internal reason`}>{e.internalReason ?? '—'}</td>
                 </tr>
               )}
@@ -377,6 +378,8 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
   const errors = form.errors as Record<string, string | undefined>;
   // A check of the whole body (no one field) is said above the form, as a refusal is.
   const formMessage = form.formError ?? errors.form;
+  // The words a customer reads when no note is given, in this page's language (docs/decisions/0330).
+  const defaultNote = describeLedgerText(DEFAULT_ADJUSTMENT_NOTE, 'adjustment');
 
   let view: ReactNode;
   if (draft) {
@@ -405,7 +408,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
           <dt>{needsApproval ? t`Balance after approval` : t`Balance after`}</dt>
           <dd data-testid="adjust-after">{creditsLabel(after)}</dd>
           <dt>{t`The customer reads`}</dt>
-          <dd>{draft.customerNote || DEFAULT_ADJUSTMENT_NOTE}</dd>
+          <dd>{describeLedgerText(draft.customerNote || DEFAULT_ADJUSTMENT_NOTE, 'adjustment')}</dd>
           <dt>{t`Internal reason (staff only)`}</dt>
           <dd>{draft.reason}</dd>
         </dl>
@@ -453,7 +456,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
         <TextField
           id="adjust-note"
           label={t`Note for the customer (optional)`}
-          note={t`Shown in their credit history. Left empty, they read “${DEFAULT_ADJUSTMENT_NOTE}”.`}
+          note={t`Shown in their credit history. Left empty, they read “${defaultNote}”.`}
           maxLength={200}
           value={customerNote}
           onChange={(e) => setCustomerNote(e.target.value)}

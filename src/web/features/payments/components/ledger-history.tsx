@@ -8,6 +8,7 @@ import { useLocale } from '#web/features/language';
 import { Link } from 'react-router';
 import { receiptPath } from '#shared/routes';
 import { useLedgerHistory } from '../api/get-ledger-history';
+import { describeLedgerEntry } from './ledger-describe';
 import { KIND_LABELS } from './ledger-kinds';
 import { LedgerExportForm } from './ledger-export-form';
 import '../payments.css';
@@ -54,27 +55,30 @@ export function LedgerHistory() {
                 </tr>
               </thead>
               <tbody>
-                {entries.map((e) => (
-                  <tr key={e._id}>
-                    <td data-label={t`Date`}>{formatLocaleDateTime(e.createdAt)}</td>
-                    <td data-label={t`What`}>
-                      <span className="ledger-kind">{i18n._(KIND_LABELS[e.kind])}</span> <span className="muted">{e.description}</span>
-                    </td>
-                    <td data-label={t`Change`} className={`num ${e.amountCents < 0 ? 'amount-negative' : 'amount-positive'}`}>
-                      {e.amountCents > 0 ? '+' : '−'}
-                      {formatLocaleCredits(Math.abs(e.amountCents))}
-                    </td>
-                    <td data-label={t`Balance`} className="num">
-                      {formatLocaleCredits(e.balanceAfterCents)}
-                    </td>
-                    <td data-label={t`Receipt`}>
-                      <Link to={receiptPath(e._id)} className="receipt-link">
-                        {t`Receipt`}
-                        <span className="visually-hidden"> {t`for ${e.description}`}</span>
-                      </Link>
-                    </td>
-                  </tr>
-                ))}
+                {entries.map((e) => {
+                  const description = describeLedgerEntry(e);
+                  return (
+                    <tr key={e._id}>
+                      <td data-label={t`Date`}>{formatLocaleDateTime(e.createdAt)}</td>
+                      <td data-label={t`What`}>
+                        <span className="ledger-kind">{i18n._(KIND_LABELS[e.kind])}</span> <span className="muted">{description}</span>
+                      </td>
+                      <td data-label={t`Change`} className={`num ${e.amountCents < 0 ? 'amount-negative' : 'amount-positive'}`}>
+                        {e.amountCents > 0 ? '+' : '−'}
+                        {formatLocaleCredits(Math.abs(e.amountCents))}
+                      </td>
+                      <td data-label={t`Balance`} className="num">
+                        {formatLocaleCredits(e.balanceAfterCents)}
+                      </td>
+                      <td data-label={t`Receipt`}>
+                        <Link to={receiptPath(e._id)} className="receipt-link">
+                          {t`Receipt`}
+                          <span className="visually-hidden"> {t`for ${description}`}</span>
+                        </Link>
+                      </td>
+                    </tr>
+                  );
+                })}
               </tbody>
             </table>
           </div>

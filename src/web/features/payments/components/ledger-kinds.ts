@@ -2,7 +2,9 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg, t } from '@lingui/core/macro';
 // The messages below need the active language, which the language module sets up on import (decision 0326).
 import '#web/features/language';
+import { parseLedgerText } from '#shared/ledger-texts';
 import type { LedgerEntry } from '#shared/schemas/credits';
+import { describeLedgerEntry } from './ledger-describe';
 
 /** How each kind of ledger entry is named to users (history, receipts). */
 export const KIND_LABELS: Record<LedgerEntry['kind'], MessageDescriptor> = {
@@ -18,9 +20,6 @@ export const KIND_LABELS: Record<LedgerEntry['kind'], MessageDescriptor> = {
   referral_clawback: msg`Referral reward taken back`,
 };
 
-/** The order entries' description is `Order: <item>` (the catalogue's purchases). */
-const ORDER_DESCRIPTION = /^Order: (.+)$/s;
-
 /**
  * What a receipt is titled after (decision 0239): what the entry was, not its bookkeeping kind -
  * "Purchase of <item>", "Top-up", "Refund", "Balance adjustment"...
@@ -28,7 +27,9 @@ const ORDER_DESCRIPTION = /^Order: (.+)$/s;
 export function receiptTitle(entry: Pick<LedgerEntry, 'kind' | 'description'>): string {
   switch (entry.kind) {
     case 'spend': {
-      const item = ORDER_DESCRIPTION.exec(entry.description)?.[1] ?? entry.description;
+      // A catalogue order names its item (`Order: <item>`, src/shared/ledger-texts.ts); any other spend is described.
+      const parsed = parseLedgerText(entry.description, entry.kind);
+      const item = parsed?.id === 'order' ? parsed.values.item : describeLedgerEntry(entry);
       return t`Purchase of ${item}`;
     }
     case 'adjustment':

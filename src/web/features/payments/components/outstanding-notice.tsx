@@ -2,6 +2,7 @@ import { t } from '@lingui/core/macro';
 import { formatLocaleCredits, formatLocaleDate } from '#web/lib/format';
 import { useLocale } from '#web/features/language';
 import { useOutstanding } from '../api/get-outstanding';
+import { describeDebt } from './ledger-describe';
 import '../payments.css';
 
 /**
@@ -26,7 +27,7 @@ export function OutstandingNotice() {
             <strong>{t`${formatLocaleCredits(d.outstandingCents)} credits`}</strong>{' '}
             {t`still owed of ${formatLocaleCredits(d.amountCents)}`}
             {' - '}
-            {d.description}
+            {describeDebt(d)}
             {d.paymentId && (
               <>
                 {' '}

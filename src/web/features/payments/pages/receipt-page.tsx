@@ -8,6 +8,7 @@ import { dashboardPaths } from '#shared/routes';
 import { usePageMeta } from '#web/components/use-page-meta';
 import { ApiError } from '#web/lib/api-client';
 import { useReceipt } from '../api/get-receipt';
+import { describeLedgerEntry } from '../components/ledger-describe';
 import { receiptTitle } from '../components/ledger-kinds';
 import { STATUS_LABELS } from '../payment-status';
 import '../payments.css';
@@ -76,7 +77,7 @@ export default function ReceiptPage() {
             {account.username} ({account.email})
           </dd>
           <dt>{t`Description`}</dt>
-          <dd data-testid="receipt-description">{entry.description}</dd>
+          <dd data-testid="receipt-description">{describeLedgerEntry(entry)}</dd>
           <dt>{t`Amount`}</dt>
           <dd data-testid="receipt-amount">{t`${signed(entry.amountCents)} credits`}</dd>
           <dt>{t`Balance after`}</dt>
