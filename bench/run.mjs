@@ -31,6 +31,11 @@ import { createUser, ensureBuilt, freePort, ROOT, startBuiltServer } from '../sc
 
 process.chdir(ROOT);
 const args = process.argv.slice(2);
+// `--scale`: costs as data grows (bench/scale.mjs, docs/performance.md#scale), instead of this bench.
+if (args.includes('--scale')) {
+  await import('./scale.mjs');
+  process.exit(0);
+}
 const opt = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const QUICK = args.includes('--quick');
 const CONNECTIONS = Number(opt('connections', 50));
