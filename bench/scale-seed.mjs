@@ -141,7 +141,7 @@ export async function seedScale(q, entries, { prefix = 'scale', log = () => {} }
     `${usersCte}
      INSERT INTO tickets (user_id, subject, category, priority, status, message_count, created_at, updated_at, last_message_at, first_response_at)
      SELECT us.id, 'Scale question ' || i || CASE i % 4 WHEN 0 THEN ' about my deposit' WHEN 1 THEN ' about a payout' WHEN 2 THEN ' about an exchange' ELSE ' about my account' END,
-            (ARRAY['payments', 'exchange', 'account', 'other'])[1 + i % 4], (ARRAY['low', 'normal', 'high', 'urgent'])[1 + i % 4],
+            (ARRAY['payments', 'exchange', 'account', 'general'])[1 + i % 4], (ARRAY['low', 'normal', 'high', 'urgent'])[1 + i % 4],
             CASE WHEN i % 10 = 0 THEN 'open' WHEN i % 10 = 1 THEN 'pending' ELSE 'closed' END,
             $4::int, t, t + interval '2 hours', t + interval '2 hours', t + interval '1 hour'
      FROM generate_series(0, $2::int - 1) AS i
@@ -171,7 +171,7 @@ export async function seedScale(q, entries, { prefix = 'scale', log = () => {} }
     'notifications',
     `${usersCte}
      INSERT INTO notifications (user_id, event, event_key, title, body, link, created_at)
-     SELECT us.id, 'ticket.replied', $1::text || '-n-' || i, 'Support replied', 'Support replied to your ticket.', '/dashboard/support',
+     SELECT us.id, 'ticket.reply', $1::text || '-n-' || i, 'Support replied', 'Support replied to your ticket.', '/dashboard/support',
             now() - (i::float8 / $2::int) * interval '89 days'
      FROM generate_series(0, $2::int - 1) AS i JOIN us ON us.k = i % $3::int`,
     [P, plan.notifications, plan.users],
@@ -184,7 +184,7 @@ export async function seedScale(q, entries, { prefix = 'scale', log = () => {} }
              SELECT us.id, now() - interval '60 days', now() - interval '61 days' FROM generate_series(0, $2::int - 1) AS i JOIN us ON us.k = i % $4::int
              RETURNING 1)
      INSERT INTO notifications (user_id, event, event_key, title, body, link, created_at)
-     SELECT us.id, 'ticket.replied', $1::text || '-old-' || i, 'Support replied', 'Support replied to your ticket.', '/dashboard/support', now() - interval '120 days'
+     SELECT us.id, 'ticket.reply', $1::text || '-old-' || i, 'Support replied', 'Support replied to your ticket.', '/dashboard/support', now() - interval '120 days'
      FROM generate_series(0, $3::int - 1) AS i JOIN us ON us.k = i % $4::int`,
     [P, plan.deadSessions, plan.oldNotifications, plan.users],
   );
