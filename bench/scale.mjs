@@ -87,7 +87,8 @@ async function seedAndPick(env, size) {
     const { plan, seconds } = await seedScale(q, size, { log: (line) => console.log(line) });
     const seedSeconds = Math.round((performance.now() - started) / 100) / 10;
     const consistency = await ledgerInconsistencies(q);
-    if (consistency.brokenChain || consistency.wrongBalances) throw new Error(`the seeded ledger is inconsistent: ${JSON.stringify(consistency)}`);
+    if (consistency.brokenChain || consistency.wrongBalances)
+      throw new Error(`the seeded ledger is inconsistent: ${JSON.stringify(consistency)}`);
     const stride = Math.max(1, Math.floor(plan.regularUsers / SAMPLES));
     const picked = await q(
       `INSERT INTO sessions (user_id, expires_at)
@@ -192,12 +193,19 @@ function readsFor(fixtures, staffToken) {
   return {
     'ledger history, first page': regular.concat(longLived).map((s) => ({ path: '/api/credits/history?pageSize=20', token: s.token })),
     'ledger history, deep page (offset)': deep.map((d) => ({ path: `/api/credits/history?pageSize=20&page=${d.page}`, token: d.token })),
-    'ledger history, deep page (cursor)': deep.map((d) => ({ path: `/api/credits/history?pageSize=20&cursor=${d.cursor}`, token: d.token })),
+    'ledger history, deep page (cursor)': deep.map((d) => ({
+      path: `/api/credits/history?pageSize=20&cursor=${d.cursor}`,
+      token: d.token,
+    })),
     receipt: regular.map((s) => ({ path: `/api/credits/ledger/${s.entryId}/receipt`, token: s.token })),
     'ledger CSV, 2 years': regular.map((s) => ({ path: `/api/credits/ledger.csv?from=${from}&to=${to}`, token: s.token })),
     'notifications, first page': regular.map((s) => ({ path: '/api/notifications', token: s.token })),
     'staff user search': regular.map((s) => staff(`/api/admin/users?search=scale${s.n}`)),
-    'staff ticket queue': [staff('/api/staff/tickets'), staff('/api/staff/tickets?status=open'), staff('/api/staff/tickets?search=deposit')],
+    'staff ticket queue': [
+      staff('/api/staff/tickets'),
+      staff('/api/staff/tickets?status=open'),
+      staff('/api/staff/tickets?search=deposit'),
+    ],
     'staff ticket queue, page 10': [staff('/api/staff/tickets?page=10')],
     'support report, 30 days': [staff(`/api/staff/support/report?from=${day(-29)}&to=${to}`)],
     'help search': words.map((w) => ({ path: `/api/help/articles?search=${w}` })),
@@ -216,14 +224,21 @@ async function csvMemory(server, longLived) {
   const started = performance.now();
   try {
     for (const s of longLived) {
-      const res = await fetch(`${server.url}/api/credits/ledger.csv?from=${from}&to=${to}`, { headers: { authorization: `Bearer ${s.token}` } });
+      const res = await fetch(`${server.url}/api/credits/ledger.csv?from=${from}&to=${to}`, {
+        headers: { authorization: `Bearer ${s.token}` },
+      });
       bytes = Math.max(bytes, (await res.arrayBuffer()).byteLength);
       if (res.status !== 200) throw new Error(`CSV export: ${res.status}`);
     }
   } finally {
     clearInterval(sampler);
   }
-  return { rssBeforeMiB: before, rssPeakMiB: peak, largestCsvKiB: Math.round(bytes / 1024), msPerExport: round((performance.now() - started) / longLived.length) };
+  return {
+    rssBeforeMiB: before,
+    rssPeakMiB: peak,
+    largestCsvKiB: Math.round(bytes / 1024),
+    msPerExport: round((performance.now() - started) / longLived.length),
+  };
 }
 
 /** The hourly prune (src/server/modules/maintenance), as its job's handler runs it: three runs, the first with dead rows. */
@@ -270,21 +285,32 @@ async function runSize(engine, size) {
     console.log(`  ${engine}, ${size.toLocaleString('en')} ledger entries: seeding`);
     const fixtures = await seedAndPick(env, size);
     console.log(`    seeded in ${fixtures.seeding.seconds} s`);
-    server = await startBuiltServer({ port: await freePort(), dataDir, env, captureOutput: true, label: `the server (${engine})`, readyTimeoutMs: 300_000 });
+    server = await startBuiltServer({
+      port: await freePort(),
+      dataDir,
+      env,
+      captureOutput: true,
+      label: `the server (${engine})`,
+      readyTimeoutMs: 300_000,
+    });
     const login = await api(server.url, 'POST', '/api/login', { body: { username: adminName, password: PASSWORD, turnstileToken: 'ok' } });
     if (login.status !== 200) throw new Error(`login: ${login.status} ${login.text}`);
     const reads = {};
     for (const [name, requests] of Object.entries(readsFor(fixtures, login.json.token))) {
       reads[name] = await measureRead(server.url, requests);
       if (reads[name].failures) console.log(server.output().slice(-1500));
-      console.log(`    ${name}: p50 ${reads[name].p50} ms, p99 ${reads[name].p99} ms (x${CONCURRENCY}: p99 ${reads[name].concurrentP99} ms)`);
+      console.log(
+        `    ${name}: p50 ${reads[name].p50} ms, p99 ${reads[name].p99} ms (x${CONCURRENCY}: p99 ${reads[name].concurrentP99} ms)`,
+      );
     }
     const csv = await csvMemory(server, fixtures.longLived);
     console.log(`    CSV of a long-lived user (${csv.largestCsvKiB} KiB): RSS ${csv.rssBeforeMiB} -> peak ${csv.rssPeakMiB} MiB`);
     await server.stop();
     server = null;
     const prune = await measurePrune(env);
-    console.log(`    prune: ${prune.runs.join(', ')} ms (removed ${prune.removedSessions} sessions, ${prune.removedNotifications} notifications)`);
+    console.log(
+      `    prune: ${prune.runs.join(', ')} ms (removed ${prune.removedSessions} sessions, ${prune.removedNotifications} notifications)`,
+    );
     reads['nightly prune (first run)'] = { p50: prune.runs[0], p99: prune.runs[0], concurrentP99: null, failures: 0 };
     return { size, plan: fixtures.plan, seeding: fixtures.seeding, reads, csv, prune };
   } finally {
@@ -319,7 +345,7 @@ for (const [engine, runs] of Object.entries(results)) {
   const first = runs[0];
   const last = runs[runs.length - 1];
   lines.push('', `${engine}: p99 in ms (sequential; x${CONCURRENCY} concurrent in brackets), sizes in ledger entries`);
-  const header = ['read', ...runs.map((r) => r.size.toLocaleString('en')), `${last.size / first.size}x data`, 'goal'];
+  const header = ['read', ...runs.map((r) => r.size.toLocaleString('en')), `p99, ${last.size / first.size}x data`, 'goal', 'p50 ratio'];
   const rows = [header];
   for (const name of Object.keys(first.reads)) {
     const cells = runs.map((r) => {
@@ -330,10 +356,17 @@ for (const [engine, runs] of Object.entries(results)) {
     const errors = runs.some((r) => r.reads[name].failures);
     const ok = !errors && (runs.length < 2 || ratio <= GOAL_RATIO);
     if (!ok) failed = true;
-    rows.push([name, ...cells, runs.length < 2 ? '-' : `${ratio.toFixed(2)}x`, `<= ${GOAL_RATIO}x ${errors ? 'ERRORS' : ok ? 'ok' : 'ABOVE'}`]);
+    const p50Ratio = Math.max(last.reads[name].p50, FLOOR_MS) / Math.max(first.reads[name].p50, FLOOR_MS);
+    rows.push([
+      name,
+      ...cells,
+      runs.length < 2 ? '-' : `${ratio.toFixed(2)}x`,
+      `<= ${GOAL_RATIO}x ${errors ? 'ERRORS' : ok ? 'ok' : 'ABOVE'}`,
+      runs.length < 2 ? '-' : `${p50Ratio.toFixed(2)}x`,
+    ]);
   }
-  rows.push(['CSV RSS peak (MiB)', ...runs.map((r) => `${r.csv.rssPeakMiB}`), '', 'flat']);
-  rows.push(['seeding (s)', ...runs.map((r) => `${r.seeding.seconds}`), '', '']);
+  rows.push(['CSV RSS peak (MiB)', ...runs.map((r) => `${r.csv.rssPeakMiB}`), '', 'flat', '']);
+  rows.push(['seeding (s)', ...runs.map((r) => `${r.seeding.seconds}`), '', '', '']);
   const widths = header.map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
   for (const row of rows) lines.push(row.map((c, i) => String(c).padEnd(widths[i])).join('  '));
 }
@@ -342,6 +375,21 @@ lines.push('', `Ratios compare p99s of at least ${FLOOR_MS} ms (below that, a sh
 console.log(lines.join('\n'));
 mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
 const file = path.join(ROOT, 'bench/results', `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-writeFileSync(file, JSON.stringify({ at: new Date().toISOString(), sizes: SIZES, samples: SAMPLES, concurrency: CONCURRENCY, cores: os.availableParallelism?.() ?? os.cpus().length, results, skipped }, null, 2));
+writeFileSync(
+  file,
+  JSON.stringify(
+    {
+      at: new Date().toISOString(),
+      sizes: SIZES,
+      samples: SAMPLES,
+      concurrency: CONCURRENCY,
+      cores: os.availableParallelism?.() ?? os.cpus().length,
+      results,
+      skipped,
+    },
+    null,
+    2,
+  ),
+);
 console.log(`\nWritten to ${path.relative(ROOT, file)}`);
 process.exit(failed ? 1 : 0);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// The scale bench's seeding (docs/performance.md#scale), run here at a tiny size.
+// The scale bench's seeding (docs/performance.md#scale), run here at a tiny size; it lives with the bench, outside src.
+// eslint-disable-next-line olympus/no-deep-relative-imports -- no alias reaches bench/
 import { ledgerInconsistencies, scalePlan, seedScale } from '../../../bench/scale-seed.mjs';
 import { createTestDatabase, enginesFor, type TestDatabase } from '#server/test/test-app.js';
 

@@ -14,7 +14,7 @@ import {
   ledgerHistoryResponseSchema,
   rejectAdjustmentBodySchema,
 } from '#shared/schemas/credits.js';
-import { errorResponses, paginationQuerySchema, uuidParamsSchema } from '#shared/schemas/common.js';
+import { errorResponses, uuidParamsSchema } from '#shared/schemas/common.js';
 import { stepUpBodySchema } from '#shared/schemas/two-factor.js';
 import type { AppContext } from '#server/context.js';
 import { requireUserId } from '#server/modules/auth/auth.plugin.js';

@@ -92,7 +92,11 @@ describe.each(enginesFor('database'))('ledger history by cursor on %s', (engine)
   });
 
   it('a cursor names a point in the order: past the oldest entry the page is empty', async () => {
-    const oldest = encodeLedgerCursor({ createdAt: '2000-01-01T00:00:00.000000Z', balanceAfterCents: 0, id: '00000000-0000-0000-0000-000000000000' });
+    const oldest = encodeLedgerCursor({
+      createdAt: '2000-01-01T00:00:00.000000Z',
+      balanceAfterCents: 0,
+      id: '00000000-0000-0000-0000-000000000000',
+    });
     const response = await history(`cursor=${oldest}`);
     expect(response.status).toBe(200);
     expect(response.json.entries).toEqual([]);

@@ -336,7 +336,9 @@ export async function listLedgerEntries(
   const more = found.length > page.pageSize;
   const rows = found.slice(0, page.pageSize).map(({ exactCreatedAt: _, ...row }) => row);
   const last = more ? found[page.pageSize - 1] : undefined;
-  const nextCursor = last ? encodeLedgerCursor({ createdAt: last.exactCreatedAt, balanceAfterCents: last.balanceAfterCents, id: last.id }) : null;
+  const nextCursor = last
+    ? encodeLedgerCursor({ createdAt: last.exactCreatedAt, balanceAfterCents: last.balanceAfterCents, id: last.id })
+    : null;
   return { rows, total: totalRow?.n ?? 0, nextCursor };
 }
 
