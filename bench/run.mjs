@@ -2,6 +2,8 @@
 //   [-- --mixed=300] [-- --sessions=3000] [-- --payments=1000] [-- --ipns=1500] [-- --login] [-- --profile] [-- --only=ipn,rss]
 //   [-- --mem] [-- --node-args="--heap-growing-percent=0"]`
 //
+// `npm run bench -- --scale` runs bench/scale.mjs instead: costs as the data grows (docs/performance.md#scale).
+//
 // Drives the production build (dist/server/server.js) with autocannon, first on PostgreSQL
 // (BENCH_DATABASE_URL or TEST_DATABASE_URL; a throwaway database is created and dropped), then on the
 // embedded database, with the settings `npm start` uses (request logging on, at `info`, to stdout) except

@@ -176,20 +176,29 @@ export async function seedScale(q, entries, { prefix = 'scale', log = () => {} }
      FROM generate_series(0, $2::int - 1) AS i JOIN us ON us.k = i % $3::int`,
     [P, plan.notifications, plan.users],
   );
-  // What the prune removes: a fixed number of dead rows at every size.
-  await step(
-    'dead rows',
+  await step('analyze', 'ANALYZE');
+  return { plan, seconds };
+}
+
+/**
+ * What the prune removes: a fixed number of dead rows at every size (ended sessions, notifications past
+ * their 90 days), so the prune's time should follow them, not the size of the tables.
+ * @param {Query} q
+ * @param {ReturnType<typeof scalePlan>} plan
+ * @param {string} [prefix]
+ */
+export async function seedDeadRows(q, plan, prefix = 'scale') {
+  const usersCte = `WITH us AS (SELECT id, substr(username, length($1::text) + 1)::int - 1 AS k FROM users WHERE username ~ ('^' || $1::text || '[0-9]+$'))`;
+  await q(
     `${usersCte}
      , s AS (INSERT INTO sessions (user_id, expires_at, created_at)
              SELECT us.id, now() - interval '60 days', now() - interval '61 days' FROM generate_series(0, $2::int - 1) AS i JOIN us ON us.k = i % $4::int
              RETURNING 1)
      INSERT INTO notifications (user_id, event, event_key, title, body, link, created_at)
-     SELECT us.id, 'ticket.reply', $1::text || '-old-' || i, 'Support replied', 'Support replied to your ticket.', '/dashboard/support', now() - interval '120 days'
+     SELECT us.id, 'ticket.reply', $1::text || '-old-' || i || '-' || extract(epoch from now())::bigint, 'Support replied', 'Support replied to your ticket.', '/dashboard/support', now() - interval '120 days'
      FROM generate_series(0, $3::int - 1) AS i JOIN us ON us.k = i % $4::int`,
-    [P, plan.deadSessions, plan.oldNotifications, plan.users],
+    [prefix, plan.deadSessions, plan.oldNotifications, plan.users],
   );
-  await step('analyze', 'ANALYZE');
-  return { plan, seconds };
 }
 
 /**
