@@ -208,7 +208,8 @@ function readsFor(fixtures, staffToken) {
       staff('/api/staff/tickets?status=open'),
       staff('/api/staff/tickets?search=deposit'),
     ],
-    'staff ticket queue, page 10': [staff('/api/staff/tickets?page=10')],
+    // The last page of the queue (offsets: every newer ticket is read and skipped).
+    'staff ticket queue, last page': [staff(`/api/staff/tickets?page=${Math.max(1, Math.floor(fixtures.plan.tickets / 20))}`)],
     'support report, 30 days': [staff(`/api/staff/support/report?from=${day(-29)}&to=${to}`)],
     'help search': words.map((w) => ({ path: `/api/help/articles?search=${w}` })),
     'ad report, 30 days': [staff('/api/staff/ads/stats?days=30')],
