@@ -1,5 +1,5 @@
 // `npm run bench -- --scale [--sizes=10000,100000,1000000] [--engines=postgres,pglite] [--pglite-max=100000]
-//   [--samples=200] [--concurrency=8]`
+//   [--samples=200] [--concurrency=8] [--read-seconds=60]`
 //
 // Costs that stay flat as data grows (docs/performance.md#scale). For each database and each size (ledger
 // entries; users, payments, exchanges, ad impressions, tickets with messages, help articles and
@@ -31,6 +31,8 @@ const SIZES = opt('sizes', '10000,100000,1000000')
 const PGLITE_MAX = Number(opt('pglite-max', 100_000));
 const SAMPLES = Number(opt('samples', 200));
 const CONCURRENCY = Number(opt('concurrency', 8));
+/** At most this long per read (half one at a time, half concurrent): a slow read is measured on fewer requests. */
+const READ_SECONDS = Number(opt('read-seconds', 60));
 const DB_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const ENGINES = opt('engines', DB_URL ? 'postgres,pglite' : 'pglite').split(',');
 /** The goal: a read at the largest size costs at most this many times what it costs at the smallest. */
@@ -143,21 +145,30 @@ async function seedAndPick(env, size) {
 }
 
 /** Times each request (status 200 expected; anything else is counted and reported). */
-async function timeAll(baseUrl, requests, concurrency) {
+async function timeAll(baseUrl, requests, concurrency, budgetSeconds = Infinity) {
+  const deadline = performance.now() + budgetSeconds * 1000;
   const latencies = [];
   let failures = 0;
   let firstFailure = null;
   let next = 0;
   async function worker() {
     while (next < requests.length) {
+      if (performance.now() > deadline) break;
       const { path: route, token } = requests[next++];
       const started = performance.now();
-      const res = await fetch(baseUrl + route, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-      const body = await res.arrayBuffer();
-      latencies.push(performance.now() - started);
-      if (res.status !== 200) {
+      try {
+        const res = await fetch(baseUrl + route, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+        const body = await res.arrayBuffer();
+        latencies.push(performance.now() - started);
+        if (res.status !== 200) {
+          failures++;
+          firstFailure ??= `${res.status} ${route}: ${Buffer.from(body).toString('utf8').slice(0, 200)}`;
+        }
+      } catch (err) {
+        // A closed connection counts as a failure of the read, and the run goes on.
+        latencies.push(performance.now() - started);
         failures++;
-        firstFailure ??= `${res.status} ${route}: ${Buffer.from(body).toString('utf8').slice(0, 200)}`;
+        firstFailure ??= `${route}: ${err.cause?.message ?? err.message}`;
       }
     }
   }
@@ -172,11 +183,12 @@ async function timeAll(baseUrl, requests, concurrency) {
 async function measureRead(baseUrl, fixtures) {
   const cycle = (n) => Array.from({ length: n }, (_, i) => fixtures[i % fixtures.length]);
   await timeAll(baseUrl, cycle(Math.min(20, fixtures.length)), 1);
-  const seq = await timeAll(baseUrl, cycle(SAMPLES), 1);
-  const conc = await timeAll(baseUrl, cycle(SAMPLES), CONCURRENCY);
+  const seq = await timeAll(baseUrl, cycle(SAMPLES), 1, READ_SECONDS / 2);
+  const conc = await timeAll(baseUrl, cycle(SAMPLES), CONCURRENCY, READ_SECONDS / 2);
   const failures = seq.failures + conc.failures;
   if (failures) console.log(`      ${failures} failed, first: ${seq.firstFailure ?? conc.firstFailure}`);
   return {
+    samples: seq.latencies.length,
     p50: round(quantile(seq.latencies, 0.5)),
     p99: round(quantile(seq.latencies, 0.99)),
     concurrentP50: round(quantile(conc.latencies, 0.5)),
@@ -305,7 +317,7 @@ async function runSize(engine, size) {
       reads[name] = await measureRead(server.url, requests);
       if (reads[name].failures) console.log(server.output().slice(-1500));
       console.log(
-        `    ${name}: p50 ${reads[name].p50} ms, p99 ${reads[name].p99} ms (x${CONCURRENCY}: p99 ${reads[name].concurrentP99} ms)`,
+        `    ${name}: p50 ${reads[name].p50} ms, p99 ${reads[name].p99} ms (x${CONCURRENCY}: p99 ${reads[name].concurrentP99} ms; ${reads[name].samples} one at a time)`,
       );
     }
     const csv = await csvMemory(server, fixtures.longLived);
@@ -326,6 +338,14 @@ async function runSize(engine, size) {
 
 const results = {};
 const skipped = [];
+mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
+const file = path.join(ROOT, 'bench/results', `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+/** Written after each size, so a run stopped part-way keeps what it measured. */
+function writeResults() {
+  const cores = os.availableParallelism?.() ?? os.cpus().length;
+  const at = new Date().toISOString();
+  writeFileSync(file, JSON.stringify({ at, sizes: SIZES, samples: SAMPLES, concurrency: CONCURRENCY, cores, results, skipped }, null, 2));
+}
 for (const engine of ENGINES) {
   if (engine === 'postgres' && !DB_URL) {
     console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
@@ -339,6 +359,7 @@ for (const engine of ENGINES) {
       continue;
     }
     results[engine].push(await runSize(engine, size));
+    writeResults();
   }
 }
 
@@ -378,23 +399,6 @@ for (const [engine, runs] of Object.entries(results)) {
 if (skipped.length) lines.push('', `not run: ${skipped.join(', ')} (--pglite-max=${PGLITE_MAX})`);
 lines.push('', `Ratios compare p99s of at least ${FLOOR_MS} ms (below that, a shared machine's noise). Goals: docs/performance.md#scale.`);
 console.log(lines.join('\n'));
-mkdirSync(path.join(ROOT, 'bench/results'), { recursive: true });
-const file = path.join(ROOT, 'bench/results', `scale-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
-writeFileSync(
-  file,
-  JSON.stringify(
-    {
-      at: new Date().toISOString(),
-      sizes: SIZES,
-      samples: SAMPLES,
-      concurrency: CONCURRENCY,
-      cores: os.availableParallelism?.() ?? os.cpus().length,
-      results,
-      skipped,
-    },
-    null,
-    2,
-  ),
-);
+writeResults();
 console.log(`\nWritten to ${path.relative(ROOT, file)}`);
 process.exit(failed ? 1 : 0);
