@@ -11,7 +11,7 @@
 // above it. The embedded database seeds 1,000,000 entries slowly: its largest size is `--pglite-max`
 // (default 100,000), and the table says which sizes ran. Writes bench/results/scale-<time>.json.
 import { createHmac, randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -333,6 +333,7 @@ async function runSize(engine, size) {
   } finally {
     if (server) await server.kill();
     await drop();
+    rmSync(dataDir, { recursive: true, force: true });
   }
 }
 
