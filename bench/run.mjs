@@ -2,6 +2,8 @@
 //   [-- --mixed=300] [-- --sessions=3000] [-- --payments=1000] [-- --ipns=1500] [-- --login] [-- --profile] [-- --only=ipn,rss]
 //   [-- --mem] [-- --node-args="--heap-growing-percent=0"] [-- --fleet (bench/fleet.mjs)]`
 //
+// `npm run bench -- --scale` runs bench/scale.mjs instead: costs as the data grows (docs/performance.md#scale).
+//
 // Drives the production build (dist/server/server.js) with autocannon, first on PostgreSQL
 // (BENCH_DATABASE_URL or TEST_DATABASE_URL; a throwaway database is created and dropped), then on the
 // embedded database, with the settings `npm start` uses (request logging on, at `info`, to stdout) except
@@ -35,6 +37,11 @@ const args = process.argv.slice(2);
 if (args.includes('--fleet')) {
   await import('./fleet.mjs');
   process.exit(process.exitCode ?? 0);
+}
+// `--scale`: costs as data grows (bench/scale.mjs, docs/performance.md#scale), instead of this bench.
+if (args.includes('--scale')) {
+  await import('./scale.mjs');
+  process.exit(0);
 }
 const opt = (name, fallback) => args.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback;
 const QUICK = args.includes('--quick');

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodeLedgerCursor } from '#shared/schemas/credits.js';
 import { setRole } from '#server/modules/users/users.service.js';
 import { call, registerUser } from '#server/test/http.js';
 import { control, deposit } from '#server/test/payments.js';
@@ -78,6 +79,7 @@ describe.each(enginesFor('database'))('the hot reads use an index on %s', (engin
   let staff: Awaited<ReturnType<typeof registerUser>>;
   let ticketId: string;
   let ledgerId: string;
+  let ledgerCursor: string;
 
   beforeAll(async () => {
     t = await startTestApp(engine, { RATE_LIMITS: '0' });
@@ -95,6 +97,13 @@ describe.each(enginesFor('database'))('the hot reads use an index on %s', (engin
     ticketId = ticket.json._id ?? ticket.json.ticket?._id;
     const history = await call(t, 'GET', '/api/credits/history', { token: user.token });
     ledgerId = history.json.entries?.[0]?._id ?? history.json.items?.[0]?._id;
+    // A cursor at the newest entry (docs/decisions/0333): the keyset read from there.
+    const newest = history.json.entries[0];
+    ledgerCursor = encodeLedgerCursor({
+      createdAt: String(newest.createdAt).replace('Z', '000Z'),
+      balanceAfterCents: newest.balanceAfterCents,
+      id: newest._id,
+    });
   }, 120_000);
   afterAll(async () => {
     await t?.close();
@@ -104,6 +113,7 @@ describe.each(enginesFor('database'))('the hot reads use an index on %s', (engin
   const READS: Array<{ path: () => string; as: 'user' | 'staff' }> = [
     { path: () => '/api/auth/me', as: 'user' },
     { path: () => '/api/credits/history?page=3', as: 'user' },
+    { path: () => `/api/credits/history?cursor=${ledgerCursor}`, as: 'user' },
     { path: () => `/api/credits/ledger/${ledgerId}/receipt`, as: 'user' },
     { path: () => '/api/payments/mine?page=2', as: 'user' },
     { path: () => '/api/exchange/exchanges', as: 'user' },

@@ -105,6 +105,35 @@ export const pageShape = {
 };
 export type PageInfo = { page: number; pageSize: number; total: number };
 
+// ---- Keyset cursors (docs/decisions/0333) -------------------------------------------------------------
+
+/** What a person reads when a `cursor` is not one the API gave out. */
+export const INVALID_CURSOR_MESSAGE = 'Invalid cursor: pass the nextCursor of a previous page';
+
+/**
+ * An opaque keyset cursor: the sort key of the last row of a page, as text parts, in base64url. Clients
+ * pass it back as it is (`?cursor=`); only the server reads it. Works in the browser and in Node (btoa/atob).
+ */
+export function encodeCursor(parts: string[]): string {
+  const bytes = new TextEncoder().encode(parts.join('\n'));
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The parts of a cursor made by encodeCursor, or null when it is not one (or has another number of parts). */
+export function decodeCursor(cursor: string, partCount: number): string[] | null {
+  if (!/^[A-Za-z0-9_-]{1,400}$/.test(cursor)) return null;
+  try {
+    const binary = atob(cursor.replace(/-/g, '+').replace(/_/g, '/'));
+    const text = new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+    const parts = text.split('\n');
+    return parts.length === partCount ? parts : null;
+  } catch {
+    return null;
+  }
+}
+
 // ---- Strict input ---------------------------------------------------------------------------------
 
 /** JSON-schema extension the strict validator reads: this text field may hold line breaks and tabs. */

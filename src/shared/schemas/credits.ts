@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageShape, uuidField } from './common.js';
+import { INVALID_CURSOR_MESSAGE, decodeCursor, encodeCursor, pageShape, paginationQuerySchema, uuidField } from './common.js';
 import { STEP_UP_FIELDS } from './two-factor.js';
 
 export const LEDGER_ENTRY_KINDS = [
@@ -31,10 +31,50 @@ export const ledgerEntrySchema = z
   .meta({ id: 'LedgerEntry' });
 export type LedgerEntry = z.infer<typeof ledgerEntrySchema>;
 
+/**
+ * Where a page of the ledger history ends (docs/decisions/0333): the sort key of its last entry, the
+ * instant to the microsecond (ISO 8601, UTC), the running balance and the id, in the history's order.
+ */
+export interface LedgerCursor {
+  createdAt: string;
+  balanceAfterCents: number;
+  id: string;
+}
+
+const LEDGER_CURSOR_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+
+export const encodeLedgerCursor = (c: LedgerCursor): string => encodeCursor([c.createdAt, String(c.balanceAfterCents), c.id]);
+
+/** The key a ledger cursor names, or null when it is not a cursor of the ledger history. */
+export function decodeLedgerCursor(cursor: string): LedgerCursor | null {
+  const parts = decodeCursor(cursor, 3);
+  if (!parts) return null;
+  const [createdAt = '', balance = '', id = ''] = parts;
+  if (!LEDGER_CURSOR_INSTANT.test(createdAt) || Number.isNaN(Date.parse(createdAt))) return null;
+  if (!/^-?\d{1,18}$/.test(balance) || !Number.isSafeInteger(Number(balance))) return null;
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  return { createdAt, balanceAfterCents: Number(balance), id };
+}
+
+/**
+ * `?page=&pageSize=` as before, or `?cursor=` (the `nextCursor` of the previous answer) to read the next
+ * older page from where that one ended, at the same cost however deep it is (docs/decisions/0333).
+ * With a cursor, `page` is not read.
+ */
+export const ledgerHistoryQuerySchema = paginationQuerySchema.extend({
+  cursor: z
+    .string()
+    .refine((v) => decodeLedgerCursor(v) !== null, INVALID_CURSOR_MESSAGE)
+    .optional(),
+});
+export type LedgerHistoryQuery = z.input<typeof ledgerHistoryQuerySchema>;
+
 export const ledgerHistoryResponseSchema = z.object({
   entries: z.array(ledgerEntrySchema),
   balanceCents: z.number().int(),
   ...pageShape,
+  /** The cursor of the next older page, or null when this page holds the oldest entry. */
+  nextCursor: z.string().nullable(),
 });
 export type LedgerHistoryResponse = z.infer<typeof ledgerHistoryResponseSchema>;
 

@@ -171,6 +171,8 @@ const MESSAGES: Record<string, MessageDescriptor> = {
   'Current password is required': msg`Current password is required`,
   // src/shared/schemas/notifications.ts
   'Invalid cursor': msg`Invalid cursor`,
+  // src/shared/schemas/common.ts (INVALID_CURSOR_MESSAGE: the ledger history's cursor, docs/decisions/0333)
+  'Invalid cursor: pass the nextCursor of a previous page': msg`Invalid cursor: pass the nextCursor of a previous page`,
   'Invalid notification id': msg`Invalid notification id`,
   'Choose at least one notification': msg`Choose at least one notification`,
   // src/shared/schemas/payments.ts

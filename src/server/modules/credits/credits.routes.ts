@@ -8,11 +8,13 @@ import {
   adjustmentRequestListResponseSchema,
   adjustmentRequestResponseSchema,
   creditAdjustmentBodySchema,
+  decodeLedgerCursor,
   ledgerEntrySchema,
+  ledgerHistoryQuerySchema,
   ledgerHistoryResponseSchema,
   rejectAdjustmentBodySchema,
 } from '#shared/schemas/credits.js';
-import { errorResponses, paginationQuerySchema, uuidParamsSchema } from '#shared/schemas/common.js';
+import { errorResponses, uuidParamsSchema } from '#shared/schemas/common.js';
 import { stepUpBodySchema } from '#shared/schemas/two-factor.js';
 import type { AppContext } from '#server/context.js';
 import { requireUserId } from '#server/modules/auth/auth.plugin.js';
@@ -37,18 +39,20 @@ export function registerCreditRoutes(app: FastifyInstance, ctx: AppContext): voi
       config: { auth: 'user' },
       schema: {
         tags,
-        summary: 'My credit ledger entries, newest first',
+        summary: 'My credit ledger entries, newest first: by page, or from the nextCursor of the previous answer (docs/decisions/0333)',
         security,
-        querystring: paginationQuerySchema,
+        querystring: ledgerHistoryQuerySchema,
         response: { 200: ledgerHistoryResponseSchema, ...errorResponses },
       },
     },
     async (request) => {
       const userId = requireUserId(request);
       const { page, pageSize } = request.query;
-      const { rows, total } = await listLedgerEntries(ctx.database.db, userId, { page, pageSize });
+      // Validated by the schema: a cursor that does not decode was answered 400 already.
+      const cursor = request.query.cursor ? (decodeLedgerCursor(request.query.cursor) ?? undefined) : undefined;
+      const { rows, total, nextCursor } = await listLedgerEntries(ctx.database.db, userId, { page, pageSize, cursor });
       const balanceCents = (await getBalanceCents(ctx.database.db, userId)) ?? 0;
-      return { entries: rows.map(toLedgerEntryDto), balanceCents, page, pageSize, total };
+      return { entries: rows.map(toLedgerEntryDto), balanceCents, page, pageSize, total, nextCursor };
     },
   );
 

@@ -1,5 +1,5 @@
-import { and, asc, count, desc, eq, gt, like, or, sql } from 'drizzle-orm';
-import type { LedgerEntry } from '#shared/schemas/credits.js';
+import { and, asc, count, desc, eq, getTableColumns, gt, like, or, sql } from 'drizzle-orm';
+import { encodeLedgerCursor, type LedgerCursor, type LedgerEntry } from '#shared/schemas/credits.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { AppError, conflict, notFound, unprocessable } from '#server/errors.js';
 import { users } from '#server/modules/users/users.tables.js';
@@ -297,22 +297,47 @@ export async function getBalanceCents(db: DbOrTx, userId: string): Promise<numbe
   return row ? row.creditsCents : null;
 }
 
+/**
+ * One page of a user's ledger, newest first: by offset (`page`), or after a keyset cursor, the sort key
+ * of the previous page's last entry (docs/decisions/0333), which walks the (user_id, created_at) index from
+ * that point instead of counting past every newer entry. Both answer the cursor of the next older page
+ * (null at the oldest entry), so a client may start with page 1 and go on with cursors.
+ */
 export async function listLedgerEntries(
   db: DbOrTx,
   userId: string,
-  page: { page: number; pageSize: number },
-): Promise<{ rows: LedgerEntryRow[]; total: number }> {
+  page: { page: number; pageSize: number; cursor?: LedgerCursor },
+): Promise<{ rows: LedgerEntryRow[]; total: number; nextCursor: string | null }> {
   const where = eq(creditLedgerEntries.userId, userId);
-  const rows = await db
-    .select()
-    .from(creditLedgerEntries)
-    .where(where)
+  const t = creditLedgerEntries;
+  const after = page.cursor
+    ? // The first condition is the index's bound; the row comparison orders ties on the instant.
+      and(
+        where,
+        sql`${t.createdAt} <= ${page.cursor.createdAt}::timestamptz`,
+        sql`(${t.createdAt}, ${t.balanceAfterCents}, ${t.id}) < (${page.cursor.createdAt}::timestamptz, ${page.cursor.balanceAfterCents}::bigint, ${page.cursor.id}::uuid)`,
+      )
+    : where;
+  const found = await db
+    .select({
+      ...getTableColumns(t),
+      // To the microsecond (a Date keeps milliseconds): the cursor must name the instant exactly.
+      exactCreatedAt: sql<string>`to_char(${t.createdAt} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
+    })
+    .from(t)
+    .where(after)
     // Same-instant entries stay in posting order through the running balance.
-    .orderBy(desc(creditLedgerEntries.createdAt), desc(creditLedgerEntries.balanceAfterCents), desc(creditLedgerEntries.id))
-    .limit(page.pageSize)
-    .offset((page.page - 1) * page.pageSize);
-  const [totalRow] = await db.select({ n: count() }).from(creditLedgerEntries).where(where);
-  return { rows, total: totalRow?.n ?? 0 };
+    .orderBy(desc(t.createdAt), desc(t.balanceAfterCents), desc(t.id))
+    .limit(page.pageSize + 1)
+    .offset(page.cursor ? 0 : (page.page - 1) * page.pageSize);
+  const [totalRow] = await db.select({ n: count() }).from(t).where(where);
+  const more = found.length > page.pageSize;
+  const rows = found.slice(0, page.pageSize).map(({ exactCreatedAt: _, ...row }) => row);
+  const last = more ? found[page.pageSize - 1] : undefined;
+  const nextCursor = last
+    ? encodeLedgerCursor({ createdAt: last.exactCreatedAt, balanceAfterCents: last.balanceAfterCents, id: last.id })
+    : null;
+  return { rows, total: totalRow?.n ?? 0, nextCursor };
 }
 
 export function toLedgerEntryDto(row: LedgerEntryRow): LedgerEntry {
