@@ -14,7 +14,7 @@ import { ApiError, errorMessage } from '#web/lib/api-client';
 import { TicketStatusBadge, ticketPriorityLabel } from './ticket-status-badge';
 import { CheckboxField, TextareaField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
-import { categoryTag } from './labels';
+import { categoryTag, ticketEventText } from './labels';
 
 /**
  * A write the thread starts, from the parent's mutation hook (docs/decisions/0225): the thread awaits
@@ -153,7 +153,7 @@ export function TicketThread({
             return (
               <li key={m._id} className="ticket-event">
                 <p>
-                  {m.body} <time dateTime={m.createdAt}>{formatLocaleDateTime(m.createdAt)}</time>
+                  {ticketEventText(m.body)} <time dateTime={m.createdAt}>{formatLocaleDateTime(m.createdAt)}</time>
                 </p>
               </li>
             );
