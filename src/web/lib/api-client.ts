@@ -55,7 +55,7 @@ export class ApiError extends Error {
  */
 export function errorMessage(err: unknown, fallback: string): string {
   if (!(err instanceof ApiError) || !(err.fromServer || err.status === 0)) return fallback;
-  const detailed = detailedErrorText(err.code, err.details);
+  const detailed = detailedErrorText(err.code, err.details, err.message);
   if (detailed !== null) return detailed;
   const known = errorMessageFor(err.code);
   // Without an active language (a unit test that never loads one) the server's English stands.

@@ -159,7 +159,7 @@ function pdfContentName(kind: unknown): string | undefined {
  * when the details it needs are missing (another place throws the code with other words), and then the
  * table above or the server's own message stands. English reads as the server's message.
  */
-export const DETAILED_ERROR_MESSAGES: Partial<Record<ErrorCode, (details: Details) => string | null>> = {
+export const DETAILED_ERROR_MESSAGES: Partial<Record<ErrorCode, (details: Details, message: string) => string | null>> = {
   RATE_LIMITED: (d) => {
     const seconds = numberIn(d, 'retryAfter');
     if (seconds === undefined) return null;
@@ -202,10 +202,13 @@ export const DETAILED_ERROR_MESSAGES: Partial<Record<ErrorCode, (details: Detail
     const balance = formatLocaleCredits(balanceCents);
     return t`The balance is ${balance} credits now. Check the new figures and confirm again.`;
   },
-  AMOUNT_OUT_OF_RANGE: (d) => {
+  AMOUNT_OUT_OF_RANGE: (d, message) => {
     const min = numberIn(d, 'min');
     const max = numberIn(d, 'max');
-    if (min === undefined || max === undefined) return t`The amount is outside the limits for this pair`;
+    if (min === undefined || max === undefined) {
+      // The exchange's refusal (src/server/modules/exchange/exchange-quotes.ts) names no limits.
+      return message === 'The amount is outside the limits for this pair' ? t`The amount is outside the limits for this pair` : null;
+    }
     const low = dollars(min);
     const high = dollars(max);
     return t`Amount must be between ${low} and ${high} USD`;
@@ -289,10 +292,10 @@ function exchangeLimits(d: Details): string | null {
  * An error's words from its details in the page's language (DETAILED_ERROR_MESSAGES), or null when the
  * code has none, its details lack what the words need, or no language is active yet (a unit test).
  */
-export function detailedErrorText(code: string, details: unknown): string | null {
+export function detailedErrorText(code: string, details: unknown, message = ''): string | null {
   if (!i18n.locale || !details || typeof details !== 'object' || Array.isArray(details)) return null;
   if (!Object.hasOwn(DETAILED_ERROR_MESSAGES, code)) return null;
-  return DETAILED_ERROR_MESSAGES[code as ErrorCode]!(details as Details);
+  return DETAILED_ERROR_MESSAGES[code as ErrorCode]!(details as Details, message);
 }
 
 /** The client's own words when no answer came (src/web/lib/api-client.ts words them in English). */

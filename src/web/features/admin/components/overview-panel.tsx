@@ -4,7 +4,7 @@ import type { OverviewResponse } from '#shared/schemas/admin';
 import { errorMessage } from '#web/lib/api-client';
 import { useLocale } from '#web/features/language';
 import { useOverview } from '../api/get-overview';
-import { formatLocaleCreditCents } from '#web/lib/format';
+import { formatLocaleCreditCents, formatLocaleDate } from '#web/lib/format';
 
 type Metric = 'signups' | 'deposits' | 'creditsIssuedCents' | 'creditsSpentCents' | 'ticketsOpened' | 'openTickets';
 
@@ -53,7 +53,7 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
           const h = (d[metric.key] / max) * (height - 4);
           return (
             <rect key={d.day} x={i * bar + 1} y={height - h} width={Math.max(1, bar - 2)} height={h} rx={1}>
-              <title>{`${d.day}: ${show(d[metric.key])}`}</title>
+              <title>{`${formatLocaleDate(d.day)}: ${show(d[metric.key])}`}</title>
             </rect>
           );
         })}

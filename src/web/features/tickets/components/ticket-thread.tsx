@@ -111,7 +111,8 @@ export function TicketThread({
       setInternal(false);
     },
     mapFieldErrors: (fields) => (fields.message ? { message: fields.message } : {}),
-    formError: (err, fields) => (fields.message ? null : err instanceof ApiError ? err.message : t`Failed to send your reply`),
+    formError: (err, fields) =>
+      fields.message ? null : err instanceof ApiError ? errorMessage(err, err.message) : t`Failed to send your reply`,
   });
 
   const priority = ticketPriorityLabel(ticket.priority);
