@@ -19,11 +19,29 @@ async function signInIn(page: Page, locale: string): Promise<void> {
 
 /** The server's answer to "send a test" while a delivery is in flight: a fixed message for its code. */
 async function answerTestBusy(page: Page): Promise<void> {
+  await page.unroute('**/api/users/webhook-settings/test');
   await page.route('**/api/users/webhook-settings/test', (route) =>
     route.fulfill({
       status: 409,
       contentType: 'application/json',
       body: JSON.stringify({ error: 'This delivery is being sent right now; try again in a moment', code: 'WEBHOOK_DELIVERY_BUSY' }),
+    }),
+  );
+}
+
+/** The server's answer when the rate limit is hit: the English message, the wait in `details` (src/server/errors.ts). */
+async function answerRateLimited(page: Page, seconds: number): Promise<void> {
+  await page.unroute('**/api/users/webhook-settings/test');
+  await page.route('**/api/users/webhook-settings/test', (route) =>
+    route.fulfill({
+      status: 429,
+      contentType: 'application/json',
+      headers: { 'retry-after': String(seconds) },
+      body: JSON.stringify({
+        error: `Too many requests. Try again in ${seconds} seconds.`,
+        code: 'RATE_LIMITED',
+        details: { retryAfter: seconds },
+      }),
     }),
   );
 }
@@ -54,6 +72,12 @@ test('a validation message and an API error in Spanish, then the webhooks settin
   await panel.getByRole('button', { name: 'Enviar prueba' }).click();
   await expect(page.getByText('Esta entrega se está enviando ahora mismo; inténtalo de nuevo en un momento')).toBeVisible();
 
+  // A rate limit's answer with its wait in the details (src/server/errors.ts): the wait in Spanish words.
+  await answerRateLimited(page, 90);
+  await panel.getByRole('button', { name: 'Enviar prueba' }).click();
+  await expect(page.getByText('Demasiadas solicitudes. Vuelve a intentarlo en 90 segundos.')).toBeVisible();
+  await expect(page.getByText(/Too many requests/)).toHaveCount(0);
+
   // German, chosen in the header: the same screen, its labels and the same two messages.
   await chooseInHeader(page, 'Idioma', 'de');
   await expect(page.locator('html')).toHaveAttribute('lang', 'de');
@@ -64,8 +88,12 @@ test('a validation message and an API error in Spanish, then the webhooks settin
   await expect(panel.getByText('Zahlung abgeschlossen')).toBeVisible();
   await expect(panel.getByRole('switch', { name: 'Webhooks senden' })).toBeVisible();
   await expect(panel.getByRole('heading', { name: 'Letzte Zustellungen' })).toBeVisible();
+  await answerTestBusy(page);
   await panel.getByRole('button', { name: 'Test senden' }).click();
   await expect(page.getByText('Diese Zustellung wird gerade gesendet; versuche es gleich noch einmal')).toBeVisible();
+  await answerRateLimited(page, 600);
+  await panel.getByRole('button', { name: 'Test senden' }).click();
+  await expect(page.getByText('Zu viele Anfragen. Versuche es in 10 Minuten erneut.')).toBeVisible();
 
   await panel.getByLabel('Webhook-URL').fill('ftp://example.com/hook');
   await panel.getByRole('button', { name: 'Webhook speichern' }).click();

@@ -91,11 +91,19 @@ test('an admin reads the staff console in German', async ({ browser }) => {
     const nav = admin.getByRole('navigation', { name: 'Team' });
     await expect(nav.getByRole('link', { name: 'Übersicht' })).toBeVisible();
     await expect(admin.getByRole('heading', { level: 2, name: 'Übersicht' })).toBeVisible();
+    // The credits figures with the German decimal comma ("97,00 in 30 Tage…"), never "97.00".
+    const issued = admin.getByRole('figure').filter({ hasText: 'Ausgegebene Credits' });
+    await expect(issued.getByText(/^\d+,\d{2} in 30 Tage/)).toBeVisible();
+    await expect(admin.getByRole('figure').getByText(/\d\.\d{2}\b/)).toHaveCount(0);
 
     await nav.getByRole('link', { name: 'Nutzer' }).click();
     await expect(admin.getByRole('heading', { name: 'Nutzer', exact: true })).toBeVisible();
     await expect(admin.getByRole('heading', { name: 'Konten, die Credits schulden' })).toBeVisible();
-    await expect(admin.getByRole('search').getByRole('button', { name: 'Suchen' })).toBeVisible();
+    await admin.getByRole('search').getByRole('button', { name: 'Suchen' }).click();
+    // Each account's credits as German writes them: "1000,00", never "1000.00".
+    const users = admin.getByRole('table', { name: 'Nutzer' });
+    await expect(users.getByRole('cell', { name: /^-?\d+,\d{2}$/ }).first()).toBeVisible();
+    await expect(users.getByRole('cell', { name: /^-?\d+\.\d{2}$/ })).toHaveCount(0);
 
     await nav.getByRole('link', { name: 'Zahlungen' }).click();
     await expect(admin.getByRole('heading', { name: 'Zahlungen', exact: true })).toBeVisible();

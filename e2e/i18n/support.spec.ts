@@ -82,6 +82,8 @@ interface Words {
   reopen: string;
   rate: string;
   closedNotice: string;
+  /** The server's auto-close line of a thread (src/server/modules/support/rules/auto-close.ts), in the language. */
+  autoClosed: string;
   allTickets: string;
   yourTickets: string;
   /** The list row's count of messages, in the language's plural: "2 mensajes". */
@@ -148,6 +150,7 @@ const LANGUAGES: Words[] = [
     reopen: 'Reabrir ticket',
     rate: 'Valora la respuesta',
     closedNotice: 'Este ticket está cerrado. Abre un ticket nuevo para continuar.',
+    autoClosed: 'Cerrado automáticamente: resuelto hace 7 días sin respuesta.',
     allTickets: '← Todos los tickets',
     yourTickets: 'Tus tickets',
     messageCount: /\d+ mensajes/,
@@ -208,6 +211,7 @@ const LANGUAGES: Words[] = [
     reopen: 'Ticket wieder öffnen',
     rate: 'Bewerte die Antwort',
     closedNotice: 'Dieses Ticket ist geschlossen. Eröffne ein neues Ticket, um fortzufahren.',
+    autoClosed: 'Automatisch geschlossen: vor 7 Tagen gelöst, ohne Antwort.',
     allTickets: '← Alle Tickets',
     yourTickets: 'Deine Tickets',
     messageCount: /\d+ Nachrichten/,
@@ -305,6 +309,30 @@ for (const w of LANGUAGES) {
     await expect(page.getByRole('button', { name: w.reopen })).toBeVisible(SLOW);
     await expect(page.getByRole('form', { name: w.rate })).toBeVisible();
     await expect(page.getByText(w.closedNotice)).toBeVisible();
+
+    // The line the support auto-close writes into a thread, as the server stores it (English), read in the
+    // language: the thread's answer carries it as an event (auto-close needs a ticket resolved days ago).
+    const ticketPath = /\/api\/tickets\/[^/?]+$/;
+    await page.route(ticketPath, async (route) => {
+      if (route.request().method() !== 'GET') return route.fallback();
+      const response = await route.fetch();
+      const json = (await response.json()) as { ticket: { messages: Record<string, unknown>[] } };
+      const last = json.ticket.messages.at(-1)!;
+      json.ticket.messages.push({
+        ...last,
+        _id: `${String(last._id)}-auto-close`,
+        author: 'staff',
+        authorName: 'Olympus',
+        kind: 'event',
+        body: 'Closed automatically: resolved 7 days ago without a reply.',
+        attachments: [],
+      });
+      await route.fulfill({ response, json });
+    });
+    await page.reload();
+    await expect(thread.getByText(w.autoClosed)).toBeVisible(SLOW);
+    await expect(thread.getByText('Closed automatically', { exact: false })).toHaveCount(0);
+    await page.unroute(ticketPath);
 
     await page.getByRole('button', { name: w.allTickets }).click();
     const row = page.getByRole('list', { name: w.yourTickets }).getByRole('link', { name: new RegExp(subject) });

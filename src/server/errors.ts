@@ -30,5 +30,5 @@ export const conflict = (message: string, details?: unknown) => new AppError('CO
 export const unprocessable = (message: string, code: CodeWithStatus<422> = 'RULE_BROKEN', details?: unknown) =>
   new AppError(code, message, { details });
 export const tooManyRequests = (retryAfter: number) =>
-  new AppError('RATE_LIMITED', `Too many requests. Try again in ${retryAfter} seconds.`, { retryAfter });
+  new AppError('RATE_LIMITED', `Too many requests. Try again in ${retryAfter} seconds.`, { retryAfter, details: { retryAfter } });
 export const serviceUnavailable = (message = 'Service temporarily unavailable') => new AppError('UNAVAILABLE', message);

@@ -148,11 +148,18 @@ export const adminTwoFactorResetBodySchema = z.object({
   ...STEP_UP_FIELDS,
 });
 
-/** Why passkeys cannot work at this address, or null when they can (browsers refuse bare IP addresses). */
-export function passkeyUnavailableReason(hostname: string): string | null {
+/** The bare IP address passkeys cannot work at (browsers refuse them there), or null for a domain name. */
+export function passkeyBareHost(hostname: string): string | null {
   const bare = hostname.replace(/^\[|\]$/g, '');
-  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(bare) || bare.includes(':')) {
-    return `Passkeys need a domain name: browsers refuse them on a bare IP address (${bare}). Open Olympus at http://localhost or on its domain to use passkeys.`;
-  }
-  return null;
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(bare) || bare.includes(':') ? bare : null;
+}
+
+/**
+ * Why passkeys cannot work at this address, or null when they can, in English (the server's words; the
+ * web words it in the reader's language from the address, src/web/features/two-factor/passkeys-availability.ts).
+ */
+export function passkeyUnavailableReason(hostname: string): string | null {
+  const bare = passkeyBareHost(hostname);
+  if (bare === null) return null;
+  return `Passkeys need a domain name: browsers refuse them on a bare IP address (${bare}). Open Olympus at http://localhost or on its domain to use passkeys.`;
 }

@@ -18,7 +18,7 @@ import { REQUEST_TIMEOUT_MS } from '#shared/constants';
 import { ClientErrorCode } from '#shared/error-codes';
 import { paths } from '#shared/routes';
 import { isTokenExpired, readTokenClaims } from '#shared/token';
-import { errorMessageFor, validationErrorText } from './error-messages';
+import { detailedErrorText, errorMessageFor, validationErrorText } from './error-messages';
 import { storage } from './storage';
 
 export class ApiError extends Error {
@@ -50,11 +50,13 @@ export class ApiError extends Error {
 
 /**
  * The one way the web words a failed call: the words for its code in the page's language
- * (./error-messages.ts), else the server's `error` field; the client's own message when there was no
+ * (./error-messages.ts; worded from the answer's details where its message carries values), else the server's `error` field; the client's own message when there was no
  * answer (timeout, offline), otherwise `fallback` (a non-JSON answer, or not an ApiError).
  */
 export function errorMessage(err: unknown, fallback: string): string {
   if (!(err instanceof ApiError) || !(err.fromServer || err.status === 0)) return fallback;
+  const detailed = detailedErrorText(err.code, err.details, err.message);
+  if (detailed !== null) return detailed;
   const known = errorMessageFor(err.code);
   // Without an active language (a unit test that never loads one) the server's English stands.
   return known && i18n.locale ? i18n._(known) : validationErrorText(err.code, err.message);

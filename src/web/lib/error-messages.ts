@@ -1,6 +1,7 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
+import { msg, plural, t } from '@lingui/core/macro';
 import { ClientErrorCode, ErrorCode } from '#shared/error-codes';
+import { formatLocaleCredits, formatLocaleCrypto, formatLocaleDate, formatLocaleDateTime, pageLocale } from './format';
 
 /**
  * The web's words for each error code of the server (src/shared/error-codes.ts), translated where they
@@ -114,6 +115,188 @@ export const ERROR_MESSAGES: Record<ErrorCode, MessageDescriptor | null> = {
   EXPORT_EXPIRED: null,
   NOTIFICATION_LOCKED: msg`Security notices always go by email and in the app; they cannot be turned off`,
 };
+
+type Details = Record<string, unknown>;
+const numberIn = (details: Details, key: string): number | undefined => {
+  const value = details[key];
+  return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
+};
+const textIn = (details: Details, key: string): string | undefined => {
+  const value = details[key];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+};
+/** Dollars (the deposit limits' unit) as the language writes a two-decimal amount. */
+const dollars = (usd: number) => formatLocaleCredits(Math.round(usd * 100));
+const providerName = (details: Details) =>
+  details.provider === 'telegram' ? 'Telegram' : details.provider === 'discord' ? 'Discord' : undefined;
+
+/** How long to wait, in the largest unit that reads well: "45 seconds", "3 minutes", "2 hours". */
+function waitText(seconds: number): string {
+  if (seconds < 120) return plural(seconds, { one: '# second', other: '# seconds' });
+  const minutes = Math.ceil(seconds / 60);
+  if (minutes < 120) return plural(minutes, { one: '# minute', other: '# minutes' });
+  const hours = Math.ceil(minutes / 60);
+  return plural(hours, { one: '# hour', other: '# hours' });
+}
+
+/** Why passkeys cannot work at a bare IP address (src/shared/schemas/two-factor.ts `passkeyUnavailableReason`). */
+export function passkeyBareHostText(host: string): string {
+  return t`Passkeys need a domain name: browsers refuse them on a bare IP address (${host}). Open Olympus at http://localhost or on its domain to use passkeys.`;
+}
+
+/** What a refused PDF carries (src/server/modules/support/tickets/attachments.ts `PDF_ACTIVE_KINDS`). */
+function pdfContentName(kind: unknown): string | undefined {
+  if (kind === 'JavaScript') return 'JavaScript';
+  if (kind === 'OpenAction') return t`an action that runs when it opens (OpenAction)`;
+  if (kind === 'Launch') return t`an action that starts a program (Launch)`;
+  if (kind === 'EmbeddedFile') return t`embedded files`;
+  return undefined;
+}
+
+/**
+ * The errors whose English message carries values (an amount, a limit, a time): worded from the answer's
+ * `details` in the page's language, the values formatted as the language writes them. Each returns null
+ * when the details it needs are missing (another place throws the code with other words), and then the
+ * table above or the server's own message stands. English reads as the server's message.
+ */
+export const DETAILED_ERROR_MESSAGES: Partial<Record<ErrorCode, (details: Details, message: string) => string | null>> = {
+  RATE_LIMITED: (d) => {
+    const seconds = numberIn(d, 'retryAfter');
+    if (seconds === undefined) return null;
+    const wait = waitText(Math.max(1, Math.ceil(seconds)));
+    return t`Too many requests. Try again in ${wait}.`;
+  },
+  INSUFFICIENT_CREDITS: (d) => {
+    const shortfallCents = numberIn(d, 'shortfallCents');
+    const balanceCents = numberIn(d, 'balanceCents');
+    if (shortfallCents !== undefined) {
+      const shortfall = formatLocaleCredits(shortfallCents);
+      return t`Not enough credits: ${shortfall} more needed`;
+    }
+    if (balanceCents !== undefined) {
+      const balance = formatLocaleCredits(balanceCents);
+      return t`Not enough credits for this change: the balance is ${balance} credits`;
+    }
+    return null;
+  },
+  PRICE_CHANGED: (d) => {
+    const priceCents = numberIn(d, 'priceCents');
+    if (priceCents === undefined) return null;
+    const price = formatLocaleCredits(priceCents);
+    return t`The price changed to ${price} credits. Nothing was charged; confirm the new price to buy.`;
+  },
+  IDEMPOTENCY_KEY_REUSED: (d) => {
+    const priceCents = numberIn(d, 'priceCents');
+    if (priceCents === undefined) return null;
+    const price = formatLocaleCredits(priceCents);
+    return t`This Idempotency-Key already bought this item at ${price} credits`;
+  },
+  BALANCE_CHANGED: (d) => {
+    const reserveCents = numberIn(d, 'campaignReserveCents');
+    const balanceCents = numberIn(d, 'balanceCents');
+    if (reserveCents !== undefined) {
+      const reserve = formatLocaleCredits(reserveCents);
+      return t`Your ad campaigns still hold ${reserve} credits, which closing forfeits with your balance. Check the figures and confirm again.`;
+    }
+    if (balanceCents === undefined) return null;
+    const balance = formatLocaleCredits(balanceCents);
+    return t`The balance is ${balance} credits now. Check the new figures and confirm again.`;
+  },
+  AMOUNT_OUT_OF_RANGE: (d, message) => {
+    const min = numberIn(d, 'min');
+    const max = numberIn(d, 'max');
+    if (min === undefined || max === undefined) {
+      // The exchange's refusal (src/server/modules/exchange/exchange-quotes.ts) names no limits.
+      return message === 'The amount is outside the limits for this pair' ? t`The amount is outside the limits for this pair` : null;
+    }
+    const low = dollars(min);
+    const high = dollars(max);
+    return t`Amount must be between ${low} and ${high} USD`;
+  },
+  AMOUNT_BELOW_PROVIDER_MINIMUM: (d) => {
+    const currency = textIn(d, 'currency');
+    const minCents = numberIn(d, 'minCents');
+    if (currency === undefined || minCents === undefined) return null;
+    const minimum = formatLocaleCredits(minCents);
+    return t`The minimum for ${currency} is ${minimum} USD`;
+  },
+  AMOUNT_BELOW_MINIMUM: (d) => exchangeLimits(d),
+  AMOUNT_ABOVE_MAXIMUM: (d) => exchangeLimits(d),
+  EXPORT_ALREADY_REQUESTED: (d) => {
+    const next = textIn(d, 'nextRequestAt');
+    if (next === undefined || Number.isNaN(Date.parse(next))) return null;
+    const when = formatLocaleDateTime(next);
+    return t`You can ask for one copy of your data a day. The next one can be requested after ${when}.`;
+  },
+  ACCOUNT_CLOSING: (d) => {
+    const erasureAt = textIn(d, 'erasureAt');
+    if (erasureAt === undefined || Number.isNaN(Date.parse(erasureAt))) return null;
+    const day = formatLocaleDate(erasureAt.slice(0, 10));
+    return t`Your account is closing on ${day}. Restore it to sign in.`;
+  },
+  CONNECTION_TAKEN: (d) => {
+    const name = providerName(d);
+    return name ? t`This ${name} account is already connected to another user.` : null;
+  },
+  CONNECTION_NOT_VERIFIED: (d) => {
+    const name = providerName(d);
+    return name ? t`This ${name} account was not verified for your session. Please connect again from your settings.` : null;
+  },
+  BAD_REQUEST: (d) => {
+    const max = numberIn(d, 'maxPasskeys');
+    return max === undefined ? null : t`You can keep at most ${max} passkeys. Remove one first.`;
+  },
+  CONFLICT: (d) => {
+    const day = textIn(d, 'day');
+    if (day === undefined || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return null;
+    const date = formatLocaleDate(day);
+    return t`${date} is already a holiday`;
+  },
+  PASSKEYS_UNAVAILABLE: (d) => {
+    const host = textIn(d, 'host');
+    return host === undefined ? null : passkeyBareHostText(host);
+  },
+  TOO_MANY_RULES: (d) => {
+    const max = numberIn(d, 'max');
+    return max === undefined ? null : t`At most ${max} rules`;
+  },
+  TOO_MANY_CANNED_REPLIES: (d) => {
+    const max = numberIn(d, 'max');
+    return max === undefined ? null : t`At most ${max} canned replies`;
+  },
+  TICKET_MERGED: (d) => {
+    const number = numberIn(d, 'ticketNumber');
+    return number === undefined ? null : t`Ticket #${number} is already merged into another ticket`;
+  },
+  ATTACHMENT_PDF_ACTIVE_CONTENT: (d) => {
+    const found = Array.isArray(d.found) ? d.found.map(pdfContentName).filter((name): name is string => name !== undefined) : [];
+    if (found.length === 0) return null;
+    const what = new Intl.ListFormat(pageLocale(), { type: 'conjunction' }).format(found);
+    return t`PDFs with JavaScript, actions that run on opening or start programs, or embedded files are not accepted; this one has ${what}. Print it to a new PDF, or attach a screenshot.`;
+  },
+};
+
+/** A pair's limits (src/server/modules/exchange/exchange-quotes.ts `assertInRange`), the amounts exactly as sent. */
+function exchangeLimits(d: Details): string | null {
+  const min = textIn(d, 'minAmount');
+  const currency = textIn(d, 'currency');
+  if (min === undefined || currency === undefined) return null;
+  const low = formatLocaleCrypto(min);
+  const max = textIn(d, 'maxAmount');
+  if (max === undefined) return t`The minimum for this pair is ${low} ${currency}`;
+  const high = formatLocaleCrypto(max);
+  return t`The amount must be between ${low} ${currency} and ${high} ${currency} for this pair`;
+}
+
+/**
+ * An error's words from its details in the page's language (DETAILED_ERROR_MESSAGES), or null when the
+ * code has none, its details lack what the words need, or no language is active yet (a unit test).
+ */
+export function detailedErrorText(code: string, details: unknown, message = ''): string | null {
+  if (!i18n.locale || !details || typeof details !== 'object' || Array.isArray(details)) return null;
+  if (!Object.hasOwn(DETAILED_ERROR_MESSAGES, code)) return null;
+  return DETAILED_ERROR_MESSAGES[code as ErrorCode]!(details as Details, message);
+}
 
 /** The client's own words when no answer came (src/web/lib/api-client.ts words them in English). */
 export const CLIENT_ERROR_MESSAGES: Partial<Record<ClientErrorCode, MessageDescriptor>> = {

@@ -8,6 +8,7 @@ import {
   formatLocaleDateTime,
   formatLocaleMoney,
   formatLocaleCreditAmount,
+  formatLocaleCreditCents,
   formatLocaleNumber,
   formatLocalePercent,
   formatLocaleSize,
@@ -103,6 +104,9 @@ describe('formatters in the page language (decision 0326)', () => {
     expect(formatLocaleCreditAmount(1000, 'en')).toBe('1000.00');
     expect(formatLocaleCreditAmount(1000, 'de')).toBe('1000,00');
     expect(formatLocaleCreditAmount(0.125, 'en')).toBe('0.13');
+    expect(formatLocaleCreditCents(100000, 'en')).toBe('1000.00');
+    expect(formatLocaleCreditCents(9700, 'de')).toBe('97,00');
+    expect(formatLocaleCreditCents(-1250, 'es')).toBe('-12,50');
   });
 
   it('write times of day and moments to the second', () => {
@@ -117,5 +121,34 @@ describe('formatters in the page language (decision 0326)', () => {
     expect(formatLocaleSize(12_595, 'en')).toBe('12.3 KB');
     expect(formatLocaleSize(12_595, 'de')).toBe('12,3 KB');
     expect(formatLocaleSize(4.5 * 1024 * 1024, 'en')).toBe('4.5 MB');
+  });
+});
+
+// The staff console's components: a figure there goes through a formatter of the page's language.
+const staffSources = import.meta.glob<string>(
+  [
+    '../features/admin/**/*.{ts,tsx}',
+    '../features/account-closure/components/pending-closures-panel.tsx',
+    '../features/support-reports/**/*.{ts,tsx}',
+    '../features/support-sla/**/*.{ts,tsx}',
+    '../features/support-rules/**/*.{ts,tsx}',
+    '../features/tickets/components/staff-*.tsx',
+    '../features/tickets/components/requester-context-panel.tsx',
+    '../features/ads/components/staff-*.tsx',
+    '!../features/**/*.test.{ts,tsx}',
+  ],
+  { eager: true, query: '?raw', import: 'default' },
+);
+
+describe("the staff console's figures", () => {
+  it('are written as the language writes them: no English-only formatter, toFixed or bare toLocaleString', () => {
+    expect(Object.keys(staffSources).length).toBeGreaterThan(15);
+    const raw =
+      /\bformatCredits\(|\.toFixed\(|\bformatCreditAmount\(|\bformatAmount\(|\bcreditsText\(|\bformatWhen\(|\bformatDateTime\(|toLocaleString\(\)/;
+    const found = Object.entries(staffSources)
+      .flatMap(([file, source]) => source.split('\n').map((line, i) => [file, i + 1, line] as const))
+      .filter(([, , line]) => raw.test(line) && !/^\s*(\/\/|\*)/.test(line))
+      .map(([file, n, line]) => `${file}:${n}: ${line.trim()}`);
+    expect(found).toEqual([]);
   });
 });

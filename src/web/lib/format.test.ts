@@ -6,9 +6,7 @@ import {
   formatCreditAmount,
   formatCredits,
   formatDate,
-  formatRating,
   formatSpend,
-  formatUptime,
   formatUsdLabel,
   formatWhen,
 } from './format';
@@ -49,11 +47,5 @@ describe('amounts and figures, one formatter each', () => {
     expect(formatUsdLabel(500)).toBe('$500');
     expect(formatUsdLabel(99.99)).toBe('$99.99');
     expect(formatUsdLabel(1000)).toBe('$1,000');
-  });
-
-  it('rounds ratings to two decimals and uptime to two, none for a whole 100', () => {
-    expect(formatRating(4.256)).toBe('4.26');
-    expect(formatUptime(99.954)).toBe('99.95%');
-    expect(formatUptime(100)).toBe('100%');
   });
 });

@@ -42,22 +42,6 @@ export function formatUsdLabel(value: number): string {
   return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${cents ? `.${cents}` : ''}`;
 }
 
-// ---- Other figures ----------------------------------------------------------------------------------
-
-/** An average rating out of 5, with two decimals: 4.25. */
-export const formatRating = (value: number) => value.toFixed(2);
-
-/** An uptime percentage: two decimals, none for a whole 100 ("99.95%", "100%"). */
-export const formatUptime = (percent: number) => `${percent.toFixed(percent === 100 ? 0 : 2)}%`;
-
-// ---- Crypto amounts ---------------------------------------------------------------------------------
-
-/** A pair's limits as shown before an amount is typed: "Min 0.001 BTC · Max 2 BTC". */
-export function formatLimits(min: string, max: string | null, ticker: string): string {
-  const t = ticker.toUpperCase();
-  return max === null ? `Min ${min} ${t}` : `Min ${min} ${t} · Max ${max} ${t}`;
-}
-
 // ---- Dates and times --------------------------------------------------------------------------------
 
 /** A moment as a person reads it, in their own locale and time zone: "18 Nov 2026, 14:05". */
@@ -234,6 +218,14 @@ export function formatLocaleCreditAmount(credits: number, locale = pageLocale())
   return numberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2, useGrouping: false }).format(
     Number.isFinite(credits) ? credits : 0,
   );
+}
+
+/**
+ * Cents as credits with two decimals and no grouping, as formatCredits writes them in English ("1000.00",
+ * the staff console's figures), with the language's decimal sign: "1000,00" (de).
+ */
+export function formatLocaleCreditCents(cents: number, locale = pageLocale()): string {
+  return formatLocaleCreditAmount(Number.isFinite(cents) ? cents / 100 : 0, locale);
 }
 
 /** A time of day in the language and the person's time zone, with seconds: "15:04:05", "3:04:05 PM" (en-US). */

@@ -1,10 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { createCampaignBodySchema } from '#shared/schemas/ads';
 import { passwordSchema } from '#shared/schemas/auth';
 import { textProblem } from '#shared/schemas/common';
 import { webhookUrlSchema } from '#shared/schemas/webhooks';
 import { activateLocale } from '#web/features/language';
-import { hasValidationTranslation, KNOWN_VALIDATION_MESSAGES, translateValidationMessage } from './validation-messages';
+import {
+  hasValidationTranslation,
+  isTranslatedZodDefault,
+  KNOWN_VALIDATION_MESSAGES,
+  translateValidationMessage,
+} from './validation-messages';
 
 /**
  * Every schema file of src/shared/schemas, twice: as modules, to walk the schemas they export, and as
@@ -165,5 +171,119 @@ describe("the shared schemas' messages in the page's language", () => {
       'subject: допускается только одна строка (без переносов строк и табуляции)',
     );
     expect(translateValidationMessage('At most 10 tags')).toBe('Не более 10 тегов');
+  });
+});
+
+/** What a person is told for a value: an entry of its own, or zod's own English worded by its shape. */
+const translated = (message: string) => hasValidationTranslation(message) || isTranslatedZodDefault(message);
+
+/**
+ * Bad values for every schema and every field of an object schema (missing, of another type, empty,
+ * far too long, a list, an object): the messages a person can be shown for a field without its own.
+ */
+function messagesForBadInput(modules: Record<string, Record<string, unknown>>): Map<string, string> {
+  const found = new Map<string, string>();
+  const bad: unknown[] = [undefined, null, 12345, -1, 1.5, '', ' ', 'x', 'x'.repeat(100_001), [], [1], {}, true];
+  const collect = (where: string, schema: z.ZodType, value: unknown) => {
+    try {
+      const result = schema.safeParse(value);
+      for (const issue of result.error?.issues ?? []) if (!found.has(issue.message)) found.set(issue.message, where);
+    } catch {
+      // A refinement that cannot read such a value throws; the schema's own checks ran before it.
+    }
+  };
+  for (const [file, exports] of Object.entries(modules)) {
+    for (const [name, schema] of Object.entries(exports)) {
+      if (!(schema instanceof z.ZodType)) continue;
+      for (const value of bad) collect(`${file} ${name}`, schema, value);
+      const shape = (schema as { shape?: Record<string, unknown> }).shape;
+      if (!shape || typeof shape !== 'object') continue;
+      for (const field of Object.keys(shape)) {
+        for (const value of bad) collect(`${file} ${name}.${field}`, schema, { [field]: value });
+      }
+    }
+  }
+  return found;
+}
+
+describe("zod's own messages, for a check written without one", () => {
+  const localeError = z.locales.en().localeError;
+  const say = (issue: Record<string, unknown>) => {
+    const said = localeError(issue as never);
+    return typeof said === 'string' ? said : (said?.message ?? '');
+  };
+  const issues: Record<string, unknown>[] = [
+    { code: 'invalid_type', expected: 'string', input: undefined },
+    { code: 'invalid_type', expected: 'number', input: 'x' },
+    { code: 'invalid_type', expected: 'object', input: [] },
+    { code: 'invalid_value', values: ['a'] },
+    { code: 'invalid_value', values: ['a', 'b'] },
+    { code: 'too_small', origin: 'string', minimum: 1, inclusive: true },
+    { code: 'too_small', origin: 'string', minimum: 6, exact: true },
+    { code: 'too_big', origin: 'string', maximum: 64, inclusive: true },
+    { code: 'too_small', origin: 'array', minimum: 1, inclusive: true },
+    { code: 'too_big', origin: 'array', maximum: 10, inclusive: true },
+    { code: 'too_small', origin: 'number', minimum: 0, inclusive: false },
+    { code: 'too_big', origin: 'number', maximum: 100, inclusive: true },
+    { code: 'too_big', origin: 'date', maximum: 5, inclusive: true },
+    { code: 'invalid_format', format: 'uuid' },
+    { code: 'invalid_format', format: 'email' },
+    { code: 'invalid_format', format: 'url' },
+    { code: 'invalid_format', format: 'datetime' },
+    { code: 'invalid_format', format: 'date' },
+    { code: 'invalid_format', format: 'base64url' },
+    { code: 'invalid_format', format: 'regex', pattern: /^[a-z]+$/ },
+    { code: 'invalid_format', format: 'starts_with', prefix: 'https://' },
+    { code: 'not_multiple_of', divisor: 5 },
+    { code: 'unrecognized_keys', keys: ['extra'] },
+    { code: 'unrecognized_keys', keys: ['a', 'b'] },
+    { code: 'invalid_key', origin: 'record' },
+    { code: 'invalid_union' },
+    { code: 'invalid_element', origin: 'map' },
+    { code: 'custom' },
+  ];
+
+  it('are each worded by their shape, and read in English as zod words them', async () => {
+    for (const issue of issues) {
+      const message = say(issue);
+      expect(isTranslatedZodDefault(message), message).toBe(true);
+      expect(translateValidationMessage(message)).toBeTypeOf('string');
+    }
+    await activateLocale('de');
+    for (const issue of issues) {
+      const message = say(issue);
+      expect(translateValidationMessage(message), message).not.toBe(message);
+    }
+  });
+
+  it('word a field without a message of its own (a token) in the language', async () => {
+    const tokenBody = z.object({ token: z.string().min(1) });
+    const missing = firstMessage(tokenBody.safeParse({}));
+    const empty = firstMessage(tokenBody.safeParse({ token: '' }));
+    expect(missing).toBe('Invalid input: expected string, received undefined');
+    expect(empty).toBe('Too small: expected string to have >=1 characters');
+    await activateLocale('es');
+    expect(translateValidationMessage(missing)).toBe('Este campo es obligatorio');
+    expect(translateValidationMessage(empty)).toBe('Este campo es obligatorio');
+    await activateLocale('ru');
+    expect(translateValidationMessage('Too big: expected string to have <=64 characters')).toBe('Не более 64 символов');
+    await activateLocale('de');
+    expect(translateValidationMessage('Invalid input: expected number, received string')).toBe('Ungültiger Wert: erwartet wird eine Zahl');
+  });
+
+  it('leave no field of any schema in src/shared/schemas without words in the language', () => {
+    const found = messagesForBadInput(schemaModules);
+    expect(found.size).toBeGreaterThan(50);
+    const untranslated = [...found].filter(([message]) => !translated(message)).map(([message, where]) => `${where}: ${message}`);
+    expect(untranslated).toEqual([]);
+  });
+
+  it("word the server's field messages with amounts, the amounts as the language writes them", async () => {
+    await activateLocale('de');
+    expect(translateValidationMessage('Enter an amount from 5.00 to 10000.00 USD')).toBe('Gib einen Betrag von 5,00 bis 10.000,00 USD ein');
+    expect(translateValidationMessage('The amount must be between 0.00015385 BTC and 2 BTC for this pair')).toBe(
+      'Der Betrag muss für dieses Paar zwischen 0,00015385 BTC und 2 BTC liegen',
+    );
+    expect(translateValidationMessage('That username is taken')).not.toBe('That username is taken');
   });
 });

@@ -1,8 +1,9 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
-import { msg } from '@lingui/core/macro';
+import { msg, plural, t } from '@lingui/core/macro';
 import { AD_MAX_CAMPAIGN_DAYS, AD_MAX_CREATIVES, AD_MAX_FREQUENCY_CAP, AD_REJECT_REASON_MAX, AD_WEIGHT_MAX } from '#shared/ad-rules';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#shared/constants';
 import { registerValidationTranslation } from './error-messages';
+import { formatLocaleCredits, formatLocaleCrypto } from './format';
 
 /**
  * The shared schemas' validation messages (src/shared/schemas) in the page's language (decision 0326).
@@ -13,6 +14,21 @@ import { registerValidationTranslation } from './error-messages';
  * (./validation-messages.test.ts) fails when a schema's message has no entry.
  */
 const MESSAGES: Record<string, MessageDescriptor> = {
+  // The server's own field messages (an error answer's `details.fields`, src/server/modules/*), shown beside the field.
+  'The amount is outside the limits for this pair': msg`The amount is outside the limits for this pair`,
+  'Not a staff member': msg`Not a staff member`,
+  'Type the account’s username exactly': msg`Type the account’s username exactly`,
+  'That currency is not available': msg`That currency is not available`,
+  'Current password is incorrect': msg`Current password is incorrect`,
+  'An account with that email already exists': msg`An account with that email already exists`,
+  'This is already your email address': msg`This is already your email address`,
+  'This password is too common. Choose one that is harder to guess.': msg`This password is too common. Choose one that is harder to guess.`,
+  'That password is not right': msg`That password is not right`,
+  'Unknown referral code': msg`Unknown referral code`,
+  'The exchange service refused this address': msg`The exchange service refused this address`,
+  'This pair cannot be exchanged right now': msg`This pair cannot be exchanged right now`,
+  'The bot check failed. Please try again.': msg`The bot check failed. Please try again.`,
+  'That username is taken': msg`That username is taken`,
   // src/shared/schemas/common.ts
   'Unknown user': msg`Unknown user`,
   'Invalid id': msg`Invalid id`,
@@ -332,6 +348,192 @@ const PATTERNS: ReadonlyArray<readonly [RegExp, (value: string) => MessageDescri
   ],
 ];
 
+/** A type zod names in its own messages, as the page's language says what was expected. */
+function zodTypeName(type: string): string {
+  switch (type) {
+    case 'string':
+      return t`text`;
+    case 'number':
+    case 'int':
+      return t`a number`;
+    case 'boolean':
+      return t`yes or no`;
+    case 'array':
+      return t`a list`;
+    case 'object':
+      return t`a set of fields`;
+    case 'date':
+      return t`a date`;
+    default:
+      return t`another kind of value`;
+  }
+}
+
+/** A format zod names in its own "Invalid …" message (its FormatDictionary). */
+function zodFormatText(format: string): string {
+  switch (format) {
+    case 'email address':
+      return i18n._(msg`Enter a valid email address`);
+    case 'URL':
+      return t`Enter a valid web address`;
+    case 'ISO datetime':
+      return i18n._(msg`Use a full date and time (ISO 8601)`);
+    case 'ISO date':
+      return i18n._(msg`Enter the date as YYYY-MM-DD`);
+    case 'UUID':
+    case 'UUIDv4':
+    case 'UUIDv6':
+    case 'GUID':
+      return i18n._(msg`Invalid id`);
+    default:
+      return t`This value is not in the expected format`;
+  }
+}
+
+const LESS_OR_MORE = '(>=|>|<=|<|exactly )';
+/** A bound of zod's "Too small/big" message as a whole number the words can count with ("<5" is at most 4). */
+const inclusiveBound = (sign: string, value: string): number => {
+  const n = Number(value);
+  return sign === '>' ? n + 1 : sign === '<' ? n - 1 : n;
+};
+
+/**
+ * zod's own English for a check that was given no message (its en locale, zod/v4/locales/en.js: "Invalid
+ * input: expected string, received undefined", "Too small: expected string to have >=1 characters"),
+ * matched by its shape and worded in the page's language. A schema field should carry its own message;
+ * this keeps one that does not from reaching a reader in English.
+ */
+const ZOD_DEFAULTS: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => string]> = [
+  [/^Invalid input: expected \w+, received undefined$/, () => t`This field is required`],
+  [
+    /^Invalid input: expected (\w+), received \w+$/,
+    (m) => {
+      const expected = zodTypeName(m[1]!);
+      return t`Invalid value: expected ${expected}`;
+    },
+  ],
+  [
+    new RegExp(`^Too small: expected string to have ${LESS_OR_MORE}(\\d+) characters$`),
+    (m) => {
+      const count = inclusiveBound(m[1]!, m[2]!);
+      if (m[1] === 'exactly ') return plural(count, { one: 'Use exactly # character', other: 'Use exactly # characters' });
+      return count <= 1
+        ? t`This field is required`
+        : plural(count, { one: 'Use at least # character', other: 'Use at least # characters' });
+    },
+  ],
+  [
+    new RegExp(`^Too big: expected string to have ${LESS_OR_MORE}(\\d+) characters$`),
+    (m) => {
+      const count = inclusiveBound(m[1]!, m[2]!);
+      if (m[1] === 'exactly ') return plural(count, { one: 'Use exactly # character', other: 'Use exactly # characters' });
+      return plural(count, { one: 'Use at most # character', other: 'Use at most # characters' });
+    },
+  ],
+  [
+    new RegExp(`^Too small: expected (?:array|set) to have ${LESS_OR_MORE}(\\d+) items$`),
+    (m) => {
+      const count = inclusiveBound(m[1]!, m[2]!);
+      return plural(count, { one: 'Give at least # item', other: 'Give at least # items' });
+    },
+  ],
+  [
+    new RegExp(`^Too big: expected (?:array|set) to have ${LESS_OR_MORE}(\\d+) items$`),
+    (m) => {
+      const count = inclusiveBound(m[1]!, m[2]!);
+      return plural(count, { one: 'Give at most # item', other: 'Give at most # items' });
+    },
+  ],
+  [
+    /^Too small: expected \w+ to be (>=|>)(.+)$/,
+    (m) => {
+      const limit = m[2]!;
+      return m[1] === '>' ? t`Must be more than ${limit}` : t`Must be at least ${limit}`;
+    },
+  ],
+  [
+    /^Too big: expected \w+ to be (<=|<)(.+)$/,
+    (m) => {
+      const limit = m[2]!;
+      return m[1] === '<' ? t`Must be less than ${limit}` : t`Must be at most ${limit}`;
+    },
+  ],
+  [/^Too (?:small|big): /, () => t`This value is out of range`],
+  [
+    /^Invalid number: must be a multiple of (.+)$/,
+    (m) => {
+      const step = m[1]!;
+      return t`Must be a multiple of ${step}`;
+    },
+  ],
+  [/^Invalid option: expected one of /, () => t`Choose one of the options offered`],
+  [/^Invalid string: must /, () => t`This value is not in the expected format`],
+  [
+    /^Unrecognized keys?: (.+)$/,
+    (m) => {
+      const keys = m[1]!;
+      return t`Unknown field: ${keys}`;
+    },
+  ],
+  [/^Invalid (?:input|key in \w+|value in \w+|discriminator value\..*)(?:: .*)?$/, () => t`Invalid value`],
+  [
+    // zod's FormatDictionary (zod/v4/locales/en.js), each the whole message after "Invalid ".
+    /^Invalid (email address|URL|emoji|UUID|UUIDv4|UUIDv6|nanoid|GUID|cuid|cuid2|ULID|XID|KSUID|ISO datetime|ISO date|ISO time|ISO duration|IPv4 address|IPv6 address|MAC address|IPv4 range|IPv6 range|base64-encoded string|base64url-encoded string|JSON string|E\.164 number|currency code|credit card number|IBAN|JWT)$/,
+    (m) => zodFormatText(m[1]!),
+  ],
+];
+
+const zodDefaultFor = (message: string): (() => string) | undefined => {
+  for (const [pattern, words] of [...FIELD_MESSAGES_WITH_VALUES, ...ZOD_DEFAULTS]) {
+    const match = pattern.exec(message);
+    if (match) return () => words(match);
+  }
+  return undefined;
+};
+
+/** A two-decimal amount as the server writes it ("10000.00"), as the language writes it. */
+const localeCents = (amount: string): string => formatLocaleCredits(Math.round(Number(amount) * 100));
+
+/**
+ * The server's field messages that carry amounts (src/server/modules/payments/deposits.ts,
+ * src/server/modules/exchange/exchange-quotes.ts), worded in the page's language with the amounts as it writes them.
+ */
+const FIELD_MESSAGES_WITH_VALUES: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => string]> = [
+  [
+    /^Enter an amount from (\d+\.\d{2}) to (\d+\.\d{2}) USD$/,
+    (m) => {
+      const min = localeCents(m[1]!);
+      const max = localeCents(m[2]!);
+      return t`Enter an amount from ${min} to ${max} USD`;
+    },
+  ],
+  [
+    /^The minimum for (\w+) is (\d+\.\d{2}) USD$/,
+    (m) => {
+      const currency = m[1]!;
+      const minimum = localeCents(m[2]!);
+      return t`The minimum for ${currency} is ${minimum} USD`;
+    },
+  ],
+  [
+    /^The minimum for this pair is ([\d.]+) (\w+)$/,
+    (m) => {
+      const low = formatLocaleCrypto(m[1]!);
+      const currency = m[2]!;
+      return t`The minimum for this pair is ${low} ${currency}`;
+    },
+  ],
+  [
+    /^The amount must be between ([\d.]+) (\w+) and ([\d.]+) \2 for this pair$/,
+    (m) => {
+      const low = formatLocaleCrypto(m[1]!);
+      const currency = m[2]!;
+      const high = formatLocaleCrypto(m[3]!);
+      return t`The amount must be between ${low} ${currency} and ${high} ${currency} for this pair`;
+    },
+  ],
+];
+
 const descriptorFor = (message: string): MessageDescriptor | undefined => {
   if (Object.hasOwn(MESSAGES, message)) return MESSAGES[message];
   for (const [pattern, descriptor] of PATTERNS) {
@@ -346,11 +548,16 @@ export function translateValidationMessage(message: string): string {
   // No language active yet (a unit test that never loads one): the schema's English as it is.
   if (!i18n.locale) return message;
   const known = descriptorFor(message);
-  return known ? i18n._(known) : message;
+  if (known) return i18n._(known);
+  const zodDefault = zodDefaultFor(message);
+  return zodDefault ? zodDefault() : message;
 }
 
 /** Whether a message has its translation here, as a key or through a pattern (for the test). */
 export const hasValidationTranslation = (message: string): boolean => descriptorFor(message) !== undefined;
+
+/** Whether a message is zod's own English for a check without a message, worded here by its shape (for the test). */
+export const isTranslatedZodDefault = (message: string): boolean => zodDefaultFor(message) !== undefined;
 
 registerValidationTranslation(translateValidationMessage);
 

@@ -316,6 +316,9 @@ describe.each(enginesFor('database'))('accounts and sessions on %s', (engine) =>
       expect(refused.status).toBe(429);
       expect(refused.json.code).toBe('RATE_LIMITED');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      // The wait is in the details too, for the web to word in the reader's language (src/web/lib/error-messages.ts).
+      expect(refused.json.details).toEqual({ retryAfter: Number(refused.headers.get('retry-after')) });
+      expect(refused.json.error).toBe(`Too many requests. Try again in ${refused.json.details.retryAfter} seconds.`);
     });
   });
 

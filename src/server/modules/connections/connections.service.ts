@@ -125,11 +125,18 @@ function notVerified(provider: Provider): AppError {
   return new AppError(
     'CONNECTION_NOT_VERIFIED',
     `This ${name} account was not verified for your session. Please connect again from your settings.`,
+    { details: { provider } },
   );
 }
 
 const alreadyTaken = (provider: Provider) =>
-  new AppError('CONNECTION_TAKEN', `This ${provider === 'discord' ? 'Discord' : 'Telegram'} account is already connected to another user.`);
+  new AppError(
+    'CONNECTION_TAKEN',
+    `This ${provider === 'discord' ? 'Discord' : 'Telegram'} account is already connected to another user.`,
+    {
+      details: { provider },
+    },
+  );
 
 // The users table belongs to the users module; only its `discord` and `telegram` columns are written here,
 // and only through the two functions below.

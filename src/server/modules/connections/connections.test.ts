@@ -316,7 +316,11 @@ describe.each(enginesFor('logic'))('Discord and Telegram connections on %s', (en
         body: { discordId: b.id, username: b.username, avatar: b.avatar },
       });
       expect(taken.status).toBe(409);
-      expect(taken.json).toMatchObject({ code: 'CONNECTION_TAKEN', error: 'This Discord account is already connected to another user.' });
+      expect(taken.json).toMatchObject({
+        code: 'CONNECTION_TAKEN',
+        error: 'This Discord account is already connected to another user.',
+        details: { provider: 'discord' },
+      });
       expect((await me(t, second.token)).discord).toBeNull();
       expect((await me(t, first.token)).discord).toMatchObject({ id: a.id });
 

@@ -83,7 +83,7 @@ export class ExchangeQuotes {
       max === null
         ? `The minimum for this pair is ${min} ${ticker}`
         : `The amount must be between ${min} ${ticker} and ${max} ${ticker} for this pair`;
-    const details = { fields: { amount: limits }, minAmount: String(min), maxAmount: max === null ? null : String(max) };
+    const details = { fields: { amount: limits }, minAmount: String(min), maxAmount: max === null ? null : String(max), currency: ticker };
     if (amount < min) throw unprocessable(limits, 'AMOUNT_BELOW_MINIMUM', details);
     if (max !== null && amount > max) throw unprocessable(limits, 'AMOUNT_ABOVE_MAXIMUM', details);
   }

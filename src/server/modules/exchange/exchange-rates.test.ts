@@ -92,6 +92,7 @@ describe.each(enginesFor('logic'))('exchange refunds, fixed rates and limits on 
       details: {
         minAmount: '0.00015385',
         maxAmount: '2',
+        currency: 'BTC',
         fields: { amount: 'The amount must be between 0.00015385 BTC and 2 BTC for this pair' },
       },
     });

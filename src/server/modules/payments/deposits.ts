@@ -68,7 +68,11 @@ export class Deposits {
         throw unprocessable(
           `The minimum for ${crypto.toUpperCase()} is ${formatCredits(Math.ceil(min.fiat_equivalent * 100))} USD`,
           'AMOUNT_BELOW_PROVIDER_MINIMUM',
-          { fields: { amount: `The minimum for ${crypto.toUpperCase()} is ${formatCredits(Math.ceil(min.fiat_equivalent * 100))} USD` } },
+          {
+            fields: { amount: `The minimum for ${crypto.toUpperCase()} is ${formatCredits(Math.ceil(min.fiat_equivalent * 100))} USD` },
+            currency: crypto.toUpperCase(),
+            minCents: Math.ceil(min.fiat_equivalent * 100),
+          },
         );
       }
     } catch (err) {

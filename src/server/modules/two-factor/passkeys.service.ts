@@ -9,7 +9,7 @@ import {
 } from '@simplewebauthn/server';
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, gt, isNull, sql } from 'drizzle-orm';
-import { passkeyUnavailableReason, type Passkey } from '#shared/schemas/two-factor.js';
+import { passkeyBareHost, passkeyUnavailableReason, type Passkey } from '#shared/schemas/two-factor.js';
 import type { Config } from '#server/config.js';
 import type { Database, DbOrTx, Tx } from '#server/db/client.js';
 import { AppError, badRequest, forbidden, notFound, unauthorized } from '#server/errors.js';
@@ -68,7 +68,9 @@ export class PasskeyService {
   }
 
   private assertAvailable(): void {
-    if (this.unavailableReason) throw new AppError('PASSKEYS_UNAVAILABLE', this.unavailableReason);
+    if (this.unavailableReason) {
+      throw new AppError('PASSKEYS_UNAVAILABLE', this.unavailableReason, { details: { host: passkeyBareHost(this.rpId) } });
+    }
   }
 
   private async storeChallenge(challenge: string, purpose: Purpose, userId: string | null): Promise<void> {
@@ -128,7 +130,8 @@ export class PasskeyService {
     const user = await findUserById(this.db, userId);
     if (!user) throw unauthorized();
     const existing = await this.db.select().from(passkeys).where(eq(passkeys.userId, userId));
-    if (existing.length >= MAX_PASSKEYS) throw badRequest(`You can keep at most ${MAX_PASSKEYS} passkeys. Remove one first.`);
+    if (existing.length >= MAX_PASSKEYS)
+      throw badRequest(`You can keep at most ${MAX_PASSKEYS} passkeys. Remove one first.`, { maxPasskeys: MAX_PASSKEYS });
     const options = await generateRegistrationOptions({
       rpName: 'Olympus',
       rpID: this.rpId,

@@ -114,6 +114,8 @@ describe('passkeys on a bare IP address', () => {
       expect(res.status).toBe(400);
       expect(res.json.code).toBe('PASSKEYS_UNAVAILABLE');
       expect(res.json.error).toMatch(/localhost/);
+      // The address, for the web to word the reason in the reader's language.
+      expect(res.json.details).toEqual({ host: expect.stringMatching(/^[\d.:]+$/) });
     }
   });
 });

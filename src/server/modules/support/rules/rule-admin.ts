@@ -22,7 +22,7 @@ export async function saveRule(db: Db, staffId: string, id: string | null, body:
     let row: SupportRuleRow | undefined;
     if (id === null) {
       const [n] = await tx.select({ n: count() }).from(supportRules);
-      if (Number(n?.n ?? 0) >= RULES_MAX) throw unprocessable(`At most ${RULES_MAX} rules`, 'TOO_MANY_RULES');
+      if (Number(n?.n ?? 0) >= RULES_MAX) throw unprocessable(`At most ${RULES_MAX} rules`, 'TOO_MANY_RULES', { max: RULES_MAX });
       [row] = await tx
         .insert(supportRules)
         .values({

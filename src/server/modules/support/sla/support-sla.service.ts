@@ -88,7 +88,7 @@ export class SupportSlaService {
   async addHoliday(adminId: string, body: SlaHoliday): Promise<SlaSettingsResponse> {
     return this.deps.db.transaction(async (tx) => {
       const [row] = await tx.insert(supportHolidays).values({ day: body.day, name: body.name }).onConflictDoNothing().returning();
-      if (!row) throw conflict(`${body.day} is already a holiday`);
+      if (!row) throw conflict(`${body.day} is already a holiday`, { day: body.day });
       await recordAudit(tx, {
         actor: await actor(tx, adminId),
         action: 'support.holiday_added',

@@ -131,6 +131,11 @@ describe('attachment checks', () => {
         expect(err, name).toMatchObject({ status: 415, code: 'ATTACHMENT_PDF_ACTIVE_CONTENT' });
         expect(err!.message, name).toMatch(message);
         expect(err!.message, name).toMatch(/not accepted/);
+        // What was found, by kind, for the web to word in the reader's language.
+        const kind = { JavaScript: 'JavaScript', OpenAction: 'OpenAction', Launch: 'Launch', 'embedded files': 'EmbeddedFile' }[
+          message.source
+        ];
+        expect((err!.details as { found: string[] }).found, name).toContain(kind);
       }
     });
 

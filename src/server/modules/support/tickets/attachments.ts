@@ -75,6 +75,16 @@ const PDF_ACTIVE_NAMES: Record<string, string> = {
   EmbeddedFiles: 'embedded files',
 };
 
+/** The same names, each as one kind (the `found` of the refusal's details). */
+const PDF_ACTIVE_KINDS: Record<string, string> = {
+  JavaScript: 'JavaScript',
+  JS: 'JavaScript',
+  OpenAction: 'OpenAction',
+  Launch: 'Launch',
+  EmbeddedFile: 'EmbeddedFile',
+  EmbeddedFiles: 'EmbeddedFile',
+};
+
 /**
  * A PDF name token: `/` then regular characters; PDF white space (NUL, tab, LF, FF, CR, space) and the
  * delimiters end it (ISO 32000-1 7.2.2, 7.3.5). JavaScript's `\s` is not used: it misses NUL, so
@@ -188,9 +198,12 @@ export function checkUpload(body: unknown, declaredName: string): CheckedFile & 
     const problem = pdfProblem(body);
     if (problem?.kind === 'active') {
       const what = [...new Set(problem.found.map((name) => PDF_ACTIVE_NAMES[name]!))].join(', ');
+      // `found` names what was found for the web to word in the reader's language (JavaScript, OpenAction, Launch, EmbeddedFile).
+      const found = [...new Set(problem.found.map((name) => PDF_ACTIVE_KINDS[name]!))];
       throw new AppError(
         'ATTACHMENT_PDF_ACTIVE_CONTENT',
         `PDFs with JavaScript, actions that run on opening or start programs, or embedded files are not accepted; this one has ${what}. Print it to a new PDF, or attach a screenshot.`,
+        { details: { found } },
       );
     }
     if (problem?.kind === 'uninspectable') {

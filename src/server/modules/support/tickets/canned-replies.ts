@@ -33,7 +33,7 @@ export async function saveCannedReply(db: Db, staff: StaffMember, id: string | n
     if (id === null) {
       const [count_] = await tx.select({ n: count() }).from(ticketCannedReplies);
       if (Number(count_?.n ?? 0) >= CANNED_REPLIES_MAX)
-        throw unprocessable(`At most ${CANNED_REPLIES_MAX} canned replies`, 'TOO_MANY_CANNED_REPLIES');
+        throw unprocessable(`At most ${CANNED_REPLIES_MAX} canned replies`, 'TOO_MANY_CANNED_REPLIES', { max: CANNED_REPLIES_MAX });
       [row] = await tx.insert(ticketCannedReplies).values({ title: body.title, body: body.body, createdBy: staff.userId }).returning();
     } else {
       const existing = await findCanned(tx, id);

@@ -83,8 +83,10 @@ export async function mergeTickets(db: Db, staff: StaffMember, targetId: string,
       .for('update');
     const lockedTarget = locked.find((r) => r.id === target.id);
     const lockedSource = locked.find((r) => r.id === source.id);
-    if (lockedSource!.mergedInto) throw unprocessable(`Ticket #${source.number} is already merged`, 'TICKET_MERGED');
-    if (lockedTarget!.mergedInto) throw unprocessable(`Ticket #${target.number} was merged into another ticket`, 'TICKET_MERGED');
+    if (lockedSource!.mergedInto)
+      throw unprocessable(`Ticket #${source.number} is already merged`, 'TICKET_MERGED', { ticketNumber: source.number });
+    if (lockedTarget!.mergedInto)
+      throw unprocessable(`Ticket #${target.number} was merged into another ticket`, 'TICKET_MERGED', { ticketNumber: target.number });
     const sameOwner =
       (source.userId !== null && source.userId === target.userId) || (source.guestId !== null && source.guestId === target.guestId);
     if (!sameOwner) throw unprocessable('Only tickets of the same requester can be merged', 'MERGE_OTHER_OWNER');

@@ -1,6 +1,5 @@
 import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
-import { formatCredits } from '#shared/fees';
 import type { LatePaymentRefund, PendingClosure } from '#shared/schemas/account-closure';
 import { TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
@@ -8,7 +7,7 @@ import { QueryTable } from '#web/components/ui/query-table';
 import { ErrorCode } from '#shared/error-codes';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { pageLocale } from '#web/lib/format';
+import { formatLocaleCreditCents, formatLocaleDateTime } from '#web/lib/format';
 import { RichText, useLocale } from '#web/features/language';
 import { useEraseAccount } from '../api/erase-account';
 import { usePendingClosures } from '../api/get-pending-closures';
@@ -20,7 +19,7 @@ const aboutSecondFactor = (err: unknown) =>
   err instanceof ApiError && (err.code === ErrorCode.TWO_FACTOR_REQUIRED || err.code === ErrorCode.INVALID_TWO_FACTOR_CODE);
 
 /** A moment in the language on screen, or "—" when there is none. */
-const formatWhen = (iso: string | null) => (iso ? new Date(iso).toLocaleString(pageLocale()) : '—');
+const whenText = (iso: string | null) => (iso ? formatLocaleDateTime(iso) : '—');
 
 /**
  * Erasing at once asks for the username typed again, and the admin's second factor when two-factor is
@@ -33,7 +32,7 @@ function EraseNowForm({ closure, onDone }: { closure: PendingClosure; onDone: (m
   const [typed, setTyped] = useState('');
   const stepUp = useStepUp();
   const username = closure.username;
-  const balance = formatCredits(closure.balanceCents);
+  const balance = formatLocaleCreditCents(closure.balanceCents);
 
   // The field shows the request's failure itself (a second-factor refusal goes to the step-up field).
   const form = useForm({
@@ -79,7 +78,7 @@ function MarkRefundedForm({ payment, onDone }: { payment: LatePaymentRefund; onD
   const id = useId();
   const mark = useMarkLatePaymentRefunded();
   const [note, setNote] = useState('');
-  const price = formatCredits(payment.priceAmountCents);
+  const price = formatLocaleCreditCents(payment.priceAmountCents);
 
   // The field shows the request's failure itself.
   const form = useForm({
@@ -114,12 +113,12 @@ function MarkRefundedForm({ payment, onDone }: { payment: LatePaymentRefund; onD
 }
 
 function heldSince(iso: string): string {
-  const at = formatWhen(iso);
+  const at = whenText(iso);
   return t`Held since ${at}`;
 }
 
 function refundedText(iso: string, note: string | null | undefined): string {
-  const at = formatWhen(iso);
+  const at = whenText(iso);
   return note ? t`Refunded ${at}: ${note}` : t`Refunded ${at}`;
 }
 
@@ -189,13 +188,13 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
           <tr key={c._id}>
             <td>{c.username}</td>
             <td>{c.email}</td>
-            <td className="num">{formatCredits(c.balanceCents)}</td>
-            <td>{formatWhen(c.closingAt)}</td>
+            <td className="num">{formatLocaleCreditCents(c.balanceCents)}</td>
+            <td>{whenText(c.closingAt)}</td>
             <td>
               {c.heldSince ? (
                 <span title={heldSince(c.heldSince)}>{t`On hold: a payment arrived while closing`}</span>
               ) : (
-                formatWhen(c.erasureAt)
+                whenText(c.erasureAt)
               )}
             </td>
             {isAdmin && (
@@ -255,9 +254,9 @@ export function PendingClosuresPanel({ isAdmin }: { isAdmin: boolean }) {
             <td>
               <code>{l.paymentId.slice(0, 8)}</code> ({l.payCurrency.toUpperCase()})
             </td>
-            <td className="num">{formatCredits(l.priceAmountCents)}</td>
-            <td className="num">{formatCredits(l.writtenOffCents)}</td>
-            <td>{formatWhen(l.createdAt)}</td>
+            <td className="num">{formatLocaleCreditCents(l.priceAmountCents)}</td>
+            <td className="num">{formatLocaleCreditCents(l.writtenOffCents)}</td>
+            <td>{whenText(l.createdAt)}</td>
             <td>
               {l.refundedAt ? (
                 refundedText(l.refundedAt, l.refundNote)

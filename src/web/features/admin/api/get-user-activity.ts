@@ -1,3 +1,4 @@
+import { t } from '@lingui/core/macro';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Exchange } from '#shared/schemas/exchange';
 import type { Payment } from '#shared/schemas/payments';
@@ -5,7 +6,7 @@ import type { Ticket } from '#shared/schemas/tickets';
 import { api } from '#web/lib/api-client';
 import { toQueryString } from '#web/lib/query-string';
 import { adminKeys } from './admin-keys';
-import { formatCreditAmount } from '#web/lib/format';
+import { formatLocaleCreditAmount, formatLocaleCrypto } from '#web/lib/format';
 
 export interface ActivityRow {
   _id: string;
@@ -20,6 +21,9 @@ export interface UserActivity {
 }
 
 const NONE: UserActivity = { payments: [], exchanges: [], tickets: [] };
+
+/** A payment of the activity list: "25.00 USD in BTC", in the page's language. */
+const paymentLabel = (amount: string, currency: string) => t`${amount} USD in ${currency}`;
 
 /**
  * An account's latest ten payments, exchanges and tickets, from the three staff lists. Never fails:
@@ -38,13 +42,13 @@ export async function getUserActivity(userId: string, signal?: AbortSignal): Pro
         _id: x._id,
         status: x.status,
         createdAt: x.createdAt,
-        label: `${formatCreditAmount(x.priceAmount)} USD in ${x.payCurrency.toUpperCase()}`,
+        label: paymentLabel(formatLocaleCreditAmount(x.priceAmount), x.payCurrency.toUpperCase()),
       })),
       exchanges: e.exchanges.map((x) => ({
         _id: x._id,
         status: x.status,
         createdAt: x.createdAt,
-        label: `${x.amount} ${x.from.toUpperCase()} → ${x.to.toUpperCase()}`,
+        label: `${formatLocaleCrypto(String(x.amount))} ${x.from.toUpperCase()} → ${x.to.toUpperCase()}`,
       })),
       tickets: t.tickets.map((x) => ({ _id: x._id, status: x.status, createdAt: x.createdAt, label: `#${x.number} ${x.subject}` })),
     };

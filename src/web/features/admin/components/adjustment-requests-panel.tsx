@@ -3,7 +3,6 @@ import { ErrorCode } from '#shared/error-codes';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { ADJUSTMENT_APPROVAL_CENTS } from '#shared/constants';
-import { formatCredits } from '#shared/fees';
 import { staffPaths } from '#shared/routes';
 import { DEFAULT_ADJUSTMENT_NOTE, rejectAdjustmentBodySchema, type AdjustmentRequest } from '#shared/schemas/credits';
 import { describeLedgerText } from '#web/features/payments';
@@ -13,12 +12,12 @@ import { QueryState } from '#web/components/ui/query-state';
 import { signedInUserId, useSessionStore } from '#web/features/auth';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { ApiError, errorMessage } from '#web/lib/api-client';
-import { pageLocale } from '#web/lib/format';
+import { formatLocaleCreditCents, pageLocale } from '#web/lib/format';
 import { RichText, useLocale } from '#web/features/language';
 import { useApproveAdjustmentRequest, usePendingAdjustmentRequests, useRejectAdjustmentRequest } from '../api/adjustment-requests';
 
 /** +1000.00 / -1000.00: the sign always shown. */
-export const signedCredits = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '-' : ''}${formatCredits(Math.abs(cents))}`;
+export const signedCredits = (cents: number) => `${cents > 0 ? '+' : cents < 0 ? '-' : ''}${formatLocaleCreditCents(Math.abs(cents))}`;
 
 /** Whether a refusal was about the second factor: the step-up field shows it, not the form. */
 const aboutSecondFactor = (err: unknown) =>
@@ -246,7 +245,7 @@ export function AdjustmentRequestsPanel({ userId = null, headingLevel = 2 }: { u
   useLocale();
   const id = useId();
   const requests = usePendingAdjustmentRequests(userId);
-  const approvalLimit = formatCredits(ADJUSTMENT_APPROVAL_CENTS);
+  const approvalLimit = formatLocaleCreditCents(ADJUSTMENT_APPROVAL_CENTS);
   const myId = useSessionStore(signedInUserId);
   const [notice, setNotice] = useState<string | null>(null);
   const Heading = headingLevel === 2 ? 'h2' : 'h3';

@@ -1,9 +1,8 @@
 import { i18n } from '@lingui/core';
 import { msg, plural, t } from '@lingui/core/macro';
-import { formatCredits } from '#shared/fees';
 import { QueryTable } from '#web/components/ui/query-table';
 import { RichText, useLocale } from '#web/features/language';
-import { pageLocale } from '#web/lib/format';
+import { formatLocaleCreditCents, pageLocale } from '#web/lib/format';
 import { useFlaggedAccounts } from '../api/get-flagged-accounts';
 
 const REASONS = { refunded: msg`refunded`, chargeback: msg`charged back` } as const;
@@ -39,7 +38,7 @@ export function FlaggedAccountsPanel() {
         failed={(err) => t`Failed to load the accounts that owe credits. ${err instanceof Error ? err.message : ''}`}
         empty={t`No account owes credits.`}
         wrapClassName="table-scroll"
-        summary={(data) => <p className="muted">{owedInAll(data.accounts.length, formatCredits(data.totalOutstandingCents))}</p>}
+        summary={(data) => <p className="muted">{owedInAll(data.accounts.length, formatLocaleCreditCents(data.totalOutstandingCents))}</p>}
         columns={
           <>
             <th scope="col">{t`Account`}</th>
@@ -56,15 +55,15 @@ export function FlaggedAccountsPanel() {
               </span>{' '}
               {a.username ?? a.userId}
             </td>
-            <td>{formatCredits(a.outstandingCents)}</td>
+            <td>{formatLocaleCreditCents(a.outstandingCents)}</td>
             <td>{new Date(a.since).toLocaleDateString(pageLocale())}</td>
             <td>
               <ul>
                 {a.debts.map((d) => {
                   const payment = d.paymentId ? d.paymentId.slice(0, 8) : t`unknown`;
                   const reason = i18n._(REASONS[d.reason]);
-                  const owed = formatCredits(d.outstandingCents);
-                  const amount = formatCredits(d.amountCents);
+                  const owed = formatLocaleCreditCents(d.outstandingCents);
+                  const amount = formatLocaleCreditCents(d.amountCents);
                   return (
                     <li key={d._id}>
                       <RichText

@@ -20,7 +20,7 @@ import { codeLabel, COMPONENT_ID_LABELS, IMPACT_LABELS, INCIDENT_STATUS_LABELS }
 
 /** A refusal without field errors is said above the form in the server's words; anything else says nothing there. */
 const serverMessage = (err: unknown, fields: Record<string, string>) =>
-  err instanceof ApiError && Object.keys(fields).length === 0 ? err.message : null;
+  err instanceof ApiError && Object.keys(fields).length === 0 ? errorMessage(err, err.message) : null;
 
 /** The start and end a maintenance window needs before it is sent. */
 function windowProblems(startsAt: string, endsAt: string): Record<string, string> {

@@ -11,7 +11,7 @@ import { errorMessage } from '#web/lib/api-client';
 import { moneyItemQueryOptions } from '../api/get-money-item';
 import { MONEY_PAGE_SIZE, useMoneyList, type MoneyKind, type MoneyOwner, type MoneyRow } from '../api/get-money-list';
 import { useRecheckMoneyItem } from '../api/recheck-money-item';
-import { formatCredits, formatLocaleCreditAmount, formatLocaleDateTime } from '#web/lib/format';
+import { formatLocaleCreditAmount, formatLocaleCreditCents, formatLocaleDateTime } from '#web/lib/format';
 import { useLocale } from '#web/features/language';
 import { codeLabel, MONEY_STATUS_LABELS } from './labels';
 
@@ -166,7 +166,7 @@ export function MoneyPanel({ kind }: { kind: Kind }) {
                           {codeLabel(MONEY_STATUS_LABELS, e.statusBefore)} → {codeLabel(MONEY_STATUS_LABELS, e.statusAfter)}
                         </td>
                         <td data-label={t`Credited`} className="num">
-                          {formatCredits(e.creditedCents)}
+                          {formatLocaleCreditCents(e.creditedCents)}
                         </td>
                       </tr>
                     ))}

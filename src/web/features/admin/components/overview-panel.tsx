@@ -1,10 +1,10 @@
 import { i18n, type MessageDescriptor } from '@lingui/core';
 import { msg, plural, t } from '@lingui/core/macro';
-import { formatCredits } from '#shared/fees';
 import type { OverviewResponse } from '#shared/schemas/admin';
 import { errorMessage } from '#web/lib/api-client';
 import { useLocale } from '#web/features/language';
 import { useOverview } from '../api/get-overview';
+import { formatLocaleCreditCents, formatLocaleDate } from '#web/lib/format';
 
 type Metric = 'signups' | 'deposits' | 'creditsIssuedCents' | 'creditsSpentCents' | 'ticketsOpened' | 'openTickets';
 
@@ -30,7 +30,7 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
   const width = 300;
   const height = 80;
   const bar = width / data.length;
-  const show = (v: number) => (metric.money ? formatCredits(v) : String(v));
+  const show = (v: number) => (metric.money ? formatLocaleCreditCents(v) : String(v));
   const label = i18n._(metric.label);
   const days = data.length;
   const lastDay = show(last);
@@ -53,7 +53,7 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
           const h = (d[metric.key] / max) * (height - 4);
           return (
             <rect key={d.day} x={i * bar + 1} y={height - h} width={Math.max(1, bar - 2)} height={h} rx={1}>
-              <title>{`${d.day}: ${show(d[metric.key])}`}</title>
+              <title>{`${formatLocaleDate(d.day)}: ${show(d[metric.key])}`}</title>
             </rect>
           );
         })}

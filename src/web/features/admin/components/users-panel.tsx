@@ -6,7 +6,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import toast from 'react-hot-toast';
 import { ADJUSTMENT_APPROVAL_CENTS, ROLES, type Role } from '#shared/constants';
 import type { AdminUser } from '#shared/schemas/admin';
-import { formatCredits, toCents } from '#shared/fees';
+import { toCents } from '#shared/fees';
 import { staffPaths } from '#shared/routes';
 import { creditAdjustmentBodySchema, DEFAULT_ADJUSTMENT_NOTE } from '#shared/schemas/credits';
 import { SelectField, TextField } from '#web/components/ui/forms';
@@ -24,14 +24,14 @@ import { useUpdateUser, type UserChange } from '../api/update-user';
 import { AdminTwoFactorReset, StepUpField, useStepUp } from '#web/features/two-factor';
 import { newIdempotencyKey } from '#web/lib/idempotency-key';
 import { AdjustmentRequestsPanel, signedCredits } from './adjustment-requests-panel';
-import { formatLocaleCreditAmount, formatLocaleDateTime, pageLocale } from '#web/lib/format';
+import { formatLocaleCreditAmount, formatLocaleCreditCents, formatLocaleDateTime, pageLocale } from '#web/lib/format';
 import { RichText, useLocale } from '#web/features/language';
 import { describeLedgerEntry, describeLedgerText } from '#web/features/payments';
 import { codeLabel, LEDGER_KIND_LABELS, MONEY_STATUS_LABELS, ROLE_LABELS } from './labels';
 
 /** "10.00 credits" in the language on screen (the amount keeps the product's two decimals). */
 const creditsLabel = (cents: number) => {
-  const amount = formatCredits(cents);
+  const amount = formatLocaleCreditCents(cents);
   return t`${amount} credits`;
 };
 
@@ -207,10 +207,10 @@ function UserDetail({ id, isAdmin }: { id: string; isAdmin: boolean }) {
                   <td data-label={t`When`}>{formatLocaleDateTime(e.createdAt)}</td>
                   <td data-label={t`Kind`}>{codeLabel(LEDGER_KIND_LABELS, e.kind)}</td>
                   <td data-label={t`Amount`} className="num">
-                    {(e.amountCents > 0 ? '+' : '') + formatCredits(e.amountCents)}
+                    {(e.amountCents > 0 ? '+' : '') + formatLocaleCreditCents(e.amountCents)}
                   </td>
                   <td data-label={t`Balance after`} className="num">
-                    {formatCredits(e.balanceAfterCents)}
+                    {formatLocaleCreditCents(e.balanceAfterCents)}
                   </td>
                   <td data-label={t`Customer sees`}>{describeLedgerEntry(e)}</td>
                   <td data-label={t`Internal reason`}>{e.internalReason ?? '—'}</td>
@@ -308,7 +308,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
       return fields;
     }
     if (balanceCents + toCents(parsed.data.amount) < 0) {
-      const balance = formatCredits(balanceCents);
+      const balance = formatLocaleCreditCents(balanceCents);
       return { amount: t`That would take the balance below zero (it is ${balance} credits)` };
     }
     return {};
@@ -341,8 +341,8 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
       // 202: nothing is posted; a second admin decides (the request is listed below).
       setSent({ amountCents: result.request.amountCents, balanceCents: draft.balanceBeforeCents });
     } else {
-      const before = formatCredits(result.balanceBeforeCents);
-      const now = formatCredits(result.balanceCents);
+      const before = formatLocaleCreditCents(result.balanceBeforeCents);
+      const now = formatLocaleCreditCents(result.balanceCents);
       toast.success(t`Balance adjusted: ${before} → ${now} credits`);
     }
     stepUp.reset();
@@ -353,7 +353,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
     setKey(newIdempotencyKey());
   }
 
-  const sentBalance = sent ? formatCredits(sent.balanceCents) : '';
+  const sentBalance = sent ? formatLocaleCreditCents(sent.balanceCents) : '';
   const sentChange = sent ? signedCredits(sent.amountCents) : '';
 
   // One state for both steps: the review form, then the confirmation (a refusal there goes back to the review).
@@ -385,8 +385,8 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
   if (draft) {
     const after = draft.balanceBeforeCents + draft.amountCents;
     const needsApproval = Math.abs(draft.amountCents) >= ADJUSTMENT_APPROVAL_CENTS;
-    const figures = `${formatCredits(draft.balanceBeforeCents)} → ${formatCredits(after)}`;
-    const approvalLimit = formatCredits(ADJUSTMENT_APPROVAL_CENTS);
+    const figures = `${formatLocaleCreditCents(draft.balanceBeforeCents)} → ${formatLocaleCreditCents(after)}`;
+    const approvalLimit = formatLocaleCreditCents(ADJUSTMENT_APPROVAL_CENTS);
     const change = signedCredits(draft.amountCents);
     view = (
       <Form form={form} noValidate={false} className="admin-form adjust-confirm" aria-labelledby="adjust-confirm-title">

@@ -2,6 +2,7 @@ import { t } from '@lingui/core/macro';
 // The language module activates the catalogue these messages are read from, English first.
 import '#web/features/language';
 import { ApiError, NETWORK_MESSAGE } from '#web/lib/api-client';
+import { detailedErrorText } from '#web/lib/error-messages';
 
 /**
  * Texts of docs/product.md#validation, #errors for the connection screens and the settings panel, in the
@@ -66,7 +67,8 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 export function serverMessage(err: unknown): string | null | undefined {
   if (!(err instanceof ApiError)) return undefined;
   if (err.status === 0) return null;
-  if (err.fromServer) return err.message;
+  // The server's own words, or its values worded in the page's language (a provider's name).
+  if (err.fromServer) return detailedErrorText(err.code, err.details, err.message) ?? err.message;
   const details = err.details as { error_description?: unknown } | string | undefined;
   return text(details) ?? text(typeof details === 'object' && details ? details.error_description : undefined) ?? err.message;
 }

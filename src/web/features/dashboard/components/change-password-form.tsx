@@ -5,7 +5,7 @@ import { passwordSchema } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
 import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
 import { StepUpField, useStepUp } from '#web/features/two-factor';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useChangePassword } from '../api/change-password';
 
 type Field = 'currentPassword' | 'newPassword';
@@ -38,7 +38,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged?: () => void }) {
       onChanged?.();
     },
     onError: (err) => stepUp.handleError(err),
-    formError: (err) => (err instanceof ApiError && err.fromServer ? err.message : t`Failed to update password`),
+    formError: (err) => (err instanceof ApiError && err.fromServer ? errorMessage(err, err.message) : t`Failed to update password`),
     focus: 'precheck',
   });
   const pending = form.busy;

@@ -1,7 +1,7 @@
 import { t } from '@lingui/core/macro';
 import type { User } from '#shared/schemas/auth';
 import { RichText, useLocale } from '#web/features/language';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useResendVerification } from '#web/features/auth/account-mail';
 
 /** Until the address is confirmed: says so, and sends the link again on request. */
@@ -10,7 +10,9 @@ export function EmailVerificationBanner({ user }: { user: User }) {
   const resend = useResendVerification();
   if (user.emailVerified) return null;
   const error =
-    resend.error instanceof ApiError && resend.error.fromServer ? resend.error.message : t`Could not send the link. Try again in a moment.`;
+    resend.error instanceof ApiError && resend.error.fromServer
+      ? errorMessage(resend.error, resend.error.message)
+      : t`Could not send the link. Try again in a moment.`;
   return (
     <section className="notice verify-banner" aria-labelledby="verify-banner-title">
       <h2 id="verify-banner-title">{t`Confirm your email address`}</h2>

@@ -4,7 +4,7 @@ import { RichText, useLocale } from '#web/features/language';
 import type { SessionInfo } from '#shared/schemas/auth';
 import { QueryState } from '#web/components/ui/query-state';
 import { formatLocaleDateTime } from '#web/lib/format';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useEndSession } from '../api/end-session';
 import { useSessions } from '../api/get-sessions';
 import { describeUserAgent } from './describe-user-agent';
@@ -37,7 +37,9 @@ export function SessionsList() {
       const device = describeUserAgent(session.userAgent);
       setNotice(t`Ended the session on ${device}.`);
     } catch (err) {
-      setNotice(err instanceof ApiError && err.fromServer ? err.message : t`Could not end that session. Please try again.`);
+      setNotice(
+        err instanceof ApiError && err.fromServer ? errorMessage(err, err.message) : t`Could not end that session. Please try again.`,
+      );
     } finally {
       setEnding(null);
     }

@@ -101,7 +101,8 @@ export function HelpManager() {
       toast.success(result.article.status === 'published' ? t`“${title}” is published` : t`“${title}” is saved as a draft`);
       reset();
     },
-    formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : t`Could not save the article`),
+    formError: (err, fields) =>
+      Object.keys(fields).length ? null : err instanceof ApiError ? errorMessage(err, err.message) : t`Could not save the article`,
   });
 
   const set = (patch: Partial<HelpArticleWriteBody>) => setForm((f) => ({ ...f, ...patch }));

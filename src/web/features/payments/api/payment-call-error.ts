@@ -2,7 +2,7 @@
 import { t } from '@lingui/core/macro';
 // The messages below need the active language, which the language module sets up on import (decision 0326).
 import '#web/features/language';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 
 // Read when a call fails, so each message is in the language on screen then (decision 0326).
 export const PAYMENT_MESSAGES = {
@@ -38,6 +38,7 @@ export class PaymentCallError extends Error {
 
 /** Any failure of a payment call, as a PaymentCallError with the catalogue's `message`. */
 export function paymentCallError(message: string, err: unknown): PaymentCallError {
-  if (err instanceof ApiError) return new PaymentCallError(message, err.fromServer ? err.message : null, err.status, err.fieldErrors);
+  if (err instanceof ApiError)
+    return new PaymentCallError(message, err.fromServer ? errorMessage(err, err.message) : null, err.status, err.fieldErrors);
   return new PaymentCallError(message, null, 0);
 }

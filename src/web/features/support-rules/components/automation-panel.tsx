@@ -248,7 +248,7 @@ function AutoCloseSetting({ isAdmin }: { isAdmin: boolean }) {
       toast.success(t`Auto-close saved`);
     },
     mapFieldErrors: () => ({}),
-    formError: (err) => (err instanceof ApiError ? err.message : t`Failed to save`),
+    formError: (err) => (err instanceof ApiError ? errorMessage(err, err.message) : t`Failed to save`),
   });
   const error = Object.values(form.errors)[0] ?? form.formError;
 

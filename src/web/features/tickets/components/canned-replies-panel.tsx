@@ -25,7 +25,8 @@ export function CannedRepliesPanel({ replies }: { replies: CannedReply[] }) {
       toast.success(t`Canned reply saved`);
       edit(null);
     },
-    formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : t`Failed to save`),
+    formError: (err, fields) =>
+      Object.keys(fields).length ? null : err instanceof ApiError ? errorMessage(err, err.message) : t`Failed to save`,
   });
 
   function edit(reply: CannedReply | null) {

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Dialog } from '#web/components/ui/dialog';
 import toast from 'react-hot-toast';
 import { TICKET_CATEGORIES, TICKET_MESSAGE_MAX, TICKET_PRIORITIES, TICKET_SUBJECT_MAX, type Ticket } from '#shared/schemas/tickets';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useUiStore } from '#web/stores/ui-store';
 import { useCreateTicket } from '../api/create-ticket';
 import { SelectField, TextareaField, TextField } from '#web/components/ui/forms';
@@ -45,7 +45,8 @@ export function CreateTicketModal({ isGuest, onCreated }: { isGuest: boolean; on
       const number = ticket.number;
       toast.success(t`Ticket #${number} created`);
     },
-    formError: (err, fields) => (Object.keys(fields).length ? null : err instanceof ApiError ? err.message : t`Failed to create ticket`),
+    formError: (err, fields) =>
+      Object.keys(fields).length ? null : err instanceof ApiError ? errorMessage(err, err.message) : t`Failed to create ticket`,
   });
 
   return (

@@ -14,7 +14,7 @@ import { ApiError, errorMessage } from '#web/lib/api-client';
 import { TicketStatusBadge, ticketPriorityLabel } from './ticket-status-badge';
 import { CheckboxField, TextareaField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
-import { categoryTag } from './labels';
+import { categoryTag, ticketEventText } from './labels';
 
 /**
  * A write the thread starts, from the parent's mutation hook (docs/decisions/0225): the thread awaits
@@ -111,7 +111,8 @@ export function TicketThread({
       setInternal(false);
     },
     mapFieldErrors: (fields) => (fields.message ? { message: fields.message } : {}),
-    formError: (err, fields) => (fields.message ? null : err instanceof ApiError ? err.message : t`Failed to send your reply`),
+    formError: (err, fields) =>
+      fields.message ? null : err instanceof ApiError ? errorMessage(err, err.message) : t`Failed to send your reply`,
   });
 
   const priority = ticketPriorityLabel(ticket.priority);
@@ -153,7 +154,7 @@ export function TicketThread({
             return (
               <li key={m._id} className="ticket-event">
                 <p>
-                  {m.body} <time dateTime={m.createdAt}>{formatLocaleDateTime(m.createdAt)}</time>
+                  {ticketEventText(m.body)} <time dateTime={m.createdAt}>{formatLocaleDateTime(m.createdAt)}</time>
                 </p>
               </li>
             );

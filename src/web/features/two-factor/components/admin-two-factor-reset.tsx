@@ -2,7 +2,7 @@ import { t } from '@lingui/core/macro';
 import { useId, useState } from 'react';
 import { useLocale } from '#web/features/language';
 import toast from 'react-hot-toast';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useUserTwoFactor } from '../api/get-user-two-factor';
 import { useResetUserTwoFactor } from '../api/reset-user-two-factor';
 import { TextField } from '#web/components/ui/forms';
@@ -42,7 +42,8 @@ export function AdminTwoFactorReset({ userId }: { userId: string }) {
     // About the admin's own second factor: its field says why.
     onError: (err) => stepUp.handleError(err),
     mapFieldErrors: (fields) => (fields.reason ? { reason: fields.reason } : {}),
-    formError: (err, fields) => (fields.reason ? null : err instanceof ApiError && err.fromServer ? err.message : t`The change failed`),
+    formError: (err, fields) =>
+      fields.reason ? null : err instanceof ApiError && err.fromServer ? errorMessage(err, err.message) : t`The change failed`,
   });
 
   const status = load.data ?? null;

@@ -4,7 +4,7 @@ import { useLocale } from '#web/features/language';
 import { ErrorCode } from '#shared/error-codes';
 import type { AuthResponse } from '#shared/schemas/auth';
 import type { TwoFactorChallengeResponse } from '#shared/schemas/two-factor';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
 import { useCompleteSecondStep, useCompleteSecondStepWithPasskey } from '../api/complete-second-step';
 import { passkeysUnavailableHere } from '../passkeys-availability';
@@ -41,7 +41,11 @@ export function LoginSecondStep({
   const fail = (err: unknown, fallback: string) => {
     if (err instanceof ApiError && err.code === ErrorCode.CHALLENGE_EXPIRED) setExpired(true);
     form.setFormError(
-      err instanceof ApiError ? (err.fromServer || err.status === 0 ? err.message : fallback) : passkeyErrorMessage(err, fallback),
+      err instanceof ApiError
+        ? err.fromServer || err.status === 0
+          ? errorMessage(err, err.message)
+          : fallback
+        : passkeyErrorMessage(err, fallback),
     );
     setValue('');
     inputRef.current?.focus();

@@ -7,7 +7,7 @@ import { useLocale } from '#web/features/language';
 import { useAddPasskey } from '../api/add-passkey';
 import { usePasskeys } from '../api/get-passkeys';
 import { useRemovePasskey } from '../api/remove-passkey';
-import { passkeyErrorMessage, passkeysUnavailableHere } from '../passkeys-availability';
+import { passkeyErrorMessage, passkeyReasonText, passkeysUnavailableHere } from '../passkeys-availability';
 import { TextField } from '#web/components/ui/forms';
 import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
@@ -60,7 +60,7 @@ export function PasskeysSection() {
   const [name, setName] = useState('');
   // A named passkey waits for the password (and the second factor when two-factor is on) before the device is asked.
   const [confirming, setConfirming] = useState(false);
-  const reason = hereReason ?? (list.data && !list.data.available ? list.data.reason : null);
+  const reason = hereReason ?? (list.data && !list.data.available && list.data.reason ? passkeyReasonText(list.data.reason) : null);
   // The name field also says why the device refused (set by `confirm`, after the password step).
   const form = useForm<'passkeyName'>({
     validate: () => (name.trim() ? {} : { passkeyName: t`Name the passkey, e.g. "Work laptop"` }),
