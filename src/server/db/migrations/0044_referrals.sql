@@ -73,3 +73,6 @@ INSERT INTO "referrals" ("referrer_id", "referred_id", "joined_at")
 SELECT u."referred_by", u."id", u."created_at" FROM "users" u
 WHERE u."referred_by" IS NOT NULL AND u."referred_by" <> u."id" AND EXISTS (SELECT 1 FROM "users" r WHERE r."id" = u."referred_by")
 ON CONFLICT DO NOTHING;
+--> statement-breakpoint
+-- The browser's random device id a session remembers (a self-referral signal; src/server/modules/auth/request-meta.ts).
+ALTER TABLE "sessions" ADD COLUMN IF NOT EXISTS "device_id" text;

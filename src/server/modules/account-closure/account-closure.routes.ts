@@ -64,8 +64,8 @@ export function registerAccountClosureRoutes(app: FastifyInstance, service: Acco
         response: { 200: restoreAccountResponseSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const { user, token, restored } = await service.restore(request.body, requestMeta(request));
+    async (request, reply) => {
+      const { user, token, restored } = await service.restore(request.body, requestMeta(request, reply));
       return { user: toUserDto(user), token, restored };
     },
   );

@@ -29,7 +29,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, auth: 
   api.post(
     '/guest',
     { schema: { tags, summary: 'Start a guest session', response: { 201: guestResponseSchema, ...errorResponses } } },
-    async (request, reply) => reply.status(201).send(await auth.startGuest(requestMeta(request))),
+    async (request, reply) => reply.status(201).send(await auth.startGuest(requestMeta(request, reply))),
   );
 
   api.post(
@@ -43,7 +43,7 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, auth: 
       },
     },
     async (request, reply) => {
-      const { user, token } = await auth.register(request.body, requestMeta(request));
+      const { user, token } = await auth.register(request.body, requestMeta(request, reply));
       return reply.status(201).send({ user: toUserDto(user), token });
     },
   );
@@ -58,8 +58,8 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, auth: 
         response: { 200: z.union([authResponseSchema, twoFactorChallengeResponseSchema]), ...errorResponses },
       },
     },
-    async (request) => {
-      const result = await auth.login(request.body, requestMeta(request));
+    async (request, reply) => {
+      const result = await auth.login(request.body, requestMeta(request, reply));
       if ('twoFactorRequired' in result) return result;
       return { user: toUserDto(result.user), token: result.token };
     },

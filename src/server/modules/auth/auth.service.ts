@@ -45,6 +45,8 @@ export interface RequestMeta {
   userAgent: string | undefined;
   /** The caller's guest token (cookie or bearer), proof that a body guestId is theirs. */
   guestToken?: string | undefined;
+  /** The browser's device id (request-meta.ts), remembered by the session. */
+  deviceId?: string | undefined;
 }
 
 export interface AuthServiceDeps {
@@ -127,6 +129,7 @@ export class AuthService {
       guestId,
       ip: meta.ip,
       ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
+      ...(meta.deviceId ? { deviceId: meta.deviceId } : {}),
     });
     const token = await this.issueToken({
       sub: guestId,
@@ -221,6 +224,7 @@ export class AuthService {
       rememberMe: options.rememberMe,
       ip: meta.ip,
       ...(meta.userAgent ? { userAgent: meta.userAgent } : {}),
+      ...(meta.deviceId ? { deviceId: meta.deviceId } : {}),
     });
     await this.linkGuest(tx, options.guestId, user.id, meta.guestToken);
     const token = await this.issueToken({

@@ -1,4 +1,5 @@
-import type { FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RequestMeta } from './auth.service.js';
 
 /**
@@ -9,11 +10,15 @@ import type { RequestMeta } from './auth.service.js';
 function guestTokenOf(request: FastifyRequest): string | undefined {
   const bearer = request.headers.authorization;
   if (typeof bearer === 'string' && bearer.startsWith('Bearer ')) return bearer.slice(7).trim() || undefined;
+  return cookieOf(request, 'token');
+}
+
+function cookieOf(request: FastifyRequest, name: string): string | undefined {
   const cookies = request.headers.cookie;
   if (typeof cookies !== 'string') return undefined;
   for (const part of cookies.split(';')) {
     const eq = part.indexOf('=');
-    if (eq > 0 && part.slice(0, eq).trim() === 'token') {
+    if (eq > 0 && part.slice(0, eq).trim() === name) {
       try {
         return decodeURIComponent(part.slice(eq + 1).trim()) || undefined;
       } catch {
@@ -24,7 +29,30 @@ function guestTokenOf(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-export function requestMeta(request: FastifyRequest): RequestMeta {
+/** The browser's own id (docs/product.md#referrals): random, kept in an HttpOnly cookie for two years. */
+export const DEVICE_COOKIE = 'device';
+const DEVICE_ID = /^[A-Za-z0-9_-]{22}$/;
+const DEVICE_COOKIE_MAX_AGE_S = 2 * 365 * 24 * 3600;
+
+/**
+ * Who is asking: address, user agent, guest token, and the browser's device id. A user agent is shared by
+ * everyone on the same browser version, so the device is told apart by a random id of its own, which a
+ * session remembers: two accounts signed in from one browser share it (a self-referral signal). With
+ * `reply`, a browser without the cookie is given one.
+ */
+export function requestMeta(request: FastifyRequest, reply?: FastifyReply): RequestMeta {
   const ua = request.headers['user-agent'];
-  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : undefined, guestToken: guestTokenOf(request) };
+  let deviceId = cookieOf(request, DEVICE_COOKIE);
+  if (!deviceId || !DEVICE_ID.test(deviceId)) {
+    deviceId = undefined;
+    if (reply) {
+      deviceId = randomBytes(16).toString('base64url');
+      const secure = request.protocol === 'https' ? '; Secure' : '';
+      reply.header(
+        'set-cookie',
+        `${DEVICE_COOKIE}=${deviceId}; Path=/; Max-Age=${DEVICE_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`,
+      );
+    }
+  }
+  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : undefined, guestToken: guestTokenOf(request), deviceId };
 }

@@ -59,7 +59,7 @@ export class SessionStore {
 
   async create(
     db: DbOrTx,
-    input: { userId?: string; guestId?: string; rememberMe?: boolean; ip?: string; userAgent?: string },
+    input: { userId?: string; guestId?: string; rememberMe?: boolean; ip?: string; userAgent?: string; deviceId?: string },
   ): Promise<SessionRow> {
     const lifetime = input.rememberMe ? REMEMBER_ME_LIFETIME_S : DEFAULT_SESSION_LIFETIME_S;
     const [row] = await db
@@ -71,6 +71,7 @@ export class SessionStore {
         rememberMe: Boolean(input.rememberMe),
         ip: input.ip ?? null,
         userAgent: input.userAgent?.slice(0, 300) ?? null,
+        deviceId: input.deviceId ?? null,
         expiresAt: new Date(Date.now() + lifetime * 1000),
       })
       .returning();

@@ -13,6 +13,8 @@ export const sessions = pgTable(
     rememberMe: boolean('remember_me').notNull().default(false),
     ip: text('ip'),
     userAgent: text('user_agent'),
+    /** The browser's random device id (request-meta.ts): a self-referral signal (docs/product.md#referrals). */
+    deviceId: text('device_id'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),

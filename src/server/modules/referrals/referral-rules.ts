@@ -93,8 +93,8 @@ export function refusalReasonOf(referrerId: string, referredId: string, signals:
 const LOOPBACK = sql`('127.0.0.1', '::1', '::ffff:127.0.0.1')`;
 
 /**
- * What two accounts share (docs/product.md#referrals): the same mailbox under another alias, a device
- * (`known_devices`), an address sessions were opened from (`sessions.ip`, loopback left out), or a
+ * What two accounts share (docs/product.md#referrals): the same mailbox under another alias, a browser
+ * (the device id its sessions remember: request-meta.ts; a user agent alone is shared by strangers), an address sessions were opened from (`sessions.ip`, loopback left out), or a
  * payout or refund address of their exchanges.
  */
 export async function signalsBetween(db: DbOrTx, referrerId: string, referredId: string): Promise<ReferralSignals> {
@@ -103,8 +103,8 @@ export async function signalsBetween(db: DbOrTx, referrerId: string, referredId:
       (SELECT email FROM users WHERE id = ${referrerId}) AS a_email,
       (SELECT email FROM users WHERE id = ${referredId}) AS b_email,
       EXISTS (
-        SELECT 1 FROM known_devices x JOIN known_devices y ON y.device_key = x.device_key
-        WHERE x.user_id = ${referrerId} AND y.user_id = ${referredId}
+        SELECT 1 FROM sessions x JOIN sessions y ON y.device_id = x.device_id
+        WHERE x.user_id = ${referrerId} AND y.user_id = ${referredId} AND x.device_id IS NOT NULL
       ) AS device,
       EXISTS (
         SELECT 1 FROM sessions x JOIN sessions y ON y.ip = x.ip

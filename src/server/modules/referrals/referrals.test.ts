@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_REFERRAL_SETTINGS } from '#shared/schemas/referrals.js';
@@ -278,8 +279,9 @@ describe.each(enginesFor('database'))('referrals on %s', (engine) => {
       referred: device(),
       emails: [`jo.hn.${n}@gmail.com`, `john${n}+ref@googlemail.com`],
     });
-    const ua = `Shared/1.0 (${uniqueName('ua')})`;
-    cases.push({ reason: 'same_device', referrer: device(undefined, ua), referred: device(undefined, ua) });
+    // One browser: the device cookie the server gave it (each side with its own user agent and address).
+    const browser = `device=${randomBytes(16).toString('base64url')}`;
+    cases.push({ reason: 'same_device', referrer: { ...device(), cookie: browser }, referred: { ...device(), cookie: browser } });
     cases.push({ reason: 'same_address', referrer: device('198.51.100.77'), referred: device('198.51.100.77') });
     cases.push({ reason: 'same_payout_address', referrer: device(), referred: device() });
     for (const c of cases) {
@@ -315,6 +317,26 @@ describe.each(enginesFor('database'))('referrals on %s', (engine) => {
       }[c.reason]!;
       expect(signals[key]).toBe(true);
     }
+  });
+
+  it('a user agent shared by strangers is not a device: two browsers of the same version still earn', async () => {
+    const ua = `Mozilla/5.0 Shared (${uniqueName('ua')})`;
+    const referrerHeaders = device(undefined, ua);
+    const referrer = await registerUser(t, {}, referrerHeaders);
+    const referred = await registerUser(t, { referralCode: await codeOf(referrer) }, device(undefined, ua));
+    await topUp(referred, 100);
+    const r = await referralOf(referred.userId);
+    expect({ status: r.status, reason: r.refusalReason }).toEqual({ status: 'qualified', reason: null });
+    expect((await rewardsOf(referred.userId)).map((x) => x.kind).sort()).toEqual(['referrer_share', 'welcome_bonus']);
+  });
+
+  it('gives a browser without one a device cookie at sign-up and sign-in, and keeps the one it has', async () => {
+    const fresh = await call(t, 'POST', '/api/guest', { headers: device() });
+    expect(fresh.status).toBe(201);
+    const setCookie = fresh.headers.get('set-cookie') ?? '';
+    expect(setCookie).toMatch(/^device=[A-Za-z0-9_-]{22}; Path=\/; Max-Age=\d+; HttpOnly; SameSite=Lax/);
+    const kept = await call(t, 'POST', '/api/guest', { headers: { ...device(), cookie: setCookie.split(';')[0]! } });
+    expect(kept.headers.get('set-cookie')).toBeNull();
   });
 
   it('caps per referred person, per day and in all, and earns nothing after the reward window', async () => {

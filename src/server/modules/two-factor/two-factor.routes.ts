@@ -240,8 +240,8 @@ export function registerTwoFactorRoutes(
         response: { 200: authResponseSchema, ...errorResponses },
       },
     },
-    async (request) => {
-      const { user: signedIn, token } = await twoFactor.completeLogin(request.body, requestMeta(request));
+    async (request, reply) => {
+      const { user: signedIn, token } = await twoFactor.completeLogin(request.body, requestMeta(request, reply));
       return { user: toUserDto(signedIn), token };
     },
   );
@@ -277,10 +277,10 @@ export function registerTwoFactorRoutes(
         response: { 200: authResponseSchema, ...errorResponses },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { user: signedIn, token } = await passkeys.login(
         { ...request.body, response: request.body.response as unknown as AuthenticationResponseJSON },
-        requestMeta(request),
+        requestMeta(request, reply),
       );
       return { user: toUserDto(signedIn), token };
     },
