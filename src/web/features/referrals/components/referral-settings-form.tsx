@@ -95,19 +95,19 @@ export function parseSettings(values: Values): { settings: ReferralSettings } | 
   for (const f of FIELDS) {
     const text = values[f.key].trim();
     const min = f.min;
-    const max = f.max;
+    const max = f.max ?? Number.MAX_SAFE_INTEGER;
     if (f.kind === 'days') {
       const n = Number(text);
       if (!WHOLE.test(text)) errors[f.key] = t`Enter a whole number of days`;
-      else if (n < min || (max !== null && n > max)) errors[f.key] = t`Enter between ${min} and ${max ?? min} days`;
+      else if (n < min || n > max) errors[f.key] = t`Enter between ${min} and ${max} days`;
       else settings[f.key] = n;
       continue;
     }
     const n = Number(text.replace(',', '.'));
     if (!DECIMAL.test(text)) {
       errors[f.key] = f.kind === 'percent' ? t`Enter a percentage with at most two decimals` : t`Enter an amount with at most two decimals`;
-    } else if (n < min || (max !== null && n > max)) {
-      errors[f.key] = t`Enter a percentage between ${min} and ${max ?? min}`;
+    } else if (n < min || n > max) {
+      errors[f.key] = t`Enter a percentage between ${min} and ${max}`;
     } else settings[f.key] = Math.round(n * 100);
   }
   if (Object.keys(errors).length > 0) return { errors };
