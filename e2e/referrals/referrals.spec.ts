@@ -50,7 +50,7 @@ test('a link shared from My referrals: the friend joins and tops up, the reward 
 }) => {
   test.setTimeout(120_000);
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-  await referrer(page);
+  const a = await referrer(page);
   await expect(page.getByText('No one has joined with your link yet.')).toBeVisible();
   await expect(
     page.getByText('You earn 10% of each top-up of the people who join with your link for 90 days, up to 50.00 credits each.'),
@@ -80,7 +80,7 @@ test('a link shared from My referrals: the friend joins and tops up, the reward 
   await expect(page.getByTestId('credit-balance')).toHaveText('0.00');
 
   // The held rewards are released (the sandbox's control stands in for the days passing).
-  const released = await page.request.post('/api/sandbox/referrals/release-held');
+  const released = await page.request.post('/api/sandbox/referrals/release-held', { headers: a.auth });
   expect(released.status(), await released.text()).toBe(200);
 
   await page.goto('/dashboard/referrals');

@@ -7,6 +7,7 @@ import type {
   ReferralSettingsResponse,
   ReferralStatus,
 } from '#shared/schemas/referrals';
+import type { StepUpFieldsInput } from '#web/features/two-factor';
 import { api } from '#web/lib/api-client';
 import { toQueryString } from '#web/lib/query-string';
 import { saveCsv } from '#web/lib/save-csv';
@@ -42,9 +43,17 @@ export function useAdminReferrals(filters: AdminReferralFilters, page: number) {
 
 export type ReferralDecision = 'refuse' | 'reverse';
 
-/** POST /api/admin/referrals/:id/refuse or /reverse with the note the referrer reads. */
-export const decideReferral = ({ id, decision, note }: { id: string; decision: ReferralDecision; note: string }) =>
-  api.post<{ referral: AdminReferral }>(`/api/admin/referrals/${encodeURIComponent(id)}/${decision}`, { note });
+/**
+ * POST /api/admin/referrals/:id/refuse or /reverse with the note the referrer reads; a reversal takes
+ * credits back, so it carries the admin's second factor when they have one (docs/security.md#staff-powers).
+ */
+export const decideReferral = ({
+  id,
+  decision,
+  note,
+  ...stepUp
+}: { id: string; decision: ReferralDecision; note: string } & StepUpFieldsInput) =>
+  api.post<{ referral: AdminReferral }>(`/api/admin/referrals/${encodeURIComponent(id)}/${decision}`, { note, ...stepUp });
 
 /** A decision changes the list, the report and (for the referrer) their own figures. */
 export function useDecideReferral() {
@@ -59,7 +68,7 @@ export function useDecideReferral() {
   });
 }
 
-/** GET /api/admin/referrals/report?weeks=N: the programme week by week, newest first. */
+/** GET /api/admin/referrals/report?weeks=N: the programme week by week. */
 export function getReferralReport(weeks: number, signal?: AbortSignal): Promise<ReferralReportResponse> {
   return api.get<ReferralReportResponse>(`/api/admin/referrals/report${toQueryString({ weeks })}`, { signal });
 }

@@ -5,6 +5,7 @@ import { Dialog } from '#web/components/ui/dialog';
 import { TextareaField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { useLocale } from '#web/features/language';
+import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useDecideReferral, type ReferralDecision } from '../api/admin-referrals';
 import { creditsLabel } from './labels';
@@ -28,6 +29,8 @@ export function DecisionDialog({
   useLocale();
   const id = useId();
   const decide = useDecideReferral();
+  // A reversal takes credits back: the admin's second factor, when they have one.
+  const stepUp = useStepUp();
   const [note, setNote] = useState('');
   const referrer = referral.referrer.username;
   const referred = referral.referred.username;
@@ -39,7 +42,8 @@ export function DecisionDialog({
       return parsed.success ? {} : { note: parsed.error.issues[0]?.message ?? t`Say why` };
     },
     action: async () => {
-      await decide.mutateAsync({ id: referral._id, decision, note: referralDecisionBodySchema.parse({ note }).note });
+      const extra = decision === 'reverse' ? stepUp.fields() : {};
+      await decide.mutateAsync({ id: referral._id, decision, note: referralDecisionBodySchema.parse({ note }).note, ...extra });
       onDone(
         decision === 'refuse'
           ? t`Refused: ${referred}, invited by ${referrer}. ${referrer} reads your note.`
@@ -47,6 +51,7 @@ export function DecisionDialog({
       );
     },
     onError: (err) => {
+      if (decision === 'reverse' && stepUp.handleError(err)) return true;
       const api = err instanceof ApiError ? err : null;
       const fallback = decision === 'refuse' ? t`Could not refuse the referral` : t`Could not reverse the referral`;
       form.setErrors({ note: api?.fieldErrors.note ?? errorMessage(err, fallback) });
@@ -75,6 +80,7 @@ export function DecisionDialog({
           error={form.errors.note}
           errorAlert
         />
+        {decision === 'reverse' && <StepUpField stepUp={stepUp} disabled={form.busy} />}
         <div className="actions">
           <StatusButton
             busy={form.busy}

@@ -6,6 +6,7 @@ import { TextField } from '#web/components/ui/forms';
 import { QueryState } from '#web/components/ui/query-state';
 import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
 import { useLocale } from '#web/features/language';
+import { StepUpField, useStepUp } from '#web/features/two-factor';
 import { errorMessage } from '#web/lib/api-client';
 import { formatCredits, formatLocaleDateTime } from '#web/lib/format';
 import { useReferralSettings, useSaveReferralSettings } from '../api/admin-referrals';
@@ -143,6 +144,8 @@ function SettingsForm({ settings }: { settings: ReferralSettings }) {
   useLocale();
   const id = useId();
   const save = useSaveReferralSettings();
+  // Changing what the programme pays asks for the admin's second factor, when they have one.
+  const stepUp = useStepUp();
   const [values, setValues] = useState<Values>(() => toValues(settings));
 
   const form = useForm<Key>({
@@ -153,9 +156,11 @@ function SettingsForm({ settings }: { settings: ReferralSettings }) {
     action: async () => {
       const next = parseSettings(values);
       if ('errors' in next) return;
-      await save.mutateAsync(next.settings);
+      await save.mutateAsync({ ...next.settings, ...stepUp.fields() });
+      stepUp.reset();
       toast.success(t`Referral settings saved.`);
     },
+    onError: (err) => stepUp.handleError(err),
     formError: (err, fields) => (Object.keys(fields).length > 0 ? null : errorMessage(err, t`Could not save the referral settings`)),
   });
 
@@ -179,6 +184,7 @@ function SettingsForm({ settings }: { settings: ReferralSettings }) {
           />
         ))}
       </div>
+      <StepUpField stepUp={stepUp} disabled={form.busy} />
       <div className="actions">
         <StatusButton busy={form.busy} busyLabel={t`Saving…`} className="btn btn-primary">
           {t`Save settings`}

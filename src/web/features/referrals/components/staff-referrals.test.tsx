@@ -63,7 +63,11 @@ describe('Staff referrals list', () => {
     const first = await screen.findByTestId('staff-referral-r1');
     expect(within(first).getByRole('link', { name: 'ada' }).getAttribute('href')).toBe('/dashboard/staff/users/u-ada');
     const chips = within(first).getByRole('list', { name: 'Shared signals' });
-    expect(within(chips).getAllByRole('listitem').map((li) => li.textContent)).toEqual(['Same device', 'Same payout address']);
+    expect(
+      within(chips)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Same device', 'Same payout address']);
     expect(within(first).getByRole('button', { name: 'Refuse bob, invited by ada' })).toBeTruthy();
     expect(within(first).queryByRole('button', { name: /^Reverse/ })).toBeNull();
     const rewarded = screen.getByTestId('staff-referral-r2');
@@ -168,7 +172,9 @@ describe('Referral report', () => {
     });
     renderWithQuery(<ReferralReport />);
     const table = await screen.findByRole('table', { name: 'Week by week' });
-    const cells = within(table).getAllByRole('cell').map((c) => c.textContent);
+    const cells = within(table)
+      .getAllByRole('cell')
+      .map((c) => c.textContent);
     expect(cells).toEqual(['November 30, 2026', '2', '5', '3', '1', '12.50', '0.00', '6.00']);
     expect(new URLSearchParams(server.requests[0]!.query).get('weeks')).toBe('12');
     fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
@@ -206,10 +212,11 @@ describe('Referral settings', () => {
     const history = screen.getByRole('table', { name: 'Changes' });
     const [, latest, first] = within(history).getAllByRole('row');
     expect(within(latest!).getByText('root')).toBeTruthy();
-    expect(within(latest!).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
-      'Share of each top-up (%): 5% → 10%',
-      'Held for (days): 7 days → 14 days',
-    ]);
+    expect(
+      within(latest!)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual(['Share of each top-up (%): 5% → 10%', 'Held for (days): 7 days → 14 days']);
     expect(within(first!).getByText('Defaults')).toBeTruthy();
     expect(within(first!).getAllByRole('listitem')).toHaveLength(7);
   });
@@ -248,7 +255,11 @@ describe('Referral settings', () => {
     server.on('GET', '/api/admin/referrals/settings', { body: SETTINGS });
     server.on('PUT', '/api/admin/referrals/settings', {
       status: 400,
-      body: { error: 'Invalid settings', code: 'VALIDATION_ERROR', details: { fields: { lifetimeCapCents: 'Too small for the daily cap' } } },
+      body: {
+        error: 'Invalid settings',
+        code: 'VALIDATION_ERROR',
+        details: { fields: { lifetimeCapCents: 'Too small for the daily cap' } },
+      },
     });
     renderWithQuery(<ReferralSettingsPanel />);
     await screen.findByLabelText('Share of each top-up (%)');
