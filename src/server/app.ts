@@ -19,6 +19,8 @@ import { registerNotificationsModule } from './modules/notifications/notificatio
 import { registerPaymentsModule } from './modules/payments/payments.module.js';
 import { registerPrivacyModule } from './modules/privacy/privacy.module.js';
 import { registerReceiptsModule } from './modules/receipts/receipts.module.js';
+import { registerReferralsModule } from './modules/referrals/referrals.module.js';
+import type { ReferralsService } from './modules/referrals/referrals.service.js';
 import { registerStatusModule } from './modules/status/status.module.js';
 import { registerSupportModule } from './modules/support/support.module.js';
 import { registerTwoFactorModule } from './modules/two-factor/two-factor.module.js';
@@ -39,6 +41,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const guards = registerRequestGuards(app, ctx);
   registerMaintenanceModule(app, ctx);
 
+  let referrals: ReferralsService | undefined;
   await mountApi(app, ctx, (api) => {
     const auth = registerAuthModule(api, ctx, delivery);
     registerTwoFactorModule(api, ctx, auth, guards.stepUp, delivery);
@@ -51,6 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerApiKeysModule(api, ctx, guards.apiKeys);
     registerChargesModule(api, ctx);
     const payments = registerPaymentsModule(api, ctx, delivery);
+    referrals = registerReferralsModule(api, ctx, { auth, notifications: delivery.notifications });
     const exchange = registerExchangeModule(api, ctx);
     registerAdminModule(api, ctx, { payments, exchange });
     registerAdsModule(api, ctx, { imageFetcher: deps.adImageFetcher });
@@ -61,6 +65,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerCatalogueModule(api, ctx);
     registerPrivacyModule(api, ctx, delivery);
   });
+
+  app.decorate('referrals', referrals!);
 
   await mountSandboxes(app, ctx);
   await serveWebApp(app);

@@ -139,7 +139,7 @@ export interface SecurityChanged {
 export type DomainEventType = DomainEvent['type'];
 
 /** How a subscriber is named in logs and in the channel table. */
-export type Channel = 'webhook' | 'mail' | 'notice' | 'balance alert';
+export type Channel = 'webhook' | 'mail' | 'notice' | 'balance alert' | 'referrals';
 
 export interface Subscriber {
   channel: Channel;

@@ -13,6 +13,9 @@ export const NOTIFICATION_EVENTS = [
   'payment.expired',
   'exchange.finished',
   'reward.claimed',
+  /** Someone joined with my referral link; I earned a referral reward (held until it is spendable). */
+  'referral.joined',
+  'referral.reward_earned',
   'ticket.reply',
   'ticket.sla_breached',
   /** A ticket closed automatically after it stayed resolved: please rate the answer (docs/decisions/0294). */
@@ -44,6 +47,8 @@ export const NOTIFICATION_EVENT_LABELS: Record<NotificationEvent, string> = {
   'payment.expired': 'Payment expired',
   'exchange.finished': 'Exchange finished, reward ready',
   'reward.claimed': 'Reward claimed',
+  'referral.joined': 'Someone joined with my link',
+  'referral.reward_earned': 'Referral reward earned',
   'ticket.reply': 'Support replied to a ticket',
   'ticket.sla_breached': 'A ticket passed its SLA target (staff)',
   'ticket.rating_request': 'Rate a closed ticket',

@@ -65,7 +65,15 @@ export class AuthService {
   private secondStep: SecondStepCheck | null = null;
   private factorCheck: SignInFactorCheck | null = null;
 
+  /** What registration also does inside its transaction, once the user exists (the referral programme's row). */
+  private readonly registeredHooks: ((tx: Tx, user: UserRow) => Promise<void>)[] = [];
+
   constructor(private readonly deps: AuthServiceDeps) {}
+
+  /** Adds a step to every registration's transaction, run after the user is created. */
+  onRegistered(hook: (tx: Tx, user: UserRow) => Promise<void>): void {
+    this.registeredHooks.push(hook);
+  }
 
   /** Installs the two-factor check a password sign-in passes before it gets a session. */
   useSecondStep(check: SecondStepCheck): void {
@@ -148,6 +156,7 @@ export class AuthService {
     const passwordHash = await hashPassword(body.password);
     const registered = await db.transaction(async (tx) => {
       const user = await createUser(tx, { username: body.username, email: body.email, passwordHash, referredBy });
+      for (const hook of this.registeredHooks) await hook(tx, user);
       return this.startUserSession(tx, user, { rememberMe: false, guestId: body.guestId }, meta);
     });
     await this.deps.emailFlows?.afterRegister(registered.user, meta);

@@ -35,7 +35,7 @@ export const creditLedgerEntries = pgTable(
     check('credit_ledger_entries_balance_non_negative', sql`${t.balanceAfterCents} >= 0`),
     check(
       'credit_ledger_entries_kind_known',
-      sql`${t.kind} in ('payment', 'reward', 'adjustment', 'spend', 'refund', 'settlement', 'forfeit')`,
+      sql`${t.kind} in ('payment', 'reward', 'adjustment', 'spend', 'refund', 'settlement', 'forfeit', 'referral_reward', 'welcome_bonus', 'referral_clawback')`,
     ),
   ],
 );

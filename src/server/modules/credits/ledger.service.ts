@@ -196,6 +196,8 @@ export interface ReversalInput {
   description: string;
   debtDescription: string;
   metadata?: Record<string, unknown>;
+  /** The entry's kind: `refund` (a reversed payment) unless said (`referral_clawback`, docs/decisions/0332). */
+  kind?: LedgerKind;
 }
 
 export interface ReversalResult {
@@ -232,7 +234,7 @@ export async function reverseWithDebt(db: DbOrTx, input: ReversalInput, events: 
         {
           userId: input.userId,
           amountCents: -takenCents,
-          kind: 'refund',
+          kind: input.kind ?? 'refund',
           reference: input.reference,
           description: input.description,
           metadata,

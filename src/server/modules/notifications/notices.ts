@@ -322,3 +322,47 @@ export function noticeOf(event: DomainEvent, tr: Translator = english): EmitInpu
       return null;
   }
 }
+
+/** My referrals page, where the notices of the referral programme lead (docs/product.md#referrals). */
+export const REFERRALS_LINK = '/dashboard/referrals';
+
+/** "Someone joined with your link": to the referrer, when a person registers with their code. */
+export function referralJoinedNotice(
+  r: { referralId: string; referrerId: string; maskedName: string },
+  tr: Translator = english,
+): EmitInput {
+  return {
+    to: { userId: r.referrerId },
+    event: 'referral.joined',
+    key: `referral.joined:${r.referralId}`,
+    title: tr.t(/*i18n*/ 'Someone joined with your link'),
+    body: tr.t(/*i18n*/ '{name} signed up with your referral link. You earn a share of their top-ups once they are final.', {
+      name: r.maskedName,
+    }),
+    link: REFERRALS_LINK,
+  };
+}
+
+/** "You earned N credits": to the referrer, when a share of a top-up is earned (held until `releaseAt`). */
+export function referralRewardNotice(
+  r: { rewardId: string; referrerId: string; maskedName: string; amountCents: number; releaseAt: Date; held: boolean },
+  tr: Translator = english,
+): EmitInput {
+  return {
+    to: { userId: r.referrerId },
+    event: 'referral.reward_earned',
+    key: `referral.reward_earned:${r.rewardId}`,
+    title: tr.t(/*i18n*/ 'You earned {credits} credits', { credits: tr.cents(r.amountCents) }),
+    body: r.held
+      ? tr.t(/*i18n*/ '{name} topped up with your referral link. Your {credits} credits become spendable on {date}.', {
+          name: r.maskedName,
+          credits: tr.cents(r.amountCents),
+          date: tr.dateTime(r.releaseAt),
+        })
+      : tr.t(/*i18n*/ '{name} topped up with your referral link. Your {credits} credits were added to your balance.', {
+          name: r.maskedName,
+          credits: tr.cents(r.amountCents),
+        }),
+    link: REFERRALS_LINK,
+  };
+}

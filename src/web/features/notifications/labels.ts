@@ -15,6 +15,8 @@ export const EVENT_LABELS: Record<NotificationEvent, MessageDescriptor> = {
   'payment.expired': msg`Payment expired`,
   'exchange.finished': msg`Exchange finished, reward ready`,
   'reward.claimed': msg`Reward claimed`,
+  'referral.joined': msg`Someone joined with my link`,
+  'referral.reward_earned': msg`Referral reward earned`,
   'ticket.reply': msg`Support replied to a ticket`,
   'ticket.sla_breached': msg`A ticket passed its SLA target (staff)`,
   'ticket.rating_request': msg`Rate a closed ticket`,
