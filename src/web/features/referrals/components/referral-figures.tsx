@@ -16,8 +16,8 @@ export function ReferralFigures({ summary }: { summary: ReferralSummary }) {
       <h2 id={`${id}-title`}>{t`What you earned`}</h2>
       <p className="muted">
         {plural(joined, { one: '# person joined with your link', other: '# people joined with your link' })}
-        {' · '}
-        {plural(rewarded, { one: '# earned you a reward', other: '# earned you rewards' })}
+        {rewarded > 0 && ' · '}
+        {rewarded > 0 && plural(rewarded, { one: '# earned you a reward', other: '# earned you rewards' })}
       </p>
       <dl className="referral-figures-list">
         <div>

@@ -33,13 +33,15 @@ export function ReferralReport() {
           {download.isPending ? t`Downloading…` : t`Download CSV`}
         </button>
       </div>
-      <p className="muted">{t`The last ${REPORT_WEEKS} weeks, each from Monday (UTC). Amounts in credits.`}</p>
+      <p className="muted">{t`The last ${REPORT_WEEKS} weeks, newest first, each from Monday (UTC). Amounts in credits.`}</p>
       <QueryTable
         query={report}
         label={title}
-        className="admin-table rtable"
-        wrapClassName="table-wrap rtable-wrap"
-        rows={(data) => data.weeks}
+        className="admin-table referral-report-table"
+        wrapClassName="table-wrap"
+        scrollable
+        // Newest week first: what staff look at is the week now.
+        rows={(data) => [...data.weeks].sort((a, b) => b.weekStart.localeCompare(a.weekStart))}
         loading={t`Loading the report…`}
         failed={t`Failed to load the report`}
         empty={t`Nothing happened in these weeks.`}

@@ -106,16 +106,11 @@ export function StaffReferralsList() {
         empty={t`No referral matches these filters.`}
         columns={
           <>
-            <th scope="col">{t`Referrer`}</th>
-            <th scope="col">{t`Invited`}</th>
-            <th scope="col">{t`Joined on`}</th>
+            <th scope="col">{t`Referrer and invited`}</th>
             <th scope="col">{t`Status`}</th>
             <th scope="col">{t`Signals`}</th>
             <th scope="col" className="num">
-              {t`Held`}
-            </th>
-            <th scope="col" className="num">
-              {t`Paid`}
+              {t`Amounts`}
             </th>
             <th scope="col">{t`Actions`}</th>
           </>
@@ -124,15 +119,20 @@ export function StaffReferralsList() {
           const referred = r.referred.username;
           const referrer = r.referrer.username;
           const which = t`${referred}, invited by ${referrer}`;
+          const joined = dayOf(r.joinedAt);
+          const held = creditsLabel(r.heldCents);
+          const paid = creditsLabel(r.paidCents);
           return (
             <tr key={r._id} data-testid={`staff-referral-${r._id}`}>
-              <td data-label={t`Referrer`}>
-                <Link to={staffPaths.user(r.referrer.userId)}>{r.referrer.username}</Link>
+              <td data-label={t`Referrer and invited`}>
+                <span className="referral-people-pair">
+                  <Link to={staffPaths.user(r.referrer.userId)}>{referrer}</Link>
+                  <span aria-hidden="true"> → </span>
+                  <span className="visually-hidden"> {t`invited`} </span>
+                  <Link to={staffPaths.user(r.referred.userId)}>{referred}</Link>
+                </span>
+                <span className="referral-when">{t`Joined on ${joined}`}</span>
               </td>
-              <td data-label={t`Invited`}>
-                <Link to={staffPaths.user(r.referred.userId)}>{r.referred.username}</Link>
-              </td>
-              <td data-label={t`Joined on`}>{dayOf(r.joinedAt)}</td>
               <td data-label={t`Status`}>
                 <span className="referral-status" data-status={r.status}>
                   {referralLabel(REFERRAL_STATUS_LABELS, r.status)}
@@ -143,11 +143,9 @@ export function StaffReferralsList() {
               <td data-label={t`Signals`}>
                 <SignalChips signals={r.signals} />
               </td>
-              <td data-label={t`Held`} className="num">
-                {creditsLabel(r.heldCents)}
-              </td>
-              <td data-label={t`Paid`} className="num">
-                {creditsLabel(r.paidCents)}
+              <td data-label={t`Amounts`} className="num">
+                <span className="referral-amount">{t`Held ${held}`}</span>
+                <span className="referral-amount">{t`Paid ${paid}`}</span>
                 {r.clawedBackCents > 0 && <span className="referral-clawed">{takenBack(r.clawedBackCents)}</span>}
               </td>
               <td data-label={t`Actions`}>

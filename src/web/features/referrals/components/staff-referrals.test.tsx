@@ -70,6 +70,7 @@ describe('Staff referrals list', () => {
     ).toEqual(['Same device', 'Same payout address']);
     expect(within(first).getByRole('button', { name: 'Refuse bob, invited by ada' })).toBeTruthy();
     expect(within(first).queryByRole('button', { name: /^Reverse/ })).toBeNull();
+    expect(within(first).getAllByRole('cell')[3]!.textContent).toBe('Held 9.70 creditsPaid 0.00 credits');
     const rewarded = screen.getByTestId('staff-referral-r2');
     expect(within(rewarded).getByText('None')).toBeTruthy();
     expect(within(rewarded).getByRole('button', { name: 'Reverse cy, invited by ada' })).toBeTruthy();
@@ -151,6 +152,16 @@ describe('Referral report', () => {
       body: {
         weeks: [
           {
+            weekStart: '2026-11-23',
+            referrers: 0,
+            joined: 0,
+            qualified: 0,
+            refused: 0,
+            paidCents: 0,
+            clawedBackCents: 0,
+            welcomeBonusCents: 0,
+          },
+          {
             weekStart: '2026-11-30',
             referrers: 2,
             joined: 5,
@@ -172,10 +183,14 @@ describe('Referral report', () => {
     });
     renderWithQuery(<ReferralReport />);
     const table = await screen.findByRole('table', { name: 'Week by week' });
-    const cells = within(table)
-      .getAllByRole('cell')
-      .map((c) => c.textContent);
-    expect(cells).toEqual(['November 30, 2026', '2', '5', '3', '1', '12.50', '0.00', '6.00']);
+    // The newest week first.
+    const [, newest, oldest] = within(table).getAllByRole('row');
+    expect(
+      within(newest!)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['November 30, 2026', '2', '5', '3', '1', '12.50', '0.00', '6.00']);
+    expect(within(oldest!).getAllByRole('cell')[0]!.textContent).toBe('November 23, 2026');
     expect(new URLSearchParams(server.requests[0]!.query).get('weeks')).toBe('12');
     fireEvent.click(screen.getByRole('button', { name: 'Download CSV' }));
     await waitFor(() => expect(clicked).toEqual(['olympus-referrals-12-weeks.csv']));
