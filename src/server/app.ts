@@ -54,7 +54,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerApiKeysModule(api, ctx, guards.apiKeys);
     registerChargesModule(api, ctx);
     const payments = registerPaymentsModule(api, ctx, delivery);
-    referrals = registerReferralsModule(api, ctx, { auth, notifications: delivery.notifications });
     const exchange = registerExchangeModule(api, ctx);
     registerAdminModule(api, ctx, { payments, exchange });
     registerAdsModule(api, ctx, { imageFetcher: deps.adImageFetcher });
@@ -64,6 +63,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerNotificationsModule(api, ctx, delivery.notifications, { chatChannels: deps.chatChannels });
     registerCatalogueModule(api, ctx);
     registerPrivacyModule(api, ctx, delivery);
+    // Last: its subscription to payments runs after the webhook, mail and notice ones (docs/architecture.md#domain-events).
+    referrals = registerReferralsModule(api, ctx, { auth, notifications: delivery.notifications });
   });
 
   app.decorate('referrals', referrals!);

@@ -165,6 +165,7 @@ describe.each(enginesFor('logic'))('a copy of my data on %s', (engine) => {
       'ledger.json',
       'orders.json',
       'payments.json',
+      'referrals.json',
       'security-log.json',
       'sessions.json',
       'tickets.json',
@@ -213,6 +214,7 @@ describe.each(enginesFor('logic'))('a copy of my data on %s', (engine) => {
     expect(csv[1]).toContain(',adjustment,Compensation for the slow deposit,12.50,12.50,');
 
     expect(read('payments.json')).toEqual({ payments: [] });
+    expect(read('referrals.json')).toEqual({ referrals: [] });
     expect(read('exchanges.json')).toEqual({ exchanges: [] });
     expect(read('orders.json')).toEqual({ orders: [] });
     expect(read('charges.json')).toEqual({ charges: [] });

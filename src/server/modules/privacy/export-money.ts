@@ -8,6 +8,7 @@ import { toLedgerEntryDto } from '#server/modules/credits/ledger.service.js';
 import { exchanges } from '#server/modules/exchange/exchange.tables.js';
 import { payments } from '#server/modules/payments/payments.tables.js';
 import { csvText } from '#server/modules/receipts/receipts.service.js';
+import { listMine } from '#server/modules/referrals/referral-reads.js';
 import type { UserRow } from '#server/modules/users/users.tables.js';
 import { iso, json, type ExportEntry } from './export-format.js';
 
@@ -40,6 +41,9 @@ export async function* ledgerFiles(db: DbOrTx, userId: string, user: UserRow): A
 }
 
 export async function* paymentFiles(db: DbOrTx, userId: string): AsyncGenerator<ExportEntry> {
+  // referrals.json: the people who joined with my link (masked, as I see them) and what each earned me.
+  const mine = await listMine(db, userId, { page: 1, pageSize: 100_000 });
+  yield { name: 'referrals.json', data: json({ referrals: mine.referrals }) };
   // payments.json, exchanges.json, orders.json, charges.json
   const paymentRows = await db.select().from(payments).where(eq(payments.userId, userId)).orderBy(asc(payments.createdAt));
   yield {

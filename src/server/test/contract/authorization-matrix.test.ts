@@ -650,6 +650,37 @@ const MATRIX: Record<string, Row> = {
   'GET /api/status': { rule: 'public', request: p('/api/status') },
   'GET /api/status/current': { rule: 'public', request: p('/api/status/current') },
   'GET /api/sandbox': { rule: 'public', request: p('/api/sandbox') },
+  // Referrals (docs/product.md#referrals): mine, the staff's, and the sandbox's release of held rewards.
+  'GET /api/referrals': { rule: 'user', request: p('/api/referrals') },
+  'GET /api/referrals/summary': { rule: 'user', request: p('/api/referrals/summary') },
+  'POST /api/sandbox/referrals/release-held': { rule: 'user', request: p('/api/sandbox/referrals/release-held') },
+  'GET /api/admin/referrals': { rule: 'admin', request: p('/api/admin/referrals') },
+  // No referral has this id: an admin gets 404, every other caller is refused first.
+  'POST /api/admin/referrals/{id}/refuse': {
+    rule: 'admin',
+    allowed: 'any',
+    request: p('/api/admin/referrals/00000000-0000-4000-8000-000000000000/refuse', { note: 'matrix check' }),
+  },
+  'POST /api/admin/referrals/{id}/reverse': {
+    rule: 'admin',
+    allowed: 'any',
+    request: p('/api/admin/referrals/00000000-0000-4000-8000-000000000000/reverse', { note: 'matrix check' }),
+  },
+  'GET /api/admin/referrals/report': { rule: 'admin', request: p('/api/admin/referrals/report') },
+  'GET /api/admin/referrals/report.csv': { rule: 'admin', request: p('/api/admin/referrals/report.csv') },
+  'GET /api/admin/referrals/settings': { rule: 'admin', request: p('/api/admin/referrals/settings') },
+  'PUT /api/admin/referrals/settings': {
+    rule: 'admin',
+    request: p('/api/admin/referrals/settings', {
+      shareBasisPoints: 1000,
+      rewardDays: 90,
+      capPerReferredCents: 5000,
+      holdDays: 14,
+      dailyCapCents: 20000,
+      lifetimeCapCents: 500000,
+      welcomeBonusCents: 200,
+    }),
+  },
   // Catalogue and orders (decision 0160): anyone reads the catalogue; admins change it; staff fulfil, admins refund.
   'GET /api/catalogue': { rule: 'public', request: p('/api/catalogue') },
   // Callers other than the fixture's buyer hold no credits: 422, which is not a refusal of who they are.
