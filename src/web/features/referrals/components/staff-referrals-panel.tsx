@@ -12,10 +12,10 @@ import '../referrals.css';
 export function StaffReferralsPanel() {
   useLocale();
   return (
-    <>
+    <div className="stack referral-console">
       <StaffReferralsList />
       <ReferralReport />
       <ReferralSettingsPanel />
-    </>
+    </div>
   );
 }
