@@ -128,8 +128,9 @@ describe('My referrals', () => {
     await screen.findByText('Page 1 of 3');
     fireEvent.click(screen.getByRole('button', { name: 'Next' }));
     await screen.findByText('Page 2 of 3');
-    const pages = server.requests.filter((r) => r.path === '/api/referrals').map((r) => new URLSearchParams(r.query).get('page'));
-    expect(pages).toEqual(['1', '2']);
+    // The page number moves at once; the second page's request follows it.
+    const pages = () => server.requests.filter((r) => r.path === '/api/referrals').map((r) => new URLSearchParams(r.query).get('page'));
+    await waitFor(() => expect(pages()).toEqual(['1', '2']));
   });
 
   it('says when no one has joined yet', async () => {
