@@ -35,10 +35,15 @@ export function SignalChips({ signals }: { signals: ReferralSignals }) {
   );
 }
 
-/** Which decision a referral allows: refuse before it has paid anything, reverse once it has. */
+/**
+ * Which decisions a referral allows (docs/product.md#referrals): refuse while nothing reached the
+ * referrer's balance; reverse once a top-up qualified it (held shares clawed back, paid ones and the
+ * welcome bonus taken back); nothing once refused.
+ */
 export function decisionsFor(r: AdminReferral): ReferralDecision[] {
   if (r.status === 'refused') return [];
-  return r.status === 'rewarded' || r.paidCents > 0 ? ['reverse'] : ['refuse'];
+  if (r.status === 'rewarded' || r.paidCents > 0) return ['reverse'];
+  return r.status === 'qualified' ? ['refuse', 'reverse'] : ['refuse'];
 }
 
 /** Every referral, by status and by a username or email, with Refuse and Reverse (admins). */

@@ -6,7 +6,7 @@ import { renderWithQuery } from '#web/test/render';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
 import { ReferralReport } from './referral-report';
 import { ReferralSettingsPanel } from './referral-settings-form';
-import { StaffReferralsList } from './staff-referrals-list';
+import { decisionsFor, StaffReferralsList } from './staff-referrals-list';
 
 const server = setupScriptedApi();
 
@@ -68,15 +68,28 @@ describe('Staff referrals list', () => {
         .getAllByRole('listitem')
         .map((li) => li.textContent),
     ).toEqual(['Same device', 'Same payout address']);
-    expect(within(first).getByRole('button', { name: 'Refuse bob, invited by ada' })).toBeTruthy();
-    expect(within(first).queryByRole('button', { name: /^Reverse/ })).toBeNull();
+    // Qualified, nothing paid yet: refused (held shares cancelled) or reversed (the welcome bonus taken back too).
+    expect(
+      within(first)
+        .getAllByRole('button')
+        .map((b) => b.textContent),
+    ).toEqual(['Refuse bob, invited by ada', 'Reverse bob, invited by ada']);
     expect(within(first).getAllByRole('cell')[3]!.textContent).toBe('Held 9.70 creditsPaid 0.00 credits');
     const rewarded = screen.getByTestId('staff-referral-r2');
+    expect(within(rewarded).getAllByRole('button')).toHaveLength(1);
     expect(within(rewarded).getByText('None')).toBeTruthy();
     expect(within(rewarded).getByRole('button', { name: 'Reverse cy, invited by ada' })).toBeTruthy();
     const refused = screen.getByTestId('staff-referral-r3');
     expect(within(refused).getByText('Same email')).toBeTruthy();
     expect(within(refused).queryByRole('button')).toBeNull();
+  });
+
+  it('offers refuse before a top-up qualified the referral, both after, reverse once paid, nothing once refused', () => {
+    expect(decisionsFor(row({ status: 'joined', heldCents: 0 }))).toEqual(['refuse']);
+    expect(decisionsFor(row({ status: 'qualified' }))).toEqual(['refuse', 'reverse']);
+    expect(decisionsFor(row({ status: 'qualified', paidCents: 100 }))).toEqual(['reverse']);
+    expect(decisionsFor(row({ status: 'rewarded', paidCents: 970 }))).toEqual(['reverse']);
+    expect(decisionsFor(row({ status: 'refused' }))).toEqual([]);
   });
 
   it('filters by status and by a username or email', async () => {
