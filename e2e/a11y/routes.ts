@@ -61,6 +61,7 @@ export function routesFor(role: Role, s: Sessions): string[] {
         dashboardPaths.exchanges,
         dashboardPaths.shop,
         dashboardPaths.advertise,
+        dashboardPaths.referrals,
         paymentPath(s.user.finishedPaymentId),
         ...SETTINGS_SECTIONS.map((section) => settingsPath(section)),
         `${paths.dashboard}/support`,

@@ -45,6 +45,7 @@ export const dashboardPaths = {
   exchanges: `${paths.dashboard}/exchanges`,
   shop: `${paths.dashboard}/shop`,
   advertise: `${paths.dashboard}/advertise`,
+  referrals: `${paths.dashboard}/referrals`,
   support: `${paths.dashboard}/support`,
   settings: paths.settings,
 } as const;
@@ -80,6 +81,7 @@ export const STAFF_SECTIONS = [
   'api-keys',
   'closures',
   'automation',
+  'referrals',
 ] as const;
 export type StaffSection = (typeof STAFF_SECTIONS)[number];
 

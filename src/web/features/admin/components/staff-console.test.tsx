@@ -78,7 +78,8 @@ describe('StaffConsole', () => {
     expect(groups).toEqual([
       ['', ['Overview']],
       ['People', ['Users', 'Closing accounts']],
-      ['Money', ['Payments', 'Exchanges', 'Catalogue']],
+      // The referral programme's list, decisions and settings are for admins only.
+      ['Money', ['Payments', 'Exchanges', 'Catalogue', ...(role === 'admin' ? ['Referrals'] : [])]],
       ['Support', ['Tickets', 'Reports', 'Automation', 'Business hours & SLA']],
       ['Content', ['Help centre', 'Ads', 'Ad review', 'Ad campaigns']],
       // The charge API's keys are for admins only.
@@ -112,11 +113,14 @@ describe('StaffConsole', () => {
     expect(server.requests[0]!.path).toBe('/api/admin/overview');
   });
 
-  it('answers a staff URL that names no section, or one the role may not open, with a way back', () => {
-    asRole('support');
-    renderAt('/api-keys');
-    expect(screen.getByRole('heading', { name: 'Nothing here' })).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Back to the overview' }).getAttribute('href')).toBe('/dashboard/staff');
-    expect(server.requests).toEqual([]);
-  });
+  it.each(['/api-keys', '/referrals'])(
+    'answers a staff URL that names no section, or one the role may not open (%s), with a way back',
+    (path) => {
+      asRole('support');
+      renderAt(path);
+      expect(screen.getByRole('heading', { name: 'Nothing here' })).toBeTruthy();
+      expect(screen.getByRole('link', { name: 'Back to the overview' }).getAttribute('href')).toBe('/dashboard/staff');
+      expect(server.requests).toEqual([]);
+    },
+  );
 });

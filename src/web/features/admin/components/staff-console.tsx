@@ -11,6 +11,7 @@ import { AutomationPanel } from '#web/features/support-rules/staff';
 import { StaffQueue } from '#web/features/tickets';
 import { SlaSettingsPanel } from '#web/features/support-sla/staff';
 import { PendingClosuresPanel } from '#web/features/account-closure';
+import { StaffReferralsPanel } from '#web/features/referrals/staff';
 import { useLocale } from '#web/features/language';
 import { AdjustmentRequestsPanel } from './adjustment-requests-panel';
 import { ApiKeysPanel } from './api-keys-panel';
@@ -47,6 +48,7 @@ function staffGroups(isAdmin: boolean): SideNavGroup[] {
         { to: section('payments'), label: t`Payments` },
         { to: section('exchanges'), label: t`Exchanges` },
         { to: section('catalogue'), label: t`Catalogue` },
+        ...(isAdmin ? [{ to: section('referrals'), label: t`Referrals` }] : []),
       ],
     },
     {
@@ -138,6 +140,7 @@ export function StaffConsole() {
         <Route path="mail" element={<MailPanel />} />
         <Route path="closures" element={<PendingClosuresPanel isAdmin={isAdmin} />} />
         {isAdmin && <Route path="api-keys" element={<ApiKeysPanel />} />}
+        {isAdmin && <Route path="referrals" element={<StaffReferralsPanel />} />}
         <Route path="*" element={<UnknownSection />} />
       </Routes>
     </SideNavLayout>

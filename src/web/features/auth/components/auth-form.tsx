@@ -74,6 +74,8 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
   const [password, setPassword] = useState('');
   const [rememberMe, setRememberMe] = useState(false);
   const [referralCode, setReferralCode] = useState(() => searchParams.get('ref') ?? '');
+  // Opened from someone's link (/register?ref=CODE, docs/product.md#referrals): the code is filled in and the bonus said.
+  const invited = Boolean(searchParams.get('ref')?.trim()) && referralCode.trim() !== '';
   const [botToken, setBotToken] = useState<string | null>(null);
   const [botResetKey, setBotResetKey] = useState(0);
   // Two-factor on: the password was right, the second step (decision 0140) finishes the sign-in.
@@ -286,6 +288,11 @@ export function AuthForm({ mode }: { mode: 'login' | 'register' }) {
               onChange={(e) => setReferralCode(e.target.value)}
             />
             {errorFor('referralCode')}
+            {invited && !fieldErrors.referralCode && (
+              <p className="field-note" data-testid="referral-invited">
+                {t`You were invited: you get a welcome bonus on your first top-up.`}
+              </p>
+            )}
           </div>
         )}
 

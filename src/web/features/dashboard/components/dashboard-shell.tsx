@@ -17,6 +17,7 @@ const DASHBOARD_PAGES: ReadonlyArray<{ links: ReadonlyArray<Omit<SideNavLink, 'l
       { to: dashboardPaths.exchanges, label: msg`Exchange`, also: [prefix(exchangePath)] },
       { to: dashboardPaths.shop, label: msg`Shop and orders` },
       { to: dashboardPaths.advertise, label: msg`Advertise` },
+      { to: dashboardPaths.referrals, label: msg`Referrals` },
       { to: dashboardPaths.support, label: msg`Support` },
       { to: dashboardPaths.settings, label: msg`Settings` },
     ],

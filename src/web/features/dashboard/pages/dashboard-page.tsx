@@ -23,6 +23,7 @@ const AdvertisePage = lazy(() => import('#web/features/ads/pages/advertise-dashb
 const WalletPage = lazy(() => import('./wallet-page'));
 const ExchangesPage = lazy(() => import('./exchanges-page'));
 const ShopPage = lazy(() => import('./shop-page'));
+const ReferralsPage = lazy(() => import('#web/features/referrals/pages/my-referrals-page'));
 
 function Loading({ label }: { label: string }) {
   return (
@@ -129,6 +130,7 @@ export default function DashboardPage() {
       <Route path="payments/:paymentId" element={inShell(<Lazy page={PaymentPage} loading={t`Loading the payment…`} />)} />
       <Route path="exchanges/:exchangeId" element={inShell(<Lazy page={ExchangePage} loading={t`Loading the exchange…`} />)} />
       <Route path="advertise/*" element={inShell(<Lazy page={AdvertisePage} loading={t`Loading advertising…`} />)} />
+      <Route path="referrals" element={inShell(<Lazy page={ReferralsPage} loading={t`Loading your referrals…`} />)} />
       <Route path="*" element={<Navigate to={paths.dashboard} replace />} />
     </Routes>
   );
