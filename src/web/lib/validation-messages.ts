@@ -50,7 +50,6 @@ const MESSAGES: Record<string, MessageDescriptor> = {
   'Invalid bot check token': msg`Invalid bot check token`,
   'Invalid referral code': msg`Invalid referral code`,
   // The server's answer to a well-formed code no account has (src/server/modules/auth/auth.service.ts).
-  'Unknown referral code': msg`Unknown referral code`,
   'Choose one of the languages offered': msg`Choose one of the languages offered`,
   // src/shared/schemas/ads.ts
   'Image address must be at most 2000 characters': msg`Image address must be at most 2000 characters`,
