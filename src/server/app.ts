@@ -63,6 +63,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   });
 
   await mountSandboxes(app, ctx);
-  await serveWebApp(app);
+  await serveWebApp(app, ctx);
   return app;
 }

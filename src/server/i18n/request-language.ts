@@ -28,8 +28,9 @@ export function acceptedLocale(header: string | string[] | undefined): Locale | 
       const [tag, ...params] = part.trim().split(';');
       const locale = supportedLocale(tag);
       if (!locale) return;
-      const weight = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/i.exec(p)).find(Boolean);
-      const q = weight ? Number(weight[1]) : 1;
+      // A weight that is not a number makes the tag unreadable: skipped, as a weight of 0 is.
+      const weight = params.map((p) => /^\s*q\s*=\s*(.*?)\s*$/i.exec(p)).find(Boolean);
+      const q = weight ? (/^[0-9.]+$/.test(weight[1]!) ? Number(weight[1]) : NaN) : 1;
       if (Number.isFinite(q) && q > 0) ranked.push({ locale, q, order });
     });
   ranked.sort((a, b) => b.q - a.q || a.order - b.order);
