@@ -33,8 +33,9 @@ async function visitorLocale(app: FastifyInstance, ctx: AppContext, request: Fas
       const account = supportedLocale(user?.locale);
       if (account) return account;
     } catch (err) {
-      // An ended or foreign session, or a guest: the page is the same as for anyone.
-      if (!(err instanceof AppError)) throw err;
+      // An ended or foreign session, or a guest: the page is the same as for anyone. The page never
+      // fails for its language: a database that cannot answer now leaves it to the browser's.
+      if (!(err instanceof AppError)) request.log.warn({ err }, 'page language: the account could not be read');
     }
   }
   return acceptedLocale(request.headers['accept-language']) ?? 'en';
