@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { STORAGE_KEYS, type Locale } from '#shared/constants.js';
+import { STORAGE_KEYS, TOKEN_COOKIE, type Locale } from '#shared/constants.js';
 import { isAppRoute } from '#shared/routes.js';
 import { ERROR_STATUS } from '#shared/error-codes.js';
 import type { AppContext } from '#server/context.js';
@@ -25,7 +25,7 @@ const WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../
 async function visitorLocale(app: FastifyInstance, ctx: AppContext, request: FastifyRequest): Promise<Locale> {
   const chosen = supportedLocale(cookieValue(request.headers.cookie, STORAGE_KEYS.locale));
   if (chosen) return chosen;
-  if (cookieValue(request.headers.cookie, 'token')) {
+  if (cookieValue(request.headers.cookie, TOKEN_COOKIE.name)) {
     try {
       await app.requireCaller(request, 'user', { cookie: true });
       const userId = request.auth?.userId;
