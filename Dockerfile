@@ -46,6 +46,8 @@ COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/src/server/db/migrations ./src/server/db/migrations
 COPY --from=build /app/src/server/locales ./src/server/locales
+# The web's catalogues: the server writes each page's title in the visitor's language from them (decision 0331).
+COPY --from=build /app/src/web/locales ./src/web/locales
 RUN mkdir -p /data/attachments && chown -R node:node /data
 USER node
 VOLUME ["/data/attachments"]

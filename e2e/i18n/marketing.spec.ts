@@ -133,3 +133,50 @@ for (const { locale, title, heading, home } of [
     await expect(main.getByRole('link', { name: home })).toHaveAttribute('href', '/');
   });
 }
+
+/**
+ * The page before JavaScript (decision 0331): the server writes `<html lang>`, the title and the
+ * OpenGraph tags a link preview reads in the visitor's language, from the `locale` cookie the language
+ * switch writes, else the browser's Accept-Language.
+ */
+test.describe('the link preview in the visitor language', () => {
+  test.use({ locale: 'es-ES' });
+
+  test('a Spanish browser gets the home page and its og:title in Spanish from the server', async ({ page }) => {
+    const response = await page.goto('/');
+    expect(response?.status()).toBe(200);
+    // What the server sent, before any script ran.
+    const served = await response!.text();
+    expect(served).toContain('<html lang="es"');
+    expect(served).toContain('<meta property="og:title" content="Créditos cripto, intercambios y recompensas · Olympus" />');
+    expect(served).toContain('<meta property="og:locale" content="es_ES" />');
+    await expectPageRendered(page);
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute(
+      'content',
+      'Créditos cripto, intercambios y recompensas · Olympus',
+    );
+    await expect(page.locator('meta[property="og:locale"]')).toHaveAttribute('content', 'es_ES');
+    await expect(page).toHaveTitle('Créditos cripto, intercambios y recompensas · Olympus');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  });
+
+  test('the language chosen in the header is the server’s next answer too, the 404 included', async ({ page, context }) => {
+    await page.goto('/privacy');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+    await expectPageRendered(page);
+    await page.getByRole('combobox', { name: 'Idioma' }).selectOption('de');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+    expect((await context.cookies()).find((cookie) => cookie.name === 'locale')?.value).toBe('de');
+
+    const reloaded = await page.reload();
+    const served = await reloaded!.text();
+    expect(served).toContain('<html lang="de"');
+    expect(served).toContain('<title>Datenschutzerklärung · Olympus</title>');
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', 'Datenschutzerklärung · Olympus');
+
+    const missing = await page.goto('/no-such-page');
+    expect(missing?.status()).toBe(404);
+    await expect(page.locator('meta[property="og:title"]')).toHaveAttribute('content', 'Seite nicht gefunden · Olympus');
+    await expect(page).toHaveTitle('Seite nicht gefunden · Olympus');
+  });
+});

@@ -70,6 +70,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('referrals', referrals!);
 
   await mountSandboxes(app, ctx);
-  await serveWebApp(app);
+  await serveWebApp(app, ctx);
   return app;
 }

@@ -23,6 +23,8 @@ import {
 } from '#shared/schemas/status.js';
 import type { AppContext } from '#server/context.js';
 import { badRequest } from '#server/errors.js';
+import { acceptedLocale, supportedLocale } from '#server/i18n/request-language.js';
+import { translatorFor } from '#server/i18n/translator.js';
 import { acceptOneClickForms } from '#server/modules/mail/one-click.js';
 import type { RateLimitRule } from '#server/modules/rate-limit/rate-limit.service.js';
 import { statusAtomFeed } from './status-feed.js';
@@ -180,14 +182,23 @@ export function registerStatusRoutes(
     '/status/feed.atom',
     {
       config: { auth: 'public' },
-      schema: { tags, summary: 'Incidents and maintenance as an Atom feed (application/atom+xml)', produces: ['application/atom+xml'] },
+      schema: {
+        tags,
+        summary:
+          'Incidents and maintenance as an Atom feed (application/atom+xml), its words in `lang` (en, es, ru, de), else the Accept-Language header, else English',
+        querystring: z.object({ lang: z.string().max(35).optional().describe('en, es, ru or de; anything else is ignored') }),
+        produces: ['application/atom+xml'],
+      },
     },
-    async (_request, reply) => {
+    async (request, reply) => {
       const now = new Date();
       const [incidents, maintenance] = await Promise.all([service.incidents(), service.maintenance(now)]);
+      // The language of the words around staff's text (docs/decisions/0331): ?lang=, else the reader's header.
+      const tr = translatorFor(supportedLocale(request.query.lang) ?? acceptedLocale(request.headers['accept-language']));
       reply.header('Cache-Control', 'public, max-age=60');
+      reply.header('Vary', 'Accept-Language');
       reply.type('application/atom+xml; charset=utf-8');
-      return statusAtomFeed({ publicUrl: ctx.config.publicUrl, incidents, maintenance, now });
+      return statusAtomFeed({ publicUrl: ctx.config.publicUrl, incidents, maintenance, now, tr });
     },
   );
 

@@ -1,30 +1,13 @@
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { paths } from '#shared/routes.js';
 import { enginesFor, startTestApp, type TestApp } from '../test-app.js';
+import { ensureWebBuild, WEB_DIST } from '../web-build.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
-const WEB_DIST = path.join(ROOT, 'dist/web');
-
-/**
- * The server serves the built app; without a build these tests would prove nothing, so they build it
- * (the same `vite build` as `npm run build:web`) instead of being skipped. `npm test` builds first.
- */
-function ensureWebBuild(): void {
-  if (existsSync(path.join(WEB_DIST, 'index.html'))) return;
-  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build into dist/web,
-  // where the browser tests and `npm start` would then pick it up.
-  execFileSync(path.join(ROOT, 'node_modules/.bin/vite'), ['build'], {
-    cwd: ROOT,
-    stdio: 'ignore',
-    timeout: 240_000,
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
-}
+/** The app in the page: the body the build wrote (the head and the loading line are in the visitor's language, decision 0331). */
+const appScripts = (html: string) => [...html.matchAll(/<script type="module"[^>]*><\/script>/g)].map((m) => m[0]);
 
 /** Every route of docs/product.md#routes, with sub-paths for the `/*` ones and the query strings pages read. */
 const APP_ROUTES = [
@@ -75,8 +58,12 @@ describe.each(enginesFor('database'))('single-page app history fallback on %s', 
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     // Revalidated every time, so a new deploy is picked up at once.
     expect(res.headers.get('cache-control')).toBe('no-cache');
+    expect(res.headers.get('vary')).toMatch(/Accept-Language, Cookie/);
     expect(res.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(await res.text()).toBe(indexHtml);
+    const html = await res.text();
+    expect(appScripts(html)).toEqual(appScripts(indexHtml));
+    expect(appScripts(html)).not.toEqual([]);
+    expect(html).toContain('<div id="root">');
   });
 
   it('allows every inline script of the page, the theme script, by its hash and nothing else inline', async () => {
@@ -96,7 +83,9 @@ describe.each(enginesFor('database'))('single-page app history fallback on %s', 
     const res = await fetch(`${t.url}${route}`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(await res.text()).toBe(indexHtml);
+    const html = await res.text();
+    expect(appScripts(html)).toEqual(appScripts(indexHtml));
+    expect(html).toContain('<title>Page not found · Olympus</title>');
   });
 
   it('serves hashed assets as long-lived files with their real type', async () => {

@@ -58,6 +58,8 @@ describe('the language menu (decision 0326)', () => {
     expect(screen.getByRole<HTMLSelectElement>('combobox', { name: 'Idioma' }).value).toBe('es');
     expect(document.documentElement.lang).toBe('es');
     expect(localStorage.getItem('locale')).toBe('es');
+    // And as a cookie, so the server writes the next page's head in Spanish too (decision 0331).
+    expect(document.cookie).toContain('locale=es');
     expect(server.requests).toHaveLength(0);
   });
 

@@ -5,7 +5,7 @@
  */
 import { i18n, type Messages } from '@lingui/core';
 import { useSyncExternalStore } from 'react';
-import { LOCALES, STORAGE_KEYS, type Locale } from '#shared/constants';
+import { LOCALES, STORAGE_KEYS, TOKEN_COOKIE, type Locale } from '#shared/constants';
 
 /** The product's languages and the pseudo-locale (accented, longer English) that tests use. */
 export type UiLocale = Locale | 'pseudo';
@@ -82,15 +82,34 @@ export function storeLocale(locale: UiLocale): void {
   } catch {
     // Storage unavailable.
   }
+  writeLocaleCookie(locale);
+}
+
+/** A year: the choice lasts as long as local storage keeps it. */
+const LOCALE_COOKIE_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+/**
+ * The device's choice as the `locale` cookie too, so the server writes the page's first HTML (its
+ * `<html lang>`, title and link preview) in the language the app will show (decision 0331).
+ */
+export function writeLocaleCookie(locale: UiLocale): void {
+  try {
+    const secure = window.location.protocol === 'https:' ? '; Secure' : '';
+    document.cookie = `${STORAGE_KEYS.locale}=${locale}; Path=${TOKEN_COOKIE.path}; Max-Age=${LOCALE_COOKIE_MAX_AGE_S}; SameSite=${TOKEN_COOKIE.sameSite}${secure}`;
+  } catch {
+    // Cookies unavailable: the server falls back to the account's or the browser's language.
+  }
 }
 
 function browserLanguages(): readonly string[] {
   return typeof navigator === 'undefined' ? [] : navigator.languages?.length ? navigator.languages : [navigator.language];
 }
 
-/** The language to start in, before the session is known. */
+/** The language to start in, before the session is known. A choice stored before the cookie existed gets it now. */
 export function initialLocale(): UiLocale {
-  return detectLocale({ stored: readStoredLocale(), languages: browserLanguages() });
+  const stored = readStoredLocale();
+  if (stored && !document.cookie.split(';').some((part) => part.trim() === `${STORAGE_KEYS.locale}=${stored}`)) writeLocaleCookie(stored);
+  return detectLocale({ stored, languages: browserLanguages() });
 }
 
 let requested: UiLocale = 'en';

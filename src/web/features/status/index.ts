@@ -13,4 +13,4 @@ export { useCreateMaintenance } from './api/create-maintenance';
 export { useUpdateMaintenance } from './api/update-maintenance';
 export { useCancelMaintenance } from './api/cancel-maintenance';
 export { MaintenanceList } from './components/maintenance-list';
-export { STATUS_FEED_PATH, StatusSubscribe, SubscriptionLink } from './components/status-subscribe';
+export { STATUS_FEED_PATH, StatusSubscribe, SubscriptionLink, statusFeedPath } from './components/status-subscribe';

@@ -4,18 +4,23 @@ import { useState } from 'react';
 import { TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { ApiError } from '#web/lib/api-client';
-import { RichText, useLocale } from '#web/features/language';
+import { RichText, useLocale, type UiLocale } from '#web/features/language';
 import { useSubscribeToStatus } from '../api/subscribe';
 import { useFollowSubscriptionLink, type SubscriptionLinkAction } from '../api/subscription-link';
 
 /** The Atom feed's address: under /api, which the app's history fallback never answers. */
 export const STATUS_FEED_PATH = '/api/status/feed.atom';
 
+/** The feed in the reader's language (decision 0331): `?lang=` for es, ru and de; English is the plain address. */
+export function statusFeedPath(locale: UiLocale): string {
+  return locale === 'en' || locale === 'pseudo' ? STATUS_FEED_PATH : `${STATUS_FEED_PATH}?lang=${locale}`;
+}
+
 const problem = (err: unknown, fallback: string) => (err instanceof ApiError ? (err.fieldErrors.email ?? err.message) : fallback);
 
 /** Email notices without an account (a confirmation mail first), and the feed for feed readers. */
 export function StatusSubscribe() {
-  useLocale();
+  const locale = useLocale();
   const [email, setEmail] = useState('');
   const subscribe = useSubscribeToStatus();
   // The answer and any refusal come from the mutation (decision 0225).
@@ -49,7 +54,7 @@ export function StatusSubscribe() {
       <p>
         <RichText
           message={t`Or follow the <0>Atom feed of incidents and maintenance</0> in a feed reader.`}
-          elements={[<a key="feed" href={STATUS_FEED_PATH} />]}
+          elements={[<a key="feed" href={statusFeedPath(locale)} />]}
         />
       </p>
     </section>

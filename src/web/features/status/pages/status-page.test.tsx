@@ -1,7 +1,8 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { StatusResponse } from '#shared/schemas/status';
+import { activateLocale } from '#web/features/language';
 import { renderWithQuery as render } from '#web/test/render';
 import { setupScriptedApi } from '#web/test/scripted-api-server';
 import StatusPage from './status-page';
@@ -49,6 +50,9 @@ const server = setupScriptedApi({ signedIn: false });
 beforeEach(() => {
   server.on('GET', '/api/status', { body: REPORT });
 });
+afterEach(async () => {
+  await act(() => activateLocale('en'));
+});
 
 function show(path = '/status') {
   return render(
@@ -74,6 +78,16 @@ describe('the status page: maintenance, subscriptions and the feed', () => {
     expect(screen.getByRole('link', { name: 'Atom feed of incidents and maintenance' }).getAttribute('href')).toBe('/api/status/feed.atom');
     const alternate = document.querySelector('link[rel="alternate"][type="application/atom+xml"]');
     expect(alternate?.getAttribute('href')).toBe('/api/status/feed.atom');
+  });
+
+  it('links the feed in the reader language (decision 0331)', async () => {
+    await act(() => activateLocale('es'));
+    show();
+    const link = await screen.findByRole('link', { name: 'feed Atom de incidentes y mantenimiento' });
+    expect(link.getAttribute('href')).toBe('/api/status/feed.atom?lang=es');
+    expect(document.querySelector('link[rel="alternate"][type="application/atom+xml"]')?.getAttribute('href')).toBe(
+      '/api/status/feed.atom?lang=es',
+    );
   });
 
   it('subscribes an address and says to check the inbox; a refused address shows the reason', async () => {

@@ -10,7 +10,7 @@ import {
   MaintenanceList,
   OVERALL_LABEL,
   STATE_LABEL,
-  STATUS_FEED_PATH,
+  statusFeedPath,
   StatusSubscribe,
   SubscriptionLink,
   UptimeBar,
@@ -69,7 +69,7 @@ function updatedLabel(updatedAt: number): string {
 
 /** Live health of each component (docs/product.md#status-page), refreshed while the page is open. */
 export default function StatusPage() {
-  useLocale();
+  const locale = useLocale();
   usePageMeta(
     t`Status`,
     t`Live health of the Olympus API, database, payment provider and swap provider, with 90 days of history and incidents.`,
@@ -83,7 +83,12 @@ export default function StatusPage() {
   return (
     <div className="page status-page">
       {/* React puts this in the document head: feed readers find the feed from the page. */}
-      <link rel="alternate" type="application/atom+xml" title={t`Olympus status: incidents and maintenance`} href={STATUS_FEED_PATH} />
+      <link
+        rel="alternate"
+        type="application/atom+xml"
+        title={t`Olympus status: incidents and maintenance`}
+        href={statusFeedPath(locale)}
+      />
       {linkAction && <SubscriptionLink action={linkAction} token={params.get('token') ?? ''} />}
       <PageHeader eyebrow={t`System status`} title={t`Olympus Status`}>
         <p>{t`The health of each part of Olympus and of the providers it depends on, checked every minute.`}</p>
