@@ -18,7 +18,12 @@ async function main(): Promise<void> {
   ]);
   limitHeapGrowth();
   const config = loadConfig();
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, directUrl: config.databaseDirectUrl, dataDir: config.dataDir, timeouts: config.databaseTimeouts });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    directUrl: config.databaseDirectUrl,
+    dataDir: config.dataDir,
+    timeouts: config.databaseTimeouts,
+  });
   let migrated = false;
   await runMigrations(database.session.pool, undefined, {
     // The app's logger exists only once the app is built; this is the one line before it.

@@ -94,7 +94,11 @@ export class InvalidationBus {
 
   private async connect(): Promise<void> {
     if (this.closed) return;
-    const client = new pg.Client({ connectionString: this.database.session.connectionString, connectionTimeoutMillis: 5000, keepAlive: true });
+    const client = new pg.Client({
+      connectionString: this.database.session.connectionString,
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+    });
     client.on('notification', (msg) => {
       if (msg.channel === INVALIDATION_CHANNEL && msg.payload) this.deliver(msg.payload);
     });
