@@ -23,10 +23,9 @@ async function referrer(page: Page): Promise<{ token: string; username: string; 
 
 /** Someone new opens `link` in a browser of their own and registers through the form it fills. */
 async function registerThrough(browser: Browser, link: string, code: string): Promise<{ page: Page; username: string; auth: Auth }> {
-  // Another person's browser: the server tells devices apart by their user agent, and every context of
-  // the test browser has the same one, which would refuse the referral as made on the referrer's device.
-  const userAgent = `Mozilla/5.0 (X11; Linux x86_64) Olympus-e2e-friend/${Math.random().toString(36).slice(2, 8)}`;
-  const context = await browser.newContext({ userAgent });
+  // Another person's browser: a context of its own, so a device cookie of its own. Its user agent is the
+  // referrer's (one browser version): that alone must not make the referral a self-referral.
+  const context = await browser.newContext();
   await quietNotificationStream(context);
   const page = await context.newPage();
   await page.goto(link);
