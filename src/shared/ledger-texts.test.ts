@@ -62,6 +62,18 @@ const SAMPLES: { [Id in LedgerTextId]: Array<{ values: Extract<ParsedLedgerText,
     { values: { maskedName: 'j*** d.' }, english: 'Referral reward taken back: the top-up by j*** d. was reversed' },
   ],
   welcomeBonusTakenBack: [{ values: {}, english: 'Welcome bonus taken back: the top-up was reversed' }],
+  referralRewardDebt: [
+    {
+      values: { amountCents: 970, maskedName: 'al•••e' },
+      english: 'Referral reward of 9.70 credits taken back after the top-up by al•••e was reversed, once it had been spent',
+    },
+  ],
+  welcomeBonusDebt: [
+    {
+      values: { amountCents: 200 },
+      english: 'Welcome bonus of 2.00 credits taken back after the top-up was reversed, once it had been spent',
+    },
+  ],
 };
 
 const ids = Object.keys(LEDGER_TEXTS) as LedgerTextId[];

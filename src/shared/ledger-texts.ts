@@ -200,6 +200,33 @@ export const LEDGER_TEXTS = {
   },
   /** A welcome bonus taken back because the top-up that earned it was reversed. */
   welcomeBonusTakenBack: fixed(['referral_clawback'], 'Welcome bonus taken back: the top-up was reversed'),
+  /** What a referrer owes when a share taken back had already been spent. */
+  referralRewardDebt: {
+    kinds: ['debt'],
+    write: ({ amountCents, maskedName }: { amountCents: number; maskedName: string }) =>
+      `Referral reward of ${formatCredits(amountCents)} credits taken back after the top-up by ${maskedName} was reversed, once it had been spent`,
+    parse(text: string) {
+      const m = new RegExp(
+        `^Referral reward of ${CENTS} credits taken back after the top-up by (.+) was reversed, once it had been spent$`,
+        's',
+      ).exec(text);
+      const amountCents = m ? parseCents(m[1]!) : null;
+      return m && amountCents !== null ? { amountCents, maskedName: m[2]! } : null;
+    },
+  },
+  /** What a referred person owes when a welcome bonus taken back had already been spent. */
+  welcomeBonusDebt: {
+    kinds: ['debt'],
+    write: ({ amountCents }: { amountCents: number }) =>
+      `Welcome bonus of ${formatCredits(amountCents)} credits taken back after the top-up was reversed, once it had been spent`,
+    parse(text: string) {
+      const m = new RegExp(`^Welcome bonus of ${CENTS} credits taken back after the top-up was reversed, once it had been spent$`).exec(
+        text,
+      );
+      const amountCents = m ? parseCents(m[1]!) : null;
+      return amountCents !== null ? { amountCents } : null;
+    },
+  },
 } as const satisfies Record<string, { kinds: readonly LedgerTextKind[]; write(values: never): string; parse(text: string): unknown }>;
 
 export type LedgerTextId = keyof typeof LEDGER_TEXTS;

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { PaymentStatus } from '#shared/schemas/payments.js';
+import { ledgerText } from '#shared/ledger-texts.js';
 import {
   DEFAULT_REFERRAL_SETTINGS,
   type AdminReferral,
@@ -246,8 +247,8 @@ export class ReferralsService {
         kind: share ? 'referral_reward' : 'welcome_bonus',
         reference: share ? `referral:reward:${row.id}` : `referral:welcome:${row.referralId}`,
         description: share
-          ? `Referral reward: ${sharePercent(row.shareBasisPoints ?? 0)} of a top-up by ${maskedReferred}`
-          : 'Welcome bonus for joining with a referral link',
+          ? ledgerText('referralReward', { share: sharePercent(row.shareBasisPoints ?? 0), maskedName: maskedReferred })
+          : ledgerText('welcomeBonus', {}),
         metadata: { referralId: row.referralId, rewardId: row.id, paymentId: row.paymentId },
       },
       this.deps.events,
@@ -330,12 +331,10 @@ export class ReferralsService {
             reference: `referral:clawback:${row.id}`,
             reason: 'refunded',
             paymentId: null,
-            description: share
-              ? `Referral reward taken back: the top-up by ${masked} was reversed`
-              : 'Welcome bonus taken back: the top-up was reversed',
+            description: share ? ledgerText('referralRewardTakenBack', { maskedName: masked }) : ledgerText('welcomeBonusTakenBack', {}),
             debtDescription: share
-              ? `Referral reward of ${(row.amountCents / 100).toFixed(2)} credits taken back after the top-up by ${masked} was reversed, once it had been spent`
-              : `Welcome bonus of ${(row.amountCents / 100).toFixed(2)} credits taken back after the top-up was reversed, once it had been spent`,
+              ? ledgerText('referralRewardDebt', { amountCents: row.amountCents, maskedName: masked })
+              : ledgerText('welcomeBonusDebt', { amountCents: row.amountCents }),
             metadata: { referralId: referral.id, rewardId: row.id, paymentId: row.paymentId },
           },
           this.deps.events,

@@ -92,6 +92,15 @@ function translate(parsed: ParsedLedgerText): string {
     }
     case 'welcomeBonusTakenBack':
       return t`Welcome bonus taken back: the top-up was reversed`;
+    case 'referralRewardDebt': {
+      const credits = formatLocaleCredits(parsed.values.amountCents);
+      const maskedName = parsed.values.maskedName;
+      return t`Referral reward of ${credits} credits taken back after the top-up by ${maskedName} was reversed, once it had been spent`;
+    }
+    case 'welcomeBonusDebt': {
+      const credits = formatLocaleCredits(parsed.values.amountCents);
+      return t`Welcome bonus of ${credits} credits taken back after the top-up was reversed, once it had been spent`;
+    }
   }
 }
 
