@@ -14,7 +14,7 @@ import {
 } from '#shared/schemas/account-closure.js';
 import { errorResponses, uuidParamsSchema } from '#shared/schemas/common.js';
 import { requireUserId } from '#server/modules/auth/auth.plugin.js';
-import { requestMeta } from '#server/modules/auth/request-meta.js';
+import { rememberDevice, requestMeta } from '#server/modules/auth/request-meta.js';
 import { toUserDto } from '#server/modules/users/users.service.js';
 import type { AccountClosureService } from './account-closure.service.js';
 
@@ -65,7 +65,9 @@ export function registerAccountClosureRoutes(app: FastifyInstance, service: Acco
       },
     },
     async (request, reply) => {
-      const { user, token, restored } = await service.restore(request.body, requestMeta(request, reply));
+      const meta = requestMeta(request);
+      const { user, token, restored } = await service.restore(request.body, meta);
+      rememberDevice(request, reply, meta);
       return { user: toUserDto(user), token, restored };
     },
   );

@@ -19,7 +19,7 @@ import type { AppContext } from '#server/context.js';
 import { forbidden, notFound, unauthorized } from '#server/errors.js';
 import { findUserById, toUserDto } from '#server/modules/users/users.service.js';
 import type { AuthService } from './auth.service.js';
-import { requestMeta } from './request-meta.js';
+import { rememberDevice, requestMeta } from './request-meta.js';
 import { userReadCache } from '#server/modules/users/user-read-cache.js';
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, auth: AuthService): void {
@@ -29,7 +29,12 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, auth: 
   api.post(
     '/guest',
     { schema: { tags, summary: 'Start a guest session', response: { 201: guestResponseSchema, ...errorResponses } } },
-    async (request, reply) => reply.status(201).send(await auth.startGuest(requestMeta(request, reply))),
+    async (request, reply) => {
+      const meta = requestMeta(request);
+      const guest = await auth.startGuest(meta);
+      rememberDevice(request, reply, meta);
+      return reply.status(201).send(guest);
+    },
   );
 
   api.post(
@@ -43,7 +48,9 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, auth: 
       },
     },
     async (request, reply) => {
-      const { user, token } = await auth.register(request.body, requestMeta(request, reply));
+      const meta = requestMeta(request);
+      const { user, token } = await auth.register(request.body, meta);
+      rememberDevice(request, reply, meta);
       return reply.status(201).send({ user: toUserDto(user), token });
     },
   );
@@ -59,8 +66,11 @@ export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext, auth: 
       },
     },
     async (request, reply) => {
-      const result = await auth.login(request.body, requestMeta(request, reply));
+      const meta = requestMeta(request);
+      const result = await auth.login(request.body, meta);
+      // A challenge is not a session yet: the device cookie comes with the second step's.
       if ('twoFactorRequired' in result) return result;
+      rememberDevice(request, reply, meta);
       return { user: toUserDto(result.user), token: result.token };
     },
   );

@@ -47,6 +47,8 @@ export interface RequestMeta {
   guestToken?: string | undefined;
   /** The browser's device id (request-meta.ts), remembered by the session. */
   deviceId?: string | undefined;
+  /** The id is new: the browser had no device cookie (request-meta.ts `rememberDevice` sets it). */
+  newDevice?: boolean;
 }
 
 export interface AuthServiceDeps {

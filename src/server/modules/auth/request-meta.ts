@@ -37,22 +37,29 @@ const DEVICE_COOKIE_MAX_AGE_S = 2 * 365 * 24 * 3600;
 /**
  * Who is asking: address, user agent, guest token, and the browser's device id. A user agent is shared by
  * everyone on the same browser version, so the device is told apart by a random id of its own, which a
- * session remembers: two accounts signed in from one browser share it (a self-referral signal). With
- * `reply`, a browser without the cookie is given one.
+ * session remembers: two accounts signed in from one browser share it (a self-referral signal). A browser
+ * without the cookie gets a fresh id here, and the cookie with it once a session is opened
+ * (`rememberDevice`): a password alone that only earns a two-factor challenge sets nothing.
  */
-export function requestMeta(request: FastifyRequest, reply?: FastifyReply): RequestMeta {
+export function requestMeta(request: FastifyRequest): RequestMeta {
   const ua = request.headers['user-agent'];
-  let deviceId = cookieOf(request, DEVICE_COOKIE);
-  if (!deviceId || !DEVICE_ID.test(deviceId)) {
-    deviceId = undefined;
-    if (reply) {
-      deviceId = randomBytes(16).toString('base64url');
-      const secure = request.protocol === 'https' ? '; Secure' : '';
-      reply.header(
-        'set-cookie',
-        `${DEVICE_COOKIE}=${deviceId}; Path=/; Max-Age=${DEVICE_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`,
-      );
-    }
-  }
-  return { ip: request.ip, userAgent: typeof ua === 'string' ? ua : undefined, guestToken: guestTokenOf(request), deviceId };
+  const known = cookieOf(request, DEVICE_COOKIE);
+  const deviceId = known && DEVICE_ID.test(known) ? known : undefined;
+  return {
+    ip: request.ip,
+    userAgent: typeof ua === 'string' ? ua : undefined,
+    guestToken: guestTokenOf(request),
+    deviceId: deviceId ?? randomBytes(16).toString('base64url'),
+    newDevice: !deviceId,
+  };
+}
+
+/** Gives the browser its device cookie when `meta` made it a new id (call once a session is opened). */
+export function rememberDevice(request: FastifyRequest, reply: FastifyReply, meta: RequestMeta): void {
+  if (!meta.newDevice || !meta.deviceId) return;
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  reply.header(
+    'set-cookie',
+    `${DEVICE_COOKIE}=${meta.deviceId}; Path=/; Max-Age=${DEVICE_COOKIE_MAX_AGE_S}; HttpOnly; SameSite=Lax${secure}`,
+  );
 }

@@ -26,7 +26,7 @@ import {
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { AppContext } from '#server/context.js';
 import { AppError, unauthorized } from '#server/errors.js';
-import { requestMeta } from '#server/modules/auth/request-meta.js';
+import { rememberDevice, requestMeta } from '#server/modules/auth/request-meta.js';
 import { requireUserId } from '#server/modules/auth/auth.plugin.js';
 import { addRouteCheck } from '#server/plugins/route-checks.js';
 import { toUserDto } from '#server/modules/users/users.service.js';
@@ -241,7 +241,9 @@ export function registerTwoFactorRoutes(
       },
     },
     async (request, reply) => {
-      const { user: signedIn, token } = await twoFactor.completeLogin(request.body, requestMeta(request, reply));
+      const meta = requestMeta(request);
+      const { user: signedIn, token } = await twoFactor.completeLogin(request.body, meta);
+      rememberDevice(request, reply, meta);
       return { user: toUserDto(signedIn), token };
     },
   );
@@ -278,10 +280,12 @@ export function registerTwoFactorRoutes(
       },
     },
     async (request, reply) => {
+      const meta = requestMeta(request);
       const { user: signedIn, token } = await passkeys.login(
         { ...request.body, response: request.body.response as unknown as AuthenticationResponseJSON },
-        requestMeta(request, reply),
+        meta,
       );
+      rememberDevice(request, reply, meta);
       return { user: toUserDto(signedIn), token };
     },
   );
