@@ -18,7 +18,7 @@ import { REQUEST_TIMEOUT_MS } from '#shared/constants';
 import { ClientErrorCode } from '#shared/error-codes';
 import { paths } from '#shared/routes';
 import { isTokenExpired, readTokenClaims } from '#shared/token';
-import { detailedErrorText, errorMessageFor, validationErrorText } from './error-messages';
+import { detailedErrorText, errorMessageFor, serverMessageText, validationErrorText } from './error-messages';
 import { storage } from './storage';
 
 export class ApiError extends Error {
@@ -50,7 +50,8 @@ export class ApiError extends Error {
 
 /**
  * The one way the web words a failed call: the words for its code in the page's language
- * (./error-messages.ts; worded from the answer's details where its message carries values), else the server's `error` field; the client's own message when there was no
+ * (./error-messages.ts; worded from the answer's details where its message carries values), else the server's
+ * fixed `error` text translated (./server-messages.ts), else that field as it is; the client's own message when there was no
  * answer (timeout, offline), otherwise `fallback` (a non-JSON answer, or not an ApiError).
  */
 export function errorMessage(err: unknown, fallback: string): string {
@@ -59,7 +60,9 @@ export function errorMessage(err: unknown, fallback: string): string {
   if (detailed !== null) return detailed;
   const known = errorMessageFor(err.code);
   // Without an active language (a unit test that never loads one) the server's English stands.
-  return known && i18n.locale ? i18n._(known) : validationErrorText(err.code, err.message);
+  if (known && i18n.locale) return i18n._(known);
+  // A fixed English message of the server (./server-messages.ts, once a page that loads it has).
+  return (err.fromServer ? serverMessageText(err.message) : null) ?? validationErrorText(err.code, err.message);
 }
 
 export interface RequestOptions {

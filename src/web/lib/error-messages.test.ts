@@ -117,6 +117,8 @@ describe('errors whose message carries values', () => {
       'Too many requests. Try again in 30 seconds.',
     );
     expect(fail(ErrorCode.BAD_REQUEST, 'Something else', { fields: {} })).toBe('Something else');
-    expect(fail(ErrorCode.CONFLICT, 'That username is taken', { day: 'not a date' })).toBe('That username is taken');
+    expect(fail(ErrorCode.CONFLICT, 'Something the server says', { day: 'not a date' })).toBe('Something the server says');
+    // A fixed message of the server (./server-messages.ts) in the page's language.
+    expect(fail(ErrorCode.CONFLICT, 'That username is taken', { day: 'not a date' })).toBe('Dieser Benutzername ist vergeben');
   });
 });

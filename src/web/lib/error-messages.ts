@@ -333,3 +333,17 @@ export function validationErrorText(code: string, message: string): string {
   const detail = `${field ? `${field}: ` : ''}${translateDetail(match[2]!)}`;
   return i18n._(msg`Invalid request: ${detail}`);
 }
+
+/**
+ * The server's fixed messages' translation (codes left `null` above), handed over by ./server-messages.ts
+ * when it loads, so the entry does not carry its table. Null: not known (or not loaded yet).
+ */
+let translateServer: (message: string) => string | null = () => null;
+export function registerServerMessageTranslation(translate: (message: string) => string | null): void {
+  translateServer = translate;
+}
+
+/** A server's fixed English message in the page's language (./server-messages.ts, once loaded), or null. */
+export function serverMessageText(message: string): string | null {
+  return i18n.locale ? translateServer(message) : null;
+}

@@ -4,6 +4,8 @@ import { AD_MAX_CAMPAIGN_DAYS, AD_MAX_CREATIVES, AD_MAX_FREQUENCY_CAP, AD_REJECT
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from '#shared/constants';
 import { registerValidationTranslation } from './error-messages';
 import { formatLocaleCredits, formatLocaleCrypto } from './format';
+// The server's fixed error messages load with the forms too (registered into ./error-messages.ts).
+import './server-messages';
 
 /**
  * The shared schemas' validation messages (src/shared/schemas) in the page's language (decision 0326).

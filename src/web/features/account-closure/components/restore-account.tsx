@@ -6,7 +6,7 @@ import type { AccountClosingDetails, RestoreAccountResponse } from '#shared/sche
 import type { AuthResponse } from '#shared/schemas/auth';
 import { TextField } from '#web/components/ui/forms';
 import { Form, FormError, StatusButton, useForm } from '#web/components/ui/use-form';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { formatLocaleCredits, formatLocaleDateTime } from '#web/lib/format';
 import { RichText, useLocale } from '#web/features/language';
 import { useRestoreAccount } from '../api/restore-account';
@@ -100,9 +100,10 @@ export function RestoreAccount({ closing, username, password, rememberMe, onRest
     onError: (err) => {
       if (err instanceof ApiError && (err.code === ErrorCode.INVALID_TWO_FACTOR_CODE || err.code === ErrorCode.TWO_FACTOR_REQUIRED)) {
         // Said on the code's field, which is emptied and focused to type another.
-        form.setErrors({ twoFactorCode: err.message });
+        const said = errorMessage(err, err.message);
+        form.setErrors({ twoFactorCode: said });
         setCode('');
-        form.focusFirstError({ twoFactorCode: err.message });
+        form.focusFirstError({ twoFactorCode: said });
         return true;
       }
       return false;

@@ -2,7 +2,10 @@ import { i18n } from '@lingui/core';
 import { msg, plural, t } from '@lingui/core/macro';
 import { QueryTable } from '#web/components/ui/query-table';
 import { RichText, useLocale } from '#web/features/language';
+import { errorMessage } from '#web/lib/api-client';
 import { formatLocaleCreditCents, pageLocale } from '#web/lib/format';
+// The server's fixed error messages in the page's language (this panel has no form that loads them).
+import '#web/lib/server-messages';
 import { useFlaggedAccounts } from '../api/get-flagged-accounts';
 
 const REASONS = { refunded: msg`refunded`, chargeback: msg`charged back` } as const;
@@ -35,7 +38,7 @@ export function FlaggedAccountsPanel() {
         label={t`Accounts that owe credits`}
         rows={(data) => data.accounts}
         loading={t`Loading flagged accounts…`}
-        failed={(err) => t`Failed to load the accounts that owe credits. ${err instanceof Error ? err.message : ''}`}
+        failed={(err) => t`Failed to load the accounts that owe credits. ${errorMessage(err, '')}`}
         empty={t`No account owes credits.`}
         wrapClassName="table-scroll"
         summary={(data) => <p className="muted">{owedInAll(data.accounts.length, formatLocaleCreditCents(data.totalOutstandingCents))}</p>}

@@ -36,6 +36,8 @@ function BarChart({ data, metric }: { data: OverviewResponse['days']; metric: (t
   const lastDay = show(last);
   const sum = show(total);
   // No placeholder inside a plural's branches: the pseudo-locale script keeps only one level of braces whole.
+  // The same message as the requester's "Member for" (requester-context-panel.tsx): both put the count
+  // after a preposition ("in 30 days", German "seit"), so German says it in the dative ("in 30 Tagen").
   const daysText = plural(days, { one: '# day', other: '# days' });
   return (
     <figure className="admin-chart">

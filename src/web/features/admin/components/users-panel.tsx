@@ -371,7 +371,7 @@ function AdjustCreditsForm({ user, balanceCents }: { user: AdminUser; balanceCen
     formError: (err, fields) =>
       err instanceof ApiError
         ? err.code === ErrorCode.BALANCE_CHANGED || Object.keys(fields).length === 0
-          ? err.message
+          ? errorMessage(err, err.message)
           : null
         : t`Failed to adjust credits`,
   });

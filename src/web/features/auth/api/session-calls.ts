@@ -44,7 +44,7 @@ async function renewToken(token: string | null): Promise<string | null> {
     useSessionStore.setState({ token: renewed, error: null });
     return renewed;
   } catch (err) {
-    useSessionStore.getState().refreshFailed(err instanceof Error ? err.message : AUTH_REJECTIONS.refreshFailed);
+    useSessionStore.getState().refreshFailed(errorMessage(err, AUTH_REJECTIONS.refreshFailed));
     return null;
   }
 }

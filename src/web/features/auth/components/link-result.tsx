@@ -1,12 +1,14 @@
 import { t } from '@lingui/core/macro';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { ErrorCode } from '#shared/error-codes';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
+// The server's fixed messages (an unsubscribe link's) in the page's language: a link's page has no form that loads them.
+import '#web/lib/server-messages';
 
 /** Why a one-time link did not work, from the server's code, in words that say what to do next. */
 export function linkProblem(error: unknown): { title: string; message: string } {
   const api = error instanceof ApiError ? error : null;
-  const message = api?.fromServer ? api.message : t`Something went wrong. Check your connection and try again.`;
+  const message = api?.fromServer ? errorMessage(api, api.message) : t`Something went wrong. Check your connection and try again.`;
   switch (api?.code) {
     case ErrorCode.TOKEN_EXPIRED:
       return { title: t`This link has expired`, message };

@@ -2,7 +2,7 @@ import { t } from '@lingui/core/macro';
 // The language module activates the catalogue these messages are read from, English first.
 import '#web/features/language';
 import { ApiError, NETWORK_MESSAGE } from '#web/lib/api-client';
-import { detailedErrorText } from '#web/lib/error-messages';
+import { detailedErrorText, serverMessageText } from '#web/lib/error-messages';
 
 /**
  * Texts of docs/product.md#validation, #errors for the connection screens and the settings panel, in the
@@ -67,8 +67,9 @@ const text = (value: unknown): string | null => (typeof value === 'string' && va
 export function serverMessage(err: unknown): string | null | undefined {
   if (!(err instanceof ApiError)) return undefined;
   if (err.status === 0) return null;
-  // The server's own words, or its values worded in the page's language (a provider's name).
-  if (err.fromServer) return detailedErrorText(err.code, err.details, err.message) ?? err.message;
+  // The server's own words, its values worded in the page's language (a provider's name), or its fixed
+  // words translated (src/web/lib/server-messages.ts, once a page with a form has loaded it).
+  if (err.fromServer) return detailedErrorText(err.code, err.details, err.message) ?? serverMessageText(err.message) ?? err.message;
   const details = err.details as { error_description?: unknown } | string | undefined;
   return text(details) ?? text(typeof details === 'object' && details ? details.error_description : undefined) ?? err.message;
 }

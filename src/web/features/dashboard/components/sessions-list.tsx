@@ -5,6 +5,8 @@ import type { SessionInfo } from '#shared/schemas/auth';
 import { QueryState } from '#web/components/ui/query-state';
 import { formatLocaleDateTime } from '#web/lib/format';
 import { ApiError, errorMessage } from '#web/lib/api-client';
+// The server's fixed error messages in the page's language (this list has no form that loads them).
+import '#web/lib/server-messages';
 import { useEndSession } from '../api/end-session';
 import { useSessions } from '../api/get-sessions';
 import { describeUserAgent } from './describe-user-agent';
@@ -20,9 +22,7 @@ export function SessionsList() {
   // Try again shows the loading line, not the old error.
   const error =
     !sessions && sessionsQuery.isError && !sessionsQuery.isFetching
-      ? sessionsQuery.error instanceof ApiError && sessionsQuery.error.fromServer
-        ? sessionsQuery.error.message
-        : t`Could not load your sessions.`
+      ? errorMessage(sessionsQuery.error, t`Could not load your sessions.`)
       : null;
   const loading = !sessions && !error;
   const [ending, setEnding] = useState<string | null>(null);

@@ -10,7 +10,7 @@ import { SandboxPanel } from '#web/features/sandbox';
 import { toCents } from '#shared/fees';
 import { formatLocaleCredits, formatLocaleCrypto } from '#web/lib/format';
 import { RichText, useLocale } from '#web/features/language';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { useCheckPayment } from '../api/check-payment';
 import { usePayment } from '../api/get-payment';
 import { usePaymentStatus } from '../api/get-payment-status';
@@ -73,11 +73,7 @@ function PaymentProcess({ query }: { query: ProcessQuery }) {
   // Status: now, then every 15 seconds (docs/product.md#payment-status). A checked transaction hash answers sooner.
   const statusQuery = usePaymentStatus(id);
   const status = statusQuery.data?.payment_status ?? null;
-  const statusError = statusQuery.isError
-    ? statusQuery.error instanceof Error
-      ? statusQuery.error.message
-      : t`Failed to check payment status`
-    : null;
+  const statusError = statusQuery.isError ? errorMessage(statusQuery.error, t`Failed to check payment status`) : null;
 
   const remaining = Math.max(0, Math.ceil((expiry - now) / 1000));
 

@@ -3,7 +3,7 @@ import { i18n, type MessageDescriptor } from '@lingui/core';
 import { useState } from 'react';
 import { TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
-import { ApiError } from '#web/lib/api-client';
+import { ApiError, errorMessage } from '#web/lib/api-client';
 import { RichText, useLocale, type UiLocale } from '#web/features/language';
 import { useSubscribeToStatus } from '../api/subscribe';
 import { useFollowSubscriptionLink, type SubscriptionLinkAction } from '../api/subscription-link';
@@ -16,7 +16,8 @@ export function statusFeedPath(locale: UiLocale): string {
   return locale === 'en' || locale === 'pseudo' ? STATUS_FEED_PATH : `${STATUS_FEED_PATH}?lang=${locale}`;
 }
 
-const problem = (err: unknown, fallback: string) => (err instanceof ApiError ? (err.fieldErrors.email ?? err.message) : fallback);
+const problem = (err: unknown, fallback: string) =>
+  err instanceof ApiError ? (err.fieldErrors.email ?? errorMessage(err, err.message)) : fallback;
 
 /** Email notices without an account (a confirmation mail first), and the feed for feed readers. */
 export function StatusSubscribe() {

@@ -1,6 +1,9 @@
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { ErrorCode } from '#shared/error-codes';
 import type { RuleBody } from '#shared/schemas/support-rules';
+import { activateLocale } from '#web/features/language';
+import { ApiError } from '#web/lib/api-client';
 import { RuleForm } from './rule-form';
 
 const STAFF = [{ _id: '11111111-1111-4111-8111-111111111111', username: 'support_anna' }];
@@ -11,7 +14,10 @@ function setup(onSave = vi.fn(async (_body: RuleBody) => {})) {
   return onSave;
 }
 
-afterEach(cleanup);
+afterEach(async () => {
+  cleanup();
+  await activateLocale('en');
+});
 
 describe('RuleForm', () => {
   it('builds the rule the API takes: trigger, conditions and actions in order', async () => {
@@ -85,11 +91,26 @@ describe('RuleForm', () => {
   });
 
   it('shows the error the server answers', async () => {
-    setup(vi.fn(async () => Promise.reject(Object.assign(new Error('That canned reply does not exist'), { fieldErrors: {} }))));
+    const refusal = new ApiError(422, 'Tickets can be assigned only to an active support or admin account', ErrorCode.RULE_BROKEN);
+    setup(vi.fn(async () => Promise.reject(refusal)));
     fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Reply' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add action' }));
     fireEvent.change(screen.getByLabelText('Action 1'), { target: { value: 'close' } });
     fireEvent.click(screen.getByRole('button', { name: 'Create rule' }));
-    expect((await screen.findByRole('alert')).textContent).toContain('That canned reply does not exist');
+    expect((await screen.findByRole('alert')).textContent).toContain('Tickets can be assigned only to an active support or admin account');
+  });
+
+  it("shows the server's fixed refusal in the page's language", async () => {
+    const refusal = new ApiError(422, 'Tickets can be assigned only to an active support or admin account', ErrorCode.RULE_BROKEN);
+    setup(vi.fn(async () => Promise.reject(refusal)));
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'Reply' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Add action' }));
+    fireEvent.change(screen.getByLabelText('Action 1'), { target: { value: 'close' } });
+    // The reader's language is German by the time the server refuses.
+    await act(() => activateLocale('de'));
+    fireEvent.click(screen.getByRole('button', { name: 'Regel erstellen' }));
+    expect((await screen.findByRole('alert')).textContent).toContain(
+      'Tickets können nur einem aktiven Support- oder Admin-Konto zugewiesen werden',
+    );
   });
 });

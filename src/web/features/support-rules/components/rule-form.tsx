@@ -18,6 +18,7 @@ import {
 import { CheckboxField, SelectField, TextareaField, TextField } from '#web/components/ui/forms';
 import { Form, StatusButton, useForm } from '#web/components/ui/use-form';
 import { useLocale } from '#web/features/language';
+import { errorMessage } from '#web/lib/api-client';
 import { ACTION_LABELS, CONDITION_LABELS, TRIGGER_LABELS } from './rule-labels';
 
 /** What the form edits: loose while typed (hours as text), checked by the shared schema on save. */
@@ -138,7 +139,7 @@ export function RuleForm({ rule, staff, cannedReplies, onSave, onCancel, saving 
       form.setErrors(fields);
       return true;
     },
-    formError: (err) => (err instanceof Error ? err.message : t`Failed to save`),
+    formError: (err) => errorMessage(err, t`Failed to save`),
   });
 
   const err = (key: string) => form.errors[key];

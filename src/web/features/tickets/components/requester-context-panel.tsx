@@ -8,7 +8,10 @@ import { formatLocaleCredits, formatLocaleDateTime } from '#web/lib/format';
 import { useLocale } from '#web/features/language';
 import { useRequesterContext } from '../api/get-requester-context';
 
-/** Whole days since `iso`, in words ("today", "1 day", "40 days"). */
+/**
+ * Whole days since `iso`, in words ("today", "1 day", "40 days"). The count's message is the staff
+ * overview's too ("{sum} in {daysText}"): German reads it in the dative, "Mitglied seit 40 Tagen".
+ */
 function age(iso: string): string {
   const days = Math.floor((Date.now() - new Date(iso).getTime()) / 86_400_000);
   return days <= 0 ? t`today` : plural(days, { one: '# day', other: '# days' });
