@@ -9,12 +9,27 @@ import type {
   ReferralStatus,
   ReferralSummary,
 } from '#shared/schemas/referrals.js';
+import { DEFAULT_REFERRAL_SETTINGS } from '#shared/schemas/referrals.js';
 import type { DbOrTx } from '#server/db/client.js';
 import { notFound } from '#server/errors.js';
 import { users } from '#server/modules/users/users.tables.js';
 import { isoWeekStart, maskName, rewardsUntil, signalsBetween } from './referral-rules.js';
-import { currentSettings } from './referrals.service.js';
 import { referralRewards, referrals, referralSettings } from './referrals.tables.js';
+
+/** The programme's settings in force: the newest change, or the defaults before any (docs/product.md#referrals). */
+export async function currentSettings(db: DbOrTx): Promise<ReferralSettings> {
+  const [row] = await db.select().from(referralSettings).orderBy(desc(referralSettings.changedAt), desc(referralSettings.id)).limit(1);
+  if (!row) return { ...DEFAULT_REFERRAL_SETTINGS };
+  return {
+    shareBasisPoints: row.shareBasisPoints,
+    rewardDays: row.rewardDays,
+    capPerReferredCents: row.capPerReferredCents,
+    holdDays: row.holdDays,
+    dailyCapCents: row.dailyCapCents,
+    lifetimeCapCents: row.lifetimeCapCents,
+    welcomeBonusCents: row.welcomeBonusCents,
+  };
+}
 
 // What the referral programme shows: mine (masked), the staff's list with the signals, the weekly report
 // and the settings' history (docs/product.md#referrals).

@@ -1,13 +1,8 @@
-import { and, asc, desc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, lte, sql, type SQL } from 'drizzle-orm';
 import type { PaymentStatus } from '#shared/schemas/payments.js';
 import { ledgerText } from '#shared/ledger-texts.js';
-import {
-  DEFAULT_REFERRAL_SETTINGS,
-  type AdminReferral,
-  type ReferralSettings,
-  type ReferralSettingsChange,
-} from '#shared/schemas/referrals.js';
-import type { Db, DbOrTx, Tx } from '#server/db/client.js';
+import { type AdminReferral, type ReferralSettings, type ReferralSettingsChange } from '#shared/schemas/referrals.js';
+import type { Db, Tx } from '#server/db/client.js';
 import { conflict, notFound } from '#server/errors.js';
 import type { DomainEvents } from '#server/events/domain-events.js';
 import type { JobQueue } from '#server/jobs/job-queue.js';
@@ -31,7 +26,7 @@ import {
   signalsBetween,
   utcDay,
 } from './referral-rules.js';
-import { adminOne, settingsWithHistory } from './referral-reads.js';
+import { adminOne, currentSettings, settingsWithHistory } from './referral-reads.js';
 import { referralRewards, referrals, referralSettings, type ReferralRewardRow, type ReferralRow } from './referrals.tables.js';
 
 /** The job that applies a top-up's final or reversed state to its referral (queued by the payment's change). */
@@ -52,20 +47,6 @@ export function isFinalTopUp(p: Pick<PaymentRow, 'status' | 'creditedCents' | 'c
 }
 
 export const isReversed = (status: PaymentStatus): boolean => Boolean(REVERSAL_STATUSES[status]);
-
-export async function currentSettings(db: DbOrTx): Promise<ReferralSettings> {
-  const [row] = await db.select().from(referralSettings).orderBy(desc(referralSettings.changedAt), desc(referralSettings.id)).limit(1);
-  if (!row) return { ...DEFAULT_REFERRAL_SETTINGS };
-  return {
-    shareBasisPoints: row.shareBasisPoints,
-    rewardDays: row.rewardDays,
-    capPerReferredCents: row.capPerReferredCents,
-    holdDays: row.holdDays,
-    dailyCapCents: row.dailyCapCents,
-    lifetimeCapCents: row.lifetimeCapCents,
-    welcomeBonusCents: row.welcomeBonusCents,
-  };
-}
 
 /**
  * The referral programme (docs/product.md#referrals, docs/decisions/0332): a referral row at
