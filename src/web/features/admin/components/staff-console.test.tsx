@@ -109,7 +109,7 @@ describe('StaffConsole', () => {
     // The backlog is a level, not a sum: its caption gives the last day's count, each bar its own.
     const backlog = screen.getByRole('img', { name: /^Open tickets at the end of each day/ });
     expect(backlog.closest('figure')!.querySelector('figcaption')!.textContent).toBe('Open tickets 3 at the end of the last day');
-    expect([...backlog.querySelectorAll('title')].map((title) => title.textContent)).toEqual(['2026-01-01: 2', '2026-01-02: 3']);
+    expect([...backlog.querySelectorAll('title')].map((title) => title.textContent)).toEqual(['January 1, 2026: 2', 'January 2, 2026: 3']);
     expect(server.requests[0]!.path).toBe('/api/admin/overview');
   });
 
